@@ -1,0 +1,139 @@
+# smtbench — GNU Make build.
+#
+#   make                 build build/smtbench and the kernels under build/kernels/
+#   make test            build and run every test (ends with "N passed, N failed")
+#   make test SANITIZE=1 the same, built with ASan+UBSan under build/sanitize/
+#   make run             run the default experiment on this machine
+#   make bench           time the analysis for growing sample counts and grids
+#   make install         install under $(DESTDIR)$(PREFIX)
+#   make V=1             show full command lines
+#
+# Every setting below is ?= so that the command line or the environment can override it.
+
+CC       ?= cc
+NASM     ?= nasm
+PKG_CONFIG ?= pkg-config
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec/smtbench
+DESTDIR  ?=
+CFLAGS   ?= -O2 -g
+LDFLAGS  ?=
+SANITIZE ?= 0
+
+ifeq ($(SANITIZE),1)
+BUILD    ?= build/sanitize
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD    ?= build
+SAN_FLAGS =
+endif
+
+VERSION := 0.1.0
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# One line that says exactly what to install, instead of a cascade of compiler errors.
+# `make clean` must work on a machine without any of it.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+MISSING := $(strip \
+  $(if $(shell command -v $(NASM) 2>/dev/null),,nasm) \
+  $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,pkg-config) \
+  $(if $(shell $(PKG_CONFIG) --exists 'hwloc >= 2.0' 2>/dev/null && echo y),,libhwloc-dev) \
+  $(if $(shell $(PKG_CONFIG) --exists 'jansson >= 2.10' 2>/dev/null && echo y),,libjansson-dev))
+ifneq ($(MISSING),)
+$(error missing build dependencies; on Debian or Ubuntu run: apt-get install $(MISSING))
+endif
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc jansson)
+DEP_LIBS   := $(shell $(PKG_CONFIG) --libs hwloc jansson)
+endif
+
+ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+              -I. $(DEP_CFLAGS) -DSMTBENCH_VERSION='"$(VERSION)"' \
+              -DSMTBENCH_LIBEXECDIR='"$(LIBEXECDIR)"' $(SAN_FLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
+LIBS        = $(DEP_LIBS) -lm
+
+# Modules: every .c under a module folder is part of the program; runner/main.c holds main()
+# and is left out of the test binaries, which link everything else.
+MODULE_SRCS := $(sort $(wildcard topology/*.c analysis/*.c runner/*.c))
+MAIN_SRC    := runner/main.c
+LIB_SRCS    := $(filter-out $(MAIN_SRC),$(MODULE_SRCS))
+LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ    := $(MAIN_SRC:%.c=$(BUILD)/obj/%.o)
+
+KERNEL_SRCS := $(filter-out asm/%.inc,$(sort $(wildcard asm/*.asm)))
+KERNELS     := $(KERNEL_SRCS:asm/%.asm=$(BUILD)/kernels/%)
+
+TEST_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BINS   := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRCS  := $(sort $(wildcard tests/bench/bench_*.c))
+BENCH_BINS  := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/%)
+
+PROGRAM     := $(BUILD)/smtbench
+
+.PHONY: all test run bench install uninstall clean
+.DELETE_ON_ERROR:
+
+all: $(PROGRAM) $(KERNELS)
+
+$(PROGRAM): $(MAIN_OBJ) $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Kernels are static, libc-free executables: nasm → ELF64 object → ld with no start files.
+# Every kernel also depends on the shared include(s) by name: NASM 2.16.01's -MD leaves included
+# files out of the dependency file (fixed in 2.16.02).
+$(BUILD)/kernels/%.o: asm/%.asm $(wildcard asm/*.inc)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  NASM    $<")
+	$(Q)$(NASM) -f elf64 -I asm/ -MD $(@:.o=.d) -MP -o $@ $<
+
+# -static alone links a non-PIE executable (only -static-pie makes a PIE); an added -no-pie
+# would just draw clang's "unused argument" warning.
+$(BUILD)/kernels/%: $(BUILD)/kernels/%.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -nostdlib -static -Wl,--build-id=none -Wl,-z,noexecstack -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
+
+$(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LIB_OBJS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
+
+test: all $(TEST_BINS)
+	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) tests/run.sh $(BUILD)
+
+run: all
+	$(Q)$(PROGRAM) run --trials 12 --warmup 1
+
+bench: all $(BENCH_BINS)
+	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/smtbench
+	install -m 755 $(KERNELS) $(DESTDIR)$(LIBEXECDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/smtbench
+	rm -rf $(DESTDIR)$(LIBEXECDIR)
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,254 @@
+/*
+ * analysis.h — the analysis module's whole interface: samples in, the answer out.
+ *
+ * Data flows one way: a dataset (a results folder's samples.csv, or two plain files of numbers)
+ * → analysis_run() with options → a result (comparisons of placements and diagnostics) → a text
+ * summary, a jansson object, or the distributions a report draws.
+ *
+ * The model, per group: samples ~ Normal(mu, sigma) (or Student-t with --model t), uniform
+ * priors on a grid over (mu, sigma). The grid comes from the data and is widened until the
+ * posterior's mass at its edges is negligible; both groups' mu grids share one spacing, so that
+ * mu_A - mu_B lands exactly on a lattice. `seed_grid` reproduces seed 003's computation instead.
+ *
+ * Error policy: no function here prints or exits. Functions that can fail return NULL (or -1)
+ * and write one line, without a trailing newline, into err[err_size] when err is not NULL.
+ * Ownership: every *_new/load/run result is the caller's, released by its *_free(&p), which
+ * sets p to NULL and accepts a NULL p or *p. Times are in seconds throughout.
+ */
+#ifndef SMTBENCH_ANALYSIS_ANALYSIS_H
+#define SMTBENCH_ANALYSIS_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* Grid points per axis: the default, and the range analysis_run() accepts. */
+#define ANALYSIS_GRID_DEFAULT 201
+#define ANALYSIS_GRID_MIN 11
+#define ANALYSIS_GRID_MAX 4001
+
+/* wait4's rusage counts CPU time in microseconds: the default floor of sigma. */
+#define ANALYSIS_TIMER_RESOLUTION_S 1e-6
+
+enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
+enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
+enum analysis_verdict {
+	ANALYSIS_VERDICT_SLOWER,     /* A is slower than B (mu_A > mu_B, beyond the ROPE if given) */
+	ANALYSIS_VERDICT_FASTER,
+	ANALYSIS_VERDICT_SAME,       /* practically the same: P(within the ROPE) >= 0.95 */
+	ANALYSIS_VERDICT_UNDECIDED,  /* not enough data to say */
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Datasets                                                                                   */
+
+/* One sample in run order, as the plots show it. */
+struct analysis_point {
+	long trial;     /* run-order index: the `trial` column, or the line's index in a plain file */
+	int group;      /* index into analysis_dataset.groups */
+	double value_s; /* the analysed value: a trial's mean utime_s, or one process's utime_s */
+	bool warmup;    /* warm-up samples are kept for plots, never analysed */
+	bool outlier;   /* robust |z| > 3.5 within its group (never for warm-ups); never dropped */
+};
+
+/* The analysed samples of one placement (or one file), in run order. */
+struct analysis_group {
+	char *name;                   /* placement name, or the file's path */
+	double *values_s;             /* n samples, warm-ups excluded */
+	long *trials;                 /* run-order index of each sample */
+	size_t n;
+	size_t failed_trials;         /* non-warm-up trials with a row not `ok`: counted, never samples */
+	size_t overlap_known;         /* trials with an `overlap` value */
+	size_t poor_overlap_trials;   /* of those, overlap < 0.9 */
+	size_t wall_known;            /* trials with wall_s, utime_s and stime_s for every role-a row */
+	size_t wall_above_cpu_trials; /* of those, a role-a row with wall_s > 1.5 * (utime_s + stime_s) */
+};
+
+struct analysis_dataset {
+	char *source;                  /* the folder, or "FILE_A and FILE_B" */
+	bool from_folder;
+	enum analysis_unit unit;
+	struct analysis_group *groups; /* placements in the stable order solo, same-pu, sibling, ... */
+	size_t group_count;
+	struct analysis_point *points; /* every sample in run order, warm-ups included */
+	size_t point_count;
+	char **warnings;               /* "samples.csv:LINE: what was wrong; line skipped" */
+	size_t warning_count;
+	size_t warmup_trials;
+	size_t failed_trials;          /* over all groups */
+};
+
+/*
+ * Loads DIR/samples.csv (the contract in results/README.md; columns selected by name). A trial
+ * is a sample when all its rows are `ok`: with ANALYSIS_UNIT_TRIAL the mean utime_s of its
+ * role-a rows, with ANALYSIS_UNIT_PROCESS each role-a row's utime_s. A damaged line (wrong field
+ * count, a bad number, a last line cut short) becomes a warning and is skipped. DIR/meta.json is
+ * not needed. Returns NULL with a message when the file cannot be read or its header lacks a
+ * required column (trial, warmup, placement, role, status, utime_s).
+ */
+struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_unit unit,
+                                              char *err, size_t err_size);
+
+/*
+ * Loads two plain files of numbers (seconds), one per line; blank lines and lines whose first
+ * non-blank character is '#' are skipped; A is the first file. Returns NULL with
+ * "FILE:LINE: what is wrong" for a non-number, NaN, an infinity or a negative time, and
+ * "FILE: ..." for a file that cannot be read or holds fewer than two samples.
+ */
+struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
+                                             char *err, size_t err_size);
+
+/* Two groups from arrays (copied), as if read from files named name_a and name_b; for tests and
+ * benchmarks. Returns NULL with a message for a non-finite or negative value or n < 2. */
+struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const double *a,
+                                                      size_t na, const char *name_b,
+                                                      const double *b, size_t nb,
+                                                      char *err, size_t err_size);
+
+/* Index of the group named name, or -1. */
+int analysis_dataset_find(const struct analysis_dataset *data, const char *name);
+
+void analysis_dataset_free(struct analysis_dataset **p);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Options and results                                                                        */
+
+struct analysis_options {
+	enum analysis_model model;   /* default normal */
+	bool seed_grid;              /* seed 003's exact computation: grids linspace(5, 35, 101) */
+	double rope_pct;             /* region of practical equivalence, ±PCT % of mu_B; NAN: none */
+	int grid_points;             /* points per axis (the narrower group's mu axis, and sigma) */
+	double timer_resolution_s;   /* sigma's floor, capped at 0.1 % of |mean| (see grid.c) */
+	double t_dof;                /* degrees of freedom of the Student-t likelihood (default 4) */
+};
+
+/* Fills *opt with the defaults: normal model, no seed grid, no ROPE, 201 points, 1 µs. */
+void analysis_options_init(struct analysis_options *opt);
+
+/* A discrete distribution: values ascending, probabilities summing to 1. */
+struct analysis_dist {
+	double *values;
+	double *probs;
+	size_t count;
+};
+
+struct analysis_group_summary {
+	char *name;
+	size_t n;
+	double mean_s, sd_s;         /* sample mean and standard deviation (n - 1) */
+	double mu_mean, mu_ci[2];    /* posterior mean and 95% equal-tailed interval of mu */
+	double sigma_mean, sigma_ci[2];
+	struct analysis_dist mu;     /* the marginal posterior of mu on its grid (plots) */
+	struct analysis_dist sigma;  /* the marginal posterior of sigma */
+	double sigma_floor_s;        /* the floor applied to sigma's grid */
+	bool sigma_floored;          /* the sample spread was below the floor */
+};
+
+struct analysis_grid_report {
+	bool seed_grid;
+	enum analysis_model model;
+	int points;                    /* requested points per axis */
+	size_t mu_points[2];           /* final mu grid sizes of A and B */
+	size_t sigma_points;
+	double mu_step;                /* the common spacing of mu (seed grid: 0.3) */
+	double mu_range[2][2];         /* [group][lo, hi] */
+	double sigma_range[2][2];
+	int widenings;                 /* how many times the grid was widened */
+	double edge_mass;              /* the largest marginal probability in an edge cell, at the end */
+	bool at_bound;                 /* widening stopped at its bound: the answer depends on the grid */
+};
+
+struct analysis_comparison {
+	char *label;                 /* "headline", "contention", "control", or "files" */
+	struct analysis_group_summary a, b;
+	double p_a_gt_b, p_a_lt_b;   /* P(mu_A > mu_B), P(mu_A < mu_B) */
+	double p_rope;               /* P(|mu_A / mu_B - 1| <= rope_pct %); NAN without a ROPE */
+	double diff_mean, diff_ci[2], diff_hdi[2]; /* mu_A - mu_B, 95% equal-tailed and HDI */
+	double ratio_mean, ratio_ci[2]; /* mu_A / mu_B; NAN when mu_B's grid reaches 0 or below */
+	double welch_t, welch_df, welch_p; /* NAN when undefined (both spreads zero) */
+	double cohens_d;
+	struct analysis_grid_report grid;
+	struct analysis_dist diff;   /* the distribution of mu_A - mu_B (plots) */
+	enum analysis_verdict verdict;
+	/* With seed_grid: the default method's answer on the same data, to explain the difference. */
+	bool has_default;
+	double default_diff_mean, default_diff_ci[2];
+};
+
+struct analysis_group_diagnostics {
+	char *name;
+	size_t n;
+	size_t failed_trials, overlap_known, poor_overlap_trials, wall_known, wall_above_cpu_trials;
+	size_t outlier_count;
+	long *outlier_trials;        /* run-order indexes of the flagged samples */
+	double drift_slope_s;        /* least-squares slope of value over run order, s per trial */
+	double drift_slope_ci[2];    /* its 95% interval; NAN for n < 3 */
+	double first_half_mean_s, second_half_mean_s;
+};
+
+struct analysis_result {
+	char *source;
+	bool from_folder;
+	enum analysis_unit unit;
+	struct analysis_options options;
+	struct analysis_comparison *comparisons;
+	size_t comparison_count;
+	struct analysis_group_diagnostics *groups; /* one per dataset group, same order */
+	size_t group_count;
+	char **notes;                /* comparisons skipped, and why */
+	size_t note_count;
+	char **warnings;             /* the dataset's warnings (lines skipped) */
+	size_t warning_count;
+	size_t warmup_trials, failed_trials;
+};
+
+/*
+ * Runs the comparisons. Two files: A against B. A folder: the headline sibling vs non-sibling;
+ * each contended placement (same-pu, sibling, non-sibling, cross-package) vs solo; same-pu vs
+ * solo as the accounting control; only those whose groups both hold two samples or more (the
+ * others are named in notes). Returns NULL with a message for bad options or a dataset with no
+ * comparison to make.
+ */
+struct analysis_result *analysis_run(const struct analysis_dataset *data,
+                                     const struct analysis_options *opt,
+                                     char *err, size_t err_size);
+
+void analysis_result_free(struct analysis_result **p);
+
+/* The summary for a person: for each comparison the answer in plain words first, then the
+ * numbers, then the diagnostics. Returns 0, or -1 when writing failed (errno set). */
+int analysis_print_text(FILE *out, const struct analysis_result *r);
+
+/* The --json contract: two files → the comparison object itself (plus "diagnostics"); a
+ * folder → {"source", "unit", "model", "comparisons": [...], "groups": [...], "warnings",
+ * "notes", ...}. A new reference the caller releases with json_decref(); NULL on out of memory. */
+json_t *analysis_result_json(const struct analysis_result *r);
+
+/* One comparison as its JSON object (the keys of the contract). New reference. */
+json_t *analysis_comparison_json(const struct analysis_comparison *c);
+
+/* "slower", "faster", "practically the same", "not enough data to say". */
+const char *analysis_verdict_name(enum analysis_verdict v);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Building blocks, exposed for reports and tests                                             */
+
+/* Student-t CDF with dof > 0 degrees of freedom, via the regularized incomplete beta. */
+double analysis_student_t_cdf(double t, double dof);
+/* Its inverse for 0 < p < 1 (bisection on the CDF; about 1e-12 relative). */
+double analysis_student_t_quantile(double p, double dof);
+
+/* The q-quantile (0 <= q <= 1) of a discrete distribution read as piecewise uniform: each value
+ * owns the cell reaching halfway to its neighbours (the end cells are symmetric). */
+double analysis_dist_quantile(const struct analysis_dist *d, double q);
+/* Posterior mean. */
+double analysis_dist_mean(const struct analysis_dist *d);
+/* The shortest interval holding mass `mass` (cells taken in order of density). */
+void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]);
+
+/* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
+void analysis_format_shortest(double x, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,391 @@
+/*
+ * compare.c — from a dataset to the answer: which comparisons to make, each comparison's
+ * posterior summaries, classic cross-checks and verdict, and each group's diagnostics.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/internal.h"
+
+static const double DECISION_PROBABILITY = 0.95;
+
+void analysis_options_init(struct analysis_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->model = ANALYSIS_MODEL_NORMAL;
+	opt->seed_grid = false;
+	opt->rope_pct = NAN;
+	opt->grid_points = ANALYSIS_GRID_DEFAULT;
+	opt->timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S;
+	opt->t_dof = 4.0;
+}
+
+const char *analysis_verdict_name(enum analysis_verdict v)
+{
+	switch (v) {
+	case ANALYSIS_VERDICT_SLOWER: return "slower";
+	case ANALYSIS_VERDICT_FASTER: return "faster";
+	case ANALYSIS_VERDICT_SAME: return "practically the same";
+	case ANALYSIS_VERDICT_UNDECIDED: break;
+	}
+	return "not enough data to say";
+}
+
+static void summary_release(struct analysis_group_summary *s)
+{
+	free(s->name);
+	s->name = NULL;
+	dist_release(&s->mu);
+	dist_release(&s->sigma);
+}
+
+static void comparison_release(struct analysis_comparison *c)
+{
+	free(c->label);
+	c->label = NULL;
+	summary_release(&c->a);
+	summary_release(&c->b);
+	dist_release(&c->diff);
+}
+
+void analysis_result_free(struct analysis_result **p)
+{
+	if (!p || !*p)
+		return;
+	struct analysis_result *r = *p;
+	for (size_t i = 0; i < r->comparison_count; i++)
+		comparison_release(&r->comparisons[i]);
+	free(r->comparisons);
+	for (size_t i = 0; i < r->group_count; i++) {
+		free(r->groups[i].name);
+		free(r->groups[i].outlier_trials);
+	}
+	free(r->groups);
+	for (size_t i = 0; i < r->note_count; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	for (size_t i = 0; i < r->warning_count; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	free(r->source);
+	free(r);
+	*p = NULL;
+}
+
+/* Moves a group's marginals out of the posterior into the summary. */
+static int summarize_group(struct analysis_group_summary *s, struct group_posterior *gp,
+                           const struct analysis_group *g)
+{
+	s->name = strdup(g->name);
+	if (!s->name)
+		return -1;
+	struct welford w = welford_of(g->values_s, g->n);
+	s->n = g->n;
+	s->mean_s = w.mean;
+	s->sd_s = welford_sd(&w);
+	s->mu = (struct analysis_dist){ gp->mu, gp->mu_prob, gp->mu_count };
+	s->sigma = (struct analysis_dist){ gp->sigma, gp->sigma_prob, gp->sigma_count };
+	gp->mu = gp->mu_prob = gp->sigma = gp->sigma_prob = NULL;
+	s->mu_mean = analysis_dist_mean(&s->mu);
+	s->mu_ci[0] = analysis_dist_quantile(&s->mu, 0.025);
+	s->mu_ci[1] = analysis_dist_quantile(&s->mu, 0.975);
+	s->sigma_mean = analysis_dist_mean(&s->sigma);
+	s->sigma_ci[0] = analysis_dist_quantile(&s->sigma, 0.025);
+	s->sigma_ci[1] = analysis_dist_quantile(&s->sigma, 0.975);
+	s->sigma_floor_s = gp->sigma_floor;
+	s->sigma_floored = gp->sigma_floored;
+	return 0;
+}
+
+/* The r with P(mu_A / mu_B <= r) = q, by bisection on the ratio's CDF. */
+static double ratio_quantile(const struct pair_posterior *pp, double lo, double hi, double q)
+{
+	for (int i = 0; i < 100; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (pair_ratio_cdf(pp, mid) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+static enum analysis_verdict decide(const struct analysis_comparison *c, double p_above,
+                                    double p_below)
+{
+	if (c->grid.at_bound)
+		return ANALYSIS_VERDICT_UNDECIDED;
+	if (!isnan(c->p_rope)) {
+		if (c->p_rope >= DECISION_PROBABILITY)
+			return ANALYSIS_VERDICT_SAME;
+		if (p_above >= DECISION_PROBABILITY)
+			return ANALYSIS_VERDICT_SLOWER;
+		if (p_below >= DECISION_PROBABILITY)
+			return ANALYSIS_VERDICT_FASTER;
+		return ANALYSIS_VERDICT_UNDECIDED;
+	}
+	if (c->p_a_gt_b >= DECISION_PROBABILITY)
+		return ANALYSIS_VERDICT_SLOWER;
+	if (c->p_a_lt_b >= DECISION_PROBABILITY)
+		return ANALYSIS_VERDICT_FASTER;
+	return ANALYSIS_VERDICT_UNDECIDED;
+}
+
+static int compare_groups(struct analysis_comparison *c, const char *label,
+                          const struct analysis_group *ga, const struct analysis_group *gb,
+                          const struct analysis_options *opt, char *err, size_t err_size)
+{
+	memset(c, 0, sizeof *c);
+	struct pair_posterior pp;
+	if (pair_posterior_compute(&pp, ga, gb, opt, err, err_size) < 0)
+		return -1;
+	c->label = strdup(label);
+	c->grid = pp.report;
+	int rc = -1;
+	if (!c->label || pair_difference(&pp, &c->diff) < 0)
+		goto oom;
+
+	/* P(A > B): the lattice cell at 0 straddles zero, so half of it counts on each side. The
+	 * seed counts strictly greater pairs. */
+	double p_gt = 0, p_lt = 0, p_eq = 0;
+	for (size_t i = 0; i < c->diff.count; i++) {
+		if (c->diff.values[i] > 0)
+			p_gt += c->diff.probs[i];
+		else if (c->diff.values[i] < 0)
+			p_lt += c->diff.probs[i];
+		else
+			p_eq += c->diff.probs[i];
+	}
+	c->p_a_gt_b = pp.lattice ? p_gt + 0.5 * p_eq : p_gt;
+	c->p_a_lt_b = pp.lattice ? p_lt + 0.5 * p_eq : p_lt;
+	c->diff_mean = analysis_dist_mean(&c->diff);
+	if (pp.lattice) {
+		c->diff_ci[0] = analysis_dist_quantile(&c->diff, 0.025);
+		c->diff_ci[1] = analysis_dist_quantile(&c->diff, 0.975);
+	} else {
+		/* The seed's rule: Pmf.credible_interval(0.95). */
+		c->diff_ci[0] = dist_quantile_next(&c->diff, 0.025);
+		c->diff_ci[1] = dist_quantile_next(&c->diff, 0.975);
+	}
+	if (pp.lattice)
+		analysis_dist_hdi(&c->diff, 0.95, c->diff_hdi);
+	else
+		dist_hdi_points(&c->diff, 0.95, c->diff_hdi);
+
+	/* The slowdown factor, where mu_B's grid stays above zero. */
+	const struct group_posterior *a = &pp.g[0], *b = &pp.g[1];
+	double p_above = NAN, p_below = NAN;
+	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
+	c->p_rope = NAN;
+	double rope = opt->rope_pct / 100.0;
+	if (b->mu[0] > 0) {
+		double mean_a = 0, mean_inv_b = 0;
+		for (size_t i = 0; i < a->mu_count; i++)
+			mean_a += a->mu_prob[i] * a->mu[i];
+		for (size_t j = 0; j < b->mu_count; j++)
+			mean_inv_b += b->mu_prob[j] / b->mu[j];
+		c->ratio_mean = mean_a * mean_inv_b; /* independent posteriors: E[A/B] = E[A] E[1/B] */
+		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
+		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
+		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
+		c->ratio_ci[0] = ratio_quantile(&pp, lo, hi, 0.025);
+		c->ratio_ci[1] = ratio_quantile(&pp, lo, hi, 0.975);
+		if (!isnan(rope)) {
+			p_below = pair_ratio_cdf(&pp, 1.0 - rope);
+			p_above = 1.0 - pair_ratio_cdf(&pp, 1.0 + rope);
+			c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+		}
+	} else if (!isnan(rope)) {
+		/* No ratio: the ROPE as ± PCT % of B's sample mean on the difference. */
+		double width = rope * fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
+		p_below = dist_cdf(&c->diff, -width);
+		p_above = 1.0 - dist_cdf(&c->diff, width);
+		c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+	}
+
+	struct welford wa = welford_of(ga->values_s, ga->n), wb = welford_of(gb->values_s, gb->n);
+	welch_test(&wa, &wb, &c->welch_t, &c->welch_df, &c->welch_p);
+	c->cohens_d = cohens_d(&wa, &wb);
+
+	if (summarize_group(&c->a, &pp.g[0], ga) < 0 || summarize_group(&c->b, &pp.g[1], gb) < 0)
+		goto oom;
+	c->verdict = decide(c, p_above, p_below);
+
+	if (opt->seed_grid) {
+		/* The default method on the same data, so that the report can say why they differ. */
+		struct analysis_options plain = *opt;
+		plain.seed_grid = false;
+		struct analysis_comparison other;
+		if (compare_groups(&other, label, ga, gb, &plain, err, err_size) == 0) {
+			c->has_default = true;
+			c->default_diff_mean = other.diff_mean;
+			c->default_diff_ci[0] = other.diff_ci[0];
+			c->default_diff_ci[1] = other.diff_ci[1];
+			comparison_release(&other);
+		}
+	}
+	rc = 0;
+	goto done;
+oom:
+	analysis_set_error(err, err_size, "out of memory comparing %s and %s", ga->name, gb->name);
+done:
+	pair_posterior_release(&pp);
+	if (rc < 0)
+		comparison_release(c);
+	return rc;
+}
+
+static int push_string(char ***list, size_t *count, char *s)
+{
+	if (!s)
+		return -1;
+	char **grown = realloc(*list, (*count + 1) * sizeof *grown);
+	if (!grown) {
+		free(s);
+		return -1;
+	}
+	*list = grown;
+	grown[(*count)++] = s;
+	return 0;
+}
+
+static int diagnose_group(struct analysis_group_diagnostics *d, const struct analysis_dataset *data,
+                          size_t gi)
+{
+	const struct analysis_group *g = &data->groups[gi];
+	d->name = strdup(g->name);
+	if (!d->name)
+		return -1;
+	d->n = g->n;
+	d->failed_trials = g->failed_trials;
+	d->overlap_known = g->overlap_known;
+	d->poor_overlap_trials = g->poor_overlap_trials;
+	d->wall_known = g->wall_known;
+	d->wall_above_cpu_trials = g->wall_above_cpu_trials;
+	for (size_t i = 0; i < data->point_count; i++)
+		if (data->points[i].group == (int)gi && data->points[i].outlier)
+			d->outlier_count++;
+	if (d->outlier_count) {
+		d->outlier_trials = malloc(d->outlier_count * sizeof *d->outlier_trials);
+		if (!d->outlier_trials)
+			return -1;
+		size_t k = 0;
+		for (size_t i = 0; i < data->point_count; i++)
+			if (data->points[i].group == (int)gi && data->points[i].outlier)
+				d->outlier_trials[k++] = data->points[i].trial;
+	}
+	drift_fit(g->trials, g->values_s, g->n, &d->drift_slope_s, d->drift_slope_ci);
+	size_t half = g->n / 2;
+	double first = 0, second = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (i < half)
+			first += g->values_s[i];
+		else
+			second += g->values_s[i];
+	}
+	d->first_half_mean_s = half ? first / (double)half : NAN;
+	d->second_half_mean_s = g->n > half ? second / (double)(g->n - half) : NAN;
+	return 0;
+}
+
+struct planned {
+	const char *a, *b, *label;
+};
+
+static const struct planned folder_comparisons[] = {
+	{ "sibling", "non-sibling", "headline" },
+	{ "sibling", "solo", "contention" },
+	{ "non-sibling", "solo", "contention" },
+	{ "cross-package", "solo", "contention" },
+	{ "same-pu", "solo", "control" },
+};
+enum { FOLDER_COMPARISONS = sizeof folder_comparisons / sizeof folder_comparisons[0] };
+
+struct analysis_result *analysis_run(const struct analysis_dataset *data,
+                                     const struct analysis_options *opt,
+                                     char *err, size_t err_size)
+{
+	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX) {
+		analysis_set_error(err, err_size, "grid of %d points: use %d to %d", opt->grid_points,
+		                   ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
+		return NULL;
+	}
+	if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100)) {
+		analysis_set_error(err, err_size, "ROPE of %g %%: use a percentage above 0 and below 100",
+		                   opt->rope_pct);
+		return NULL;
+	}
+	if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL) {
+		analysis_set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
+		                   "or --seed-grid");
+		return NULL;
+	}
+	if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0)) {
+		analysis_set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
+		return NULL;
+	}
+	struct analysis_result *r = calloc(1, sizeof *r);
+	if (!r)
+		goto oom;
+	r->source = strdup(data->source);
+	r->from_folder = data->from_folder;
+	r->unit = data->unit;
+	r->options = *opt;
+	r->warmup_trials = data->warmup_trials;
+	r->failed_trials = data->failed_trials;
+	if (!r->source)
+		goto oom;
+	for (size_t i = 0; i < data->warning_count; i++)
+		if (push_string(&r->warnings, &r->warning_count, strdup(data->warnings[i])) < 0)
+			goto oom;
+
+	r->groups = calloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
+	if (!r->groups)
+		goto oom;
+	for (size_t gi = 0; gi < data->group_count; gi++) {
+		r->group_count++;
+		if (diagnose_group(&r->groups[gi], data, gi) < 0)
+			goto oom;
+	}
+
+	struct planned plan_files = { NULL, NULL, "files" };
+	size_t plan_count = data->from_folder ? FOLDER_COMPARISONS : 1;
+	r->comparisons = calloc(plan_count, sizeof *r->comparisons);
+	if (!r->comparisons)
+		goto oom;
+	for (size_t k = 0; k < plan_count; k++) {
+		const struct planned *p = data->from_folder ? &folder_comparisons[k] : &plan_files;
+		int ia = data->from_folder ? analysis_dataset_find(data, p->a) : 0;
+		int ib = data->from_folder ? analysis_dataset_find(data, p->b) : 1;
+		if (ia < 0 || ib < 0 || data->group_count < 2)
+			continue; /* a placement that was not run: nothing to say */
+		const struct analysis_group *ga = &data->groups[ia], *gb = &data->groups[ib];
+		if (ga->n < 2 || gb->n < 2) {
+			const struct analysis_group *few = ga->n < 2 ? ga : gb;
+			if (push_string(&r->notes, &r->note_count, analysis_strdup_printf(
+				"%s vs %s: not compared: %s has %zu sample(s), at least 2 are needed",
+				ga->name, gb->name, few->name, few->n)) < 0)
+				goto oom;
+			continue;
+		}
+		if (compare_groups(&r->comparisons[r->comparison_count], p->label, ga, gb, opt, err,
+		                   err_size) < 0) {
+			analysis_result_free(&r);
+			return NULL;
+		}
+		r->comparison_count++;
+	}
+	if (r->comparison_count == 0) {
+		analysis_set_error(err, err_size, "%s: no two placements with at least 2 samples each "
+		                   "to compare%s%s", data->source, r->note_count ? ": " : "",
+		                   r->note_count ? r->notes[0] : "");
+		analysis_result_free(&r);
+		return NULL;
+	}
+	return r;
+oom:
+	analysis_set_error(err, err_size, "out of memory");
+	analysis_result_free(&r);
+	return NULL;
+}

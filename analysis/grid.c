@@ -1,0 +1,542 @@
+/*
+ * grid.c — the grid posterior of (mu, sigma) for each group, and the distribution of mu_A - mu_B.
+ *
+ * Log space throughout: for the normal model the log-likelihood comes from the sufficient
+ * statistics (n, mean, sum of squared deviations by Welford), so a grid costs O(points) whatever
+ * n is. The Student-t model needs the samples themselves: it costs O(distinct values x grid
+ * points) (timer quantization makes distinct values fewer than samples), acceptable for the
+ * run sizes this tool produces, and documented in `smtbench analyze --help`.
+ *
+ * The grid, per group: mu spans the center ± 8 posterior scales, sigma spans the sample spread
+ * times exp(±6 / sqrt(2(n-1))) (the posterior of log sigma has about that spread). Both groups'
+ * mu grids sit on integer multiples of one step, so every difference is an integer number of
+ * steps: the difference is a convolution on integer indices, never a merge of floats.
+ * After each pass the marginal mass in every edge cell is checked; any edge holding more than
+ * EDGE_MASS_NEGLIGIBLE is widened (mu: twice the half-width; sigma: twice the top, half the
+ * bottom) and the posterior recomputed, at most MAX_WIDENINGS times. Reaching the bound is
+ * reported: with uniform priors and n = 2 or 3 the posterior of mu has tails so heavy (no mean at
+ * all for n <= 3) that no grid holds it, and the answer then depends on the grid.
+ *
+ * The floor of sigma: wait4's rusage counts microseconds, so samples may be identical. Sigma's
+ * grid never goes below the timer's resolution (1 µs by default) or 0.1 % of |mean|, whichever
+ * is smaller (the cap keeps nanosecond data from other sources from being swamped).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/internal.h"
+
+enum {
+	MAX_WIDENINGS = 8,
+	MU_POINTS_CAP_FACTOR = 16, /* a group's mu axis may grow to 16x the requested points */
+};
+static const double EDGE_MASS_NEGLIGIBLE = 1e-6;
+static const double MU_HALF_WIDTH_SCALES = 8.0;
+static const double SIGMA_LOG_HALF_WIDTH_SDS = 6.0;
+
+/* What the grid of one group is built from. */
+struct group_input {
+	size_t n;
+	double center;          /* mean (normal) or median (t) */
+	double mean, ss;        /* Welford's */
+	double spread;          /* sd (normal) or 1.4826 MAD (t), floored */
+	double floor;
+	bool floored;
+	double *unique;         /* t model: distinct values ... */
+	double *counts;         /* ... and how often each occurs */
+	size_t unique_count;
+};
+
+static int compare_doubles(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+static int group_input_init(struct group_input *in, const struct analysis_group *g,
+                            const struct analysis_options *opt)
+{
+	memset(in, 0, sizeof *in);
+	struct welford w = welford_of(g->values_s, g->n);
+	in->n = g->n;
+	in->mean = w.mean;
+	in->ss = w.ss;
+	in->center = w.mean;
+	double spread = welford_sd(&w);
+	in->floor = opt->timer_resolution_s;
+	if (fabs(w.mean) > 0)
+		in->floor = fmin(in->floor, 1e-3 * fabs(w.mean));
+	if (opt->model == ANALYSIS_MODEL_T) {
+		in->center = median_of(g->values_s, g->n);
+		double mad = mad_of(g->values_s, g->n, in->center);
+		if (mad > 0)
+			spread = 1.4826 * mad;
+		double *sorted = malloc(g->n * sizeof *sorted);
+		in->unique = malloc(g->n * sizeof *in->unique);
+		in->counts = malloc(g->n * sizeof *in->counts);
+		if (!sorted || !in->unique || !in->counts) {
+			free(sorted);
+			return -1;
+		}
+		memcpy(sorted, g->values_s, g->n * sizeof *sorted);
+		qsort(sorted, g->n, sizeof *sorted, compare_doubles);
+		for (size_t i = 0; i < g->n; i++) {
+			if (in->unique_count && sorted[i] == in->unique[in->unique_count - 1]) {
+				in->counts[in->unique_count - 1] += 1;
+				continue;
+			}
+			in->unique[in->unique_count] = sorted[i];
+			in->counts[in->unique_count++] = 1;
+		}
+		free(sorted);
+	}
+	in->floored = !(spread >= in->floor);
+	in->spread = in->floored ? in->floor : spread;
+	return 0;
+}
+
+static void group_input_release(struct group_input *in)
+{
+	free(in->unique);
+	free(in->counts);
+	in->unique = in->counts = NULL;
+}
+
+static void group_posterior_release(struct group_posterior *gp)
+{
+	free(gp->mu);
+	free(gp->mu_prob);
+	free(gp->sigma);
+	free(gp->sigma_prob);
+	memset(gp, 0, sizeof *gp);
+}
+
+void pair_posterior_release(struct pair_posterior *pp)
+{
+	group_posterior_release(&pp->g[0]);
+	group_posterior_release(&pp->g[1]);
+}
+
+static double log_sum_exp_add(double acc, double x)
+{
+	if (acc == -INFINITY)
+		return x;
+	if (x == -INFINITY)
+		return acc;
+	double hi = fmax(acc, x), lo = fmin(acc, x);
+	return hi + log1p(exp(lo - hi));
+}
+
+/*
+ * Fills gp->mu_prob and gp->sigma_prob from the log-likelihood at every (mu, sigma) of the
+ * grid. mu_offset[i] = gp->mu[i] - ref exactly (the data are shifted by ref too), so that data
+ * of 1e6 s with a spread of 1e-6 s keep their digits. One pass, memory O(mu axis): each sigma
+ * row is exponentiated against a running maximum, rescaling the accumulated marginal when a
+ * larger maximum appears.
+ */
+static int group_posterior_fill(struct group_posterior *gp, const struct group_input *in,
+                                const double *mu_offset, double ref,
+                                const struct analysis_options *opt)
+{
+	size_t nm = gp->mu_count, ns = gp->sigma_count;
+	double *row = malloc(nm * sizeof *row);
+	double *sigma_log = malloc(ns * sizeof *sigma_log);
+	if (!row || !sigma_log) {
+		free(row);
+		free(sigma_log);
+		return -1;
+	}
+	for (size_t i = 0; i < nm; i++)
+		gp->mu_prob[i] = 0;
+	double scale_log = -INFINITY; /* mu_prob holds sum exp(l - scale_log) */
+	double n = (double)in->n, mean_offset = in->mean - ref;
+	double half_dof1 = 0.5 * (opt->t_dof + 1.0);
+	for (size_t j = 0; j < ns; j++) {
+		double sigma = gp->sigma[j];
+		double row_max = -INFINITY;
+		if (opt->model == ANALYSIS_MODEL_NORMAL) {
+			double a = -n * log(sigma), inv2s2 = 0.5 / (sigma * sigma);
+			for (size_t i = 0; i < nm; i++) {
+				double d = mean_offset - mu_offset[i];
+				row[i] = a - (in->ss + n * d * d) * inv2s2;
+				row_max = fmax(row_max, row[i]);
+			}
+		} else {
+			double a = -n * log(sigma), inv = 1.0 / sigma;
+			for (size_t i = 0; i < nm; i++) {
+				double l = a;
+				for (size_t u = 0; u < in->unique_count; u++) {
+					double z = ((in->unique[u] - ref) - mu_offset[i]) * inv;
+					l -= in->counts[u] * half_dof1 * log1p(z * z / opt->t_dof);
+				}
+				row[i] = l;
+				row_max = fmax(row_max, l);
+			}
+		}
+		if (row_max > scale_log) {
+			double rescale = scale_log == -INFINITY ? 0.0 : exp(scale_log - row_max);
+			for (size_t i = 0; i < nm; i++)
+				gp->mu_prob[i] *= rescale;
+			scale_log = row_max;
+		}
+		double row_sum = 0;
+		for (size_t i = 0; i < nm; i++) {
+			double e = exp(row[i] - scale_log);
+			gp->mu_prob[i] += e;
+			row_sum += e;
+		}
+		sigma_log[j] = row_sum > 0 ? scale_log + log(row_sum) : -INFINITY;
+	}
+	double total = 0;
+	for (size_t i = 0; i < nm; i++)
+		total += gp->mu_prob[i];
+	for (size_t i = 0; i < nm; i++)
+		gp->mu_prob[i] /= total;
+	double sigma_total_log = -INFINITY;
+	for (size_t j = 0; j < ns; j++)
+		sigma_total_log = log_sum_exp_add(sigma_total_log, sigma_log[j]);
+	for (size_t j = 0; j < ns; j++)
+		gp->sigma_prob[j] = exp(sigma_log[j] - sigma_total_log);
+	free(row);
+	free(sigma_log);
+	return 0;
+}
+
+static int group_posterior_alloc(struct group_posterior *gp, size_t mu_count, size_t sigma_count)
+{
+	group_posterior_release(gp);
+	gp->mu_count = mu_count;
+	gp->sigma_count = sigma_count;
+	gp->mu = malloc(mu_count * sizeof *gp->mu);
+	gp->mu_prob = malloc(mu_count * sizeof *gp->mu_prob);
+	gp->sigma = malloc(sigma_count * sizeof *gp->sigma);
+	gp->sigma_prob = malloc(sigma_count * sizeof *gp->sigma_prob);
+	return gp->mu && gp->mu_prob && gp->sigma && gp->sigma_prob ? 0 : -1;
+}
+
+/* numpy.linspace(start, stop, num) to the bit: start + i * step, the last point set to stop. */
+static void numpy_linspace(double start, double stop, size_t num, double *out)
+{
+	double step = (stop - start) / (double)(num - 1);
+	for (size_t i = 0; i < num; i++) {
+		double scaled = (double)i * step; /* two statements: no fused multiply-add */
+		out[i] = scaled + start;
+	}
+	out[num - 1] = stop;
+}
+
+/* Seed 003: mu and sigma both on linspace(5, 35, 101), uniform priors, normal likelihood. */
+static int seed_grid_compute(struct pair_posterior *pp, struct group_input in[2],
+                             const struct analysis_options *opt, char *err, size_t err_size)
+{
+	enum { SEED_POINTS = 101 };
+	for (int k = 0; k < 2; k++) {
+		struct group_posterior *gp = &pp->g[k];
+		if (group_posterior_alloc(gp, SEED_POINTS, SEED_POINTS) < 0)
+			goto oom;
+		numpy_linspace(5.0, 35.0, SEED_POINTS, gp->mu);
+		numpy_linspace(5.0, 35.0, SEED_POINTS, gp->sigma);
+		gp->sigma_floor = in[k].floor;
+		gp->sigma_floored = in[k].floored;
+		if (group_posterior_fill(gp, &in[k], gp->mu, 0.0, opt) < 0)
+			goto oom;
+	}
+	pp->step = (35.0 - 5.0) / (SEED_POINTS - 1);
+	pp->lattice = false;
+	return 0;
+oom:
+	analysis_set_error(err, err_size, "out of memory for the seed grid");
+	return -1;
+}
+
+/* The largest marginal mass in an edge cell, and which edges are not negligible. */
+struct edge_check {
+	double worst;
+	bool mu[2];
+	bool sigma_lo[2], sigma_hi[2];
+};
+
+static struct edge_check check_edges(const struct pair_posterior *pp, const double sigma_lo[2])
+{
+	struct edge_check e;
+	memset(&e, 0, sizeof e);
+	for (int k = 0; k < 2; k++) {
+		const struct group_posterior *gp = &pp->g[k];
+		double mu_edge = fmax(gp->mu_prob[0], gp->mu_prob[gp->mu_count - 1]);
+		double top = gp->sigma_prob[gp->sigma_count - 1];
+		/* sigma's floor is a bound by design (the timer's resolution), not an edge. */
+		double bottom = sigma_lo[k] > gp->sigma_floor * (1 + 1e-9) ? gp->sigma_prob[0] : 0.0;
+		e.mu[k] = mu_edge > EDGE_MASS_NEGLIGIBLE;
+		e.sigma_hi[k] = top > EDGE_MASS_NEGLIGIBLE;
+		e.sigma_lo[k] = bottom > EDGE_MASS_NEGLIGIBLE;
+		e.worst = fmax(e.worst, fmax(mu_edge, fmax(top, bottom)));
+	}
+	return e;
+}
+
+int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_group *a,
+                           const struct analysis_group *b, const struct analysis_options *opt,
+                           char *err, size_t err_size)
+{
+	memset(pp, 0, sizeof *pp);
+	struct group_input in[2];
+	const struct analysis_group *groups[2] = { a, b };
+	int rc = -1;
+	double *offset = NULL;
+	memset(in, 0, sizeof in);
+	for (int k = 0; k < 2; k++) {
+		if (groups[k]->n < 2) {
+			analysis_set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
+			                   groups[k]->name, groups[k]->n);
+			goto done;
+		}
+		if (group_input_init(&in[k], groups[k], opt) < 0) {
+			analysis_set_error(err, err_size, "out of memory reading %s", groups[k]->name);
+			goto done;
+		}
+	}
+	struct analysis_grid_report *rep = &pp->report;
+	rep->seed_grid = opt->seed_grid;
+	rep->model = opt->model;
+	rep->points = opt->grid_points;
+	if (opt->seed_grid) {
+		rc = seed_grid_compute(pp, in, opt, err, err_size);
+		if (rc == 0) {
+			struct edge_check e = check_edges(pp, (double[2]){ 5.0, 5.0 });
+			rep->edge_mass = e.worst;
+			rep->mu_step = pp->step;
+			for (int k = 0; k < 2; k++) {
+				rep->mu_points[k] = pp->g[k].mu_count;
+				rep->mu_range[k][0] = rep->sigma_range[k][0] = 5.0;
+				rep->mu_range[k][1] = rep->sigma_range[k][1] = 35.0;
+			}
+			rep->sigma_points = 101;
+		}
+		goto done;
+	}
+
+	size_t points = (size_t)opt->grid_points;
+	size_t cap = points * MU_POINTS_CAP_FACTOR;
+	double half[2], sigma_lo[2], sigma_hi[2];
+	for (int k = 0; k < 2; k++) {
+		double n = (double)in[k].n;
+		/* The posterior scale of mu: with uniform priors it is Student-t with n - 2 degrees of
+		 * freedom and scale sqrt(SS / (n (n - 2))); for n = 2 use s / sqrt(n). */
+		double scale = in[k].spread / sqrt(n) * (n > 2 ? sqrt((n - 1) / (n - 2)) : 1.0);
+		half[k] = MU_HALF_WIDTH_SCALES * scale;
+		double log_sd = 1.0 / sqrt(2.0 * fmax(n - 1, 1.0));
+		sigma_lo[k] = fmax(in[k].spread * exp(-SIGMA_LOG_HALF_WIDTH_SDS * log_sd), in[k].floor);
+		sigma_hi[k] = in[k].spread * exp(SIGMA_LOG_HALF_WIDTH_SDS * log_sd);
+	}
+	/* The finest step that either group asks for; kept while widening (the axes grow) until
+	 * an axis would exceed its cap. Never finer than the doubles can resolve at the center. */
+	double base_step = fmin(2 * half[0], 2 * half[1]) / (double)(points - 1);
+	double magnitude = fmax(fabs(in[0].center), fabs(in[1].center));
+	base_step = fmax(base_step, 16 * DBL_EPSILON * magnitude);
+	if (!(base_step > 0))
+		base_step = DBL_MIN;
+
+	for (int widening = 0;; widening++) {
+		double step = fmax(base_step, 2 * fmax(half[0], half[1]) / (double)(cap - 1));
+		/* One reference on the lattice near A's center: offsets from it are small integers. */
+		double k_ref_real = nearbyint(in[0].center / step);
+		if (!(fabs(k_ref_real) < 4e18)) {
+			analysis_set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
+			                   step, in[0].center);
+			goto done;
+		}
+		int64_t k_ref = (int64_t)k_ref_real;
+		double ref = (double)k_ref * step;
+		for (int k = 0; k < 2; k++) {
+			struct group_posterior *gp = &pp->g[k];
+			double lo_real = floor((in[k].center - half[k] - ref) / step);
+			double hi_real = ceil((in[k].center + half[k] - ref) / step);
+			size_t count = (size_t)(hi_real - lo_real) + 1;
+			if (group_posterior_alloc(gp, count, points) < 0)
+				goto oom;
+			gp->k_lo = k_ref + (int64_t)lo_real;
+			free(offset);
+			offset = malloc(count * sizeof *offset);
+			if (!offset)
+				goto oom;
+			for (size_t i = 0; i < count; i++) {
+				offset[i] = (double)((int64_t)lo_real + (int64_t)i) * step;
+				gp->mu[i] = ref + offset[i];
+			}
+			for (size_t j = 0; j < points; j++)
+				gp->sigma[j] = sigma_lo[k] +
+				               (sigma_hi[k] - sigma_lo[k]) * (double)j / (double)(points - 1);
+			gp->sigma_floor = in[k].floor;
+			gp->sigma_floored = in[k].floored;
+			if (group_posterior_fill(gp, &in[k], offset, ref, opt) < 0)
+				goto oom;
+		}
+		pp->step = step;
+		struct edge_check e = check_edges(pp, sigma_lo);
+		bool widen = false;
+		for (int k = 0; k < 2; k++)
+			widen = widen || e.mu[k] || e.sigma_hi[k] || e.sigma_lo[k];
+		if (!widen || widening == MAX_WIDENINGS) {
+			rep->widenings = widening;
+			rep->edge_mass = e.worst;
+			rep->at_bound = widen;
+			break;
+		}
+		for (int k = 0; k < 2; k++) {
+			if (e.mu[k])
+				half[k] *= 2;
+			if (e.sigma_hi[k])
+				sigma_hi[k] *= 2;
+			if (e.sigma_lo[k])
+				sigma_lo[k] = fmax(sigma_lo[k] / 2, in[k].floor);
+		}
+	}
+	pp->lattice = true;
+	rep->mu_step = pp->step;
+	rep->sigma_points = points;
+	for (int k = 0; k < 2; k++) {
+		rep->mu_points[k] = pp->g[k].mu_count;
+		rep->mu_range[k][0] = pp->g[k].mu[0];
+		rep->mu_range[k][1] = pp->g[k].mu[pp->g[k].mu_count - 1];
+		rep->sigma_range[k][0] = sigma_lo[k];
+		rep->sigma_range[k][1] = sigma_hi[k];
+	}
+	rc = 0;
+	goto done;
+oom:
+	analysis_set_error(err, err_size, "out of memory for a grid of %d points", opt->grid_points);
+	rc = -1;
+done:
+	free(offset);
+	group_input_release(&in[0]);
+	group_input_release(&in[1]);
+	if (rc < 0)
+		pair_posterior_release(pp);
+	return rc;
+}
+
+struct keyed_prob {
+	double value;
+	size_t order;
+	double prob;
+};
+
+static int compare_keyed(const void *pa, const void *pb)
+{
+	const struct keyed_prob *a = pa, *b = pb;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* The seed's Pmf.sub_dist: every a_i - b_j in floating point, equal values merged (pandas
+ * groupby sums in the original order), sorted. Reproduced, not recommended. */
+static int seed_difference(const struct pair_posterior *pp, struct analysis_dist *out)
+{
+	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
+	size_t total = a->mu_count * b->mu_count;
+	struct keyed_prob *pairs = malloc(total * sizeof *pairs);
+	if (!pairs)
+		return -1;
+	for (size_t i = 0; i < a->mu_count; i++)
+		for (size_t j = 0; j < b->mu_count; j++) {
+			size_t k = i * b->mu_count + j;
+			pairs[k].value = a->mu[i] - b->mu[j];
+			pairs[k].order = k;
+			pairs[k].prob = a->mu_prob[i] * b->mu_prob[j];
+		}
+	qsort(pairs, total, sizeof *pairs, compare_keyed);
+	out->values = malloc(total * sizeof *out->values);
+	out->probs = malloc(total * sizeof *out->probs);
+	if (!out->values || !out->probs) {
+		free(pairs);
+		dist_release(out);
+		return -1;
+	}
+	size_t count = 0;
+	for (size_t k = 0; k < total; k++) {
+		if (count && pairs[k].value == out->values[count - 1]) {
+			out->probs[count - 1] += pairs[k].prob;
+			continue;
+		}
+		out->values[count] = pairs[k].value;
+		out->probs[count++] = pairs[k].prob;
+	}
+	out->count = count;
+	free(pairs);
+	return 0;
+}
+
+int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!pp->lattice)
+		return seed_difference(pp, out);
+	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
+	size_t count = a->mu_count + b->mu_count - 1;
+	out->values = malloc(count * sizeof *out->values);
+	out->probs = calloc(count, sizeof *out->probs);
+	if (!out->values || !out->probs) {
+		dist_release(out);
+		return -1;
+	}
+	/* Index m holds d = (a.k_lo + i) - (b.k_lo + j) with m = i - j + (nb - 1). */
+	size_t nb = b->mu_count;
+	for (size_t i = 0; i < a->mu_count; i++) {
+		double pa = a->mu_prob[i];
+		if (!(pa > 0))
+			continue;
+		double *row = out->probs + i;
+		for (size_t j = 0; j < nb; j++)
+			row[nb - 1 - j] += pa * b->mu_prob[j];
+	}
+	int64_t d0 = a->k_lo - b->k_lo - (int64_t)(nb - 1);
+	for (size_t m = 0; m < count; m++)
+		out->values[m] = (double)(d0 + (int64_t)m) * pp->step;
+	out->count = count;
+	return 0;
+}
+
+/* The piecewise-uniform CDF of a group's mu marginal at x; prefix[i] = sum of probs below i. */
+static double mu_cdf(const struct group_posterior *g, const double *prefix, double x)
+{
+	const double *v = g->mu;
+	size_t n = g->mu_count;
+	if (n == 1)
+		return x >= v[0] ? 1.0 : 0.0;
+	/* Binary search for the cell holding x; the cells are contiguous. */
+	size_t lo = 0, hi = n; /* the answer in [lo, hi) */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (x >= 0.5 * (v[mid - 1] + v[mid]))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	double cell_lo = lo > 0 ? 0.5 * (v[lo - 1] + v[lo]) : v[0] - 0.5 * (v[1] - v[0]);
+	double cell_hi = lo + 1 < n ? 0.5 * (v[lo] + v[lo + 1]) : v[lo] + 0.5 * (v[lo] - v[lo - 1]);
+	double frac = (x - cell_lo) / (cell_hi - cell_lo);
+	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+	return prefix[lo] + frac * g->mu_prob[lo];
+}
+
+double pair_ratio_cdf(const struct pair_posterior *pp, double r)
+{
+	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
+	double *prefix = malloc(a->mu_count * sizeof *prefix);
+	if (!prefix)
+		return NAN;
+	double cum = 0;
+	for (size_t i = 0; i < a->mu_count; i++) {
+		prefix[i] = cum;
+		cum += a->mu_prob[i];
+	}
+	double sum = 0;
+	for (size_t j = 0; j < b->mu_count; j++)
+		if (b->mu_prob[j] > 0)
+			sum += b->mu_prob[j] * mu_cdf(a, prefix, r * b->mu[j]);
+	free(prefix);
+	return sum;
+}

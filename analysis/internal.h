@@ -1,0 +1,94 @@
+/*
+ * internal.h — what the analysis module's .c files share among themselves. Not part of the
+ * interface: nothing outside analysis/ includes it.
+ */
+#ifndef SMTBENCH_ANALYSIS_INTERNAL_H
+#define SMTBENCH_ANALYSIS_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+
+/* One-line messages into a caller's buffer (err may be NULL). */
+void analysis_set_error(char *err, size_t err_size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A new string from printf, or NULL on out of memory. */
+char *analysis_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Welford's one-pass mean and sum of squared deviations. */
+struct welford {
+	size_t n;
+	double mean;
+	double ss;
+};
+void welford_add(struct welford *w, double x);
+double welford_sd(const struct welford *w);
+struct welford welford_of(const double *x, size_t n);
+
+/* Median of x (copied; x untouched); 0 for n == 0. */
+double median_of(const double *x, size_t n);
+/* Median absolute deviation from `center`. */
+double mad_of(const double *x, size_t n, double center);
+
+/* Welch's t-test and Cohen's d from two groups' sufficient statistics. */
+void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p);
+double cohens_d(const struct welford *a, const struct welford *b);
+
+/* Least-squares slope of y over x, with its 95% interval (NAN for n < 3). */
+void drift_fit(const long *x, const double *y, size_t n, double *slope, double ci[2]);
+
+/* Flags |robust z| > 3.5 (Iglewicz and Hoaglin): out[i] set for the outliers; returns the
+ * count. A point within `resolution` of the median is never an outlier. */
+size_t robust_outliers(const double *x, size_t n, double resolution, bool *out);
+
+/* ---- grid posterior (grid.c) ---- */
+
+/* One group's posterior on its grid. mu values are ref + (k_lo + i - k_ref) * step; the integer
+ * index k_lo + i is what the difference lattice uses. */
+struct group_posterior {
+	int64_t k_lo;
+	size_t mu_count;
+	double *mu;           /* mu values (seconds) */
+	double *mu_prob;      /* marginal of mu */
+	size_t sigma_count;
+	double *sigma;
+	double *sigma_prob;   /* marginal of sigma */
+	double sigma_floor;
+	bool sigma_floored;
+};
+
+struct pair_posterior {
+	struct group_posterior g[2];
+	double step;          /* common mu spacing */
+	bool lattice;         /* false for the seed grid: differences are merged as the seed does */
+	struct analysis_grid_report report;
+};
+
+/* Computes both groups' posteriors (the default data-driven grid, widened as needed, or the
+ * seed's grid). Returns 0, or -1 with a message (out of memory, grid too large). */
+int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_group *a,
+                           const struct analysis_group *b, const struct analysis_options *opt,
+                           char *err, size_t err_size);
+void pair_posterior_release(struct pair_posterior *pp);
+
+/* The distribution of mu_A - mu_B: lattice convolution, or the seed's merge of equal floats. */
+int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);
+
+/* P(mu_A / mu_B <= r) for mu_B > 0 on all its grid. */
+double pair_ratio_cdf(const struct pair_posterior *pp, double r);
+
+/* The seed's quantile rule (empiricaldist Cdf.quantile: the first value whose cumulative
+ * probability reaches q). */
+double dist_quantile_next(const struct analysis_dist *d, double q);
+
+/* The piecewise-uniform CDF (see analysis_dist_quantile) at x. */
+double dist_cdf(const struct analysis_dist *d, double x);
+
+/* The shortest [v_i, v_j] of a distribution's points holding `mass` (no cells: for the seed's
+ * merged floats, whose spacing is irregular). */
+void dist_hdi_points(const struct analysis_dist *d, double mass, double out[2]);
+
+void dist_release(struct analysis_dist *d);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * report.h — the reports of a results folder: the terminal summary, report.md, report.json,
+ * three SVG plots and report.html, all from DIR/samples.csv and (optionally) DIR/meta.json.
+ *
+ * A report is built once (report_new: load, analyse, gather the machine and the pairs) and then
+ * printed or written. Like the rest of analysis/, nothing here prints on its own or exits:
+ * failures return NULL or -1 with one line in err[err_size] (no trailing newline).
+ * Ownership: report_new's result is the caller's, released by report_free(&p).
+ * Times are in seconds, frequencies in MHz.
+ */
+#ifndef SMTBENCH_ANALYSIS_REPORT_H
+#define SMTBENCH_ANALYSIS_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct report;
+
+/* The files report_write_files() writes into the folder, in this order. */
+#define REPORT_FILE_COUNT 6
+extern const char *const report_file_names[REPORT_FILE_COUNT];
+
+/*
+ * Loads DIR/samples.csv and DIR/meta.json (absent or unreadable meta.json: the report says
+ * "not recorded"), runs the default analysis (normal model, unit trial) and prepares the
+ * summary. Returns NULL with a message when samples.csv cannot be read or holds no two
+ * placements with two samples each.
+ */
+struct report *report_new(const char *dir, char *err, size_t err_size);
+
+/*
+ * The terminal summary: the machine and the pairs used, per placement n / mean / interval, the
+ * headline comparison as one sentence, the other comparisons, then warnings. Returns 0, or -1
+ * when writing failed.
+ */
+int report_print_summary(const struct report *rep, FILE *out);
+
+/* The headline sentence alone (what the summary, report.md and report.html lead with). Owned
+ * by the report. */
+const char *report_headline(const struct report *rep);
+
+/*
+ * Writes report.md, report.json, posterior.svg, run-order.svg, samples.svg and report.html into
+ * the folder, each atomically (a temporary file renamed over the old one). Returns 0, or -1 with
+ * a message naming the file that could not be written.
+ */
+int report_write_files(const struct report *rep, char *err, size_t err_size);
+
+/* The SVG plots as new strings (caller frees); NULL on out of memory. Also written by
+ * report_write_files; exposed for tests and for `docs/` examples. */
+char *report_svg_posterior(const struct report *rep);
+char *report_svg_run_order(const struct report *rep);
+char *report_svg_samples(const struct report *rep);
+
+void report_free(struct report **p);
+
+/* ---- building blocks, exposed for tests ---------------------------------------------------- */
+
+/*
+ * "Nice" axis ticks covering [lo, hi]: a step of 1, 2 or 5 times a power of ten chosen so that
+ * at most max_ticks ticks fall in the range; writes the first tick (>= lo), the step, and
+ * returns the tick count (at least 1; lo == hi is widened first). Returns 0 for non-finite
+ * input or max_ticks < 2.
+ */
+int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double *step);
+
+/* Writes text to out with &, <, >, " and ' escaped for XML and HTML. */
+void report_xml_escape(FILE *out, const char *text);
+
+/* Formats v with the digits that `resolution` (e.g. half an interval's width) makes
+ * meaningful, at least 3 significant digits. Returns buf. */
+const char *report_format(char *buf, size_t size, double v, double resolution);
+
+#endif

@@ -1,0 +1,453 @@
+/*
+ * stats.c — the classic statistics beside the grid posterior: Welford's sums, Welch's t-test
+ * (its p-value from the Student-t CDF, computed through the regularized incomplete beta, so no
+ * extra library is needed), Cohen's d, robust outliers, drift, and quantiles and intervals of
+ * discrete distributions.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/internal.h"
+
+void analysis_set_error(char *err, size_t err_size, const char *fmt, ...)
+{
+	if (!err || err_size == 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, err_size, fmt, ap);
+	va_end(ap);
+}
+
+char *analysis_strdup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+void welford_add(struct welford *w, double x)
+{
+	w->n++;
+	double delta = x - w->mean;
+	w->mean += delta / (double)w->n;
+	w->ss += delta * (x - w->mean);
+}
+
+double welford_sd(const struct welford *w)
+{
+	return w->n > 1 ? sqrt(w->ss / (double)(w->n - 1)) : 0.0;
+}
+
+struct welford welford_of(const double *x, size_t n)
+{
+	struct welford w = { 0, 0.0, 0.0 };
+	for (size_t i = 0; i < n; i++)
+		welford_add(&w, x[i]);
+	return w;
+}
+
+static int compare_doubles(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+double median_of(const double *x, size_t n)
+{
+	if (n == 0)
+		return 0.0;
+	double *copy = malloc(n * sizeof *copy);
+	if (!copy)
+		return NAN;
+	memcpy(copy, x, n * sizeof *copy);
+	qsort(copy, n, sizeof *copy, compare_doubles);
+	double m = n % 2 ? copy[n / 2] : 0.5 * (copy[n / 2 - 1] + copy[n / 2]);
+	free(copy);
+	return m;
+}
+
+double mad_of(const double *x, size_t n, double center)
+{
+	if (n == 0)
+		return 0.0;
+	double *dev = malloc(n * sizeof *dev);
+	if (!dev)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - center);
+	double m = median_of(dev, n);
+	free(dev);
+	return m;
+}
+
+/* Continued fraction of the incomplete beta (modified Lentz's method). */
+static double beta_continued_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double qab = a + b, qap = a + 1.0, qam = a - 1.0;
+	double c = 1.0, d = 1.0 - qab * x / qap;
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	double h = d;
+	for (int m = 1; m <= 1000; m++) {
+		double m2 = 2.0 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1.0 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1.0 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1.0 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1.0 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		double step = d * c;
+		h *= step;
+		if (fabs(step - 1.0) < eps)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function. */
+static double incomplete_beta(double a, double b, double x)
+{
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	double log_front = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	double front = exp(log_front);
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * beta_continued_fraction(a, b, x) / a;
+	return 1.0 - front * beta_continued_fraction(b, a, 1.0 - x) / b;
+}
+
+double analysis_student_t_cdf(double t, double dof)
+{
+	if (isnan(t) || !(dof > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1.0 : 0.0;
+	/* P(|T| > |t|) = I_{dof/(dof+t^2)}(dof/2, 1/2); written so that large t loses nothing. */
+	double x = dof / (dof + t * t);
+	double tail = 0.5 * incomplete_beta(0.5 * dof, 0.5, x);
+	return t > 0 ? 1.0 - tail : tail;
+}
+
+double analysis_student_t_quantile(double p, double dof)
+{
+	if (!(p > 0 && p < 1) || !(dof > 0))
+		return NAN;
+	if (p == 0.5)
+		return 0.0;
+	double lo = -1.0, hi = 1.0;
+	while (analysis_student_t_cdf(lo, dof) > p && lo > -1e300)
+		lo *= 2.0;
+	while (analysis_student_t_cdf(hi, dof) < p && hi < 1e300)
+		hi *= 2.0;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * fmax(1.0, fabs(lo)); i++) {
+		double mid = 0.5 * (lo + hi);
+		if (analysis_student_t_cdf(mid, dof) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p)
+{
+	double va = a->n > 1 ? a->ss / (double)(a->n - 1) : 0.0;
+	double vb = b->n > 1 ? b->ss / (double)(b->n - 1) : 0.0;
+	double qa = va / (double)a->n, qb = vb / (double)b->n;
+	double se2 = qa + qb;
+	double diff = a->mean - b->mean;
+	if (!(se2 > 0)) {
+		/* Both spreads zero: the test is undefined; say so rather than divide by zero. */
+		*t = *df = *p = NAN;
+		return;
+	}
+	*t = diff / sqrt(se2);
+	double denom = (a->n > 1 ? qa * qa / (double)(a->n - 1) : 0.0) +
+	               (b->n > 1 ? qb * qb / (double)(b->n - 1) : 0.0);
+	*df = se2 * se2 / denom;
+	*p = incomplete_beta(0.5 * *df, 0.5, *df / (*df + *t * *t));
+}
+
+double cohens_d(const struct welford *a, const struct welford *b)
+{
+	size_t dof = a->n + b->n - 2;
+	if (dof == 0)
+		return NAN;
+	double pooled = sqrt((a->ss + b->ss) / (double)dof);
+	if (!(pooled > 0))
+		return NAN;
+	return (a->mean - b->mean) / pooled;
+}
+
+void drift_fit(const long *x, const double *y, size_t n, double *slope, double ci[2])
+{
+	*slope = NAN;
+	ci[0] = ci[1] = NAN;
+	if (n < 2)
+		return;
+	double xm = 0, ym = 0;
+	for (size_t i = 0; i < n; i++) {
+		xm += (double)x[i];
+		ym += y[i];
+	}
+	xm /= (double)n;
+	ym /= (double)n;
+	double sxx = 0, sxy = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxx += ((double)x[i] - xm) * ((double)x[i] - xm);
+		sxy += ((double)x[i] - xm) * (y[i] - ym);
+	}
+	if (!(sxx > 0))
+		return;
+	*slope = sxy / sxx;
+	if (n < 3)
+		return;
+	double rss = 0;
+	for (size_t i = 0; i < n; i++) {
+		double r = y[i] - ym - *slope * ((double)x[i] - xm);
+		rss += r * r;
+	}
+	double se = sqrt(rss / (double)(n - 2) / sxx);
+	double q = analysis_student_t_quantile(0.975, (double)(n - 2));
+	ci[0] = *slope - q * se;
+	ci[1] = *slope + q * se;
+}
+
+size_t robust_outliers(const double *x, size_t n, double resolution, bool *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = false;
+	if (n < 3)
+		return 0;
+	double med = median_of(x, n);
+	double mad = mad_of(x, n, med);
+	double scale; /* z = (x - median) / scale */
+	if (mad > 0) {
+		scale = mad / 0.6745;
+	} else {
+		/* More than half the samples equal the median: fall back to the mean absolute
+		 * deviation, as Iglewicz and Hoaglin suggest. */
+		double mean_ad = 0;
+		for (size_t i = 0; i < n; i++)
+			mean_ad += fabs(x[i] - med);
+		mean_ad /= (double)n;
+		if (!(mean_ad > 0))
+			return 0;
+		scale = 1.253314 * mean_ad;
+	}
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++) {
+		double dev = fabs(x[i] - med);
+		if (dev / scale > 3.5 && dev > resolution) {
+			out[i] = true;
+			count++;
+		}
+	}
+	return count;
+}
+
+/* Cell i of a distribution read as piecewise uniform: halfway to each neighbour. */
+static void dist_cell(const struct analysis_dist *d, size_t i, double *lo, double *hi)
+{
+	const double *v = d->values;
+	size_t n = d->count;
+	if (n == 1) {
+		*lo = *hi = v[0];
+		return;
+	}
+	*lo = i > 0 ? 0.5 * (v[i - 1] + v[i]) : v[0] - 0.5 * (v[1] - v[0]);
+	*hi = i + 1 < n ? 0.5 * (v[i] + v[i + 1]) : v[n - 1] + 0.5 * (v[n - 1] - v[n - 2]);
+}
+
+double analysis_dist_quantile(const struct analysis_dist *d, double q)
+{
+	if (d->count == 0)
+		return NAN;
+	double cum = 0;
+	size_t last_positive = 0;
+	for (size_t i = 0; i < d->count; i++) {
+		double p = d->probs[i];
+		if (!(p > 0))
+			continue;
+		last_positive = i;
+		if (cum + p >= q) {
+			double lo, hi;
+			dist_cell(d, i, &lo, &hi);
+			double frac = (q - cum) / p;
+			frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+			return lo + frac * (hi - lo);
+		}
+		cum += p;
+	}
+	double lo, hi;
+	dist_cell(d, last_positive, &lo, &hi);
+	return hi;
+}
+
+double dist_cdf(const struct analysis_dist *d, double x)
+{
+	double cum = 0;
+	for (size_t i = 0; i < d->count; i++) {
+		double lo, hi;
+		dist_cell(d, i, &lo, &hi);
+		if (x >= hi) {
+			cum += d->probs[i];
+			continue;
+		}
+		if (x > lo)
+			cum += d->probs[i] * (x - lo) / (hi - lo);
+		break;
+	}
+	return cum;
+}
+
+double analysis_dist_mean(const struct analysis_dist *d)
+{
+	double sum = 0;
+	for (size_t i = 0; i < d->count; i++)
+		sum += d->probs[i] * d->values[i];
+	return sum;
+}
+
+struct density_index {
+	double density;
+	size_t index;
+};
+
+static int compare_density_desc(const void *pa, const void *pb)
+{
+	const struct density_index *a = pa, *b = pb;
+	if (a->density != b->density)
+		return a->density < b->density ? 1 : -1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2])
+{
+	out[0] = out[1] = NAN;
+	if (d->count == 0)
+		return;
+	if (d->count == 1) {
+		out[0] = out[1] = d->values[0];
+		return;
+	}
+	struct density_index *order = malloc(d->count * sizeof *order);
+	if (!order)
+		return;
+	for (size_t i = 0; i < d->count; i++) {
+		double lo, hi;
+		dist_cell(d, i, &lo, &hi);
+		order[i].density = hi > lo ? d->probs[i] / (hi - lo) : d->probs[i];
+		order[i].index = i;
+	}
+	qsort(order, d->count, sizeof *order, compare_density_desc);
+	double cum = 0, lo_all = INFINITY, hi_all = -INFINITY;
+	for (size_t k = 0; k < d->count; k++) {
+		size_t i = order[k].index;
+		double p = d->probs[i], lo, hi;
+		dist_cell(d, i, &lo, &hi);
+		if (cum + p < mass || !(p > 0)) {
+			cum += p;
+			lo_all = fmin(lo_all, lo);
+			hi_all = fmax(hi_all, hi);
+			continue;
+		}
+		/* The last cell counts only for the part that completes the mass, taken on the
+		 * side that touches the region already chosen. */
+		double frac = (mass - cum) / p, width = (hi - lo) * frac;
+		if (k == 0) {
+			double mid = 0.5 * (lo + hi);
+			lo_all = mid - 0.5 * width;
+			hi_all = mid + 0.5 * width;
+		} else if (hi <= lo_all) {
+			lo_all = hi - width;
+		} else if (lo >= hi_all) {
+			hi_all = lo + width;
+		}
+		break;
+	}
+	free(order);
+	out[0] = lo_all;
+	out[1] = hi_all;
+}
+
+void dist_hdi_points(const struct analysis_dist *d, double mass, double out[2])
+{
+	/* Two pointers over the sorted values: the narrowest [v_i, v_j] holding the mass. */
+	out[0] = out[1] = NAN;
+	double best = INFINITY, window = 0;
+	size_t j = 0;
+	for (size_t i = 0; i < d->count; i++) {
+		while (j < d->count && window < mass)
+			window += d->probs[j++];
+		if (window < mass)
+			break;
+		if (d->values[j - 1] - d->values[i] < best) {
+			best = d->values[j - 1] - d->values[i];
+			out[0] = d->values[i];
+			out[1] = d->values[j - 1];
+		}
+		window -= d->probs[i];
+	}
+}
+
+double dist_quantile_next(const struct analysis_dist *d, double q)
+{
+	/* empiricaldist: interp1d(cdf, values, kind="next", fill_value=(values[0], nan)), which
+	 * returns the first value whose cumulative probability is >= q. */
+	double cum = 0;
+	for (size_t i = 0; i < d->count; i++) {
+		cum += d->probs[i];
+		if (cum >= q)
+			return d->values[i];
+	}
+	return NAN;
+}
+
+void dist_release(struct analysis_dist *d)
+{
+	free(d->values);
+	free(d->probs);
+	d->values = d->probs = NULL;
+	d->count = 0;
+}
+
+void analysis_format_shortest(double x, char *buf, size_t size)
+{
+	if (!isfinite(x)) {
+		snprintf(buf, size, "%s", isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+		return;
+	}
+	for (int precision = 1; precision <= 17; precision++) {
+		snprintf(buf, size, "%.*g", precision, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	/* Python writes a whole number as "20.0"; so do we, to match the seed's output. */
+	if (!strpbrk(buf, ".e") && strlen(buf) + 3 <= size)
+		strcat(buf, ".0");
+}

@@ -1,0 +1,242 @@
+/*
+ * svg.c — a small SVG writer for the report's plots: axes with "nice" 1-2-5 ticks, text that is
+ * always XML-escaped, and markers that differ in shape as well as colour so that a plot printed
+ * in grey still tells placements apart.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/report_internal.h"
+
+int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double *step)
+{
+	if (!isfinite(lo) || !isfinite(hi) || max_ticks < 2)
+		return 0;
+	if (hi < lo) {
+		double t = lo;
+		lo = hi;
+		hi = t;
+	}
+	if (hi == lo) {
+		double pad = lo != 0 ? fabs(lo) * 0.01 : 1;
+		lo -= pad;
+		hi += pad;
+	}
+	double raw = (hi - lo) / (max_ticks - 1);
+	double power = pow(10, floor(log10(raw)));
+	static const double mantissas[] = { 1, 2, 5, 10 };
+	double s = power * 10;
+	for (size_t i = 0; i < sizeof mantissas / sizeof mantissas[0]; i++) {
+		double cand = mantissas[i] * power;
+		/* The count of multiples of cand inside [lo, hi]. */
+		double count = floor(hi / cand + 1e-9) - ceil(lo / cand - 1e-9) + 1;
+		if (count <= max_ticks) {
+			s = cand;
+			break;
+		}
+	}
+	double f = ceil(lo / s - 1e-9) * s;
+	int n = (int)(floor(hi / s + 1e-9) - ceil(lo / s - 1e-9)) + 1;
+	if (n < 1) {
+		n = 1;
+		f = lo;
+	}
+	*first = f == 0 ? 0 : f; /* no "-0" */
+	*step = s;
+	return n;
+}
+
+void report_xml_escape(FILE *out, const char *text)
+{
+	for (const char *p = text ? text : ""; *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default:
+			/* Control characters are not allowed in XML 1.0: show them as '?'. */
+			if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t')
+				fputc('?', out);
+			else
+				fputc(*p, out);
+		}
+	}
+}
+
+const char *report_format(char *buf, size_t size, double v, double resolution)
+{
+	if (isnan(v)) {
+		snprintf(buf, size, "n/a");
+		return buf;
+	}
+	if (isinf(v)) {
+		snprintf(buf, size, v > 0 ? "inf" : "-inf");
+		return buf;
+	}
+	if (!(resolution > 0) || !isfinite(resolution))
+		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
+	int decimals = (int)-floor(log10(resolution));
+	/* At least three significant digits, so a narrow interval never prints as one number. */
+	if (v != 0) {
+		int min_decimals = 2 - (int)floor(log10(fabs(v)));
+		if (decimals < min_decimals)
+			decimals = min_decimals;
+	}
+	decimals = decimals < 0 ? 0 : decimals > 12 ? 12 : decimals;
+	if (v != 0 && (fabs(v) < 1e-4 || fabs(v) >= 1e9))
+		snprintf(buf, size, "%.3e", v);
+	else
+		snprintf(buf, size, "%.*f", decimals, v);
+	if (!strcmp(buf, "-0") || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+		memmove(buf, buf + 1, strlen(buf)); /* "-0.00" reads as a sign that is not there */
+	return buf;
+}
+
+/* Okabe and Ito's colour-blind-safe palette, one colour per placement, in the stable order
+ * solo, same-pu, sibling, non-sibling, cross-package. */
+static const char *const palette[] = { "#0072B2", "#009E73", "#D55E00", "#CC79A7", "#E69F00" };
+static const char *const dashes[] = { "none", "2,3", "8,3", "8,3,2,3", "12,4" };
+static const char *const style_names[] = { "solo", "same-pu", "sibling", "non-sibling",
+                                           "cross-package" };
+enum { STYLE_COUNT = sizeof palette / sizeof palette[0] };
+
+int report_placement_style(const char *name)
+{
+	for (int i = 0; i < STYLE_COUNT; i++)
+		if (name && !strcmp(name, style_names[i]))
+			return i;
+	/* A file's name (two-file datasets): spread them over the palette by their first byte. */
+	return name && *name ? (unsigned char)name[0] % STYLE_COUNT : 0;
+}
+
+const char *report_color(int style)
+{
+	return palette[((style % STYLE_COUNT) + STYLE_COUNT) % STYLE_COUNT];
+}
+
+const char *report_dash(int style)
+{
+	return dashes[((style % STYLE_COUNT) + STYLE_COUNT) % STYLE_COUNT];
+}
+
+void svg_marker(FILE *out, int style, double x, double y, double r, const char *color,
+                bool filled)
+{
+	char fill[32];
+	snprintf(fill, sizeof fill, "%s", filled ? color : "none");
+	const char *common = "stroke-width=\"1.3\"";
+	switch (((style % STYLE_COUNT) + STYLE_COUNT) % STYLE_COUNT) {
+	case 0: /* circle */
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\" %s/>",
+		        x, y, r, fill, color, common);
+		break;
+	case 1: /* square */
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+		        "stroke=\"%s\" %s/>", x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7, fill, color,
+		        common);
+		break;
+	case 2: /* triangle up */
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" stroke=\"%s\" %s/>",
+		        x, y - r * 1.15, x + r, y + r * 0.75, x - r, y + r * 0.75, fill, color, common);
+		break;
+	case 3: /* diamond */
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" "
+		        "stroke=\"%s\" %s/>", x, y - r * 1.2, x + r * 1.2, y, x, y + r * 1.2, x - r * 1.2,
+		        y, fill, color, common);
+		break;
+	default: /* triangle down */
+		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" stroke=\"%s\" %s/>",
+		        x, y + r * 1.15, x + r, y - r * 0.75, x - r, y - r * 0.75, fill, color, common);
+		break;
+	}
+	fputc('\n', out);
+}
+
+double svg_map(const struct svg_axis *a, double v)
+{
+	if (a->hi == a->lo)
+		return (a->p0 + a->p1) / 2;
+	return a->p0 + (v - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+}
+
+/* Tick labels with the decimals the step needs, the same for every tick of an axis. */
+static void tick_label(char *buf, size_t size, double v, double step)
+{
+	int decimals = (int)-floor(log10(step) + 1e-9);
+	decimals = decimals < 0 ? 0 : decimals > 10 ? 10 : decimals;
+	if (fabs(v) < step * 1e-6)
+		v = 0;
+	snprintf(buf, size, "%.*f", decimals, v);
+}
+
+void svg_text(FILE *out, double x, double y, const char *anchor, int size, const char *weight,
+              const char *text)
+{
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\"%s%s%s>", x, y,
+	        anchor, size, weight ? " font-weight=\"" : "", weight ? weight : "",
+	        weight ? "\"" : "");
+	report_xml_escape(out, text);
+	fputs("</text>\n", out);
+}
+
+void svg_x_axis(FILE *out, const struct svg_axis *x, double y_px, const char *title)
+{
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
+	        x->p0, y_px, x->p1, y_px);
+	double first, step;
+	int n = report_nice_ticks(x->lo, x->hi, 7, &first, &step);
+	for (int i = 0; i < n; i++) {
+		double v = first + i * step;
+		double px = svg_map(x, v);
+		char label[48];
+		tick_label(label, sizeof label, v, step);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
+		        px, y_px, px, y_px + 5);
+		svg_text(out, px, y_px + 18, "middle", 12, NULL, label);
+	}
+	svg_text(out, (x->p0 + x->p1) / 2, y_px + 36, "middle", 13, NULL, title);
+}
+
+void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *title,
+                bool labels)
+{
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
+	        x_px, y->p0, x_px, y->p1);
+	if (labels) {
+		double first, step;
+		int n = report_nice_ticks(y->lo, y->hi, 6, &first, &step);
+		for (int i = 0; i < n; i++) {
+			double v = first + i * step;
+			double py = svg_map(y, v);
+			char label[48];
+			tick_label(label, sizeof label, v, step);
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#000\"/>\n", x_px - 5, py, x_px, py);
+			svg_text(out, x_px - 8, py + 4, "end", 12, NULL, label);
+		}
+	}
+	double cy = (y->p0 + y->p1) / 2;
+	fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" "
+	        "font-size=\"13\">", x_px - (labels ? 62 : 14), cy);
+	report_xml_escape(out, title);
+	fputs("</text>\n", out);
+}
+
+void svg_begin(FILE *out, int width, int height, const char *title, const char *desc)
+{
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+	        "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" "
+	        "role=\"img\">\n<title>", width, height, width, height);
+	report_xml_escape(out, title);
+	fputs("</title>\n<desc>", out);
+	report_xml_escape(out, desc);
+	fprintf(out, "</desc>\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
+}
+
+void svg_end(FILE *out)
+{
+	fputs("</svg>\n", out);
+}

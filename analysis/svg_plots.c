@@ -1,0 +1,597 @@
+/*
+ * svg_plots.c — the report's three plots, drawn by hand as SVG:
+ *   posterior.svg  the posterior of each placement's mean, of the difference and of the
+ *                  slowdown, 95% interval shaded, the "no effect" line marked;
+ *   run-order.svg  every sample in run order (warm-ups greyed, outliers ringed): drift shows;
+ *   samples.svg    each placement's samples as a strip with a box of quartiles.
+ * Placements differ by marker shape and dash pattern as well as colour (grey print).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/report_internal.h"
+
+enum { WIDTH = 780, LEFT = 90, RIGHT = 30 };
+
+/* Closes a memstream and hands over its text; open_memstream sets *buf only at the close. */
+static char *finish(FILE *out, char **buf)
+{
+	if (fclose(out) != 0) {
+		free(*buf);
+		return NULL;
+	}
+	return *buf;
+}
+
+/* ---- posterior.svg ------------------------------------------------------------------------ */
+
+struct curve {
+	const double *values, *probs;
+	size_t count;
+	double ci[2];
+	double mean;
+	char label[200];
+	int style;
+};
+
+/* Probability per unit of x at point i: the mass over the cell that reaches halfway to its
+ * neighbours, so that uneven grids draw the same shape. */
+static double density_at(const struct curve *c, size_t i)
+{
+	double left = i > 0 ? c->values[i] - c->values[i - 1] : 0;
+	double right = i + 1 < c->count ? c->values[i + 1] - c->values[i] : 0;
+	double cell = (left + right) / ((i > 0) + (i + 1 < c->count));
+	if (c->count < 2 || !(cell > 0))
+		return c->probs[i];
+	return c->probs[i] / cell;
+}
+
+static double density_interp(const struct curve *c, double x)
+{
+	for (size_t i = 0; i + 1 < c->count; i++)
+		if (c->values[i] <= x && x <= c->values[i + 1]) {
+			double f = (x - c->values[i]) / (c->values[i + 1] - c->values[i]);
+			return density_at(c, i) * (1 - f) + density_at(c, i + 1) * f;
+		}
+	return 0;
+}
+
+/* The x range that holds all but 0.1% of the mass, from the cumulative sum. */
+static void curve_range(const struct curve *c, double *lo, double *hi)
+{
+	double total = 0, cum = 0;
+	for (size_t i = 0; i < c->count; i++)
+		total += c->probs[i];
+	*lo = c->values[0];
+	*hi = c->values[c->count - 1];
+	bool have_lo = false;
+	for (size_t i = 0; i < c->count; i++) {
+		cum += c->probs[i];
+		if (!have_lo && cum >= total * 0.0005) {
+			*lo = c->values[i > 0 ? i - 1 : 0];
+			have_lo = true;
+		}
+		if (cum >= total * 0.9995) {
+			*hi = c->values[i + 1 < c->count ? i + 1 : i];
+			break;
+		}
+	}
+	if (c->ci[0] < *lo)
+		*lo = c->ci[0];
+	if (c->ci[1] > *hi)
+		*hi = c->ci[1];
+}
+
+struct panel {
+	char title[240];
+	char x_title[120];
+	struct curve *curves;
+	int ncurves;
+	double ref;             /* the "no effect" value, or NAN */
+	char ref_label[80];
+};
+
+enum { PANEL_TITLE_H = 24, LEGEND_LINE_H = 17, PLOT_H = 120, AXIS_H = 52 };
+
+static double panel_height(const struct panel *p)
+{
+	return PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10 + PLOT_H + AXIS_H;
+}
+
+static void draw_panel(FILE *out, const struct panel *p, double top, int id)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (int k = 0; k < p->ncurves; k++) {
+		double a, b;
+		curve_range(&p->curves[k], &a, &b);
+		lo = fmin(lo, a);
+		hi = fmax(hi, b);
+	}
+	double span = hi > lo ? hi - lo : fmax(fabs(lo) * 1e-3, 1e-9);
+	lo -= span * 0.06;
+	hi += span * 0.06;
+	/* Bring the "no effect" line into view when that does not squash the curves. */
+	bool ref_shown = false;
+	const char *ref_side = NULL;
+	if (isfinite(p->ref)) {
+		if (p->ref >= lo && p->ref <= hi) {
+			ref_shown = true;
+		} else if (p->ref < lo && lo - p->ref <= (hi - lo) * 0.75) {
+			lo = p->ref - (hi - lo) * 0.04;
+			ref_shown = true;
+		} else if (p->ref > hi && p->ref - hi <= (hi - lo) * 0.75) {
+			hi = p->ref + (hi - lo) * 0.04;
+			ref_shown = true;
+		} else {
+			ref_side = p->ref < lo ? "left" : "right";
+		}
+	}
+	double plot_top = top + PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10;
+	double plot_bottom = plot_top + PLOT_H;
+	struct svg_axis x = { lo, hi, LEFT, WIDTH - RIGHT };
+	double peak = 0;
+	for (int k = 0; k < p->ncurves; k++)
+		for (size_t i = 0; i < p->curves[k].count; i++)
+			if (p->curves[k].values[i] >= lo && p->curves[k].values[i] <= hi)
+				peak = fmax(peak, density_at(&p->curves[k], i));
+	if (!(peak > 0))
+		peak = 1;
+	struct svg_axis y = { 0, peak * 1.08, plot_bottom, plot_top };
+
+	svg_text(out, LEFT, top + 17, "start", 14, "bold", p->title);
+	fprintf(out, "<clipPath id=\"post%d\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
+	        "height=\"%d\"/></clipPath>\n", id, LEFT, plot_top - 2, WIDTH - RIGHT - LEFT,
+	        PLOT_H + 2);
+	for (int k = 0; k < p->ncurves; k++) {
+		const struct curve *c = &p->curves[k];
+		const char *color = report_color(c->style);
+		double ly = top + PANEL_TITLE_H + LEGEND_LINE_H * k + 8;
+		/* Legend: the line as drawn, the shading, the words. */
+		fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"34\" height=\"10\" fill=\"%s\" "
+		        "fill-opacity=\"0.3\"/>\n", LEFT, ly - 5, color);
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n", LEFT, ly - 5, LEFT + 34,
+		        ly - 5, color, report_dash(c->style));
+		svg_text(out, LEFT + 42, ly, "start", 12, NULL, c->label);
+
+		fprintf(out, "<g clip-path=\"url(#post%d)\">\n", id);
+		/* The 95% interval, shaded under the curve. */
+		fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"none\" d=\"M%.1f %.1f",
+		        color, svg_map(&x, c->ci[0]), plot_bottom);
+		fprintf(out, " L%.1f %.1f", svg_map(&x, c->ci[0]),
+		        svg_map(&y, density_interp(c, c->ci[0])));
+		for (size_t i = 0; i < c->count; i++)
+			if (c->values[i] > c->ci[0] && c->values[i] < c->ci[1])
+				fprintf(out, " L%.1f %.1f", svg_map(&x, c->values[i]),
+				        svg_map(&y, density_at(c, i)));
+		fprintf(out, " L%.1f %.1f L%.1f %.1fZ\"/>\n", svg_map(&x, c->ci[1]),
+		        svg_map(&y, density_interp(c, c->ci[1])), svg_map(&x, c->ci[1]), plot_bottom);
+		/* The density. */
+		fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+		        "stroke-dasharray=\"%s\" d=\"", color, report_dash(c->style));
+		bool started = false;
+		for (size_t i = 0; i < c->count; i++) {
+			/* One point beyond each side, so the curve runs off the edge, not stops. */
+			bool inside = c->values[i] >= lo && c->values[i] <= hi;
+			bool next_inside = i + 1 < c->count && c->values[i + 1] >= lo;
+			if (!inside && !(c->values[i] < lo && next_inside)
+			    && !(c->values[i] > hi && i > 0 && c->values[i - 1] <= hi))
+				continue;
+			fprintf(out, "%s%.1f %.1f", started ? " L" : "M", svg_map(&x, c->values[i]),
+			        svg_map(&y, density_at(c, i)));
+			started = true;
+		}
+		fputs("\"/>\n", out);
+		/* The posterior mean. */
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"1.2\"/>\n</g>\n", svg_map(&x, c->mean), plot_bottom,
+		        svg_map(&x, c->mean), svg_map(&y, density_interp(c, c->mean)), color);
+	}
+	if (ref_shown) {
+		double rx = svg_map(&x, p->ref);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+		        "stroke-width=\"1.5\" stroke-dasharray=\"5,4\"/>\n", rx, plot_bottom, rx,
+		        plot_top);
+		bool right_half = rx > (LEFT + WIDTH - RIGHT) / 2.0;
+		svg_text(out, rx + (right_half ? -5 : 5), plot_top + 12, right_half ? "end" : "start",
+		         12, NULL, p->ref_label);
+	} else if (ref_side) {
+		char note[200];
+		snprintf(note, sizeof note, "%s is far off this scale to the %s", p->ref_label,
+		         ref_side);
+		bool left = !strcmp(ref_side, "left");
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">%s",
+		        left ? LEFT + 6.0 : WIDTH - RIGHT - 6.0, plot_top + 12, left ? "start" : "end",
+		        left ? "&#8592; " : "");
+		report_xml_escape(out, note);
+		fprintf(out, "%s</text>\n", left ? "" : " &#8594;");
+	}
+	svg_x_axis(out, &x, plot_bottom, p->x_title);
+	svg_y_axis(out, &y, LEFT, "density", false);
+}
+
+/* The slowdown mu_A / mu_B from the two independent marginal posteriors, binned: every pair of
+ * grid points contributes its ratio with the product of their probabilities. */
+static int ratio_distribution(const struct analysis_comparison *c, double **values,
+                              double **probs, size_t *count)
+{
+	const struct analysis_dist *a = &c->a.mu, *b = &c->b.mu;
+	double w = c->ratio_ci[1] - c->ratio_ci[0];
+	if (!(w > 0) || b->count == 0 || b->values[0] <= 0)
+		return -1;
+	double lo = c->ratio_ci[0] - 1.5 * w, hi = c->ratio_ci[1] + 1.5 * w;
+	enum { BINS = 161 };
+	double *v = calloc(BINS, sizeof *v), *p = calloc(BINS, sizeof *p);
+	if (!v || !p) {
+		free(v);
+		free(p);
+		return -1;
+	}
+	double bw = (hi - lo) / BINS;
+	for (size_t i = 0; i < BINS; i++)
+		v[i] = lo + (i + 0.5) * bw;
+	for (size_t i = 0; i < a->count; i++)
+		for (size_t j = 0; j < b->count; j++) {
+			double r = a->values[i] / b->values[j];
+			long k = (long)floor((r - lo) / bw);
+			if (k >= 0 && k < BINS)
+				p[k] += a->probs[i] * b->probs[j];
+		}
+	*values = v;
+	*probs = p;
+	*count = BINS;
+	return 0;
+}
+
+static void fill_curve(struct curve *c, const struct analysis_dist *d, const double ci[2],
+                       double mean, int style)
+{
+	c->values = d->values;
+	c->probs = d->probs;
+	c->count = d->count;
+	c->ci[0] = ci[0];
+	c->ci[1] = ci[1];
+	c->mean = mean;
+	c->style = style;
+}
+
+char *report_svg_posterior(const struct report *rep)
+{
+	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
+	const char *unit = report_unit_label(rep);
+	struct curve mu[2];
+	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
+	for (int s = 0; s < 2; s++) {
+		char lo[48], hi[48], m[48];
+		double res = fabs(sides[s]->mu_ci[1] - sides[s]->mu_ci[0]) / 2;
+		fill_curve(&mu[s], &sides[s]->mu, sides[s]->mu_ci, sides[s]->mu_mean,
+		           report_placement_style(sides[s]->name));
+		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s, 95%% CI %s–%s s",
+		         sides[s]->name, sides[s]->n, report_format(m, sizeof m, sides[s]->mu_mean, res),
+		         report_format(lo, sizeof lo, sides[s]->mu_ci[0], res),
+		         report_format(hi, sizeof hi, sides[s]->mu_ci[1], res));
+	}
+	struct panel panels[4];
+	int np = 0;
+	memset(panels, 0, sizeof panels);
+	/* One shared axis when both curves stay wide enough on it; otherwise one panel each. */
+	double alo, ahi, blo, bhi;
+	curve_range(&mu[0], &alo, &ahi);
+	curve_range(&mu[1], &blo, &bhi);
+	double joint = fmax(ahi, bhi) - fmin(alo, blo);
+	bool shared = joint > 0 && fmin(ahi - alo, bhi - blo) / joint >= 0.12;
+	for (int s = 0; s < (shared ? 1 : 2); s++) {
+		struct panel *p = &panels[np++];
+		p->curves = shared ? mu : &mu[s];
+		p->ncurves = shared ? 2 : 1;
+		p->ref = NAN;
+		snprintf(p->title, sizeof p->title, "Posterior of the mean user CPU time per %s%s%s",
+		         unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
+		snprintf(p->x_title, sizeof p->x_title, "mean user CPU time per %s (s)", unit);
+	}
+	struct curve diff;
+	{
+		char lo[48], hi[48], m[48];
+		double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
+		fill_curve(&diff, &c->diff, c->diff_ci, c->diff_mean, 2);
+		snprintf(diff.label, sizeof diff.label, "%s − %s: mean %s s, 95%% CI %s–%s s; "
+		         "P(%s slower) = %.2f", c->a.name, c->b.name,
+		         report_format(m, sizeof m, c->diff_mean, res),
+		         report_format(lo, sizeof lo, c->diff_ci[0], res),
+		         report_format(hi, sizeof hi, c->diff_ci[1], res), c->a.name, c->p_a_gt_b);
+		struct panel *p = &panels[np++];
+		p->curves = &diff;
+		p->ncurves = 1;
+		p->ref = 0;
+		snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
+		snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
+		         c->a.name, c->b.name);
+		snprintf(p->x_title, sizeof p->x_title, "difference of mean user CPU time (s)");
+	}
+	struct curve ratio;
+	double *rv = NULL, *rp = NULL;
+	size_t rn = 0;
+	if (isfinite(c->ratio_mean) && ratio_distribution(c, &rv, &rp, &rn) == 0) {
+		char lo[48], hi[48], m[48];
+		double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
+		ratio.values = rv;
+		ratio.probs = rp;
+		ratio.count = rn;
+		ratio.ci[0] = c->ratio_ci[0];
+		ratio.ci[1] = c->ratio_ci[1];
+		ratio.mean = c->ratio_mean;
+		ratio.style = 3;
+		snprintf(ratio.label, sizeof ratio.label, "%s / %s: mean %s×, 95%% CI %s–%s×",
+		         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res),
+		         report_format(lo, sizeof lo, c->ratio_ci[0], res),
+		         report_format(hi, sizeof hi, c->ratio_ci[1], res));
+		struct panel *p = &panels[np++];
+		p->curves = &ratio;
+		p->ncurves = 1;
+		p->ref = 1;
+		snprintf(p->ref_label, sizeof p->ref_label, "1×: no slowdown");
+		snprintf(p->title, sizeof p->title, "Posterior of the slowdown: %s / %s", c->a.name,
+		         c->b.name);
+		snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean user CPU times (×)");
+	}
+	double height = 50;
+	for (int i = 0; i < np; i++)
+		height += panel_height(&panels[i]) + 14;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out) {
+		free(rv);
+		free(rp);
+		return NULL;
+	}
+	char title[300];
+	snprintf(title, sizeof title, "Posterior distributions: %s vs %s", c->a.name, c->b.name);
+	svg_begin(out, WIDTH, (int)ceil(height), title,
+	          "Grid posterior of each placement's mean, of their difference and of their ratio; "
+	          "the shaded band is the 95% credible interval, the thin line the posterior mean, "
+	          "the dashed black line no effect.");
+	svg_text(out, WIDTH / 2.0, 26, "middle", 16, "bold", title);
+	double top = 40;
+	for (int i = 0; i < np; i++) {
+		draw_panel(out, &panels[i], top, i);
+		top += panel_height(&panels[i]) + 14;
+	}
+	svg_end(out);
+	free(rv);
+	free(rp);
+	return finish(out, &buf);
+}
+
+/* ---- run-order.svg ------------------------------------------------------------------------ */
+
+/* Legend entries in a row, wrapped to a new row when the text would run off the plot: a
+ * marker and its words; returns the x after it (and moves *y down when it wrapped). */
+static double legend_entry(FILE *out, double x, double *yp, int style, const char *color,
+                           bool filled, bool ring, const char *text)
+{
+	double needed = 18 + 6.6 * (double)strlen(text);
+	if (x > LEFT && x + needed > WIDTH - RIGHT) {
+		x = LEFT;
+		*yp += 20;
+	}
+	double y = *yp;
+	if (ring)
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#000\" "
+		        "stroke-width=\"1.6\"/>\n", x + 6, y - 4);
+	else
+		svg_marker(out, style, x + 6, y - 4, 5, color, filled);
+	svg_text(out, x + 18, y, "start", 12, NULL, text);
+	return x + needed + 18;
+}
+
+char *report_svg_run_order(const struct report *rep)
+{
+	const struct analysis_dataset *d = rep->data;
+	const char *unit = report_unit_label(rep);
+	enum { HEIGHT = 460, TOP = 84, BOTTOM = 64 };
+	double ylo = INFINITY, yhi = -INFINITY, tlo = INFINITY, thi = -INFINITY;
+	for (size_t i = 0; i < d->point_count; i++) {
+		ylo = fmin(ylo, d->points[i].value_s);
+		yhi = fmax(yhi, d->points[i].value_s);
+		tlo = fmin(tlo, (double)d->points[i].trial);
+		thi = fmax(thi, (double)d->points[i].trial);
+	}
+	if (!d->point_count)
+		ylo = 0, yhi = 1, tlo = 0, thi = 1;
+	double ypad = yhi > ylo ? (yhi - ylo) * 0.06 : fmax(fabs(yhi) * 0.01, 1e-6);
+	double tpad = thi > tlo ? (thi - tlo) * 0.02 + 0.5 : 1;
+	struct svg_axis x = { tlo - tpad, thi + tpad, LEFT, WIDTH - RIGHT };
+	struct svg_axis y = { ylo - ypad, yhi + ypad, HEIGHT - BOTTOM, TOP };
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	char title[200];
+	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s", unit);
+	svg_begin(out, WIDTH, HEIGHT, title,
+	          "Each marker is one sample, placed by its run-order index; placements differ by "
+	          "colour and shape; warm-ups are grey and hollow; outliers are ringed; dashed lines "
+	          "are each placement's mean.");
+	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
+	/* Legend. */
+	double lx = LEFT, ly = 50;
+	for (size_t g = 0; g < d->group_count; g++) {
+		int style = report_placement_style(d->groups[g].name);
+		char text[120];
+		snprintf(text, sizeof text, "%s (n = %zu)", d->groups[g].name, d->groups[g].n);
+		lx = legend_entry(out, lx, &ly, style, report_color(style), true, false, text);
+	}
+	if (d->warmup_trials)
+		lx = legend_entry(out, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
+	legend_entry(out, lx, &ly, 0, "#000", false, true, "outlier (kept)");
+	fprintf(out, "<clipPath id=\"runclip\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+	        "</clipPath>\n<g clip-path=\"url(#runclip)\">\n", LEFT, TOP, WIDTH - RIGHT - LEFT,
+	        HEIGHT - BOTTOM - TOP);
+	/* Each placement's mean of its analysed samples, as a dashed guide. */
+	for (size_t g = 0; g < rep->placement_count; g++) {
+		const struct report_placement *p = &rep->placements[g];
+		if (!p->n)
+			continue;
+		int style = report_placement_style(p->name);
+		double py = svg_map(&y, p->mean_s);
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"1\" stroke-dasharray=\"6,4\" stroke-opacity=\"0.8\"/>\n", LEFT,
+		        py, WIDTH - RIGHT, py, report_color(style));
+	}
+	double r = d->point_count > 400 ? 2.5 : 4;
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		int style = report_placement_style(d->groups[pt->group].name);
+		double px = svg_map(&x, (double)pt->trial), py = svg_map(&y, pt->value_s);
+		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : report_color(style),
+		           !pt->warmup);
+		if (pt->outlier)
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
+			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
+	}
+	fputs("</g>\n", out);
+	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+	        "stroke=\"#ccc\"/>\n", LEFT, TOP, WIDTH - RIGHT - LEFT, HEIGHT - BOTTOM - TOP);
+	svg_x_axis(out, &x, HEIGHT - BOTTOM,
+	           rep->data->from_folder ? "trial, in the order run (warm-up included)"
+	                                  : "sample, in file order");
+	char ytitle[80];
+	snprintf(ytitle, sizeof ytitle, "user CPU time per %s (s)", unit);
+	svg_y_axis(out, &y, LEFT, ytitle, true);
+	svg_end(out);
+	return finish(out, &buf);
+}
+
+/* ---- samples.svg -------------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Linear-interpolation quantile of sorted x. */
+static double quantile_sorted(const double *x, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)floor(pos);
+	if (i + 1 >= n)
+		return x[n - 1];
+	return x[i] + (pos - (double)i) * (x[i + 1] - x[i]);
+}
+
+char *report_svg_samples(const struct report *rep)
+{
+	const struct analysis_dataset *d = rep->data;
+	const char *unit = report_unit_label(rep);
+	enum { HEIGHT = 440, TOP = 60, BOTTOM = 70 };
+	double ylo = INFINITY, yhi = -INFINITY;
+	size_t shown = 0;
+	for (size_t g = 0; g < d->group_count; g++) {
+		if (!d->groups[g].n)
+			continue;
+		shown++;
+		for (size_t i = 0; i < d->groups[g].n; i++) {
+			ylo = fmin(ylo, d->groups[g].values_s[i]);
+			yhi = fmax(yhi, d->groups[g].values_s[i]);
+		}
+	}
+	if (!shown)
+		ylo = 0, yhi = 1;
+	double ypad = yhi > ylo ? (yhi - ylo) * 0.06 : fmax(fabs(yhi) * 0.01, 1e-6);
+	struct svg_axis y = { ylo - ypad, yhi + ypad, HEIGHT - BOTTOM, TOP };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	char title[200];
+	snprintf(title, sizeof title, "Analysed samples per placement: user CPU time per %s", unit);
+	svg_begin(out, WIDTH, HEIGHT, title,
+	          "Each marker is one analysed sample (warm-ups excluded), spread sideways so they do "
+	          "not hide each other; the box spans the quartiles, the thick line is the median, "
+	          "whiskers reach the farthest sample within 1.5 box lengths; outliers are ringed.");
+	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
+	svg_text(out, WIDTH / 2.0, 44, "middle", 12, NULL,
+	         "box: quartiles, thick line: median, whiskers: within 1.5 IQR, markers: samples, "
+	         "rings: outliers");
+	double slot = (double)(WIDTH - RIGHT - LEFT) / (double)(shown ? shown : 1);
+	size_t k = 0;
+	for (size_t g = 0; g < d->group_count; g++) {
+		const struct analysis_group *grp = &d->groups[g];
+		if (!grp->n)
+			continue;
+		int style = report_placement_style(grp->name);
+		const char *color = report_color(style);
+		double cx = LEFT + slot * ((double)k + 0.5);
+		double half = fmin(slot * 0.3, 70);
+		k++;
+		double *sorted = malloc(grp->n * sizeof *sorted);
+		if (!sorted) {
+			fclose(out);
+			free(buf);
+			return NULL;
+		}
+		memcpy(sorted, grp->values_s, grp->n * sizeof *sorted);
+		qsort(sorted, grp->n, sizeof *sorted, cmp_double);
+		double q1 = quantile_sorted(sorted, grp->n, 0.25);
+		double med = quantile_sorted(sorted, grp->n, 0.5);
+		double q3 = quantile_sorted(sorted, grp->n, 0.75);
+		double iqr = q3 - q1, wlo = q1, whi = q3;
+		for (size_t i = 0; i < grp->n; i++) {
+			if (sorted[i] >= q1 - 1.5 * iqr && sorted[i] < wlo)
+				wlo = sorted[i];
+			if (sorted[i] <= q3 + 1.5 * iqr && sorted[i] > whi)
+				whi = sorted[i];
+		}
+		free(sorted);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		        cx, svg_map(&y, wlo), cx, svg_map(&y, q1));
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		        cx, svg_map(&y, q3), cx, svg_map(&y, whi));
+		for (int w = 0; w < 2; w++) {
+			double v = w ? whi : wlo;
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			        "stroke=\"#333\"/>\n", cx - half / 3, svg_map(&y, v), cx + half / 3,
+			        svg_map(&y, v));
+		}
+		double by = svg_map(&y, q3), bh = svg_map(&y, q1) - by;
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+		        "fill-opacity=\"0.12\" stroke=\"#333\" stroke-width=\"1.2\"/>\n", cx - half, by,
+		        2 * half, bh < 1 ? 1 : bh, color);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+		        "stroke-width=\"3\"/>\n", cx - half, svg_map(&y, med), cx + half,
+		        svg_map(&y, med));
+		/* Samples, spread by a low-discrepancy sequence: the same picture every time. */
+		for (size_t i = 0; i < grp->n; i++) {
+			double jitter = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
+			double px = cx + jitter * half * 0.8, py = svg_map(&y, grp->values_s[i]);
+			svg_marker(out, style, px, py, 4, color, false);
+			for (size_t pi = 0; pi < d->point_count; pi++)
+				if (d->points[pi].group == (int)g && d->points[pi].trial == grp->trials[i]
+				    && d->points[pi].outlier && !d->points[pi].warmup) {
+					fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
+					        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py);
+					break;
+				}
+		}
+		char label[120];
+		snprintf(label, sizeof label, "%s (n = %zu)", grp->name, grp->n);
+		svg_text(out, cx, HEIGHT - BOTTOM + 20, "middle", 13, "bold", label);
+		svg_marker(out, style, cx - 8.2 * (double)strlen(label) / 2 - 12,
+		           HEIGHT - BOTTOM + 16, 5, color, false);
+	}
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", LEFT,
+	        HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM);
+	svg_text(out, (LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - BOTTOM + 46, "middle", 13, NULL,
+	         "placement");
+	char ytitle[80];
+	snprintf(ytitle, sizeof ytitle, "user CPU time per %s (s)", unit);
+	svg_y_axis(out, &y, LEFT, ytitle, true);
+	svg_end(out);
+	return finish(out, &buf);
+}

@@ -1,0 +1,641 @@
+/*
+ * smtbench run — interleaved paired trials of a kernel or command in each placement.
+ *
+ * Everything the user gave is checked before anything is written: a bad option, kernel,
+ * placement, pair or command is one line on stderr and exit 2 with no folder created.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/commands.h"
+#include "runner/experiment.h"
+#include "runner/kernels.h"
+#include "runner/meta.h"
+#include "runner/summary.h"
+#include "runner/util.h"
+
+#define DEFAULT_TRIALS 30
+#define DEFAULT_WARMUP 2
+#define DEFAULT_PLACEMENTS "sibling,non-sibling,solo"
+
+static const char usage_text[] =
+	"usage: smtbench run [--placements LIST] [--kernel NAME] [--iters N]\n"
+	"                    [--trials N | --duration T] [--warmup N] [--pair A,B] [--seed N]\n"
+	"                    [--out DIR] [--beside-kernel NAME]\n"
+	"                    [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
+	"       smtbench run --resume DIR\n"
+	"       smtbench run --list-kernels\n";
+
+static void help(void)
+{
+	printf("%s\n", usage_text);
+	printf("Runs two copies of a busy-loop kernel (or your command) on the pair of CPUs each\n"
+	       "placement calls for, in randomized complete blocks, and records each process's user\n"
+	       "and system CPU time (wait4), wall time and context switches in a results folder.\n\n"
+	       "  --placements LIST  comma-separated, from solo, same-pu, sibling, non-sibling,\n"
+	       "                     cross-package (default %s); those this machine\n"
+	       "                     cannot give are skipped with the reason\n"
+	       "  --kernel NAME      the workload (default nop; see --list-kernels)\n"
+	       "  --iters N          kernel iterations per process (default: the kernel's own,\n"
+	       "                     about 0.25 s alone)\n"
+	       "  --trials N         measured blocks (default %d); each runs every placement once\n"
+	       "  --duration T       instead of --trials: as many whole blocks as fit in T\n"
+	       "                     (e.g. 90s, 15m, 8h, 1h30m)\n"
+	       "  --warmup N         blocks run first, stored, and left out of the analysis\n"
+	       "                     (default %d)\n"
+	       "  --pair A,B         use these CPUs (OS numbers) for the placement they form; the\n"
+	       "                     placements default to that one and solo\n"
+	       "  --seed N           seed of the block order (default: random; always recorded)\n"
+	       "  --out DIR          results folder (default results/<UTC time>-<host>); must not exist\n"
+	       "  --resume DIR       continue an interrupted run where it stopped\n"
+	       "  --beside-kernel K  run kernel K on the second CPU instead of a second copy\n"
+	       "  -- COMMAND ...     run your command (exec'd directly, no shell) instead of a kernel;\n"
+	       "                     a later '--beside COMMAND ...' runs that on the second CPU\n"
+	       "                     (\"how much does B slow A down?\": only A's times are analysed)\n"
+	       "  --list-kernels     list the kernels and what bounds each\n\n"
+	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
+	       "3 no placement possible on this machine, or a kernel this CPU cannot run;\n"
+	       "128+signal when interrupted (the folder is valid: continue with --resume).\n",
+	       DEFAULT_PLACEMENTS, DEFAULT_TRIALS, DEFAULT_WARMUP);
+}
+
+static int __attribute__((noreturn)) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	fputs(usage_text, stderr);
+	exit(EXIT_USAGE);
+}
+
+static void list_kernels(void)
+{
+	printf("%-16s %-26s %12s  %s\n", "kernel", "bound by", "default iters", "what it does");
+	for (size_t i = 0; i < kernel_count(); i++) {
+		const struct kernel *k = kernel_at(i);
+		printf("%-16s %-26s %12lu  %s\n", k->name, k->bound_by, k->default_iters, k->summary);
+	}
+}
+
+/* Finds an executable the way execvp would, so that a missing command is reported with its
+ * name before any trial starts. Returns a new string, or NULL with errno set. */
+static char *resolve_command(const char *name)
+{
+	if (strchr(name, '/')) {
+		if (access(name, X_OK) != 0)
+			return NULL;
+		struct stat st;
+		if (stat(name, &st) == 0 && S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return NULL;
+		}
+		return xstrdup(name);
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	int last_error = ENOENT;
+	for (const char *p = path;; p = strchr(p, ':') + 1) {
+		size_t len = strcspn(p, ":");
+		char *candidate = xasprintf("%.*s/%s", (int)len, len ? p : ".", name);
+		struct stat st;
+		if (access(candidate, X_OK) == 0 && stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
+			return candidate;
+		if (errno != ENOENT)
+			last_error = errno;
+		free(candidate);
+		if (!p[len])
+			break;
+	}
+	errno = last_error;
+	return NULL;
+}
+
+static char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return xstrdup(slash ? slash + 1 : path);
+}
+
+/* Fills w to run kernel `name` for iters iterations. Exits 2 on an unknown kernel, 1 when its
+ * executable is missing (a build problem, not the user's). */
+static void kernel_workload(struct workload *w, const char *name, unsigned long iters)
+{
+	const struct kernel *k = kernel_find(name);
+	if (!k)
+		errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists them", name);
+	char err[512];
+	char *path = kernel_path(name, err, sizeof err);
+	if (!path)
+		errx(EXIT_FAILURE_RUNTIME, "%s", err);
+	w->name = xstrdup(name);
+	w->path = path;
+	w->argv = xcalloc(3, sizeof *w->argv);
+	w->argv[0] = xstrdup(name);
+	w->argv[1] = xasprintf("%lu", iters);
+	w->is_kernel = true;
+}
+
+/* Fills w to run the command in argv (copied). Exits 2 when it cannot be executed. */
+static void command_workload(struct workload *w, char *const *argv, int argc)
+{
+	char *path = resolve_command(argv[0]);
+	if (!path)
+		errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], strerror(errno));
+	w->name = base_name(argv[0]);
+	w->path = path;
+	w->argv = xcalloc((size_t)argc + 1, sizeof *w->argv);
+	for (int i = 0; i < argc; i++)
+		w->argv[i] = xstrdup(argv[i]);
+	w->is_kernel = false;
+}
+
+static bool resume_workload_argv_is_command(const struct workload *w)
+{
+	return w->argv != NULL && w->path == NULL;
+}
+
+/* For --resume: meta_load gave only argv for commands; resolve them again here. */
+static void resolve_loaded_command(struct workload *w)
+{
+	char **argv = w->argv;
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	w->argv = NULL;
+	command_workload(w, argv, argc);
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* Parses --placements into the canonical order, without duplicates. */
+static int parse_placements(const char *list, bool wanted[PLACEMENT_COUNT])
+{
+	char *copy = xstrdup(list);
+	int count = 0;
+	char *save = NULL;
+	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		enum placement p;
+		if (placement_parse(name, &p) != 0) {
+			warnx("unknown placement '%s' in --placements; the placements are solo, same-pu, "
+			      "sibling, non-sibling and cross-package", name);
+			free(copy);
+			exit(EXIT_USAGE);
+		}
+		if (!wanted[p])
+			count++;
+		wanted[p] = true;
+	}
+	free(copy);
+	return count;
+}
+
+static char *default_out_dir(void)
+{
+	char host[64] = "host";
+	gethostname(host, sizeof host - 1);
+	host[sizeof host - 1] = '\0';
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	char *dir = xasprintf("results/%s-%s", stamp, host);
+	/* Two runs in the same second get -2, -3, ...; an explicit --out is never renamed. */
+	for (int i = 2; access(dir, F_OK) == 0 && i < 100; i++) {
+		free(dir);
+		dir = xasprintf("results/%s-%s-%d", stamp, host, i);
+	}
+	return dir;
+}
+
+/*
+ * Decides the pair of each wanted placement on this system, or why it is skipped. With --pair,
+ * the pair serves the placement it forms (and solo/same-pu use its first CPU); asking for
+ * another two-CPU placement with it is a contradiction (exit 2).
+ */
+static void choose_pairs(struct experiment *e, const struct topo *topo,
+                         const bool wanted[PLACEMENT_COUNT])
+{
+	char err[TOPO_ERR_LEN];
+	struct topo_relation rel;
+	if (e->have_pair && topo_relate(topo, e->pair, &rel, err) != 0)
+		errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
+	e->plan.nplacements = 0;
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		if (!wanted[p])
+			continue;
+		struct topo_pair *pair = &e->pairs[p];
+		if (e->have_pair) {
+			memset(pair, 0, sizeof *pair);
+			pair->placement = (enum placement)p;
+			pair->available = true;
+			pair->npus = placement_nprocs((enum placement)p);
+			pair->core = -1;
+			if (p == PLACEMENT_SOLO || p == PLACEMENT_SAME_PU) {
+				pair->pus[0] = pair->pus[1] = e->pair[0];
+				snprintf(pair->shares, sizeof pair->shares, "%s",
+				         p == PLACEMENT_SAME_PU ? "PU" : "");
+			} else if ((enum placement)p == rel.relation) {
+				pair->pus[0] = e->pair[0];
+				pair->pus[1] = e->pair[1];
+				pair->core = rel.core;
+				snprintf(pair->shares, sizeof pair->shares, "%s", rel.shares);
+			} else {
+				errx(EXIT_USAGE,
+				     "--pair %d,%d is a %s pair (sharing %s), not %s; drop %s from "
+				     "--placements or choose another pair (`smtbench topo` shows one)",
+				     e->pair[0], e->pair[1], placement_name(rel.relation), rel.shares,
+				     placement_name((enum placement)p), placement_name((enum placement)p));
+			}
+		} else if (topo_choose(topo, (enum placement)p, pair) != 0) {
+			snprintf(e->skipped_reason[p], sizeof e->skipped_reason[p], "%s", pair->reason);
+			warnx("skipping %s: %s", placement_name((enum placement)p), pair->reason);
+			continue;
+		}
+		e->plan.placements[e->plan.nplacements++] = (enum placement)p;
+	}
+}
+
+/* For --resume: the recorded pairs must still be usable here and still be what they were. */
+static void check_recorded_pairs(const struct experiment *e, const struct topo *topo,
+                                 const char *dir)
+{
+	for (int i = 0; i < e->plan.nplacements; i++) {
+		enum placement p = e->plan.placements[i];
+		const struct topo_pair *pair = &e->pairs[p];
+		int pus[2] = { pair->pus[0], pair->npus > 1 ? pair->pus[1] : pair->pus[0] };
+		struct topo_relation rel;
+		char err[TOPO_ERR_LEN];
+		if (topo_relate(topo, pus, &rel, err) != 0)
+			errx(EXIT_USAGE, "cannot resume %s: its %s placement used CPUs %d,%d: %s", dir,
+			     placement_name(p), pus[0], pus[1], err);
+		enum placement want = p == PLACEMENT_SOLO ? PLACEMENT_SAME_PU : p;
+		if (rel.relation != want)
+			errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d are now a %s pair, not %s", dir,
+			     pus[0], pus[1], placement_name(rel.relation), placement_name(p));
+	}
+}
+
+/* Runs the kernel once, briefly, on the first CPU: a CPU without AVX2 is told before a folder
+ * full of failed trials is made. */
+static void preflight_kernel(const struct experiment *e, const struct workload *w)
+{
+	char *argv[] = { w->argv[0], "1", NULL };
+	sigset_t mask;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	struct trial_spec spec = {
+		.nprocs = 1,
+		.procs = { { e->pairs[e->plan.placements[0]].pus[0], w->path, argv } },
+		.stderr_fd = -1,
+		.run_origin_s = trial_now_s(),
+		.child_sigmask = &mask,
+	};
+	sigset_t old;
+	trial_block_signals(&old);
+	struct trial_result r;
+	int sig = 0;
+	enum trial_outcome o = trial_run(&spec, &r, &sig);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (o == TRIAL_INTERRUPTED)
+		exit(128 + sig);
+	if (o != TRIAL_COMPLETED)
+		err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
+	if (!strcmp(r.procs[0].status, "unsupported"))
+		errx(EXIT_UNAVAILABLE, "kernel %s cannot run on this CPU (it lacks the instructions "
+		     "the kernel needs); choose another with --kernel", w->name);
+	if (strcmp(r.procs[0].status, "ok") != 0)
+		errx(EXIT_FAILURE_RUNTIME, "kernel %s failed a trial run on CPU %d: %s", w->name,
+		     spec.procs[0].pu, r.procs[0].error);
+}
+
+static int finish(struct experiment *e, struct store *s, enum run_outcome outcome)
+{
+	const char *dir = store_dir(s);
+	int status = EXIT_OK;
+	if (outcome == RUN_INTERRUPTED) {
+		warnx("interrupted by %s after %lld trials; the results so far are valid. Continue "
+		      "with: smtbench run --resume %s", sigdescr_np(e->interrupt_signal),
+		      (long long)json_integer_value(json_object_get(e->meta, "trials_done")), dir);
+		status = 128 + e->interrupt_signal;
+	} else if (outcome == RUN_FAILED) {
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	summary_after_run(dir, stdout);
+	return status;
+}
+
+static int resume(const char *dir, char **command_line)
+{
+	struct experiment e = { 0 };
+	char err[STORE_ERR_LEN];
+	if (meta_load(dir, &e, err) != 0)
+		errx(EXIT_USAGE, "cannot resume: %s", err);
+	const char *status = json_string_value(json_object_get(e.meta, "status"));
+	long total = plan_total_trials(&e.plan);
+	if (status && !strcmp(status, "complete")) {
+		printf("%s is complete; nothing to resume.\n", dir);
+		experiment_free(&e);
+		return EXIT_OK;
+	}
+	char host[128] = "";
+	gethostname(host, sizeof host - 1);
+	const char *recorded_host = json_string_value(json_object_get(e.meta, "host"));
+	if (recorded_host && strcmp(recorded_host, host) != 0)
+		errx(EXIT_USAGE, "cannot resume %s here: it was recorded on host %s, this is %s", dir,
+		     recorded_host, host);
+
+	if (e.kernel)
+		kernel_workload(&e.a, e.kernel, e.iters);
+	else
+		resolve_loaded_command(&e.a);
+	if (e.beside_kernel)
+		kernel_workload(&e.b, e.beside_kernel, e.iters);
+	else if (resume_workload_argv_is_command(&e.b))
+		resolve_loaded_command(&e.b);
+
+	char terr[TOPO_ERR_LEN];
+	struct topo *topo = topo_load(NULL, terr);
+	if (!topo)
+		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", terr);
+	check_recorded_pairs(&e, topo, dir);
+	topo_free(&topo);
+
+	struct stored_trial *trials = NULL;
+	long ntrials = 0, dropped = 0;
+	struct store *s = store_resume(dir, &trials, &ntrials, &dropped, err);
+	if (!s)
+		errx(EXIT_USAGE, "cannot resume: %s", err);
+	for (long i = 0; i < ntrials; i++)
+		if (trials[i].trial != i)
+			errx(EXIT_USAGE, "cannot resume %s: samples.csv has trial %ld where trial %ld "
+			     "should be; it was not written by one smtbench run", dir, trials[i].trial, i);
+	if (dropped)
+		warnx("%s/samples.csv: cut %ld line(s) of a trial that did not finish; it runs again",
+		      dir, dropped);
+	for (char **p = e.command_line; p && *p; p++)
+		free(*p);
+	free(e.command_line);
+	e.command_line = command_line;
+	json_object_set_new(e.meta, "resumed_with", json_pack("[s, s, s]", "smtbench", "run",
+	                                                      "--resume"));
+	if (total >= 0)
+		printf("resuming %s at trial %ld of %ld\n", dir, ntrials, total);
+	else
+		printf("resuming %s at trial %ld\n", dir, ntrials);
+	fflush(stdout);
+	enum run_outcome outcome = experiment_run(&e, s, ntrials, trials, ntrials);
+	int rc = finish(&e, s, outcome);
+	free(trials);
+	store_close(&s);
+	experiment_free(&e);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	enum { OPT_BESIDE_KERNEL = 256, OPT_LIST_KERNELS, OPT_RESUME };
+	static const struct option options[] = {
+		{ "placements", required_argument, NULL, 'P' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "beside-kernel", required_argument, NULL, OPT_BESIDE_KERNEL },
+		{ "iters", required_argument, NULL, 'i' },
+		{ "trials", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "pair", required_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "resume", required_argument, NULL, OPT_RESUME },
+		{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct experiment e = { .trials = -2, .warmup = -1 };
+	const char *placements = NULL, *resume_dir = NULL;
+	bool have_seed = false;
+	unsigned long value;
+	int settings_given = 0;
+	/* '+': stop at the first non-option, so a command's own options are left alone. */
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+		if (opt != 'h' && opt != OPT_RESUME && opt != OPT_LIST_KERNELS)
+			settings_given++;
+		switch (opt) {
+		case 'P':
+			placements = optarg;
+			break;
+		case 'k':
+			free(e.kernel);
+			e.kernel = xstrdup(optarg);
+			break;
+		case OPT_BESIDE_KERNEL:
+			free(e.beside_kernel);
+			e.beside_kernel = xstrdup(optarg);
+			break;
+		case 'i':
+			if (parse_ulong(optarg, 1, ULONG_MAX, &value) != 0)
+				usage_error("--iters: '%s' is not a whole number of at least 1", optarg);
+			e.iters = value;
+			break;
+		case 'n':
+			if (parse_ulong(optarg, 1, 100000000, &value) != 0)
+				usage_error("--trials: '%s' is not a whole number from 1 to 100000000", optarg);
+			e.trials = (long)value;
+			break;
+		case 'd':
+			if (parse_duration_s(optarg, &e.duration_s) != 0)
+				usage_error("--duration: '%s' is not a duration such as 90s, 15m, 8h or 1h30m",
+				            optarg);
+			break;
+		case 'w':
+			if (parse_ulong(optarg, 0, 1000000, &value) != 0)
+				usage_error("--warmup: '%s' is not a whole number from 0 to 1000000", optarg);
+			e.warmup = (long)value;
+			break;
+		case 'p':
+			if (parse_cpu_pair(optarg, e.pair) != 0)
+				usage_error("--pair: '%s' is not two CPU numbers such as 0,1", optarg);
+			e.have_pair = true;
+			break;
+		case 's':
+			if (parse_ulong(optarg, 0, (unsigned long)INT64_MAX, &value) != 0)
+				usage_error("--seed: '%s' is not a whole number from 0 to 2^63-1", optarg);
+			e.plan.seed = value;
+			have_seed = true;
+			break;
+		case 'o':
+			free(e.out_dir);
+			e.out_dir = xstrdup(optarg);
+			break;
+		case OPT_RESUME:
+			resume_dir = optarg;
+			break;
+		case OPT_LIST_KERNELS:
+			list_kernels();
+			experiment_free(&e);
+			return EXIT_OK;
+		case 'h':
+			help();
+			experiment_free(&e);
+			return EXIT_OK;
+		default:
+			fputs(usage_text, stderr);
+			experiment_free(&e);
+			return EXIT_USAGE;
+		}
+	}
+	/* The smtbench command line, for meta.json; argv[0] here is "run". */
+	char **command_line = xcalloc((size_t)argc + 2, sizeof *command_line);
+	command_line[0] = xstrdup("smtbench");
+	for (int i = 0; i < argc; i++)
+		command_line[i + 1] = xstrdup(argv[i]);
+
+	if (resume_dir) {
+		if (settings_given || optind < argc)
+			usage_error("--resume takes no other options: the run continues with the "
+			            "settings recorded in %s/meta.json", resume_dir);
+		experiment_free(&e);
+		return resume(resume_dir, command_line);
+	}
+	e.command_line = command_line;
+
+	/* The user's command: after '--' (getopt leaves it at optind), split at '--beside'. */
+	int cmd_argc = argc - optind;
+	char **cmd_argv = argv + optind;
+	if (cmd_argc > 0) {
+		if (strcmp(argv[optind - 1], "--") != 0)
+			usage_error("unexpected argument '%s'; a command to run goes after '--'",
+			            cmd_argv[0]);
+		if (e.kernel || e.iters || e.beside_kernel)
+			usage_error("--kernel, --iters and --beside-kernel are for kernels; with a "
+			            "command after '--', leave them out");
+		int split = -1;
+		for (int i = 0; i < cmd_argc; i++)
+			if (!strcmp(cmd_argv[i], "--beside")) {
+				split = i;
+				break;
+			}
+		int a_argc = split >= 0 ? split : cmd_argc;
+		if (a_argc == 0)
+			usage_error("no command before --beside");
+		if (split >= 0 && split + 1 == cmd_argc)
+			usage_error("no command after --beside");
+		command_workload(&e.a, cmd_argv, a_argc);
+		if (split >= 0)
+			command_workload(&e.b, cmd_argv + split + 1, cmd_argc - split - 1);
+	} else {
+		if (!e.kernel)
+			e.kernel = xstrdup("nop");
+		const struct kernel *k = kernel_find(e.kernel);
+		if (k && e.iters == 0)
+			e.iters = k->default_iters;
+		kernel_workload(&e.a, e.kernel, e.iters);
+		if (e.beside_kernel)
+			kernel_workload(&e.b, e.beside_kernel, e.iters);
+	}
+	if (e.trials != -2 && e.duration_s > 0)
+		usage_error("--trials and --duration exclude each other; give one");
+	if (e.duration_s > 0)
+		e.trials = -1;
+	else if (e.trials == -2)
+		e.trials = DEFAULT_TRIALS;
+	if (e.warmup < 0)
+		e.warmup = DEFAULT_WARMUP;
+
+	bool wanted[PLACEMENT_COUNT] = { false };
+	if (placements) {
+		if (parse_placements(placements, wanted) == 0)
+			usage_error("--placements: the list is empty");
+	} else if (e.have_pair) {
+		char err[TOPO_ERR_LEN];
+		struct topo *t = topo_load(NULL, err);
+		struct topo_relation rel;
+		if (!t)
+			errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+		if (topo_relate(t, e.pair, &rel, err) != 0)
+			errx(EXIT_USAGE, "--pair %d,%d: %s", e.pair[0], e.pair[1], err);
+		topo_free(&t);
+		wanted[rel.relation] = true;
+		wanted[PLACEMENT_SOLO] = true;
+	} else {
+		parse_placements(DEFAULT_PLACEMENTS, wanted);
+	}
+
+	char err[STORE_ERR_LEN];
+	struct topo *topo = topo_load(NULL, err);
+	if (!topo)
+		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+	struct topo_info info;
+	topo_get_info(topo, &info);
+	choose_pairs(&e, topo, wanted);
+	if (e.plan.nplacements == 0) {
+		topo_free(&topo);
+		errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on this machine "
+		     "(reasons above); `smtbench topo` shows what it can do");
+	}
+	if (info.virtual_machine)
+		warnx("this is a virtual machine (%s): its CPU numbering and siblings need not be "
+		      "the host's", info.hypervisor[0] ? info.hypervisor : "hypervisor unknown");
+
+	if (!have_seed)
+		e.plan.seed = plan_fresh_seed();
+	e.plan.warmup_blocks = e.warmup;
+	e.plan.measured_blocks = e.trials;
+
+	if (e.a.is_kernel)
+		preflight_kernel(&e, &e.a);
+	if (e.b.argv && e.b.is_kernel)
+		preflight_kernel(&e, &e.b);
+
+	if (!e.out_dir)
+		e.out_dir = default_out_dir();
+	struct store *s = store_create(e.out_dir, err);
+	if (!s) {
+		topo_free(&topo);
+		errx(EXIT_USAGE, "%s", err);
+	}
+	e.meta = meta_new(&e, &info);
+	char terr[TOPO_ERR_LEN];
+	char *xml_path = xasprintf("%s/topology.xml", store_dir(s));
+	if (topo_export_xml(topo, xml_path, terr) != 0)
+		warnx("topology.xml not written: %s", terr);
+	free(xml_path);
+	topo_free(&topo);
+
+	long total = plan_total_trials(&e.plan);
+	printf("smtbench run: %s → %s\n", e.a.name, e.out_dir);
+	for (int i = 0; i < e.plan.nplacements; i++) {
+		const struct topo_pair *pair = &e.pairs[e.plan.placements[i]];
+		if (pair->npus == 1)
+			printf("  %-13s CPU %d\n", placement_name(pair->placement), pair->pus[0]);
+		else
+			printf("  %-13s CPUs %d,%d (share %s)\n", placement_name(pair->placement),
+			       pair->pus[0], pair->pus[1], pair->shares);
+	}
+	if (total >= 0)
+		printf("  %ld trials: %ld warm-up + %ld measured blocks of %d, seed %llu\n", total,
+		       e.warmup, e.trials, e.plan.nplacements, (unsigned long long)e.plan.seed);
+	else
+		printf("  whole blocks of %d for %.0f s (%ld warm-up blocks first), seed %llu\n",
+		       e.plan.nplacements, e.duration_s, e.warmup, (unsigned long long)e.plan.seed);
+	fflush(stdout);
+
+	enum run_outcome outcome = experiment_run(&e, s, 0, NULL, 0);
+	int rc = finish(&e, s, outcome);
+	store_close(&s);
+	experiment_free(&e);
+	return rc;
+}

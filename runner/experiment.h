@@ -1,0 +1,62 @@
+/*
+ * experiment.h — a whole run: the settings it was started with, the pairs it uses, and the loop
+ * that runs its trials into a results folder. cmd_run.c fills a struct experiment from the
+ * command line (or, for --resume, from meta.json through meta.h) and calls experiment_run.
+ */
+#ifndef SMTBENCH_RUNNER_EXPERIMENT_H
+#define SMTBENCH_RUNNER_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "runner/plan.h"
+#include "runner/store.h"
+#include "topology/topology.h"
+
+/* What one role runs: a kernel with its iteration count, or a user's command. */
+struct workload {
+	char *name;   /* kernel name or the command's file name (for samples.csv) */
+	char *path;   /* resolved executable */
+	char **argv;  /* NULL-terminated, owned */
+	bool is_kernel;
+};
+
+struct experiment {
+	/* Settings, as recorded in meta.json. */
+	char *kernel;            /* NULL when running a command */
+	char *beside_kernel;     /* NULL unless --beside-kernel */
+	unsigned long iters;     /* kernel iterations; 0 with a command */
+	long trials;             /* measured blocks; -1 with a duration */
+	double duration_s;       /* 0 unless --duration */
+	long warmup;             /* warm-up blocks */
+	bool have_pair;
+	int pair[2];
+	char **command_line;     /* argv of smtbench itself, NULL-terminated, owned */
+	/* Derived. */
+	struct workload a, b;    /* b.argv is NULL when both processes run a */
+	struct plan plan;
+	struct topo_pair pairs[PLACEMENT_COUNT];   /* by placement; .available for planned ones */
+	char skipped_reason[PLACEMENT_COUNT][TOPO_ERR_LEN]; /* "" unless asked and skipped */
+	char *out_dir;
+	int interrupt_signal;    /* set when experiment_run returns RUN_INTERRUPTED */
+	json_t *meta;            /* meta.json as written; updated with status and segments */
+};
+
+void experiment_free(struct experiment *e);
+
+/* Outcome of experiment_run, mapped to the exit status by the caller. */
+enum run_outcome { RUN_COMPLETE, RUN_INTERRUPTED, RUN_FAILED };
+
+/*
+ * Runs (or continues) the trials of e into store s, starting at trial first_trial; previous
+ * holds the trials already stored (for the progress line and the time budget). Prints a
+ * progress line on stderr when it is a terminal. Updates meta.json's status as it goes.
+ */
+enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
+                                const struct stored_trial *previous, long nprevious);
+
+void workload_free(struct workload *w);
+
+#endif

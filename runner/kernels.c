@@ -1,0 +1,141 @@
+/*
+ * kernels.c — the table of NASM kernels (asm/NAME.asm → build/kernels/NAME) and where to find
+ * their executables.
+ */
+#include "runner/kernels.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runner/util.h"
+
+#ifndef SMTBENCH_LIBEXECDIR
+#define SMTBENCH_LIBEXECDIR "/usr/local/libexec/smtbench"
+#endif
+
+/*
+ * One entry per asm/NAME.asm, in the order --list-kernels shows them (tests/unit/test_kernels.c
+ * checks that the two lists match). default_iters makes one process alone take about 0.25 s of
+ * user time; the per-iteration cost beside each was measured from wait4's ru_utime on a
+ * 2.6 GHz (nominal) AMD EPYC Zen 4 KVM guest, one process alone, best of three runs, minus the
+ * time of a run of one iteration. Other machines differ by 2x either way: --iters adjusts.
+ */
+static const struct kernel kernel_table[] = {
+	{ "nop", "front end",
+	  "the seed's loop: 2048 one-byte NOPs, a decrement and a branch per iteration",
+	  5000000 },      /* ~48 ns/iter (2048 NOPs: ~11 per cycle on Zen 4) */
+	{ "mul-latency", "ALU latency",
+	  "one dependent chain of splitmix64's mix (shift, xor, multiply); SMT may help it",
+	  75000000 },     /* ~3.3 ns/iter, ~12 cycles: the chain's latency */
+	{ "mul-throughput", "ALU throughput",
+	  "the same mix as 8 independent chains: the ports are busy; SMT should hurt it",
+	  35000000 },     /* ~7.2 ns/iter for 8 mixes: ~0.9 ns per mix */
+	{ "pause", "pause delay",
+	  "16 pause instructions per iteration: the spin-wait hint, which yields to the sibling",
+	  625000 },       /* ~0.40 us/iter: ~25 ns per pause */
+	{ "l1-load", "L1 load throughput",
+	  "12 independent loads from a 4 KiB buffer that stays in the L1 data cache",
+	  210000000 },    /* ~1.2 ns/iter: ~3 loads per cycle */
+	{ "mem-chase", "memory latency",
+	  "a pointer chase through a 64 MiB random cycle, one cache line per step",
+	  1400000 },      /* ~165 ns/iter, plus ~20 ms of set-up */
+	{ "avx2-fma", "FMA throughput",
+	  "12 independent chains of 256-bit vfmadd231pd; exits 77 on a CPU without AVX2+FMA",
+	  150000000 },    /* ~1.64 ns/iter: ~2 FMAs per cycle */
+};
+
+size_t kernel_count(void)
+{
+	return sizeof kernel_table / sizeof kernel_table[0];
+}
+
+const struct kernel *kernel_at(size_t index)
+{
+	return index < kernel_count() ? &kernel_table[index] : NULL;
+}
+
+const struct kernel *kernel_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < kernel_count(); i++)
+		if (strcmp(kernel_table[i].name, name) == 0)
+			return &kernel_table[i];
+	return NULL;
+}
+
+/* The target of /proc/self/exe as a new string, or NULL when it cannot be read. */
+static char *self_exe_path(void)
+{
+	size_t size = 256;
+	for (;;) {
+		char *buf = xmalloc(size);
+		ssize_t n = readlink("/proc/self/exe", buf, size);
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if ((size_t)n < size) {
+			buf[n] = '\0';
+			return buf;
+		}
+		free(buf);      /* possibly truncated: try a bigger buffer */
+		size *= 2;
+	}
+}
+
+/* A regular file this process may execute. */
+static int is_executable_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+char *kernel_path(const char *name, char *err, size_t errlen)
+{
+	if (!kernel_find(name)) {
+		snprintf(err, errlen, "unknown kernel '%s'", name ? name : "(null)");
+		return NULL;
+	}
+
+	/* An explicit directory replaces the search, so that a wrong one is an error rather
+	 * than a silent fallback to another build. */
+	const char *override = getenv("SMTBENCH_KERNEL_DIR");
+	if (override && *override) {
+		char *path = xasprintf("%s/%s", override, name);
+		if (is_executable_file(path))
+			return path;
+		snprintf(err, errlen, "kernel %s: %s is not an executable file (SMTBENCH_KERNEL_DIR=%s); "
+		         "run make, or unset SMTBENCH_KERNEL_DIR", name, path, override);
+		free(path);
+		return NULL;
+	}
+
+	char *beside = NULL;
+	char *exe = self_exe_path();
+	if (exe) {
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			beside = xasprintf("%s/kernels/%s", exe, name);
+		}
+		free(exe);
+	}
+	if (beside && is_executable_file(beside))
+		return beside;
+
+	char *installed = xasprintf("%s/%s", SMTBENCH_LIBEXECDIR, name);
+	if (is_executable_file(installed)) {
+		free(beside);
+		return installed;
+	}
+
+	snprintf(err, errlen, "kernel %s not found: tried %s and %s; run make (or make install)",
+	         name, beside ? beside : "(/proc/self/exe unreadable)", installed);
+	free(beside);
+	free(installed);
+	return NULL;
+}

@@ -1,0 +1,35 @@
+/*
+ * kernels.h — the table of NASM busy-loop kernels the runner can launch.
+ *
+ * Each kernel is a static executable built from asm/NAME.asm into build/kernels/NAME; it takes
+ * its iteration count as argv[1], exits 0 when done, 2 on a bad argument, and
+ * KERNEL_EXIT_UNSUPPORTED (77) when this CPU lacks what it needs.
+ */
+#ifndef SMTBENCH_RUNNER_KERNELS_H
+#define SMTBENCH_RUNNER_KERNELS_H
+
+#include <stddef.h>
+
+struct kernel {
+	const char *name;             /* as given to --kernel, and the file name under kernels/ */
+	const char *bound_by;         /* what limits the loop: "front end", "ALU latency", ... */
+	const char *summary;          /* one line for --list-kernels */
+	unsigned long default_iters;  /* about 0.25 s of user time alone (measured: kernels.c) */
+};
+
+size_t kernel_count(void);
+const struct kernel *kernel_at(size_t index);
+/* NULL when no kernel has that name. */
+const struct kernel *kernel_find(const char *name);
+
+/*
+ * The executable of a kernel: next to the running program (<dir of /proc/self/exe>/kernels/NAME,
+ * the build tree) or, once installed, under SMTBENCH_LIBEXECDIR. When the environment variable
+ * SMTBENCH_KERNEL_DIR is set and not empty, it replaces that search: only DIR/NAME is tried (for
+ * tests, whose binaries live elsewhere, and for running from unusual places). Returns a new
+ * string the caller frees, or NULL with a one-line reason in err (an unknown name, or the paths
+ * tried and "run make").
+ */
+char *kernel_path(const char *name, char *err, size_t errlen);
+
+#endif

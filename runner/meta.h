@@ -1,0 +1,33 @@
+/*
+ * meta.h — meta.json: everything needed to interpret a results folder later (the machine, the
+ * pairs and what they share, the settings, the seed) and to continue it with --resume.
+ * The keys are a contract like samples.csv's; see results/README.md.
+ */
+#ifndef SMTBENCH_RUNNER_META_H
+#define SMTBENCH_RUNNER_META_H
+
+#include <jansson.h>
+
+#include "runner/experiment.h"
+#include "runner/store.h"
+
+/* A new document for experiment e on this machine. The caller owns it (json_decref). */
+json_t *meta_new(const struct experiment *e, const struct topo_info *info);
+
+/* Status bookkeeping: each call of `run` or `run --resume` is one segment. */
+void meta_begin_segment(json_t *meta, long first_trial);
+void meta_end_segment(json_t *meta, long trials_done, const char *status);
+void meta_set_interrupt(json_t *meta, int signal_number);
+
+/* Writes DIR/meta.json atomically. -1 with err. */
+int meta_save(const json_t *meta, const char *dir, char err[STORE_ERR_LEN]);
+
+/*
+ * Reads DIR/meta.json back into e's settings (kernel or commands, iterations, trials or
+ * duration, warm-up, seed, placements and their pairs) for --resume; e->meta receives the
+ * document. The workloads are not resolved here. -1 with a one-line err naming the key that is
+ * missing or wrong.
+ */
+int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN]);
+
+#endif

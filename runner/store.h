@@ -1,0 +1,73 @@
+/*
+ * store.h — the results folder: samples.csv appended trial by trial, and whole files written
+ * atomically (meta.json, topology.xml).
+ *
+ * Crash safety: every trial's rows go out in one write() followed by fsync(), before the next
+ * trial starts. A crash can therefore leave at most one torn trial at the end of samples.csv;
+ * store_resume finds the last complete trial and cuts the rest, so a resumed run neither loses
+ * nor duplicates a trial. The CSV columns are a contract: see results/README.md.
+ */
+#ifndef SMTBENCH_RUNNER_STORE_H
+#define SMTBENCH_RUNNER_STORE_H
+
+#include <stdbool.h>
+
+#include "runner/trial.h"
+#include "topology/topology.h"
+
+#define STORE_ERR_LEN 512
+
+struct store; /* owned by its creator; store_close(&s) */
+
+/* The samples.csv header line, without the newline. */
+extern const char STORE_CSV_HEADER[];
+
+/* Creates DIR (and missing parents) and an empty samples.csv with its header. Refuses a DIR that
+ * exists. Returns NULL with a one-line reason in err. */
+struct store *store_create(const char *dir, char err[STORE_ERR_LEN]);
+
+/* What an existing samples.csv holds, for --resume and for the progress line. */
+struct stored_trial {
+	long trial;
+	enum placement placement;
+	bool warmup, ok;
+	double utime_a_s; /* mean user time of the trial's role-a processes when ok */
+	double end_s;     /* latest end_s of the trial */
+};
+
+/*
+ * Opens DIR/samples.csv for appending after its last complete trial, cutting a torn tail (a
+ * trial with fewer rows than its placement has processes, or a line without its newline).
+ * *trials receives a new array (caller frees) of the complete trials in file order, *ntrials
+ * its length, *dropped_lines the number of lines cut. NULL with err on failure.
+ */
+struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
+                           long *dropped_lines, char err[STORE_ERR_LEN]);
+
+struct trial_labels {
+	long trial, block;
+	bool warmup;
+	enum placement placement;
+	const char *role[TRIAL_MAX_PROCS];     /* "a" or "b" */
+	const char *workload[TRIAL_MAX_PROCS]; /* kernel or command name; commas are replaced */
+};
+
+/* Appends the trial's rows and fsyncs. -1 with err (the folder is still valid up to the last
+ * trial that was written). */
+int store_append_trial(struct store *s, const struct trial_labels *labels,
+                       const struct trial_result *result, char err[STORE_ERR_LEN]);
+
+/* DIR of the store (owned by the store). */
+const char *store_dir(const struct store *s);
+
+void store_close(struct store **s);
+
+/* Writes DIR/NAME through a temporary file, fsync and rename, so a reader sees the old file or
+ * the new one, never half of one. -1 with err. */
+int store_write_file(const char *dir, const char *name, const char *content, size_t len,
+                     char err[STORE_ERR_LEN]);
+
+/* Reads DIR/NAME whole into a new NUL-terminated string (caller frees); NULL with err. */
+char *store_read_file(const char *dir, const char *name, char err[STORE_ERR_LEN]);
+
+#endif

@@ -1,0 +1,125 @@
+#include "runner/util.h"
+
+#include <ctype.h>
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t size)
+{
+	errx(EXIT_FAILURE_RUNTIME, "out of memory (%zu bytes)", size);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		out_of_memory(strlen(s) + 1);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
+int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)
+{
+	if (!text || !isdigit((unsigned char)text[0]))
+		return -1;
+	errno = 0;
+	char *end = NULL;
+	unsigned long v = strtoul(text, &end, 10);
+	if (errno || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_cpu_pair(const char *text, int out[2])
+{
+	const char *comma = text ? strchr(text, ',') : NULL;
+	if (!comma || comma - text > 15)
+		return -1;
+	char first[16];
+	memcpy(first, text, (size_t)(comma - text));
+	first[comma - text] = '\0';
+	unsigned long a, b;
+	if (parse_ulong(first, 0, 1UL << 20, &a) || parse_ulong(comma + 1, 0, 1UL << 20, &b))
+		return -1;
+	out[0] = (int)a;
+	out[1] = (int)b;
+	return 0;
+}
+
+int parse_duration_s(const char *text, double *out_s)
+{
+	static const struct { char suffix; double seconds; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+	};
+	if (!text || !*text)
+		return -1;
+	double total = 0;
+	const char *p = text;
+	while (*p) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		errno = 0;
+		char *end = NULL;
+		unsigned long v = strtoul(p, &end, 10);
+		if (errno || v > 100UL * 365 * 86400)
+			return -1;
+		double scale = 0;
+		if (*end == '\0') {
+			/* A bare number is seconds, and only allowed alone or last. */
+			scale = 1;
+			p = end;
+		} else {
+			for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+				if (*end == units[i].suffix)
+					scale = units[i].seconds;
+			if (scale == 0)
+				return -1;
+			p = end + 1;
+		}
+		total += (double)v * scale;
+	}
+	if (total <= 0)
+		return -1;
+	*out_s = total;
+	return 0;
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# End to end: `smtbench report DIR` on the seed's example and on a fresh small run; the SVGs are
+# well-formed XML; the numbers of the terminal summary, report.md and report.json agree; and
+# report.html, opened in headless Chromium, shows the verdict and every plot with no console
+# errors.
+source "$(dirname "$0")/lib.sh"
+
+# agree DIR SUMMARY_FILE: every placement's n, mean and interval, and the headline, read back
+# from the terminal summary and report.md, match report.json to the digits printed.
+agree() {
+	python3 - "$1" "$2" <<'EOF'
+import json, re, sys
+d, summary_path = sys.argv[1], sys.argv[2]
+rep = json.load(open(d + "/report.json"))
+term = open(summary_path, encoding="utf-8").read()
+# The summary's own part: `run` prints its plan (with placement names) before it.
+term = term[term.index("smtbench report: "):]
+md = open(d + "/report.md", encoding="utf-8").read()
+
+def close(text, value):
+    """text printed from value: equal within half a unit of its last digit."""
+    if text == "n/a":
+        return value is None
+    decimals = len(text.split(".")[1]) if "." in text and "e" not in text else 0
+    tol = 0.5 * 10 ** -decimals * 1.001 + 1e-12 if "e" not in text else abs(value) * 1e-3
+    return abs(float(text) - value) <= tol
+
+h = rep["headline"]
+c = rep["analysis"]["comparisons"][h["comparison"]]
+assert c["label"] == h["label"] and c["a"]["name"] == h["a"], (c["label"], h)
+assert c["ratio_mean"] == h["ratio_mean"] and c["p_a_gt_b"] == h["p_slower"], "headline vs analysis"
+assert ("Answer: " + h["sentence"] + "\n") in term, "terminal headline"
+assert ("**Answer:** " + h["sentence"] + "\n") in md, "report.md headline"
+m = re.search(r"([0-9.e+-]+)× (slower|faster) than \S+ \(95% CI ([0-9.e+-]+)–([0-9.e+-]+)\); "
+              r"P\(slower\) = ([0-9.]+)", h["sentence"])
+if m:
+    r, lo, hi = h["ratio_mean"], h["ratio_ci"][0], h["ratio_ci"][1]
+    if m.group(2) == "faster":
+        r, lo, hi = 1 / r, 1 / hi, 1 / lo
+    assert close(m.group(1), r) and close(m.group(3), lo) and close(m.group(4), hi), m.groups()
+    assert close(m.group(5), h["p_slower"]), "P(slower)"
+checked = 0
+for p in rep["placements"]:
+    row = [l for l in term.splitlines() if l.startswith("  " + p["name"] + " ")]
+    assert len(row) == 1, ("terminal row", p["name"])
+    f = row[0].split()
+    assert f[3] == str(p["n"]), ("n", f, p["n"])
+    assert close(f[4], p["mean_s"]), ("mean", f[4], p["mean_s"])
+    lo, hi = re.match(r"(-?[0-9.e+-]+?)–(-?[0-9.e+-]+)$", f[5]).groups()
+    assert close(lo, p["mu_ci_s"][0]) and close(hi, p["mu_ci_s"][1]), ("interval", f[5], p)
+    mrow = [l for l in md.splitlines() if l.startswith("| " + p["name"] + " |")]
+    cells = [x.strip() for x in mrow[0].strip("|").split("|")]
+    assert cells[3] == f[3] and cells[4] == f[4] and cells[5] == f[5], ("md vs terminal", cells, f)
+    checked += 1
+assert checked == len(rep["analysis"]["groups"]) >= 2, "every placement checked"
+for w in rep["warnings"]:
+    assert ("  - " + w + "\n") in term, ("warning missing from the terminal", w)
+print(f"{checked} placements and the headline agree")
+EOF
+}
+
+svgs_well_formed() {
+	local f
+	for f in posterior run-order samples; do
+		xmllint --noout "$1/$f.svg" || return 1
+	done
+}
+
+# --- usage and bad input ------------------------------------------------------------------------
+check_status 0 "report --help" "$SMTBENCH" report --help
+check "--help names the files it writes" contains "$t_out" "report.html"
+check_status 2 "report without a folder" "$SMTBENCH" report
+check_status 2 "report on a missing folder" "$SMTBENCH" report "$t_tmp/nowhere"
+check "the error is one line naming the folder" \
+	test "$(wc -l <<<"$t_err")" -eq 1 -a -n "$(grep -F "$t_tmp/nowhere" <<<"$t_err")"
+mkdir -p "$t_tmp/empty"
+check_status 2 "report on a folder without samples.csv" "$SMTBENCH" report "$t_tmp/empty"
+check "... is one line" test "$(wc -l <<<"$t_err")" -eq 1
+
+# --- the seed's example -------------------------------------------------------------------------
+seed=$t_tmp/seed
+cp -r "$SMTBENCH_ROOT/results/seed-example" "$seed"
+check_status 0 "report on the seed's example" "$SMTBENCH" report "$seed"
+printf '%s\n' "$t_out" >"$t_tmp/seed-summary.txt"
+check "the seed's verdict: sibling 2.69× slower than non-sibling, P(slower) = 1.00" \
+	contains "$t_out" "sibling placement makes each copy of \`nop\` 2.69"
+for f in report.md report.json posterior.svg run-order.svg samples.svg report.html; do
+	check "seed: $f written" test -s "$seed/$f"
+done
+check "seed: the SVGs are well-formed XML" svgs_well_formed "$seed"
+check "seed: terminal, report.md and report.json agree" agree "$seed" "$t_tmp/seed-summary.txt"
+check "seed: report.json carries meta.json and the analysis contract" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["meta"]["placements"]["sibling"]["pus"] == [0, 1]
+assert {c["label"] for c in r["analysis"]["comparisons"]} == {"headline"}
+assert r["analysis"]["groups"][0]["n"] == 9' "$seed/report.json"
+cp "$seed/report.json" "$t_tmp/first.json"
+check_status 0 "report again on the same folder" "$SMTBENCH" report "$seed"
+check "the regenerated report.json is identical" cmp -s "$seed/report.json" "$t_tmp/first.json"
+
+# --- a fresh small run on this machine ----------------------------------------------------------
+run=$t_tmp/fresh
+placements=solo,same-pu
+(($(nproc) >= 2)) && placements=solo,same-pu,non-sibling
+check_status 0 "run $placements, 3 blocks" "$SMTBENCH" run --placements "$placements" \
+	--trials 3 --warmup 1 --iters 20000 --seed 11 --out "$run"
+printf '%s\n' "$t_out" >"$t_tmp/run-summary.txt"
+check "the run's summary gives the answer and the report's path" \
+	contains "$t_out" "Report: $run/report.html"
+if ! grep -q '^sibling' <(cut -d, -f4 "$run/samples.csv"); then
+	check "without a sibling placement the summary says an SMT machine is needed" \
+		contains "$t_out" "needs an SMT machine"
+fi
+check "fresh run: the SVGs are well-formed XML" svgs_well_formed "$run"
+check "fresh run: the run's summary, report.md and report.json agree" \
+	agree "$run" "$t_tmp/run-summary.txt"
+cp "$run/report.json" "$t_tmp/run.json"
+check_status 0 "report regenerates the fresh run's reports" "$SMTBENCH" report "$run"
+check "... with the same report.json" cmp -s "$run/report.json" "$t_tmp/run.json"
+
+# --- in a real browser --------------------------------------------------------------------------
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+	ok "# SKIP browser test: chromium is not installed (apt-get install chromium)"
+else
+	shot=$t_tmp/shot
+	check "chromium renders report.html" \
+		bash "$SMTBENCH_ROOT/tests/browser/render.sh" "$seed/report.html" "$shot" 1000 4200
+	verdict=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["headline"]["sentence"])' \
+		"$seed/report.json")
+	check "the rendered DOM holds the verdict" python3 -c '
+import html, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+assert html.escape(sys.argv[2], quote=False) in dom, "verdict not in the DOM"
+for plot in ("plot-posterior", "plot-run-order", "plot-samples"):
+    assert "id=\"%s\"><svg" % plot in dom, plot' "$shot/dom.html" "$verdict"
+	check "no messages on the page's console" \
+		test "$(grep -c -E 'CONSOLE|Uncaught' "$shot/console.log")" -eq 0
+	read -r w h frac colours < <(python3 "$SMTBENCH_ROOT/tests/browser/png_check.py" \
+		"$shot/screenshot.png")
+	check "the screenshot is 1000x4200 and drawn on (${frac:-?} non-white, ${colours:-?} colours)" \
+		python3 -c 'import sys; w,h,f,c=sys.argv[1:]; assert (w,h)==("1000","4200") and float(f)>0.02 and int(c)>=8' \
+		"${w:-0}" "${h:-0}" "${frac:-0}" "${colours:-0}"
+	# Each plot alone, at its own size: something in the placements' colours was drawn.
+	for f in posterior run-order samples; do
+		size=$(grep -o 'width="[0-9]*" height="[0-9]*"' "$seed/$f.svg" | head -1 | tr -dc '0-9 ')
+		read -r sw sh <<<"${size//  / }"
+		bash "$SMTBENCH_ROOT/tests/browser/render.sh" "$seed/$f.svg" "$t_tmp/$f" "$sw" "$sh"
+		read -r w h frac colours < <(python3 "$SMTBENCH_ROOT/tests/browser/png_check.py" \
+			"$t_tmp/$f/screenshot.png")
+		check "$f.svg drawn by chromium: ${w:-?}x${h:-?}, ${frac:-?} non-white, ${colours:-?} colours" \
+			python3 -c 'import sys; w,h,sw,sh,f,c=sys.argv[1:]; assert (w,h)==(sw,sh) and float(f)>0.01 and int(c)>=6' \
+			"${w:-0}" "${h:-0}" "$sw" "$sh" "${frac:-0}" "${colours:-0}"
+	done
+fi
+
+done_testing

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# End to end: `smtbench run` on this machine's real CPUs — the rows it writes, the accounting
+# control (same-pu vs solo), interrupt and resume, SIGKILL of the runner, and bad input.
+source "$(dirname "$0")/lib.sh"
+
+# About 0.1 s of nop per process on the machines this runs on: long enough for the accounting
+# checks, short enough for CI.
+ITERS=${SMTBENCH_TEST_ITERS:-1500000}
+ncpu=$(nproc)
+
+columns() { head -1 "$1/samples.csv" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
+col() { # col DIR NAME: that column of every data row
+	local c; c=$(columns "$1" "$2"); tail -n +2 "$1/samples.csv" | cut -d, -f"$c"
+}
+kernel_processes() { pgrep -f "$SMTBENCH_BUILD/kernels/" || true; }
+
+# --- a small complete run -------------------------------------------------------------------
+r1=$t_tmp/r1
+placements=solo,same-pu
+((ncpu >= 2)) && placements=solo,same-pu,non-sibling
+check_status 0 "run $placements with 3 blocks + 1 warm-up" \
+	"$SMTBENCH" run --placements "$placements" --trials 3 --warmup 1 --iters "$ITERS" --seed 7 \
+	--out "$r1"
+want_rows=$((4 * (1 + 2)))
+((ncpu >= 2)) && want_rows=$((4 * (1 + 2 + 2)))
+check "samples.csv has $want_rows rows (4 blocks x processes per placement)" \
+	test "$(($(wc -l <"$r1/samples.csv") - 1))" -eq "$want_rows"
+check "samples.csv header is the documented contract" \
+	grep -qx 'trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,started_utc' "$r1/samples.csv"
+check "every row has 23 fields" \
+	test "$(awk -F, 'NF != 23' "$r1/samples.csv" | wc -l)" -eq 0
+check "every process exited ok" test "$(col "$r1" status | sort -u)" = ok
+check "warm-up flags: the first block only" \
+	test "$(tail -n +2 "$r1/samples.csv" | awk -F, '$3 == 1 && $2 != 0 || $3 == 0 && $2 == 0' | wc -l)" -eq 0
+check "meta.json, topology.xml exist" test -s "$r1/meta.json" -a -s "$r1/topology.xml"
+check "meta.json records seed 7, status complete and the pairs" python3 - "$r1" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1] + "/meta.json"))
+assert m["seed"] == 7 and m["status"] == "complete", m
+assert m["settings"]["kernel"] == "nop" and m["settings"]["trials"] == 3
+for key in ("version", "host", "os_kernel", "cpu_model", "hwloc_version", "virtual_machine",
+            "smt_control", "governor", "placements", "command_line", "topology"):
+    assert key in m, key
+EOF
+check "every process ran on the PU its placement was given" python3 - "$r1" <<'EOF'
+import csv, json, sys
+d = sys.argv[1]
+pairs = {p["name"]: p["pus"] for p in json.load(open(d + "/meta.json"))["placements"]}
+for row in csv.DictReader(open(d + "/samples.csv")):
+    want = pairs[row["placement"]][int(row["proc"])] if row["placement"] != "solo" else pairs["solo"][0]
+    assert int(row["pu"]) == want, (row, want)
+EOF
+if ((ncpu >= 2)); then
+	check "non-sibling uses two different CPUs" python3 - "$r1" <<'EOF'
+import json, sys
+p = {p["name"]: p for p in json.load(open(sys.argv[1] + "/meta.json"))["placements"]}
+assert p["non-sibling"]["pus"][0] != p["non-sibling"]["pus"][1]
+EOF
+fi
+# The accounting control: time-sharing one PU must not change CPU time, only wall time.
+check "same-pu user time matches solo's; same-pu wall time is about double" python3 - "$r1" <<'EOF'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/samples.csv")) if r["warmup"] == "0"]
+def mean(p, k):
+    v = [float(r[k]) for r in rows if r["placement"] == p]
+    return sum(v) / len(v)
+u = mean("same-pu", "utime_s") / mean("solo", "utime_s")
+w = mean("same-pu", "wall_s") / mean("solo", "wall_s")
+print("# same-pu/solo user time %.3f, wall time %.3f" % (u, w))
+assert 0.8 < u < 1.25, u
+assert 1.5 < w < 2.6, w
+EOF
+check "no kernel process is left behind" test -z "$(kernel_processes)"
+
+# The same seed gives the same plan.
+check_status 0 "a second run with seed 7" \
+	"$SMTBENCH" run --placements "$placements" --trials 3 --warmup 1 --iters 1000 --seed 7 \
+	--out "$t_tmp/r1b"
+check "same seed, same order of placements" \
+	test "$(col "$r1" placement | md5sum)" = "$(col "$t_tmp/r1b" placement | md5sum)"
+
+# --- interrupt with SIGINT, then resume -------------------------------------------------------
+plan_args=(--placements "$placements" --trials 8 --warmup 1 --iters "$ITERS" --seed 99)
+check_status 0 "the uninterrupted reference run" "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/full"
+"$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
+runner=$!
+for _ in $(seq 100); do
+	(($(wc -l <"$t_tmp/int/samples.csv" 2>/dev/null || echo 0) > 6)) && break
+	sleep 0.1
+done
+kill -INT "$runner"
+wait "$runner"
+rc=$?
+check "SIGINT: the runner exits with 130 (got $rc)" test "$rc" -eq 130
+check "SIGINT: the message says how to resume" grep -q -- "--resume $t_tmp/int" "$t_tmp/int.err"
+check "SIGINT: no kernel process is left behind" test -z "$(kernel_processes)"
+check "SIGINT: samples.csv is valid (every line complete)" \
+	test "$(awk -F, 'NF != 23' "$t_tmp/int/samples.csv" | wc -l)" -eq 0
+check "SIGINT: meta.json says interrupted" grep -q '"status": "interrupted"' "$t_tmp/int/meta.json"
+stored=$(($(wc -l <"$t_tmp/int/samples.csv") - 1))
+total=$(($(wc -l <"$t_tmp/full/samples.csv") - 1))
+check "SIGINT: the run stopped part way ($stored of $total rows)" test "$stored" -lt "$total"
+check_status 0 "--resume completes the plan" "$SMTBENCH" run --resume "$t_tmp/int"
+key() { tail -n +2 "$1/samples.csv" | cut -d, -f1-7; }
+check "resumed rows equal the uninterrupted plan's (trial, block, warm-up, placement, proc, role, pu)" \
+	diff <(key "$t_tmp/full") <(key "$t_tmp/int")
+check "meta.json says complete after resume" grep -q '"status": "complete"' "$t_tmp/int/meta.json"
+check_status 0 "resuming a complete run is a no-op" "$SMTBENCH" run --resume "$t_tmp/int"
+check "a complete run is left as it was" diff <(key "$t_tmp/full") <(key "$t_tmp/int")
+
+# A torn last line, as a crash mid-write would leave it, is cut and its trial run again.
+cp -r "$t_tmp/full" "$t_tmp/torn"
+head -n 9 "$t_tmp/full/samples.csv" >"$t_tmp/torn/samples.csv"
+head -n 10 "$t_tmp/full/samples.csv" | tail -1 | head -c 20 >>"$t_tmp/torn/samples.csv"
+sed -i 's/"status": "complete"/"status": "interrupted"/' "$t_tmp/torn/meta.json"
+check_status 0 "--resume after a torn last line" "$SMTBENCH" run --resume "$t_tmp/torn"
+check "the torn trial was cut and run again: rows equal the plan's" \
+	diff <(key "$t_tmp/full") <(key "$t_tmp/torn")
+
+# --- SIGKILL of the runner: its children die with it ----------------------------------------
+"$SMTBENCH" run --placements "$placements" --trials 50 --iters $((ITERS * 20)) \
+	--out "$t_tmp/killed" >/dev/null 2>&1 &
+runner=$!
+children=""
+for _ in $(seq 100); do
+	children=$(pgrep -P "$runner" || true)
+	[[ -n $children ]] && break
+	sleep 0.05
+done
+check "SIGKILL: the runner had children running" test -n "$children"
+kill -KILL "$runner"
+wait "$runner" 2>/dev/null
+sleep 1
+# A killed child whose new parent does not reap it stays a zombie (state Z): dead, not running.
+alive=""
+for c in $children; do
+	state=$(awk '{print $3}' "/proc/$c/stat" 2>/dev/null)
+	[[ -n $state && $state != Z ]] && alive+=" $c($state)"
+done
+check "SIGKILL: its children are gone within a second (alive:$alive)" test -z "$alive"
+pkill -KILL -f "$SMTBENCH_BUILD/kernels/" 2>/dev/null
+
+# --- bad input: one line, exit 2, nothing written ---------------------------------------------
+bad() { # bad "what" "expected text in stderr" args...
+	local what=$1 text=$2; shift 2
+	local out=$t_tmp/bad-$t_n
+	check_status 2 "$what" "$SMTBENCH" run --trials 1 --out "$out" "$@"
+	if [[ ! -e $out ]] && contains "$t_err" "$text"; then ok "$what: says '$text', writes nothing"
+	else not_ok "$what: stderr '$t_err', folder exists: $([[ -e $out ]] && echo yes || echo no)"; fi
+}
+bad "unknown placement" "unknown placement 'sideways'" --placements solo,sideways
+bad "unknown kernel" "unknown kernel 'nope'" --kernel nope
+bad "CPU that does not exist" "4096" --pair 0,4096
+bad "malformed pair" "--pair" --pair 0-1
+bad "zero trials" "--trials" --trials 0
+bad "negative trials" "--trials" --trials -3
+bad "zero iterations" "--iters" --iters 0
+bad "bad duration" "--duration" --duration 5y
+bad "trials and duration together" "exclude" --duration 5m
+bad "a command that does not exist" "no-such-command-xyz" -- no-such-command-xyz --flag
+if ((ncpu >= 2)); then
+	bad "a pair that contradicts the placement" "not sibling" --placements sibling --pair 0,1
+fi
+mkdir -p "$t_tmp/exists"
+check_status 2 "an existing output folder is refused" "$SMTBENCH" run --trials 1 --out "$t_tmp/exists"
+check "…with a hint to --resume" contains "$t_err" "--resume"
+check "…and nothing is written into it" test -z "$(ls -A "$t_tmp/exists")"
+if [[ $(id -u) -eq 0 ]]; then
+	# root can write anywhere; an unwritable place for root is under a file.
+	touch "$t_tmp/afile"
+	check_status 2 "an output folder that cannot be created" \
+		"$SMTBENCH" run --trials 1 --out "$t_tmp/afile/run"
+else
+	mkdir "$t_tmp/ro" && chmod 555 "$t_tmp/ro"
+	check_status 2 "an output folder that cannot be created" \
+		"$SMTBENCH" run --trials 1 --out "$t_tmp/ro/run"
+fi
+check "…names the folder" contains "$t_err" "/run"
+check_status 2 "--resume with other options is refused" \
+	"$SMTBENCH" run --resume "$t_tmp/full" --trials 3
+check_status 2 "--resume of a folder that is not a run" "$SMTBENCH" run --resume "$t_tmp/exists"
+
+# --- a user's command, and A beside B --------------------------------------------------------
+check_status 0 "a user's command runs on both CPUs" \
+	"$SMTBENCH" run --placements solo,same-pu --trials 2 --warmup 0 --out "$t_tmp/cmd" -- \
+	"$SMTBENCH_BUILD/kernels/nop" 1000
+check "its rows name the command" test "$(col "$t_tmp/cmd" workload | sort -u)" = nop
+check_status 0 "A beside B: nop beside pause" \
+	"$SMTBENCH" run --placements same-pu --trials 2 --warmup 0 --out "$t_tmp/ab" -- \
+	"$SMTBENCH_BUILD/kernels/nop" 1000 --beside "$SMTBENCH_BUILD/kernels/pause" 1000
+check "A beside B: proc 0 is role a (nop), proc 1 is role b (pause)" \
+	test "$(tail -n +2 "$t_tmp/ab/samples.csv" | cut -d, -f5,6,8 | sort -u | tr '\n' ' ')" = "0,a,nop 1,b,pause "
+check_status 0 "--list-kernels" "$SMTBENCH" run --list-kernels
+check "--list-kernels names nop and says what bounds it" contains "$t_out" "nop"
+
+# --- no SMT here: the default run says so and runs the rest ----------------------------------
+if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
+	&& ! grep -qs , /sys/devices/system/cpu/cpu0/topology/thread_siblings_list \
+	&& ! grep -qs - /sys/devices/system/cpu/cpu0/topology/thread_siblings_list; then
+	check_status 0 "default placements on a machine without SMT" \
+		"$SMTBENCH" run --trials 1 --warmup 0 --iters 1000 --out "$t_tmp/nosmt"
+	check "it says plainly that sibling needs SMT" contains "$t_err" "skipping sibling"
+	check "it ran solo and the rest, no sibling row" \
+		test -z "$(col "$t_tmp/nosmt" placement | grep -x sibling)"
+	check "meta.json records why sibling was skipped" grep -q '"skipped_placements"' "$t_tmp/nosmt/meta.json"
+fi
+
+done_testing

@@ -1,0 +1,70 @@
+/*
+ * harness.h — a TAP-style test harness in one header (after Linux's kselftest.h).
+ *
+ * Each check prints "ok N - what" or "not ok N - what  # file:line"; test_done() prints
+ * "# NAME: N passed, N failed" and returns the exit status. tests/run.sh counts the ok and
+ * not-ok lines of every test program, so a program that crashes half way still counts what it
+ * printed, and its non-zero exit is one more failure.
+ *
+ * The counters are the test program's own state; library code has none of this.
+ */
+#ifndef SMTBENCH_TESTS_HARNESS_H
+#define SMTBENCH_TESTS_HARNESS_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int test_passed, test_failed;
+
+__attribute__((format(printf, 4, 5)))
+static int test_check(int ok, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%sok %d - ", ok ? "" : "not ", test_passed + test_failed + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (!ok)
+		printf("  # %s:%d", file, line);
+	printf("\n");
+	fflush(stdout);
+	if (ok)
+		test_passed++;
+	else
+		test_failed++;
+	return ok;
+}
+
+/* CHECK(cond, "format", ...): the message says what behaviour is being checked. */
+#define CHECK(cond, ...) test_check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+
+#define CHECK_STR(got, want, what) \
+	test_check((got) && strcmp((got), (want)) == 0, __FILE__, __LINE__, \
+	           "%s: got \"%s\", want \"%s\"", (what), (got) ? (got) : "(null)", (want))
+
+#define CHECK_INT(got, want, what) \
+	test_check((long long)(got) == (long long)(want), __FILE__, __LINE__, \
+	           "%s: got %lld, want %lld", (what), (long long)(got), (long long)(want))
+
+/* |got - want| <= tol */
+#define CHECK_NEAR(got, want, tol, what) \
+	test_check(fabs((double)(got) - (double)(want)) <= (tol), __FILE__, __LINE__, \
+	           "%s: got %.10g, want %.10g (tolerance %g)", (what), (double)(got), \
+	           (double)(want), (double)(tol))
+
+static inline void test_skip(const char *why)
+{
+	printf("ok %d - # SKIP %s\n", test_passed + test_failed + 1, why);
+	test_passed++;
+}
+
+static inline int test_done(const char *name)
+{
+	printf("# %s: %d passed, %d failed\n", name, test_passed, test_failed);
+	return test_failed ? 1 : 0;
+}
+
+#endif

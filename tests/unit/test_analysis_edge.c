@@ -1,0 +1,253 @@
+/*
+ * Edge cases: n = 2 and 3 (heavy tails: widening stops at its bound and the report says the
+ * answer depends on the grid), identical samples (the floor from the timer's resolution),
+ * 1e-9 s and 1e6 s values, very different n, a million samples per group, bad options.
+ */
+#include <stdlib.h>
+
+#include "tests/harness.h"
+#include "tests/unit/analysis_testdata.h"
+
+static char *text_of(const struct analysis_result *r)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem = open_memstream(&text, &size);
+	analysis_print_text(mem, r);
+	fclose(mem);
+	return text;
+}
+
+static bool finite_comparison(const struct analysis_comparison *c)
+{
+	return isfinite(c->p_a_gt_b) && isfinite(c->diff_mean) && isfinite(c->diff_ci[0]) &&
+	       isfinite(c->diff_ci[1]) && isfinite(c->diff_hdi[0]) && isfinite(c->diff_hdi[1]) &&
+	       isfinite(c->a.mu_mean) && isfinite(c->b.sigma_mean);
+}
+
+static void tiny_samples(size_t n)
+{
+	double a[3] = { 10.0, 10.2, 10.1 }, b[3] = { 11.0, 11.3, 11.1 };
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, n, b, n, &opt);
+	if (!CHECK(r != NULL, "n = %zu: analysis runs", n))
+		return;
+	const struct analysis_comparison *c = &r->comparisons[0];
+	CHECK(c->grid.at_bound, "n = %zu: widening stopped at its bound (edge mass %g)", n,
+	      c->grid.edge_mass);
+	CHECK(c->grid.widenings == 8, "n = %zu: widened the maximum number of times (%d)", n,
+	      c->grid.widenings);
+	CHECK(c->verdict == ANALYSIS_VERDICT_UNDECIDED, "n = %zu: verdict is 'not enough data'", n);
+	char *text = text_of(r);
+	CHECK(strstr(text, "depend on the grid") && strstr(text, "Not enough data to say"),
+	      "n = %zu: the text says the answer depends on the grid", n);
+	free(text);
+	json_t *j = analysis_result_json(r);
+	CHECK(json_is_true(json_object_get(json_object_get(j, "grid"), "at_bound")),
+	      "n = %zu: JSON grid.at_bound is true", n);
+	CHECK_STR(json_string_value(json_object_get(j, "verdict")), "not enough data to say",
+	          "JSON verdict");
+	json_decref(j);
+	analysis_result_free(&r);
+}
+
+static void identical(void)
+{
+	double a[10], b[10];
+	for (int i = 0; i < 10; i++) {
+		a[i] = 11.54;
+		b[i] = 11.55;
+	}
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, 10, b, 10, &opt);
+	if (CHECK(r != NULL, "identical samples: analysis runs")) {
+		const struct analysis_comparison *c = &r->comparisons[0];
+		CHECK(finite_comparison(c), "identical samples: every number finite");
+		CHECK(c->a.sigma_floored && c->b.sigma_floored, "identical samples: sigma floored");
+		CHECK_NEAR(c->a.sigma_floor_s, 1e-6, 1e-18, "the floor is the timer's 1 µs");
+		CHECK(c->diff_ci[0] < -0.01 + 1e-5 && c->diff_ci[1] > -0.01 - 1e-5 &&
+		      c->diff_ci[1] - c->diff_ci[0] < 1e-5,
+		      "identical samples: the difference is -0.01 s to within the timer's resolution "
+		      "[%g, %g]", c->diff_ci[0], c->diff_ci[1]);
+		CHECK(c->verdict == ANALYSIS_VERDICT_FASTER, "identical samples: A is faster");
+		CHECK(isnan(c->welch_t), "Welch's t undefined with zero spread, reported as such");
+		CHECK(!c->grid.at_bound, "identical samples: the grid settled");
+	}
+	analysis_result_free(&r);
+	/* Both groups the same constant: no difference, no NaN. */
+	r = compare_arrays(a, 10, a, 10, &opt);
+	if (CHECK(r != NULL, "equal constants: analysis runs")) {
+		const struct analysis_comparison *c = &r->comparisons[0];
+		CHECK(finite_comparison(c), "equal constants: every number finite");
+		CHECK_NEAR(c->p_a_gt_b, 0.5, 1e-9, "equal constants: P(A > B) = 0.5");
+		CHECK_NEAR(c->diff_mean, 0.0, 1e-12, "equal constants: mean difference 0");
+	}
+	analysis_result_free(&r);
+}
+
+static void scaled(double unit, double noise, const char *what)
+{
+	struct rng rng = { 77 };
+	double a[20], b[20];
+	for (int i = 0; i < 20; i++) {
+		a[i] = rng_normal(&rng, unit, noise);
+		b[i] = rng_normal(&rng, unit * 1.2, noise);
+	}
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, 20, b, 20, &opt);
+	if (!CHECK(r != NULL, "%s: analysis runs", what))
+		return;
+	const struct analysis_comparison *c = &r->comparisons[0];
+	double truth = -0.2 * unit, se = noise * sqrt(2.0 / 20);
+	CHECK(finite_comparison(c), "%s: every number finite", what);
+	CHECK(c->diff_ci[0] < truth && truth < c->diff_ci[1] && c->diff_ci[1] < 0,
+	      "%s: interval [%g, %g] holds the true difference %g and excludes 0", what,
+	      c->diff_ci[0], c->diff_ci[1], truth);
+	CHECK(c->diff_ci[1] - c->diff_ci[0] < 8 * se, "%s: interval about 4 standard errors wide", what);
+	CHECK_NEAR(c->ratio_mean, 1 / 1.2, 0.01, "slowdown ratio");
+	CHECK(c->verdict == ANALYSIS_VERDICT_FASTER && !c->grid.at_bound, "%s: A is faster", what);
+	analysis_result_free(&r);
+}
+
+static void huge_values(void)
+{
+	/* 1e6 s with a millisecond spread and a 10 ms difference: digits must survive. */
+	struct rng rng = { 99 };
+	double a[20], b[20];
+	for (int i = 0; i < 20; i++) {
+		a[i] = rng_normal(&rng, 1e6, 1e-3);
+		b[i] = rng_normal(&rng, 1e6 + 0.01, 1e-3);
+	}
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, 20, b, 20, &opt);
+	if (CHECK(r != NULL, "1e6 s values: analysis runs")) {
+		const struct analysis_comparison *c = &r->comparisons[0];
+		CHECK(c->diff_ci[0] < -0.01 && -0.01 < c->diff_ci[1] && c->diff_ci[1] - c->diff_ci[0] < 0.003,
+		      "1e6 s: interval [%.6f, %.6f] holds -0.01 and is ms-narrow", c->diff_ci[0],
+		      c->diff_ci[1]);
+		CHECK_NEAR(c->a.mu_mean, 1e6, 1e-3, "1e6 s: mu of A");
+	}
+	analysis_result_free(&r);
+}
+
+static void different_n(void)
+{
+	struct rng rng = { 5 };
+	enum { NB = 100000 };
+	double a[5];
+	double *b = malloc(NB * sizeof *b);
+	for (int i = 0; i < 5; i++)
+		a[i] = rng_normal(&rng, 10.0, 0.1);
+	for (int i = 0; i < NB; i++)
+		b[i] = rng_normal(&rng, 10.05, 0.1);
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, 5, b, NB, &opt);
+	if (CHECK(r != NULL, "n = 5 vs 100000: analysis runs")) {
+		const struct analysis_comparison *c = &r->comparisons[0];
+		CHECK(c->diff_ci[0] < -0.05 && -0.05 < c->diff_ci[1], "n = 5 vs 100000: interval "
+		      "[%g, %g] holds the truth", c->diff_ci[0], c->diff_ci[1]);
+		CHECK(c->grid.mu_points[1] >= 10, "the large group keeps some points on its narrow mu "
+		      "(%zu)", c->grid.mu_points[1]);
+		CHECK(c->b.mu_ci[1] - c->b.mu_ci[0] < 0.01 && c->a.mu_ci[1] - c->a.mu_ci[0] > 0.1,
+		      "each group's own interval width reflects its n");
+	}
+	analysis_result_free(&r);
+	free(b);
+}
+
+static void million(void)
+{
+	enum { N = 1000000 };
+	struct rng rng = { 123 };
+	double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+	for (int i = 0; i < N; i++) {
+		a[i] = rng_normal(&rng, 1.0, 0.01);
+		b[i] = rng_normal(&rng, 1.0001, 0.01);
+	}
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, N, b, N, &opt);
+	if (CHECK(r != NULL, "a million samples per group: analysis runs")) {
+		const struct analysis_comparison *c = &r->comparisons[0];
+		double se = 0.01 * sqrt(2.0 / N);
+		CHECK(fabs(c->diff_mean + 1e-4) < 5 * se, "a million: mean difference %g near -1e-4",
+		      c->diff_mean);
+		CHECK(c->diff_ci[1] - c->diff_ci[0] < 5 * se && c->diff_ci[1] - c->diff_ci[0] > 3 * se,
+		      "a million: interval width about 3.9 standard errors");
+		CHECK(c->verdict == ANALYSIS_VERDICT_FASTER, "a million: A is faster");
+	}
+	analysis_result_free(&r);
+	free(a);
+	free(b);
+}
+
+static void options(void)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 };
+	char err[256] = "";
+	struct analysis_dataset *d = analysis_dataset_from_arrays("A", a, 3, "B", b, 3, err, sizeof err);
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	opt.grid_points = 5;
+	struct analysis_result *r = analysis_run(d, &opt, err, sizeof err);
+	CHECK(!r && strstr(err, "grid of 5 points"), "a 5-point grid is refused: %s", err);
+	analysis_options_init(&opt);
+	opt.rope_pct = 150;
+	r = analysis_run(d, &opt, err, sizeof err);
+	CHECK(!r && strstr(err, "ROPE"), "a 150%% ROPE is refused: %s", err);
+	analysis_options_init(&opt);
+	opt.seed_grid = true;
+	opt.model = ANALYSIS_MODEL_T;
+	r = analysis_run(d, &opt, err, sizeof err);
+	CHECK(!r && strstr(err, "seed grid"), "seed grid with the t model is refused: %s", err);
+	analysis_dataset_free(&d);
+	double one[] = { 1.0 }, bad[] = { 1.0, -2.0 };
+	d = analysis_dataset_from_arrays("A", one, 1, "B", b, 3, err, sizeof err);
+	CHECK(!d && strstr(err, "at least 2"), "one sample is refused: %s", err);
+	d = analysis_dataset_from_arrays("A", bad, 2, "B", b, 3, err, sizeof err);
+	CHECK(!d && strstr(err, "negative"), "a negative time is refused: %s", err);
+
+	/* ROPE: two equal groups within ±5 % are practically the same. */
+	struct rng rng = { 3 };
+	double x[40], y[40];
+	for (int i = 0; i < 40; i++) {
+		x[i] = rng_normal(&rng, 10.0, 0.05);
+		y[i] = rng_normal(&rng, 10.0, 0.05);
+	}
+	analysis_options_init(&opt);
+	opt.rope_pct = 5;
+	r = compare_arrays(x, 40, y, 40, &opt);
+	if (CHECK(r != NULL, "ROPE run")) {
+		CHECK(r->comparisons[0].p_rope > 0.99, "P(within ±5%%) = %g", r->comparisons[0].p_rope);
+		CHECK(r->comparisons[0].verdict == ANALYSIS_VERDICT_SAME, "verdict: practically the same");
+	}
+	analysis_result_free(&r);
+	analysis_options_init(&opt);
+	r = compare_arrays(x, 40, y, 40, &opt);
+	if (CHECK(r != NULL, "no ROPE run")) {
+		CHECK(isnan(r->comparisons[0].p_rope), "p_rope undefined without a ROPE");
+		json_t *j = analysis_result_json(r);
+		CHECK(json_is_null(json_object_get(j, "p_rope")), "JSON p_rope is null without --rope");
+		json_decref(j);
+	}
+	analysis_result_free(&r);
+}
+
+int main(void)
+{
+	tiny_samples(2);
+	tiny_samples(3);
+	identical();
+	scaled(1e-9, 1e-11, "1e-9 s values");
+	scaled(1.0, 0.01, "1 s values");
+	huge_values();
+	different_n();
+	million();
+	options();
+	return test_done("test_analysis_edge");
+}

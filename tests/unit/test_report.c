@@ -1,0 +1,211 @@
+/*
+ * test_report.c — the report module: nice ticks, number formatting and XML escaping against
+ * known answers, then a hand-written results folder (a machine without SMT: solo, same-pu,
+ * non-sibling; a virtual machine; frequencies that differ) through report_new, the summary and
+ * the files.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/report.h"
+#include "tests/harness.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = getdelim(&buf, &cap, '\0', f);
+	fclose(f);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void test_ticks(void)
+{
+	double first, step;
+	int n = report_nice_ticks(0, 10, 6, &first, &step);
+	CHECK(n == 6 && first == 0 && step == 2, "ticks of [0, 10], at most 6: 0, 2, ..., 10 "
+	      "(got %d from %g by %g)", n, first, step);
+	n = report_nice_ticks(-3, 7, 6, &first, &step);
+	CHECK(n == 5 && first == -2 && step == 2, "ticks of [-3, 7]: -2, 0, ..., 6 (got %d from %g "
+	      "by %g)", n, first, step);
+	n = report_nice_ticks(0.2501, 0.2509, 7, &first, &step);
+	CHECK(n == 4 && fabs(first - 0.2502) < 1e-12 && fabs(step - 2e-4) < 1e-15,
+	      "ticks of [0.2501, 0.2509]: step 0.0002 from 0.2502 (got %d from %.10g by %g)", n,
+	      first, step);
+	n = report_nice_ticks(2.678, 2.713, 7, &first, &step);
+	CHECK(n == 7 && fabs(step - 0.005) < 1e-15 && fabs(first - 2.68) < 1e-12,
+	      "ticks of [2.678, 2.713]: 2.680 to 2.710 by 0.005 (got %d from %.10g by %g)", n, first,
+	      step);
+	n = report_nice_ticks(5, 5, 6, &first, &step);
+	CHECK(n >= 2 && first <= 5 && first + (n - 1) * step >= 5, "a zero-width range is widened "
+	      "around its value (got %d from %g by %g)", n, first, step);
+	CHECK_INT(report_nice_ticks(NAN, 1, 6, &first, &step), 0, "no ticks for a NaN bound");
+}
+
+static void test_format(void)
+{
+	char buf[48];
+	CHECK_STR(report_format(buf, sizeof buf, 2.6954674, 0.0076), "2.695",
+	          "a ratio with an interval 0.015 wide");
+	CHECK_STR(report_format(buf, sizeof buf, 31.1366667, 0.0675), "31.14",
+	          "seconds with an interval 0.135 wide");
+	CHECK_STR(report_format(buf, sizeof buf, 0.250123, 0.0002), "0.2501",
+	          "a quarter second known to 0.0002");
+	CHECK_STR(report_format(buf, sizeof buf, 19.585, 5), "19.6",
+	          "at least three significant digits even for a wide interval");
+	CHECK_STR(report_format(buf, sizeof buf, NAN, 1), "n/a", "NaN reads n/a");
+}
+
+static void test_escape(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	report_xml_escape(out, "<a & 'b'>\"");
+	fclose(out);
+	CHECK_STR(text, "&lt;a &amp; &#39;b&#39;&gt;&quot;", "XML escaping of the five specials");
+	free(text);
+}
+
+/* A machine without SMT: solo, same-pu and non-sibling in blocks of three, one warm-up block.
+ * non-sibling runs 4% slower, at a lower clock; the workload's name needs escaping. */
+static int write_folder(const char *dir)
+{
+	char path[1024];
+	if (mkdir(dir, 0755) != 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs("trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,"
+	      "stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,"
+	      "started_utc\n", f);
+	static const char *const order[3] = { "solo", "non-sibling", "same-pu" };
+	static const double noise[] = { 0.0011, -0.0007, 0.0003, -0.0012, 0.0009, -0.0004, 0.0006 };
+	long trial = 0;
+	for (int block = 0; block < 7; block++)
+		for (int k = 0; k < 3; k++, trial++) {
+			const char *pl = order[(k + block) % 3];
+			double base = !strcmp(pl, "non-sibling") ? 0.26 : 0.25;
+			double mhz = !strcmp(pl, "non-sibling") ? 3000 : 3500;
+			int procs = !strcmp(pl, "solo") ? 1 : 2;
+			for (int p = 0; p < procs; p++)
+				fprintf(f, "%ld,%d,%d,%s,%d,a,%d,a&b<c,ok,0,,%.6f,0.001,%.6f,0,0,0,0,1000,1,"
+				        "%.0f,0.5,2024-01-01T00:00:00Z\n", trial, block, block == 0, pl, p,
+				        !strcmp(pl, "non-sibling") ? p : 1,
+				        base + noise[block] + 0.0002 * p, base + 0.01, mhz);
+		}
+	fclose(f);
+	snprintf(path, sizeof path, "%s/meta.json", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs("{\"cpu_model\": \"Test CPU\", \"host\": \"testhost\", \"virtual_machine\": true, "
+	      "\"hypervisor\": \"KVM\", \"topology\": {\"pus\": 2, \"cores\": 2, \"packages\": 1, "
+	      "\"max_threads_per_core\": 1}, \"placements\": ["
+	      "{\"name\": \"solo\", \"pus\": [1], \"shares\": null}, "
+	      "{\"name\": \"same-pu\", \"pus\": [1, 1], \"shares\": \"PU\"}, "
+	      "{\"name\": \"non-sibling\", \"pus\": [0, 1], \"shares\": \"L3\"}], "
+	      "\"skipped_placements\": [{\"name\": \"sibling\", \"reason\": \"no core has two "
+	      "CPUs\"}], \"settings\": {\"kernel\": \"nop\", \"trials\": 6}}\n", f);
+	fclose(f);
+	return 0;
+}
+
+static void test_folder(void)
+{
+	char dir[] = "/tmp/smtbench-test-report.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char run[600];
+	snprintf(run, sizeof run, "%s/run", dir);
+	CHECK(write_folder(run) == 0, "a hand-written results folder");
+	char err[512] = "";
+	struct report *rep = report_new(run, err, sizeof err);
+	CHECK(rep != NULL, "report_new on it succeeds (%s)", err);
+	if (!rep)
+		return;
+	const char *h = report_headline(rep);
+	CHECK(h && strstr(h, "non-sibling placement makes each copy of `a&b<c`")
+	      && strstr(h, "slower than solo"),
+	      "without SMT the headline is non-sibling vs solo, slower: %s", h ? h : "");
+	CHECK(h && strstr(h, "1.04"), "the headline's slowdown is about 1.04×: %s", h ? h : "");
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	CHECK(report_print_summary(rep, out) == 0, "the summary prints");
+	fclose(out);
+	CHECK(strstr(text, "needs an SMT machine") && strstr(text, "no core has two CPUs"),
+	      "the summary says the sibling question needs an SMT machine, and why");
+	CHECK(strstr(text, "Test CPU on host testhost") != NULL, "the summary names the machine");
+	CHECK(strstr(text, "virtual machine (KVM)") != NULL, "it warns of the virtual machine");
+	CHECK(strstr(text, "frequency differs between placements: solo 3500 MHz, non-sibling "
+	                   "3000 MHz") != NULL, "it warns that the clock differed between placements");
+	CHECK(strstr(text, "same-pu placement") && strstr(text, "accounting control"),
+	      "the same-pu control is reported as such");
+	CHECK(strstr(text, "  non-sibling    0,1      L3                6  ") != NULL,
+	      "the placement row shows the CPUs, what they share and n = 6 (warm-up excluded)");
+	free(text);
+
+	CHECK(report_write_files(rep, err, sizeof err) == 0, "the files are written (%s)", err);
+	for (size_t i = 0; i < REPORT_FILE_COUNT; i++) {
+		char path[700];
+		snprintf(path, sizeof path, "%s/%s", run, report_file_names[i]);
+		struct stat st;
+		CHECK(stat(path, &st) == 0 && st.st_size > 200, "%s written", report_file_names[i]);
+	}
+	char path[700];
+	snprintf(path, sizeof path, "%s/report.html", run);
+	char *html = slurp(path);
+	CHECK(html && strstr(html, "a&amp;b&lt;c") && !strstr(html, "a&b<c"),
+	      "report.html escapes the workload's name everywhere");
+	CHECK(html && !strstr(html, "<script") && !strstr(html, "<link") && !strstr(html, "src=")
+	      && !strstr(html, "https:") && !strstr(html, "url(http"),
+	      "report.html loads nothing: no scripts, links or sources (only the SVG namespace)");
+	CHECK(html && strstr(html, "<svg") && strstr(html, "id=\"plot-run-order\""),
+	      "report.html holds the plots inline");
+	free(html);
+	char *svg = report_svg_run_order(rep);
+	CHECK(svg && strstr(svg, "warm-up (not analysed)") && strstr(svg, "non-sibling (n = 6)"),
+	      "the run-order plot has a legend with the warm-ups and each placement's n");
+	free(svg);
+	svg = report_svg_posterior(rep);
+	CHECK(svg && strstr(svg, "1×: no slowdown") && strstr(svg, "0 s: no difference"),
+	      "the posterior plot marks 0 s and 1×");
+	free(svg);
+	report_free(&rep);
+	CHECK(rep == NULL, "report_free clears the pointer");
+
+	char missing[700];
+	snprintf(missing, sizeof missing, "%s/none", dir);
+	rep = report_new(missing, err, sizeof err);
+	CHECK(rep == NULL && err[0], "a folder without samples.csv is an error: %s", err);
+	char cmd[800];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int main(void)
+{
+	test_ticks();
+	test_format();
+	test_escape();
+	test_folder();
+	return test_done("test_report");
+}

@@ -1,0 +1,123 @@
+/*
+ * topology.h — which logical CPUs (PUs) share what, and which pair each placement should use.
+ *
+ * Built on hwloc 2.x. A topology is either this system (restricted to the PUs this process may
+ * use: hwloc's allowed cpuset, this process's affinity mask, online CPUs only) or a loaded one
+ * (an hwloc synthetic string or an XML file) used only to plan and to explain: nothing is ever
+ * bound through a loaded topology. All PU numbers in this interface are OS indexes.
+ *
+ * Errors: functions that can fail return -1 (or NULL) and write one line, naming the thing that
+ * is wrong and what to do, into a caller's buffer of TOPO_ERR_LEN bytes. Nothing here exits,
+ * prints, or keeps global state.
+ */
+#ifndef SMTBENCH_TOPOLOGY_H
+#define SMTBENCH_TOPOLOGY_H
+
+#include <stdbool.h>
+
+#define TOPO_ERR_LEN 256
+#define TOPO_NAME_LEN 32
+
+/* The placements, in the order reports list them. Names are stable (see placement_name). */
+enum placement {
+	PLACEMENT_SOLO,          /* "solo": one process alone */
+	PLACEMENT_SAME_PU,       /* "same-pu": two processes time-sharing one PU */
+	PLACEMENT_SIBLING,       /* "sibling": two PUs of one core (SMT siblings) */
+	PLACEMENT_NON_SIBLING,   /* "non-sibling": two cores, sharing as much else as possible */
+	PLACEMENT_CROSS_PACKAGE, /* "cross-package": two cores in different packages */
+	PLACEMENT_COUNT
+};
+
+const char *placement_name(enum placement p);
+/* 0 and *out set for a known name, -1 otherwise. */
+int placement_parse(const char *name, enum placement *out);
+/* Processes per trial: 1 for solo, 2 for the others. */
+int placement_nprocs(enum placement p);
+
+enum topo_source { TOPO_THIS_SYSTEM, TOPO_SYNTHETIC, TOPO_XML };
+
+struct topo; /* opaque; owned by the caller of topo_load, released with topo_free */
+
+/*
+ * spec NULL: this system. Otherwise an XML file (a spec naming an existing file, or ending in
+ * ".xml") or an hwloc synthetic description such as "pack:2 core:4 pu:2(indexes=core)".
+ * Returns NULL with a reason in err when the topology cannot be loaded.
+ */
+struct topo *topo_load(const char *spec, char err[TOPO_ERR_LEN]);
+/* Frees *t and sets it to NULL; NULL and *t == NULL are fine. */
+void topo_free(struct topo **t);
+
+#define TOPO_MAX_KINDS 4
+struct topo_kind {
+	char name[TOPO_NAME_LEN]; /* hwloc's CoreType/FrequencyMaxMHz-derived name, e.g. "IntelCore";
+	                           * "all" when the topology has a single kind or none */
+	int cores;                /* usable cores of this kind */
+	int pus;                  /* usable PUs of this kind */
+	int max_threads_per_core; /* usable PUs on the fullest core of this kind */
+};
+
+/* Counts are of usable objects: PUs this process may use and the cores/packages holding them.
+ * A topology without a Core level has cores == 0 and max_threads_per_core == 0 (unknown, not
+ * invented); one without a Package level has packages == 0. */
+struct topo_info {
+	enum topo_source source;
+	const char *source_name;  /* "this-system", "synthetic" or "xml" (static string) */
+	int pus, cores, packages;
+	int max_threads_per_core;
+	/* This system: the content of /sys/devices/system/cpu/smt/control ("on", "off",
+	 * "forceoff", "notsupported", "notimplemented") or "unknown" when unreadable.
+	 * Loaded topologies: "on" when some core has two or more PUs, else "off" (inferred);
+	 * "unknown" when the topology has no Core level. */
+	char smt[TOPO_NAME_LEN];
+	bool virtual_machine;
+	char hypervisor[TOPO_NAME_LEN]; /* e.g. "KVM"; "" when not known or not a VM */
+	char cpu_model[128];            /* "" when the topology does not say */
+	int nkinds;                     /* 1 on ordinary machines, 2 on hybrids */
+	struct topo_kind kinds[TOPO_MAX_KINDS]; /* biggest (most performant) kind first */
+	int disallowed_pus;             /* present but not usable here (cgroup, affinity, offline) */
+};
+
+void topo_get_info(const struct topo *t, struct topo_info *out);
+
+/* The pair a placement uses, or why it is unavailable. */
+struct topo_pair {
+	enum placement placement;
+	bool available;
+	int npus;                   /* 1 for solo; 2 otherwise (same-pu repeats its PU) */
+	int pus[2];                 /* OS indexes */
+	int core;                   /* for sibling: hwloc logical index of the shared core (as
+	                             * lstopo's "Core L#n"; a Core's OS index repeats across
+	                             * packages, so it cannot name a core), else -1 */
+	char shares[TOPO_NAME_LEN]; /* deepest hwloc object both PUs are in, by hwloc's type name:
+	                             * "PU", "Core", "L2Cache", "L3Cache", "Group", "Package",
+	                             * "NUMANode", "Machine"; "" for solo */
+	char reason[TOPO_ERR_LEN];  /* one line, when !available */
+};
+
+/*
+ * Chooses the pair for placement p the careful way (DESIGN.md, "Choosing pairs"): siblings from
+ * each Core's cpuset, usable PUs only, PU 0's core avoided when another will do; non-sibling
+ * keeps the sibling pair's first PU and the same CPU kind, and shares the deepest level below
+ * Core; solo and same-pu use that same first PU. Always fills *out; returns 0 when available,
+ * -1 when not (out->reason says why, e.g. "this machine has no SMT: every core has one PU").
+ */
+int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out);
+
+/* What two PUs given by the user share. relation is same-pu, sibling, non-sibling or
+ * cross-package. Returns -1 with err when a PU does not exist or may not be used here. */
+struct topo_relation {
+	int pus[2];
+	enum placement relation;
+	int core;                   /* for sibling: hwloc logical index of the shared core, else -1 */
+	char shares[TOPO_NAME_LEN];
+};
+int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *out,
+                char err[TOPO_ERR_LEN]);
+
+/* Writes the topology as hwloc XML (for the results folder). -1 with err on failure. */
+int topo_export_xml(const struct topo *t, const char *path, char err[TOPO_ERR_LEN]);
+
+/* hwloc's version as "2.9.0" (static string). */
+const char *topo_hwloc_version(void);
+
+#endif
