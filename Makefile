@@ -119,10 +119,10 @@ test: all $(TEST_BINS)
 	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) tests/run.sh $(BUILD)
 
 run: all
-	$(Q)$(PROGRAM) run --trials 12 --warmup 1
+	$(Q)$(PROGRAM) run --placements sibling,non-sibling,same-pu,solo --trials 60 --warmup 2
 
 bench: all $(BENCH_BINS)
-	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
+	$(Q)for b in $(BENCH_BINS); do SMTBENCH_KERNEL_DIR=$(abspath $(BUILD))/kernels $$b || exit 1; done
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/internal.h"
 #include "analysis/report_internal.h"
 
 const char *const report_file_names[REPORT_FILE_COUNT] = {
@@ -34,18 +35,6 @@ static void set_err(char *err, size_t size, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, size, fmt, ap);
 	va_end(ap);
-}
-
-static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dup_printf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
 }
 
 static int push(char ***list, size_t *count, char *s)
@@ -165,7 +154,7 @@ static size_t split_commas(char *line, char **fields, size_t max)
  * measured rows and the workload's name. Damaged lines were already reported by the loader. */
 static void read_csv_extras(struct report *rep)
 {
-	char *path = dup_printf("%s/samples.csv", rep->dir);
+	char *path = analysis_strdup_printf("%s/samples.csv", rep->dir);
 	FILE *f = path ? fopen(path, "r") : NULL;
 	free(path);
 	if (!f)
@@ -225,35 +214,53 @@ static char *where_text(const struct report_placement *p)
 	if (!p || p->npus == 0)
 		return strdup("");
 	if (p->core >= 0 && !strcmp(p->name, "sibling"))
-		return dup_printf("on core %d, ", p->core);
+		return analysis_strdup_printf("on core %d, ", p->core);
 	if (p->npus == 2 && p->pus[0] != p->pus[1])
-		return dup_printf("on CPUs %d and %d, ", p->pus[0], p->pus[1]);
-	return dup_printf("on CPU %d, ", p->pus[0]);
+		return analysis_strdup_printf("on CPUs %d and %d, ", p->pus[0], p->pus[1]);
+	return analysis_strdup_printf("on CPU %d, ", p->pus[0]);
 }
 
 static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
 {
 	struct nums ns = { .next = 0 };
 	char *where = where_text(report_find_placement(rep, c->a.name));
-	char *what = rep->workload ? dup_printf("`%s`", rep->workload) : strdup("the workload");
-	char *amount;
+	char *what = rep->workload ? analysis_strdup_printf("`%s`", rep->workload) : strdup("the workload");
+	/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as it is,
+	 * so that an undecided answer never reads as a claim. */
+	bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
+	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+	char *effect;
 	if (isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0]) && isfinite(c->ratio_ci[1])
 	    && c->ratio_ci[0] > 0) {
-		bool slower = c->ratio_mean >= 1;
-		double m = slower ? c->ratio_mean : 1 / c->ratio_mean;
-		double lo = slower ? c->ratio_ci[0] : 1 / c->ratio_ci[1];
-		double hi = slower ? c->ratio_ci[1] : 1 / c->ratio_ci[0];
+		double m = c->ratio_mean, lo = c->ratio_ci[0], hi = c->ratio_ci[1];
+		if (decided && !slower) {
+			/* A speed-up reads best as its own factor: 1/ratio, interval reversed. */
+			m = 1 / c->ratio_mean;
+			lo = 1 / c->ratio_ci[1];
+			hi = 1 / c->ratio_ci[0];
+		}
 		double res = (hi - lo) / 2;
-		amount = dup_printf("%s× %s than %s (95%% CI %s–%s)", num(&ns, m, res),
-		                    slower ? "slower" : "faster", c->b.name, num(&ns, lo, res),
-		                    num(&ns, hi, res));
+		if (decided)
+			effect = analysis_strdup_printf("makes each copy of %s %s× %s than %s (95%% CI %s–%s)", what,
+			                    num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
+			                    num(&ns, lo, res), num(&ns, hi, res));
+		else
+			effect = analysis_strdup_printf("leaves each copy of %s at %s× its %s time (95%% CI %s–%s)",
+			                    what, num(&ns, m, res), c->b.name, num(&ns, lo, res),
+			                    num(&ns, hi, res));
 	} else {
-		bool slower = c->diff_mean >= 0;
 		double res = half_width(c->diff_ci);
-		amount = dup_printf("%s s %s than %s (95%% CI %s–%s s)",
-		                    num(&ns, fabs(c->diff_mean), res), slower ? "slower" : "faster",
-		                    c->b.name, num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
-		                    num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
+		if (decided)
+			effect = analysis_strdup_printf("makes each copy of %s %s s %s than %s (95%% CI %s–%s s)",
+			                    what, num(&ns, fabs(c->diff_mean), res),
+			                    slower ? "slower" : "faster", c->b.name,
+			                    num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
+			                    num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
+		else
+			effect = analysis_strdup_printf("changes the time of each copy of %s by %s s from %s "
+			                    "(95%% CI %s to %s s)", what, num(&ns, c->diff_mean, res),
+			                    c->b.name, num(&ns, c->diff_ci[0], res),
+			                    num(&ns, c->diff_ci[1], res));
 	}
 	const char *tail = "";
 	if (c->verdict == ANALYSIS_VERDICT_UNDECIDED)
@@ -261,14 +268,14 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 	else if (c->verdict == ANALYSIS_VERDICT_SAME)
 		tail = " — practically the same";
 	char *s = NULL;
-	if (where && what && amount)
-		s = dup_printf("%s%s placement makes each copy of %s %s; P(slower) = %.2f%s%s", where,
-		               c->a.name, what, amount, c->p_a_gt_b, tail,
+	if (where && what && effect)
+		s = analysis_strdup_printf("%s%s placement %s; P(slower) = %.2f%s%s", where, c->a.name, effect,
+		               c->p_a_gt_b, tail,
 		               !strcmp(c->label, "control")
 		               ? " (the accounting control: user time should match solo, 1×)" : "");
 	free(where);
 	free(what);
-	free(amount);
+	free(effect);
 	if (s && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
 	return s;
@@ -316,14 +323,14 @@ static int build_warnings(struct report *rep)
 	const char *unit = report_unit_label(rep);
 	if (rep->meta && json_is_true(json_object_get(rep->meta, "virtual_machine"))) {
 		const char *hv = meta_string(rep->meta, "hypervisor");
-		if (push(&rep->warnings, &rep->warning_count, dup_printf(
+		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"virtual machine%s%s%s: its CPUs are the hypervisor's threads, so its 'siblings' "
 			"need not be siblings on the host, and other guests may share the cores",
 			hv ? " (" : "", hv ? hv : "", hv ? ")" : "")) < 0)
 			return -1;
 	}
 	if (r->failed_trials
-	    && push(&rep->warnings, &rep->warning_count, dup_printf(
+	    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 		"%zu failed trial(s) (a process did not end ok): counted, never analysed; see the "
 		"status column of samples.csv", r->failed_trials)) < 0)
 		return -1;
@@ -333,7 +340,7 @@ static int build_warnings(struct report *rep)
 		    && (d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0)) {
 			double res = half_width(d->drift_slope_ci);
 			double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
-			if (push(&rep->warnings, &rep->warning_count, dup_printf(
+			if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 				"drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half %s s",
 				d->name, num(&ns, d->drift_slope_s, res), unit,
 				num(&ns, d->drift_slope_ci[0], res), num(&ns, d->drift_slope_ci[1], res),
@@ -347,18 +354,18 @@ static int build_warnings(struct report *rep)
 			for (size_t k = 0; k < d->outlier_count && k < 8 && used < sizeof list; k++)
 				used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
 				                         k ? ", " : "", d->outlier_trials[k]);
-			if (push(&rep->warnings, &rep->warning_count, dup_printf(
+			if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 				"%zu outlier(s) in %s (robust |z| > 3.5; kept, not dropped): trial %s%s",
 				d->outlier_count, d->name, list, d->outlier_count > 8 ? ", ..." : "")) < 0)
 				return -1;
 		}
 		if (d->poor_overlap_trials
-		    && push(&rep->warnings, &rep->warning_count, dup_printf(
+		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"poor overlap in %s: in %zu of %zu trials the two processes ran together less "
 			"than 90%% of the time", d->name, d->poor_overlap_trials, d->overlap_known)) < 0)
 			return -1;
 		if (d->wall_above_cpu_trials && strcmp(d->name, "same-pu")
-		    && push(&rep->warnings, &rep->warning_count, dup_printf(
+		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"wall time above 1.5x CPU time in %zu of %zu %s trials: the processes waited "
 			"(other load on the machine?)", d->wall_above_cpu_trials, d->wall_known,
 			d->name)) < 0)
@@ -376,7 +383,7 @@ static int build_warnings(struct report *rep)
 			fmax = p;
 	}
 	if (fmin && fmax != fmin && fmax->freq_mhz > fmin->freq_mhz * (1 + FREQ_WARN_FRACTION)
-	    && push(&rep->warnings, &rep->warning_count, dup_printf(
+	    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 		"CPU frequency differs between placements: %s %.0f MHz, %s %.0f MHz (%.1f%%): turbo "
 		"depends on how many cores are busy, so part of the difference may be the clock",
 		fmax->name, fmax->freq_mhz, fmin->name, fmin->freq_mhz,
@@ -384,7 +391,7 @@ static int build_warnings(struct report *rep)
 		return -1;
 	for (size_t i = 0; i < r->comparison_count; i++)
 		if (r->comparisons[i].grid.at_bound
-		    && push(&rep->warnings, &rep->warning_count, dup_printf(
+		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"%s vs %s: the posterior reaches the edge of the widest grid; collect more samples",
 			r->comparisons[i].a.name, r->comparisons[i].b.name)) < 0)
 			return -1;
@@ -392,7 +399,7 @@ static int build_warnings(struct report *rep)
 		if (push(&rep->warnings, &rep->warning_count, strdup(r->notes[i])) < 0)
 			return -1;
 	if (r->warning_count
-	    && push(&rep->warnings, &rep->warning_count, dup_printf(
+	    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 		"%zu damaged line(s) of samples.csv skipped; the first: %s", r->warning_count,
 		r->warnings[0])) < 0)
 		return -1;
@@ -466,7 +473,7 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 	rep->result = analysis_run(rep->data, &opt, err, err_size);
 	if (!rep->result)
 		goto fail;
-	char *meta_path = dup_printf("%s/meta.json", dir);
+	char *meta_path = analysis_strdup_printf("%s/meta.json", dir);
 	if (meta_path && access(meta_path, F_OK) == 0) {
 		json_error_t jerr;
 		rep->meta = json_load_file(meta_path, 0, &jerr);
@@ -684,7 +691,9 @@ static void comparison_cells(const struct analysis_comparison *c, char out[6][64
 	snprintf(out[0], 64, "%s", num(&ns, c->ratio_mean, rres));
 	snprintf(out[1], 64, "%s–%s", num(&ns, c->ratio_ci[0], rres), num(&ns, c->ratio_ci[1], rres));
 	snprintf(out[2], 64, "%s", num(&ns, c->diff_mean, dres));
-	snprintf(out[3], 64, "%s–%s", num(&ns, c->diff_ci[0], dres), num(&ns, c->diff_ci[1], dres));
+	/* "-0.0096–0.0058" would read as a range of dashes: say "to" when a bound is negative. */
+	snprintf(out[3], 64, c->diff_ci[0] < 0 ? "%s to %s" : "%s–%s", num(&ns, c->diff_ci[0], dres),
+	         num(&ns, c->diff_ci[1], dres));
 	snprintf(out[4], 64, "%.2f", c->p_a_gt_b);
 	snprintf(out[5], 64, "%s", analysis_verdict_name(c->verdict));
 }
@@ -713,7 +722,8 @@ static void write_md(const struct report *rep, FILE *out)
 		md_cell(out, p->shares ? p->shares : "-");
 		fprintf(out, " | %s | %s | %s–%s | %s |\n", t.n, t.mean, t.lo, t.hi, t.freq);
 	}
-	skipped_lines(rep, out, "\nNot run: ");
+	fputc('\n', out);
+	skipped_lines(rep, out, "");
 	fputs("\n## Comparisons\n\n", out);
 	fputs("| A | B | role | A/B | 95% CI | A−B s | 95% CI s | P(A slower) | verdict |\n"
 	      "|---|---|---|---:|---:|---:|---:|---:|---|\n", out);
@@ -863,8 +873,8 @@ static json_t *report_json(const struct report *rep)
 static int write_atomic(const char *dir, const char *name, const char *text, char *err,
                         size_t err_size)
 {
-	char *path = dup_printf("%s/%s", dir, name);
-	char *tmp = dup_printf("%s/.%s.tmp.%ld", dir, name, (long)getpid());
+	char *path = analysis_strdup_printf("%s/%s", dir, name);
+	char *tmp = analysis_strdup_printf("%s/.%s.tmp.%ld", dir, name, (long)getpid());
 	if (!path || !tmp) {
 		free(path);
 		free(tmp);
@@ -930,7 +940,7 @@ int report_write_files(const struct report *rep, char *err, size_t err_size)
 	if (j) {
 		char *dumped = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		if (dumped) {
-			texts[1] = dup_printf("%s\n", dumped);
+			texts[1] = analysis_strdup_printf("%s\n", dumped);
 			free(dumped);
 		}
 		json_decref(j);

@@ -338,7 +338,7 @@ static int finish(struct experiment *e, struct store *s, enum run_outcome outcom
 
 static int resume(const char *dir, char **command_line)
 {
-	struct experiment e = { 0 };
+	struct experiment e = { .command_line = command_line };
 	char err[STORE_ERR_LEN];
 	if (meta_load(dir, &e, err) != 0)
 		errx(EXIT_USAGE, "cannot resume: %s", err);
@@ -384,10 +384,6 @@ static int resume(const char *dir, char **command_line)
 	if (dropped)
 		warnx("%s/samples.csv: cut %ld line(s) of a trial that did not finish; it runs again",
 		      dir, dropped);
-	for (char **p = e.command_line; p && *p; p++)
-		free(*p);
-	free(e.command_line);
-	e.command_line = command_line;
 	json_object_set_new(e.meta, "resumed_with", json_pack("[s, s, s]", "smtbench", "run",
 	                                                      "--resume"));
 	if (total >= 0)

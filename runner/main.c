@@ -22,7 +22,7 @@ static const struct subcommand subcommands[] = {
 	{ "run", cmd_run,
 	  "smtbench run     [--placements LIST] [--kernel NAME] [--iters N] [--trials N | --duration T]\n"
 	  "                 [--warmup N] [--pair A,B] [--seed N] [--out DIR] [--list-kernels]\n"
-	  "                 [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
+	  "                 [--beside-kernel NAME] [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run     --resume DIR" },
 	{ "analyze", cmd_analyze,
 	  "smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t] [--unit trial|process]\n"
@@ -35,8 +35,15 @@ enum { SUBCOMMAND_COUNT = sizeof subcommands / sizeof subcommands[0] };
 static void usage(FILE *out)
 {
 	fprintf(out, "usage:\n");
-	for (int i = 0; i < SUBCOMMAND_COUNT; i++)
-		fprintf(out, "  %s\n", subcommands[i].synopsis);
+	for (int i = 0; i < SUBCOMMAND_COUNT; i++) {
+		/* A synopsis may span lines; indent each one. */
+		const char *line = subcommands[i].synopsis;
+		while (*line) {
+			size_t len = strcspn(line, "\n");
+			fprintf(out, "  %.*s\n", (int)len, line);
+			line += len + (line[len] == '\n');
+		}
+	}
 	fprintf(out, "  smtbench --help | --version\n");
 }
 
@@ -54,8 +61,8 @@ static void help(void)
 	       "`smtbench COMMAND --help` describes each command's options.\n"
 	       "\n"
 	       "Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written);\n"
-	       "3 not possible on this machine (e.g. no placement it can give); 130 interrupted\n"
-	       "(the results folder is valid and can be resumed with --resume).\n");
+	       "3 not possible on this machine (e.g. no placement it can give); 128+signal when\n"
+	       "interrupted (130 for ^C: the results folder is valid; continue it with --resume).\n");
 }
 
 int main(int argc, char **argv)
