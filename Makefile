@@ -54,7 +54,7 @@ endif
 
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
               -I. $(DEP_CFLAGS) -DSMTBENCH_VERSION='"$(VERSION)"' \
-              -DSMTBENCH_LIBEXECDIR='"$(LIBEXECDIR)"' $(SAN_FLAGS) $(CFLAGS)
+              $(SAN_FLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 LIBS        = $(DEP_LIBS) -lm
 
@@ -78,6 +78,8 @@ PROGRAM     := $(BUILD)/smtbench
 
 .PHONY: all test run bench install uninstall clean
 .DELETE_ON_ERROR:
+# Keep the kernels' intermediate objects, so that a second make rebuilds nothing.
+.SECONDARY:
 
 all: $(PROGRAM) $(KERNELS)
 
@@ -85,6 +87,14 @@ $(PROGRAM): $(MAIN_OBJ) $(LIB_OBJS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# Where an installed smtbench finds its kernels is compiled in. The stamp holds that path and is
+# rewritten only when it changes, so `make install PREFIX=/opt/x` rebuilds what depends on it.
+LIBEXEC_STAMP := $(BUILD)/libexecdir.stamp
+$(shell mkdir -p $(BUILD) && [ "$$(cat $(LIBEXEC_STAMP) 2>/dev/null)" = '$(LIBEXECDIR)' ] \
+        || printf '%s' '$(LIBEXECDIR)' > $(LIBEXEC_STAMP))
+$(BUILD)/obj/runner/kernels.o: $(LIBEXEC_STAMP)
+$(BUILD)/obj/runner/kernels.o: ALL_CFLAGS += -DSMTBENCH_LIBEXECDIR='"$(LIBEXECDIR)"'
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

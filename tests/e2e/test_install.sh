@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `make install` honours PREFIX and DESTDIR, and an installed smtbench finds its kernels under
+# PREFIX/libexec/smtbench with no build tree beside it.
+source "$(dirname "$0")/lib.sh"
+
+prefix=$t_tmp/prefix
+build=$t_tmp/build
+check "make install PREFIX=$prefix (a fresh build of its own)" \
+	make -s -C "$SMTBENCH_ROOT" -j2 BUILD="$build" PREFIX="$prefix" install >"$t_tmp/make.log" 2>&1
+check "bin/smtbench is installed" test -x "$prefix/bin/smtbench"
+for k in "$SMTBENCH_ROOT"/asm/*.asm; do
+	name=$(basename "$k" .asm)
+	check "kernel $name is installed under libexec/smtbench" test -x "$prefix/libexec/smtbench/$name"
+done
+check_status 0 "the installed program runs a trial with an installed kernel" \
+	env -u SMTBENCH_KERNEL_DIR "$prefix/bin/smtbench" run --placements solo --trials 1 --warmup 0 \
+	--iters 1000 --out "$t_tmp/run"
+check "…and wrote its results" test -s "$t_tmp/run/samples.csv"
+
+outside_before=$(ls /usr/libexec/smtbench /usr/bin/smtbench 2>/dev/null)
+check "make install DESTDIR=stage PREFIX=/usr stages everything under stage/usr" \
+	make -s -C "$SMTBENCH_ROOT" -j2 BUILD="$build" PREFIX=/usr DESTDIR="$t_tmp/stage" install \
+	>>"$t_tmp/make.log" 2>&1
+check "staged bin/smtbench" test -x "$t_tmp/stage/usr/bin/smtbench"
+check "staged kernels" test -x "$t_tmp/stage/usr/libexec/smtbench/nop"
+check "the staged program looks for kernels under /usr/libexec/smtbench, not the stage" \
+	grep -q "/usr/libexec/smtbench" "$t_tmp/stage/usr/bin/smtbench"
+check "nothing was installed outside the stage" \
+	test "$(ls /usr/libexec/smtbench /usr/bin/smtbench 2>/dev/null)" = "$outside_before"
+check "make uninstall removes it again" \
+	make -s -C "$SMTBENCH_ROOT" BUILD="$build" PREFIX="$prefix" uninstall
+check "…the program and the kernels" test ! -e "$prefix/bin/smtbench" -a ! -e "$prefix/libexec/smtbench"
+
+done_testing
