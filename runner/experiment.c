@@ -68,10 +68,10 @@ static void show_progress(const struct experiment *e, long done, long total, dou
 	                              : e->duration_s - elapsed_s;
 	format_hms(remaining, eta, sizeof eta);
 	long nblocks = total >= 0 ? total / e->plan.nplacements : -1;
-	fprintf(stderr, "\r\033[Kblock %ld", done / e->plan.nplacements);
+	fprintf(stderr, "\r\033[K%ld", done / e->plan.nplacements);
 	if (nblocks >= 0)
 		fprintf(stderr, "/%ld", nblocks);
-	fprintf(stderr, "  %s elapsed, %s %s", elapsed, total >= 0 ? "ETA" : "left", eta);
+	fprintf(stderr, " blocks done  %s elapsed, %s %s", elapsed, total >= 0 ? "ETA" : "left", eta);
 	for (int i = 0; i < e->plan.nplacements; i++) {
 		enum placement p = e->plan.placements[i];
 		if (m->n[p] > 0)

@@ -193,6 +193,26 @@ check "A beside B: proc 0 is role a (nop), proc 1 is role b (pause)" \
 check_status 0 "--list-kernels" "$SMTBENCH" run --list-kernels
 check "--list-kernels names nop and says what bounds it" contains "$t_out" "nop"
 
+# --- workloads that fail ---------------------------------------------------------------------
+# A kernel this CPU cannot run exits 77: the run says so before making a folder (exit 3). A fake
+# kernel directory stands in for a CPU without AVX2.
+mkdir -p "$t_tmp/fake-kernels"
+printf '#!/bin/sh\necho "nop: this CPU does not support it" >&2\nexit 77\n' >"$t_tmp/fake-kernels/nop"
+chmod +x "$t_tmp/fake-kernels/nop"
+check_status 3 "an unsupported kernel is refused before any trial" \
+	env SMTBENCH_KERNEL_DIR="$t_tmp/fake-kernels" "$SMTBENCH" run --placements solo --trials 2 \
+	--out "$t_tmp/unsupported"
+check "…with the reason, and no folder" \
+	eval 'contains "$t_err" "cannot run on this CPU" && [[ ! -e $t_tmp/unsupported ]]'
+# A command that always fails: every trial is recorded as failed, never a sample, and the run
+# stops after the first block instead of burning the night.
+check_status 1 "a command that always fails stops the run" \
+	"$SMTBENCH" run --placements solo,same-pu --trials 5 --warmup 0 --out "$t_tmp/false" -- /bin/false
+check "…saying every trial of the first block failed" contains "$t_err" "every trial of the first block failed"
+check "…with the failures recorded as status exit, exit code 1" \
+	test "$(tail -n +2 "$t_tmp/false/samples.csv" | cut -d, -f9,10 | sort -u)" = "exit,1"
+check "…and meta.json says failed" grep -q '"status": "failed"' "$t_tmp/false/meta.json"
+
 # --- no SMT here: the default run says so and runs the rest ----------------------------------
 if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
 	&& ! grep -qs , /sys/devices/system/cpu/cpu0/topology/thread_siblings_list \
