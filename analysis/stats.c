@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,10 +56,35 @@ struct welford welford_of(const double *x, size_t n)
 	return w;
 }
 
-static int compare_doubles(const void *pa, const void *pb)
+/*
+ * Rearranges a[0..n) so that a[k] holds the k-th smallest value, with nothing larger before it
+ * and nothing smaller after it (Hoare's selection as Wirth writes it): O(n) on average, where a
+ * full sort was the cost of the outlier flags for millions of samples.
+ */
+static void select_kth(double *a, ptrdiff_t n, ptrdiff_t k)
 {
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
+	ptrdiff_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double pivot = a[k];
+		ptrdiff_t i = lo, j = hi;
+		do {
+			while (a[i] < pivot)
+				i++;
+			while (pivot < a[j])
+				j--;
+			if (i <= j) {
+				double t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < k)
+			lo = i;
+		if (k < i)
+			hi = j;
+	}
 }
 
 double median_of(const double *x, size_t n)
@@ -69,8 +95,17 @@ double median_of(const double *x, size_t n)
 	if (!copy)
 		return NAN;
 	memcpy(copy, x, n * sizeof *copy);
-	qsort(copy, n, sizeof *copy, compare_doubles);
-	double m = n % 2 ? copy[n / 2] : 0.5 * (copy[n / 2 - 1] + copy[n / 2]);
+	size_t k = n / 2;
+	select_kth(copy, (ptrdiff_t)n, (ptrdiff_t)k);
+	double m = copy[k];
+	if (n % 2 == 0) {
+		/* The other middle value is the largest of the lower half. */
+		double below = copy[0];
+		for (size_t i = 1; i < k; i++)
+			if (copy[i] > below)
+				below = copy[i];
+		m = 0.5 * (below + m);
+	}
 	free(copy);
 	return m;
 }

@@ -193,6 +193,50 @@ check "A beside B: proc 0 is role a (nop), proc 1 is role b (pause)" \
 check_status 0 "--list-kernels" "$SMTBENCH" run --list-kernels
 check "--list-kernels names nop and says what bounds it" contains "$t_out" "nop"
 
+# --- --pair, --duration, SIGTERM ---------------------------------------------------------------
+if ((ncpu >= 2)); then
+	pair=$(python3 -c 'import json,sys; p={x["name"]:x for x in json.load(sys.stdin)["placements"]}; print("%d,%d" % tuple(p["non-sibling"]["pus"]))' < <("$SMTBENCH" topo --json))
+	check_status 0 "--pair $pair runs the placement it forms, and solo" \
+		"$SMTBENCH" run --pair "$pair" --trials 2 --warmup 0 --iters 1000 --out "$t_tmp/pair"
+	check "--pair: placements are non-sibling and solo, on the CPUs given" python3 - "$t_tmp/pair" "$pair" <<'EOF2'
+import csv, sys
+a, b = map(int, sys.argv[2].split(","))
+rows = list(csv.DictReader(open(sys.argv[1] + "/samples.csv")))
+assert {r["placement"] for r in rows} == {"non-sibling", "solo"}, rows
+for r in rows:
+    want = a if r["placement"] == "solo" or r["proc"] == "0" else b
+    assert int(r["pu"]) == want, r
+EOF2
+fi
+check_status 0 "--duration 2s runs whole blocks until the time is spent" \
+	"$SMTBENCH" run --placements solo,same-pu --duration 2s --warmup 1 --iters 150000 --out "$t_tmp/dur"
+check "--duration: every block is whole (3 rows per block) and there are several" python3 - "$t_tmp/dur" <<'EOF2'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/samples.csv")))
+blocks = {}
+for r in rows:
+    blocks.setdefault(r["block"], []).append(r["placement"])
+assert len(blocks) >= 3, len(blocks)
+for b, placements in blocks.items():
+    assert sorted(placements) == ["same-pu", "same-pu", "solo"], (b, placements)
+m = json.load(open(sys.argv[1] + "/meta.json"))
+assert m["settings"]["trials"] is None and m["settings"]["duration_s"] == 2, m["settings"]
+assert m["plan"]["total_trials"] is None and m["status"] == "complete"
+EOF2
+"$SMTBENCH" run --placements solo,same-pu --trials 30 --iters "$ITERS" --out "$t_tmp/term" \
+	>/dev/null 2>"$t_tmp/term.err" &
+runner=$!
+for _ in $(seq 100); do
+	(($(wc -l <"$t_tmp/term/samples.csv" 2>/dev/null || echo 0) > 3)) && break
+	sleep 0.1
+done
+kill -TERM "$runner"
+wait "$runner"
+rc=$?
+check "SIGTERM: exit 143 (got $rc), no kernel left, resumable" \
+	eval '((rc == 143)) && [[ -z $(kernel_processes) ]] && grep -q -- "--resume" "$t_tmp/term.err"'
+check "SIGTERM: meta.json records the signal" grep -q '"signal": "TERM"' "$t_tmp/term/meta.json"
+
 # --- workloads that fail ---------------------------------------------------------------------
 # A kernel this CPU cannot run exits 77: the run says so before making a folder (exit 3). A fake
 # kernel directory stands in for a CPU without AVX2.
