@@ -127,7 +127,7 @@ char *kernel_path(const char *name, char *err, size_t errlen)
 	if (beside && is_executable_file(beside))
 		return beside;
 
-	char *installed = xasprintf("%s/%s", SMTBENCH_LIBEXECDIR, name);
+	char *installed = xasprintf("%s/%s", kernel_install_dir(), name);
 	if (is_executable_file(installed)) {
 		free(beside);
 		return installed;
@@ -138,4 +138,9 @@ char *kernel_path(const char *name, char *err, size_t errlen)
 	free(beside);
 	free(installed);
 	return NULL;
+}
+
+const char *kernel_install_dir(void)
+{
+	return SMTBENCH_LIBEXECDIR;
 }

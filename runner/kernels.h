@@ -32,4 +32,8 @@ const struct kernel *kernel_find(const char *name);
  */
 char *kernel_path(const char *name, char *err, size_t errlen);
 
+/* Where `make install` puts the kernels: $(PREFIX)/libexec/smtbench as the build was configured
+ * (a static string). */
+const char *kernel_install_dir(void);
+
 #endif

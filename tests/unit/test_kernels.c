@@ -134,19 +134,20 @@ static void test_path_with_override(const char *build)
 }
 
 /* Without the override this binary (BUILD/tests/) looks in BUILD/tests/kernels/, which does
- * not exist, then under SMTBENCH_LIBEXECDIR, which exists only after make install. */
+ * not exist, then in kernel_install_dir(), which exists only after make install. */
 static void test_path_search(void)
 {
 	unsetenv("SMTBENCH_KERNEL_DIR");
 	char err[1024] = "";
 	char *path = kernel_path("nop", err, sizeof err);
+	char *installed = xasprintf("%s/nop", kernel_install_dir());
 	if (path) {
-		CHECK(strcmp(path, SMTBENCH_LIBEXECDIR "/nop") == 0,
+		CHECK(strcmp(path, installed) == 0,
 		      "found only in the install directory: %s", path);
 	} else {
 		CHECK(strstr(err, "/tests/kernels/nop") != NULL,
 		      "the error names <dir of this program>/kernels/nop: %s", err);
-		CHECK(strstr(err, SMTBENCH_LIBEXECDIR "/nop") != NULL,
+		CHECK(strstr(err, installed) != NULL,
 		      "the error names the install directory: %s", err);
 		CHECK(strstr(err, "run make") != NULL, "the error says to run make");
 	}
@@ -156,6 +157,7 @@ static void test_path_search(void)
 	char *path2 = kernel_path("nop", err2, sizeof err2);
 	CHECK(path ? path2 && strcmp(path, path2) == 0 : !path2 && strcmp(err, err2) == 0,
 	      "an empty SMTBENCH_KERNEL_DIR means no override");
+	free(installed);
 	free(path);
 	free(path2);
 }
