@@ -6,7 +6,8 @@
  * summary, a jansson object, or the distributions a report draws.
  *
  * The model, per group: samples ~ Normal(mu, sigma) (or Student-t with --model t), uniform
- * priors on a grid over (mu, sigma). The grid comes from the data and is widened until the
+ * priors on a grid over (mu, sigma), the prior of mu uniform on mu > 0 (times cannot be
+ * negative: the grid's lowest mu is one step above 0, so mu_A / mu_B is always defined). The grid comes from the data and is widened until the
  * posterior's mass at its edges is negligible; both groups' mu grids share one spacing, so that
  * mu_A - mu_B lands exactly on a lattice. `seed_grid` reproduces seed 003's computation instead.
  *
@@ -35,8 +36,9 @@
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
 enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
 enum analysis_verdict {
-	ANALYSIS_VERDICT_SLOWER,     /* A is slower than B (mu_A > mu_B, beyond the ROPE if given) */
-	ANALYSIS_VERDICT_FASTER,
+	ANALYSIS_VERDICT_SLOWER,     /* A is slower than B: P(mu_A > mu_B) >= 0.975 (beyond the
+	                              * ROPE if given), as the 95% equal-tailed interval excluding 0 */
+	ANALYSIS_VERDICT_FASTER,     /* likewise P(mu_A < mu_B) >= 0.975 */
 	ANALYSIS_VERDICT_SAME,       /* practically the same: P(within the ROPE) >= 0.95 */
 	ANALYSIS_VERDICT_UNDECIDED,  /* not enough data to say */
 };
@@ -51,6 +53,7 @@ struct analysis_point {
 	double value_s; /* the analysed value: a trial's mean utime_s, or one process's utime_s */
 	bool warmup;    /* warm-up samples are kept for plots, never analysed */
 	bool outlier;   /* robust |z| > 3.5 within its group (never for warm-ups); never dropped */
+	long line;      /* plain files: the line number in the file (from 1); 0 otherwise */
 };
 
 /* The analysed samples of one placement (or one file), in run order. */
@@ -94,7 +97,8 @@ struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_uni
 /*
  * Loads two plain files of numbers (seconds), one per line; blank lines and lines whose first
  * non-blank character is '#' are skipped; A is the first file. Returns NULL with
- * "FILE:LINE: what is wrong" for a non-number, NaN, an infinity or a negative time, and
+ * "FILE:LINE: what is wrong" for a non-number (hexadecimal included), NaN, an infinity, a
+ * negative time or a value that overflows or underflows a double (strtod's ERANGE), and
  * "FILE: ..." for a file that cannot be read or holds fewer than two samples.
  */
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
@@ -158,7 +162,14 @@ struct analysis_grid_report {
 	int widenings;                 /* how many times the grid was widened */
 	double edge_mass;              /* the largest marginal probability in an edge cell, at the end */
 	bool at_bound;                 /* widening stopped at its bound: the answer depends on the grid */
+	/* Seed grid only: why its numbers are nonsense for these data (a sample mean outside
+	 * [5, 35] s, or mass above ANALYSIS_SEED_EDGE_MASS_MAX in an edge cell of mu or at sigma's
+	 * top; sigma's bottom, 5 s, is the seed's known bias and explained apart); "" when none. */
+	char warning[256];
 };
+
+/* Above this edge mass the seed's fixed grid visibly truncates the posterior. */
+#define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
 
 struct analysis_comparison {
 	char *label;                 /* "headline", "contention", "control", or "files" */
@@ -166,7 +177,8 @@ struct analysis_comparison {
 	double p_a_gt_b, p_a_lt_b;   /* P(mu_A > mu_B), P(mu_A < mu_B) */
 	double p_rope;               /* P(|mu_A / mu_B - 1| <= rope_pct %); NAN without a ROPE */
 	double diff_mean, diff_ci[2], diff_hdi[2]; /* mu_A - mu_B, 95% equal-tailed and HDI */
-	double ratio_mean, ratio_ci[2]; /* mu_A / mu_B; NAN when mu_B's grid reaches 0 or below */
+	double ratio_mean, ratio_ci[2]; /* mu_A / mu_B (mu > 0 on every grid, so always defined
+	                                 * for the default grid and the seed's) */
 	double welch_t, welch_df, welch_p; /* NAN when undefined (both spreads zero) */
 	double cohens_d;
 	struct analysis_grid_report grid;
@@ -183,6 +195,7 @@ struct analysis_group_diagnostics {
 	size_t failed_trials, overlap_known, poor_overlap_trials, wall_known, wall_above_cpu_trials;
 	size_t outlier_count;
 	long *outlier_trials;        /* run-order indexes of the flagged samples */
+	long *outlier_lines;         /* plain files: their line numbers; NULL otherwise */
 	double drift_slope_s;        /* least-squares slope of value over run order, s per trial */
 	double drift_slope_ci[2];    /* its 95% interval; NAN for n < 3 */
 	double first_half_mean_s, second_half_mean_s;

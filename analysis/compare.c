@@ -8,7 +8,12 @@
 
 #include "analysis/internal.h"
 
-static const double DECISION_PROBABILITY = 0.95;
+/* A verdict of slower or faster needs one-sided P >= 0.975: the same evidence as the two-sided
+ * 95% equal-tailed interval excluding 0 (or 1), so with no real difference about 5% of
+ * comparisons (both sides together) get a verdict, and a verdict never contradicts the interval.
+ * Practically the same needs P(within the ROPE) >= 0.95, the interval's mass. */
+static const double DIRECTION_PROBABILITY = 0.975;
+static const double EQUIVALENCE_PROBABILITY = 0.95;
 
 void analysis_options_init(struct analysis_options *opt)
 {
@@ -60,6 +65,7 @@ void analysis_result_free(struct analysis_result **p)
 	for (size_t i = 0; i < r->group_count; i++) {
 		free(r->groups[i].name);
 		free(r->groups[i].outlier_trials);
+		free(r->groups[i].outlier_lines);
 	}
 	free(r->groups);
 	for (size_t i = 0; i < r->note_count; i++)
@@ -117,17 +123,17 @@ static enum analysis_verdict decide(const struct analysis_comparison *c, double 
 	if (c->grid.at_bound)
 		return ANALYSIS_VERDICT_UNDECIDED;
 	if (!isnan(c->p_rope)) {
-		if (c->p_rope >= DECISION_PROBABILITY)
+		if (c->p_rope >= EQUIVALENCE_PROBABILITY)
 			return ANALYSIS_VERDICT_SAME;
-		if (p_above >= DECISION_PROBABILITY)
+		if (p_above >= DIRECTION_PROBABILITY)
 			return ANALYSIS_VERDICT_SLOWER;
-		if (p_below >= DECISION_PROBABILITY)
+		if (p_below >= DIRECTION_PROBABILITY)
 			return ANALYSIS_VERDICT_FASTER;
 		return ANALYSIS_VERDICT_UNDECIDED;
 	}
-	if (c->p_a_gt_b >= DECISION_PROBABILITY)
+	if (c->p_a_gt_b >= DIRECTION_PROBABILITY)
 		return ANALYSIS_VERDICT_SLOWER;
-	if (c->p_a_lt_b >= DECISION_PROBABILITY)
+	if (c->p_a_lt_b >= DIRECTION_PROBABILITY)
 		return ANALYSIS_VERDICT_FASTER;
 	return ANALYSIS_VERDICT_UNDECIDED;
 }
@@ -271,9 +277,21 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 		if (!d->outlier_trials)
 			return -1;
 		size_t k = 0;
+		bool lines_known = true;
 		for (size_t i = 0; i < data->point_count; i++)
-			if (data->points[i].group == (int)gi && data->points[i].outlier)
+			if (data->points[i].group == (int)gi && data->points[i].outlier) {
+				lines_known = lines_known && data->points[i].line > 0;
 				d->outlier_trials[k++] = data->points[i].trial;
+			}
+		if (lines_known) {
+			d->outlier_lines = malloc(d->outlier_count * sizeof *d->outlier_lines);
+			if (!d->outlier_lines)
+				return -1;
+			k = 0;
+			for (size_t i = 0; i < data->point_count; i++)
+				if (data->points[i].group == (int)gi && data->points[i].outlier)
+					d->outlier_lines[k++] = data->points[i].line;
+		}
 	}
 	drift_fit(g->trials, g->values_s, g->n, &d->drift_slope_s, d->drift_slope_ci);
 	size_t half = g->n / 2;

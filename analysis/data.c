@@ -132,6 +132,7 @@ static int builder_add_sample(struct builder *b, int group, long trial, double v
 	pt->value_s = value;
 	pt->warmup = warmup;
 	pt->outlier = false;
+	pt->line = 0;
 	b->point_sample[d->point_count] = -1;
 	if (!warmup) {
 		struct analysis_group *g = &d->groups[group];
@@ -233,14 +234,17 @@ static int load_numbers(struct builder *b, int group, const char *path, char *er
 		errno = 0;
 		char *rest;
 		double v = strtod(start, &rest);
-		if (rest == start || *rest) {
+		/* Decimal only: strtod also reads hexadecimal ("0x10" = 16), which no timer writes. */
+		if (rest == start || *rest || strpbrk(start, "xX")) {
 			analysis_set_error(err, err_size, "%s: '%.40s' is not a number (one time in "
-			                   "seconds per line; # starts a comment)", where, start);
+			                   "seconds per line, in decimal; # starts a comment)", where, start);
 			rc = -1;
 			break;
 		}
-		if (errno == ERANGE && !isinf(v) && v != 0 && fabs(v) >= 1.0) {
-			analysis_set_error(err, err_size, "%s: '%.40s' is out of range", where, start);
+		if (errno == ERANGE) {
+			analysis_set_error(err, err_size, "%s: '%.40s' is out of range (it %s); give a "
+			                   "time in seconds between 1e-300 and 1e300", where, start,
+			                   fabs(v) >= 1.0 ? "overflows" : "underflows to 0");
 			rc = -1;
 			break;
 		}
@@ -253,6 +257,7 @@ static int load_numbers(struct builder *b, int group, const char *path, char *er
 			rc = -1;
 			break;
 		}
+		b->data->points[b->data->point_count - 1].line = line_no;
 	}
 	if (rc == 0 && ferror(f)) {
 		analysis_set_error(err, err_size, "%s: read error: %s", path, strerror(errno));

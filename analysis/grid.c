@@ -11,6 +11,11 @@
  * times exp(±6 / sqrt(2(n-1))) (the posterior of log sigma has about that spread). Both groups'
  * mu grids sit on integer multiples of one step, so every difference is an integer number of
  * steps: the difference is a convolution on integer indices, never a merge of floats.
+ * Times cannot be negative, so the prior of mu is uniform on mu > 0: the lowest lattice point
+ * kept is the first above 0 (index 1 in absolute lattice units, one step). A lower edge held
+ * there by this clamp is the prior's bound, not an edge of the grid, and never asks for widening
+ * (as sigma's floor). With it mu_B > 0 on all its grid, so the slowdown mu_A / mu_B is always
+ * defined, and far from 0 (several posterior scales) nothing changes.
  * After each pass the marginal mass in every edge cell is checked; any edge holding more than
  * EDGE_MASS_NEGLIGIBLE is widened (mu: twice the half-width; sigma: twice the top, half the
  * bottom) and the posterior recomputed, at most MAX_WIDENINGS times. Reaching the bound is
@@ -23,6 +28,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,7 +270,9 @@ static struct edge_check check_edges(const struct pair_posterior *pp, const doub
 	memset(&e, 0, sizeof e);
 	for (int k = 0; k < 2; k++) {
 		const struct group_posterior *gp = &pp->g[k];
-		double mu_edge = fmax(gp->mu_prob[0], gp->mu_prob[gp->mu_count - 1]);
+		/* The prior's bound mu > 0 is not an edge either. */
+		double mu_low = gp->mu_clamped ? 0.0 : gp->mu_prob[0];
+		double mu_edge = fmax(mu_low, gp->mu_prob[gp->mu_count - 1]);
 		double top = gp->sigma_prob[gp->sigma_count - 1];
 		/* sigma's floor is a bound by design (the timer's resolution), not an edge. */
 		double bottom = sigma_lo[k] > gp->sigma_floor * (1 + 1e-9) ? gp->sigma_prob[0] : 0.0;
@@ -274,6 +282,33 @@ static struct edge_check check_edges(const struct pair_posterior *pp, const doub
 		e.worst = fmax(e.worst, fmax(mu_edge, fmax(top, bottom)));
 	}
 	return e;
+}
+
+/* The seed's grid is fixed at 5 to 35 s: data outside it, or a posterior cut off at mu's edges
+ * or sigma's top, give numbers that mean nothing. Says so in rep->warning. Mass at sigma's
+ * bottom (5 s) is the seed's known bias on low-noise data, which the text explains apart. */
+static void seed_grid_warning(struct analysis_grid_report *rep, const struct pair_posterior *pp,
+                              const struct group_input in[2],
+                              const struct analysis_group *const groups[2])
+{
+	rep->warning[0] = '\0';
+	for (int k = 0; k < 2; k++)
+		if (!(in[k].mean >= 5.0 && in[k].mean <= 35.0)) {
+			snprintf(rep->warning, sizeof rep->warning, "the sample mean of %s, %.3g s, lies "
+			         "outside the seed's grid of 5 to 35 s: its numbers mean nothing here; use "
+			         "the default grid", groups[k]->name, in[k].mean);
+			return;
+		}
+	double worst = 0;
+	for (int k = 0; k < 2; k++) {
+		const struct group_posterior *gp = &pp->g[k];
+		worst = fmax(worst, fmax(gp->mu_prob[0], gp->mu_prob[gp->mu_count - 1]));
+		worst = fmax(worst, gp->sigma_prob[gp->sigma_count - 1]);
+	}
+	if (worst > ANALYSIS_SEED_EDGE_MASS_MAX)
+		snprintf(rep->warning, sizeof rep->warning, "the seed's grid of 5 to 35 s cuts the "
+		         "posterior off: %.2g of its mass lies in an edge cell of mu or at sigma's top; "
+		         "its numbers mean nothing here; use the default grid", worst);
 }
 
 int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_group *a,
@@ -313,6 +348,7 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 				rep->mu_range[k][1] = rep->sigma_range[k][1] = 35.0;
 			}
 			rep->sigma_points = 101;
+			seed_grid_warning(rep, pp, in, groups);
 		}
 		goto done;
 	}
@@ -353,10 +389,18 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 			struct group_posterior *gp = &pp->g[k];
 			double lo_real = floor((in[k].center - half[k] - ref) / step);
 			double hi_real = ceil((in[k].center + half[k] - ref) / step);
+			/* The prior mu > 0: absolute lattice index k_ref + lo >= 1. */
+			double first_positive = 1.0 - (double)k_ref;
+			bool clamped = lo_real < first_positive;
+			if (clamped)
+				lo_real = first_positive;
+			if (hi_real < lo_real + 1)
+				hi_real = lo_real + 1;
 			size_t count = (size_t)(hi_real - lo_real) + 1;
 			if (group_posterior_alloc(gp, count, points) < 0)
 				goto oom;
 			gp->k_lo = k_ref + (int64_t)lo_real;
+			gp->mu_clamped = clamped;
 			free(offset);
 			offset = malloc(count * sizeof *offset);
 			if (!offset)

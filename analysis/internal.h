@@ -56,6 +56,7 @@ struct group_posterior {
 	double *sigma_prob;   /* marginal of sigma */
 	double sigma_floor;
 	bool sigma_floored;
+	bool mu_clamped;      /* the lowest mu is held just above 0 (the prior mu > 0), not an edge */
 };
 
 struct pair_posterior {

@@ -99,7 +99,8 @@ static void print_answer(FILE *out, const struct analysis_comparison *c, const s
 		        "P(%s slower) = %.2f", a, b, a, c->p_a_gt_b);
 		if (!isnan(c->p_rope))
 			fprintf(out, ", P(within ±%g%%) = %.2f", r->options.rope_pct, c->p_rope);
-		fprintf(out, ".\n");
+		fprintf(out, " (a verdict needs a probability of at least 0.975 either way%s).\n",
+		        isnan(c->p_rope) ? "" : ", or 0.95 within the ROPE");
 		break;
 	}
 	if (c->grid.at_bound)
@@ -114,6 +115,8 @@ static void print_seed_lines(FILE *out, const struct analysis_comparison *c)
 	char lo[40], hi[40];
 	analysis_format_shortest(c->diff_ci[0], lo, sizeof lo);
 	analysis_format_shortest(c->diff_ci[1], hi, sizeof hi);
+	if (c->grid.warning[0])
+		fprintf(out, "Warning: %s.\n", c->grid.warning);
 	fprintf(out, "Seed 003's computation (--seed-grid): %s is slower with probability of %.2f.\n",
 	        c->a.name, c->p_a_gt_b);
 	fprintf(out, "%s is on average %.2fs slower than %s. With 95%% probability %s is faster than "
@@ -127,7 +130,7 @@ static void print_seed_lines(FILE *out, const struct analysis_comparison *c)
 	        num(&ns, c->default_diff_mean, res), num(&ns, c->default_diff_ci[0], res),
 	        num(&ns, c->default_diff_ci[1], res));
 	double spread = fmax(c->a.sd_s, c->b.sd_s);
-	if (spread < 2.5 && width(c->default_diff_ci) < width(c->diff_ci))
+	if (!c->grid.warning[0] && spread < 2.5 && width(c->default_diff_ci) < width(c->diff_ci))
 		fprintf(out, ": far narrower, because the seed's sigma grid starts at 5 s while these "
 		        "samples spread by only about %.2g s, so the seed assumes noise some %.0f times "
 		        "larger than measured.\n", spread, 5.0 / spread);
@@ -184,7 +187,8 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 		fprintf(out, "  grid: the seed's: mu and sigma linspace(5, 35, 101); edge mass %.2g\n",
 		        g->edge_mass);
 	else
-		fprintf(out, "  grid: %s model; mu %zu and %zu points, step %.3g s; sigma %d points "
+		fprintf(out, "  grid: %s model, uniform prior on mu > 0; mu %zu and %zu points, "
+		        "step %.3g s; sigma %d points "
 		        "(A %.3g to %.3g s, B %.3g to %.3g s); widened %d time%s; edge mass %.2g%s\n",
 		        g->model == ANALYSIS_MODEL_T ? "Student-t" : "normal", g->mu_points[0],
 		        g->mu_points[1], g->mu_step, (int)g->sigma_points, g->sigma_range[0][0],
@@ -203,10 +207,13 @@ static void print_diagnostics(FILE *out, const struct analysis_result *r)
 		struct numbers ns = { .next = 0 };
 		fprintf(out, "  %s: %zu samples", d->name, d->n);
 		if (d->outlier_count) {
+			/* Files: the line numbers a person finds them at; arrays: indexes from 0. */
+			const long *at = d->outlier_lines ? d->outlier_lines : d->outlier_trials;
 			fprintf(out, "; outliers (robust |z| > 3.5, kept): %s", r->from_folder ?
-			        (d->outlier_count > 1 ? "trials " : "trial ") : "samples #");
+			        (d->outlier_count > 1 ? "trials " : "trial ") :
+			        d->outlier_lines ? (d->outlier_count > 1 ? "lines " : "line ") : "samples #");
 			for (size_t k = 0; k < d->outlier_count && k < 10; k++)
-				fprintf(out, "%s%ld", k ? ", " : "", d->outlier_trials[k]);
+				fprintf(out, "%s%ld", k ? ", " : "", at[k]);
 			if (d->outlier_count > 10)
 				fprintf(out, " and %zu more", d->outlier_count - 10);
 		} else {
@@ -250,10 +257,15 @@ static void print_diagnostics(FILE *out, const struct analysis_result *r)
 
 int analysis_print_text(FILE *out, const struct analysis_result *r)
 {
-	fprintf(out, "smtbench analyze %s: %s model, unit %s\n\n", r->source,
+	const char *unit_note = "";
+	if (r->options.seed_grid && r->from_folder)
+		unit_note = r->unit == ANALYSIS_UNIT_PROCESS
+		            ? " (--seed-grid implies it: the seed used every process time)"
+		            : " (not the seed's: it used every process time; see --unit process)";
+	fprintf(out, "smtbench analyze %s: %s model, unit %s%s\n\n", r->source,
 	        r->options.seed_grid ? "the seed's normal" :
 	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
-	        r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial");
+	        r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial", unit_note);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		print_comparison(out, &r->comparisons[i], r);
 	print_diagnostics(out, r);
@@ -289,7 +301,7 @@ static json_t *grid_json(const struct analysis_grid_report *g)
 	json_t *mu_points = json_array();
 	json_array_append_new(mu_points, json_integer((json_int_t)g->mu_points[0]));
 	json_array_append_new(mu_points, json_integer((json_int_t)g->mu_points[1]));
-	return json_pack("{s:b, s:s, s:i, s:o, s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b}",
+	json_t *o = json_pack("{s:b, s:s, s:i, s:o, s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b}",
 	                 "seed_grid", g->seed_grid,
 	                 "model", g->model == ANALYSIS_MODEL_T ? "t" : "normal",
 	                 "points", g->points, "mu_points", mu_points,
@@ -299,6 +311,9 @@ static json_t *grid_json(const struct analysis_grid_report *g)
 	                 "sigma_range", "a", pair(g->sigma_range[0]), "b", pair(g->sigma_range[1]),
 	                 "widenings", g->widenings, "edge_mass", number_or_null(g->edge_mass),
 	                 "at_bound", g->at_bound);
+	if (o && g->warning[0])
+		json_object_set_new(o, "warning", json_string(g->warning));
+	return o;
 }
 
 json_t *analysis_comparison_json(const struct analysis_comparison *c)
@@ -343,6 +358,19 @@ static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
 	                 "second_half_mean", number_or_null(d->second_half_mean_s));
 }
 
+/* Plain files: the outliers' line numbers too ("outlier_lines"), beside the run-order indexes. */
+static json_t *diagnostics_json_with_lines(const struct analysis_group_diagnostics *d)
+{
+	json_t *o = diagnostics_json(d);
+	if (o && d->outlier_lines) {
+		json_t *lines = json_array();
+		for (size_t k = 0; k < d->outlier_count; k++)
+			json_array_append_new(lines, json_integer(d->outlier_lines[k]));
+		json_object_set_new(o, "outlier_lines", lines);
+	}
+	return o;
+}
+
 static json_t *strings_json(char **list, size_t count)
 {
 	json_t *a = json_array();
@@ -355,7 +383,7 @@ json_t *analysis_result_json(const struct analysis_result *r)
 {
 	json_t *groups = json_array();
 	for (size_t i = 0; i < r->group_count; i++)
-		json_array_append_new(groups, diagnostics_json(&r->groups[i]));
+		json_array_append_new(groups, diagnostics_json_with_lines(&r->groups[i]));
 	if (!r->from_folder && r->comparison_count == 1) {
 		json_t *o = analysis_comparison_json(&r->comparisons[0]);
 		if (o)

@@ -250,12 +250,13 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 			                    num(&ns, hi, res));
 	} else {
 		double res = half_width(c->diff_ci);
-		if (decided)
-			effect = analysis_strdup_printf("makes each copy of %s %s s %s than %s (95%% CI %s–%s s)",
+		double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
+		double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
+		if (decided) /* "to" beside a negative bound: a dash would read as a minus */
+			effect = analysis_strdup_printf("makes each copy of %s %s s %s than %s (95%% CI %s%s%s s)",
 			                    what, num(&ns, fabs(c->diff_mean), res),
-			                    slower ? "slower" : "faster", c->b.name,
-			                    num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
-			                    num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
+			                    slower ? "slower" : "faster", c->b.name, num(&ns, lo, res),
+			                    lo < 0 || hi < 0 ? " to " : "–", num(&ns, hi, res));
 		else
 			effect = analysis_strdup_printf("changes the time of each copy of %s by %s s from %s "
 			                    "(95%% CI %s to %s s)", what, num(&ns, c->diff_mean, res),
@@ -316,11 +317,53 @@ static char *machine_text(const json_t *meta)
 	return s;
 }
 
+/* The same-pu control fails when it finds a difference from solo: a verdict of slower or
+ * faster, or, with a ROPE, a ratio interval wholly outside 1 ± ROPE. */
+static bool control_failed(const struct analysis_comparison *c, double rope_pct)
+{
+	if (c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER)
+		return true;
+	if (isnan(rope_pct) || !isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]))
+		return false;
+	double rope = rope_pct / 100;
+	return c->ratio_ci[0] > 1 + rope || c->ratio_ci[1] < 1 - rope;
+}
+
 static int build_warnings(struct report *rep)
 {
 	const struct analysis_result *r = rep->result;
 	struct nums ns = { .next = 0 };
 	const char *unit = report_unit_label(rep);
+	if (rep->meta_problem
+	    && push(&rep->warnings, &rep->warning_count, strdup(rep->meta_problem)) < 0)
+		return -1;
+	/* The control first: when it fails, nothing else in the report can be trusted. */
+	for (size_t i = 0; i < r->comparison_count; i++) {
+		const struct analysis_comparison *c = &r->comparisons[i];
+		if (strcmp(c->label, "control") || !control_failed(c, r->options.rope_pct))
+			continue;
+		char *by;
+		if (isfinite(c->ratio_mean)) {
+			double res = half_width(c->ratio_ci);
+			by = analysis_strdup_printf("%s× solo's (95%% CI %s to %s)",
+			                            num(&ns, c->ratio_mean, res), num(&ns, c->ratio_ci[0], res),
+			                            num(&ns, c->ratio_ci[1], res));
+		} else {
+			double res = half_width(c->diff_ci);
+			by = analysis_strdup_printf("%s s from solo's (95%% CI %s to %s s)",
+			                            num(&ns, c->diff_mean, res), num(&ns, c->diff_ci[0], res),
+			                            num(&ns, c->diff_ci[1], res));
+		}
+		int pushed = by ? push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
+			"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
+			"should match solo's (1×); CPU-time accounting on this machine is suspect, and "
+			"with it every other comparison in this report", c->a.name, by,
+			c->verdict == ANALYSIS_VERDICT_FASTER ? "lower" : "higher",
+			c->verdict == ANALYSIS_VERDICT_FASTER ? c->p_a_lt_b : c->p_a_gt_b)) : -1;
+		free(by);
+		if (pushed < 0)
+			return -1;
+	}
 	if (rep->meta && json_is_true(json_object_get(rep->meta, "virtual_machine"))) {
 		const char *hv = meta_string(rep->meta, "hypervisor");
 		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
@@ -475,10 +518,21 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 		goto fail;
 	char *meta_path = analysis_strdup_printf("%s/meta.json", dir);
 	if (meta_path && access(meta_path, F_OK) == 0) {
+		/* Present but damaged: said once among the warnings, then the report goes on
+		 * without it, as for a folder that has none. */
 		json_error_t jerr;
 		rep->meta = json_load_file(meta_path, 0, &jerr);
-		if (rep->meta && !json_is_object(rep->meta))
-			json_decref(rep->meta), rep->meta = NULL;
+		if (!rep->meta)
+			rep->meta_problem = analysis_strdup_printf(
+				"%s is not valid JSON (line %d: %s); the machine and the pairs are not "
+				"reported", meta_path, jerr.line, jerr.text);
+		else if (!json_is_object(rep->meta)) {
+			json_decref(rep->meta);
+			rep->meta = NULL;
+			rep->meta_problem = analysis_strdup_printf(
+				"%s is not a JSON object; the machine and the pairs are not reported",
+				meta_path);
+		}
 	}
 	free(meta_path);
 
@@ -546,6 +600,7 @@ void report_free(struct report **p)
 	free(rep->headline_text);
 	free(rep->no_sibling_reason);
 	free(rep->machine);
+	free(rep->meta_problem);
 	free(rep->workload);
 	json_decref(rep->meta);
 	analysis_result_free(&rep->result);
@@ -807,7 +862,9 @@ static void write_md(const struct report *rep, FILE *out)
 	      "The model: each placement's samples ~ Normal(mu, sigma) with uniform priors, computed "
 	      "on a grid. The 95% credible interval holds the true mean (or ratio) with probability "
 	      "0.95 given the data and the model; P(slower) is the posterior probability that A's "
-	      "mean is larger than B's. Placements were interleaved in randomized blocks, so slow "
+	      "mean is larger than B's; the verdict says slower or faster only when it (or its "
+	      "complement) is at least 0.975, as when the 95% interval excludes no difference. "
+	      "Placements were interleaved in randomized blocks, so slow "
 	      "drift of the machine hits every placement alike.\n", out);
 }
 

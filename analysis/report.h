@@ -22,7 +22,8 @@ extern const char *const report_file_names[REPORT_FILE_COUNT];
 
 /*
  * Loads DIR/samples.csv and DIR/meta.json (absent or unreadable meta.json: the report says
- * "not recorded"), runs the default analysis (normal model, unit trial) and prepares the
+ * "not recorded"; present but not a JSON object: also one warning naming the file and the
+ * JSON error), runs the default analysis (normal model, unit trial) and prepares the
  * summary. Returns NULL with a message when samples.csv cannot be read or holds no two
  * placements with two samples each.
  */
@@ -55,6 +56,18 @@ char *report_svg_samples(const struct report *rep);
 void report_free(struct report **p);
 
 /* ---- building blocks, exposed for tests ---------------------------------------------------- */
+
+struct analysis_comparison;
+
+/*
+ * The slowdown mu_A / mu_B as the posterior plot draws it: 161 equal bins around its 95%
+ * interval, each bin's probability the rise of the ratio's CDF across it (the marginals of mu
+ * read as piecewise uniform), so the density is smooth. New arrays *values (bin centres) and
+ * *probs, *count entries, the caller's to free. Returns -1 when the ratio is undefined (B's mu
+ * not above 0, an empty interval) or on out of memory.
+ */
+int report_ratio_distribution(const struct analysis_comparison *c, double **values,
+                              double **probs, size_t *count);
 
 /*
  * "Nice" axis ticks covering [lo, hi]: a step of 1, 2 or 5 times a power of ten chosen so that

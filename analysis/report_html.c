@@ -25,6 +25,31 @@ static void esc(FILE *out, const char *s)
 	report_xml_escape(out, s);
 }
 
+/* Escapes text, rendering each `x` (the summary's markdown for a name) as <code>x</code>; an
+ * unpaired backtick stays as it is. */
+static void esc_code(FILE *out, const char *s)
+{
+	while (*s) {
+		const char *open = strchr(s, '`');
+		const char *close = open ? strchr(open + 1, '`') : NULL;
+		if (!close) {
+			esc(out, s);
+			return;
+		}
+		char *before = strndup(s, (size_t)(open - s));
+		char *inside = strndup(open + 1, (size_t)(close - open - 1));
+		if (before && inside) {
+			esc(out, before);
+			fputs("<code>", out);
+			esc(out, inside);
+			fputs("</code>", out);
+		}
+		free(before);
+		free(inside);
+		s = close + 1;
+	}
+}
+
 static void td(FILE *out, const char *text, bool numeric)
 {
 	fputs(numeric ? "<td class=\"num\">" : "<td>", out);
@@ -74,7 +99,7 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 		      "What this run can say:</p>\n", out);
 	}
 	fputs("<p class=\"verdict\" id=\"verdict\">", out);
-	esc(out, rep->headline_text);
+	esc_code(out, rep->headline_text);
 	fputs("</p>\n<p class=\"muted\">Machine: ", out);
 	esc(out, rep->machine);
 	fputs("</p>\n", out);
@@ -125,7 +150,7 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	fputs("<h2>Comparisons</h2>\n<ul>\n", out);
 	for (size_t i = 0; i < r->comparison_count; i++) {
 		fputs("<li>", out);
-		esc(out, rep->sentences[i]);
+		esc_code(out, rep->sentences[i]);
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n<table>\n<tr><th>A</th><th>B</th><th>role</th><th>A/B</th><th>95% CI</th>"
@@ -156,7 +181,7 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 		fputs("<ul class=\"warn\">\n", out);
 	for (size_t i = 0; i < rep->warning_count; i++) {
 		fputs("<li>", out);
-		esc(out, rep->warnings[i]);
+		esc_code(out, rep->warnings[i]);
 		fputs("</li>\n", out);
 	}
 	if (rep->warning_count)
@@ -174,7 +199,9 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	fputs("<h2>How to read this</h2>\n<p>Each placement's samples are modelled as "
 	      "Normal(mu, sigma) with uniform priors, computed on a grid. A 95% credible interval "
 	      "holds the true mean (or ratio) with probability 0.95 given the data and the model; "
-	      "P(slower) is the posterior probability that A's mean is larger than B's. The unit is "
+	      "P(slower) is the posterior probability that A's mean is larger than B's; the verdict "
+	      "says slower or faster only when it (or its complement) is at least 0.975, as when the "
+	      "95% interval excludes no difference. The unit is "
 	      "seconds of user CPU time (wait4's rusage). Placements were interleaved in randomized "
 	      "blocks, so slow drift of the machine hits every placement alike. The same numbers, "
 	      "with the settings, are in report.md and report.json.</p>\n</body>\n</html>\n", out);

@@ -34,6 +34,7 @@ struct report {
 	struct analysis_dataset *data;
 	struct analysis_result *result;
 	json_t *meta;              /* NULL without a readable meta.json */
+	char *meta_problem;        /* meta.json present but not a JSON object: why; else NULL */
 	char *workload;            /* the role-a workload's name, or NULL */
 	struct report_placement *placements; /* one per dataset group, same order */
 	size_t placement_count;

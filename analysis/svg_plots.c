@@ -26,6 +26,17 @@ static char *finish(FILE *out, char **buf)
 
 /* ---- posterior.svg ------------------------------------------------------------------------ */
 
+/* An interval as a legend writes it: "lo–hi", or "lo to hi" when a bound is negative (a dash
+ * next to a minus sign misreads), as the terminal and report.md do. */
+static const char *interval_text(char *buf, size_t size, const double ci[2], double res)
+{
+	char lo[48], hi[48];
+	report_format(lo, sizeof lo, ci[0], res);
+	report_format(hi, sizeof hi, ci[1], res);
+	snprintf(buf, size, "%s%s%s", lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–", hi);
+	return buf;
+}
+
 struct curve {
 	const double *values, *probs;
 	size_t count;
@@ -211,33 +222,65 @@ static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 	svg_y_axis(out, &y, LEFT, "density", false);
 }
 
-/* The slowdown mu_A / mu_B from the two independent marginal posteriors, binned: every pair of
- * grid points contributes its ratio with the product of their probabilities. */
-static int ratio_distribution(const struct analysis_comparison *c, double **values,
+/* The piecewise-uniform CDF of a discrete distribution at x (each value owns the cell reaching
+ * halfway to its neighbours, as analysis_dist_quantile reads it); prefix[i] = mass below i. */
+static double cell_cdf(const struct analysis_dist *d, const double *prefix, double x)
+{
+	const double *v = d->values;
+	size_t n = d->count;
+	if (n == 1)
+		return x >= v[0] ? 1.0 : 0.0;
+	size_t lo = 0, hi = n; /* the cell holding x is in [lo, hi) */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (x >= 0.5 * (v[mid - 1] + v[mid]))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	double cell_lo = lo > 0 ? 0.5 * (v[lo - 1] + v[lo]) : v[0] - 0.5 * (v[1] - v[0]);
+	double cell_hi = lo + 1 < n ? 0.5 * (v[lo] + v[lo + 1]) : v[lo] + 0.5 * (v[lo] - v[lo - 1]);
+	double frac = (x - cell_lo) / (cell_hi - cell_lo);
+	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+	return prefix[lo] + frac * d->probs[lo];
+}
+
+int report_ratio_distribution(const struct analysis_comparison *c, double **values,
                               double **probs, size_t *count)
 {
 	const struct analysis_dist *a = &c->a.mu, *b = &c->b.mu;
 	double w = c->ratio_ci[1] - c->ratio_ci[0];
-	if (!(w > 0) || b->count == 0 || b->values[0] <= 0)
+	if (!(w > 0) || a->count == 0 || b->count == 0 || b->values[0] <= 0)
 		return -1;
-	double lo = c->ratio_ci[0] - 1.5 * w, hi = c->ratio_ci[1] + 1.5 * w;
+	double lo = fmax(c->ratio_ci[0] - 1.5 * w, 0.0), hi = c->ratio_ci[1] + 1.5 * w;
 	enum { BINS = 161 };
 	double *v = calloc(BINS, sizeof *v), *p = calloc(BINS, sizeof *p);
-	if (!v || !p) {
+	double *prefix = malloc(a->count * sizeof *prefix);
+	if (!v || !p || !prefix) {
 		free(v);
 		free(p);
+		free(prefix);
 		return -1;
 	}
-	double bw = (hi - lo) / BINS;
-	for (size_t i = 0; i < BINS; i++)
-		v[i] = lo + (i + 0.5) * bw;
-	for (size_t i = 0; i < a->count; i++)
-		for (size_t j = 0; j < b->count; j++) {
-			double r = a->values[i] / b->values[j];
-			long k = (long)floor((r - lo) / bw);
-			if (k >= 0 && k < BINS)
-				p[k] += a->probs[i] * b->probs[j];
+	double cum = 0;
+	for (size_t i = 0; i < a->count; i++) {
+		prefix[i] = cum;
+		cum += a->probs[i];
+	}
+	/* P(A / B <= r) = sum_j P(B = b_j) F_A(r b_j); each bin gets the CDF's rise across it. */
+	double bw = (hi - lo) / BINS, below = 0;
+	for (size_t k = 0; k <= BINS; k++) {
+		double edge = lo + (double)k * bw, f = 0;
+		for (size_t j = 0; j < b->count; j++)
+			if (b->probs[j] > 0)
+				f += b->probs[j] * cell_cdf(a, prefix, edge * b->values[j]);
+		if (k > 0) {
+			v[k - 1] = edge - 0.5 * bw;
+			p[k - 1] = fmax(f - below, 0.0);
 		}
+		below = f;
+	}
+	free(prefix);
 	*values = v;
 	*probs = p;
 	*count = BINS;
@@ -263,14 +306,13 @@ char *report_svg_posterior(const struct report *rep)
 	struct curve mu[2];
 	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
 	for (int s = 0; s < 2; s++) {
-		char lo[48], hi[48], m[48];
+		char ci[100], m[48];
 		double res = fabs(sides[s]->mu_ci[1] - sides[s]->mu_ci[0]) / 2;
 		fill_curve(&mu[s], &sides[s]->mu, sides[s]->mu_ci, sides[s]->mu_mean,
 		           report_placement_style(sides[s]->name));
-		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s, 95%% CI %s–%s s",
+		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s, 95%% CI %s s",
 		         sides[s]->name, sides[s]->n, report_format(m, sizeof m, sides[s]->mu_mean, res),
-		         report_format(lo, sizeof lo, sides[s]->mu_ci[0], res),
-		         report_format(hi, sizeof hi, sides[s]->mu_ci[1], res));
+		         interval_text(ci, sizeof ci, sides[s]->mu_ci, res));
 	}
 	struct panel panels[4];
 	int np = 0;
@@ -292,14 +334,13 @@ char *report_svg_posterior(const struct report *rep)
 	}
 	struct curve diff;
 	{
-		char lo[48], hi[48], m[48];
+		char ci[100], m[48];
 		double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
 		fill_curve(&diff, &c->diff, c->diff_ci, c->diff_mean, 2);
-		snprintf(diff.label, sizeof diff.label, "%s − %s: mean %s s, 95%% CI %s–%s s; "
+		snprintf(diff.label, sizeof diff.label, "%s − %s: mean %s s, 95%% CI %s s; "
 		         "P(%s slower) = %.2f", c->a.name, c->b.name,
 		         report_format(m, sizeof m, c->diff_mean, res),
-		         report_format(lo, sizeof lo, c->diff_ci[0], res),
-		         report_format(hi, sizeof hi, c->diff_ci[1], res), c->a.name, c->p_a_gt_b);
+		         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
 		struct panel *p = &panels[np++];
 		p->curves = &diff;
 		p->ncurves = 1;
@@ -312,8 +353,8 @@ char *report_svg_posterior(const struct report *rep)
 	struct curve ratio;
 	double *rv = NULL, *rp = NULL;
 	size_t rn = 0;
-	if (isfinite(c->ratio_mean) && ratio_distribution(c, &rv, &rp, &rn) == 0) {
-		char lo[48], hi[48], m[48];
+	if (isfinite(c->ratio_mean) && report_ratio_distribution(c, &rv, &rp, &rn) == 0) {
+		char ci[100], m[48];
 		double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
 		ratio.values = rv;
 		ratio.probs = rp;
@@ -322,10 +363,9 @@ char *report_svg_posterior(const struct report *rep)
 		ratio.ci[1] = c->ratio_ci[1];
 		ratio.mean = c->ratio_mean;
 		ratio.style = 3;
-		snprintf(ratio.label, sizeof ratio.label, "%s / %s: mean %s×, 95%% CI %s–%s×",
+		snprintf(ratio.label, sizeof ratio.label, "%s / %s: mean %s×, 95%% CI %s×",
 		         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res),
-		         report_format(lo, sizeof lo, c->ratio_ci[0], res),
-		         report_format(hi, sizeof hi, c->ratio_ci[1], res));
+		         interval_text(ci, sizeof ci, c->ratio_ci, res));
 		struct panel *p = &panels[np++];
 		p->curves = &ratio;
 		p->ncurves = 1;

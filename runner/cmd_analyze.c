@@ -34,7 +34,9 @@ static void analyze_help(void)
 	       "(seconds, one per line, # comments) A is the first. For a folder: sibling vs\n"
 	       "non-sibling, each contended placement vs solo, and same-pu vs solo (a control).\n"
 	       "\n"
-	       "  --seed-grid        reproduce seed 003 exactly (grids linspace(5, 35, 101))\n"
+	       "  --seed-grid        reproduce seed 003 exactly (grids linspace(5, 35, 101)); on a\n"
+	       "                     folder it implies --unit process (the seed used every process\n"
+	       "                     time) unless --unit is given\n"
 	       "  --model normal|t   likelihood; t (4 degrees of freedom) resists outliers but costs\n"
 	       "                     O(distinct values x grid points) instead of O(grid points)\n"
 	       "  --unit trial|process  a sample is a trial's mean (default) or each process's time\n"
@@ -137,6 +139,9 @@ int cmd_analyze(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
+	if (opt.seed_grid && !unit_given)
+		unit = ANALYSIS_UNIT_PROCESS;
 	int rest = argc - optind;
 	if (rest != 1 && rest != 2) {
 		warnx("analyze: give a results folder, or two files of numbers");

@@ -11,6 +11,20 @@ check "seed: mean difference 19.58 s" contains "$t_out" "on average 19.58s slowe
 check "seed: interval 16.2 to 22.8 s" contains "$t_out" "between 16.2 and 22.8 seconds"
 check "seed: says why the default differs" contains "$t_out" "sigma grid starts at 5 s"
 
+# --seed-grid on a folder implies --unit process (the seed used every process time).
+check_status 0 "seed grid on the shipped folder, no --unit" "$SMTBENCH" analyze "$ex" --seed-grid
+check "folder, --seed-grid alone: probability 1.00" contains "$t_out" "slower with probability of 1.00"
+check "folder, --seed-grid alone: mean difference 19.58 s" contains "$t_out" "on average 19.58s slower"
+check "folder, --seed-grid alone: interval 16.2 to 22.8 s" contains "$t_out" "between 16.2 and 22.8 seconds"
+check "folder, --seed-grid alone: the first line says the unit is process, implied" \
+	bash -c '[[ $(head -n 1 <<<"$1") == *"unit process (--seed-grid implies it"* ]]' _ "$t_out"
+check_status 0 "seed grid on the shipped folder, --unit trial kept when given" \
+	"$SMTBENCH" analyze "$ex" --seed-grid --unit trial
+check "folder, --seed-grid --unit trial: the unit stays trial" \
+	bash -c '[[ $(head -n 1 <<<"$1") == *"unit trial (not the seed"* ]]' _ "$t_out"
+check "--help says --seed-grid implies --unit process" bash -c \
+	'"$1" analyze --help | grep -q "implies --unit process"' _ "$SMTBENCH"
+
 check_status 0 "seed grid on the shipped folder, unit process" \
 	"$SMTBENCH" analyze "$ex" --seed-grid --unit process
 check "folder, process: the seed's interval" contains "$t_out" "between 16.2 and 22.8 seconds"
@@ -19,6 +33,16 @@ check_status 0 "default analysis of the shipped folder" "$SMTBENCH" analyze "$ex
 check "answer in plain words first" bash -c '[[ $(sed -n 3,4p <<<"$1") == *"sibling is slower than non-sibling"* ]]' _ "$t_out"
 check "Welch and Cohen's d printed" contains "$t_out" "Cohen's d"
 check "diagnostics printed" contains "$t_out" "Diagnostics"
+
+# --seed-grid on data outside its 5-35 s grid: a clear warning, not the "5 s" explanation.
+printf '0.250\n0.262\n0.251\n0.255\n' >"$t_tmp/small_a.txt"
+printf '0.240\n0.245\n0.243\n0.247\n' >"$t_tmp/small_b.txt"
+check_status 0 "seed grid on data near 0.25 s" \
+	"$SMTBENCH" analyze "$t_tmp/small_a.txt" "$t_tmp/small_b.txt" --seed-grid
+check "outside the grid: warned" contains "$t_out" "lies outside the seed's grid of 5 to 35 s"
+check "outside the grid: no '5 s' explanation" bash -c '! grep -q "sigma grid starts at 5 s" <<<"$1"' _ "$t_out"
+check "seed data: no grid warning" bash -c \
+	'! "$1" analyze "$2/data_ht.txt" "$2/data_noht.txt" --seed-grid | grep -q "^Warning"' _ "$SMTBENCH" "$ex"
 
 have_python=false
 command -v python3 >/dev/null && have_python=true
@@ -34,6 +58,20 @@ assert all(k in o["a"] for k in ["name", "n", "mean", "mu_mean", "mu_ci", "sigma
 assert set(["t", "df", "p"]) <= set(o["welch"])
 assert o["verdict"] == "slower" and o["a"]["n"] == 18 and o["p_rope"] is not None
 assert len(o["diff_ci"]) == 2 and o["diff_ci"][0] < 19.585 < o["diff_ci"][1]
+' "$t_out"
+	check_status 0 "--json, seed grid on data near 0.25 s" \
+		"$SMTBENCH" analyze "$t_tmp/small_a.txt" "$t_tmp/small_b.txt" --seed-grid --json
+	check "seed grid JSON: grid.warning names the 5 to 35 s grid" python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert "5 to 35 s" in o["grid"]["warning"], o["grid"]
+' "$t_out"
+	check_status 0 "--json, seed grid on the seed's data" \
+		"$SMTBENCH" analyze "$ex/data_ht.txt" "$ex/data_noht.txt" --seed-grid --json
+	check "seed grid JSON on the seed's data: no grid.warning" python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert "warning" not in o["grid"], o["grid"]
 ' "$t_out"
 	check_status 0 "--json on the folder" "$SMTBENCH" analyze "$ex" --json
 	check "folder JSON: comparisons, p_rope null without --rope" python3 -c '
@@ -51,13 +89,22 @@ fi
 good="$t_tmp/good.txt"
 printf '1.0\n1.1\n1.2\n' >"$good"
 i=0
-for bad in 'abc' 'nan' 'inf' '-1.5' '1.0x'; do
+for bad in 'abc' 'nan' 'inf' '-1.5' '1.0x' '0x10' '1e-400' '1e400'; do
 	i=$((i + 1))
 	printf '# a comment\n1.0\n%s\n' "$bad" >"$t_tmp/bad$i.txt"
 	check_status 2 "bad value '$bad'" "$SMTBENCH" analyze "$t_tmp/bad$i.txt" "$good"
 	check "'$bad': message names file and line 3" contains "$t_err" "bad$i.txt:3:"
 	check "'$bad': one line" test "$(wc -l <<<"$t_err")" -eq 1
 done
+printf '# a comment\n1.0\n0x10\n' >"$t_tmp/hex.txt"
+check_status 2 "hexadecimal rejected" "$SMTBENCH" analyze "$t_tmp/hex.txt" "$good"
+check "hexadecimal: says it is not a (decimal) number" contains "$t_err" "hex.txt:3: '0x10' is not a number"
+printf '1.0\n1e-400\n' >"$t_tmp/under.txt"
+check_status 2 "underflow rejected" "$SMTBENCH" analyze "$t_tmp/under.txt" "$good"
+check "underflow: says so, with the line" contains "$t_err" "under.txt:2: '1e-400' is out of range (it underflows to 0)"
+printf '1.0\n1e400\n' >"$t_tmp/over.txt"
+check_status 2 "overflow rejected" "$SMTBENCH" analyze "$t_tmp/over.txt" "$good"
+check "overflow: says so, with the line" contains "$t_err" "over.txt:2: '1e400' is out of range (it overflows)"
 printf '1.0\n' >"$t_tmp/one.txt"
 check_status 2 "one sample" "$SMTBENCH" analyze "$good" "$t_tmp/one.txt"
 check "one sample: says at least 2" contains "$t_err" "at least 2 are needed"
@@ -65,6 +112,12 @@ check_status 2 "missing file" "$SMTBENCH" analyze "$good" "$t_tmp/nothing.txt"
 check_status 2 "bad --grid" "$SMTBENCH" analyze "$good" "$good" --grid 3
 check_status 2 "bad --rope" "$SMTBENCH" analyze "$good" "$good" --rope -1
 check_status 2 "bad --model" "$SMTBENCH" analyze "$good" "$good" --model cauchy
+
+# Outliers in plain files are named by their line in the file (a comment and a blank line first).
+printf '# header\n\n1.00\n1.01\n0.99\n1.00\n1.01\n5.0\n1.00\n6.0\n0.99\n' >"$t_tmp/outl.txt"
+check_status 0 "a file with two outliers" "$SMTBENCH" analyze "$t_tmp/outl.txt" "$good"
+check "outliers named by file line: lines 8, 10" contains "$t_out" "kept): lines 8, 10;"
+
 
 # A damaged samples.csv: the truncated last line is reported and skipped, the rest analysed.
 mkdir "$t_tmp/run"

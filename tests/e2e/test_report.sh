@@ -31,14 +31,40 @@ assert c["label"] == h["label"] and c["a"]["name"] == h["a"], (c["label"], h)
 assert c["ratio_mean"] == h["ratio_mean"] and c["p_a_gt_b"] == h["p_slower"], "headline vs analysis"
 assert ("Answer: " + h["sentence"] + "\n") in term, "terminal headline"
 assert ("**Answer:** " + h["sentence"] + "\n") in md, "report.md headline"
-m = re.search(r"([0-9.e+-]+)× (slower|faster) than \S+ \(95% CI ([0-9.e+-]+)–([0-9.e+-]+)\); "
-              r"P\(slower\) = ([0-9.]+)", h["sentence"])
+# The headline in one of its four forms: ratio or difference, decided or not. Every number it
+# prints must match report.json's analysis (ratio_* or diff_mean / diff_ci).
+N = r"(-?[0-9.e+-]+?)"
+IV = N + r"(?:–| to )" + N
+sentence = h["sentence"]
+forms = 0
+m = re.search(N + r"× (slower|faster) than \S+ \(95% CI " + IV + r"\); P\(slower\) = ([0-9.]+)",
+              sentence)
 if m:
-    r, lo, hi = h["ratio_mean"], h["ratio_ci"][0], h["ratio_ci"][1]
+    r, lo, hi = c["ratio_mean"], c["ratio_ci"][0], c["ratio_ci"][1]
     if m.group(2) == "faster":
         r, lo, hi = 1 / r, 1 / hi, 1 / lo
     assert close(m.group(1), r) and close(m.group(3), lo) and close(m.group(4), hi), m.groups()
     assert close(m.group(5), h["p_slower"]), "P(slower)"
+    forms += 1
+m = re.search(r" at " + N + r"× its \S+ time \(95% CI " + IV + r"\)", sentence)
+if m:
+    assert close(m.group(1), c["ratio_mean"]) and close(m.group(2), c["ratio_ci"][0]) \
+        and close(m.group(3), c["ratio_ci"][1]), ("undecided ratio", m.groups())
+    forms += 1
+m = re.search(r" " + N + r" s (slower|faster) than \S+ \(95% CI " + IV + r" s\)", sentence)
+if m:
+    d, lo, hi = c["diff_mean"], c["diff_ci"][0], c["diff_ci"][1]
+    if m.group(2) == "faster":
+        d, lo, hi = -d, -hi, -lo
+    assert close(m.group(1), d) and close(m.group(3), lo) and close(m.group(4), hi), \
+        ("difference", m.groups(), c["diff_mean"], c["diff_ci"])
+    forms += 1
+m = re.search(r" by " + N + r" s from \S+ \(95% CI " + IV + r" s\)", sentence)
+if m:
+    assert close(m.group(1), c["diff_mean"]) and close(m.group(2), c["diff_ci"][0]) \
+        and close(m.group(3), c["diff_ci"][1]), ("undecided difference", m.groups())
+    forms += 1
+assert forms == 1, ("the headline's numbers were not recognised", sentence)
 checked = 0
 for p in rep["placements"]:
     row = [l for l in term.splitlines() if l.startswith("  " + p["name"] + " ")]
@@ -99,6 +125,16 @@ cp "$seed/report.json" "$t_tmp/first.json"
 check_status 0 "report again on the same folder" "$SMTBENCH" report "$seed"
 check "the regenerated report.json is identical" cmp -s "$seed/report.json" "$t_tmp/first.json"
 
+# --- a damaged meta.json: one warning naming the file and the JSON error, then on without it ----
+bad=$t_tmp/badmeta
+cp -r "$SMTBENCH_ROOT/results/seed-example" "$bad"
+printf '{"cpu_model": "x",\n "host": \n' >"$bad/meta.json"
+check_status 0 "report with a damaged meta.json still succeeds" "$SMTBENCH" report "$bad"
+check "the damaged meta.json is named once, with the JSON error's line" \
+	test "$(grep -c "$bad/meta.json is not valid JSON (line [0-9]" <<<"$t_out$t_err")" -eq 1
+check "... and the report goes on without it" contains "$t_out" "not recorded"
+check "... and report.json lists the warning" grep -q "meta.json is not valid JSON" "$bad/report.json"
+
 # --- a fresh small run on this machine ----------------------------------------------------------
 run=$t_tmp/fresh
 placements=solo,same-pu
@@ -129,9 +165,12 @@ else
 	verdict=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["headline"]["sentence"])' \
 		"$seed/report.json")
 	check "the rendered DOM holds the verdict" python3 -c '
-import html, sys
+import html, re, sys
 dom = open(sys.argv[1], encoding="utf-8").read()
-assert html.escape(sys.argv[2], quote=False) in dom, "verdict not in the DOM"
+# `x` in the sentence is rendered as <code>x</code>.
+want = re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(sys.argv[2], quote=False))
+assert want in dom, "verdict not in the DOM"
+assert "`" not in dom, "a literal backtick on the page"
 for plot in ("plot-posterior", "plot-run-order", "plot-samples"):
     assert "id=\"%s\"><svg" % plot in dom, plot' "$shot/dom.html" "$verdict"
 	check "no messages on the page's console" \

@@ -52,6 +52,41 @@ static void tiny_samples(size_t n)
 	analysis_result_free(&r);
 }
 
+/* Small runs near 0: the prior mu > 0 keeps B's grid above zero however far the heavy-tailed
+ * posterior widens it, so the slowdown and its interval are defined and no mean time is
+ * negative. (Before, the widened grid crossed 0 and the ratio was undefined.) */
+static void near_zero(size_t n)
+{
+	double a[5] = { 0.0100, 0.0112, 0.0095, 0.0108, 0.0103 };
+	double b[5] = { 0.0098, 0.0105, 0.0101, 0.0097, 0.0104 };
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, n, b, n, &opt);
+	if (!CHECK(r != NULL, "near 0, n = %zu: analysis runs", n))
+		return;
+	const struct analysis_comparison *c = &r->comparisons[0];
+	CHECK(isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0]) && isfinite(c->ratio_ci[1]),
+	      "near 0, n = %zu: the slowdown and its interval are defined (%g, %g to %g)", n,
+	      c->ratio_mean, c->ratio_ci[0], c->ratio_ci[1]);
+	CHECK(c->ratio_ci[0] > 0 && c->ratio_ci[0] < 1 && c->ratio_ci[1] > 1,
+	      "near 0, n = %zu: the slowdown's interval holds 1 and stays above 0", n);
+	CHECK(c->a.mu_ci[0] > 0 && c->b.mu_ci[0] > 0, "near 0, n = %zu: mu_ci[0] > 0 (A %g, B %g)",
+	      n, c->a.mu_ci[0], c->b.mu_ci[0]);
+	CHECK(c->a.mu.values[0] > 0 && c->b.mu.values[0] > 0,
+	      "near 0, n = %zu: no grid point of mu (plotted) is negative or 0", n);
+	CHECK(c->grid.mu_range[1][0] > 0, "near 0, n = %zu: the reported grid of B starts above 0", n);
+	char *text = text_of(r);
+	CHECK(text && !strstr(text, "undefined: B's grid") && strstr(text, "mu > 0"),
+	      "near 0, n = %zu: the text gives the ratio and names the prior mu > 0", n);
+	free(text);
+	json_t *j = analysis_result_json(r);
+	CHECK(json_is_real(json_object_get(j, "ratio_mean")) &&
+	      json_is_real(json_array_get(json_object_get(j, "ratio_ci"), 0)),
+	      "near 0, n = %zu: JSON ratio_mean and ratio_ci are numbers", n);
+	json_decref(j);
+	analysis_result_free(&r);
+}
+
 static void identical(void)
 {
 	double a[10], b[10];
@@ -242,6 +277,8 @@ int main(void)
 {
 	tiny_samples(2);
 	tiny_samples(3);
+	near_zero(3);
+	near_zero(5);
 	identical();
 	scaled(1e-9, 1e-11, "1e-9 s values");
 	scaled(1.0, 0.01, "1 s values");

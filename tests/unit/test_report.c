@@ -13,6 +13,7 @@
 
 #include "analysis/report.h"
 #include "tests/harness.h"
+#include "tests/unit/analysis_testdata.h"
 
 static char *slurp(const char *path)
 {
@@ -80,7 +81,7 @@ static void test_escape(void)
 
 /* A machine without SMT: solo, same-pu and non-sibling in blocks of three, one warm-up block.
  * non-sibling runs 4% slower, at a lower clock; the workload's name needs escaping. */
-static int write_folder(const char *dir)
+static int write_folder(const char *dir, double same_pu_base, double non_sibling_base)
 {
 	char path[1024];
 	if (mkdir(dir, 0755) != 0)
@@ -98,7 +99,8 @@ static int write_folder(const char *dir)
 	for (int block = 0; block < 7; block++)
 		for (int k = 0; k < 3; k++, trial++) {
 			const char *pl = order[(k + block) % 3];
-			double base = !strcmp(pl, "non-sibling") ? 0.26 : 0.25;
+			double base = !strcmp(pl, "non-sibling") ? non_sibling_base :
+			              !strcmp(pl, "same-pu") ? same_pu_base : 0.25;
 			double mhz = !strcmp(pl, "non-sibling") ? 3000 : 3500;
 			int procs = !strcmp(pl, "solo") ? 1 : 2;
 			for (int p = 0; p < procs; p++)
@@ -133,7 +135,7 @@ static void test_folder(void)
 	}
 	char run[600];
 	snprintf(run, sizeof run, "%s/run", dir);
-	CHECK(write_folder(run) == 0, "a hand-written results folder");
+	CHECK(write_folder(run, 0.25, 0.26) == 0, "a hand-written results folder");
 	char err[512] = "";
 	struct report *rep = report_new(run, err, sizeof err);
 	CHECK(rep != NULL, "report_new on it succeeds (%s)", err);
@@ -158,6 +160,8 @@ static void test_folder(void)
 	                   "3000 MHz") != NULL, "it warns that the clock differed between placements");
 	CHECK(strstr(text, "same-pu placement") && strstr(text, "accounting control"),
 	      "the same-pu control is reported as such");
+	CHECK(!strstr(text, "accounting control failed"),
+	      "same-pu user time matches solo: no accounting warning");
 	CHECK(strstr(text, "  non-sibling    0,1      L3                6  ") != NULL,
 	      "the placement row shows the CPUs, what they share and n = 6 (warm-up excluded)");
 	free(text);
@@ -174,6 +178,8 @@ static void test_folder(void)
 	char *html = slurp(path);
 	CHECK(html && strstr(html, "a&amp;b&lt;c") && !strstr(html, "a&b<c"),
 	      "report.html escapes the workload's name everywhere");
+	CHECK(html && strstr(html, "each copy of <code>a&amp;b&lt;c</code>") && !strchr(html, '`'),
+	      "report.html renders `name` as <code>name</code> (escaped), no literal backticks");
 	CHECK(html && !strstr(html, "<script") && !strstr(html, "<link") && !strstr(html, "src=")
 	      && !strstr(html, "https:") && !strstr(html, "url(http"),
 	      "report.html loads nothing: no scripts, links or sources (only the SVG namespace)");
@@ -201,11 +207,136 @@ static void test_folder(void)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/* The same folder with same-pu's user time 8% above solo's: the control failed, and the summary
+ * must say that the accounting (and so every comparison) is suspect. */
+static void test_control_failed(void)
+{
+	char dir[] = "/tmp/smtbench-test-control.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char run[600];
+	snprintf(run, sizeof run, "%s/run", dir);
+	CHECK(write_folder(run, 0.27, 0.26) == 0, "a folder whose same-pu user time is 8%% above solo");
+	char err[512] = "";
+	struct report *rep = report_new(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		CHECK(report_print_summary(rep, out) == 0, "the summary prints");
+		fclose(out);
+		const char *w = strstr(text, "the accounting control failed: same-pu user time is 1.08");
+		CHECK(w != NULL, "the summary warns that the accounting control failed, with the "
+		      "ratio 1.08");
+		CHECK(w && strstr(w, "suspect") && strstr(w, "every other comparison"),
+		      "and says that the accounting and the other comparisons are suspect");
+		free(text);
+		report_free(&rep);
+	}
+	char cmd[800];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* No difference between non-sibling and solo: the difference's interval straddles 0, and the
+ * legend must write it "lo to hi", never "-0.006–0.02" (a dash beside a minus sign). */
+static void test_legend_negative(void)
+{
+	char dir[] = "/tmp/smtbench-test-legend.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char run[600];
+	snprintf(run, sizeof run, "%s/run", dir);
+	CHECK(write_folder(run, 0.25, 0.25) == 0, "a folder where non-sibling matches solo");
+	char err[512] = "";
+	struct report *rep = report_new(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
+		char *svg = report_svg_posterior(rep);
+		const char *label = svg ? strstr(svg, "non-sibling − solo: mean") : NULL;
+		const char *ci = label ? strstr(label, "95% CI -") : NULL;
+		CHECK(ci && strstr(ci, " to ") && strstr(ci, " to ") < strstr(ci, " s;"),
+		      "the difference's legend writes an interval with a negative bound as 'lo to hi'");
+		bool dash_after_minus = false;
+		for (const char *q = svg; q && (q = strstr(q, "CI -")); q++) {
+			const char *end = strstr(q, " s;");
+			const char *dash = strstr(q, "–");
+			dash_after_minus = dash_after_minus || (dash && end && dash < end);
+		}
+		CHECK(svg && !dash_after_minus, "no legend interval joins a negative bound with a dash");
+		free(svg);
+		report_free(&rep);
+	}
+	char cmd[800];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* The slowdown plot's density for two normal-ish groups must be one smooth hump: binning the
+ * ratios of lattice pairs gave bins uneven counts of pairs, and a saw-toothed curve. */
+static void test_ratio_density(void)
+{
+	struct rng rng = { 77 };
+	double a[40], b[40];
+	for (int i = 0; i < 40; i++) {
+		a[i] = rng_normal(&rng, 0.262, 0.004);
+		b[i] = rng_normal(&rng, 0.250, 0.003);
+	}
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	/* 6 samples against 40: the old binning drew 12 peaks here. */
+	struct analysis_result *r = compare_arrays(a, 6, b, 40, &opt);
+	if (!CHECK(r != NULL, "two normal groups analysed"))
+		return;
+	const struct analysis_comparison *c = &r->comparisons[0];
+	double *v = NULL, *p = NULL;
+	size_t n = 0;
+	int rc = report_ratio_distribution(c, &v, &p, &n);
+	if (CHECK(rc == 0 && n > 50, "the slowdown's plotted distribution is computed (%zu bins)",
+	          n)) {
+		double peak = 0, total = 0;
+		for (size_t i = 0; i < n; i++) {
+			peak = fmax(peak, p[i]);
+			total += p[i];
+		}
+		/* A local maximum: a rise, then a fall (steps below 1e-9 of the peak are flat). */
+		int maxima = 0, direction = 0;
+		for (size_t i = 1; i < n; i++) {
+			double step = p[i] - p[i - 1];
+			if (fabs(step) <= 1e-9 * peak)
+				continue;
+			int d = step > 0 ? 1 : -1;
+			maxima += direction > 0 && d < 0;
+			direction = d;
+		}
+		CHECK_INT(maxima, 1, "the plotted slowdown density has one peak");
+		CHECK(total > 0.99 && total <= 1 + 1e-9, "the bins hold the mass around the interval "
+		      "(%g)", total);
+		size_t top = 0;
+		for (size_t i = 0; i < n; i++)
+			if (p[i] > p[top])
+				top = i;
+		CHECK(v[top] > c->ratio_ci[0] && v[top] < c->ratio_ci[1] && fabs(v[top] - 1.048) < 0.02,
+		      "its peak lies inside the 95%% interval near 0.262 / 0.250 (%g)", v[top]);
+	}
+	free(v);
+	free(p);
+	analysis_result_free(&r);
+}
+
 int main(void)
 {
 	test_ticks();
 	test_format();
 	test_escape();
 	test_folder();
+	test_control_failed();
+	test_legend_negative();
+	test_ratio_density();
 	return test_done("test_report");
 }
