@@ -144,6 +144,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(LIBEXECDIR)
 
 clean:
-	rm -rf build
+	rm -rf build $(filter-out build build/%,$(BUILD))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

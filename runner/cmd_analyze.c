@@ -83,7 +83,8 @@ int cmd_analyze(int argc, char **argv)
 	bool json = false, unit_given = false;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	opterr = 0; /* errors are ours: one line with the program's name */
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_SEED_GRID:
 			opt.seed_grid = true;
@@ -135,19 +136,15 @@ int cmd_analyze(int argc, char **argv)
 			analyze_help();
 			return EXIT_OK;
 		default:
-			analyze_usage(stderr);
-			return EXIT_USAGE;
+			getopt_failure("analyze", c, argv);
 		}
 	}
 	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
 	if (opt.seed_grid && !unit_given)
 		unit = ANALYSIS_UNIT_PROCESS;
 	int rest = argc - optind;
-	if (rest != 1 && rest != 2) {
-		warnx("analyze: give a results folder, or two files of numbers");
-		analyze_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (rest != 1 && rest != 2)
+		usage_exit("analyze", "give a results folder, or two files of numbers");
 	char err[1024] = "";
 	struct analysis_dataset *data;
 	if (rest == 1) {

@@ -45,21 +45,19 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	optind = 1;
+	opterr = 0; /* errors are ours: one line with the program's name */
+	while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
 			report_help();
 			return EXIT_OK;
 		default:
-			report_usage(stderr);
-			return EXIT_USAGE;
+			getopt_failure("report", c, argv);
 		}
 	}
-	if (argc - optind != 1) {
-		warnx("report: give exactly one results folder (a directory holding samples.csv)");
-		report_usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (argc - optind != 1)
+		usage_exit("report", "give exactly one results folder (a directory holding samples.csv)");
 	const char *dir = argv[optind];
 	struct stat st;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {

@@ -68,16 +68,6 @@ static void help(void)
 	       DEFAULT_PLACEMENTS, DEFAULT_TRIALS, DEFAULT_WARMUP);
 }
 
-static int __attribute__((noreturn)) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwarnx(fmt, ap);
-	va_end(ap);
-	fputs(usage_text, stderr);
-	exit(EXIT_USAGE);
-}
-
 static void list_kernels(void)
 {
 	printf("%-16s %-26s %12s  %s\n", "kernel", "bound by", "default iters", "what it does");
@@ -85,6 +75,30 @@ static void list_kernels(void)
 		const struct kernel *k = kernel_at(i);
 		printf("%-16s %-26s %12lu  %s\n", k->name, k->bound_by, k->default_iters, k->summary);
 	}
+}
+
+/*
+ * What execve would say of an executable file it found: ENOEXEC unless it starts as an ELF file
+ * or a #! script whose interpreter can be executed. Checked before a run, so that a wrong file is
+ * one line and exit 2, not a folder full of failed trials.
+ */
+static int exec_format_error(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return errno;
+	char head[256] = "";
+	size_t n = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	head[n] = '\0';
+	if (n >= 4 && !memcmp(head, "\x7f" "ELF", 4))
+		return 0;
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return ENOEXEC;
+	char *interpreter = head + 2;
+	interpreter += strspn(interpreter, " \t");
+	interpreter[strcspn(interpreter, " \t\n")] = '\0';
+	return *interpreter && access(interpreter, X_OK) == 0 ? 0 : ENOEXEC;
 }
 
 /* Finds an executable the way execvp would, so that a missing command is reported with its
@@ -152,6 +166,11 @@ static void command_workload(struct workload *w, char *const *argv, int argc)
 	char *path = resolve_command(argv[0]);
 	if (!path)
 		errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], strerror(errno));
+	int format_error = exec_format_error(path);
+	if (format_error)
+		errx(EXIT_USAGE, "cannot execute '%s' (%s): %s%s", argv[0], path,
+		     strerror(format_error), format_error == ENOEXEC
+		     ? " (neither an ELF executable nor a #! script with a usable interpreter)" : "");
 	w->name = base_name(argv[0]);
 	w->path = path;
 	w->argv = xcalloc((size_t)argc + 1, sizeof *w->argv);
@@ -221,6 +240,17 @@ static char *default_out_dir(void)
 }
 
 /*
+ * Whether two CPUs in this relation serve the placement: non-sibling means "different cores,
+ * sharing as much as possible", so on a machine with one core per package (many VMs, POWER7)
+ * its best pair is also a cross-package pair.
+ */
+static bool relation_serves(enum placement relation, enum placement placement)
+{
+	return relation == placement
+	       || (placement == PLACEMENT_NON_SIBLING && relation == PLACEMENT_CROSS_PACKAGE);
+}
+
+/*
  * Decides the pair of each wanted placement on this system, or why it is skipped. With --pair,
  * the pair serves the placement it forms (and solo/same-pu use its first CPU); asking for
  * another two-CPU placement with it is a contradiction (exit 2).
@@ -247,7 +277,7 @@ static void choose_pairs(struct experiment *e, const struct topo *topo,
 				pair->pus[0] = pair->pus[1] = e->pair[0];
 				snprintf(pair->shares, sizeof pair->shares, "%s",
 				         p == PLACEMENT_SAME_PU ? "PU" : "");
-			} else if ((enum placement)p == rel.relation) {
+			} else if (relation_serves(rel.relation, (enum placement)p)) {
 				pair->pus[0] = e->pair[0];
 				pair->pus[1] = e->pair[1];
 				pair->core = rel.core;
@@ -282,9 +312,13 @@ static void check_recorded_pairs(const struct experiment *e, const struct topo *
 			errx(EXIT_USAGE, "cannot resume %s: its %s placement used CPUs %d,%d: %s", dir,
 			     placement_name(p), pus[0], pus[1], err);
 		enum placement want = p == PLACEMENT_SOLO ? PLACEMENT_SAME_PU : p;
-		if (rel.relation != want)
+		if (!relation_serves(rel.relation, want))
 			errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d are now a %s pair, not %s", dir,
 			     pus[0], pus[1], placement_name(rel.relation), placement_name(p));
+		if (pair->npus > 1 && pair->shares[0] && strcmp(pair->shares, rel.shares) != 0)
+			errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d now share %s, where the run "
+			     "recorded %s; the machine's topology changed", dir, pus[0], pus[1],
+			     rel.shares, pair->shares);
 	}
 }
 
@@ -372,6 +406,8 @@ static int resume(const char *dir, char **command_line)
 	check_recorded_pairs(&e, topo, dir);
 	topo_free(&topo);
 
+	/* From here on a stop signal waits for a trial boundary (see experiment_run). */
+	trial_block_signals(&e.child_sigmask);
 	struct stored_trial *trials = NULL;
 	long ntrials = 0, dropped = 0;
 	struct store *s = store_resume(dir, &trials, &ntrials, &dropped, err);
@@ -384,14 +420,15 @@ static int resume(const char *dir, char **command_line)
 	if (dropped)
 		warnx("%s/samples.csv: cut %ld line(s) of a trial that did not finish; it runs again",
 		      dir, dropped);
-	json_object_set_new(e.meta, "resumed_with", json_pack("[s, s, s]", "smtbench", "run",
-	                                                      "--resume"));
+	json_object_set_new(e.meta, "resumed_with", json_pack("[s, s, s, s]", "smtbench", "run",
+	                                                      "--resume", dir));
 	if (total >= 0)
 		printf("resuming %s at trial %ld of %ld\n", dir, ntrials, total);
 	else
 		printf("resuming %s at trial %ld\n", dir, ntrials);
 	fflush(stdout);
 	enum run_outcome outcome = experiment_run(&e, s, ntrials, trials, ntrials);
+	sigprocmask(SIG_SETMASK, &e.child_sigmask, NULL); /* ^C may stop the report */
 	int rc = finish(&e, s, outcome);
 	free(trials);
 	store_close(&s);
@@ -426,7 +463,8 @@ int cmd_run(int argc, char **argv)
 	/* '+': stop at the first non-option, so a command's own options are left alone. */
 	int opt;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+	opterr = 0; /* errors are ours: one line with the program's name */
+	while ((opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
 		if (opt != 'h' && opt != OPT_RESUME && opt != OPT_LIST_KERNELS)
 			settings_given++;
 		switch (opt) {
@@ -443,36 +481,38 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'i':
 			if (parse_ulong(optarg, 1, ULONG_MAX, &value) != 0)
-				usage_error("--iters: '%s' is not a whole number of at least 1", optarg);
+				usage_exit("run", "--iters: '%s' is not a whole number of at least 1", optarg);
 			e.iters = value;
 			break;
 		case 'n':
 			if (parse_ulong(optarg, 1, 100000000, &value) != 0)
-				usage_error("--trials: '%s' is not a whole number from 1 to 100000000", optarg);
+				usage_exit("run", "--trials: '%s' is not a whole number from 1 to 100000000", optarg);
 			e.trials = (long)value;
 			break;
 		case 'd':
 			if (parse_duration_s(optarg, &e.duration_s) != 0)
-				usage_error("--duration: '%s' is not a duration such as 90s, 15m, 8h or 1h30m",
+				usage_exit("run", "--duration: '%s' is not a duration such as 90s, 15m, 8h or 1h30m",
 				            optarg);
 			break;
 		case 'w':
 			if (parse_ulong(optarg, 0, 1000000, &value) != 0)
-				usage_error("--warmup: '%s' is not a whole number from 0 to 1000000", optarg);
+				usage_exit("run", "--warmup: '%s' is not a whole number from 0 to 1000000", optarg);
 			e.warmup = (long)value;
 			break;
 		case 'p':
 			if (parse_cpu_pair(optarg, e.pair) != 0)
-				usage_error("--pair: '%s' is not two CPU numbers such as 0,1", optarg);
+				usage_exit("run", "--pair: '%s' is not two CPU numbers such as 0,1", optarg);
 			e.have_pair = true;
 			break;
 		case 's':
 			if (parse_ulong(optarg, 0, (unsigned long)INT64_MAX, &value) != 0)
-				usage_error("--seed: '%s' is not a whole number from 0 to 2^63-1", optarg);
+				usage_exit("run", "--seed: '%s' is not a whole number from 0 to 2^63-1", optarg);
 			e.plan.seed = value;
 			have_seed = true;
 			break;
 		case 'o':
+			if (!*optarg)
+				usage_exit("run", "--out: the folder's name is empty");
 			free(e.out_dir);
 			e.out_dir = xstrdup(optarg);
 			break;
@@ -488,9 +528,7 @@ int cmd_run(int argc, char **argv)
 			experiment_free(&e);
 			return EXIT_OK;
 		default:
-			fputs(usage_text, stderr);
-			experiment_free(&e);
-			return EXIT_USAGE;
+			getopt_failure("run", opt, argv);
 		}
 	}
 	/* The smtbench command line, for meta.json; argv[0] here is "run". */
@@ -501,7 +539,7 @@ int cmd_run(int argc, char **argv)
 
 	if (resume_dir) {
 		if (settings_given || optind < argc)
-			usage_error("--resume takes no other options: the run continues with the "
+			usage_exit("run", "--resume takes no other options: the run continues with the "
 			            "settings recorded in %s/meta.json", resume_dir);
 		experiment_free(&e);
 		return resume(resume_dir, command_line);
@@ -513,10 +551,10 @@ int cmd_run(int argc, char **argv)
 	char **cmd_argv = argv + optind;
 	if (cmd_argc > 0) {
 		if (strcmp(argv[optind - 1], "--") != 0)
-			usage_error("unexpected argument '%s'; a command to run goes after '--'",
+			usage_exit("run", "unexpected argument '%s'; a command to run goes after '--'",
 			            cmd_argv[0]);
 		if (e.kernel || e.iters || e.beside_kernel)
-			usage_error("--kernel, --iters and --beside-kernel are for kernels; with a "
+			usage_exit("run", "--kernel, --iters and --beside-kernel are for kernels; with a "
 			            "command after '--', leave them out");
 		int split = -1;
 		for (int i = 0; i < cmd_argc; i++)
@@ -526,9 +564,9 @@ int cmd_run(int argc, char **argv)
 			}
 		int a_argc = split >= 0 ? split : cmd_argc;
 		if (a_argc == 0)
-			usage_error("no command before --beside");
+			usage_exit("run", "no command before --beside");
 		if (split >= 0 && split + 1 == cmd_argc)
-			usage_error("no command after --beside");
+			usage_exit("run", "no command after --beside");
 		command_workload(&e.a, cmd_argv, a_argc);
 		if (split >= 0)
 			command_workload(&e.b, cmd_argv + split + 1, cmd_argc - split - 1);
@@ -543,7 +581,7 @@ int cmd_run(int argc, char **argv)
 			kernel_workload(&e.b, e.beside_kernel, e.iters);
 	}
 	if (e.trials != -2 && e.duration_s > 0)
-		usage_error("--trials and --duration exclude each other; give one");
+		usage_exit("run", "--trials and --duration exclude each other; give one");
 	if (e.duration_s > 0)
 		e.trials = -1;
 	else if (e.trials == -2)
@@ -554,7 +592,15 @@ int cmd_run(int argc, char **argv)
 	bool wanted[PLACEMENT_COUNT] = { false };
 	if (placements) {
 		if (parse_placements(placements, wanted) == 0)
-			usage_error("--placements: the list is empty");
+			usage_exit("run", "--placements: the list is empty");
+		bool two_cpus = false;
+		for (int p = 0; p < PLACEMENT_COUNT; p++)
+			if (wanted[p] && p != PLACEMENT_SOLO && p != PLACEMENT_SAME_PU)
+				two_cpus = true;
+		if (e.have_pair && !two_cpus)
+			usage_exit("run", "--pair %d,%d names two CPUs, but --placements has no placement "
+			           "of two CPUs (solo and same-pu use only %d)", e.pair[0], e.pair[1],
+			           e.pair[0]);
 	} else if (e.have_pair) {
 		char err[TOPO_ERR_LEN];
 		struct topo *t = topo_load(NULL, err);
@@ -598,6 +644,9 @@ int cmd_run(int argc, char **argv)
 
 	if (!e.out_dir)
 		e.out_dir = default_out_dir();
+	/* From the folder's creation on, a stop signal waits for a trial boundary, so the folder
+	 * always gets its meta.json and stays resumable. */
+	trial_block_signals(&e.child_sigmask);
 	struct store *s = store_create(e.out_dir, err);
 	if (!s) {
 		topo_free(&topo);
@@ -630,6 +679,7 @@ int cmd_run(int argc, char **argv)
 	fflush(stdout);
 
 	enum run_outcome outcome = experiment_run(&e, s, 0, NULL, 0);
+	sigprocmask(SIG_SETMASK, &e.child_sigmask, NULL); /* ^C may stop the report */
 	int rc = finish(&e, s, outcome);
 	store_close(&s);
 	experiment_free(&e);

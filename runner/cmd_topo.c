@@ -268,21 +268,12 @@ int cmd_topo(int argc, char **argv)
 		case 'p': pair_text = optarg; break;
 		case 'j': json = true; break;
 		case 'h': help(); return EXIT_OK;
-		case ':':
-			warnx("topo: option '%s' needs a value", argv[optind - 1]);
-			usage(stderr);
-			return EXIT_USAGE;
 		default:
-			warnx("topo: unknown option '%s'", argv[optind - 1]);
-			usage(stderr);
-			return EXIT_USAGE;
+			getopt_failure("topo", opt, argv);
 		}
 	}
-	if (optind < argc) {
-		warnx("topo: unexpected argument '%s'", argv[optind]);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		usage_exit("topo", "unexpected argument '%s'", argv[optind]);
 	int pair[2] = { 0, 0 };
 	if (pair_text && parse_cpu_pair(pair_text, pair) < 0) {
 		warnx("--pair '%s': expected two CPU numbers (OS indexes) as A,B, e.g. --pair 0,1",

@@ -117,7 +117,11 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 	char err[STORE_ERR_LEN];
 	struct running_means means = { { 0 }, { 0 } };
 	double time_offset_s = 0;
+	long warmup_trials = e->plan.warmup_blocks * e->plan.nplacements;
+	double measured_origin_s = NAN; /* run time at which the first measured trial started */
 	for (long i = 0; i < nprevious; i++) {
+		if (previous[i].trial == warmup_trials)
+			measured_origin_s = previous[i].start_s;
 		count_trial(&means, previous[i].placement, previous[i].warmup, previous[i].ok,
 		            previous[i].utime_a_s);
 		if (previous[i].end_s > time_offset_s)
@@ -133,9 +137,6 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 	if (log_fd < 0)
 		warn("cannot open %s; the workloads' error output is discarded", log_path);
 
-	sigset_t child_mask;
-	trial_block_signals(&child_mask);
-
 	meta_begin_segment(e->meta, first_trial);
 	if (meta_save(e->meta, store_dir(s), err) != 0)
 		warnx("%s", err);
@@ -147,11 +148,15 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 	for (;; t++) {
 		if (total >= 0 && t >= total)
 			break;
-		double elapsed_s = trial_now_s() - origin_s;
-		if (total < 0 && t % e->plan.nplacements == 0 && t > 0) {
-			/* A block is never cut in half: start one only if it should fit. */
-			double per_block_s = elapsed_s / (double)t * e->plan.nplacements;
-			if (elapsed_s + per_block_s > e->duration_s)
+		double run_time_s = trial_now_s() - origin_s;
+		if (t == warmup_trials && isnan(measured_origin_s))
+			measured_origin_s = run_time_s;
+		if (total < 0 && t % e->plan.nplacements == 0 && t > warmup_trials) {
+			/* The budget is for measured blocks, and a block is never cut in half: start
+			 * one only if it should fit, judging by the measured blocks so far. */
+			double measured_s = run_time_s - measured_origin_s;
+			double per_block_s = measured_s / (double)((t - warmup_trials) / e->plan.nplacements);
+			if (measured_s + per_block_s > e->duration_s)
 				break;
 		}
 		int stop = trial_pending_stop_signal();
@@ -168,7 +173,7 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 			.nprocs = placement_nprocs(p),
 			.stderr_fd = log_fd,
 			.run_origin_s = origin_s,
-			.child_sigmask = &child_mask,
+			.child_sigmask = &e->child_sigmask,
 		};
 		struct trial_labels labels = {
 			.trial = t,

@@ -7,6 +7,7 @@
 #define SMTBENCH_RUNNER_EXPERIMENT_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -41,6 +42,7 @@ struct experiment {
 	char skipped_reason[PLACEMENT_COUNT][TOPO_ERR_LEN]; /* "" unless asked and skipped */
 	char *out_dir;
 	int interrupt_signal;    /* set when experiment_run returns RUN_INTERRUPTED */
+	sigset_t child_sigmask;  /* the signal mask before the runner blocked its signals */
 	json_t *meta;            /* meta.json as written; updated with status and segments */
 };
 
@@ -51,8 +53,11 @@ enum run_outcome { RUN_COMPLETE, RUN_INTERRUPTED, RUN_FAILED };
 
 /*
  * Runs (or continues) the trials of e into store s, starting at trial first_trial; previous
- * holds the trials already stored (for the progress line and the time budget). Prints a
- * progress line on stderr when it is a terminal. Updates meta.json's status as it goes.
+ * holds the trials already stored (for the progress line and the time budget). The caller has
+ * blocked the stop signals and SIGCHLD (trial_block_signals) and saved the mask before in
+ * e->child_sigmask. With a duration, warm-up blocks run first and the budget is for the
+ * measured blocks that follow; at least one measured block runs. Prints a progress line on
+ * stderr when it is a terminal. Updates meta.json's status as it goes.
  */
 enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
                                 const struct stored_trial *previous, long nprevious);

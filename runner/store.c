@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,7 +19,7 @@ const char STORE_CSV_HEADER[] =
 
 /* Column positions in STORE_CSV_HEADER that resume reads back. */
 enum { COL_TRIAL = 0, COL_WARMUP = 2, COL_PLACEMENT = 3, COL_ROLE = 5, COL_STATUS = 8,
-       COL_UTIME = 11, COL_END = 15, COLUMN_COUNT = 23 };
+       COL_UTIME = 11, COL_START = 14, COL_END = 15, COLUMN_COUNT = 23 };
 
 struct store {
 	char *dir;
@@ -73,10 +74,33 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-struct store *store_create(const char *dir, char err[STORE_ERR_LEN])
+/* One runner per folder: a second one appending to the same samples.csv would interleave trials
+ * and duplicate numbers. The lock lives as long as the descriptor. */
+static int lock_samples(int fd, const char *dir, char err[STORE_ERR_LEN])
 {
-	if (make_parents(dir, err) != 0)
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (errno == EWOULDBLOCK)
+		snprintf(err, STORE_ERR_LEN, "%s is being written by another smtbench run; wait for it "
+		         "to end (or stop it) first", dir);
+	else
+		snprintf(err, STORE_ERR_LEN, "cannot lock %s/samples.csv: %s", dir, strerror(errno));
+	return -1;
+}
+
+struct store *store_create(const char *dir_given, char err[STORE_ERR_LEN])
+{
+	if (!*dir_given) {
+		snprintf(err, STORE_ERR_LEN, "the results folder's name is empty");
 		return NULL;
+	}
+	/* "runs/x/" names the folder runs/x: without the slash, or make_parents would create it. */
+	char *dir = xstrdup(dir_given);
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	struct store *s = NULL;
+	if (make_parents(dir, err) != 0)
+		goto out;
 	if (mkdir(dir, 0777) != 0) {
 		if (errno == EEXIST)
 			snprintf(err, STORE_ERR_LEN,
@@ -85,7 +109,7 @@ struct store *store_create(const char *dir, char err[STORE_ERR_LEN])
 		else
 			snprintf(err, STORE_ERR_LEN, "cannot create results folder %s: %s", dir,
 			         strerror(errno));
-		return NULL;
+		goto out;
 	}
 	char *csv = join_path(dir, "samples.csv");
 	int fd = open(csv, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
@@ -93,7 +117,12 @@ struct store *store_create(const char *dir, char err[STORE_ERR_LEN])
 		snprintf(err, STORE_ERR_LEN, "cannot create %s: %s", csv, strerror(errno));
 		free(csv);
 		rmdir(dir);
-		return NULL;
+		goto out;
+	}
+	if (lock_samples(fd, dir, err) != 0) {
+		close(fd);
+		free(csv);
+		goto out;
 	}
 	char *header = xasprintf("%s\n", STORE_CSV_HEADER);
 	int rc = write_all(fd, header, strlen(header));
@@ -104,13 +133,16 @@ struct store *store_create(const char *dir, char err[STORE_ERR_LEN])
 		unlink(csv);
 		rmdir(dir);
 		free(csv);
-		return NULL;
+		goto out;
 	}
 	free(csv);
 	fsync_dir(dir);
-	struct store *s = xcalloc(1, sizeof *s);
-	s->dir = xstrdup(dir);
+	s = xcalloc(1, sizeof *s);
+	s->dir = dir;
+	dir = NULL;
 	s->csv_fd = fd;
+out:
+	free(dir);
 	return s;
 }
 
@@ -160,10 +192,20 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	*ntrials = 0;
 	*dropped_lines = 0;
 	char *csv = join_path(dir, "samples.csv");
-	FILE *f = fopen(csv, "r");
+	/* Lock before reading, so that no other run appends between the reading and the cut. */
+	int fd = open(csv, O_WRONLY | O_APPEND | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fopen(csv, "r") : NULL;
 	if (!f) {
 		snprintf(err, STORE_ERR_LEN, "cannot open %s: %s (is %s a results folder?)", csv,
 		         strerror(errno), dir);
+		if (fd >= 0)
+			close(fd);
+		free(csv);
+		return NULL;
+	}
+	if (lock_samples(fd, dir, err) != 0) {
+		close(fd);
+		fclose(f);
 		free(csv);
 		return NULL;
 	}
@@ -175,6 +217,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 		         csv);
 		free(line);
 		fclose(f);
+		close(fd);
 		free(csv);
 		return NULL;
 	}
@@ -201,12 +244,15 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 			cur = (struct pending_trial){ .trial = trial, .expected_rows = placement_nprocs(p) };
 			cur.summary = (struct stored_trial){ .trial = trial, .placement = p,
 			                                     .warmup = fields[COL_WARMUP][0] == '1',
-			                                     .ok = true };
+			                                     .ok = true, .start_s = INFINITY };
 		}
 		cur.rows++;
 		cur.end_offset = line_end;
 		if (strcmp(fields[COL_STATUS], "ok") != 0)
 			cur.summary.ok = false;
+		double start_s = strtod(fields[COL_START], NULL);
+		if (start_s < cur.summary.start_s)
+			cur.summary.start_s = start_s;
 		double end_s = strtod(fields[COL_END], NULL);
 		if (end_s > cur.summary.end_s)
 			cur.summary.end_s = end_s;
@@ -229,12 +275,10 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	free(line);
 	fclose(f);
 
-	int fd = open(csv, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, complete_end) != 0 || fsync(fd) != 0) {
-		snprintf(err, STORE_ERR_LEN, "cannot reopen %s for appending: %s", csv,
+	if (ftruncate(fd, complete_end) != 0 || fsync(fd) != 0) {
+		snprintf(err, STORE_ERR_LEN, "cannot cut the unfinished trial off %s: %s", csv,
 		         strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		free(csv);
 		free(*trials);
 		*trials = NULL;

@@ -32,6 +32,7 @@ struct stored_trial {
 	enum placement placement;
 	bool warmup, ok;
 	double utime_a_s; /* mean user time of the trial's role-a processes when ok */
+	double start_s;   /* earliest start_s of the trial */
 	double end_s;     /* latest end_s of the trial */
 };
 

@@ -350,9 +350,10 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	for (int i = 0; i < spec->nprocs; i++)
 		close_fd(&children[i].ready_fd);
 	if (!all_ready) {
-		/* Nobody may run alone when the trial asked for company: kill the rest. */
-		close_fd(&go[1]);
+		/* Nobody may run alone when the trial asked for company: kill the rest while they
+		 * still wait at the barrier, and only then close it. */
 		kill_and_reap_all(children, spec->nprocs, NULL);
+		close_fd(&go[1]);
 		for (int i = 0; i < spec->nprocs; i++) {
 			if (!out->procs[i].status) {
 				out->procs[i].status = "bind-failed";

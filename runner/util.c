@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,4 +123,26 @@ int parse_duration_s(const char *text, double *out_s)
 		return -1;
 	*out_s = total;
 	return 0;
+}
+
+void usage_exit(const char *command, const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s (see 'smtbench %s --help')\n", program_invocation_short_name,
+	        message, command);
+	exit(EXIT_USAGE);
+}
+
+void getopt_failure(const char *command, int c, char *const *argv)
+{
+	const char *option = argv[optind - 1];
+	if (c == ':')
+		usage_exit(command, "option '%s' needs a value", option);
+	if (optopt > 0 && strncmp(option, "--", 2) != 0)
+		usage_exit(command, "unknown option '-%c'", optopt);
+	usage_exit(command, "unknown option '%s'", option);
 }

@@ -40,4 +40,12 @@ int parse_cpu_pair(const char *text, int out[2]);
 /* Durations: "90" or "90s", "15m", "8h", "2d", also "1h30m"; result in seconds, > 0. */
 int parse_duration_s(const char *text, double *out_s);
 
+/* A bad command line: prints one line, "smtbench: MESSAGE (see 'smtbench COMMAND --help')",
+ * and exits with EXIT_USAGE. */
+void usage_exit(const char *command, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+/* The same for what getopt_long returned as an error ('?' or ':', with opterr = 0 and an
+ * optstring that starts with ':'): names the unknown option or the one that needs a value. */
+void getopt_failure(const char *command, int c, char *const *argv) __attribute__((noreturn));
+
 #endif

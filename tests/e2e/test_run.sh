@@ -8,11 +8,27 @@ source "$(dirname "$0")/lib.sh"
 ITERS=${SMTBENCH_TEST_ITERS:-1500000}
 ncpu=$(nproc)
 
+line_count() { if [[ -f $1 ]]; then wc -l <"$1"; else echo 0; fi; }
 columns() { head -1 "$1/samples.csv" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 col() { # col DIR NAME: that column of every data row
 	local c; c=$(columns "$1" "$2"); tail -n +2 "$1/samples.csv" | cut -d, -f"$c"
 }
-kernel_processes() { pgrep -f "$SMTBENCH_BUILD/kernels/" || true; }
+# Kernels run with argv[0] = their name, so they are found by their executable: a live process
+# whose /proc/PID/exe is under the build's kernels/ (a zombie has no exe link: it is gone).
+kernel_processes() {
+	local p exe
+	for p in /proc/[0-9]*; do
+		exe=$(readlink "$p/exe" 2>/dev/null) || continue
+		[[ $exe == "$SMTBENCH_BUILD/kernels/"* ]] && echo "${p#/proc/}"
+	done
+	return 0
+}
+# The detector must see a running kernel, or every "nothing left behind" check means nothing.
+"$SMTBENCH_BUILD/kernels/nop" 100000000 &
+probe=$!
+sleep 0.2
+check "kernel_processes sees a running kernel (pid $probe)" test "$(kernel_processes)" = "$probe"
+kill -KILL "$probe"; wait "$probe" 2>/dev/null
 
 # --- a small complete run -------------------------------------------------------------------
 r1=$t_tmp/r1
@@ -85,7 +101,7 @@ check_status 0 "the uninterrupted reference run" "$SMTBENCH" run "${plan_args[@]
 "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
 runner=$!
 for _ in $(seq 100); do
-	(($(wc -l <"$t_tmp/int/samples.csv" 2>/dev/null || echo 0) > 6)) && break
+	(($(line_count "$t_tmp/int/samples.csv") > 6)) && break
 	sleep 0.1
 done
 kill -INT "$runner"
@@ -121,6 +137,7 @@ check "the torn trial was cut and run again: rows equal the plan's" \
 "$SMTBENCH" run --placements "$placements" --trials 50 --iters $((ITERS * 20)) \
 	--out "$t_tmp/killed" >/dev/null 2>&1 &
 runner=$!
+disown "$runner" # its death by SIGKILL is the point, not news
 children=""
 for _ in $(seq 100); do
 	children=$(pgrep -P "$runner" || true)
@@ -138,7 +155,7 @@ for c in $children; do
 	[[ -n $state && $state != Z ]] && alive+=" $c($state)"
 done
 check "SIGKILL: its children are gone within a second (alive:$alive)" test -z "$alive"
-pkill -KILL -f "$SMTBENCH_BUILD/kernels/" 2>/dev/null
+for p in $(kernel_processes); do kill -KILL "$p"; done
 
 # --- bad input: one line, exit 2, nothing written ---------------------------------------------
 bad() { # bad "what" "expected text in stderr" args...
@@ -161,6 +178,33 @@ bad "a command that does not exist" "no-such-command-xyz" -- no-such-command-xyz
 if ((ncpu >= 2)); then
 	bad "a pair that contradicts the placement" "not sibling" --placements sibling --pair 0,1
 fi
+bad "an empty output folder name" "empty" --out ""
+printf 'not an ELF file' >"$t_tmp/garbage" && chmod +x "$t_tmp/garbage"
+bad "an executable file that is neither ELF nor a script" "Exec format error" -- "$t_tmp/garbage"
+printf '#!/no/such/interpreter\n' >"$t_tmp/badscript" && chmod +x "$t_tmp/badscript"
+bad "a script whose interpreter does not exist" "interpreter" -- "$t_tmp/badscript"
+bad "--pair with only one-CPU placements" "no placement of two CPUs" --pair 0,0 --placements solo,same-pu
+if ((ncpu >= 2)) && command -v taskset >/dev/null; then
+	check_status 2 "--pair naming a CPU outside this process's affinity mask" \
+		taskset -c 0 "$SMTBENCH" run --pair 0,1 --trials 1 --out "$t_tmp/masked"
+	check "…names the CPU and writes nothing" eval 'contains "$t_err" "1" && [[ ! -e $t_tmp/masked ]]'
+fi
+check_status 0 "--out with a trailing slash names the folder" \
+	"$SMTBENCH" run --placements solo --trials 1 --warmup 0 --iters 1000 --out "$t_tmp/slash/"
+check "…which holds the results" test -s "$t_tmp/slash/samples.csv"
+
+# Two runners must never append to one folder.
+"$SMTBENCH" run --placements solo --trials 40 --iters "$ITERS" --out "$t_tmp/locked" \
+	>/dev/null 2>&1 &
+runner=$!
+for _ in $(seq 100); do [[ -s $t_tmp/locked/meta.json ]] && break; sleep 0.05; done
+check_status 2 "--resume of a folder another run is writing is refused" \
+	"$SMTBENCH" run --resume "$t_tmp/locked"
+check "…saying another run is writing it" contains "$t_err" "another smtbench run"
+kill -INT "$runner"; wait "$runner"
+check "…and the first run's rows are intact (every line complete)" \
+	test "$(awk -F, 'NF != 23' "$t_tmp/locked/samples.csv" | wc -l)" -eq 0
+
 mkdir -p "$t_tmp/exists"
 check_status 2 "an existing output folder is refused" "$SMTBENCH" run --trials 1 --out "$t_tmp/exists"
 check "…with a hint to --resume" contains "$t_err" "--resume"
@@ -208,6 +252,15 @@ for r in rows:
     assert int(r["pu"]) == want, r
 EOF2
 fi
+check_status 0 "--duration shorter than the warm-up still runs one measured block" \
+	"$SMTBENCH" run --placements solo,same-pu --duration 1s --warmup 3 --iters "$ITERS" \
+	--out "$t_tmp/dur-warm"
+check "…all 3 warm-up blocks and at least one measured block" python3 - "$t_tmp/dur-warm" <<'EOF2'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/samples.csv")))
+assert {r["block"] for r in rows if r["warmup"] == "1"} == {"0", "1", "2"}, rows
+assert any(r["warmup"] == "0" for r in rows), "no measured block"
+EOF2
 check_status 0 "--duration 2s runs whole blocks until the time is spent" \
 	"$SMTBENCH" run --placements solo,same-pu --duration 2s --warmup 1 --iters 150000 --out "$t_tmp/dur"
 check "--duration: every block is whole (3 rows per block) and there are several" python3 - "$t_tmp/dur" <<'EOF2'
@@ -227,7 +280,7 @@ EOF2
 	>/dev/null 2>"$t_tmp/term.err" &
 runner=$!
 for _ in $(seq 100); do
-	(($(wc -l <"$t_tmp/term/samples.csv" 2>/dev/null || echo 0) > 3)) && break
+	(($(line_count "$t_tmp/term/samples.csv") > 3)) && break
 	sleep 0.1
 done
 kill -TERM "$runner"
@@ -236,6 +289,27 @@ rc=$?
 check "SIGTERM: exit 143 (got $rc), no kernel left, resumable" \
 	eval '((rc == 143)) && [[ -z $(kernel_processes) ]] && grep -q -- "--resume" "$t_tmp/term.err"'
 check "SIGTERM: meta.json records the signal" grep -q '"signal": "TERM"' "$t_tmp/term/meta.json"
+
+# --- one core per package (many VMs): the non-sibling pair is also the cross-package pair -----
+# hwloc reads this machine from a fixture (HWLOC_XMLFILE, with HWLOC_THISSYSTEM=1 so binding
+# still happens on the real CPUs 0 and 1).
+if ((ncpu >= 2)); then
+	vm=(env HWLOC_XMLFILE="$SMTBENCH_FIXTURES/one-core-per-package.xml" HWLOC_THISSYSTEM=1)
+	check_status 0 "one core per package: --pair 1,0 serves non-sibling" \
+		"${vm[@]}" "$SMTBENCH" run --pair 1,0 --placements non-sibling,solo --trials 1 --warmup 0 \
+		--iters 1000 --out "$t_tmp/vm-pair"
+	"${vm[@]}" "$SMTBENCH" run --placements non-sibling,solo --trials 6 --iters "$ITERS" --seed 5 \
+		--out "$t_tmp/vm" >/dev/null 2>&1 &
+	runner=$!
+	for _ in $(seq 100); do
+		(($(line_count "$t_tmp/vm/samples.csv") > 3)) && break
+		sleep 0.1
+	done
+	kill -INT "$runner"; wait "$runner"
+	check_status 0 "one core per package: an interrupted run resumes" \
+		"${vm[@]}" "$SMTBENCH" run --resume "$t_tmp/vm"
+	check "…to completion" grep -q '"status": "complete"' "$t_tmp/vm/meta.json"
+fi
 
 # --- workloads that fail ---------------------------------------------------------------------
 # A kernel this CPU cannot run exits 77: the run says so before making a folder (exit 3). A fake
