@@ -205,6 +205,7 @@ void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *ti
 {
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
 	        x_px, y->p0, x_px, y->p1);
+	double title_gap = labels ? 62 : 14;
 	if (labels) {
 		double first, step;
 		int n = report_nice_ticks(y->lo, y->hi, 6, &first, &step);
@@ -213,16 +214,35 @@ void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *ti
 			double py = svg_map(y, v);
 			char label[48];
 			tick_label(label, sizeof label, v, step);
+			/* Keep the title clear of long tick labels (about 7 px a character at 12 px). */
+			title_gap = fmax(title_gap, 8 + 7.0 * (double)strlen(label) + 14);
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			        "stroke=\"#000\"/>\n", x_px - 5, py, x_px, py);
 			svg_text(out, x_px - 8, py + 4, "end", 12, NULL, label);
 		}
 	}
+	/* The title, rotated; a '\n' in it starts a second line (nearer the axis), for panels too
+	 * short to hold the whole title on one line. */
+	if (!title || !*title)
+		return; /* panels that share one title written elsewhere */
 	double cy = (y->p0 + y->p1) / 2;
-	fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" "
-	        "font-size=\"13\">", x_px - (labels ? 62 : 14), cy);
-	report_xml_escape(out, title);
-	fputs("</text>\n", out);
+	int lines = 1;
+	for (const char *p = title; *p; p++)
+		lines += *p == '\n';
+	const char *line = title;
+	for (int i = 0; i < lines; i++) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char part[200];
+		snprintf(part, sizeof part, "%.*s", (int)(len < sizeof part ? len : sizeof part - 1),
+		         line);
+		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
+		        "text-anchor=\"middle\" font-size=\"13\">",
+		        x_px - title_gap - 15.0 * (lines - 1 - i), cy);
+		report_xml_escape(out, part);
+		fputs("</text>\n", out);
+		line = nl ? nl + 1 : line + len;
+	}
 }
 
 void svg_begin(FILE *out, int width, int height, const char *title, const char *desc)

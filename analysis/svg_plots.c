@@ -406,14 +406,17 @@ char *report_svg_posterior(const struct report *rep)
 
 /* ---- run-order.svg ------------------------------------------------------------------------ */
 
+/* The run-order plot's left margin: room for tick labels and a two-line y title. */
+enum { RUN_LEFT = 104 };
+
 /* Legend entries in a row, wrapped to a new row when the text would run off the plot: a
  * marker and its words; returns the x after it (and moves *y down when it wrapped). */
-static double legend_entry(FILE *out, double x, double *yp, int style, const char *color,
-                           bool filled, bool ring, const char *text)
+static double legend_entry(FILE *out, double left, double x, double *yp, int style,
+                           const char *color, bool filled, bool ring, const char *text)
 {
 	double needed = 18 + 6.6 * (double)strlen(text);
-	if (x > LEFT && x + needed > WIDTH - RIGHT) {
-		x = LEFT;
+	if (x > left && x + needed > WIDTH - RIGHT) {
+		x = left;
 		*yp += 20;
 	}
 	double y = *yp;
@@ -426,82 +429,201 @@ static double legend_entry(FILE *out, double x, double *yp, int style, const cha
 	return x + needed + 18;
 }
 
-char *report_svg_run_order(const struct report *rep)
+/* A placement's y range in the run-order plot: its analysed samples, widened to take in each
+ * warm-up that lies within one span of them. A warm-up further off (a cold first trial) would
+ * squash the analysed samples into a line, so it is pinned to the panel's edge instead and
+ * labelled with its value. Returns false when the placement has no points at all. */
+static bool run_order_range(const struct analysis_dataset *d, int group, double *lo, double *hi)
 {
-	const struct analysis_dataset *d = rep->data;
-	const char *unit = report_unit_label(rep);
-	enum { HEIGHT = 460, TOP = 84, BOTTOM = 64 };
-	double ylo = INFINITY, yhi = -INFINITY, tlo = INFINITY, thi = -INFINITY;
-	for (size_t i = 0; i < d->point_count; i++) {
-		ylo = fmin(ylo, d->points[i].value_s);
-		yhi = fmax(yhi, d->points[i].value_s);
-		tlo = fmin(tlo, (double)d->points[i].trial);
-		thi = fmax(thi, (double)d->points[i].trial);
-	}
-	if (!d->point_count)
-		ylo = 0, yhi = 1, tlo = 0, thi = 1;
-	double ypad = yhi > ylo ? (yhi - ylo) * 0.06 : fmax(fabs(yhi) * 0.01, 1e-6);
-	double tpad = thi > tlo ? (thi - tlo) * 0.02 + 0.5 : 1;
-	struct svg_axis x = { tlo - tpad, thi + tpad, LEFT, WIDTH - RIGHT };
-	struct svg_axis y = { ylo - ypad, yhi + ypad, HEIGHT - BOTTOM, TOP };
-
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
-		return NULL;
-	char title[200];
-	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s", unit);
-	svg_begin(out, WIDTH, HEIGHT, title,
-	          "Each marker is one sample, placed by its run-order index; placements differ by "
-	          "colour and shape; warm-ups are grey and hollow; outliers are ringed; dashed lines "
-	          "are each placement's mean.");
-	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
-	/* Legend. */
-	double lx = LEFT, ly = 50;
-	for (size_t g = 0; g < d->group_count; g++) {
-		int style = report_placement_style(d->groups[g].name);
-		char text[120];
-		snprintf(text, sizeof text, "%s (n = %zu)", d->groups[g].name, d->groups[g].n);
-		lx = legend_entry(out, lx, &ly, style, report_color(style), true, false, text);
-	}
-	if (d->warmup_trials)
-		lx = legend_entry(out, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
-	legend_entry(out, lx, &ly, 0, "#000", false, true, "outlier (kept)");
-	fprintf(out, "<clipPath id=\"runclip\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-	        "</clipPath>\n<g clip-path=\"url(#runclip)\">\n", LEFT, TOP, WIDTH - RIGHT - LEFT,
-	        HEIGHT - BOTTOM - TOP);
-	/* Each placement's mean of its analysed samples, as a dashed guide. */
-	for (size_t g = 0; g < rep->placement_count; g++) {
-		const struct report_placement *p = &rep->placements[g];
-		if (!p->n)
-			continue;
-		int style = report_placement_style(p->name);
-		double py = svg_map(&y, p->mean_s);
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
-		        "stroke-width=\"1\" stroke-dasharray=\"6,4\" stroke-opacity=\"0.8\"/>\n", LEFT,
-		        py, WIDTH - RIGHT, py, report_color(style));
-	}
-	double r = d->point_count > 400 ? 2.5 : 4;
+	double alo = INFINITY, ahi = -INFINITY, wlo = INFINITY, whi = -INFINITY;
 	for (size_t i = 0; i < d->point_count; i++) {
 		const struct analysis_point *pt = &d->points[i];
-		int style = report_placement_style(d->groups[pt->group].name);
-		double px = svg_map(&x, (double)pt->trial), py = svg_map(&y, pt->value_s);
-		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : report_color(style),
-		           !pt->warmup);
+		if (pt->group != group)
+			continue;
+		if (pt->warmup) {
+			wlo = fmin(wlo, pt->value_s);
+			whi = fmax(whi, pt->value_s);
+		} else {
+			alo = fmin(alo, pt->value_s);
+			ahi = fmax(ahi, pt->value_s);
+		}
+	}
+	if (!isfinite(alo) && !isfinite(wlo))
+		return false;
+	if (!isfinite(alo)) { /* warm-ups only: they are all there is to show */
+		alo = wlo;
+		ahi = whi;
+	}
+	double reach = fmax(ahi - alo, fmax(fabs(ahi) * 0.01, 1e-9));
+	if (isfinite(wlo) && wlo < alo && alo - wlo <= reach)
+		alo = wlo;
+	if (isfinite(whi) && whi > ahi && whi - ahi <= reach)
+		ahi = whi;
+	double pad = ahi > alo ? (ahi - alo) * 0.08 : fmax(fabs(ahi) * 0.01, 1e-6);
+	*lo = alo - pad;
+	*hi = ahi + pad;
+	return true;
+}
+
+/* Faint vertical lines at the x ticks, so that the stacked panels read against one x axis. */
+static void x_grid(FILE *out, const struct svg_axis *x, double top, double bottom)
+{
+	double first, step;
+	int n = report_nice_ticks(x->lo, x->hi, 7, &first, &step);
+	for (int i = 0; i < n; i++) {
+		double px = svg_map(x, first + i * step);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+		        px, top, px, bottom);
+	}
+}
+
+/* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
+ * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
+static void run_order_panel(FILE *out, const struct report *rep, int group,
+                            const struct svg_axis *x, double top, double plot_h, double r)
+{
+	const struct analysis_dataset *d = rep->data;
+	const struct analysis_group *grp = &d->groups[group];
+	const struct report_placement *pl = (size_t)group < rep->placement_count
+	                                    ? &rep->placements[group] : NULL;
+	int style = report_placement_style(grp->name);
+	const char *color = report_color(style);
+	double lo, hi;
+	run_order_range(d, group, &lo, &hi);
+	double plot_top = top + 24, plot_bottom = plot_top + plot_h;
+	struct svg_axis y = { lo, hi, plot_bottom, plot_top };
+	size_t warmups = 0;
+	for (size_t i = 0; i < d->point_count; i++)
+		warmups += d->points[i].group == group && d->points[i].warmup;
+
+	fputs("<g class=\"panel\" data-placement=\"", out);
+	report_xml_escape(out, grp->name);
+	fputs("\">\n", out);
+	/* Title: the placement's marker, its name, n, and its mean. */
+	char title[300], mean[48] = "";
+	if (grp->n && pl && isfinite(pl->mean_s)) {
+		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (hi - lo) / 20;
+		report_format(mean, sizeof mean, pl->mean_s, res);
+	}
+	char extra[64] = "";
+	if (warmups)
+		snprintf(extra, sizeof extra, ", %zu warm-up%s", warmups, warmups == 1 ? "" : "s");
+	snprintf(title, sizeof title, "%s (n = %zu%s)%s%s%s", grp->name, grp->n, extra,
+	         mean[0] ? ": mean " : "", mean, mean[0] ? " s (dashed line)" : "");
+	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, color, true);
+	svg_text(out, RUN_LEFT + 18, top + 16, "start", 13, "bold", title);
+
+	x_grid(out, x, plot_top, plot_bottom);
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
+	        "stroke=\"#ccc\"/>\n", RUN_LEFT, plot_top, WIDTH - RIGHT - RUN_LEFT, plot_h);
+	if (mean[0]) {
+		double py = svg_map(&y, pl->mean_s);
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, py, WIDTH - RIGHT,
+		        py, color);
+	}
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		if (pt->group != group)
+			continue;
+		double px = svg_map(x, (double)pt->trial), v = pt->value_s;
+		/* Off the scale (only a far-off warm-up can be): pinned inside the edge, labelled. */
+		bool above = v > hi, below = v < lo;
+		double py = above ? plot_top + r + 3 : below ? plot_bottom - r - 3 : svg_map(&y, v);
+		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
+		if (above || below) {
+			char value[48], note[80];
+			snprintf(note, sizeof note, "%s %s s", above ? "↑" : "↓",
+			         report_format(value, sizeof value, v, fabs(v) * 0.01));
+			bool right_half = px > (RUN_LEFT + WIDTH - RIGHT) / 2.0;
+			svg_text(out, px + (right_half ? -r - 4 : r + 4), py + 4,
+			         right_half ? "end" : "start", 11, NULL, note);
+		}
 		if (pt->outlier)
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
 			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
 	}
-	fputs("</g>\n", out);
-	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-	        "stroke=\"#ccc\"/>\n", LEFT, TOP, WIDTH - RIGHT - LEFT, HEIGHT - BOTTOM - TOP);
-	svg_x_axis(out, &x, HEIGHT - BOTTOM,
-	           rep->data->from_folder ? "trial, in the order run (warm-up included)"
-	                                  : "sample, in file order");
 	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "user CPU time per %s (s)", unit);
-	svg_y_axis(out, &y, LEFT, ytitle, true);
+	snprintf(ytitle, sizeof ytitle, "user CPU time\nper %s (s)", report_unit_label(rep));
+	svg_y_axis(out, &y, RUN_LEFT, ytitle, true);
+	fputs("</g>\n", out);
+}
+
+char *report_svg_run_order(const struct report *rep)
+{
+	const struct analysis_dataset *d = rep->data;
+	const char *unit = report_unit_label(rep);
+	double tlo = INFINITY, thi = -INFINITY;
+	for (size_t i = 0; i < d->point_count; i++) {
+		tlo = fmin(tlo, (double)d->points[i].trial);
+		thi = fmax(thi, (double)d->points[i].trial);
+	}
+	if (!d->point_count)
+		tlo = 0, thi = 1;
+	double tpad = thi > tlo ? (thi - tlo) * 0.02 + 0.5 : 1;
+	struct svg_axis x = { tlo - tpad, thi + tpad, RUN_LEFT, WIDTH - RIGHT };
+	int panels = 0;
+	for (size_t g = 0; g < d->group_count; g++) {
+		double lo, hi;
+		panels += run_order_range(d, (int)g, &lo, &hi);
+	}
+	/* Panels tall enough for their axis title, shorter when there are many of them. */
+	double plot_h = panels <= 2 ? 150 : panels <= 3 ? 130 : 112;
+	enum { PANEL_GAP = 18, X_AXIS_H = 56 };
+
+	/* The body first, into its own stream: the height is known only after the legend wraps. */
+	char *body = NULL;
+	size_t body_len = 0;
+	FILE *out = open_memstream(&body, &body_len);
+	if (!out)
+		return NULL;
+	char title[200];
+	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s", unit);
+	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
+	double lx = RUN_LEFT, ly = 50;
+	for (size_t g = 0; g < d->group_count; g++) {
+		int style = report_placement_style(d->groups[g].name);
+		char text[120];
+		snprintf(text, sizeof text, "%s (n = %zu)", d->groups[g].name, d->groups[g].n);
+		lx = legend_entry(out, RUN_LEFT, lx, &ly, style, report_color(style), true, false, text);
+	}
+	if (d->warmup_trials)
+		lx = legend_entry(out, RUN_LEFT, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
+	legend_entry(out, RUN_LEFT, lx, &ly, 0, "#000", false, true, "outlier (kept)");
+	svg_text(out, RUN_LEFT, ly + 20, "start", 12, NULL,
+	         panels > 1 ? "One panel per placement, each with its own y scale; dashed line: "
+	                      "the placement's mean."
+	                    : "Dashed line: the placement's mean.");
+	double top = ly + 34;
+	for (size_t g = 0; g < d->group_count; g++) {
+		double lo, hi;
+		if (!run_order_range(d, (int)g, &lo, &hi))
+			continue;
+		run_order_panel(out, rep, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4);
+		top += 24 + plot_h + PANEL_GAP;
+	}
+	double axis_y = panels ? top - PANEL_GAP : top + 24;
+	svg_x_axis(out, &x, axis_y, d->from_folder ? "trial, in the order run (warm-up included)"
+	                                           : "sample, in file order");
+	if (fclose(out) != 0 || !body) { /* open_memstream sets body only at the close */
+		free(body);
+		return NULL;
+	}
+
+	char *buf = NULL;
+	size_t len = 0;
+	out = open_memstream(&buf, &len);
+	if (!out) {
+		free(body);
+		return NULL;
+	}
+	svg_begin(out, WIDTH, (int)ceil(axis_y + X_AXIS_H), title,
+	          "Each marker is one sample, placed by its run-order index; one panel per "
+	          "placement, each with its own y scale, all sharing the x axis; placements differ "
+	          "by colour and shape; warm-ups are grey and hollow; outliers are ringed; the dashed "
+	          "line is the placement's mean.");
+	fputs(body, out);
+	free(body);
 	svg_end(out);
 	return finish(out, &buf);
 }
@@ -524,26 +646,91 @@ static double quantile_sorted(const double *x, size_t n, double q)
 	return x[i] + (pos - (double)i) * (x[i + 1] - x[i]);
 }
 
+/* One placement's column of samples.svg, on its own y axis: box of quartiles, median, whiskers,
+ * every analysed sample spread sideways (outliers ringed), and its name and n below. Returns -1
+ * on out of memory. */
+static int samples_column(FILE *out, const struct analysis_dataset *d, size_t g, double left,
+                          double right, double top, double bottom)
+{
+	const struct analysis_group *grp = &d->groups[g];
+	int style = report_placement_style(grp->name);
+	const char *color = report_color(style);
+	double *sorted = malloc(grp->n * sizeof *sorted);
+	if (!sorted)
+		return -1;
+	memcpy(sorted, grp->values_s, grp->n * sizeof *sorted);
+	qsort(sorted, grp->n, sizeof *sorted, cmp_double);
+	double ylo = sorted[0], yhi = sorted[grp->n - 1];
+	double ypad = yhi > ylo ? (yhi - ylo) * 0.08 : fmax(fabs(yhi) * 0.01, 1e-6);
+	struct svg_axis y = { ylo - ypad, yhi + ypad, bottom, top };
+	double axis_x = left + 62; /* room for this column's tick labels */
+	double cx = (axis_x + right) / 2;
+	double half = fmin((right - axis_x) * 0.3, 70);
+	double q1 = quantile_sorted(sorted, grp->n, 0.25);
+	double med = quantile_sorted(sorted, grp->n, 0.5);
+	double q3 = quantile_sorted(sorted, grp->n, 0.75);
+	double iqr = q3 - q1, wlo = q1, whi = q3;
+	for (size_t i = 0; i < grp->n; i++) {
+		if (sorted[i] >= q1 - 1.5 * iqr && sorted[i] < wlo)
+			wlo = sorted[i];
+		if (sorted[i] <= q3 + 1.5 * iqr && sorted[i] > whi)
+			whi = sorted[i];
+	}
+	free(sorted);
+
+	fputs("<g class=\"panel\" data-placement=\"", out);
+	report_xml_escape(out, grp->name);
+	fputs("\">\n", out);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+	        "stroke=\"#ccc\"/>\n", axis_x, top, right - axis_x, bottom - top);
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+	        cx, svg_map(&y, wlo), cx, svg_map(&y, q1));
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+	        cx, svg_map(&y, q3), cx, svg_map(&y, whi));
+	for (int w = 0; w < 2; w++) {
+		double v = w ? whi : wlo;
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		        cx - half / 3, svg_map(&y, v), cx + half / 3, svg_map(&y, v));
+	}
+	double by = svg_map(&y, q3), bh = svg_map(&y, q1) - by;
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+	        "fill-opacity=\"0.12\" stroke=\"#333\" stroke-width=\"1.2\"/>\n", cx - half, by,
+	        2 * half, bh < 1 ? 1 : bh, color);
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+	        "stroke-width=\"3\"/>\n", cx - half, svg_map(&y, med), cx + half, svg_map(&y, med));
+	/* Samples, spread by a low-discrepancy sequence: the same picture every time. */
+	for (size_t i = 0; i < grp->n; i++) {
+		double jitter = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
+		double px = cx + jitter * half * 0.8, py = svg_map(&y, grp->values_s[i]);
+		svg_marker(out, style, px, py, 4, color, false);
+		for (size_t pi = 0; pi < d->point_count; pi++)
+			if (d->points[pi].group == (int)g && d->points[pi].trial == grp->trials[i]
+			    && d->points[pi].outlier && !d->points[pi].warmup) {
+				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
+				        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py);
+				break;
+			}
+	}
+	/* Name and n below, on two lines: columns can be narrow. */
+	double name_w = 8.2 * (double)strlen(grp->name);
+	svg_marker(out, style, cx - name_w / 2 - 14, bottom + 16, 5, color, false);
+	svg_text(out, cx, bottom + 20, "middle", 13, "bold", grp->name);
+	char n_text[48];
+	snprintf(n_text, sizeof n_text, "n = %zu", grp->n);
+	svg_text(out, cx, bottom + 36, "middle", 12, NULL, n_text);
+	svg_y_axis(out, &y, axis_x, "", true);
+	fputs("</g>\n", out);
+	return 0;
+}
+
 char *report_svg_samples(const struct report *rep)
 {
 	const struct analysis_dataset *d = rep->data;
 	const char *unit = report_unit_label(rep);
-	enum { HEIGHT = 440, TOP = 60, BOTTOM = 70 };
-	double ylo = INFINITY, yhi = -INFINITY;
+	enum { HEIGHT = 460, TOP = 76, BOTTOM = 64, PLOT_LEFT = 34 };
 	size_t shown = 0;
-	for (size_t g = 0; g < d->group_count; g++) {
-		if (!d->groups[g].n)
-			continue;
-		shown++;
-		for (size_t i = 0; i < d->groups[g].n; i++) {
-			ylo = fmin(ylo, d->groups[g].values_s[i]);
-			yhi = fmax(yhi, d->groups[g].values_s[i]);
-		}
-	}
-	if (!shown)
-		ylo = 0, yhi = 1;
-	double ypad = yhi > ylo ? (yhi - ylo) * 0.06 : fmax(fabs(yhi) * 0.01, 1e-6);
-	struct svg_axis y = { ylo - ypad, yhi + ypad, HEIGHT - BOTTOM, TOP };
+	for (size_t g = 0; g < d->group_count; g++)
+		shown += d->groups[g].n > 0;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
@@ -552,86 +739,40 @@ char *report_svg_samples(const struct report *rep)
 	char title[200];
 	snprintf(title, sizeof title, "Analysed samples per placement: user CPU time per %s", unit);
 	svg_begin(out, WIDTH, HEIGHT, title,
-	          "Each marker is one analysed sample (warm-ups excluded), spread sideways so they do "
-	          "not hide each other; the box spans the quartiles, the thick line is the median, "
+	          "One column per placement, each on its own y scale so that its spread shows; each "
+	          "marker is one analysed sample (warm-ups excluded), spread sideways so they do not "
+	          "hide each other; the box spans the quartiles, the thick line is the median, "
 	          "whiskers reach the farthest sample within 1.5 box lengths; outliers are ringed.");
 	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
 	svg_text(out, WIDTH / 2.0, 44, "middle", 12, NULL,
 	         "box: quartiles, thick line: median, whiskers: within 1.5 IQR, markers: samples, "
 	         "rings: outliers");
-	double slot = (double)(WIDTH - RIGHT - LEFT) / (double)(shown ? shown : 1);
+	svg_text(out, WIDTH / 2.0, 60, "middle", 12, NULL,
+	         shown > 1 ? "Each placement on its own y scale (compare their means in the "
+	                     "posterior plot and the table)"
+	                   : "");
+	double col_w = (double)(WIDTH - RIGHT - PLOT_LEFT) / (double)(shown ? shown : 1);
 	size_t k = 0;
 	for (size_t g = 0; g < d->group_count; g++) {
-		const struct analysis_group *grp = &d->groups[g];
-		if (!grp->n)
+		if (!d->groups[g].n)
 			continue;
-		int style = report_placement_style(grp->name);
-		const char *color = report_color(style);
-		double cx = LEFT + slot * ((double)k + 0.5);
-		double half = fmin(slot * 0.3, 70);
+		double left = PLOT_LEFT + col_w * (double)k;
 		k++;
-		double *sorted = malloc(grp->n * sizeof *sorted);
-		if (!sorted) {
+		if (samples_column(out, d, g, left, left + col_w - (k < shown ? 10 : 0), TOP,
+		                   HEIGHT - BOTTOM) != 0) {
 			fclose(out);
 			free(buf);
 			return NULL;
 		}
-		memcpy(sorted, grp->values_s, grp->n * sizeof *sorted);
-		qsort(sorted, grp->n, sizeof *sorted, cmp_double);
-		double q1 = quantile_sorted(sorted, grp->n, 0.25);
-		double med = quantile_sorted(sorted, grp->n, 0.5);
-		double q3 = quantile_sorted(sorted, grp->n, 0.75);
-		double iqr = q3 - q1, wlo = q1, whi = q3;
-		for (size_t i = 0; i < grp->n; i++) {
-			if (sorted[i] >= q1 - 1.5 * iqr && sorted[i] < wlo)
-				wlo = sorted[i];
-			if (sorted[i] <= q3 + 1.5 * iqr && sorted[i] > whi)
-				whi = sorted[i];
-		}
-		free(sorted);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-		        cx, svg_map(&y, wlo), cx, svg_map(&y, q1));
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-		        cx, svg_map(&y, q3), cx, svg_map(&y, whi));
-		for (int w = 0; w < 2; w++) {
-			double v = w ? whi : wlo;
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			        "stroke=\"#333\"/>\n", cx - half / 3, svg_map(&y, v), cx + half / 3,
-			        svg_map(&y, v));
-		}
-		double by = svg_map(&y, q3), bh = svg_map(&y, q1) - by;
-		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-		        "fill-opacity=\"0.12\" stroke=\"#333\" stroke-width=\"1.2\"/>\n", cx - half, by,
-		        2 * half, bh < 1 ? 1 : bh, color);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
-		        "stroke-width=\"3\"/>\n", cx - half, svg_map(&y, med), cx + half,
-		        svg_map(&y, med));
-		/* Samples, spread by a low-discrepancy sequence: the same picture every time. */
-		for (size_t i = 0; i < grp->n; i++) {
-			double jitter = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
-			double px = cx + jitter * half * 0.8, py = svg_map(&y, grp->values_s[i]);
-			svg_marker(out, style, px, py, 4, color, false);
-			for (size_t pi = 0; pi < d->point_count; pi++)
-				if (d->points[pi].group == (int)g && d->points[pi].trial == grp->trials[i]
-				    && d->points[pi].outlier && !d->points[pi].warmup) {
-					fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
-					        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py);
-					break;
-				}
-		}
-		char label[120];
-		snprintf(label, sizeof label, "%s (n = %zu)", grp->name, grp->n);
-		svg_text(out, cx, HEIGHT - BOTTOM + 20, "middle", 13, "bold", label);
-		svg_marker(out, style, cx - 8.2 * (double)strlen(label) / 2 - 12,
-		           HEIGHT - BOTTOM + 16, 5, color, false);
 	}
-	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", LEFT,
-	        HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM);
-	svg_text(out, (LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - BOTTOM + 46, "middle", 13, NULL,
-	         "placement");
+	if (!shown)
+		svg_text(out, WIDTH / 2.0, HEIGHT / 2.0, "middle", 13, NULL, "no analysed samples");
 	char ytitle[80];
 	snprintf(ytitle, sizeof ytitle, "user CPU time per %s (s)", unit);
-	svg_y_axis(out, &y, LEFT, ytitle, true);
+	fprintf(out, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
+	        "font-size=\"13\">", (TOP + HEIGHT - BOTTOM) / 2.0);
+	report_xml_escape(out, ytitle);
+	fputs("</text>\n", out);
 	svg_end(out);
 	return finish(out, &buf);
 }

@@ -85,6 +85,36 @@ print(f"{checked} placements and the headline agree")
 EOF
 }
 
+# panels DIR PLOT [NAME:LO:HI ...]: PLOT.svg (run-order or samples) has one panel per placement
+# of report.json with analysed samples, in its order, each with at least two y ticks of its own;
+# with NAME:LO:HI, every y tick of NAME's panel lies in [LO, HI] (its own scale, not a shared one).
+panels() {
+	python3 - "$@" <<'EOF'
+import json, sys
+import xml.etree.ElementTree as ET
+d, plot, ranges = sys.argv[1], sys.argv[2], sys.argv[3:]
+ns = "{http://www.w3.org/2000/svg}"
+want = [g["name"] for g in json.load(open(d + "/report.json"))["analysis"]["groups"] if g["n"] > 0]
+root = ET.parse("%s/%s.svg" % (d, plot)).getroot()
+got = {}
+order = []
+for g in root.iter(ns + "g"):
+    if g.get("class") == "panel":
+        name = g.get("data-placement")
+        order.append(name)
+        # y tick labels: right-aligned numbers
+        got[name] = [float(t.text) for t in g.iter(ns + "text")
+                     if t.get("text-anchor") == "end" and t.text and t.text[0].isdigit()]
+assert order == want, ("panels", order, "placements", want)
+for name, ticks in got.items():
+    assert len(ticks) >= 2, (name, "y ticks", ticks)
+for spec in ranges:
+    name, lo, hi = spec.split(":")
+    assert all(float(lo) <= t <= float(hi) for t in got[name]), (name, got[name], lo, hi)
+print(plot, "panels:", ", ".join("%s %g..%g" % (n, min(got[n]), max(got[n])) for n in order))
+EOF
+}
+
 svgs_well_formed() {
 	local f
 	for f in posterior run-order samples; do
@@ -114,6 +144,11 @@ for f in report.md report.json posterior.svg run-order.svg samples.svg report.ht
 	check "seed: $f written" test -s "$seed/$f"
 done
 check "seed: the SVGs are well-formed XML" svgs_well_formed "$seed"
+# The seed's placements lie 20 s apart but vary by 0.3 s within: each needs its own y axis.
+check "seed: run-order.svg has a panel per placement, each on its own scale" \
+	panels "$seed" run-order sibling:30.8:31.3 non-sibling:11.5:11.7
+check "seed: samples.svg has a column per placement, each on its own scale" \
+	panels "$seed" samples sibling:30.8:31.3 non-sibling:11.5:11.7
 check "seed: terminal, report.md and report.json agree" agree "$seed" "$t_tmp/seed-summary.txt"
 check "seed: report.json carries meta.json and the analysis contract" python3 -c '
 import json, sys
@@ -124,6 +159,23 @@ assert r["analysis"]["groups"][0]["n"] == 9' "$seed/report.json"
 cp "$seed/report.json" "$t_tmp/first.json"
 check_status 0 "report again on the same folder" "$SMTBENCH" report "$seed"
 check "the regenerated report.json is identical" cmp -s "$seed/report.json" "$t_tmp/first.json"
+
+# --- warm-ups: one near its placement's samples is drawn to scale; one far off (a cold start) is
+# pinned to the panel's edge with its value, so the analysed samples keep the panel's height ----
+warm=$t_tmp/warm
+cp -r "$SMTBENCH_ROOT/results/seed-example" "$warm"
+printf '%s\n' 19,,1,non-sibling,0,a,0,nop,ok,,,20.00,,,,,,,,,,, \
+	19,,1,non-sibling,1,a,1,nop,ok,,,20.00,,,,,,,,,,, 20,,1,sibling,0,a,0,nop,ok,,,31.25,,,,,,,,,,, \
+	20,,1,sibling,1,a,1,nop,ok,,,31.25,,,,,,,,,,, >>"$warm/samples.csv"
+check_status 0 "report on the seed with two warm-ups added" "$SMTBENCH" report "$warm"
+check "warm-ups: the far one leaves non-sibling's scale alone" \
+	panels "$warm" run-order sibling:30.8:31.3 non-sibling:11.5:11.7
+check "warm-ups: the far one is pinned and labelled with its value" \
+	grep -q '>↑ 20.0 s</text>' "$warm/run-order.svg"
+check "warm-ups: the near one (31.25 s) is drawn to scale, not pinned" \
+	test "$(grep -c -E '>[↑↓] ' "$warm/run-order.svg")" -eq 1
+check "warm-ups: the panel titles count them" \
+	grep -q 'non-sibling (n = 10, 1 warm-up)' "$warm/run-order.svg"
 
 # --- a damaged meta.json: one warning naming the file and the JSON error, then on without it ----
 bad=$t_tmp/badmeta
@@ -149,6 +201,7 @@ if ! grep -q '^sibling' <(cut -d, -f4 "$run/samples.csv"); then
 		contains "$t_out" "needs an SMT machine"
 fi
 check "fresh run: the SVGs are well-formed XML" svgs_well_formed "$run"
+check "fresh run: run-order.svg has a panel per placement" panels "$run" run-order
 check "fresh run: the run's summary, report.md and report.json agree" \
 	agree "$run" "$t_tmp/run-summary.txt"
 cp "$run/report.json" "$t_tmp/run.json"

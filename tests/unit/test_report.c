@@ -31,6 +31,22 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* How many times needle occurs in text (0 for NULL text). */
+static int count_of(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *p = text; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Whether needle occurs in [from, to). */
+static bool has_text_between(const char *from, const char *to, const char *needle)
+{
+	const char *p = strstr(from, needle);
+	return p && p < to;
+}
+
 static void test_ticks(void)
 {
 	double first, step;
@@ -189,6 +205,27 @@ static void test_folder(void)
 	char *svg = report_svg_run_order(rep);
 	CHECK(svg && strstr(svg, "warm-up (not analysed)") && strstr(svg, "non-sibling (n = 6)"),
 	      "the run-order plot has a legend with the warm-ups and each placement's n");
+	/* One panel per placement, each with its own y axis (its own title), in the stable order. */
+	CHECK_INT(count_of(svg, "<g class=\"panel\""), 3, "run-order: one panel per placement");
+	CHECK_INT(count_of(svg, ">per trial (s)</text>"), 3, "run-order: one y-axis title per panel");
+	const char *solo = svg ? strstr(svg, "data-placement=\"solo\"") : NULL;
+	const char *same_pu = svg ? strstr(svg, "data-placement=\"same-pu\"") : NULL;
+	const char *non_sib = svg ? strstr(svg, "data-placement=\"non-sibling\"") : NULL;
+	CHECK(solo && same_pu && non_sib && solo < same_pu && same_pu < non_sib,
+	      "run-order: panels for solo, same-pu and non-sibling, in that order");
+	CHECK(non_sib && strstr(non_sib, "non-sibling (n = 6, 1 warm-up): mean 0.26"),
+	      "run-order: a panel's title names the placement, n, its warm-ups and its mean");
+	/* Solo's samples lie in 0.2488..0.2511 and non-sibling's in 0.2588..0.2611: on a shared axis
+	 * their ticks would be the same; on its own axis solo's stop below 0.2520. */
+	CHECK(solo && same_pu && has_text_between(solo, same_pu, ">0.2500</text>")
+	      && !has_text_between(solo, same_pu, ">0.2600</text>"),
+	      "run-order: solo's y axis spans its own samples (0.2500 ticked, 0.2600 not)");
+	CHECK(non_sib && strstr(non_sib, ">0.2600</text>") && !strstr(non_sib, ">0.2500</text>"),
+	      "run-order: non-sibling's y axis spans its own samples (0.2600 ticked, 0.2500 not)");
+	free(svg);
+	svg = report_svg_samples(rep);
+	CHECK_INT(count_of(svg, "<g class=\"panel\""), 3,
+	          "samples: one column per placement, each on its own y axis");
 	free(svg);
 	svg = report_svg_posterior(rep);
 	CHECK(svg && strstr(svg, "1×: no slowdown") && strstr(svg, "0 s: no difference"),
