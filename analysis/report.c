@@ -356,8 +356,10 @@ static int build_warnings(struct report *rep)
 		}
 		int pushed = by ? push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
-			"should match solo's (1×); CPU-time accounting on this machine is suspect, and "
-			"with it every other comparison in this report", c->a.name, by,
+			"should match solo's (1×). Either CPU-time accounting on this machine is "
+			"suspect, and with it every other comparison in this report, or the workload "
+			"loses its caches and TLB each time the two copies switch (expected of "
+			"memory-bound code such as mem-chase)", c->a.name, by,
 			c->verdict == ANALYSIS_VERDICT_FASTER ? "lower" : "higher",
 			c->verdict == ANALYSIS_VERDICT_FASTER ? c->p_a_lt_b : c->p_a_gt_b)) : -1;
 		free(by);
