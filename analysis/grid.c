@@ -543,29 +543,6 @@ int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 	return 0;
 }
 
-/* The piecewise-uniform CDF of a group's mu marginal at x; prefix[i] = sum of probs below i. */
-static double mu_cdf(const struct group_posterior *g, const double *prefix, double x)
-{
-	const double *v = g->mu;
-	size_t n = g->mu_count;
-	if (n == 1)
-		return x >= v[0] ? 1.0 : 0.0;
-	/* Binary search for the cell holding x; the cells are contiguous. */
-	size_t lo = 0, hi = n; /* the answer in [lo, hi) */
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (x >= 0.5 * (v[mid - 1] + v[mid]))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	double cell_lo = lo > 0 ? 0.5 * (v[lo - 1] + v[lo]) : v[0] - 0.5 * (v[1] - v[0]);
-	double cell_hi = lo + 1 < n ? 0.5 * (v[lo] + v[lo + 1]) : v[lo] + 0.5 * (v[lo] - v[lo - 1]);
-	double frac = (x - cell_lo) / (cell_hi - cell_lo);
-	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
-	return prefix[lo] + frac * g->mu_prob[lo];
-}
-
 double pair_ratio_cdf(const struct pair_posterior *pp, double r)
 {
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
@@ -580,7 +557,7 @@ double pair_ratio_cdf(const struct pair_posterior *pp, double r)
 	double sum = 0;
 	for (size_t j = 0; j < b->mu_count; j++)
 		if (b->mu_prob[j] > 0)
-			sum += b->mu_prob[j] * mu_cdf(a, prefix, r * b->mu[j]);
+			sum += b->mu_prob[j] * cell_cdf(a->mu, a->mu_prob, a->mu_count, prefix, r * b->mu[j]);
 	free(prefix);
 	return sum;
 }

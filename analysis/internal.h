@@ -31,6 +31,12 @@ double median_of(const double *x, size_t n);
 /* Median absolute deviation from `center`. */
 double mad_of(const double *x, size_t n, double center);
 
+/* The CDF at x of a discrete distribution (values ascending) read as piecewise uniform: each
+ * value owns the cell reaching halfway to its neighbours, as analysis_dist_quantile reads it.
+ * prefix[i] is the sum of probs below i. */
+double cell_cdf(const double *values, const double *probs, size_t n, const double *prefix,
+                double x);
+
 /* Welch's t-test and Cohen's d from two groups' sufficient statistics. */
 void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p);
 double cohens_d(const struct welford *a, const struct welford *b);

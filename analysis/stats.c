@@ -486,3 +486,26 @@ void analysis_format_shortest(double x, char *buf, size_t size)
 	if (!strpbrk(buf, ".e") && strlen(buf) + 3 <= size)
 		strcat(buf, ".0");
 }
+
+double cell_cdf(const double *values, const double *probs, size_t n, const double *prefix,
+                double x)
+{
+	if (n == 1)
+		return x >= values[0] ? 1.0 : 0.0;
+	/* Binary search for the cell holding x; the cells are contiguous. */
+	size_t lo = 0, hi = n; /* the answer in [lo, hi) */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (x >= 0.5 * (values[mid - 1] + values[mid]))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	double cell_lo = lo > 0 ? 0.5 * (values[lo - 1] + values[lo])
+	                        : values[0] - 0.5 * (values[1] - values[0]);
+	double cell_hi = lo + 1 < n ? 0.5 * (values[lo] + values[lo + 1])
+	                            : values[lo] + 0.5 * (values[lo] - values[lo - 1]);
+	double frac = (x - cell_lo) / (cell_hi - cell_lo);
+	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+	return prefix[lo] + frac * probs[lo];
+}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/internal.h"
 #include "analysis/report_internal.h"
 
 enum { WIDTH = 780, LEFT = 90, RIGHT = 30 };
@@ -222,29 +223,6 @@ static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 	svg_y_axis(out, &y, LEFT, "density", false);
 }
 
-/* The piecewise-uniform CDF of a discrete distribution at x (each value owns the cell reaching
- * halfway to its neighbours, as analysis_dist_quantile reads it); prefix[i] = mass below i. */
-static double cell_cdf(const struct analysis_dist *d, const double *prefix, double x)
-{
-	const double *v = d->values;
-	size_t n = d->count;
-	if (n == 1)
-		return x >= v[0] ? 1.0 : 0.0;
-	size_t lo = 0, hi = n; /* the cell holding x is in [lo, hi) */
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-		if (x >= 0.5 * (v[mid - 1] + v[mid]))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	double cell_lo = lo > 0 ? 0.5 * (v[lo - 1] + v[lo]) : v[0] - 0.5 * (v[1] - v[0]);
-	double cell_hi = lo + 1 < n ? 0.5 * (v[lo] + v[lo + 1]) : v[lo] + 0.5 * (v[lo] - v[lo - 1]);
-	double frac = (x - cell_lo) / (cell_hi - cell_lo);
-	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
-	return prefix[lo] + frac * d->probs[lo];
-}
-
 int report_ratio_distribution(const struct analysis_comparison *c, double **values,
                               double **probs, size_t *count)
 {
@@ -273,7 +251,7 @@ int report_ratio_distribution(const struct analysis_comparison *c, double **valu
 		double edge = lo + (double)k * bw, f = 0;
 		for (size_t j = 0; j < b->count; j++)
 			if (b->probs[j] > 0)
-				f += b->probs[j] * cell_cdf(a, prefix, edge * b->values[j]);
+				f += b->probs[j] * cell_cdf(a->values, a->probs, a->count, prefix, edge * b->values[j]);
 		if (k > 0) {
 			v[k - 1] = edge - 0.5 * bw;
 			p[k - 1] = fmax(f - below, 0.0);
