@@ -9,6 +9,14 @@ ITERS=${SMTBENCH_TEST_ITERS:-1500000}
 ncpu=$(nproc)
 
 line_count() { if [[ -f $1 ]]; then wc -l <"$1"; else echo 0; fi; }
+# wait_for_rows FILE N: until FILE has more than N lines (at most 10 s): a run is under way.
+wait_for_rows() {
+	for _ in $(seq 100); do
+		(($(line_count "$1") > $2)) && return 0
+		sleep 0.1
+	done
+	return 1
+}
 columns() { head -1 "$1/samples.csv" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 col() { # col DIR NAME: that column of every data row
 	local c; c=$(columns "$1" "$2"); tail -n +2 "$1/samples.csv" | cut -d, -f"$c"
@@ -100,10 +108,7 @@ plan_args=(--placements "$placements" --trials 8 --warmup 1 --iters "$ITERS" --s
 check_status 0 "the uninterrupted reference run" "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/full"
 "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
 runner=$!
-for _ in $(seq 100); do
-	(($(line_count "$t_tmp/int/samples.csv") > 6)) && break
-	sleep 0.1
-done
+wait_for_rows "$t_tmp/int/samples.csv" 6
 kill -INT "$runner"
 wait "$runner"
 rc=$?
@@ -279,10 +284,7 @@ EOF2
 "$SMTBENCH" run --placements solo,same-pu --trials 30 --iters "$ITERS" --out "$t_tmp/term" \
 	>/dev/null 2>"$t_tmp/term.err" &
 runner=$!
-for _ in $(seq 100); do
-	(($(line_count "$t_tmp/term/samples.csv") > 3)) && break
-	sleep 0.1
-done
+wait_for_rows "$t_tmp/term/samples.csv" 3
 kill -TERM "$runner"
 wait "$runner"
 rc=$?
@@ -301,10 +303,7 @@ if ((ncpu >= 2)); then
 	"${vm[@]}" "$SMTBENCH" run --placements non-sibling,solo --trials 6 --iters "$ITERS" --seed 5 \
 		--out "$t_tmp/vm" >/dev/null 2>&1 &
 	runner=$!
-	for _ in $(seq 100); do
-		(($(line_count "$t_tmp/vm/samples.csv") > 3)) && break
-		sleep 0.1
-	done
+	wait_for_rows "$t_tmp/vm/samples.csv" 3
 	kill -INT "$runner"; wait "$runner"
 	check_status 0 "one core per package: an interrupted run resumes" \
 		"${vm[@]}" "$SMTBENCH" run --resume "$t_tmp/vm"
