@@ -366,6 +366,17 @@ static int build_warnings(struct report *rep)
 		if (pushed < 0)
 			return -1;
 	}
+	json_t *quota = rep->meta ? json_object_get(rep->meta, "cpu_quota") : NULL;
+	double quota_cpus = json_number_value(json_object_get(quota, "cpus"));
+	if (quota_cpus > 0 && quota_cpus < 2) {
+		const char *source = meta_string(quota, "source");
+		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
+			"a CPU quota of %.3g CPUs applied to the run%s%s%s: two busy processes could "
+			"not run at the same time, so no pair's contention is what its placement says "
+			"(see the overlap)",
+			quota_cpus, source ? " (" : "", source ? source : "", source ? ")" : "")) < 0)
+			return -1;
+	}
 	if (rep->meta && json_is_true(json_object_get(rep->meta, "virtual_machine"))) {
 		const char *hv = meta_string(rep->meta, "hypervisor");
 		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "runner/commands.h"
+#include "runner/sysinfo.h"
 #include "runner/util.h"
 #include "topology/topology.h"
 
@@ -91,6 +92,18 @@ static void print_info(const struct topo_info *info, const char *spec)
 		printf("PUs:              %d usable\n", info->pus);
 	print_threads_per_core(info);
 	print_smt(info);
+	if (info->source == TOPO_THIS_SYSTEM) {
+		struct cpu_quota quota;
+		sysinfo_cpu_quota(&quota);
+		if (quota.cpus > 0)
+			printf("CPU quota:        %.3g CPUs (%s)\n"
+			       "warning: a CPU quota throttles this process and its children: two busy "
+			       "processes %s run at the same time, so a pair's contention is not what "
+			       "its placement says\n",
+			       quota.cpus, quota.source, quota.cpus < 2 ? "cannot" : "may not always");
+		else
+			printf("CPU quota:        none\n");
+	}
 	if (info->virtual_machine) {
 		if (info->hypervisor[0])
 			printf("warning: virtual machine (%s): its CPU numbering and siblings need not "
@@ -188,6 +201,12 @@ static json_t *json_info(const struct topo_info *info, const struct topo_pair pa
 	json_object_set_new(root, "max_threads_per_core", json_integer(info->max_threads_per_core));
 	json_object_set_new(root, "smt", json_string(info->smt));
 	json_object_set_new(root, "virtual_machine", json_boolean(info->virtual_machine));
+	if (info->source == TOPO_THIS_SYSTEM) {
+		struct cpu_quota quota;
+		sysinfo_cpu_quota(&quota);
+		json_object_set_new(root, "cpu_quota", quota.cpus > 0 ? json_real(quota.cpus)
+		                                                      : json_null());
+	}
 	if (info->hypervisor[0])
 		json_object_set_new(root, "hypervisor", json_string(info->hypervisor));
 	json_object_set_new(root, "cpu_model", json_string(info->cpu_model));

@@ -94,8 +94,10 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		                                "max_threads_per_core",
 		                                info->kinds[i].max_threads_per_core));
 
+	struct cpu_quota quota;
+	sysinfo_cpu_quota(&quota);
 	json_t *meta = json_pack(
-		"{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o,"
+		"{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o,"
 		" s:{s:i, s:i, s:i, s:i, s:o}, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",
 		"tool", "smtbench",
 		"version", SMTBENCH_VERSION,
@@ -109,6 +111,8 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"smt_active", string_or_null(facts.smt_active),
 		"governor", string_or_null(facts.governor),
 		"virtual_machine", info->virtual_machine,
+		"cpu_quota", quota.cpus > 0 ? json_pack("{s:f, s:s}", "cpus", quota.cpus, "source",
+		                                        quota.source) : json_null(),
 		"hypervisor", string_or_null(info->hypervisor),
 		"topology", "pus", info->pus, "cores", info->cores, "packages", info->packages,
 		"max_threads_per_core", info->max_threads_per_core, "cpu_kinds", cpu_kinds,

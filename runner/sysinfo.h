@@ -17,4 +17,19 @@ struct sysinfo_facts {
 
 void sysinfo_read(struct sysinfo_facts *out);
 
+/* A cgroup CPU bandwidth limit (a quota): throttling makes two busy processes take turns, which
+ * distorts every comparison of placements, so the runner and `topo` say when there is one. */
+struct cpu_quota {
+	double cpus;        /* quota / period of the tightest limit on this process; 0: none */
+	char source[4200];  /* the file that sets it, e.g. /sys/fs/cgroup/x/cpu.max */
+};
+
+/* This process's CPU quota, from /proc/self/mountinfo, /proc/self/cgroup and the cgroup files
+ * (v2 cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us) of its cgroup and every ancestor. */
+void sysinfo_cpu_quota(struct cpu_quota *out);
+/* The same from other files: root is put in front of every mount point (tests build a fake
+ * cgroup tree under it). */
+void sysinfo_cpu_quota_from(const char *mountinfo, const char *proc_cgroup, const char *root,
+                            struct cpu_quota *out);
+
 #endif

@@ -8,6 +8,7 @@
 
 #include "runner/plan.h"
 #include "runner/store.h"
+#include "runner/sysinfo.h"
 #include "runner/util.h"
 #include "tests/harness.h"
 
@@ -186,6 +187,72 @@ static void test_store_create_refuses_existing(void)
 	free(sub);
 }
 
+/* Writes text into root/relative, making the folders on the way. */
+static void put(const char *root, const char *relative, const char *text)
+{
+	char *path = xasprintf("%s/%s", root, relative);
+	char *cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0)
+		CHECK(0, "mkdir for %s", path);
+	write_text(path, text);
+	free(cmd);
+	free(path);
+}
+
+static void test_cpu_quota(void)
+{
+	char root[] = "/tmp/smtbench-cgroup-XXXXXX";
+	if (!mkdtemp(root)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	struct cpu_quota q;
+	char *mountinfo = xasprintf("%s/mountinfo", root), *cgroup = xasprintf("%s/cgroup", root);
+
+	/* cgroup v2: the process's own cgroup is unlimited ("max"), its parent allows 1.5 CPUs. */
+	put(root, "mountinfo", "30 25 0:26 / /sys/fs/cgroup rw,nosuid shared:4 - cgroup2 cgroup2 rw\n");
+	put(root, "cgroup", "0::/jobs/bench\n");
+	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", "max 100000\n");
+	put(root, "sys/fs/cgroup/jobs/cpu.max", "150000 100000\n");
+	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	CHECK_NEAR(q.cpus, 1.5, 1e-12, "v2: the parent's cpu.max limits the process to 1.5 CPUs");
+	CHECK(strstr(q.source, "/sys/fs/cgroup/jobs/cpu.max") != NULL, "v2: the source is named: %s",
+	      q.source);
+
+	/* The tightest limit wins, wherever it is. */
+	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", "50000 100000\n");
+	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	CHECK_NEAR(q.cpus, 0.5, 1e-12, "v2: the tighter limit of the two (0.5 CPUs)");
+
+	/* No limit anywhere. */
+	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", "max 100000\n");
+	put(root, "sys/fs/cgroup/jobs/cpu.max", "max 100000\n");
+	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	CHECK(q.cpus == 0, "v2: max everywhere means no quota");
+
+	/* cgroup v1 with cpu and cpuacct mounted together (a hybrid machine). */
+	put(root, "mountinfo",
+	    "30 25 0:26 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+	    "31 25 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+	put(root, "cgroup", "4:cpu,cpuacct:/ci/job\n0::/\n");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/ci/job/cpu.cfs_quota_us", "-1\n");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/ci/job/cpu.cfs_period_us", "100000\n");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/ci/cpu.cfs_quota_us", "25000\n");
+	put(root, "sys/fs/cgroup/cpu,cpuacct/ci/cpu.cfs_period_us", "100000\n");
+	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	CHECK_NEAR(q.cpus, 0.25, 1e-12, "v1: cpu.cfs_quota_us / cpu.cfs_period_us of the parent");
+
+	/* Files that cannot be read mean no quota known, not a failure. */
+	sysinfo_cpu_quota_from("/nonexistent/mountinfo", cgroup, root, &q);
+	CHECK(q.cpus == 0 && q.source[0] == '\0', "no mountinfo: no quota");
+
+	char *cmd = xasprintf("rm -rf %s", root);
+	CHECK(system(cmd) == 0, "clean up");
+	free(cmd);
+	free(mountinfo);
+	free(cgroup);
+}
+
 int main(void)
 {
 	test_parse_ulong();
@@ -193,5 +260,6 @@ int main(void)
 	test_plan();
 	test_store_resume_cuts_torn_tail();
 	test_store_create_refuses_existing();
+	test_cpu_quota();
 	return test_done("test_runner");
 }
