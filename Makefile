@@ -40,11 +40,16 @@ endif
 # One line that says exactly what to install, instead of a cascade of compiler errors.
 # `make clean` must work on a machine without any of it.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
+HAVE_PKG_CONFIG := $(shell command -v $(PKG_CONFIG) 2>/dev/null)
+# $(call lib_missing,MODULE VERSION,PACKAGE,HEADER): PACKAGE when the library is not there; without
+# pkg-config, judged by its header alone, so that only what is really missing is named.
+lib_missing = $(if $(HAVE_PKG_CONFIG),$(if $(shell $(PKG_CONFIG) --exists '$(1)' 2>/dev/null \
+              && echo y),,$(2)),$(if $(wildcard /usr/include/$(3)),,$(2)))
 MISSING := $(strip \
   $(if $(shell command -v $(NASM) 2>/dev/null),,nasm) \
-  $(if $(shell command -v $(PKG_CONFIG) 2>/dev/null),,pkg-config) \
-  $(if $(shell $(PKG_CONFIG) --exists 'hwloc >= 2.0' 2>/dev/null && echo y),,libhwloc-dev) \
-  $(if $(shell $(PKG_CONFIG) --exists 'jansson >= 2.10' 2>/dev/null && echo y),,libjansson-dev))
+  $(if $(HAVE_PKG_CONFIG),,pkg-config) \
+  $(call lib_missing,hwloc >= 2.0,libhwloc-dev,hwloc.h) \
+  $(call lib_missing,jansson >= 2.10,libjansson-dev,jansson.h))
 ifneq ($(MISSING),)
 $(error missing build dependencies; on Debian or Ubuntu run: apt-get install $(MISSING))
 endif

@@ -31,4 +31,15 @@ check "make uninstall removes it again" \
 	make -s -C "$SMTBENCH_ROOT" BUILD="$build" PREFIX="$prefix" uninstall
 check "…the program and the kernels" test ! -e "$prefix/bin/smtbench" -a ! -e "$prefix/libexec/smtbench"
 
+# A missing build dependency is one line that names exactly the packages to install.
+make -s -C "$SMTBENCH_ROOT" BUILD="$t_tmp/nodeps" NASM=no-such-nasm >"$t_tmp/nodeps.log" 2>&1
+check "without nasm, make fails with one line naming the package" \
+	grep -q "missing build dependencies; on Debian or Ubuntu run: apt-get install nasm\.  Stop\." "$t_tmp/nodeps.log"
+make -s -C "$SMTBENCH_ROOT" BUILD="$t_tmp/nodeps" PKG_CONFIG=no-such-pkg-config >"$t_tmp/nodeps.log" 2>&1
+check "without pkg-config, only pkg-config is named (the libraries' headers are there)" \
+	grep -q "apt-get install pkg-config\.  Stop\." "$t_tmp/nodeps.log"
+# (-n: a real clean would take the build/ that the other tests are using.)
+check "make clean works without any of the tools" \
+	make -n -s -C "$SMTBENCH_ROOT" BUILD="$t_tmp/nodeps" NASM=no-such-nasm PKG_CONFIG=no-such-pkg-config clean
+
 done_testing
