@@ -5,14 +5,11 @@
  * placement, pair or command is one line on stderr and exit 2 with no folder created.
  */
 #include <err.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +20,7 @@
 #include "runner/summary.h"
 #include "runner/sysinfo.h"
 #include "runner/util.h"
+#include "runner/workload.h"
 
 #define DEFAULT_TRIALS 30
 #define DEFAULT_WARMUP 2
@@ -76,127 +74,6 @@ static void list_kernels(void)
 		const struct kernel *k = kernel_at(i);
 		printf("%-16s %-26s %12lu  %s\n", k->name, k->bound_by, k->default_iters, k->summary);
 	}
-}
-
-/*
- * What execve would say of an executable file it found: ENOEXEC unless it starts as an ELF file
- * or a #! script whose interpreter can be executed. Checked before a run, so that a wrong file is
- * one line and exit 2, not a folder full of failed trials.
- */
-static int exec_format_error(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return errno;
-	char head[256] = "";
-	size_t n = fread(head, 1, sizeof head - 1, f);
-	fclose(f);
-	head[n] = '\0';
-	if (n >= 4 && !memcmp(head, "\x7f" "ELF", 4))
-		return 0;
-	if (n < 2 || head[0] != '#' || head[1] != '!')
-		return ENOEXEC;
-	char *interpreter = head + 2;
-	interpreter += strspn(interpreter, " \t");
-	interpreter[strcspn(interpreter, " \t\n")] = '\0';
-	return *interpreter && access(interpreter, X_OK) == 0 ? 0 : ENOEXEC;
-}
-
-/* Finds an executable the way execvp would, so that a missing command is reported with its
- * name before any trial starts. Returns a new string, or NULL with errno set. */
-static char *resolve_command(const char *name)
-{
-	if (strchr(name, '/')) {
-		if (access(name, X_OK) != 0)
-			return NULL;
-		struct stat st;
-		if (stat(name, &st) == 0 && S_ISDIR(st.st_mode)) {
-			errno = EISDIR;
-			return NULL;
-		}
-		return xstrdup(name);
-	}
-	const char *path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	int last_error = ENOENT;
-	for (const char *p = path;; p = strchr(p, ':') + 1) {
-		size_t len = strcspn(p, ":");
-		char *candidate = xasprintf("%.*s/%s", (int)len, len ? p : ".", name);
-		struct stat st;
-		if (access(candidate, X_OK) == 0 && stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
-			return candidate;
-		if (errno != ENOENT)
-			last_error = errno;
-		free(candidate);
-		if (!p[len])
-			break;
-	}
-	errno = last_error;
-	return NULL;
-}
-
-static char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return xstrdup(slash ? slash + 1 : path);
-}
-
-/* Fills w to run kernel `name` for iters iterations. Exits 2 on an unknown kernel, 1 when its
- * executable is missing (a build problem, not the user's). */
-static void kernel_workload(struct workload *w, const char *name, unsigned long iters)
-{
-	const struct kernel *k = kernel_find(name);
-	if (!k)
-		errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists them", name);
-	char err[512];
-	char *path = kernel_path(name, err, sizeof err);
-	if (!path)
-		errx(EXIT_FAILURE_RUNTIME, "%s", err);
-	w->name = xstrdup(name);
-	w->path = path;
-	w->argv = xcalloc(3, sizeof *w->argv);
-	w->argv[0] = xstrdup(name);
-	w->argv[1] = xasprintf("%lu", iters);
-	w->is_kernel = true;
-}
-
-/* Fills w to run the command in argv (copied). Exits 2 when it cannot be executed. */
-static void command_workload(struct workload *w, char *const *argv, int argc)
-{
-	char *path = resolve_command(argv[0]);
-	if (!path)
-		errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], strerror(errno));
-	int format_error = exec_format_error(path);
-	if (format_error)
-		errx(EXIT_USAGE, "cannot execute '%s' (%s): %s%s", argv[0], path,
-		     strerror(format_error), format_error == ENOEXEC
-		     ? " (neither an ELF executable nor a #! script with a usable interpreter)" : "");
-	w->name = base_name(argv[0]);
-	w->path = path;
-	w->argv = xcalloc((size_t)argc + 1, sizeof *w->argv);
-	for (int i = 0; i < argc; i++)
-		w->argv[i] = xstrdup(argv[i]);
-	w->is_kernel = false;
-}
-
-static bool resume_workload_argv_is_command(const struct workload *w)
-{
-	return w->argv != NULL && w->path == NULL;
-}
-
-/* For --resume: meta_load gave only argv for commands; resolve them again here. */
-static void resolve_loaded_command(struct workload *w)
-{
-	char **argv = w->argv;
-	int argc = 0;
-	while (argv[argc])
-		argc++;
-	w->argv = NULL;
-	command_workload(w, argv, argc);
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	free(argv);
 }
 
 /* Parses --placements into the canonical order, without duplicates. */
@@ -392,13 +269,13 @@ static int resume(const char *dir, char **command_line)
 		     recorded_host, host);
 
 	if (e.kernel)
-		kernel_workload(&e.a, e.kernel, e.iters);
+		xworkload_kernel(&e.a, e.kernel, e.iters);
 	else
-		resolve_loaded_command(&e.a);
+		xworkload_resolve(&e.a);
 	if (e.beside_kernel)
-		kernel_workload(&e.b, e.beside_kernel, e.iters);
-	else if (resume_workload_argv_is_command(&e.b))
-		resolve_loaded_command(&e.b);
+		xworkload_kernel(&e.b, e.beside_kernel, e.iters);
+	else if (e.b.argv && !e.b.path)
+		xworkload_resolve(&e.b);
 
 	char terr[TOPO_ERR_LEN];
 	struct topo *topo = topo_load(NULL, terr);
@@ -568,18 +445,18 @@ int cmd_run(int argc, char **argv)
 			usage_exit("run", "no command before --beside");
 		if (split >= 0 && split + 1 == cmd_argc)
 			usage_exit("run", "no command after --beside");
-		command_workload(&e.a, cmd_argv, a_argc);
+		xworkload_command(&e.a, cmd_argv, a_argc);
 		if (split >= 0)
-			command_workload(&e.b, cmd_argv + split + 1, cmd_argc - split - 1);
+			xworkload_command(&e.b, cmd_argv + split + 1, cmd_argc - split - 1);
 	} else {
 		if (!e.kernel)
 			e.kernel = xstrdup("nop");
 		const struct kernel *k = kernel_find(e.kernel);
 		if (k && e.iters == 0)
 			e.iters = k->default_iters;
-		kernel_workload(&e.a, e.kernel, e.iters);
+		xworkload_kernel(&e.a, e.kernel, e.iters);
 		if (e.beside_kernel)
-			kernel_workload(&e.b, e.beside_kernel, e.iters);
+			xworkload_kernel(&e.b, e.beside_kernel, e.iters);
 	}
 	if (e.trials != -2 && e.duration_s > 0)
 		usage_exit("run", "--trials and --duration exclude each other; give one");

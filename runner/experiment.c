@@ -16,17 +16,6 @@
 /* Failures are listed one line each up to this many; the rest are counted. */
 #define FAILURES_SHOWN 5
 
-void workload_free(struct workload *w)
-{
-	free(w->name);
-	free(w->path);
-	if (w->argv)
-		for (char **p = w->argv; *p; p++)
-			free(*p);
-	free(w->argv);
-	memset(w, 0, sizeof *w);
-}
-
 void experiment_free(struct experiment *e)
 {
 	free(e->kernel);

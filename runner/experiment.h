@@ -14,15 +14,8 @@
 
 #include "runner/plan.h"
 #include "runner/store.h"
+#include "runner/workload.h"
 #include "topology/topology.h"
-
-/* What one role runs: a kernel with its iteration count, or a user's command. */
-struct workload {
-	char *name;   /* kernel name or the command's file name (for samples.csv) */
-	char *path;   /* resolved executable */
-	char **argv;  /* NULL-terminated, owned */
-	bool is_kernel;
-};
 
 struct experiment {
 	/* Settings, as recorded in meta.json. */
@@ -62,6 +55,5 @@ enum run_outcome { RUN_COMPLETE, RUN_INTERRUPTED, RUN_FAILED };
 enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
                                 const struct stored_trial *previous, long nprevious);
 
-void workload_free(struct workload *w);
 
 #endif

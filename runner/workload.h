@@ -1,0 +1,36 @@
+/*
+ * workload.h — what a process of a trial runs: one of the kernels with its iteration count, or
+ * a user's command, resolved to an executable before any trial starts.
+ *
+ * Error policy: the x… functions exit with a one-line message (status 2 for the user's mistake,
+ * 1 for a build problem), as xmalloc does; they are for the command line's set-up only.
+ */
+#ifndef SMTBENCH_RUNNER_WORKLOAD_H
+#define SMTBENCH_RUNNER_WORKLOAD_H
+
+#include <stdbool.h>
+
+/* What one role runs: a kernel with its iteration count, or a user's command. */
+struct workload {
+	char *name;   /* kernel name or the command's file name (for samples.csv) */
+	char *path;   /* resolved executable */
+	char **argv;  /* NULL-terminated, owned */
+	bool is_kernel;
+};
+
+/* Fills w to run kernel `name` with `iters` iterations. Exits 2 on an unknown kernel, 1 when
+ * its executable is missing (a build problem, not the user's). */
+void xworkload_kernel(struct workload *w, const char *name, unsigned long iters);
+
+/* Fills w to run argv[0..argc) (copied), found on PATH the way execvp would. Exits 2 when it
+ * cannot be executed: not found, not executable, a directory, or neither an ELF file nor a #!
+ * script with a usable interpreter. */
+void xworkload_command(struct workload *w, char *const *argv, int argc);
+
+/* For --resume: w->argv came from meta.json alone; resolves it as xworkload_command does. */
+void xworkload_resolve(struct workload *w);
+
+/* Frees what w owns and zeroes it. */
+void workload_free(struct workload *w);
+
+#endif
