@@ -1,30 +1,13 @@
 /*
- * topology.c — load a topology with hwloc, keep only the PUs this process may use, and choose
- * the pair of PUs each placement should use (DESIGN.md, "Choosing pairs").
- *
- * The model built at load time:
- *   pus[]   usable PUs in hwloc's logical (tree) order;
- *   cores[] the cores holding them, each a run of consecutive entries of pus[]. A PU without a
- *           Core ancestor (a topology without a Core level) becomes a "pseudo" core of its own:
- *           it is never counted as a core and never gives a sibling pair, and two pseudo cores
- *           count as different cores only when the tree proves it (see proven_separate).
- * Pairs are chosen once, at load time, so every caller sees the same answer.
- *
- * How "shares" names NUMA nodes: in hwloc 2 a NUMA node is a memory child, outside the parent
- * chain of PUs, and its cpuset is that of the object it hangs from. The deepest normal common
- * ancestor is reported, with two exceptions where both PUs lie in one NUMA node:
- *   - the ancestor is a Group with the NUMA node's cpuset: a Group says only that hwloc found
- *     some grouping, the NUMA node says what it is (a memory domain: an AMD die, a POWER chip);
- *   - the NUMA node's cpuset is strictly smaller than the ancestor's (unusual XML files).
- * Then "NUMANode" is reported. Caches, Die and Package keep their names (they say more), and
- * Machine stays Machine (a NUMA node spanning the whole machine adds nothing).
+ * topology.c — load a topology with hwloc, keep only the PUs this process may use, and read the
+ * facts about it that reports show: counts, CPU kinds, SMT state, virtual machine, CPU model.
+ * The model it builds (internal.h) is handed to pairs.c, which chooses the pairs.
  */
-#include "topology/topology.h"
+#include "topology/internal.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,70 +21,10 @@
 #define HAVE_X86_CPUID 1
 #endif
 
-static const char *const placement_names[PLACEMENT_COUNT] = {
-	[PLACEMENT_SOLO] = "solo",
-	[PLACEMENT_SAME_PU] = "same-pu",
-	[PLACEMENT_SIBLING] = "sibling",
-	[PLACEMENT_NON_SIBLING] = "non-sibling",
-	[PLACEMENT_CROSS_PACKAGE] = "cross-package",
-};
-
-const char *placement_name(enum placement p)
-{
-	if ((int)p < 0 || p >= PLACEMENT_COUNT)
-		return "unknown";
-	return placement_names[p];
-}
-
-int placement_parse(const char *name, enum placement *out)
-{
-	for (int i = 0; name && i < PLACEMENT_COUNT; i++) {
-		if (!strcmp(name, placement_names[i])) {
-			*out = (enum placement)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int placement_nprocs(enum placement p)
-{
-	return p == PLACEMENT_SOLO ? 1 : 2;
-}
-
 const char *topo_hwloc_version(void)
 {
 	return HWLOC_VERSION;
 }
-
-struct topo_pu {
-	int os;           /* OS index */
-	hwloc_obj_t obj;
-	int core;         /* index into topo.cores */
-	int kind;         /* hwloc cpukind index (higher is bigger), -1 when in no kind */
-};
-
-struct topo_core {
-	hwloc_obj_t obj;  /* the Core, or the PU itself for a pseudo core */
-	bool pseudo;      /* no Core ancestor: a PU standing alone, not a known core */
-	int first, count; /* its usable PUs: pus[first .. first+count-1] */
-	int kind;
-	int package;      /* logical index of its Package, -1 when there is none */
-};
-
-struct topo {
-	hwloc_topology_t hw;
-	hwloc_bitmap_t usable;
-	struct topo_pu *pus;
-	int npus;
-	struct topo_core *cores;
-	int ncores;
-	hwloc_obj_t pu0_core;        /* Core (or PU) holding OS PU 0, whether usable or not */
-	int nkinds_hw;               /* hwloc's kind count */
-	char (*kind_names)[TOPO_NAME_LEN];
-	struct topo_info info;
-	struct topo_pair pairs[PLACEMENT_COUNT];
-};
 
 /* ---------------------------------------------------------------------------------------- */
 /* Small readers for this system.                                                             */
@@ -296,317 +219,6 @@ static int read_affinity(hwloc_bitmap_t set, int max_cpu)
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* Relations between PUs.                                                                      */
-
-static hwloc_obj_t common_ancestor(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
-{
-	return a == b ? a : hwloc_get_common_ancestor_obj(t->hw, a, b);
-}
-
-/* The smallest NUMA node whose cpuset holds both PUs, or NULL. */
-static hwloc_obj_t shared_numa_node(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
-{
-	hwloc_obj_t best = NULL;
-	for (hwloc_obj_t node = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, NULL); node;
-	     node = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, node)) {
-		if (!node->cpuset || !hwloc_bitmap_isset(node->cpuset, a->os_index) ||
-		    !hwloc_bitmap_isset(node->cpuset, b->os_index))
-			continue;
-		if (!best || hwloc_bitmap_weight(node->cpuset) < hwloc_bitmap_weight(best->cpuset))
-			best = node;
-	}
-	return best;
-}
-
-/* True when "NUMANode" names what the two PUs share better than their common ancestor does
- * (the rule is in the comment at the top of this file). */
-static bool numa_is_deeper(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
-{
-	hwloc_obj_t anc = common_ancestor(t, a, b);
-	hwloc_obj_t node = shared_numa_node(t, a, b);
-	if (!node || !hwloc_bitmap_isincluded(node->cpuset, anc->cpuset))
-		return false;
-	if (!hwloc_bitmap_isequal(node->cpuset, anc->cpuset))
-		return true;
-	return anc->type == HWLOC_OBJ_GROUP;
-}
-
-static void shares_name(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b, char out[TOPO_NAME_LEN])
-{
-	hwloc_obj_t anc = common_ancestor(t, a, b);
-	const char *name = numa_is_deeper(t, a, b) ? hwloc_obj_type_string(HWLOC_OBJ_NUMANODE)
-	                                           : hwloc_obj_type_string(anc->type);
-	snprintf(out, TOPO_NAME_LEN, "%s", name);
-}
-
-/* Without Core objects, two PUs are known to be on different cores only when one of them sits
- * in a Core, an L2 or deeper-level cache, a Die or a Package that the other is not in: SMT
- * siblings always share those. L1 caches are not taken as proof, because virtual machines
- * (the qemu fixture) show one L1 per hardware thread. */
-static bool proven_separate(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
-{
-	hwloc_obj_t anc = common_ancestor(t, a, b);
-	hwloc_obj_t ends[2] = { a, b };
-	for (int i = 0; i < 2; i++) {
-		for (hwloc_obj_t o = ends[i]->parent; o && o != anc; o = o->parent) {
-			if (o->type == HWLOC_OBJ_CORE || o->type == HWLOC_OBJ_PACKAGE ||
-			    o->type == HWLOC_OBJ_DIE ||
-			    (hwloc_obj_type_is_cache(o->type) && o->attr && o->attr->cache.depth >= 2))
-				return true;
-		}
-	}
-	return false;
-}
-
-static bool distinct_cores(const struct topo *t, int ci, int cj)
-{
-	if (ci == cj)
-		return false;
-	const struct topo_core *a = &t->cores[ci], *b = &t->cores[cj];
-	if (!a->pseudo && !b->pseudo)
-		return true;
-	return proven_separate(t, t->pus[a->first].obj, t->pus[b->first].obj);
-}
-
-static bool touches_pu0(const struct topo *t, int core)
-{
-	return t->pu0_core && t->cores[core].obj == t->pu0_core;
-}
-
-/* The usable PUs of a core as indexes into pus[], ordered by OS index with PU 0 last (it takes
- * the system's interrupts and housekeeping); returns how many were written, at most max. */
-static int core_pus_ordered(const struct topo *t, int core, int *out, int max)
-{
-	const struct topo_core *c = &t->cores[core];
-	int n = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		/* pass 0: every PU but OS 0, ascending; pass 1: OS 0 if present */
-		int last = -1;
-		for (;;) {
-			int next = -1;
-			for (int i = c->first; i < c->first + c->count; i++) {
-				int os = t->pus[i].os;
-				if ((pass == 0) != (os != 0))
-					continue;
-				if (os > last && (next < 0 || os < t->pus[next].os))
-					next = i;
-			}
-			if (next < 0)
-				break;
-			if (n < max)
-				out[n++] = next;
-			last = t->pus[next].os;
-		}
-	}
-	return n;
-}
-
-/* How good a partner PU is for an anchor PU: deeper shared ancestor first, then a shared NUMA
- * node below it, then staying off PU 0's core. Compared lexicographically. */
-struct partner_score {
-	int depth, numa, avoid_pu0;
-};
-
-static int score_cmp(const struct partner_score *a, const struct partner_score *b)
-{
-	if (a->depth != b->depth)
-		return a->depth < b->depth ? -1 : 1;
-	if (a->numa != b->numa)
-		return a->numa < b->numa ? -1 : 1;
-	if (a->avoid_pu0 != b->avoid_pu0)
-		return a->avoid_pu0 < b->avoid_pu0 ? -1 : 1;
-	return 0;
-}
-
-/* The best partner core for the anchor PU (an index into pus[]) on core `from`: another core
- * of the same kind (and, when cross_package, in another package). -1 when there is none. */
-static int best_partner(const struct topo *t, int from, int anchor_pu, bool cross_package,
-                        struct partner_score *score_out)
-{
-	const struct topo_core *c = &t->cores[from];
-	hwloc_obj_t anchor = t->pus[anchor_pu].obj;
-	int best = -1;
-	struct partner_score best_score = { -1, 0, 0 };
-	for (int d = 0; d < t->ncores; d++) {
-		const struct topo_core *other = &t->cores[d];
-		if (other->kind != c->kind || !distinct_cores(t, from, d))
-			continue;
-		if (cross_package &&
-		    (c->package < 0 || other->package < 0 || other->package == c->package))
-			continue;
-		int partner_pu;
-		core_pus_ordered(t, d, &partner_pu, 1);
-		hwloc_obj_t partner = t->pus[partner_pu].obj;
-		struct partner_score s = {
-			.depth = (int)common_ancestor(t, anchor, partner)->depth,
-			.numa = numa_is_deeper(t, anchor, partner),
-			.avoid_pu0 = !touches_pu0(t, d),
-		};
-		if (best < 0 || score_cmp(&s, &best_score) > 0) {
-			best = d;
-			best_score = s;
-		}
-	}
-	if (score_out)
-		*score_out = best_score;
-	return best;
-}
-
-/* The core whose first PU anchors every placement: a core with SMT when there is one (biggest
- * kind first), one with a good non-sibling partner, off PU 0's core when another will do. */
-static int choose_anchor_core(const struct topo *t, bool sibling_mode)
-{
-	int best = -1;
-	int best_key[3] = { 0 };
-	struct partner_score best_score = { -1, 0, 0 };
-	for (int c = 0; c < t->ncores; c++) {
-		const struct topo_core *core = &t->cores[c];
-		if (sibling_mode && (core->pseudo || core->count < 2))
-			continue;
-		int anchor;
-		core_pus_ordered(t, c, &anchor, 1);
-		struct partner_score s;
-		int partner = best_partner(t, c, anchor, false, &s);
-		int key[3] = { partner >= 0, core->kind, !touches_pu0(t, c) };
-		int cmp = 0;
-		for (int i = 0; i < 3 && !cmp; i++)
-			cmp = key[i] < best_key[i] ? -1 : key[i] > best_key[i];
-		if (!cmp)
-			cmp = score_cmp(&s, &best_score);
-		if (best < 0 || cmp > 0) {
-			best = c;
-			memcpy(best_key, key, sizeof key);
-			best_score = s;
-		}
-	}
-	return best;
-}
-
-static const char *kind_name(const struct topo *t, int kind)
-{
-	if (kind < 0 || kind >= t->nkinds_hw)
-		return "all";
-	return t->kind_names[kind];
-}
-
-static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
-{
-	va_list ap;
-	p->available = false;
-	p->npus = 0;
-	p->pus[0] = p->pus[1] = -1;
-	p->shares[0] = '\0';
-	va_start(ap, fmt);
-	vsnprintf(p->reason, sizeof p->reason, fmt, ap);
-	va_end(ap);
-}
-
-/* a and b are indexes into pus[]. */
-static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
-{
-	p->available = true;
-	p->reason[0] = '\0';
-	p->pus[0] = t->pus[a].os;
-	p->pus[1] = t->pus[b].os;
-	p->npus = p->placement == PLACEMENT_SOLO ? 1 : 2;
-	if (p->placement == PLACEMENT_SOLO)
-		p->shares[0] = '\0';
-	else
-		shares_name(t, t->pus[a].obj, t->pus[b].obj, p->shares);
-}
-
-/* True when some Core of the whole topology, usable PUs or not, has two or more PUs. */
-static bool topology_has_smt_cores(const struct topo *t)
-{
-	for (hwloc_obj_t core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, NULL); core;
-	     core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, core))
-		if (hwloc_bitmap_weight(core->complete_cpuset ? core->complete_cpuset : core->cpuset) >= 2)
-			return true;
-	return false;
-}
-
-static void plan_pairs(struct topo *t)
-{
-	const struct topo_info *info = &t->info;
-	for (int p = 0; p < PLACEMENT_COUNT; p++) {
-		memset(&t->pairs[p], 0, sizeof t->pairs[p]);
-		t->pairs[p].placement = (enum placement)p;
-		t->pairs[p].core = -1;
-	}
-	if (t->npus == 0) {
-		for (int p = 0; p < PLACEMENT_COUNT; p++)
-			set_unavailable(&t->pairs[p], "no usable PU");
-		return;
-	}
-	bool sibling_mode = info->max_threads_per_core >= 2;
-	int anchor_core = choose_anchor_core(t, sibling_mode);
-	int order[2];
-	int n = core_pus_ordered(t, anchor_core, order, 2);
-	int anchor = order[0];
-	bool this_system = info->source == TOPO_THIS_SYSTEM;
-	const char *what = this_system ? "this machine" : "this topology";
-
-	set_pair(t, &t->pairs[PLACEMENT_SOLO], anchor, anchor);
-	set_pair(t, &t->pairs[PLACEMENT_SAME_PU], anchor, anchor);
-
-	struct topo_pair *sib = &t->pairs[PLACEMENT_SIBLING];
-	if (sibling_mode && n == 2) {
-		set_pair(t, sib, order[0], order[1]);
-		sib->core = (int)t->cores[anchor_core].obj->logical_index;
-	} else if (info->cores == 0) {
-		set_unavailable(sib, "the topology has no Core level, so SMT siblings cannot be known");
-	} else if (topology_has_smt_cores(t)) {
-		set_unavailable(sib, "no core has two usable PUs: %d PUs of the topology are offline, "
-		                "disallowed (cgroup) or outside this process's affinity mask",
-		                info->disallowed_pus);
-	} else if (this_system) {
-		set_unavailable(sib, "this machine has no SMT: every core has one usable PU "
-		                "(SMT control: %s)", info->smt);
-	} else {
-		set_unavailable(sib, "%s has no SMT: every core has one usable PU", what);
-	}
-
-	struct topo_pair *non = &t->pairs[PLACEMENT_NON_SIBLING];
-	int partner = best_partner(t, anchor_core, anchor, false, NULL);
-	if (partner >= 0) {
-		int partner_pu;
-		core_pus_ordered(t, partner, &partner_pu, 1);
-		set_pair(t, non, anchor, partner_pu);
-	} else if (info->cores == 0) {
-		set_unavailable(non, "the topology has no Core level and no two usable PUs are known "
-		                "to be on different cores");
-	} else if (info->cores == 1) {
-		set_unavailable(non, "only one usable core");
-	} else {
-		set_unavailable(non, "no other usable core of the same CPU kind (%s)",
-		                kind_name(t, t->cores[anchor_core].kind));
-	}
-
-	struct topo_pair *cross = &t->pairs[PLACEMENT_CROSS_PACKAGE];
-	partner = best_partner(t, anchor_core, anchor, true, NULL);
-	if (partner >= 0) {
-		int partner_pu;
-		core_pus_ordered(t, partner, &partner_pu, 1);
-		set_pair(t, cross, anchor, partner_pu);
-	} else if (hwloc_get_type_depth(t->hw, HWLOC_OBJ_PACKAGE) == HWLOC_TYPE_DEPTH_UNKNOWN) {
-		set_unavailable(cross, "the topology has no Package level");
-	} else if (info->packages <= 1) {
-		int all = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
-		if (all > 1)
-			set_unavailable(cross, "only one package has usable PUs (%d packages present)",
-			                all);
-		else
-			set_unavailable(cross, "only one package");
-	} else {
-		set_unavailable(cross, "no usable core of the same CPU kind (%s) in another package",
-		                kind_name(t, t->cores[anchor_core].kind));
-	}
-}
-
-/* ---------------------------------------------------------------------------------------- */
 /* Loading.                                                                                    */
 
 static bool spec_is_file(const char *spec)
@@ -656,6 +268,13 @@ static void load_kinds(struct topo *t)
 				t->pus[i].kind = k;
 	}
 	hwloc_bitmap_free(set);
+}
+
+const char *topo_kind_name(const struct topo *t, int kind)
+{
+	if (kind < 0 || kind >= t->nkinds_hw)
+		return "all";
+	return t->kind_names[kind];
 }
 
 /* Fills pus[] and cores[] from the usable set; -1 on out of memory. */
@@ -745,7 +364,7 @@ static void fill_info(struct topo *t)
 	for (int k = nk - 1; k >= 0 && info->nkinds < TOPO_MAX_KINDS; k--) {
 		int kind = t->nkinds_hw ? k : 0;
 		struct topo_kind out = { .cores = 0 };
-		snprintf(out.name, sizeof out.name, "%s", kind_name(t, t->nkinds_hw ? kind : -1));
+		snprintf(out.name, sizeof out.name, "%s", topo_kind_name(t, t->nkinds_hw ? kind : -1));
 		for (int c = 0; c < t->ncores; c++) {
 			const struct topo_core *core = &t->cores[c];
 			if (core->kind != kind)
@@ -839,7 +458,7 @@ struct topo *topo_load(const char *spec, char err[TOPO_ERR_LEN])
 	if (build_model(t) < 0)
 		goto oom;
 	fill_info(t);
-	plan_pairs(t);
+	topo_plan_pairs(t);
 	return t;
 oom:
 	snprintf(err, TOPO_ERR_LEN, "out of memory while loading the topology");
@@ -866,76 +485,6 @@ void topo_free(struct topo **tp)
 void topo_get_info(const struct topo *t, struct topo_info *out)
 {
 	*out = t->info;
-}
-
-int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out)
-{
-	if ((int)p < 0 || p >= PLACEMENT_COUNT) {
-		memset(out, 0, sizeof *out);
-		out->placement = p;
-		out->core = -1;
-		set_unavailable(out, "unknown placement %d", (int)p);
-		return -1;
-	}
-	*out = t->pairs[p];
-	return out->available ? 0 : -1;
-}
-
-/* The PU with this OS index if this process may use it; otherwise NULL and a reason. */
-static const struct topo_pu *usable_pu(const struct topo *t, int os, char err[TOPO_ERR_LEN])
-{
-	for (int i = 0; i < t->npus; i++)
-		if (t->pus[i].os == os)
-			return &t->pus[i];
-	char *list = NULL;
-	if (hwloc_bitmap_list_asprintf(&list, t->usable) < 0)
-		list = NULL;
-	const char *usable = list && *list ? list : "none";
-	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
-	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
-		snprintf(err, TOPO_ERR_LEN, "CPU %d does not exist in this topology (usable CPUs: %s)",
-		         os, usable);
-	else if (!hwloc_bitmap_isset(hwloc_topology_get_topology_cpuset(t->hw), (unsigned)os))
-		snprintf(err, TOPO_ERR_LEN, "CPU %d is offline (usable CPUs: %s)", os, usable);
-	else if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->hw), (unsigned)os))
-		snprintf(err, TOPO_ERR_LEN, "CPU %d may not be used here: it is outside the allowed "
-		         "cpuset (cgroup) (usable CPUs: %s)", os, usable);
-	else
-		snprintf(err, TOPO_ERR_LEN, "CPU %d may not be used here: it is outside this "
-		         "process's affinity mask (usable CPUs: %s)", os, usable);
-	free(list);
-	return NULL;
-}
-
-int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *out,
-                char err[TOPO_ERR_LEN])
-{
-	const struct topo_pu *a = usable_pu(t, pus[0], err);
-	if (!a)
-		return -1;
-	const struct topo_pu *b = usable_pu(t, pus[1], err);
-	if (!b)
-		return -1;
-	memset(out, 0, sizeof *out);
-	out->pus[0] = pus[0];
-	out->pus[1] = pus[1];
-	out->core = -1;
-	shares_name(t, a->obj, b->obj, out->shares);
-	if (a == b) {
-		out->relation = PLACEMENT_SAME_PU;
-	} else if (a->core == b->core) {
-		out->relation = PLACEMENT_SIBLING;
-		out->core = (int)t->cores[a->core].obj->logical_index;
-	} else if (distinct_cores(t, a->core, b->core)) {
-		int pa = t->cores[a->core].package, pb = t->cores[b->core].package;
-		out->relation = pa >= 0 && pb >= 0 && pa != pb ? PLACEMENT_CROSS_PACKAGE
-		                                               : PLACEMENT_NON_SIBLING;
-	} else {
-		snprintf(err, TOPO_ERR_LEN, "cannot tell whether CPUs %d and %d share a core: the "
-		         "topology has no Core level", pus[0], pus[1]);
-		return -1;
-	}
-	return 0;
 }
 
 int topo_export_xml(const struct topo *t, const char *path, char err[TOPO_ERR_LEN])
