@@ -1,16 +1,15 @@
 /*
- * report.c — from a results folder to what a person reads first: the terminal summary,
- * report.md and report.json, and the files written into the folder.
+ * report.c — the report's model: from a results folder to what a person reads first. Loads the
+ * folder (samples.csv, meta.json, the workload's name and the frequencies), chooses the
+ * headline and composes the sentences and warnings that report_text.c, report_json.c and
+ * report_html.c show.
  *
  * Every number shown comes from the analysis result (the posterior summaries) or is computed
  * here from the dataset's public structs (frequency per placement from samples.csv), and the
  * same formatting rule (report_format) is used everywhere, so that the terminal, report.md and
  * report.json agree digit for digit as far as each shows.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,24 +17,9 @@
 #include "analysis/internal.h"
 #include "analysis/report_internal.h"
 
-const char *const report_file_names[REPORT_FILE_COUNT] = {
-	"report.md", "report.json", "posterior.svg", "run-order.svg", "samples.svg", "report.html",
-};
-
 /* A frequency spread between placements above this fraction is worth a warning: turbo clocks
  * depend on how many cores are busy, which differs between placements. */
 static const double FREQ_WARN_FRACTION = 0.02;
-
-static void set_err(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t size, const char *fmt, ...)
-{
-	if (!err || !size)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, size, fmt, ap);
-	va_end(ap);
-}
 
 static int push(char ***list, size_t *count, char *s)
 {
@@ -51,19 +35,13 @@ static int push(char ***list, size_t *count, char *s)
 	return 0;
 }
 
-/* A ring of number buffers for one printf. */
-struct nums {
-	char buf[16][48];
-	int next;
-};
-
-static const char *num(struct nums *ns, double v, double resolution)
+const char *report_num(struct report_nums *ns, double v, double resolution)
 {
 	char *b = ns->buf[ns->next++ % 16];
 	return report_format(b, sizeof ns->buf[0], v, resolution);
 }
 
-static double half_width(const double ci[2])
+double report_half_width(const double ci[2])
 {
 	return fabs(ci[1] - ci[0]) / 2;
 }
@@ -88,7 +66,7 @@ const char *report_headline(const struct report *rep)
 
 /* ---- reading the folder ---------------------------------------------------------------- */
 
-static const char *meta_string(const json_t *meta, const char *key)
+const char *report_meta_string(const json_t *meta, const char *key)
 {
 	return json_string_value(json_object_get(meta, key));
 }
@@ -106,7 +84,7 @@ static void read_pairs(struct report *rep)
 			json_t *e;
 			json_array_foreach(pl, k, e)
 				if (json_is_string(json_object_get(e, "name"))
-				    && !strcmp(meta_string(e, "name"), p->name))
+				    && !strcmp(report_meta_string(e, "name"), p->name))
 					entry = e;
 		} else if (json_is_object(pl)) {
 			entry = json_object_get(pl, p->name);
@@ -120,7 +98,7 @@ static void read_pairs(struct report *rep)
 		json_t *core = json_object_get(entry, "core");
 		if (json_is_integer(core))
 			p->core = (int)json_integer_value(core);
-		const char *shares = meta_string(entry, "shares");
+		const char *shares = report_meta_string(entry, "shares");
 		if (shares && *shares)
 			p->shares = strdup(shares);
 	}
@@ -222,7 +200,7 @@ static char *where_text(const struct report_placement *p)
 
 static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
 {
-	struct nums ns = { .next = 0 };
+	struct report_nums ns = { .next = 0 };
 	char *where = where_text(report_find_placement(rep, c->a.name));
 	char *what = rep->workload ? analysis_strdup_printf("`%s`", rep->workload) : strdup("the workload");
 	/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as it is,
@@ -242,26 +220,26 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 		double res = (hi - lo) / 2;
 		if (decided)
 			effect = analysis_strdup_printf("makes each copy of %s %s× %s than %s (95%% CI %s–%s)", what,
-			                    num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
-			                    num(&ns, lo, res), num(&ns, hi, res));
+			                    report_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
+			                    report_num(&ns, lo, res), report_num(&ns, hi, res));
 		else
 			effect = analysis_strdup_printf("leaves each copy of %s at %s× its %s time (95%% CI %s–%s)",
-			                    what, num(&ns, m, res), c->b.name, num(&ns, lo, res),
-			                    num(&ns, hi, res));
+			                    what, report_num(&ns, m, res), c->b.name, report_num(&ns, lo, res),
+			                    report_num(&ns, hi, res));
 	} else {
-		double res = half_width(c->diff_ci);
+		double res = report_half_width(c->diff_ci);
 		double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
 		double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
 		if (decided) /* "to" beside a negative bound: a dash would read as a minus */
 			effect = analysis_strdup_printf("makes each copy of %s %s s %s than %s (95%% CI %s%s%s s)",
-			                    what, num(&ns, fabs(c->diff_mean), res),
-			                    slower ? "slower" : "faster", c->b.name, num(&ns, lo, res),
-			                    lo < 0 || hi < 0 ? " to " : "–", num(&ns, hi, res));
+			                    what, report_num(&ns, fabs(c->diff_mean), res),
+			                    slower ? "slower" : "faster", c->b.name, report_num(&ns, lo, res),
+			                    lo < 0 || hi < 0 ? " to " : "–", report_num(&ns, hi, res));
 		else
 			effect = analysis_strdup_printf("changes the time of each copy of %s by %s s from %s "
-			                    "(95%% CI %s to %s s)", what, num(&ns, c->diff_mean, res),
-			                    c->b.name, num(&ns, c->diff_ci[0], res),
-			                    num(&ns, c->diff_ci[1], res));
+			                    "(95%% CI %s to %s s)", what, report_num(&ns, c->diff_mean, res),
+			                    c->b.name, report_num(&ns, c->diff_ci[0], res),
+			                    report_num(&ns, c->diff_ci[1], res));
 	}
 	const char *tail = "";
 	if (c->verdict == ANALYSIS_VERDICT_UNDECIDED)
@@ -286,8 +264,8 @@ static char *machine_text(const json_t *meta)
 {
 	if (!meta)
 		return strdup("not recorded (no readable meta.json)");
-	const char *cpu = meta_string(meta, "cpu_model");
-	const char *host = meta_string(meta, "host");
+	const char *cpu = report_meta_string(meta, "cpu_model");
+	const char *host = report_meta_string(meta, "host");
 	json_t *topo = json_object_get(meta, "topology");
 	char *s = NULL;
 	size_t len = 0;
@@ -304,13 +282,13 @@ static char *machine_text(const json_t *meta)
 		        (long long)json_integer_value(json_object_get(topo, "max_threads_per_core")),
 		        (long long)json_integer_value(json_object_get(topo, "packages")));
 	if (json_is_true(json_object_get(meta, "virtual_machine"))) {
-		const char *hv = meta_string(meta, "hypervisor");
+		const char *hv = report_meta_string(meta, "hypervisor");
 		fprintf(out, "; virtual machine%s%s%s", hv ? " (" : "", hv ? hv : "", hv ? ")" : "");
 	}
-	const char *smt = meta_string(meta, "smt_control");
+	const char *smt = report_meta_string(meta, "smt_control");
 	if (smt)
 		fprintf(out, "; SMT control: %s", smt);
-	const char *source = meta_string(meta, "source");
+	const char *source = report_meta_string(meta, "source");
 	if (!cpu && !host && source)
 		fprintf(out, " (data from: %s)", source);
 	fclose(out);
@@ -332,7 +310,7 @@ static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 static int build_warnings(struct report *rep)
 {
 	const struct analysis_result *r = rep->result;
-	struct nums ns = { .next = 0 };
+	struct report_nums ns = { .next = 0 };
 	const char *unit = report_unit_label(rep);
 	if (rep->meta_problem
 	    && push(&rep->warnings, &rep->warning_count, strdup(rep->meta_problem)) < 0)
@@ -344,15 +322,17 @@ static int build_warnings(struct report *rep)
 			continue;
 		char *by;
 		if (isfinite(c->ratio_mean)) {
-			double res = half_width(c->ratio_ci);
+			double res = report_half_width(c->ratio_ci);
 			by = analysis_strdup_printf("%s× solo's (95%% CI %s to %s)",
-			                            num(&ns, c->ratio_mean, res), num(&ns, c->ratio_ci[0], res),
-			                            num(&ns, c->ratio_ci[1], res));
+			                            report_num(&ns, c->ratio_mean, res),
+			                            report_num(&ns, c->ratio_ci[0], res),
+			                            report_num(&ns, c->ratio_ci[1], res));
 		} else {
-			double res = half_width(c->diff_ci);
+			double res = report_half_width(c->diff_ci);
 			by = analysis_strdup_printf("%s s from solo's (95%% CI %s to %s s)",
-			                            num(&ns, c->diff_mean, res), num(&ns, c->diff_ci[0], res),
-			                            num(&ns, c->diff_ci[1], res));
+			                            report_num(&ns, c->diff_mean, res),
+			                            report_num(&ns, c->diff_ci[0], res),
+			                            report_num(&ns, c->diff_ci[1], res));
 		}
 		int pushed = by ? push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
@@ -369,7 +349,7 @@ static int build_warnings(struct report *rep)
 	json_t *quota = rep->meta ? json_object_get(rep->meta, "cpu_quota") : NULL;
 	double quota_cpus = json_number_value(json_object_get(quota, "cpus"));
 	if (quota_cpus > 0 && quota_cpus < 2) {
-		const char *source = meta_string(quota, "source");
+		const char *source = report_meta_string(quota, "source");
 		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"a CPU quota of %.3g CPUs applied to the run%s%s%s: two busy processes could "
 			"not run at the same time, so no pair's contention is what its placement says "
@@ -378,7 +358,7 @@ static int build_warnings(struct report *rep)
 			return -1;
 	}
 	if (rep->meta && json_is_true(json_object_get(rep->meta, "virtual_machine"))) {
-		const char *hv = meta_string(rep->meta, "hypervisor");
+		const char *hv = report_meta_string(rep->meta, "hypervisor");
 		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"virtual machine%s%s%s: its CPUs are the hypervisor's threads, so its 'siblings' "
 			"need not be siblings on the host, and other guests may share the cores",
@@ -394,14 +374,15 @@ static int build_warnings(struct report *rep)
 		const struct analysis_group_diagnostics *d = &r->groups[i];
 		if (isfinite(d->drift_slope_ci[0])
 		    && (d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0)) {
-			double res = half_width(d->drift_slope_ci);
+			double res = report_half_width(d->drift_slope_ci);
 			double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
 			if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 				"drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half %s s",
-				d->name, num(&ns, d->drift_slope_s, res), unit,
-				num(&ns, d->drift_slope_ci[0], res), num(&ns, d->drift_slope_ci[1], res),
-				num(&ns, d->first_half_mean_s, hres),
-				num(&ns, d->second_half_mean_s, hres))) < 0)
+				d->name, report_num(&ns, d->drift_slope_s, res), unit,
+				report_num(&ns, d->drift_slope_ci[0], res),
+				report_num(&ns, d->drift_slope_ci[1], res),
+				report_num(&ns, d->first_half_mean_s, hres),
+				report_num(&ns, d->second_half_mean_s, hres))) < 0)
 				return -1;
 		}
 		if (d->outlier_count) {
@@ -507,9 +488,9 @@ static int choose_headline(struct report *rep)
 	size_t k;
 	json_t *e;
 	json_array_foreach(skipped, k, e)
-		if (meta_string(e, "name") && !strcmp(meta_string(e, "name"), "sibling")
-		    && meta_string(e, "reason"))
-			rep->no_sibling_reason = strdup(meta_string(e, "reason"));
+		if (report_meta_string(e, "name") && !strcmp(report_meta_string(e, "name"), "sibling")
+		    && report_meta_string(e, "reason"))
+			rep->no_sibling_reason = strdup(report_meta_string(e, "reason"));
 	return 0;
 }
 
@@ -518,7 +499,7 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 	struct report *rep = calloc(1, sizeof *rep);
 	if (!rep || !(rep->dir = strdup(dir))) {
 		free(rep);
-		set_err(err, err_size, "out of memory");
+		analysis_set_error(err, err_size, "out of memory");
 		return NULL;
 	}
 	rep->data = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, err_size);
@@ -587,7 +568,7 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 		goto oom;
 	return rep;
 oom:
-	set_err(err, err_size, "out of memory");
+	analysis_set_error(err, err_size, "out of memory");
 fail:
 	report_free(&rep);
 	return NULL;
@@ -621,416 +602,4 @@ void report_free(struct report **p)
 	free(rep->dir);
 	free(rep);
 	*p = NULL;
-}
-
-/* ---- the terminal summary ---------------------------------------------------------------- */
-
-static void pus_text(char *buf, size_t size, const struct report_placement *p)
-{
-	if (!p->npus)
-		snprintf(buf, size, "?");
-	else if (p->npus == 1 || p->pus[0] == p->pus[1])
-		snprintf(buf, size, "%d", p->pus[0]);
-	else
-		snprintf(buf, size, "%d,%d", p->pus[0], p->pus[1]);
-}
-
-/* The numbers of one placement row, formatted once for every output. */
-struct row_text {
-	char pus[24], n[24], mean[48], lo[48], hi[48], freq[24];
-};
-
-static void row_text(struct row_text *t, const struct report_placement *p)
-{
-	double res = p->has_mu ? half_width(p->mu_ci) : NAN;
-	pus_text(t->pus, sizeof t->pus, p);
-	snprintf(t->n, sizeof t->n, "%zu", p->n);
-	report_format(t->mean, sizeof t->mean, p->mean_s, res);
-	if (p->has_mu) {
-		report_format(t->lo, sizeof t->lo, p->mu_ci[0], res);
-		report_format(t->hi, sizeof t->hi, p->mu_ci[1], res);
-	} else {
-		snprintf(t->lo, sizeof t->lo, "n/a");
-		snprintf(t->hi, sizeof t->hi, "n/a");
-	}
-	if (p->freq_n)
-		snprintf(t->freq, sizeof t->freq, "%.0f", p->freq_mhz);
-	else
-		snprintf(t->freq, sizeof t->freq, "-");
-}
-
-static void skipped_lines(const struct report *rep, FILE *out, const char *prefix)
-{
-	json_t *skipped = json_object_get(rep->meta, "skipped_placements");
-	size_t k;
-	json_t *e;
-	json_array_foreach(skipped, k, e) {
-		const char *name = meta_string(e, "name"), *reason = meta_string(e, "reason");
-		if (name)
-			fprintf(out, "%s%s: not run: %s\n", prefix, name, reason ? reason : "");
-	}
-}
-
-static const char *no_sibling_text(const struct report *rep, char *buf, size_t size)
-{
-	snprintf(buf, size, "No sibling placement was measured%s%s%s: the sibling question (does "
-	         "sharing a core hurt?) needs an SMT machine. What this run can say:",
-	         rep->no_sibling_reason ? " (" : "",
-	         rep->no_sibling_reason ? rep->no_sibling_reason : "",
-	         rep->no_sibling_reason ? ")" : "");
-	return buf;
-}
-
-int report_print_summary(const struct report *rep, FILE *out)
-{
-	const struct analysis_result *r = rep->result;
-	fprintf(out, "smtbench report: %s\n", rep->dir);
-	fprintf(out, "Machine: %s\n", rep->machine);
-	fprintf(out, "Workload: %s; unit of analysis: one %s (mean user CPU time of its copies)\n\n",
-	        rep->workload ? rep->workload : "not recorded", report_unit_label(rep));
-	fprintf(out, "  %-14s %-8s %-12s %6s  %-12s %-26s %s\n", "placement", "CPUs", "shares", "n",
-	        "mean s", "95% CI of mean s", "MHz");
-	for (size_t i = 0; i < rep->placement_count; i++) {
-		const struct report_placement *p = &rep->placements[i];
-		struct row_text t;
-		row_text(&t, p);
-		char ci[100];
-		/* The en dash is three bytes but one column: pad by hand. */
-		int w = snprintf(ci, sizeof ci, "%s–%s", t.lo, t.hi) - 2;
-		fprintf(out, "  %-14s %-8s %-12s %6s  %-12s %s%*s %s\n", p->name, t.pus,
-		        p->shares ? p->shares : "-", t.n, t.mean, ci, w < 26 ? 26 - w : 0, "", t.freq);
-	}
-	skipped_lines(rep, out, "  ");
-	fprintf(out, "\n");
-	if (rep->no_sibling) {
-		char buf[600];
-		fprintf(out, "%s\n", no_sibling_text(rep, buf, sizeof buf));
-	}
-	fprintf(out, "Answer: %s\n", rep->headline_text);
-	if (r->comparison_count > 1) {
-		fprintf(out, "Also:\n");
-		for (size_t i = 0; i < r->comparison_count; i++)
-			if ((int)i != rep->headline)
-				fprintf(out, "  - %s\n", rep->sentences[i]);
-	}
-	if (rep->warning_count) {
-		fprintf(out, "\nWarnings:\n");
-		for (size_t i = 0; i < rep->warning_count; i++)
-			fprintf(out, "  - %s\n", rep->warnings[i]);
-	} else {
-		fprintf(out, "\nWarnings: none (no drift, outliers, failed trials or frequency "
-		        "differences found)\n");
-	}
-	fprintf(out, "\nReport: %s/report.html (open it in a browser); also report.md, report.json, "
-	        "posterior.svg, run-order.svg, samples.svg\n", rep->dir);
-	return ferror(out) ? -1 : 0;
-}
-
-/* ---- report.md --------------------------------------------------------------------------- */
-
-/* Markdown table cells: '|' would end the cell. */
-static void md_cell(FILE *out, const char *text)
-{
-	for (const char *p = text ? text : ""; *p; p++) {
-		if (*p == '|')
-			fputs("\\|", out);
-		else if (*p == '\n')
-			fputc(' ', out);
-		else
-			fputc(*p, out);
-	}
-}
-
-static void md_json_value(FILE *out, const json_t *v)
-{
-	if (json_is_string(v)) {
-		md_cell(out, json_string_value(v));
-		return;
-	}
-	char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-	md_cell(out, text ? text : "?");
-	free(text);
-}
-
-static void comparison_cells(const struct analysis_comparison *c, char out[6][64])
-{
-	struct nums ns = { .next = 0 };
-	double rres = half_width(c->ratio_ci), dres = half_width(c->diff_ci);
-	snprintf(out[0], 64, "%s", num(&ns, c->ratio_mean, rres));
-	snprintf(out[1], 64, "%s–%s", num(&ns, c->ratio_ci[0], rres), num(&ns, c->ratio_ci[1], rres));
-	snprintf(out[2], 64, "%s", num(&ns, c->diff_mean, dres));
-	/* "-0.0096–0.0058" would read as a range of dashes: say "to" when a bound is negative. */
-	snprintf(out[3], 64, c->diff_ci[0] < 0 ? "%s to %s" : "%s–%s", num(&ns, c->diff_ci[0], dres),
-	         num(&ns, c->diff_ci[1], dres));
-	snprintf(out[4], 64, "%.2f", c->p_a_gt_b);
-	snprintf(out[5], 64, "%s", analysis_verdict_name(c->verdict));
-}
-
-static void write_md(const struct report *rep, FILE *out)
-{
-	const struct analysis_result *r = rep->result;
-	fputs("# smtbench report: ", out);
-	md_cell(out, rep->dir);
-	fputs("\n\n", out);
-	if (rep->no_sibling) {
-		char buf[600];
-		fprintf(out, "%s\n\n", no_sibling_text(rep, buf, sizeof buf));
-	}
-	fprintf(out, "**Answer:** %s\n\n", rep->headline_text);
-	fprintf(out, "## Placements\n\nOne sample per %s: the mean user CPU time of its copies of "
-	        "the workload. The interval is the 95%% credible interval of the mean.\n\n",
-	        report_unit_label(rep));
-	fputs("| placement | CPUs | shares | n | mean s | 95% CI of mean s | MHz |\n"
-	      "|---|---|---|---:|---:|---:|---:|\n", out);
-	for (size_t i = 0; i < rep->placement_count; i++) {
-		const struct report_placement *p = &rep->placements[i];
-		struct row_text t;
-		row_text(&t, p);
-		fprintf(out, "| %s | %s | ", p->name, t.pus);
-		md_cell(out, p->shares ? p->shares : "-");
-		fprintf(out, " | %s | %s | %s–%s | %s |\n", t.n, t.mean, t.lo, t.hi, t.freq);
-	}
-	fputc('\n', out);
-	skipped_lines(rep, out, "");
-	fputs("\n## Comparisons\n\n", out);
-	fputs("| A | B | role | A/B | 95% CI | A−B s | 95% CI s | P(A slower) | verdict |\n"
-	      "|---|---|---|---:|---:|---:|---:|---:|---|\n", out);
-	for (size_t i = 0; i < r->comparison_count; i++) {
-		const struct analysis_comparison *c = &r->comparisons[i];
-		char cells[6][64];
-		comparison_cells(c, cells);
-		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->a.name, c->b.name,
-		        c->label, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
-	}
-	fputs("\n", out);
-	for (size_t i = 0; i < r->comparison_count; i++) {
-		fputs("- ", out);
-		md_cell(out, rep->sentences[i]);
-		fputs("\n", out);
-	}
-	fputs("\n## Warnings\n\n", out);
-	if (!rep->warning_count)
-		fputs("None: no drift, outliers, failed trials or frequency differences found.\n", out);
-	for (size_t i = 0; i < rep->warning_count; i++) {
-		fputs("- ", out);
-		md_cell(out, rep->warnings[i]);
-		fputs("\n", out);
-	}
-	fputs("\n## Diagnostics per placement\n\n"
-	      "| placement | n | outliers | drift s per trial | 95% CI | first half s | second half s "
-	      "| failed | poor overlap |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", out);
-	for (size_t i = 0; i < r->group_count; i++) {
-		const struct analysis_group_diagnostics *d = &r->groups[i];
-		struct nums ns = { .next = 0 };
-		double res = half_width(d->drift_slope_ci);
-		double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
-		char overlap[64] = "not recorded";
-		if (d->overlap_known)
-			snprintf(overlap, sizeof overlap, "%zu of %zu", d->poor_overlap_trials,
-			         d->overlap_known);
-		fprintf(out, "| %s | %zu | %zu | %s | %s to %s | %s | %s | %zu | %s |\n", d->name,
-		        d->n, d->outlier_count, num(&ns, d->drift_slope_s, res),
-		        num(&ns, d->drift_slope_ci[0], res), num(&ns, d->drift_slope_ci[1], res),
-		        num(&ns, d->first_half_mean_s, hres), num(&ns, d->second_half_mean_s, hres),
-		        d->failed_trials, overlap);
-	}
-	fputs("\n## Plots\n\n"
-	      "![Posterior of each placement's mean and of the difference](posterior.svg)\n\n"
-	      "![Every sample in run order](run-order.svg)\n\n"
-	      "![Samples per placement](samples.svg)\n\n", out);
-	fputs("## Machine\n\n", out);
-	md_cell(out, rep->machine);
-	fputs("\n\n", out);
-	if (rep->meta) {
-		static const char *const keys[] = { "host", "cpu_model", "os_kernel", "hwloc_version",
-		                                    "smt_control", "smt_active", "governor",
-		                                    "virtual_machine", "hypervisor", "topology",
-		                                    "version", "created_utc", "status", "trials_done",
-		                                    "seed", "command_line", "source", "command",
-		                                    "workload" };
-		fputs("| key | value |\n|---|---|\n", out);
-		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-			json_t *v = json_object_get(rep->meta, keys[i]);
-			if (!v)
-				continue;
-			fprintf(out, "| %s | ", keys[i]);
-			md_json_value(out, v);
-			fputs(" |\n", out);
-		}
-		json_t *settings = json_object_get(rep->meta, "settings");
-		if (json_is_object(settings)) {
-			fputs("\n## Settings\n\n| setting | value |\n|---|---|\n", out);
-			const char *key;
-			json_t *v;
-			json_object_foreach(settings, key, v) {
-				fputs("| ", out);
-				md_cell(out, key);
-				fputs(" | ", out);
-				md_json_value(out, v);
-				fputs(" |\n", out);
-			}
-		}
-	}
-	fputs("\n## How to read this\n\n"
-	      "The model: each placement's samples ~ Normal(mu, sigma) with uniform priors, computed "
-	      "on a grid. The 95% credible interval holds the true mean (or ratio) with probability "
-	      "0.95 given the data and the model; P(slower) is the posterior probability that A's "
-	      "mean is larger than B's; the verdict says slower or faster only when it (or its "
-	      "complement) is at least 0.975, as when the 95% interval excludes no difference. "
-	      "Placements were interleaved in randomized blocks, so slow "
-	      "drift of the machine hits every placement alike.\n", out);
-}
-
-/* ---- report.json ------------------------------------------------------------------------- */
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *report_json(const struct report *rep)
-{
-	const struct analysis_result *r = rep->result;
-	json_t *placements = json_array();
-	for (size_t i = 0; i < rep->placement_count; i++) {
-		const struct report_placement *p = &rep->placements[i];
-		json_t *pus = json_array();
-		for (int k = 0; k < p->npus; k++)
-			json_array_append_new(pus, json_integer(p->pus[k]));
-		json_array_append_new(placements, json_pack(
-			"{s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:[o, o], s:o, s:I}",
-			"name", p->name, "pus", pus,
-			"core", p->core >= 0 ? json_integer(p->core) : json_null(),
-			"shares", p->shares ? json_string(p->shares) : json_null(),
-			"n", (json_int_t)p->n, "mean_s", num_or_null(p->mean_s),
-			"mu_mean_s", num_or_null(p->mu_mean), "mu_ci_s", num_or_null(p->mu_ci[0]),
-			num_or_null(p->mu_ci[1]), "freq_mhz", num_or_null(p->freq_mhz),
-			"freq_samples", (json_int_t)p->freq_n));
-	}
-	const struct analysis_comparison *h = &r->comparisons[rep->headline];
-	json_t *sentences = json_array(), *warnings = json_array(), *files = json_array();
-	for (size_t i = 0; i < r->comparison_count; i++)
-		json_array_append_new(sentences, json_string(rep->sentences[i]));
-	for (size_t i = 0; i < rep->warning_count; i++)
-		json_array_append_new(warnings, json_string(rep->warnings[i]));
-	for (size_t i = 0; i < REPORT_FILE_COUNT; i++)
-		json_array_append_new(files, json_string(report_file_names[i]));
-	json_t *analysis = analysis_result_json(r);
-	json_t *o = json_pack(
-		"{s:i, s:s, s:o, s:s, s:o, s:{s:I, s:s, s:s, s:s, s:s, s:o, s:[o, o], s:o, s:[o, o], "
-		"s:o, s:s}, s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"report_version", 1, "dir", rep->dir,
-		"workload", rep->workload ? json_string(rep->workload) : json_null(),
-		"machine", rep->machine,
-		"placements", placements,
-		"headline", "comparison", (json_int_t)rep->headline, "label", h->label, "a", h->a.name,
-		"b", h->b.name, "sentence", rep->headline_text,
-		"ratio_mean", num_or_null(h->ratio_mean), "ratio_ci", num_or_null(h->ratio_ci[0]),
-		num_or_null(h->ratio_ci[1]), "diff_mean_s", num_or_null(h->diff_mean), "diff_ci_s",
-		num_or_null(h->diff_ci[0]), num_or_null(h->diff_ci[1]),
-		"p_slower", num_or_null(h->p_a_gt_b), "verdict", analysis_verdict_name(h->verdict),
-		"no_sibling", rep->no_sibling,
-		"sentences", sentences, "warnings", warnings, "files", files,
-		"analysis", analysis ? analysis : json_null(),
-		"meta", rep->meta ? json_incref(rep->meta) : json_null(),
-		"no_sibling_reason", rep->no_sibling_reason ? json_string(rep->no_sibling_reason)
-		                                            : json_null());
-	return o;
-}
-
-/* ---- writing the folder ------------------------------------------------------------------ */
-
-static int write_atomic(const char *dir, const char *name, const char *text, char *err,
-                        size_t err_size)
-{
-	char *path = analysis_strdup_printf("%s/%s", dir, name);
-	char *tmp = analysis_strdup_printf("%s/.%s.tmp.%ld", dir, name, (long)getpid());
-	if (!path || !tmp) {
-		free(path);
-		free(tmp);
-		set_err(err, err_size, "out of memory");
-		return -1;
-	}
-	int rc = -1;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		set_err(err, err_size, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	size_t len = strlen(text), done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			set_err(err, err_size, "%s: %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			goto out;
-		}
-		done += (size_t)w;
-	}
-	if (fsync(fd) != 0 || close(fd) != 0) {
-		set_err(err, err_size, "%s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path) != 0) {
-		set_err(err, err_size, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(path);
-	free(tmp);
-	return rc;
-}
-
-static char *md_text(const struct report *rep)
-{
-	char *s = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&s, &len);
-	if (!out)
-		return NULL;
-	write_md(rep, out);
-	if (fclose(out) != 0) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-int report_write_files(const struct report *rep, char *err, size_t err_size)
-{
-	char *texts[REPORT_FILE_COUNT] = { NULL };
-	texts[0] = md_text(rep);
-	json_t *j = report_json(rep);
-	if (j) {
-		char *dumped = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (dumped) {
-			texts[1] = analysis_strdup_printf("%s\n", dumped);
-			free(dumped);
-		}
-		json_decref(j);
-	}
-	texts[2] = report_svg_posterior(rep);
-	texts[3] = report_svg_run_order(rep);
-	texts[4] = report_svg_samples(rep);
-	if (texts[2] && texts[3] && texts[4])
-		texts[5] = report_html(rep, texts[2], texts[3], texts[4]);
-	int rc = 0;
-	for (size_t i = 0; i < REPORT_FILE_COUNT && rc == 0; i++) {
-		if (!texts[i]) {
-			set_err(err, err_size, "%s/%s: out of memory while writing it", rep->dir,
-			        report_file_names[i]);
-			rc = -1;
-		} else {
-			rc = write_atomic(rep->dir, report_file_names[i], texts[i], err, err_size);
-		}
-	}
-	for (size_t i = 0; i < REPORT_FILE_COUNT; i++)
-		free(texts[i]);
-	return rc;
 }

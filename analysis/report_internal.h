@@ -48,6 +48,18 @@ struct report {
 	char *machine;             /* one line */
 };
 
+/* A ring of number buffers for one printf. */
+struct report_nums {
+	char buf[16][48];
+	int next;
+};
+/* v formatted by report_format into the ring's next buffer, valid for 16 more calls. */
+const char *report_num(struct report_nums *ns, double v, double resolution);
+/* Half the width of an interval, the resolution its numbers are shown with. */
+double report_half_width(const double ci[2]);
+/* meta's string member key, or NULL (meta NULL, key absent or not a string). */
+const char *report_meta_string(const json_t *meta, const char *key);
+
 /* Display helpers. */
 const char *report_unit_label(const struct report *rep); /* "trial" or "process" */
 int report_placement_style(const char *name);            /* stable 0..4 palette/marker index */
@@ -74,6 +86,9 @@ void svg_text(FILE *out, double x, double y, const char *anchor, int size, const
               const char *text);
 void svg_begin(FILE *out, int width, int height, const char *title, const char *desc);
 void svg_end(FILE *out);
+
+/* report.md (report_text.c) as a new string; NULL on out of memory. */
+char *report_markdown(const struct report *rep);
 
 /* The HTML page (report_html.c) as a new string; NULL on out of memory. */
 char *report_html(const struct report *rep, const char *posterior_svg,
