@@ -29,7 +29,7 @@
 static const char usage_text[] =
 	"usage: smtbench run [--placements LIST] [--kernel NAME] [--iters N]\n"
 	"                    [--trials N | --duration T] [--warmup N] [--pair A,B] [--seed N]\n"
-	"                    [--out DIR] [--beside-kernel NAME]\n"
+	"                    [--out DIR] [--beside-kernel NAME [--beside-iters N]]\n"
 	"                    [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	"       smtbench run --resume DIR\n"
 	"       smtbench run --list-kernels\n";
@@ -47,8 +47,9 @@ static void help(void)
 	       "  --iters N          kernel iterations per process (default: the kernel's own,\n"
 	       "                     about 0.25 s alone)\n"
 	       "  --trials N         measured blocks (default %d); each runs every placement once\n"
-	       "  --duration T       instead of --trials: as many whole blocks as fit in T\n"
-	       "                     (e.g. 90s, 15m, 8h, 1h30m)\n"
+	       "  --duration T       instead of --trials: after the warm-up, as many whole\n"
+	       "                     blocks as fit in T (90s, 15m, 8h, 2d, 1h30m; a bare\n"
+	       "                     number is seconds)\n"
 	       "  --warmup N         blocks run first, stored, and left out of the analysis\n"
 	       "                     (default %d)\n"
 	       "  --pair A,B         use these CPUs (OS numbers) for the placement they form; the\n"
@@ -57,6 +58,7 @@ static void help(void)
 	       "  --out DIR          results folder (default results/<UTC time>-<host>); must not exist\n"
 	       "  --resume DIR       continue an interrupted run where it stopped\n"
 	       "  --beside-kernel K  run kernel K on the second CPU instead of a second copy\n"
+	       "  --beside-iters N   its iterations (default: as long alone as the first kernel)\n"
 	       "  -- COMMAND ...     run your command (exec'd directly, no shell) instead of a kernel;\n"
 	       "                     a later '--beside COMMAND ...' runs that on the second CPU\n"
 	       "                     (\"how much does B slow A down?\": only A's times are analysed)\n"
@@ -74,6 +76,18 @@ static void list_kernels(void)
 		const struct kernel *k = kernel_at(i);
 		printf("%-16s %-26s %12lu  %s\n", k->name, k->bound_by, k->default_iters, k->summary);
 	}
+}
+
+/*
+ * The beside kernel's default count: as long alone as the measured kernel runs alone (each
+ * kernel's default is sized for the same time), so that B keeps A company for all of its run
+ * instead of stopping early.
+ */
+static unsigned long beside_iters_for(const struct kernel *a, unsigned long a_iters,
+                                      const struct kernel *b)
+{
+	double scaled = (double)b->default_iters * ((double)a_iters / (double)a->default_iters);
+	return scaled < 1 ? 1 : scaled > (double)ULONG_MAX ? ULONG_MAX : (unsigned long)scaled;
 }
 
 /* Parses --placements into the canonical order, without duplicates. */
@@ -237,8 +251,8 @@ static int finish(struct experiment *e, struct store *s, enum run_outcome outcom
 	const char *dir = store_dir(s);
 	int status = EXIT_OK;
 	if (outcome == RUN_INTERRUPTED) {
-		warnx("interrupted by %s after %lld trials; the results so far are valid. Continue "
-		      "with: smtbench run --resume %s", sigdescr_np(e->interrupt_signal),
+		warnx("interrupted by SIG%s after %lld trials; the results so far are valid. Continue "
+		      "with: smtbench run --resume %s", sigabbrev_np(e->interrupt_signal),
 		      (long long)json_integer_value(json_object_get(e->meta, "trials_done")), dir);
 		status = 128 + e->interrupt_signal;
 	} else if (outcome == RUN_FAILED) {
@@ -273,7 +287,7 @@ static int resume(const char *dir, char **command_line)
 	else
 		xworkload_resolve(&e.a);
 	if (e.beside_kernel)
-		xworkload_kernel(&e.b, e.beside_kernel, e.iters);
+		xworkload_kernel(&e.b, e.beside_kernel, e.beside_iters);
 	else if (e.b.argv && !e.b.path)
 		xworkload_resolve(&e.b);
 
@@ -316,11 +330,12 @@ static int resume(const char *dir, char **command_line)
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_BESIDE_KERNEL = 256, OPT_LIST_KERNELS, OPT_RESUME };
+	enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME };
 	static const struct option options[] = {
 		{ "placements", required_argument, NULL, 'P' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "beside-kernel", required_argument, NULL, OPT_BESIDE_KERNEL },
+		{ "beside-iters", required_argument, NULL, OPT_BESIDE_ITERS },
 		{ "iters", required_argument, NULL, 'i' },
 		{ "trials", required_argument, NULL, 'n' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -357,6 +372,12 @@ int cmd_run(int argc, char **argv)
 			free(e.beside_kernel);
 			e.beside_kernel = xstrdup(optarg);
 			break;
+		case OPT_BESIDE_ITERS:
+			if (parse_ulong(optarg, 1, ULONG_MAX, &value) != 0)
+				usage_exit("run", "--beside-iters: '%s' is not a whole number of at least 1",
+				           optarg);
+			e.beside_iters = value;
+			break;
 		case 'i':
 			if (parse_ulong(optarg, 1, ULONG_MAX, &value) != 0)
 				usage_exit("run", "--iters: '%s' is not a whole number of at least 1", optarg);
@@ -369,8 +390,8 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'd':
 			if (parse_duration_s(optarg, &e.duration_s) != 0)
-				usage_exit("run", "--duration: '%s' is not a duration such as 90s, 15m, 8h or 1h30m",
-				            optarg);
+				usage_exit("run", "--duration: '%s' is not a duration such as 90s, 15m, 8h, 2d "
+				           "or 1h30m", optarg);
 			break;
 		case 'w':
 			if (parse_ulong(optarg, 0, 1000000, &value) != 0)
@@ -427,13 +448,15 @@ int cmd_run(int argc, char **argv)
 	/* The user's command: after '--' (getopt leaves it at optind), split at '--beside'. */
 	int cmd_argc = argc - optind;
 	char **cmd_argv = argv + optind;
+	if (cmd_argc == 0 && optind > 1 && !strcmp(argv[optind - 1], "--"))
+		usage_exit("run", "no command after '--'");
 	if (cmd_argc > 0) {
 		if (strcmp(argv[optind - 1], "--") != 0)
 			usage_exit("run", "unexpected argument '%s'; a command to run goes after '--'",
 			            cmd_argv[0]);
-		if (e.kernel || e.iters || e.beside_kernel)
-			usage_exit("run", "--kernel, --iters and --beside-kernel are for kernels; with a "
-			            "command after '--', leave them out");
+		if (e.kernel || e.iters || e.beside_kernel || e.beside_iters)
+			usage_exit("run", "--kernel, --iters, --beside-kernel and --beside-iters are for "
+			           "kernels; with a command after '--', leave them out");
 		int split = -1;
 		for (int i = 0; i < cmd_argc; i++)
 			if (!strcmp(cmd_argv[i], "--beside")) {
@@ -455,8 +478,14 @@ int cmd_run(int argc, char **argv)
 		if (k && e.iters == 0)
 			e.iters = k->default_iters;
 		xworkload_kernel(&e.a, e.kernel, e.iters);
-		if (e.beside_kernel)
-			xworkload_kernel(&e.b, e.beside_kernel, e.iters);
+		if (e.beside_kernel) {
+			const struct kernel *b = kernel_find(e.beside_kernel);
+			if (b && e.beside_iters == 0)
+				e.beside_iters = beside_iters_for(k, e.iters, b);
+			xworkload_kernel(&e.b, e.beside_kernel, e.beside_iters);
+		} else if (e.beside_iters) {
+			usage_exit("run", "--beside-iters goes with --beside-kernel");
+		}
 	}
 	if (e.trials != -2 && e.duration_s > 0)
 		usage_exit("run", "--trials and --duration exclude each other; give one");
@@ -477,7 +506,7 @@ int cmd_run(int argc, char **argv)
 				two_cpus = true;
 		if (e.have_pair && !two_cpus)
 			usage_exit("run", "--pair %d,%d names two CPUs, but --placements has no placement "
-			           "of two CPUs (solo and same-pu use only %d)", e.pair[0], e.pair[1],
+			           "of two CPUs (solo and same-pu use only CPU %d)", e.pair[0], e.pair[1],
 			           e.pair[0]);
 	} else if (e.have_pair) {
 		char err[TOPO_ERR_LEN];
@@ -494,6 +523,11 @@ int cmd_run(int argc, char **argv)
 		parse_placements(DEFAULT_PLACEMENTS, wanted);
 	}
 
+	/* An --out that exists is the user's mistake: say so before anything about the machine. */
+	if (e.out_dir && access(e.out_dir, F_OK) == 0)
+		usage_exit("run", "results folder %s already exists; choose another --out, or "
+		           "continue it with --resume %s", e.out_dir, e.out_dir);
+
 	char err[STORE_ERR_LEN];
 	struct topo *topo = topo_load(NULL, err);
 	if (!topo)
@@ -506,6 +540,10 @@ int cmd_run(int argc, char **argv)
 		errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on this machine "
 		     "(reasons above); `smtbench topo` shows what it can do");
 	}
+	if (e.plan.nplacements == 1)
+		warnx("only %s will run: with one placement there is nothing to compare it with, so "
+		      "the run ends without an answer (add solo, for one)",
+		      placement_name(e.plan.placements[0]));
 	if (info.virtual_machine)
 		warnx("this is a virtual machine (%s): its CPU numbering and siblings need not be "
 		      "the host's", info.hypervisor[0] ? info.hypervisor : "hypervisor unknown");
@@ -556,11 +594,13 @@ int cmd_run(int argc, char **argv)
 			       pair->pus[0], pair->pus[1], pair->shares);
 	}
 	if (total >= 0)
-		printf("  %ld trials: %ld warm-up + %ld measured blocks of %d, seed %llu\n", total,
-		       e.warmup, e.trials, e.plan.nplacements, (unsigned long long)e.plan.seed);
+		printf("  %ld trials: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
+		       e.warmup, e.trials, e.trials == 1 ? "" : "s", e.plan.nplacements,
+		       (unsigned long long)e.plan.seed);
 	else
-		printf("  whole blocks of %d for %.0f s (%ld warm-up blocks first), seed %llu\n",
-		       e.plan.nplacements, e.duration_s, e.warmup, (unsigned long long)e.plan.seed);
+		printf("  whole blocks of %d for %.0f s (%ld warm-up block%s first), seed %llu\n",
+		       e.plan.nplacements, e.duration_s, e.warmup, e.warmup == 1 ? "" : "s",
+		       (unsigned long long)e.plan.seed);
 	fflush(stdout);
 
 	enum run_outcome outcome = experiment_run(&e, s, 0, NULL, 0);

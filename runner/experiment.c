@@ -56,11 +56,15 @@ static void show_progress(const struct experiment *e, long done, long total, dou
 	double remaining = total >= 0 ? per_trial * (double)(total - done)
 	                              : e->duration_s - elapsed_s;
 	format_hms(remaining, eta, sizeof eta);
-	long nblocks = total >= 0 ? total / e->plan.nplacements : -1;
-	fprintf(stderr, "\r\033[K%ld", done / e->plan.nplacements);
-	if (nblocks >= 0)
-		fprintf(stderr, "/%ld", nblocks);
-	fprintf(stderr, " blocks done  %s elapsed, %s %s", elapsed, total >= 0 ? "ETA" : "left", eta);
+	long blocks_done = done / e->plan.nplacements;
+	if (blocks_done < e->plan.warmup_blocks)
+		fprintf(stderr, "\r\033[Kwarm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
+	else if (total >= 0)
+		fprintf(stderr, "\r\033[K%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
+		        e->plan.measured_blocks);
+	else
+		fprintf(stderr, "\r\033[K%ld blocks", blocks_done - e->plan.warmup_blocks);
+	fprintf(stderr, "  %s elapsed, %s %s", elapsed, total >= 0 ? "ETA" : "left", eta);
 	for (int i = 0; i < e->plan.nplacements; i++) {
 		enum placement p = e->plan.placements[i];
 		if (m->n[p] > 0)
@@ -131,7 +135,9 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 		warnx("%s", err);
 
 	enum run_outcome outcome = RUN_COMPLETE;
-	long failures = 0, first_block_failures = 0;
+	/* If the first block this call runs fails whole, the workload is broken: stop rather than
+	 * fill a night with failed trials. That holds for a resumed run as much as a new one. */
+	long failures = 0, early_failures = 0;
 	long t = first_trial;
 	double run_start_s = trial_now_s();
 	for (;; t++) {
@@ -202,8 +208,8 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 		const char *failure = trial_failure(&result, &failed_proc);
 		if (failure) {
 			failures++;
-			if (labels.block == 0)
-				first_block_failures++;
+			if (t - first_trial < e->plan.nplacements)
+				early_failures++;
 			if (progress)
 				fprintf(stderr, "\r\033[K");
 			if (failures <= FAILURES_SHOWN)
@@ -218,9 +224,14 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 		}
 		count_trial(&means, p, labels.warmup, failure == NULL,
 		            mean_role_a_utime(&result, &labels));
-		if (first_block_failures == e->plan.nplacements && t + 1 == e->plan.nplacements) {
-			warnx("every trial of the first block failed; stopping (the workloads' error "
-			      "output is in %s)", log_path);
+		if (early_failures == e->plan.nplacements && t + 1 - first_trial == e->plan.nplacements) {
+			off_t logged = log_fd >= 0 ? lseek(log_fd, 0, SEEK_END) : 0;
+			if (logged > 0)
+				warnx("every trial of the first block failed; stopping (the workloads' error "
+				      "output is in %s)", log_path);
+			else
+				warnx("every trial of the first block failed; stopping (the workloads wrote "
+				      "nothing on their error output)");
 			outcome = RUN_FAILED;
 			t++;
 			break;

@@ -22,6 +22,7 @@ struct experiment {
 	char *kernel;            /* NULL when running a command */
 	char *beside_kernel;     /* NULL unless --beside-kernel */
 	unsigned long iters;     /* kernel iterations; 0 with a command */
+	unsigned long beside_iters; /* the beside kernel's iterations; 0 without one */
 	long trials;             /* measured blocks; -1 with a duration */
 	double duration_s;       /* 0 unless --duration */
 	long warmup;             /* warm-up blocks */

@@ -22,7 +22,8 @@ static const struct subcommand subcommands[] = {
 	{ "run", cmd_run,
 	  "smtbench run     [--placements LIST] [--kernel NAME] [--iters N] [--trials N | --duration T]\n"
 	  "                 [--warmup N] [--pair A,B] [--seed N] [--out DIR] [--list-kernels]\n"
-	  "                 [--beside-kernel NAME] [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
+	  "                 [--beside-kernel NAME [--beside-iters N]]\n"
+	  "                 [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run     --resume DIR" },
 	{ "analyze", cmd_analyze,
 	  "smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t] [--unit trial|process]\n"

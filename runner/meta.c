@@ -74,10 +74,11 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 
 	json_t *pair = e->have_pair ? json_pack("[i, i]", e->pair[0], e->pair[1]) : json_null();
 	json_t *settings = json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
 		"kernel", string_or_null(e->kernel),
 		"beside_kernel", string_or_null(e->beside_kernel),
 		"iters", e->iters ? json_integer((json_int_t)e->iters) : json_null(),
+		"beside_iters", e->beside_iters ? json_integer((json_int_t)e->beside_iters) : json_null(),
 		"command", e->kernel ? json_null() : string_array(e->a.argv),
 		"beside_command", e->beside_kernel ? json_null() : string_array(e->b.argv),
 		"trials", e->trials >= 0 ? json_integer(e->trials) : json_null(),
@@ -228,6 +229,9 @@ int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN])
 	e->kernel = kernel ? xstrdup(kernel) : NULL;
 	e->beside_kernel = beside ? xstrdup(beside) : NULL;
 	e->iters = (unsigned long)json_integer_value(json_object_get(settings, "iters"));
+	e->beside_iters = (unsigned long)json_integer_value(json_object_get(settings, "beside_iters"));
+	if (beside && e->beside_iters == 0)
+		e->beside_iters = e->iters;
 	json_t *trials = json_object_get(settings, "trials");
 	e->trials = json_is_integer(trials) ? (long)json_integer_value(trials) : -1;
 	e->duration_s = json_number_value(json_object_get(settings, "duration_s"));

@@ -189,6 +189,8 @@ bad "an executable file that is neither ELF nor a script" "Exec format error" --
 printf '#!/no/such/interpreter\n' >"$t_tmp/badscript" && chmod +x "$t_tmp/badscript"
 bad "a script whose interpreter does not exist" "interpreter" -- "$t_tmp/badscript"
 bad "--pair with only one-CPU placements" "no placement of two CPUs" --pair 0,0 --placements solo,same-pu
+bad "nothing after --" "no command after '--'" --
+bad "--beside-iters without --beside-kernel" "--beside-iters goes with --beside-kernel" --beside-iters 5
 if ((ncpu >= 2)) && command -v taskset >/dev/null; then
 	check_status 2 "--pair naming a CPU outside this process's affinity mask" \
 		taskset -c 0 "$SMTBENCH" run --pair 0,1 --trials 1 --out "$t_tmp/masked"
@@ -213,6 +215,7 @@ check "…and the first run's rows are intact (every line complete)" \
 mkdir -p "$t_tmp/exists"
 check_status 2 "an existing output folder is refused" "$SMTBENCH" run --trials 1 --out "$t_tmp/exists"
 check "…with a hint to --resume" contains "$t_err" "--resume"
+check "…in one line, before anything about the machine" test "$(printf '%s\n' "$t_err" | wc -l)" -eq 1
 check "…and nothing is written into it" test -z "$(ls -A "$t_tmp/exists")"
 if [[ $(id -u) -eq 0 ]]; then
 	# root can write anywhere; an unwritable place for root is under a file.
@@ -239,6 +242,23 @@ check_status 0 "A beside B: nop beside pause" \
 	"$SMTBENCH_BUILD/kernels/nop" 1000 --beside "$SMTBENCH_BUILD/kernels/pause" 1000
 check "A beside B: proc 0 is role a (nop), proc 1 is role b (pause)" \
 	test "$(tail -n +2 "$t_tmp/ab/samples.csv" | cut -d, -f5,6,8 | sort -u | tr '\n' ' ')" = "0,a,nop 1,b,pause "
+check_status 0 "--beside-kernel: nop beside pause" \
+	"$SMTBENCH" run --kernel nop --beside-kernel pause --placements same-pu --trials 1 --warmup 0 \
+	--iters 50000 --out "$t_tmp/bk"
+check "…pause gets as many iterations as make it last as long as nop alone (625000 x 1%)" python3 - "$t_tmp/bk" <<'EOF2'
+import json, sys
+m = json.load(open(sys.argv[1] + "/meta.json"))
+assert m["settings"]["beside_iters"] == 6250, m["settings"]
+assert m["workloads"]["b"]["argv"] == ["pause", "6250"], m["workloads"]["b"]
+assert m["workloads"]["a"]["argv"] == ["nop", "50000"], m["workloads"]["a"]
+EOF2
+check_status 0 "--beside-iters sets it by hand" \
+	"$SMTBENCH" run --kernel nop --beside-kernel pause --beside-iters 77 --placements same-pu \
+	--trials 1 --warmup 0 --iters 1000 --out "$t_tmp/bk2"
+check "…77" grep -q '"beside_iters": 77' "$t_tmp/bk2/meta.json"
+check_status 0 "a single placement runs, with a warning that there is nothing to compare" \
+	"$SMTBENCH" run --placements same-pu --trials 2 --warmup 0 --iters 1000 --out "$t_tmp/single"
+check "…the warning says so" contains "$t_err" "nothing to compare"
 check_status 0 "--list-kernels" "$SMTBENCH" run --list-kernels
 check "--list-kernels names nop and says what bounds it" contains "$t_out" "nop"
 
@@ -329,6 +349,13 @@ check "…saying every trial of the first block failed" contains "$t_err" "every
 check "…with the failures recorded as status exit, exit code 1" \
 	test "$(tail -n +2 "$t_tmp/false/samples.csv" | cut -d, -f9,10 | sort -u)" = "exit,1"
 check "…and meta.json says failed" grep -q '"status": "failed"' "$t_tmp/false/meta.json"
+check "…without pointing to an error log that is not there" \
+	eval 'contains "$t_err" "wrote nothing on their error output" && [[ ! -e $t_tmp/false/workload-stderr.log ]]'
+check_status 1 "resuming it stops again after one failed block, not after every trial" \
+	"$SMTBENCH" run --resume "$t_tmp/false"
+check "…with the same reason" contains "$t_err" "every trial of the first block failed"
+check "…having run one more block only (4 + 3 rows)" \
+	test "$(($(wc -l <"$t_tmp/false/samples.csv") - 1))" -eq 6
 
 # --- no SMT here: the default run says so and runs the rest ----------------------------------
 if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
