@@ -35,13 +35,22 @@
 
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
 enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
+/* Without a ROPE: slower needs P(mu_A > mu_B) >= 0.975, faster P(mu_A < mu_B) >= 0.975 (the
+ * same evidence as a 95% equal-tailed interval of the difference that excludes 0). With
+ * --rope PCT: slower needs P(mu_A / mu_B > 1 + PCT %) >= 0.975, faster P(mu_A / mu_B <
+ * 1 - PCT %) >= 0.975, practically the same P(within ±PCT %) >= 0.95. A comparison that is not
+ * settled (analysis_comparison_settled) is always undecided. */
 enum analysis_verdict {
-	ANALYSIS_VERDICT_SLOWER,     /* A is slower than B: P(mu_A > mu_B) >= 0.975 (beyond the
-	                              * ROPE if given), as the 95% equal-tailed interval excluding 0 */
-	ANALYSIS_VERDICT_FASTER,     /* likewise P(mu_A < mu_B) >= 0.975 */
-	ANALYSIS_VERDICT_SAME,       /* practically the same: P(within the ROPE) >= 0.95 */
+	ANALYSIS_VERDICT_SLOWER,     /* A is slower than B */
+	ANALYSIS_VERDICT_FASTER,     /* A is faster than B */
+	ANALYSIS_VERDICT_SAME,       /* practically the same (only with a ROPE) */
 	ANALYSIS_VERDICT_UNDECIDED,  /* not enough data to say */
 };
+
+/* Below this many samples in a group the posterior of mu has no mean: with uniform priors on
+ * mu and sigma its marginal is a Student-t with n - 2 degrees of freedom (n = 3: a Cauchy), so
+ * means and intervals are whatever the grid's bound makes them. */
+#define ANALYSIS_SETTLED_MIN_N 4
 
 /* ---------------------------------------------------------------------------------------- */
 /* Datasets                                                                                   */
@@ -176,6 +185,8 @@ struct analysis_comparison {
 	struct analysis_group_summary a, b;
 	double p_a_gt_b, p_a_lt_b;   /* P(mu_A > mu_B), P(mu_A < mu_B) */
 	double p_rope;               /* P(|mu_A / mu_B - 1| <= rope_pct %); NAN without a ROPE */
+	double p_rope_above;         /* P(mu_A / mu_B > 1 + rope_pct %) and P(... < 1 - rope_pct %): */
+	double p_rope_below;         /* what the verdict uses with a ROPE; NAN without one */
 	double diff_mean, diff_ci[2], diff_hdi[2]; /* mu_A - mu_B, 95% equal-tailed and HDI */
 	double ratio_mean, ratio_ci[2]; /* mu_A / mu_B (mu > 0 on every grid, so always defined
 	                                 * for the default grid and the seed's) */
@@ -241,6 +252,12 @@ json_t *analysis_result_json(const struct analysis_result *r);
 
 /* One comparison as its JSON object (the keys of the contract). New reference. */
 json_t *analysis_comparison_json(const struct analysis_comparison *c);
+
+/* Whether the comparison's numbers come from the data rather than from the grid: false when
+ * widening stopped at its bound (grid.at_bound) or either group has fewer than
+ * ANALYSIS_SETTLED_MIN_N samples. Unsettled comparisons are undecided, and text must not quote
+ * their means (of the difference, of the ratio) as the answer. */
+bool analysis_comparison_settled(const struct analysis_comparison *c);
 
 /* "slower", "faster", "practically the same", "not enough data to say". */
 const char *analysis_verdict_name(enum analysis_verdict v);

@@ -117,18 +117,25 @@ static double ratio_quantile(const struct pair_posterior *pp, double lo, double 
 	return 0.5 * (lo + hi);
 }
 
-static enum analysis_verdict decide(const struct analysis_comparison *c, double p_above,
-                                    double p_below)
+bool analysis_comparison_settled(const struct analysis_comparison *c)
 {
-	if (c->grid.at_bound)
+	return !c->grid.at_bound && c->a.n >= ANALYSIS_SETTLED_MIN_N
+	       && c->b.n >= ANALYSIS_SETTLED_MIN_N;
+}
+
+/* The rule of enum analysis_verdict. With a ROPE the three events (above, within, below) are
+ * disjoint, so at most one of the three thresholds can be met. */
+static enum analysis_verdict decide(const struct analysis_comparison *c)
+{
+	if (!analysis_comparison_settled(c))
 		return ANALYSIS_VERDICT_UNDECIDED;
 	if (!isnan(c->p_rope)) {
+		if (c->p_rope_above >= DIRECTION_PROBABILITY)
+			return ANALYSIS_VERDICT_SLOWER;
+		if (c->p_rope_below >= DIRECTION_PROBABILITY)
+			return ANALYSIS_VERDICT_FASTER;
 		if (c->p_rope >= EQUIVALENCE_PROBABILITY)
 			return ANALYSIS_VERDICT_SAME;
-		if (p_above >= DIRECTION_PROBABILITY)
-			return ANALYSIS_VERDICT_SLOWER;
-		if (p_below >= DIRECTION_PROBABILITY)
-			return ANALYSIS_VERDICT_FASTER;
 		return ANALYSIS_VERDICT_UNDECIDED;
 	}
 	if (c->p_a_gt_b >= DIRECTION_PROBABILITY)
@@ -216,7 +223,9 @@ static int compare_groups(struct analysis_comparison *c, const char *label,
 
 	if (summarize_group(&c->a, &pp.g[0], ga) < 0 || summarize_group(&c->b, &pp.g[1], gb) < 0)
 		goto oom;
-	c->verdict = decide(c, p_above, p_below);
+	c->p_rope_above = p_above;
+	c->p_rope_below = p_below;
+	c->verdict = decide(c);
 
 	if (opt->seed_grid) {
 		/* The default method on the same data, so that the report can say why they differ. */

@@ -49,14 +49,17 @@ static const char *num(struct numbers *ns, double v, double resolution)
 	return fmt_num(b, sizeof ns->buf[0], v, resolution);
 }
 
+/* Probabilities to four decimals; the extremes (0 and 1 included: a posterior computed on a
+ * grid is never certain) as "<0.0001" and ">0.9999", so that P(A > B) and P(A < B) beside each
+ * other read alike. */
 static const char *prob(struct numbers *ns, double p)
 {
 	char *b = ns->buf[ns->next++ % 16];
 	if (isnan(p))
 		snprintf(b, sizeof ns->buf[0], "n/a");
-	else if (p > 0.9999 && p < 1)
+	else if (p > 0.9999)
 		snprintf(b, sizeof ns->buf[0], ">0.9999");
-	else if (p < 1e-4 && p > 0)
+	else if (p < 1e-4)
 		snprintf(b, sizeof ns->buf[0], "<0.0001");
 	else
 		snprintf(b, sizeof ns->buf[0], "%.4f", p);
@@ -68,18 +71,59 @@ static double width(const double ci[2])
 	return fabs(ci[1] - ci[0]);
 }
 
+/* What a sample is, in the plural: trials of a folder (by default), else samples. */
+static const char *samples_word(const struct analysis_result *r)
+{
+	return r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL ? "trials" : "samples";
+}
+
+/* An unsettled comparison (too few samples, or a grid at its bound): no mean is the answer. */
+static void print_unsettled(FILE *out, const struct analysis_comparison *c,
+                            const struct analysis_result *r)
+{
+	const char *what = samples_word(r);
+	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+	fprintf(out, "Not enough data to say: %s and %s cannot be told apart with %s %s "
+	        "(n = %zu and %zu): %s; %s (10 or more per %s). P(%s slower) = %.2f.\n",
+	        c->a.name, c->b.name, few ? "so few" : "these", what, c->a.n, c->b.n,
+	        few ? "the interval is unbounded at this sample size"
+	            : "the posterior still reaches the edge of the widest grid allowed, so its "
+	              "interval is unbounded here",
+	        r->from_folder ? "run more trials" : "collect more samples",
+	        r->from_folder ? "placement" : "file", c->a.name, c->p_a_gt_b);
+}
+
+/* With a ROPE the verdict's rule in words, and the probabilities it used. */
+static void print_rope_rule(FILE *out, const struct analysis_comparison *c,
+                            const struct analysis_result *r)
+{
+	bool up = !(c->p_rope_below > c->p_rope_above);
+	fprintf(out, "with --rope %g %%, '%s' needs P(%s more than %g %% %s) >= 0.975; here it is "
+	        "%.2f, and P(within ±%g %%) = %.2f ('practically the same' needs >= 0.95)",
+	        r->options.rope_pct, up ? "slower" : "faster", c->a.name, r->options.rope_pct,
+	        up ? "slower" : "faster", up ? c->p_rope_above : c->p_rope_below,
+	        r->options.rope_pct, c->p_rope);
+}
+
 static void print_answer(FILE *out, const struct analysis_comparison *c, const struct analysis_result *r)
 {
 	struct numbers ns = { .next = 0 };
 	double res = width(c->diff_ci) / 2;
 	const char *a = c->a.name, *b = c->b.name;
+	bool rope = !isnan(c->p_rope);
 	switch (c->verdict) {
 	case ANALYSIS_VERDICT_SLOWER:
 	case ANALYSIS_VERDICT_FASTER: {
 		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		fprintf(out, "%s is %s than %s (probability %.2f): by %s s on average "
-		        "(95%% credible interval %s to %s s)", a, slower ? "slower" : "faster", b,
-		        slower ? c->p_a_gt_b : c->p_a_lt_b, num(&ns, fabs(c->diff_mean), res),
+		if (rope)
+			fprintf(out, "%s is %s than %s by more than %g%% (probability %.2f)", a,
+			        slower ? "slower" : "faster", b, r->options.rope_pct,
+			        slower ? c->p_rope_above : c->p_rope_below);
+		else
+			fprintf(out, "%s is %s than %s (probability %.2f)", a, slower ? "slower" : "faster",
+			        b, slower ? c->p_a_gt_b : c->p_a_lt_b);
+		fprintf(out, ": by %s s on average (95%% credible interval %s to %s s)",
+		        num(&ns, fabs(c->diff_mean), res),
 		        num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
 		        num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
 		if (!isnan(c->ratio_mean))
@@ -91,23 +135,32 @@ static void print_answer(FILE *out, const struct analysis_comparison *c, const s
 		break;
 	}
 	case ANALYSIS_VERDICT_SAME:
-		fprintf(out, "%s and %s are practically the same: the slowdown lies within ±%g%% with "
-		        "probability %.2f.\n", a, b, r->options.rope_pct, c->p_rope);
+		fprintf(out, "%s and %s are practically the same: with --rope %g %%, the slowdown lies "
+		        "within ±%g %% with probability %.2f (the verdict needs >= 0.95).\n", a, b,
+		        r->options.rope_pct, r->options.rope_pct, c->p_rope);
 		break;
 	case ANALYSIS_VERDICT_UNDECIDED:
-		fprintf(out, "Not enough data to say whether %s is slower or faster than %s: "
-		        "P(%s slower) = %.2f", a, b, a, c->p_a_gt_b);
-		if (!isnan(c->p_rope))
-			fprintf(out, ", P(within ±%g%%) = %.2f", r->options.rope_pct, c->p_rope);
-		fprintf(out, " (a verdict needs a probability of at least 0.975 either way%s).\n",
-		        isnan(c->p_rope) ? "" : ", or 0.95 within the ROPE");
+		if (!analysis_comparison_settled(c)) {
+			print_unsettled(out, c, r);
+			break;
+		}
+		fprintf(out, "Not enough data to say whether %s is slower or faster than %s: ", a, b);
+		if (rope)
+			print_rope_rule(out, c, r);
+		else
+			fprintf(out, "P(%s slower) = %.2f (a verdict needs a probability of at least "
+			        "0.975 either way)", a, c->p_a_gt_b);
+		fprintf(out, ".\n");
 		break;
 	}
 	if (c->grid.at_bound)
-		fprintf(out, "Caution: the posterior's tails still reach the edge of the widest grid "
-		        "allowed (with uniform priors and only %zu and %zu samples its tails are very "
-		        "heavy), so the numbers below depend on the grid; collect more samples.\n",
-		        c->a.n, c->b.n);
+		fprintf(out, "Caution: the numbers below depend on the grid: the posterior's tails still "
+		        "reach the edge of the widest grid allowed (with uniform priors and only %zu and "
+		        "%zu samples its tails are very heavy).\n", c->a.n, c->b.n);
+	else if (!analysis_comparison_settled(c))
+		fprintf(out, "Caution: with fewer than %d samples in a group the posterior of its mean "
+		        "has no mean of its own (a Student-t with n - 2 degrees of freedom), so the means "
+		        "below depend on the grid.\n", ANALYSIS_SETTLED_MIN_N);
 }
 
 static void print_seed_lines(FILE *out, const struct analysis_comparison *c)
@@ -117,7 +170,7 @@ static void print_seed_lines(FILE *out, const struct analysis_comparison *c)
 	analysis_format_shortest(c->diff_ci[1], hi, sizeof hi);
 	if (c->grid.warning[0])
 		fprintf(out, "Warning: %s.\n", c->grid.warning);
-	fprintf(out, "Seed 003's computation (--seed-grid): %s is slower with probability of %.2f.\n",
+	fprintf(out, "The seed article's computation (--seed-grid): %s is slower with probability of %.2f.\n",
 	        c->a.name, c->p_a_gt_b);
 	fprintf(out, "%s is on average %.2fs slower than %s. With 95%% probability %s is faster than "
 	        "%s by a value between %s and %s seconds.\n", c->a.name, c->diff_mean, c->b.name,
@@ -160,16 +213,21 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 	double res = width(c->diff_ci) / 2;
 	fprintf(out, "  P(A > B) %s   P(A < B) %s", prob(&ns, c->p_a_gt_b), prob(&ns, c->p_a_lt_b));
 	if (!isnan(c->p_rope))
-		fprintf(out, "   P(slowdown within ±%g%%) %s", r->options.rope_pct, prob(&ns, c->p_rope));
-	fprintf(out, "\n  mu_A - mu_B   mean %s s   95%% CI [%s, %s] s%s   95%% HDI [%s, %s] s\n",
-	        num(&ns, c->diff_mean, res), num(&ns, c->diff_ci[0], res), num(&ns, c->diff_ci[1], res),
-	        c->grid.seed_grid ? " (seed's rule)" : "", num(&ns, c->diff_hdi[0], res),
-	        num(&ns, c->diff_hdi[1], res));
+		fprintf(out, "   P(slowdown within ±%g%%) %s   P(slower by > %g%%) %s   "
+		        "P(faster by > %g%%) %s", r->options.rope_pct, prob(&ns, c->p_rope),
+		        r->options.rope_pct, prob(&ns, c->p_rope_above), r->options.rope_pct,
+		        prob(&ns, c->p_rope_below));
+	/* Unsettled: the numbers are what the grid gives, and said to be so. */
+	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
+	fprintf(out, "\n  mu_A - mu_B   mean %s s%s   95%% CI [%s, %s] s%s   95%% HDI [%s, %s] s\n",
+	        num(&ns, c->diff_mean, res), grid_note, num(&ns, c->diff_ci[0], res),
+	        num(&ns, c->diff_ci[1], res), c->grid.seed_grid ? " (seed's rule)" : "",
+	        num(&ns, c->diff_hdi[0], res), num(&ns, c->diff_hdi[1], res));
 	if (isnan(c->ratio_mean))
 		fprintf(out, "  mu_A / mu_B   undefined: B's grid of mu reaches zero\n");
 	else
-		fprintf(out, "  mu_A / mu_B   mean %s   95%% CI [%s, %s]\n",
-		        num(&ns, c->ratio_mean, width(c->ratio_ci) / 2),
+		fprintf(out, "  mu_A / mu_B   mean %s%s   95%% CI [%s, %s]\n",
+		        num(&ns, c->ratio_mean, width(c->ratio_ci) / 2), grid_note,
 		        num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
 		        num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
 	fprintf(out, "    %-14s %7s  %14s  %14s  %-22s  %12s  %s\n", "group", "n", "sample mean s",

@@ -129,7 +129,7 @@ static size_t split_commas(char *line, char **fields, size_t max)
 }
 
 /* samples.csv again, for what the analysis does not keep: the frequency of each placement's
- * measured rows and the workload's name. Damaged lines were already reported by the loader. */
+ * measured rows, the workload's name and that of the workload run beside it (role b). Damaged lines were already reported by the loader. */
 static void read_csv_extras(struct report *rep)
 {
 	char *path = analysis_strdup_printf("%s/samples.csv", rep->dir);
@@ -159,8 +159,13 @@ static void read_csv_extras(struct report *rep)
 		if (n != header_fields || n > MAX_FIELDS)
 			continue;
 		bool role_a = c_role < 0 || !strcmp(fields[c_role], "a");
-		if (!role_a)
+		if (!role_a) {
+			/* A second workload beside the measured one: its name, for the words. */
+			if (!strcmp(fields[c_role], "b") && c_work >= 0 && !rep->beside_workload
+			    && *fields[c_work])
+				rep->beside_workload = strdup(fields[c_work]);
 			continue;
+		}
 		if (c_work >= 0 && !rep->workload && *fields[c_work])
 			rep->workload = strdup(fields[c_work]);
 		bool measured = (c_warm < 0 || strcmp(fields[c_warm], "1"))
@@ -198,11 +203,44 @@ static char *where_text(const struct report_placement *p)
 	return analysis_strdup_printf("on CPU %d, ", p->pus[0]);
 }
 
+char *report_subject(const struct report *rep)
+{
+	if (rep->beside_workload && rep->workload)
+		return analysis_strdup_printf("`%s` (run beside `%s`)", rep->workload,
+		                              rep->beside_workload);
+	if (rep->beside_workload)
+		return analysis_strdup_printf("the measured workload (run beside `%s`)",
+		                              rep->beside_workload);
+	if (rep->workload)
+		return analysis_strdup_printf("each copy of `%s`", rep->workload);
+	return strdup("each copy of the workload");
+}
+
 static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
 {
 	struct report_nums ns = { .next = 0 };
 	char *where = where_text(report_find_placement(rep, c->a.name));
-	char *what = rep->workload ? analysis_strdup_printf("`%s`", rep->workload) : strdup("the workload");
+	char *what = report_subject(rep);
+	if (!analysis_comparison_settled(c)) {
+		/* Too few samples (or a grid at its bound): the posterior's means are the grid's
+		 * artefacts, so no ratio or difference is quoted as the answer. */
+		bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+		bool trials = rep->data->unit == ANALYSIS_UNIT_TRIAL;
+		char *s = where && what ? analysis_strdup_printf(
+			"%s%s placement cannot be told apart from %s with %s %s (n = %zu and %zu): %s; "
+			"run more trials (10 or more per placement); P(slower) = %.2f — %s%s", where,
+			c->a.name, c->b.name, few ? "so few" : "these", trials ? "trials" : "samples",
+			c->a.n, c->b.n, few ? "the interval is unbounded at this sample size"
+			: "the posterior still reaches the edge of the widest grid allowed, so the "
+			  "interval is unbounded here", c->p_a_gt_b, analysis_verdict_name(c->verdict),
+			!strcmp(c->label, "control")
+			? " (the accounting control: user time should match solo, 1×)" : "") : NULL;
+		free(where);
+		free(what);
+		if (s && s[0] >= 'a' && s[0] <= 'z')
+			s[0] = (char)(s[0] - 'a' + 'A');
+		return s;
+	}
 	/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as it is,
 	 * so that an undecided answer never reads as a claim. */
 	bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
@@ -219,11 +257,11 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 		}
 		double res = (hi - lo) / 2;
 		if (decided)
-			effect = analysis_strdup_printf("makes each copy of %s %s× %s than %s (95%% CI %s–%s)", what,
+			effect = analysis_strdup_printf("makes %s %s× %s than %s (95%% CI %s–%s)", what,
 			                    report_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
 			                    report_num(&ns, lo, res), report_num(&ns, hi, res));
 		else
-			effect = analysis_strdup_printf("leaves each copy of %s at %s× its %s time (95%% CI %s–%s)",
+			effect = analysis_strdup_printf("leaves %s at %s× its %s time (95%% CI %s–%s)",
 			                    what, report_num(&ns, m, res), c->b.name, report_num(&ns, lo, res),
 			                    report_num(&ns, hi, res));
 	} else {
@@ -231,12 +269,12 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 		double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
 		double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
 		if (decided) /* "to" beside a negative bound: a dash would read as a minus */
-			effect = analysis_strdup_printf("makes each copy of %s %s s %s than %s (95%% CI %s%s%s s)",
+			effect = analysis_strdup_printf("makes %s %s s %s than %s (95%% CI %s%s%s s)",
 			                    what, report_num(&ns, fabs(c->diff_mean), res),
 			                    slower ? "slower" : "faster", c->b.name, report_num(&ns, lo, res),
 			                    lo < 0 || hi < 0 ? " to " : "–", report_num(&ns, hi, res));
 		else
-			effect = analysis_strdup_printf("changes the time of each copy of %s by %s s from %s "
+			effect = analysis_strdup_printf("changes the time of %s by %s s from %s "
 			                    "(95%% CI %s to %s s)", what, report_num(&ns, c->diff_mean, res),
 			                    c->b.name, report_num(&ns, c->diff_ci[0], res),
 			                    report_num(&ns, c->diff_ci[1], res));
@@ -596,6 +634,7 @@ void report_free(struct report **p)
 	free(rep->machine);
 	free(rep->meta_problem);
 	free(rep->workload);
+	free(rep->beside_workload);
 	json_decref(rep->meta);
 	analysis_result_free(&rep->result);
 	analysis_dataset_free(&rep->data);

@@ -63,6 +63,14 @@ static void tdf(FILE *out, double v, double res)
 	td(out, report_format(buf, sizeof buf, v, res), true);
 }
 
+static void tdf_marked(FILE *out, double v, double res, bool marked)
+{
+	char buf[48], text[56];
+	snprintf(text, sizeof text, "%s%s", report_format(buf, sizeof buf, v, res),
+	         marked ? " †" : "");
+	td(out, text, true);
+}
+
 static void tdci(FILE *out, const double ci[2], double res)
 {
 	char lo[48], hi[48], both[100];
@@ -104,10 +112,19 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	esc(out, rep->machine);
 	fputs("</p>\n", out);
 
-	fprintf(out, "<h2>Placements</h2>\n<p>One sample per %s: the mean user CPU time of its "
-	        "copies of <code>", report_unit_label(rep));
-	esc(out, rep->workload ? rep->workload : "the workload");
-	fputs("</code>. The interval is the 95% credible interval of the mean.</p>\n<table>\n"
+	fprintf(out, "<h2>Placements</h2>\n<p>One sample per %s: ", report_unit_label(rep));
+	if (rep->beside_workload) {
+		fputs("the user CPU time of <code>", out);
+		esc(out, rep->workload ? rep->workload : "the workload");
+		fputs("</code>, the measured workload (role a); <code>", out);
+		esc(out, rep->beside_workload);
+		fputs("</code> ran beside it (role b) and is not measured", out);
+	} else {
+		fputs("the mean user CPU time of its copies of <code>", out);
+		esc(out, rep->workload ? rep->workload : "the workload");
+		fputs("</code>", out);
+	}
+	fputs(". The interval is the 95% credible interval of the mean.</p>\n<table>\n"
 	      "<tr><th>placement</th><th>CPUs</th><th>shares</th><th>n</th><th>mean s</th>"
 	      "<th>95% CI of mean s</th><th>MHz</th></tr>\n", out);
 	for (size_t i = 0; i < rep->placement_count; i++) {
@@ -153,6 +170,7 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 		esc_code(out, rep->sentences[i]);
 		fputs("</li>\n", out);
 	}
+	bool unsettled = false;
 	fputs("</ul>\n<table>\n<tr><th>A</th><th>B</th><th>role</th><th>A/B</th><th>95% CI</th>"
 	      "<th>A−B s</th><th>95% CI s</th><th>P(A slower)</th><th>verdict</th></tr>\n", out);
 	for (size_t i = 0; i < r->comparison_count; i++) {
@@ -165,15 +183,24 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 		td(out, c->a.name, false);
 		td(out, c->b.name, false);
 		td(out, c->label, false);
-		tdf(out, c->ratio_mean, rres);
+		/* A mean the grid decides (too few samples) is marked, and explained below. */
+		bool settled = analysis_comparison_settled(c);
+		unsettled = unsettled || !settled;
+		tdf_marked(out, c->ratio_mean, rres, !settled);
 		tdci(out, c->ratio_ci, rres);
-		tdf(out, c->diff_mean, dres);
+		tdf_marked(out, c->diff_mean, dres, !settled);
 		tdci(out, c->diff_ci, dres);
 		td(out, p, true);
 		td(out, analysis_verdict_name(c->verdict), false);
 		fputs("</tr>\n", out);
 	}
-	fputs("</table>\n<h2>Warnings</h2>\n", out);
+	fputs("</table>\n", out);
+	if (unsettled)
+		fprintf(out, "<p class=\"muted\">† The mean depends on the grid: with fewer than %d "
+		        "samples in a group (or a posterior that reaches the edge of the widest grid) the "
+		        "posterior has no mean of its own; run more trials.</p>\n",
+		        ANALYSIS_SETTLED_MIN_N);
+	fputs("<h2>Warnings</h2>\n", out);
 	if (!rep->warning_count)
 		fputs("<p>None: no drift, outliers, failed trials or frequency differences found.</p>\n",
 		      out);
@@ -200,8 +227,8 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	      "Normal(mu, sigma) with uniform priors, computed on a grid. A 95% credible interval "
 	      "holds the true mean (or ratio) with probability 0.95 given the data and the model; "
 	      "P(slower) is the posterior probability that A's mean is larger than B's; the verdict "
-	      "says slower or faster only when it (or its complement) is at least 0.975, as when the "
-	      "95% interval excludes no difference. The unit is "
+	      "says slower or faster only when it (or its complement) is at least 0.975, the same "
+	      "evidence as a 95% interval of the difference that excludes 0. The unit is "
 	      "seconds of user CPU time (wait4's rusage). Placements were interleaved in randomized "
 	      "blocks, so slow drift of the machine hits every placement alike. The same numbers, "
 	      "with the settings, are in report.md and report.json.</p>\n</body>\n</html>\n", out);

@@ -36,6 +36,7 @@ struct report {
 	json_t *meta;              /* NULL without a readable meta.json */
 	char *meta_problem;        /* meta.json present but not a JSON object: why; else NULL */
 	char *workload;            /* the role-a workload's name, or NULL */
+	char *beside_workload;     /* the role-b workload's name (run beside, not measured), or NULL */
 	struct report_placement *placements; /* one per dataset group, same order */
 	size_t placement_count;
 	int headline;              /* index into result->comparisons */
@@ -47,6 +48,10 @@ struct report {
 	size_t warning_count;
 	char *machine;             /* one line */
 };
+
+/* What the sentences say was measured: "each copy of `nop`", or with a second workload beside
+ * it "`nop` (run beside `pause`)". A new string (caller frees); NULL on out of memory. */
+char *report_subject(const struct report *rep);
 
 /* A ring of number buffers for one printf. */
 struct report_nums {

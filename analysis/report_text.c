@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/internal.h"
 #include "analysis/report_internal.h"
@@ -71,8 +72,15 @@ int report_print_summary(const struct report *rep, FILE *out)
 	const struct analysis_result *r = rep->result;
 	fprintf(out, "smtbench report: %s\n", rep->dir);
 	fprintf(out, "Machine: %s\n", rep->machine);
-	fprintf(out, "Workload: %s; unit of analysis: one %s (mean user CPU time of its copies)\n\n",
-	        rep->workload ? rep->workload : "not recorded", report_unit_label(rep));
+	if (rep->beside_workload)
+		fprintf(out, "Workload: %s, run beside %s (role b, not measured); unit of analysis: one "
+		        "%s (user CPU time of %s, the measured workload, role a)\n\n",
+		        rep->workload ? rep->workload : "not recorded", rep->beside_workload,
+		        report_unit_label(rep), rep->workload ? rep->workload : "the workload");
+	else
+		fprintf(out, "Workload: %s; unit of analysis: one %s (mean user CPU time of its "
+		        "copies)\n\n", rep->workload ? rep->workload : "not recorded",
+		        report_unit_label(rep));
 	fprintf(out, "  %-14s %-8s %-12s %6s  %-12s %-26s %s\n", "placement", "CPUs", "shares", "n",
 	        "mean s", "95% CI of mean s", "MHz");
 	for (size_t i = 0; i < rep->placement_count; i++) {
@@ -126,10 +134,46 @@ static void md_cell(FILE *out, const char *text)
 	}
 }
 
+/* A value of meta.json for a person: null as "not readable", true/false as yes/no, an object
+ * or array as its members "key: value" (a short form, never raw JSON). */
 static void md_json_value(FILE *out, const json_t *v)
 {
 	if (json_is_string(v)) {
 		md_cell(out, json_string_value(v));
+		return;
+	}
+	if (json_is_null(v)) {
+		fputs("not readable", out);
+		return;
+	}
+	if (json_is_boolean(v)) {
+		fputs(json_is_true(v) ? "yes" : "no", out);
+		return;
+	}
+	if (json_is_object(v)) {
+		const char *key;
+		json_t *member;
+		bool first = true;
+		json_object_foreach((json_t *)v, key, member) {
+			fputs(first ? "" : "; ", out);
+			md_cell(out, key);
+			fputs(": ", out);
+			md_json_value(out, member);
+			first = false;
+		}
+		if (first)
+			fputs("none", out);
+		return;
+	}
+	if (json_is_array(v)) {
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e) {
+			fputs(i ? ", " : "", out);
+			md_json_value(out, e);
+		}
+		if (!json_array_size(v))
+			fputs("none", out);
 		return;
 	}
 	char *text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -137,13 +181,47 @@ static void md_json_value(FILE *out, const json_t *v)
 	free(text);
 }
 
+/* A mean that the grid, not the data, decides (too few samples): marked, explained below the
+ * table. */
+static const char GRID_MARK[] = " †";
+
+static long long topo_count(const json_t *topo, const char *key)
+{
+	json_t *v = json_object_get(topo, key);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+/* meta.json's topology as "2 PUs, 2 cores, 1 package; 1 thread per core" (the counts it holds);
+ * anything else as md_json_value shows it. */
+static void md_topology(FILE *out, const json_t *topo)
+{
+	static const struct {
+		const char *key, *one, *many;
+	} counts[] = { { "pus", "PU", "PUs" }, { "cores", "core", "cores" },
+	               { "packages", "package", "packages" } };
+	long long threads = topo_count(topo, "max_threads_per_core");
+	bool any = false;
+	for (size_t i = 0; json_is_object(topo) && i < sizeof counts / sizeof counts[0]; i++) {
+		long long n = topo_count(topo, counts[i].key);
+		if (n < 0)
+			continue;
+		fprintf(out, "%s%lld %s", any ? ", " : "", n, n == 1 ? counts[i].one : counts[i].many);
+		any = true;
+	}
+	if (any && threads >= 0)
+		fprintf(out, "; %lld thread%s per core", threads, threads == 1 ? "" : "s");
+	if (!any)
+		md_json_value(out, topo);
+}
+
 static void comparison_cells(const struct analysis_comparison *c, char out[6][64])
 {
 	struct report_nums ns = { .next = 0 };
 	double rres = report_half_width(c->ratio_ci), dres = report_half_width(c->diff_ci);
-	snprintf(out[0], 64, "%s", report_num(&ns, c->ratio_mean, rres));
+	const char *mark = analysis_comparison_settled(c) ? "" : GRID_MARK;
+	snprintf(out[0], 64, "%s%s", report_num(&ns, c->ratio_mean, rres), mark);
 	snprintf(out[1], 64, "%s–%s", report_num(&ns, c->ratio_ci[0], rres), report_num(&ns, c->ratio_ci[1], rres));
-	snprintf(out[2], 64, "%s", report_num(&ns, c->diff_mean, dres));
+	snprintf(out[2], 64, "%s%s", report_num(&ns, c->diff_mean, dres), mark);
 	/* "-0.0096–0.0058" would read as a range of dashes: say "to" when a bound is negative. */
 	snprintf(out[3], 64, c->diff_ci[0] < 0 ? "%s to %s" : "%s–%s",
 	         report_num(&ns, c->diff_ci[0], dres), report_num(&ns, c->diff_ci[1], dres));
@@ -162,9 +240,17 @@ static void write_md(const struct report *rep, FILE *out)
 		fprintf(out, "%s\n\n", no_sibling_text(rep, buf, sizeof buf));
 	}
 	fprintf(out, "**Answer:** %s\n\n", rep->headline_text);
-	fprintf(out, "## Placements\n\nOne sample per %s: the mean user CPU time of its copies of "
-	        "the workload. The interval is the 95%% credible interval of the mean.\n\n",
-	        report_unit_label(rep));
+	fprintf(out, "## Placements\n\nOne sample per %s: ", report_unit_label(rep));
+	if (rep->beside_workload) {
+		fputs("the user CPU time of ", out);
+		md_cell(out, rep->workload ? rep->workload : "the workload");
+		fputs(", the measured workload (role a); ", out);
+		md_cell(out, rep->beside_workload);
+		fputs(" ran beside it (role b) and is not measured.", out);
+	} else {
+		fputs("the mean user CPU time of its copies of the workload.", out);
+	}
+	fputs(" The interval is the 95% credible interval of the mean.\n\n", out);
 	fputs("| placement | CPUs | shares | n | mean s | 95% CI of mean s | MHz |\n"
 	      "|---|---|---|---:|---:|---:|---:|\n", out);
 	for (size_t i = 0; i < rep->placement_count; i++) {
@@ -187,6 +273,14 @@ static void write_md(const struct report *rep, FILE *out)
 		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->a.name, c->b.name,
 		        c->label, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5]);
 	}
+	for (size_t i = 0; i < r->comparison_count; i++)
+		if (!analysis_comparison_settled(&r->comparisons[i])) {
+			fprintf(out, "\n%s The mean depends on the grid: with fewer than %d samples in a "
+			        "group (or a posterior that reaches the edge of the widest grid) the "
+			        "posterior has no mean of its own; run more trials.\n", GRID_MARK + 1,
+			        ANALYSIS_SETTLED_MIN_N);
+			break;
+		}
 	fputs("\n", out);
 	for (size_t i = 0; i < r->comparison_count; i++) {
 		fputs("- ", out);
@@ -241,7 +335,10 @@ static void write_md(const struct report *rep, FILE *out)
 			if (!v)
 				continue;
 			fprintf(out, "| %s | ", keys[i]);
-			md_json_value(out, v);
+			if (!strcmp(keys[i], "topology"))
+				md_topology(out, v);
+			else
+				md_json_value(out, v);
 			fputs(" |\n", out);
 		}
 		json_t *settings = json_object_get(rep->meta, "settings");
@@ -263,7 +360,8 @@ static void write_md(const struct report *rep, FILE *out)
 	      "on a grid. The 95% credible interval holds the true mean (or ratio) with probability "
 	      "0.95 given the data and the model; P(slower) is the posterior probability that A's "
 	      "mean is larger than B's; the verdict says slower or faster only when it (or its "
-	      "complement) is at least 0.975, as when the 95% interval excludes no difference. "
+	      "complement) is at least 0.975, the same evidence as a 95% interval of the difference "
+	      "that excludes 0. "
 	      "Placements were interleaved in randomized blocks, so slow "
 	      "drift of the machine hits every placement alike.\n", out);
 }

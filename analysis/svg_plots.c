@@ -281,6 +281,8 @@ char *report_svg_posterior(const struct report *rep)
 {
 	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
 	const char *unit = report_unit_label(rep);
+	/* Too few samples: the means drawn are the grid's, and the legends say so. */
+	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
 	struct curve mu[2];
 	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
 	for (int s = 0; s < 2; s++) {
@@ -288,8 +290,9 @@ char *report_svg_posterior(const struct report *rep)
 		double res = fabs(sides[s]->mu_ci[1] - sides[s]->mu_ci[0]) / 2;
 		fill_curve(&mu[s], &sides[s]->mu, sides[s]->mu_ci, sides[s]->mu_mean,
 		           report_placement_style(sides[s]->name));
-		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s, 95%% CI %s s",
+		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s%s, 95%% CI %s s",
 		         sides[s]->name, sides[s]->n, report_format(m, sizeof m, sides[s]->mu_mean, res),
+		         grid_note,
 		         interval_text(ci, sizeof ci, sides[s]->mu_ci, res));
 	}
 	struct panel panels[4];
@@ -315,9 +318,9 @@ char *report_svg_posterior(const struct report *rep)
 		char ci[100], m[48];
 		double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
 		fill_curve(&diff, &c->diff, c->diff_ci, c->diff_mean, 2);
-		snprintf(diff.label, sizeof diff.label, "%s − %s: mean %s s, 95%% CI %s s; "
+		snprintf(diff.label, sizeof diff.label, "%s − %s: mean %s s%s, 95%% CI %s s; "
 		         "P(%s slower) = %.2f", c->a.name, c->b.name,
-		         report_format(m, sizeof m, c->diff_mean, res),
+		         report_format(m, sizeof m, c->diff_mean, res), grid_note,
 		         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
 		struct panel *p = &panels[np++];
 		p->curves = &diff;
@@ -341,8 +344,8 @@ char *report_svg_posterior(const struct report *rep)
 		ratio.ci[1] = c->ratio_ci[1];
 		ratio.mean = c->ratio_mean;
 		ratio.style = 3;
-		snprintf(ratio.label, sizeof ratio.label, "%s / %s: mean %s×, 95%% CI %s×",
-		         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res),
+		snprintf(ratio.label, sizeof ratio.label, "%s / %s: mean %s×%s, 95%% CI %s×",
+		         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res), grid_note,
 		         interval_text(ci, sizeof ci, c->ratio_ci, res));
 		struct panel *p = &panels[np++];
 		p->curves = &ratio;

@@ -40,7 +40,9 @@ static void analyze_help(void)
 	       "  --model normal|t   likelihood; t (4 degrees of freedom) resists outliers but costs\n"
 	       "                     O(distinct values x grid points) instead of O(grid points)\n"
 	       "  --unit trial|process  a sample is a trial's mean (default) or each process's time\n"
-	       "  --rope PCT         region of practical equivalence: slowdown within ±PCT %%\n"
+	       "  --rope PCT         region of practical equivalence, ±PCT %%: then 'slower' needs\n"
+	       "                     P(slowdown > PCT %%) >= 0.975, 'faster' P(speed-up > PCT %%)\n"
+	       "                     >= 0.975, 'practically the same' P(within ±PCT %%) >= 0.95\n"
 	       "  --grid N           points per axis, %d to %d (default %d)\n"
 	       "  --json             the stable machine-readable result\n"
 	       "\n"
@@ -95,8 +97,7 @@ int cmd_analyze(int argc, char **argv)
 			else if (!strcmp(optarg, "t"))
 				opt.model = ANALYSIS_MODEL_T;
 			else {
-				warnx("--model '%s': use normal or t", optarg);
-				return EXIT_USAGE;
+				usage_exit("analyze", "--model '%s': use normal or t", optarg);
 			}
 			break;
 		case OPT_UNIT:
@@ -105,25 +106,22 @@ int cmd_analyze(int argc, char **argv)
 			else if (!strcmp(optarg, "process"))
 				unit = ANALYSIS_UNIT_PROCESS;
 			else {
-				warnx("--unit '%s': use trial or process", optarg);
-				return EXIT_USAGE;
+				usage_exit("analyze", "--unit '%s': use trial or process", optarg);
 			}
 			unit_given = true;
 			break;
 		case OPT_ROPE:
 			if (parse_double_strict(optarg, &opt.rope_pct) || !(opt.rope_pct > 0) ||
 			    !(opt.rope_pct < 100)) {
-				warnx("--rope '%s': give a percentage above 0 and below 100, e.g. --rope 1",
-				      optarg);
-				return EXIT_USAGE;
+				usage_exit("analyze", "--rope '%s': give a percentage above 0 and below "
+				           "100, e.g. --rope 1", optarg);
 			}
 			break;
 		case OPT_GRID: {
 			unsigned long n;
 			if (parse_ulong(optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, &n)) {
-				warnx("--grid '%s': give the points per axis, %d to %d", optarg,
-				      ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
-				return EXIT_USAGE;
+				usage_exit("analyze", "--grid '%s': give the points per axis, %d to %d",
+				           optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
 			}
 			opt.grid_points = (int)n;
 			break;

@@ -10,6 +10,7 @@ check "seed: probability 1.00" contains "$t_out" "slower with probability of 1.0
 check "seed: mean difference 19.58 s" contains "$t_out" "on average 19.58s slower"
 check "seed: interval 16.2 to 22.8 s" contains "$t_out" "between 16.2 and 22.8 seconds"
 check "seed: says why the default differs" contains "$t_out" "sigma grid starts at 5 s"
+check "seed: names the seed article's computation" contains "$t_out" "The seed article's computation (--seed-grid)"
 
 # --seed-grid on a folder implies --unit process (the seed used every process time).
 check_status 0 "seed grid on the shipped folder, no --unit" "$SMTBENCH" analyze "$ex" --seed-grid
@@ -109,9 +110,57 @@ printf '1.0\n' >"$t_tmp/one.txt"
 check_status 2 "one sample" "$SMTBENCH" analyze "$good" "$t_tmp/one.txt"
 check "one sample: says at least 2" contains "$t_err" "at least 2 are needed"
 check_status 2 "missing file" "$SMTBENCH" analyze "$good" "$t_tmp/nothing.txt"
-check_status 2 "bad --grid" "$SMTBENCH" analyze "$good" "$good" --grid 3
-check_status 2 "bad --rope" "$SMTBENCH" analyze "$good" "$good" --rope -1
-check_status 2 "bad --model" "$SMTBENCH" analyze "$good" "$good" --model cauchy
+# Bad option values: one line, like every other command's, pointing at --help.
+for args in "--grid 3" "--rope -1" "--rope 2x" "--model cauchy" "--unit run"; do
+	# shellcheck disable=SC2086 # the option and its value are two words
+	check_status 2 "bad $args" "$SMTBENCH" analyze "$good" "$good" $args
+	check "bad $args: one line naming the option, ending with the --help pointer" bash -c \
+		'[[ $(wc -l <<<"$1") -eq 1 && $1 == "smtbench: ${2%% *} "*"(see '"'"'smtbench analyze --help'"'"')" ]]' \
+		_ "$t_err" "$args"
+done
+
+# Three samples per file: the posterior of each mean is a Cauchy, so no mean is the answer.
+printf '0.0283\n0.0279\n0.0287\n' >"$t_tmp/three_a.txt"
+printf '0.0290\n0.0315\n0.0298\n' >"$t_tmp/three_b.txt"
+check_status 0 "two 3-sample files" "$SMTBENCH" analyze "$t_tmp/three_a.txt" "$t_tmp/three_b.txt"
+answer=$(sed -n 4p <<<"$t_out")
+check "3 samples: the answer says they cannot be told apart, and why" contains "$answer" \
+	"cannot be told apart with so few samples (n = 3 and 3): the interval is unbounded at this sample size"
+check "3 samples: the answer quotes no mean" bash -c \
+	'[[ $1 == "Not enough data to say:"* && $1 != *"times as long"* && $1 != *"on average"* ]]' _ "$answer"
+check "3 samples: the table's means are marked" contains "$t_out" "(depends on the grid)"
+
+# The same from a hand-made results folder with 3 trials per placement, and its report.
+three=$t_tmp/three
+mkdir "$three"
+{
+	echo "trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,started_utc"
+	for b in 0 1 2; do
+		s=(0.0290 0.0315 0.0298) n=(0.0282 0.02825 0.0285)
+		echo "$((2 * b)),$b,0,solo,0,a,1,nop,ok,0,,${s[b]},0,,,,,,,1,,,"
+		echo "$((2 * b + 1)),$b,0,non-sibling,0,a,1,nop,ok,0,,${n[b]},0,,,,,,,1,,,"
+		echo "$((2 * b + 1)),$b,0,non-sibling,1,a,0,nop,ok,0,,${n[b]},0,,,,,,,1,,,"
+	done
+} >"$three/samples.csv"
+check_status 0 "a 3-trial folder" "$SMTBENCH" analyze "$three"
+check "3 trials: analyze says so few trials, run more" contains "$t_out" \
+	"non-sibling and solo cannot be told apart with so few trials (n = 3 and 3): the interval is unbounded at this sample size; run more trials (10 or more per placement)"
+check_status 0 "report on the 3-trial folder" "$SMTBENCH" report "$three"
+check "3 trials: the report's answer quotes no ratio" bash -c \
+	'a=$(grep "^Answer: " <<<"$1"); [[ $a == *"cannot be told apart from solo with so few trials (n = 3 and 3)"* && $a != *"×"* && $a == *"not enough data to say" ]]' \
+	_ "$t_out"
+
+# --rope: the verdict follows P(beyond the ROPE), and the text says so with that probability.
+printf '%s\n' 1.037 1.017 1.029 1.012 1.034 1.023 1.031 1.015 1.026 1.026 >"$t_tmp/rope_a.txt"
+printf '%s\n' 1.001 1.001 0.990 1.006 0.998 1.009 0.987 1.004 0.992 1.012 >"$t_tmp/rope_b.txt"
+check_status 0 "2.5 % apart, no ROPE" "$SMTBENCH" analyze "$t_tmp/rope_a.txt" "$t_tmp/rope_b.txt"
+check "no ROPE: slower" contains "$t_out" "rope_a.txt is slower than"
+check_status 0 "2.5 % apart, --rope 2" "$SMTBENCH" analyze "$t_tmp/rope_a.txt" "$t_tmp/rope_b.txt" --rope 2
+check "--rope 2: the rule and the probability it used" bash -c '
+	[[ $1 =~ "with --rope 2 %, '"'"'slower'"'"' needs P(".*"rope_a.txt more than 2 % slower) >= 0.975; here it is "(0\.[0-9][0-9])", and P(within ±2 %) = "(0\.[0-9][0-9]) ]] &&
+	[[ $1 != *"at least 0.975 either way"* ]]' _ "$t_out"
+check_status 0 "2.5 % apart, --rope 0.5" "$SMTBENCH" analyze "$t_tmp/rope_a.txt" "$t_tmp/rope_b.txt" --rope 0.5
+check "--rope 0.5: slower by more than 0.5 %" contains "$t_out" "is slower than $t_tmp/rope_b.txt by more than 0.5% (probability"
 
 # Outliers in plain files are named by their line in the file (a comment and a blank line first).
 printf '# header\n\n1.00\n1.01\n0.99\n1.00\n1.01\n5.0\n1.00\n6.0\n0.99\n' >"$t_tmp/outl.txt"

@@ -64,6 +64,15 @@ if m:
     assert close(m.group(1), c["diff_mean"]) and close(m.group(2), c["diff_ci"][0]) \
         and close(m.group(3), c["diff_ci"][1]), ("undecided difference", m.groups())
     forms += 1
+# Too few samples: no mean is quoted, only the groups' n and P(slower), and the verdict.
+m = re.search(r" cannot be told apart from \S+ with so few \S+ \(n = ([0-9]+) and ([0-9]+)\)"
+              r".*; P\(slower\) = ([0-9.]+) — not enough data to say", sentence)
+if m:
+    assert int(m.group(1)) == c["a"]["n"] and int(m.group(2)) == c["b"]["n"], m.groups()
+    assert min(c["a"]["n"], c["b"]["n"]) < 4 and c["verdict"] == "not enough data to say"
+    assert close(m.group(3), h["p_slower"]), "P(slower)"
+    assert "×" not in sentence and " s " not in sentence, ("a mean quoted", sentence)
+    forms += 1
 assert forms == 1, ("the headline's numbers were not recognised", sentence)
 checked = 0
 for p in rep["placements"]:

@@ -18,6 +18,21 @@ static char *text_of(const struct analysis_result *r)
 	return text;
 }
 
+/* Whether needle occurs in [from, to). */
+static bool has_between(const char *from, const char *to, const char *needle)
+{
+	const char *p = strstr(from, needle);
+	return p && p < to;
+}
+
+static int count_in(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *p = text; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
 static bool finite_comparison(const struct analysis_comparison *c)
 {
 	return isfinite(c->p_a_gt_b) && isfinite(c->diff_mean) && isfinite(c->diff_ci[0]) &&
@@ -273,6 +288,116 @@ static void options(void)
 	analysis_result_free(&r);
 }
 
+/* Two 3-sample groups far apart (the walkthrough's case, as files): the posterior of mu is a
+ * Cauchy, so its mean is the grid's. The text must not give a mean or a ratio as the answer,
+ * must say why, and mark the numbers it still shows; the JSON keeps them. */
+static void three_samples_text(void)
+{
+	double a[3] = { 0.0283, 0.0279, 0.0287 }, b[3] = { 0.0290, 0.0315, 0.0298 };
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(a, 3, b, 3, &opt);
+	if (!CHECK(r != NULL, "3 + 3 samples: analysed"))
+		return;
+	const struct analysis_comparison *c = &r->comparisons[0];
+	CHECK(!analysis_comparison_settled(c), "3 + 3 samples: the comparison is not settled");
+	CHECK(c->verdict == ANALYSIS_VERDICT_UNDECIDED, "3 + 3 samples: not enough data to say");
+	char *text = text_of(r);
+	const char *answer = strstr(text, "==\n");
+	CHECK(answer && strstr(answer, "cannot be told apart with so few samples (n = 3 and 3): the "
+	      "interval is unbounded at this sample size; collect more samples (10 or more"),
+	      "3 + 3 samples: the answer says they cannot be told apart, and why");
+	const char *first_line_end = answer ? strchr(answer + 3, '\n') : NULL;
+	CHECK(first_line_end && !has_between(answer, first_line_end, "times as long")
+	      && !has_between(answer, first_line_end, " s on average"),
+	      "3 + 3 samples: the answer quotes no mean difference or ratio");
+	CHECK(strstr(text, "mu_A - mu_B   mean ") && strstr(text, " s (depends on the grid)")
+	      && strstr(text, "mu_A / mu_B   mean ") && count_in(text, "(depends on the grid)") == 2,
+	      "3 + 3 samples: the table's means are marked 'depends on the grid'");
+	free(text);
+	json_t *j = analysis_result_json(r);
+	CHECK(json_is_real(json_object_get(j, "diff_mean")) && json_is_real(json_object_get(j, "ratio_mean")),
+	      "3 + 3 samples: the JSON keeps diff_mean and ratio_mean (the grid's numbers)");
+	json_decref(j);
+	analysis_result_free(&r);
+}
+
+/* With --rope the verdict follows P(beyond the ROPE), and the text states that rule with the
+ * probability it used, never P(A > B) as if it decided. A is 2.5 % slower than B. */
+static void rope_rule(void)
+{
+	static const double noise[10] = { 0.012, -0.008, 0.004, -0.013, 0.009, -0.002, 0.006,
+	                                  -0.010, 0.001, 0.001 };
+	double a[10], b[10];
+	for (int i = 0; i < 10; i++) {
+		a[i] = 1.025 + noise[i];
+		b[i] = 1.0 + noise[9 - i];
+	}
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *plain = compare_arrays(a, 10, b, 10, &opt);
+	opt.rope_pct = 2;
+	struct analysis_result *wide = compare_arrays(a, 10, b, 10, &opt);
+	opt.rope_pct = 0.5;
+	struct analysis_result *narrow = compare_arrays(a, 10, b, 10, &opt);
+	opt.rope_pct = 10;
+	struct analysis_result *loose = compare_arrays(a, 10, b, 10, &opt);
+	if (!CHECK(plain && wide && narrow && loose, "ROPE runs"))
+		goto out;
+	const struct analysis_comparison *p = &plain->comparisons[0], *w = &wide->comparisons[0];
+	CHECK(p->verdict == ANALYSIS_VERDICT_SLOWER && p->p_a_gt_b >= 0.975,
+	      "no ROPE: slower (P(A > B) = %g)", p->p_a_gt_b);
+	CHECK(isnan(p->p_rope_above) && isnan(p->p_rope_below), "no ROPE: no P(beyond the ROPE)");
+	CHECK(fabs(w->p_rope + w->p_rope_above + w->p_rope_below - 1) < 1e-9,
+	      "±2 %%: above, within and below sum to 1");
+	CHECK(w->p_rope_above < 0.975 && w->p_rope < 0.95 && w->verdict == ANALYSIS_VERDICT_UNDECIDED,
+	      "±2 %%: P(slowdown > 2 %%) = %g < 0.975, P(within) = %g < 0.95: not enough data",
+	      w->p_rope_above, w->p_rope);
+	char *text = text_of(wide);
+	char want[200];
+	snprintf(want, sizeof want, "with --rope 2 %%, 'slower' needs P(A more than 2 %% slower) "
+	         ">= 0.975; here it is %.2f, and P(within ±2 %%) = %.2f", w->p_rope_above, w->p_rope);
+	CHECK(strstr(text, want) != NULL, "±2 %%: the text states the rule and its numbers: %s", want);
+	snprintf(want, sizeof want, "P(A slower) = %.2f", w->p_a_gt_b);
+	CHECK(!strstr(text, want) && !strstr(text, "at least 0.975 either way"),
+	      "±2 %%: the sentence does not give P(A > B) as the deciding number");
+	free(text);
+	const struct analysis_comparison *n = &narrow->comparisons[0];
+	CHECK(n->p_rope_above >= 0.975 && n->verdict == ANALYSIS_VERDICT_SLOWER,
+	      "±0.5 %%: slower, as P(slowdown > 0.5 %%) = %g >= 0.975", n->p_rope_above);
+	text = text_of(narrow);
+	snprintf(want, sizeof want, "A is slower than B by more than 0.5%% (probability %.2f)",
+	         n->p_rope_above);
+	CHECK(strstr(text, want) != NULL, "±0.5 %%: the slower verdict gives P(slowdown > 0.5 %%): "
+	      "%s", want);
+	free(text);
+	const struct analysis_comparison *l = &loose->comparisons[0];
+	CHECK(l->verdict == ANALYSIS_VERDICT_SAME && l->p_rope >= 0.95,
+	      "±10 %%: practically the same (P(within) = %g)", l->p_rope);
+out:
+	analysis_result_free(&plain);
+	analysis_result_free(&wide);
+	analysis_result_free(&narrow);
+	analysis_result_free(&loose);
+}
+
+/* P(A > B) and P(A < B) beside each other read alike at the extremes: never "0.0000" next to
+ * ">0.9999" (the seed's data: one side rounds to 1, the other to 0). */
+static void extreme_probabilities(void)
+{
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = compare_arrays(seed_ht, 18, seed_noht, 20, &opt);
+	if (!CHECK(r != NULL, "the seed's data analysed"))
+		return;
+	char *text = text_of(r);
+	CHECK(strstr(text, "P(A > B) >0.9999   P(A < B) <0.0001") != NULL,
+	      "extreme probabilities print as >0.9999 and <0.0001");
+	CHECK(!strstr(text, "0.0000") && !strstr(text, "1.0000"), "no 0.0000 or 1.0000 printed");
+	free(text);
+	analysis_result_free(&r);
+}
+
 int main(void)
 {
 	tiny_samples(2);
@@ -286,5 +411,8 @@ int main(void)
 	different_n();
 	million();
 	options();
+	three_samples_text();
+	rope_rule();
+	extreme_probabilities();
 	return test_done("test_analysis_edge");
 }

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "analysis/report.h"
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
@@ -131,6 +133,7 @@ static int write_folder(const char *dir, double same_pu_base, double non_sibling
 	if (!f)
 		return -1;
 	fputs("{\"cpu_model\": \"Test CPU\", \"host\": \"testhost\", \"virtual_machine\": true, "
+	      "\"governor\": null, "
 	      "\"hypervisor\": \"KVM\", \"topology\": {\"pus\": 2, \"cores\": 2, \"packages\": 1, "
 	      "\"max_threads_per_core\": 1}, \"placements\": ["
 	      "{\"name\": \"solo\", \"pus\": [1], \"shares\": null}, "
@@ -190,8 +193,22 @@ static void test_folder(void)
 		CHECK(stat(path, &st) == 0 && st.st_size > 200, "%s written", report_file_names[i]);
 	}
 	char path[700];
+	snprintf(path, sizeof path, "%s/report.md", run);
+	char *md = slurp(path);
+	CHECK(md && strstr(md, "| governor | not readable |"),
+	      "report.md's machine table says 'not readable' for a null value");
+	CHECK(md && strstr(md, "| topology | 2 PUs, 2 cores, 1 package; 1 thread per core |"),
+	      "report.md's machine table shows the topology in words");
+	CHECK(md && !strstr(md, "null") && !strstr(md, "{\""), "report.md prints no raw JSON");
+	CHECK(md && strstr(md, "the same evidence as a 95% interval of the difference that "
+	                       "excludes 0") && !strstr(md, "excludes no difference"),
+	      "report.md explains the 0.975 rule as an interval that excludes 0");
+	free(md);
 	snprintf(path, sizeof path, "%s/report.html", run);
 	char *html = slurp(path);
+	CHECK(html && strstr(html, "interval of the difference that excludes 0")
+	      && !strstr(html, "excludes no difference"),
+	      "report.html explains the 0.975 rule as an interval that excludes 0");
 	CHECK(html && strstr(html, "a&amp;b&lt;c") && !strstr(html, "a&b<c"),
 	      "report.html escapes the workload's name everywhere");
 	CHECK(html && strstr(html, "each copy of <code>a&amp;b&lt;c</code>") && !strchr(html, '`'),
@@ -366,6 +383,152 @@ static void test_ratio_density(void)
 	analysis_result_free(&r);
 }
 
+/* A folder of solo and non-sibling trials, `trials` of each, interleaved: the role-a workload
+ * `nop`, and with `beside` the role-b workload `pause` on the second CPU (not measured). */
+static int write_pair_folder(const char *dir, int trials, bool beside)
+{
+	char path[1024];
+	if (mkdir(dir, 0755) != 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs("trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,"
+	      "stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,"
+	      "started_utc\n", f);
+	static const double noise[] = { 0.0011, -0.0007, 0.0003, -0.0012, 0.0009, -0.0004, 0.0006,
+	                                 -0.0002, 0.0008, -0.0010 };
+	long trial = 0;
+	for (int block = 0; block < trials; block++) {
+		fprintf(f, "%ld,%d,0,solo,0,a,1,nop,ok,0,,%.6f,0,%.6f,,,,,,1,,,\n", trial, block,
+		        0.0301 + noise[block % 10], 0.0302 + noise[block % 10]);
+		trial++;
+		fprintf(f, "%ld,%d,0,non-sibling,0,a,1,nop,ok,0,,%.6f,0,%.6f,,,,,,1,,,\n", trial, block,
+		        0.0283 + noise[(block + 3) % 10], 0.0284 + noise[(block + 3) % 10]);
+		fprintf(f, "%ld,%d,0,non-sibling,1,%s,0,%s,ok,0,,%.6f,0,%.6f,,,,,,1,,,\n", trial, block,
+		        beside ? "b" : "a", beside ? "pause" : "nop", 0.0290 + noise[(block + 5) % 10],
+		        0.0291 + noise[(block + 5) % 10]);
+		trial++;
+	}
+	return fclose(f);
+}
+
+static char *summary_of(const struct report *rep)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	if (!out)
+		return NULL;
+	report_print_summary(rep, out);
+	fclose(out);
+	return text;
+}
+
+/* Three trials per placement (the walkthrough's `run --trials 3`): the posterior of each mean is
+ * a Cauchy, so the headline must not quote a ratio or a difference as the answer. */
+static void test_three_trials(void)
+{
+	char dir[] = "/tmp/smtbench-test-three.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char run[600];
+	snprintf(run, sizeof run, "%s/run", dir);
+	CHECK(write_pair_folder(run, 3, false) == 0, "a folder with 3 trials per placement");
+	char err[512] = "";
+	struct report *rep = report_new(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
+		const char *h = report_headline(rep);
+		CHECK(h && strstr(h, "Non-sibling placement cannot be told apart from solo with so few "
+		                     "trials (n = 3 and 3): the interval is unbounded at this sample size; "
+		                     "run more trials (10 or more per placement)"),
+		      "3 trials: the headline says they cannot be told apart, and why: %s", h ? h : "");
+		CHECK(h && strstr(h, "not enough data to say") && !strstr(h, "×") && !strstr(h, " s ")
+		      && !strstr(h, "CI"), "3 trials: the headline quotes no ratio, difference or "
+		      "interval, and keeps the verdict");
+		char *svg = report_svg_posterior(rep);
+		CHECK(svg && count_of(svg, " (depends on the grid), 95% CI ") == 4,
+		      "3 trials: the posterior plot's four legends mark their means as the grid's");
+		free(svg);
+		char *text = summary_of(rep);
+		CHECK(text && strstr(text, "Answer: Non-sibling placement cannot be told apart"),
+		      "3 trials: the summary's answer is that sentence");
+		free(text);
+		CHECK(report_write_files(rep, err, sizeof err) == 0, "3 trials: files written (%s)", err);
+		char path[700];
+		snprintf(path, sizeof path, "%s/report.md", run);
+		char *md = slurp(path);
+		CHECK(md && strstr(md, "| non-sibling | solo | contention | ")
+		      && count_of(md, " † |") == 2 && strstr(md, "† The mean depends on the grid"),
+		      "3 trials: report.md keeps the table's means, marked as depending on the grid");
+		free(md);
+		snprintf(path, sizeof path, "%s/report.json", run);
+		json_error_t jerr;
+		json_t *j = json_load_file(path, 0, &jerr);
+		json_t *hj = json_object_get(j, "headline");
+		CHECK(json_is_real(json_object_get(hj, "ratio_mean"))
+		      && !strcmp(json_string_value(json_object_get(hj, "verdict")),
+		                 "not enough data to say"),
+		      "3 trials: report.json keeps ratio_mean (the grid's) and the verdict");
+		json_decref(j);
+		report_free(&rep);
+	}
+	char cmd[800];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* A second workload beside the first (role b rows): the words name both, never "each copy". */
+static void test_beside(void)
+{
+	char dir[] = "/tmp/smtbench-test-beside.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char run[600];
+	snprintf(run, sizeof run, "%s/run", dir);
+	CHECK(write_pair_folder(run, 10, true) == 0, "a folder with `pause` beside `nop`");
+	char err[512] = "";
+	struct report *rep = report_new(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
+		const char *h = report_headline(rep);
+		CHECK(h && strstr(h, "Non-sibling placement makes `nop` (run beside `pause`) ")
+		      && !strstr(h, "copy"), "beside: the headline names both workloads: %s", h ? h : "");
+		char *text = summary_of(rep);
+		CHECK(text && strstr(text, "Workload: nop, run beside pause (role b, not measured)")
+		      && strstr(text, "user CPU time of nop, the measured workload, role a")
+		      && !strstr(text, "copies") && !strstr(text, "copy of"),
+		      "beside: the summary says which workload is measured, and no 'copies'");
+		free(text);
+		CHECK(report_write_files(rep, err, sizeof err) == 0, "beside: files written (%s)", err);
+		char path[700];
+		snprintf(path, sizeof path, "%s/report.md", run);
+		char *md = slurp(path);
+		CHECK(md && strstr(md, "the user CPU time of nop, the measured workload (role a); pause "
+		                       "ran beside it (role b)") && !strstr(md, "copies")
+		      && !strstr(md, "copy of"), "beside: report.md words it likewise");
+		free(md);
+		snprintf(path, sizeof path, "%s/report.html", run);
+		char *html = slurp(path);
+		CHECK(html && strstr(html, "the user CPU time of <code>nop</code>, the measured workload "
+		                           "(role a); <code>pause</code> ran beside it")
+		      && strstr(html, "<code>nop</code> (run beside <code>pause</code>)")
+		      && !strstr(html, "copies") && !strstr(html, "copy of"),
+		      "beside: report.html words it likewise");
+		free(html);
+		report_free(&rep);
+	}
+	char cmd[800];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
 int main(void)
 {
 	test_ticks();
@@ -375,5 +538,7 @@ int main(void)
 	test_control_failed();
 	test_legend_negative();
 	test_ratio_density();
+	test_three_trials();
+	test_beside();
 	return test_done("test_report");
 }
