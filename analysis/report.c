@@ -464,6 +464,13 @@ static int build_warnings(struct report *rep)
 		fmax->name, fmax->freq_mhz, fmin->name, fmin->freq_mhz,
 		100 * (fmax->freq_mhz / fmin->freq_mhz - 1))) < 0)
 		return -1;
+	/* No frequency at all from a run of this tool (meta.json has a host): say that the clock,
+	 * one confounder, could not be watched, rather than leave the MHz column to say it. */
+	if (!fmin && report_meta_string(rep->meta, "host")
+	    && push(&rep->warnings, &rep->warning_count, strdup(
+		"CPU frequency was not readable on this machine (no cpufreq in /sys, as in most "
+		"virtual machines): a turbo difference between placements could not be checked")) < 0)
+		return -1;
 	for (size_t i = 0; i < r->comparison_count; i++)
 		if (r->comparisons[i].grid.at_bound
 		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(

@@ -166,6 +166,8 @@ assert r["meta"]["placements"]["sibling"]["pus"] == [0, 1]
 assert {c["label"] for c in r["analysis"]["comparisons"]} == {"headline"}
 assert r["analysis"]["groups"][0]["n"] == 9' "$seed/report.json"
 cp "$seed/report.json" "$t_tmp/first.json"
+check "the seed's data (no host, from an article) gets no note about this machine's cpufreq" \
+	eval '! grep -q "CPU frequency was not readable" "$t_tmp/seed-summary.txt"'
 check_status 0 "report again on the same folder" "$SMTBENCH" report "$seed"
 check "the regenerated report.json is identical" cmp -s "$seed/report.json" "$t_tmp/first.json"
 
@@ -208,6 +210,14 @@ check "the run's summary gives the answer and the report's path" \
 if ! grep -q '^sibling' <(cut -d, -f4 "$run/samples.csv"); then
 	check "without a sibling placement the summary says an SMT machine is needed" \
 		contains "$t_out" "needs an SMT machine"
+fi
+# The clock is a confounder: where this machine has no cpufreq, the summary says it went unwatched.
+if [[ -r /sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq ]]; then
+	check "cpufreq exists: no 'frequency was not readable' note" \
+		eval '! contains "$t_out" "CPU frequency was not readable"'
+else
+	check "no cpufreq here: the summary says the frequency was not readable" \
+		contains "$t_out" "CPU frequency was not readable on this machine"
 fi
 check "fresh run: the SVGs are well-formed XML" svgs_well_formed "$run"
 check "fresh run: run-order.svg has a panel per placement" panels "$run" run-order
