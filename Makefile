@@ -5,6 +5,7 @@
 #   make test SANITIZE=1 the same, built with ASan+UBSan under build/sanitize/
 #   make run             run the default experiment on this machine
 #   make bench           time the analysis for growing sample counts and grids
+#   make fuzz            build the libFuzzer harnesses into $(BUILD)/fuzz/ (clang; see tests/fuzz/README.md)
 #   make install         install under $(DESTDIR)$(PREFIX)
 #   make V=1             show full command lines
 #
@@ -81,7 +82,7 @@ BENCH_BINS  := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/%)
 
 PROGRAM     := $(BUILD)/smtbench
 
-.PHONY: all test run bench install uninstall clean
+.PHONY: all test run bench fuzz install uninstall clean
 .DELETE_ON_ERROR:
 # Keep the kernels' intermediate objects, so that a second make rebuilds nothing.
 .SECONDARY:
@@ -138,6 +139,22 @@ run: all
 
 bench: all $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do SMTBENCH_KERNEL_DIR=$(abspath $(BUILD))/kernels $$b || exit 1; done
+
+# Fuzz harnesses (not part of `make test`): each is built from the sources in one clang command,
+# all of it instrumented for libFuzzer with ASan+UBSan.
+FUZZ_CC     ?= clang
+FUZZ_SRCS   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_FLAGS  := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1
+
+fuzz: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIB_SRCS) $(wildcard */*.h)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	  -Wmissing-prototypes -I. $(DEP_CFLAGS) \
+	  -DSMTBENCH_VERSION='"$(VERSION)"' $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIBS)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)

@@ -30,6 +30,10 @@
 #define ANALYSIS_GRID_MIN 11
 #define ANALYSIS_GRID_MAX 4001
 
+/* The largest time (seconds) a dataset may hold: the model squares and sums times, and larger
+ * ones (a damaged file's 1e200) would overflow to infinity and NaN. Any real time is far below. */
+#define ANALYSIS_TIME_MAX_S 1e100
+
 /* wait4's rusage counts CPU time in microseconds: the default floor of sigma. */
 #define ANALYSIS_TIMER_RESOLUTION_S 1e-6
 
@@ -96,7 +100,8 @@ struct analysis_dataset {
  * Loads DIR/samples.csv (the contract in results/README.md; columns selected by name). A trial
  * is a sample when all its rows are `ok`: with ANALYSIS_UNIT_TRIAL the mean utime_s of its
  * role-a rows, with ANALYSIS_UNIT_PROCESS each role-a row's utime_s. A damaged line (wrong field
- * count, a bad number, a last line cut short) becomes a warning and is skipped. DIR/meta.json is
+ * count, a bad number, a utime_s above ANALYSIS_TIME_MAX_S, a last line cut short) becomes a
+ * warning and is skipped. DIR/meta.json is
  * not needed. Returns NULL with a message when the file cannot be read or its header lacks a
  * required column (trial, warmup, placement, role, status, utime_s).
  */
@@ -107,14 +112,16 @@ struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_uni
  * Loads two plain files of numbers (seconds), one per line; blank lines and lines whose first
  * non-blank character is '#' are skipped; A is the first file. Returns NULL with
  * "FILE:LINE: what is wrong" for a non-number (hexadecimal included), NaN, an infinity, a
- * negative time or a value that overflows or underflows a double (strtod's ERANGE), and
+ * negative time, a time above ANALYSIS_TIME_MAX_S or a value that overflows or underflows a
+ * double (strtod's ERANGE), and
  * "FILE: ..." for a file that cannot be read or holds fewer than two samples.
  */
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size);
 
 /* Two groups from arrays (copied), as if read from files named name_a and name_b; for tests and
- * benchmarks. Returns NULL with a message for a non-finite or negative value or n < 2. */
+ * benchmarks. Returns NULL with a message for a non-finite or negative value, one above
+ * ANALYSIS_TIME_MAX_S, or n < 2. */
 struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const double *a,
                                                       size_t na, const char *name_b,
                                                       const double *b, size_t nb,

@@ -201,6 +201,11 @@ static int check_time(double v, const char *where, char *err, size_t err_size)
 		                   where, v);
 		return -1;
 	}
+	if (v > ANALYSIS_TIME_MAX_S) {
+		analysis_set_error(err, err_size, "%s: time %g s is too large; times are at most "
+		                   "%g seconds", where, v, ANALYSIS_TIME_MAX_S);
+		return -1;
+	}
 	return 0;
 }
 
@@ -243,7 +248,7 @@ static int load_numbers(struct builder *b, int group, const char *path, char *er
 		}
 		if (errno == ERANGE) {
 			analysis_set_error(err, err_size, "%s: '%.40s' is out of range (it %s); give a "
-			                   "time in seconds between 1e-300 and 1e300", where, start,
+			                   "time in seconds between 1e-300 and 1e100", where, start,
 			                   fabs(v) >= 1.0 ? "overflows" : "underflows to 0");
 			rc = -1;
 			break;
@@ -565,6 +570,8 @@ struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_uni
 			else if (parse_optional_seconds(fields[column[COL_UTIME]], &r.utime) < 0 ||
 			         (r.ok && isnan(r.utime)))
 				why = "bad or missing 'utime_s' value";
+			else if (r.utime > ANALYSIS_TIME_MAX_S)
+				why = "'utime_s' too large (above 1e100 s)";
 			else if (column[COL_STIME] >= 0 &&
 			         parse_optional_seconds(fields[column[COL_STIME]], &r.stime) < 0)
 				why = "bad 'stime_s' value";
@@ -607,7 +614,9 @@ struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_uni
 					goto oom;
 			}
 
-	qsort(rows, row_count, sizeof *rows, compare_rows);
+	/* No row survived: rows is still NULL, which qsort must not be given even for 0 rows. */
+	if (row_count > 0)
+		qsort(rows, row_count, sizeof *rows, compare_rows);
 	/* The rows a trial of each placement should have (the most seen): a trial with fewer lost
 	 * some to damage (e.g. a cut-short last line) and is no longer comparable. */
 	rows_per_trial = calloc(name_count ? name_count : 1, sizeof *rows_per_trial);

@@ -25,8 +25,10 @@ static const char *fmt_num(char *buf, size_t size, double v, double resolution)
 	if (!(resolution > 0) || !isfinite(resolution))
 		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
 	double mag_res = floor(log10(resolution));
-	int significant = (int)(mag_value - mag_res) + 2;
-	significant = significant < 3 ? 3 : significant > 15 ? 15 : significant;
+	/* Clamped before the conversion to int: a subnormal v makes fabs(v) * 1e-3 zero and the
+	 * difference infinite. */
+	double digits = mag_value - mag_res + 2;
+	int significant = digits < 3 ? 3 : !(digits < 15) ? 15 : (int)digits;
 	if (v == 0 || (fabs(v) >= 1e-3 && fabs(v) < 1e7)) {
 		int decimals = significant - 1 - (int)mag_value;
 		decimals = decimals < 0 ? 0 : decimals > 12 ? 12 : decimals;

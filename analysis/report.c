@@ -533,7 +533,9 @@ static int choose_headline(struct report *rep)
 	size_t k;
 	json_t *e;
 	json_array_foreach(skipped, k, e)
-		if (report_meta_string(e, "name") && !strcmp(report_meta_string(e, "name"), "sibling")
+		/* The first reason given: a meta.json naming sibling twice must not leak the first. */
+		if (!rep->no_sibling_reason && report_meta_string(e, "name")
+		    && !strcmp(report_meta_string(e, "name"), "sibling")
 		    && report_meta_string(e, "reason"))
 			rep->no_sibling_reason = strdup(report_meta_string(e, "reason"));
 	return 0;

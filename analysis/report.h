@@ -73,7 +73,7 @@ int report_ratio_distribution(const struct analysis_comparison *c, double **valu
  * "Nice" axis ticks covering [lo, hi]: a step of 1, 2 or 5 times a power of ten chosen so that
  * at most max_ticks ticks fall in the range; writes the first tick (>= lo), the step, and
  * returns the tick count (at least 1; lo == hi is widened first). Returns 0 for non-finite
- * input or max_ticks < 2.
+ * input, max_ticks < 2, or a range the doubles cannot tick (subnormal, or wider than DBL_MAX).
  */
 int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double *step);
 

@@ -24,6 +24,10 @@ int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double
 		hi += pad;
 	}
 	double raw = (hi - lo) / (max_ticks - 1);
+	/* A range the doubles cannot tick: subnormal (its padding underflows to nothing) or wider
+	 * than the largest double. */
+	if (!(raw > 0) || !isfinite(raw))
+		return 0;
 	double power = pow(10, floor(log10(raw)));
 	static const double mantissas[] = { 1, 2, 5, 10 };
 	double s = power * 10;
@@ -37,7 +41,8 @@ int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double
 		}
 	}
 	double f = ceil(lo / s - 1e-9) * s;
-	int n = (int)(floor(hi / s + 1e-9) - ceil(lo / s - 1e-9)) + 1;
+	double count = floor(hi / s + 1e-9) - ceil(lo / s - 1e-9) + 1;
+	int n = count >= 1 && count <= 1000 ? (int)count : count > 1000 ? 1000 : 0;
 	if (n < 1) {
 		n = 1;
 		f = lo;
@@ -78,14 +83,13 @@ const char *report_format(char *buf, size_t size, double v, double resolution)
 	}
 	if (!(resolution > 0) || !isfinite(resolution))
 		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
-	int decimals = (int)-floor(log10(resolution));
+	/* In double and clamped before the conversion to int: for a subnormal v the fallback
+	 * resolution is 0 and its logarithm infinite. */
+	double wanted = -floor(log10(resolution));
 	/* At least three significant digits, so a narrow interval never prints as one number. */
-	if (v != 0) {
-		int min_decimals = 2 - (int)floor(log10(fabs(v)));
-		if (decimals < min_decimals)
-			decimals = min_decimals;
-	}
-	decimals = decimals < 0 ? 0 : decimals > 12 ? 12 : decimals;
+	if (v != 0)
+		wanted = fmax(wanted, 2 - floor(log10(fabs(v))));
+	int decimals = wanted < 0 ? 0 : !(wanted < 12) ? 12 : (int)wanted;
 	if (v != 0 && (fabs(v) < 1e-4 || fabs(v) >= 1e9))
 		snprintf(buf, size, "%.3e", v);
 	else
@@ -165,8 +169,8 @@ double svg_map(const struct svg_axis *a, double v)
 /* Tick labels with the decimals the step needs, the same for every tick of an axis. */
 static void tick_label(char *buf, size_t size, double v, double step)
 {
-	int decimals = (int)-floor(log10(step) + 1e-9);
-	decimals = decimals < 0 ? 0 : decimals > 10 ? 10 : decimals;
+	double wanted = -floor(log10(step) + 1e-9);
+	int decimals = wanted < 0 ? 0 : !(wanted < 10) ? 10 : (int)wanted;
 	if (fabs(v) < step * 1e-6)
 		v = 0;
 	snprintf(buf, size, "%.*f", decimals, v);

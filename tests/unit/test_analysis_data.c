@@ -96,6 +96,17 @@ int main(void)
 	}
 	analysis_dataset_free(&d);
 
+	/* Fuzzing (tests/fuzz/fuzz_load_folder): a header and only damaged lines left no row, and
+	 * qsort was handed the NULL row array; it loads as an empty dataset with the warning. */
+	write_file(path, "trial,warmup,placement,role,status,utime_s\nx,0,solo,a,ok,1\n");
+	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	if (CHECK(d != NULL, "a folder whose every line is damaged loads: %s", d ? "ok" : err)) {
+		CHECK_INT(d->group_count, 0, "no placement without a good row");
+		CHECK(d->warning_count == 1 && strstr(d->warnings[0], "samples.csv:2: bad 'trial' value"),
+		      "the damaged line is the one warning");
+	}
+	analysis_dataset_free(&d);
+
 	write_file(path, "trial,placement,role,status\n0,solo,a,ok\n");
 	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	CHECK(!d && strstr(err, "no 'warmup' column"), "a header without a required column: %s", err);
@@ -127,6 +138,53 @@ int main(void)
 		d = analysis_load_files(path, path_b, err, sizeof err);
 		CHECK(!d && strstr(err, path) && strstr(err, bad[i].want), "bad file %zu: %s", i, err);
 	}
+
+	/* Fuzzing (tests/fuzz/fuzz_load_files), minimized: a time of 9e202 s made the grid's sums
+	 * of squares infinite and its step NaN, converted to a size (UB). Refused with its line. */
+	write_file(path, "31.19\n31.15\n3\n");
+	write_file(path_b, "1.33\n11.54\n1\n9e202\n");
+	d = analysis_load_files(path, path_b, err, sizeof err);
+	CHECK(!d && strstr(err, path_b) && strstr(err, ":4: time 9e+202 s is too large"),
+	      "a time above 1e100 s is refused: %s", err);
+	analysis_dataset_free(&d);
+	const double huge[] = { 1.0, 9e202 }, ones[] = { 1.0, 2.0 };
+	d = analysis_dataset_from_arrays("A", ones, 2, "B", huge, 2, err, sizeof err);
+	CHECK(!d && strstr(err, "B[1]: time 9e+202 s is too large"), "arrays too: %s", err);
+	analysis_dataset_free(&d);
+	/* In a folder the line is skipped with a warning, like any bad number. */
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	write_file(path, "trial,warmup,placement,role,status,utime_s\n0,0,solo,a,ok,1\n"
+	           "1,0,solo,a,ok,9e202\n2,0,solo,a,ok,2\n");
+	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	if (CHECK(d != NULL, "a folder with a huge time loads: %s", d ? "ok" : err)) {
+		CHECK_INT(d->groups[0].n, 2, "the huge trial is not a sample");
+		CHECK(d->warning_count == 1 && strstr(d->warnings[0], "samples.csv:3: 'utime_s' too large"),
+		      "the huge time is the one warning");
+	}
+	analysis_dataset_free(&d);
+	unlink(path);
+
+	/* Subnormal times (found reading the code the fuzzer reached): the text's number format
+	 * took the logarithm of a resolution that underflowed to 0 and converted infinity to int. */
+	const double tiny_a[] = { 1e-320, 0.0 }, tiny_b[] = { 0.0, 1e-320 };
+	d = analysis_dataset_from_arrays("A", tiny_a, 2, "B", tiny_b, 2, err, sizeof err);
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = d ? analysis_run(d, &opt, err, sizeof err) : NULL;
+	if (CHECK(r != NULL, "subnormal times are analysed: %s", r ? "ok" : err)) {
+		char *text = NULL;
+		size_t text_len = 0;
+		FILE *out = open_memstream(&text, &text_len);
+		CHECK(out && analysis_print_text(out, r) == 0, "and printed");
+		if (out)
+			fclose(out);
+		CHECK(text && strstr(text, "A and B"), "the text names the files");
+		free(text);
+	}
+	analysis_result_free(&r);
+	analysis_dataset_free(&d);
+
+	snprintf(path, sizeof path, "%s/a.txt", dir);
 	unlink(path);
 	unlink(path_b);
 	rmdir(dir);

@@ -70,11 +70,19 @@ static void test_ticks(void)
 	CHECK(n >= 2 && first <= 5 && first + (n - 1) * step >= 5, "a zero-width range is widened "
 	      "around its value (got %d from %g by %g)", n, first, step);
 	CHECK_INT(report_nice_ticks(NAN, 1, 6, &first, &step), 0, "no ticks for a NaN bound");
+	/* Subnormal and overwide ranges: the padding underflows, or hi - lo overflows; no ticks
+	 * rather than a NaN converted to int. */
+	CHECK_INT(report_nice_ticks(5e-324, 5e-324, 6, &first, &step), 0,
+	          "no ticks for a subnormal point");
+	CHECK_INT(report_nice_ticks(-1e308, 1e308, 6, &first, &step), 0,
+	          "no ticks for a range wider than the largest double");
 }
 
 static void test_format(void)
 {
 	char buf[48];
+	CHECK_STR(report_format(buf, sizeof buf, 5e-324, 0), "4.941e-324",
+	          "a subnormal value (its fallback resolution underflows to 0)");
 	CHECK_STR(report_format(buf, sizeof buf, 2.6954674, 0.0076), "2.695",
 	          "a ratio with an interval 0.015 wide");
 	CHECK_STR(report_format(buf, sizeof buf, 31.1366667, 0.0675), "31.14",
@@ -529,6 +537,52 @@ static void test_beside(void)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
+/* Inputs mishandled by the reading of a folder, minimized: the first found by fuzzing
+ * (tests/fuzz/fuzz_report), the second by reading the code the fuzzer reaches. */
+static void test_fuzz_regressions(void)
+{
+	char dir[] = "/tmp/smtbench-test-fuzz.XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	char path[256], err[512] = "";
+	/* Every data line damaged: no row left, and the loader handed qsort a NULL array (UB). */
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	FILE *f = fopen(path, "w");
+	fputs("trial,warmup,placement,role,status,utime_s\nx,0,solo,a,ok,1\n", f);
+	fclose(f);
+	struct report *rep = report_new(dir, err, sizeof err);
+	CHECK(rep == NULL && *err, "a folder without one good line: no report, a message (%s)", err);
+	report_free(&rep);
+
+	/* meta.json naming the skipped sibling placement twice: the first reason is the one told
+	 * (the second used to replace it and leak it). */
+	char run[128];
+	snprintf(run, sizeof run, "%s/run", dir);
+	CHECK(write_pair_folder(run, 6, false) == 0, "a folder with 6 trials per placement");
+	snprintf(path, sizeof path, "%s/meta.json", run);
+	f = fopen(path, "w");
+	fputs("{\"skipped_placements\": [{\"name\": \"sibling\", \"reason\": \"first\"}, "
+	      "{\"name\": \"sibling\", \"reason\": \"second\"}]}", f);
+	fclose(f);
+	rep = report_new(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_new with sibling skipped twice (%s)", rep ? "ok" : err)) {
+		char *text = summary_of(rep);
+		CHECK(text && strstr(text, "No sibling placement was measured (first)"),
+		      "the first reason is the one told: %s", text ? text : "");
+		free(text);
+	}
+	report_free(&rep);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/samples.csv", run);
+	unlink(path);
+	rmdir(run);
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_ticks();
@@ -540,5 +594,6 @@ int main(void)
 	test_ratio_density();
 	test_three_trials();
 	test_beside();
+	test_fuzz_regressions();
 	return test_done("test_report");
 }

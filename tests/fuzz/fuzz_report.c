@@ -1,0 +1,34 @@
+/* fuzz_report.c — report_new on a folder with an arbitrary meta.json and samples.csv, then the
+ * summary and every report file. The input is meta.json, the separator line below, then
+ * samples.csv; without the separator the whole input is samples.csv and there is no meta.json. */
+#include "analysis/report.h"
+#include "tests/fuzz/fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char SEPARATOR[] = "\n==> samples.csv <==\n";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *sep = memmem(data, size, SEPARATOR, sizeof SEPARATOR - 1);
+	if (sep) {
+		fuzz_write("meta.json", data, (size_t)(sep - data));
+		const uint8_t *csv = sep + sizeof SEPARATOR - 1;
+		fuzz_write("samples.csv", csv, size - (size_t)(csv - data));
+	} else {
+		fuzz_remove("meta.json");
+		fuzz_write("samples.csv", data, size);
+	}
+	char err[512];
+	struct report *rep = report_new(fuzz_dir(), err, sizeof err);
+	if (!rep)
+		return 0;
+	FILE *null = fopen("/dev/null", "w");
+	if (null) {
+		report_print_summary(rep, null);
+		fclose(null);
+	}
+	report_write_files(rep, err, sizeof err);
+	report_free(&rep);
+	return 0;
+}
