@@ -17,6 +17,15 @@
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
 
+/* Removes a test's temporary folder and everything in it. */
+static void remove_tree(const char *dir)
+{
+	char cmd[800];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -263,10 +272,7 @@ static void test_folder(void)
 	snprintf(missing, sizeof missing, "%s/none", dir);
 	rep = report_new(missing, err, sizeof err);
 	CHECK(rep == NULL && err[0], "a folder without samples.csv is an error: %s", err);
-	char cmd[800];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	remove_tree(dir);
 }
 
 /* The same folder with same-pu's user time 8% above solo's: the control failed, and the summary
@@ -297,10 +303,7 @@ static void test_control_failed(void)
 		free(text);
 		report_free(&rep);
 	}
-	char cmd[800];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	remove_tree(dir);
 }
 
 /* No difference between non-sibling and solo: the difference's interval straddles 0, and the
@@ -333,10 +336,7 @@ static void test_legend_negative(void)
 		free(svg);
 		report_free(&rep);
 	}
-	char cmd[800];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	remove_tree(dir);
 }
 
 /* The slowdown plot's density for two normal-ish groups must be one smooth hump: binning the
@@ -484,10 +484,7 @@ static void test_three_trials(void)
 		json_decref(j);
 		report_free(&rep);
 	}
-	char cmd[800];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	remove_tree(dir);
 }
 
 /* A second workload beside the first (role b rows): the words name both, never "each copy". */
@@ -531,10 +528,7 @@ static void test_beside(void)
 		free(html);
 		report_free(&rep);
 	}
-	char cmd[800];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	remove_tree(dir);
 }
 
 /* Inputs mishandled by the reading of a folder, minimized: the first found by fuzzing
