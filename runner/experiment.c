@@ -20,10 +20,7 @@ void experiment_free(struct experiment *e)
 {
 	free(e->kernel);
 	free(e->beside_kernel);
-	if (e->command_line)
-		for (char **p = e->command_line; *p; p++)
-			free(*p);
-	free(e->command_line);
+	strings_free(e->command_line);
 	workload_free(&e->a);
 	workload_free(&e->b);
 	free(e->out_dir);

@@ -46,6 +46,14 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+void strings_free(char **strings)
+{
+	if (strings)
+		for (char **p = strings; *p; p++)
+			free(*p);
+	free(strings);
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

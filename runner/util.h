@@ -30,6 +30,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
+/* Frees a NULL-terminated array of strings and the strings in it; NULL is fine. */
+void strings_free(char **strings);
 /* printf into a new string the caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -118,9 +118,7 @@ void xworkload_resolve(struct workload *w)
 		argc++;
 	w->argv = NULL;
 	xworkload_command(w, argv, argc);
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	free(argv);
+	strings_free(argv);
 }
 
 
@@ -128,9 +126,6 @@ void workload_free(struct workload *w)
 {
 	free(w->name);
 	free(w->path);
-	if (w->argv)
-		for (char **p = w->argv; *p; p++)
-			free(*p);
-	free(w->argv);
+	strings_free(w->argv);
 	memset(w, 0, sizeof *w);
 }
