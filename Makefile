@@ -1,7 +1,7 @@
 # smtbench — GNU Make build.
 #
 #   make                 build build/smtbench and the kernels under build/kernels/
-#   make test            build and run every test (ends with "N passed, N failed")
+#   make test            build and run every test (ends with "N passed, N failed, N skipped")
 #   make test SANITIZE=1 the same, built with ASan+UBSan under build/sanitize/
 #   make run             run the default experiment on this machine
 #   make bench           time the analysis for growing sample counts and grids

@@ -1,10 +1,12 @@
 /*
  * harness.h — a TAP-style test harness in one header (after Linux's kselftest.h).
  *
- * Each check prints "ok N - what" or "not ok N - what  # file:line"; test_done() prints
- * "# NAME: N passed, N failed" and returns the exit status. tests/run.sh counts the ok and
- * not-ok lines of every test program, so a program that crashes half way still counts what it
- * printed, and its non-zero exit is one more failure.
+ * Each check prints "ok N - what" or "not ok N - what  # file:line"; a skip prints
+ * "ok N - # SKIP why" (TAP's skip directive: counted as skipped, never as passed). test_done()
+ * prints the plan "1..N" (at the end, as TAP allows, because checks run inside loops) and
+ * "# NAME: N passed, N failed, N skipped", and returns the exit status. tests/run.sh counts the
+ * lines of every test program, so a program that crashes half way still counts what it printed;
+ * its missing plan and its non-zero exit make one more failure.
  *
  * The counters are the test program's own state; library code has none of this.
  */
@@ -17,13 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int test_passed, test_failed;
+static int test_passed, test_failed, test_skipped;
+
+static inline int test_count(void)
+{
+	return test_passed + test_failed + test_skipped;
+}
 
 __attribute__((format(printf, 4, 5)))
 static int test_check(int ok, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
-	printf("%sok %d - ", ok ? "" : "not ", test_passed + test_failed + 1);
+	printf("%sok %d - ", ok ? "" : "not ", test_count() + 1);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -55,15 +62,19 @@ static int test_check(int ok, const char *file, int line, const char *fmt, ...)
 	           "%s: got %.10g, want %.10g (tolerance %g)", (what), (double)(got), \
 	           (double)(want), (double)(tol))
 
+/* A check that cannot run here: `why` says what is missing and how to get it. */
 static inline void test_skip(const char *why)
 {
-	printf("ok %d - # SKIP %s\n", test_passed + test_failed + 1, why);
-	test_passed++;
+	printf("ok %d - # SKIP %s\n", test_count() + 1, why);
+	fflush(stdout);
+	test_skipped++;
 }
 
 static inline int test_done(const char *name)
 {
-	printf("# %s: %d passed, %d failed\n", name, test_passed, test_failed);
+	printf("1..%d\n", test_count());
+	printf("# %s: %d passed, %d failed, %d skipped\n", name, test_passed, test_failed,
+	       test_skipped);
 	return test_failed ? 1 : 0;
 }
 

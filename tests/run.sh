@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs every unit test binary and every end-to-end script, then prints one total line:
-# "N passed, N failed". Each test prints TAP lines ("ok N - ...", "not ok N - ..."); a test
-# program that exits non-zero without having reported a failure counts as one failure more.
+# Runs every unit test binary and every end-to-end script, then prints one total line, alone on
+# the last line: "N passed, N failed, N skipped". Each test prints TAP lines ("ok N - ...",
+# "not ok N - ...", "ok N - # SKIP why") and ends with its plan "1..N". A skip is never a pass:
+# it is counted apart and its reason is shown. A test program that exits non-zero without having
+# reported a failure, or whose plan is missing or does not match the lines it printed (it stopped
+# half way), counts as one failure more.
 #
 # usage: tests/run.sh BUILD_DIR [NAME_FILTER]
 set -u
@@ -19,26 +22,36 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcod
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/smtbench-tests.XXXXXX")
 trap 'rm -rf "$logdir"' EXIT
 
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 run_one() {
 	local name=$1; shift
 	local log="$logdir/$name.log"
 	"$@" >"$log" 2>&1 </dev/null
 	local rc=$?
-	local ok bad
-	ok=$(grep -c '^ok ' "$log")
+	local ok bad skip plan
+	skip=$(grep -c '^ok [0-9]* *- # SKIP' "$log")
+	ok=$(($(grep -c '^ok ' "$log") - skip))
 	bad=$(grep -c '^not ok ' "$log")
-	if ((rc != 0 && bad == 0)); then
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
+	if [[ -z $plan ]]; then
+		echo "not ok - $name printed no plan (1..N): it stopped before its end" >>"$log"
+		bad=$((bad + 1))
+	elif ((plan != ok + skip + bad)); then
+		echo "not ok - $name planned $plan checks but printed $((ok + skip + bad))" >>"$log"
+		bad=$((bad + 1))
+	elif ((rc != 0 && bad == 0)); then
 		echo "not ok - $name exited with status $rc without reporting a failure" >>"$log"
 		bad=1
 	fi
-	passed=$((passed + ok)); failed=$((failed + bad))
+	passed=$((passed + ok)); failed=$((failed + bad)); skipped=$((skipped + skip))
 	if ((bad)); then
-		echo "FAIL $name: $ok passed, $bad failed"
+		echo "FAIL $name: $ok passed, $bad failed, $skip skipped"
 		grep -v '^ok ' "$log" | sed 's/^/    /' | head -n 60
 	else
-		echo "PASS $name: $ok passed"
+		echo "PASS $name: $ok passed, $skip skipped"
 	fi
+	# A skip always shows its reason.
+	grep '^ok [0-9]* *- # SKIP' "$log" | sed 's/^ok [0-9]* *- # /    /'
 }
 
 for bin in "$build"/tests/test_*; do
@@ -54,5 +67,5 @@ for script in "$here"/e2e/test_*.sh; do
 	run_one "$name" bash "$script"
 done
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 ((failed == 0))

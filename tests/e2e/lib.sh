@@ -2,12 +2,15 @@
 # Sourced by tests/e2e/test_*.sh, which tests/run.sh runs with SMTBENCH pointing at the binary.
 set -u
 : "${SMTBENCH:?run through tests/run.sh or make test}"
-t_n=0 t_fail=0
+t_n=0 t_fail=0 t_skip=0
 t_tmp=$(mktemp -d "${TMPDIR:-/tmp}/smtbench-e2e.XXXXXX")
 trap 'rm -rf "$t_tmp"' EXIT
 
 ok()     { t_n=$((t_n + 1)); echo "ok $t_n - $*"; }
 not_ok() { t_n=$((t_n + 1)); t_fail=$((t_fail + 1)); echo "not ok $t_n - $*"; }
+# skip "why": a check that cannot run here; counted as skipped, never as passed. Say what is
+# missing and how to get it.
+skip()   { t_n=$((t_n + 1)); t_skip=$((t_skip + 1)); echo "ok $t_n - # SKIP $*"; }
 # check "what" command...: passes when the command succeeds
 check()  { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 # check_status WANT "what" command...: runs the command, passes when its exit status is WANT.
@@ -21,4 +24,9 @@ check_status() {
 		not_ok "$what: exit $rc, want $want; stderr: $(head -c 300 "$t_tmp/err")"; fi
 }
 contains() { [[ $1 == *"$2"* ]]; }
-done_testing() { echo "# $(basename "$0"): $((t_n - t_fail)) passed, $t_fail failed"; ((t_fail == 0)); }
+# done_testing: the plan (TAP's "1..N", at the end) and this script's own count line.
+done_testing() {
+	echo "1..$t_n"
+	echo "# $(basename "$0"): $((t_n - t_fail - t_skip)) passed, $t_fail failed, $t_skip skipped"
+	((t_fail == 0))
+}

@@ -83,7 +83,7 @@ assert c["a"]["name"] == "sibling" and c["b"]["name"] == "non-sibling" and c["p_
 assert "groups" in o and "warnings" in o
 ' "$t_out"
 else
-	ok "# SKIP python3 not available to parse the JSON"
+	skip "python3 not available to parse the JSON"
 fi
 
 # Bad input: one clear line naming the file and line, exit 2.

@@ -46,7 +46,7 @@ if command -v "${NASM:-nasm}" >/dev/null; then
 		not_ok "could not build the avx2-fma test variant"
 	fi
 else
-	ok "# SKIP nasm not installed: the avx2-fma unsupported path is not checked"
+	skip "nasm not installed: the avx2-fma unsupported path is not checked"
 fi
 # Leading zeros are still strict decimal, and a value with more than 20 digits can be small.
 check_status 0 "nop 0000000000000000000000002 runs" "$kdir/nop" 0000000000000000000000002
@@ -127,7 +127,7 @@ if command -v readelf >/dev/null && command -v objdump >/dev/null; then
 		fi
 	fi
 else
-	ok "# SKIP readelf/objdump not installed: binary checks skipped"
+	skip "readelf/objdump not installed: binary checks skipped"
 fi
 
 # --- the sources -----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ fi
 cleanup() { [[ -n $group ]] && rmdir "$group" 2>/dev/null; rm -rf "$t_tmp"; }
 trap cleanup EXIT
 if [[ -z $limit ]]; then
-	echo "ok 1 - # SKIP no writable cgroup hierarchy to make a CPU quota in"
+	skip "no writable cgroup hierarchy to make a CPU quota in (needs root and a cgroup v1 cpu or v2 cpu.max hierarchy)"
 	done_testing
 	exit 0
 fi

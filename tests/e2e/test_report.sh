@@ -229,7 +229,7 @@ check "... with the same report.json" cmp -s "$run/report.json" "$t_tmp/run.json
 
 # --- in a real browser --------------------------------------------------------------------------
 if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
-	ok "# SKIP browser test: chromium is not installed (apt-get install chromium)"
+	skip "browser test: chromium is not installed (apt-get install chromium)"
 else
 	shot=$t_tmp/shot
 	check "chromium renders report.html" \
