@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The accounting control, on this machine's real CPUs: two copies time-sharing one PU (same-pu)
+# must each use the same user CPU time as one copy alone (solo); only their wall time grows.
+#
+# The machine is noisy (a shared VM: one solo sample can be 30% off its neighbours), so the check
+# is built so that noise cannot fail it while a real accounting error still does:
+#  - many short blocks (15 measured, about 0.1 s of nop per process here), each block holding one solo
+#    trial and one same-pu trial in random order, so a slow stretch of the machine hits both;
+#  - per block the ratio same-pu/solo, and the MEDIAN of those ratios: a few disturbed blocks
+#    move it little;
+#  - the bounds 0.8-1.25 stay far from a real error (1.5x or 0.67x), and the test proves it on
+#    its own data: the same statistic, with same-pu's times scaled by 1.5 and by 0.67, must fail.
+# Checked by running this script 20 times in a row beside a busy loop on every CPU.
+source "$(dirname "$0")/lib.sh"
+
+ITERS=${SMTBENCH_TEST_ITERS:-700000}
+run=$t_tmp/acct
+check_status 0 "run solo,same-pu: 15 blocks + 1 warm-up" \
+	"$SMTBENCH" run --placements solo,same-pu --trials 15 --warmup 1 --iters "$ITERS" --out "$run"
+check "same-pu user time matches solo's; same-pu wall time is about double (median of per-block ratios)" \
+	python3 - "$run" <<'EOF'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/samples.csv"))
+        if r["warmup"] == "0" and r["status"] == "ok"]
+blocks = sorted({r["block"] for r in rows})
+
+def median_ratio(key, scale=1.0):
+    """Median over blocks of (mean same-pu value / solo value) in that block."""
+    ratios = []
+    for b in blocks:
+        solo = [float(r[key]) for r in rows if r["block"] == b and r["placement"] == "solo"]
+        pair = [float(r[key]) * scale for r in rows if r["block"] == b and r["placement"] == "same-pu"]
+        if len(solo) == 1 and len(pair) == 2 and solo[0] > 0:
+            ratios.append(statistics.mean(pair) / solo[0])
+    assert len(ratios) >= 12, "only %d complete blocks" % len(ratios)
+    return statistics.median(ratios)
+
+def accounting_ok(u):
+    return 0.8 < u < 1.25
+
+u = median_ratio("utime_s")
+w = median_ratio("wall_s")
+print("# same-pu/solo user time %.3f, wall time %.3f (medians of %d blocks)" % (u, w, len(blocks)))
+assert accounting_ok(u), u
+assert 1.3 < w < 2.8, w
+# The check has the power to see a real error on these very data.
+assert not accounting_ok(median_ratio("utime_s", 1.5)), "a 1.5x error would pass"
+assert not accounting_ok(median_ratio("utime_s", 0.67)), "a 0.67x error would pass"
+EOF
+done_testing
