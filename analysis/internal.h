@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "topology/error.h"
 
-/* One-line messages into a caller's buffer (err may be NULL). */
-void analysis_set_error(char *err, size_t err_size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* One-line messages into a caller's buffer (err may be NULL): the program's one set_error
+ * (topology/error.h), under the name analysis/ has always used. */
+#define analysis_set_error set_error
 /* A new string from printf, or NULL on out of memory. */
 char *analysis_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,6 +1,6 @@
 /*
  * report_json.c — report.json, and the writing of every report file into the folder, each
- * atomically (a temporary file renamed over the old one).
+ * atomically (topology/fileio.h's one atomic write: temporary file, fsync, rename, fsync folder).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 
 #include "analysis/internal.h"
 #include "analysis/report_internal.h"
+#include "topology/fileio.h"
 
 const char *const report_file_names[REPORT_FILE_COUNT] = {
 	"report.md", "report.json", "posterior.svg", "run-order.svg", "samples.svg", "report.html",
@@ -75,53 +76,6 @@ static json_t *report_json(const struct report *rep)
 
 /* ---- writing the folder ------------------------------------------------------------------ */
 
-static int write_atomic(const char *dir, const char *name, const char *text, char *err,
-                        size_t err_size)
-{
-	char *path = analysis_strdup_printf("%s/%s", dir, name);
-	char *tmp = analysis_strdup_printf("%s/.%s.tmp.%ld", dir, name, (long)getpid());
-	if (!path || !tmp) {
-		free(path);
-		free(tmp);
-		analysis_set_error(err, err_size, "out of memory");
-		return -1;
-	}
-	int rc = -1;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		analysis_set_error(err, err_size, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	size_t len = strlen(text), done = 0;
-	while (done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			analysis_set_error(err, err_size, "%s: %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			goto out;
-		}
-		done += (size_t)w;
-	}
-	if (fsync(fd) != 0 || close(fd) != 0) {
-		analysis_set_error(err, err_size, "%s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path) != 0) {
-		analysis_set_error(err, err_size, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(path);
-	free(tmp);
-	return rc;
-}
-
 int report_write_files(const struct report *rep, char *err, size_t err_size)
 {
 	char *texts[REPORT_FILE_COUNT] = { NULL };
@@ -147,7 +101,8 @@ int report_write_files(const struct report *rep, char *err, size_t err_size)
 			                   rep->dir, report_file_names[i]);
 			rc = -1;
 		} else {
-			rc = write_atomic(rep->dir, report_file_names[i], texts[i], err, err_size);
+			rc = fileio_write_atomic(rep->dir, report_file_names[i], texts[i], strlen(texts[i]),
+			                         err, err_size);
 		}
 	}
 	for (size_t i = 0; i < REPORT_FILE_COUNT; i++)

@@ -14,16 +14,6 @@
 
 #include "analysis/internal.h"
 
-void analysis_set_error(char *err, size_t err_size, const char *fmt, ...)
-{
-	if (!err || err_size == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, err_size, fmt, ap);
-	va_end(ap);
-}
-
 char *analysis_strdup_printf(const char *fmt, ...)
 {
 	va_list ap;

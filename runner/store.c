@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runner/util.h"
+#include "topology/fileio.h"
 
 const char STORE_CSV_HEADER[] =
 	"trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,"
@@ -47,30 +48,6 @@ static int make_parents(const char *path, char err[STORE_ERR_LEN])
 		*p = '/';
 	}
 	free(copy);
-	return 0;
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
 	return 0;
 }
 
@@ -125,9 +102,9 @@ struct store *store_create(const char *dir_given, char err[STORE_ERR_LEN])
 		goto out;
 	}
 	char *header = xasprintf("%s\n", STORE_CSV_HEADER);
-	int rc = write_all(fd, header, strlen(header));
+	int rc = fileio_write_all(fd, header, strlen(header));
 	free(header);
-	if (rc != 0 || fsync(fd) != 0) {
+	if (rc != 0 || fsync(fd) != 0 || fileio_fsync_dir(dir) != 0) {
 		snprintf(err, STORE_ERR_LEN, "cannot write %s: %s", csv, strerror(errno));
 		close(fd);
 		unlink(csv);
@@ -136,7 +113,6 @@ struct store *store_create(const char *dir_given, char err[STORE_ERR_LEN])
 		goto out;
 	}
 	free(csv);
-	fsync_dir(dir);
 	s = xcalloc(1, sizeof *s);
 	s->dir = dir;
 	dir = NULL;
@@ -349,7 +325,7 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 		free(rows);
 		return -1;
 	}
-	int rc = write_all(s->csv_fd, rows, rows_len);
+	int rc = fileio_write_all(s->csv_fd, rows, rows_len);
 	if (rc == 0)
 		rc = fsync(s->csv_fd);
 	if (rc != 0)
@@ -377,63 +353,13 @@ void store_close(struct store **s)
 int store_write_file(const char *dir, const char *name, const char *content, size_t len,
                      char err[STORE_ERR_LEN])
 {
-	char *path = join_path(dir, name);
-	char *tmp = xasprintf("%s/.%s.tmp", dir, name);
-	int rc = -1;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0 || write_all(fd, content, len) != 0 || fsync(fd) != 0) {
-		snprintf(err, STORE_ERR_LEN, "cannot write %s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	close(fd);
-	if (rename(tmp, path) != 0) {
-		snprintf(err, STORE_ERR_LEN, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	fsync_dir(dir);
-	rc = 0;
-out:
-	free(tmp);
-	free(path);
-	return rc;
+	return fileio_write_atomic(dir, name, content, len, err, STORE_ERR_LEN);
 }
 
 char *store_read_file(const char *dir, const char *name, char err[STORE_ERR_LEN])
 {
 	char *path = join_path(dir, name);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, STORE_ERR_LEN, "cannot open %s: %s", path, strerror(errno));
-		free(path);
-		return NULL;
-	}
-	char *content = NULL;
-	size_t len = 0, cap = 0;
-	char buf[8192];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			content = xrealloc(content, cap);
-		}
-		memcpy(content + len, buf, n);
-		len += n;
-	}
-	bool failed = ferror(f);
-	fclose(f);
-	if (failed) {
-		snprintf(err, STORE_ERR_LEN, "cannot read %s: %s", path, strerror(errno));
-		free(content);
-		free(path);
-		return NULL;
-	}
-	if (!content)
-		content = xcalloc(1, 1);
-	content[len] = '\0';
+	char *content = fileio_read_all(path, NULL, err, STORE_ERR_LEN);
 	free(path);
 	return content;
 }

@@ -7,19 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-/* First line of a small /sys or /proc file, without its newline; "" when unreadable. */
-static void read_first_line(const char *path, char *out, size_t len)
-{
-	out[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(out, (int)len, f))
-		out[strcspn(out, "\n")] = '\0';
-	else
-		out[0] = '\0';
-	fclose(f);
-}
+#include "topology/fileio.h"
 
 static void read_cpu_model(char *out, size_t len)
 {
@@ -54,11 +42,11 @@ void sysinfo_read(struct sysinfo_facts *out)
 		         u.version);
 	}
 	read_cpu_model(out->cpu_model, sizeof out->cpu_model);
-	read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", out->governor,
+	fileio_read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", out->governor,
 	                sizeof out->governor);
-	read_first_line("/sys/devices/system/cpu/smt/control", out->smt_control,
+	fileio_read_first_line("/sys/devices/system/cpu/smt/control", out->smt_control,
 	                sizeof out->smt_control);
-	read_first_line("/sys/devices/system/cpu/smt/active", out->smt_active,
+	fileio_read_first_line("/sys/devices/system/cpu/smt/active", out->smt_active,
 	                sizeof out->smt_active);
 }
 

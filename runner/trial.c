@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "runner/util.h"
+#include "topology/fileio.h"
 
 /* What a child tells the parent through its ready pipe: one byte of code, then an errno. */
 enum child_report { CHILD_READY = 'R', CHILD_BIND_FAILED = 'B', CHILD_MASK_MISMATCH = 'M' };
@@ -59,40 +60,12 @@ static double timeval_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
-static void write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		len -= (size_t)n;
-	}
-}
-
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 static void report_to_parent(int fd, char code, int err)
 {
 	char msg[1 + sizeof(int)];
 	msg[0] = code;
 	memcpy(msg + 1, &err, sizeof err);
-	write_full(fd, msg, sizeof msg);
+	fileio_write_all(fd, msg, sizeof msg);
 }
 
 /*
@@ -144,7 +117,7 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 
 	execv(spec->procs[index].path, spec->procs[index].argv);
 	int err = errno;
-	write_full(exec_fd, &err, sizeof err);
+	fileio_write_all(exec_fd, &err, sizeof err);
 	_exit(err == ENOENT ? 127 : 126);
 }
 
@@ -325,7 +298,7 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 		char msg[1 + sizeof(int)];
 		int err = 0;
 		struct proc_result *r = &out->procs[i];
-		if (read_full(children[i].ready_fd, msg, sizeof msg) != (ssize_t)sizeof msg) {
+		if (fileio_read_full(children[i].ready_fd, msg, sizeof msg) != (ssize_t)sizeof msg) {
 			r->status = "bind-failed";
 			snprintf(r->error, sizeof r->error, "died before binding to CPU %d",
 			         spec->procs[i].pu);
@@ -371,7 +344,7 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 
 	for (int i = 0; i < spec->nprocs; i++) {
 		int err;
-		if (read_full(children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err) {
+		if (fileio_read_full(children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err) {
 			out->procs[i].status = "exec-failed";
 			snprintf(out->procs[i].error, sizeof out->procs[i].error, "cannot execute %s: %s",
 			         spec->procs[i].path, strerror(err));

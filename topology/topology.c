@@ -4,6 +4,7 @@
  * The model it builds (internal.h) is handed to pairs.c, which chooses the pairs.
  */
 #include "topology/internal.h"
+#include "topology/fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -28,20 +29,6 @@ const char *topo_hwloc_version(void)
 
 /* ---------------------------------------------------------------------------------------- */
 /* Small readers for this system.                                                             */
-
-/* First line of a small file, without its newline; -1 when unreadable or empty. */
-static int read_first_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	char *got = fgets(buf, (int)len, f);
-	fclose(f);
-	if (!got)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf[0] ? 0 : -1;
-}
 
 static void copy_trimmed(char *dst, size_t len, const char *src)
 {
@@ -148,7 +135,7 @@ static void detect_vm_this_system(struct topo_info *info)
 #endif
 	if (cpuinfo_has_hypervisor_flag())
 		vm = true;
-	if (read_first_line("/sys/hypervisor/type", text, sizeof text) == 0) {
+	if (fileio_read_first_line("/sys/hypervisor/type", text, sizeof text) == 0) {
 		vm = true;
 		if (!name[0] && !strcmp(text, "xen"))
 			snprintf(name, sizeof name, "Xen");
@@ -158,7 +145,7 @@ static void detect_vm_this_system(struct topo_info *info)
 	};
 	for (size_t i = 0; i < sizeof dmi_files / sizeof dmi_files[0]; i++) {
 		char dmi_name[TOPO_NAME_LEN] = "";
-		if (read_first_line(dmi_files[i], text, sizeof text) == 0 &&
+		if (fileio_read_first_line(dmi_files[i], text, sizeof text) == 0 &&
 		    match_vm_marker(text, dmi_name)) {
 			vm = true;
 			if (!name[0])
@@ -343,7 +330,7 @@ static void fill_info(struct topo *t)
 
 	if (info->source == TOPO_THIS_SYSTEM) {
 		char control[TOPO_NAME_LEN];
-		if (read_first_line("/sys/devices/system/cpu/smt/control", control, sizeof control))
+		if (fileio_read_first_line("/sys/devices/system/cpu/smt/control", control, sizeof control))
 			snprintf(control, sizeof control, "unknown");
 		copy_trimmed(info->smt, sizeof info->smt, control);
 		detect_vm_this_system(info);

@@ -42,7 +42,9 @@ u = median_ratio("utime_s")
 w = median_ratio("wall_s")
 print("# same-pu/solo user time %.3f, wall time %.3f (medians of %d blocks)" % (u, w, len(blocks)))
 assert accounting_ok(u), u
-assert 1.3 < w < 2.8, w
+# Wall time: about 2x on an idle machine; beside other busy processes less (with one busy loop
+# per CPU, 3 runnable instead of 2 gives 1.5x), so the bound is loose; 1.0 means no sharing.
+assert 1.15 < w < 3.0, w
 # The check has the power to see a real error on these very data.
 assert not accounting_ok(median_ratio("utime_s", 1.5)), "a 1.5x error would pass"
 assert not accounting_ok(median_ratio("utime_s", 0.67)), "a 0.67x error would pass"
