@@ -18,7 +18,6 @@
 #include "runner/kernels.h"
 #include "runner/meta.h"
 #include "runner/summary.h"
-#include "runner/sysinfo.h"
 #include "runner/util.h"
 #include "runner/workload.h"
 
@@ -547,8 +546,8 @@ int cmd_run(int argc, char **argv)
 	if (info.virtual_machine)
 		warnx("this is a virtual machine (%s): its CPU numbering and siblings need not be "
 		      "the host's", info.hypervisor[0] ? info.hypervisor : "hypervisor unknown");
-	struct cpu_quota quota;
-	sysinfo_cpu_quota(&quota);
+	struct topo_cpu_quota quota;
+	topo_cpu_quota(&quota);
 	if (quota.cpus > 0 && quota.cpus < 2)
 		warnx("a CPU quota of %.3g CPUs applies to this run (%s): two busy processes cannot "
 		      "run at the same time, so a pair's contention is not what its placement says "

@@ -10,7 +10,6 @@
 #include <jansson.h>
 
 #include "runner/commands.h"
-#include "runner/sysinfo.h"
 #include "runner/util.h"
 #include "topology/topology.h"
 
@@ -93,8 +92,8 @@ static void print_info(const struct topo_info *info, const char *spec)
 	print_threads_per_core(info);
 	print_smt(info);
 	if (info->source == TOPO_THIS_SYSTEM) {
-		struct cpu_quota quota;
-		sysinfo_cpu_quota(&quota);
+		struct topo_cpu_quota quota;
+		topo_cpu_quota(&quota);
 		if (quota.cpus > 0)
 			printf("CPU quota:        %.3g CPUs (%s)\n"
 			       "warning: a CPU quota throttles this process and its children: two busy "
@@ -202,8 +201,8 @@ static json_t *json_info(const struct topo_info *info, const struct topo_pair pa
 	json_object_set_new(root, "smt", json_string(info->smt));
 	json_object_set_new(root, "virtual_machine", json_boolean(info->virtual_machine));
 	if (info->source == TOPO_THIS_SYSTEM) {
-		struct cpu_quota quota;
-		sysinfo_cpu_quota(&quota);
+		struct topo_cpu_quota quota;
+		topo_cpu_quota(&quota);
 		json_object_set_new(root, "cpu_quota", quota.cpus > 0 ? json_real(quota.cpus)
 		                                                      : json_null());
 	}

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "runner/sysinfo.h"
 #include "runner/util.h"
 
 static void utc_now(char *out, size_t len)
@@ -55,8 +54,8 @@ static json_t *workload_json(const struct workload *w)
 
 json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 {
-	struct sysinfo_facts facts;
-	sysinfo_read(&facts);
+	struct topo_machine facts;
+	topo_machine_read(&facts);
 	char created[32];
 	utc_now(created, sizeof created);
 
@@ -95,8 +94,8 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		                                "max_threads_per_core",
 		                                info->kinds[i].max_threads_per_core));
 
-	struct cpu_quota quota;
-	sysinfo_cpu_quota(&quota);
+	struct topo_cpu_quota quota;
+	topo_cpu_quota(&quota);
 	json_t *meta = json_pack(
 		"{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o,"
 		" s:{s:i, s:i, s:i, s:i, s:o}, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",

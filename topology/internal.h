@@ -47,6 +47,9 @@ struct topo {
 	struct topo_pair pairs[PLACEMENT_COUNT];
 };
 
+/* Where Linux says whether SMT is on, off, forced off or not supported. */
+#define TOPO_SMT_CONTROL_PATH "/sys/devices/system/cpu/smt/control"
+
 /* The name of a cpukind of t (an index into kind_names): "all" for -1, an index out of range,
  * or a topology without kinds. The string belongs to t (or is static). */
 const char *topo_kind_name(const struct topo *t, int kind);

@@ -330,7 +330,7 @@ static void fill_info(struct topo *t)
 
 	if (info->source == TOPO_THIS_SYSTEM) {
 		char control[TOPO_NAME_LEN];
-		if (fileio_read_first_line("/sys/devices/system/cpu/smt/control", control, sizeof control))
+		if (fileio_read_first_line(TOPO_SMT_CONTROL_PATH, control, sizeof control))
 			snprintf(control, sizeof control, "unknown");
 		copy_trimmed(info->smt, sizeof info->smt, control);
 		detect_vm_this_system(info);

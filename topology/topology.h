@@ -120,4 +120,35 @@ int topo_export_xml(const struct topo *t, const char *path, char err[TOPO_ERR_LE
 /* hwloc's version as "2.9.0" (static string). */
 const char *topo_hwloc_version(void);
 
+/* ---- Facts about this machine, read from /proc and /sys (never from a loaded topology) ----
+ * For meta.json, `topo` and the report: what may confound a comparison (frequency governor, SMT
+ * control, a CPU quota) and what identifies the run. Each text field is "" when this system
+ * does not expose it. The virtual-machine facts are in struct topo_info. */
+struct topo_machine {
+	char host[128];
+	char os_kernel[256];   /* "Linux 6.1.0-... #1 SMP ..." */
+	char cpu_model[160];   /* /proc/cpuinfo "model name" */
+	char governor[64];     /* cpu0's scaling_governor */
+	char smt_control[32];  /* /sys/devices/system/cpu/smt/control */
+	char smt_active[8];    /* /sys/devices/system/cpu/smt/active */
+};
+
+/* Fills *out from this system; never fails. */
+void topo_machine_read(struct topo_machine *out);
+
+/* A cgroup CPU bandwidth limit (a quota): throttling makes two busy processes take turns, which
+ * distorts every comparison of placements, so the runner and `topo` say when there is one. */
+struct topo_cpu_quota {
+	double cpus;        /* quota / period of the tightest limit on this process; 0: none */
+	char source[4200];  /* the file that sets it, e.g. /sys/fs/cgroup/x/cpu.max */
+};
+
+/* This process's CPU quota, from /proc/self/mountinfo, /proc/self/cgroup and the cgroup files
+ * (v2 cpu.max, v1 cpu.cfs_quota_us / cpu.cfs_period_us) of its cgroup and every ancestor. */
+void topo_cpu_quota(struct topo_cpu_quota *out);
+/* The same from other files: root is put in front of every mount point (tests build a fake
+ * cgroup tree under it). */
+void topo_cpu_quota_from(const char *mountinfo, const char *proc_cgroup, const char *root,
+                         struct topo_cpu_quota *out);
+
 #endif

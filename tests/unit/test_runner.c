@@ -8,7 +8,6 @@
 
 #include "runner/plan.h"
 #include "runner/store.h"
-#include "runner/sysinfo.h"
 #include "runner/util.h"
 #include "tests/harness.h"
 
@@ -206,7 +205,7 @@ static void test_cpu_quota(void)
 		CHECK(0, "mkdtemp");
 		return;
 	}
-	struct cpu_quota q;
+	struct topo_cpu_quota q;
 	char *mountinfo = xasprintf("%s/mountinfo", root), *cgroup = xasprintf("%s/cgroup", root);
 
 	/* cgroup v2: the process's own cgroup is unlimited ("max"), its parent allows 1.5 CPUs. */
@@ -214,20 +213,20 @@ static void test_cpu_quota(void)
 	put(root, "cgroup", "0::/jobs/bench\n");
 	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", "max 100000\n");
 	put(root, "sys/fs/cgroup/jobs/cpu.max", "150000 100000\n");
-	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	topo_cpu_quota_from(mountinfo, cgroup, root, &q);
 	CHECK_NEAR(q.cpus, 1.5, 1e-12, "v2: the parent's cpu.max limits the process to 1.5 CPUs");
 	CHECK(strstr(q.source, "/sys/fs/cgroup/jobs/cpu.max") != NULL, "v2: the source is named: %s",
 	      q.source);
 
 	/* The tightest limit wins, wherever it is. */
 	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", "50000 100000\n");
-	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	topo_cpu_quota_from(mountinfo, cgroup, root, &q);
 	CHECK_NEAR(q.cpus, 0.5, 1e-12, "v2: the tighter limit of the two (0.5 CPUs)");
 
 	/* No limit anywhere. */
 	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", "max 100000\n");
 	put(root, "sys/fs/cgroup/jobs/cpu.max", "max 100000\n");
-	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	topo_cpu_quota_from(mountinfo, cgroup, root, &q);
 	CHECK(q.cpus == 0, "v2: max everywhere means no quota");
 
 	/* cgroup v1 with cpu and cpuacct mounted together (a hybrid machine). */
@@ -239,11 +238,11 @@ static void test_cpu_quota(void)
 	put(root, "sys/fs/cgroup/cpu,cpuacct/ci/job/cpu.cfs_period_us", "100000\n");
 	put(root, "sys/fs/cgroup/cpu,cpuacct/ci/cpu.cfs_quota_us", "25000\n");
 	put(root, "sys/fs/cgroup/cpu,cpuacct/ci/cpu.cfs_period_us", "100000\n");
-	sysinfo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	topo_cpu_quota_from(mountinfo, cgroup, root, &q);
 	CHECK_NEAR(q.cpus, 0.25, 1e-12, "v1: cpu.cfs_quota_us / cpu.cfs_period_us of the parent");
 
 	/* Files that cannot be read mean no quota known, not a failure. */
-	sysinfo_cpu_quota_from("/nonexistent/mountinfo", cgroup, root, &q);
+	topo_cpu_quota_from("/nonexistent/mountinfo", cgroup, root, &q);
 	CHECK(q.cpus == 0 && q.source[0] == '\0', "no mountinfo: no quota");
 
 	char *cmd = xasprintf("rm -rf %s", root);

@@ -1,4 +1,8 @@
-#include "runner/sysinfo.h"
+/*
+ * machine.c — facts about this machine from /proc and /sys: host, kernel, CPU model, frequency
+ * governor, SMT control, and a cgroup CPU quota. topology.c reads the tree; this file the rest.
+ */
+#include "topology/internal.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,7 +36,7 @@ static void read_cpu_model(char *out, size_t len)
 	fclose(f);
 }
 
-void sysinfo_read(struct sysinfo_facts *out)
+void topo_machine_read(struct topo_machine *out)
 {
 	memset(out, 0, sizeof *out);
 	struct utsname u;
@@ -42,12 +46,11 @@ void sysinfo_read(struct sysinfo_facts *out)
 		         u.version);
 	}
 	read_cpu_model(out->cpu_model, sizeof out->cpu_model);
-	fileio_read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", out->governor,
-	                sizeof out->governor);
-	fileio_read_first_line("/sys/devices/system/cpu/smt/control", out->smt_control,
-	                sizeof out->smt_control);
+	fileio_read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+	                       out->governor, sizeof out->governor);
+	fileio_read_first_line(TOPO_SMT_CONTROL_PATH, out->smt_control, sizeof out->smt_control);
 	fileio_read_first_line("/sys/devices/system/cpu/smt/active", out->smt_active,
-	                sizeof out->smt_active);
+	                       sizeof out->smt_active);
 }
 
 /* Reads a cgroup limit file: v2 "QUOTA PERIOD" or "max PERIOD"; v1 a lone number (-1: none). */
@@ -65,7 +68,7 @@ static bool read_numbers(const char *path, char *first, size_t len, double *seco
 }
 
 /* Keeps the tightest of the limits seen so far. */
-static void consider(struct cpu_quota *out, double cpus, const char *source)
+static void consider(struct topo_cpu_quota *out, double cpus, const char *source)
 {
 	if (cpus > 0 && (out->cpus == 0 || cpus < out->cpus)) {
 		out->cpus = cpus;
@@ -74,7 +77,7 @@ static void consider(struct cpu_quota *out, double cpus, const char *source)
 }
 
 /* Walks from the process's cgroup directory up to the mount point, reading each level's limit. */
-static void walk_up(const char *mount, const char *cgroup, bool v2, struct cpu_quota *out)
+static void walk_up(const char *mount, const char *cgroup, bool v2, struct topo_cpu_quota *out)
 {
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s%s", mount, strcmp(cgroup, "/") ? cgroup : "");
@@ -136,8 +139,8 @@ static bool cgroup_path(const char *proc_cgroup, bool v2, char *out, size_t len)
 	return found;
 }
 
-void sysinfo_cpu_quota_from(const char *mountinfo, const char *proc_cgroup, const char *root,
-                            struct cpu_quota *out)
+void topo_cpu_quota_from(const char *mountinfo, const char *proc_cgroup, const char *root,
+                            struct topo_cpu_quota *out)
 {
 	memset(out, 0, sizeof *out);
 	FILE *f = fopen(mountinfo, "r");
@@ -172,7 +175,7 @@ void sysinfo_cpu_quota_from(const char *mountinfo, const char *proc_cgroup, cons
 	fclose(f);
 }
 
-void sysinfo_cpu_quota(struct cpu_quota *out)
+void topo_cpu_quota(struct topo_cpu_quota *out)
 {
-	sysinfo_cpu_quota_from("/proc/self/mountinfo", "/proc/self/cgroup", "", out);
+	topo_cpu_quota_from("/proc/self/mountinfo", "/proc/self/cgroup", "", out);
 }
