@@ -25,6 +25,8 @@
 #define DEFAULT_WARMUP 2
 #define DEFAULT_PLACEMENTS "sibling,non-sibling,solo"
 
+enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME };
+
 static const char usage_text[] =
 	"usage: smtbench run [--placements LIST] [--kernel NAME] [--iters N]\n"
 	"                    [--trials N | --duration T] [--warmup N] [--pair A,B] [--seed N]\n"
@@ -327,225 +329,204 @@ static int resume(const char *dir, char **command_line)
 	return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* What the command line said beyond the experiment's own settings. */
+struct run_options {
+	const char *placements; /* --placements, or NULL */
+	const char *resume_dir; /* --resume, or NULL */
+	bool have_seed;
+	int settings_given;     /* options other than --help, --resume, --list-kernels */
+	bool done;              /* --help or --list-kernels answered: nothing to run */
+};
+
+static const struct option run_long_options[] = {
+	{ "placements", required_argument, NULL, 'P' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "beside-kernel", required_argument, NULL, OPT_BESIDE_KERNEL },
+	{ "beside-iters", required_argument, NULL, OPT_BESIDE_ITERS },
+	{ "iters", required_argument, NULL, 'i' },
+	{ "trials", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "pair", required_argument, NULL, 'p' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A whole number option in [min, max], or exit 2 naming the option and its range. */
+static unsigned long option_ulong(const char *option, unsigned long min, unsigned long max,
+                                  const char *range)
 {
-	enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME };
-	static const struct option options[] = {
-		{ "placements", required_argument, NULL, 'P' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "beside-kernel", required_argument, NULL, OPT_BESIDE_KERNEL },
-		{ "beside-iters", required_argument, NULL, OPT_BESIDE_ITERS },
-		{ "iters", required_argument, NULL, 'i' },
-		{ "trials", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "pair", required_argument, NULL, 'p' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "resume", required_argument, NULL, OPT_RESUME },
-		{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct experiment e = { .trials = -2, .warmup = -1 };
-	const char *placements = NULL, *resume_dir = NULL;
-	bool have_seed = false;
 	unsigned long value;
-	int settings_given = 0;
-	/* '+': stop at the first non-option, so a command's own options are left alone. */
+	if (parse_ulong(optarg, min, max, &value) != 0)
+		usage_exit("run", "--%s: '%s' is not a whole number %s", option, optarg, range);
+	return value;
+}
+
+/* One option of getopt_long into e or o; bad values exit 2. */
+static void take_option(int opt, char **argv, struct experiment *e, struct run_options *o)
+{
+	switch (opt) {
+	case 'P': o->placements = optarg; break;
+	case 'k': free(e->kernel); e->kernel = xstrdup(optarg); break;
+	case OPT_BESIDE_KERNEL: free(e->beside_kernel); e->beside_kernel = xstrdup(optarg); break;
+	case OPT_BESIDE_ITERS:
+		e->beside_iters = option_ulong("beside-iters", 1, ULONG_MAX, "of at least 1");
+		break;
+	case 'i': e->iters = option_ulong("iters", 1, ULONG_MAX, "of at least 1"); break;
+	case 'n': e->trials = (long)option_ulong("trials", 1, 100000000, "from 1 to 100000000"); break;
+	case 'w': e->warmup = (long)option_ulong("warmup", 0, 1000000, "from 0 to 1000000"); break;
+	case 's':
+		e->plan.seed = option_ulong("seed", 0, (unsigned long)INT64_MAX, "from 0 to 2^63-1");
+		o->have_seed = true;
+		break;
+	case 'd':
+		if (parse_duration_s(optarg, &e->duration_s) != 0)
+			usage_exit("run", "--duration: '%s' is not a duration such as 90s, 15m, 8h, 2d "
+			           "or 1h30m", optarg);
+		break;
+	case 'p':
+		if (parse_cpu_pair(optarg, e->pair) != 0)
+			usage_exit("run", "--pair: '%s' is not two CPU numbers such as 0,1", optarg);
+		e->have_pair = true;
+		break;
+	case 'o':
+		if (!*optarg)
+			usage_exit("run", "--out: the folder's name is empty");
+		free(e->out_dir);
+		e->out_dir = xstrdup(optarg);
+		break;
+	case OPT_RESUME: o->resume_dir = optarg; break;
+	case OPT_LIST_KERNELS: list_kernels(); o->done = true; break;
+	case 'h': help(); o->done = true; break;
+	default: getopt_failure("run", opt, argv);
+	}
+}
+
+/* Parses the options (stopping at the first non-option: a command's own options are left
+ * alone); optind is then where a command after '--' starts. */
+static void parse_options(int argc, char **argv, struct experiment *e, struct run_options *o)
+{
 	int opt;
 	optind = 1;
 	opterr = 0; /* errors are ours: one line with the program's name */
-	while ((opt = getopt_long(argc, argv, "+:h", options, NULL)) != -1) {
+	while (!o->done && (opt = getopt_long(argc, argv, "+:h", run_long_options, NULL)) != -1) {
 		if (opt != 'h' && opt != OPT_RESUME && opt != OPT_LIST_KERNELS)
-			settings_given++;
-		switch (opt) {
-		case 'P':
-			placements = optarg;
-			break;
-		case 'k':
-			free(e.kernel);
-			e.kernel = xstrdup(optarg);
-			break;
-		case OPT_BESIDE_KERNEL:
-			free(e.beside_kernel);
-			e.beside_kernel = xstrdup(optarg);
-			break;
-		case OPT_BESIDE_ITERS:
-			if (parse_ulong(optarg, 1, ULONG_MAX, &value) != 0)
-				usage_exit("run", "--beside-iters: '%s' is not a whole number of at least 1",
-				           optarg);
-			e.beside_iters = value;
-			break;
-		case 'i':
-			if (parse_ulong(optarg, 1, ULONG_MAX, &value) != 0)
-				usage_exit("run", "--iters: '%s' is not a whole number of at least 1", optarg);
-			e.iters = value;
-			break;
-		case 'n':
-			if (parse_ulong(optarg, 1, 100000000, &value) != 0)
-				usage_exit("run", "--trials: '%s' is not a whole number from 1 to 100000000", optarg);
-			e.trials = (long)value;
-			break;
-		case 'd':
-			if (parse_duration_s(optarg, &e.duration_s) != 0)
-				usage_exit("run", "--duration: '%s' is not a duration such as 90s, 15m, 8h, 2d "
-				           "or 1h30m", optarg);
-			break;
-		case 'w':
-			if (parse_ulong(optarg, 0, 1000000, &value) != 0)
-				usage_exit("run", "--warmup: '%s' is not a whole number from 0 to 1000000", optarg);
-			e.warmup = (long)value;
-			break;
-		case 'p':
-			if (parse_cpu_pair(optarg, e.pair) != 0)
-				usage_exit("run", "--pair: '%s' is not two CPU numbers such as 0,1", optarg);
-			e.have_pair = true;
-			break;
-		case 's':
-			if (parse_ulong(optarg, 0, (unsigned long)INT64_MAX, &value) != 0)
-				usage_exit("run", "--seed: '%s' is not a whole number from 0 to 2^63-1", optarg);
-			e.plan.seed = value;
-			have_seed = true;
-			break;
-		case 'o':
-			if (!*optarg)
-				usage_exit("run", "--out: the folder's name is empty");
-			free(e.out_dir);
-			e.out_dir = xstrdup(optarg);
-			break;
-		case OPT_RESUME:
-			resume_dir = optarg;
-			break;
-		case OPT_LIST_KERNELS:
-			list_kernels();
-			experiment_free(&e);
-			return EXIT_OK;
-		case 'h':
-			help();
-			experiment_free(&e);
-			return EXIT_OK;
-		default:
-			getopt_failure("run", opt, argv);
-		}
+			o->settings_given++;
+		take_option(opt, argv, e, o);
 	}
-	/* The smtbench command line, for meta.json; argv[0] here is "run". */
-	char **command_line = xcalloc((size_t)argc + 2, sizeof *command_line);
-	command_line[0] = xstrdup("smtbench");
-	for (int i = 0; i < argc; i++)
-		command_line[i + 1] = xstrdup(argv[i]);
+}
 
-	if (resume_dir) {
-		if (settings_given || optind < argc)
-			usage_exit("run", "--resume takes no other options: the run continues with the "
-			            "settings recorded in %s/meta.json", resume_dir);
-		experiment_free(&e);
-		return resume(resume_dir, command_line);
+/* The user's command: after '--' (getopt leaves it at optind), split at '--beside'. */
+static void set_command_workloads(struct experiment *e, int cmd_argc, char **cmd_argv)
+{
+	if (e->kernel || e->iters || e->beside_kernel || e->beside_iters)
+		usage_exit("run", "--kernel, --iters, --beside-kernel and --beside-iters are for "
+		           "kernels; with a command after '--', leave them out");
+	int split = -1;
+	for (int i = 0; i < cmd_argc && split < 0; i++)
+		if (!strcmp(cmd_argv[i], "--beside"))
+			split = i;
+	int a_argc = split >= 0 ? split : cmd_argc;
+	if (a_argc == 0)
+		usage_exit("run", "no command before --beside");
+	if (split >= 0 && split + 1 == cmd_argc)
+		usage_exit("run", "no command after --beside");
+	xworkload_command(&e->a, cmd_argv, a_argc);
+	if (split >= 0)
+		xworkload_command(&e->b, cmd_argv + split + 1, cmd_argc - split - 1);
+}
+
+static void set_kernel_workloads(struct experiment *e)
+{
+	if (!e->kernel)
+		e->kernel = xstrdup("nop");
+	const struct kernel *k = kernel_find(e->kernel);
+	if (k && e->iters == 0)
+		e->iters = k->default_iters;
+	xworkload_kernel(&e->a, e->kernel, e->iters);
+	if (e->beside_kernel) {
+		const struct kernel *b = kernel_find(e->beside_kernel);
+		if (b && e->beside_iters == 0)
+			e->beside_iters = beside_iters_for(k, e->iters, b);
+		xworkload_kernel(&e->b, e->beside_kernel, e->beside_iters);
+	} else if (e->beside_iters) {
+		usage_exit("run", "--beside-iters goes with --beside-kernel");
 	}
-	e.command_line = command_line;
+}
 
-	/* The user's command: after '--' (getopt leaves it at optind), split at '--beside'. */
+/* Workloads, trial and warm-up counts from what the options left. */
+static void settle_settings(struct experiment *e, int argc, char **argv)
+{
 	int cmd_argc = argc - optind;
 	char **cmd_argv = argv + optind;
 	if (cmd_argc == 0 && optind > 1 && !strcmp(argv[optind - 1], "--"))
 		usage_exit("run", "no command after '--'");
-	if (cmd_argc > 0) {
-		if (strcmp(argv[optind - 1], "--") != 0)
-			usage_exit("run", "unexpected argument '%s'; a command to run goes after '--'",
-			            cmd_argv[0]);
-		if (e.kernel || e.iters || e.beside_kernel || e.beside_iters)
-			usage_exit("run", "--kernel, --iters, --beside-kernel and --beside-iters are for "
-			           "kernels; with a command after '--', leave them out");
-		int split = -1;
-		for (int i = 0; i < cmd_argc; i++)
-			if (!strcmp(cmd_argv[i], "--beside")) {
-				split = i;
-				break;
-			}
-		int a_argc = split >= 0 ? split : cmd_argc;
-		if (a_argc == 0)
-			usage_exit("run", "no command before --beside");
-		if (split >= 0 && split + 1 == cmd_argc)
-			usage_exit("run", "no command after --beside");
-		xworkload_command(&e.a, cmd_argv, a_argc);
-		if (split >= 0)
-			xworkload_command(&e.b, cmd_argv + split + 1, cmd_argc - split - 1);
-	} else {
-		if (!e.kernel)
-			e.kernel = xstrdup("nop");
-		const struct kernel *k = kernel_find(e.kernel);
-		if (k && e.iters == 0)
-			e.iters = k->default_iters;
-		xworkload_kernel(&e.a, e.kernel, e.iters);
-		if (e.beside_kernel) {
-			const struct kernel *b = kernel_find(e.beside_kernel);
-			if (b && e.beside_iters == 0)
-				e.beside_iters = beside_iters_for(k, e.iters, b);
-			xworkload_kernel(&e.b, e.beside_kernel, e.beside_iters);
-		} else if (e.beside_iters) {
-			usage_exit("run", "--beside-iters goes with --beside-kernel");
-		}
-	}
-	if (e.trials != -2 && e.duration_s > 0)
+	if (cmd_argc > 0 && strcmp(argv[optind - 1], "--") != 0)
+		usage_exit("run", "unexpected argument '%s'; a command to run goes after '--'",
+		           cmd_argv[0]);
+	if (cmd_argc > 0)
+		set_command_workloads(e, cmd_argc, cmd_argv);
+	else
+		set_kernel_workloads(e);
+	if (e->trials != -2 && e->duration_s > 0)
 		usage_exit("run", "--trials and --duration exclude each other; give one");
-	if (e.duration_s > 0)
-		e.trials = -1;
-	else if (e.trials == -2)
-		e.trials = DEFAULT_TRIALS;
-	if (e.warmup < 0)
-		e.warmup = DEFAULT_WARMUP;
+	if (e->duration_s > 0)
+		e->trials = -1;
+	else if (e->trials == -2)
+		e->trials = DEFAULT_TRIALS;
+	if (e->warmup < 0)
+		e->warmup = DEFAULT_WARMUP;
+}
 
-	bool wanted[PLACEMENT_COUNT] = { false };
-	if (placements) {
-		if (parse_placements(placements, wanted) == 0)
-			usage_exit("run", "--placements: the list is empty");
-		bool two_cpus = false;
-		for (int p = 0; p < PLACEMENT_COUNT; p++)
-			if (wanted[p] && p != PLACEMENT_SOLO && p != PLACEMENT_SAME_PU)
-				two_cpus = true;
-		if (e.have_pair && !two_cpus)
-			usage_exit("run", "--pair %d,%d names two CPUs, but --placements has no placement "
-			           "of two CPUs (solo and same-pu use only CPU %d)", e.pair[0], e.pair[1],
-			           e.pair[0]);
-	} else if (e.have_pair) {
-		char err[TOPO_ERR_LEN];
-		struct topo *t = topo_load(NULL, err);
-		struct topo_relation rel;
-		if (!t)
-			errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
-		if (topo_relate(t, e.pair, &rel, err) != 0)
-			errx(EXIT_USAGE, "--pair %d,%d: %s", e.pair[0], e.pair[1], err);
-		topo_free(&t);
-		wanted[rel.relation] = true;
-		wanted[PLACEMENT_SOLO] = true;
-	} else {
+/* --placements checked against --pair; both are the user's input, so this runs before the
+ * machine is read. */
+static void parse_wanted(const struct experiment *e, const char *placements,
+                         bool wanted[PLACEMENT_COUNT])
+{
+	if (!placements)
+		return;
+	if (parse_placements(placements, wanted) == 0)
+		usage_exit("run", "--placements: the list is empty");
+	bool two_cpus = false;
+	for (int p = 0; p < PLACEMENT_COUNT; p++)
+		if (wanted[p] && p != PLACEMENT_SOLO && p != PLACEMENT_SAME_PU)
+			two_cpus = true;
+	if (e->have_pair && !two_cpus)
+		usage_exit("run", "--pair %d,%d names two CPUs, but --placements has no placement "
+		           "of two CPUs (solo and same-pu use only CPU %d)", e->pair[0], e->pair[1],
+		           e->pair[0]);
+}
+
+/* Without --placements: the placement --pair forms and solo, or the default list. */
+static void default_wanted(const struct experiment *e, const struct topo *topo,
+                           bool wanted[PLACEMENT_COUNT])
+{
+	if (!e->have_pair) {
 		parse_placements(DEFAULT_PLACEMENTS, wanted);
+		return;
 	}
+	char err[TOPO_ERR_LEN];
+	struct topo_relation rel;
+	if (topo_relate(topo, e->pair, &rel, err) != 0)
+		errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
+	wanted[rel.relation] = true;
+	wanted[PLACEMENT_SOLO] = true;
+}
 
-	/* An --out that exists is the user's mistake: say so before anything about the machine. */
-	if (e.out_dir && access(e.out_dir, F_OK) == 0)
-		usage_exit("run", "results folder %s already exists; choose another --out, or "
-		           "continue it with --resume %s", e.out_dir, e.out_dir);
-
-	char err[STORE_ERR_LEN];
-	struct topo *topo = topo_load(NULL, err);
-	if (!topo)
-		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
-	struct topo_info info;
-	topo_get_info(topo, &info);
-	choose_pairs(&e, topo, wanted);
-	if (e.plan.nplacements == 0) {
-		topo_free(&topo);
-		errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on this machine "
-		     "(reasons above); `smtbench topo` shows what it can do");
-	}
-	if (e.plan.nplacements == 1)
+/* What about this machine may make the run mean less than it seems: said before it starts. */
+static void warn_about_machine(const struct experiment *e, const struct topo_info *info)
+{
+	if (e->plan.nplacements == 1)
 		warnx("only %s will run: with one placement there is nothing to compare it with, so "
 		      "the run ends without an answer (add solo, for one)",
-		      placement_name(e.plan.placements[0]));
-	if (info.virtual_machine)
+		      placement_name(e->plan.placements[0]));
+	if (info->virtual_machine)
 		warnx("this is a virtual machine (%s): its CPU numbering and siblings need not be "
-		      "the host's", info.hypervisor[0] ? info.hypervisor : "hypervisor unknown");
+		      "the host's", info->hypervisor[0] ? info->hypervisor : "hypervisor unknown");
 	struct topo_cpu_quota quota;
 	topo_cpu_quota(&quota);
 	if (quota.cpus > 0 && quota.cpus < 2)
@@ -553,39 +534,36 @@ int cmd_run(int argc, char **argv)
 		      "run at the same time, so a pair's contention is not what its placement says "
 		      "(see the overlap in the report); run outside that cgroup", quota.cpus,
 		      quota.source);
+}
 
-	if (!have_seed)
-		e.plan.seed = plan_fresh_seed();
-	e.plan.warmup_blocks = e.warmup;
-	e.plan.measured_blocks = e.trials;
-
-	if (e.a.is_kernel)
-		preflight_kernel(&e, &e.a);
-	if (e.b.argv && e.b.is_kernel)
-		preflight_kernel(&e, &e.b);
-
-	if (!e.out_dir)
-		e.out_dir = default_out_dir();
-	/* From the folder's creation on, a stop signal waits for a trial boundary, so the folder
-	 * always gets its meta.json and stays resumable. */
-	trial_block_signals(&e.child_sigmask);
-	struct store *s = store_create(e.out_dir, err);
-	if (!s) {
-		topo_free(&topo);
+/* The results folder with samples.csv's header, meta.json's first state and topology.xml. From
+ * its creation on, a stop signal waits for a trial boundary, so the folder always gets its
+ * meta.json and stays resumable. */
+static struct store *create_folder(struct experiment *e, const struct topo *topo,
+                                   const struct topo_info *info)
+{
+	if (!e->out_dir)
+		e->out_dir = default_out_dir();
+	trial_block_signals(&e->child_sigmask);
+	char err[STORE_ERR_LEN];
+	struct store *s = store_create(e->out_dir, err);
+	if (!s)
 		errx(EXIT_USAGE, "%s", err);
-	}
-	e.meta = meta_new(&e, &info);
+	e->meta = meta_new(e, info);
 	char terr[TOPO_ERR_LEN];
 	char *xml_path = xasprintf("%s/topology.xml", store_dir(s));
 	if (topo_export_xml(topo, xml_path, terr) != 0)
 		warnx("topology.xml not written: %s", terr);
 	free(xml_path);
-	topo_free(&topo);
+	return s;
+}
 
-	long total = plan_total_trials(&e.plan);
-	printf("smtbench run: %s → %s\n", e.a.name, e.out_dir);
-	for (int i = 0; i < e.plan.nplacements; i++) {
-		const struct topo_pair *pair = &e.pairs[e.plan.placements[i]];
+static void print_plan(const struct experiment *e)
+{
+	long total = plan_total_trials(&e->plan);
+	printf("smtbench run: %s → %s\n", e->a.name, e->out_dir);
+	for (int i = 0; i < e->plan.nplacements; i++) {
+		const struct topo_pair *pair = &e->pairs[e->plan.placements[i]];
 		if (pair->npus == 1)
 			printf("  %-13s CPU %d\n", placement_name(pair->placement), pair->pus[0]);
 		else
@@ -594,18 +572,86 @@ int cmd_run(int argc, char **argv)
 	}
 	if (total >= 0)
 		printf("  %ld trials: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
-		       e.warmup, e.trials, e.trials == 1 ? "" : "s", e.plan.nplacements,
-		       (unsigned long long)e.plan.seed);
+		       e->warmup, e->trials, e->trials == 1 ? "" : "s", e->plan.nplacements,
+		       (unsigned long long)e->plan.seed);
 	else
 		printf("  whole blocks of %d for %.0f s (%ld warm-up block%s first), seed %llu\n",
-		       e.plan.nplacements, e.duration_s, e.warmup, e.warmup == 1 ? "" : "s",
-		       (unsigned long long)e.plan.seed);
+		       e->plan.nplacements, e->duration_s, e->warmup, e->warmup == 1 ? "" : "s",
+		       (unsigned long long)e->plan.seed);
 	fflush(stdout);
+}
 
-	enum run_outcome outcome = experiment_run(&e, s, 0, NULL, 0);
-	sigprocmask(SIG_SETMASK, &e.child_sigmask, NULL); /* ^C may stop the report */
-	int rc = finish(&e, s, outcome);
+/* The smtbench command line, for meta.json; argv[0] here is "run". */
+static char **copy_command_line(int argc, char **argv)
+{
+	char **command_line = xcalloc((size_t)argc + 2, sizeof *command_line);
+	command_line[0] = xstrdup("smtbench");
+	for (int i = 0; i < argc; i++)
+		command_line[i + 1] = xstrdup(argv[i]);
+	return command_line;
+}
+
+/* A new run: the user's input checked, the machine read (once), the pairs chosen, the kernel
+ * tried, the folder made, then the trials. */
+static int new_run(struct experiment *e, const struct run_options *o)
+{
+	bool wanted[PLACEMENT_COUNT] = { false };
+	parse_wanted(e, o->placements, wanted);
+	char err[TOPO_ERR_LEN];
+	struct topo *topo = topo_load(NULL, err);
+	if (!topo)
+		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+	if (!o->placements)
+		default_wanted(e, topo, wanted);
+	/* An --out that exists is the user's mistake: say so before anything about the machine. */
+	if (e->out_dir && access(e->out_dir, F_OK) == 0)
+		usage_exit("run", "results folder %s already exists; choose another --out, or "
+		           "continue it with --resume %s", e->out_dir, e->out_dir);
+	struct topo_info info;
+	topo_get_info(topo, &info);
+	choose_pairs(e, topo, wanted);
+	if (e->plan.nplacements == 0)
+		errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on this machine "
+		     "(reasons above); `smtbench topo` shows what it can do");
+	warn_about_machine(e, &info);
+	if (!o->have_seed)
+		e->plan.seed = plan_fresh_seed();
+	e->plan.warmup_blocks = e->warmup;
+	e->plan.measured_blocks = e->trials;
+	if (e->a.is_kernel)
+		preflight_kernel(e, &e->a);
+	if (e->b.argv && e->b.is_kernel)
+		preflight_kernel(e, &e->b);
+	struct store *s = create_folder(e, topo, &info);
+	topo_free(&topo);
+	print_plan(e);
+	enum run_outcome outcome = experiment_run(e, s, 0, NULL, 0);
+	sigprocmask(SIG_SETMASK, &e->child_sigmask, NULL); /* ^C may stop the report */
+	int rc = finish(e, s, outcome);
 	store_close(&s);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct experiment e = { .trials = -2, .warmup = -1 };
+	struct run_options o = { 0 };
+	parse_options(argc, argv, &e, &o);
+	if (o.done) {
+		experiment_free(&e);
+		return EXIT_OK;
+	}
+	char **command_line = copy_command_line(argc, argv);
+	if (o.resume_dir) {
+		if (o.settings_given || optind < argc)
+			usage_exit("run", "--resume takes no other options: the run continues with the "
+			           "settings recorded in %s/meta.json", o.resume_dir);
+		experiment_free(&e);
+		return resume(o.resume_dir, command_line);
+	}
+	e.command_line = command_line;
+	settle_settings(&e, argc, argv);
+	int rc = new_run(&e, &o);
 	experiment_free(&e);
 	return rc;
 }

@@ -101,159 +101,232 @@ static double mean_role_a_utime(const struct trial_result *r, const struct trial
 	return n ? sum / n : NAN;
 }
 
-enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
-                                const struct stored_trial *previous, long nprevious)
+/* What the trial loop carries from trial to trial. */
+struct run_state {
+	struct experiment *e;
+	struct store *s;
+	long first_trial, total, warmup_trials;
+	double origin_s;          /* start_s and end_s count from here (continued across --resume) */
+	double measured_origin_s; /* run time at which the first measured trial started */
+	double run_start_s;       /* when this call started, for the progress line's ETA */
+	bool progress;            /* stderr is a terminal */
+	struct running_means means;
+	char *log_path;           /* workload-stderr.log; log_fd is -1 when it cannot be opened */
+	int log_fd;
+	long failures, early_failures;
+	enum run_outcome outcome;
+};
+
+/* The trials already stored, the time origin, the workloads' error log, and meta.json's new
+ * segment. */
+static void run_state_init(struct run_state *st, long first_trial,
+                           const struct stored_trial *previous, long nprevious)
 {
-	char err[STORE_ERR_LEN];
-	struct running_means means = { { 0 }, { 0 } };
 	double time_offset_s = 0;
-	long warmup_trials = e->plan.warmup_blocks * e->plan.nplacements;
-	double measured_origin_s = NAN; /* run time at which the first measured trial started */
+	st->first_trial = first_trial;
+	st->warmup_trials = st->e->plan.warmup_blocks * st->e->plan.nplacements;
+	st->measured_origin_s = NAN;
 	for (long i = 0; i < nprevious; i++) {
-		if (previous[i].trial == warmup_trials)
-			measured_origin_s = previous[i].start_s;
-		count_trial(&means, previous[i].placement, previous[i].warmup, previous[i].ok,
+		if (previous[i].trial == st->warmup_trials)
+			st->measured_origin_s = previous[i].start_s;
+		count_trial(&st->means, previous[i].placement, previous[i].warmup, previous[i].ok,
 		            previous[i].utime_a_s);
 		if (previous[i].end_s > time_offset_s)
 			time_offset_s = previous[i].end_s;
 	}
 	/* start_s and end_s continue across a resume: the time spent stopped is left out. */
-	double origin_s = trial_now_s() - time_offset_s;
-	long total = plan_total_trials(&e->plan);
-	bool progress = isatty(STDERR_FILENO);
-
-	char *log_path = xasprintf("%s/workload-stderr.log", store_dir(s));
-	int log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-	if (log_fd < 0)
-		warn("cannot open %s; the workloads' error output is discarded", log_path);
-
-	meta_begin_segment(e->meta, first_trial);
-	if (meta_save(e->meta, store_dir(s), err) != 0)
+	st->origin_s = trial_now_s() - time_offset_s;
+	st->total = plan_total_trials(&st->e->plan);
+	st->progress = isatty(STDERR_FILENO);
+	st->log_path = xasprintf("%s/workload-stderr.log", store_dir(st->s));
+	st->log_fd = open(st->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (st->log_fd < 0)
+		warn("cannot open %s; the workloads' error output is discarded", st->log_path);
+	char err[STORE_ERR_LEN];
+	meta_begin_segment(st->e->meta, first_trial);
+	if (meta_save(st->e->meta, store_dir(st->s), err) != 0)
 		warnx("%s", err);
+	st->outcome = RUN_COMPLETE;
+	st->run_start_s = trial_now_s();
+}
 
-	enum run_outcome outcome = RUN_COMPLETE;
-	/* If the first block this call runs fails whole, the workload is broken: stop rather than
-	 * fill a night with failed trials. That holds for a resumed run as much as a new one. */
-	long failures = 0, early_failures = 0;
+/* Whether trial t should start: the plan's end, or with a duration the time budget. */
+static bool time_for_trial(struct run_state *st, long t)
+{
+	const struct experiment *e = st->e;
+	if (st->total >= 0)
+		return t < st->total;
+	double run_time_s = trial_now_s() - st->origin_s;
+	if (t == st->warmup_trials && isnan(st->measured_origin_s))
+		st->measured_origin_s = run_time_s;
+	if (t % e->plan.nplacements != 0 || t <= st->warmup_trials)
+		return true;
+	/* The budget is for measured blocks, and a block is never cut in half: start one only
+	 * if it should fit, judging by the measured blocks so far. */
+	double measured_s = run_time_s - st->measured_origin_s;
+	double per_block_s = measured_s / (double)((t - st->warmup_trials) / e->plan.nplacements);
+	return !(measured_s + per_block_s > e->duration_s); /* NaN: not known yet, go on */
+}
+
+static void stop_interrupted(struct run_state *st, int sig)
+{
+	st->e->interrupt_signal = sig;
+	meta_set_interrupt(st->e->meta, sig);
+	st->outcome = RUN_INTERRUPTED;
+}
+
+/* Trial t's processes (CPU, program, role) from its placement and the workloads. */
+static void describe_trial(const struct run_state *st, long t, struct trial_spec *spec,
+                           struct trial_labels *labels)
+{
+	const struct experiment *e = st->e;
+	enum placement p = plan_placement_of(&e->plan, t);
+	*spec = (struct trial_spec){
+		.nprocs = placement_nprocs(p),
+		.stderr_fd = st->log_fd,
+		.run_origin_s = st->origin_s,
+		.child_sigmask = &e->child_sigmask,
+	};
+	*labels = (struct trial_labels){
+		.trial = t,
+		.block = plan_block_of(&e->plan, t),
+		.warmup = plan_is_warmup(&e->plan, t),
+		.placement = p,
+	};
+	for (int i = 0; i < spec->nprocs; i++) {
+		const struct workload *w = (i == 1 && e->b.argv) ? &e->b : &e->a;
+		spec->procs[i] = (struct trial_proc_spec){ e->pairs[p].pus[i], w->path, w->argv };
+		labels->role[i] = w == &e->b ? "b" : "a";
+		labels->workload[i] = w->name;
+	}
+}
+
+/* A stored trial in which a process failed: said (the first few) and counted. True when the
+ * run must stop: the workload is not supported on this CPU. */
+static bool note_failure(struct run_state *st, long t, const struct trial_result *result,
+                         int failed_proc, const char *failure)
+{
+	enum placement p = plan_placement_of(&st->e->plan, t);
+	st->failures++;
+	if (t - st->first_trial < st->e->plan.nplacements)
+		st->early_failures++;
+	if (st->progress)
+		fprintf(stderr, "\r\033[K");
+	if (st->failures <= FAILURES_SHOWN)
+		warnx("trial %ld (%s) failed: process %d on CPU %d %s", t, placement_name(p),
+		      failed_proc, st->e->pairs[p].pus[failed_proc], result->procs[failed_proc].error);
+	if (strcmp(failure, "unsupported") != 0)
+		return false;
+	warnx("the workload is not supported on this CPU; stopping");
+	return true;
+}
+
+/* If the first block this call runs fails whole, the workload is broken: stop rather than fill
+ * a night with failed trials. That holds for a resumed run as much as a new one. */
+static bool first_block_failed(const struct run_state *st, long t)
+{
+	long n = st->e->plan.nplacements;
+	if (st->early_failures != n || t + 1 - st->first_trial != n)
+		return false;
+	off_t logged = st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
+	if (logged > 0)
+		warnx("every trial of the first block failed; stopping (the workloads' error output "
+		      "is in %s)", st->log_path);
+	else
+		warnx("every trial of the first block failed; stopping (the workloads wrote nothing "
+		      "on their error output)");
+	return true;
+}
+
+/* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
+enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
+
+/* Runs trial t and appends it to samples.csv. */
+static enum step run_one_trial(struct run_state *st, long t)
+{
+	struct trial_spec spec;
+	struct trial_labels labels;
+	describe_trial(st, t, &spec, &labels);
+	struct trial_result result;
+	int interrupt_signal = 0;
+	enum trial_outcome o = trial_run(&spec, &result, &interrupt_signal);
+	if (o == TRIAL_INTERRUPTED) {
+		/* The interrupted trial is not stored: --resume runs it again, whole. */
+		stop_interrupted(st, interrupt_signal);
+		return STEP_STOP_BEFORE;
+	}
+	if (o == TRIAL_SYSTEM_ERROR) {
+		warn("trial %ld (%s): cannot start its processes", t, placement_name(labels.placement));
+		st->outcome = RUN_FAILED;
+		return STEP_STOP_BEFORE;
+	}
+	char err[STORE_ERR_LEN];
+	if (store_append_trial(st->s, &labels, &result, err) != 0) {
+		warnx("%s", err);
+		st->outcome = RUN_FAILED;
+		return STEP_STOP_BEFORE;
+	}
+	int failed_proc = 0;
+	const char *failure = trial_failure(&result, &failed_proc);
+	if (failure && note_failure(st, t, &result, failed_proc, failure)) {
+		st->outcome = RUN_FAILED;
+		return STEP_STOP_AFTER;
+	}
+	count_trial(&st->means, labels.placement, labels.warmup, failure == NULL,
+	            mean_role_a_utime(&result, &labels));
+	if (first_block_failed(st, t)) {
+		st->outcome = RUN_FAILED;
+		return STEP_STOP_AFTER;
+	}
+	return STEP_NEXT;
+}
+
+/* meta.json's segment closed with the outcome; an empty error log removed (it says nothing). */
+static void run_state_finish(struct run_state *st, long trials_done)
+{
+	if (st->progress)
+		fprintf(stderr, "\r\033[K");
+	if (st->failures > FAILURES_SHOWN)
+		warnx("%ld failed trials in all (recorded in samples.csv with their status)",
+		      st->failures);
+	meta_end_segment(st->e->meta, trials_done,
+	                 st->outcome == RUN_COMPLETE ? "complete"
+	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
+	char err[STORE_ERR_LEN];
+	if (meta_save(st->e->meta, store_dir(st->s), err) != 0)
+		warnx("%s", err);
+	if (st->log_fd >= 0) {
+		off_t size = lseek(st->log_fd, 0, SEEK_END);
+		close(st->log_fd);
+		if (size == 0)
+			unlink(st->log_path);
+	}
+	free(st->log_path);
+}
+
+enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
+                                const struct stored_trial *previous, long nprevious)
+{
+	struct run_state st = { .e = e, .s = s };
+	run_state_init(&st, first_trial, previous, nprevious);
 	long t = first_trial;
-	double run_start_s = trial_now_s();
-	for (;; t++) {
-		if (total >= 0 && t >= total)
-			break;
-		double run_time_s = trial_now_s() - origin_s;
-		if (t == warmup_trials && isnan(measured_origin_s))
-			measured_origin_s = run_time_s;
-		if (total < 0 && t % e->plan.nplacements == 0 && t > warmup_trials) {
-			/* The budget is for measured blocks, and a block is never cut in half: start
-			 * one only if it should fit, judging by the measured blocks so far. */
-			double measured_s = run_time_s - measured_origin_s;
-			double per_block_s = measured_s / (double)((t - warmup_trials) / e->plan.nplacements);
-			if (measured_s + per_block_s > e->duration_s)
-				break;
-		}
+	for (; time_for_trial(&st, t); t++) {
 		int stop = trial_pending_stop_signal();
 		if (stop) {
-			e->interrupt_signal = stop;
-			meta_set_interrupt(e->meta, stop);
-			outcome = RUN_INTERRUPTED;
+			stop_interrupted(&st, stop);
 			break;
 		}
-
-		enum placement p = plan_placement_of(&e->plan, t);
-		const struct topo_pair *pair = &e->pairs[p];
-		struct trial_spec spec = {
-			.nprocs = placement_nprocs(p),
-			.stderr_fd = log_fd,
-			.run_origin_s = origin_s,
-			.child_sigmask = &e->child_sigmask,
-		};
-		struct trial_labels labels = {
-			.trial = t,
-			.block = plan_block_of(&e->plan, t),
-			.warmup = plan_is_warmup(&e->plan, t),
-			.placement = p,
-		};
-		for (int i = 0; i < spec.nprocs; i++) {
-			const struct workload *w = (i == 1 && e->b.argv) ? &e->b : &e->a;
-			spec.procs[i] = (struct trial_proc_spec){ pair->pus[i], w->path, w->argv };
-			labels.role[i] = w == &e->b ? "b" : "a";
-			labels.workload[i] = w->name;
-		}
-
-		struct trial_result result;
-		int interrupt_signal = 0;
-		enum trial_outcome o = trial_run(&spec, &result, &interrupt_signal);
-		if (o == TRIAL_INTERRUPTED) {
-			/* The interrupted trial is not stored: --resume runs it again, whole. */
-			e->interrupt_signal = interrupt_signal;
-			meta_set_interrupt(e->meta, interrupt_signal);
-			outcome = RUN_INTERRUPTED;
+		enum step step = run_one_trial(&st, t);
+		if (step == STEP_STOP_BEFORE)
 			break;
-		}
-		if (o == TRIAL_SYSTEM_ERROR) {
-			warn("trial %ld (%s): cannot start its processes", t, placement_name(p));
-			outcome = RUN_FAILED;
-			break;
-		}
-		if (store_append_trial(s, &labels, &result, err) != 0) {
-			warnx("%s", err);
-			outcome = RUN_FAILED;
-			break;
-		}
-
-		int failed_proc = 0;
-		const char *failure = trial_failure(&result, &failed_proc);
-		if (failure) {
-			failures++;
-			if (t - first_trial < e->plan.nplacements)
-				early_failures++;
-			if (progress)
-				fprintf(stderr, "\r\033[K");
-			if (failures <= FAILURES_SHOWN)
-				warnx("trial %ld (%s) failed: process %d on CPU %d %s", t, placement_name(p),
-				      failed_proc, pair->pus[failed_proc], result.procs[failed_proc].error);
-			if (!strcmp(failure, "unsupported")) {
-				warnx("the workload is not supported on this CPU; stopping");
-				outcome = RUN_FAILED;
-				t++;
-				break;
-			}
-		}
-		count_trial(&means, p, labels.warmup, failure == NULL,
-		            mean_role_a_utime(&result, &labels));
-		if (early_failures == e->plan.nplacements && t + 1 - first_trial == e->plan.nplacements) {
-			off_t logged = log_fd >= 0 ? lseek(log_fd, 0, SEEK_END) : 0;
-			if (logged > 0)
-				warnx("every trial of the first block failed; stopping (the workloads' error "
-				      "output is in %s)", log_path);
-			else
-				warnx("every trial of the first block failed; stopping (the workloads wrote "
-				      "nothing on their error output)");
-			outcome = RUN_FAILED;
+		if (step == STEP_STOP_AFTER) {
 			t++;
 			break;
 		}
-		if (progress)
-			show_progress(e, t + 1, total, trial_now_s() - origin_s, t + 1 - first_trial,
-			              trial_now_s() - run_start_s, &means);
+		if (st.progress)
+			show_progress(e, t + 1, st.total, trial_now_s() - st.origin_s,
+			              t + 1 - first_trial, trial_now_s() - st.run_start_s, &st.means);
 	}
-	if (progress)
-		fprintf(stderr, "\r\033[K");
-	if (failures > FAILURES_SHOWN)
-		warnx("%ld failed trials in all (recorded in samples.csv with their status)", failures);
-
-	meta_end_segment(e->meta, t,
-	                 outcome == RUN_COMPLETE ? "complete"
-	                 : outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
-	if (meta_save(e->meta, store_dir(s), err) != 0)
-		warnx("%s", err);
-	if (log_fd >= 0) {
-		/* An empty log says nothing: leave no file behind. */
-		off_t size = lseek(log_fd, 0, SEEK_END);
-		close(log_fd);
-		if (size == 0)
-			unlink(log_path);
-	}
-	free(log_path);
-	return outcome;
+	run_state_finish(&st, t);
+	return st.outcome;
 }

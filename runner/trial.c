@@ -240,65 +240,88 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result *out,
-                             int *interrupt_signal)
-{
+/* A trial's processes and the barrier they wait at, as the parent sees them. */
+struct trial_state {
+	const struct trial_spec *spec;
+	struct trial_result *out;
 	struct child children[TRIAL_MAX_PROCS];
-	cpu_set_t masks[TRIAL_MAX_PROCS];
-	int go[2] = { -1, -1 };
-	enum trial_outcome outcome = TRIAL_COMPLETED;
-	int saved_errno = 0;
+	int go[2];        /* the barrier: children block reading go[0] until go[1] closes */
+	double release_s; /* when the barrier opened */
+};
 
-	init_result(spec, out);
-	for (int i = 0; i < spec->nprocs; i++) {
-		children[i] = (struct child){ .pid = -1, .ready_fd = -1, .exec_fd = -1 };
-		CPU_ZERO(&masks[i]);
-		CPU_SET(spec->procs[i].pu, &masks[i]);
+/* Undoes a half-made start: every child killed and reaped, every descriptor closed. errno is
+ * kept for the caller's TRIAL_SYSTEM_ERROR. */
+static enum trial_outcome system_error(struct trial_state *st)
+{
+	int saved_errno = errno;
+	close_fd(&st->go[0]);
+	close_fd(&st->go[1]);
+	kill_and_reap_all(st->children, st->spec->nprocs, NULL);
+	for (int i = 0; i < st->spec->nprocs; i++) {
+		close_fd(&st->children[i].ready_fd);
+		close_fd(&st->children[i].exec_fd);
 	}
-	if (pipe2(go, O_CLOEXEC) != 0)
-		return TRIAL_SYSTEM_ERROR;
+	errno = saved_errno;
+	return TRIAL_SYSTEM_ERROR;
+}
 
+/* Forks every child; each binds itself and waits at the barrier. -1 (errno) when a pipe or a
+ * fork fails; the caller then calls system_error. */
+static int start_children(struct trial_state *st)
+{
+	const struct trial_spec *spec = st->spec;
 	pid_t parent = getpid();
 	for (int i = 0; i < spec->nprocs; i++) {
+		cpu_set_t mask;
+		CPU_ZERO(&mask);
+		CPU_SET(spec->procs[i].pu, &mask);
 		int ready[2], exec_pipe[2];
 		if (pipe2(ready, O_CLOEXEC) != 0)
-			goto system_error;
+			return -1;
 		if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
 			close(ready[0]), close(ready[1]);
-			goto system_error;
+			return -1;
 		}
 		pid_t pid = fork();
 		if (pid < 0) {
 			close(ready[0]), close(ready[1]), close(exec_pipe[0]), close(exec_pipe[1]);
-			goto system_error;
+			return -1;
 		}
 		if (pid == 0) {
 			/* The barrier works only if no child holds the write end of the go pipe. */
-			close(go[1]);
+			close(st->go[1]);
 			close(ready[0]);
 			close(exec_pipe[0]);
 			for (int j = 0; j < i; j++) {
-				close(children[j].ready_fd);
-				close(children[j].exec_fd);
+				close(st->children[j].ready_fd);
+				close(st->children[j].exec_fd);
 			}
-			run_child(spec, i, &masks[i], parent, ready[1], go[0], exec_pipe[1]);
+			run_child(spec, i, &mask, parent, ready[1], st->go[0], exec_pipe[1]);
 		}
 		setpgid(pid, pid); /* also done by the child: whichever runs first wins the race */
-		children[i].pid = pid;
-		children[i].ready_fd = ready[0];
-		children[i].exec_fd = exec_pipe[0];
+		st->children[i].pid = pid;
+		st->children[i].ready_fd = ready[0];
+		st->children[i].exec_fd = exec_pipe[0];
 		close(ready[1]);
 		close(exec_pipe[1]);
 	}
-	close_fd(&go[0]);
+	close_fd(&st->go[0]);
+	return 0;
+}
 
-	/* Wait until every child is bound and waiting at the barrier. */
+/* Reads each child's message from before the barrier: bound to its CPU, or why not. True when
+ * every child is ready. */
+static bool await_ready(struct trial_state *st)
+{
+	const struct trial_spec *spec = st->spec;
 	bool all_ready = true;
 	for (int i = 0; i < spec->nprocs; i++) {
 		char msg[1 + sizeof(int)];
 		int err = 0;
-		struct proc_result *r = &out->procs[i];
-		if (fileio_read_full(children[i].ready_fd, msg, sizeof msg) != (ssize_t)sizeof msg) {
+		struct proc_result *r = &st->out->procs[i];
+		ssize_t got = fileio_read_full(st->children[i].ready_fd, msg, sizeof msg);
+		close_fd(&st->children[i].ready_fd);
+		if (got != (ssize_t)sizeof msg) {
 			r->status = "bind-failed";
 			snprintf(r->error, sizeof r->error, "died before binding to CPU %d",
 			         spec->procs[i].pu);
@@ -320,38 +343,71 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 			         spec->procs[i].pu);
 		all_ready = false;
 	}
-	for (int i = 0; i < spec->nprocs; i++)
-		close_fd(&children[i].ready_fd);
-	if (!all_ready) {
-		/* Nobody may run alone when the trial asked for company: kill the rest while they
-		 * still wait at the barrier, and only then close it. */
-		kill_and_reap_all(children, spec->nprocs, NULL);
-		close_fd(&go[1]);
-		for (int i = 0; i < spec->nprocs; i++) {
-			if (!out->procs[i].status) {
-				out->procs[i].status = "bind-failed";
-				snprintf(out->procs[i].error, sizeof out->procs[i].error,
-				         "not started: its partner failed to bind");
-			}
-			close_fd(&children[i].exec_fd);
+	return all_ready;
+}
+
+/* Nobody may run alone when the trial asked for company: the rest are killed while they still
+ * wait at the barrier, and only then is it closed. */
+static void abandon_unbound(struct trial_state *st)
+{
+	kill_and_reap_all(st->children, st->spec->nprocs, NULL);
+	close_fd(&st->go[1]);
+	for (int i = 0; i < st->spec->nprocs; i++) {
+		struct proc_result *r = &st->out->procs[i];
+		if (!r->status) {
+			r->status = "bind-failed";
+			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
 		}
-		return TRIAL_COMPLETED;
+		close_fd(&st->children[i].exec_fd);
 	}
+}
 
-	/* Release everyone at once. */
-	double release_s = trial_now_s();
-	close_fd(&go[1]);
-
-	for (int i = 0; i < spec->nprocs; i++) {
+/* Opens the barrier, then learns which children failed to exec (their exec pipe carries errno;
+ * a successful exec closes it empty). */
+static void release(struct trial_state *st)
+{
+	st->release_s = trial_now_s();
+	close_fd(&st->go[1]);
+	for (int i = 0; i < st->spec->nprocs; i++) {
 		int err;
-		if (fileio_read_full(children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err) {
-			out->procs[i].status = "exec-failed";
-			snprintf(out->procs[i].error, sizeof out->procs[i].error, "cannot execute %s: %s",
-			         spec->procs[i].path, strerror(err));
+		struct proc_result *r = &st->out->procs[i];
+		if (fileio_read_full(st->children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err) {
+			r->status = "exec-failed";
+			snprintf(r->error, sizeof r->error, "cannot execute %s: %s",
+			         st->spec->procs[i].path, strerror(err));
 		}
-		close_fd(&children[i].exec_fd);
+		close_fd(&st->children[i].exec_fd);
 	}
+}
 
+/* Reaps the children that have ended: their times and how they ended. Returns how many. */
+static int reap_ended(struct trial_state *st)
+{
+	int reaped = 0;
+	for (int i = 0; i < st->spec->nprocs; i++) {
+		struct child *c = &st->children[i];
+		int status;
+		struct rusage ru;
+		if (c->reaped || wait4(c->pid, &status, WNOHANG, &ru) != c->pid)
+			continue;
+		double now = trial_now_s();
+		c->reaped = true;
+		c->end_s = now;
+		reaped++;
+		struct proc_result *r = &st->out->procs[i];
+		record_exit(r, status, &ru);
+		r->start_s = st->release_s - st->spec->run_origin_s;
+		r->end_s = now - st->spec->run_origin_s;
+		r->wall_s = now - st->release_s;
+	}
+	return reaped;
+}
+
+/* Waits for every child (SIGCHLD, or a wake-up every WAKE_INTERVAL_NS); a stop signal kills
+ * them all and ends the trial as interrupted. */
+static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_signal)
+{
+	const struct trial_spec *spec = st->spec;
 	sigset_t waitset;
 	stop_signal_set(&waitset);
 	sigaddset(&waitset, SIGCHLD);
@@ -362,65 +418,58 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 		siginfo_t info;
 		int sig = sigtimedwait(&waitset, &info, &timeout);
 		if (sig < 0 && errno != EAGAIN && errno != EINTR) {
-			saved_errno = errno;
-			outcome = TRIAL_SYSTEM_ERROR;
-			kill_and_reap_all(children, spec->nprocs, out);
-			break;
+			int saved_errno = errno;
+			kill_and_reap_all(st->children, spec->nprocs, st->out);
+			errno = saved_errno;
+			return TRIAL_SYSTEM_ERROR;
 		}
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 			*interrupt_signal = sig;
-			outcome = TRIAL_INTERRUPTED;
-			kill_and_reap_all(children, spec->nprocs, out);
-			break;
+			kill_and_reap_all(st->children, spec->nprocs, st->out);
+			return TRIAL_INTERRUPTED;
 		}
 		if (!frequency_sampled && remaining == spec->nprocs) {
-			sample_frequency(spec, out);
+			sample_frequency(spec, st->out);
 			frequency_sampled = true;
 		}
-		for (int i = 0; i < spec->nprocs; i++) {
-			if (children[i].reaped)
-				continue;
-			int status;
-			struct rusage ru;
-			pid_t got = wait4(children[i].pid, &status, WNOHANG, &ru);
-			if (got != children[i].pid)
-				continue;
-			double now = trial_now_s();
-			children[i].reaped = true;
-			children[i].end_s = now;
-			remaining--;
-			struct proc_result *r = &out->procs[i];
-			record_exit(r, status, &ru);
-			r->start_s = release_s - spec->run_origin_s;
-			r->end_s = now - spec->run_origin_s;
-			r->wall_s = now - release_s;
-		}
+		remaining -= reap_ended(st);
 	}
-	if (outcome != TRIAL_COMPLETED) {
-		if (outcome == TRIAL_SYSTEM_ERROR)
-			errno = saved_errno;
-		return outcome;
-	}
-
-	double first_end = INFINITY, last_end = 0;
-	for (int i = 0; i < spec->nprocs; i++) {
-		if (children[i].end_s < first_end)
-			first_end = children[i].end_s;
-		if (children[i].end_s > last_end)
-			last_end = children[i].end_s;
-	}
-	out->overlap = last_end > release_s ? (first_end - release_s) / (last_end - release_s) : 1.0;
 	return TRIAL_COMPLETED;
+}
 
-system_error:
-	saved_errno = errno;
-	close_fd(&go[0]);
-	close_fd(&go[1]);
-	kill_and_reap_all(children, spec->nprocs, NULL);
-	for (int i = 0; i < spec->nprocs; i++) {
-		close_fd(&children[i].ready_fd);
-		close_fd(&children[i].exec_fd);
+/* The share of the longest process's run during which all of them ran: 1 when they ended
+ * together. */
+static double overlap_of(const struct trial_state *st)
+{
+	double first_end = INFINITY, last_end = 0;
+	for (int i = 0; i < st->spec->nprocs; i++) {
+		if (st->children[i].end_s < first_end)
+			first_end = st->children[i].end_s;
+		if (st->children[i].end_s > last_end)
+			last_end = st->children[i].end_s;
 	}
-	errno = saved_errno;
-	return TRIAL_SYSTEM_ERROR;
+	return last_end > st->release_s ? (first_end - st->release_s) / (last_end - st->release_s)
+	                                : 1.0;
+}
+
+enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result *out,
+                             int *interrupt_signal)
+{
+	struct trial_state st = { .spec = spec, .out = out, .go = { -1, -1 } };
+	init_result(spec, out);
+	for (int i = 0; i < spec->nprocs; i++)
+		st.children[i] = (struct child){ .pid = -1, .ready_fd = -1, .exec_fd = -1 };
+	if (pipe2(st.go, O_CLOEXEC) != 0)
+		return TRIAL_SYSTEM_ERROR;
+	if (start_children(&st) != 0)
+		return system_error(&st);
+	if (!await_ready(&st)) {
+		abandon_unbound(&st);
+		return TRIAL_COMPLETED;
+	}
+	release(&st);
+	enum trial_outcome outcome = wait_children(&st, interrupt_signal);
+	if (outcome == TRIAL_COMPLETED)
+		out->overlap = overlap_of(&st);
+	return outcome;
 }
