@@ -16,6 +16,7 @@
 #include "analysis/analysis.h"
 #include "runner/commands.h"
 #include "runner/util.h"
+#include "topology/error.h"
 
 static void analyze_usage(FILE *out)
 {
@@ -66,9 +67,68 @@ static int parse_double_strict(const char *text, double *out)
 	return 0;
 }
 
-int cmd_analyze(int argc, char **argv)
+/* What `analyze`'s options asked for. */
+struct analyze_args {
+	struct analysis_options opt;
+	enum analysis_unit unit;
+	bool json, unit_given;
+	bool done; /* --help answered */
+};
+
+enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP };
+
+/* One option of getopt_long into a; bad values exit 2. */
+static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 {
-	enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP };
+	unsigned long n;
+	switch (c) {
+	case OPT_SEED_GRID:
+		a->opt.seed_grid = true;
+		break;
+	case OPT_MODEL:
+		if (!strcmp(optarg, "normal"))
+			a->opt.model = ANALYSIS_MODEL_NORMAL;
+		else if (!strcmp(optarg, "t"))
+			a->opt.model = ANALYSIS_MODEL_T;
+		else
+			usage_exit("analyze", "--model '%s': use normal or t", optarg);
+		break;
+	case OPT_UNIT:
+		if (!strcmp(optarg, "trial"))
+			a->unit = ANALYSIS_UNIT_TRIAL;
+		else if (!strcmp(optarg, "process"))
+			a->unit = ANALYSIS_UNIT_PROCESS;
+		else
+			usage_exit("analyze", "--unit '%s': use trial or process", optarg);
+		a->unit_given = true;
+		break;
+	case OPT_ROPE:
+		if (parse_double_strict(optarg, &a->opt.rope_pct) || !(a->opt.rope_pct > 0) ||
+		    !(a->opt.rope_pct < 100))
+			usage_exit("analyze", "--rope '%s': give a percentage above 0 and below 100, "
+			           "e.g. --rope 1", optarg);
+		break;
+	case OPT_GRID:
+		if (parse_ulong(optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, &n))
+			usage_exit("analyze", "--grid '%s': give the points per axis, %d to %d", optarg,
+			           ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
+		a->opt.grid_points = (int)n;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case OPT_HELP:
+	case 'h':
+		analyze_help();
+		a->done = true;
+		break;
+	default:
+		getopt_failure("analyze", c, argv);
+	}
+}
+
+static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
+{
 	static const struct option options[] = {
 		{ "seed-grid", no_argument, NULL, OPT_SEED_GRID },
 		{ "model", required_argument, NULL, OPT_MODEL },
@@ -79,97 +139,49 @@ int cmd_analyze(int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct analysis_options opt;
-	analysis_options_init(&opt);
-	enum analysis_unit unit = ANALYSIS_UNIT_TRIAL;
-	bool json = false, unit_given = false;
+	analysis_options_init(&a->opt);
+	a->unit = ANALYSIS_UNIT_TRIAL;
 	int c;
 	optind = 1;
 	opterr = 0; /* errors are ours: one line with the program's name */
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-		switch (c) {
-		case OPT_SEED_GRID:
-			opt.seed_grid = true;
-			break;
-		case OPT_MODEL:
-			if (!strcmp(optarg, "normal"))
-				opt.model = ANALYSIS_MODEL_NORMAL;
-			else if (!strcmp(optarg, "t"))
-				opt.model = ANALYSIS_MODEL_T;
-			else {
-				usage_exit("analyze", "--model '%s': use normal or t", optarg);
-			}
-			break;
-		case OPT_UNIT:
-			if (!strcmp(optarg, "trial"))
-				unit = ANALYSIS_UNIT_TRIAL;
-			else if (!strcmp(optarg, "process"))
-				unit = ANALYSIS_UNIT_PROCESS;
-			else {
-				usage_exit("analyze", "--unit '%s': use trial or process", optarg);
-			}
-			unit_given = true;
-			break;
-		case OPT_ROPE:
-			if (parse_double_strict(optarg, &opt.rope_pct) || !(opt.rope_pct > 0) ||
-			    !(opt.rope_pct < 100)) {
-				usage_exit("analyze", "--rope '%s': give a percentage above 0 and below "
-				           "100, e.g. --rope 1", optarg);
-			}
-			break;
-		case OPT_GRID: {
-			unsigned long n;
-			if (parse_ulong(optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, &n)) {
-				usage_exit("analyze", "--grid '%s': give the points per axis, %d to %d",
-				           optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
-			}
-			opt.grid_points = (int)n;
-			break;
-		}
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_HELP:
-		case 'h':
-			analyze_help();
-			return EXIT_OK;
-		default:
-			getopt_failure("analyze", c, argv);
-		}
-	}
+	while (!a->done && (c = getopt_long(argc, argv, ":h", options, NULL)) != -1)
+		take_analyze_option(c, argv, a);
 	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
-	if (opt.seed_grid && !unit_given)
-		unit = ANALYSIS_UNIT_PROCESS;
-	int rest = argc - optind;
-	if (rest != 1 && rest != 2)
-		usage_exit("analyze", "give a results folder, or two files of numbers");
-	char err[1024] = "";
+	if (a->opt.seed_grid && !a->unit_given)
+		a->unit = ANALYSIS_UNIT_PROCESS;
+}
+
+/* A results folder, or two files of numbers; NULL after saying why. */
+static struct analysis_dataset *load_dataset(char **paths, int npaths,
+                                             const struct analyze_args *a)
+{
+	char err[ERR_LEN] = "";
 	struct analysis_dataset *data;
-	if (rest == 1) {
+	if (npaths == 1) {
 		struct stat st;
-		if (stat(argv[optind], &st) == 0 && !S_ISDIR(st.st_mode)) {
+		if (stat(paths[0], &st) == 0 && !S_ISDIR(st.st_mode)) {
 			warnx("%s: not a folder; give a results folder, or two files of numbers",
-			      argv[optind]);
-			return EXIT_USAGE;
+			      paths[0]);
+			return NULL;
 		}
-		data = analysis_load_folder(argv[optind], unit, err, sizeof err);
+		data = analysis_load_folder(paths[0], a->unit, err, sizeof err);
 	} else {
-		if (unit_given && unit == ANALYSIS_UNIT_PROCESS)
+		if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
 			warnx("--unit process: plain files hold one sample per line already");
-		data = analysis_load_files(argv[optind], argv[optind + 1], err, sizeof err);
+		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
 	}
 	if (!data) {
 		warnx("%s", err);
-		return EXIT_USAGE;
+		return NULL;
 	}
 	for (size_t i = 0; i < data->warning_count; i++)
-		warnx("%s/%s", argv[optind], data->warnings[i]);
-	struct analysis_result *result = analysis_run(data, &opt, err, sizeof err);
-	analysis_dataset_free(&data);
-	if (!result) {
-		warnx("%s", err);
-		return EXIT_USAGE;
-	}
+		warnx("%s/%s", paths[0], data->warnings[i]);
+	return data;
+}
+
+/* The result as text or JSON on stdout; the exit status. */
+static int print_result(const struct analysis_result *result, bool json)
+{
 	int status = EXIT_OK;
 	if (json) {
 		json_t *root = analysis_result_json(result);
@@ -184,10 +196,33 @@ int cmd_analyze(int argc, char **argv)
 		warn("writing the result");
 		status = EXIT_FAILURE_RUNTIME;
 	}
-	analysis_result_free(&result);
 	if (fflush(stdout) != 0 && status == EXIT_OK) {
 		warn("stdout");
 		status = EXIT_FAILURE_RUNTIME;
 	}
+	return status;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	struct analyze_args a = { .json = false };
+	parse_analyze_options(argc, argv, &a);
+	if (a.done)
+		return EXIT_OK;
+	int rest = argc - optind;
+	if (rest != 1 && rest != 2)
+		usage_exit("analyze", "give a results folder, or two files of numbers");
+	struct analysis_dataset *data = load_dataset(argv + optind, rest, &a);
+	if (!data)
+		return EXIT_USAGE;
+	char err[ERR_LEN] = "";
+	struct analysis_result *result = analysis_run(data, &a.opt, err, sizeof err);
+	analysis_dataset_free(&data);
+	if (!result) {
+		warnx("%s", err);
+		return EXIT_USAGE;
+	}
+	int status = print_result(result, a.json);
+	analysis_result_free(&result);
 	return status;
 }

@@ -151,9 +151,9 @@ static bool relation_serves(enum placement relation, enum placement placement)
 static void choose_pairs(struct experiment *e, const struct topo *topo,
                          const bool wanted[PLACEMENT_COUNT])
 {
-	char err[TOPO_ERR_LEN];
+	char err[ERR_LEN];
 	struct topo_relation rel;
-	if (e->have_pair && topo_relate(topo, e->pair, &rel, err) != 0)
+	if (e->have_pair && topo_relate(topo, e->pair, &rel, err, sizeof err) != 0)
 		errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
 	e->plan.nplacements = 0;
 	for (int p = 0; p < PLACEMENT_COUNT; p++) {
@@ -200,8 +200,8 @@ static void check_recorded_pairs(const struct experiment *e, const struct topo *
 		const struct topo_pair *pair = &e->pairs[p];
 		int pus[2] = { pair->pus[0], pair->npus > 1 ? pair->pus[1] : pair->pus[0] };
 		struct topo_relation rel;
-		char err[TOPO_ERR_LEN];
-		if (topo_relate(topo, pus, &rel, err) != 0)
+		char err[ERR_LEN];
+		if (topo_relate(topo, pus, &rel, err, sizeof err) != 0)
 			errx(EXIT_USAGE, "cannot resume %s: its %s placement used CPUs %d,%d: %s", dir,
 			     placement_name(p), pus[0], pus[1], err);
 		enum placement want = p == PLACEMENT_SOLO ? PLACEMENT_SAME_PU : p;
@@ -266,8 +266,8 @@ static int finish(struct experiment *e, struct store *s, enum run_outcome outcom
 static int resume(const char *dir, char **command_line)
 {
 	struct experiment e = { .command_line = command_line };
-	char err[STORE_ERR_LEN];
-	if (meta_load(dir, &e, err) != 0)
+	char err[ERR_LEN];
+	if (meta_load(dir, &e, err, sizeof err) != 0)
 		errx(EXIT_USAGE, "cannot resume: %s", err);
 	const char *status = json_string_value(json_object_get(e.meta, "status"));
 	long total = plan_total_trials(&e.plan);
@@ -292,8 +292,8 @@ static int resume(const char *dir, char **command_line)
 	else if (e.b.argv && !e.b.path)
 		xworkload_resolve(&e.b);
 
-	char terr[TOPO_ERR_LEN];
-	struct topo *topo = topo_load(NULL, terr);
+	char terr[ERR_LEN];
+	struct topo *topo = topo_load(NULL, terr, sizeof terr);
 	if (!topo)
 		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", terr);
 	check_recorded_pairs(&e, topo, dir);
@@ -303,7 +303,7 @@ static int resume(const char *dir, char **command_line)
 	trial_block_signals(&e.child_sigmask);
 	struct stored_trial *trials = NULL;
 	long ntrials = 0, dropped = 0;
-	struct store *s = store_resume(dir, &trials, &ntrials, &dropped, err);
+	struct store *s = store_resume(dir, &trials, &ntrials, &dropped, err, sizeof err);
 	if (!s)
 		errx(EXIT_USAGE, "cannot resume: %s", err);
 	for (long i = 0; i < ntrials; i++)
@@ -509,9 +509,9 @@ static void default_wanted(const struct experiment *e, const struct topo *topo,
 		parse_placements(DEFAULT_PLACEMENTS, wanted);
 		return;
 	}
-	char err[TOPO_ERR_LEN];
+	char err[ERR_LEN];
 	struct topo_relation rel;
-	if (topo_relate(topo, e->pair, &rel, err) != 0)
+	if (topo_relate(topo, e->pair, &rel, err, sizeof err) != 0)
 		errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
 	wanted[rel.relation] = true;
 	wanted[PLACEMENT_SOLO] = true;
@@ -545,14 +545,14 @@ static struct store *create_folder(struct experiment *e, const struct topo *topo
 	if (!e->out_dir)
 		e->out_dir = default_out_dir();
 	trial_block_signals(&e->child_sigmask);
-	char err[STORE_ERR_LEN];
-	struct store *s = store_create(e->out_dir, err);
+	char err[ERR_LEN];
+	struct store *s = store_create(e->out_dir, err, sizeof err);
 	if (!s)
 		errx(EXIT_USAGE, "%s", err);
 	e->meta = meta_new(e, info);
-	char terr[TOPO_ERR_LEN];
+	char terr[ERR_LEN];
 	char *xml_path = xasprintf("%s/topology.xml", store_dir(s));
-	if (topo_export_xml(topo, xml_path, terr) != 0)
+	if (topo_export_xml(topo, xml_path, terr, sizeof terr) != 0)
 		warnx("topology.xml not written: %s", terr);
 	free(xml_path);
 	return s;
@@ -597,8 +597,8 @@ static int new_run(struct experiment *e, const struct run_options *o)
 {
 	bool wanted[PLACEMENT_COUNT] = { false };
 	parse_wanted(e, o->placements, wanted);
-	char err[TOPO_ERR_LEN];
-	struct topo *topo = topo_load(NULL, err);
+	char err[ERR_LEN];
+	struct topo *topo = topo_load(NULL, err, sizeof err);
 	if (!topo)
 		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
 	if (!o->placements)

@@ -299,8 +299,8 @@ int cmd_topo(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	char err[TOPO_ERR_LEN];
-	struct topo *t = topo_load(spec, err);
+	char err[ERR_LEN];
+	struct topo *t = topo_load(spec, err, sizeof err);
 	if (!t) {
 		warnx("%s", err);
 		return spec ? EXIT_USAGE : EXIT_FAILURE_RUNTIME;
@@ -308,7 +308,7 @@ int cmd_topo(int argc, char **argv)
 	int status = EXIT_OK;
 	if (pair_text) {
 		struct topo_relation rel;
-		if (topo_relate(t, pair, &rel, err) < 0) {
+		if (topo_relate(t, pair, &rel, err, sizeof err) < 0) {
 			warnx("%s", err);
 			status = EXIT_USAGE;
 		} else if (json) {

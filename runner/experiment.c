@@ -142,9 +142,9 @@ static void run_state_init(struct run_state *st, long first_trial,
 	st->log_fd = open(st->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
 	if (st->log_fd < 0)
 		warn("cannot open %s; the workloads' error output is discarded", st->log_path);
-	char err[STORE_ERR_LEN];
+	char err[ERR_LEN];
 	meta_begin_segment(st->e->meta, first_trial);
-	if (meta_save(st->e->meta, store_dir(st->s), err) != 0)
+	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
 	st->outcome = RUN_COMPLETE;
 	st->run_start_s = trial_now_s();
@@ -260,8 +260,8 @@ static enum step run_one_trial(struct run_state *st, long t)
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
 	}
-	char err[STORE_ERR_LEN];
-	if (store_append_trial(st->s, &labels, &result, err) != 0) {
+	char err[ERR_LEN];
+	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
 		warnx("%s", err);
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
@@ -292,8 +292,8 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	meta_end_segment(st->e->meta, trials_done,
 	                 st->outcome == RUN_COMPLETE ? "complete"
 	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
-	char err[STORE_ERR_LEN];
-	if (meta_save(st->e->meta, store_dir(st->s), err) != 0)
+	char err[ERR_LEN];
+	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
 	if (st->log_fd >= 0) {
 		off_t size = lseek(st->log_fd, 0, SEEK_END);

@@ -94,10 +94,10 @@ static int is_executable_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-char *kernel_path(const char *name, char *err, size_t errlen)
+char *kernel_path(const char *name, char *err, size_t err_size)
 {
 	if (!kernel_find(name)) {
-		snprintf(err, errlen, "unknown kernel '%s'", name ? name : "(null)");
+		set_error(err, err_size, "unknown kernel '%s'", name ? name : "(null)");
 		return NULL;
 	}
 
@@ -108,7 +108,7 @@ char *kernel_path(const char *name, char *err, size_t errlen)
 		char *path = xasprintf("%s/%s", override, name);
 		if (is_executable_file(path))
 			return path;
-		snprintf(err, errlen, "kernel %s: %s is not an executable file (SMTBENCH_KERNEL_DIR=%s); "
+		set_error(err, err_size, "kernel %s: %s is not an executable file (SMTBENCH_KERNEL_DIR=%s); "
 		         "run make, or unset SMTBENCH_KERNEL_DIR", name, path, override);
 		free(path);
 		return NULL;
@@ -133,7 +133,7 @@ char *kernel_path(const char *name, char *err, size_t errlen)
 		return installed;
 	}
 
-	snprintf(err, errlen, "kernel %s not found: tried %s and %s; run make (or make install)",
+	set_error(err, err_size, "kernel %s not found: tried %s and %s; run make (or make install)",
 	         name, beside ? beside : "(/proc/self/exe unreadable)", installed);
 	free(beside);
 	free(installed);

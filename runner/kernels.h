@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "topology/error.h"
+
 struct kernel {
 	const char *name;             /* as given to --kernel, and the file name under kernels/ */
 	const char *bound_by;         /* what limits the loop: "front end", "ALU latency", ... */
@@ -30,7 +32,7 @@ const struct kernel *kernel_find(const char *name);
  * string the caller frees, or NULL with a one-line reason in err (an unknown name, or the paths
  * tried and "run make").
  */
-char *kernel_path(const char *name, char *err, size_t errlen);
+char *kernel_path(const char *name, char *err, size_t err_size);
 
 /* Where `make install` puts the kernels: $(PREFIX)/libexec/smtbench as the build was configured
  * (a static string). */

@@ -168,18 +168,18 @@ void meta_set_interrupt(json_t *meta, int signal_number)
 		                                                ? sigabbrev_np(signal_number) : "?"));
 }
 
-int meta_save(const json_t *meta, const char *dir, char err[STORE_ERR_LEN])
+int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)
 {
 	char *text = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (!text) {
-		snprintf(err, STORE_ERR_LEN, "cannot serialise meta.json");
+		set_error(err, err_size, "cannot serialise meta.json");
 		return -1;
 	}
 	size_t len = strlen(text);
 	text = xrealloc(text, len + 2);
 	text[len++] = '\n';
 	text[len] = '\0';
-	int rc = store_write_file(dir, "meta.json", text, len, err);
+	int rc = store_write_file(dir, "meta.json", text, len, err, err_size);
 	free(text);
 	return rc;
 }
@@ -199,16 +199,16 @@ static char **string_array_copy(const json_t *a)
 	return argv;
 }
 
-int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN])
+int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 {
-	char *text = store_read_file(dir, "meta.json", err);
+	char *text = store_read_file(dir, "meta.json", err, err_size);
 	if (!text)
 		return -1;
 	json_error_t jerr;
 	json_t *meta = json_loads(text, 0, &jerr);
 	free(text);
 	if (!meta) {
-		snprintf(err, STORE_ERR_LEN, "%s/meta.json:%d: not valid JSON: %s", dir, jerr.line,
+		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir, jerr.line,
 		         jerr.text);
 		return -1;
 	}
@@ -218,7 +218,7 @@ int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN])
 	json_t *placements = json_object_get(meta, "placements");
 	if (!json_is_object(settings) || !json_is_integer(seed) || !json_is_array(placements)
 	    || json_array_size(placements) == 0) {
-		snprintf(err, STORE_ERR_LEN,
+		set_error(err, err_size,
 		         "%s/meta.json lacks its settings, seed or placements; it cannot be resumed",
 		         dir);
 		return -1;
@@ -238,7 +238,7 @@ int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN])
 	if (!kernel) {
 		e->a.argv = string_array_copy(json_object_get(settings, "command"));
 		if (!e->a.argv) {
-			snprintf(err, STORE_ERR_LEN,
+			set_error(err, err_size,
 			         "%s/meta.json: settings name neither a kernel nor a command", dir);
 			return -1;
 		}
@@ -246,7 +246,7 @@ int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN])
 	if (!beside)
 		e->b.argv = string_array_copy(json_object_get(settings, "beside_command"));
 	if ((e->trials < 1 && e->duration_s <= 0) || e->warmup < 0 || (kernel && e->iters == 0)) {
-		snprintf(err, STORE_ERR_LEN,
+		set_error(err, err_size,
 		         "%s/meta.json: settings trials/duration_s, warmup or iters are missing or "
 		         "out of range", dir);
 		return -1;
@@ -269,7 +269,7 @@ int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN])
 		enum placement p;
 		if (!name || placement_parse(name, &p) != 0 || !json_is_array(pus)
 		    || (int)json_array_size(pus) != placement_nprocs(p) || i >= PLACEMENT_COUNT) {
-			snprintf(err, STORE_ERR_LEN, "%s/meta.json: placements[%zu] is not a valid "
+			set_error(err, err_size, "%s/meta.json: placements[%zu] is not a valid "
 			         "placement with its CPUs", dir, i);
 			return -1;
 		}

@@ -20,7 +20,7 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status);
 void meta_set_interrupt(json_t *meta, int signal_number);
 
 /* Writes DIR/meta.json atomically. -1 with err. */
-int meta_save(const json_t *meta, const char *dir, char err[STORE_ERR_LEN]);
+int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size);
 
 /*
  * Reads DIR/meta.json back into e's settings (kernel or commands, iterations, trials or
@@ -28,6 +28,6 @@ int meta_save(const json_t *meta, const char *dir, char err[STORE_ERR_LEN]);
  * document. The workloads are not resolved here. -1 with a one-line err naming the key that is
  * missing or wrong.
  */
-int meta_load(const char *dir, struct experiment *e, char err[STORE_ERR_LEN]);
+int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size);
 
 #endif

@@ -33,7 +33,7 @@ static char *join_path(const char *dir, const char *name)
 }
 
 /* mkdir -p for the parents of path (not path itself). */
-static int make_parents(const char *path, char err[STORE_ERR_LEN])
+static int make_parents(const char *path, char *err, size_t err_size)
 {
 	char *copy = xstrdup(path);
 	for (char *p = copy + 1; *p; p++) {
@@ -41,7 +41,7 @@ static int make_parents(const char *path, char err[STORE_ERR_LEN])
 			continue;
 		*p = '\0';
 		if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-			snprintf(err, STORE_ERR_LEN, "cannot create folder %s: %s", copy, strerror(errno));
+			set_error(err, err_size, "cannot create folder %s: %s", copy, strerror(errno));
 			free(copy);
 			return -1;
 		}
@@ -53,22 +53,22 @@ static int make_parents(const char *path, char err[STORE_ERR_LEN])
 
 /* One runner per folder: a second one appending to the same samples.csv would interleave trials
  * and duplicate numbers. The lock lives as long as the descriptor. */
-static int lock_samples(int fd, const char *dir, char err[STORE_ERR_LEN])
+static int lock_samples(int fd, const char *dir, char *err, size_t err_size)
 {
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return 0;
 	if (errno == EWOULDBLOCK)
-		snprintf(err, STORE_ERR_LEN, "%s is being written by another smtbench run; wait for it "
+		set_error(err, err_size, "%s is being written by another smtbench run; wait for it "
 		         "to end (or stop it) first", dir);
 	else
-		snprintf(err, STORE_ERR_LEN, "cannot lock %s/samples.csv: %s", dir, strerror(errno));
+		set_error(err, err_size, "cannot lock %s/samples.csv: %s", dir, strerror(errno));
 	return -1;
 }
 
-struct store *store_create(const char *dir_given, char err[STORE_ERR_LEN])
+struct store *store_create(const char *dir_given, char *err, size_t err_size)
 {
 	if (!*dir_given) {
-		snprintf(err, STORE_ERR_LEN, "the results folder's name is empty");
+		set_error(err, err_size, "the results folder's name is empty");
 		return NULL;
 	}
 	/* "runs/x/" names the folder runs/x: without the slash, or make_parents would create it. */
@@ -76,27 +76,27 @@ struct store *store_create(const char *dir_given, char err[STORE_ERR_LEN])
 	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
 		dir[n - 1] = '\0';
 	struct store *s = NULL;
-	if (make_parents(dir, err) != 0)
+	if (make_parents(dir, err, err_size) != 0)
 		goto out;
 	if (mkdir(dir, 0777) != 0) {
 		if (errno == EEXIST)
-			snprintf(err, STORE_ERR_LEN,
+			set_error(err, err_size,
 			         "results folder %s already exists; choose another --out, or continue "
 			         "it with --resume %s", dir, dir);
 		else
-			snprintf(err, STORE_ERR_LEN, "cannot create results folder %s: %s", dir,
+			set_error(err, err_size, "cannot create results folder %s: %s", dir,
 			         strerror(errno));
 		goto out;
 	}
 	char *csv = join_path(dir, "samples.csv");
 	int fd = open(csv, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		snprintf(err, STORE_ERR_LEN, "cannot create %s: %s", csv, strerror(errno));
+		set_error(err, err_size, "cannot create %s: %s", csv, strerror(errno));
 		free(csv);
 		rmdir(dir);
 		goto out;
 	}
-	if (lock_samples(fd, dir, err) != 0) {
+	if (lock_samples(fd, dir, err, err_size) != 0) {
 		close(fd);
 		free(csv);
 		goto out;
@@ -105,7 +105,7 @@ struct store *store_create(const char *dir_given, char err[STORE_ERR_LEN])
 	int rc = fileio_write_all(fd, header, strlen(header));
 	free(header);
 	if (rc != 0 || fsync(fd) != 0 || fileio_fsync_dir(dir) != 0) {
-		snprintf(err, STORE_ERR_LEN, "cannot write %s: %s", csv, strerror(errno));
+		set_error(err, err_size, "cannot write %s: %s", csv, strerror(errno));
 		close(fd);
 		unlink(csv);
 		rmdir(dir);
@@ -162,7 +162,7 @@ static void finish_trial(struct pending_trial *t, struct stored_trial **trials, 
 }
 
 struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
-                           long *dropped_lines, char err[STORE_ERR_LEN])
+                           long *dropped_lines, char *err, size_t err_size)
 {
 	*trials = NULL;
 	*ntrials = 0;
@@ -172,14 +172,14 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	int fd = open(csv, O_WRONLY | O_APPEND | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fopen(csv, "r") : NULL;
 	if (!f) {
-		snprintf(err, STORE_ERR_LEN, "cannot open %s: %s (is %s a results folder?)", csv,
+		set_error(err, err_size, "cannot open %s: %s (is %s a results folder?)", csv,
 		         strerror(errno), dir);
 		if (fd >= 0)
 			close(fd);
 		free(csv);
 		return NULL;
 	}
-	if (lock_samples(fd, dir, err) != 0) {
+	if (lock_samples(fd, dir, err, err_size) != 0) {
 		close(fd);
 		fclose(f);
 		free(csv);
@@ -189,7 +189,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	size_t cap = 0;
 	ssize_t len = getline(&line, &cap, f);
 	if (len <= 0 || strncmp(line, STORE_CSV_HEADER, strlen(STORE_CSV_HEADER)) != 0) {
-		snprintf(err, STORE_ERR_LEN, "%s: the first line is not smtbench's samples.csv header",
+		set_error(err, err_size, "%s: the first line is not smtbench's samples.csv header",
 		         csv);
 		free(line);
 		fclose(f);
@@ -252,7 +252,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	fclose(f);
 
 	if (ftruncate(fd, complete_end) != 0 || fsync(fd) != 0) {
-		snprintf(err, STORE_ERR_LEN, "cannot cut the unfinished trial off %s: %s", csv,
+		set_error(err, err_size, "cannot cut the unfinished trial off %s: %s", csv,
 		         strerror(errno));
 		close(fd);
 		free(csv);
@@ -289,13 +289,13 @@ static void format_number(char *buf, size_t len, const char *fmt, double v)
 }
 
 int store_append_trial(struct store *s, const struct trial_labels *labels,
-                       const struct trial_result *result, char err[STORE_ERR_LEN])
+                       const struct trial_result *result, char *err, size_t err_size)
 {
 	char *rows = NULL;
 	size_t rows_len = 0;
 	FILE *mem = open_memstream(&rows, &rows_len);
 	if (!mem) {
-		snprintf(err, STORE_ERR_LEN, "cannot format a trial: %s", strerror(errno));
+		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
 		return -1;
 	}
 	char freq[32], load[32];
@@ -321,7 +321,7 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 		        result->overlap, freq, load, result->started_utc);
 	}
 	if (fclose(mem) != 0) {
-		snprintf(err, STORE_ERR_LEN, "cannot format a trial: %s", strerror(errno));
+		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
 		free(rows);
 		return -1;
 	}
@@ -329,7 +329,7 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 	if (rc == 0)
 		rc = fsync(s->csv_fd);
 	if (rc != 0)
-		snprintf(err, STORE_ERR_LEN, "cannot write %s/samples.csv: %s", s->dir, strerror(errno));
+		set_error(err, err_size, "cannot write %s/samples.csv: %s", s->dir, strerror(errno));
 	free(rows);
 	return rc;
 }
@@ -351,15 +351,15 @@ void store_close(struct store **s)
 }
 
 int store_write_file(const char *dir, const char *name, const char *content, size_t len,
-                     char err[STORE_ERR_LEN])
+                     char *err, size_t err_size)
 {
-	return fileio_write_atomic(dir, name, content, len, err, STORE_ERR_LEN);
+	return fileio_write_atomic(dir, name, content, len, err, err_size);
 }
 
-char *store_read_file(const char *dir, const char *name, char err[STORE_ERR_LEN])
+char *store_read_file(const char *dir, const char *name, char *err, size_t err_size)
 {
 	char *path = join_path(dir, name);
-	char *content = fileio_read_all(path, NULL, err, STORE_ERR_LEN);
+	char *content = fileio_read_all(path, NULL, err, err_size);
 	free(path);
 	return content;
 }

@@ -13,9 +13,8 @@
 #include <stdbool.h>
 
 #include "runner/trial.h"
+#include "topology/error.h"
 #include "topology/topology.h"
-
-#define STORE_ERR_LEN 512
 
 struct store; /* owned by its creator; store_close(&s) */
 
@@ -24,7 +23,7 @@ extern const char STORE_CSV_HEADER[];
 
 /* Creates DIR (and missing parents) and an empty samples.csv with its header. Refuses a DIR that
  * exists. Returns NULL with a one-line reason in err. */
-struct store *store_create(const char *dir, char err[STORE_ERR_LEN]);
+struct store *store_create(const char *dir, char *err, size_t err_size);
 
 /* What an existing samples.csv holds, for --resume and for the progress line. */
 struct stored_trial {
@@ -43,7 +42,7 @@ struct stored_trial {
  * its length, *dropped_lines the number of lines cut. NULL with err on failure.
  */
 struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
-                           long *dropped_lines, char err[STORE_ERR_LEN]);
+                           long *dropped_lines, char *err, size_t err_size);
 
 struct trial_labels {
 	long trial, block;
@@ -56,7 +55,7 @@ struct trial_labels {
 /* Appends the trial's rows and fsyncs. -1 with err (the folder is still valid up to the last
  * trial that was written). */
 int store_append_trial(struct store *s, const struct trial_labels *labels,
-                       const struct trial_result *result, char err[STORE_ERR_LEN]);
+                       const struct trial_result *result, char *err, size_t err_size);
 
 /* DIR of the store (owned by the store). */
 const char *store_dir(const struct store *s);
@@ -66,9 +65,9 @@ void store_close(struct store **s);
 /* Writes DIR/NAME through a temporary file, fsync and rename, so a reader sees the old file or
  * the new one, never half of one. -1 with err. */
 int store_write_file(const char *dir, const char *name, const char *content, size_t len,
-                     char err[STORE_ERR_LEN]);
+                     char *err, size_t err_size);
 
 /* Reads DIR/NAME whole into a new NUL-terminated string (caller frees); NULL with err. */
-char *store_read_file(const char *dir, const char *name, char err[STORE_ERR_LEN]);
+char *store_read_file(const char *dir, const char *name, char *err, size_t err_size);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#define ERR_LEN 512
+#define ERR_LEN 1024
 
 /* printf into err (truncated to err_size); nothing when err is NULL or err_size is 0. */
 void set_error(char *err, size_t err_size, const char *fmt, ...)

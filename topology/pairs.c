@@ -370,7 +370,7 @@ int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out)
 }
 
 /* The PU with this OS index if this process may use it; otherwise NULL and a reason. */
-static const struct topo_pu *usable_pu(const struct topo *t, int os, char err[TOPO_ERR_LEN])
+static const struct topo_pu *usable_pu(const struct topo *t, int os, char *err, size_t err_size)
 {
 	for (int i = 0; i < t->npus; i++)
 		if (t->pus[i].os == os)
@@ -381,27 +381,27 @@ static const struct topo_pu *usable_pu(const struct topo *t, int os, char err[TO
 	const char *usable = list && *list ? list : "none";
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
 	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
-		snprintf(err, TOPO_ERR_LEN, "CPU %d does not exist in this topology (usable CPUs: %s)",
+		set_error(err, err_size, "CPU %d does not exist in this topology (usable CPUs: %s)",
 		         os, usable);
 	else if (!hwloc_bitmap_isset(hwloc_topology_get_topology_cpuset(t->hw), (unsigned)os))
-		snprintf(err, TOPO_ERR_LEN, "CPU %d is offline (usable CPUs: %s)", os, usable);
+		set_error(err, err_size, "CPU %d is offline (usable CPUs: %s)", os, usable);
 	else if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->hw), (unsigned)os))
-		snprintf(err, TOPO_ERR_LEN, "CPU %d may not be used here: it is outside the allowed "
+		set_error(err, err_size, "CPU %d may not be used here: it is outside the allowed "
 		         "cpuset (cgroup) (usable CPUs: %s)", os, usable);
 	else
-		snprintf(err, TOPO_ERR_LEN, "CPU %d may not be used here: it is outside this "
+		set_error(err, err_size, "CPU %d may not be used here: it is outside this "
 		         "process's affinity mask (usable CPUs: %s)", os, usable);
 	free(list);
 	return NULL;
 }
 
 int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *out,
-                char err[TOPO_ERR_LEN])
+                char *err, size_t err_size)
 {
-	const struct topo_pu *a = usable_pu(t, pus[0], err);
+	const struct topo_pu *a = usable_pu(t, pus[0], err, err_size);
 	if (!a)
 		return -1;
-	const struct topo_pu *b = usable_pu(t, pus[1], err);
+	const struct topo_pu *b = usable_pu(t, pus[1], err, err_size);
 	if (!b)
 		return -1;
 	memset(out, 0, sizeof *out);
@@ -419,7 +419,7 @@ int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *ou
 		out->relation = pa >= 0 && pb >= 0 && pa != pb ? PLACEMENT_CROSS_PACKAGE
 		                                               : PLACEMENT_NON_SIBLING;
 	} else {
-		snprintf(err, TOPO_ERR_LEN, "cannot tell whether CPUs %d and %d share a core: the "
+		set_error(err, err_size, "cannot tell whether CPUs %d and %d share a core: the "
 		         "topology has no Core level", pus[0], pus[1]);
 		return -1;
 	}

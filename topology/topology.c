@@ -368,15 +368,15 @@ static void fill_info(struct topo *t)
 	}
 }
 
-struct topo *topo_load(const char *spec, char err[TOPO_ERR_LEN])
+struct topo *topo_load(const char *spec, char *err, size_t err_size)
 {
 	struct topo *t = calloc(1, sizeof *t);
 	if (!t) {
-		snprintf(err, TOPO_ERR_LEN, "out of memory while loading the topology");
+		set_error(err, err_size, "out of memory while loading the topology");
 		return NULL;
 	}
 	if (hwloc_topology_init(&t->hw) < 0) {
-		snprintf(err, TOPO_ERR_LEN, "hwloc_topology_init failed: %s", strerror(errno));
+		set_error(err, err_size, "hwloc_topology_init failed: %s", strerror(errno));
 		free(t);
 		return NULL;
 	}
@@ -388,39 +388,39 @@ struct topo *topo_load(const char *spec, char err[TOPO_ERR_LEN])
 	if (!spec) {
 		t->info.source = TOPO_THIS_SYSTEM;
 	} else if (!*spec) {
-		snprintf(err, TOPO_ERR_LEN, "empty topology: give an XML file or an hwloc synthetic "
+		set_error(err, err_size, "empty topology: give an XML file or an hwloc synthetic "
 		         "description such as \"pack:2 core:4 pu:2\"");
 		goto fail;
 	} else if (spec_is_file(spec)) {
 		t->info.source = TOPO_XML;
 		struct stat st;
 		if (stat(spec, &st) < 0) {
-			snprintf(err, TOPO_ERR_LEN, "cannot read topology file '%s': %s", spec,
+			set_error(err, err_size, "cannot read topology file '%s': %s", spec,
 			         strerror(errno));
 			goto fail;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			snprintf(err, TOPO_ERR_LEN, "topology file '%s' is a directory", spec);
+			set_error(err, err_size, "topology file '%s' is a directory", spec);
 			goto fail;
 		}
 		if (hwloc_topology_set_xml(t->hw, spec) < 0) {
-			snprintf(err, TOPO_ERR_LEN, "'%s' is not a valid hwloc XML topology file (make "
+			set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make "
 			         "one with: lstopo-no-graphics --of xml FILE.xml)", spec);
 			goto fail;
 		}
 	} else {
 		t->info.source = TOPO_SYNTHETIC;
 		if (hwloc_topology_set_synthetic(t->hw, spec) < 0) {
-			snprintf(err, TOPO_ERR_LEN, "'%s' is neither an XML file nor a valid hwloc "
+			set_error(err, err_size, "'%s' is neither an XML file nor a valid hwloc "
 			         "synthetic topology (e.g. \"pack:2 core:4 pu:2\")", spec);
 			goto fail;
 		}
 	}
 	if (hwloc_topology_load(t->hw) < 0) {
 		if (t->info.source == TOPO_XML)
-			snprintf(err, TOPO_ERR_LEN, "'%s' is not a valid hwloc XML topology file", spec);
+			set_error(err, err_size, "'%s' is not a valid hwloc XML topology file", spec);
 		else
-			snprintf(err, TOPO_ERR_LEN, "cannot load the %s topology: %s",
+			set_error(err, err_size, "cannot load the %s topology: %s",
 			         spec ? "synthetic" : "system's", strerror(errno));
 		goto fail;
 	}
@@ -434,7 +434,7 @@ struct topo *topo_load(const char *spec, char err[TOPO_ERR_LEN])
 		if (!affinity)
 			goto oom;
 		if (read_affinity(affinity, hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t->hw))) < 0) {
-			snprintf(err, TOPO_ERR_LEN, "cannot read this process's CPU affinity "
+			set_error(err, err_size, "cannot read this process's CPU affinity "
 			         "(sched_getaffinity): %s", strerror(errno));
 			hwloc_bitmap_free(affinity);
 			goto fail;
@@ -448,7 +448,7 @@ struct topo *topo_load(const char *spec, char err[TOPO_ERR_LEN])
 	topo_plan_pairs(t);
 	return t;
 oom:
-	snprintf(err, TOPO_ERR_LEN, "out of memory while loading the topology");
+	set_error(err, err_size, "out of memory while loading the topology");
 fail:
 	topo_free(&t);
 	return NULL;
@@ -474,10 +474,10 @@ void topo_get_info(const struct topo *t, struct topo_info *out)
 	*out = t->info;
 }
 
-int topo_export_xml(const struct topo *t, const char *path, char err[TOPO_ERR_LEN])
+int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size)
 {
 	if (hwloc_topology_export_xml(t->hw, path, 0) < 0) {
-		snprintf(err, TOPO_ERR_LEN, "cannot write topology XML to '%s': %s", path,
+		set_error(err, err_size, "cannot write topology XML to '%s': %s", path,
 		         strerror(errno));
 		return -1;
 	}

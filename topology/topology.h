@@ -7,13 +7,15 @@
  * bound through a loaded topology. All PU numbers in this interface are OS indexes.
  *
  * Errors: functions that can fail return -1 (or NULL) and write one line, naming the thing that
- * is wrong and what to do, into a caller's buffer of TOPO_ERR_LEN bytes. Nothing here exits,
- * prints, or keeps global state.
+ * is wrong and what to do, into the caller's `char *err, size_t err_size` (topology/error.h).
+ * Nothing here exits, prints, or keeps global state.
  */
 #ifndef SMTBENCH_TOPOLOGY_H
 #define SMTBENCH_TOPOLOGY_H
 
 #include <stdbool.h>
+
+#include "topology/error.h"
 
 #define TOPO_ERR_LEN 256
 #define TOPO_NAME_LEN 32
@@ -43,7 +45,7 @@ struct topo; /* opaque; owned by the caller of topo_load, released with topo_fre
  * ".xml") or an hwloc synthetic description such as "pack:2 core:4 pu:2(indexes=core)".
  * Returns NULL with a reason in err when the topology cannot be loaded.
  */
-struct topo *topo_load(const char *spec, char err[TOPO_ERR_LEN]);
+struct topo *topo_load(const char *spec, char *err, size_t err_size);
 /* Frees *t and sets it to NULL; NULL and *t == NULL are fine. */
 void topo_free(struct topo **t);
 
@@ -112,10 +114,10 @@ struct topo_relation {
 	char shares[TOPO_NAME_LEN];
 };
 int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *out,
-                char err[TOPO_ERR_LEN]);
+                char *err, size_t err_size);
 
 /* Writes the topology as hwloc XML (for the results folder). -1 with err on failure. */
-int topo_export_xml(const struct topo *t, const char *path, char err[TOPO_ERR_LEN]);
+int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size);
 
 /* hwloc's version as "2.9.0" (static string). */
 const char *topo_hwloc_version(void);

@@ -44,8 +44,8 @@ static void measure(const char *label, int nprocs, const char *path, struct stor
 		}
 		struct trial_labels labels = { .trial = t, .placement = PLACEMENT_SOLO,
 		                               .role = { "a", "a" }, .workload = { "nop", "nop" } };
-		char err[STORE_ERR_LEN];
-		if (store_append_trial(store, &labels, &r, err) != 0) {
+		char err[ERR_LEN];
+		if (store_append_trial(store, &labels, &r, err, sizeof err) != 0) {
 			fprintf(stderr, "bench_trial: %s\n", err);
 			exit(1);
 		}
@@ -69,8 +69,8 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	char *run_dir = xasprintf("%s/run", dir);
-	char serr[STORE_ERR_LEN];
-	struct store *store = store_create(run_dir, serr);
+	char serr[ERR_LEN];
+	struct store *store = store_create(run_dir, serr, sizeof serr);
 	if (!store) {
 		fprintf(stderr, "bench_trial: %s\n", serr);
 		return 1;

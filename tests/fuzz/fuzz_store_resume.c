@@ -10,8 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write("samples.csv", data, size);
 	struct stored_trial *trials = NULL;
 	long ntrials = 0, dropped = 0;
-	char err[STORE_ERR_LEN];
-	struct store *s = store_resume(fuzz_dir(), &trials, &ntrials, &dropped, err);
+	char err[ERR_LEN];
+	struct store *s = store_resume(fuzz_dir(), &trials, &ntrials, &dropped, err, sizeof err);
 	if (s && (ntrials < 0 || dropped < 0))
 		abort();
 	store_close(&s);

@@ -120,8 +120,8 @@ static void test_store_resume_cuts_torn_tail(void)
 
 	struct stored_trial *trials = NULL;
 	long n = 0, dropped = 0;
-	char err[STORE_ERR_LEN];
-	struct store *s = store_resume(dir, &trials, &n, &dropped, err);
+	char err[ERR_LEN];
+	struct store *s = store_resume(dir, &trials, &n, &dropped, err, sizeof err);
 	CHECK(s != NULL, "store_resume opens a folder with a torn last trial");
 	CHECK_INT(n, 2, "two complete trials are kept");
 	CHECK_INT(dropped, 2, "the torn trial's two lines are cut");
@@ -149,7 +149,7 @@ static void test_store_resume_cuts_torn_tail(void)
 
 	/* A file that is not ours is refused. */
 	write_text(path, "a,b,c\n1,2,3\n");
-	s = store_resume(dir, &trials, &n, &dropped, err);
+	s = store_resume(dir, &trials, &n, &dropped, err, sizeof err);
 	CHECK(s == NULL && strstr(err, "header"), "a foreign CSV is refused: %s", err);
 	unlink(path);
 	rmdir(dir);
@@ -162,21 +162,21 @@ static void test_store_create_refuses_existing(void)
 		CHECK(0, "mkdtemp");
 		return;
 	}
-	char err[STORE_ERR_LEN];
-	struct store *s = store_create(dir, err);
+	char err[ERR_LEN];
+	struct store *s = store_create(dir, err, sizeof err);
 	CHECK(s == NULL && strstr(err, "already exists") && strstr(err, "--resume"),
 	      "an existing folder is refused with a hint: %s", err);
 	char *sub = xasprintf("%s/a/b/run", dir);
-	s = store_create(sub, err);
+	s = store_create(sub, err, sizeof err);
 	CHECK(s != NULL, "store_create makes missing parents");
 	store_close(&s);
 	char *csv = xasprintf("%s/samples.csv", sub);
-	char *content = store_read_file(sub, "samples.csv", err);
+	char *content = store_read_file(sub, "samples.csv", err, sizeof err);
 	CHECK(content && !strncmp(content, STORE_CSV_HEADER, strlen(STORE_CSV_HEADER)),
 	      "a new samples.csv starts with the header");
 	free(content);
-	CHECK(store_write_file(sub, "meta.json", "{}\n", 3, err) == 0, "store_write_file");
-	content = store_read_file(sub, "meta.json", err);
+	CHECK(store_write_file(sub, "meta.json", "{}\n", 3, err, sizeof err) == 0, "store_write_file");
+	content = store_read_file(sub, "meta.json", err, sizeof err);
 	CHECK(content && !strcmp(content, "{}\n"), "store_write_file wrote the content");
 	free(content);
 	char *cmd = xasprintf("rm -rf %s", dir);

@@ -107,8 +107,8 @@ static void check_pairs_in_tree(const struct want_topo *w, const struct topo *t,
 			      "%s: cross-package PUs are in different packages", w->spec);
 		/* The user-facing relation of a chosen pair agrees with the choice. */
 		struct topo_relation rel;
-		char err[TOPO_ERR_LEN] = "";
-		int rc = topo_relate(t, pair.pus, &rel, err);
+		char err[ERR_LEN] = "";
+		int rc = topo_relate(t, pair.pus, &rel, err, sizeof err);
 		CHECK(rc == 0, "%s: relate %d,%d works (%s)", w->spec, pair.pus[0], pair.pus[1], err);
 		if (rc == 0) {
 			CHECK_STR(rel.shares, pair.shares, "relate gives the pair's shares");
@@ -137,8 +137,8 @@ static void check_topology(const struct want_topo *w)
 {
 	char path[1200];
 	const char *spec = w->is_file ? fixture_path(w->spec, path, sizeof path) : w->spec;
-	char err[TOPO_ERR_LEN] = "";
-	struct topo *t = topo_load(spec, err);
+	char err[ERR_LEN] = "";
+	struct topo *t = topo_load(spec, err, sizeof err);
 	if (!CHECK(t != NULL, "%s loads (%s)", w->spec, err))
 		return;
 	struct topo_info info;
@@ -314,8 +314,8 @@ static void check_restricted(const struct want_restricted *w)
 		unlink(path);
 		return;
 	}
-	char err[TOPO_ERR_LEN] = "";
-	struct topo *t = topo_load(path, err);
+	char err[ERR_LEN] = "";
+	struct topo *t = topo_load(path, err, sizeof err);
 	unlink(path);
 	if (!CHECK(t != NULL, "%s loads (%s)", what, err))
 		return;
@@ -333,7 +333,7 @@ static void check_restricted(const struct want_restricted *w)
 	struct topo_relation rel;
 	int pair[2] = { w->solo, w->bad_cpu };
 	err[0] = '\0';
-	CHECK(topo_relate(t, pair, &rel, err) == -1, "%s: CPU %d refused", what, w->bad_cpu);
+	CHECK(topo_relate(t, pair, &rel, err, sizeof err) == -1, "%s: CPU %d refused", what, w->bad_cpu);
 	CHECK(strstr(err, w->bad_text) != NULL, "%s: message \"%s\" says \"%s\"", what, err,
 	      w->bad_text);
 	char cpu[32];
@@ -390,14 +390,14 @@ static const struct want_relation relations[] = {
 
 static void check_relation(const struct want_relation *w)
 {
-	char path[1200], err[TOPO_ERR_LEN] = "";
+	char path[1200], err[ERR_LEN] = "";
 	struct topo *t = topo_load(w->is_file ? fixture_path(w->spec, path, sizeof path) : w->spec,
-	                           err);
+	                           err, sizeof err);
 	if (!CHECK(t != NULL, "%s loads (%s)", w->spec, err))
 		return;
 	struct topo_relation rel;
 	int pus[2] = { w->a, w->b };
-	int rc = topo_relate(t, pus, &rel, err);
+	int rc = topo_relate(t, pus, &rel, err, sizeof err);
 	if (w->relation < 0) {
 		CHECK(rc == -1, "%s: relate %d,%d refused", w->spec, w->a, w->b);
 		CHECK(strstr(err, w->shares_or_error) != NULL, "%s: error \"%s\" says \"%s\"",
@@ -431,9 +431,9 @@ static void test_placement_names(void)
 
 static void test_hybrid_kinds(void)
 {
-	char path[1200], err[TOPO_ERR_LEN];
+	char path[1200], err[ERR_LEN];
 	struct topo *t = topo_load(fixture_path("intel-raptorlake-1370p-hybrid.xml", path,
-	                                        sizeof path), err);
+	                                        sizeof path), err, sizeof err);
 	if (!CHECK(t != NULL, "hybrid loads"))
 		return;
 	struct topo_info info;
@@ -450,14 +450,14 @@ static void test_hybrid_kinds(void)
 	CHECK_STR(info.cpu_model, "13th Gen Intel(R) Core(TM) i7-1370P", "CPU model");
 	topo_free(&t);
 
-	t = topo_load(fixture_path("amd-zen1-2x7451.xml", path, sizeof path), err);
+	t = topo_load(fixture_path("amd-zen1-2x7451.xml", path, sizeof path), err, sizeof err);
 	topo_get_info(t, &info);
 	CHECK_INT(info.nkinds, 1, "ordinary machine: one kind");
 	CHECK_INT(info.kinds[0].pus, 96, "the one kind holds every PU");
 	CHECK_STR(info.cpu_model, "AMD EPYC 7451 24-Core Processor", "CPU model, trimmed");
 	topo_free(&t);
 
-	t = topo_load(fixture_path("qemu-2p3d3c2t.xml", path, sizeof path), err);
+	t = topo_load(fixture_path("qemu-2p3d3c2t.xml", path, sizeof path), err, sizeof err);
 	topo_get_info(t, &info);
 	CHECK_STR(info.hypervisor, "QEMU", "qemu fixture: hypervisor named from the CPU model");
 	topo_free(&t);
@@ -465,16 +465,16 @@ static void test_hybrid_kinds(void)
 
 static void test_load_errors(void)
 {
-	char err[TOPO_ERR_LEN] = "";
-	struct topo *t = topo_load("/nonexistent/dir/machine.xml", err);
+	char err[ERR_LEN] = "";
+	struct topo *t = topo_load("/nonexistent/dir/machine.xml", err, sizeof err);
 	CHECK(t == NULL && strstr(err, "/nonexistent/dir/machine.xml") &&
 	      strstr(err, "No such file"), "missing XML file: \"%s\"", err);
 	err[0] = '\0';
-	t = topo_load("pack:2 bogus:3", err);
+	t = topo_load("pack:2 bogus:3", err, sizeof err);
 	CHECK(t == NULL && strstr(err, "pack:2 bogus:3") && strstr(err, "synthetic"),
 	      "bad synthetic string: \"%s\"", err);
 	err[0] = '\0';
-	t = topo_load("", err);
+	t = topo_load("", err, sizeof err);
 	CHECK(t == NULL && err[0], "empty spec refused: \"%s\"", err);
 
 	char path[] = "/tmp/smtbench-test-bad-XXXXXX.xml";
@@ -484,7 +484,7 @@ static void test_load_errors(void)
 			perror("write");
 		close(fd);
 		err[0] = '\0';
-		t = topo_load(path, err);
+		t = topo_load(path, err, sizeof err);
 		CHECK(t == NULL && strstr(err, "not a valid hwloc XML"), "garbage XML: \"%s\"", err);
 		unlink(path);
 	}
@@ -492,7 +492,7 @@ static void test_load_errors(void)
 
 	/* topo_free sets the caller's pointer to NULL, so a second free is harmless; NULL and a
 	 * pointer to NULL are accepted (a crash here fails the program). */
-	struct topo *loaded = topo_load("core:2 pu:1", err);
+	struct topo *loaded = topo_load("core:2 pu:1", err, sizeof err);
 	CHECK(loaded != NULL, "a synthetic topology loads (%s)", loaded ? "ok" : err);
 	topo_free(&loaded);
 	CHECK(loaded == NULL, "topo_free sets the caller's pointer to NULL");
@@ -505,15 +505,15 @@ static void test_load_errors(void)
 
 static void test_export(void)
 {
-	char path[1200], err[TOPO_ERR_LEN];
-	struct topo *t = topo_load(fixture_path("intel-skylake-2x6140.xml", path, sizeof path), err);
+	char path[1200], err[ERR_LEN];
+	struct topo *t = topo_load(fixture_path("intel-skylake-2x6140.xml", path, sizeof path), err, sizeof err);
 	char out[] = "/tmp/smtbench-test-export-XXXXXX.xml";
 	int fd = mkstemps(out, 4);
 	if (!CHECK(t && fd >= 0, "export setup"))
 		return;
 	close(fd);
-	CHECK(topo_export_xml(t, out, err) == 0, "export to %s (%s)", out, err);
-	struct topo *again = topo_load(out, err);
+	CHECK(topo_export_xml(t, out, err, sizeof err) == 0, "export to %s (%s)", out, err);
+	struct topo *again = topo_load(out, err, sizeof err);
 	if (CHECK(again != NULL, "the export loads again (%s)", err)) {
 		struct topo_pair a, b;
 		topo_choose(t, PLACEMENT_NON_SIBLING, &a);
@@ -524,7 +524,7 @@ static void test_export(void)
 	}
 	unlink(out);
 	err[0] = '\0';
-	CHECK(topo_export_xml(t, "/nonexistent/dir/x.xml", err) == -1 &&
+	CHECK(topo_export_xml(t, "/nonexistent/dir/x.xml", err, sizeof err) == -1 &&
 	      strstr(err, "/nonexistent/dir/x.xml"), "export to a bad path: \"%s\"", err);
 	struct topo_pair bad;
 	CHECK(topo_choose(t, PLACEMENT_COUNT, &bad) == -1 && !bad.available,
@@ -560,8 +560,8 @@ static bool cpuinfo_says_vm(void)
 
 static void test_this_system(void)
 {
-	char err[TOPO_ERR_LEN] = "";
-	struct topo *t = topo_load(NULL, err);
+	char err[ERR_LEN] = "";
+	struct topo *t = topo_load(NULL, err, sizeof err);
 	if (!CHECK(t != NULL, "this system loads (%s)", err))
 		return;
 	struct topo_info info;
@@ -625,7 +625,7 @@ static void test_this_system(void)
 	struct topo_relation rel;
 	int pus[2] = { solo.pus[0], outside };
 	err[0] = '\0';
-	CHECK(topo_relate(t, pus, &rel, err) == -1, "CPU %d (not usable) refused: %s", outside, err);
+	CHECK(topo_relate(t, pus, &rel, err, sizeof err) == -1, "CPU %d (not usable) refused: %s", outside, err);
 	topo_free(&t);
 }
 
