@@ -193,10 +193,14 @@ static void record_exit(struct proc_result *r, int status, const struct rusage *
 	r->nvcsw = ru->ru_nvcsw;
 	r->nivcsw = ru->ru_nivcsw;
 	r->maxrss_kb = ru->ru_maxrss;
-	if (r->status && strcmp(r->status, "ok") != 0)
-		return; /* exec-failed already said why */
-	if (WIFEXITED(status)) {
+	if (WIFEXITED(status))
 		r->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		r->signal = WTERMSIG(status);
+	/* exec-failed already said why; its exit code (127 or 126) is kept all the same. */
+	if (r->status && strcmp(r->status, "ok") != 0)
+		return;
+	if (WIFEXITED(status)) {
 		if (r->exit_code == 0) {
 			r->status = "ok";
 		} else if (r->exit_code == KERNEL_EXIT_UNSUPPORTED) {
@@ -208,7 +212,6 @@ static void record_exit(struct proc_result *r, int status, const struct rusage *
 			snprintf(r->error, sizeof r->error, "exited with status %d", r->exit_code);
 		}
 	} else if (WIFSIGNALED(status)) {
-		r->signal = WTERMSIG(status);
 		r->status = "signal";
 		snprintf(r->error, sizeof r->error, "killed by signal %d (%s)", r->signal,
 		         strsignal(r->signal));

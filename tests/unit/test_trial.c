@@ -1,0 +1,334 @@
+/*
+ * test_trial.c — the runner's paths that start processes, on this machine's real CPUs, with
+ * /bin/sh, true and false as workloads: a trial that succeeds, a failed bind, an exec that fails
+ * (126 and 127), a non-zero exit, a child killed by a signal, a trial interrupted by SIGTERM;
+ * experiment_run over a small plan (complete, and stopped when the whole first block fails);
+ * meta.json saved and loaded back; workload resolution and its refusals.
+ */
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/experiment.h"
+#include "runner/meta.h"
+#include "runner/trial.h"
+#include "runner/util.h"
+#include "runner/workload.h"
+#include "tests/harness.h"
+
+static sigset_t child_mask; /* the mask before trial_block_signals, restored in children */
+
+static int first_usable_cpu(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 0;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return 0;
+}
+
+/* A CPU this process may not use: the first one past its affinity mask. */
+static int unusable_cpu(void)
+{
+	cpu_set_t set;
+	int last = 0;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &set))
+				last = cpu;
+	return last + 1;
+}
+
+static enum trial_outcome run_procs(int n, const int pus[], const char *paths[],
+                                    char *const *argvs[], struct trial_result *r, int *sig)
+{
+	struct trial_spec spec = { .nprocs = n, .stderr_fd = -1, .run_origin_s = trial_now_s(),
+	                           .child_sigmask = &child_mask };
+	for (int i = 0; i < n; i++)
+		spec.procs[i] = (struct trial_proc_spec){ pus[i], paths[i], argvs[i] };
+	*sig = 0;
+	return trial_run(&spec, r, sig);
+}
+
+static void test_trial_paths(void)
+{
+	int cpu = first_usable_cpu(), sig;
+	struct trial_result r;
+	char *sh_true[] = { "sh", "-c", "exit 0", NULL };
+	char *sh_exit3[] = { "sh", "-c", "exit 3", NULL };
+	char *sh_kill[] = { "sh", "-c", "kill -KILL $$", NULL };
+	char *none[] = { "none", NULL };
+
+	const char *p1[] = { "/bin/sh" };
+	char *const *a1[] = { sh_true };
+	enum trial_outcome o = run_procs(1, (int[]){ cpu }, p1, a1, &r, &sig);
+	CHECK(o == TRIAL_COMPLETED && r.procs[0].status && !strcmp(r.procs[0].status, "ok"),
+	      "a trial of `sh -c 'exit 0'` completes ok (%s)", r.procs[0].status);
+	CHECK_INT(r.procs[0].pu, cpu, "the child read back the CPU it was bound to");
+	CHECK(r.procs[0].wall_s > 0 && r.procs[0].end_s >= r.procs[0].start_s,
+	      "wall %g s, start %g s, end %g s", r.procs[0].wall_s, r.procs[0].start_s,
+	      r.procs[0].end_s);
+
+	a1[0] = sh_exit3;
+	run_procs(1, (int[]){ cpu }, p1, a1, &r, &sig);
+	CHECK(!strcmp(r.procs[0].status, "exit") && r.procs[0].exit_code == 3,
+	      "exit 3: status \"%s\", exit code %d", r.procs[0].status, r.procs[0].exit_code);
+
+	a1[0] = sh_kill;
+	run_procs(1, (int[]){ cpu }, p1, a1, &r, &sig);
+	CHECK(!strcmp(r.procs[0].status, "signal") && r.procs[0].signal == SIGKILL &&
+	      r.procs[0].exit_code == -1, "killed by SIGKILL: status \"%s\", signal %d: %s",
+	      r.procs[0].status, r.procs[0].signal, r.procs[0].error);
+
+	const char *missing[] = { "/nonexistent/smtbench-no-such-program" };
+	a1[0] = none;
+	run_procs(1, (int[]){ cpu }, missing, a1, &r, &sig);
+	CHECK(!strcmp(r.procs[0].status, "exec-failed") && r.procs[0].exit_code == 127 &&
+	      strstr(r.procs[0].error, "No such file"),
+	      "a missing program: exec-failed, exit 127: %s", r.procs[0].error);
+
+	const char *directory[] = { "/" };
+	run_procs(1, (int[]){ cpu }, directory, a1, &r, &sig);
+	CHECK(!strcmp(r.procs[0].status, "exec-failed") && r.procs[0].exit_code == 126,
+	      "a folder as the program: exec-failed, exit 126: %s", r.procs[0].error);
+
+	/* Two processes, the second on a CPU this process may not use: neither runs alone. */
+	const char *p2[] = { "/bin/sh", "/bin/sh" };
+	char *const *a2[] = { sh_true, sh_true };
+	o = run_procs(2, (int[]){ cpu, unusable_cpu() }, p2, a2, &r, &sig);
+	CHECK(o == TRIAL_COMPLETED && !strcmp(r.procs[1].status, "bind-failed"),
+	      "CPU %d (not usable): bind-failed: %s", unusable_cpu(), r.procs[1].error);
+	CHECK(!strcmp(r.procs[0].status, "bind-failed") && strstr(r.procs[0].error, "partner"),
+	      "its partner is not started alone: %s", r.procs[0].error);
+	CHECK_INT(r.procs[1].pu, -1, "a process that never bound has pu -1");
+}
+
+/* A stop signal during a trial: every child killed and reaped, the trial marked interrupted. */
+static void test_trial_interrupted(void)
+{
+	int cpu = first_usable_cpu(), sig;
+	pid_t self = getpid();
+	pid_t killer = fork();
+	if (killer == 0) {
+		usleep(200 * 1000);
+		kill(self, SIGTERM);
+		_exit(0);
+	}
+	char *sleeper[] = { "sh", "-c", "sleep 20", NULL };
+	const char *p1[] = { "/bin/sh" };
+	char *const *a1[] = { sleeper };
+	struct trial_result r;
+	double start = trial_now_s();
+	enum trial_outcome o = run_procs(1, (int[]){ cpu }, p1, a1, &r, &sig);
+	waitpid(killer, NULL, 0);
+	CHECK(o == TRIAL_INTERRUPTED && sig == SIGTERM, "SIGTERM interrupts the trial (signal %d)",
+	      sig);
+	CHECK(!strcmp(r.procs[0].status, "killed"), "its child is killed and reaped (\"%s\")",
+	      r.procs[0].status);
+	CHECK(trial_now_s() - start < 15, "without waiting for the child's 20 s");
+	CHECK_INT(trial_pending_stop_signal(), 0, "the signal was consumed by the trial");
+}
+
+static struct experiment small_experiment(const char *dir, const char *command, long trials)
+{
+	struct experiment e = { .trials = trials, .warmup = 1 };
+	int cpu = first_usable_cpu();
+	char *argv[] = { (char *)command, NULL };
+	xworkload_command(&e.a, argv, 1);
+	e.plan = (struct plan){ .seed = 42, .nplacements = 2,
+	                        .placements = { PLACEMENT_SOLO, PLACEMENT_SAME_PU },
+	                        .warmup_blocks = 1, .measured_blocks = trials };
+	e.pairs[PLACEMENT_SOLO] = (struct topo_pair){ .placement = PLACEMENT_SOLO, .available = true,
+	                                              .npus = 1, .pus = { cpu, cpu }, .core = -1 };
+	e.pairs[PLACEMENT_SAME_PU] = (struct topo_pair){ .placement = PLACEMENT_SAME_PU,
+	                                                 .available = true, .npus = 2,
+	                                                 .pus = { cpu, cpu }, .core = -1,
+	                                                 .shares = "PU" };
+	e.out_dir = xstrdup(dir);
+	e.child_sigmask = child_mask;
+	char *cl[] = { "smtbench", "run", NULL };
+	e.command_line = xcalloc(3, sizeof *e.command_line);
+	for (int i = 0; cl[i]; i++)
+		e.command_line[i] = xstrdup(cl[i]);
+	struct topo_info info = { .pus = 1, .nkinds = 0 };
+	e.meta = meta_new(&e, &info);
+	return e;
+}
+
+static long data_lines(const char *dir)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	FILE *f = fopen(path, "r");
+	long n = -1; /* the header is not a data line */
+	int c;
+	if (!f)
+		return -2;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static void test_experiment(const char *base)
+{
+	char dir[600], err[ERR_LEN] = "";
+	snprintf(dir, sizeof dir, "%s/ok", base);
+	struct experiment e = small_experiment(dir, "true", 2);
+	struct store *s = store_create(dir, err, sizeof err);
+	if (!CHECK(s != NULL, "store_create %s (%s)", dir, err))
+		return;
+	enum run_outcome o = experiment_run(&e, s, 0, NULL, 0);
+	CHECK(o == RUN_COMPLETE, "experiment_run of `true`, 1 warm-up + 2 blocks of 2: complete");
+	CHECK_INT(data_lines(dir), 3 * (1 + 2), "samples.csv: 3 blocks x 3 processes");
+	CHECK_STR(json_string_value(json_object_get(e.meta, "status")), "complete",
+	          "meta.json status");
+	CHECK_INT(json_integer_value(json_object_get(e.meta, "trials_done")), 6, "trials_done");
+	store_close(&s);
+
+	/* meta.json back: the settings --resume needs. */
+	struct experiment back = { .command_line = NULL };
+	CHECK(meta_load(dir, &back, err, sizeof err) == 0, "meta_load (%s)", err);
+	CHECK(back.trials == 2 && back.warmup == 1 && back.plan.seed == 42 && back.kernel == NULL,
+	      "round trip: trials %ld, warmup %ld, seed %llu, no kernel", back.trials, back.warmup,
+	      (unsigned long long)back.plan.seed);
+	CHECK(back.plan.nplacements == 2 && back.plan.placements[0] == PLACEMENT_SOLO &&
+	      back.plan.placements[1] == PLACEMENT_SAME_PU &&
+	      back.pairs[PLACEMENT_SAME_PU].pus[1] == e.pairs[PLACEMENT_SAME_PU].pus[1] &&
+	      !strcmp(back.pairs[PLACEMENT_SAME_PU].shares, "PU"),
+	      "round trip: placements, their CPUs and what they share");
+	CHECK(back.a.argv && !strcmp(back.a.argv[0], "true") && !back.a.argv[1],
+	      "round trip: the command");
+	experiment_free(&back);
+	experiment_free(&e);
+
+	/* A workload that always fails: the whole first block fails, the run stops there. */
+	snprintf(dir, sizeof dir, "%s/false", base);
+	e = small_experiment(dir, "false", 50);
+	s = store_create(dir, err, sizeof err);
+	if (!CHECK(s != NULL, "store_create %s (%s)", dir, err))
+		return;
+	o = experiment_run(&e, s, 0, NULL, 0);
+	CHECK(o == RUN_FAILED, "experiment_run of `false`: failed");
+	CHECK_INT(data_lines(dir), 3, "it stopped after the first block (3 processes stored)");
+	CHECK_STR(json_string_value(json_object_get(e.meta, "status")), "failed", "meta status");
+	store_close(&s);
+	experiment_free(&e);
+
+	snprintf(dir, sizeof dir, "%s/broken", base);
+	mkdir(dir, 0777);
+	FILE *f = fopen(strcat(dir, "/meta.json"), "w");
+	if (f) {
+		fputs("{\"seed\": 1}", f);
+		fclose(f);
+	}
+	dir[strlen(dir) - strlen("/meta.json")] = '\0';
+	CHECK(meta_load(dir, &back, err, sizeof err) == -1 && strstr(err, "cannot be resumed"),
+	      "meta.json without settings: \"%s\"", err);
+	experiment_free(&back);
+}
+
+/* Runs fn in a child (the x… functions exit); its exit status. */
+static int exit_status_of(void (*fn)(const char *), const char *arg)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stderr);
+		fn(arg);
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void resolve_command(const char *name)
+{
+	struct workload w = { 0 };
+	char *argv[] = { (char *)name, NULL };
+	xworkload_command(&w, argv, 1);
+	workload_free(&w);
+}
+
+static void resolve_kernel(const char *name)
+{
+	struct workload w = { 0 };
+	xworkload_kernel(&w, name, 10);
+	workload_free(&w);
+}
+
+static void test_workload(const char *base)
+{
+	struct workload w = { 0 };
+	char *argv[] = { "sh", "-c", "true", NULL };
+	xworkload_command(&w, argv, 3);
+	CHECK(w.path && w.path[0] == '/' && access(w.path, X_OK) == 0 && !w.is_kernel,
+	      "`sh` found on PATH: %s", w.path);
+	CHECK(!strcmp(w.name, "sh") && !strcmp(w.argv[2], "true") && !w.argv[3],
+	      "name and argv copied");
+	workload_free(&w);
+	CHECK(w.path == NULL && w.argv == NULL, "workload_free zeroes it");
+
+	w.argv = xcalloc(2, sizeof *w.argv);
+	w.argv[0] = xstrdup("true");
+	xworkload_resolve(&w);
+	CHECK(w.path && access(w.path, X_OK) == 0, "xworkload_resolve (for --resume): %s", w.path);
+	workload_free(&w);
+
+	CHECK_INT(exit_status_of(resolve_command, "smtbench-no-such-command"), EXIT_USAGE,
+	          "an unknown command exits 2");
+	char text[600];
+	snprintf(text, sizeof text, "%s/data.txt", base);
+	FILE *f = fopen(text, "w");
+	if (f) {
+		fputs("not a program\n", f);
+		fclose(f);
+		chmod(text, 0755);
+	}
+	CHECK_INT(exit_status_of(resolve_command, text), EXIT_USAGE,
+	          "an executable text file without #! exits 2");
+	unlink(text);
+	CHECK_INT(exit_status_of(resolve_command, "/"), EXIT_USAGE, "a folder exits 2");
+	CHECK_INT(exit_status_of(resolve_kernel, "no-such-kernel"), EXIT_USAGE,
+	          "an unknown kernel exits 2");
+
+	const char *build = getenv("SMTBENCH_BUILD");
+	if (!build) {
+		test_skip("SMTBENCH_BUILD not set (the kernels' folder): run through tests/run.sh");
+		return;
+	}
+	char kernels[600];
+	snprintf(kernels, sizeof kernels, "%s/kernels", build);
+	setenv("SMTBENCH_KERNEL_DIR", kernels, 1);
+	xworkload_kernel(&w, "nop", 1234);
+	CHECK(w.is_kernel && !strcmp(w.argv[0], "nop") && !strcmp(w.argv[1], "1234") && !w.argv[2]
+	      && strstr(w.path, "/kernels/nop"), "kernel nop: %s %s %s", w.path, w.argv[0],
+	      w.argv[1]);
+	workload_free(&w);
+}
+
+int main(void)
+{
+	char base[] = "/tmp/smtbench-trial-XXXXXX";
+	if (!mkdtemp(base)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0); /* before any fork: no line printed twice */
+	trial_block_signals(&child_mask);
+	test_trial_paths();
+	test_trial_interrupted();
+	test_experiment(base);
+	test_workload(base);
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", base);
+	return test_done("test_trial");
+}
