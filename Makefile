@@ -6,7 +6,7 @@
 #   make run             run the default experiment on this machine
 #   make bench           time the analysis for growing sample counts and grids
 #   make fuzz            build the libFuzzer harnesses into $(BUILD)/fuzz/ (clang; see tests/fuzz/README.md)
-#   make install         install under $(DESTDIR)$(PREFIX)
+#   make install         install under $(DESTDIR)$(PREFIX): bin/, libexec/smtbench/, share/man/man1/
 #   make V=1             show full command lines
 #
 # Every setting below is ?= so that the command line or the environment can override it.
@@ -17,6 +17,7 @@ PKG_CONFIG ?= pkg-config
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/smtbench
+MANDIR   ?= $(PREFIX)/share/man
 DESTDIR  ?=
 CFLAGS   ?= -O2 -g
 LDFLAGS  ?=
@@ -96,13 +97,23 @@ $(PROGRAM): $(MAIN_OBJ) $(LIB_OBJS)
 
 # Where an installed smtbench finds its kernels is compiled in. The stamp holds that path and is
 # rewritten only when it changes, so `make install PREFIX=/opt/x` rebuilds what depends on it.
+# The flags stamp does the same for everything a C object depends on besides its sources: the
+# compiler, the flags (CFLAGS, SANITIZE, the libraries' -I) and the version. Both are written
+# when make reads this file, but never for `make clean`, which must run nothing.
 LIBEXEC_STAMP := $(BUILD)/libexecdir.stamp
-$(shell mkdir -p $(BUILD) && [ "$$(cat $(LIBEXEC_STAMP) 2>/dev/null)" = '$(LIBEXECDIR)' ] \
-        || printf '%s' '$(LIBEXECDIR)' > $(LIBEXEC_STAMP))
+FLAGS_STAMP   := $(BUILD)/cflags.stamp
+# $(call write_if_changed,FILE,TEXT): FILE holds TEXT afterwards, rewritten only when it differed.
+quote = '$(subst ','\'',$(1))'
+write_if_changed = $(shell mkdir -p $(dir $(1)) && [ "$$(cat $(1) 2>/dev/null)" = $(call quote,$(2)) ] \
+                   || printf '%s' $(call quote,$(2)) > $(1))
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(call write_if_changed,$(LIBEXEC_STAMP),$(LIBEXECDIR))
+$(call write_if_changed,$(FLAGS_STAMP),$(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(LIBS))
+endif
 $(BUILD)/obj/runner/kernels.o: $(LIBEXEC_STAMP)
 $(BUILD)/obj/runner/kernels.o: ALL_CFLAGS += -DSMTBENCH_LIBEXECDIR='"$(LIBEXECDIR)"'
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -121,12 +132,12 @@ $(BUILD)/kernels/%: $(BUILD)/kernels/%.o
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -nostdlib -static -Wl,--build-id=none -Wl,-z,noexecstack -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
 
-$(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LIB_OBJS)
+$(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LIB_OBJS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
@@ -157,15 +168,20 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIB_SRCS) $(wildcard 
 	  -DSMTBENCH_VERSION='"$(VERSION)"' $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIBS)
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/smtbench
 	install -m 755 $(KERNELS) $(DESTDIR)$(LIBEXECDIR)/
+	install -m 644 runner/smtbench.1 $(DESTDIR)$(MANDIR)/man1/smtbench.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/smtbench
+	rm -f $(DESTDIR)$(BINDIR)/smtbench $(DESTDIR)$(MANDIR)/man1/smtbench.1
 	rm -rf $(DESTDIR)$(LIBEXECDIR)
 
 clean:
 	rm -rf build $(filter-out build build/%,$(BUILD))
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Dependency files of exactly the objects, tests and kernels this Makefile builds (never a stale
+# one left behind by a removed source).
+DEP_FILES := $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_BINS:=.d) $(BENCH_BINS:=.d) \
+             $(KERNELS:=.d)
+-include $(DEP_FILES)

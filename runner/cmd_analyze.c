@@ -18,16 +18,9 @@
 #include "runner/util.h"
 #include "topology/error.h"
 
-static void analyze_usage(FILE *out)
-{
-	fprintf(out,
-	        "usage: smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t]\n"
-	        "                        [--unit trial|process] [--rope PCT] [--grid N] [--json]\n");
-}
-
 static void analyze_help(void)
 {
-	analyze_usage(stdout);
+	subcommand_usage(stdout, "analyze");
 	printf("\n"
 	       "Compares placements with a Bayesian grid posterior: samples ~ Normal(mu, sigma),\n"
 	       "uniform priors, the grid chosen from the data and widened until its edges hold\n"

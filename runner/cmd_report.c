@@ -13,14 +13,9 @@
 #include "runner/commands.h"
 #include "runner/util.h"
 
-static void report_usage(FILE *out)
-{
-	fprintf(out, "usage: smtbench report DIR\n");
-}
-
 static void report_help(void)
 {
-	report_usage(stdout);
+	subcommand_usage(stdout, "report");
 	printf("\n"
 	       "Rewrites the reports of results folder DIR from DIR/samples.csv and DIR/meta.json\n"
 	       "(meta.json is optional: without it the machine and the pairs read \"not\n"

@@ -27,17 +27,10 @@
 
 enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME };
 
-static const char usage_text[] =
-	"usage: smtbench run [--placements LIST] [--kernel NAME] [--iters N]\n"
-	"                    [--trials N | --duration T] [--warmup N] [--pair A,B] [--seed N]\n"
-	"                    [--out DIR] [--beside-kernel NAME [--beside-iters N]]\n"
-	"                    [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
-	"       smtbench run --resume DIR\n"
-	"       smtbench run --list-kernels\n";
-
 static void help(void)
 {
-	printf("%s\n", usage_text);
+	subcommand_usage(stdout, "run");
+	printf("\n");
 	printf("Runs two copies of a busy-loop kernel (or your command) on the pair of CPUs each\n"
 	       "placement calls for, in randomized complete blocks, and records each process's user\n"
 	       "and system CPU time (wait4), wall time and context switches in a results folder.\n\n"

@@ -13,14 +13,9 @@
 #include "runner/util.h"
 #include "topology/topology.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]\n");
-}
-
 static void help(void)
 {
-	usage(stdout);
+	subcommand_usage(stdout, "topo");
 	printf("\n"
 	       "Shows packages, cores, logical CPUs (PUs) and threads per core, the SMT state, and the\n"
 	       "pair of CPUs each placement (solo, same-pu, sibling, non-sibling, cross-package) would\n"

@@ -1,50 +1,21 @@
 /*
  * smtbench — do these two threads share a core, and does it hurt?
  *
- * main() only dispatches: each subcommand is a row of the table below and lives in its own file.
+ * main() only dispatches: each subcommand is a row of the table in commands.c and lives in its
+ * own file.
  */
-#include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "runner/commands.h"
 #include "runner/util.h"
 
-struct subcommand {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *synopsis;
-};
-
-static const struct subcommand subcommands[] = {
-	{ "topo", cmd_topo,
-	  "smtbench topo    [--topology SPEC|FILE.xml] [--pair A,B] [--json]" },
-	{ "run", cmd_run,
-	  "smtbench run     [--placements LIST] [--kernel NAME] [--iters N] [--trials N | --duration T]\n"
-	  "                 [--warmup N] [--pair A,B] [--seed N] [--out DIR] [--list-kernels]\n"
-	  "                 [--beside-kernel NAME [--beside-iters N]]\n"
-	  "                 [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
-	  "smtbench run     --resume DIR" },
-	{ "analyze", cmd_analyze,
-	  "smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t] [--unit trial|process]\n"
-	  "                 [--rope PCT] [--grid N] [--json]" },
-	{ "report", cmd_report,
-	  "smtbench report  DIR" },
-};
-enum { SUBCOMMAND_COUNT = sizeof subcommands / sizeof subcommands[0] };
-
 static void usage(FILE *out)
 {
 	fprintf(out, "usage:\n");
-	for (int i = 0; i < SUBCOMMAND_COUNT; i++) {
-		/* A synopsis may span lines; indent each one. */
-		const char *line = subcommands[i].synopsis;
-		while (*line) {
-			size_t len = strcspn(line, "\n");
-			fprintf(out, "  %.*s\n", (int)len, line);
-			line += len + (line[len] == '\n');
-		}
-	}
+	for (size_t i = 0; i < subcommand_count; i++)
+		synopsis_print(out, "  ", subcommands[i].synopsis);
 	fprintf(out, "  smtbench --help | --version\n");
 }
 
@@ -53,12 +24,10 @@ static void help(void)
 	printf("smtbench %s — do these two threads share a core (SMT), and does it hurt?\n\n",
 	       SMTBENCH_VERSION);
 	usage(stdout);
+	printf("\n");
+	for (size_t i = 0; i < subcommand_count; i++)
+		printf("  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
 	printf("\n"
-	       "  topo      show cores, SMT siblings and the CPU pair each placement would use\n"
-	       "  run       run interleaved paired trials of a kernel or command in each placement\n"
-	       "  analyze   Bayesian comparison of the placements of a results folder, or of two files\n"
-	       "  report    (re)write report.md, report.json, the plots and report.html of a folder\n"
-	       "\n"
 	       "`smtbench COMMAND --help` describes each command's options.\n"
 	       "\n"
 	       "Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written);\n"
@@ -81,10 +50,15 @@ int main(int argc, char **argv)
 		printf("smtbench %s\n", SMTBENCH_VERSION);
 		return EXIT_OK;
 	}
-	for (int i = 0; i < SUBCOMMAND_COUNT; i++)
-		if (!strcmp(name, subcommands[i].name))
-			return subcommands[i].run(argc - 1, argv + 1);
-	warnx("unknown command '%s'; the commands are topo, run, analyze and report", name);
+	const struct subcommand *command = subcommand_find(name);
+	if (command)
+		return command->run(argc - 1, argv + 1);
+	fprintf(stderr, "%s: unknown command '%s'; the commands are", program_invocation_short_name,
+	        name);
+	for (size_t i = 0; i < subcommand_count; i++)
+		fprintf(stderr, "%s %s", i == 0 ? "" : i + 1 == subcommand_count ? " and" : ",",
+		        subcommands[i].name);
+	fprintf(stderr, "\n");
 	usage(stderr);
 	return EXIT_USAGE;
 }

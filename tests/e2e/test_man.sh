@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The man page (runner/smtbench.1): it renders without warnings, its SYNOPSIS is what
+# `smtbench --help` prints (both come from runner/commands.c's table, the page by hand), and it
+# names every option each command's --help lists.
+source "$(dirname "$0")/lib.sh"
+
+page=$SMTBENCH_ROOT/runner/smtbench.1
+check "the man page exists" test -s "$page"
+# usage lines of a --help text, leading blanks and the "usage:" label removed.
+usage_lines() { sed -n '/^usage:/,/^$/p' | sed -e 's/^usage://' -e 's/^ *//' -e '/^$/d'; }
+
+if ! command -v man >/dev/null 2>&1; then
+	skip "man is not installed (apt-get install man-db): the page is not rendered or compared"
+	done_testing
+	exit 0
+fi
+render() { LC_ALL=C MANWIDTH=200 man --warnings -l "$page" 2>"$t_tmp/man.err" | col -bx; }
+rendered=$(render)
+check "man --warnings -l renders it without a warning" test ! -s "$t_tmp/man.err"
+[[ -s $t_tmp/man.err ]] && sed 's/^/# /' "$t_tmp/man.err"
+synopsis=$(sed -n '/^SYNOPSIS/,/^[A-Z]/p' <<<"$rendered" | sed -e '1d;$d' -e 's/^ *//' -e '/^$/d')
+"$SMTBENCH" --help >"$t_tmp/help"
+check "its SYNOPSIS is, line for line, the usage of smtbench --help" \
+	diff <(usage_lines <"$t_tmp/help") <(echo "$synopsis")
+for command in topo run analyze report; do
+	"$SMTBENCH" "$command" --help >"$t_tmp/help.$command"
+	# The command's own usage: the same forms, each indented after "usage: ".
+	check "smtbench $command --help's usage is the page's $command lines" \
+		diff <(usage_lines <"$t_tmp/help.$command") \
+		     <(awk -v c="smtbench $command " 'index($0, "smtbench ") == 1 { on = index($0, c) == 1 } on' <<<"$synopsis")
+	missing=""
+	for option in $(grep -o -- '--[a-z][a-z-]*' "$t_tmp/help.$command" | sort -u); do
+		[[ $option == --help ]] && continue
+		grep -Eq -- "^ *(-[a-z], )?$option\b" <<<"$rendered" || missing+=" $option"
+	done
+	check "every option of smtbench $command --help is described in the page${missing:+ (missing:$missing)}" \
+		test -z "$missing"
+done
+for section in NAME SYNOPSIS DESCRIPTION COMMANDS FILES "EXIT STATUS" EXAMPLES; do
+	check "section $section" grep -qx "$section" <<<"$rendered"
+done
+done_testing
