@@ -109,7 +109,7 @@ char *kernel_path(const char *name, char *err, size_t err_size)
 		if (is_executable_file(path))
 			return path;
 		set_error(err, err_size, "kernel %s: %s is not an executable file (SMTBENCH_KERNEL_DIR=%s); "
-		         "run make, or unset SMTBENCH_KERNEL_DIR", name, path, override);
+		          "run make, or unset SMTBENCH_KERNEL_DIR", name, path, override);
 		free(path);
 		return NULL;
 	}
@@ -134,7 +134,7 @@ char *kernel_path(const char *name, char *err, size_t err_size)
 	}
 
 	set_error(err, err_size, "kernel %s not found: tried %s and %s; run make (or make install)",
-	         name, beside ? beside : "(/proc/self/exe unreadable)", installed);
+	          name, beside ? beside : "(/proc/self/exe unreadable)", installed);
 	free(beside);
 	free(installed);
 	return NULL;

@@ -199,6 +199,11 @@ static char **string_array_copy(const json_t *a)
 	return argv;
 }
 
+static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
+                         char *err, size_t err_size);
+static int load_placements(const char *dir, const json_t *placements, struct experiment *e,
+                           char *err, size_t err_size);
+
 int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 {
 	char *text = store_read_file(dir, "meta.json", err, err_size);
@@ -209,7 +214,7 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 	free(text);
 	if (!meta) {
 		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir, jerr.line,
-		         jerr.text);
+		          jerr.text);
 		return -1;
 	}
 	e->meta = meta;
@@ -219,10 +224,22 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 	if (!json_is_object(settings) || !json_is_integer(seed) || !json_is_array(placements)
 	    || json_array_size(placements) == 0) {
 		set_error(err, err_size,
-		         "%s/meta.json lacks its settings, seed or placements; it cannot be resumed",
-		         dir);
+		          "%s/meta.json lacks its settings, seed or placements; it cannot be resumed",
+		          dir);
 		return -1;
 	}
+	if (load_settings(dir, settings, e, err, err_size) != 0)
+		return -1;
+	e->plan.seed = (uint64_t)json_integer_value(seed);
+	e->plan.warmup_blocks = e->warmup;
+	e->plan.measured_blocks = e->trials;
+	return load_placements(dir, placements, e, err, err_size);
+}
+
+/* meta.json's settings into e: the workload, the counts, the pair. */
+static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
+                         char *err, size_t err_size)
+{
 	const char *kernel = json_string_value(json_object_get(settings, "kernel"));
 	const char *beside = json_string_value(json_object_get(settings, "beside_kernel"));
 	e->kernel = kernel ? xstrdup(kernel) : NULL;
@@ -239,7 +256,7 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 		e->a.argv = string_array_copy(json_object_get(settings, "command"));
 		if (!e->a.argv) {
 			set_error(err, err_size,
-			         "%s/meta.json: settings name neither a kernel nor a command", dir);
+			          "%s/meta.json: settings name neither a kernel nor a command", dir);
 			return -1;
 		}
 	}
@@ -247,8 +264,8 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 		e->b.argv = string_array_copy(json_object_get(settings, "beside_command"));
 	if ((e->trials < 1 && e->duration_s <= 0) || e->warmup < 0 || (kernel && e->iters == 0)) {
 		set_error(err, err_size,
-		         "%s/meta.json: settings trials/duration_s, warmup or iters are missing or "
-		         "out of range", dir);
+		          "%s/meta.json: settings trials/duration_s, warmup or iters are missing or "
+		          "out of range", dir);
 		return -1;
 	}
 	json_t *pair = json_object_get(settings, "pair");
@@ -257,10 +274,13 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 		e->pair[0] = (int)json_integer_value(json_array_get(pair, 0));
 		e->pair[1] = (int)json_integer_value(json_array_get(pair, 1));
 	}
+	return 0;
+}
 
-	e->plan.seed = (uint64_t)json_integer_value(seed);
-	e->plan.warmup_blocks = e->warmup;
-	e->plan.measured_blocks = e->trials;
+/* meta.json's placements, each with its CPUs and what they share, into e's plan and pairs. */
+static int load_placements(const char *dir, const json_t *placements, struct experiment *e,
+                           char *err, size_t err_size)
+{
 	e->plan.nplacements = 0;
 	for (size_t i = 0; i < json_array_size(placements); i++) {
 		json_t *entry = json_array_get(placements, i);
@@ -270,7 +290,7 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 		if (!name || placement_parse(name, &p) != 0 || !json_is_array(pus)
 		    || (int)json_array_size(pus) != placement_nprocs(p) || i >= PLACEMENT_COUNT) {
 			set_error(err, err_size, "%s/meta.json: placements[%zu] is not a valid "
-			         "placement with its CPUs", dir, i);
+			          "placement with its CPUs", dir, i);
 			return -1;
 		}
 		struct topo_pair *tp = &e->pairs[p];

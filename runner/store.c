@@ -59,7 +59,7 @@ static int lock_samples(int fd, const char *dir, char *err, size_t err_size)
 		return 0;
 	if (errno == EWOULDBLOCK)
 		set_error(err, err_size, "%s is being written by another smtbench run; wait for it "
-		         "to end (or stop it) first", dir);
+		          "to end (or stop it) first", dir);
 	else
 		set_error(err, err_size, "cannot lock %s/samples.csv: %s", dir, strerror(errno));
 	return -1;
@@ -81,11 +81,11 @@ struct store *store_create(const char *dir_given, char *err, size_t err_size)
 	if (mkdir(dir, 0777) != 0) {
 		if (errno == EEXIST)
 			set_error(err, err_size,
-			         "results folder %s already exists; choose another --out, or continue "
-			         "it with --resume %s", dir, dir);
+			          "results folder %s already exists; choose another --out, or continue "
+			          "it with --resume %s", dir, dir);
 		else
 			set_error(err, err_size, "cannot create results folder %s: %s", dir,
-			         strerror(errno));
+			          strerror(errno));
 		goto out;
 	}
 	char *csv = join_path(dir, "samples.csv");
@@ -173,7 +173,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	FILE *f = fd >= 0 ? fopen(csv, "r") : NULL;
 	if (!f) {
 		set_error(err, err_size, "cannot open %s: %s (is %s a results folder?)", csv,
-		         strerror(errno), dir);
+		          strerror(errno), dir);
 		if (fd >= 0)
 			close(fd);
 		free(csv);
@@ -190,7 +190,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	ssize_t len = getline(&line, &cap, f);
 	if (len <= 0 || strncmp(line, STORE_CSV_HEADER, strlen(STORE_CSV_HEADER)) != 0) {
 		set_error(err, err_size, "%s: the first line is not smtbench's samples.csv header",
-		         csv);
+		          csv);
 		free(line);
 		fclose(f);
 		close(fd);
@@ -253,7 +253,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 
 	if (ftruncate(fd, complete_end) != 0 || fsync(fd) != 0) {
 		set_error(err, err_size, "cannot cut the unfinished trial off %s: %s", csv,
-		         strerror(errno));
+		          strerror(errno));
 		close(fd);
 		free(csv);
 		free(*trials);

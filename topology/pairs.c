@@ -382,15 +382,15 @@ static const struct topo_pu *usable_pu(const struct topo *t, int os, char *err, 
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
 	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
 		set_error(err, err_size, "CPU %d does not exist in this topology (usable CPUs: %s)",
-		         os, usable);
+		          os, usable);
 	else if (!hwloc_bitmap_isset(hwloc_topology_get_topology_cpuset(t->hw), (unsigned)os))
 		set_error(err, err_size, "CPU %d is offline (usable CPUs: %s)", os, usable);
 	else if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->hw), (unsigned)os))
 		set_error(err, err_size, "CPU %d may not be used here: it is outside the allowed "
-		         "cpuset (cgroup) (usable CPUs: %s)", os, usable);
+		          "cpuset (cgroup) (usable CPUs: %s)", os, usable);
 	else
 		set_error(err, err_size, "CPU %d may not be used here: it is outside this "
-		         "process's affinity mask (usable CPUs: %s)", os, usable);
+		          "process's affinity mask (usable CPUs: %s)", os, usable);
 	free(list);
 	return NULL;
 }
@@ -420,7 +420,7 @@ int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *ou
 		                                               : PLACEMENT_NON_SIBLING;
 	} else {
 		set_error(err, err_size, "cannot tell whether CPUs %d and %d share a core: the "
-		         "topology has no Core level", pus[0], pus[1]);
+		          "topology has no Core level", pus[0], pus[1]);
 		return -1;
 	}
 	return 0;

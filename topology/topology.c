@@ -368,6 +368,69 @@ static void fill_info(struct topo *t)
 	}
 }
 
+/* Points hwloc at the topology spec names (this system, an XML file or a synthetic string). */
+static int set_source(struct topo *t, const char *spec, char *err, size_t err_size)
+{
+	if (!spec) {
+		t->info.source = TOPO_THIS_SYSTEM;
+		return 0;
+	}
+	if (!*spec) {
+		set_error(err, err_size, "empty topology: give an XML file or an hwloc synthetic "
+		          "description such as \"pack:2 core:4 pu:2\"");
+		return -1;
+	}
+	if (!spec_is_file(spec)) {
+		t->info.source = TOPO_SYNTHETIC;
+		if (hwloc_topology_set_synthetic(t->hw, spec) == 0)
+			return 0;
+		set_error(err, err_size, "'%s' is neither an XML file nor a valid hwloc synthetic "
+		          "topology (e.g. \"pack:2 core:4 pu:2\")", spec);
+		return -1;
+	}
+	t->info.source = TOPO_XML;
+	struct stat st;
+	if (stat(spec, &st) < 0) {
+		set_error(err, err_size, "cannot read topology file '%s': %s", spec, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		set_error(err, err_size, "topology file '%s' is a directory", spec);
+		return -1;
+	}
+	if (hwloc_topology_set_xml(t->hw, spec) < 0) {
+		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make one with: "
+		          "lstopo-no-graphics --of xml FILE.xml)", spec);
+		return -1;
+	}
+	return 0;
+}
+
+/* t->usable: PUs present, allowed, and (for this system) in this process's affinity mask.
+ * -1 with err when the mask cannot be read; -2 when out of memory. */
+static int find_usable(struct topo *t, char *err, size_t err_size)
+{
+	t->usable = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->hw));
+	if (!t->usable)
+		return -2;
+	hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
+	if (t->info.source != TOPO_THIS_SYSTEM)
+		return 0;
+	hwloc_bitmap_t affinity = hwloc_bitmap_alloc();
+	if (!affinity)
+		return -2;
+	int rc = 0;
+	if (read_affinity(affinity, hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t->hw))) < 0) {
+		set_error(err, err_size, "cannot read this process's CPU affinity "
+		          "(sched_getaffinity): %s", strerror(errno));
+		rc = -1;
+	} else {
+		hwloc_bitmap_and(t->usable, t->usable, affinity);
+	}
+	hwloc_bitmap_free(affinity);
+	return rc;
+}
+
 struct topo *topo_load(const char *spec, char *err, size_t err_size)
 {
 	struct topo *t = calloc(1, sizeof *t);
@@ -384,65 +447,20 @@ struct topo *topo_load(const char *spec, char *err, size_t err_size)
 	 * usable ones are chosen below from the allowed set. */
 	hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE);
-
-	if (!spec) {
-		t->info.source = TOPO_THIS_SYSTEM;
-	} else if (!*spec) {
-		set_error(err, err_size, "empty topology: give an XML file or an hwloc synthetic "
-		         "description such as \"pack:2 core:4 pu:2\"");
+	if (set_source(t, spec, err, err_size) != 0)
 		goto fail;
-	} else if (spec_is_file(spec)) {
-		t->info.source = TOPO_XML;
-		struct stat st;
-		if (stat(spec, &st) < 0) {
-			set_error(err, err_size, "cannot read topology file '%s': %s", spec,
-			         strerror(errno));
-			goto fail;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			set_error(err, err_size, "topology file '%s' is a directory", spec);
-			goto fail;
-		}
-		if (hwloc_topology_set_xml(t->hw, spec) < 0) {
-			set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make "
-			         "one with: lstopo-no-graphics --of xml FILE.xml)", spec);
-			goto fail;
-		}
-	} else {
-		t->info.source = TOPO_SYNTHETIC;
-		if (hwloc_topology_set_synthetic(t->hw, spec) < 0) {
-			set_error(err, err_size, "'%s' is neither an XML file nor a valid hwloc "
-			         "synthetic topology (e.g. \"pack:2 core:4 pu:2\")", spec);
-			goto fail;
-		}
-	}
 	if (hwloc_topology_load(t->hw) < 0) {
 		if (t->info.source == TOPO_XML)
 			set_error(err, err_size, "'%s' is not a valid hwloc XML topology file", spec);
 		else
 			set_error(err, err_size, "cannot load the %s topology: %s",
-			         spec ? "synthetic" : "system's", strerror(errno));
+			          spec ? "synthetic" : "system's", strerror(errno));
 		goto fail;
 	}
-
-	t->usable = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->hw));
-	if (!t->usable)
-		goto oom;
-	hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
-	if (t->info.source == TOPO_THIS_SYSTEM) {
-		hwloc_bitmap_t affinity = hwloc_bitmap_alloc();
-		if (!affinity)
-			goto oom;
-		if (read_affinity(affinity, hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t->hw))) < 0) {
-			set_error(err, err_size, "cannot read this process's CPU affinity "
-			         "(sched_getaffinity): %s", strerror(errno));
-			hwloc_bitmap_free(affinity);
-			goto fail;
-		}
-		hwloc_bitmap_and(t->usable, t->usable, affinity);
-		hwloc_bitmap_free(affinity);
-	}
-	if (build_model(t) < 0)
+	int usable = find_usable(t, err, err_size);
+	if (usable == -1)
+		goto fail;
+	if (usable == -2 || build_model(t) < 0)
 		goto oom;
 	fill_info(t);
 	topo_plan_pairs(t);
@@ -478,7 +496,7 @@ int topo_export_xml(const struct topo *t, const char *path, char *err, size_t er
 {
 	if (hwloc_topology_export_xml(t->hw, path, 0) < 0) {
 		set_error(err, err_size, "cannot write topology XML to '%s': %s", path,
-		         strerror(errno));
+		          strerror(errno));
 		return -1;
 	}
 	return 0;
