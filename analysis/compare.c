@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "topology/placements.h"
 
 /* A verdict of slower or faster needs one-sided P >= 0.975: the same evidence as the two-sided
  * 95% equal-tailed interval excluding 0 (or 1), so with no real difference about 5% of
@@ -316,18 +317,6 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 	return 0;
 }
 
-struct planned {
-	const char *a, *b, *label;
-};
-
-static const struct planned folder_comparisons[] = {
-	{ "sibling", "non-sibling", "headline" },
-	{ "sibling", "solo", "contention" },
-	{ "non-sibling", "solo", "contention" },
-	{ "cross-package", "solo", "contention" },
-	{ "same-pu", "solo", "control" },
-};
-enum { FOLDER_COMPARISONS = sizeof folder_comparisons / sizeof folder_comparisons[0] };
 
 struct analysis_result *analysis_run(const struct analysis_dataset *data,
                                      const struct analysis_options *opt,
@@ -376,13 +365,16 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 			goto oom;
 	}
 
-	struct planned plan_files = { NULL, NULL, "files" };
-	size_t plan_count = data->from_folder ? FOLDER_COMPARISONS : 1;
+	/* A folder's comparisons come from the placement registry; two files are one comparison. */
+	struct placement_comparison folder_plan[PLACEMENT_COMPARISONS_MAX];
+	struct placement_comparison plan_files = { NULL, NULL, "files" };
+	size_t plan_count = data->from_folder
+	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX) : 1;
 	r->comparisons = calloc(plan_count, sizeof *r->comparisons);
 	if (!r->comparisons)
 		goto oom;
 	for (size_t k = 0; k < plan_count; k++) {
-		const struct planned *p = data->from_folder ? &folder_comparisons[k] : &plan_files;
+		const struct placement_comparison *p = data->from_folder ? &folder_plan[k] : &plan_files;
 		int ia = data->from_folder ? analysis_dataset_find(data, p->a) : 0;
 		int ib = data->from_folder ? analysis_dataset_find(data, p->b) : 1;
 		if (ia < 0 || ib < 0 || data->group_count < 2)

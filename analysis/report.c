@@ -104,90 +104,21 @@ static void read_pairs(struct report *rep)
 	}
 }
 
-static int column_of(char **fields, size_t count, const char *name)
+/* What the loader kept of samples.csv besides the samples: the frequency of each placement's
+ * measured rows and the workloads' names (the one pass over the file is the loader's). */
+static int copy_csv_extras(struct report *rep)
 {
-	for (size_t i = 0; i < count; i++)
-		if (!strcmp(fields[i], name))
-			return (int)i;
-	return -1;
-}
-
-static size_t split_commas(char *line, char **fields, size_t max)
-{
-	size_t n = 0;
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line;; p++) {
-		if (n < max)
-			fields[n] = p;
-		n++;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p = '\0';
-	}
-	return n;
-}
-
-/* samples.csv again, for what the analysis does not keep: the frequency of each placement's
- * measured rows, the workload's name and that of the workload run beside it (role b). Damaged lines were already reported by the loader. */
-static void read_csv_extras(struct report *rep)
-{
-	char *path = analysis_strdup_printf("%s/samples.csv", rep->dir);
-	FILE *f = path ? fopen(path, "r") : NULL;
-	free(path);
-	if (!f)
-		return;
-	enum { MAX_FIELDS = 64 };
-	char *fields[MAX_FIELDS];
-	char *line = NULL;
-	size_t cap = 0;
-	int c_place = -1, c_warm = -1, c_role = -1, c_status = -1, c_freq = -1, c_work = -1;
-	size_t header_fields = 0;
-	double *sums = calloc(rep->placement_count ? rep->placement_count : 1, sizeof *sums);
-	if (sums && getline(&line, &cap, f) > 0) {
-		header_fields = split_commas(line, fields, MAX_FIELDS);
-		size_t hn = header_fields < MAX_FIELDS ? header_fields : MAX_FIELDS;
-		c_place = column_of(fields, hn, "placement");
-		c_warm = column_of(fields, hn, "warmup");
-		c_role = column_of(fields, hn, "role");
-		c_status = column_of(fields, hn, "status");
-		c_freq = column_of(fields, hn, "freq_mhz");
-		c_work = column_of(fields, hn, "workload");
-	}
-	while (sums && c_place >= 0 && getline(&line, &cap, f) > 0) {
-		size_t n = split_commas(line, fields, MAX_FIELDS);
-		if (n != header_fields || n > MAX_FIELDS)
-			continue;
-		bool role_a = c_role < 0 || !strcmp(fields[c_role], "a");
-		if (!role_a) {
-			/* A second workload beside the measured one: its name, for the words. */
-			if (!strcmp(fields[c_role], "b") && c_work >= 0 && !rep->beside_workload
-			    && *fields[c_work])
-				rep->beside_workload = strdup(fields[c_work]);
-			continue;
+	const struct analysis_dataset *d = rep->data;
+	for (size_t i = 0; i < rep->placement_count && i < d->group_count; i++)
+		if (d->groups[i].freq_n) {
+			rep->placements[i].freq_mhz = d->groups[i].freq_mhz;
+			rep->placements[i].freq_n = d->groups[i].freq_n;
 		}
-		if (c_work >= 0 && !rep->workload && *fields[c_work])
-			rep->workload = strdup(fields[c_work]);
-		bool measured = (c_warm < 0 || strcmp(fields[c_warm], "1"))
-		                && (c_status < 0 || !strcmp(fields[c_status], "ok"));
-		if (!measured || c_freq < 0 || !*fields[c_freq])
-			continue;
-		char *end;
-		double mhz = strtod(fields[c_freq], &end);
-		if (*end || !isfinite(mhz) || mhz <= 0)
-			continue;
-		for (size_t i = 0; i < rep->placement_count; i++)
-			if (!strcmp(rep->placements[i].name, fields[c_place])) {
-				sums[i] += mhz;
-				rep->placements[i].freq_n++;
-			}
-	}
-	for (size_t i = 0; sums && i < rep->placement_count; i++)
-		if (rep->placements[i].freq_n)
-			rep->placements[i].freq_mhz = sums[i] / (double)rep->placements[i].freq_n;
-	free(sums);
-	free(line);
-	fclose(f);
+	if (d->workload && !(rep->workload = strdup(d->workload)))
+		return -1;
+	if (d->beside_workload && !(rep->beside_workload = strdup(d->beside_workload)))
+		return -1;
+	return 0;
 }
 
 /* ---- words ------------------------------------------------------------------------------ */
@@ -600,7 +531,8 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 		}
 	}
 	read_pairs(rep);
-	read_csv_extras(rep);
+	if (copy_csv_extras(rep) < 0)
+		goto oom;
 	choose_headline(rep);
 	attach_posteriors(rep);
 	rep->sentences = calloc(rep->result->comparison_count, sizeof *rep->sentences);
