@@ -300,4 +300,10 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 /* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
 void analysis_format_shortest(double x, char *buf, size_t size);
 
+/* v for a person, with the digits `resolution` (e.g. half an interval's width) makes
+ * meaningful and at least three significant ones; scientific below 1e-4 and from 1e9; "n/a",
+ * "inf", "-inf"; never "-0". The one number rule of `analyze`, the summary and the reports.
+ * Returns buf. */
+const char *analysis_format_number(char *buf, size_t size, double v, double resolution);
+
 #endif

@@ -9,12 +9,11 @@
 #include "analysis/internal.h"
 #include "topology/placements.h"
 
-/* A verdict of slower or faster needs one-sided P >= 0.975: the same evidence as the two-sided
- * 95% equal-tailed interval excluding 0 (or 1), so with no real difference about 5% of
- * comparisons (both sides together) get a verdict, and a verdict never contradicts the interval.
- * Practically the same needs P(within the ROPE) >= 0.95, the interval's mass. */
-static const double DIRECTION_PROBABILITY = 0.975;
-static const double EQUIVALENCE_PROBABILITY = 0.95;
+/* A verdict of slower or faster needs one-sided P >= ANALYSIS_DIRECTION_PROBABILITY (0.975):
+ * the same evidence as the two-sided 95% equal-tailed interval excluding 0 (or 1), so with no
+ * real difference about 5% of comparisons (both sides together) get a verdict, and a verdict never contradicts the interval.
+ * Practically the same needs P(within the ROPE) >= ANALYSIS_EQUIVALENCE_PROBABILITY (0.95),
+ * the interval's mass. */
 
 void analysis_options_init(struct analysis_options *opt)
 {
@@ -131,17 +130,17 @@ static enum analysis_verdict decide(const struct analysis_comparison *c)
 	if (!analysis_comparison_settled(c))
 		return ANALYSIS_VERDICT_UNDECIDED;
 	if (!isnan(c->p_rope)) {
-		if (c->p_rope_above >= DIRECTION_PROBABILITY)
+		if (c->p_rope_above >= ANALYSIS_DIRECTION_PROBABILITY)
 			return ANALYSIS_VERDICT_SLOWER;
-		if (c->p_rope_below >= DIRECTION_PROBABILITY)
+		if (c->p_rope_below >= ANALYSIS_DIRECTION_PROBABILITY)
 			return ANALYSIS_VERDICT_FASTER;
-		if (c->p_rope >= EQUIVALENCE_PROBABILITY)
+		if (c->p_rope >= ANALYSIS_EQUIVALENCE_PROBABILITY)
 			return ANALYSIS_VERDICT_SAME;
 		return ANALYSIS_VERDICT_UNDECIDED;
 	}
-	if (c->p_a_gt_b >= DIRECTION_PROBABILITY)
+	if (c->p_a_gt_b >= ANALYSIS_DIRECTION_PROBABILITY)
 		return ANALYSIS_VERDICT_SLOWER;
-	if (c->p_a_lt_b >= DIRECTION_PROBABILITY)
+	if (c->p_a_lt_b >= ANALYSIS_DIRECTION_PROBABILITY)
 		return ANALYSIS_VERDICT_FASTER;
 	return ANALYSIS_VERDICT_UNDECIDED;
 }

@@ -35,12 +35,6 @@ static int push(char ***list, size_t *count, char *s)
 	return 0;
 }
 
-const char *report_num(struct report_nums *ns, double v, double resolution)
-{
-	char *b = ns->buf[ns->next++ % 16];
-	return report_format(b, sizeof ns->buf[0], v, resolution);
-}
-
 double report_half_width(const double ci[2])
 {
 	return fabs(ci[1] - ci[0]) / 2;
@@ -149,7 +143,7 @@ char *report_subject(const struct report *rep)
 
 static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
 {
-	struct report_nums ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	char *where = where_text(report_find_placement(rep, c->a.name));
 	char *what = report_subject(rep);
 	if (!analysis_comparison_settled(c)) {
@@ -189,26 +183,26 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 		double res = (hi - lo) / 2;
 		if (decided)
 			effect = analysis_strdup_printf("makes %s %s× %s than %s (95%% CI %s–%s)", what,
-			                    report_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
-			                    report_num(&ns, lo, res), report_num(&ns, hi, res));
+			                    analysis_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
+			                    analysis_num(&ns, lo, res), analysis_num(&ns, hi, res));
 		else
 			effect = analysis_strdup_printf("leaves %s at %s× its %s time (95%% CI %s–%s)",
-			                    what, report_num(&ns, m, res), c->b.name, report_num(&ns, lo, res),
-			                    report_num(&ns, hi, res));
+			                    what, analysis_num(&ns, m, res), c->b.name, analysis_num(&ns, lo, res),
+			                    analysis_num(&ns, hi, res));
 	} else {
 		double res = report_half_width(c->diff_ci);
 		double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
 		double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
 		if (decided) /* "to" beside a negative bound: a dash would read as a minus */
 			effect = analysis_strdup_printf("makes %s %s s %s than %s (95%% CI %s%s%s s)",
-			                    what, report_num(&ns, fabs(c->diff_mean), res),
-			                    slower ? "slower" : "faster", c->b.name, report_num(&ns, lo, res),
-			                    lo < 0 || hi < 0 ? " to " : "–", report_num(&ns, hi, res));
+			                    what, analysis_num(&ns, fabs(c->diff_mean), res),
+			                    slower ? "slower" : "faster", c->b.name, analysis_num(&ns, lo, res),
+			                    lo < 0 || hi < 0 ? " to " : "–", analysis_num(&ns, hi, res));
 		else
 			effect = analysis_strdup_printf("changes the time of %s by %s s from %s "
-			                    "(95%% CI %s to %s s)", what, report_num(&ns, c->diff_mean, res),
-			                    c->b.name, report_num(&ns, c->diff_ci[0], res),
-			                    report_num(&ns, c->diff_ci[1], res));
+			                    "(95%% CI %s to %s s)", what, analysis_num(&ns, c->diff_mean, res),
+			                    c->b.name, analysis_num(&ns, c->diff_ci[0], res),
+			                    analysis_num(&ns, c->diff_ci[1], res));
 	}
 	const char *tail = "";
 	if (c->verdict == ANALYSIS_VERDICT_UNDECIDED)
@@ -279,7 +273,7 @@ static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 static int build_warnings(struct report *rep)
 {
 	const struct analysis_result *r = rep->result;
-	struct report_nums ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	const char *unit = report_unit_label(rep);
 	if (rep->meta_problem
 	    && push(&rep->warnings, &rep->warning_count, strdup(rep->meta_problem)) < 0)
@@ -293,15 +287,15 @@ static int build_warnings(struct report *rep)
 		if (isfinite(c->ratio_mean)) {
 			double res = report_half_width(c->ratio_ci);
 			by = analysis_strdup_printf("%s× solo's (95%% CI %s to %s)",
-			                            report_num(&ns, c->ratio_mean, res),
-			                            report_num(&ns, c->ratio_ci[0], res),
-			                            report_num(&ns, c->ratio_ci[1], res));
+			                            analysis_num(&ns, c->ratio_mean, res),
+			                            analysis_num(&ns, c->ratio_ci[0], res),
+			                            analysis_num(&ns, c->ratio_ci[1], res));
 		} else {
 			double res = report_half_width(c->diff_ci);
 			by = analysis_strdup_printf("%s s from solo's (95%% CI %s to %s s)",
-			                            report_num(&ns, c->diff_mean, res),
-			                            report_num(&ns, c->diff_ci[0], res),
-			                            report_num(&ns, c->diff_ci[1], res));
+			                            analysis_num(&ns, c->diff_mean, res),
+			                            analysis_num(&ns, c->diff_ci[0], res),
+			                            analysis_num(&ns, c->diff_ci[1], res));
 		}
 		int pushed = by ? push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
@@ -347,11 +341,11 @@ static int build_warnings(struct report *rep)
 			double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
 			if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 				"drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half %s s",
-				d->name, report_num(&ns, d->drift_slope_s, res), unit,
-				report_num(&ns, d->drift_slope_ci[0], res),
-				report_num(&ns, d->drift_slope_ci[1], res),
-				report_num(&ns, d->first_half_mean_s, hres),
-				report_num(&ns, d->second_half_mean_s, hres))) < 0)
+				d->name, analysis_num(&ns, d->drift_slope_s, res), unit,
+				analysis_num(&ns, d->drift_slope_ci[0], res),
+				analysis_num(&ns, d->drift_slope_ci[1], res),
+				analysis_num(&ns, d->first_half_mean_s, hres),
+				analysis_num(&ns, d->second_half_mean_s, hres))) < 0)
 				return -1;
 		}
 		if (d->outlier_count) {
@@ -361,19 +355,21 @@ static int build_warnings(struct report *rep)
 				used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
 				                         k ? ", " : "", d->outlier_trials[k]);
 			if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-				"%zu outlier(s) in %s (robust |z| > 3.5; kept, not dropped): trial %s%s",
-				d->outlier_count, d->name, list, d->outlier_count > 8 ? ", ..." : "")) < 0)
+				"%zu outlier(s) in %s (robust |z| > %g; kept, not dropped): trial %s%s",
+				d->outlier_count, d->name, ANALYSIS_OUTLIER_Z, list, d->outlier_count > 8 ? ", ..." : "")) < 0)
 				return -1;
 		}
 		if (d->poor_overlap_trials
 		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
 			"poor overlap in %s: in %zu of %zu trials the two processes ran together less "
-			"than 90%% of the time", d->name, d->poor_overlap_trials, d->overlap_known)) < 0)
+			"than %g%% of the time", d->name, d->poor_overlap_trials, d->overlap_known,
+			100 * ANALYSIS_POOR_OVERLAP)) < 0)
 			return -1;
 		if (d->wall_above_cpu_trials && strcmp(d->name, "same-pu")
 		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-			"wall time above 1.5x CPU time in %zu of %zu %s trials: the processes waited "
-			"(other load on the machine?)", d->wall_above_cpu_trials, d->wall_known,
+			"wall time above %gx CPU time in %zu of %zu %s trials: the processes waited "
+			"(other load on the machine?)", ANALYSIS_WALL_ABOVE_CPU, d->wall_above_cpu_trials,
+			d->wall_known,
 			d->name)) < 0)
 			return -1;
 	}

@@ -245,7 +245,7 @@ size_t robust_outliers(const double *x, size_t n, double resolution, bool *out)
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dev = fabs(x[i] - med);
-		if (dev / scale > 3.5 && dev > resolution) {
+		if (dev / scale > ANALYSIS_OUTLIER_Z && dev > resolution) {
 			out[i] = true;
 			count++;
 		}

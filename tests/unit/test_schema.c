@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/report.h"
 #include "analysis/samples_csv.h"
 #include "runner/store.h"
 #include "runner/util.h"
@@ -194,8 +195,34 @@ static void test_placement_registry(void)
 	      "other names rank after the placements");
 }
 
+/* `analyze` and the reports print numbers by one rule: the same value and resolution give the
+ * same text through either door, including where the two used to differ. */
+static void test_one_number_rule(void)
+{
+	const double cases[][2] = {
+		{ 19.585, 0.0705 }, { 2.69552, 0.0076 }, { 31.137, 0.0675 }, { 0.0021977, 0.0065 },
+		{ -0.000626, 0.0027 }, { 5e-5, 1e-6 }, { 1234567.0, 0.5 }, { 2e9, 1e6 }, { -0.0, 0.1 },
+	};
+	int same = 0;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char a[48], b[48];
+		analysis_format_number(a, sizeof a, cases[i][0], cases[i][1]);
+		report_format(b, sizeof b, cases[i][0], cases[i][1]);
+		same += !strcmp(a, b);
+	}
+	CHECK_INT(same, sizeof cases / sizeof cases[0], "analyze's and the reports' formatter agree");
+	char buf[48];
+	const char *t = analysis_format_number(buf, sizeof buf, 19.585, 0.0705);
+	CHECK_STR(t, "19.59", "digits follow the interval's half width");
+	t = analysis_format_number(buf, sizeof buf, -0.000626, 0.0027);
+	CHECK_STR(t, "-0.000626", "three significant digits at least, fixed from 1e-4");
+	t = analysis_format_number(buf, sizeof buf, 5e-5, 1e-6);
+	CHECK_STR(t, "5.000e-05", "scientific below 1e-4");
+}
+
 int main(void)
 {
+	test_one_number_rule();
 	test_header_is_the_contract();
 	test_split();
 	test_row_writer();
