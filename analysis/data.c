@@ -276,17 +276,24 @@ static int load_numbers(struct builder *b, int group, const char *path, char *er
 	return rc;
 }
 
+/* An empty dataset of two files or arrays, its source "A and B"; NULL with err. */
+static struct analysis_dataset *two_group_dataset(const char *name_a, const char *name_b,
+                                                  char *err, size_t err_size)
+{
+	char *source = analysis_strdup_printf("%s and %s", name_a, name_b);
+	struct analysis_dataset *d = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
+	free(source);
+	if (!d)
+		analysis_set_error(err, err_size, "out of memory");
+	return d;
+}
+
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size)
 {
-	char *source = analysis_strdup_printf("%s and %s", path_a, path_b);
 	struct builder b = { 0 };
-	b.data = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
-	free(source);
-	if (!b.data) {
-		analysis_set_error(err, err_size, "out of memory");
+	if (!(b.data = two_group_dataset(path_a, path_b, err, err_size)))
 		return NULL;
-	}
 	const char *paths[2] = { path_a, path_b };
 	for (int k = 0; k < 2; k++) {
 		int group = builder_add_group(&b, paths[k]);
@@ -314,14 +321,9 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
                                                       const double *b_values, size_t nb,
                                                       char *err, size_t err_size)
 {
-	char *source = analysis_strdup_printf("%s and %s", name_a, name_b);
 	struct builder b = { 0 };
-	b.data = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
-	free(source);
-	if (!b.data) {
-		analysis_set_error(err, err_size, "out of memory");
+	if (!(b.data = two_group_dataset(name_a, name_b, err, err_size)))
 		return NULL;
-	}
 	const char *names[2] = { name_a, name_b };
 	const double *values[2] = { a, b_values };
 	size_t counts[2] = { na, nb };

@@ -282,15 +282,26 @@ static void choose_sibling(struct topo *t, struct topo_pair *sib, const struct a
 	}
 }
 
+/* The anchor PU with the first PU of its best partner core (in another package when
+ * other_package); false when there is none. */
+static bool pair_with_partner(struct topo *t, struct topo_pair *p, const struct anchor *a,
+                              bool other_package)
+{
+	int partner = best_partner(t, a->core, a->pus[0], other_package, NULL);
+	if (partner < 0)
+		return false;
+	int partner_pu;
+	core_pus_ordered(t, partner, &partner_pu, 1);
+	set_pair(t, p, a->pus[0], partner_pu);
+	return true;
+}
+
 static void choose_non_sibling(struct topo *t, struct topo_pair *non, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
-	int partner = best_partner(t, a->core, a->pus[0], false, NULL);
-	if (partner >= 0) {
-		int partner_pu;
-		core_pus_ordered(t, partner, &partner_pu, 1);
-		set_pair(t, non, a->pus[0], partner_pu);
-	} else if (info->cores == 0) {
+	if (pair_with_partner(t, non, a, false))
+		return;
+	if (info->cores == 0) {
 		set_unavailable(non, "the topology has no Core level and no two usable PUs are known "
 		                "to be on different cores");
 	} else if (info->cores == 1) {
@@ -304,12 +315,9 @@ static void choose_non_sibling(struct topo *t, struct topo_pair *non, const stru
 static void choose_cross_package(struct topo *t, struct topo_pair *cross, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
-	int partner = best_partner(t, a->core, a->pus[0], true, NULL);
-	if (partner >= 0) {
-		int partner_pu;
-		core_pus_ordered(t, partner, &partner_pu, 1);
-		set_pair(t, cross, a->pus[0], partner_pu);
-	} else if (hwloc_get_type_depth(t->hw, HWLOC_OBJ_PACKAGE) == HWLOC_TYPE_DEPTH_UNKNOWN) {
+	if (pair_with_partner(t, cross, a, true))
+		return;
+	if (hwloc_get_type_depth(t->hw, HWLOC_OBJ_PACKAGE) == HWLOC_TYPE_DEPTH_UNKNOWN) {
 		set_unavailable(cross, "the topology has no Package level");
 	} else if (info->packages <= 1) {
 		int all = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
