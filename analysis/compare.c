@@ -145,6 +145,95 @@ static enum analysis_verdict decide(const struct analysis_comparison *c)
 	return ANALYSIS_VERDICT_UNDECIDED;
 }
 
+/* The difference mu_A - mu_B: P(A > B), its mean, interval and HDI. */
+static void summarize_difference(struct analysis_comparison *c, bool lattice)
+{
+	/* P(A > B): the lattice cell at 0 straddles zero, so half of it counts on each side. The
+	 * seed counts strictly greater pairs. */
+	double p_gt = 0, p_lt = 0, p_eq = 0;
+	for (size_t i = 0; i < c->diff.count; i++) {
+		if (c->diff.values[i] > 0)
+			p_gt += c->diff.probs[i];
+		else if (c->diff.values[i] < 0)
+			p_lt += c->diff.probs[i];
+		else
+			p_eq += c->diff.probs[i];
+	}
+	c->p_a_gt_b = lattice ? p_gt + 0.5 * p_eq : p_gt;
+	c->p_a_lt_b = lattice ? p_lt + 0.5 * p_eq : p_lt;
+	c->diff_mean = analysis_dist_mean(&c->diff);
+	if (lattice) {
+		c->diff_ci[0] = analysis_dist_quantile(&c->diff, 0.025);
+		c->diff_ci[1] = analysis_dist_quantile(&c->diff, 0.975);
+		analysis_dist_hdi(&c->diff, 0.95, c->diff_hdi);
+	} else {
+		/* The seed's rule: Pmf.credible_interval(0.95). */
+		c->diff_ci[0] = dist_quantile_next(&c->diff, 0.025);
+		c->diff_ci[1] = dist_quantile_next(&c->diff, 0.975);
+		dist_hdi_points(&c->diff, 0.95, c->diff_hdi);
+	}
+}
+
+/* The slowdown factor mu_A / mu_B where mu_B's grid stays above zero, and with a ROPE the
+ * probabilities below, within and above it (on the difference when there is no ratio). */
+static void summarize_ratio(struct analysis_comparison *c, const struct pair_posterior *pp,
+                            const struct analysis_group *gb, double rope_pct)
+{
+	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
+	double p_above = NAN, p_below = NAN;
+	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
+	c->p_rope = NAN;
+	double rope = rope_pct / 100.0;
+	if (b->mu[0] > 0) {
+		double mean_a = 0, mean_inv_b = 0;
+		for (size_t i = 0; i < a->mu_count; i++)
+			mean_a += a->mu_prob[i] * a->mu[i];
+		for (size_t j = 0; j < b->mu_count; j++)
+			mean_inv_b += b->mu_prob[j] / b->mu[j];
+		c->ratio_mean = mean_a * mean_inv_b; /* independent posteriors: E[A/B] = E[A] E[1/B] */
+		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
+		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
+		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
+		c->ratio_ci[0] = ratio_quantile(pp, lo, hi, 0.025);
+		c->ratio_ci[1] = ratio_quantile(pp, lo, hi, 0.975);
+		if (!isnan(rope)) {
+			p_below = pair_ratio_cdf(pp, 1.0 - rope);
+			p_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
+			c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+		}
+	} else if (!isnan(rope)) {
+		/* No ratio: the ROPE as ± PCT % of B's sample mean on the difference. */
+		double width = rope * fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
+		p_below = dist_cdf(&c->diff, -width);
+		p_above = 1.0 - dist_cdf(&c->diff, width);
+		c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+	}
+	c->p_rope_above = p_above;
+	c->p_rope_below = p_below;
+}
+
+static int compare_groups(struct analysis_comparison *c, const char *label,
+                          const struct analysis_group *ga, const struct analysis_group *gb,
+                          const struct analysis_options *opt, char *err, size_t err_size);
+
+/* With --seed-grid, the default method on the same data, so that the report can say why they
+ * differ. */
+static void compare_by_default(struct analysis_comparison *c, const char *label,
+                               const struct analysis_group *ga, const struct analysis_group *gb,
+                               const struct analysis_options *opt, char *err, size_t err_size)
+{
+	struct analysis_options plain = *opt;
+	plain.seed_grid = false;
+	struct analysis_comparison other;
+	if (compare_groups(&other, label, ga, gb, &plain, err, err_size) == 0) {
+		c->has_default = true;
+		c->default_diff_mean = other.diff_mean;
+		c->default_diff_ci[0] = other.diff_ci[0];
+		c->default_diff_ci[1] = other.diff_ci[1];
+		comparison_release(&other);
+	}
+}
+
 static int compare_groups(struct analysis_comparison *c, const char *label,
                           const struct analysis_group *ga, const struct analysis_group *gb,
                           const struct analysis_options *opt, char *err, size_t err_size)
@@ -158,88 +247,16 @@ static int compare_groups(struct analysis_comparison *c, const char *label,
 	int rc = -1;
 	if (!c->label || pair_difference(&pp, &c->diff) < 0)
 		goto oom;
-
-	/* P(A > B): the lattice cell at 0 straddles zero, so half of it counts on each side. The
-	 * seed counts strictly greater pairs. */
-	double p_gt = 0, p_lt = 0, p_eq = 0;
-	for (size_t i = 0; i < c->diff.count; i++) {
-		if (c->diff.values[i] > 0)
-			p_gt += c->diff.probs[i];
-		else if (c->diff.values[i] < 0)
-			p_lt += c->diff.probs[i];
-		else
-			p_eq += c->diff.probs[i];
-	}
-	c->p_a_gt_b = pp.lattice ? p_gt + 0.5 * p_eq : p_gt;
-	c->p_a_lt_b = pp.lattice ? p_lt + 0.5 * p_eq : p_lt;
-	c->diff_mean = analysis_dist_mean(&c->diff);
-	if (pp.lattice) {
-		c->diff_ci[0] = analysis_dist_quantile(&c->diff, 0.025);
-		c->diff_ci[1] = analysis_dist_quantile(&c->diff, 0.975);
-	} else {
-		/* The seed's rule: Pmf.credible_interval(0.95). */
-		c->diff_ci[0] = dist_quantile_next(&c->diff, 0.025);
-		c->diff_ci[1] = dist_quantile_next(&c->diff, 0.975);
-	}
-	if (pp.lattice)
-		analysis_dist_hdi(&c->diff, 0.95, c->diff_hdi);
-	else
-		dist_hdi_points(&c->diff, 0.95, c->diff_hdi);
-
-	/* The slowdown factor, where mu_B's grid stays above zero. */
-	const struct group_posterior *a = &pp.g[0], *b = &pp.g[1];
-	double p_above = NAN, p_below = NAN;
-	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
-	c->p_rope = NAN;
-	double rope = opt->rope_pct / 100.0;
-	if (b->mu[0] > 0) {
-		double mean_a = 0, mean_inv_b = 0;
-		for (size_t i = 0; i < a->mu_count; i++)
-			mean_a += a->mu_prob[i] * a->mu[i];
-		for (size_t j = 0; j < b->mu_count; j++)
-			mean_inv_b += b->mu_prob[j] / b->mu[j];
-		c->ratio_mean = mean_a * mean_inv_b; /* independent posteriors: E[A/B] = E[A] E[1/B] */
-		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
-		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
-		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
-		c->ratio_ci[0] = ratio_quantile(&pp, lo, hi, 0.025);
-		c->ratio_ci[1] = ratio_quantile(&pp, lo, hi, 0.975);
-		if (!isnan(rope)) {
-			p_below = pair_ratio_cdf(&pp, 1.0 - rope);
-			p_above = 1.0 - pair_ratio_cdf(&pp, 1.0 + rope);
-			c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
-		}
-	} else if (!isnan(rope)) {
-		/* No ratio: the ROPE as ± PCT % of B's sample mean on the difference. */
-		double width = rope * fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
-		p_below = dist_cdf(&c->diff, -width);
-		p_above = 1.0 - dist_cdf(&c->diff, width);
-		c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
-	}
-
+	summarize_difference(c, pp.lattice);
+	summarize_ratio(c, &pp, gb, opt->rope_pct);
 	struct welford wa = welford_of(ga->values_s, ga->n), wb = welford_of(gb->values_s, gb->n);
 	welch_test(&wa, &wb, &c->welch_t, &c->welch_df, &c->welch_p);
 	c->cohens_d = cohens_d(&wa, &wb);
-
 	if (summarize_group(&c->a, &pp.g[0], ga) < 0 || summarize_group(&c->b, &pp.g[1], gb) < 0)
 		goto oom;
-	c->p_rope_above = p_above;
-	c->p_rope_below = p_below;
 	c->verdict = decide(c);
-
-	if (opt->seed_grid) {
-		/* The default method on the same data, so that the report can say why they differ. */
-		struct analysis_options plain = *opt;
-		plain.seed_grid = false;
-		struct analysis_comparison other;
-		if (compare_groups(&other, label, ga, gb, &plain, err, err_size) == 0) {
-			c->has_default = true;
-			c->default_diff_mean = other.diff_mean;
-			c->default_diff_ci[0] = other.diff_ci[0];
-			c->default_diff_ci[1] = other.diff_ci[1];
-			comparison_release(&other);
-		}
-	}
+	if (opt->seed_grid)
+		compare_by_default(c, label, ga, gb, opt, err, err_size);
 	rc = 0;
 	goto done;
 oom:
