@@ -334,32 +334,35 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 }
 
 
-struct analysis_result *analysis_run(const struct analysis_dataset *data,
-                                     const struct analysis_options *opt,
-                                     char *err, size_t err_size)
+/* The options analysis_run accepts; -1 with err for the first it does not. */
+static int check_options(const struct analysis_options *opt, char *err, size_t err_size)
 {
 	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX) {
 		analysis_set_error(err, err_size, "grid of %d points: use %d to %d", opt->grid_points,
 		                   ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
-		return NULL;
+		return -1;
 	}
 	if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100)) {
 		analysis_set_error(err, err_size, "ROPE of %g %%: use a percentage above 0 and below 100",
 		                   opt->rope_pct);
-		return NULL;
+		return -1;
 	}
 	if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL) {
 		analysis_set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
 		                   "or --seed-grid");
-		return NULL;
+		return -1;
 	}
 	if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0)) {
 		analysis_set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
-		return NULL;
+		return -1;
 	}
-	struct analysis_result *r = calloc(1, sizeof *r);
-	if (!r)
-		goto oom;
+	return 0;
+}
+
+/* The result's copy of the dataset's facts and each group's diagnostics. -1 on out of memory. */
+static int describe_dataset(struct analysis_result *r, const struct analysis_dataset *data,
+                            const struct analysis_options *opt)
+{
 	r->source = strdup(data->source);
 	r->from_folder = data->from_folder;
 	r->unit = data->unit;
@@ -367,20 +370,26 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 	r->warmup_trials = data->warmup_trials;
 	r->failed_trials = data->failed_trials;
 	if (!r->source)
-		goto oom;
+		return -1;
 	for (size_t i = 0; i < data->warning_count; i++)
 		if (push_string(&r->warnings, &r->warning_count, strdup(data->warnings[i])) < 0)
-			goto oom;
-
+			return -1;
 	r->groups = calloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
 	if (!r->groups)
-		goto oom;
+		return -1;
 	for (size_t gi = 0; gi < data->group_count; gi++) {
 		r->group_count++;
 		if (diagnose_group(&r->groups[gi], data, gi) < 0)
-			goto oom;
+			return -1;
 	}
+	return 0;
+}
 
+/* Every planned comparison whose two groups hold 2 samples or more; a note for the others.
+ * -1 with err. */
+static int compare_planned(struct analysis_result *r, const struct analysis_dataset *data,
+                           const struct analysis_options *opt, char *err, size_t err_size)
+{
 	/* A folder's comparisons come from the placement registry; two files are one comparison. */
 	struct placement_comparison folder_plan[PLACEMENT_COMPARISONS_MAX];
 	struct placement_comparison plan_files = { NULL, NULL, "files" };
@@ -405,11 +414,31 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 			continue;
 		}
 		if (compare_groups(&r->comparisons[r->comparison_count], p->label, ga, gb, opt, err,
-		                   err_size) < 0) {
-			analysis_result_free(&r);
-			return NULL;
-		}
+		                   err_size) < 0)
+			return -1;
 		r->comparison_count++;
+	}
+	return 0;
+oom:
+	analysis_set_error(err, err_size, "out of memory");
+	return -1;
+}
+
+struct analysis_result *analysis_run(const struct analysis_dataset *data,
+                                     const struct analysis_options *opt,
+                                     char *err, size_t err_size)
+{
+	if (check_options(opt, err, err_size) < 0)
+		return NULL;
+	struct analysis_result *r = calloc(1, sizeof *r);
+	if (!r || describe_dataset(r, data, opt) < 0) {
+		analysis_set_error(err, err_size, "out of memory");
+		analysis_result_free(&r);
+		return NULL;
+	}
+	if (compare_planned(r, data, opt, err, err_size) < 0) {
+		analysis_result_free(&r);
+		return NULL;
 	}
 	if (r->comparison_count == 0) {
 		analysis_set_error(err, err_size, "%s: no two placements with at least 2 samples each "
@@ -419,8 +448,4 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	}
 	return r;
-oom:
-	analysis_set_error(err, err_size, "out of memory");
-	analysis_result_free(&r);
-	return NULL;
 }
