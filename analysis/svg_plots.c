@@ -111,7 +111,10 @@ static double panel_height(const struct panel *p)
 	return PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10 + PLOT_H + AXIS_H;
 }
 
-static void draw_panel(FILE *out, const struct panel *p, double top, int id)
+/* The panel's x range around its curves; the "no effect" line is brought into view when that
+ * does not squash the curves (*ref_shown), else *ref_side says where it lies. */
+static void panel_x_range(const struct panel *p, double *lo_out, double *hi_out, bool *ref_shown,
+                          const char **ref_side)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (int k = 0; k < p->ncurves; k++) {
@@ -123,85 +126,78 @@ static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 	double span = hi > lo ? hi - lo : fmax(fabs(lo) * 1e-3, 1e-9);
 	lo -= span * 0.06;
 	hi += span * 0.06;
-	/* Bring the "no effect" line into view when that does not squash the curves. */
-	bool ref_shown = false;
-	const char *ref_side = NULL;
+	*ref_shown = false;
+	*ref_side = NULL;
 	if (isfinite(p->ref)) {
 		if (p->ref >= lo && p->ref <= hi) {
-			ref_shown = true;
+			*ref_shown = true;
 		} else if (p->ref < lo && lo - p->ref <= (hi - lo) * 0.75) {
 			lo = p->ref - (hi - lo) * 0.04;
-			ref_shown = true;
+			*ref_shown = true;
 		} else if (p->ref > hi && p->ref - hi <= (hi - lo) * 0.75) {
 			hi = p->ref + (hi - lo) * 0.04;
-			ref_shown = true;
+			*ref_shown = true;
 		} else {
-			ref_side = p->ref < lo ? "left" : "right";
+			*ref_side = p->ref < lo ? "left" : "right";
 		}
 	}
-	double plot_top = top + PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10;
-	double plot_bottom = plot_top + PLOT_H;
-	struct svg_axis x = { lo, hi, LEFT, WIDTH - RIGHT };
-	double peak = 0;
-	for (int k = 0; k < p->ncurves; k++)
-		for (size_t i = 0; i < p->curves[k].count; i++)
-			if (p->curves[k].values[i] >= lo && p->curves[k].values[i] <= hi)
-				peak = fmax(peak, density_at(&p->curves[k], i));
-	if (!(peak > 0))
-		peak = 1;
-	struct svg_axis y = { 0, peak * 1.08, plot_bottom, plot_top };
+	*lo_out = lo;
+	*hi_out = hi;
+}
 
-	svg_text(out, LEFT, top + 17, "start", 14, "bold", p->title);
-	fprintf(out, "<clipPath id=\"post%d\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
-	        "height=\"%d\"/></clipPath>\n", id, LEFT, plot_top - 2, WIDTH - RIGHT - LEFT,
-	        PLOT_H + 2);
-	for (int k = 0; k < p->ncurves; k++) {
-		const struct curve *c = &p->curves[k];
-		const char *color = report_color(c->style);
-		double ly = top + PANEL_TITLE_H + LEGEND_LINE_H * k + 8;
-		/* Legend: the line as drawn, the shading, the words. */
-		fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"34\" height=\"10\" fill=\"%s\" "
-		        "fill-opacity=\"0.3\"/>\n", LEFT, ly - 5, color);
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
-		        "stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n", LEFT, ly - 5, LEFT + 34,
-		        ly - 5, color, report_dash(c->style));
-		svg_text(out, LEFT + 42, ly, "start", 12, NULL, c->label);
+/* One curve: its legend line, its shaded 95% interval, the density and the posterior mean. */
+static void draw_curve(FILE *out, const struct curve *c, const struct svg_axis *x,
+                       const struct svg_axis *y, double legend_y, double plot_bottom, int id)
+{
+	const char *color = report_color(c->style);
+	double lo = x->lo, hi = x->hi, ly = legend_y;
+	/* Legend: the line as drawn, the shading, the words. */
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"34\" height=\"10\" fill=\"%s\" "
+	        "fill-opacity=\"0.3\"/>\n", LEFT, ly - 5, color);
+	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+	        "stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n", LEFT, ly - 5, LEFT + 34,
+	        ly - 5, color, report_dash(c->style));
+	svg_text(out, LEFT + 42, ly, "start", 12, NULL, c->label);
 
-		fprintf(out, "<g clip-path=\"url(#post%d)\">\n", id);
-		/* The 95% interval, shaded under the curve. */
-		fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"none\" d=\"M%.1f %.1f",
-		        color, svg_map(&x, c->ci[0]), plot_bottom);
-		fprintf(out, " L%.1f %.1f", svg_map(&x, c->ci[0]),
-		        svg_map(&y, density_interp(c, c->ci[0])));
-		for (size_t i = 0; i < c->count; i++)
-			if (c->values[i] > c->ci[0] && c->values[i] < c->ci[1])
-				fprintf(out, " L%.1f %.1f", svg_map(&x, c->values[i]),
-				        svg_map(&y, density_at(c, i)));
-		fprintf(out, " L%.1f %.1f L%.1f %.1fZ\"/>\n", svg_map(&x, c->ci[1]),
-		        svg_map(&y, density_interp(c, c->ci[1])), svg_map(&x, c->ci[1]), plot_bottom);
-		/* The density. */
-		fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-		        "stroke-dasharray=\"%s\" d=\"", color, report_dash(c->style));
-		bool started = false;
-		for (size_t i = 0; i < c->count; i++) {
-			/* One point beyond each side, so the curve runs off the edge, not stops. */
-			bool inside = c->values[i] >= lo && c->values[i] <= hi;
-			bool next_inside = i + 1 < c->count && c->values[i + 1] >= lo;
-			if (!inside && !(c->values[i] < lo && next_inside)
-			    && !(c->values[i] > hi && i > 0 && c->values[i - 1] <= hi))
-				continue;
-			fprintf(out, "%s%.1f %.1f", started ? " L" : "M", svg_map(&x, c->values[i]),
-			        svg_map(&y, density_at(c, i)));
-			started = true;
-		}
-		fputs("\"/>\n", out);
-		/* The posterior mean. */
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-		        "stroke-width=\"1.2\"/>\n</g>\n", svg_map(&x, c->mean), plot_bottom,
-		        svg_map(&x, c->mean), svg_map(&y, density_interp(c, c->mean)), color);
+	fprintf(out, "<g clip-path=\"url(#post%d)\">\n", id);
+	/* The 95% interval, shaded under the curve. */
+	fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"none\" d=\"M%.1f %.1f",
+	        color, svg_map(x, c->ci[0]), plot_bottom);
+	fprintf(out, " L%.1f %.1f", svg_map(x, c->ci[0]), svg_map(y, density_interp(c, c->ci[0])));
+	for (size_t i = 0; i < c->count; i++)
+		if (c->values[i] > c->ci[0] && c->values[i] < c->ci[1])
+			fprintf(out, " L%.1f %.1f", svg_map(x, c->values[i]), svg_map(y, density_at(c, i)));
+	fprintf(out, " L%.1f %.1f L%.1f %.1fZ\"/>\n", svg_map(x, c->ci[1]),
+	        svg_map(y, density_interp(c, c->ci[1])), svg_map(x, c->ci[1]), plot_bottom);
+	/* The density. */
+	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+	        "stroke-dasharray=\"%s\" d=\"", color, report_dash(c->style));
+	bool started = false;
+	for (size_t i = 0; i < c->count; i++) {
+		/* One point beyond each side, so the curve runs off the edge, not stops. */
+		bool inside = c->values[i] >= lo && c->values[i] <= hi;
+		bool next_inside = i + 1 < c->count && c->values[i + 1] >= lo;
+		if (!inside && !(c->values[i] < lo && next_inside)
+		    && !(c->values[i] > hi && i > 0 && c->values[i - 1] <= hi))
+			continue;
+		fprintf(out, "%s%.1f %.1f", started ? " L" : "M", svg_map(x, c->values[i]),
+		        svg_map(y, density_at(c, i)));
+		started = true;
 	}
+	fputs("\"/>\n", out);
+	/* The posterior mean. */
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+	        "stroke-width=\"1.2\"/>\n</g>\n", svg_map(x, c->mean), plot_bottom,
+	        svg_map(x, c->mean), svg_map(y, density_interp(c, c->mean)), color);
+}
+
+/* The "no effect" line, or a note saying on which side it lies off the scale. */
+static void draw_reference(FILE *out, const struct panel *p, const struct svg_axis *x,
+                           bool ref_shown, const char *ref_side, double plot_top,
+                           double plot_bottom)
+{
 	if (ref_shown) {
-		double rx = svg_map(&x, p->ref);
+		double rx = svg_map(x, p->ref);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
 		        "stroke-width=\"1.5\" stroke-dasharray=\"5,4\"/>\n", rx, plot_bottom, rx,
 		        plot_top);
@@ -219,6 +215,34 @@ static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 		report_xml_escape(out, note);
 		fprintf(out, "%s</text>\n", left ? "" : " &#8594;");
 	}
+}
+
+static void draw_panel(FILE *out, const struct panel *p, double top, int id)
+{
+	double lo, hi;
+	bool ref_shown;
+	const char *ref_side;
+	panel_x_range(p, &lo, &hi, &ref_shown, &ref_side);
+	double plot_top = top + PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10;
+	double plot_bottom = plot_top + PLOT_H;
+	struct svg_axis x = { lo, hi, LEFT, WIDTH - RIGHT };
+	double peak = 0;
+	for (int k = 0; k < p->ncurves; k++)
+		for (size_t i = 0; i < p->curves[k].count; i++)
+			if (p->curves[k].values[i] >= lo && p->curves[k].values[i] <= hi)
+				peak = fmax(peak, density_at(&p->curves[k], i));
+	if (!(peak > 0))
+		peak = 1;
+	struct svg_axis y = { 0, peak * 1.08, plot_bottom, plot_top };
+
+	svg_text(out, LEFT, top + 17, "start", 14, "bold", p->title);
+	fprintf(out, "<clipPath id=\"post%d\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
+	        "height=\"%d\"/></clipPath>\n", id, LEFT, plot_top - 2, WIDTH - RIGHT - LEFT,
+	        PLOT_H + 2);
+	for (int k = 0; k < p->ncurves; k++)
+		draw_curve(out, &p->curves[k], &x, &y, top + PANEL_TITLE_H + LEGEND_LINE_H * k + 8,
+		           plot_bottom, id);
+	draw_reference(out, p, &x, ref_shown, ref_side, plot_top, plot_bottom);
 	svg_x_axis(out, &x, plot_bottom, p->x_title);
 	svg_y_axis(out, &y, LEFT, "density", false);
 }
