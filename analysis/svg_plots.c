@@ -301,13 +301,12 @@ static void fill_curve(struct curve *c, const struct analysis_dist *d, const dou
 	c->style = style;
 }
 
-char *report_svg_posterior(const struct report *rep)
+/* The posterior of each side's mean: one panel with both curves when both stay wide enough
+ * on a shared axis, otherwise one panel each. Returns the panels written. */
+static int mean_panels(const struct report *rep, const struct analysis_comparison *c,
+                       const char *grid_note, struct curve mu[2], struct panel *panels)
 {
-	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
 	const char *unit = report_unit_label(rep);
-	/* Too few samples: the means drawn are the grid's, and the legends say so. */
-	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
-	struct curve mu[2];
 	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
 	for (int s = 0; s < 2; s++) {
 		char ci[100], m[48];
@@ -319,15 +318,12 @@ char *report_svg_posterior(const struct report *rep)
 		         grid_note,
 		         interval_text(ci, sizeof ci, sides[s]->mu_ci, res));
 	}
-	struct panel panels[4];
-	int np = 0;
-	memset(panels, 0, sizeof panels);
-	/* One shared axis when both curves stay wide enough on it; otherwise one panel each. */
 	double alo, ahi, blo, bhi;
 	curve_range(&mu[0], &alo, &ahi);
 	curve_range(&mu[1], &blo, &bhi);
 	double joint = fmax(ahi, bhi) - fmin(alo, blo);
 	bool shared = joint > 0 && fmin(ahi - alo, bhi - blo) / joint >= 0.12;
+	int np = 0;
 	for (int s = 0; s < (shared ? 1 : 2); s++) {
 		struct panel *p = &panels[np++];
 		p->curves = shared ? mu : &mu[s];
@@ -337,60 +333,70 @@ char *report_svg_posterior(const struct report *rep)
 		         unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
 		snprintf(p->x_title, sizeof p->x_title, "mean user CPU time per %s (s)", unit);
 	}
-	struct curve diff;
-	{
-		char ci[100], m[48];
-		double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
-		fill_curve(&diff, &c->diff, c->diff_ci, c->diff_mean, 2);
-		snprintf(diff.label, sizeof diff.label, "%s − %s: mean %s s%s, 95%% CI %s s; "
-		         "P(%s slower) = %.2f", c->a.name, c->b.name,
-		         report_format(m, sizeof m, c->diff_mean, res), grid_note,
-		         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
-		struct panel *p = &panels[np++];
-		p->curves = &diff;
-		p->ncurves = 1;
-		p->ref = 0;
-		snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
-		snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
-		         c->a.name, c->b.name);
-		snprintf(p->x_title, sizeof p->x_title, "difference of mean user CPU time (s)");
-	}
-	struct curve ratio;
-	double *rv = NULL, *rp = NULL;
+	return np;
+}
+
+static void difference_panel(const struct analysis_comparison *c, const char *grid_note,
+                             struct curve *diff, struct panel *p)
+{
+	char ci[100], m[48];
+	double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
+	fill_curve(diff, &c->diff, c->diff_ci, c->diff_mean, 2);
+	snprintf(diff->label, sizeof diff->label, "%s − %s: mean %s s%s, 95%% CI %s s; "
+	         "P(%s slower) = %.2f", c->a.name, c->b.name,
+	         report_format(m, sizeof m, c->diff_mean, res), grid_note,
+	         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
+	p->curves = diff;
+	p->ncurves = 1;
+	p->ref = 0;
+	snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
+	snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
+	         c->a.name, c->b.name);
+	snprintf(p->x_title, sizeof p->x_title, "difference of mean user CPU time (s)");
+}
+
+/* The slowdown's panel when the ratio is known, its points in the new arrays *rv and *rp (the
+ * caller frees them). False when there is no ratio to draw. */
+static bool ratio_panel(const struct analysis_comparison *c, const char *grid_note,
+                        struct curve *ratio, struct panel *p, double **rv, double **rp)
+{
 	size_t rn = 0;
-	if (isfinite(c->ratio_mean) && report_ratio_distribution(c, &rv, &rp, &rn) == 0) {
-		char ci[100], m[48];
-		double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
-		ratio.values = rv;
-		ratio.probs = rp;
-		ratio.count = rn;
-		ratio.ci[0] = c->ratio_ci[0];
-		ratio.ci[1] = c->ratio_ci[1];
-		ratio.mean = c->ratio_mean;
-		ratio.style = 3;
-		snprintf(ratio.label, sizeof ratio.label, "%s / %s: mean %s×%s, 95%% CI %s×",
-		         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res), grid_note,
-		         interval_text(ci, sizeof ci, c->ratio_ci, res));
-		struct panel *p = &panels[np++];
-		p->curves = &ratio;
-		p->ncurves = 1;
-		p->ref = 1;
-		snprintf(p->ref_label, sizeof p->ref_label, "1×: no slowdown");
-		snprintf(p->title, sizeof p->title, "Posterior of the slowdown: %s / %s", c->a.name,
-		         c->b.name);
-		snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean user CPU times (×)");
-	}
+	if (!isfinite(c->ratio_mean) || report_ratio_distribution(c, rv, rp, &rn) != 0)
+		return false;
+	char ci[100], m[48];
+	double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
+	ratio->values = *rv;
+	ratio->probs = *rp;
+	ratio->count = rn;
+	ratio->ci[0] = c->ratio_ci[0];
+	ratio->ci[1] = c->ratio_ci[1];
+	ratio->mean = c->ratio_mean;
+	ratio->style = 3;
+	snprintf(ratio->label, sizeof ratio->label, "%s / %s: mean %s×%s, 95%% CI %s×",
+	         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res), grid_note,
+	         interval_text(ci, sizeof ci, c->ratio_ci, res));
+	p->curves = ratio;
+	p->ncurves = 1;
+	p->ref = 1;
+	snprintf(p->ref_label, sizeof p->ref_label, "1×: no slowdown");
+	snprintf(p->title, sizeof p->title, "Posterior of the slowdown: %s / %s", c->a.name,
+	         c->b.name);
+	snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean user CPU times (×)");
+	return true;
+}
+
+/* The panels stacked under one title; a new string, NULL on out of memory. */
+static char *posterior_svg(const struct analysis_comparison *c, const struct panel *panels,
+                           int np)
+{
 	double height = 50;
 	for (int i = 0; i < np; i++)
 		height += panel_height(&panels[i]) + 14;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	if (!out) {
-		free(rv);
-		free(rp);
+	if (!out)
 		return NULL;
-	}
 	char title[300];
 	snprintf(title, sizeof title, "Posterior distributions: %s vs %s", c->a.name, c->b.name);
 	svg_begin(out, WIDTH, (int)ceil(height), title,
@@ -404,9 +410,26 @@ char *report_svg_posterior(const struct report *rep)
 		top += panel_height(&panels[i]) + 14;
 	}
 	svg_end(out);
+	return finish(out, &buf);
+}
+
+char *report_svg_posterior(const struct report *rep)
+{
+	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
+	/* Too few samples: the means drawn are the grid's, and the legends say so. */
+	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
+	struct curve mu[2], diff, ratio;
+	struct panel panels[4];
+	memset(panels, 0, sizeof panels);
+	int np = mean_panels(rep, c, grid_note, mu, panels);
+	difference_panel(c, grid_note, &diff, &panels[np++]);
+	double *rv = NULL, *rp = NULL;
+	if (ratio_panel(c, grid_note, &ratio, &panels[np], &rv, &rp))
+		np++;
+	char *svg = posterior_svg(c, panels, np);
 	free(rv);
 	free(rp);
-	return finish(out, &buf);
+	return svg;
 }
 
 /* ---- run-order.svg ------------------------------------------------------------------------ */
