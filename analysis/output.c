@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "topology/placements.h"
 
 /* ---- numbers for a person --------------------------------------------------------------- */
 
@@ -262,7 +263,7 @@ static void print_diagnostics(FILE *out, const struct analysis_result *r)
 			if (d->wall_known)
 				fprintf(out, "; wall > %g x CPU %zu of %zu%s", ANALYSIS_WALL_ABOVE_CPU,
 				        d->wall_above_cpu_trials,
-				        d->wall_known, !strcmp(d->name, "same-pu") && d->wall_above_cpu_trials
+				        d->wall_known, placement_info_time_shared(d->name) && d->wall_above_cpu_trials
 				        ? " (expected: two processes share one PU)" : "");
 			else
 				fprintf(out, "; wall time not recorded");

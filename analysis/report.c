@@ -16,6 +16,7 @@
 
 #include "analysis/internal.h"
 #include "analysis/report_internal.h"
+#include "topology/placements.h"
 
 /* A frequency spread between placements above this fraction is worth a warning: turbo clocks
  * depend on how many cores are busy, which differs between placements. */
@@ -396,10 +397,10 @@ static int warn_poor_overlap(struct report *rep, const struct analysis_group_dia
 		100 * ANALYSIS_POOR_OVERLAP)) : 0;
 }
 
-/* Not for same-pu, whose two processes take turns on one PU by design. */
+/* Not for a placement whose processes take turns on one PU by design (same-pu). */
 static int warn_wall_above_cpu(struct report *rep, const struct analysis_group_diagnostics *d)
 {
-	return d->wall_above_cpu_trials && strcmp(d->name, "same-pu") ? warn(rep,
+	return d->wall_above_cpu_trials && !placement_info_time_shared(d->name) ? warn(rep,
 		analysis_strdup_printf("wall time above %gx CPU time in %zu of %zu %s trials: the "
 		                       "processes waited (other load on the machine?)",
 		                       ANALYSIS_WALL_ABOVE_CPU, d->wall_above_cpu_trials,

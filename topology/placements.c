@@ -7,8 +7,9 @@
 #include <string.h>
 
 const struct placement_info placement_table[PLACEMENT_COUNT] = {
-#define PLACEMENT_ROW_(id, name_, nprocs_, role_, headline_, colour_, marker_, dash_)          \
-	[PLACEMENT_##id] = { .name = name_, .nprocs = nprocs_, .role = PLACEMENT_ROLE_##role_,  \
+#define PLACEMENT_ROW_(id, name_, nprocs_, shared_, role_, headline_, colour_, marker_, dash_) \
+	[PLACEMENT_##id] = { .name = name_, .nprocs = nprocs_, .time_shared = shared_,         \
+	                     .role = PLACEMENT_ROLE_##role_,                                   \
 	                     .headline_vs = headline_, .colour = colour_,                      \
 	                     .marker = PLACEMENT_MARKER_##marker_, .dash = dash_ },
 	PLACEMENT_TABLE(PLACEMENT_ROW_)
@@ -19,6 +20,12 @@ const struct placement_info *placement_info_find(const char *name)
 {
 	size_t rank = placement_info_rank(name);
 	return rank < PLACEMENT_COUNT ? &placement_table[rank] : NULL;
+}
+
+bool placement_info_time_shared(const char *name)
+{
+	const struct placement_info *p = placement_info_find(name);
+	return p && p->time_shared;
 }
 
 size_t placement_info_rank(const char *name)

@@ -10,6 +10,7 @@
 #ifndef SMTBENCH_TOPOLOGY_PLACEMENTS_H
 #define SMTBENCH_TOPOLOGY_PLACEMENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How the analysis compares a placement with the baseline (solo). */
@@ -29,20 +30,23 @@ enum placement_marker {
 };
 
 /*
- * X(ID, "name", processes, role against solo, "headline partner" or NULL, colour, marker, dash)
- * Rows are in the order reports list placements. Colours are Okabe and Ito's colour-blind-safe
- * palette; a dash is an SVG stroke-dasharray.
+ * X(ID, "name", processes, time-shared, role against solo, "headline partner" or NULL, colour,
+ *   marker, dash). time-shared: its processes take turns on one PU, so wall time above CPU time
+ * is expected of it. Rows are in the order reports list placements. Colours are Okabe and Ito's
+ * colour-blind-safe palette; a dash is an SVG stroke-dasharray.
  */
-#define PLACEMENT_TABLE(X)                                                                   \
-	X(SOLO, "solo", 1, BASELINE, NULL, "#0072B2", CIRCLE, "none")                        \
-	X(SAME_PU, "same-pu", 2, CONTROL, NULL, "#009E73", SQUARE, "2,3")                    \
-	X(SIBLING, "sibling", 2, CONTENTION, "non-sibling", "#D55E00", TRIANGLE_UP, "8,3")   \
-	X(NON_SIBLING, "non-sibling", 2, CONTENTION, NULL, "#CC79A7", DIAMOND, "8,3,2,3")    \
-	X(CROSS_PACKAGE, "cross-package", 2, CONTENTION, NULL, "#E69F00", TRIANGLE_DOWN, "12,4")
+#define PLACEMENT_TABLE(X)                                                                      \
+	X(SOLO, "solo", 1, false, BASELINE, NULL, "#0072B2", CIRCLE, "none")                    \
+	X(SAME_PU, "same-pu", 2, true, CONTROL, NULL, "#009E73", SQUARE, "2,3")                 \
+	X(SIBLING, "sibling", 2, false, CONTENTION, "non-sibling", "#D55E00", TRIANGLE_UP, "8,3") \
+	X(NON_SIBLING, "non-sibling", 2, false, CONTENTION, NULL, "#CC79A7", DIAMOND, "8,3,2,3") \
+	X(CROSS_PACKAGE, "cross-package", 2, false, CONTENTION, NULL, "#E69F00", TRIANGLE_DOWN, \
+	  "12,4")
 
 /* The placements, in the order reports list them. */
 enum placement {
-#define PLACEMENT_ENUM_(id, name, nprocs, role, headline, colour, marker, dash) PLACEMENT_##id,
+#define PLACEMENT_ENUM_(id, name, nprocs, shared, role, headline, colour, marker, dash) \
+	PLACEMENT_##id,
 	PLACEMENT_TABLE(PLACEMENT_ENUM_)
 #undef PLACEMENT_ENUM_
 	PLACEMENT_COUNT
@@ -51,6 +55,7 @@ enum placement {
 struct placement_info {
 	const char *name;
 	int nprocs;
+	bool time_shared;        /* its processes take turns on one PU */
 	enum placement_role role;
 	const char *headline_vs; /* compared with this placement for the headline, or NULL */
 	const char *colour;
@@ -73,6 +78,8 @@ extern const struct placement_info placement_table[PLACEMENT_COUNT];
 
 /* The row of a name, or NULL for a name that is not a placement (a file's path). */
 const struct placement_info *placement_info_find(const char *name);
+/* True for a placement whose processes take turns on one PU (false for other names). */
+bool placement_info_time_shared(const char *name);
 /* A name's position in the table; PLACEMENT_COUNT for other names (they follow, in the order
  * they were found). */
 size_t placement_info_rank(const char *name);

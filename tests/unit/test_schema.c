@@ -11,6 +11,7 @@
 #include "runner/util.h"
 #include "tests/harness.h"
 #include "topology/placements.h"
+#include "topology/topology.h"
 
 /* The header is the contract of results/README.md: byte for byte what earlier versions wrote. */
 static void test_header_is_the_contract(void)
@@ -193,6 +194,26 @@ static void test_placement_registry(void)
 	          "solo, same-pu, sibling, non-sibling and cross-package", "the names for messages");
 	CHECK(placement_info_rank("data_a.txt") == PLACEMENT_COUNT && !placement_info_find(NULL),
 	      "other names rank after the placements");
+	CHECK(placement_info_time_shared("same-pu") && !placement_info_time_shared("sibling") &&
+	      !placement_info_time_shared("solo") && !placement_info_time_shared("data_a.txt"),
+	      "only same-pu's processes take turns on one PU");
+}
+
+/* Every row has its pair-choice function: on a topology where every placement is possible,
+ * each gets a pair with as many PUs as the row's processes. */
+static void test_every_placement_has_a_pair(void)
+{
+	char err[TOPO_ERR_LEN];
+	struct topo *t = topo_load("pack:2 core:2 pu:2", err);
+	CHECK(t != NULL, "load a two-package SMT topology: %s", t ? "ok" : err);
+	for (int p = 0; t && p < PLACEMENT_COUNT; p++) {
+		struct topo_pair pair;
+		int rc = topo_choose(t, (enum placement)p, &pair);
+		CHECK(rc == 0 && pair.available && pair.npus == placement_table[p].nprocs,
+		      "%s has a pair of %d PU(s): %s", placement_table[p].name,
+		      placement_table[p].nprocs, pair.available ? "yes" : pair.reason);
+	}
+	topo_free(&t);
 }
 
 /* `analyze` and the reports print numbers by one rule: the same value and resolution give the
@@ -228,5 +249,6 @@ int main(void)
 	test_row_writer();
 	test_round_trip();
 	test_placement_registry();
+	test_every_placement_has_a_pair();
 	return test_done("test_schema");
 }
