@@ -161,6 +161,82 @@ static void finish_trial(struct pending_trial *t, struct stored_trial **trials, 
 	*complete_end = t->end_offset;
 }
 
+/* One row of the trial being read: its status, its span and its role-a user time. */
+static void add_row(struct pending_trial *cur, char *const *fields, long line_end)
+{
+	cur->rows++;
+	cur->end_offset = line_end;
+	if (strcmp(fields[SAMPLES_COL_STATUS], "ok") != 0)
+		cur->summary.ok = false;
+	double start_s = strtod(fields[SAMPLES_COL_START], NULL);
+	if (start_s < cur->summary.start_s)
+		cur->summary.start_s = start_s;
+	double end_s = strtod(fields[SAMPLES_COL_END], NULL);
+	if (end_s > cur->summary.end_s)
+		cur->summary.end_s = end_s;
+	if (!strcmp(fields[SAMPLES_COL_ROLE], "a")) {
+		cur->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);
+		cur->utime_count++;
+	}
+}
+
+/* Reads the rows after the header (header_len bytes) into *trials, the complete trials in
+ * file order; stops at the first torn or foreign line. Returns the offset just after the last
+ * complete trial. */
+static long read_complete_trials(FILE *f, long header_len, struct stored_trial **trials,
+                                 long *ntrials)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long offset = header_len, complete_end = header_len, capacity = 0;
+	struct pending_trial cur = { .trial = -1 };
+	while ((len = getline(&line, &cap, f)) > 0) {
+		long line_end = offset + len;
+		offset = line_end;
+		if (line[len - 1] != '\n')
+			break; /* torn last line */
+		line[len - 1] = '\0';
+		char *fields[SAMPLES_COLUMN_COUNT];
+		if (samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT) != SAMPLES_COLUMN_COUNT)
+			break;
+		char *end = NULL;
+		long trial = strtol(fields[SAMPLES_COL_TRIAL], &end, 10);
+		enum placement p;
+		if (*end || trial < 0 || placement_parse(fields[SAMPLES_COL_PLACEMENT], &p) != 0)
+			break;
+		if (trial != cur.trial) {
+			finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
+			if (cur.trial >= 0 && cur.rows != cur.expected_rows)
+				break; /* an incomplete trial in the middle: keep what came before */
+			cur = (struct pending_trial){ .trial = trial, .expected_rows = placement_nprocs(p) };
+			cur.summary = (struct stored_trial){ .trial = trial, .placement = p,
+			                                     .warmup = fields[SAMPLES_COL_WARMUP][0] == '1',
+			                                     .ok = true, .start_s = INFINITY };
+		}
+		add_row(&cur, fields, line_end);
+	}
+	finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
+	free(line);
+	return complete_end;
+}
+
+/* The lines of f that end after offset end: what the cut drops. */
+static long count_lines_after(FILE *f, long end)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long dropped = 0, pos = 0;
+	rewind(f);
+	while ((len = getline(&line, &cap, f)) > 0) {
+		pos += len;
+		dropped += pos > end;
+	}
+	free(line);
+	return dropped;
+}
+
 struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
                            long *dropped_lines, char err[STORE_ERR_LEN])
 {
@@ -197,58 +273,9 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 		free(csv);
 		return NULL;
 	}
-	long offset = len, complete_end = len, capacity = 0;
-	struct pending_trial cur = { .trial = -1 };
-	while ((len = getline(&line, &cap, f)) > 0) {
-		long line_end = offset + len;
-		offset = line_end;
-		if (line[len - 1] != '\n')
-			break; /* torn last line */
-		line[len - 1] = '\0';
-		char *fields[SAMPLES_COLUMN_COUNT];
-		if (samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT) != SAMPLES_COLUMN_COUNT)
-			break;
-		char *end = NULL;
-		long trial = strtol(fields[SAMPLES_COL_TRIAL], &end, 10);
-		enum placement p;
-		if (*end || trial < 0 || placement_parse(fields[SAMPLES_COL_PLACEMENT], &p) != 0)
-			break;
-		if (trial != cur.trial) {
-			finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
-			if (cur.trial >= 0 && cur.rows != cur.expected_rows)
-				break; /* an incomplete trial in the middle: keep what came before */
-			cur = (struct pending_trial){ .trial = trial, .expected_rows = placement_nprocs(p) };
-			cur.summary = (struct stored_trial){ .trial = trial, .placement = p,
-			                                     .warmup = fields[SAMPLES_COL_WARMUP][0] == '1',
-			                                     .ok = true, .start_s = INFINITY };
-		}
-		cur.rows++;
-		cur.end_offset = line_end;
-		if (strcmp(fields[SAMPLES_COL_STATUS], "ok") != 0)
-			cur.summary.ok = false;
-		double start_s = strtod(fields[SAMPLES_COL_START], NULL);
-		if (start_s < cur.summary.start_s)
-			cur.summary.start_s = start_s;
-		double end_s = strtod(fields[SAMPLES_COL_END], NULL);
-		if (end_s > cur.summary.end_s)
-			cur.summary.end_s = end_s;
-		if (!strcmp(fields[SAMPLES_COL_ROLE], "a")) {
-			cur.utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);
-			cur.utime_count++;
-		}
-	}
-	finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
-	/* Count what is cut: every line after the last complete trial. */
-	rewind(f);
-	long kept_lines = 0, pos = 0;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		pos += len;
-		if (pos <= complete_end)
-			kept_lines++;
-		else
-			(*dropped_lines)++;
-	}
 	free(line);
+	long complete_end = read_complete_trials(f, len, trials, ntrials);
+	*dropped_lines = count_lines_after(f, complete_end);
 	fclose(f);
 
 	if (ftruncate(fd, complete_end) != 0 || fsync(fd) != 0) {
