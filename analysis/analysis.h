@@ -37,6 +37,14 @@
 /* wait4's rusage counts CPU time in microseconds: the default floor of sigma. */
 #define ANALYSIS_TIMER_RESOLUTION_S 1e-6
 
+/* The thresholds the analysis applies, defined once: every message that states one prints it
+ * from here (with %g), so that the words never drift from the rule. */
+#define ANALYSIS_DIRECTION_PROBABILITY 0.975   /* slower/faster: one-sided P at least this */
+#define ANALYSIS_EQUIVALENCE_PROBABILITY 0.95  /* practically the same: P(within ROPE) */
+#define ANALYSIS_OUTLIER_Z 3.5                 /* robust |z| above this is an outlier */
+#define ANALYSIS_POOR_OVERLAP 0.9              /* a trial whose processes overlapped less */
+#define ANALYSIS_WALL_ABOVE_CPU 1.5            /* wall time above this times CPU time: waited */
+
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
 enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
 /* Without a ROPE: slower needs P(mu_A > mu_B) >= 0.975, faster P(mu_A < mu_B) >= 0.975 (the
@@ -80,6 +88,8 @@ struct analysis_group {
 	size_t poor_overlap_trials;   /* of those, overlap < 0.9 */
 	size_t wall_known;            /* trials with wall_s, utime_s and stime_s for every role-a row */
 	size_t wall_above_cpu_trials; /* of those, a role-a row with wall_s > 1.5 * (utime_s + stime_s) */
+	double freq_mhz;              /* mean freq_mhz of its measured role-a lines, when freq_n > 0 */
+	size_t freq_n;
 };
 
 struct analysis_dataset {
@@ -94,6 +104,8 @@ struct analysis_dataset {
 	size_t warning_count;
 	size_t warmup_trials;
 	size_t failed_trials;          /* over all groups */
+	char *workload;                /* folders: the first role-a line's workload, or NULL */
+	char *beside_workload;         /* folders: the first role-b line's workload, or NULL */
 };
 
 /*
@@ -287,5 +299,11 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 
 /* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
 void analysis_format_shortest(double x, char *buf, size_t size);
+
+/* v for a person, with the digits `resolution` (e.g. half an interval's width) makes
+ * meaningful and at least three significant ones; scientific below 1e-4 and from 1e9; "n/a",
+ * "inf", "-inf"; never "-0". The one number rule of `analyze`, the summary and the reports.
+ * Returns buf. */
+const char *analysis_format_number(char *buf, size_t size, double v, double resolution);
 
 #endif

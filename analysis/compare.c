@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "topology/placements.h"
 
-/* A verdict of slower or faster needs one-sided P >= 0.975: the same evidence as the two-sided
- * 95% equal-tailed interval excluding 0 (or 1), so with no real difference about 5% of
- * comparisons (both sides together) get a verdict, and a verdict never contradicts the interval.
- * Practically the same needs P(within the ROPE) >= 0.95, the interval's mass. */
-static const double DIRECTION_PROBABILITY = 0.975;
-static const double EQUIVALENCE_PROBABILITY = 0.95;
+/* A verdict of slower or faster needs one-sided P >= ANALYSIS_DIRECTION_PROBABILITY (0.975):
+ * the same evidence as the two-sided 95% equal-tailed interval excluding 0 (or 1), so with no
+ * real difference about 5% of comparisons (both sides together) get a verdict, and a verdict never contradicts the interval.
+ * Practically the same needs P(within the ROPE) >= ANALYSIS_EQUIVALENCE_PROBABILITY (0.95),
+ * the interval's mass. */
 
 void analysis_options_init(struct analysis_options *opt)
 {
@@ -130,19 +130,108 @@ static enum analysis_verdict decide(const struct analysis_comparison *c)
 	if (!analysis_comparison_settled(c))
 		return ANALYSIS_VERDICT_UNDECIDED;
 	if (!isnan(c->p_rope)) {
-		if (c->p_rope_above >= DIRECTION_PROBABILITY)
+		if (c->p_rope_above >= ANALYSIS_DIRECTION_PROBABILITY)
 			return ANALYSIS_VERDICT_SLOWER;
-		if (c->p_rope_below >= DIRECTION_PROBABILITY)
+		if (c->p_rope_below >= ANALYSIS_DIRECTION_PROBABILITY)
 			return ANALYSIS_VERDICT_FASTER;
-		if (c->p_rope >= EQUIVALENCE_PROBABILITY)
+		if (c->p_rope >= ANALYSIS_EQUIVALENCE_PROBABILITY)
 			return ANALYSIS_VERDICT_SAME;
 		return ANALYSIS_VERDICT_UNDECIDED;
 	}
-	if (c->p_a_gt_b >= DIRECTION_PROBABILITY)
+	if (c->p_a_gt_b >= ANALYSIS_DIRECTION_PROBABILITY)
 		return ANALYSIS_VERDICT_SLOWER;
-	if (c->p_a_lt_b >= DIRECTION_PROBABILITY)
+	if (c->p_a_lt_b >= ANALYSIS_DIRECTION_PROBABILITY)
 		return ANALYSIS_VERDICT_FASTER;
 	return ANALYSIS_VERDICT_UNDECIDED;
+}
+
+/* The difference mu_A - mu_B: P(A > B), its mean, interval and HDI. */
+static void summarize_difference(struct analysis_comparison *c, bool lattice)
+{
+	/* P(A > B): the lattice cell at 0 straddles zero, so half of it counts on each side. The
+	 * seed counts strictly greater pairs. */
+	double p_gt = 0, p_lt = 0, p_eq = 0;
+	for (size_t i = 0; i < c->diff.count; i++) {
+		if (c->diff.values[i] > 0)
+			p_gt += c->diff.probs[i];
+		else if (c->diff.values[i] < 0)
+			p_lt += c->diff.probs[i];
+		else
+			p_eq += c->diff.probs[i];
+	}
+	c->p_a_gt_b = lattice ? p_gt + 0.5 * p_eq : p_gt;
+	c->p_a_lt_b = lattice ? p_lt + 0.5 * p_eq : p_lt;
+	c->diff_mean = analysis_dist_mean(&c->diff);
+	if (lattice) {
+		c->diff_ci[0] = analysis_dist_quantile(&c->diff, 0.025);
+		c->diff_ci[1] = analysis_dist_quantile(&c->diff, 0.975);
+		analysis_dist_hdi(&c->diff, 0.95, c->diff_hdi);
+	} else {
+		/* The seed's rule: Pmf.credible_interval(0.95). */
+		c->diff_ci[0] = dist_quantile_next(&c->diff, 0.025);
+		c->diff_ci[1] = dist_quantile_next(&c->diff, 0.975);
+		dist_hdi_points(&c->diff, 0.95, c->diff_hdi);
+	}
+}
+
+/* The slowdown factor mu_A / mu_B where mu_B's grid stays above zero, and with a ROPE the
+ * probabilities below, within and above it (on the difference when there is no ratio). */
+static void summarize_ratio(struct analysis_comparison *c, const struct pair_posterior *pp,
+                            const struct analysis_group *gb, double rope_pct)
+{
+	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
+	double p_above = NAN, p_below = NAN;
+	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
+	c->p_rope = NAN;
+	double rope = rope_pct / 100.0;
+	if (b->mu[0] > 0) {
+		double mean_a = 0, mean_inv_b = 0;
+		for (size_t i = 0; i < a->mu_count; i++)
+			mean_a += a->mu_prob[i] * a->mu[i];
+		for (size_t j = 0; j < b->mu_count; j++)
+			mean_inv_b += b->mu_prob[j] / b->mu[j];
+		c->ratio_mean = mean_a * mean_inv_b; /* independent posteriors: E[A/B] = E[A] E[1/B] */
+		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
+		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
+		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
+		c->ratio_ci[0] = ratio_quantile(pp, lo, hi, 0.025);
+		c->ratio_ci[1] = ratio_quantile(pp, lo, hi, 0.975);
+		if (!isnan(rope)) {
+			p_below = pair_ratio_cdf(pp, 1.0 - rope);
+			p_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
+			c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+		}
+	} else if (!isnan(rope)) {
+		/* No ratio: the ROPE as ± PCT % of B's sample mean on the difference. */
+		double width = rope * fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
+		p_below = dist_cdf(&c->diff, -width);
+		p_above = 1.0 - dist_cdf(&c->diff, width);
+		c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+	}
+	c->p_rope_above = p_above;
+	c->p_rope_below = p_below;
+}
+
+static int compare_groups(struct analysis_comparison *c, const char *label,
+                          const struct analysis_group *ga, const struct analysis_group *gb,
+                          const struct analysis_options *opt, char *err, size_t err_size);
+
+/* With --seed-grid, the default method on the same data, so that the report can say why they
+ * differ. */
+static void compare_by_default(struct analysis_comparison *c, const char *label,
+                               const struct analysis_group *ga, const struct analysis_group *gb,
+                               const struct analysis_options *opt, char *err, size_t err_size)
+{
+	struct analysis_options plain = *opt;
+	plain.seed_grid = false;
+	struct analysis_comparison other;
+	if (compare_groups(&other, label, ga, gb, &plain, err, err_size) == 0) {
+		c->has_default = true;
+		c->default_diff_mean = other.diff_mean;
+		c->default_diff_ci[0] = other.diff_ci[0];
+		c->default_diff_ci[1] = other.diff_ci[1];
+		comparison_release(&other);
+	}
 }
 
 static int compare_groups(struct analysis_comparison *c, const char *label,
@@ -158,88 +247,16 @@ static int compare_groups(struct analysis_comparison *c, const char *label,
 	int rc = -1;
 	if (!c->label || pair_difference(&pp, &c->diff) < 0)
 		goto oom;
-
-	/* P(A > B): the lattice cell at 0 straddles zero, so half of it counts on each side. The
-	 * seed counts strictly greater pairs. */
-	double p_gt = 0, p_lt = 0, p_eq = 0;
-	for (size_t i = 0; i < c->diff.count; i++) {
-		if (c->diff.values[i] > 0)
-			p_gt += c->diff.probs[i];
-		else if (c->diff.values[i] < 0)
-			p_lt += c->diff.probs[i];
-		else
-			p_eq += c->diff.probs[i];
-	}
-	c->p_a_gt_b = pp.lattice ? p_gt + 0.5 * p_eq : p_gt;
-	c->p_a_lt_b = pp.lattice ? p_lt + 0.5 * p_eq : p_lt;
-	c->diff_mean = analysis_dist_mean(&c->diff);
-	if (pp.lattice) {
-		c->diff_ci[0] = analysis_dist_quantile(&c->diff, 0.025);
-		c->diff_ci[1] = analysis_dist_quantile(&c->diff, 0.975);
-	} else {
-		/* The seed's rule: Pmf.credible_interval(0.95). */
-		c->diff_ci[0] = dist_quantile_next(&c->diff, 0.025);
-		c->diff_ci[1] = dist_quantile_next(&c->diff, 0.975);
-	}
-	if (pp.lattice)
-		analysis_dist_hdi(&c->diff, 0.95, c->diff_hdi);
-	else
-		dist_hdi_points(&c->diff, 0.95, c->diff_hdi);
-
-	/* The slowdown factor, where mu_B's grid stays above zero. */
-	const struct group_posterior *a = &pp.g[0], *b = &pp.g[1];
-	double p_above = NAN, p_below = NAN;
-	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
-	c->p_rope = NAN;
-	double rope = opt->rope_pct / 100.0;
-	if (b->mu[0] > 0) {
-		double mean_a = 0, mean_inv_b = 0;
-		for (size_t i = 0; i < a->mu_count; i++)
-			mean_a += a->mu_prob[i] * a->mu[i];
-		for (size_t j = 0; j < b->mu_count; j++)
-			mean_inv_b += b->mu_prob[j] / b->mu[j];
-		c->ratio_mean = mean_a * mean_inv_b; /* independent posteriors: E[A/B] = E[A] E[1/B] */
-		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
-		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
-		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
-		c->ratio_ci[0] = ratio_quantile(&pp, lo, hi, 0.025);
-		c->ratio_ci[1] = ratio_quantile(&pp, lo, hi, 0.975);
-		if (!isnan(rope)) {
-			p_below = pair_ratio_cdf(&pp, 1.0 - rope);
-			p_above = 1.0 - pair_ratio_cdf(&pp, 1.0 + rope);
-			c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
-		}
-	} else if (!isnan(rope)) {
-		/* No ratio: the ROPE as ± PCT % of B's sample mean on the difference. */
-		double width = rope * fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
-		p_below = dist_cdf(&c->diff, -width);
-		p_above = 1.0 - dist_cdf(&c->diff, width);
-		c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
-	}
-
+	summarize_difference(c, pp.lattice);
+	summarize_ratio(c, &pp, gb, opt->rope_pct);
 	struct welford wa = welford_of(ga->values_s, ga->n), wb = welford_of(gb->values_s, gb->n);
 	welch_test(&wa, &wb, &c->welch_t, &c->welch_df, &c->welch_p);
 	c->cohens_d = cohens_d(&wa, &wb);
-
 	if (summarize_group(&c->a, &pp.g[0], ga) < 0 || summarize_group(&c->b, &pp.g[1], gb) < 0)
 		goto oom;
-	c->p_rope_above = p_above;
-	c->p_rope_below = p_below;
 	c->verdict = decide(c);
-
-	if (opt->seed_grid) {
-		/* The default method on the same data, so that the report can say why they differ. */
-		struct analysis_options plain = *opt;
-		plain.seed_grid = false;
-		struct analysis_comparison other;
-		if (compare_groups(&other, label, ga, gb, &plain, err, err_size) == 0) {
-			c->has_default = true;
-			c->default_diff_mean = other.diff_mean;
-			c->default_diff_ci[0] = other.diff_ci[0];
-			c->default_diff_ci[1] = other.diff_ci[1];
-			comparison_release(&other);
-		}
-	}
+	if (opt->seed_grid)
+		compare_by_default(c, label, ga, gb, opt, err, err_size);
 	rc = 0;
 	goto done;
 oom:
@@ -316,45 +333,36 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 	return 0;
 }
 
-struct planned {
-	const char *a, *b, *label;
-};
 
-static const struct planned folder_comparisons[] = {
-	{ "sibling", "non-sibling", "headline" },
-	{ "sibling", "solo", "contention" },
-	{ "non-sibling", "solo", "contention" },
-	{ "cross-package", "solo", "contention" },
-	{ "same-pu", "solo", "control" },
-};
-enum { FOLDER_COMPARISONS = sizeof folder_comparisons / sizeof folder_comparisons[0] };
-
-struct analysis_result *analysis_run(const struct analysis_dataset *data,
-                                     const struct analysis_options *opt,
-                                     char *err, size_t err_size)
+/* The options analysis_run accepts; -1 with err for the first it does not. */
+static int check_options(const struct analysis_options *opt, char *err, size_t err_size)
 {
 	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX) {
 		analysis_set_error(err, err_size, "grid of %d points: use %d to %d", opt->grid_points,
 		                   ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
-		return NULL;
+		return -1;
 	}
 	if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100)) {
 		analysis_set_error(err, err_size, "ROPE of %g %%: use a percentage above 0 and below 100",
 		                   opt->rope_pct);
-		return NULL;
+		return -1;
 	}
 	if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL) {
 		analysis_set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
 		                   "or --seed-grid");
-		return NULL;
+		return -1;
 	}
 	if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0)) {
 		analysis_set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
-		return NULL;
+		return -1;
 	}
-	struct analysis_result *r = calloc(1, sizeof *r);
-	if (!r)
-		goto oom;
+	return 0;
+}
+
+/* The result's copy of the dataset's facts and each group's diagnostics. -1 on out of memory. */
+static int describe_dataset(struct analysis_result *r, const struct analysis_dataset *data,
+                            const struct analysis_options *opt)
+{
 	r->source = strdup(data->source);
 	r->from_folder = data->from_folder;
 	r->unit = data->unit;
@@ -362,27 +370,36 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 	r->warmup_trials = data->warmup_trials;
 	r->failed_trials = data->failed_trials;
 	if (!r->source)
-		goto oom;
+		return -1;
 	for (size_t i = 0; i < data->warning_count; i++)
 		if (push_string(&r->warnings, &r->warning_count, strdup(data->warnings[i])) < 0)
-			goto oom;
-
+			return -1;
 	r->groups = calloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
 	if (!r->groups)
-		goto oom;
+		return -1;
 	for (size_t gi = 0; gi < data->group_count; gi++) {
 		r->group_count++;
 		if (diagnose_group(&r->groups[gi], data, gi) < 0)
-			goto oom;
+			return -1;
 	}
+	return 0;
+}
 
-	struct planned plan_files = { NULL, NULL, "files" };
-	size_t plan_count = data->from_folder ? FOLDER_COMPARISONS : 1;
+/* Every planned comparison whose two groups hold 2 samples or more; a note for the others.
+ * -1 with err. */
+static int compare_planned(struct analysis_result *r, const struct analysis_dataset *data,
+                           const struct analysis_options *opt, char *err, size_t err_size)
+{
+	/* A folder's comparisons come from the placement registry; two files are one comparison. */
+	struct placement_comparison folder_plan[PLACEMENT_COMPARISONS_MAX];
+	struct placement_comparison plan_files = { NULL, NULL, "files" };
+	size_t plan_count = data->from_folder
+	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX) : 1;
 	r->comparisons = calloc(plan_count, sizeof *r->comparisons);
 	if (!r->comparisons)
 		goto oom;
 	for (size_t k = 0; k < plan_count; k++) {
-		const struct planned *p = data->from_folder ? &folder_comparisons[k] : &plan_files;
+		const struct placement_comparison *p = data->from_folder ? &folder_plan[k] : &plan_files;
 		int ia = data->from_folder ? analysis_dataset_find(data, p->a) : 0;
 		int ib = data->from_folder ? analysis_dataset_find(data, p->b) : 1;
 		if (ia < 0 || ib < 0 || data->group_count < 2)
@@ -397,11 +414,31 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 			continue;
 		}
 		if (compare_groups(&r->comparisons[r->comparison_count], p->label, ga, gb, opt, err,
-		                   err_size) < 0) {
-			analysis_result_free(&r);
-			return NULL;
-		}
+		                   err_size) < 0)
+			return -1;
 		r->comparison_count++;
+	}
+	return 0;
+oom:
+	analysis_set_error(err, err_size, "out of memory");
+	return -1;
+}
+
+struct analysis_result *analysis_run(const struct analysis_dataset *data,
+                                     const struct analysis_options *opt,
+                                     char *err, size_t err_size)
+{
+	if (check_options(opt, err, err_size) < 0)
+		return NULL;
+	struct analysis_result *r = calloc(1, sizeof *r);
+	if (!r || describe_dataset(r, data, opt) < 0) {
+		analysis_set_error(err, err_size, "out of memory");
+		analysis_result_free(&r);
+		return NULL;
+	}
+	if (compare_planned(r, data, opt, err, err_size) < 0) {
+		analysis_result_free(&r);
+		return NULL;
 	}
 	if (r->comparison_count == 0) {
 		analysis_set_error(err, err_size, "%s: no two placements with at least 2 samples each "
@@ -411,8 +448,4 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	}
 	return r;
-oom:
-	analysis_set_error(err, err_size, "out of memory");
-	analysis_result_free(&r);
-	return NULL;
 }

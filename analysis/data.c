@@ -11,12 +11,8 @@
 #include <string.h>
 
 #include "analysis/internal.h"
-
-/* The placements in their stable order; other names found in a file follow them. */
-static const char *const known_placements[] = {
-	"solo", "same-pu", "sibling", "non-sibling", "cross-package",
-};
-enum { KNOWN_PLACEMENTS = sizeof known_placements / sizeof known_placements[0] };
+#include "topology/placements.h"
+#include "analysis/samples_csv.h"
 
 /* A growing dataset under construction. */
 struct builder {
@@ -57,6 +53,8 @@ void analysis_dataset_free(struct analysis_dataset **p)
 	for (size_t i = 0; i < d->warning_count; i++)
 		free(d->warnings[i]);
 	free(d->warnings);
+	free(d->workload);
+	free(d->beside_workload);
 	free(d->source);
 	free(d);
 	*p = NULL;
@@ -278,17 +276,24 @@ static int load_numbers(struct builder *b, int group, const char *path, char *er
 	return rc;
 }
 
+/* An empty dataset of two files or arrays, its source "A and B"; NULL with err. */
+static struct analysis_dataset *two_group_dataset(const char *name_a, const char *name_b,
+                                                  char *err, size_t err_size)
+{
+	char *source = analysis_strdup_printf("%s and %s", name_a, name_b);
+	struct analysis_dataset *d = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
+	free(source);
+	if (!d)
+		analysis_set_error(err, err_size, "out of memory");
+	return d;
+}
+
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size)
 {
-	char *source = analysis_strdup_printf("%s and %s", path_a, path_b);
 	struct builder b = { 0 };
-	b.data = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
-	free(source);
-	if (!b.data) {
-		analysis_set_error(err, err_size, "out of memory");
+	if (!(b.data = two_group_dataset(path_a, path_b, err, err_size)))
 		return NULL;
-	}
 	const char *paths[2] = { path_a, path_b };
 	for (int k = 0; k < 2; k++) {
 		int group = builder_add_group(&b, paths[k]);
@@ -316,14 +321,9 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
                                                       const double *b_values, size_t nb,
                                                       char *err, size_t err_size)
 {
-	char *source = analysis_strdup_printf("%s and %s", name_a, name_b);
 	struct builder b = { 0 };
-	b.data = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
-	free(source);
-	if (!b.data) {
-		analysis_set_error(err, err_size, "out of memory");
+	if (!(b.data = two_group_dataset(name_a, name_b, err, err_size)))
 		return NULL;
-	}
 	const char *names[2] = { name_a, name_b };
 	const double *values[2] = { a, b_values };
 	size_t counts[2] = { na, nb };
@@ -372,16 +372,7 @@ fail:
 
 /* ---- results folder ------------------------------------------------------------------- */
 
-enum column {
-	COL_TRIAL, COL_WARMUP, COL_PLACEMENT, COL_ROLE, COL_STATUS, COL_UTIME,
-	COL_PROC, COL_STIME, COL_WALL, COL_OVERLAP, COLUMN_COUNT
-};
-static const char *const column_names[COLUMN_COUNT] = {
-	"trial", "warmup", "placement", "role", "status", "utime_s",
-	"proc", "stime_s", "wall_s", "overlap",
-};
-enum { REQUIRED_COLUMNS = COL_UTIME + 1 };
-
+/* One validated line of samples.csv. */
 struct csv_row {
 	long trial;
 	long proc;
@@ -393,6 +384,46 @@ struct csv_row {
 	double utime, stime, wall, overlap; /* NAN when empty */
 };
 
+/* The frequencies of one placement's measured role-a lines, for the report. */
+struct freq_tally {
+	char *name;
+	double sum;
+	size_t n;
+};
+
+/* A samples.csv being loaded, in one pass: rows, then groups, then trials. */
+struct folder_load {
+	const char *path;
+	enum analysis_unit unit;
+	struct builder b;
+	char **fields;
+	size_t header_fields;
+	int column[SAMPLES_COLUMN_COUNT];  /* header position of each column, -1 when absent */
+	struct csv_row *rows;
+	size_t row_count, row_cap;
+	char **names;                      /* placement names of the valid rows, first seen first */
+	size_t name_count;
+	struct freq_tally *freq;
+	size_t freq_count;
+	int *group_of_name;
+	size_t *rows_per_trial;            /* per placement name: the rows its trials should have */
+};
+
+static void folder_load_release(struct folder_load *L)
+{
+	free(L->fields);
+	free(L->rows);
+	free(L->group_of_name);
+	free(L->rows_per_trial);
+	for (size_t i = 0; i < L->name_count; i++)
+		free(L->names[i]);
+	free(L->names);
+	for (size_t i = 0; i < L->freq_count; i++)
+		free(L->freq[i].name);
+	free(L->freq);
+	builder_release(&L->b);
+}
+
 static int compare_rows(const void *pa, const void *pb)
 {
 	const struct csv_row *a = pa, *b = pb;
@@ -401,24 +432,6 @@ static int compare_rows(const void *pa, const void *pb)
 	if (a->proc != b->proc)
 		return a->proc < b->proc ? -1 : 1;
 	return (a->line_no > b->line_no) - (a->line_no < b->line_no);
-}
-
-/* Splits a line at commas in place; returns the field count (at most max). */
-static size_t split_fields(char *line, char **fields, size_t max)
-{
-	size_t count = 0;
-	char *p = line;
-	for (;;) {
-		if (count < max)
-			fields[count] = p;
-		count++;
-		char *comma = strchr(p, ',');
-		if (!comma)
-			break;
-		*comma = '\0';
-		p = comma + 1;
-	}
-	return count;
 }
 
 static int parse_long_field(const char *text, long *out)
@@ -465,12 +478,330 @@ static int placement_index(char ***names, size_t *count, const char *name)
 	return (int)(*count)++;
 }
 
-static int rank_of_placement(const char *name)
+/* The field of column c, or NULL when the header has no such column. */
+static const char *field_of(const struct folder_load *L, enum samples_column c)
 {
-	for (int i = 0; i < KNOWN_PLACEMENTS; i++)
-		if (!strcmp(name, known_placements[i]))
-			return i;
-	return KNOWN_PLACEMENTS;
+	return L->column[c] >= 0 ? L->fields[L->column[c]] : NULL;
+}
+
+/* Maps the table's columns to the header's positions (files are read by column name, so that
+ * older files with fewer columns load). -1 with err for a missing required column. */
+static int read_header(struct folder_load *L, char *line, char *err, size_t err_size)
+{
+	line[strcspn(line, "\r\n")] = '\0';
+	L->header_fields = 1;
+	for (const char *c = line; *c; c++)
+		L->header_fields += *c == ',';
+	L->fields = malloc(L->header_fields * sizeof *L->fields);
+	if (!L->fields) {
+		analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		return -1;
+	}
+	samples_csv_split(line, L->fields, L->header_fields);
+	for (int c = 0; c < SAMPLES_COLUMN_COUNT; c++) {
+		L->column[c] = -1;
+		for (size_t i = 0; i < L->header_fields; i++)
+			if (!strcmp(L->fields[i], samples_csv_names[c]))
+				L->column[c] = (int)i;
+		if (samples_csv_required[c] && L->column[c] < 0) {
+			analysis_set_error(err, err_size, "%s:1: the header has no '%s' column "
+			                   "(see results/README.md)", L->path, samples_csv_names[c]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* What the report shows beside the samples: the workloads' names and the frequency of each
+ * placement's measured lines. Taken from every line with the header's field count, damaged
+ * values or not. -1 on out of memory. */
+static int note_extras(struct folder_load *L)
+{
+	struct analysis_dataset *d = L->b.data;
+	const char *role = field_of(L, SAMPLES_COL_ROLE), *work = field_of(L, SAMPLES_COL_WORKLOAD);
+	if (strcmp(role, "a")) {
+		/* A second workload beside the measured one: its name, for the words. */
+		if (!strcmp(role, "b") && work && !d->beside_workload && *work &&
+		    !(d->beside_workload = strdup(work)))
+			return -1;
+		return 0;
+	}
+	if (work && !d->workload && *work && !(d->workload = strdup(work)))
+		return -1;
+	const char *freq = field_of(L, SAMPLES_COL_FREQ);
+	bool measured = strcmp(field_of(L, SAMPLES_COL_WARMUP), "1") &&
+	                !strcmp(field_of(L, SAMPLES_COL_STATUS), "ok");
+	if (!measured || !freq || !*freq)
+		return 0;
+	char *end;
+	double mhz = strtod(freq, &end);
+	if (*end || !isfinite(mhz) || mhz <= 0)
+		return 0;
+	const char *place = field_of(L, SAMPLES_COL_PLACEMENT);
+	size_t i = 0;
+	while (i < L->freq_count && strcmp(L->freq[i].name, place))
+		i++;
+	if (i == L->freq_count) {
+		struct freq_tally *grown = realloc(L->freq, (i + 1) * sizeof *grown);
+		if (!grown)
+			return -1;
+		L->freq = grown;
+		grown[i] = (struct freq_tally){ .name = strdup(place) };
+		if (!grown[i].name)
+			return -1;
+		L->freq_count++;
+	}
+	L->freq[i].sum += mhz;
+	L->freq[i].n++;
+	return 0;
+}
+
+/* Checks one split line into *r: NULL, or why it is skipped. */
+static const char *check_row(struct folder_load *L, struct csv_row *r)
+{
+	long warmup = 0;
+	const char *role = field_of(L, SAMPLES_COL_ROLE);
+	if (parse_long_field(field_of(L, SAMPLES_COL_TRIAL), &r->trial) < 0 || r->trial < 0)
+		return "bad 'trial' value";
+	if (parse_long_field(field_of(L, SAMPLES_COL_WARMUP), &warmup) < 0 ||
+	    (warmup != 0 && warmup != 1))
+		return "bad 'warmup' value (0 or 1)";
+	if (!*field_of(L, SAMPLES_COL_PLACEMENT))
+		return "empty 'placement'";
+	if (strcmp(role, "a") && strcmp(role, "b"))
+		return "bad 'role' value (a or b)";
+	if (!*field_of(L, SAMPLES_COL_STATUS))
+		return "empty 'status'";
+	r->warmup = warmup == 1;
+	r->role_a = !strcmp(role, "a");
+	r->ok = !strcmp(field_of(L, SAMPLES_COL_STATUS), "ok");
+	r->proc = 0;
+	r->stime = r->wall = r->overlap = NAN;
+	const char *proc = field_of(L, SAMPLES_COL_PROC);
+	if (proc && *proc && parse_long_field(proc, &r->proc) < 0)
+		return "bad 'proc' value";
+	if (parse_optional_seconds(field_of(L, SAMPLES_COL_UTIME), &r->utime) < 0 ||
+	    (r->ok && isnan(r->utime)))
+		return "bad or missing 'utime_s' value";
+	if (r->utime > ANALYSIS_TIME_MAX_S)
+		return "'utime_s' too large (above 1e100 s)";
+	const struct { enum samples_column col; double *out; const char *why; } optional[] = {
+		{ SAMPLES_COL_STIME, &r->stime, "bad 'stime_s' value" },
+		{ SAMPLES_COL_WALL, &r->wall, "bad 'wall_s' value" },
+		{ SAMPLES_COL_OVERLAP, &r->overlap, "bad 'overlap' value" },
+	};
+	for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+		const char *text = field_of(L, optional[i].col);
+		if (text && parse_optional_seconds(text, optional[i].out) < 0)
+			return optional[i].why;
+	}
+	return NULL;
+}
+
+/* One data line: a row, or a warning. -1 on out of memory. */
+static int read_line(struct folder_load *L, char *line, ssize_t len, long line_no)
+{
+	bool has_newline = len > 0 && line[len - 1] == '\n';
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!*line)
+		return 0;
+	size_t n_fields = samples_csv_split(line, L->fields, L->header_fields);
+	if (n_fields == L->header_fields && note_extras(L) < 0)
+		return -1;
+	struct csv_row r = { .line_no = line_no };
+	const char *why = NULL;
+	char *detail = NULL;
+	if (!has_newline)
+		why = "the last line has no end of line (cut short by a crash?)";
+	else if (n_fields != L->header_fields)
+		detail = analysis_strdup_printf("%zu fields where the header has %zu", n_fields,
+		                                L->header_fields);
+	else
+		why = check_row(L, &r);
+	if (why || detail) {
+		char *msg = analysis_strdup_printf("samples.csv:%ld: %s; line skipped", line_no,
+		                                   why ? why : detail);
+		free(detail);
+		return builder_warn(&L->b, msg);
+	}
+	r.placement = placement_index(&L->names, &L->name_count, field_of(L, SAMPLES_COL_PLACEMENT));
+	if (r.placement < 0 || grow((void **)&L->rows, &L->row_cap, L->row_count + 1,
+	                            sizeof *L->rows) < 0)
+		return -1;
+	L->rows[L->row_count++] = r;
+	return 0;
+}
+
+/* Reads the whole file once. -1 with err. */
+static int read_rows(struct folder_load *L, FILE *f, char *err, size_t err_size)
+{
+	char *line = NULL;
+	size_t line_cap = 0;
+	int rc = -1;
+	ssize_t len = getline(&line, &line_cap, f);
+	if (len <= 0) {
+		analysis_set_error(err, err_size, "%s: empty file: no header line", L->path);
+		goto out;
+	}
+	if (read_header(L, line, err, err_size) < 0)
+		goto out;
+	long line_no = 1;
+	while ((len = getline(&line, &line_cap, f)) >= 0)
+		if (read_line(L, line, len, ++line_no) < 0) {
+			analysis_set_error(err, err_size, "%s: out of memory", L->path);
+			goto out;
+		}
+	if (ferror(f)) {
+		analysis_set_error(err, err_size, "%s: read error: %s", L->path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(line);
+	return rc;
+}
+
+/* Groups in the stable placement order, whether or not they hold samples, with the
+ * frequencies noted for each. -1 on out of memory. */
+static int make_groups(struct folder_load *L)
+{
+	L->group_of_name = malloc((L->name_count ? L->name_count : 1) * sizeof *L->group_of_name);
+	if (!L->group_of_name)
+		return -1;
+	for (size_t rank = 0; rank <= PLACEMENT_COUNT; rank++)
+		for (size_t i = 0; i < L->name_count; i++)
+			if (placement_info_rank(L->names[i]) == rank &&
+			    (L->group_of_name[i] = builder_add_group(&L->b, L->names[i])) < 0)
+				return -1;
+	struct analysis_dataset *d = L->b.data;
+	for (size_t i = 0; i < L->freq_count; i++) {
+		int g = analysis_dataset_find(d, L->freq[i].name);
+		if (g >= 0) {
+			d->groups[g].freq_mhz = L->freq[i].sum / (double)L->freq[i].n;
+			d->groups[g].freq_n = L->freq[i].n;
+		}
+	}
+	return 0;
+}
+
+/* The rows a trial of each placement should have (the most seen): a trial with fewer lost
+ * some to damage (e.g. a cut-short last line) and is no longer comparable. */
+static int count_rows_per_trial(struct folder_load *L)
+{
+	L->rows_per_trial = calloc(L->name_count ? L->name_count : 1, sizeof *L->rows_per_trial);
+	if (!L->rows_per_trial)
+		return -1;
+	for (size_t start = 0, end; start < L->row_count; start = end) {
+		for (end = start; end < L->row_count && L->rows[end].trial == L->rows[start].trial; end++)
+			;
+		size_t *expected = &L->rows_per_trial[L->rows[start].placement];
+		if (end - start > *expected)
+			*expected = end - start;
+	}
+	return 0;
+}
+
+/* Why the trial in rows [start, end) cannot be used (a new message), "" when it can, NULL on out
+ * of memory. */
+static char *trial_problem(const struct folder_load *L, size_t start, size_t end)
+{
+	const struct csv_row *first = &L->rows[start];
+	bool consistent = true;
+	size_t role_a = 0;
+	for (size_t i = start; i < end; i++) {
+		consistent = consistent && L->rows[i].placement == first->placement &&
+		             L->rows[i].warmup == first->warmup;
+		role_a += L->rows[i].role_a;
+	}
+	if (consistent && role_a && end - start < L->rows_per_trial[first->placement])
+		return analysis_strdup_printf(
+			"samples.csv:%ld: trial %ld has %zu of its %zu rows (the others damaged or "
+			"missing); trial skipped", first->line_no, first->trial, end - start,
+			L->rows_per_trial[first->placement]);
+	if (!consistent || role_a == 0)
+		return analysis_strdup_printf(
+			"samples.csv:%ld: trial %ld %s; trial skipped", first->line_no, first->trial,
+			consistent ? "has no role-a row" : "has rows that disagree on placement or warmup");
+	return strdup("");
+}
+
+/* Adds a usable trial's sample(s) and its overlap and wall-time counts. -1 on out of memory. */
+static int add_trial(struct folder_load *L, size_t start, size_t end)
+{
+	const struct csv_row *first = &L->rows[start];
+	struct analysis_dataset *d = L->b.data;
+	int group = L->group_of_name[first->placement];
+	struct analysis_group *g = &d->groups[group];
+	bool all_ok = true;
+	for (size_t i = start; i < end; i++)
+		all_ok = all_ok && L->rows[i].ok;
+	if (first->warmup)
+		d->warmup_trials++;
+	if (!all_ok) {
+		if (!first->warmup) {
+			g->failed_trials++;
+			d->failed_trials++;
+		}
+		return 0;
+	}
+	double sum = 0;
+	size_t role_a = 0;
+	bool wall_known = true, wall_above = false;
+	for (size_t i = start; i < end; i++) {
+		const struct csv_row *r = &L->rows[i];
+		if (!r->role_a)
+			continue;
+		sum += r->utime;
+		role_a++;
+		if (L->unit == ANALYSIS_UNIT_PROCESS &&
+		    builder_add_sample(&L->b, group, first->trial, r->utime, first->warmup) < 0)
+			return -1;
+		double cpu = r->utime + r->stime;
+		if (isnan(r->wall) || isnan(cpu))
+			wall_known = false;
+		else if (r->wall > ANALYSIS_WALL_ABOVE_CPU * cpu)
+			wall_above = true;
+	}
+	if (L->unit == ANALYSIS_UNIT_TRIAL &&
+	    builder_add_sample(&L->b, group, first->trial, sum / (double)role_a, first->warmup) < 0)
+		return -1;
+	if (!first->warmup) {
+		if (!isnan(first->overlap)) {
+			g->overlap_known++;
+			g->poor_overlap_trials += first->overlap < ANALYSIS_POOR_OVERLAP;
+		}
+		if (wall_known) {
+			g->wall_known++;
+			g->wall_above_cpu_trials += wall_above;
+		}
+	}
+	return 0;
+}
+
+/* Turns the rows, sorted by trial, into samples. -1 on out of memory. */
+static int add_trials(struct folder_load *L)
+{
+	/* No row survived: rows is still NULL, which qsort must not be given even for 0 rows. */
+	if (L->row_count > 0)
+		qsort(L->rows, L->row_count, sizeof *L->rows, compare_rows);
+	if (count_rows_per_trial(L) < 0)
+		return -1;
+	for (size_t start = 0, end; start < L->row_count; start = end) {
+		for (end = start; end < L->row_count && L->rows[end].trial == L->rows[start].trial; end++)
+			;
+		char *problem = trial_problem(L, start, end);
+		if (!problem)
+			return -1;
+		if (*problem) {
+			if (builder_warn(&L->b, problem) < 0)
+				return -1;
+			continue;
+		}
+		free(problem);
+		if (add_trial(L, start, end) < 0)
+			return -1;
+	}
+	return builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
 }
 
 struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_unit unit,
@@ -488,239 +819,20 @@ struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_uni
 		free(path);
 		return NULL;
 	}
-	struct builder b = { 0 };
-	struct csv_row *rows = NULL;
-	size_t row_count = 0, row_cap = 0;
-	char **names = NULL;
-	size_t name_count = 0;
-	char *line = NULL, **fields = NULL;
-	size_t line_cap = 0;
-	int *group_of_name = NULL;
-	size_t *rows_per_trial = NULL;
+	struct folder_load L = { .path = path, .unit = unit };
 	bool ok = false;
-
-	b.data = dataset_new(dir, true, unit);
-	if (!b.data)
-		goto oom;
-	ssize_t len = getline(&line, &line_cap, f);
-	if (len <= 0) {
-		analysis_set_error(err, err_size, "%s: empty file: no header line", path);
-		goto done;
+	L.b.data = dataset_new(dir, true, unit);
+	if (!L.b.data)
+		analysis_set_error(err, err_size, "%s: out of memory", path);
+	else if (read_rows(&L, f, err, err_size) == 0) {
+		ok = make_groups(&L) == 0 && add_trials(&L) == 0;
+		if (!ok)
+			analysis_set_error(err, err_size, "%s: out of memory", path);
 	}
-	line[strcspn(line, "\r\n")] = '\0';
-	size_t header_fields = 1;
-	for (const char *c = line; *c; c++)
-		header_fields += *c == ',';
-	fields = malloc(header_fields * sizeof *fields);
-	if (!fields)
-		goto oom;
-	split_fields(line, fields, header_fields);
-	int column[COLUMN_COUNT];
-	for (int c = 0; c < COLUMN_COUNT; c++) {
-		column[c] = -1;
-		for (size_t i = 0; i < header_fields; i++)
-			if (!strcmp(fields[i], column_names[c]))
-				column[c] = (int)i;
-		if (c < REQUIRED_COLUMNS && column[c] < 0) {
-			analysis_set_error(err, err_size, "%s:1: the header has no '%s' column "
-			                   "(see results/README.md)", path, column_names[c]);
-			goto done;
-		}
-	}
-
-	long line_no = 1;
-	while ((len = getline(&line, &line_cap, f)) >= 0) {
-		line_no++;
-		bool has_newline = len > 0 && line[len - 1] == '\n';
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!*line)
-			continue;
-		const char *why = NULL;
-		char *detail = NULL;
-		size_t n_fields = split_fields(line, fields, header_fields);
-		struct csv_row r;
-		memset(&r, 0, sizeof r);
-		r.line_no = line_no;
-		long warmup = 0;
-		if (!has_newline)
-			why = "the last line has no end of line (cut short by a crash?)";
-		else if (n_fields != header_fields)
-			detail = analysis_strdup_printf("%zu fields where the header has %zu",
-			                                n_fields, header_fields);
-		else if (parse_long_field(fields[column[COL_TRIAL]], &r.trial) < 0 || r.trial < 0)
-			why = "bad 'trial' value";
-		else if (parse_long_field(fields[column[COL_WARMUP]], &warmup) < 0 ||
-		         (warmup != 0 && warmup != 1))
-			why = "bad 'warmup' value (0 or 1)";
-		else if (!*fields[column[COL_PLACEMENT]])
-			why = "empty 'placement'";
-		else if (strcmp(fields[column[COL_ROLE]], "a") && strcmp(fields[column[COL_ROLE]], "b"))
-			why = "bad 'role' value (a or b)";
-		else if (!*fields[column[COL_STATUS]])
-			why = "empty 'status'";
-		if (!why && !detail) {
-			r.warmup = warmup == 1;
-			r.role_a = !strcmp(fields[column[COL_ROLE]], "a");
-			r.ok = !strcmp(fields[column[COL_STATUS]], "ok");
-			r.proc = 0;
-			r.stime = r.wall = r.overlap = NAN;
-			if (column[COL_PROC] >= 0 && *fields[column[COL_PROC]] &&
-			    parse_long_field(fields[column[COL_PROC]], &r.proc) < 0)
-				why = "bad 'proc' value";
-			else if (parse_optional_seconds(fields[column[COL_UTIME]], &r.utime) < 0 ||
-			         (r.ok && isnan(r.utime)))
-				why = "bad or missing 'utime_s' value";
-			else if (r.utime > ANALYSIS_TIME_MAX_S)
-				why = "'utime_s' too large (above 1e100 s)";
-			else if (column[COL_STIME] >= 0 &&
-			         parse_optional_seconds(fields[column[COL_STIME]], &r.stime) < 0)
-				why = "bad 'stime_s' value";
-			else if (column[COL_WALL] >= 0 &&
-			         parse_optional_seconds(fields[column[COL_WALL]], &r.wall) < 0)
-				why = "bad 'wall_s' value";
-			else if (column[COL_OVERLAP] >= 0 &&
-			         parse_optional_seconds(fields[column[COL_OVERLAP]], &r.overlap) < 0)
-				why = "bad 'overlap' value";
-		}
-		if (why || detail) {
-			char *msg = analysis_strdup_printf("samples.csv:%ld: %s; line skipped", line_no,
-			                                   why ? why : detail);
-			free(detail);
-			if (builder_warn(&b, msg) < 0)
-				goto oom;
-			continue;
-		}
-		r.placement = placement_index(&names, &name_count, fields[column[COL_PLACEMENT]]);
-		if (r.placement < 0)
-			goto oom;
-		if (grow((void **)&rows, &row_cap, row_count + 1, sizeof *rows) < 0)
-			goto oom;
-		rows[row_count++] = r;
-	}
-	if (ferror(f)) {
-		analysis_set_error(err, err_size, "%s: read error: %s", path, strerror(errno));
-		goto done;
-	}
-
-	/* Groups in the stable placement order, whether or not they hold samples. */
-	group_of_name = malloc((name_count ? name_count : 1) * sizeof *group_of_name);
-	if (!group_of_name)
-		goto oom;
-	for (int rank = 0; rank <= KNOWN_PLACEMENTS; rank++)
-		for (size_t i = 0; i < name_count; i++)
-			if (rank_of_placement(names[i]) == rank) {
-				group_of_name[i] = builder_add_group(&b, names[i]);
-				if (group_of_name[i] < 0)
-					goto oom;
-			}
-
-	/* No row survived: rows is still NULL, which qsort must not be given even for 0 rows. */
-	if (row_count > 0)
-		qsort(rows, row_count, sizeof *rows, compare_rows);
-	/* The rows a trial of each placement should have (the most seen): a trial with fewer lost
-	 * some to damage (e.g. a cut-short last line) and is no longer comparable. */
-	rows_per_trial = calloc(name_count ? name_count : 1, sizeof *rows_per_trial);
-	if (!rows_per_trial)
-		goto oom;
-	for (size_t start = 0, end; start < row_count; start = end) {
-		for (end = start; end < row_count && rows[end].trial == rows[start].trial; end++)
-			;
-		if (end - start > rows_per_trial[rows[start].placement])
-			rows_per_trial[rows[start].placement] = end - start;
-	}
-	for (size_t start = 0; start < row_count;) {
-		size_t end = start;
-		while (end < row_count && rows[end].trial == rows[start].trial)
-			end++;
-		const struct csv_row *first = &rows[start];
-		bool consistent = true, all_ok = true;
-		size_t role_a = 0;
-		for (size_t i = start; i < end; i++) {
-			consistent = consistent && rows[i].placement == first->placement &&
-			             rows[i].warmup == first->warmup;
-			all_ok = all_ok && rows[i].ok;
-			role_a += rows[i].role_a;
-		}
-		if (consistent && role_a && end - start < rows_per_trial[first->placement]) {
-			char *msg = analysis_strdup_printf(
-				"samples.csv:%ld: trial %ld has %zu of its %zu rows (the others damaged or "
-				"missing); trial skipped", first->line_no, first->trial, end - start,
-				rows_per_trial[first->placement]);
-			if (builder_warn(&b, msg) < 0)
-				goto oom;
-			start = end;
-			continue;
-		}
-		if (!consistent || role_a == 0) {
-			char *msg = analysis_strdup_printf(
-				"samples.csv:%ld: trial %ld %s; trial skipped", first->line_no, first->trial,
-				consistent ? "has no role-a row" : "has rows that disagree on placement or warmup");
-			if (builder_warn(&b, msg) < 0)
-				goto oom;
-			start = end;
-			continue;
-		}
-		int group = group_of_name[first->placement];
-		struct analysis_group *g = &b.data->groups[group];
-		if (first->warmup)
-			b.data->warmup_trials++;
-		if (!all_ok) {
-			if (!first->warmup) {
-				g->failed_trials++;
-				b.data->failed_trials++;
-			}
-			start = end;
-			continue;
-		}
-		double sum = 0;
-		bool wall_known = true, wall_above = false;
-		for (size_t i = start; i < end; i++) {
-			if (!rows[i].role_a)
-				continue;
-			sum += rows[i].utime;
-			if (unit == ANALYSIS_UNIT_PROCESS &&
-			    builder_add_sample(&b, group, first->trial, rows[i].utime, first->warmup) < 0)
-				goto oom;
-			double cpu = rows[i].utime + rows[i].stime;
-			if (isnan(rows[i].wall) || isnan(cpu))
-				wall_known = false;
-			else if (rows[i].wall > 1.5 * cpu)
-				wall_above = true;
-		}
-		if (unit == ANALYSIS_UNIT_TRIAL &&
-		    builder_add_sample(&b, group, first->trial, sum / (double)role_a, first->warmup) < 0)
-			goto oom;
-		if (!first->warmup) {
-			if (!isnan(first->overlap)) {
-				g->overlap_known++;
-				g->poor_overlap_trials += first->overlap < 0.9;
-			}
-			if (wall_known) {
-				g->wall_known++;
-				g->wall_above_cpu_trials += wall_above;
-			}
-		}
-		start = end;
-	}
-	if (builder_flag_outliers(&b, ANALYSIS_TIMER_RESOLUTION_S) < 0)
-		goto oom;
-	ok = true;
-	goto done;
-oom:
-	analysis_set_error(err, err_size, "%s: out of memory", path);
-done:
 	fclose(f);
+	folder_load_release(&L);
 	free(path);
-	free(line);
-	free(fields);
-	free(rows);
-	free(group_of_name);
-	free(rows_per_trial);
-	for (size_t i = 0; i < name_count; i++)
-		free(names[i]);
-	free(names);
-	builder_release(&b);
 	if (!ok)
-		analysis_dataset_free(&b.data);
-	return b.data;
+		analysis_dataset_free(&L.b.data);
+	return L.b.data;
 }

@@ -311,15 +311,185 @@ static void seed_grid_warning(struct analysis_grid_report *rep, const struct pai
 		         "its numbers mean nothing here; use the default grid", worst);
 }
 
+/* The seed's grid (5..35 s for mu and sigma), and what the report says of it. */
+static int seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
+                         const struct analysis_group *const groups[2],
+                         const struct analysis_options *opt, char *err, size_t err_size)
+{
+	struct analysis_grid_report *rep = &pp->report;
+	if (seed_grid_compute(pp, in, opt, err, err_size) < 0)
+		return -1;
+	struct edge_check e = check_edges(pp, (double[2]){ 5.0, 5.0 });
+	rep->edge_mass = e.worst;
+	rep->mu_step = pp->step;
+	for (int k = 0; k < 2; k++) {
+		rep->mu_points[k] = pp->g[k].mu_count;
+		rep->mu_range[k][0] = rep->sigma_range[k][0] = 5.0;
+		rep->mu_range[k][1] = rep->sigma_range[k][1] = 35.0;
+	}
+	rep->sigma_points = 101;
+	seed_grid_warning(rep, pp, in, groups);
+	return 0;
+}
+
+/* How far both groups' grids reach, widened where the posterior touches an edge. */
+struct grid_extent {
+	double half[2];                  /* mu: half-width around each group's center */
+	double sigma_lo[2], sigma_hi[2];
+};
+
+static void initial_extent(const struct group_input in[2], struct grid_extent *x)
+{
+	for (int k = 0; k < 2; k++) {
+		double n = (double)in[k].n;
+		/* The posterior scale of mu: with uniform priors it is Student-t with n - 2 degrees of
+		 * freedom and scale sqrt(SS / (n (n - 2))); for n = 2 use s / sqrt(n). */
+		double scale = in[k].spread / sqrt(n) * (n > 2 ? sqrt((n - 1) / (n - 2)) : 1.0);
+		x->half[k] = MU_HALF_WIDTH_SCALES * scale;
+		double log_sd = 1.0 / sqrt(2.0 * fmax(n - 1, 1.0));
+		x->sigma_lo[k] = fmax(in[k].spread * exp(-SIGMA_LOG_HALF_WIDTH_SDS * log_sd), in[k].floor);
+		x->sigma_hi[k] = in[k].spread * exp(SIGMA_LOG_HALF_WIDTH_SDS * log_sd);
+	}
+}
+
+/* The finest step that either group asks for; kept while widening (the axes grow) until an
+ * axis would exceed its cap. Never finer than the doubles can resolve at the center. */
+static double base_step_of(const struct group_input in[2], const struct grid_extent *x,
+                           size_t points)
+{
+	double base_step = fmin(2 * x->half[0], 2 * x->half[1]) / (double)(points - 1);
+	double magnitude = fmax(fabs(in[0].center), fabs(in[1].center));
+	base_step = fmax(base_step, 16 * DBL_EPSILON * magnitude);
+	return base_step > 0 ? base_step : DBL_MIN;
+}
+
+/* One group's mu axis on the lattice ref + i * step (i from its lowest index), its sigma axis,
+ * and its posterior on them. -1 on out of memory. */
+static int lay_out_group(struct group_posterior *gp, const struct group_input *in,
+                         double half, const double sigma[2], int64_t k_ref, double step,
+                         size_t points, const struct analysis_options *opt)
+{
+	double ref = (double)k_ref * step;
+	double lo_real = floor((in->center - half - ref) / step);
+	double hi_real = ceil((in->center + half - ref) / step);
+	/* The prior mu > 0: absolute lattice index k_ref + lo >= 1. */
+	double first_positive = 1.0 - (double)k_ref;
+	bool clamped = lo_real < first_positive;
+	if (clamped)
+		lo_real = first_positive;
+	if (hi_real < lo_real + 1)
+		hi_real = lo_real + 1;
+	size_t count = (size_t)(hi_real - lo_real) + 1;
+	if (group_posterior_alloc(gp, count, points) < 0)
+		return -1;
+	gp->k_lo = k_ref + (int64_t)lo_real;
+	gp->mu_clamped = clamped;
+	double *offset = malloc(count * sizeof *offset);
+	if (!offset)
+		return -1;
+	for (size_t i = 0; i < count; i++) {
+		offset[i] = (double)((int64_t)lo_real + (int64_t)i) * step;
+		gp->mu[i] = ref + offset[i];
+	}
+	for (size_t j = 0; j < points; j++)
+		gp->sigma[j] = sigma[0] + (sigma[1] - sigma[0]) * (double)j / (double)(points - 1);
+	gp->sigma_floor = in->floor;
+	gp->sigma_floored = in->floored;
+	int rc = group_posterior_fill(gp, in, offset, ref, opt);
+	free(offset);
+	return rc;
+}
+
+/* Both groups on one lattice of this step, its reference near A's center so that offsets
+ * from it are small integers. -1 with err. */
+static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2],
+                        const struct grid_extent *x, double step, size_t points,
+                        const struct analysis_options *opt, char *err, size_t err_size)
+{
+	double k_ref_real = nearbyint(in[0].center / step);
+	if (!(fabs(k_ref_real) < 4e18)) {
+		analysis_set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
+		                   step, in[0].center);
+		return -1;
+	}
+	for (int k = 0; k < 2; k++) {
+		const double sigma[2] = { x->sigma_lo[k], x->sigma_hi[k] };
+		if (lay_out_group(&pp->g[k], &in[k], x->half[k], sigma, (int64_t)k_ref_real, step,
+		                  points, opt) < 0) {
+			analysis_set_error(err, err_size, "out of memory for a grid of %d points",
+			                   opt->grid_points);
+			return -1;
+		}
+	}
+	pp->step = step;
+	return 0;
+}
+
+/* Widens each axis whose edge holds mass; false when none does. */
+static bool widen_extent(struct grid_extent *x, const struct edge_check *e,
+                         const struct group_input in[2], bool apply)
+{
+	bool widen = false;
+	for (int k = 0; k < 2; k++) {
+		widen = widen || e->mu[k] || e->sigma_hi[k] || e->sigma_lo[k];
+		if (!apply)
+			continue;
+		if (e->mu[k])
+			x->half[k] *= 2;
+		if (e->sigma_hi[k])
+			x->sigma_hi[k] *= 2;
+		if (e->sigma_lo[k])
+			x->sigma_lo[k] = fmax(x->sigma_lo[k] / 2, in[k].floor);
+	}
+	return widen;
+}
+
+/* The default data-driven grid: laid out, then widened until no edge holds mass (or the
+ * widest allowed grid is reached, which the report says). -1 with err. */
+static int lattice_run(struct pair_posterior *pp, const struct group_input in[2],
+                       const struct analysis_options *opt, char *err, size_t err_size)
+{
+	struct analysis_grid_report *rep = &pp->report;
+	size_t points = (size_t)opt->grid_points;
+	size_t cap = points * MU_POINTS_CAP_FACTOR;
+	struct grid_extent x;
+	initial_extent(in, &x);
+	double base_step = base_step_of(in, &x, points);
+	for (int widening = 0;; widening++) {
+		double step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
+		if (lay_out_pair(pp, in, &x, step, points, opt, err, err_size) < 0)
+			return -1;
+		struct edge_check e = check_edges(pp, x.sigma_lo);
+		bool last = widening == MAX_WIDENINGS;
+		bool widen = widen_extent(&x, &e, in, !last);
+		if (!widen || last) {
+			rep->widenings = widening;
+			rep->edge_mass = e.worst;
+			rep->at_bound = widen;
+			break;
+		}
+	}
+	pp->lattice = true;
+	rep->mu_step = pp->step;
+	rep->sigma_points = points;
+	for (int k = 0; k < 2; k++) {
+		rep->mu_points[k] = pp->g[k].mu_count;
+		rep->mu_range[k][0] = pp->g[k].mu[0];
+		rep->mu_range[k][1] = pp->g[k].mu[pp->g[k].mu_count - 1];
+		rep->sigma_range[k][0] = x.sigma_lo[k];
+		rep->sigma_range[k][1] = x.sigma_hi[k];
+	}
+	return 0;
+}
+
 int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_group *a,
                            const struct analysis_group *b, const struct analysis_options *opt,
                            char *err, size_t err_size)
 {
 	memset(pp, 0, sizeof *pp);
 	struct group_input in[2];
-	const struct analysis_group *groups[2] = { a, b };
+	const struct analysis_group *const groups[2] = { a, b };
 	int rc = -1;
-	double *offset = NULL;
 	memset(in, 0, sizeof in);
 	for (int k = 0; k < 2; k++) {
 		if (groups[k]->n < 2) {
@@ -332,128 +502,12 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 			goto done;
 		}
 	}
-	struct analysis_grid_report *rep = &pp->report;
-	rep->seed_grid = opt->seed_grid;
-	rep->model = opt->model;
-	rep->points = opt->grid_points;
-	if (opt->seed_grid) {
-		rc = seed_grid_compute(pp, in, opt, err, err_size);
-		if (rc == 0) {
-			struct edge_check e = check_edges(pp, (double[2]){ 5.0, 5.0 });
-			rep->edge_mass = e.worst;
-			rep->mu_step = pp->step;
-			for (int k = 0; k < 2; k++) {
-				rep->mu_points[k] = pp->g[k].mu_count;
-				rep->mu_range[k][0] = rep->sigma_range[k][0] = 5.0;
-				rep->mu_range[k][1] = rep->sigma_range[k][1] = 35.0;
-			}
-			rep->sigma_points = 101;
-			seed_grid_warning(rep, pp, in, groups);
-		}
-		goto done;
-	}
-
-	size_t points = (size_t)opt->grid_points;
-	size_t cap = points * MU_POINTS_CAP_FACTOR;
-	double half[2], sigma_lo[2], sigma_hi[2];
-	for (int k = 0; k < 2; k++) {
-		double n = (double)in[k].n;
-		/* The posterior scale of mu: with uniform priors it is Student-t with n - 2 degrees of
-		 * freedom and scale sqrt(SS / (n (n - 2))); for n = 2 use s / sqrt(n). */
-		double scale = in[k].spread / sqrt(n) * (n > 2 ? sqrt((n - 1) / (n - 2)) : 1.0);
-		half[k] = MU_HALF_WIDTH_SCALES * scale;
-		double log_sd = 1.0 / sqrt(2.0 * fmax(n - 1, 1.0));
-		sigma_lo[k] = fmax(in[k].spread * exp(-SIGMA_LOG_HALF_WIDTH_SDS * log_sd), in[k].floor);
-		sigma_hi[k] = in[k].spread * exp(SIGMA_LOG_HALF_WIDTH_SDS * log_sd);
-	}
-	/* The finest step that either group asks for; kept while widening (the axes grow) until
-	 * an axis would exceed its cap. Never finer than the doubles can resolve at the center. */
-	double base_step = fmin(2 * half[0], 2 * half[1]) / (double)(points - 1);
-	double magnitude = fmax(fabs(in[0].center), fabs(in[1].center));
-	base_step = fmax(base_step, 16 * DBL_EPSILON * magnitude);
-	if (!(base_step > 0))
-		base_step = DBL_MIN;
-
-	for (int widening = 0;; widening++) {
-		double step = fmax(base_step, 2 * fmax(half[0], half[1]) / (double)(cap - 1));
-		/* One reference on the lattice near A's center: offsets from it are small integers. */
-		double k_ref_real = nearbyint(in[0].center / step);
-		if (!(fabs(k_ref_real) < 4e18)) {
-			analysis_set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
-			                   step, in[0].center);
-			goto done;
-		}
-		int64_t k_ref = (int64_t)k_ref_real;
-		double ref = (double)k_ref * step;
-		for (int k = 0; k < 2; k++) {
-			struct group_posterior *gp = &pp->g[k];
-			double lo_real = floor((in[k].center - half[k] - ref) / step);
-			double hi_real = ceil((in[k].center + half[k] - ref) / step);
-			/* The prior mu > 0: absolute lattice index k_ref + lo >= 1. */
-			double first_positive = 1.0 - (double)k_ref;
-			bool clamped = lo_real < first_positive;
-			if (clamped)
-				lo_real = first_positive;
-			if (hi_real < lo_real + 1)
-				hi_real = lo_real + 1;
-			size_t count = (size_t)(hi_real - lo_real) + 1;
-			if (group_posterior_alloc(gp, count, points) < 0)
-				goto oom;
-			gp->k_lo = k_ref + (int64_t)lo_real;
-			gp->mu_clamped = clamped;
-			free(offset);
-			offset = malloc(count * sizeof *offset);
-			if (!offset)
-				goto oom;
-			for (size_t i = 0; i < count; i++) {
-				offset[i] = (double)((int64_t)lo_real + (int64_t)i) * step;
-				gp->mu[i] = ref + offset[i];
-			}
-			for (size_t j = 0; j < points; j++)
-				gp->sigma[j] = sigma_lo[k] +
-				               (sigma_hi[k] - sigma_lo[k]) * (double)j / (double)(points - 1);
-			gp->sigma_floor = in[k].floor;
-			gp->sigma_floored = in[k].floored;
-			if (group_posterior_fill(gp, &in[k], offset, ref, opt) < 0)
-				goto oom;
-		}
-		pp->step = step;
-		struct edge_check e = check_edges(pp, sigma_lo);
-		bool widen = false;
-		for (int k = 0; k < 2; k++)
-			widen = widen || e.mu[k] || e.sigma_hi[k] || e.sigma_lo[k];
-		if (!widen || widening == MAX_WIDENINGS) {
-			rep->widenings = widening;
-			rep->edge_mass = e.worst;
-			rep->at_bound = widen;
-			break;
-		}
-		for (int k = 0; k < 2; k++) {
-			if (e.mu[k])
-				half[k] *= 2;
-			if (e.sigma_hi[k])
-				sigma_hi[k] *= 2;
-			if (e.sigma_lo[k])
-				sigma_lo[k] = fmax(sigma_lo[k] / 2, in[k].floor);
-		}
-	}
-	pp->lattice = true;
-	rep->mu_step = pp->step;
-	rep->sigma_points = points;
-	for (int k = 0; k < 2; k++) {
-		rep->mu_points[k] = pp->g[k].mu_count;
-		rep->mu_range[k][0] = pp->g[k].mu[0];
-		rep->mu_range[k][1] = pp->g[k].mu[pp->g[k].mu_count - 1];
-		rep->sigma_range[k][0] = sigma_lo[k];
-		rep->sigma_range[k][1] = sigma_hi[k];
-	}
-	rc = 0;
-	goto done;
-oom:
-	analysis_set_error(err, err_size, "out of memory for a grid of %d points", opt->grid_points);
-	rc = -1;
+	pp->report.seed_grid = opt->seed_grid;
+	pp->report.model = opt->model;
+	pp->report.points = opt->grid_points;
+	rc = opt->seed_grid ? seed_grid_run(pp, in, groups, opt, err, err_size)
+	                    : lattice_run(pp, in, opt, err, err_size);
 done:
-	free(offset);
 	group_input_release(&in[0]);
 	group_input_release(&in[1]);
 	if (rc < 0)

@@ -17,6 +17,15 @@
 /* A new string from printf, or NULL on out of memory. */
 char *analysis_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A ring of number buffers, so that several formatted numbers fit in one printf. */
+enum { ANALYSIS_NUMS_RING = 16 };
+struct analysis_nums {
+	char buf[ANALYSIS_NUMS_RING][48];
+	int next;
+};
+/* v by analysis_format_number into the ring's next buffer, valid for 15 more calls. */
+const char *analysis_num(struct analysis_nums *ns, double v, double resolution);
+
 /* Welford's one-pass mean and sum of squared deviations. */
 struct welford {
 	size_t n;

@@ -7,56 +7,16 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "topology/placements.h"
 
 /* ---- numbers for a person --------------------------------------------------------------- */
-
-/* Formats v with as many digits as `resolution` (e.g. an interval's width) makes meaningful. */
-static const char *fmt_num(char *buf, size_t size, double v, double resolution)
-{
-	if (isnan(v)) {
-		snprintf(buf, size, "n/a");
-		return buf;
-	}
-	if (isinf(v)) {
-		snprintf(buf, size, v > 0 ? "inf" : "-inf");
-		return buf;
-	}
-	double mag_value = v != 0 ? floor(log10(fabs(v))) : 0;
-	if (!(resolution > 0) || !isfinite(resolution))
-		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
-	double mag_res = floor(log10(resolution));
-	/* Clamped before the conversion to int: a subnormal v makes fabs(v) * 1e-3 zero and the
-	 * difference infinite. */
-	double digits = mag_value - mag_res + 2;
-	int significant = digits < 3 ? 3 : !(digits < 15) ? 15 : (int)digits;
-	if (v == 0 || (fabs(v) >= 1e-3 && fabs(v) < 1e7)) {
-		int decimals = significant - 1 - (int)mag_value;
-		decimals = decimals < 0 ? 0 : decimals > 12 ? 12 : decimals;
-		snprintf(buf, size, "%.*f", decimals, v);
-	} else {
-		snprintf(buf, size, "%.*e", significant - 1, v);
-	}
-	return buf;
-}
-
-/* Several formatted numbers in one printf: a small ring of buffers. */
-struct numbers {
-	char buf[16][48];
-	int next;
-};
-
-static const char *num(struct numbers *ns, double v, double resolution)
-{
-	char *b = ns->buf[ns->next++ % 16];
-	return fmt_num(b, sizeof ns->buf[0], v, resolution);
-}
 
 /* Probabilities to four decimals; the extremes (0 and 1 included: a posterior computed on a
  * grid is never certain) as "<0.0001" and ">0.9999", so that P(A > B) and P(A < B) beside each
  * other read alike. */
-static const char *prob(struct numbers *ns, double p)
+static const char *prob(struct analysis_nums *ns, double p)
 {
-	char *b = ns->buf[ns->next++ % 16];
+	char *b = ns->buf[ns->next++ % ANALYSIS_NUMS_RING];
 	if (isnan(p))
 		snprintf(b, sizeof ns->buf[0], "n/a");
 	else if (p > 0.9999)
@@ -100,16 +60,17 @@ static void print_rope_rule(FILE *out, const struct analysis_comparison *c,
                             const struct analysis_result *r)
 {
 	bool up = !(c->p_rope_below > c->p_rope_above);
-	fprintf(out, "with --rope %g %%, '%s' needs P(%s more than %g %% %s) >= 0.975; here it is "
-	        "%.2f, and P(within ±%g %%) = %.2f ('practically the same' needs >= 0.95)",
+	fprintf(out, "with --rope %g %%, '%s' needs P(%s more than %g %% %s) >= %g; here it is "
+	        "%.2f, and P(within ±%g %%) = %.2f ('practically the same' needs >= %g)",
 	        r->options.rope_pct, up ? "slower" : "faster", c->a.name, r->options.rope_pct,
-	        up ? "slower" : "faster", up ? c->p_rope_above : c->p_rope_below,
-	        r->options.rope_pct, c->p_rope);
+	        up ? "slower" : "faster", ANALYSIS_DIRECTION_PROBABILITY,
+	        up ? c->p_rope_above : c->p_rope_below, r->options.rope_pct, c->p_rope,
+	        ANALYSIS_EQUIVALENCE_PROBABILITY);
 }
 
 static void print_answer(FILE *out, const struct analysis_comparison *c, const struct analysis_result *r)
 {
-	struct numbers ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	double res = width(c->diff_ci) / 2;
 	const char *a = c->a.name, *b = c->b.name;
 	bool rope = !isnan(c->p_rope);
@@ -125,21 +86,22 @@ static void print_answer(FILE *out, const struct analysis_comparison *c, const s
 			fprintf(out, "%s is %s than %s (probability %.2f)", a, slower ? "slower" : "faster",
 			        b, slower ? c->p_a_gt_b : c->p_a_lt_b);
 		fprintf(out, ": by %s s on average (95%% credible interval %s to %s s)",
-		        num(&ns, fabs(c->diff_mean), res),
-		        num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
-		        num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
+		        analysis_num(&ns, fabs(c->diff_mean), res),
+		        analysis_num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
+		        analysis_num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
 		if (!isnan(c->ratio_mean))
 			fprintf(out, ", %s times as long (95%% interval %s to %s)",
-			        num(&ns, c->ratio_mean, width(c->ratio_ci) / 2),
-			        num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
-			        num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
+			        analysis_num(&ns, c->ratio_mean, width(c->ratio_ci) / 2),
+			        analysis_num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
+			        analysis_num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
 		fprintf(out, ".\n");
 		break;
 	}
 	case ANALYSIS_VERDICT_SAME:
 		fprintf(out, "%s and %s are practically the same: with --rope %g %%, the slowdown lies "
-		        "within ±%g %% with probability %.2f (the verdict needs >= 0.95).\n", a, b,
-		        r->options.rope_pct, r->options.rope_pct, c->p_rope);
+		        "within ±%g %% with probability %.2f (the verdict needs >= %g).\n", a, b,
+		        r->options.rope_pct, r->options.rope_pct, c->p_rope,
+		        ANALYSIS_EQUIVALENCE_PROBABILITY);
 		break;
 	case ANALYSIS_VERDICT_UNDECIDED:
 		if (!analysis_comparison_settled(c)) {
@@ -151,7 +113,7 @@ static void print_answer(FILE *out, const struct analysis_comparison *c, const s
 			print_rope_rule(out, c, r);
 		else
 			fprintf(out, "P(%s slower) = %.2f (a verdict needs a probability of at least "
-			        "0.975 either way)", a, c->p_a_gt_b);
+			        "%g either way)", a, c->p_a_gt_b, ANALYSIS_DIRECTION_PROBABILITY);
 		fprintf(out, ".\n");
 		break;
 	}
@@ -179,11 +141,11 @@ static void print_seed_lines(FILE *out, const struct analysis_comparison *c)
 	        c->b.name, c->a.name, lo, hi);
 	if (!c->has_default)
 		return;
-	struct numbers ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	double res = width(c->default_diff_ci) / 2;
 	fprintf(out, "The default data-driven grid gives %s s (95%% credible interval %s to %s s)",
-	        num(&ns, c->default_diff_mean, res), num(&ns, c->default_diff_ci[0], res),
-	        num(&ns, c->default_diff_ci[1], res));
+	        analysis_num(&ns, c->default_diff_mean, res), analysis_num(&ns, c->default_diff_ci[0], res),
+	        analysis_num(&ns, c->default_diff_ci[1], res));
 	double spread = fmax(c->a.sd_s, c->b.sd_s);
 	if (!c->grid.warning[0] && spread < 2.5 && width(c->default_diff_ci) < width(c->diff_ci))
 		fprintf(out, ": far narrower, because the seed's sigma grid starts at 5 s while these "
@@ -195,19 +157,19 @@ static void print_seed_lines(FILE *out, const struct analysis_comparison *c)
 
 static void print_group_row(FILE *out, char tag, const struct analysis_group_summary *s)
 {
-	struct numbers ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	double mres = width(s->mu_ci) / 2, sres = width(s->sigma_ci) / 2;
 	fprintf(out, "  %c %-14s %7zu  %14s  %14s  [%s, %s]  %12s  [%s, %s]%s\n", tag, s->name, s->n,
-	        num(&ns, s->mean_s, mres), num(&ns, s->mu_mean, mres), num(&ns, s->mu_ci[0], mres),
-	        num(&ns, s->mu_ci[1], mres), num(&ns, s->sigma_mean, sres),
-	        num(&ns, s->sigma_ci[0], sres), num(&ns, s->sigma_ci[1], sres),
+	        analysis_num(&ns, s->mean_s, mres), analysis_num(&ns, s->mu_mean, mres), analysis_num(&ns, s->mu_ci[0], mres),
+	        analysis_num(&ns, s->mu_ci[1], mres), analysis_num(&ns, s->sigma_mean, sres),
+	        analysis_num(&ns, s->sigma_ci[0], sres), analysis_num(&ns, s->sigma_ci[1], sres),
 	        s->sigma_floored ? "  (spread below the timer's resolution: sigma floored)" : "");
 }
 
 static void print_comparison(FILE *out, const struct analysis_comparison *c,
                              const struct analysis_result *r)
 {
-	struct numbers ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	fprintf(out, "== %s vs %s (%s) ==\n", c->a.name, c->b.name, c->label);
 	print_answer(out, c, r);
 	if (c->grid.seed_grid)
@@ -222,16 +184,16 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 	/* Unsettled: the numbers are what the grid gives, and said to be so. */
 	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
 	fprintf(out, "\n  mu_A - mu_B   mean %s s%s   95%% CI [%s, %s] s%s   95%% HDI [%s, %s] s\n",
-	        num(&ns, c->diff_mean, res), grid_note, num(&ns, c->diff_ci[0], res),
-	        num(&ns, c->diff_ci[1], res), c->grid.seed_grid ? " (seed's rule)" : "",
-	        num(&ns, c->diff_hdi[0], res), num(&ns, c->diff_hdi[1], res));
+	        analysis_num(&ns, c->diff_mean, res), grid_note, analysis_num(&ns, c->diff_ci[0], res),
+	        analysis_num(&ns, c->diff_ci[1], res), c->grid.seed_grid ? " (seed's rule)" : "",
+	        analysis_num(&ns, c->diff_hdi[0], res), analysis_num(&ns, c->diff_hdi[1], res));
 	if (isnan(c->ratio_mean))
 		fprintf(out, "  mu_A / mu_B   undefined: B's grid of mu reaches zero\n");
 	else
 		fprintf(out, "  mu_A / mu_B   mean %s%s   95%% CI [%s, %s]\n",
-		        num(&ns, c->ratio_mean, width(c->ratio_ci) / 2), grid_note,
-		        num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
-		        num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
+		        analysis_num(&ns, c->ratio_mean, width(c->ratio_ci) / 2), grid_note,
+		        analysis_num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
+		        analysis_num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
 	fprintf(out, "    %-14s %7s  %14s  %14s  %-22s  %12s  %s\n", "group", "n", "sample mean s",
 	        "mu mean s", "mu 95% CI s", "sigma mean s", "sigma 95% CI s");
 	print_group_row(out, 'A', &c->a);
@@ -264,12 +226,13 @@ static void print_diagnostics(FILE *out, const struct analysis_result *r)
 	        r->from_folder ? "" : ", samples in file order");
 	for (size_t i = 0; i < r->group_count; i++) {
 		const struct analysis_group_diagnostics *d = &r->groups[i];
-		struct numbers ns = { .next = 0 };
+		struct analysis_nums ns = { .next = 0 };
 		fprintf(out, "  %s: %zu samples", d->name, d->n);
 		if (d->outlier_count) {
 			/* Files: the line numbers a person finds them at; arrays: indexes from 0. */
 			const long *at = d->outlier_lines ? d->outlier_lines : d->outlier_trials;
-			fprintf(out, "; outliers (robust |z| > 3.5, kept): %s", r->from_folder ?
+			fprintf(out, "; outliers (robust |z| > %g, kept): %s", ANALYSIS_OUTLIER_Z,
+			        r->from_folder ?
 			        (d->outlier_count > 1 ? "trials " : "trial ") :
 			        d->outlier_lines ? (d->outlier_count > 1 ? "lines " : "line ") : "samples #");
 			for (size_t k = 0; k < d->outlier_count && k < 10; k++)
@@ -283,23 +246,24 @@ static void print_diagnostics(FILE *out, const struct analysis_result *r)
 			double res = width(d->drift_slope_ci) / 2;
 			bool drifting = d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0;
 			fprintf(out, "; drift %s s per %s (95%% %s to %s)%s",
-			        num(&ns, d->drift_slope_s, res), r->from_folder ? "trial" : "sample",
-			        num(&ns, d->drift_slope_ci[0], res), num(&ns, d->drift_slope_ci[1], res),
+			        analysis_num(&ns, d->drift_slope_s, res), r->from_folder ? "trial" : "sample",
+			        analysis_num(&ns, d->drift_slope_ci[0], res), analysis_num(&ns, d->drift_slope_ci[1], res),
 			        drifting ? " DRIFTING" : "");
 			double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 2;
-			fprintf(out, ", first half %s s, second half %s s", num(&ns, d->first_half_mean_s, hres),
-			        num(&ns, d->second_half_mean_s, hres));
+			fprintf(out, ", first half %s s, second half %s s", analysis_num(&ns, d->first_half_mean_s, hres),
+			        analysis_num(&ns, d->second_half_mean_s, hres));
 		}
 		if (r->from_folder) {
 			fprintf(out, "; failed trials %zu", d->failed_trials);
 			if (d->overlap_known)
-				fprintf(out, "; poor overlap (< 0.9) %zu of %zu", d->poor_overlap_trials,
-				        d->overlap_known);
+				fprintf(out, "; poor overlap (< %g) %zu of %zu", ANALYSIS_POOR_OVERLAP,
+				        d->poor_overlap_trials, d->overlap_known);
 			else
 				fprintf(out, "; overlap not recorded");
 			if (d->wall_known)
-				fprintf(out, "; wall > 1.5 x CPU %zu of %zu%s", d->wall_above_cpu_trials,
-				        d->wall_known, !strcmp(d->name, "same-pu") && d->wall_above_cpu_trials
+				fprintf(out, "; wall > %g x CPU %zu of %zu%s", ANALYSIS_WALL_ABOVE_CPU,
+				        d->wall_above_cpu_trials,
+				        d->wall_known, placement_info_time_shared(d->name) && d->wall_above_cpu_trials
 				        ? " (expected: two processes share one PU)" : "");
 			else
 				fprintf(out, "; wall time not recorded");

@@ -16,6 +16,7 @@
 
 #include "analysis/internal.h"
 #include "analysis/report_internal.h"
+#include "topology/placements.h"
 
 /* A frequency spread between placements above this fraction is worth a warning: turbo clocks
  * depend on how many cores are busy, which differs between placements. */
@@ -33,12 +34,6 @@ static int push(char ***list, size_t *count, char *s)
 	*list = grown;
 	grown[(*count)++] = s;
 	return 0;
-}
-
-const char *report_num(struct report_nums *ns, double v, double resolution)
-{
-	char *b = ns->buf[ns->next++ % 16];
-	return report_format(b, sizeof ns->buf[0], v, resolution);
 }
 
 double report_half_width(const double ci[2])
@@ -104,90 +99,21 @@ static void read_pairs(struct report *rep)
 	}
 }
 
-static int column_of(char **fields, size_t count, const char *name)
+/* What the loader kept of samples.csv besides the samples: the frequency of each placement's
+ * measured rows and the workloads' names (the one pass over the file is the loader's). */
+static int copy_csv_extras(struct report *rep)
 {
-	for (size_t i = 0; i < count; i++)
-		if (!strcmp(fields[i], name))
-			return (int)i;
-	return -1;
-}
-
-static size_t split_commas(char *line, char **fields, size_t max)
-{
-	size_t n = 0;
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line;; p++) {
-		if (n < max)
-			fields[n] = p;
-		n++;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p = '\0';
-	}
-	return n;
-}
-
-/* samples.csv again, for what the analysis does not keep: the frequency of each placement's
- * measured rows, the workload's name and that of the workload run beside it (role b). Damaged lines were already reported by the loader. */
-static void read_csv_extras(struct report *rep)
-{
-	char *path = analysis_strdup_printf("%s/samples.csv", rep->dir);
-	FILE *f = path ? fopen(path, "r") : NULL;
-	free(path);
-	if (!f)
-		return;
-	enum { MAX_FIELDS = 64 };
-	char *fields[MAX_FIELDS];
-	char *line = NULL;
-	size_t cap = 0;
-	int c_place = -1, c_warm = -1, c_role = -1, c_status = -1, c_freq = -1, c_work = -1;
-	size_t header_fields = 0;
-	double *sums = calloc(rep->placement_count ? rep->placement_count : 1, sizeof *sums);
-	if (sums && getline(&line, &cap, f) > 0) {
-		header_fields = split_commas(line, fields, MAX_FIELDS);
-		size_t hn = header_fields < MAX_FIELDS ? header_fields : MAX_FIELDS;
-		c_place = column_of(fields, hn, "placement");
-		c_warm = column_of(fields, hn, "warmup");
-		c_role = column_of(fields, hn, "role");
-		c_status = column_of(fields, hn, "status");
-		c_freq = column_of(fields, hn, "freq_mhz");
-		c_work = column_of(fields, hn, "workload");
-	}
-	while (sums && c_place >= 0 && getline(&line, &cap, f) > 0) {
-		size_t n = split_commas(line, fields, MAX_FIELDS);
-		if (n != header_fields || n > MAX_FIELDS)
-			continue;
-		bool role_a = c_role < 0 || !strcmp(fields[c_role], "a");
-		if (!role_a) {
-			/* A second workload beside the measured one: its name, for the words. */
-			if (!strcmp(fields[c_role], "b") && c_work >= 0 && !rep->beside_workload
-			    && *fields[c_work])
-				rep->beside_workload = strdup(fields[c_work]);
-			continue;
+	const struct analysis_dataset *d = rep->data;
+	for (size_t i = 0; i < rep->placement_count && i < d->group_count; i++)
+		if (d->groups[i].freq_n) {
+			rep->placements[i].freq_mhz = d->groups[i].freq_mhz;
+			rep->placements[i].freq_n = d->groups[i].freq_n;
 		}
-		if (c_work >= 0 && !rep->workload && *fields[c_work])
-			rep->workload = strdup(fields[c_work]);
-		bool measured = (c_warm < 0 || strcmp(fields[c_warm], "1"))
-		                && (c_status < 0 || !strcmp(fields[c_status], "ok"));
-		if (!measured || c_freq < 0 || !*fields[c_freq])
-			continue;
-		char *end;
-		double mhz = strtod(fields[c_freq], &end);
-		if (*end || !isfinite(mhz) || mhz <= 0)
-			continue;
-		for (size_t i = 0; i < rep->placement_count; i++)
-			if (!strcmp(rep->placements[i].name, fields[c_place])) {
-				sums[i] += mhz;
-				rep->placements[i].freq_n++;
-			}
-	}
-	for (size_t i = 0; sums && i < rep->placement_count; i++)
-		if (rep->placements[i].freq_n)
-			rep->placements[i].freq_mhz = sums[i] / (double)rep->placements[i].freq_n;
-	free(sums);
-	free(line);
-	fclose(f);
+	if (d->workload && !(rep->workload = strdup(d->workload)))
+		return -1;
+	if (d->beside_workload && !(rep->beside_workload = strdup(d->beside_workload)))
+		return -1;
+	return 0;
 }
 
 /* ---- words ------------------------------------------------------------------------------ */
@@ -218,7 +144,7 @@ char *report_subject(const struct report *rep)
 
 static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
 {
-	struct report_nums ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	char *where = where_text(report_find_placement(rep, c->a.name));
 	char *what = report_subject(rep);
 	if (!analysis_comparison_settled(c)) {
@@ -258,26 +184,26 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 		double res = (hi - lo) / 2;
 		if (decided)
 			effect = analysis_strdup_printf("makes %s %s× %s than %s (95%% CI %s–%s)", what,
-			                    report_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
-			                    report_num(&ns, lo, res), report_num(&ns, hi, res));
+			                    analysis_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
+			                    analysis_num(&ns, lo, res), analysis_num(&ns, hi, res));
 		else
 			effect = analysis_strdup_printf("leaves %s at %s× its %s time (95%% CI %s–%s)",
-			                    what, report_num(&ns, m, res), c->b.name, report_num(&ns, lo, res),
-			                    report_num(&ns, hi, res));
+			                    what, analysis_num(&ns, m, res), c->b.name, analysis_num(&ns, lo, res),
+			                    analysis_num(&ns, hi, res));
 	} else {
 		double res = report_half_width(c->diff_ci);
 		double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
 		double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
 		if (decided) /* "to" beside a negative bound: a dash would read as a minus */
 			effect = analysis_strdup_printf("makes %s %s s %s than %s (95%% CI %s%s%s s)",
-			                    what, report_num(&ns, fabs(c->diff_mean), res),
-			                    slower ? "slower" : "faster", c->b.name, report_num(&ns, lo, res),
-			                    lo < 0 || hi < 0 ? " to " : "–", report_num(&ns, hi, res));
+			                    what, analysis_num(&ns, fabs(c->diff_mean), res),
+			                    slower ? "slower" : "faster", c->b.name, analysis_num(&ns, lo, res),
+			                    lo < 0 || hi < 0 ? " to " : "–", analysis_num(&ns, hi, res));
 		else
 			effect = analysis_strdup_printf("changes the time of %s by %s s from %s "
-			                    "(95%% CI %s to %s s)", what, report_num(&ns, c->diff_mean, res),
-			                    c->b.name, report_num(&ns, c->diff_ci[0], res),
-			                    report_num(&ns, c->diff_ci[1], res));
+			                    "(95%% CI %s to %s s)", what, analysis_num(&ns, c->diff_mean, res),
+			                    c->b.name, analysis_num(&ns, c->diff_ci[0], res),
+			                    analysis_num(&ns, c->diff_ci[1], res));
 	}
 	const char *tail = "";
 	if (c->verdict == ANALYSIS_VERDICT_UNDECIDED)
@@ -345,108 +271,164 @@ static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 	return c->ratio_ci[0] > 1 + rope || c->ratio_ci[1] < 1 - rope;
 }
 
-static int build_warnings(struct report *rep)
+/* ---- warnings: a table of producers, each adding what it finds, in the order shown --------- */
+
+static int warn(struct report *rep, char *message)
+{
+	return push(&rep->warnings, &rep->warning_count, message);
+}
+
+static int warn_meta_problem(struct report *rep)
+{
+	return rep->meta_problem ? warn(rep, strdup(rep->meta_problem)) : 0;
+}
+
+static int warn_failed_control(struct report *rep, const struct analysis_comparison *c)
+{
+	struct analysis_nums ns = { .next = 0 };
+	char *by;
+	if (isfinite(c->ratio_mean)) {
+		double res = report_half_width(c->ratio_ci);
+		by = analysis_strdup_printf("%s× solo's (95%% CI %s to %s)",
+		                            analysis_num(&ns, c->ratio_mean, res),
+		                            analysis_num(&ns, c->ratio_ci[0], res),
+		                            analysis_num(&ns, c->ratio_ci[1], res));
+	} else {
+		double res = report_half_width(c->diff_ci);
+		by = analysis_strdup_printf("%s s from solo's (95%% CI %s to %s s)",
+		                            analysis_num(&ns, c->diff_mean, res),
+		                            analysis_num(&ns, c->diff_ci[0], res),
+		                            analysis_num(&ns, c->diff_ci[1], res));
+	}
+	int pushed = by ? warn(rep, analysis_strdup_printf(
+		"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
+		"should match solo's (1×). Either CPU-time accounting on this machine is "
+		"suspect, and with it every other comparison in this report, or the workload "
+		"loses its caches and TLB each time the two copies switch (expected of "
+		"memory-bound code such as mem-chase)", c->a.name, by,
+		c->verdict == ANALYSIS_VERDICT_FASTER ? "lower" : "higher",
+		c->verdict == ANALYSIS_VERDICT_FASTER ? c->p_a_lt_b : c->p_a_gt_b)) : -1;
+	free(by);
+	return pushed;
+}
+
+/* The control first: when it fails, nothing else in the report can be trusted. */
+static int warn_control(struct report *rep)
 {
 	const struct analysis_result *r = rep->result;
-	struct report_nums ns = { .next = 0 };
-	const char *unit = report_unit_label(rep);
-	if (rep->meta_problem
-	    && push(&rep->warnings, &rep->warning_count, strdup(rep->meta_problem)) < 0)
-		return -1;
-	/* The control first: when it fails, nothing else in the report can be trusted. */
 	for (size_t i = 0; i < r->comparison_count; i++) {
 		const struct analysis_comparison *c = &r->comparisons[i];
-		if (strcmp(c->label, "control") || !control_failed(c, r->options.rope_pct))
-			continue;
-		char *by;
-		if (isfinite(c->ratio_mean)) {
-			double res = report_half_width(c->ratio_ci);
-			by = analysis_strdup_printf("%s× solo's (95%% CI %s to %s)",
-			                            report_num(&ns, c->ratio_mean, res),
-			                            report_num(&ns, c->ratio_ci[0], res),
-			                            report_num(&ns, c->ratio_ci[1], res));
-		} else {
-			double res = report_half_width(c->diff_ci);
-			by = analysis_strdup_printf("%s s from solo's (95%% CI %s to %s s)",
-			                            report_num(&ns, c->diff_mean, res),
-			                            report_num(&ns, c->diff_ci[0], res),
-			                            report_num(&ns, c->diff_ci[1], res));
-		}
-		int pushed = by ? push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-			"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
-			"should match solo's (1×). Either CPU-time accounting on this machine is "
-			"suspect, and with it every other comparison in this report, or the workload "
-			"loses its caches and TLB each time the two copies switch (expected of "
-			"memory-bound code such as mem-chase)", c->a.name, by,
-			c->verdict == ANALYSIS_VERDICT_FASTER ? "lower" : "higher",
-			c->verdict == ANALYSIS_VERDICT_FASTER ? c->p_a_lt_b : c->p_a_gt_b)) : -1;
-		free(by);
-		if (pushed < 0)
+		if (!strcmp(c->label, "control") && control_failed(c, r->options.rope_pct) &&
+		    warn_failed_control(rep, c) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+static int warn_quota(struct report *rep)
+{
 	json_t *quota = rep->meta ? json_object_get(rep->meta, "cpu_quota") : NULL;
 	double quota_cpus = json_number_value(json_object_get(quota, "cpus"));
-	if (quota_cpus > 0 && quota_cpus < 2) {
-		const char *source = report_meta_string(quota, "source");
-		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-			"a CPU quota of %.3g CPUs applied to the run%s%s%s: two busy processes could "
-			"not run at the same time, so no pair's contention is what its placement says "
-			"(see the overlap)",
-			quota_cpus, source ? " (" : "", source ? source : "", source ? ")" : "")) < 0)
-			return -1;
-	}
-	if (rep->meta && json_is_true(json_object_get(rep->meta, "virtual_machine"))) {
-		const char *hv = report_meta_string(rep->meta, "hypervisor");
-		if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-			"virtual machine%s%s%s: its CPUs are the hypervisor's threads, so its 'siblings' "
-			"need not be siblings on the host, and other guests may share the cores",
-			hv ? " (" : "", hv ? hv : "", hv ? ")" : "")) < 0)
-			return -1;
-	}
-	if (r->failed_trials
-	    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
+	if (!(quota_cpus > 0 && quota_cpus < 2))
+		return 0;
+	const char *source = report_meta_string(quota, "source");
+	return warn(rep, analysis_strdup_printf(
+		"a CPU quota of %.3g CPUs applied to the run%s%s%s: two busy processes could "
+		"not run at the same time, so no pair's contention is what its placement says "
+		"(see the overlap)",
+		quota_cpus, source ? " (" : "", source ? source : "", source ? ")" : ""));
+}
+
+static int warn_virtual_machine(struct report *rep)
+{
+	if (!rep->meta || !json_is_true(json_object_get(rep->meta, "virtual_machine")))
+		return 0;
+	const char *hv = report_meta_string(rep->meta, "hypervisor");
+	return warn(rep, analysis_strdup_printf(
+		"virtual machine%s%s%s: its CPUs are the hypervisor's threads, so its 'siblings' "
+		"need not be siblings on the host, and other guests may share the cores",
+		hv ? " (" : "", hv ? hv : "", hv ? ")" : ""));
+}
+
+static int warn_failed_trials(struct report *rep)
+{
+	size_t failed = rep->result->failed_trials;
+	return failed ? warn(rep, analysis_strdup_printf(
 		"%zu failed trial(s) (a process did not end ok): counted, never analysed; see the "
-		"status column of samples.csv", r->failed_trials)) < 0)
-		return -1;
-	for (size_t i = 0; i < r->group_count; i++) {
-		const struct analysis_group_diagnostics *d = &r->groups[i];
-		if (isfinite(d->drift_slope_ci[0])
-		    && (d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0)) {
-			double res = report_half_width(d->drift_slope_ci);
-			double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
-			if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-				"drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half %s s",
-				d->name, report_num(&ns, d->drift_slope_s, res), unit,
-				report_num(&ns, d->drift_slope_ci[0], res),
-				report_num(&ns, d->drift_slope_ci[1], res),
-				report_num(&ns, d->first_half_mean_s, hres),
-				report_num(&ns, d->second_half_mean_s, hres))) < 0)
+		"status column of samples.csv", failed)) : 0;
+}
+
+static int warn_drift(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	if (!isfinite(d->drift_slope_ci[0]) || !(d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0))
+		return 0;
+	struct analysis_nums ns = { .next = 0 };
+	double res = report_half_width(d->drift_slope_ci);
+	double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
+	return warn(rep, analysis_strdup_printf(
+		"drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half %s s",
+		d->name, analysis_num(&ns, d->drift_slope_s, res), report_unit_label(rep),
+		analysis_num(&ns, d->drift_slope_ci[0], res),
+		analysis_num(&ns, d->drift_slope_ci[1], res),
+		analysis_num(&ns, d->first_half_mean_s, hres),
+		analysis_num(&ns, d->second_half_mean_s, hres)));
+}
+
+static int warn_outliers(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	if (!d->outlier_count)
+		return 0;
+	char list[160] = "";
+	size_t used = 0;
+	for (size_t k = 0; k < d->outlier_count && k < 8 && used < sizeof list; k++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", k ? ", " : "",
+		                         d->outlier_trials[k]);
+	return warn(rep, analysis_strdup_printf(
+		"%zu outlier(s) in %s (robust |z| > %g; kept, not dropped): trial %s%s",
+		d->outlier_count, d->name, ANALYSIS_OUTLIER_Z, list,
+		d->outlier_count > 8 ? ", ..." : ""));
+}
+
+static int warn_poor_overlap(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	return d->poor_overlap_trials ? warn(rep, analysis_strdup_printf(
+		"poor overlap in %s: in %zu of %zu trials the two processes ran together less "
+		"than %g%% of the time", d->name, d->poor_overlap_trials, d->overlap_known,
+		100 * ANALYSIS_POOR_OVERLAP)) : 0;
+}
+
+/* Not for a placement whose processes take turns on one PU by design (same-pu). */
+static int warn_wall_above_cpu(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	return d->wall_above_cpu_trials && !placement_info_time_shared(d->name) ? warn(rep,
+		analysis_strdup_printf("wall time above %gx CPU time in %zu of %zu %s trials: the "
+		                       "processes waited (other load on the machine?)",
+		                       ANALYSIS_WALL_ABOVE_CPU, d->wall_above_cpu_trials,
+		                       d->wall_known, d->name)) : 0;
+}
+
+/* What each group's diagnostics may warn of, in the order shown for each group. */
+static int (*const group_warning_producers[])(struct report *,
+                                              const struct analysis_group_diagnostics *) = {
+	warn_drift, warn_outliers, warn_poor_overlap, warn_wall_above_cpu,
+};
+
+static int warn_groups(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	size_t producers = sizeof group_warning_producers / sizeof group_warning_producers[0];
+	for (size_t i = 0; i < r->group_count; i++)
+		for (size_t k = 0; k < producers; k++)
+			if (group_warning_producers[k](rep, &r->groups[i]) < 0)
 				return -1;
-		}
-		if (d->outlier_count) {
-			char list[160] = "";
-			size_t used = 0;
-			for (size_t k = 0; k < d->outlier_count && k < 8 && used < sizeof list; k++)
-				used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
-				                         k ? ", " : "", d->outlier_trials[k]);
-			if (push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-				"%zu outlier(s) in %s (robust |z| > 3.5; kept, not dropped): trial %s%s",
-				d->outlier_count, d->name, list, d->outlier_count > 8 ? ", ..." : "")) < 0)
-				return -1;
-		}
-		if (d->poor_overlap_trials
-		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-			"poor overlap in %s: in %zu of %zu trials the two processes ran together less "
-			"than 90%% of the time", d->name, d->poor_overlap_trials, d->overlap_known)) < 0)
-			return -1;
-		if (d->wall_above_cpu_trials && strcmp(d->name, "same-pu")
-		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-			"wall time above 1.5x CPU time in %zu of %zu %s trials: the processes waited "
-			"(other load on the machine?)", d->wall_above_cpu_trials, d->wall_known,
-			d->name)) < 0)
-			return -1;
-	}
-	/* Frequency: only placements whose rows recorded it. */
+	return 0;
+}
+
+/* Frequency: only placements whose rows recorded it. With none at all from a run of this tool
+ * (meta.json has a host), say that the clock, one confounder, could not be watched, rather
+ * than leave the MHz column to say it. */
+static int warn_frequency(struct report *rep)
+{
 	const struct report_placement *fmin = NULL, *fmax = NULL;
 	for (size_t i = 0; i < rep->placement_count; i++) {
 		const struct report_placement *p = &rep->placements[i];
@@ -457,34 +439,57 @@ static int build_warnings(struct report *rep)
 		if (!fmax || p->freq_mhz > fmax->freq_mhz)
 			fmax = p;
 	}
-	if (fmin && fmax != fmin && fmax->freq_mhz > fmin->freq_mhz * (1 + FREQ_WARN_FRACTION)
-	    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
-		"CPU frequency differs between placements: %s %.0f MHz, %s %.0f MHz (%.1f%%): turbo "
-		"depends on how many cores are busy, so part of the difference may be the clock",
-		fmax->name, fmax->freq_mhz, fmin->name, fmin->freq_mhz,
-		100 * (fmax->freq_mhz / fmin->freq_mhz - 1))) < 0)
-		return -1;
-	/* No frequency at all from a run of this tool (meta.json has a host): say that the clock,
-	 * one confounder, could not be watched, rather than leave the MHz column to say it. */
-	if (!fmin && report_meta_string(rep->meta, "host")
-	    && push(&rep->warnings, &rep->warning_count, strdup(
-		"CPU frequency was not readable on this machine (no cpufreq in /sys, as in most "
-		"virtual machines): a turbo difference between placements could not be checked")) < 0)
-		return -1;
+	if (fmin && fmax != fmin && fmax->freq_mhz > fmin->freq_mhz * (1 + FREQ_WARN_FRACTION))
+		return warn(rep, analysis_strdup_printf(
+			"CPU frequency differs between placements: %s %.0f MHz, %s %.0f MHz (%.1f%%): "
+			"turbo depends on how many cores are busy, so part of the difference may be the "
+			"clock", fmax->name, fmax->freq_mhz, fmin->name, fmin->freq_mhz,
+			100 * (fmax->freq_mhz / fmin->freq_mhz - 1)));
+	if (!fmin && report_meta_string(rep->meta, "host"))
+		return warn(rep, strdup(
+			"CPU frequency was not readable on this machine (no cpufreq in /sys, as in most "
+			"virtual machines): a turbo difference between placements could not be checked"));
+	return 0;
+}
+
+static int warn_grid_bound(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
 	for (size_t i = 0; i < r->comparison_count; i++)
-		if (r->comparisons[i].grid.at_bound
-		    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
+		if (r->comparisons[i].grid.at_bound && warn(rep, analysis_strdup_printf(
 			"%s vs %s: the posterior reaches the edge of the widest grid; collect more samples",
 			r->comparisons[i].a.name, r->comparisons[i].b.name)) < 0)
 			return -1;
-	for (size_t i = 0; i < r->note_count; i++)
-		if (push(&rep->warnings, &rep->warning_count, strdup(r->notes[i])) < 0)
+	return 0;
+}
+
+static int warn_notes(struct report *rep)
+{
+	for (size_t i = 0; i < rep->result->note_count; i++)
+		if (warn(rep, strdup(rep->result->notes[i])) < 0)
 			return -1;
-	if (r->warning_count
-	    && push(&rep->warnings, &rep->warning_count, analysis_strdup_printf(
+	return 0;
+}
+
+static int warn_damaged_lines(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	return r->warning_count ? warn(rep, analysis_strdup_printf(
 		"%zu damaged line(s) of samples.csv skipped; the first: %s", r->warning_count,
-		r->warnings[0])) < 0)
-		return -1;
+		r->warnings[0])) : 0;
+}
+
+/* The report's warnings, in the order shown: a new warning is one producer more here. */
+static int (*const warning_producers[])(struct report *) = {
+	warn_meta_problem, warn_control, warn_quota, warn_virtual_machine, warn_failed_trials,
+	warn_groups, warn_frequency, warn_grid_bound, warn_notes, warn_damaged_lines,
+};
+
+static int build_warnings(struct report *rep)
+{
+	for (size_t i = 0; i < sizeof warning_producers / sizeof warning_producers[0]; i++)
+		if (warning_producers[i](rep) < 0)
+			return -1;
 	return 0;
 }
 
@@ -600,7 +605,8 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 		}
 	}
 	read_pairs(rep);
-	read_csv_extras(rep);
+	if (copy_csv_extras(rep) < 0)
+		goto oom;
 	choose_headline(rep);
 	attach_posteriors(rep);
 	rep->sentences = calloc(rep->result->comparison_count, sizeof *rep->sentences);

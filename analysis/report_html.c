@@ -223,15 +223,16 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	fputs("</figure>\n<figure id=\"plot-samples\">", out);
 	fputs(samples_svg, out);
 	fputs("</figure>\n", out);
-	fputs("<h2>How to read this</h2>\n<p>Each placement's samples are modelled as "
-	      "Normal(mu, sigma) with uniform priors, computed on a grid. A 95% credible interval "
-	      "holds the true mean (or ratio) with probability 0.95 given the data and the model; "
-	      "P(slower) is the posterior probability that A's mean is larger than B's; the verdict "
-	      "says slower or faster only when it (or its complement) is at least 0.975, the same "
-	      "evidence as a 95% interval of the difference that excludes 0. The unit is "
-	      "seconds of user CPU time (wait4's rusage). Placements were interleaved in randomized "
-	      "blocks, so slow drift of the machine hits every placement alike. The same numbers, "
-	      "with the settings, are in report.md and report.json.</p>\n</body>\n</html>\n", out);
+	fprintf(out, "<h2>How to read this</h2>\n<p>Each placement's samples are modelled as "
+	        "Normal(mu, sigma) with uniform priors, computed on a grid. A 95%% credible interval "
+	        "holds the true mean (or ratio) with probability 0.95 given the data and the model; "
+	        "P(slower) is the posterior probability that A's mean is larger than B's; the verdict "
+	        "says slower or faster only when it (or its complement) is at least %g, the same "
+	        "evidence as a 95%% interval of the difference that excludes 0. The unit is "
+	        "seconds of user CPU time (wait4's rusage). Placements were interleaved in randomized "
+	        "blocks, so slow drift of the machine hits every placement alike. The same numbers, "
+	        "with the settings, are in report.md and report.json.</p>\n</body>\n</html>\n",
+	        ANALYSIS_DIRECTION_PROBABILITY);
 	if (fclose(out) != 0) {
 		free(buf);
 		return NULL;

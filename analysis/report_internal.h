@@ -53,13 +53,6 @@ struct report {
  * it "`nop` (run beside `pause`)". A new string (caller frees); NULL on out of memory. */
 char *report_subject(const struct report *rep);
 
-/* A ring of number buffers for one printf. */
-struct report_nums {
-	char buf[16][48];
-	int next;
-};
-/* v formatted by report_format into the ring's next buffer, valid for 16 more calls. */
-const char *report_num(struct report_nums *ns, double v, double resolution);
 /* Half the width of an interval, the resolution its numbers are shown with. */
 double report_half_width(const double ci[2]);
 /* meta's string member key, or NULL (meta NULL, key absent or not a string). */

@@ -216,15 +216,15 @@ static void md_topology(FILE *out, const json_t *topo)
 
 static void comparison_cells(const struct analysis_comparison *c, char out[6][64])
 {
-	struct report_nums ns = { .next = 0 };
+	struct analysis_nums ns = { .next = 0 };
 	double rres = report_half_width(c->ratio_ci), dres = report_half_width(c->diff_ci);
 	const char *mark = analysis_comparison_settled(c) ? "" : GRID_MARK;
-	snprintf(out[0], 64, "%s%s", report_num(&ns, c->ratio_mean, rres), mark);
-	snprintf(out[1], 64, "%s–%s", report_num(&ns, c->ratio_ci[0], rres), report_num(&ns, c->ratio_ci[1], rres));
-	snprintf(out[2], 64, "%s%s", report_num(&ns, c->diff_mean, dres), mark);
+	snprintf(out[0], 64, "%s%s", analysis_num(&ns, c->ratio_mean, rres), mark);
+	snprintf(out[1], 64, "%s–%s", analysis_num(&ns, c->ratio_ci[0], rres), analysis_num(&ns, c->ratio_ci[1], rres));
+	snprintf(out[2], 64, "%s%s", analysis_num(&ns, c->diff_mean, dres), mark);
 	/* "-0.0096–0.0058" would read as a range of dashes: say "to" when a bound is negative. */
 	snprintf(out[3], 64, c->diff_ci[0] < 0 ? "%s to %s" : "%s–%s",
-	         report_num(&ns, c->diff_ci[0], dres), report_num(&ns, c->diff_ci[1], dres));
+	         analysis_num(&ns, c->diff_ci[0], dres), analysis_num(&ns, c->diff_ci[1], dres));
 	snprintf(out[4], 64, "%.2f", c->p_a_gt_b);
 	snprintf(out[5], 64, "%s", analysis_verdict_name(c->verdict));
 }
@@ -300,7 +300,7 @@ static void write_md(const struct report *rep, FILE *out)
 	      "| failed | poor overlap |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", out);
 	for (size_t i = 0; i < r->group_count; i++) {
 		const struct analysis_group_diagnostics *d = &r->groups[i];
-		struct report_nums ns = { .next = 0 };
+		struct analysis_nums ns = { .next = 0 };
 		double res = report_half_width(d->drift_slope_ci);
 		double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
 		char overlap[64] = "not recorded";
@@ -308,11 +308,11 @@ static void write_md(const struct report *rep, FILE *out)
 			snprintf(overlap, sizeof overlap, "%zu of %zu", d->poor_overlap_trials,
 			         d->overlap_known);
 		fprintf(out, "| %s | %zu | %zu | %s | %s to %s | %s | %s | %zu | %s |\n", d->name,
-		        d->n, d->outlier_count, report_num(&ns, d->drift_slope_s, res),
-		        report_num(&ns, d->drift_slope_ci[0], res),
-		        report_num(&ns, d->drift_slope_ci[1], res),
-		        report_num(&ns, d->first_half_mean_s, hres),
-		        report_num(&ns, d->second_half_mean_s, hres),
+		        d->n, d->outlier_count, analysis_num(&ns, d->drift_slope_s, res),
+		        analysis_num(&ns, d->drift_slope_ci[0], res),
+		        analysis_num(&ns, d->drift_slope_ci[1], res),
+		        analysis_num(&ns, d->first_half_mean_s, hres),
+		        analysis_num(&ns, d->second_half_mean_s, hres),
 		        d->failed_trials, overlap);
 	}
 	fputs("\n## Plots\n\n"
@@ -355,15 +355,15 @@ static void write_md(const struct report *rep, FILE *out)
 			}
 		}
 	}
-	fputs("\n## How to read this\n\n"
-	      "The model: each placement's samples ~ Normal(mu, sigma) with uniform priors, computed "
-	      "on a grid. The 95% credible interval holds the true mean (or ratio) with probability "
-	      "0.95 given the data and the model; P(slower) is the posterior probability that A's "
-	      "mean is larger than B's; the verdict says slower or faster only when it (or its "
-	      "complement) is at least 0.975, the same evidence as a 95% interval of the difference "
-	      "that excludes 0. "
-	      "Placements were interleaved in randomized blocks, so slow "
-	      "drift of the machine hits every placement alike.\n", out);
+	fprintf(out, "\n## How to read this\n\n"
+	        "The model: each placement's samples ~ Normal(mu, sigma) with uniform priors, computed "
+	        "on a grid. The 95%% credible interval holds the true mean (or ratio) with probability "
+	        "0.95 given the data and the model; P(slower) is the posterior probability that A's "
+	        "mean is larger than B's; the verdict says slower or faster only when it (or its "
+	        "complement) is at least %g, the same evidence as a 95%% interval of the difference "
+	        "that excludes 0. "
+	        "Placements were interleaved in randomized blocks, so slow "
+	        "drift of the machine hits every placement alike.\n", ANALYSIS_DIRECTION_PROBABILITY);
 }
 
 char *report_markdown(const struct report *rep)

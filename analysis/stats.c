@@ -1,8 +1,8 @@
 /*
  * stats.c — the classic statistics beside the grid posterior: Welford's sums, Welch's t-test
- * (its p-value from the Student-t CDF, computed through the regularized incomplete beta, so no
- * extra library is needed), Cohen's d, robust outliers, drift, and quantiles and intervals of
- * discrete distributions.
+ * (its p-value from the regularized incomplete beta, and the Student-t CDF and quantile, all
+ * from GSL's special functions), Cohen's d, robust outliers, drift, and quantiles and intervals
+ * of discrete distributions.
  */
 #include <errno.h>
 #include <float.h>
@@ -11,6 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sf_gamma.h>
 
 #include "analysis/internal.h"
 
@@ -114,55 +118,12 @@ double mad_of(const double *x, size_t n, double center)
 	return m;
 }
 
-/* Continued fraction of the incomplete beta (modified Lentz's method). */
-static double beta_continued_fraction(double a, double b, double x)
+/* GSL reports a domain or precision problem through its error handler, which by default
+ * aborts the program; a library must not, so the handler is switched off before each use and
+ * the functions' return values (NaN for a bad argument) are what callers see. */
+static void gsl_quiet(void)
 {
-	const double tiny = 1e-300, eps = 1e-15;
-	double qab = a + b, qap = a + 1.0, qam = a - 1.0;
-	double c = 1.0, d = 1.0 - qab * x / qap;
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1.0 / d;
-	double h = d;
-	for (int m = 1; m <= 1000; m++) {
-		double m2 = 2.0 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1.0 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1.0 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		double step = d * c;
-		h *= step;
-		if (fabs(step - 1.0) < eps)
-			break;
-	}
-	return h;
-}
-
-/* I_x(a, b), the regularized incomplete beta function. */
-static double incomplete_beta(double a, double b, double x)
-{
-	if (x <= 0.0)
-		return 0.0;
-	if (x >= 1.0)
-		return 1.0;
-	double log_front = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
-	double front = exp(log_front);
-	if (x < (a + 1.0) / (a + b + 2.0))
-		return front * beta_continued_fraction(a, b, x) / a;
-	return 1.0 - front * beta_continued_fraction(b, a, 1.0 - x) / b;
+	gsl_set_error_handler_off();
 }
 
 double analysis_student_t_cdf(double t, double dof)
@@ -171,31 +132,16 @@ double analysis_student_t_cdf(double t, double dof)
 		return NAN;
 	if (isinf(t))
 		return t > 0 ? 1.0 : 0.0;
-	/* P(|T| > |t|) = I_{dof/(dof+t^2)}(dof/2, 1/2); written so that large t loses nothing. */
-	double x = dof / (dof + t * t);
-	double tail = 0.5 * incomplete_beta(0.5 * dof, 0.5, x);
-	return t > 0 ? 1.0 - tail : tail;
+	gsl_quiet();
+	return gsl_cdf_tdist_P(t, dof);
 }
 
 double analysis_student_t_quantile(double p, double dof)
 {
 	if (!(p > 0 && p < 1) || !(dof > 0))
 		return NAN;
-	if (p == 0.5)
-		return 0.0;
-	double lo = -1.0, hi = 1.0;
-	while (analysis_student_t_cdf(lo, dof) > p && lo > -1e300)
-		lo *= 2.0;
-	while (analysis_student_t_cdf(hi, dof) < p && hi < 1e300)
-		hi *= 2.0;
-	for (int i = 0; i < 200 && hi - lo > 1e-13 * fmax(1.0, fabs(lo)); i++) {
-		double mid = 0.5 * (lo + hi);
-		if (analysis_student_t_cdf(mid, dof) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
+	gsl_quiet();
+	return gsl_cdf_tdist_Pinv(p, dof);
 }
 
 void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p)
@@ -214,7 +160,9 @@ void welch_test(const struct welford *a, const struct welford *b, double *t, dou
 	double denom = (a->n > 1 ? qa * qa / (double)(a->n - 1) : 0.0) +
 	               (b->n > 1 ? qb * qb / (double)(b->n - 1) : 0.0);
 	*df = se2 * se2 / denom;
-	*p = incomplete_beta(0.5 * *df, 0.5, *df / (*df + *t * *t));
+	/* Two-sided: P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2), the regularized incomplete beta. */
+	gsl_quiet();
+	*p = gsl_sf_beta_inc(0.5 * *df, 0.5, *df / (*df + *t * *t));
 }
 
 double cohens_d(const struct welford *a, const struct welford *b)
@@ -287,7 +235,7 @@ size_t robust_outliers(const double *x, size_t n, double resolution, bool *out)
 	size_t count = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dev = fabs(x[i] - med);
-		if (dev / scale > 3.5 && dev > resolution) {
+		if (dev / scale > ANALYSIS_OUTLIER_Z && dev > resolution) {
 			out[i] = true;
 			count++;
 		}

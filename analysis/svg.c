@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/report_internal.h"
+#include "topology/placements.h"
 
 int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double *step)
 {
@@ -73,57 +74,33 @@ void report_xml_escape(FILE *out, const char *text)
 
 const char *report_format(char *buf, size_t size, double v, double resolution)
 {
-	if (isnan(v)) {
-		snprintf(buf, size, "n/a");
-		return buf;
-	}
-	if (isinf(v)) {
-		snprintf(buf, size, v > 0 ? "inf" : "-inf");
-		return buf;
-	}
-	if (!(resolution > 0) || !isfinite(resolution))
-		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
-	/* In double and clamped before the conversion to int: for a subnormal v the fallback
-	 * resolution is 0 and its logarithm infinite. */
-	double wanted = -floor(log10(resolution));
-	/* At least three significant digits, so a narrow interval never prints as one number. */
-	if (v != 0)
-		wanted = fmax(wanted, 2 - floor(log10(fabs(v))));
-	int decimals = wanted < 0 ? 0 : !(wanted < 12) ? 12 : (int)wanted;
-	if (v != 0 && (fabs(v) < 1e-4 || fabs(v) >= 1e9))
-		snprintf(buf, size, "%.3e", v);
-	else
-		snprintf(buf, size, "%.*f", decimals, v);
-	if (!strcmp(buf, "-0") || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
-		memmove(buf, buf + 1, strlen(buf)); /* "-0.00" reads as a sign that is not there */
-	return buf;
+	return analysis_format_number(buf, size, v, resolution);
 }
 
-/* Okabe and Ito's colour-blind-safe palette, one colour per placement, in the stable order
- * solo, same-pu, sibling, non-sibling, cross-package. */
-static const char *const palette[] = { "#0072B2", "#009E73", "#D55E00", "#CC79A7", "#E69F00" };
-static const char *const dashes[] = { "none", "2,3", "8,3", "8,3,2,3", "12,4" };
-static const char *const style_names[] = { "solo", "same-pu", "sibling", "non-sibling",
-                                           "cross-package" };
-enum { STYLE_COUNT = sizeof palette / sizeof palette[0] };
-
+/* Styles are the placement registry's rows (topology/placements.h); other names (two-file
+ * datasets) share them. */
 int report_placement_style(const char *name)
 {
-	for (int i = 0; i < STYLE_COUNT; i++)
-		if (name && !strcmp(name, style_names[i]))
-			return i;
+	size_t rank = placement_info_rank(name);
+	if (rank < PLACEMENT_COUNT)
+		return (int)rank;
 	/* A file's name (two-file datasets): spread them over the palette by their first byte. */
-	return name && *name ? (unsigned char)name[0] % STYLE_COUNT : 0;
+	return name && *name ? (unsigned char)name[0] % PLACEMENT_COUNT : 0;
+}
+
+static const struct placement_info *style_row(int style)
+{
+	return &placement_table[((style % PLACEMENT_COUNT) + PLACEMENT_COUNT) % PLACEMENT_COUNT];
 }
 
 const char *report_color(int style)
 {
-	return palette[((style % STYLE_COUNT) + STYLE_COUNT) % STYLE_COUNT];
+	return style_row(style)->colour;
 }
 
 const char *report_dash(int style)
 {
-	return dashes[((style % STYLE_COUNT) + STYLE_COUNT) % STYLE_COUNT];
+	return style_row(style)->dash;
 }
 
 void svg_marker(FILE *out, int style, double x, double y, double r, const char *color,
@@ -132,26 +109,26 @@ void svg_marker(FILE *out, int style, double x, double y, double r, const char *
 	char fill[32];
 	snprintf(fill, sizeof fill, "%s", filled ? color : "none");
 	const char *common = "stroke-width=\"1.3\"";
-	switch (((style % STYLE_COUNT) + STYLE_COUNT) % STYLE_COUNT) {
-	case 0: /* circle */
+	switch (style_row(style)->marker) {
+	case PLACEMENT_MARKER_CIRCLE:
 		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\" %s/>",
 		        x, y, r, fill, color, common);
 		break;
-	case 1: /* square */
+	case PLACEMENT_MARKER_SQUARE:
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		        "stroke=\"%s\" %s/>", x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7, fill, color,
 		        common);
 		break;
-	case 2: /* triangle up */
+	case PLACEMENT_MARKER_TRIANGLE_UP:
 		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" stroke=\"%s\" %s/>",
 		        x, y - r * 1.15, x + r, y + r * 0.75, x - r, y + r * 0.75, fill, color, common);
 		break;
-	case 3: /* diamond */
+	case PLACEMENT_MARKER_DIAMOND:
 		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" "
 		        "stroke=\"%s\" %s/>", x, y - r * 1.2, x + r * 1.2, y, x, y + r * 1.2, x - r * 1.2,
 		        y, fill, color, common);
 		break;
-	default: /* triangle down */
+	case PLACEMENT_MARKER_TRIANGLE_DOWN:
 		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" stroke=\"%s\" %s/>",
 		        x, y + r * 1.15, x + r, y - r * 0.75, x - r, y - r * 0.75, fill, color, common);
 		break;

@@ -111,7 +111,10 @@ static double panel_height(const struct panel *p)
 	return PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10 + PLOT_H + AXIS_H;
 }
 
-static void draw_panel(FILE *out, const struct panel *p, double top, int id)
+/* The panel's x range around its curves; the "no effect" line is brought into view when that
+ * does not squash the curves (*ref_shown), else *ref_side says where it lies. */
+static void panel_x_range(const struct panel *p, double *lo_out, double *hi_out, bool *ref_shown,
+                          const char **ref_side)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (int k = 0; k < p->ncurves; k++) {
@@ -123,85 +126,78 @@ static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 	double span = hi > lo ? hi - lo : fmax(fabs(lo) * 1e-3, 1e-9);
 	lo -= span * 0.06;
 	hi += span * 0.06;
-	/* Bring the "no effect" line into view when that does not squash the curves. */
-	bool ref_shown = false;
-	const char *ref_side = NULL;
+	*ref_shown = false;
+	*ref_side = NULL;
 	if (isfinite(p->ref)) {
 		if (p->ref >= lo && p->ref <= hi) {
-			ref_shown = true;
+			*ref_shown = true;
 		} else if (p->ref < lo && lo - p->ref <= (hi - lo) * 0.75) {
 			lo = p->ref - (hi - lo) * 0.04;
-			ref_shown = true;
+			*ref_shown = true;
 		} else if (p->ref > hi && p->ref - hi <= (hi - lo) * 0.75) {
 			hi = p->ref + (hi - lo) * 0.04;
-			ref_shown = true;
+			*ref_shown = true;
 		} else {
-			ref_side = p->ref < lo ? "left" : "right";
+			*ref_side = p->ref < lo ? "left" : "right";
 		}
 	}
-	double plot_top = top + PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10;
-	double plot_bottom = plot_top + PLOT_H;
-	struct svg_axis x = { lo, hi, LEFT, WIDTH - RIGHT };
-	double peak = 0;
-	for (int k = 0; k < p->ncurves; k++)
-		for (size_t i = 0; i < p->curves[k].count; i++)
-			if (p->curves[k].values[i] >= lo && p->curves[k].values[i] <= hi)
-				peak = fmax(peak, density_at(&p->curves[k], i));
-	if (!(peak > 0))
-		peak = 1;
-	struct svg_axis y = { 0, peak * 1.08, plot_bottom, plot_top };
+	*lo_out = lo;
+	*hi_out = hi;
+}
 
-	svg_text(out, LEFT, top + 17, "start", 14, "bold", p->title);
-	fprintf(out, "<clipPath id=\"post%d\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
-	        "height=\"%d\"/></clipPath>\n", id, LEFT, plot_top - 2, WIDTH - RIGHT - LEFT,
-	        PLOT_H + 2);
-	for (int k = 0; k < p->ncurves; k++) {
-		const struct curve *c = &p->curves[k];
-		const char *color = report_color(c->style);
-		double ly = top + PANEL_TITLE_H + LEGEND_LINE_H * k + 8;
-		/* Legend: the line as drawn, the shading, the words. */
-		fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"34\" height=\"10\" fill=\"%s\" "
-		        "fill-opacity=\"0.3\"/>\n", LEFT, ly - 5, color);
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
-		        "stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n", LEFT, ly - 5, LEFT + 34,
-		        ly - 5, color, report_dash(c->style));
-		svg_text(out, LEFT + 42, ly, "start", 12, NULL, c->label);
+/* One curve: its legend line, its shaded 95% interval, the density and the posterior mean. */
+static void draw_curve(FILE *out, const struct curve *c, const struct svg_axis *x,
+                       const struct svg_axis *y, double legend_y, double plot_bottom, int id)
+{
+	const char *color = report_color(c->style);
+	double lo = x->lo, hi = x->hi, ly = legend_y;
+	/* Legend: the line as drawn, the shading, the words. */
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"34\" height=\"10\" fill=\"%s\" "
+	        "fill-opacity=\"0.3\"/>\n", LEFT, ly - 5, color);
+	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+	        "stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n", LEFT, ly - 5, LEFT + 34,
+	        ly - 5, color, report_dash(c->style));
+	svg_text(out, LEFT + 42, ly, "start", 12, NULL, c->label);
 
-		fprintf(out, "<g clip-path=\"url(#post%d)\">\n", id);
-		/* The 95% interval, shaded under the curve. */
-		fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"none\" d=\"M%.1f %.1f",
-		        color, svg_map(&x, c->ci[0]), plot_bottom);
-		fprintf(out, " L%.1f %.1f", svg_map(&x, c->ci[0]),
-		        svg_map(&y, density_interp(c, c->ci[0])));
-		for (size_t i = 0; i < c->count; i++)
-			if (c->values[i] > c->ci[0] && c->values[i] < c->ci[1])
-				fprintf(out, " L%.1f %.1f", svg_map(&x, c->values[i]),
-				        svg_map(&y, density_at(c, i)));
-		fprintf(out, " L%.1f %.1f L%.1f %.1fZ\"/>\n", svg_map(&x, c->ci[1]),
-		        svg_map(&y, density_interp(c, c->ci[1])), svg_map(&x, c->ci[1]), plot_bottom);
-		/* The density. */
-		fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
-		        "stroke-dasharray=\"%s\" d=\"", color, report_dash(c->style));
-		bool started = false;
-		for (size_t i = 0; i < c->count; i++) {
-			/* One point beyond each side, so the curve runs off the edge, not stops. */
-			bool inside = c->values[i] >= lo && c->values[i] <= hi;
-			bool next_inside = i + 1 < c->count && c->values[i + 1] >= lo;
-			if (!inside && !(c->values[i] < lo && next_inside)
-			    && !(c->values[i] > hi && i > 0 && c->values[i - 1] <= hi))
-				continue;
-			fprintf(out, "%s%.1f %.1f", started ? " L" : "M", svg_map(&x, c->values[i]),
-			        svg_map(&y, density_at(c, i)));
-			started = true;
-		}
-		fputs("\"/>\n", out);
-		/* The posterior mean. */
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-		        "stroke-width=\"1.2\"/>\n</g>\n", svg_map(&x, c->mean), plot_bottom,
-		        svg_map(&x, c->mean), svg_map(&y, density_interp(c, c->mean)), color);
+	fprintf(out, "<g clip-path=\"url(#post%d)\">\n", id);
+	/* The 95% interval, shaded under the curve. */
+	fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"none\" d=\"M%.1f %.1f",
+	        color, svg_map(x, c->ci[0]), plot_bottom);
+	fprintf(out, " L%.1f %.1f", svg_map(x, c->ci[0]), svg_map(y, density_interp(c, c->ci[0])));
+	for (size_t i = 0; i < c->count; i++)
+		if (c->values[i] > c->ci[0] && c->values[i] < c->ci[1])
+			fprintf(out, " L%.1f %.1f", svg_map(x, c->values[i]), svg_map(y, density_at(c, i)));
+	fprintf(out, " L%.1f %.1f L%.1f %.1fZ\"/>\n", svg_map(x, c->ci[1]),
+	        svg_map(y, density_interp(c, c->ci[1])), svg_map(x, c->ci[1]), plot_bottom);
+	/* The density. */
+	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+	        "stroke-dasharray=\"%s\" d=\"", color, report_dash(c->style));
+	bool started = false;
+	for (size_t i = 0; i < c->count; i++) {
+		/* One point beyond each side, so the curve runs off the edge, not stops. */
+		bool inside = c->values[i] >= lo && c->values[i] <= hi;
+		bool next_inside = i + 1 < c->count && c->values[i + 1] >= lo;
+		if (!inside && !(c->values[i] < lo && next_inside)
+		    && !(c->values[i] > hi && i > 0 && c->values[i - 1] <= hi))
+			continue;
+		fprintf(out, "%s%.1f %.1f", started ? " L" : "M", svg_map(x, c->values[i]),
+		        svg_map(y, density_at(c, i)));
+		started = true;
 	}
+	fputs("\"/>\n", out);
+	/* The posterior mean. */
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+	        "stroke-width=\"1.2\"/>\n</g>\n", svg_map(x, c->mean), plot_bottom,
+	        svg_map(x, c->mean), svg_map(y, density_interp(c, c->mean)), color);
+}
+
+/* The "no effect" line, or a note saying on which side it lies off the scale. */
+static void draw_reference(FILE *out, const struct panel *p, const struct svg_axis *x,
+                           bool ref_shown, const char *ref_side, double plot_top,
+                           double plot_bottom)
+{
 	if (ref_shown) {
-		double rx = svg_map(&x, p->ref);
+		double rx = svg_map(x, p->ref);
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
 		        "stroke-width=\"1.5\" stroke-dasharray=\"5,4\"/>\n", rx, plot_bottom, rx,
 		        plot_top);
@@ -219,6 +215,34 @@ static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 		report_xml_escape(out, note);
 		fprintf(out, "%s</text>\n", left ? "" : " &#8594;");
 	}
+}
+
+static void draw_panel(FILE *out, const struct panel *p, double top, int id)
+{
+	double lo, hi;
+	bool ref_shown;
+	const char *ref_side;
+	panel_x_range(p, &lo, &hi, &ref_shown, &ref_side);
+	double plot_top = top + PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10;
+	double plot_bottom = plot_top + PLOT_H;
+	struct svg_axis x = { lo, hi, LEFT, WIDTH - RIGHT };
+	double peak = 0;
+	for (int k = 0; k < p->ncurves; k++)
+		for (size_t i = 0; i < p->curves[k].count; i++)
+			if (p->curves[k].values[i] >= lo && p->curves[k].values[i] <= hi)
+				peak = fmax(peak, density_at(&p->curves[k], i));
+	if (!(peak > 0))
+		peak = 1;
+	struct svg_axis y = { 0, peak * 1.08, plot_bottom, plot_top };
+
+	svg_text(out, LEFT, top + 17, "start", 14, "bold", p->title);
+	fprintf(out, "<clipPath id=\"post%d\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
+	        "height=\"%d\"/></clipPath>\n", id, LEFT, plot_top - 2, WIDTH - RIGHT - LEFT,
+	        PLOT_H + 2);
+	for (int k = 0; k < p->ncurves; k++)
+		draw_curve(out, &p->curves[k], &x, &y, top + PANEL_TITLE_H + LEGEND_LINE_H * k + 8,
+		           plot_bottom, id);
+	draw_reference(out, p, &x, ref_shown, ref_side, plot_top, plot_bottom);
 	svg_x_axis(out, &x, plot_bottom, p->x_title);
 	svg_y_axis(out, &y, LEFT, "density", false);
 }
@@ -277,13 +301,12 @@ static void fill_curve(struct curve *c, const struct analysis_dist *d, const dou
 	c->style = style;
 }
 
-char *report_svg_posterior(const struct report *rep)
+/* The posterior of each side's mean: one panel with both curves when both stay wide enough
+ * on a shared axis, otherwise one panel each. Returns the panels written. */
+static int mean_panels(const struct report *rep, const struct analysis_comparison *c,
+                       const char *grid_note, struct curve mu[2], struct panel *panels)
 {
-	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
 	const char *unit = report_unit_label(rep);
-	/* Too few samples: the means drawn are the grid's, and the legends say so. */
-	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
-	struct curve mu[2];
 	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
 	for (int s = 0; s < 2; s++) {
 		char ci[100], m[48];
@@ -295,15 +318,12 @@ char *report_svg_posterior(const struct report *rep)
 		         grid_note,
 		         interval_text(ci, sizeof ci, sides[s]->mu_ci, res));
 	}
-	struct panel panels[4];
-	int np = 0;
-	memset(panels, 0, sizeof panels);
-	/* One shared axis when both curves stay wide enough on it; otherwise one panel each. */
 	double alo, ahi, blo, bhi;
 	curve_range(&mu[0], &alo, &ahi);
 	curve_range(&mu[1], &blo, &bhi);
 	double joint = fmax(ahi, bhi) - fmin(alo, blo);
 	bool shared = joint > 0 && fmin(ahi - alo, bhi - blo) / joint >= 0.12;
+	int np = 0;
 	for (int s = 0; s < (shared ? 1 : 2); s++) {
 		struct panel *p = &panels[np++];
 		p->curves = shared ? mu : &mu[s];
@@ -313,60 +333,70 @@ char *report_svg_posterior(const struct report *rep)
 		         unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
 		snprintf(p->x_title, sizeof p->x_title, "mean user CPU time per %s (s)", unit);
 	}
-	struct curve diff;
-	{
-		char ci[100], m[48];
-		double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
-		fill_curve(&diff, &c->diff, c->diff_ci, c->diff_mean, 2);
-		snprintf(diff.label, sizeof diff.label, "%s − %s: mean %s s%s, 95%% CI %s s; "
-		         "P(%s slower) = %.2f", c->a.name, c->b.name,
-		         report_format(m, sizeof m, c->diff_mean, res), grid_note,
-		         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
-		struct panel *p = &panels[np++];
-		p->curves = &diff;
-		p->ncurves = 1;
-		p->ref = 0;
-		snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
-		snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
-		         c->a.name, c->b.name);
-		snprintf(p->x_title, sizeof p->x_title, "difference of mean user CPU time (s)");
-	}
-	struct curve ratio;
-	double *rv = NULL, *rp = NULL;
+	return np;
+}
+
+static void difference_panel(const struct analysis_comparison *c, const char *grid_note,
+                             struct curve *diff, struct panel *p)
+{
+	char ci[100], m[48];
+	double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
+	fill_curve(diff, &c->diff, c->diff_ci, c->diff_mean, 2);
+	snprintf(diff->label, sizeof diff->label, "%s − %s: mean %s s%s, 95%% CI %s s; "
+	         "P(%s slower) = %.2f", c->a.name, c->b.name,
+	         report_format(m, sizeof m, c->diff_mean, res), grid_note,
+	         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
+	p->curves = diff;
+	p->ncurves = 1;
+	p->ref = 0;
+	snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
+	snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
+	         c->a.name, c->b.name);
+	snprintf(p->x_title, sizeof p->x_title, "difference of mean user CPU time (s)");
+}
+
+/* The slowdown's panel when the ratio is known, its points in the new arrays *rv and *rp (the
+ * caller frees them). False when there is no ratio to draw. */
+static bool ratio_panel(const struct analysis_comparison *c, const char *grid_note,
+                        struct curve *ratio, struct panel *p, double **rv, double **rp)
+{
 	size_t rn = 0;
-	if (isfinite(c->ratio_mean) && report_ratio_distribution(c, &rv, &rp, &rn) == 0) {
-		char ci[100], m[48];
-		double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
-		ratio.values = rv;
-		ratio.probs = rp;
-		ratio.count = rn;
-		ratio.ci[0] = c->ratio_ci[0];
-		ratio.ci[1] = c->ratio_ci[1];
-		ratio.mean = c->ratio_mean;
-		ratio.style = 3;
-		snprintf(ratio.label, sizeof ratio.label, "%s / %s: mean %s×%s, 95%% CI %s×",
-		         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res), grid_note,
-		         interval_text(ci, sizeof ci, c->ratio_ci, res));
-		struct panel *p = &panels[np++];
-		p->curves = &ratio;
-		p->ncurves = 1;
-		p->ref = 1;
-		snprintf(p->ref_label, sizeof p->ref_label, "1×: no slowdown");
-		snprintf(p->title, sizeof p->title, "Posterior of the slowdown: %s / %s", c->a.name,
-		         c->b.name);
-		snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean user CPU times (×)");
-	}
+	if (!isfinite(c->ratio_mean) || report_ratio_distribution(c, rv, rp, &rn) != 0)
+		return false;
+	char ci[100], m[48];
+	double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
+	ratio->values = *rv;
+	ratio->probs = *rp;
+	ratio->count = rn;
+	ratio->ci[0] = c->ratio_ci[0];
+	ratio->ci[1] = c->ratio_ci[1];
+	ratio->mean = c->ratio_mean;
+	ratio->style = 3;
+	snprintf(ratio->label, sizeof ratio->label, "%s / %s: mean %s×%s, 95%% CI %s×",
+	         c->a.name, c->b.name, report_format(m, sizeof m, c->ratio_mean, res), grid_note,
+	         interval_text(ci, sizeof ci, c->ratio_ci, res));
+	p->curves = ratio;
+	p->ncurves = 1;
+	p->ref = 1;
+	snprintf(p->ref_label, sizeof p->ref_label, "1×: no slowdown");
+	snprintf(p->title, sizeof p->title, "Posterior of the slowdown: %s / %s", c->a.name,
+	         c->b.name);
+	snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean user CPU times (×)");
+	return true;
+}
+
+/* The panels stacked under one title; a new string, NULL on out of memory. */
+static char *posterior_svg(const struct analysis_comparison *c, const struct panel *panels,
+                           int np)
+{
 	double height = 50;
 	for (int i = 0; i < np; i++)
 		height += panel_height(&panels[i]) + 14;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	if (!out) {
-		free(rv);
-		free(rp);
+	if (!out)
 		return NULL;
-	}
 	char title[300];
 	snprintf(title, sizeof title, "Posterior distributions: %s vs %s", c->a.name, c->b.name);
 	svg_begin(out, WIDTH, (int)ceil(height), title,
@@ -380,9 +410,26 @@ char *report_svg_posterior(const struct report *rep)
 		top += panel_height(&panels[i]) + 14;
 	}
 	svg_end(out);
+	return finish(out, &buf);
+}
+
+char *report_svg_posterior(const struct report *rep)
+{
+	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
+	/* Too few samples: the means drawn are the grid's, and the legends say so. */
+	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
+	struct curve mu[2], diff, ratio;
+	struct panel panels[4];
+	memset(panels, 0, sizeof panels);
+	int np = mean_panels(rep, c, grid_note, mu, panels);
+	difference_panel(c, grid_note, &diff, &panels[np++]);
+	double *rv = NULL, *rp = NULL;
+	if (ratio_panel(c, grid_note, &ratio, &panels[np], &rv, &rp))
+		np++;
+	char *svg = posterior_svg(c, panels, np);
 	free(rv);
 	free(rp);
-	return finish(out, &buf);
+	return svg;
 }
 
 /* ---- run-order.svg ------------------------------------------------------------------------ */

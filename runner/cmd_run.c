@@ -93,8 +93,9 @@ static int parse_placements(const char *list, bool wanted[PLACEMENT_COUNT])
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		enum placement p;
 		if (placement_parse(name, &p) != 0) {
-			warnx("unknown placement '%s' in --placements; the placements are solo, same-pu, "
-			      "sibling, non-sibling and cross-package", name);
+			char known[256];
+			warnx("unknown placement '%s' in --placements; the placements are %s", name,
+			      placement_names_list(known, sizeof known));
 			free(copy);
 			exit(EXIT_USAGE);
 		}

@@ -10,17 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/samples_csv.h"
 #include "runner/util.h"
 #include "topology/fileio.h"
-
-const char STORE_CSV_HEADER[] =
-	"trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,"
-	"utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,"
-	"loadavg_1m,started_utc";
-
-/* Column positions in STORE_CSV_HEADER that resume reads back. */
-enum { COL_TRIAL = 0, COL_WARMUP = 2, COL_PLACEMENT = 3, COL_ROLE = 5, COL_STATUS = 8,
-       COL_UTIME = 11, COL_START = 14, COL_END = 15, COLUMN_COUNT = 23 };
 
 struct store {
 	char *dir;
@@ -122,22 +114,6 @@ out:
 	return s;
 }
 
-/* Splits a CSV line (no quoting in our format) into at most max fields, in place. */
-static int split_fields(char *line, char **fields, int max)
-{
-	int n = 0;
-	char *p = line;
-	while (n < max) {
-		fields[n++] = p;
-		char *comma = strchr(p, ',');
-		if (!comma)
-			break;
-		*comma = '\0';
-		p = comma + 1;
-	}
-	return n;
-}
-
 struct pending_trial {
 	long trial;
 	int rows, expected_rows;
@@ -159,6 +135,82 @@ static void finish_trial(struct pending_trial *t, struct stored_trial **trials, 
 	t->summary.utime_a_s = t->utime_count ? t->utime_sum / t->utime_count : NAN;
 	(*trials)[(*ntrials)++] = t->summary;
 	*complete_end = t->end_offset;
+}
+
+/* One row of the trial being read: its status, its span and its role-a user time. */
+static void add_row(struct pending_trial *cur, char *const *fields, long line_end)
+{
+	cur->rows++;
+	cur->end_offset = line_end;
+	if (strcmp(fields[SAMPLES_COL_STATUS], "ok") != 0)
+		cur->summary.ok = false;
+	double start_s = strtod(fields[SAMPLES_COL_START], NULL);
+	if (start_s < cur->summary.start_s)
+		cur->summary.start_s = start_s;
+	double end_s = strtod(fields[SAMPLES_COL_END], NULL);
+	if (end_s > cur->summary.end_s)
+		cur->summary.end_s = end_s;
+	if (!strcmp(fields[SAMPLES_COL_ROLE], "a")) {
+		cur->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);
+		cur->utime_count++;
+	}
+}
+
+/* Reads the rows after the header (header_len bytes) into *trials, the complete trials in
+ * file order; stops at the first torn or foreign line. Returns the offset just after the last
+ * complete trial. */
+static long read_complete_trials(FILE *f, long header_len, struct stored_trial **trials,
+                                 long *ntrials)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long offset = header_len, complete_end = header_len, capacity = 0;
+	struct pending_trial cur = { .trial = -1 };
+	while ((len = getline(&line, &cap, f)) > 0) {
+		long line_end = offset + len;
+		offset = line_end;
+		if (line[len - 1] != '\n')
+			break; /* torn last line */
+		line[len - 1] = '\0';
+		char *fields[SAMPLES_COLUMN_COUNT];
+		if (samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT) != SAMPLES_COLUMN_COUNT)
+			break;
+		char *end = NULL;
+		long trial = strtol(fields[SAMPLES_COL_TRIAL], &end, 10);
+		enum placement p;
+		if (*end || trial < 0 || placement_parse(fields[SAMPLES_COL_PLACEMENT], &p) != 0)
+			break;
+		if (trial != cur.trial) {
+			finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
+			if (cur.trial >= 0 && cur.rows != cur.expected_rows)
+				break; /* an incomplete trial in the middle: keep what came before */
+			cur = (struct pending_trial){ .trial = trial, .expected_rows = placement_nprocs(p) };
+			cur.summary = (struct stored_trial){ .trial = trial, .placement = p,
+			                                     .warmup = fields[SAMPLES_COL_WARMUP][0] == '1',
+			                                     .ok = true, .start_s = INFINITY };
+		}
+		add_row(&cur, fields, line_end);
+	}
+	finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
+	free(line);
+	return complete_end;
+}
+
+/* The lines of f that end after offset end: what the cut drops. */
+static long count_lines_after(FILE *f, long end)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long dropped = 0, pos = 0;
+	rewind(f);
+	while ((len = getline(&line, &cap, f)) > 0) {
+		pos += len;
+		dropped += pos > end;
+	}
+	free(line);
+	return dropped;
 }
 
 struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
@@ -197,58 +249,9 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 		free(csv);
 		return NULL;
 	}
-	long offset = len, complete_end = len, capacity = 0;
-	struct pending_trial cur = { .trial = -1 };
-	while ((len = getline(&line, &cap, f)) > 0) {
-		long line_end = offset + len;
-		offset = line_end;
-		if (line[len - 1] != '\n')
-			break; /* torn last line */
-		line[len - 1] = '\0';
-		char *fields[COLUMN_COUNT + 1];
-		if (split_fields(line, fields, COLUMN_COUNT + 1) != COLUMN_COUNT)
-			break;
-		char *end = NULL;
-		long trial = strtol(fields[COL_TRIAL], &end, 10);
-		enum placement p;
-		if (*end || trial < 0 || placement_parse(fields[COL_PLACEMENT], &p) != 0)
-			break;
-		if (trial != cur.trial) {
-			finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
-			if (cur.trial >= 0 && cur.rows != cur.expected_rows)
-				break; /* an incomplete trial in the middle: keep what came before */
-			cur = (struct pending_trial){ .trial = trial, .expected_rows = placement_nprocs(p) };
-			cur.summary = (struct stored_trial){ .trial = trial, .placement = p,
-			                                     .warmup = fields[COL_WARMUP][0] == '1',
-			                                     .ok = true, .start_s = INFINITY };
-		}
-		cur.rows++;
-		cur.end_offset = line_end;
-		if (strcmp(fields[COL_STATUS], "ok") != 0)
-			cur.summary.ok = false;
-		double start_s = strtod(fields[COL_START], NULL);
-		if (start_s < cur.summary.start_s)
-			cur.summary.start_s = start_s;
-		double end_s = strtod(fields[COL_END], NULL);
-		if (end_s > cur.summary.end_s)
-			cur.summary.end_s = end_s;
-		if (!strcmp(fields[COL_ROLE], "a")) {
-			cur.utime_sum += strtod(fields[COL_UTIME], NULL);
-			cur.utime_count++;
-		}
-	}
-	finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
-	/* Count what is cut: every line after the last complete trial. */
-	rewind(f);
-	long kept_lines = 0, pos = 0;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		pos += len;
-		if (pos <= complete_end)
-			kept_lines++;
-		else
-			(*dropped_lines)++;
-	}
 	free(line);
+	long complete_end = read_complete_trials(f, len, trials, ntrials);
+	*dropped_lines = count_lines_after(f, complete_end);
 	fclose(f);
 
 	if (ftruncate(fd, complete_end) != 0 || fsync(fd) != 0) {
@@ -301,27 +304,50 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 	char freq[32], load[32];
 	format_number(freq, sizeof freq, "%.0f", result->freq_mhz);
 	format_number(load, sizeof load, "%.2f", result->loadavg_1m);
-	for (int i = 0; i < result->nprocs; i++) {
+	struct samples_row row;
+	int unset = -1;
+	for (int i = 0; i < result->nprocs && unset < 0; i++) {
 		const struct proc_result *r = &result->procs[i];
-		char workload[128], exit_code[16] = "", signal_number[16] = "", pu[16] = "";
+		char workload[SAMPLES_FIELD_LEN];
 		sanitize_token(labels->workload[i], workload, sizeof workload);
-		if (r->exit_code >= 0)
-			snprintf(exit_code, sizeof exit_code, "%d", r->exit_code);
-		if (r->signal > 0)
-			snprintf(signal_number, sizeof signal_number, "%d", r->signal);
+		samples_row_clear(&row);
+		samples_row_set(&row, SAMPLES_COL_TRIAL, "%ld", labels->trial);
+		samples_row_set(&row, SAMPLES_COL_BLOCK, "%ld", labels->block);
+		samples_row_set(&row, SAMPLES_COL_WARMUP, "%d", labels->warmup ? 1 : 0);
+		samples_row_set(&row, SAMPLES_COL_PLACEMENT, "%s", placement_name(labels->placement));
+		samples_row_set(&row, SAMPLES_COL_PROC, "%d", i);
+		samples_row_set(&row, SAMPLES_COL_ROLE, "%s", labels->role[i]);
+		samples_row_set(&row, SAMPLES_COL_PU, "%s", "");
 		if (r->pu >= 0)
-			snprintf(pu, sizeof pu, "%d", r->pu);
-		fprintf(mem,
-		        "%ld,%ld,%d,%s,%d,%s,%s,%s,%s,%s,%s,%.6f,%.6f,%.6f,%.6f,%.6f,%ld,%ld,%ld,%.4f,%s,"
-		        "%s,%s\n",
-		        labels->trial, labels->block, labels->warmup ? 1 : 0,
-		        placement_name(labels->placement), i, labels->role[i], pu, workload,
-		        r->status ? r->status : "exec-failed", exit_code, signal_number, r->utime_s,
-		        r->stime_s, r->wall_s, r->start_s, r->end_s, r->nvcsw, r->nivcsw, r->maxrss_kb,
-		        result->overlap, freq, load, result->started_utc);
+			samples_row_set(&row, SAMPLES_COL_PU, "%d", r->pu);
+		samples_row_set(&row, SAMPLES_COL_WORKLOAD, "%s", workload);
+		samples_row_set(&row, SAMPLES_COL_STATUS, "%s", r->status ? r->status : "exec-failed");
+		samples_row_set(&row, SAMPLES_COL_EXIT_CODE, "%s", "");
+		if (r->exit_code >= 0)
+			samples_row_set(&row, SAMPLES_COL_EXIT_CODE, "%d", r->exit_code);
+		samples_row_set(&row, SAMPLES_COL_SIGNAL, "%s", "");
+		if (r->signal > 0)
+			samples_row_set(&row, SAMPLES_COL_SIGNAL, "%d", r->signal);
+		samples_row_set(&row, SAMPLES_COL_UTIME, "%.6f", r->utime_s);
+		samples_row_set(&row, SAMPLES_COL_STIME, "%.6f", r->stime_s);
+		samples_row_set(&row, SAMPLES_COL_WALL, "%.6f", r->wall_s);
+		samples_row_set(&row, SAMPLES_COL_START, "%.6f", r->start_s);
+		samples_row_set(&row, SAMPLES_COL_END, "%.6f", r->end_s);
+		samples_row_set(&row, SAMPLES_COL_NVCSW, "%ld", r->nvcsw);
+		samples_row_set(&row, SAMPLES_COL_NIVCSW, "%ld", r->nivcsw);
+		samples_row_set(&row, SAMPLES_COL_MAXRSS, "%ld", r->maxrss_kb);
+		samples_row_set(&row, SAMPLES_COL_OVERLAP, "%.4f", result->overlap);
+		samples_row_set(&row, SAMPLES_COL_FREQ, "%s", freq);
+		samples_row_set(&row, SAMPLES_COL_LOADAVG, "%s", load);
+		samples_row_set(&row, SAMPLES_COL_STARTED_UTC, "%s", result->started_utc);
+		unset = samples_row_print(&row, mem);
 	}
-	if (fclose(mem) != 0) {
-		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
+	if (fclose(mem) != 0 || unset >= 0) {
+		if (unset >= 0)
+			set_error(err, err_size, "cannot format a trial: no value for samples.csv's "
+			          "column %s (a bug: please report it)", samples_csv_names[unset]);
+		else
+			set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
 		free(rows);
 		return -1;
 	}

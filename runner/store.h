@@ -12,14 +12,15 @@
 
 #include <stdbool.h>
 
+#include "analysis/samples_csv.h"
 #include "runner/trial.h"
 #include "topology/error.h"
 #include "topology/topology.h"
 
 struct store; /* owned by its creator; store_close(&s) */
 
-/* The samples.csv header line, without the newline. */
-extern const char STORE_CSV_HEADER[];
+/* The samples.csv header line, without the newline (built from analysis/samples_csv.h). */
+#define STORE_CSV_HEADER SAMPLES_CSV_HEADER
 
 /* Creates DIR (and missing parents) and an empty samples.csv with its header. Refuses a DIR that
  * exists. Returns NULL with a one-line reason in err. */

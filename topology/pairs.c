@@ -21,37 +21,6 @@
 
 #include <hwloc.h>
 
-static const char *const placement_names[PLACEMENT_COUNT] = {
-	[PLACEMENT_SOLO] = "solo",
-	[PLACEMENT_SAME_PU] = "same-pu",
-	[PLACEMENT_SIBLING] = "sibling",
-	[PLACEMENT_NON_SIBLING] = "non-sibling",
-	[PLACEMENT_CROSS_PACKAGE] = "cross-package",
-};
-
-const char *placement_name(enum placement p)
-{
-	if ((int)p < 0 || p >= PLACEMENT_COUNT)
-		return "unknown";
-	return placement_names[p];
-}
-
-int placement_parse(const char *name, enum placement *out)
-{
-	for (int i = 0; name && i < PLACEMENT_COUNT; i++) {
-		if (!strcmp(name, placement_names[i])) {
-			*out = (enum placement)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int placement_nprocs(enum placement p)
-{
-	return p == PLACEMENT_SOLO ? 1 : 2;
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* Relations between PUs.                                                                      */
 
@@ -261,8 +230,8 @@ static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
 	p->reason[0] = '\0';
 	p->pus[0] = t->pus[a].os;
 	p->pus[1] = t->pus[b].os;
-	p->npus = p->placement == PLACEMENT_SOLO ? 1 : 2;
-	if (p->placement == PLACEMENT_SOLO)
+	p->npus = placement_nprocs(p->placement);
+	if (p->npus == 1)
 		p->shares[0] = '\0';
 	else
 		shares_name(t, t->pus[a].obj, t->pus[b].obj, p->shares);
@@ -278,70 +247,77 @@ static bool topology_has_smt_cores(const struct topo *t)
 	return false;
 }
 
-void topo_plan_pairs(struct topo *t)
+/* What every placement's pair starts from: the anchor core and its first PU. */
+struct anchor {
+	int core;      /* index into cores[] */
+	int pus[2];    /* the anchor core's PUs (indexes into pus[]), in order */
+	int npus;      /* how many of pus[] are set */
+	bool sibling_mode;
+	bool this_system;
+	const char *what; /* "this machine" or "this topology" */
+};
+
+static void choose_alone(struct topo *t, struct topo_pair *p, const struct anchor *a)
+{
+	set_pair(t, p, a->pus[0], a->pus[0]);
+}
+
+static void choose_sibling(struct topo *t, struct topo_pair *sib, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
-	for (int p = 0; p < PLACEMENT_COUNT; p++) {
-		memset(&t->pairs[p], 0, sizeof t->pairs[p]);
-		t->pairs[p].placement = (enum placement)p;
-		t->pairs[p].core = -1;
-	}
-	if (t->npus == 0) {
-		for (int p = 0; p < PLACEMENT_COUNT; p++)
-			set_unavailable(&t->pairs[p], "no usable PU");
-		return;
-	}
-	bool sibling_mode = info->max_threads_per_core >= 2;
-	int anchor_core = choose_anchor_core(t, sibling_mode);
-	int order[2];
-	int n = core_pus_ordered(t, anchor_core, order, 2);
-	int anchor = order[0];
-	bool this_system = info->source == TOPO_THIS_SYSTEM;
-	const char *what = this_system ? "this machine" : "this topology";
-
-	set_pair(t, &t->pairs[PLACEMENT_SOLO], anchor, anchor);
-	set_pair(t, &t->pairs[PLACEMENT_SAME_PU], anchor, anchor);
-
-	struct topo_pair *sib = &t->pairs[PLACEMENT_SIBLING];
-	if (sibling_mode && n == 2) {
-		set_pair(t, sib, order[0], order[1]);
-		sib->core = (int)t->cores[anchor_core].obj->logical_index;
+	if (a->sibling_mode && a->npus == 2) {
+		set_pair(t, sib, a->pus[0], a->pus[1]);
+		sib->core = (int)t->cores[a->core].obj->logical_index;
 	} else if (info->cores == 0) {
 		set_unavailable(sib, "the topology has no Core level, so SMT siblings cannot be known");
 	} else if (topology_has_smt_cores(t)) {
 		set_unavailable(sib, "no core has two usable PUs: %d PUs of the topology are offline, "
 		                "disallowed (cgroup) or outside this process's affinity mask",
 		                info->disallowed_pus);
-	} else if (this_system) {
+	} else if (a->this_system) {
 		set_unavailable(sib, "this machine has no SMT: every core has one usable PU "
 		                "(SMT control: %s)", info->smt);
 	} else {
-		set_unavailable(sib, "%s has no SMT: every core has one usable PU", what);
+		set_unavailable(sib, "%s has no SMT: every core has one usable PU", a->what);
 	}
+}
 
-	struct topo_pair *non = &t->pairs[PLACEMENT_NON_SIBLING];
-	int partner = best_partner(t, anchor_core, anchor, false, NULL);
-	if (partner >= 0) {
-		int partner_pu;
-		core_pus_ordered(t, partner, &partner_pu, 1);
-		set_pair(t, non, anchor, partner_pu);
-	} else if (info->cores == 0) {
+/* The anchor PU with the first PU of its best partner core (in another package when
+ * other_package); false when there is none. */
+static bool pair_with_partner(struct topo *t, struct topo_pair *p, const struct anchor *a,
+                              bool other_package)
+{
+	int partner = best_partner(t, a->core, a->pus[0], other_package, NULL);
+	if (partner < 0)
+		return false;
+	int partner_pu;
+	core_pus_ordered(t, partner, &partner_pu, 1);
+	set_pair(t, p, a->pus[0], partner_pu);
+	return true;
+}
+
+static void choose_non_sibling(struct topo *t, struct topo_pair *non, const struct anchor *a)
+{
+	const struct topo_info *info = &t->info;
+	if (pair_with_partner(t, non, a, false))
+		return;
+	if (info->cores == 0) {
 		set_unavailable(non, "the topology has no Core level and no two usable PUs are known "
 		                "to be on different cores");
 	} else if (info->cores == 1) {
 		set_unavailable(non, "only one usable core");
 	} else {
 		set_unavailable(non, "no other usable core of the same CPU kind (%s)",
-		                topo_kind_name(t, t->cores[anchor_core].kind));
+		                topo_kind_name(t, t->cores[a->core].kind));
 	}
+}
 
-	struct topo_pair *cross = &t->pairs[PLACEMENT_CROSS_PACKAGE];
-	partner = best_partner(t, anchor_core, anchor, true, NULL);
-	if (partner >= 0) {
-		int partner_pu;
-		core_pus_ordered(t, partner, &partner_pu, 1);
-		set_pair(t, cross, anchor, partner_pu);
-	} else if (hwloc_get_type_depth(t->hw, HWLOC_OBJ_PACKAGE) == HWLOC_TYPE_DEPTH_UNKNOWN) {
+static void choose_cross_package(struct topo *t, struct topo_pair *cross, const struct anchor *a)
+{
+	const struct topo_info *info = &t->info;
+	if (pair_with_partner(t, cross, a, true))
+		return;
+	if (hwloc_get_type_depth(t->hw, HWLOC_OBJ_PACKAGE) == HWLOC_TYPE_DEPTH_UNKNOWN) {
 		set_unavailable(cross, "the topology has no Package level");
 	} else if (info->packages <= 1) {
 		int all = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
@@ -352,7 +328,43 @@ void topo_plan_pairs(struct topo *t)
 			set_unavailable(cross, "only one package");
 	} else {
 		set_unavailable(cross, "no usable core of the same CPU kind (%s) in another package",
-		                topo_kind_name(t, t->cores[anchor_core].kind));
+		                topo_kind_name(t, t->cores[a->core].kind));
+	}
+}
+
+/* Each placement's pair-choice function: a row in placements.h needs one here. */
+static void (*const choose_pair[PLACEMENT_COUNT])(struct topo *, struct topo_pair *,
+                                                  const struct anchor *) = {
+	[PLACEMENT_SOLO] = choose_alone,
+	[PLACEMENT_SAME_PU] = choose_alone,
+	[PLACEMENT_SIBLING] = choose_sibling,
+	[PLACEMENT_NON_SIBLING] = choose_non_sibling,
+	[PLACEMENT_CROSS_PACKAGE] = choose_cross_package,
+};
+
+void topo_plan_pairs(struct topo *t)
+{
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		memset(&t->pairs[p], 0, sizeof t->pairs[p]);
+		t->pairs[p].placement = (enum placement)p;
+		t->pairs[p].core = -1;
+	}
+	if (t->npus == 0) {
+		for (int p = 0; p < PLACEMENT_COUNT; p++)
+			set_unavailable(&t->pairs[p], "no usable PU");
+		return;
+	}
+	struct anchor a = { .sibling_mode = t->info.max_threads_per_core >= 2,
+	                    .this_system = t->info.source == TOPO_THIS_SYSTEM };
+	a.what = a.this_system ? "this machine" : "this topology";
+	a.core = choose_anchor_core(t, a.sibling_mode);
+	a.npus = core_pus_ordered(t, a.core, a.pus, 2);
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		if (choose_pair[p])
+			choose_pair[p](t, &t->pairs[p], &a);
+		else
+			set_unavailable(&t->pairs[p], "no pair-choice function for %s (a bug)",
+			                placement_name((enum placement)p));
 	}
 }
 

@@ -16,25 +16,10 @@
 #include <stdbool.h>
 
 #include "topology/error.h"
+#include "topology/placements.h" /* enum placement, placement_name/parse/nprocs */
 
 #define TOPO_ERR_LEN 256
 #define TOPO_NAME_LEN 32
-
-/* The placements, in the order reports list them. Names are stable (see placement_name). */
-enum placement {
-	PLACEMENT_SOLO,          /* "solo": one process alone */
-	PLACEMENT_SAME_PU,       /* "same-pu": two processes time-sharing one PU */
-	PLACEMENT_SIBLING,       /* "sibling": two PUs of one core (SMT siblings) */
-	PLACEMENT_NON_SIBLING,   /* "non-sibling": two cores, sharing as much else as possible */
-	PLACEMENT_CROSS_PACKAGE, /* "cross-package": two cores in different packages */
-	PLACEMENT_COUNT
-};
-
-const char *placement_name(enum placement p);
-/* 0 and *out set for a known name, -1 otherwise. */
-int placement_parse(const char *name, enum placement *out);
-/* Processes per trial: 1 for solo, 2 for the others. */
-int placement_nprocs(enum placement p);
 
 enum topo_source { TOPO_THIS_SYSTEM, TOPO_SYNTHETIC, TOPO_XML };
 
