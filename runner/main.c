@@ -30,6 +30,8 @@ static const struct subcommand subcommands[] = {
 	  "                 [--rope PCT] [--grid N] [--json]" },
 	{ "report", cmd_report,
 	  "smtbench report  DIR" },
+	{ "fleet", cmd_fleet,
+	  "smtbench fleet   DIR... [--json] [--out DIR]" },
 };
 enum { SUBCOMMAND_COUNT = sizeof subcommands / sizeof subcommands[0] };
 
@@ -58,6 +60,7 @@ static void help(void)
 	       "  run       run interleaved paired trials of a kernel or command in each placement\n"
 	       "  analyze   Bayesian comparison of the placements of a results folder, or of two files\n"
 	       "  report    (re)write report.md, report.json, the plots and report.html of a folder\n"
+	       "  fleet     one answer for many nodes' results folders: pooled per CPU model, outliers\n"
 	       "\n"
 	       "`smtbench COMMAND --help` describes each command's options.\n"
 	       "\n"
@@ -84,7 +87,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < SUBCOMMAND_COUNT; i++)
 		if (!strcmp(name, subcommands[i].name))
 			return subcommands[i].run(argc - 1, argv + 1);
-	warnx("unknown command '%s'; the commands are topo, run, analyze and report", name);
+	warnx("unknown command '%s'; the commands are topo, run, analyze, report and fleet", name);
 	usage(stderr);
 	return EXIT_USAGE;
 }
