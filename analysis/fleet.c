@@ -67,7 +67,8 @@ static int find_folders(const char *dir, int depth, struct paths *out)
 	int rc = 0;
 	for (int i = 0; i < count; i++) {
 		if (rc == 0 && names[i]->d_name[0] != '.') {
-			char *sub = analysis_strdup_printf("%s/%s", dir, names[i]->d_name);
+			char *sub = strcmp(dir, ".") ? analysis_strdup_printf("%s/%s", dir, names[i]->d_name)
+			                             : strdup(names[i]->d_name);
 			if (!sub)
 				rc = -1;
 			else if (is_dir(sub))

@@ -98,7 +98,8 @@ static void host_row(FILE *out, const struct fleet_host *h)
 	char ci[128];
 	snprintf(ci, sizeof ci, "%s–%s", report_num(&ns, h->ratio_ci[0], res),
 	         report_num(&ns, h->ratio_ci[1], res));
-	fprintf(out, "  %-16s %-24s %5zu  %-8s %-18s %s%s%s  %s\n", h->host, kernel, h->n,
+	/* the en dash is 3 bytes and one column: printf pads bytes */
+	fprintf(out, "  %-16s %-24s %5zu  %-8s %-20s %s%s%s  %s\n", h->host, kernel, h->n,
 	        report_num(&ns, h->ratio_mean, res), ci, h->verdict,
 	        h->settled ? "" : " (not pooled)", h->outlier ? "  << DISAGREES" : "", h->dir);
 }
