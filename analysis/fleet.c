@@ -298,7 +298,11 @@ static int examine(struct fleet *f, const char *dir)
 	struct report *rep = report_new(dir, err, sizeof err);
 	int rc;
 	if (!rep) {
-		rc = push_skip(f, dir, analysis_strdup_printf("no comparison: %s", err));
+		/* the loader's message starts with the folder, already named in the list */
+		size_t len = strlen(dir);
+		const char *why_not = !strncmp(err, dir, len) && !strncmp(err + len, ": ", 2)
+		                      ? err + len + 2 : err;
+		rc = push_skip(f, dir, analysis_strdup_printf("no comparison: %s", why_not));
 	} else if (rep->data->warning_count) {
 		rc = push_skip(f, dir, analysis_strdup_printf(
 			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "

@@ -123,7 +123,7 @@ char *fleet_svg_forest(const struct fleet *f)
 static const char style_sheet[] =
 	"body{font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;max-width:62rem;margin:1.5rem auto;"
 	"padding:0 1rem;color:#111;line-height:1.4}h1{font-size:1.35rem}"
-	"h2{font-size:1.15rem;margin-top:2rem}pre{background:#f6f6f6;padding:.6rem;overflow-x:auto;"
+	"h2{font-size:1.15rem;margin-top:2rem}pre{background:#f6f6f6;padding:.6rem;white-space:pre-wrap;"
 	"font-size:.85rem}.act{border-left:6px solid #D55E00;padding:.4rem 1rem;background:#fbeee6}"
 	"figure{margin:1rem 0}svg{max-width:100%;height:auto}";
 

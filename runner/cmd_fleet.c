@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/fleet.h"
 #include "runner/commands.h"
@@ -74,6 +75,12 @@ int cmd_fleet(int argc, char **argv)
 	}
 	if (argc - optind < 1)
 		usage_exit("fleet", "give at least one folder holding results folders (FLEET_DIR)");
+	struct stat st;
+	if (out_dir && stat(out_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		warnx("fleet: --out %s is not a folder; give a folder for fleet.md, fleet.json and "
+		      "fleet.html", out_dir);
+		return EXIT_USAGE;
+	}
 	char err[512];
 	struct fleet *f = fleet_load(argv + optind, (size_t)(argc - optind), err, sizeof err);
 	if (!f) {
