@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,8 @@
 /* Folders nested deeper than this under a given folder are not searched (a loop of links, or a
  * path given by mistake). */
 enum { FLEET_MAX_DEPTH = 8 };
+/* The most folders read at once. */
+enum { FLEET_MAX_THREADS = 16 };
 
 struct paths {
 	char **items;
@@ -172,22 +175,6 @@ static char *mixed_workloads(const char *dir)
 	return found;
 }
 
-static int push_skip(struct fleet *f, const char *dir, char *reason)
-{
-	char *d = strdup(dir);
-	struct fleet_skip *grown = realloc(f->skipped, (f->skipped_count + 1) * sizeof *grown);
-	if (!reason || !d || !grown) {
-		free(reason);
-		free(d);
-		if (grown)
-			f->skipped = grown;
-		return -1;
-	}
-	f->skipped = grown;
-	grown[f->skipped_count++] = (struct fleet_skip){ d, reason };
-	return 0;
-}
-
 /* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
 static char *meta_problem(const char *dir, json_t **meta)
 {
@@ -285,41 +272,109 @@ static void host_release(struct fleet_host *h)
 	free(h->group_key);
 }
 
-/* Reads one folder into a host, or a skip with its reason. Returns -1 on out of memory. */
-static int examine(struct fleet *f, const char *dir)
+/* One folder's outcome: a host, or the reason it is skipped. */
+struct outcome {
+	const char *dir;
+	bool usable;
+	struct fleet_host host;
+	char *reason;
+	int rc;                    /* -1: out of memory */
+};
+
+/* Reads one folder into a host, or a skip with its reason. */
+static void examine(struct outcome *o)
 {
+	const char *dir = o->dir;
 	json_t *meta;
-	char *why = meta_problem(dir, &meta);
-	if (why) {
+	o->reason = meta_problem(dir, &meta);
+	if (o->reason) {
 		json_decref(meta);
-		return push_skip(f, dir, why);
+		return;
 	}
 	char err[512];
 	struct report *rep = report_new(dir, err, sizeof err);
-	int rc;
 	if (!rep) {
 		/* the loader's message starts with the folder, already named in the list */
 		size_t len = strlen(dir);
 		const char *why_not = !strncmp(err, dir, len) && !strncmp(err + len, ": ", 2)
 		                      ? err + len + 2 : err;
-		rc = push_skip(f, dir, analysis_strdup_printf("no comparison: %s", why_not));
+		o->reason = analysis_strdup_printf("no comparison: %s", why_not);
 	} else if (rep->data->warning_count) {
-		rc = push_skip(f, dir, analysis_strdup_printf(
+		o->reason = analysis_strdup_printf(
 			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "
 			"continue it with smtbench run --resume, or rerun it", rep->data->warning_count,
-			rep->data->warnings[0]));
+			rep->data->warnings[0]);
 	} else {
-		struct fleet_host *grown = realloc(f->hosts, (f->host_count + 1) * sizeof *grown);
-		rc = grown ? 0 : -1;
-		if (grown) {
-			f->hosts = grown;
-			memset(&grown[f->host_count], 0, sizeof *grown);
-			rc = host_fill(&grown[f->host_count], dir, meta, rep);
-			f->host_count++;
-		}
+		o->usable = true;
+		o->rc = host_fill(&o->host, dir, meta, rep);
 	}
+	if (!o->usable && !o->reason)
+		o->rc = -1;
 	report_free(&rep);
 	json_decref(meta);
+}
+
+/* Folders are read and analysed in parallel (each one alone: report_new shares nothing), one
+ * worker per online CPU; the outcomes keep the folders' order. */
+struct work {
+	struct outcome *outcomes;
+	size_t count;
+	size_t next;               /* taken with __atomic_fetch_add */
+};
+
+static void *worker(void *arg)
+{
+	struct work *w = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
+		if (i >= w->count)
+			return NULL;
+		examine(&w->outcomes[i]);
+	}
+}
+
+static void examine_all(struct outcome *outcomes, size_t count)
+{
+	struct work w = { outcomes, count, 0 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)cpus : 1;
+	if (threads > FLEET_MAX_THREADS)
+		threads = FLEET_MAX_THREADS;
+	if (threads > count)
+		threads = count;
+	pthread_t ids[FLEET_MAX_THREADS];
+	size_t started = 0;
+	for (size_t t = 1; t < threads; t++) /* this thread is one of them */
+		if (pthread_create(&ids[started], NULL, worker, &w) == 0)
+			started++;
+	worker(&w);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(ids[t], NULL);
+}
+
+/* Moves the outcomes into the fleet, in order. */
+static int collect(struct fleet *f, struct outcome *outcomes, size_t count)
+{
+	int rc = 0;
+	f->hosts = calloc(count ? count : 1, sizeof *f->hosts);
+	f->skipped = calloc(count ? count : 1, sizeof *f->skipped);
+	if (!f->hosts || !f->skipped)
+		rc = -1;
+	for (size_t i = 0; i < count; i++) {
+		struct outcome *o = &outcomes[i];
+		if (o->rc < 0)
+			rc = -1;
+		if (rc == 0 && o->usable) {
+			f->hosts[f->host_count++] = o->host;
+		} else if (rc == 0 && o->reason && (f->skipped[f->skipped_count].dir = strdup(o->dir))) {
+			f->skipped[f->skipped_count++].reason = o->reason;
+		} else {
+			if (o->usable)
+				host_release(&o->host);
+			free(o->reason);
+			rc = -1;
+		}
+	}
 	return rc;
 }
 
@@ -436,13 +491,17 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 	qsort(found.items, found.count, sizeof *found.items, compare_paths);
 	if (!(f = calloc(1, sizeof *f)))
 		goto oom;
-	for (size_t i = 0; i < found.count; i++) {
-		if (i > 0 && !strcmp(found.items[i], found.items[i - 1]))
-			continue; /* the same folder given twice */
-		if (examine(f, found.items[i]) < 0)
-			goto oom;
-	}
-	if (build_groups(f) < 0)
+	struct outcome *outcomes = calloc(found.count ? found.count : 1, sizeof *outcomes);
+	if (!outcomes)
+		goto oom;
+	size_t unique = 0;
+	for (size_t i = 0; i < found.count; i++)
+		if (i == 0 || strcmp(found.items[i], found.items[i - 1])) /* a folder given twice */
+			outcomes[unique++].dir = found.items[i];
+	examine_all(outcomes, unique);
+	int rc = collect(f, outcomes, unique);
+	free(outcomes);
+	if (rc < 0 || build_groups(f) < 0)
 		goto oom;
 	for (size_t i = 0; i < found.count; i++)
 		free(found.items[i]);
