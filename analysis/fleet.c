@@ -294,11 +294,16 @@ static void examine(struct outcome *o)
 	char err[512];
 	struct report *rep = report_new(dir, err, sizeof err);
 	if (!rep) {
-		/* the loader's message starts with the folder, already named in the list */
+		/* the loader's message starts with the folder ("DIR: ..." or "DIR/samples.csv:1:
+		 * ..."), already named in the list */
 		size_t len = strlen(dir);
-		const char *why_not = !strncmp(err, dir, len) && !strncmp(err + len, ": ", 2)
-		                      ? err + len + 2 : err;
-		o->reason = analysis_strdup_printf("no comparison: %s", why_not);
+		const char *why_not = err;
+		if (!strncmp(err, dir, len) && !strncmp(err + len, ": ", 2))
+			why_not = err + len + 2;
+		else if (!strncmp(err, dir, len) && err[len] == '/')
+			why_not = err + len + 1;
+		o->reason = analysis_strdup_printf("%s: %s", strstr(err, "no two placements")
+		                                   ? "no comparison" : "cannot be analysed", why_not);
 	} else if (rep->data->warning_count) {
 		o->reason = analysis_strdup_printf(
 			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "

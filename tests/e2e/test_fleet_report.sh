@@ -19,9 +19,11 @@ synth "$fleet/bad/mixed" h --mixed
 synth "$fleet/bad/oldver" h --version 0.0.9
 synth "$fleet/bad/incomplete" h --status interrupted
 synth "$fleet/bad/nocmp" h --solo-only
+synth "$fleet/bad/nocolumn" h
+sed -i '1s/utime_s/cpu_s/' "$fleet/bad/nocolumn/samples.csv"   # a column the analysis needs, renamed
 mkdir -p "$fleet/empty/nothing-here"   # neither meta.json nor samples.csv: not a results folder
 
-check_status 0 "fleet over 10 nodes and 6 unusable folders" "$SMTBENCH" fleet "$fleet" --out "$t_tmp/report"
+check_status 0 "fleet over 10 nodes and 7 unusable folders" "$SMTBENCH" fleet "$fleet" --out "$t_tmp/report"
 text=$t_out
 check "the deviant node is named with the word to act on" \
 	contains "$text" "Node that disagrees: node7 ($fleet/a/node7-100)"
@@ -56,7 +58,7 @@ assert 0 < a["pooled"]["spread_mean"] and a["pooled"]["predictive_ci"][0] < a["p
 want = {"nometa": "no meta.json", "torn": "samples.csv is damaged or cut short",
         "mixed": "mixes measured workloads (nop and pause)",
         "oldver": "made by smtbench 0.0.9", "incomplete": "incomplete: its run is interrupted",
-        "nocmp": "no comparison"}
+        "nocmp": "no comparison", "nocolumn": "cannot be analysed"}
 got = {s["dir"].rsplit("/", 1)[1]: s["reason"] for s in j["skipped"]}
 assert set(got) == set(want), got
 for k, v in want.items():
