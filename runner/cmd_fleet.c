@@ -88,7 +88,8 @@ int cmd_fleet(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
-	if (out_dir && fleet_write_files(f, out_dir, err, sizeof err) != 0) {
+	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
+	if (out_dir && f->host_count > 0 && fleet_write_files(f, out_dir, err, sizeof err) != 0) {
 		warnx("fleet: cannot write the fleet report: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
 	}
@@ -103,7 +104,7 @@ int cmd_fleet(int argc, char **argv)
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	if (status == EXIT_OK && f->host_count == 0) {
-		warnx("fleet: no usable results folder under the given folder(s)%s",
+		warnx("fleet: no usable results folder under the given folder(s)%s; nothing written",
 		      f->skipped_count ? " (see the skipped ones and their reasons)" : "");
 		status = EXIT_USAGE;
 	}

@@ -101,9 +101,10 @@ fi
 # --- bad input ---------------------------------------------------------------------------------
 check_status 2 "a folder that does not exist" "$SMTBENCH" fleet "$t_tmp/nope"
 check "... is named in one line" test "$t_err" = "smtbench: fleet: $t_tmp/nope is not a directory; give the folder the runs wrote into (FLEET_DIR)"
-check_status 2 "no usable folder at all" "$SMTBENCH" fleet "$fleet/bad"
-check "... says so, and still lists the skipped ones" \
-	contains "$t_out$t_err" "no usable results folder"
+check_status 2 "no usable folder at all" "$SMTBENCH" fleet "$fleet/bad" --out "$t_tmp/none"
+check "... says so" contains "$t_err" "no usable results folder"
+check "... still lists the skipped ones" contains "$t_out" "$fleet/bad/torn: samples.csv is damaged"
+check "... and writes nothing" test ! -e "$t_tmp/none"
 touch "$t_tmp/a-file"
 check_status 2 "--out naming a file, not a folder" "$SMTBENCH" fleet "$fleet" --out "$t_tmp/a-file"
 check "... is refused before anything is written" test ! -s "$t_tmp/a-file"
