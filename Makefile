@@ -64,7 +64,7 @@ ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes 
               -I. $(DEP_CFLAGS) -DSMTBENCH_VERSION='"$(VERSION)"' \
               $(SAN_FLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
-LIBS        = $(DEP_LIBS) -lm
+LIBS        = $(DEP_LIBS) -lm -pthread
 
 # Modules: every .c under a module folder is part of the program; runner/main.c holds main()
 # and is left out of the test binaries, which link everything else.

@@ -21,6 +21,9 @@ const struct subcommand subcommands[] = {
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
 	  "smtbench report DIR" },
+	{ "fleet", cmd_fleet,
+	  "one answer for many nodes' results folders: pooled per CPU model, outliers",
+	  "smtbench fleet DIR... [--json] [--out DIR]" },
 };
 const size_t subcommand_count = sizeof subcommands / sizeof subcommands[0];
 

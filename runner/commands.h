@@ -17,6 +17,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 struct subcommand {
 	const char *name;

@@ -1,0 +1,550 @@
+/*
+ * fleet.c — from folders to groups: finds the results folders, reads each as `smtbench report`
+ * does (report_new), keeps its headline comparison, says why a folder cannot be used, groups
+ * comparable nodes and pools each group (fleet_model.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/fleet.h"
+#include "analysis/internal.h"
+#include "analysis/report_internal.h"
+
+/* Folders nested deeper than this under a given folder are not searched (a loop of links, or a
+ * path given by mistake). */
+enum { FLEET_MAX_DEPTH = 8 };
+/* The most folders read at once. */
+enum { FLEET_MAX_THREADS = 16 };
+
+struct paths {
+	char **items;
+	size_t count;
+};
+
+static int push_path(struct paths *p, char *path)
+{
+	if (!path)
+		return -1;
+	char **grown = realloc(p->items, (p->count + 1) * sizeof *grown);
+	if (!grown) {
+		free(path);
+		return -1;
+	}
+	p->items = grown;
+	p->items[p->count++] = path;
+	return 0;
+}
+
+static bool has_file(const char *dir, const char *name)
+{
+	char *path = analysis_strdup_printf("%s/%s", dir, name);
+	bool yes = path && access(path, F_OK) == 0;
+	free(path);
+	return yes;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A results folder holds meta.json or samples.csv; other folders are searched. Hidden folders
+ * (a fleet report's temporary files, .git) are not. */
+static int find_folders(const char *dir, int depth, struct paths *out)
+{
+	if (has_file(dir, "meta.json") || has_file(dir, "samples.csv"))
+		return push_path(out, strdup(dir));
+	if (depth >= FLEET_MAX_DEPTH)
+		return 0;
+	struct dirent **names = NULL;
+	int count = scandir(dir, &names, NULL, alphasort);
+	if (count < 0)
+		return 0; /* unreadable below a given folder: nothing to find there */
+	int rc = 0;
+	for (int i = 0; i < count; i++) {
+		if (rc == 0 && names[i]->d_name[0] != '.') {
+			char *sub = strcmp(dir, ".") ? analysis_strdup_printf("%s/%s", dir, names[i]->d_name)
+			                             : strdup(names[i]->d_name);
+			if (!sub)
+				rc = -1;
+			else if (is_dir(sub))
+				rc = find_folders(sub, depth + 1, out);
+			free(sub);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* ---- one folder ------------------------------------------------------------------------- */
+
+static const char *meta_str(const json_t *meta, const char *key)
+{
+	const char *s = report_meta_string(meta, key);
+	return s && *s ? s : "unknown";
+}
+
+static const char *smt_state(const json_t *meta)
+{
+	const char *control = report_meta_string(meta, "smt_control");
+	const char *active = report_meta_string(meta, "smt_active");
+	if (control && (!strcmp(control, "notsupported") || !strcmp(control, "notimplemented")))
+		return "not supported";
+	if (active && !strcmp(active, "1"))
+		return "on";
+	if (active && !strcmp(active, "0"))
+		return "off";
+	return "unknown";
+}
+
+/* The measured workload's name, and the one run beside it. */
+static char *workload_text(const json_t *meta)
+{
+	json_t *w = json_object_get(meta, "workloads");
+	const char *a = report_meta_string(json_object_get(w, "a"), "name");
+	const char *b = report_meta_string(json_object_get(w, "b"), "name");
+	if (b)
+		return analysis_strdup_printf("%s beside %s", a ? a : "unknown", b);
+	return strdup(a ? a : "unknown");
+}
+
+/* What must be equal for nodes to be pooled: CPU model, SMT state, both workloads with their
+ * arguments (kernel, iterations, command), the placements run, and the comparison. */
+static char *group_key(const json_t *meta, const char *smt, const char *comparison)
+{
+	json_t *w = json_object_get(meta, "workloads");
+	json_t *settings = json_object_get(meta, "settings");
+	json_t *key = json_pack("{s:s, s:s, s:O?, s:O?, s:O?, s:s}",
+	                        "cpu_model", meta_str(meta, "cpu_model"), "smt", smt,
+	                        "a", json_object_get(json_object_get(w, "a"), "argv"),
+	                        "b", json_object_get(json_object_get(w, "b"), "argv"),
+	                        "placements", json_object_get(settings, "placements"),
+	                        "comparison", comparison);
+	char *text = key ? json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(key);
+	return text;
+}
+
+/* Different measured workloads among samples.csv's role-a rows: the first two, else NULL. */
+static char *mixed_workloads(const char *dir)
+{
+	char *path = analysis_strdup_printf("%s/samples.csv", dir);
+	FILE *in = path ? fopen(path, "r") : NULL;
+	free(path);
+	if (!in)
+		return NULL;
+	char *line = NULL, *first = NULL, *found = NULL;
+	size_t cap = 0;
+	int c_role = -1, c_work = -1;
+	for (long row = 0; !found && getline(&line, &cap, in) > 0; row++) {
+		line[strcspn(line, "\r\n")] = '\0';
+		char *fields[64], *cursor = line;
+		size_t n = 0;
+		while (n < 64 && cursor)
+			fields[n++] = strsep(&cursor, ",");
+		if (row == 0) {
+			for (size_t i = 0; i < n; i++) {
+				if (!strcmp(fields[i], "role"))
+					c_role = (int)i;
+				if (!strcmp(fields[i], "workload"))
+					c_work = (int)i;
+			}
+			if (c_role < 0 || c_work < 0)
+				break;
+			continue;
+		}
+		if ((size_t)c_role >= n || (size_t)c_work >= n || strcmp(fields[c_role], "a")
+		    || !*fields[c_work])
+			continue;
+		if (!first)
+			first = strdup(fields[c_work]);
+		else if (strcmp(first, fields[c_work]))
+			found = analysis_strdup_printf("%s and %s", first, fields[c_work]);
+	}
+	free(line);
+	free(first);
+	fclose(in);
+	return found;
+}
+
+/* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
+static char *meta_problem(const char *dir, json_t **meta)
+{
+	*meta = NULL;
+	if (!has_file(dir, "meta.json"))
+		return strdup("no meta.json: not a finished smtbench results folder (a run that did "
+		              "not start, or samples copied without it); rerun it");
+	char *path = analysis_strdup_printf("%s/meta.json", dir);
+	json_error_t jerr;
+	*meta = path ? json_load_file(path, 0, &jerr) : NULL;
+	free(path);
+	if (!*meta)
+		return analysis_strdup_printf("meta.json is damaged (line %d: %s); rerun it",
+		                              jerr.line, jerr.text);
+	const char *tool = report_meta_string(*meta, "tool");
+	const char *version = report_meta_string(*meta, "version");
+	if (!json_is_object(*meta) || !tool || strcmp(tool, "smtbench"))
+		return strdup("meta.json was not written by smtbench run");
+	if (!version || strcmp(version, SMTBENCH_VERSION))
+		return analysis_strdup_printf("made by smtbench %s, this is smtbench %s: not pooled "
+		                              "with this version's runs; rerun it with this version",
+		                              version ? version : "(no version)", SMTBENCH_VERSION);
+	const char *status = report_meta_string(*meta, "status");
+	if (!status || strcmp(status, "complete"))
+		return analysis_strdup_printf("incomplete: its run is %s (%lld trials done); continue "
+		                              "it with smtbench run --resume %s",
+		                              status ? status : "of unknown status",
+		                              (long long)json_integer_value(
+		                                  json_object_get(*meta, "trials_done")), dir);
+	if (!has_file(dir, "samples.csv"))
+		return strdup("no samples.csv; rerun it");
+	char *mixed = mixed_workloads(dir);
+	if (mixed) {
+		char *why = analysis_strdup_printf("samples.csv mixes measured workloads (%s): one "
+		                                   "folder must hold one workload's runs", mixed);
+		free(mixed);
+		return why;
+	}
+	return NULL;
+}
+
+/* The normal summary of log(mu_A / mu_B): the two posteriors are independent (separate
+ * samples), so the mean and variance of the logs add. */
+static void log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
+{
+	const struct analysis_dist *d[2] = { &c->a.mu, &c->b.mu };
+	double m[2] = { 0, 0 }, v[2] = { 0, 0 };
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < d[k]->count; i++)
+			m[k] += d[k]->probs[i] * log(d[k]->values[i]);
+		for (size_t i = 0; i < d[k]->count; i++) {
+			double e = log(d[k]->values[i]) - m[k];
+			v[k] += d[k]->probs[i] * e * e;
+		}
+	}
+	*mean = m[0] - m[1];
+	*sd = sqrt(v[0] + v[1]);
+}
+
+static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
+                     const struct report *rep)
+{
+	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
+	h->dir = strdup(dir);
+	h->host = strdup(meta_str(meta, "host"));
+	h->cpu_model = strdup(meta_str(meta, "cpu_model"));
+	h->smt = strdup(smt_state(meta));
+	h->os_kernel = strdup(meta_str(meta, "os_kernel"));
+	h->workload = workload_text(meta);
+	h->comparison = analysis_strdup_printf("%s vs %s", c->a.name, c->b.name);
+	if (!h->comparison)
+		return -1;
+	h->group_key = group_key(meta, h->smt, h->comparison);
+	h->n = c->a.n < c->b.n ? c->a.n : c->b.n;
+	h->ratio_mean = c->ratio_mean;
+	h->ratio_ci[0] = c->ratio_ci[0];
+	h->ratio_ci[1] = c->ratio_ci[1];
+	h->verdict = analysis_verdict_name(c->verdict);
+	h->settled = analysis_comparison_settled(c);
+	log_ratio_summary(c, &h->log_mean, &h->log_sd);
+	h->loo_ci[0] = h->loo_ci[1] = NAN;
+	return h->dir && h->host && h->cpu_model && h->smt && h->os_kernel && h->workload
+	       && h->group_key ? 0 : -1;
+}
+
+static void host_release(struct fleet_host *h)
+{
+	free(h->dir);
+	free(h->host);
+	free(h->cpu_model);
+	free(h->smt);
+	free(h->os_kernel);
+	free(h->workload);
+	free(h->comparison);
+	free(h->group_key);
+}
+
+/* One folder's outcome: a host, or the reason it is skipped. */
+struct outcome {
+	const char *dir;
+	bool usable;
+	struct fleet_host host;
+	char *reason;
+	int rc;                    /* -1: out of memory */
+};
+
+/* Reads one folder into a host, or a skip with its reason. */
+static void examine(struct outcome *o)
+{
+	const char *dir = o->dir;
+	json_t *meta;
+	o->reason = meta_problem(dir, &meta);
+	if (o->reason) {
+		json_decref(meta);
+		return;
+	}
+	char err[512];
+	struct report *rep = report_new(dir, err, sizeof err);
+	if (!rep) {
+		/* the loader's message starts with the folder ("DIR: ..." or "DIR/samples.csv:1:
+		 * ..."), already named in the list */
+		size_t len = strlen(dir);
+		const char *why_not = err;
+		if (!strncmp(err, dir, len) && !strncmp(err + len, ": ", 2))
+			why_not = err + len + 2;
+		else if (!strncmp(err, dir, len) && err[len] == '/')
+			why_not = err + len + 1;
+		o->reason = analysis_strdup_printf("%s: %s", strstr(err, "no two placements")
+		                                   ? "no comparison" : "cannot be analysed", why_not);
+	} else if (rep->data->warning_count) {
+		o->reason = analysis_strdup_printf(
+			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "
+			"continue it with smtbench run --resume, or rerun it", rep->data->warning_count,
+			rep->data->warnings[0]);
+	} else {
+		o->usable = true;
+		o->rc = host_fill(&o->host, dir, meta, rep);
+	}
+	if (!o->usable && !o->reason)
+		o->rc = -1;
+	report_free(&rep);
+	json_decref(meta);
+}
+
+/* Folders are read and analysed in parallel (each one alone: report_new shares nothing), one
+ * worker per online CPU; the outcomes keep the folders' order. */
+struct work {
+	struct outcome *outcomes;
+	size_t count;
+	size_t next;               /* taken with __atomic_fetch_add */
+};
+
+static void *worker(void *arg)
+{
+	struct work *w = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
+		if (i >= w->count)
+			return NULL;
+		examine(&w->outcomes[i]);
+	}
+}
+
+static void examine_all(struct outcome *outcomes, size_t count)
+{
+	struct work w = { outcomes, count, 0 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)cpus : 1;
+	if (threads > FLEET_MAX_THREADS)
+		threads = FLEET_MAX_THREADS;
+	if (threads > count)
+		threads = count;
+	pthread_t ids[FLEET_MAX_THREADS];
+	size_t started = 0;
+	for (size_t t = 1; t < threads; t++) /* this thread is one of them */
+		if (pthread_create(&ids[started], NULL, worker, &w) == 0)
+			started++;
+	worker(&w);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(ids[t], NULL);
+}
+
+/* Moves the outcomes into the fleet, in order. */
+static int collect(struct fleet *f, struct outcome *outcomes, size_t count)
+{
+	int rc = 0;
+	f->hosts = calloc(count ? count : 1, sizeof *f->hosts);
+	f->skipped = calloc(count ? count : 1, sizeof *f->skipped);
+	if (!f->hosts || !f->skipped)
+		rc = -1;
+	for (size_t i = 0; i < count; i++) {
+		struct outcome *o = &outcomes[i];
+		if (o->rc < 0)
+			rc = -1;
+		if (rc == 0 && o->usable) {
+			f->hosts[f->host_count++] = o->host;
+		} else if (rc == 0 && o->reason && (f->skipped[f->skipped_count].dir = strdup(o->dir))) {
+			f->skipped[f->skipped_count++].reason = o->reason;
+		} else {
+			if (o->usable)
+				host_release(&o->host);
+			free(o->reason);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* ---- groups ------------------------------------------------------------------------------ */
+
+static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h)
+{
+	for (size_t g = 0; g < f->group_count; g++)
+		if (!strcmp(f->groups[g].key, h->group_key))
+			return &f->groups[g];
+	struct fleet_group *grown = realloc(f->groups, (f->group_count + 1) * sizeof *grown);
+	if (!grown)
+		return NULL;
+	f->groups = grown;
+	struct fleet_group *g = &grown[f->group_count];
+	memset(g, 0, sizeof *g);
+	f->group_count++;
+	g->cpu_model = strdup(h->cpu_model);
+	g->smt = strdup(h->smt);
+	g->workload = strdup(h->workload);
+	g->comparison = strdup(h->comparison);
+	g->key = strdup(h->group_key);
+	g->hosts = calloc(f->host_count, sizeof *g->hosts);
+	if (!g->cpu_model || !g->smt || !g->workload || !g->comparison || !g->key || !g->hosts)
+		return NULL;
+	return g;
+}
+
+/* Pools a group's settled nodes and checks each of them against the others. */
+static int pool_group(struct fleet *f, struct fleet_group *g)
+{
+	size_t n = 0, cap = g->host_count ? g->host_count : 1;
+	double *m = malloc(cap * sizeof *m), *s = malloc(cap * sizeof *s);
+	double *lo = malloc(cap * sizeof *lo), *hi = malloc(cap * sizeof *hi);
+	double *loo = malloc(2 * cap * sizeof *loo);
+	bool *out = malloc(cap * sizeof *out);
+	size_t *which = malloc(cap * sizeof *which);
+	int rc = -1;
+	if (!m || !s || !lo || !hi || !loo || !out || !which)
+		goto done;
+	for (size_t k = 0; k < g->host_count; k++) {
+		const struct fleet_host *h = &f->hosts[g->hosts[k]];
+		if (!h->settled || !(h->log_sd > 0) || !isfinite(h->log_mean))
+			continue;
+		m[n] = h->log_mean;
+		s[n] = h->log_sd;
+		lo[n] = log(h->ratio_ci[0]);
+		hi[n] = log(h->ratio_ci[1]);
+		which[n++] = g->hosts[k];
+	}
+	if (fleet_pool(m, s, n, &g->pooled) < 0 || fleet_outliers(m, s, lo, hi, n, out, loo) < 0)
+		goto done;
+	for (size_t k = 0; k < n; k++) {
+		struct fleet_host *h = &f->hosts[which[k]];
+		h->outlier = out[k];
+		h->loo_known = !isnan(loo[2 * k]);
+		h->loo_ci[0] = exp(loo[2 * k]);
+		h->loo_ci[1] = exp(loo[2 * k + 1]);
+	}
+	rc = 0;
+done:
+	free(m);
+	free(s);
+	free(lo);
+	free(hi);
+	free(loo);
+	free(out);
+	free(which);
+	return rc;
+}
+
+static int build_groups(struct fleet *f)
+{
+	for (size_t i = 0; i < f->host_count; i++) {
+		struct fleet_group *g = group_for(f, &f->hosts[i]);
+		if (!g)
+			return -1;
+		g->hosts[g->host_count++] = i;
+	}
+	for (size_t g = 0; g < f->group_count; g++)
+		if (pool_group(f, &f->groups[g]) < 0)
+			return -1;
+	return 0;
+}
+
+static int compare_paths(const void *pa, const void *pb)
+{
+	return strcmp(*(char *const *)pa, *(char *const *)pb);
+}
+
+struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size)
+{
+	struct paths found = { NULL, 0 };
+	struct fleet *f = NULL;
+	for (size_t i = 0; i < count; i++) {
+		if (!is_dir(dirs[i])) {
+			analysis_set_error(err, err_size, "%s is not a directory; give the folder the "
+			                   "runs wrote into (FLEET_DIR)", dirs[i]);
+			goto fail;
+		}
+		char *trimmed = strdup(dirs[i]);
+		if (!trimmed)
+			goto oom;
+		for (size_t len = strlen(trimmed); len > 1 && trimmed[len - 1] == '/'; len--)
+			trimmed[len - 1] = '\0';
+		/* "./x" is shown as "x", the way a person would type it */
+		if (!strncmp(trimmed, "./", 2) && trimmed[2])
+			memmove(trimmed, trimmed + 2, strlen(trimmed + 2) + 1);
+		int rc = find_folders(trimmed, 0, &found);
+		free(trimmed);
+		if (rc < 0)
+			goto oom;
+	}
+	qsort(found.items, found.count, sizeof *found.items, compare_paths);
+	if (!(f = calloc(1, sizeof *f)))
+		goto oom;
+	struct outcome *outcomes = calloc(found.count ? found.count : 1, sizeof *outcomes);
+	if (!outcomes)
+		goto oom;
+	size_t unique = 0;
+	for (size_t i = 0; i < found.count; i++)
+		if (i == 0 || strcmp(found.items[i], found.items[i - 1])) /* a folder given twice */
+			outcomes[unique++].dir = found.items[i];
+	examine_all(outcomes, unique);
+	int rc = collect(f, outcomes, unique);
+	free(outcomes);
+	if (rc < 0 || build_groups(f) < 0)
+		goto oom;
+	for (size_t i = 0; i < found.count; i++)
+		free(found.items[i]);
+	free(found.items);
+	return f;
+oom:
+	analysis_set_error(err, err_size, "out of memory");
+fail:
+	for (size_t i = 0; i < found.count; i++)
+		free(found.items[i]);
+	free(found.items);
+	fleet_free(&f);
+	return NULL;
+}
+
+void fleet_free(struct fleet **p)
+{
+	if (!p || !*p)
+		return;
+	struct fleet *f = *p;
+	for (size_t i = 0; i < f->host_count; i++)
+		host_release(&f->hosts[i]);
+	free(f->hosts);
+	for (size_t g = 0; g < f->group_count; g++) {
+		struct fleet_group *gr = &f->groups[g];
+		free(gr->cpu_model);
+		free(gr->smt);
+		free(gr->workload);
+		free(gr->comparison);
+		free(gr->key);
+		free(gr->hosts);
+	}
+	free(f->groups);
+	for (size_t i = 0; i < f->skipped_count; i++) {
+		free(f->skipped[i].dir);
+		free(f->skipped[i].reason);
+	}
+	free(f->skipped);
+	free(f);
+	*p = NULL;
+}

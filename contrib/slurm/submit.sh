@@ -1,0 +1,27 @@
+#!/bin/bash
+# submit.sh — what an admin types: the runs, then the fleet report once they have ended.
+#
+#   FLEET_DIR=/shared/smtbench contrib/slurm/submit.sh fleet --nodes=16 -- [smtbench run options]
+#   FLEET_DIR=/shared/smtbench contrib/slurm/submit.sh array --array=0-15 -- [smtbench run options]
+#
+# Options before `--` go to sbatch (nodes, partition, --begin, ...); those after it to
+# `smtbench run`. Prints the two job ids. The report lands in $FLEET_DIR/fleet-report/.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+kind=${1:?usage: submit.sh fleet|array [SBATCH OPTIONS] -- [SMTBENCH RUN OPTIONS]}
+shift
+: "${FLEET_DIR:?set FLEET_DIR to a folder on a filesystem every node sees}"
+case $kind in
+	fleet) script=$here/smtbench-fleet.sbatch ;;
+	array) script=$here/smtbench-array.sbatch ;;
+	*) echo "submit.sh: the first word is fleet or array, not '$kind'" >&2; exit 2 ;;
+esac
+sbatch_opts=()
+while (($#)) && [[ $1 != -- ]]; do sbatch_opts+=("$1"); shift; done
+(($#)) && shift # the --
+mkdir -p "$FLEET_DIR"
+runs=$(sbatch --parsable --chdir="$FLEET_DIR" "${sbatch_opts[@]}" "$script" "$@")
+runs=${runs%%;*}
+report=$(sbatch --parsable --chdir="$FLEET_DIR" --dependency="afterany:$runs" \
+	"$here/smtbench-report.sbatch")
+echo "runs: job $runs; report: job $report (after the runs, into $FLEET_DIR/fleet-report/)"

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# End to end: `smtbench fleet` over SYNTHETIC results folders (tests/e2e/fleet_synth.py writes
+# them in the format `smtbench run` does, with known node effects): two groups, an injected
+# deviant node named, every unusable folder skipped with its reason, the --json contract, the
+# files of --out (written atomically, fleet.json equal to --json), fleet.html in headless
+# Chromium, and bad input.
+source "$(dirname "$0")/lib.sh"
+synth() { python3 "$SMTBENCH_ROOT/tests/e2e/fleet_synth.py" "$@"; }
+
+fleet=$t_tmp/fleet
+for i in 1 2 3 4 5 6; do synth "$fleet/a/node$i-100" "node$i" --sibling --seed "$i"; done
+synth "$fleet/a/node7-100" node7 --sibling --seed 7 --ratio 1.6   # the deviant: 1.6x, not 1.25x
+for i in 1 2 3; do
+	synth "$fleet/b/x$i" "x$i" --cpu "Other CPU (test data)" --smt off --seed "1$i" --ratio 1.02
+done
+synth "$fleet/bad/nometa" h --no-meta
+synth "$fleet/bad/torn" h --torn
+synth "$fleet/bad/mixed" h --mixed
+synth "$fleet/bad/oldver" h --version 0.0.9
+synth "$fleet/bad/incomplete" h --status interrupted
+synth "$fleet/bad/nocmp" h --solo-only
+synth "$fleet/bad/nocolumn" h
+sed -i '1s/utime_s/cpu_s/' "$fleet/bad/nocolumn/samples.csv"   # a column the analysis needs, renamed
+mkdir -p "$fleet/empty/nothing-here"   # neither meta.json nor samples.csv: not a results folder
+
+check_status 0 "fleet over 10 nodes and 7 unusable folders" "$SMTBENCH" fleet "$fleet" --out "$t_tmp/report"
+text=$t_out
+check "the deviant node is named with the word to act on" \
+	contains "$text" "Node that disagrees: node7 ($fleet/a/node7-100)"
+check "... with what to check" contains "$text" "check this node: BIOS SMT setting, microcode, load?"
+check "the group without a sibling placement says so" \
+	contains "$text" "no sibling placement was measured on these nodes"
+check "the folder with neither file is not listed" python3 -c 'import sys; assert "nothing-here" not in sys.argv[1]' "$text"
+
+check_status 0 "fleet --json" "$SMTBENCH" fleet "$fleet" --json
+printf '%s\n' "$t_out" >"$t_tmp/fleet-stdout.json"
+check "the --json contract: keys, groups, pooled, outliers and skipped reasons" python3 - "$t_tmp/fleet-stdout.json" "$fleet" <<'PY'
+import json, math, sys
+j = json.load(open(sys.argv[1])); root = sys.argv[2]
+assert set(j) >= {"groups", "skipped"}, j.keys()
+assert len(j["groups"]) == 2, len(j["groups"])
+for g in j["groups"]:
+    assert set(g) >= {"cpu_model", "smt", "workload", "hosts", "pooled", "outliers"}, g.keys()
+    assert set(g["pooled"]) >= {"ratio_mean", "ratio_ci", "spread_mean", "predictive_ci"}
+    for h in g["hosts"]:
+        assert set(h) >= {"dir", "host", "n", "ratio_mean", "ratio_ci", "verdict"}, h.keys()
+        assert h["n"] == 20 and len(h["ratio_ci"]) == 2
+a, b = j["groups"]
+assert a["cpu_model"].startswith("Synthetic") and a["smt"] == "on" and a["workload"] == "nop"
+assert len(a["hosts"]) == 7 and a["outliers"] == [root + "/a/node7-100"], a["outliers"]
+assert b["smt"] == "off" and len(b["hosts"]) == 3 and b["outliers"] == [], b["outliers"]
+# the six ordinary nodes are all 1.25x: the pooled interval of the others holds 1.25
+node7 = [h for h in a["hosts"] if h["host"] == "node7"][0]
+lo, hi = node7["others_predict_ci"]
+assert lo < 1.25 < hi and node7["ratio_ci"][0] > hi, (lo, hi, node7["ratio_ci"])
+assert b["pooled"]["ratio_ci"][0] < 1.02 < b["pooled"]["ratio_ci"][1], b["pooled"]
+assert 0 < a["pooled"]["spread_mean"] and a["pooled"]["predictive_ci"][0] < a["pooled"]["ratio_ci"][0]
+want = {"nometa": "no meta.json", "torn": "samples.csv is damaged or cut short",
+        "mixed": "mixes measured workloads (nop and pause)",
+        "oldver": "made by smtbench 0.0.9", "incomplete": "incomplete: its run is interrupted",
+        "nocmp": "no comparison", "nocolumn": "cannot be analysed"}
+got = {s["dir"].rsplit("/", 1)[1]: s["reason"] for s in j["skipped"]}
+assert set(got) == set(want), got
+for k, v in want.items():
+    assert v in got[k], (k, got[k])
+PY
+check "--out wrote fleet.md, fleet.json and fleet.html, and no temporary file" \
+	test "$(ls -A "$t_tmp/report" | tr '\n' ' ')" = "fleet.html fleet.json fleet.md "
+check "fleet.json is the --json output" cmp -s "$t_tmp/report/fleet.json" "$t_tmp/fleet-stdout.json"
+check "fleet.md names the deviant node" grep -q 'node7 \*\*(disagrees)\*\*' "$t_tmp/report/fleet.md"
+check "the forest plot is well-formed XML" python3 -c '
+import re, sys, xml.dom.minidom
+page = open(sys.argv[1], encoding="utf-8").read()
+svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+xml.dom.minidom.parseString(svg)
+assert svg.count("class=\"node") == 10 and svg.count("class=\"node outlier\"") == 1
+assert svg.count("class=\"pooled\"") == 2 and svg.count("class=\"predictive\"") == 2' \
+	"$t_tmp/report/fleet.html"
+
+# --- in a real browser -----------------------------------------------------------------------
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+	skip "browser test: chromium is not installed (apt-get install chromium)"
+else
+	shot=$t_tmp/shot
+	check "chromium renders fleet.html" \
+		bash "$SMTBENCH_ROOT/tests/browser/render.sh" "$t_tmp/report/fleet.html" "$shot" 1000 1400
+	check "the rendered DOM holds the forest plot, the deviant and the pooled diamonds" python3 -c '
+import sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+assert "<svg" in dom and "class=\"node outlier\"" in dom and dom.count("class=\"pooled\"") == 2
+assert "Disagrees with its group: <b>node7</b>" in dom' "$shot/dom.html"
+	check "no messages on the page's console" \
+		test "$(grep -c -E 'CONSOLE|Uncaught' "$shot/console.log")" -eq 0
+	read -r w h frac colours < <(python3 "$SMTBENCH_ROOT/tests/browser/png_check.py" \
+		"$shot/screenshot.png")
+	check "the screenshot is drawn on (${frac:-?} non-white, ${colours:-?} colours)" \
+		python3 -c 'import sys; w,h,f,c=sys.argv[1:]; assert (w,h)==("1000","1400") and float(f)>0.05 and int(c)>=8' \
+		"${w:-0}" "${h:-0}" "${frac:-0}" "${colours:-0}"
+fi
+
+# --- bad input ---------------------------------------------------------------------------------
+check_status 2 "a folder that does not exist" "$SMTBENCH" fleet "$t_tmp/nope"
+check "... is named in one line" test "$t_err" = "smtbench: fleet: $t_tmp/nope is not a directory; give the folder the runs wrote into (FLEET_DIR)"
+check_status 2 "no usable folder at all" "$SMTBENCH" fleet "$fleet/bad" --out "$t_tmp/none"
+check "... says so" contains "$t_err" "no usable results folder"
+check "... still lists the skipped ones" contains "$t_out" "$fleet/bad/torn: samples.csv is damaged"
+check "... and writes nothing" test ! -e "$t_tmp/none"
+touch "$t_tmp/a-file"
+check_status 2 "--out naming a file, not a folder" "$SMTBENCH" fleet "$fleet" --out "$t_tmp/a-file"
+check "... is refused before anything is written" test ! -s "$t_tmp/a-file"
+check_status 2 "no folder given" "$SMTBENCH" fleet
+check_status 2 "an unknown option" "$SMTBENCH" fleet --frobnicate "$fleet"
+
+done_testing
