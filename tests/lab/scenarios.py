@@ -1,0 +1,248 @@
+"""The lab's scenarios: a guest machine, where its vCPUs run on the host, and the truth to check.
+
+Each scenario names a guest script (tests/lab/guest/NAME.sh, run by the guest's /init in /out),
+and a check that reads what came back and yields (passed, what) pairs. Contention is made on
+the host: `pin` maps each vCPU index to slot 0 or 1, the first two host CPUs this process may
+use. QEMU numbers vCPUs socket by socket, core by core, thread by thread, and Linux numbers the
+guest's CPUs the same way, so with threads=2 vCPUs 2k and 2k+1 are the two threads of core k;
+scenario `topo` checks that against the guest's own sysfs, and the contention scenarios check
+that smtbench chose the pairs the pinning was made for.
+"""
+import json
+import os
+import subprocess
+from dataclasses import dataclass, field
+
+
+class CheckFailed(Exception):
+    """A check that cannot go on (a file missing, a command failing): one failure, its reason."""
+
+
+@dataclass
+class Scenario:
+    name: str
+    title: str
+    guest: str                      # tests/lab/guest/GUEST.sh
+    check: object                   # check(ctx) -> iterable of (bool, str)
+    cpu: str = "Skylake-Client"
+    sockets: int = 1
+    cores: int = 2
+    threads: int = 2
+    append: str = ""                # more kernel command line
+    pin: dict = None                # vCPU index -> host CPU slot (0 or 1); None: not pinned
+    timeout_s: int = 120
+
+    @property
+    def vcpus(self):
+        return self.sockets * self.cores * self.threads
+
+
+@dataclass
+class Context:
+    """What a check gets: the guest's /out, smtbench here, and `report` (host-side report)."""
+    out: str
+    smtbench: str
+    report: object
+    row: tuple = field(default=None)   # (verdict, ratio, interval) for the README's table
+
+    def path(self, name):
+        return os.path.join(self.out, name)
+
+    def text(self, name):
+        try:
+            with open(self.path(name)) as f:
+                return f.read()
+        except OSError as e:
+            raise CheckFailed(f"the guest did not write {name}: {e.strerror}")
+
+    def json(self, name):
+        try:
+            return json.loads(self.text(name))
+        except json.JSONDecodeError as e:
+            raise CheckFailed(f"{name} from the guest is not JSON ({e}): {self.text(name)[:300]!r}")
+
+    def analyze(self, folder, *options):
+        done = subprocess.run([self.smtbench, "analyze", self.path(folder), "--json", *options],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CheckFailed(f"smtbench analyze {folder} {' '.join(options)}: exit "
+                              f"{done.returncode}: {done.stderr.strip()}")
+        return json.loads(done.stdout)
+
+
+# ---- what the guest's kernel says ---------------------------------------------------------
+
+def parse_cpu_list(text):
+    """"0-1,4" -> {0, 1, 4} (the kernel's list format)."""
+    cpus = set()
+    for part in text.strip().split(","):
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def sysfs_siblings(ctx):
+    """{cpu: its thread_siblings_list} for every online guest CPU, from the guest's sysfs."""
+    sib = {}
+    for line in ctx.text("siblings").splitlines():
+        cpu, _, lst = line.partition(" ")
+        sib[int(cpu)] = parse_cpu_list(lst)
+    if not sib:
+        raise CheckFailed("the guest's sysfs listed no thread siblings")
+    return sib
+
+
+def sysfs_packages(ctx):
+    return {int(c): int(p) for c, p in (l.split() for l in ctx.text("packages").splitlines())}
+
+
+def placements(topo):
+    return {p["name"]: p for p in topo["placements"]}
+
+
+def fmt(x):
+    return f"{x:.3g}"
+
+
+# ---- scenario 1: topo on an SMT guest ------------------------------------------------------
+
+def check_topo(ctx):
+    topo = ctx.json("topo.json")
+    sib = sysfs_siblings(ctx)
+    yield (ctx.text("smt-control").strip() == "on",
+           f"the guest's kernel says SMT control is 'on' (it says {ctx.text('smt-control').strip()!r})")
+    yield topo["smt"] == "on", f"topo --json: smt = 'on' (got {topo['smt']!r})"
+    yield (topo["max_threads_per_core"] == 2,
+           f"topo --json: max_threads_per_core = 2 (got {topo['max_threads_per_core']})")
+    yield topo["virtual_machine"] is True, "topo --json: says it is a virtual machine"
+    p = placements(topo)
+    s = p["sibling"]
+    yield s["available"], f"topo --json: sibling available ({s.get('reason', '')})"
+    if s["available"]:
+        a, b = s["pus"]
+        yield (b in sib[a] and a != b,
+               f"topo --json: sibling pair {a},{b} is two threads of one core by the guest's sysfs "
+               f"(cpu{a} siblings: {sorted(sib[a])})")
+        yield (not ({a, b} & sib[0]),
+               f"topo --json: sibling pair {a},{b} avoids CPU 0's core {sorted(sib[0])} (another core exists)")
+    n = p["non-sibling"]
+    yield n["available"], "topo --json: non-sibling available"
+    if n["available"]:
+        a, b = n["pus"]
+        yield b not in sib[a], f"topo --json: non-sibling pair {a},{b} is on two different cores by sysfs"
+    wrong = []
+    cpus = sorted(sib)
+    for a in cpus:
+        for b in cpus:
+            if a == b:
+                continue
+            if ctx.text(f"pair-{a}-{b}.status").strip() != "0":
+                wrong.append(f"{a},{b}: exit {ctx.text(f'pair-{a}-{b}.status').strip()}: "
+                             + ctx.text(f"pair-{a}-{b}.err").strip())
+                continue
+            rel = ctx.json(f"pair-{a}-{b}.json")["relation"]
+            want_sibling = b in sib[a]
+            if (rel == "sibling") != want_sibling:
+                wrong.append(f"{a},{b}: topo says {rel}, sysfs says "
+                             + ("siblings" if want_sibling else "different cores"))
+    yield (not wrong, f"topo --pair agrees with sysfs for all {len(cpus) * (len(cpus) - 1)} "
+           f"ordered pairs of guest CPUs" + ("" if not wrong else ": " + "; ".join(wrong)))
+
+
+# ---- scenarios 2 and 3: contention made on the host -----------------------------------------
+
+# The guest's pairs the pinning below is made for (checked in every run): sibling 2,3 (core 1;
+# CPU 0's core is avoided), non-sibling 2 and a CPU of core 0, solo 2.
+SIBLING, NON_SIBLING_FIRST = [2, 3], 2
+
+
+def chosen_pairs(report):
+    p = {x["name"]: x for x in report["placements"]}
+    for name in ("sibling", "non-sibling", "solo"):
+        if name not in p:
+            raise CheckFailed(f"the report has no {name} placement: {sorted(p)}")
+    return p
+
+
+def pairs_as_pinned(p):
+    sib, non = p["sibling"]["pus"], p["non-sibling"]["pus"]
+    ok = (sorted(sib) == SIBLING and non[0] == NON_SIBLING_FIRST and non[1] in (0, 1)
+          and p["solo"]["pus"] == [NON_SIBLING_FIRST])
+    return ok, (f"smtbench chose the pairs the pinning was made for: sibling {sib} (want "
+                f"{SIBLING}), non-sibling {non} (want 2 and 0 or 1), solo {p['solo']['pus']} (want [2])")
+
+
+def comparison(doc, a, b):
+    """Comparison a vs b from report.json (under "analysis") or from analyze --json."""
+    for c in doc.get("analysis", doc)["comparisons"]:
+        if c["a"]["name"] == a and c["b"]["name"] == b:
+            return c
+    raise CheckFailed(f"the report compares no {a} with {b}")
+
+
+def run_folder_report(ctx):
+    report, _ = ctx.report(ctx.path("run"))
+    meta = report["meta"]
+    planned = meta["plan"]["total_trials"]
+    yield (meta["status"] == "complete" and meta["trials_done"] == planned,
+           f"the guest's run completed ({meta['status']}, {meta['trials_done']} of {planned} trials)")
+    yield meta["smt_control"] == "on", f"meta.json: SMT control 'on' (got {meta['smt_control']!r})"
+    return report
+
+
+def check_contention(ctx):
+    report = yield from run_folder_report(ctx)
+    p = chosen_pairs(report)
+    yield pairs_as_pinned(p)
+    h = report["headline"]
+    lo, hi = h["ratio_ci"]
+    ctx.row = (h["verdict"], fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
+    yield (h["a"] == "sibling" and h["b"] == "non-sibling",
+           f"the headline is sibling vs non-sibling (got {h['a']} vs {h['b']})")
+    yield h["verdict"] == "slower", f"headline verdict 'slower' (got {h['verdict']!r}: {h['sentence']})"
+    yield lo > 1.3, f"sibling/non-sibling ratio {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} lies above 1.3"
+    c = comparison(report, "sibling", "solo")
+    slo, shi = c["ratio_ci"]
+    yield ((slo <= 2 <= shi) or (1.6 <= slo and shi <= 2.4),
+           f"sibling/solo is about 2×: {fmt(c['ratio_mean'])}, 95% CI {fmt(slo)}–{fmt(shi)} "
+           "(contains 2 or lies within 1.6–2.4)")
+
+
+def check_no_contention(ctx):
+    report = yield from run_folder_report(ctx)
+    p = chosen_pairs(report)
+    yield pairs_as_pinned(p)
+    h = report["headline"]
+    lo, hi = h["ratio_ci"]
+    ctx.row = (h["verdict"], fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
+    yield (h["a"] == "sibling" and h["b"] == "non-sibling",
+           f"the headline is sibling vs non-sibling (got {h['a']} vs {h['b']})")
+    yield h["verdict"] != "slower", f"no 'slower' verdict (got {h['verdict']!r}: {h['sentence']})"
+    roped = comparison(ctx.analyze("run", "--rope", "10"), "sibling", "non-sibling")
+    same = roped["verdict"] == "practically the same"
+    yield ((lo <= 1 <= hi) or same,
+           f"sibling/non-sibling {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} contains 1, "
+           f"or with --rope 10 'practically the same' (it says {roped['verdict']!r})")
+
+
+# ---- the table -------------------------------------------------------------------------------
+
+# Host CPU slots: contention puts both threads of core 1 (vCPUs 2, 3) on one host CPU and core 0
+# on the other, so any sibling pair contends and any non-sibling pair does not. No contention
+# puts the sibling pair's first CPU (2) alone on one host CPU and every other vCPU on the other:
+# then sibling 2,3 and non-sibling 2,0 or 2,1 both span the two host CPUs alike.
+CONTENTION_PIN = {0: 1, 1: 1, 2: 0, 3: 0}
+NO_CONTENTION_PIN = {0: 1, 1: 1, 2: 0, 3: 1}
+
+SCENARIOS = [
+    Scenario("topo", "SMT guest: topo and topo --pair agree with the guest's sysfs",
+             "topo", check_topo, timeout_s=90),
+    Scenario("contention", "siblings' vCPUs on one host CPU: sibling is slower",
+             "contention", check_contention, pin=CONTENTION_PIN,
+             timeout_s=150),
+    Scenario("no-contention", "siblings' vCPUs on two host CPUs: no 'slower' verdict",
+             "contention", check_no_contention, pin=NO_CONTENTION_PIN,
+             timeout_s=150),
+]
