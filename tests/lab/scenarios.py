@@ -227,6 +227,166 @@ def check_no_contention(ctx):
            f"or with --rope 10 'practically the same' (it says {roped['verdict']!r})")
 
 
+# ---- scenario 4: SMT turned off -------------------------------------------------------------
+
+def check_nosmt(ctx):
+    topo = ctx.json("topo.json")
+    control = ctx.text("smt-control").strip()
+    yield control == "off", f"the guest's kernel says SMT control is 'off' (it says {control!r})"
+    yield topo["smt"] == "off", f"topo --json: smt = 'off' (got {topo['smt']!r})"
+    s = placements(topo)["sibling"]
+    reason = s.get("reason", "")
+    yield not s["available"], f"topo --json: sibling unavailable (pus {s.get('pus')})"
+    yield ("turned off" in reason and "no SMT" not in reason,
+           f"the reason says SMT is turned off, not absent: {reason!r}")
+    yield ("smt/control" in reason and "nosmt" in reason,
+           f"the reason says how to turn it back on (smt/control, nosmt): {reason!r}")
+    text = ctx.text("topo.txt")
+    yield "has no SMT" not in text, "topo's text does not call the machine one with no SMT"
+    offline = set(range(4)) - parse_cpu_list(ctx.text("online"))
+    err = ctx.text("pair-0-1.err").strip()
+    yield (1 in offline and ctx.text("pair-0-1.status").strip() == "2" and "CPU 1 is offline" in err,
+           f"topo --pair 0,1 with CPU 1 offline: exit 2 naming it (exit "
+           f"{ctx.text('pair-0-1.status').strip()}: {err!r})")
+
+
+# ---- scenario 5: a sibling offline -----------------------------------------------------------
+
+def check_offline(ctx):
+    topo = ctx.json("topo.json")
+    sib = sysfs_siblings(ctx)
+    online = parse_cpu_list(ctx.text("online"))
+    yield online == {0, 1, 2}, f"the guest's kernel says CPUs 0-2 are online (it says {sorted(online)})"
+    full = [c for c in sorted(sib) if len(sib[c]) == 2]
+    p = placements(topo)
+    s = p["sibling"]
+    yield (s["available"] and set(s["pus"]) == {0, 1} and set(full) == {0, 1},
+           f"topo --json: the sibling pair moved to the only core with two online PUs, "
+           f"{sorted(set(full))} by sysfs (got {s.get('pus', s.get('reason'))})")
+    used = sorted({c for x in topo["placements"] if x["available"] for c in x["pus"]})
+    yield 3 not in used, f"topo --json: no placement uses the offline CPU 3 (they use {used})"
+    report, _ = ctx.report(ctx.path("run"))
+    run_pus = sorted({c for x in report["placements"] for c in x["pus"]})
+    yield (report["meta"]["status"] == "complete" and 3 not in run_pus,
+           f"a short run completed ({report['meta']['status']}) on CPUs {run_pus}, never CPU 3")
+    rows = [l.split(",") for l in ctx.text("run/samples.csv").splitlines()]
+    col = rows[0].index("pu")
+    pus_run = sorted({int(r[col]) for r in rows[1:]})
+    yield 3 not in pus_run, f"samples.csv: every process ran on an online CPU ({pus_run})"
+
+
+# ---- scenario 6: CPUs restricted inside the guest --------------------------------------------
+
+def check_restricted(ctx):
+    yield (parse_cpu_list(ctx.text("cgroup-cpus")) == {0, 2},
+           f"the cgroup's effective cpuset is 0,2 (it is {ctx.text('cgroup-cpus').strip()!r})")
+    for how, name, word in (("taskset -c 0,2", "taskset", "affinity mask"),
+                            ("a cgroup-v2 cpuset 0,2", "cgroup", "cgroup")):
+        topo = ctx.json(f"{name}.json")
+        p = placements(topo)
+        s, n = p["sibling"], p["non-sibling"]
+        reason = s.get("reason", "")
+        yield not s["available"], f"under {how}: no sibling pair (got {s.get('pus')})"
+        yield word in reason, f"under {how}: the reason names the restriction ({word!r}): {reason!r}"
+        other = "cgroup" if name == "taskset" else "affinity mask"
+        yield other not in reason, f"under {how}: the reason does not blame {other!r}: {reason!r}"
+        yield (n["available"] and set(n["pus"]) <= {0, 2},
+               f"under {how}: the non-sibling pair uses allowed CPUs only ({n.get('pus')})")
+        text = ctx.text(f"{name}.txt")
+        yield "has no SMT" not in text, f"under {how}: topo's text does not say the machine has no SMT"
+
+
+# ---- scenario 7: two sockets -----------------------------------------------------------------
+
+ALL_PLACEMENTS = ["solo", "same-pu", "sibling", "non-sibling", "cross-package"]
+
+
+def check_two_sockets(ctx):
+    topo = ctx.json("topo.json")
+    packages = sysfs_packages(ctx)
+    sib = sysfs_siblings(ctx)
+    yield (topo["packages"] == 2 and len(set(packages.values())) == 2,
+           f"topo --json: 2 packages, as sysfs says ({topo['packages']}; sysfs {sorted(set(packages.values()))})")
+    p = placements(topo)
+    x = p["cross-package"]
+    yield x["available"], f"topo --json: cross-package available ({x.get('reason', '')})"
+    if x["available"]:
+        a, b = x["pus"]
+        yield packages[a] != packages[b], f"cross-package pair {a},{b} spans the packages by sysfs"
+    s, n = p["sibling"], p["non-sibling"]
+    yield (s["available"] and s["pus"][1] in sib[s["pus"][0]],
+           f"sibling pair {s.get('pus')} is one core's two threads by sysfs")
+    yield (n["available"] and n["pus"][1] not in sib[n["pus"][0]]
+           and packages[n["pus"][0]] == packages[n["pus"][1]],
+           f"non-sibling pair {n.get('pus')} is two cores of one package by sysfs")
+    report, _ = ctx.report(ctx.path("run"))
+    got = [x["name"] for x in report["placements"]]
+    meta = report["meta"]
+    yield (meta["status"] == "complete" and meta["trials_done"] == meta["plan"]["total_trials"],
+           f"a short run of all five placements completed ({meta['status']}, "
+           f"{meta['trials_done']} of {meta['plan']['total_trials']} trials)")
+    yield sorted(got) == sorted(ALL_PLACEMENTS), f"the report has all five placements ({got})"
+
+
+# ---- scenario 8: an AMD model ----------------------------------------------------------------
+
+def check_amd(ctx):
+    topo = ctx.json("topo.json")
+    sib = sysfs_siblings(ctx)
+    most = max(len(v) for v in sib.values())
+    yield (topo["max_threads_per_core"] == most,
+           f"topo --json: max_threads_per_core {topo['max_threads_per_core']} = the most thread "
+           f"siblings any guest CPU has in sysfs ({most})")
+    control = ctx.text("smt-control").strip()
+    yield topo["smt"] == control, f"topo --json: smt {topo['smt']!r} = the guest's smt/control {control!r}"
+    yield topo["cores"] == len({frozenset(v) for v in sib.values()}), \
+        f"topo --json: {topo['cores']} cores, as many as sysfs's sibling sets"
+    s = placements(topo)["sibling"]
+    yield (most == 1 and not s["available"] and "no SMT" in s.get("reason", ""),
+           f"no SMT in this guest, and topo says so: {s.get('reason', s.get('pus'))!r}")
+    text = ctx.text("topo.txt")
+    yield topo["virtual_machine"] is True, "topo --json: virtual_machine is true"
+    yield "warning: virtual machine" in text, "topo's text warns that this is a virtual machine"
+
+
+# ---- scenario 9: kill and resume -------------------------------------------------------------
+
+def samples_rows(text):
+    lines = [l for l in text.splitlines() if l]
+    header = lines[0].split(",")
+    return header, [dict(zip(header, l.split(","))) for l in lines[1:]]
+
+
+def check_kill_resume(ctx):
+    yield ctx.text("killed.status").strip() == "137", \
+        f"the runner died of SIGKILL (status {ctx.text('killed.status').strip()})"
+    left = ctx.text("left-after-kill").strip()
+    yield not left, f"no process of the lab's programs left after the kill: {left!r}"
+    status = ctx.text("resume.status").strip()
+    yield (status == "0", f"--resume exited 0 (status {status})"
+           + ("" if status == "0" else f": {ctx.text('resume.log')[-300:]!r}"))
+    left = ctx.text("left-after-resume").strip()
+    yield not left, f"no process left after the resumed run: {left!r}"
+    report, _ = ctx.report(ctx.path("run"))
+    meta = report["meta"]
+    total = meta["plan"]["total_trials"]
+    yield (meta["status"] == "complete" and meta["trials_done"] == total,
+           f"the resumed run is complete ({meta['status']}, {meta['trials_done']} of {total})")
+    _, final = samples_rows(ctx.text("run/samples.csv"))
+    keys = [(r["trial"], r["proc"]) for r in final]
+    yield len(keys) == len(set(keys)), f"no duplicate (trial, proc) row in samples.csv ({len(keys)} rows)"
+    trials = sorted({int(r["trial"]) for r in final})
+    yield (len(trials) == total and trials[-1] - trials[0] == total - 1,
+           f"every planned trial is there once: {len(trials)} distinct of {total}")
+    _, before = samples_rows(ctx.text("samples-at-kill.csv"))
+    # The last line at the kill may be torn; every earlier one must survive unchanged.
+    kept = {(r["trial"], r["proc"]): r for r in final}
+    lost = [r["trial"] for r in before[:-1] if kept.get((r["trial"], r["proc"])) != r]
+    yield (len(before) >= 4 and not lost,
+           f"no trial lost: the {max(len(before) - 1, 0)} whole rows stored before the kill are "
+           f"in the final file unchanged" + (f" (not: trials {lost})" if lost else ""))
+
+
 # ---- the table -------------------------------------------------------------------------------
 
 # Host CPU slots: contention puts both threads of core 1 (vCPUs 2, 3) on one host CPU and core 0
@@ -245,4 +405,16 @@ SCENARIOS = [
     Scenario("no-contention", "siblings' vCPUs on two host CPUs: no 'slower' verdict",
              "contention", check_no_contention, pin=NO_CONTENTION_PIN,
              timeout_s=150),
+    Scenario("nosmt", "SMT turned off (nosmt): sibling unavailable, the reason says turned off",
+             "nosmt", check_nosmt, append="nosmt", timeout_s=90),
+    Scenario("offline", "a sibling offline: the sibling pair moves to the other core",
+             "offline", check_offline, timeout_s=120),
+    Scenario("restricted", "CPUs 0,2 only (taskset, cgroup cpuset): no sibling pair, the reason names it",
+             "restricted", check_restricted, timeout_s=90),
+    Scenario("two-sockets", "two sockets: cross-package spans them; all five placements run",
+             "two-sockets", check_two_sockets, sockets=2, timeout_s=180),
+    Scenario("amd", "AMD model (EPYC,+topoext): topo agrees with the guest's sysfs, no SMT",
+             "amd", check_amd, cpu="EPYC,+topoext", timeout_s=90),
+    Scenario("kill-resume", "SIGKILL of the runner mid-run, then --resume",
+             "kill-resume", check_kill_resume, timeout_s=150),
 ]
