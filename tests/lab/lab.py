@@ -10,7 +10,7 @@ the scenario was built to have. Output: TAP lines, as every test under tests/ pr
 scenario this machine cannot run is one "ok N - # SKIP" line that says why and what to install.
 
 usage: lab.py --build BUILD_DIR [--kernel VMLINUZ] [--initramfs FILE] [--only NAME,...]
-              [--keep DIR] [--table]
+              [--keep DIR] [--table] [--sanitized]
 """
 import argparse
 import base64
@@ -227,8 +227,12 @@ def report_on_host(smtbench, folder):
         return json.load(f), done.stdout
 
 
-def unavailable(sc, qemu, kernel, initramfs, host_cpus):
+def unavailable(sc, qemu, kernel, initramfs, host_cpus, sanitized):
     """Why this scenario cannot run here (and what to do), or None."""
+    if sanitized and sc.pin is not None:
+        return ("measured in the plain `make test`; under SANITIZE=1 the lab checks the "
+                "sanitized program on the topology, offline, cgroup, two-socket and resume "
+                "scenarios, and leaves the two timed runs out to keep CI within its time")
     if qemu is None:
         return f"{QEMU} not found; install it with: {INSTALL_QEMU}"
     if kernel is None:
@@ -276,11 +280,16 @@ def run_scenario(sc, args, tap, smtbench, kernel, host_cpus, keep_root, table):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build", required=True, help="the build folder: smtbench and kernels/")
-    p.add_argument("--kernel", help="the guest's vmlinuz (default: build/lab-kernel/boot/vmlinuz-*)")
+    p.add_argument("--kernel", default=os.environ.get("SMTBENCH_LAB_KERNEL"),
+                   help="the guest's vmlinuz (default: $SMTBENCH_LAB_KERNEL, else "
+                        "build/lab-kernel/boot/vmlinuz-*)")
     p.add_argument("--initramfs", help="default: BUILD/lab/initramfs.cpio.gz")
     p.add_argument("--only", help="comma-separated scenario names")
     p.add_argument("--keep", help="keep every guest's files under this folder")
     p.add_argument("--table", action="store_true", help="print the README's table of results")
+    p.add_argument("--sanitized", action="store_true",
+                   default=os.environ.get("SMTBENCH_SANITIZE") == "1",
+                   help="the build is ASan+UBSan's (default: from SMTBENCH_SANITIZE=1)")
     args = p.parse_args()
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -308,7 +317,7 @@ def main():
     started = time.monotonic()
     tap.note(f"lab: kernel {kernel}, host CPUs {host_cpus[:2]} of {host_cpus}, build {args.build}")
     for sc in chosen:
-        why = unavailable(sc, qemu, kernel, args.initramfs, host_cpus)
+        why = unavailable(sc, qemu, kernel, args.initramfs, host_cpus, args.sanitized)
         if why:
             tap.skip(f"{sc.name}: {sc.title}", why)
             continue
