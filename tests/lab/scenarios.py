@@ -24,6 +24,7 @@ class Scenario:
     title: str
     guest: str                      # tests/lab/guest/GUEST.sh
     check: object                   # check(ctx) -> iterable of (bool, str)
+    truth: str                      # what was built in, for the README's table
     cpu: str = "Skylake-Client"
     sockets: int = 1
     cores: int = 2
@@ -43,7 +44,7 @@ class Context:
     out: str
     smtbench: str
     report: object
-    row: tuple = field(default=None)   # (verdict, ratio, interval) for the README's table
+    row: tuple = field(default=None)   # (smtbench's answer, ratio, interval) for the README's table
 
     def path(self, name):
         return os.path.join(self.out, name)
@@ -147,6 +148,9 @@ def check_topo(ctx):
             if (rel == "sibling") != want_sibling:
                 wrong.append(f"{a},{b}: topo says {rel}, sysfs says "
                              + ("siblings" if want_sibling else "different cores"))
+    ctx.row = (f"smt {topo['smt']}; sibling {','.join(map(str, s.get('pus', [])))}, non-sibling "
+               f"{','.join(map(str, n.get('pus', [])))}; --pair right for "
+               f"{len(cpus) * (len(cpus) - 1) - len(wrong)} of {len(cpus) * (len(cpus) - 1)} pairs", "–", "–")
     yield (not wrong, f"topo --pair agrees with sysfs for all {len(cpus) * (len(cpus) - 1)} "
            f"ordered pairs of guest CPUs" + ("" if not wrong else ": " + "; ".join(wrong)))
 
@@ -198,12 +202,14 @@ def check_contention(ctx):
     yield pairs_as_pinned(p)
     h = report["headline"]
     lo, hi = h["ratio_ci"]
-    ctx.row = (h["verdict"], fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
+    c = comparison(report, "sibling", "solo")
+    ctx.row = (f"sibling vs non-sibling: {h['verdict']}; vs solo {fmt(c['ratio_mean'])}× "
+               f"({fmt(c['ratio_ci'][0])}–{fmt(c['ratio_ci'][1])})",
+               fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
     yield (h["a"] == "sibling" and h["b"] == "non-sibling",
            f"the headline is sibling vs non-sibling (got {h['a']} vs {h['b']})")
     yield h["verdict"] == "slower", f"headline verdict 'slower' (got {h['verdict']!r}: {h['sentence']})"
     yield lo > 1.3, f"sibling/non-sibling ratio {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} lies above 1.3"
-    c = comparison(report, "sibling", "solo")
     slo, shi = c["ratio_ci"]
     yield ((slo <= 2 <= shi) or (1.6 <= slo and shi <= 2.4),
            f"sibling/solo is about 2×: {fmt(c['ratio_mean'])}, 95% CI {fmt(slo)}–{fmt(shi)} "
@@ -216,11 +222,12 @@ def check_no_contention(ctx):
     yield pairs_as_pinned(p)
     h = report["headline"]
     lo, hi = h["ratio_ci"]
-    ctx.row = (h["verdict"], fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
+    roped = comparison(ctx.analyze("run", "--rope", "10"), "sibling", "non-sibling")
+    ctx.row = (f"sibling vs non-sibling: {h['verdict']}; with --rope 10: {roped['verdict']}",
+               fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
     yield (h["a"] == "sibling" and h["b"] == "non-sibling",
            f"the headline is sibling vs non-sibling (got {h['a']} vs {h['b']})")
     yield h["verdict"] != "slower", f"no 'slower' verdict (got {h['verdict']!r}: {h['sentence']})"
-    roped = comparison(ctx.analyze("run", "--rope", "10"), "sibling", "non-sibling")
     same = roped["verdict"] == "practically the same"
     yield ((lo <= 1 <= hi) or same,
            f"sibling/non-sibling {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} contains 1, "
@@ -241,6 +248,7 @@ def check_nosmt(ctx):
            f"the reason says SMT is turned off, not absent: {reason!r}")
     yield ("smt/control" in reason and "nosmt" in reason,
            f"the reason says how to turn it back on (smt/control, nosmt): {reason!r}")
+    ctx.row = (f"smt {topo['smt']}; sibling unavailable: {reason.split(',')[0]}", "–", "–")
     text = ctx.text("topo.txt")
     yield "has no SMT" not in text, "topo's text does not call the machine one with no SMT"
     offline = set(range(4)) - parse_cpu_list(ctx.text("online"))
@@ -263,6 +271,7 @@ def check_offline(ctx):
     yield (s["available"] and set(s["pus"]) == {0, 1} and set(full) == {0, 1},
            f"topo --json: the sibling pair moved to the only core with two online PUs, "
            f"{sorted(set(full))} by sysfs (got {s.get('pus', s.get('reason'))})")
+    ctx.row = (f"sibling {','.join(map(str, s.get('pus', [])))} (core 0), CPU 3 never used", "–", "–")
     used = sorted({c for x in topo["placements"] if x["available"] for c in x["pus"]})
     yield 3 not in used, f"topo --json: no placement uses the offline CPU 3 (they use {used})"
     report, _ = ctx.report(ctx.path("run"))
@@ -286,6 +295,7 @@ def check_restricted(ctx):
         p = placements(topo)
         s, n = p["sibling"], p["non-sibling"]
         reason = s.get("reason", "")
+        ctx.row = ((ctx.row[0] + "; " if ctx.row else "") + f"{name}: {reason.split(': ', 1)[-1]}", "–", "–")
         yield not s["available"], f"under {how}: no sibling pair (got {s.get('pus')})"
         yield word in reason, f"under {how}: the reason names the restriction ({word!r}): {reason!r}"
         other = "cgroup" if name == "taskset" else "affinity mask"
@@ -312,6 +322,8 @@ def check_two_sockets(ctx):
     yield x["available"], f"topo --json: cross-package available ({x.get('reason', '')})"
     if x["available"]:
         a, b = x["pus"]
+        ctx.row = (f"cross-package {a},{b} (packages {packages[a]}, {packages[b]}); all five placements ran",
+                   "–", "–")
         yield packages[a] != packages[b], f"cross-package pair {a},{b} spans the packages by sysfs"
     s, n = p["sibling"], p["non-sibling"]
     yield (s["available"] and s["pus"][1] in sib[s["pus"][0]],
@@ -344,6 +356,8 @@ def check_amd(ctx):
     s = placements(topo)["sibling"]
     yield (most == 1 and not s["available"] and "no SMT" in s.get("reason", ""),
            f"no SMT in this guest, and topo says so: {s.get('reason', s.get('pus'))!r}")
+    ctx.row = (f"smt {topo['smt']}, {topo['max_threads_per_core']} thread per core; sibling unavailable "
+               "(no SMT); VM warned", "–", "–")
     text = ctx.text("topo.txt")
     yield topo["virtual_machine"] is True, "topo --json: virtual_machine is true"
     yield "warning: virtual machine" in text, "topo's text warns that this is a virtual machine"
@@ -372,6 +386,8 @@ def check_kill_resume(ctx):
     total = meta["plan"]["total_trials"]
     yield (meta["status"] == "complete" and meta["trials_done"] == total,
            f"the resumed run is complete ({meta['status']}, {meta['trials_done']} of {total})")
+    ctx.row = (f"{ctx.text('resume.log').splitlines()[0] if ctx.text('resume.log') else '?'}; "
+               f"{meta['trials_done']} of {total} trials, none twice", "–", "–")
     _, final = samples_rows(ctx.text("run/samples.csv"))
     keys = [(r["trial"], r["proc"]) for r in final]
     yield len(keys) == len(set(keys)), f"no duplicate (trial, proc) row in samples.csv ({len(keys)} rows)"
@@ -398,23 +414,39 @@ NO_CONTENTION_PIN = {0: 1, 1: 1, 2: 0, 3: 1}
 
 SCENARIOS = [
     Scenario("topo", "SMT guest: topo and topo --pair agree with the guest's sysfs",
-             "topo", check_topo, timeout_s=90),
+             "topo", check_topo,
+             "SMT on; siblings 0-1 and 2-3 (the guest's sysfs)",
+             timeout_s=90),
     Scenario("contention", "siblings' vCPUs on one host CPU: sibling is slower",
-             "contention", check_contention, pin=CONTENTION_PIN,
-             timeout_s=150),
+             "contention", check_contention,
+             "siblings' vCPUs on one host CPU: sibling ~2× non-sibling and solo",
+             pin=CONTENTION_PIN, timeout_s=150),
     Scenario("no-contention", "siblings' vCPUs on two host CPUs: no 'slower' verdict",
-             "contention", check_no_contention, pin=NO_CONTENTION_PIN,
-             timeout_s=150),
+             "contention", check_no_contention,
+             "each measured vCPU alone on a host CPU: 1×",
+             pin=NO_CONTENTION_PIN, timeout_s=150),
     Scenario("nosmt", "SMT turned off (nosmt): sibling unavailable, the reason says turned off",
-             "nosmt", check_nosmt, append="nosmt", timeout_s=90),
+             "nosmt", check_nosmt,
+             "SMT turned off (`nosmt`): CPUs 1 and 3 offline",
+             append="nosmt", timeout_s=90),
     Scenario("offline", "a sibling offline: the sibling pair moves to the other core",
-             "offline", check_offline, timeout_s=120),
+             "offline", check_offline,
+             "CPU 3 offline: only core 0 has two PUs",
+             timeout_s=120),
     Scenario("restricted", "CPUs 0,2 only (taskset, cgroup cpuset): no sibling pair, the reason names it",
-             "restricted", check_restricted, timeout_s=90),
+             "restricted", check_restricted,
+             "CPUs 0,2 allowed (`taskset`; a cgroup-v2 cpuset)",
+             timeout_s=90),
     Scenario("two-sockets", "two sockets: cross-package spans them; all five placements run",
-             "two-sockets", check_two_sockets, sockets=2, timeout_s=180),
+             "two-sockets", check_two_sockets,
+             "2 packages × 2 cores × 2 threads",
+             sockets=2, timeout_s=180),
     Scenario("amd", "AMD model (EPYC,+topoext): topo agrees with the guest's sysfs, no SMT",
-             "amd", check_amd, cpu="EPYC,+topoext", timeout_s=90),
+             "amd", check_amd,
+             "`EPYC,+topoext`, threads=2: under TCG the guest sees no SMT",
+             cpu="EPYC,+topoext", timeout_s=90),
     Scenario("kill-resume", "SIGKILL of the runner mid-run, then --resume",
-             "kill-resume", check_kill_resume, timeout_s=150),
+             "kill-resume", check_kill_resume,
+             "SIGKILL of the runner mid-run, then `--resume`",
+             timeout_s=150),
 ]
