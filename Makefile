@@ -6,6 +6,8 @@
 #   make run             run the default experiment on this machine
 #   make bench           time the analysis for growing sample counts and grids
 #   make fuzz            build the libFuzzer harnesses into $(BUILD)/fuzz/ (clang; see tests/fuzz/README.md)
+#   make lab             boot real SMT kernels in QEMU and check the known truths (tests/lab/)
+#   make lab-kernel      fetch the lab's guest kernel into build/lab-kernel/ (apt-get download)
 #   make install         install under $(DESTDIR)$(PREFIX): bin/, libexec/smtbench/, share/man/man1/
 #   make V=1             show full command lines
 #
@@ -84,7 +86,14 @@ BENCH_BINS  := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/%)
 
 PROGRAM     := $(BUILD)/smtbench
 
-.PHONY: all test run bench fuzz install uninstall clean
+# The lab (tests/lab): the guest's initramfs is made from what `make` built, whenever busybox is
+# there to make it; without it (or QEMU, or the kernel) the lab's scenarios say SKIP and why.
+LAB_INITRAMFS := $(BUILD)/lab/initramfs.cpio.gz
+LAB_SRCS      := tests/lab/init tests/lab/mkinitramfs.sh $(wildcard tests/lab/guest/*.sh)
+LAB_KERNEL_DIR := build/lab-kernel
+LAB_IMAGE     := $(if $(shell command -v busybox 2>/dev/null),$(LAB_INITRAMFS))
+
+.PHONY: all test run bench fuzz lab lab-kernel install uninstall clean
 .DELETE_ON_ERROR:
 # Keep the kernels' intermediate objects, so that a second make rebuilds nothing.
 .SECONDARY:
@@ -143,8 +152,20 @@ $(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LIB_OBJS) $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
 
-test: all $(TEST_BINS)
+test: all $(TEST_BINS) $(LAB_IMAGE)
 	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) tests/run.sh $(BUILD)
+
+$(LAB_INITRAMFS): $(PROGRAM) $(KERNELS) $(LAB_SRCS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CPIO    $@")
+	$(Q)tests/lab/mkinitramfs.sh $(BUILD) $@
+
+lab: all $(LAB_INITRAMFS)
+	$(Q)ls $(LAB_KERNEL_DIR)/boot/vmlinuz-* >/dev/null 2>&1 || tests/lab/fetch-kernel.sh $(LAB_KERNEL_DIR)
+	$(Q)python3 tests/lab/lab.py --build $(BUILD) --table
+
+lab-kernel:
+	$(Q)tests/lab/fetch-kernel.sh $(LAB_KERNEL_DIR)
 
 run: all
 	$(Q)$(PROGRAM) run --placements sibling,non-sibling,same-pu,solo --trials 60 --warmup 2

@@ -137,7 +137,12 @@ static void print_smt_summary(const struct topo_info *info, const struct topo_pa
 {
 	if (sibling->available)
 		return;
-	if (info->cores > 0 && info->max_threads_per_core < 2) {
+	/* "No SMT" only when there is none: not when it is turned off, nor when some PUs may not
+	 * be used here (then the reason says which, and why). */
+	bool smt_off = info->source == TOPO_THIS_SYSTEM &&
+	               (strcmp(info->smt, "off") == 0 || strcmp(info->smt, "forceoff") == 0);
+	if (info->cores > 0 && info->max_threads_per_core < 2 && !smt_off &&
+	    !info->smt_cores_present) {
 		printf("\n%s has no SMT: every core runs one thread, so there is no sibling pair to "
 		       "compare.\n", info->source == TOPO_THIS_SYSTEM ? "This machine" : "This topology");
 	} else {

@@ -237,14 +237,43 @@ static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
 		shares_name(t, t->pus[a].obj, t->pus[b].obj, p->shares);
 }
 
-/* True when some Core of the whole topology, usable PUs or not, has two or more PUs. */
-static bool topology_has_smt_cores(const struct topo *t)
+/* Why PUs of the topology cannot be used here, counted by cause in the order that decides it
+ * (a cgroup's cpuset also narrows the affinity mask, so the cgroup is blamed first), e.g.
+ * "2 PUs are outside this process's affinity mask (taskset)". */
+static void describe_unusable(const struct topo *t, char *buf, size_t len)
 {
-	for (hwloc_obj_t core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, NULL); core;
-	     core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, core))
-		if (hwloc_bitmap_weight(core->complete_cpuset ? core->complete_cpuset : core->cpuset) >= 2)
-			return true;
-	return false;
+	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
+	hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(t->hw);
+	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t->hw);
+	int offline = 0, cgroup = 0, mask = 0;
+	int os;
+	hwloc_bitmap_foreach_begin(os, complete) {
+		if (hwloc_bitmap_isset(t->usable, (unsigned)os))
+			;
+		else if (!hwloc_bitmap_isset(online, (unsigned)os))
+			offline++;
+		else if (!hwloc_bitmap_isset(allowed, (unsigned)os))
+			cgroup++;
+		else
+			mask++;
+	} hwloc_bitmap_foreach_end();
+	const struct { int n; const char *what; } causes[] = {
+		{ offline, "offline" },
+		{ cgroup, "outside the allowed cpuset (cgroup)" },
+		{ mask, "outside this process's affinity mask (taskset)" },
+	};
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof causes / sizeof causes[0] && used < len; i++) {
+		if (causes[i].n == 0)
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%d PU%s %s %s", used ? "; " : "",
+		                 causes[i].n, causes[i].n == 1 ? "" : "s",
+		                 causes[i].n == 1 ? "is" : "are", causes[i].what);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "every core has one PU here");
 }
 
 /* What every placement's pair starts from: the anchor core and its first PU. */
@@ -270,10 +299,20 @@ static void choose_sibling(struct topo *t, struct topo_pair *sib, const struct a
 		sib->core = (int)t->cores[a->core].obj->logical_index;
 	} else if (info->cores == 0) {
 		set_unavailable(sib, "the topology has no Core level, so SMT siblings cannot be known");
-	} else if (topology_has_smt_cores(t)) {
-		set_unavailable(sib, "no core has two usable PUs: %d PUs of the topology are offline, "
-		                "disallowed (cgroup) or outside this process's affinity mask",
-		                info->disallowed_pus);
+	} else if (info->smt_cores_present) {
+		char why[TOPO_ERR_LEN];
+		describe_unusable(t, why, sizeof why);
+		set_unavailable(sib, "no core has two usable PUs: %s", why);
+	} else if (a->this_system && strcmp(info->smt, "off") == 0) {
+		set_unavailable(sib, "SMT is turned off (SMT control: off), so every core has one "
+		                "usable PU; as root, `echo on > /sys/devices/system/cpu/smt/control` "
+		                "turns it back on (and without `nosmt` on the kernel command line it "
+		                "stays on after a reboot)");
+	} else if (a->this_system && strcmp(info->smt, "forceoff") == 0) {
+		set_unavailable(sib, "SMT is turned off for good (SMT control: forceoff, from "
+		                "`nosmt=force` on the kernel command line), so every core has one "
+		                "usable PU; remove it from the kernel command line and reboot to turn "
+		                "SMT back on");
 	} else if (a->this_system) {
 		set_unavailable(sib, "this machine has no SMT: every core has one usable PU "
 		                "(SMT control: %s)", info->smt);

@@ -327,6 +327,10 @@ static void fill_info(struct topo *t)
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
 	int present = complete ? hwloc_bitmap_weight(complete) : t->npus;
 	info->disallowed_pus = present > t->npus ? present - t->npus : 0;
+	for (hwloc_obj_t core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, NULL); core;
+	     core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, core))
+		if (hwloc_bitmap_weight(core->complete_cpuset ? core->complete_cpuset : core->cpuset) >= 2)
+			info->smt_cores_present = true;
 
 	if (info->source == TOPO_THIS_SYSTEM) {
 		char control[TOPO_NAME_LEN];

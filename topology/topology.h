@@ -62,6 +62,7 @@ struct topo_info {
 	int nkinds;                     /* 1 on ordinary machines, 2 on hybrids */
 	struct topo_kind kinds[TOPO_MAX_KINDS]; /* biggest (most performant) kind first */
 	int disallowed_pus;             /* present but not usable here (cgroup, affinity, offline) */
+	bool smt_cores_present;         /* some core has 2+ PUs, usable here or not */
 };
 
 void topo_get_info(const struct topo *t, struct topo_info *out);

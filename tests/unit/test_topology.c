@@ -291,11 +291,12 @@ static const struct want_restricted restricted[] = {
 	  SIB(2, 3, 1), PAIR(2, 1, "Package"), UNAVAILABLE("only one package"), 0, "does not exist" },
 	/* Siblings present but never both allowed: no sibling pair, and the reason says why. */
 	{ "pack:2 core:2 pu:2", "0,2,4,6", false, 4, 4, 2, 4, 4,
-	  UNAVAILABLE("no core has two usable PUs"), PAIR(4, 6, "Package"), PAIR(4, 2, "Machine"),
-	  1, "CPU 1" },
+	  UNAVAILABLE("no core has two usable PUs: 4 PUs are outside the allowed cpuset (cgroup)"),
+	  PAIR(4, 6, "Package"), PAIR(4, 2, "Machine"), 1, "CPU 1" },
 	/* A cgroup that allows one CPU. */
 	{ "pack:2 core:2 pu:2", "5", false, 1, 1, 1, 7, 5,
-	  UNAVAILABLE("no core has two usable PUs"), UNAVAILABLE("only one usable core"),
+	  UNAVAILABLE("no core has two usable PUs: 7 PUs are outside the allowed cpuset (cgroup)"),
+	  UNAVAILABLE("only one usable core"),
 	  UNAVAILABLE("only one package has usable PUs"), 4, "CPU 4" },
 };
 

@@ -1,0 +1,20 @@
+# Scenario "kill-resume": SIGKILL the runner mid-run, look for what it left, then --resume.
+set -u
+. /lab/guest/lib.sh
+$SMTBENCH run --placements sibling,non-sibling,solo --kernel nop --iters 1000000 --trials 10 \
+	--warmup 1 --seed 7 --out run >run.log 2>&1 &
+runner=$!
+# Kill once some trials are stored (header + at least 8 rows), and at most after 60 s.
+i=0
+while [ "$(wc -l <run/samples.csv 2>/dev/null || echo 0)" -lt 9 ] && [ $i -lt 300 ]; do
+	sleep 0.2; i=$((i + 1))
+done
+kill -9 $runner
+wait $runner
+echo $? >killed.status
+cp run/samples.csv samples-at-kill.csv
+sleep 1   # the children's PR_SET_PDEATHSIG has fired by now, or never will
+lab_processes >left-after-kill
+$SMTBENCH run --resume run >resume.log 2>&1
+echo $? >resume.status
+lab_processes >left-after-resume

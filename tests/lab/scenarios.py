@@ -1,0 +1,452 @@
+"""The lab's scenarios: a guest machine, where its vCPUs run on the host, and the truth to check.
+
+Each scenario names a guest script (tests/lab/guest/NAME.sh, run by the guest's /init in /out),
+and a check that reads what came back and yields (passed, what) pairs. Contention is made on
+the host: `pin` maps each vCPU index to slot 0 or 1, the first two host CPUs this process may
+use. QEMU numbers vCPUs socket by socket, core by core, thread by thread, and Linux numbers the
+guest's CPUs the same way, so with threads=2 vCPUs 2k and 2k+1 are the two threads of core k;
+scenario `topo` checks that against the guest's own sysfs, and the contention scenarios check
+that smtbench chose the pairs the pinning was made for.
+"""
+import json
+import os
+import subprocess
+from dataclasses import dataclass, field
+
+
+class CheckFailed(Exception):
+    """A check that cannot go on (a file missing, a command failing): one failure, its reason."""
+
+
+@dataclass
+class Scenario:
+    name: str
+    title: str
+    guest: str                      # tests/lab/guest/GUEST.sh
+    check: object                   # check(ctx) -> iterable of (bool, str)
+    truth: str                      # what was built in, for the README's table
+    cpu: str = "Skylake-Client"
+    sockets: int = 1
+    cores: int = 2
+    threads: int = 2
+    append: str = ""                # more kernel command line
+    pin: dict = None                # vCPU index -> host CPU slot (0 or 1); None: not pinned
+    timeout_s: int = 120
+
+    @property
+    def vcpus(self):
+        return self.sockets * self.cores * self.threads
+
+
+@dataclass
+class Context:
+    """What a check gets: the guest's /out, smtbench here, and `report` (host-side report)."""
+    out: str
+    smtbench: str
+    report: object
+    row: tuple = field(default=None)   # (smtbench's answer, ratio, interval) for the README's table
+
+    def path(self, name):
+        return os.path.join(self.out, name)
+
+    def text(self, name):
+        try:
+            with open(self.path(name)) as f:
+                return f.read()
+        except OSError as e:
+            raise CheckFailed(f"the guest did not write {name}: {e.strerror}")
+
+    def json(self, name):
+        try:
+            return json.loads(self.text(name))
+        except json.JSONDecodeError as e:
+            raise CheckFailed(f"{name} from the guest is not JSON ({e}): {self.text(name)[:300]!r}")
+
+    def analyze(self, folder, *options):
+        done = subprocess.run([self.smtbench, "analyze", self.path(folder), "--json", *options],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CheckFailed(f"smtbench analyze {folder} {' '.join(options)}: exit "
+                              f"{done.returncode}: {done.stderr.strip()}")
+        return json.loads(done.stdout)
+
+
+# ---- what the guest's kernel says ---------------------------------------------------------
+
+def parse_cpu_list(text):
+    """"0-1,4" -> {0, 1, 4} (the kernel's list format)."""
+    cpus = set()
+    for part in text.strip().split(","):
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def sysfs_siblings(ctx):
+    """{cpu: its thread_siblings_list} for every online guest CPU, from the guest's sysfs."""
+    sib = {}
+    for line in ctx.text("siblings").splitlines():
+        cpu, _, lst = line.partition(" ")
+        sib[int(cpu)] = parse_cpu_list(lst)
+    if not sib:
+        raise CheckFailed("the guest's sysfs listed no thread siblings")
+    return sib
+
+
+def sysfs_packages(ctx):
+    return {int(c): int(p) for c, p in (l.split() for l in ctx.text("packages").splitlines())}
+
+
+def placements(topo):
+    return {p["name"]: p for p in topo["placements"]}
+
+
+def fmt(x):
+    return f"{x:.3g}"
+
+
+# ---- scenario 1: topo on an SMT guest ------------------------------------------------------
+
+def check_topo(ctx):
+    topo = ctx.json("topo.json")
+    sib = sysfs_siblings(ctx)
+    yield (ctx.text("smt-control").strip() == "on",
+           f"the guest's kernel says SMT control is 'on' (it says {ctx.text('smt-control').strip()!r})")
+    yield topo["smt"] == "on", f"topo --json: smt = 'on' (got {topo['smt']!r})"
+    yield (topo["max_threads_per_core"] == 2,
+           f"topo --json: max_threads_per_core = 2 (got {topo['max_threads_per_core']})")
+    yield topo["virtual_machine"] is True, "topo --json: says it is a virtual machine"
+    p = placements(topo)
+    s = p["sibling"]
+    yield s["available"], f"topo --json: sibling available ({s.get('reason', '')})"
+    if s["available"]:
+        a, b = s["pus"]
+        yield (b in sib[a] and a != b,
+               f"topo --json: sibling pair {a},{b} is two threads of one core by the guest's sysfs "
+               f"(cpu{a} siblings: {sorted(sib[a])})")
+        yield (not ({a, b} & sib[0]),
+               f"topo --json: sibling pair {a},{b} avoids CPU 0's core {sorted(sib[0])} (another core exists)")
+    n = p["non-sibling"]
+    yield n["available"], "topo --json: non-sibling available"
+    if n["available"]:
+        a, b = n["pus"]
+        yield b not in sib[a], f"topo --json: non-sibling pair {a},{b} is on two different cores by sysfs"
+    wrong = []
+    cpus = sorted(sib)
+    for a in cpus:
+        for b in cpus:
+            if a == b:
+                continue
+            if ctx.text(f"pair-{a}-{b}.status").strip() != "0":
+                wrong.append(f"{a},{b}: exit {ctx.text(f'pair-{a}-{b}.status').strip()}: "
+                             + ctx.text(f"pair-{a}-{b}.err").strip())
+                continue
+            rel = ctx.json(f"pair-{a}-{b}.json")["relation"]
+            want_sibling = b in sib[a]
+            if (rel == "sibling") != want_sibling:
+                wrong.append(f"{a},{b}: topo says {rel}, sysfs says "
+                             + ("siblings" if want_sibling else "different cores"))
+    ctx.row = (f"smt {topo['smt']}; sibling {','.join(map(str, s.get('pus', [])))}, non-sibling "
+               f"{','.join(map(str, n.get('pus', [])))}; --pair right for "
+               f"{len(cpus) * (len(cpus) - 1) - len(wrong)} of {len(cpus) * (len(cpus) - 1)} pairs", "–", "–")
+    yield (not wrong, f"topo --pair agrees with sysfs for all {len(cpus) * (len(cpus) - 1)} "
+           f"ordered pairs of guest CPUs" + ("" if not wrong else ": " + "; ".join(wrong)))
+
+
+# ---- scenarios 2 and 3: contention made on the host -----------------------------------------
+
+# The guest's pairs the pinning below is made for (checked in every run): sibling 2,3 (core 1;
+# CPU 0's core is avoided), non-sibling 2 and a CPU of core 0, solo 2.
+SIBLING, NON_SIBLING_FIRST = [2, 3], 2
+
+
+def chosen_pairs(report):
+    p = {x["name"]: x for x in report["placements"]}
+    for name in ("sibling", "non-sibling", "solo"):
+        if name not in p:
+            raise CheckFailed(f"the report has no {name} placement: {sorted(p)}")
+    return p
+
+
+def pairs_as_pinned(p):
+    sib, non = p["sibling"]["pus"], p["non-sibling"]["pus"]
+    ok = (sorted(sib) == SIBLING and non[0] == NON_SIBLING_FIRST and non[1] in (0, 1)
+          and p["solo"]["pus"] == [NON_SIBLING_FIRST])
+    return ok, (f"smtbench chose the pairs the pinning was made for: sibling {sib} (want "
+                f"{SIBLING}), non-sibling {non} (want 2 and 0 or 1), solo {p['solo']['pus']} (want [2])")
+
+
+def comparison(doc, a, b):
+    """Comparison a vs b from report.json (under "analysis") or from analyze --json."""
+    for c in doc.get("analysis", doc)["comparisons"]:
+        if c["a"]["name"] == a and c["b"]["name"] == b:
+            return c
+    raise CheckFailed(f"the report compares no {a} with {b}")
+
+
+def run_folder_report(ctx):
+    report, _ = ctx.report(ctx.path("run"))
+    meta = report["meta"]
+    planned = meta["plan"]["total_trials"]
+    yield (meta["status"] == "complete" and meta["trials_done"] == planned,
+           f"the guest's run completed ({meta['status']}, {meta['trials_done']} of {planned} trials)")
+    yield meta["smt_control"] == "on", f"meta.json: SMT control 'on' (got {meta['smt_control']!r})"
+    return report
+
+
+def check_contention(ctx):
+    report = yield from run_folder_report(ctx)
+    p = chosen_pairs(report)
+    yield pairs_as_pinned(p)
+    h = report["headline"]
+    lo, hi = h["ratio_ci"]
+    c = comparison(report, "sibling", "solo")
+    ctx.row = (f"sibling vs non-sibling: {h['verdict']}; vs solo {fmt(c['ratio_mean'])}× "
+               f"({fmt(c['ratio_ci'][0])}–{fmt(c['ratio_ci'][1])})",
+               fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
+    yield (h["a"] == "sibling" and h["b"] == "non-sibling",
+           f"the headline is sibling vs non-sibling (got {h['a']} vs {h['b']})")
+    yield h["verdict"] == "slower", f"headline verdict 'slower' (got {h['verdict']!r}: {h['sentence']})"
+    yield lo > 1.3, f"sibling/non-sibling ratio {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} lies above 1.3"
+    slo, shi = c["ratio_ci"]
+    yield ((slo <= 2 <= shi) or (1.6 <= slo and shi <= 2.4),
+           f"sibling/solo is about 2×: {fmt(c['ratio_mean'])}, 95% CI {fmt(slo)}–{fmt(shi)} "
+           "(contains 2 or lies within 1.6–2.4)")
+
+
+def check_no_contention(ctx):
+    report = yield from run_folder_report(ctx)
+    p = chosen_pairs(report)
+    yield pairs_as_pinned(p)
+    h = report["headline"]
+    lo, hi = h["ratio_ci"]
+    roped = comparison(ctx.analyze("run", "--rope", "10"), "sibling", "non-sibling")
+    ctx.row = (f"sibling vs non-sibling: {h['verdict']}; with --rope 10: {roped['verdict']}",
+               fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
+    yield (h["a"] == "sibling" and h["b"] == "non-sibling",
+           f"the headline is sibling vs non-sibling (got {h['a']} vs {h['b']})")
+    yield h["verdict"] != "slower", f"no 'slower' verdict (got {h['verdict']!r}: {h['sentence']})"
+    same = roped["verdict"] == "practically the same"
+    yield ((lo <= 1 <= hi) or same,
+           f"sibling/non-sibling {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} contains 1, "
+           f"or with --rope 10 'practically the same' (it says {roped['verdict']!r})")
+
+
+# ---- scenario 4: SMT turned off -------------------------------------------------------------
+
+def check_nosmt(ctx):
+    topo = ctx.json("topo.json")
+    control = ctx.text("smt-control").strip()
+    yield control == "off", f"the guest's kernel says SMT control is 'off' (it says {control!r})"
+    yield topo["smt"] == "off", f"topo --json: smt = 'off' (got {topo['smt']!r})"
+    s = placements(topo)["sibling"]
+    reason = s.get("reason", "")
+    yield not s["available"], f"topo --json: sibling unavailable (pus {s.get('pus')})"
+    yield ("turned off" in reason and "no SMT" not in reason,
+           f"the reason says SMT is turned off, not absent: {reason!r}")
+    yield ("smt/control" in reason and "nosmt" in reason,
+           f"the reason says how to turn it back on (smt/control, nosmt): {reason!r}")
+    ctx.row = (f"smt {topo['smt']}; sibling unavailable: {reason.split(',')[0]}", "–", "–")
+    text = ctx.text("topo.txt")
+    yield "has no SMT" not in text, "topo's text does not call the machine one with no SMT"
+    offline = set(range(4)) - parse_cpu_list(ctx.text("online"))
+    err = ctx.text("pair-0-1.err").strip()
+    yield (1 in offline and ctx.text("pair-0-1.status").strip() == "2" and "CPU 1 is offline" in err,
+           f"topo --pair 0,1 with CPU 1 offline: exit 2 naming it (exit "
+           f"{ctx.text('pair-0-1.status').strip()}: {err!r})")
+
+
+# ---- scenario 5: a sibling offline -----------------------------------------------------------
+
+def check_offline(ctx):
+    topo = ctx.json("topo.json")
+    sib = sysfs_siblings(ctx)
+    online = parse_cpu_list(ctx.text("online"))
+    yield online == {0, 1, 2}, f"the guest's kernel says CPUs 0-2 are online (it says {sorted(online)})"
+    full = [c for c in sorted(sib) if len(sib[c]) == 2]
+    p = placements(topo)
+    s = p["sibling"]
+    yield (s["available"] and set(s["pus"]) == {0, 1} and set(full) == {0, 1},
+           f"topo --json: the sibling pair moved to the only core with two online PUs, "
+           f"{sorted(set(full))} by sysfs (got {s.get('pus', s.get('reason'))})")
+    ctx.row = (f"sibling {','.join(map(str, s.get('pus', [])))} (core 0), CPU 3 never used", "–", "–")
+    used = sorted({c for x in topo["placements"] if x["available"] for c in x["pus"]})
+    yield 3 not in used, f"topo --json: no placement uses the offline CPU 3 (they use {used})"
+    report, _ = ctx.report(ctx.path("run"))
+    run_pus = sorted({c for x in report["placements"] for c in x["pus"]})
+    yield (report["meta"]["status"] == "complete" and 3 not in run_pus,
+           f"a short run completed ({report['meta']['status']}) on CPUs {run_pus}, never CPU 3")
+    rows = [l.split(",") for l in ctx.text("run/samples.csv").splitlines()]
+    col = rows[0].index("pu")
+    pus_run = sorted({int(r[col]) for r in rows[1:]})
+    yield 3 not in pus_run, f"samples.csv: every process ran on an online CPU ({pus_run})"
+
+
+# ---- scenario 6: CPUs restricted inside the guest --------------------------------------------
+
+def check_restricted(ctx):
+    yield (parse_cpu_list(ctx.text("cgroup-cpus")) == {0, 2},
+           f"the cgroup's effective cpuset is 0,2 (it is {ctx.text('cgroup-cpus').strip()!r})")
+    for how, name, word in (("taskset -c 0,2", "taskset", "affinity mask"),
+                            ("a cgroup-v2 cpuset 0,2", "cgroup", "cgroup")):
+        topo = ctx.json(f"{name}.json")
+        p = placements(topo)
+        s, n = p["sibling"], p["non-sibling"]
+        reason = s.get("reason", "")
+        ctx.row = ((ctx.row[0] + "; " if ctx.row else "") + f"{name}: {reason.split(': ', 1)[-1]}", "–", "–")
+        yield not s["available"], f"under {how}: no sibling pair (got {s.get('pus')})"
+        yield word in reason, f"under {how}: the reason names the restriction ({word!r}): {reason!r}"
+        other = "cgroup" if name == "taskset" else "affinity mask"
+        yield other not in reason, f"under {how}: the reason does not blame {other!r}: {reason!r}"
+        yield (n["available"] and set(n["pus"]) <= {0, 2},
+               f"under {how}: the non-sibling pair uses allowed CPUs only ({n.get('pus')})")
+        text = ctx.text(f"{name}.txt")
+        yield "has no SMT" not in text, f"under {how}: topo's text does not say the machine has no SMT"
+
+
+# ---- scenario 7: two sockets -----------------------------------------------------------------
+
+ALL_PLACEMENTS = ["solo", "same-pu", "sibling", "non-sibling", "cross-package"]
+
+
+def check_two_sockets(ctx):
+    topo = ctx.json("topo.json")
+    packages = sysfs_packages(ctx)
+    sib = sysfs_siblings(ctx)
+    yield (topo["packages"] == 2 and len(set(packages.values())) == 2,
+           f"topo --json: 2 packages, as sysfs says ({topo['packages']}; sysfs {sorted(set(packages.values()))})")
+    p = placements(topo)
+    x = p["cross-package"]
+    yield x["available"], f"topo --json: cross-package available ({x.get('reason', '')})"
+    if x["available"]:
+        a, b = x["pus"]
+        ctx.row = (f"cross-package {a},{b} (packages {packages[a]}, {packages[b]}); all five placements ran",
+                   "–", "–")
+        yield packages[a] != packages[b], f"cross-package pair {a},{b} spans the packages by sysfs"
+    s, n = p["sibling"], p["non-sibling"]
+    yield (s["available"] and s["pus"][1] in sib[s["pus"][0]],
+           f"sibling pair {s.get('pus')} is one core's two threads by sysfs")
+    yield (n["available"] and n["pus"][1] not in sib[n["pus"][0]]
+           and packages[n["pus"][0]] == packages[n["pus"][1]],
+           f"non-sibling pair {n.get('pus')} is two cores of one package by sysfs")
+    report, _ = ctx.report(ctx.path("run"))
+    got = [x["name"] for x in report["placements"]]
+    meta = report["meta"]
+    yield (meta["status"] == "complete" and meta["trials_done"] == meta["plan"]["total_trials"],
+           f"a short run of all five placements completed ({meta['status']}, "
+           f"{meta['trials_done']} of {meta['plan']['total_trials']} trials)")
+    yield sorted(got) == sorted(ALL_PLACEMENTS), f"the report has all five placements ({got})"
+
+
+# ---- scenario 8: an AMD model ----------------------------------------------------------------
+
+def check_amd(ctx):
+    topo = ctx.json("topo.json")
+    sib = sysfs_siblings(ctx)
+    most = max(len(v) for v in sib.values())
+    yield (topo["max_threads_per_core"] == most,
+           f"topo --json: max_threads_per_core {topo['max_threads_per_core']} = the most thread "
+           f"siblings any guest CPU has in sysfs ({most})")
+    control = ctx.text("smt-control").strip()
+    yield topo["smt"] == control, f"topo --json: smt {topo['smt']!r} = the guest's smt/control {control!r}"
+    yield topo["cores"] == len({frozenset(v) for v in sib.values()}), \
+        f"topo --json: {topo['cores']} cores, as many as sysfs's sibling sets"
+    s = placements(topo)["sibling"]
+    yield (most == 1 and not s["available"] and "no SMT" in s.get("reason", ""),
+           f"no SMT in this guest, and topo says so: {s.get('reason', s.get('pus'))!r}")
+    ctx.row = (f"smt {topo['smt']}, {topo['max_threads_per_core']} thread per core; sibling unavailable "
+               "(no SMT); VM warned", "–", "–")
+    text = ctx.text("topo.txt")
+    yield topo["virtual_machine"] is True, "topo --json: virtual_machine is true"
+    yield "warning: virtual machine" in text, "topo's text warns that this is a virtual machine"
+
+
+# ---- scenario 9: kill and resume -------------------------------------------------------------
+
+def samples_rows(text):
+    lines = [l for l in text.splitlines() if l]
+    header = lines[0].split(",")
+    return header, [dict(zip(header, l.split(","))) for l in lines[1:]]
+
+
+def check_kill_resume(ctx):
+    yield ctx.text("killed.status").strip() == "137", \
+        f"the runner died of SIGKILL (status {ctx.text('killed.status').strip()})"
+    left = ctx.text("left-after-kill").strip()
+    yield not left, f"no process of the lab's programs left after the kill: {left!r}"
+    status = ctx.text("resume.status").strip()
+    yield (status == "0", f"--resume exited 0 (status {status})"
+           + ("" if status == "0" else f": {ctx.text('resume.log')[-300:]!r}"))
+    left = ctx.text("left-after-resume").strip()
+    yield not left, f"no process left after the resumed run: {left!r}"
+    report, _ = ctx.report(ctx.path("run"))
+    meta = report["meta"]
+    total = meta["plan"]["total_trials"]
+    yield (meta["status"] == "complete" and meta["trials_done"] == total,
+           f"the resumed run is complete ({meta['status']}, {meta['trials_done']} of {total})")
+    ctx.row = (f"{ctx.text('resume.log').splitlines()[0] if ctx.text('resume.log') else '?'}; "
+               f"{meta['trials_done']} of {total} trials, none twice", "–", "–")
+    _, final = samples_rows(ctx.text("run/samples.csv"))
+    keys = [(r["trial"], r["proc"]) for r in final]
+    yield len(keys) == len(set(keys)), f"no duplicate (trial, proc) row in samples.csv ({len(keys)} rows)"
+    trials = sorted({int(r["trial"]) for r in final})
+    yield (len(trials) == total and trials[-1] - trials[0] == total - 1,
+           f"every planned trial is there once: {len(trials)} distinct of {total}")
+    _, before = samples_rows(ctx.text("samples-at-kill.csv"))
+    # The last line at the kill may be torn; every earlier one must survive unchanged.
+    kept = {(r["trial"], r["proc"]): r for r in final}
+    lost = [r["trial"] for r in before[:-1] if kept.get((r["trial"], r["proc"])) != r]
+    yield (len(before) >= 4 and not lost,
+           f"no trial lost: the {max(len(before) - 1, 0)} whole rows stored before the kill are "
+           f"in the final file unchanged" + (f" (not: trials {lost})" if lost else ""))
+
+
+# ---- the table -------------------------------------------------------------------------------
+
+# Host CPU slots: contention puts both threads of core 1 (vCPUs 2, 3) on one host CPU and core 0
+# on the other, so any sibling pair contends and any non-sibling pair does not. No contention
+# puts the sibling pair's first CPU (2) alone on one host CPU and every other vCPU on the other:
+# then sibling 2,3 and non-sibling 2,0 or 2,1 both span the two host CPUs alike.
+CONTENTION_PIN = {0: 1, 1: 1, 2: 0, 3: 0}
+NO_CONTENTION_PIN = {0: 1, 1: 1, 2: 0, 3: 1}
+
+SCENARIOS = [
+    Scenario("topo", "SMT guest: topo and topo --pair agree with the guest's sysfs",
+             "topo", check_topo,
+             "SMT on; siblings 0-1 and 2-3 (the guest's sysfs)",
+             timeout_s=90),
+    Scenario("contention", "siblings' vCPUs on one host CPU: sibling is slower",
+             "contention", check_contention,
+             "siblings' vCPUs on one host CPU: sibling ~2× non-sibling and solo",
+             pin=CONTENTION_PIN, timeout_s=150),
+    Scenario("no-contention", "siblings' vCPUs on two host CPUs: no 'slower' verdict",
+             "contention", check_no_contention,
+             "each measured vCPU alone on a host CPU: 1×",
+             pin=NO_CONTENTION_PIN, timeout_s=150),
+    Scenario("nosmt", "SMT turned off (nosmt): sibling unavailable, the reason says turned off",
+             "nosmt", check_nosmt,
+             "SMT turned off (`nosmt`): CPUs 1 and 3 offline",
+             append="nosmt", timeout_s=90),
+    Scenario("offline", "a sibling offline: the sibling pair moves to the other core",
+             "offline", check_offline,
+             "CPU 3 offline: only core 0 has two PUs",
+             timeout_s=120),
+    Scenario("restricted", "CPUs 0,2 only (taskset, cgroup cpuset): no sibling pair, the reason names it",
+             "restricted", check_restricted,
+             "CPUs 0,2 allowed (`taskset`; a cgroup-v2 cpuset)",
+             timeout_s=90),
+    Scenario("two-sockets", "two sockets: cross-package spans them; all five placements run",
+             "two-sockets", check_two_sockets,
+             "2 packages × 2 cores × 2 threads",
+             sockets=2, timeout_s=180),
+    Scenario("amd", "AMD model (EPYC,+topoext): topo agrees with the guest's sysfs, no SMT",
+             "amd", check_amd,
+             "`EPYC,+topoext`, threads=2: under TCG the guest sees no SMT",
+             cpu="EPYC,+topoext", timeout_s=90),
+    Scenario("kill-resume", "SIGKILL of the runner mid-run, then --resume",
+             "kill-resume", check_kill_resume,
+             "SIGKILL of the runner mid-run, then `--resume`",
+             timeout_s=150),
+]
