@@ -709,7 +709,7 @@ struct line_reader {
 	size_t cap, start, end;  /* unread bytes are buf[start, end) */
 	bool eof;
 };
-enum { LINE_READER_CHUNK = 1 << 20 };
+enum { LINE_READER_CHUNK = 1 << 17 };
 
 /* The next line and its length with its '\n' if it has one (as getline gives them); the text
  * is writable up to that length and ends at its '\n' or, for a last line without one, at a
@@ -756,7 +756,7 @@ static int next_line(struct line_reader *r, char **line, size_t *len)
 /* Reads the whole file once. -1 with err. */
 static int read_rows(struct folder_load *L, FILE *f, char *err, size_t err_size)
 {
-	struct line_reader r = { .f = f, .cap = 4 * LINE_READER_CHUNK };
+	struct line_reader r = { .f = f, .cap = 2 * LINE_READER_CHUNK + 1 };
 	int rc = -1, got;
 	char *line;
 	size_t len;
