@@ -171,7 +171,7 @@ run: all
 	$(Q)$(PROGRAM) run --placements sibling,non-sibling,same-pu,solo --trials 60 --warmup 2
 
 bench: all $(BENCH_BINS)
-	$(Q)for b in $(BENCH_BINS); do SMTBENCH_KERNEL_DIR=$(abspath $(BUILD))/kernels $$b || exit 1; done
+	$(Q)for b in $(BENCH_BINS); do SMTBENCH_KERNEL_DIR=$(abspath $(BUILD))/kernels SMTBENCH_BUILD=$(abspath $(BUILD)) $$b || exit 1; done
 
 # Fuzz harnesses (not part of `make test`): each is built from the sources in one clang command,
 # all of it instrumented for libFuzzer with ASan+UBSan.

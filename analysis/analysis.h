@@ -46,6 +46,14 @@
 #define ANALYSIS_WALL_ABOVE_CPU 1.5            /* wall time above this times CPU time: waited */
 
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
+/* How the Student-t log-likelihood is summed over the samples (grid.c explains the bound):
+ * AUTO is exact on small data and binned + series elsewhere; EXACT is the slow reference form
+ * (every distinct value at every grid point); BINNED asks for the fast form wherever its
+ * series converges (tests compare it with EXACT). */
+enum analysis_t_method { ANALYSIS_T_AUTO, ANALYSIS_T_EXACT, ANALYSIS_T_BINNED };
+/* The fast t form's bound on |error| of the log-likelihood at every grid point: posterior
+ * probabilities then move by a factor within exp(+-2 x this), i.e. by at most 2e-7 relative. */
+#define ANALYSIS_T_LOGLIK_TOLERANCE 1e-7
 enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
 /* Without a ROPE: slower needs P(mu_A > mu_B) >= 0.975, faster P(mu_A < mu_B) >= 0.975 (the
  * same evidence as a 95% equal-tailed interval of the difference that excludes 0). With
@@ -154,6 +162,7 @@ struct analysis_options {
 	int grid_points;             /* points per axis (the narrower group's mu axis, and sigma) */
 	double timer_resolution_s;   /* sigma's floor, capped at 0.1 % of |mean| (see grid.c) */
 	double t_dof;                /* degrees of freedom of the Student-t likelihood (default 4) */
+	enum analysis_t_method t_method; /* default AUTO */
 };
 
 /* Fills *opt with the defaults: normal model, no seed grid, no ROPE, 201 points, 1 µs. */
@@ -190,6 +199,9 @@ struct analysis_grid_report {
 	int widenings;                 /* how many times the grid was widened */
 	double edge_mass;              /* the largest marginal probability in an edge cell, at the end */
 	bool at_bound;                 /* widening stopped at its bound: the answer depends on the grid */
+	/* t model: the bound on |log-likelihood error| of the final grid's fast form, at most
+	 * ANALYSIS_T_LOGLIK_TOLERANCE; 0 where every group was summed exactly. */
+	double t_loglik_error;
 	/* Seed grid only: why its numbers are nonsense for these data (a sample mean outside
 	 * [5, 35] s, or mass above ANALYSIS_SEED_EDGE_MASS_MAX in an edge cell of mu or at sigma's
 	 * top; sigma's bottom, 5 s, is the seed's known bias and explained apart); "" when none. */

@@ -24,6 +24,7 @@ void analysis_options_init(struct analysis_options *opt)
 	opt->grid_points = ANALYSIS_GRID_DEFAULT;
 	opt->timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S;
 	opt->t_dof = 4.0;
+	opt->t_method = ANALYSIS_T_AUTO;
 }
 
 const char *analysis_verdict_name(enum analysis_verdict v)

@@ -3,9 +3,8 @@
  *
  * Log space throughout: for the normal model the log-likelihood comes from the sufficient
  * statistics (n, mean, sum of squared deviations by Welford), so a grid costs O(points) whatever
- * n is. The Student-t model needs the samples themselves: it costs O(distinct values x grid
- * points) (timer quantization makes distinct values fewer than samples), acceptable for the
- * run sizes this tool produces, and documented in `smtbench analyze --help`.
+ * n is. The Student-t model needs the samples themselves: grid_t.c sums them exactly on small
+ * data and, on large data, binned with a series in mu whose error bound it states.
  *
  * The grid, per group: mu spans the center ± 8 posterior scales, sigma spans the sample spread
  * times exp(±6 / sqrt(2(n-1))) (the posterior of log sigma has about that spread). Both groups'
@@ -50,16 +49,8 @@ struct group_input {
 	double spread;          /* sd (normal) or 1.4826 MAD (t), floored */
 	double floor;
 	bool floored;
-	double *unique;         /* t model: distinct values ... */
-	double *counts;         /* ... and how often each occurs */
-	size_t unique_count;
+	struct t_samples samples; /* t model only */
 };
-
-static int compare_doubles(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
 
 static int group_input_init(struct group_input *in, const struct analysis_group *g,
                             const struct analysis_options *opt)
@@ -79,24 +70,8 @@ static int group_input_init(struct group_input *in, const struct analysis_group 
 		double mad = mad_of(g->values_s, g->n, in->center);
 		if (mad > 0)
 			spread = 1.4826 * mad;
-		double *sorted = malloc(g->n * sizeof *sorted);
-		in->unique = malloc(g->n * sizeof *in->unique);
-		in->counts = malloc(g->n * sizeof *in->counts);
-		if (!sorted || !in->unique || !in->counts) {
-			free(sorted);
+		if (t_samples_init(&in->samples, g->values_s, g->n) < 0)
 			return -1;
-		}
-		memcpy(sorted, g->values_s, g->n * sizeof *sorted);
-		qsort(sorted, g->n, sizeof *sorted, compare_doubles);
-		for (size_t i = 0; i < g->n; i++) {
-			if (in->unique_count && sorted[i] == in->unique[in->unique_count - 1]) {
-				in->counts[in->unique_count - 1] += 1;
-				continue;
-			}
-			in->unique[in->unique_count] = sorted[i];
-			in->counts[in->unique_count++] = 1;
-		}
-		free(sorted);
 	}
 	in->floored = !(spread >= in->floor);
 	in->spread = in->floored ? in->floor : spread;
@@ -105,9 +80,7 @@ static int group_input_init(struct group_input *in, const struct analysis_group 
 
 static void group_input_release(struct group_input *in)
 {
-	free(in->unique);
-	free(in->counts);
-	in->unique = in->counts = NULL;
+	t_samples_release(&in->samples);
 }
 
 static void group_posterior_release(struct group_posterior *gp)
@@ -158,7 +131,14 @@ static int group_posterior_fill(struct group_posterior *gp, const struct group_i
 		gp->mu_prob[i] = 0;
 	double scale_log = -INFINITY; /* mu_prob holds sum exp(l - scale_log) */
 	double n = (double)in->n, mean_offset = in->mean - ref;
-	double half_dof1 = 0.5 * (opt->t_dof + 1.0);
+	struct t_loglik tl = { 0 };
+	if (opt->model == ANALYSIS_MODEL_T &&
+	    t_loglik_begin(&tl, &in->samples, mu_offset, nm, ref, gp->sigma[0], opt) < 0) {
+		free(row);
+		free(sigma_log);
+		return -1;
+	}
+	gp->t_loglik_error = tl.error_bound;
 	for (size_t j = 0; j < ns; j++) {
 		double sigma = gp->sigma[j];
 		double row_max = -INFINITY;
@@ -170,16 +150,9 @@ static int group_posterior_fill(struct group_posterior *gp, const struct group_i
 				row_max = fmax(row_max, row[i]);
 			}
 		} else {
-			double a = -n * log(sigma), inv = 1.0 / sigma;
-			for (size_t i = 0; i < nm; i++) {
-				double l = a;
-				for (size_t u = 0; u < in->unique_count; u++) {
-					double z = ((in->unique[u] - ref) - mu_offset[i]) * inv;
-					l -= in->counts[u] * half_dof1 * log1p(z * z / opt->t_dof);
-				}
-				row[i] = l;
-				row_max = fmax(row_max, l);
-			}
+			t_loglik_row(&tl, sigma, -n * log(sigma), row);
+			for (size_t i = 0; i < nm; i++)
+				row_max = fmax(row_max, row[i]);
 		}
 		if (row_max > scale_log) {
 			double rescale = scale_log == -INFINITY ? 0.0 : exp(scale_log - row_max);
@@ -205,6 +178,7 @@ static int group_posterior_fill(struct group_posterior *gp, const struct group_i
 		sigma_total_log = log_sum_exp_add(sigma_total_log, sigma_log[j]);
 	for (size_t j = 0; j < ns; j++)
 		gp->sigma_prob[j] = exp(sigma_log[j] - sigma_total_log);
+	t_loglik_end(&tl);
 	free(row);
 	free(sigma_log);
 	return 0;
@@ -471,6 +445,7 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 	}
 	pp->lattice = true;
 	rep->mu_step = pp->step;
+	rep->t_loglik_error = fmax(pp->g[0].t_loglik_error, pp->g[1].t_loglik_error);
 	rep->sigma_points = points;
 	for (int k = 0; k < 2; k++) {
 		rep->mu_points[k] = pp->g[k].mu_count;

@@ -58,6 +58,42 @@ void drift_fit(const long *x, const double *y, size_t n, double *slope, double c
  * count. A point within `resolution` of the median is never an outlier. */
 size_t robust_outliers(const double *x, size_t n, double resolution, bool *out);
 
+/* ---- the Student-t log-likelihood (grid_t.c, which states the fast form's error bound) ---- */
+
+/* One group's samples for the t model: sorted, and as distinct values with counts. */
+struct t_samples {
+	size_t n;
+	double *sorted;
+	double *unique, *counts;
+	size_t unique_count;
+};
+int t_samples_init(struct t_samples *ts, const double *values, size_t n); /* -1: no memory */
+void t_samples_release(struct t_samples *ts);
+
+enum { T_ORDER_MAX = 40 };
+/* The log-likelihood over one mu axis, exact or binned + series, chosen by t_loglik_begin. */
+struct t_loglik {
+	const struct t_samples *ts;
+	size_t n;
+	double nu, ref, mu0;
+	const double *mu_offset;  /* the mu axis, offset by ref (borrowed) */
+	size_t mu_count;
+	bool binned;              /* false: exact */
+	int order;                /* terms of the series in mu */
+	size_t bin_count;
+	double *bin_mean, *bin_count_of, *bin_s2; /* centroid - ref, count, sum of (x - m)^2 */
+	double *scratch;          /* 4 x bin_count: w and its powers, per sigma row */
+	double s2_total, bins_error;
+	double error_bound;       /* |log-likelihood error| at every grid point; 0 when exact */
+};
+/* Chooses the form for a grid whose smallest sigma is sigma_lo. -1 on out of memory. */
+int t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double *mu_offset,
+                   size_t mu_count, double ref, double sigma_lo,
+                   const struct analysis_options *opt);
+/* row[i] = base + the sum over samples of -(nu+1)/2 log(1 + z^2/nu) at mu_offset[i], sigma. */
+void t_loglik_row(struct t_loglik *tl, double sigma, double base, double *row);
+void t_loglik_end(struct t_loglik *tl);
+
 /* ---- grid posterior (grid.c) ---- */
 
 /* One group's posterior on its grid. mu values are ref + (k_lo + i - k_ref) * step; the integer
@@ -73,6 +109,7 @@ struct group_posterior {
 	double sigma_floor;
 	bool sigma_floored;
 	bool mu_clamped;      /* the lowest mu is held just above 0 (the prior mu > 0), not an edge */
+	double t_loglik_error; /* t model: the fast form's error bound on this grid (0: exact) */
 };
 
 struct pair_posterior {

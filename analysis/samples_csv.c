@@ -4,6 +4,7 @@
 #include "analysis/samples_csv.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 
 const char *const samples_csv_names[SAMPLES_COLUMN_COUNT] = {
@@ -18,19 +19,42 @@ const bool samples_csv_required[SAMPLES_COLUMN_COUNT] = {
 #undef SAMPLES_CSV_REQUIRED_
 };
 
+/* Bit 7 of each byte of the result is set where w has a comma: exact per byte (no borrow
+ * from one byte into the next, unlike the shorter has-zero trick). */
+static uint64_t comma_bytes(uint64_t w)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	uint64_t x = w ^ 0x2c2c2c2c2c2c2c2cULL; /* commas become zero bytes */
+	return ~(((x & low7) + low7) | x | low7);
+}
+
 size_t samples_csv_split(char *line, char **fields, size_t max)
 {
-	size_t count = 0;
-	char *p = line;
+	/* Eight bytes at a time where there is no comma: the loader splits ten million lines. */
+	size_t count = 1, len = strlen(line), i = 0;
+	if (max)
+		fields[0] = line;
 	for (;;) {
-		if (count < max)
-			fields[count] = p;
-		count++;
-		char *comma = strchr(p, ',');
-		if (!comma)
+		uint64_t commas = 0;
+		size_t base = i;
+		if (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, line + i, sizeof w);
+			commas = comma_bytes(w);
+			i += 8;
+		} else if (i < len) {
+			commas = line[i] == ',' ? 0x80 : 0;
+			i++;
+		} else {
 			break;
-		*comma = '\0';
-		p = comma + 1;
+		}
+		for (; commas; commas &= commas - 1) {
+			size_t at = base + (size_t)__builtin_ctzll(commas) / 8;
+			line[at] = '\0';
+			if (count < max)
+				fields[count] = line + at + 1;
+			count++;
+		}
 	}
 	return count;
 }

@@ -1,14 +1,22 @@
 /*
- * bench_analysis — how long the analysis takes: analysis_run() (normal model) for 10^3 to 10^7
- * samples per group at the default grid, and for grids of 101 to 1001 points at 10^4 samples.
- * Loading is timed apart (it sorts for the robust outlier flags). Prints a table; asserts nothing.
+ * bench_analysis — how long the analysis takes: analysis_run() for 10^3 to 10^7 samples per
+ * group at the default grid (normal model; the Student-t model up to 10^6, with the error bound
+ * its fast form states), for grids of 101 to 1001 points at 10^4 samples, and loading a
+ * samples.csv of 10^7 rows written under $SMTBENCH_BUILD (build/ by default; removed after).
+ * Loading arrays is timed apart (it sorts for the robust outlier flags). Prints tables;
+ * asserts nothing.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "analysis/samples_csv.h"
 
 static double now_s(void)
 {
@@ -36,7 +44,7 @@ static void fill(double *x, size_t n, double mean, uint64_t *s)
 	}
 }
 
-static int bench(size_t n, int grid)
+static int bench(size_t n, int grid, enum analysis_model model)
 {
 	uint64_t s = n * 7919 + (uint64_t)grid;
 	double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
@@ -48,6 +56,7 @@ static int bench(size_t n, int grid)
 	double t0 = now_s();
 	struct analysis_dataset *d = analysis_dataset_from_arrays("A", a, n, "B", b, n, err, sizeof err);
 	double t1 = now_s();
+	clock_t c1 = clock();
 	if (!d) {
 		fprintf(stderr, "bench_analysis: %s\n", err);
 		return -1;
@@ -55,16 +64,21 @@ static int bench(size_t n, int grid)
 	struct analysis_options opt;
 	analysis_options_init(&opt);
 	opt.grid_points = grid;
+	opt.model = model;
 	struct analysis_result *r = analysis_run(d, &opt, err, sizeof err);
 	double t2 = now_s();
+	clock_t c2 = clock();
 	if (!r) {
 		fprintf(stderr, "bench_analysis: %s\n", err);
 		return -1;
 	}
 	const struct analysis_comparison *c = &r->comparisons[0];
-	printf("%10zu %6d %10.3f %10.3f   mu %zu+%zu, sigma %zu, widened %d\n", n, grid,
-	       1e3 * (t1 - t0), 1e3 * (t2 - t1), c->grid.mu_points[0], c->grid.mu_points[1],
-	       c->grid.sigma_points, c->grid.widenings);
+	printf("%-7s %10zu %6d %10.3f %10.3f %10.3f   mu %zu+%zu, sigma %zu, widened %d", model ==
+	       ANALYSIS_MODEL_T ? "t" : "normal", n, grid, 1e3 * (t1 - t0), 1e3 * (t2 - t1),
+	       1e3 * (double)(c2 - c1) / CLOCKS_PER_SEC, c->grid.mu_points[0], c->grid.mu_points[1], c->grid.sigma_points, c->grid.widenings);
+	if (model == ANALYSIS_MODEL_T)
+		printf(", log-likelihood error <= %.2g", c->grid.t_loglik_error);
+	printf("\n");
 	analysis_result_free(&r);
 	analysis_dataset_free(&d);
 	free(a);
@@ -72,16 +86,116 @@ static int bench(size_t n, int grid)
 	return 0;
 }
 
-int main(void)
+/* Appends v >= 0 with `decimals` decimals (what "%.*f" writes, without printf's cost). */
+static char *put_fixed(char *p, double v, int decimals)
 {
-	printf("analysis time, normal model (load = copy + outlier flags; analyse = analysis_run)\n");
-	printf("%10s %6s %10s %10s\n", "n/group", "grid", "load ms", "analyse ms");
-	for (size_t n = 1000; n <= 10000000; n *= 10)
-		if (bench(n, ANALYSIS_GRID_DEFAULT) < 0)
+	static const double scale[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6 };
+	unsigned long long units = (unsigned long long)(v * scale[decimals] + 0.5), div = 1;
+	for (int i = 0; i < decimals; i++)
+		div *= 10;
+	p += sprintf(p, "%llu", units / div);
+	if (decimals) {
+		*p++ = '.';
+		for (unsigned long long d = div / 10, rest = units % div; d; d /= 10) {
+			*p++ = (char)('0' + rest / d);
+			rest %= d;
+		}
+	}
+	return p;
+}
+
+/* A samples.csv of `rows` rows as the runner writes them: trials of solo (one row) and of
+ * non-sibling and sibling (two rows each), every column filled. */
+static int write_samples(const char *path, size_t rows)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	static char buf[1 << 20];
+	setvbuf(f, buf, _IOFBF, sizeof buf);
+	fprintf(f, "%s\n", SAMPLES_CSV_HEADER);
+	static const char *const places[] = { "solo", "non-sibling", "sibling" };
+	uint64_t s = 42;
+	long trial = 0;
+	for (size_t written = 0; written < rows; trial++) {
+		int p = (int)(trial % 3), procs = p == 0 ? 1 : 2;
+		for (int proc = 0; proc < procs && written < rows; proc++, written++) {
+			double u = 0.25 + 0.001 * (double)(next(&s) >> 40) / 16777216.0;
+			char line[256], *q = line;
+			q += sprintf(q, "%ld,%ld,%d,%s,%d,a,%d,nop,ok,0,,", trial, trial / 3, trial < 3,
+			             places[p], proc, 2 * proc);
+			const double times[] = { u, 0.000012, u + 0.0004, 0.3 * (double)trial,
+			                         0.3 * (double)trial + u };
+			for (size_t t = 0; t < sizeof times / sizeof times[0]; t++) {
+				q = put_fixed(q, times[t], 6);
+				*q++ = ',';
+			}
+			q += sprintf(q, "1,%d,1408,", (int)(next(&s) & 3));
+			q = put_fixed(q, 0.9987, 4);
+			q += sprintf(q, ",2994,0.52,2026-11-30T22:00:00Z\n");
+			fwrite(line, 1, (size_t)(q - line), f);
+		}
+	}
+	return fclose(f);
+}
+
+static int bench_load(size_t rows)
+{
+	const char *build = getenv("SMTBENCH_BUILD");
+	char dir[512], path[600], err[512];
+	snprintf(dir, sizeof dir, "%s/bench-load", build && *build ? build : "build");
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	if (mkdir(dir, 0755) < 0 && access(dir, W_OK) < 0) {
+		fprintf(stderr, "bench_analysis: cannot make %s\n", dir);
+		return -1;
+	}
+	double t0 = now_s();
+	if (write_samples(path, rows) < 0) {
+		fprintf(stderr, "bench_analysis: cannot write %s\n", path);
+		return -1;
+	}
+	double t1 = now_s();
+	clock_t c1 = clock();
+	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	double t2 = now_s();
+	clock_t c2 = clock();
+	struct stat st;
+	long long bytes = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+	if (!getenv("SMTBENCH_BENCH_KEEP")) { /* kept for profiling the loader */
+		unlink(path);
+		rmdir(dir);
+	}
+	if (!d) {
+		fprintf(stderr, "bench_analysis: %s\n", err);
+		return -1;
+	}
+	printf("%10zu rows (%lld MB, written in %.1f s): loaded in %.3f s (CPU %.3f s), %zu groups, "
+	       "%zu points\n", rows, bytes >> 20, t1 - t0, t2 - t1,
+	       (double)(c2 - c1) / CLOCKS_PER_SEC, d->group_count, d->point_count);
+	analysis_dataset_free(&d);
+	return 0;
+}
+
+/* With an argument (normal, t or load), only that part. */
+int main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : "";
+	bool all = !*only;
+	printf("analysis time (load = copy + outlier flags; analyse = analysis_run, wall and CPU)\n");
+	printf("%-7s %10s %6s %10s %10s %10s\n", "model", "n/group", "grid", "load ms", "analyse ms",
+	       "(CPU ms)");
+	for (size_t n = 1000; (all || !strcmp(only, "normal")) && n <= 10000000; n *= 10)
+		if (bench(n, ANALYSIS_GRID_DEFAULT, ANALYSIS_MODEL_NORMAL) < 0)
 			return 1;
 	static const int grids[] = { 101, 201, 401, 1001 };
-	for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++)
-		if (bench(10000, grids[i]) < 0)
+	for (size_t i = 0; (all || !strcmp(only, "normal")) && i < sizeof grids / sizeof grids[0]; i++)
+		if (bench(10000, grids[i], ANALYSIS_MODEL_NORMAL) < 0)
 			return 1;
-	return 0;
+	for (size_t n = 1000; (all || !strcmp(only, "t")) && n <= 1000000; n *= 10)
+		if (bench(n, ANALYSIS_GRID_DEFAULT, ANALYSIS_MODEL_T) < 0)
+			return 1;
+	if (!all && strcmp(only, "load"))
+		return 0;
+	printf("loading samples.csv (analysis_load_folder: parse, trials, outlier flags)\n");
+	return bench_load(10000000) < 0;
 }
