@@ -494,10 +494,26 @@ void topo_get_info(const struct topo *t, struct topo_info *out)
 
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size)
 {
-	if (hwloc_topology_export_xml(t->hw, path, 0) < 0) {
-		set_error(err, err_size, "cannot write topology XML to '%s': %s", path,
-		          strerror(errno));
+	char *xml = NULL;
+	int len = 0;
+	if (hwloc_topology_export_xmlbuffer(t->hw, &xml, &len, 0) < 0 || len <= 0) {
+		set_error(err, err_size, "cannot write topology XML to '%s': hwloc cannot export it: "
+		          "%s", path, strerror(errno));
 		return -1;
 	}
-	return 0;
+	/* Written atomically beside its final name (len counts hwloc's ending NUL). */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	int rc = -1;
+	if (!dir)
+		set_error(err, err_size, "cannot write topology XML to '%s': out of memory", path);
+	else if ((rc = fileio_write_atomic(dir, slash ? slash + 1 : path, xml, (size_t)len - 1,
+	                                   err, err_size)) != 0) {
+		char why[ERR_LEN];
+		snprintf(why, sizeof why, "%s", err);
+		set_error(err, err_size, "cannot write topology XML to '%s': %s", path, why);
+	}
+	free(dir);
+	hwloc_free_xmlbuffer(t->hw, xml);
+	return rc;
 }

@@ -168,7 +168,7 @@ static void test_store_create_refuses_existing(void)
 	      "an existing folder is refused with a hint: %s", err);
 	char *sub = xasprintf("%s/a/b/run", dir);
 	s = store_create(sub, err, sizeof err);
-	CHECK(s != NULL, "store_create makes missing parents");
+	CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create makes missing parents");
 	store_close(&s);
 	char *csv = xasprintf("%s/samples.csv", sub);
 	char *content = store_read_file(sub, "samples.csv", err, sizeof err);
