@@ -695,6 +695,11 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 	return rc;
 }
 
+int store_open_file(const struct store *s, const char *name, int flags, int mode)
+{
+	return openat(s->dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
 const char *store_dir(const struct store *s)
 {
 	return s->dir;

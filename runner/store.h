@@ -90,6 +90,10 @@ struct trial_labels {
 int store_append_trial(struct store *s, const struct trial_labels *labels,
                        const struct trial_result *result, char *err, size_t err_size);
 
+/* Opens NAME in the folder (openat on its descriptor, never through a symbolic link), e.g. the
+ * workloads' error log: open(2)'s flags and mode; a descriptor or -1 with errno. */
+int store_open_file(const struct store *s, const char *name, int flags, int mode);
+
 /* DIR of the store (owned by the store). */
 const char *store_dir(const struct store *s);
 
