@@ -54,12 +54,13 @@ MISSING := $(strip \
   $(if $(HAVE_PKG_CONFIG),,pkg-config) \
   $(call lib_missing,hwloc >= 2.0,libhwloc-dev,hwloc.h) \
   $(call lib_missing,jansson >= 2.10,libjansson-dev,jansson.h) \
-  $(call lib_missing,gsl >= 2.0,libgsl-dev,gsl/gsl_cdf.h))
+  $(call lib_missing,gsl >= 2.0,libgsl-dev,gsl/gsl_cdf.h) \
+  $(call lib_missing,nettle >= 3.4,nettle-dev,nettle/sha2.h))
 ifneq ($(MISSING),)
 $(error missing build dependencies; on Debian or Ubuntu run: apt-get install $(MISSING))
 endif
-DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc jansson gsl)
-DEP_LIBS   := $(shell $(PKG_CONFIG) --libs hwloc jansson gsl)
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc jansson gsl nettle)
+DEP_LIBS   := $(shell $(PKG_CONFIG) --libs hwloc jansson gsl nettle)
 endif
 
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -245,6 +245,8 @@ static int check_time(double v, const char *where, char *err, size_t err_size)
 	return 0;
 }
 
+#define UTF8_BOM "\xEF\xBB\xBF"
+
 /* One line's number by strtod, or -1 with the message naming file and line. */
 static int parse_number_text(const char *path, long line_no, const char *text, double *out,
                              char *err, size_t err_size)
@@ -286,10 +288,17 @@ static int load_numbers(struct builder *b, int group, const char *path, char *er
 	ssize_t len;
 	while ((len = getline(&line, &line_cap, f)) >= 0) {
 		line_no++;
+		if (memchr(line, '\0', (size_t)len)) {
+			analysis_set_error(err, err_size, "%s:%ld: a NUL byte in the line: this is not a "
+			                   "text file of numbers", path, line_no);
+			rc = -1;
+			break;
+		}
 		char *hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
-		char *start = line;
+		/* A UTF-8 byte-order mark, as some editors write at the start of a file. */
+		char *start = line_no == 1 && !strncmp(line, UTF8_BOM, 3) ? line + 3 : line;
 		while (isspace((unsigned char)*start))
 			start++;
 		char *end = start + strlen(start);
@@ -559,6 +568,8 @@ static const char *field_of(const struct folder_load *L, enum samples_column c)
  * older files with fewer columns load). -1 with err for a missing required column. */
 static int read_header(struct folder_load *L, char *line, char *err, size_t err_size)
 {
+	if (!strncmp(line, UTF8_BOM, 3))
+		memmove(line, line + 3, strlen(line + 3) + 1);
 	line[strcspn(line, "\r\n")] = '\0';
 	L->header_fields = 1;
 	for (const char *c = line; *c; c++)
@@ -672,6 +683,11 @@ static const char *check_row(struct folder_load *L, struct csv_row *r)
 static int read_line(struct folder_load *L, char *line, ssize_t len, long line_no)
 {
 	bool has_newline = len > 0 && line[len - 1] == '\n';
+	if (memchr(line, '\0', (size_t)len)) {
+		char *msg = analysis_strdup_printf("samples.csv:%ld: a NUL byte in the line; line "
+		                                   "skipped", line_no);
+		return builder_warn(&L->b, msg);
+	}
 	line[strcspn(line, "\r\n")] = '\0';
 	if (!*line)
 		return 0;
@@ -814,25 +830,45 @@ static int make_groups(struct folder_load *L)
 	return 0;
 }
 
-/* The rows a trial of each placement should have (the most seen): a trial with fewer lost
- * some to damage (e.g. a cut-short last line) and is no longer comparable. */
+/* The rows a trial of each placement must have: one per process of the placement, from the
+ * placement registry; for a name the registry does not know, the most rows seen in one of its
+ * trials. */
 static int count_rows_per_trial(struct folder_load *L)
 {
 	L->rows_per_trial = calloc(L->name_count ? L->name_count : 1, sizeof *L->rows_per_trial);
 	if (!L->rows_per_trial)
 		return -1;
+	for (size_t i = 0; i < L->name_count; i++) {
+		const struct placement_info *info = placement_info_find(L->names[i]);
+		if (info)
+			L->rows_per_trial[i] = (size_t)info->nprocs;
+	}
 	for (size_t start = 0, end; start < L->row_count; start = end) {
 		for (end = start; end < L->row_count && L->rows[end].trial == L->rows[start].trial; end++)
 			;
-		size_t *expected = &L->rows_per_trial[L->rows[start].placement];
-		if (end - start > *expected)
+		int name = L->rows[start].placement;
+		size_t *expected = &L->rows_per_trial[name];
+		if (!placement_info_find(L->names[name]) && end - start > *expected)
 			*expected = end - start;
 	}
 	return 0;
 }
 
+/* A row of the trial in rows [start, end) that should not be there: a second row for one
+ * process (rows are sorted by process), or more rows than the placement has processes. Its
+ * index, or end when there is none. */
+static size_t stray_row(const struct folder_load *L, size_t start, size_t end)
+{
+	bool have_proc = L->column[SAMPLES_COL_PROC] >= 0;
+	size_t expected = L->rows_per_trial[L->rows[start].placement];
+	for (size_t i = start + 1; i < end; i++)
+		if ((have_proc && L->rows[i].proc == L->rows[i - 1].proc) || i - start >= expected)
+			return i;
+	return end;
+}
+
 /* Why the trial in rows [start, end) cannot be used (a new message), "" when it can, NULL on out
- * of memory. */
+ * of memory. A damaged trial never affects another. */
 static char *trial_problem(const struct folder_load *L, size_t start, size_t end)
 {
 	const struct csv_row *first = &L->rows[start];
@@ -843,11 +879,18 @@ static char *trial_problem(const struct folder_load *L, size_t start, size_t end
 		             L->rows[i].warmup == first->warmup;
 		role_a += L->rows[i].role_a;
 	}
-	if (consistent && role_a && end - start < L->rows_per_trial[first->placement])
+	size_t expected = L->rows_per_trial[first->placement];
+	size_t stray = consistent ? stray_row(L, start, end) : end;
+	if (stray < end)
+		return analysis_strdup_printf(
+			"samples.csv:%ld: trial %ld: a duplicated or stray row (process %ld; a %s trial "
+			"has %zu row%s); trial skipped", L->rows[stray].line_no,
+			first->trial, L->rows[stray].proc, L->names[first->placement], expected,
+			expected == 1 ? "" : "s");
+	if (consistent && role_a && end - start < expected)
 		return analysis_strdup_printf(
 			"samples.csv:%ld: trial %ld has %zu of its %zu rows (the others damaged or "
-			"missing); trial skipped", first->line_no, first->trial, end - start,
-			L->rows_per_trial[first->placement]);
+			"missing); trial skipped", first->line_no, first->trial, end - start, expected);
 	if (!consistent || role_a == 0)
 		return analysis_strdup_printf(
 			"samples.csv:%ld: trial %ld %s; trial skipped", first->line_no, first->trial,

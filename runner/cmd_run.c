@@ -81,7 +81,7 @@ static unsigned long beside_iters_for(const struct kernel *a, unsigned long a_it
                                       const struct kernel *b)
 {
 	double scaled = (double)b->default_iters * ((double)a_iters / (double)a->default_iters);
-	return scaled < 1 ? 1 : scaled > (double)ULONG_MAX ? ULONG_MAX : (unsigned long)scaled;
+	return scaled < 1 ? 1 : scaled >= (double)RUN_MAX_ITERS ? RUN_MAX_ITERS : (unsigned long)scaled;
 }
 
 /* Parses --placements into the canonical order, without duplicates. */
@@ -257,67 +257,110 @@ static int finish(struct experiment *e, struct store *s, enum run_outcome outcom
 	return status;
 }
 
+/* samples.csv's trials must be the plan's trials 0, 1, 2...: same placement, block and warm-up
+ * flag as the seed in meta.json gives them, and no more than the plan has. */
+static void check_against_plan(const struct experiment *e, const struct store_scan *scan,
+                               const char *dir)
+{
+	long total = plan_total_trials(&e->plan);
+	for (long i = 0; i < scan->ntrials; i++) {
+		const struct stored_trial *t = &scan->trials[i];
+		if (total >= 0 && t->trial >= total)
+			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is beyond the "
+			     "plan's %ld trials in meta.json; the file was changed or is not this "
+			     "run's", dir, t->line, t->trial, total);
+		enum placement want = plan_placement_of(&e->plan, t->trial);
+		long block = plan_block_of(&e->plan, t->trial);
+		if (t->placement != want || t->block != block
+		    || t->warmup != (plan_is_warmup(&e->plan, t->trial) != 0))
+			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is %s in block "
+			     "%ld%s, where the plan in meta.json (seed %llu) has %s in block %ld; the "
+			     "file was changed or is not this run's", dir, t->line, t->trial,
+			     placement_name(t->placement), t->block, t->warmup ? " (warm-up)" : "",
+			     (unsigned long long)e->plan.seed, placement_name(want), block);
+	}
+}
+
+/* The workloads of a resumed run: exactly the files meta.json recorded (see workload.h); a
+ * folder from before paths and hashes were recorded looks its command up again. */
+static void resolve_recorded_workloads(struct experiment *e, const char *dir)
+{
+	if (e->a.path)
+		xworkload_recorded(&e->a, e->kernel, e->iters, dir);
+	else if (e->kernel)
+		xworkload_kernel(&e->a, e->kernel, e->iters);
+	else
+		xworkload_resolve(&e->a);
+	if (e->b.path)
+		xworkload_recorded(&e->b, e->beside_kernel, e->beside_iters, dir);
+	else if (e->beside_kernel)
+		xworkload_kernel(&e->b, e->beside_kernel, e->beside_iters);
+	else if (e->b.argv)
+		xworkload_resolve(&e->b);
+	const char *version = json_string_value(json_object_get(e->meta, "version"));
+	if (version && strcmp(version, SMTBENCH_VERSION) != 0)
+		warnx("%s was started by smtbench %s; this is %s (its workloads are the same files, "
+		      "checked by their SHA-256)", dir, version, SMTBENCH_VERSION);
+}
+
+/* --resume: the folder locked first, then meta.json read, then everything checked (the host,
+ * the workloads, the pairs, every row of samples.csv against the plan) before the first write,
+ * the cut of a torn last trial. */
 static int resume(const char *dir, char **command_line)
 {
 	struct experiment e = { .command_line = command_line };
 	char err[ERR_LEN];
+	/* From here on a stop signal waits for a trial boundary (see experiment_run). */
+	trial_block_signals(&e.child_sigmask);
+	struct store *s = store_open(dir, err, sizeof err);
+	if (!s)
+		errx(EXIT_USAGE, "cannot resume: %s", err);
 	if (meta_load(dir, &e, err, sizeof err) != 0)
 		errx(EXIT_USAGE, "cannot resume: %s", err);
 	const char *status = json_string_value(json_object_get(e.meta, "status"));
 	long total = plan_total_trials(&e.plan);
-	if (status && !strcmp(status, "complete")) {
-		printf("%s is complete; nothing to resume.\n", dir);
-		experiment_free(&e);
-		return EXIT_OK;
-	}
 	char host[128] = "";
 	gethostname(host, sizeof host - 1);
 	const char *recorded_host = json_string_value(json_object_get(e.meta, "host"));
-	if (recorded_host && strcmp(recorded_host, host) != 0)
+	if (!(status && !strcmp(status, "complete")) && recorded_host
+	    && strcmp(recorded_host, host) != 0)
 		errx(EXIT_USAGE, "cannot resume %s here: it was recorded on host %s, this is %s", dir,
 		     recorded_host, host);
-
-	if (e.kernel)
-		xworkload_kernel(&e.a, e.kernel, e.iters);
-	else
-		xworkload_resolve(&e.a);
-	if (e.beside_kernel)
-		xworkload_kernel(&e.b, e.beside_kernel, e.beside_iters);
-	else if (e.b.argv && !e.b.path)
-		xworkload_resolve(&e.b);
-
-	char terr[ERR_LEN];
-	struct topo *topo = topo_load(NULL, terr, sizeof terr);
+	struct store_scan scan;
+	if (store_scan(s, &scan, err, sizeof err) != 0)
+		errx(EXIT_USAGE, "cannot resume: %s; nothing was changed (repair or remove the "
+		     "damaged line by hand, then resume again)", err);
+	check_against_plan(&e, &scan, dir);
+	if (status && !strcmp(status, "complete")) {
+		printf("%s is complete; nothing to resume.\n", dir);
+		store_scan_free(&scan);
+		store_close(&s);
+		experiment_free(&e);
+		return EXIT_OK;
+	}
+	resolve_recorded_workloads(&e, dir);
+	struct topo *topo = topo_load(NULL, err, sizeof err);
 	if (!topo)
-		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", terr);
+		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
 	check_recorded_pairs(&e, topo, dir);
 	topo_free(&topo);
 
-	/* From here on a stop signal waits for a trial boundary (see experiment_run). */
-	trial_block_signals(&e.child_sigmask);
-	struct stored_trial *trials = NULL;
-	long ntrials = 0, dropped = 0;
-	struct store *s = store_resume(dir, &trials, &ntrials, &dropped, err, sizeof err);
-	if (!s)
-		errx(EXIT_USAGE, "cannot resume: %s", err);
-	for (long i = 0; i < ntrials; i++)
-		if (trials[i].trial != i)
-			errx(EXIT_USAGE, "cannot resume %s: samples.csv has trial %ld where trial %ld "
-			     "should be; it was not written by one smtbench run", dir, trials[i].trial, i);
-	if (dropped)
+	if (store_cut_torn(s, &scan, err, sizeof err) != 0)
+		errx(EXIT_FAILURE_RUNTIME, "cannot resume: %s", err);
+	if (scan.cut_lines)
 		warnx("%s/samples.csv: cut %ld line(s) of a trial that did not finish; it runs again",
-		      dir, dropped);
+		      dir, scan.cut_lines);
 	json_object_set_new(e.meta, "resumed_with", json_pack("[s, s, s, s]", "smtbench", "run",
 	                                                      "--resume", dir));
 	if (total >= 0)
-		printf("resuming %s at trial %ld of %ld\n", dir, ntrials, total);
+		printf("resuming %s at trial %ld of %ld\n", dir, scan.ntrials, total);
 	else
-		printf("resuming %s at trial %ld\n", dir, ntrials);
+		printf("resuming %s at trial %ld\n", dir, scan.ntrials);
 	fflush(stdout);
-	enum run_outcome outcome = experiment_run(&e, s, ntrials, trials, ntrials);
+	enum run_outcome outcome = experiment_run(&e, s, scan.ntrials, scan.trials, scan.ntrials);
 	sigprocmask(SIG_SETMASK, &e.child_sigmask, NULL); /* ^C may stop the report */
 	int rc = finish(&e, s, outcome);
-	free(trials);
+	store_scan_free(&scan);
 	store_close(&s);
 	experiment_free(&e);
 	return rc;
@@ -368,11 +411,15 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 	case 'k': free(e->kernel); e->kernel = xstrdup(optarg); break;
 	case OPT_BESIDE_KERNEL: free(e->beside_kernel); e->beside_kernel = xstrdup(optarg); break;
 	case OPT_BESIDE_ITERS:
-		e->beside_iters = option_ulong("beside-iters", 1, ULONG_MAX, "of at least 1");
+		e->beside_iters = option_ulong("beside-iters", 1, RUN_MAX_ITERS, "from 1 to 2^63-1");
 		break;
-	case 'i': e->iters = option_ulong("iters", 1, ULONG_MAX, "of at least 1"); break;
-	case 'n': e->trials = (long)option_ulong("trials", 1, 100000000, "from 1 to 100000000"); break;
-	case 'w': e->warmup = (long)option_ulong("warmup", 0, 1000000, "from 0 to 1000000"); break;
+	case 'i': e->iters = option_ulong("iters", 1, RUN_MAX_ITERS, "from 1 to 2^63-1"); break;
+	case 'n':
+		e->trials = (long)option_ulong("trials", 1, RUN_MAX_TRIALS, "from 1 to 100000000");
+		break;
+	case 'w':
+		e->warmup = (long)option_ulong("warmup", 0, RUN_MAX_WARMUP, "from 0 to 1000000");
+		break;
 	case 's':
 		e->plan.seed = option_ulong("seed", 0, (unsigned long)INT64_MAX, "from 0 to 2^63-1");
 		o->have_seed = true;
@@ -381,6 +428,8 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 		if (parse_duration_s(optarg, &e->duration_s) != 0)
 			usage_exit("run", "--duration: '%s' is not a duration such as 90s, 15m, 8h, 2d "
 			           "or 1h30m", optarg);
+		if (e->duration_s > RUN_MAX_DURATION_S)
+			usage_exit("run", "--duration: '%s' is longer than a century", optarg);
 		break;
 	case 'p':
 		if (parse_cpu_pair(optarg, e->pair) != 0)
@@ -530,9 +579,10 @@ static void warn_about_machine(const struct experiment *e, const struct topo_inf
 		      quota.source);
 }
 
-/* The results folder with samples.csv's header, meta.json's first state and topology.xml. From
- * its creation on, a stop signal waits for a trial boundary, so the folder always gets its
- * meta.json and stays resumable. */
+/* The results folder, complete or not at all: samples.csv's header, meta.json's first state and
+ * topology.xml written under a temporary name, then renamed into place. From its creation on,
+ * a stop signal waits for a trial boundary, so the folder always gets its meta.json and stays
+ * resumable. */
 static struct store *create_folder(struct experiment *e, const struct topo *topo,
                                    const struct topo_info *info)
 {
@@ -544,11 +594,17 @@ static struct store *create_folder(struct experiment *e, const struct topo *topo
 	if (!s)
 		errx(EXIT_USAGE, "%s", err);
 	e->meta = meta_new(e, info);
-	char terr[ERR_LEN];
 	char *xml_path = xasprintf("%s/topology.xml", store_dir(s));
-	if (topo_export_xml(topo, xml_path, terr, sizeof terr) != 0)
-		warnx("topology.xml not written: %s", terr);
+	int rc = topo_export_xml(topo, xml_path, err, sizeof err);
 	free(xml_path);
+	if (rc == 0)
+		rc = meta_save(e->meta, store_dir(s), err, sizeof err);
+	if (rc == 0)
+		rc = store_publish(s, err, sizeof err);
+	if (rc != 0) {
+		store_close(&s); /* removes the temporary folder: nothing of value is in it */
+		errx(EXIT_FAILURE_RUNTIME, "cannot create results folder %s: %s", e->out_dir, err);
+	}
 	return s;
 }
 

@@ -139,7 +139,8 @@ static void run_state_init(struct run_state *st, long first_trial,
 	st->total = plan_total_trials(&st->e->plan);
 	st->progress = isatty(STDERR_FILENO);
 	st->log_path = xasprintf("%s/workload-stderr.log", store_dir(st->s));
-	st->log_fd = open(st->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	st->log_fd = store_open_file(st->s, "workload-stderr.log", O_WRONLY | O_CREAT | O_APPEND,
+	                             0666);
 	if (st->log_fd < 0)
 		warn("cannot open %s; the workloads' error output is discarded", st->log_path);
 	char err[ERR_LEN];

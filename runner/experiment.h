@@ -17,6 +17,14 @@
 #include "runner/workload.h"
 #include "topology/topology.h"
 
+/* The ranges of the settings, one place for the command line (cmd_run.c) and for meta.json read
+ * back (meta.c): within them the plan's total of trials cannot overflow. */
+#define RUN_MAX_TRIALS 100000000L          /* measured blocks */
+#define RUN_MAX_WARMUP 1000000L            /* warm-up blocks */
+#define RUN_MAX_DURATION_S (100.0 * 365 * 86400) /* a century */
+/* Iterations are stored in meta.json as JSON integers (signed 64-bit): at most 2^63-1. */
+#define RUN_MAX_ITERS ((unsigned long)INT64_MAX)
+
 struct experiment {
 	/* Settings, as recorded in meta.json. */
 	char *kernel;            /* NULL when running a command */

@@ -1,6 +1,10 @@
 #include "runner/meta.h"
 
 #include <err.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +52,8 @@ static json_t *workload_json(const struct workload *w)
 {
 	if (!w->argv)
 		return json_null();
-	return json_pack("{s:s, s:s, s:o, s:b}", "name", w->name, "path", w->path, "argv",
-	                 string_array(w->argv), "kernel", w->is_kernel);
+	return json_pack("{s:s, s:s, s:s, s:o, s:b}", "name", w->name, "path", w->path, "sha256",
+	                 w->sha256, "argv", string_array(w->argv), "kernel", w->is_kernel);
 }
 
 json_t *meta_new(const struct experiment *e, const struct topo_info *info)
@@ -201,6 +205,8 @@ static char **string_array_copy(const json_t *a)
 
 static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
                          char *err, size_t err_size);
+static int load_workloads(const char *dir, const json_t *workloads, struct experiment *e,
+                          char *err, size_t err_size);
 static int load_placements(const char *dir, const json_t *placements, struct experiment *e,
                            char *err, size_t err_size);
 
@@ -228,12 +234,71 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 		          dir);
 		return -1;
 	}
-	if (load_settings(dir, settings, e, err, err_size) != 0)
+	if (load_settings(dir, settings, e, err, err_size) != 0
+	    || load_workloads(dir, json_object_get(meta, "workloads"), e, err, err_size) != 0)
 		return -1;
+	if (json_integer_value(seed) < 0) {
+		set_error(err, err_size, "%s/meta.json: seed %lld is out of range (0 to 2^63-1)", dir,
+		          (long long)json_integer_value(seed));
+		return -1;
+	}
 	e->plan.seed = (uint64_t)json_integer_value(seed);
 	e->plan.warmup_blocks = e->warmup;
 	e->plan.measured_blocks = e->trials;
 	return load_placements(dir, placements, e, err, err_size);
+}
+
+/* settings[key]: absent or null (*out = 0, unless required), or a whole number in [min, max].
+ * -1 with err naming the key and its range. */
+static int load_count(const char *dir, const json_t *settings, const char *key, bool required,
+                      json_int_t min, json_int_t max, json_int_t *out, char *err,
+                      size_t err_size)
+{
+	const json_t *v = json_object_get(settings, key);
+	*out = 0;
+	if ((!v || json_is_null(v)) && !required)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+		set_error(err, err_size, "%s/meta.json: settings.%s is %s; it must be a whole number "
+		          "from %lld to %lld", dir, key, v ? "out of range" : "missing",
+		          (long long)min, (long long)max);
+		return -1;
+	}
+	*out = json_integer_value(v);
+	return 0;
+}
+
+/* The counts of settings, each within the range the command line accepts (so that nothing
+ * computed from them, such as the plan's total, can overflow). */
+static int load_counts(const char *dir, const json_t *settings, struct experiment *e,
+                       char *err, size_t err_size)
+{
+	json_int_t iters, beside_iters, trials, warmup;
+	if (load_count(dir, settings, "iters", e->kernel != NULL, 1, INT64_MAX, &iters, err,
+	               err_size) != 0
+	    || load_count(dir, settings, "beside_iters", false, 1, INT64_MAX, &beside_iters, err,
+	                  err_size) != 0
+	    || load_count(dir, settings, "trials", false, 1, RUN_MAX_TRIALS, &trials, err,
+	                  err_size) != 0
+	    || load_count(dir, settings, "warmup", true, 0, RUN_MAX_WARMUP, &warmup, err,
+	                  err_size) != 0)
+		return -1;
+	e->iters = (unsigned long)iters;
+	e->beside_iters = (unsigned long)beside_iters;
+	if (e->beside_kernel && e->beside_iters == 0)
+		e->beside_iters = e->iters;
+	e->trials = trials ? (long)trials : -1;
+	e->warmup = (long)warmup;
+	const json_t *duration = json_object_get(settings, "duration_s");
+	e->duration_s = json_number_value(duration);
+	if ((duration && !json_is_null(duration) && !json_is_number(duration))
+	    || !isfinite(e->duration_s) || e->duration_s < 0 || e->duration_s > RUN_MAX_DURATION_S
+	    || (e->trials < 1 && e->duration_s <= 0) || (e->trials >= 1 && e->duration_s > 0)) {
+		set_error(err, err_size, "%s/meta.json: settings need either trials or duration_s "
+		          "(from 1 s to %.0f s)", dir, RUN_MAX_DURATION_S);
+		return -1;
+	}
+	return 0;
 }
 
 /* meta.json's settings into e: the workload, the counts, the pair. */
@@ -244,14 +309,8 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	const char *beside = json_string_value(json_object_get(settings, "beside_kernel"));
 	e->kernel = kernel ? xstrdup(kernel) : NULL;
 	e->beside_kernel = beside ? xstrdup(beside) : NULL;
-	e->iters = (unsigned long)json_integer_value(json_object_get(settings, "iters"));
-	e->beside_iters = (unsigned long)json_integer_value(json_object_get(settings, "beside_iters"));
-	if (beside && e->beside_iters == 0)
-		e->beside_iters = e->iters;
-	json_t *trials = json_object_get(settings, "trials");
-	e->trials = json_is_integer(trials) ? (long)json_integer_value(trials) : -1;
-	e->duration_s = json_number_value(json_object_get(settings, "duration_s"));
-	e->warmup = (long)json_integer_value(json_object_get(settings, "warmup"));
+	if (load_counts(dir, settings, e, err, err_size) != 0)
+		return -1;
 	if (!kernel) {
 		e->a.argv = string_array_copy(json_object_get(settings, "command"));
 		if (!e->a.argv) {
@@ -262,17 +321,53 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	}
 	if (!beside)
 		e->b.argv = string_array_copy(json_object_get(settings, "beside_command"));
-	if ((e->trials < 1 && e->duration_s <= 0) || e->warmup < 0 || (kernel && e->iters == 0)) {
-		set_error(err, err_size,
-		          "%s/meta.json: settings trials/duration_s, warmup or iters are missing or "
-		          "out of range", dir);
-		return -1;
-	}
 	json_t *pair = json_object_get(settings, "pair");
 	if (json_is_array(pair) && json_array_size(pair) == 2) {
+		json_int_t a = json_integer_value(json_array_get(pair, 0));
+		json_int_t b = json_integer_value(json_array_get(pair, 1));
+		if (!json_is_integer(json_array_get(pair, 0)) || !json_is_integer(json_array_get(pair, 1))
+		    || a < 0 || b < 0 || a > INT_MAX || b > INT_MAX) {
+			set_error(err, err_size, "%s/meta.json: settings.pair is not two CPU numbers", dir);
+			return -1;
+		}
 		e->have_pair = true;
-		e->pair[0] = (int)json_integer_value(json_array_get(pair, 0));
-		e->pair[1] = (int)json_integer_value(json_array_get(pair, 1));
+		e->pair[0] = (int)a;
+		e->pair[1] = (int)b;
+	}
+	return 0;
+}
+
+/* One workload's recorded file: its absolute path and the SHA-256 of its content, which
+ * --resume checks (xworkload_recorded). Folders from before they were recorded have neither. */
+static int load_workload(const char *dir, const json_t *w, const char *role,
+                         struct workload *out, char *err, size_t err_size)
+{
+	if (!json_is_object(w))
+		return 0;
+	const char *path = json_string_value(json_object_get(w, "path"));
+	const char *sha = json_string_value(json_object_get(w, "sha256"));
+	if (!sha)
+		return 0;
+	if (!path || path[0] != '/' || strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64) {
+		set_error(err, err_size, "%s/meta.json: workloads.%s has no absolute path or no "
+		          "valid sha256", dir, role);
+		return -1;
+	}
+	out->path = xstrdup(path);
+	snprintf(out->sha256, sizeof out->sha256, "%s", sha);
+	return 0;
+}
+
+static int load_workloads(const char *dir, const json_t *workloads, struct experiment *e,
+                          char *err, size_t err_size)
+{
+	if (load_workload(dir, json_object_get(workloads, "a"), "a", &e->a, err, err_size) != 0
+	    || load_workload(dir, json_object_get(workloads, "b"), "b", &e->b, err, err_size) != 0)
+		return -1;
+	if (e->b.path && !e->beside_kernel && !e->b.argv) {
+		set_error(err, err_size, "%s/meta.json: workloads.b is recorded but settings have no "
+		          "beside_kernel or beside_command", dir);
+		return -1;
 	}
 	return 0;
 }
@@ -298,8 +393,18 @@ static int load_placements(const char *dir, const json_t *placements, struct exp
 		tp->placement = p;
 		tp->available = true;
 		tp->npus = placement_nprocs(p);
-		tp->pus[0] = (int)json_integer_value(json_array_get(pus, 0));
-		tp->pus[1] = tp->npus > 1 ? (int)json_integer_value(json_array_get(pus, 1)) : -1;
+		for (int k = 0; k < tp->npus; k++) {
+			const json_t *pu = json_array_get(pus, (size_t)k);
+			if (!json_is_integer(pu) || json_integer_value(pu) < 0
+			    || json_integer_value(pu) > INT_MAX) {
+				set_error(err, err_size, "%s/meta.json: placements[%zu].pus[%d] is not a "
+				          "CPU number", dir, i, k);
+				return -1;
+			}
+			tp->pus[k] = (int)json_integer_value(pu);
+		}
+		if (tp->npus == 1)
+			tp->pus[1] = -1;
 		json_t *core = json_object_get(entry, "core");
 		tp->core = json_is_integer(core) ? (int)json_integer_value(core) : -1;
 		const char *shares = json_string_value(json_object_get(entry, "shares"));

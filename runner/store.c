@@ -1,8 +1,10 @@
 #include "runner/store.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,16 @@
 #include "topology/fileio.h"
 
 struct store {
-	char *dir;
+	char *dir;       /* where the folder is now: its temporary name until published */
+	char *final_dir; /* where store_publish puts it (NULL once published, or for a resume) */
+	int parent_fd;   /* the parent folder, for the rename into place; -1 once published */
+	int dir_fd;      /* the results folder itself: files are opened relative to it */
 	int csv_fd;
 };
+
+/* The start of the name a creation killed half way leaves behind: README.md ("The results folder")
+ * tells users how to recognise and remove such a folder. */
+#define STORE_PARTIAL_PREFIX ".smtbench-partial-"
 
 static char *join_path(const char *dir, const char *name)
 {
@@ -57,160 +66,523 @@ static int lock_samples(int fd, const char *dir, char *err, size_t err_size)
 	return -1;
 }
 
+static struct store *store_new(char *dir, int dir_fd, int csv_fd)
+{
+	struct store *s = xcalloc(1, sizeof *s);
+	s->dir = dir;
+	s->dir_fd = dir_fd;
+	s->csv_fd = csv_fd;
+	s->parent_fd = -1;
+	return s;
+}
+
+/* The folder under its temporary name, beside where it will be: ".smtbench-partial-NAME.XXXXXX"
+ * (mkdtemp: a unique name, created exclusively), with the mode any new folder would get. */
+static char *make_temp_folder(const char *dir, const char *parent, const char *base, char *err,
+                              size_t err_size)
+{
+	char *tmp = xasprintf("%s/" STORE_PARTIAL_PREFIX "%s.XXXXXX", parent, base);
+	if (!mkdtemp(tmp)) {
+		set_error(err, err_size, "cannot create results folder %s: %s", dir, strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	if (chmod(tmp, 0777 & ~mask) != 0) {
+		set_error(err, err_size, "cannot set the mode of %s: %s", tmp, strerror(errno));
+		rmdir(tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
+/* samples.csv with its header, locked, on disk: its descriptor, or -1 with err. */
+static int create_samples(int dir_fd, const char *dir, char *err, size_t err_size)
+{
+	int fd = openat(dir_fd, "samples.csv",
+	                O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		set_error(err, err_size, "cannot create %s/samples.csv: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lock_samples(fd, dir, err, err_size) != 0) {
+		close(fd);
+		return -1;
+	}
+	char *header = xasprintf("%s\n", STORE_CSV_HEADER);
+	const char *step = "write";
+	int rc = fileio_write_all(fd, header, strlen(header));
+	free(header);
+	if (rc == 0 && (rc = fsync(fd)) != 0)
+		step = "fsync";
+	if (rc == 0 && (rc = fsync(dir_fd)) != 0)
+		step = "fsync the folder of";
+	if (rc != 0) {
+		set_error(err, err_size, "cannot %s %s/samples.csv: %s", step, dir, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Splits "a/b/run/" into its parent "a/b" and its name "run" (both new strings). */
+static int split_dir(const char *given, char **parent, char **base, char *err, size_t err_size)
+{
+	char *dir = xstrdup(given);
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	char *slash = strrchr(dir, '/');
+	const char *name = slash ? slash + 1 : dir;
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) {
+		set_error(err, err_size, "'%s' does not name a new folder", given);
+		free(dir);
+		return -1;
+	}
+	*base = xstrdup(name);
+	if (slash == dir)
+		*parent = xstrdup("/");
+	else if (slash)
+		*parent = xasprintf("%.*s", (int)(slash - dir), dir);
+	else
+		*parent = xstrdup(".");
+	free(dir);
+	return 0;
+}
+
 struct store *store_create(const char *dir_given, char *err, size_t err_size)
 {
 	if (!*dir_given) {
 		set_error(err, err_size, "the results folder's name is empty");
 		return NULL;
 	}
-	/* "runs/x/" names the folder runs/x: without the slash, or make_parents would create it. */
-	char *dir = xstrdup(dir_given);
-	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
-		dir[n - 1] = '\0';
+	char *parent = NULL, *base = NULL, *tmp = NULL;
 	struct store *s = NULL;
+	int parent_fd = -1, dir_fd = -1, csv_fd = -1;
+	if (split_dir(dir_given, &parent, &base, err, err_size) != 0)
+		return NULL;
+	char *dir = !strcmp(parent, ".") ? xstrdup(base) : !strcmp(parent, "/")
+	            ? xasprintf("/%s", base) : xasprintf("%s/%s", parent, base);
+	struct stat st;
 	if (make_parents(dir, err, err_size) != 0)
-		goto out;
-	if (mkdir(dir, 0777) != 0) {
-		if (errno == EEXIST)
-			set_error(err, err_size,
-			          "results folder %s already exists; choose another --out, or continue "
-			          "it with --resume %s", dir, dir);
-		else
-			set_error(err, err_size, "cannot create results folder %s: %s", dir,
-			          strerror(errno));
-		goto out;
+		goto fail;
+	if (lstat(dir, &st) == 0) {
+		set_error(err, err_size, "results folder %s already exists; choose another --out, or "
+		          "continue it with --resume %s", dir, dir);
+		goto fail;
 	}
-	char *csv = join_path(dir, "samples.csv");
-	int fd = open(csv, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0666);
+	parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (parent_fd < 0) {
+		set_error(err, err_size, "cannot create results folder %s: its parent %s: %s", dir,
+		          parent, strerror(errno));
+		goto fail;
+	}
+	if (!(tmp = make_temp_folder(dir, parent, base, err, err_size)))
+		goto fail;
+	dir_fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir_fd < 0) {
+		set_error(err, err_size, "cannot open %s: %s", tmp, strerror(errno));
+		rmdir(tmp);
+		goto fail;
+	}
+	if ((csv_fd = create_samples(dir_fd, tmp, err, err_size)) < 0) {
+		unlinkat(dir_fd, "samples.csv", 0);
+		rmdir(tmp);
+		goto fail;
+	}
+	s = store_new(tmp, dir_fd, csv_fd);
+	s->final_dir = dir;
+	s->parent_fd = parent_fd;
+	free(parent);
+	free(base);
+	return s;
+fail:
+	if (dir_fd >= 0)
+		close(dir_fd);
+	if (parent_fd >= 0)
+		close(parent_fd);
+	free(tmp);
+	free(dir);
+	free(parent);
+	free(base);
+	return NULL;
+}
+
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+int store_publish(struct store *s, char *err, size_t err_size)
+{
+	if (!s->final_dir)
+		return 0;
+	if (fsync(s->dir_fd) != 0) {
+		set_error(err, err_size, "cannot fsync folder %s: %s", s->dir, strerror(errno));
+		return -1;
+	}
+	int rc = renameat2(s->parent_fd, base_of(s->dir), s->parent_fd, base_of(s->final_dir),
+	                   RENAME_NOREPLACE);
+	if (rc != 0 && errno == EINVAL) {
+		/* A file system without RENAME_NOREPLACE: rename refuses a non-empty folder, and an
+		 * empty one is checked for first. */
+		struct stat st;
+		rc = fstatat(s->parent_fd, base_of(s->final_dir), &st, AT_SYMLINK_NOFOLLOW) == 0
+		     ? (errno = EEXIST, -1) : renameat(s->parent_fd, base_of(s->dir), s->parent_fd,
+		                                       base_of(s->final_dir));
+	}
+	if (rc != 0) {
+		set_error(err, err_size, errno == EEXIST || errno == ENOTEMPTY
+		          ? "results folder %s appeared while this run was creating it (%s); choose "
+		            "another --out" : "cannot rename %s into place: %s",
+		          s->final_dir, strerror(errno));
+		return -1;
+	}
+	if (fsync(s->parent_fd) != 0) {
+		set_error(err, err_size, "cannot fsync the folder that holds %s: %s", s->final_dir,
+		          strerror(errno));
+		return -1;
+	}
+	free(s->dir);
+	s->dir = s->final_dir;
+	s->final_dir = NULL;
+	close(s->parent_fd);
+	s->parent_fd = -1;
+	return 0;
+}
+
+struct store *store_open(const char *dir, char *err, size_t err_size)
+{
+	int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = dir_fd < 0 ? -1 : openat(dir_fd, "samples.csv",
+	                                  O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
-		set_error(err, err_size, "cannot create %s: %s", csv, strerror(errno));
-		free(csv);
-		rmdir(dir);
-		goto out;
+		set_error(err, err_size, "cannot open %s/samples.csv: %s (is %s a results folder?)",
+		          dir, strerror(errno), dir);
+		if (dir_fd >= 0)
+			close(dir_fd);
+		return NULL;
 	}
 	if (lock_samples(fd, dir, err, err_size) != 0) {
 		close(fd);
-		free(csv);
-		goto out;
+		close(dir_fd);
+		return NULL;
 	}
-	char *header = xasprintf("%s\n", STORE_CSV_HEADER);
-	int rc = fileio_write_all(fd, header, strlen(header));
-	free(header);
-	if (rc != 0 || fsync(fd) != 0 || fileio_fsync_dir(dir) != 0) {
-		set_error(err, err_size, "cannot write %s: %s", csv, strerror(errno));
-		close(fd);
-		unlink(csv);
-		rmdir(dir);
-		free(csv);
-		goto out;
-	}
-	free(csv);
-	s = xcalloc(1, sizeof *s);
-	s->dir = dir;
-	dir = NULL;
-	s->csv_fd = fd;
-out:
-	free(dir);
-	return s;
+	return store_new(xstrdup(dir), dir_fd, fd);
 }
 
-struct pending_trial {
-	long trial;
-	int rows, expected_rows;
-	long end_offset; /* file offset just after the trial's last row */
+/* --- reading samples.csv back: every row checked, damage refused, a torn tail found --- */
+
+/* What a row's fields must hold: N a whole number, R a real number, E either or empty, '-' any
+ * text; by column, in the schema's order. */
+static bool field_ok(enum samples_column col, const char *text)
+{
+	static const char kind[SAMPLES_COLUMN_COUNT] = {
+		[SAMPLES_COL_TRIAL] = 'N', [SAMPLES_COL_BLOCK] = 'N', [SAMPLES_COL_WARMUP] = 'N',
+		[SAMPLES_COL_PROC] = 'N', [SAMPLES_COL_PU] = 'n', [SAMPLES_COL_EXIT_CODE] = 'n',
+		[SAMPLES_COL_SIGNAL] = 'n', [SAMPLES_COL_UTIME] = 'R', [SAMPLES_COL_STIME] = 'R',
+		[SAMPLES_COL_WALL] = 'R', [SAMPLES_COL_START] = 'R', [SAMPLES_COL_END] = 'R',
+		[SAMPLES_COL_NVCSW] = 'N', [SAMPLES_COL_NIVCSW] = 'N', [SAMPLES_COL_MAXRSS] = 'N',
+		[SAMPLES_COL_OVERLAP] = 'r', [SAMPLES_COL_FREQ] = 'r', [SAMPLES_COL_LOADAVG] = 'r',
+	};
+	char k = kind[col];
+	if (!k)
+		return true;
+	if (!*text)
+		return k == 'n' || k == 'r';
+	char *end = NULL;
+	errno = 0;
+	if (k == 'N' || k == 'n')
+		(void)strtol(text, &end, 10);
+	else if (!isfinite(strtod(text, &end)))
+		return false;
+	return errno == 0 && end != text && *end == '\0';
+}
+
+/* One row as the scan needs it. */
+struct scanned_row {
+	long trial, block, proc;
+	bool warmup;
+	enum placement placement;
+};
+
+/* Why fields[] is not a valid row (a static string), or NULL with *r filled. */
+static const char *check_row(char **fields, size_t nfields, struct scanned_row *r)
+{
+	static char why[96];
+	if (nfields != SAMPLES_COLUMN_COUNT) {
+		snprintf(why, sizeof why, "%zu fields where the header has %d", nfields,
+		         SAMPLES_COLUMN_COUNT);
+		return why;
+	}
+	for (int c = 0; c < SAMPLES_COLUMN_COUNT; c++)
+		if (!field_ok((enum samples_column)c, fields[c])) {
+			snprintf(why, sizeof why, "'%.24s' is not a valid %s", fields[c],
+			         samples_csv_names[c]);
+			return why;
+		}
+	if (placement_parse(fields[SAMPLES_COL_PLACEMENT], &r->placement) != 0)
+		return "unknown placement";
+	if (strcmp(fields[SAMPLES_COL_ROLE], "a") && strcmp(fields[SAMPLES_COL_ROLE], "b"))
+		return "role is neither a nor b";
+	if (!*fields[SAMPLES_COL_STATUS])
+		return "empty status";
+	r->trial = strtol(fields[SAMPLES_COL_TRIAL], NULL, 10);
+	r->block = strtol(fields[SAMPLES_COL_BLOCK], NULL, 10);
+	r->proc = strtol(fields[SAMPLES_COL_PROC], NULL, 10);
+	long warmup = strtol(fields[SAMPLES_COL_WARMUP], NULL, 10);
+	r->warmup = warmup == 1;
+	if (r->trial < 0 || r->block < 0 || (warmup != 0 && warmup != 1))
+		return "trial, block or warmup out of range";
+	if (r->proc < 0 || r->proc >= placement_nprocs(r->placement))
+		return "proc is not a process of its placement";
+	return NULL;
+}
+
+struct scan_state {
+	struct store_scan *out;
+	long capacity;
+	struct scanned_row first;  /* the current trial's first row */
+	long first_line;           /* its line number; 0 before the first trial */
+	int rows;
+	unsigned procs_seen;       /* bit per proc */
+	off_t end;                 /* just after the current trial's last row */
 	struct stored_trial summary;
 	double utime_sum;
 	int utime_count;
 };
 
-static void finish_trial(struct pending_trial *t, struct stored_trial **trials, long *ntrials,
-                         long *capacity, long *complete_end)
+static void push_trial(struct scan_state *st)
 {
-	if (t->trial < 0 || t->rows != t->expected_rows)
-		return;
-	if (*ntrials == *capacity) {
-		*capacity = *capacity ? *capacity * 2 : 64;
-		*trials = xrealloc(*trials, (size_t)*capacity * sizeof **trials);
+	struct store_scan *out = st->out;
+	if (out->ntrials == st->capacity) {
+		st->capacity = st->capacity ? st->capacity * 2 : 64;
+		out->trials = xrealloc(out->trials, (size_t)st->capacity * sizeof *out->trials);
 	}
-	t->summary.utime_a_s = t->utime_count ? t->utime_sum / t->utime_count : NAN;
-	(*trials)[(*ntrials)++] = t->summary;
-	*complete_end = t->end_offset;
+	st->summary.utime_a_s = st->utime_count ? st->utime_sum / st->utime_count : NAN;
+	out->trials[out->ntrials++] = st->summary;
+	out->complete_end = st->end;
 }
 
-/* One row of the trial being read: its status, its span and its role-a user time. */
-static void add_row(struct pending_trial *cur, char *const *fields, long line_end)
+/* A row of the trial being read; a row that cannot belong to it is damage (a message). */
+static const char *add_row(struct scan_state *st, const struct scanned_row *r, char **fields,
+                           off_t line_end)
 {
-	cur->rows++;
-	cur->end_offset = line_end;
+	static char why[160];
+	int expected = placement_nprocs(st->first.placement);
+	if (r->placement != st->first.placement || r->block != st->first.block
+	    || r->warmup != st->first.warmup)
+		snprintf(why, sizeof why, "trial %ld's rows disagree on its placement, block or warmup",
+		         r->trial);
+	else if (st->rows >= expected || (st->procs_seen & (1u << r->proc)))
+		snprintf(why, sizeof why, "a second row for process %ld of trial %ld (a %s trial has "
+		         "%d row%s): a duplicated or stray row", r->proc, r->trial,
+		         placement_name(r->placement), expected, expected == 1 ? "" : "s");
+	else
+		why[0] = '\0';
+	if (why[0])
+		return why;
+	st->rows++;
+	st->procs_seen |= 1u << r->proc;
+	st->end = line_end;
 	if (strcmp(fields[SAMPLES_COL_STATUS], "ok") != 0)
-		cur->summary.ok = false;
+		st->summary.ok = false;
 	double start_s = strtod(fields[SAMPLES_COL_START], NULL);
-	if (start_s < cur->summary.start_s)
-		cur->summary.start_s = start_s;
 	double end_s = strtod(fields[SAMPLES_COL_END], NULL);
-	if (end_s > cur->summary.end_s)
-		cur->summary.end_s = end_s;
+	if (start_s < st->summary.start_s)
+		st->summary.start_s = start_s;
+	if (end_s > st->summary.end_s)
+		st->summary.end_s = end_s;
 	if (!strcmp(fields[SAMPLES_COL_ROLE], "a")) {
-		cur->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);
-		cur->utime_count++;
+		st->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);
+		st->utime_count++;
 	}
+	return NULL;
 }
 
-/* Reads the rows after the header (header_len bytes) into *trials, the complete trials in
- * file order; stops at the first torn or foreign line. Returns the offset just after the last
- * complete trial. */
-static long read_complete_trials(FILE *f, long header_len, struct stored_trial **trials,
-                                 long *ntrials)
+/* Row r starts a new trial: the one before must be whole, and the numbers must follow on. */
+static const char *start_trial(struct scan_state *st, const struct scanned_row *r, long line_no)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	long offset = header_len, complete_end = header_len, capacity = 0;
-	struct pending_trial cur = { .trial = -1 };
-	while ((len = getline(&line, &cap, f)) > 0) {
-		long line_end = offset + len;
-		offset = line_end;
-		if (line[len - 1] != '\n')
-			break; /* torn last line */
-		line[len - 1] = '\0';
-		char *fields[SAMPLES_COLUMN_COUNT];
-		if (samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT) != SAMPLES_COLUMN_COUNT)
-			break;
-		char *end = NULL;
-		long trial = strtol(fields[SAMPLES_COL_TRIAL], &end, 10);
-		enum placement p;
-		if (*end || trial < 0 || placement_parse(fields[SAMPLES_COL_PLACEMENT], &p) != 0)
-			break;
-		if (trial != cur.trial) {
-			finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
-			if (cur.trial >= 0 && cur.rows != cur.expected_rows)
-				break; /* an incomplete trial in the middle: keep what came before */
-			cur = (struct pending_trial){ .trial = trial, .expected_rows = placement_nprocs(p) };
-			cur.summary = (struct stored_trial){ .trial = trial, .placement = p,
-			                                     .warmup = fields[SAMPLES_COL_WARMUP][0] == '1',
-			                                     .ok = true, .start_s = INFINITY };
+	static char why[200];
+	long want = 0;
+	if (st->first_line) {
+		int expected = placement_nprocs(st->first.placement);
+		if (st->rows < expected) {
+			snprintf(why, sizeof why, "trial %ld (from line %ld) has %d of its %d rows, and "
+			         "more trials follow it", st->first.trial, st->first_line, st->rows,
+			         expected);
+			return why;
 		}
-		add_row(&cur, fields, line_end);
+		push_trial(st);
+		want = st->first.trial + 1;
 	}
-	finish_trial(&cur, trials, ntrials, &capacity, &complete_end);
-	free(line);
-	return complete_end;
+	if (r->trial != want) {
+		snprintf(why, sizeof why, "trial %ld where trial %ld should be (trials are numbered "
+		         "0, 1, 2, ... in file order)", r->trial, want);
+		return why;
+	}
+	st->first = *r;
+	st->first_line = line_no;
+	st->rows = 0;
+	st->procs_seen = 0;
+	st->summary = (struct stored_trial){ .trial = r->trial, .block = r->block,
+	                                     .placement = r->placement, .warmup = r->warmup,
+	                                     .ok = true, .start_s = INFINITY, .line = line_no };
+	st->utime_sum = 0;
+	st->utime_count = 0;
+	return NULL;
 }
 
-/* The lines of f that end after offset end: what the cut drops. */
-static long count_lines_after(FILE *f, long end)
+/* One complete line (no newline): a blank line is skipped, anything else must be a valid row
+ * that continues the file. Damage: the message. */
+static const char *scan_line(struct scan_state *st, char *line, long line_no, off_t line_end)
+{
+	line[strcspn(line, "\r")] = '\0';
+	if (!*line)
+		return NULL;
+	char *fields[SAMPLES_COLUMN_COUNT];
+	size_t n = samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT);
+	struct scanned_row r;
+	const char *why = check_row(fields, n, &r);
+	if (!why && (!st->first_line || r.trial != st->first.trial))
+		why = start_trial(st, &r, line_no);
+	if (!why)
+		why = add_row(st, &r, fields, line_end);
+	return why;
+}
+
+/* After the last line: a whole last trial is kept; a torn one (a line without its newline, or
+ * fewer rows than its placement has processes) is what store_cut_torn will cut. */
+static void scan_finish(struct scan_state *st)
+{
+	if (st->first_line && st->rows == placement_nprocs(st->first.placement))
+		push_trial(st);
+}
+
+/* The header line, after an optional UTF-8 byte-order mark: its length with the newline, or -1. */
+static long header_length(const char *line, ssize_t len)
+{
+	size_t skip = len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	size_t hlen = strlen(STORE_CSV_HEADER);
+	if ((size_t)len < skip + hlen + 1 || memcmp(line + skip, STORE_CSV_HEADER, hlen) != 0)
+		return -1;
+	const char *rest = line + skip + hlen;
+	if (strcmp(rest, "\n") && strcmp(rest, "\r\n"))
+		return -1;
+	return (long)len;
+}
+
+/* Reads every line of f after the header, checking each. 0, or -1 with err "FILE:LINE: why". */
+static int scan_rows(FILE *f, const char *csv, off_t offset, struct store_scan *out, char *err,
+                     size_t err_size)
+{
+	struct scan_state st = { .out = out };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long line_no = 1;
+	int rc = 0;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		line_no++;
+		offset += len;
+		if (memchr(line, '\0', (size_t)len)) {
+			set_error(err, err_size, "%s:%ld: a NUL byte in the line; the file is damaged",
+			          csv, line_no);
+			rc = -1;
+			break;
+		}
+		if (line[len - 1] != '\n')
+			break; /* the last line, cut short: store_cut_torn cuts it with its trial */
+		line[len - 1] = '\0';
+		const char *why = scan_line(&st, line, line_no, offset);
+		if (why) {
+			set_error(err, err_size, "%s:%ld: %s", csv, line_no, why);
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		set_error(err, err_size, "cannot read %s: %s", csv, strerror(errno));
+		rc = -1;
+	}
+	if (rc == 0)
+		scan_finish(&st);
+	out->file_size = offset;
+	free(line);
+	return rc;
+}
+
+/* Lines (not blank) that end after offset `from`. */
+static long count_cut_lines(FILE *f, off_t from)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	long dropped = 0, pos = 0;
+	off_t pos = 0;
+	long n = 0;
 	rewind(f);
 	while ((len = getline(&line, &cap, f)) > 0) {
 		pos += len;
-		dropped += pos > end;
+		if (pos > from && strspn(line, "\r\n") != (size_t)len)
+			n++;
 	}
 	free(line);
-	return dropped;
+	return n;
+}
+
+int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_size)
+{
+	*out = (struct store_scan){ 0 };
+	char *csv = join_path(s->dir, "samples.csv");
+	int fd = openat(s->dir_fd, "samples.csv", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		set_error(err, err_size, "cannot read %s: %s", csv, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(csv);
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len = getline(&line, &cap, f);
+	long header_len = len > 0 ? header_length(line, len) : -1;
+	free(line);
+	int rc = -1;
+	if (header_len < 0)
+		set_error(err, err_size, "%s:1: not smtbench's samples.csv header (%s)", csv,
+		          STORE_CSV_HEADER);
+	else {
+		out->complete_end = header_len;
+		rc = scan_rows(f, csv, header_len, out, err, err_size);
+	}
+	if (rc == 0 && out->complete_end < out->file_size)
+		out->cut_lines = count_cut_lines(f, out->complete_end);
+	if (rc != 0)
+		store_scan_free(out);
+	fclose(f);
+	free(csv);
+	return rc;
+}
+
+void store_scan_free(struct store_scan *scan)
+{
+	free(scan->trials);
+	*scan = (struct store_scan){ 0 };
+}
+
+int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, size_t err_size)
+{
+	if (scan->cut_lines == 0)
+		return 0;
+	if (ftruncate(s->csv_fd, scan->complete_end) != 0 || fsync(s->csv_fd) != 0) {
+		set_error(err, err_size, "cannot cut the unfinished trial off %s/samples.csv: %s",
+		          s->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
@@ -219,55 +591,18 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	*trials = NULL;
 	*ntrials = 0;
 	*dropped_lines = 0;
-	char *csv = join_path(dir, "samples.csv");
-	/* Lock before reading, so that no other run appends between the reading and the cut. */
-	int fd = open(csv, O_WRONLY | O_APPEND | O_CLOEXEC);
-	FILE *f = fd >= 0 ? fopen(csv, "r") : NULL;
-	if (!f) {
-		set_error(err, err_size, "cannot open %s: %s (is %s a results folder?)", csv,
-		          strerror(errno), dir);
-		if (fd >= 0)
-			close(fd);
-		free(csv);
+	struct store *s = store_open(dir, err, err_size);
+	if (!s)
+		return NULL;
+	struct store_scan scan;
+	if (store_scan(s, &scan, err, err_size) != 0 || store_cut_torn(s, &scan, err, err_size) != 0) {
+		store_scan_free(&scan);
+		store_close(&s);
 		return NULL;
 	}
-	if (lock_samples(fd, dir, err, err_size) != 0) {
-		close(fd);
-		fclose(f);
-		free(csv);
-		return NULL;
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len = getline(&line, &cap, f);
-	if (len <= 0 || strncmp(line, STORE_CSV_HEADER, strlen(STORE_CSV_HEADER)) != 0) {
-		set_error(err, err_size, "%s: the first line is not smtbench's samples.csv header",
-		          csv);
-		free(line);
-		fclose(f);
-		close(fd);
-		free(csv);
-		return NULL;
-	}
-	free(line);
-	long complete_end = read_complete_trials(f, len, trials, ntrials);
-	*dropped_lines = count_lines_after(f, complete_end);
-	fclose(f);
-
-	if (ftruncate(fd, complete_end) != 0 || fsync(fd) != 0) {
-		set_error(err, err_size, "cannot cut the unfinished trial off %s: %s", csv,
-		          strerror(errno));
-		close(fd);
-		free(csv);
-		free(*trials);
-		*trials = NULL;
-		*ntrials = 0;
-		return NULL;
-	}
-	free(csv);
-	struct store *s = xcalloc(1, sizeof *s);
-	s->dir = xstrdup(dir);
-	s->csv_fd = fd;
+	*trials = scan.trials;
+	*ntrials = scan.ntrials;
+	*dropped_lines = scan.cut_lines;
 	return s;
 }
 
@@ -360,17 +695,42 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 	return rc;
 }
 
+int store_open_file(const struct store *s, const char *name, int flags, int mode)
+{
+	return openat(s->dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
 const char *store_dir(const struct store *s)
 {
 	return s->dir;
+}
+
+/* An unpublished folder holds nothing of value (no trial has run in it): it goes. */
+static void discard_unpublished(struct store *s)
+{
+	DIR *d = fdopendir(dup(s->dir_fd));
+	if (d) {
+		for (struct dirent *ent; (ent = readdir(d));)
+			if (strcmp(ent->d_name, ".") && strcmp(ent->d_name, ".."))
+				unlinkat(s->dir_fd, ent->d_name, 0);
+		closedir(d);
+	}
+	rmdir(s->dir);
 }
 
 void store_close(struct store **s)
 {
 	if (!s || !*s)
 		return;
+	if ((*s)->final_dir)
+		discard_unpublished(*s);
 	if ((*s)->csv_fd >= 0)
 		close((*s)->csv_fd);
+	if ((*s)->dir_fd >= 0)
+		close((*s)->dir_fd);
+	if ((*s)->parent_fd >= 0)
+		close((*s)->parent_fd);
+	free((*s)->final_dir);
 	free((*s)->dir);
 	free(*s);
 	*s = NULL;

@@ -4,8 +4,8 @@
  *
  * Crash safety: every trial's rows go out in one write() followed by fsync(), before the next
  * trial starts. A crash can therefore leave at most one torn trial at the end of samples.csv;
- * store_resume finds the last complete trial and cuts the rest, so a resumed run neither loses
- * nor duplicates a trial. The CSV columns are a contract: see results/README.md.
+ * store_scan finds it and store_cut_torn cuts it, so a resumed run neither loses nor duplicates
+ * a trial. Damage anywhere else is refused, and the file is then left as it was. The CSV columns are a contract: see results/README.md.
  */
 #ifndef SMTBENCH_RUNNER_STORE_H
 #define SMTBENCH_RUNNER_STORE_H
@@ -22,13 +22,23 @@ struct store; /* owned by its creator; store_close(&s) */
 /* The samples.csv header line, without the newline (built from analysis/samples_csv.h). */
 #define STORE_CSV_HEADER SAMPLES_CSV_HEADER
 
-/* Creates DIR (and missing parents) and an empty samples.csv with its header. Refuses a DIR that
- * exists. Returns NULL with a one-line reason in err. */
+/*
+ * Starts a new results folder DIR, complete or not at all: its missing parents are made, then
+ * the folder is built under a temporary name beside it (".smtbench-partial-NAME.XXXXXX") with
+ * samples.csv's header on disk; the caller writes meta.json and topology.xml into store_dir(s)
+ * and calls store_publish, which renames it to DIR. Refuses a DIR that exists. Returns NULL
+ * with a one-line reason in err. Closing an unpublished store removes its temporary folder.
+ */
 struct store *store_create(const char *dir, char *err, size_t err_size);
+
+/* Renames a new folder into place (never over an existing one), after fsyncing it, and fsyncs
+ * its parent. From then on store_dir is DIR. -1 with err (the folder stays temporary). */
+int store_publish(struct store *s, char *err, size_t err_size);
 
 /* What an existing samples.csv holds, for --resume and for the progress line. */
 struct stored_trial {
-	long trial;
+	long trial, block;
+	long line; /* line number of its first row in samples.csv */
 	enum placement placement;
 	bool warmup, ok;
 	double utime_a_s; /* mean user time of the trial's role-a processes when ok */
@@ -36,12 +46,34 @@ struct stored_trial {
 	double end_s;     /* latest end_s of the trial */
 };
 
+/* Opens an existing folder DIR for appending and locks it (a second run of the same folder is
+ * refused): first, before anything in it is read. Nothing is changed. NULL with err. */
+struct store *store_open(const char *dir, char *err, size_t err_size);
+
+/* samples.csv read back and checked, without changing a byte of it. */
+struct store_scan {
+	struct stored_trial *trials; /* the complete trials in file order (owned) */
+	long ntrials;
+	long cut_lines;              /* lines of a torn last trial; 0 when nothing is to be cut */
+	long complete_end;           /* file offset just after the last complete trial */
+	long file_size;
+};
+
 /*
- * Opens DIR/samples.csv for appending after its last complete trial, cutting a torn tail (a
- * trial with fewer rows than its placement has processes, or a line without its newline).
- * *trials receives a new array (caller frees) of the complete trials in file order, *ntrials
- * its length, *dropped_lines the number of lines cut. NULL with err on failure.
+ * Reads every row: blank lines are skipped; every other line must be a valid row (its number of
+ * fields, numbers where numbers belong, a known placement), trials numbered 0, 1, 2... in file
+ * order, each with exactly one row per process of its placement. Only the last trial may be
+ * torn (a final line without its newline, or missing a row): it is left to store_cut_torn.
+ * Damage anywhere else is -1 with err "DIR/samples.csv:LINE: what is wrong".
  */
+int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_size);
+void store_scan_free(struct store_scan *scan);
+
+/* Cuts the torn last trial a scan found (if any) and fsyncs. -1 with err. */
+int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, size_t err_size);
+
+/* store_open, store_scan and store_cut_torn in one: *trials (caller frees) and *ntrials the
+ * complete trials, *dropped_lines the lines cut. NULL with err. */
 struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
                            long *dropped_lines, char *err, size_t err_size);
 
@@ -57,6 +89,10 @@ struct trial_labels {
  * trial that was written). */
 int store_append_trial(struct store *s, const struct trial_labels *labels,
                        const struct trial_result *result, char *err, size_t err_size);
+
+/* Opens NAME in the folder (openat on its descriptor, never through a symbolic link), e.g. the
+ * workloads' error log: open(2)'s flags and mode; a descriptor or -1 with errno. */
+int store_open_file(const struct store *s, const char *name, int flags, int mode);
 
 /* DIR of the store (owned by the store). */
 const char *store_dir(const struct store *s);

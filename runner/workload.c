@@ -2,14 +2,20 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nettle/sha2.h>
+
 #include "runner/kernels.h"
 #include "runner/util.h"
+#include "topology/error.h"
+#include "topology/fileio.h"
 
 /*
  * What execve would say of an executable file it found: ENOEXEC unless it starts as an ELF file
@@ -69,6 +75,46 @@ static char *resolve_command(const char *name)
 	return NULL;
 }
 
+int workload_sha256(const char *path, char hex[65], char *err, size_t err_size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_error(err, err_size, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	unsigned char buf[65536];
+	ssize_t n;
+	while ((n = fileio_read_full(fd, buf, sizeof buf)) > 0)
+		sha256_update(&ctx, (size_t)n, buf);
+	int saved = errno;
+	close(fd);
+	if (n < 0) {
+		set_error(err, err_size, "cannot read %s: %s", path, strerror(saved));
+		return -1;
+	}
+	unsigned char digest[SHA256_DIGEST_SIZE];
+	sha256_digest(&ctx, sizeof digest, digest);
+	for (size_t i = 0; i < sizeof digest; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	return 0;
+}
+
+/* path made absolute (symbolic links resolved: the file that runs) and hashed into w; exits 1
+ * when it cannot be read (it was just found executable). */
+static void settle_file(struct workload *w, char *path)
+{
+	char *absolute = realpath(path, NULL);
+	if (!absolute)
+		err(EXIT_USAGE, "cannot execute '%s'", path);
+	free(path);
+	w->path = absolute;
+	char err[512];
+	if (workload_sha256(w->path, w->sha256, err, sizeof err) != 0)
+		errx(EXIT_USAGE, "%s", err);
+}
+
 static char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -85,7 +131,7 @@ void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
 	if (!path)
 		errx(EXIT_FAILURE_RUNTIME, "%s", err);
 	w->name = xstrdup(name);
-	w->path = path;
+	settle_file(w, path);
 	w->argv = xcalloc(3, sizeof *w->argv);
 	w->argv[0] = xstrdup(name);
 	w->argv[1] = xasprintf("%lu", iters);
@@ -103,7 +149,7 @@ void xworkload_command(struct workload *w, char *const *argv, int argc)
 		     strerror(format_error), format_error == ENOEXEC
 		     ? " (neither an ELF executable nor a #! script with a usable interpreter)" : "");
 	w->name = base_name(argv[0]);
-	w->path = path;
+	settle_file(w, path);
 	w->argv = xcalloc((size_t)argc + 1, sizeof *w->argv);
 	for (int i = 0; i < argc; i++)
 		w->argv[i] = xstrdup(argv[i]);
@@ -121,6 +167,32 @@ void xworkload_resolve(struct workload *w)
 	strings_free(argv);
 }
 
+void xworkload_recorded(struct workload *w, const char *kernel, unsigned long iters,
+                        const char *dir)
+{
+	char err[512], now[65];
+	if (access(w->path, X_OK) != 0)
+		errx(EXIT_USAGE, "cannot resume %s: its workload %s, recorded in meta.json, is gone "
+		     "or cannot be executed (%s); restore that file, or start a new run", dir,
+		     w->path, strerror(errno));
+	if (workload_sha256(w->path, now, err, sizeof err) != 0)
+		errx(EXIT_USAGE, "cannot resume %s: %s", dir, err);
+	if (strcmp(now, w->sha256) != 0)
+		errx(EXIT_USAGE, "cannot resume %s: its workload %s has changed since the run "
+		     "started (SHA-256 %.12s... in meta.json, %.12s... now); restore that file, or "
+		     "start a new run", dir, w->path, w->sha256, now);
+	if (kernel) {
+		strings_free(w->argv);
+		w->name = xstrdup(kernel);
+		w->argv = xcalloc(3, sizeof *w->argv);
+		w->argv[0] = xstrdup(kernel);
+		w->argv[1] = xasprintf("%lu", iters);
+		w->is_kernel = true;
+	} else {
+		w->name = base_name(w->argv[0]);
+		w->is_kernel = false;
+	}
+}
 
 void workload_free(struct workload *w)
 {

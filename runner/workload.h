@@ -9,11 +9,13 @@
 #define SMTBENCH_RUNNER_WORKLOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* What one role runs: a kernel with its iteration count, or a user's command. */
 struct workload {
 	char *name;   /* kernel name or the command's file name (for samples.csv) */
-	char *path;   /* resolved executable */
+	char *path;   /* resolved executable, an absolute path */
+	char sha256[65]; /* its content's SHA-256 in hex, when it was read ("" before) */
 	char **argv;  /* NULL-terminated, owned */
 	bool is_kernel;
 };
@@ -27,8 +29,21 @@ void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
  * script with a usable interpreter. */
 void xworkload_command(struct workload *w, char *const *argv, int argc);
 
-/* For --resume: w->argv came from meta.json alone; resolves it as xworkload_command does. */
+/* For --resume of a folder that recorded no path: w->argv came from meta.json alone; resolves
+ * it as xworkload_command does. */
 void xworkload_resolve(struct workload *w);
+
+/*
+ * For --resume: w->path and w->sha256 came from meta.json (and w->argv too for a command). The
+ * run continues with exactly that file: exits 2, naming it and the folder `dir`, when it is
+ * gone, cannot be executed, or its content is no longer what was recorded. With `kernel` set,
+ * w becomes that kernel with `iters` iterations.
+ */
+void xworkload_recorded(struct workload *w, const char *kernel, unsigned long iters,
+                        const char *dir);
+
+/* The SHA-256 of the file at path into hex (64 digits and a NUL). 0, or -1 with err. */
+int workload_sha256(const char *path, char hex[65], char *err, size_t err_size);
 
 /* Frees what w owns and zeroes it. */
 void workload_free(struct workload *w);

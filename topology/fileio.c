@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "topology/error.h"
@@ -113,12 +114,34 @@ int fileio_fsync_dir(const char *dir)
 	return rc;
 }
 
-/* The temporary file: written whole, fsync'd and closed; removed on any failure. */
-static int write_temp(const char *tmp, const void *data, size_t len, char *err, size_t err_size)
+/* A name for the temporary file beside NAME that no one else uses: ".NAME.tmp.PID.N", N from a
+ * counter and the clock, created with O_EXCL so that an existing file (or a planted symlink) is
+ * never reused. The descriptor, or -1 with errno. */
+static int create_temp(int dirfd, const char *name, char *tmp, size_t tmp_len)
 {
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	static unsigned counter;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		snprintf(tmp, tmp_len, ".%s.tmp.%ld.%u%04lx", name, (long)getpid(), counter++,
+		         (unsigned long)(ts.tv_nsec & 0xffff));
+		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		                0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* The temporary file: written whole, fsync'd and closed; removed on any failure. */
+static int write_temp(int dirfd, const char *dir, const char *name, char *tmp, size_t tmp_len,
+                      const void *data, size_t len, char *err, size_t err_size)
+{
+	int fd = create_temp(dirfd, name, tmp, tmp_len);
 	if (fd < 0) {
-		set_error(err, err_size, "cannot create %s: %s", tmp, strerror(errno));
+		set_error(err, err_size, "cannot create a temporary file for %s/%s: %s", dir, name,
+		          strerror(errno));
 		return -1;
 	}
 	const char *step = "write";
@@ -132,39 +155,55 @@ static int write_temp(const char *tmp, const void *data, size_t len, char *err, 
 		saved = errno;
 	}
 	if (rc != 0) {
-		set_error(err, err_size, "cannot %s %s: %s", step, tmp, strerror(saved));
-		unlink(tmp);
+		set_error(err, err_size, "cannot %s %s/%s: %s", step, dir, tmp, strerror(saved));
+		unlinkat(dirfd, tmp, 0);
 	}
 	return rc;
 }
 
-int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
-                        char *err, size_t err_size)
+int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
+                           size_t len, char *err, size_t err_size)
 {
-	size_t path_len = strlen(dir) + strlen(name) + 48;
-	char *path = malloc(path_len), *tmp = malloc(path_len);
-	int rc = -1;
-	if (!path || !tmp) {
+	if (!*name || strchr(name, '/')) {
+		set_error(err, err_size, "cannot write '%s' in %s: not a plain file name", name, dir);
+		return -1;
+	}
+	size_t tmp_len = strlen(name) + 64;
+	char *tmp = malloc(tmp_len);
+	if (!tmp) {
 		set_error(err, err_size, "cannot write %s/%s: out of memory", dir, name);
+		return -1;
+	}
+	int rc = -1;
+	if (write_temp(dirfd, dir, name, tmp, tmp_len, data, len, err, err_size) != 0)
+		goto out;
+	if (renameat(dirfd, tmp, dirfd, name) != 0) {
+		set_error(err, err_size, "cannot rename %s/%s to %s: %s", dir, tmp, name,
+		          strerror(errno));
+		unlinkat(dirfd, tmp, 0);
 		goto out;
 	}
-	snprintf(path, path_len, "%s/%s", dir, name);
-	snprintf(tmp, path_len, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
-	if (write_temp(tmp, data, len, err, err_size) != 0)
-		goto out;
-	if (rename(tmp, path) != 0) {
-		set_error(err, err_size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	if (fileio_fsync_dir(dir) != 0) {
+	if (fsync(dirfd) != 0) {
 		set_error(err, err_size, "cannot fsync folder %s after writing %s: %s", dir, name,
 		          strerror(errno));
 		goto out;
 	}
 	rc = 0;
 out:
-	free(path);
 	free(tmp);
+	return rc;
+}
+
+int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
+                        char *err, size_t err_size)
+{
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		set_error(err, err_size, "cannot open folder %s to write %s: %s", dir, name,
+		          strerror(errno));
+		return -1;
+	}
+	int rc = fileio_write_atomic_at(dirfd, dir, name, data, len, err, err_size);
+	close(dirfd);
 	return rc;
 }

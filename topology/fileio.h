@@ -30,12 +30,19 @@ char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_s
 /* fsync of a folder, so that a rename or a new file in it survives a crash. 0, or -1 (errno). */
 int fileio_fsync_dir(const char *dir);
 
-/* Writes dir/name atomically: a temporary file in dir (".NAME.tmp.PID"), written whole, fsync'd
- * and closed, renamed over dir/name, then dir fsync'd. A reader sees the old file or the new
- * one, never a part; a crash leaves at most the temporary file. Every failure, fsync's and
- * close's included, is reported: -1 with err naming the file and the reason, and the temporary
- * file removed. Mode 0666 before the umask, like any file a program creates. */
+/* Writes dir/name atomically: a temporary file beside it (".NAME.tmp.PID.N", a name no one
+ * else uses, created O_EXCL|O_NOFOLLOW so that neither an old file nor a planted link is
+ * reused), written whole, fsync'd and closed, renamed over dir/name, then dir fsync'd. A reader
+ * sees the old file or the new one, never a part; a crash leaves at most the temporary file.
+ * Every failure, fsync's and close's included, is reported: -1 with err naming the file and the
+ * reason, and the temporary file removed. Mode 0666 before the umask, like any file a program
+ * creates. */
 int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
                         char *err, size_t err_size);
+
+/* The same, relative to an open folder dirfd (openat/renameat: the folder cannot be swapped
+ * under it); dir only names the folder in messages. name must be a plain file name. */
+int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
+                           size_t len, char *err, size_t err_size);
 
 #endif

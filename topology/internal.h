@@ -45,6 +45,7 @@ struct topo {
 	char (*kind_names)[TOPO_NAME_LEN];
 	struct topo_info info;
 	struct topo_pair pairs[PLACEMENT_COUNT];
+	char *xml;                   /* an XML file's content while hwloc loads it, else NULL */
 };
 
 /* Where Linux says whether SMT is on, off, forced off or not supported. */

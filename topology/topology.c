@@ -13,7 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <hwloc.h>
 
@@ -216,6 +221,108 @@ static bool spec_is_file(const char *spec)
 	       stat(spec, &st) == 0;
 }
 
+/* An XML topology file whole, refused when larger than this: a real machine's export is tens of
+ * kilobytes (a few MB for the largest), so a bigger file is not one, and reading it would only
+ * cost time and memory. */
+#define TOPO_XML_MAX_BYTES (64L << 20)
+/* What the parser in the trial child may use before it is stopped. */
+#define TOPO_XML_CPU_LIMIT_S 30
+
+/* The file at path into a new NUL-terminated buffer (*len without the NUL); -1 with err. */
+static int read_xml_file(const char *path, char **out, size_t *len, char *err, size_t err_size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		set_error(err, err_size, "cannot read topology file '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size > TOPO_XML_MAX_BYTES)) {
+		set_error(err, err_size, S_ISDIR(st.st_mode) ? "topology file '%s' is a directory"
+		          : "topology file '%s' is larger than %ld MiB: not an hwloc XML export", path,
+		          TOPO_XML_MAX_BYTES >> 20);
+		close(fd);
+		return -1;
+	}
+	char *buf = malloc((size_t)TOPO_XML_MAX_BYTES + 2);
+	ssize_t n = buf ? fileio_read_full(fd, buf, (size_t)TOPO_XML_MAX_BYTES + 1) : -1;
+	int saved = errno;
+	close(fd);
+	if (n < 0 || n > TOPO_XML_MAX_BYTES || n == 0) {
+		if (n == 0)
+			set_error(err, err_size, "topology file '%s' is empty", path);
+		else if (n > 0)
+			set_error(err, err_size, "topology file '%s' is larger than %ld MiB: not an hwloc "
+			          "XML export", path, TOPO_XML_MAX_BYTES >> 20);
+		else
+			set_error(err, err_size, "cannot read topology file '%s': %s", path,
+			          buf ? strerror(saved) : "out of memory");
+		free(buf);
+		return -1;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = (size_t)n;
+	return 0;
+}
+
+/* In the trial child: hwloc loads the buffer as topo_load would. Exit 0 when it loads, 3 when
+ * hwloc refuses it; a crash shows as a signal (or a sanitizer's exit status). */
+_Noreturn static void try_xml_child(const char *xml, size_t len)
+{
+	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null_fd >= 0)
+		dup2(null_fd, STDERR_FILENO); /* hwloc's complaints: the parent words the error */
+	struct rlimit cpu = { TOPO_XML_CPU_LIMIT_S, TOPO_XML_CPU_LIMIT_S };
+	setrlimit(RLIMIT_CPU, &cpu);
+	hwloc_topology_t hw;
+	if (hwloc_topology_init(&hw) < 0)
+		_exit(3);
+	hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_NONE);
+	if (hwloc_topology_set_xmlbuffer(hw, xml, (int)len + 1) < 0 || hwloc_topology_load(hw) < 0)
+		_exit(3);
+	_exit(0);
+}
+
+/*
+ * hwloc's XML readers crash on some malformed files (2.9's libxml backend on a DOCTYPE alone,
+ * the plain backend on an unterminated <topology>): the file is first loaded in a child
+ * process, where a crash cannot take the tool down. 0 when it loaded there; -1 with err.
+ */
+static int try_xml_apart(const char *path, const char *xml, size_t len, char *err,
+                         size_t err_size)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		set_error(err, err_size, "cannot check topology file '%s': fork: %s", path,
+		          strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		try_xml_child(xml, len);
+	int status = 0;
+	pid_t got;
+	while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (got == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (got == pid && WIFEXITED(status) && WEXITSTATUS(status) == 3)
+		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make one with: "
+		          "lstopo-no-graphics --of xml FILE.xml)", path);
+	else if (got == pid && WIFSIGNALED(status))
+		set_error(err, err_size, "'%s' is not a topology smtbench can read: hwloc's XML "
+		          "parser crashed on it (signal SIG%s, in a separate process)", path,
+		          sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
+	else
+		set_error(err, err_size, "'%s' is not a topology smtbench can read: hwloc's XML "
+		          "parser failed on it (status %d, in a separate process)", path,
+		          got == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return -1;
+}
+
 static void load_kinds(struct topo *t)
 {
 	int nk = hwloc_cpukinds_get_nr(t->hw, 0);
@@ -393,16 +500,11 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 		return -1;
 	}
 	t->info.source = TOPO_XML;
-	struct stat st;
-	if (stat(spec, &st) < 0) {
-		set_error(err, err_size, "cannot read topology file '%s': %s", spec, strerror(errno));
+	size_t len = 0;
+	if (read_xml_file(spec, &t->xml, &len, err, err_size) != 0
+	    || try_xml_apart(spec, t->xml, len, err, err_size) != 0)
 		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		set_error(err, err_size, "topology file '%s' is a directory", spec);
-		return -1;
-	}
-	if (hwloc_topology_set_xml(t->hw, spec) < 0) {
+	if (hwloc_topology_set_xmlbuffer(t->hw, t->xml, (int)len + 1) < 0) {
 		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make one with: "
 		          "lstopo-no-graphics --of xml FILE.xml)", spec);
 		return -1;
@@ -453,7 +555,10 @@ struct topo *topo_load(const char *spec, char *err, size_t err_size)
 	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE);
 	if (set_source(t, spec, err, err_size) != 0)
 		goto fail;
-	if (hwloc_topology_load(t->hw) < 0) {
+	int loaded = hwloc_topology_load(t->hw);
+	free(t->xml); /* hwloc keeps no reference to it once loaded */
+	t->xml = NULL;
+	if (loaded < 0) {
 		if (t->info.source == TOPO_XML)
 			set_error(err, err_size, "'%s' is not a valid hwloc XML topology file", spec);
 		else
@@ -484,6 +589,7 @@ void topo_free(struct topo **tp)
 	free(t->pus);
 	free(t->cores);
 	free(t->kind_names);
+	free(t->xml);
 	hwloc_bitmap_free(t->usable);
 	if (t->hw)
 		hwloc_topology_destroy(t->hw);
@@ -498,10 +604,26 @@ void topo_get_info(const struct topo *t, struct topo_info *out)
 
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size)
 {
-	if (hwloc_topology_export_xml(t->hw, path, 0) < 0) {
-		set_error(err, err_size, "cannot write topology XML to '%s': %s", path,
-		          strerror(errno));
+	char *xml = NULL;
+	int len = 0;
+	if (hwloc_topology_export_xmlbuffer(t->hw, &xml, &len, 0) < 0 || len <= 0) {
+		set_error(err, err_size, "cannot write topology XML to '%s': hwloc cannot export it: "
+		          "%s", path, strerror(errno));
 		return -1;
 	}
-	return 0;
+	/* Written atomically beside its final name (len counts hwloc's ending NUL). */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	int rc = -1;
+	if (!dir)
+		set_error(err, err_size, "cannot write topology XML to '%s': out of memory", path);
+	else if ((rc = fileio_write_atomic(dir, slash ? slash + 1 : path, xml, (size_t)len - 1,
+	                                   err, err_size)) != 0) {
+		char why[ERR_LEN];
+		snprintf(why, sizeof why, "%s", err);
+		set_error(err, err_size, "cannot write topology XML to '%s': %s", path, why);
+	}
+	free(dir);
+	hwloc_free_xmlbuffer(t->hw, xml);
+	return rc;
 }

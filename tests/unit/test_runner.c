@@ -168,7 +168,7 @@ static void test_store_create_refuses_existing(void)
 	      "an existing folder is refused with a hint: %s", err);
 	char *sub = xasprintf("%s/a/b/run", dir);
 	s = store_create(sub, err, sizeof err);
-	CHECK(s != NULL, "store_create makes missing parents");
+	CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create makes missing parents");
 	store_close(&s);
 	char *csv = xasprintf("%s/samples.csv", sub);
 	char *content = store_read_file(sub, "samples.csv", err, sizeof err);
@@ -184,6 +184,42 @@ static void test_store_create_refuses_existing(void)
 	free(cmd);
 	free(csv);
 	free(sub);
+}
+
+/* A new folder exists only once published: before, it has a temporary name beside its own;
+ * closed unpublished, it leaves nothing; published over a folder that appeared meanwhile, it
+ * is refused. */
+static void test_store_publish(void)
+{
+	char base[] = "/tmp/smtbench-publish-XXXXXX";
+	if (!CHECK(mkdtemp(base) != NULL, "mkdtemp"))
+		return;
+	char err[ERR_LEN] = "";
+	char *dir = xasprintf("%s/run", base);
+	struct store *s = store_create(dir, err, sizeof err);
+	struct stat st;
+	CHECK(s && strstr(store_dir(s), "/.smtbench-partial-run.") && stat(dir, &st) != 0,
+	      "before store_publish the folder has a temporary name (%s) and %s does not exist",
+	      s ? store_dir(s) : err, dir);
+	store_close(&s);
+	char *ls = xasprintf("test -z \"$(ls -A %s)\"", base);
+	CHECK(system(ls) == 0, "an unpublished store closed leaves nothing behind");
+	s = store_create(dir, err, sizeof err);
+	CHECK(s && mkdir(dir, 0777) == 0, "a folder of the same name appears meanwhile");
+	CHECK(s && store_publish(s, err, sizeof err) == -1 && strstr(err, "appeared"),
+	      "store_publish refuses to replace it: \"%s\"", err);
+	store_close(&s);
+	rmdir(dir);
+	CHECK(system(ls) == 0, "…and the temporary folder is removed");
+	s = store_create(dir, err, sizeof err);
+	CHECK(s && store_publish(s, err, sizeof err) == 0 && !strcmp(store_dir(s), dir) &&
+	      stat(dir, &st) == 0 && S_ISDIR(st.st_mode), "store_publish renames it into place");
+	store_close(&s);
+	char *rm = xasprintf("rm -rf %s", base);
+	CHECK(system(rm) == 0, "clean up");
+	free(rm);
+	free(ls);
+	free(dir);
 }
 
 /* Writes text into root/relative, making the folders on the way. */
@@ -259,6 +295,7 @@ int main(void)
 	test_plan();
 	test_store_resume_cuts_torn_tail();
 	test_store_create_refuses_existing();
+	test_store_publish();
 	test_cpu_quota();
 	return test_done("test_runner");
 }

@@ -98,7 +98,7 @@ static void test_round_trip(void)
 	char *run = xasprintf("%s/run", dir);
 	char err[ERR_LEN];
 	struct store *s = store_create(run, err, sizeof err);
-	CHECK(s != NULL, "store_create: %s", s ? "ok" : err);
+	CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create: %s", s ? "ok" : err);
 	const enum placement order[] = { PLACEMENT_SOLO, PLACEMENT_SIBLING };
 	long trial = 0;
 	for (int k = 0; s && k < 6; k++) {

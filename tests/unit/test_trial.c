@@ -181,7 +181,7 @@ static void test_experiment(const char *base)
 	snprintf(dir, sizeof dir, "%s/ok", base);
 	struct experiment e = small_experiment(dir, "true", 2);
 	struct store *s = store_create(dir, err, sizeof err);
-	if (!CHECK(s != NULL, "store_create %s (%s)", dir, err))
+	if (!CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create %s (%s)", dir, err))
 		return;
 	enum run_outcome o = experiment_run(&e, s, 0, NULL, 0);
 	CHECK(o == RUN_COMPLETE, "experiment_run of `true`, 1 warm-up + 2 blocks of 2: complete");
@@ -211,7 +211,7 @@ static void test_experiment(const char *base)
 	snprintf(dir, sizeof dir, "%s/false", base);
 	e = small_experiment(dir, "false", 50);
 	s = store_create(dir, err, sizeof err);
-	if (!CHECK(s != NULL, "store_create %s (%s)", dir, err))
+	if (!CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create %s (%s)", dir, err))
 		return;
 	o = experiment_run(&e, s, 0, NULL, 0);
 	CHECK(o == RUN_FAILED, "experiment_run of `false`: failed");

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Soak: one run of 300 short trials, interrupted at random points at least 25 times by SIGINT,
+# SIGTERM, SIGHUP and SIGKILL, each time continued with --resume. It must end with every (block,
+# placement) exactly once, the same plan as an uninterrupted run with the same seed, no process
+# of the run left alive, no zombie, and `analyze` clean. The random points come from a printed
+# seed (SMTBENCH_SOAK_SEED replays one).
+source "$(dirname "$0")/lib.sh"
+
+seed=${SMTBENCH_SOAK_SEED:-$((RANDOM * 32768 + RANDOM))}
+RANDOM=$seed
+echo "# soak seed $seed (SMTBENCH_SOAK_SEED=$seed replays these interruption points)"
+
+# The run's own copy of the kernels, so that its processes are told apart from anything else's.
+kdir="$t_tmp/kernels"
+mkdir -p "$kdir" && cp "$SMTBENCH_BUILD"/kernels/* "$kdir/"
+export SMTBENCH_KERNEL_DIR="$kdir"
+# 150 blocks of solo + same-pu: 300 trials of a few milliseconds each.
+opts=(--placements solo,same-pu --kernel nop --iters 60000 --trials 150 --warmup 0 --seed 2026)
+plan_of() { awk -F, 'NR > 1 && $5 == 0 { print $1, $2, $4 }' "$1/samples.csv"; }
+status_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$1/meta.json" 2>/dev/null; }
+
+check_status 0 "an uninterrupted run of 300 trials" "$SMTBENCH" run "${opts[@]}" --out "$t_tmp/ref"
+
+d="$t_tmp/soak"
+sigs=(INT TERM HUP KILL)
+declare -A sent=([INT]=0 [TERM]=0 [HUP]=0 [KILL]=0)
+interrupts=0 starts=0 bad_status=0
+while ((interrupts < 28 && starts < 300)); do
+	[[ $(status_of "$d") == complete ]] && break
+	if [[ -e $d ]]; then args=(run --resume "$d"); else args=(run "${opts[@]}" --out "$d"); fi
+	# Signals at their default, whatever this script's shell set for background jobs.
+	env --default-signal=INT,TERM,HUP "$SMTBENCH" "${args[@]}" >/dev/null 2>>"$t_tmp/soak.log" &
+	pid=$!
+	starts=$((starts + 1))
+	sleep "0.$((RANDOM % 25 + 5))"
+	sig=${sigs[RANDOM % 4]}
+	if kill "-$sig" "$pid" 2>/dev/null; then
+		interrupts=$((interrupts + 1))
+		sent[$sig]=$((sent[$sig] + 1))
+	fi
+	{ wait "$pid"; } 2>/dev/null
+	rc=$?
+	# 0 (done before the signal), 128+signal, or killed by it: anything else is a failure.
+	case $rc in 0 | 129 | 130 | 137 | 143) ;; *) bad_status=$((bad_status + 1)); echo "# exit $rc" ;; esac
+done
+for _ in 1 2 3; do
+	[[ $(status_of "$d") == complete ]] && break
+	"$SMTBENCH" run --resume "$d" >/dev/null 2>>"$t_tmp/soak.log"
+done
+check "at least 25 interruptions ($interrupts: INT ${sent[INT]}, TERM ${sent[TERM]}, HUP ${sent[HUP]}, KILL ${sent[KILL]}; $starts starts)" \
+	test "$interrupts" -ge 25
+check "every signal was sent" eval '((sent[INT] && sent[TERM] && sent[HUP] && sent[KILL]))'
+check "every exit status was 0, 128+signal or death by the signal" test "$bad_status" -eq 0
+check "the run ends complete" test "$(status_of "$d")" = complete
+once=$(python3 - "$d/samples.csv" <<'EOF'
+import sys, collections
+rows = [l.split(",") for l in open(sys.argv[1]).read().split("\n")[1:] if l.strip()]
+trials = collections.defaultdict(list)
+for r in rows:
+    trials[int(r[0])].append(r)
+pairs = collections.Counter((t[0][1], t[0][3]) for t in trials.values())
+whole = all(len(t) == (1 if t[0][3] == "solo" else 2) for t in trials.values())
+print(len(trials), sorted(trials) == list(range(len(trials))), len(pairs),
+      max(pairs.values()) if pairs else 0, whole)
+EOF
+)
+check "every (block, placement) present exactly once, every trial whole: $once" \
+	test "$once" = "300 True 300 1 True"
+check "the same plan as the uninterrupted run with the same seed" \
+	test "$(plan_of "$d")" = "$(plan_of "$t_tmp/ref")"
+sleep 0.2
+left=""
+for p in /proc/[0-9]*; do
+	exe=$(readlink "$p/exe" 2>/dev/null) || continue
+	[[ $exe == "$kdir/"* ]] && left+=" ${p#/proc/}"
+	grep -qs -- "$d" "$p/cmdline" && left+=" ${p#/proc/}"
+done
+check "no process of the run is left alive:${left:- none}" test -z "$left"
+zombies=$(ps -eo stat=,comm= | awk '$1 ~ /^Z/ && ($2 == "nop" || $2 == "smtbench")' | wc -l)
+check "no zombie is left ($zombies)" test "$zombies" -eq 0
+check_status 0 "analyze of the soaked folder" "$SMTBENCH" analyze "$d"
+dirty=$(grep -Ei "skipped|damaged|missing|failed trials [1-9]" <<<"$t_out$t_err")
+check "…is clean: no trial skipped, damaged or failed${dirty:+: $dirty}" test -z "$dirty"
+
+done_testing
