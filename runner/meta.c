@@ -52,6 +52,31 @@ static json_t *workload_json(const struct workload *w)
 	                 string_array(w->argv), "kernel", w->is_kernel);
 }
 
+static json_t *calibration_json(const struct calibration *c)
+{
+	if (c->iters == 0)
+		return json_null();
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:i}", "iters", (json_int_t)c->iters,
+	                 "trial_time_s", c->trial_time_s, "ns_per_iter", c->ns_per_iter,
+	                 "startup_s", c->startup_s, "calibration_s", c->calibration_s, "pu", c->pu);
+}
+
+/* Issue 11's settings and measurements: the trial length asked for, the precision target, what
+ * calibration found (null for a count given with --iters, and for a command), and stop_reason
+ * (set when the run stops). */
+static void add_speed_settings(json_t *meta, const struct experiment *e)
+{
+	json_t *settings = json_object_get(meta, "settings");
+	json_object_set_new(settings, "trial_time_s",
+	                    e->trial_time_s > 0 ? json_real(e->trial_time_s) : json_null());
+	json_object_set_new(settings, "precision_pct",
+	                    e->precision_pct > 0 ? json_real(e->precision_pct) : json_null());
+	json_object_set_new(meta, "calibration", json_pack("{s:o, s:o}", "a",
+	                                                   calibration_json(&e->cal_a), "b",
+	                                                   calibration_json(&e->cal_b)));
+	json_object_set_new(meta, "stop_reason", json_null());
+}
+
 json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 {
 	struct topo_machine facts;
@@ -131,6 +156,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"trials_done", (json_int_t)0);
 	if (!meta)
 		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
+	add_speed_settings(meta, e);
 	return meta;
 }
 
@@ -157,6 +183,11 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status)
 	}
 	json_object_set_new(meta, "status", json_string(status));
 	json_object_set_new(meta, "trials_done", json_integer(trials_done));
+}
+
+void meta_set_stop_reason(json_t *meta, const char *reason)
+{
+	json_object_set_new(meta, "stop_reason", reason ? json_string(reason) : json_null());
 }
 
 void meta_set_interrupt(json_t *meta, int signal_number)
@@ -252,6 +283,8 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	e->trials = json_is_integer(trials) ? (long)json_integer_value(trials) : -1;
 	e->duration_s = json_number_value(json_object_get(settings, "duration_s"));
 	e->warmup = (long)json_integer_value(json_object_get(settings, "warmup"));
+	e->precision_pct = json_number_value(json_object_get(settings, "precision_pct"));
+	e->trial_time_s = json_number_value(json_object_get(settings, "trial_time_s"));
 	if (!kernel) {
 		e->a.argv = string_array_copy(json_object_get(settings, "command"));
 		if (!e->a.argv) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis/samples_csv.h"
@@ -17,7 +18,16 @@
 struct store {
 	char *dir;
 	int csv_fd;
+	bool unsynced;         /* trials written since the last fsync */
+	double last_sync_s;    /* monotonic time of the last fsync */
 };
+
+static double monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static char *join_path(const char *dir, const char *name)
 {
@@ -351,13 +361,31 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 		free(rows);
 		return -1;
 	}
+	/* One write() per trial: a crash of the runner leaves whole trials in the page cache. */
 	int rc = fileio_write_all(s->csv_fd, rows, rows_len);
-	if (rc == 0)
-		rc = fsync(s->csv_fd);
-	if (rc != 0)
-		set_error(err, err_size, "cannot write %s/samples.csv: %s", s->dir, strerror(errno));
 	free(rows);
-	return rc;
+	if (rc != 0) {
+		set_error(err, err_size, "cannot write %s/samples.csv: %s", s->dir, strerror(errno));
+		return -1;
+	}
+	s->unsynced = true;
+	if (monotonic_s() - s->last_sync_s < STORE_SYNC_INTERVAL_S)
+		return 0;
+	return store_sync(s, err, err_size);
+}
+
+int store_sync(struct store *s, char *err, size_t err_size)
+{
+	if (!s->unsynced)
+		return 0;
+	if (fsync(s->csv_fd) != 0) {
+		set_error(err, err_size, "cannot write %s/samples.csv to disk (fsync): %s", s->dir,
+		          strerror(errno));
+		return -1;
+	}
+	s->unsynced = false;
+	s->last_sync_s = monotonic_s();
+	return 0;
 }
 
 const char *store_dir(const struct store *s)
@@ -369,8 +397,11 @@ void store_close(struct store **s)
 {
 	if (!s || !*s)
 		return;
-	if ((*s)->csv_fd >= 0)
+	if ((*s)->csv_fd >= 0) {
+		char err[ERR_LEN];
+		store_sync(*s, err, sizeof err); /* callers that must know have called store_sync */
 		close((*s)->csv_fd);
+	}
 	free((*s)->dir);
 	free(*s);
 	*s = NULL;
