@@ -146,30 +146,34 @@ static void kill_and_reap_all(struct child *children, int n, struct trial_result
 	}
 }
 
+/* The number a small /proc or /sys file starts with; NAN when unreadable. open and one read,
+ * without stdio's buffer and fstat: this runs in every trial. */
+static double read_leading_number(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NAN;
+	ssize_t got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return NAN;
+	buf[got] = '\0';
+	char *end = NULL;
+	double value = strtod(buf, &end);
+	return end == buf ? NAN : value;
+}
+
 static double read_loadavg_1m(void)
 {
-	FILE *f = fopen("/proc/loadavg", "r");
-	double load = NAN;
-	if (f) {
-		if (fscanf(f, "%lf", &load) != 1)
-			load = NAN;
-		fclose(f);
-	}
-	return load;
+	return read_leading_number("/proc/loadavg");
 }
 
 static double read_cur_freq_mhz(int pu)
 {
 	char path[96];
 	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", pu);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NAN;
-	double khz = NAN;
-	if (fscanf(f, "%lf", &khz) != 1)
-		khz = NAN;
-	fclose(f);
-	return khz / 1000.0;
+	return read_leading_number(path) / 1000.0;
 }
 
 static void sample_frequency(const struct trial_spec *spec, struct trial_result *out)
@@ -365,16 +369,25 @@ static void abandon_unbound(struct trial_state *st)
 	}
 }
 
-/* Opens the barrier, then learns which children failed to exec (their exec pipe carries errno;
- * a successful exec closes it empty). */
+/* Opens the barrier. Whether each exec worked is read after the children end (see
+ * collect_exec_failures): waiting for it here would cost the trial one more wake-up. */
 static void release(struct trial_state *st)
 {
 	st->release_s = trial_now_s();
 	close_fd(&st->go[1]);
+}
+
+/* After every child is reaped: which ones failed to exec (their exec pipe carries errno; a
+ * successful exec closed it empty). Their exit code (127 or 126) stays; the status says why. */
+static void collect_exec_failures(struct trial_state *st)
+{
 	for (int i = 0; i < st->spec->nprocs; i++) {
+		if (st->children[i].exec_fd < 0)
+			continue;
 		int err;
 		struct proc_result *r = &st->out->procs[i];
-		if (fileio_read_full(st->children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err) {
+		if (fileio_read_full(st->children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err
+		    && st->children[i].reaped) {
 			r->status = "exec-failed";
 			snprintf(r->error, sizeof r->error, "cannot execute %s: %s",
 			         st->spec->procs[i].path, strerror(err));
@@ -431,7 +444,9 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 			kill_and_reap_all(st->children, spec->nprocs, st->out);
 			return TRIAL_INTERRUPTED;
 		}
-		if (!frequency_sampled && remaining == spec->nprocs) {
+		/* Only a wake-up without a signal: the processes have been busy WAKE_INTERVAL_NS, so
+		 * the frequency is theirs (a trial shorter than that has none). */
+		if (sig < 0 && !frequency_sampled && remaining == spec->nprocs) {
 			sample_frequency(spec, st->out);
 			frequency_sampled = true;
 		}
@@ -472,6 +487,7 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	}
 	release(&st);
 	enum trial_outcome outcome = wait_children(&st, interrupt_signal);
+	collect_exec_failures(&st);
 	if (outcome == TRIAL_COMPLETED)
 		out->overlap = overlap_of(&st);
 	return outcome;
