@@ -98,11 +98,13 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 	report_to_parent(ready_fd, CHILD_READY, 0);
 	close(ready_fd);
 
-	/* The barrier: read returns 0 when the parent closes the last write end. */
+	/* The barrier (none for a process alone): read returns 0 when the parent closes the last
+	 * write end. */
 	char c;
-	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+	while (go_fd >= 0 && read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
-	close(go_fd);
+	if (go_fd >= 0)
+		close(go_fd);
 
 	int devnull = open("/dev/null", O_RDWR);
 	if (devnull >= 0) {
@@ -316,6 +318,46 @@ static int start_children(struct trial_state *st)
 	return 0;
 }
 
+/*
+ * A process alone has no partner to start with, so it needs no barrier: vfork, which is half the
+ * cost of fork (no copy of the runner's page tables) and suspends the runner until the child has
+ * exec'd or exited. The child binds itself and reports as run_child always does; when vfork
+ * returns, its report and any exec failure are already in the pipes, so reading them costs no
+ * wait. The child only makes system calls and writes no memory the runner reads, as vfork
+ * requires. -1 (errno) when a pipe or vfork fails; the caller then calls system_error.
+ */
+static int start_alone(struct trial_state *st)
+{
+	const struct trial_spec *spec = st->spec;
+	cpu_set_t mask;
+	CPU_ZERO(&mask);
+	CPU_SET(spec->procs[0].pu, &mask);
+	int ready[2], exec_pipe[2];
+	if (pipe2(ready, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+		close(ready[0]), close(ready[1]);
+		return -1;
+	}
+	pid_t parent = getpid();
+	st->release_s = trial_now_s();
+	pid_t pid = vfork();
+	if (pid == 0)
+		run_child(spec, 0, &mask, parent, ready[1], -1, exec_pipe[1]);
+	int saved_errno = errno;
+	close(ready[1]);
+	close(exec_pipe[1]);
+	if (pid < 0) {
+		close(ready[0]), close(exec_pipe[0]);
+		errno = saved_errno;
+		return -1;
+	}
+	st->children[0].pid = pid;
+	st->children[0].ready_fd = ready[0];
+	st->children[0].exec_fd = exec_pipe[0];
+	return 0;
+}
+
 /* Reads each child's message from before the barrier: bound to its CPU, or why not. True when
  * every child is ready. */
 static bool await_ready(struct trial_state *st)
@@ -477,15 +519,21 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	init_result(spec, out);
 	for (int i = 0; i < spec->nprocs; i++)
 		st.children[i] = (struct child){ .pid = -1, .ready_fd = -1, .exec_fd = -1 };
-	if (pipe2(st.go, O_CLOEXEC) != 0)
-		return TRIAL_SYSTEM_ERROR;
-	if (start_children(&st) != 0)
-		return system_error(&st);
+	if (spec->nprocs == 1) {
+		if (start_alone(&st) != 0)
+			return system_error(&st);
+	} else {
+		if (pipe2(st.go, O_CLOEXEC) != 0)
+			return TRIAL_SYSTEM_ERROR;
+		if (start_children(&st) != 0)
+			return system_error(&st);
+	}
 	if (!await_ready(&st)) {
 		abandon_unbound(&st);
 		return TRIAL_COMPLETED;
 	}
-	release(&st);
+	if (spec->nprocs > 1)
+		release(&st);
 	enum trial_outcome outcome = wait_children(&st, interrupt_signal);
 	collect_exec_failures(&st);
 	if (outcome == TRIAL_COMPLETED)
