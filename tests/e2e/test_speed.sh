@@ -30,6 +30,12 @@ check "meta.json records the count, its cost per iteration and the calibration's
 	        and m['settings']['trial_time_s'] == 0.01")" = True
 check "the workload ran with the calibrated count" test "$(meta "$t_tmp/cal" \
 	"m['workloads']['a']['argv'][1] == str(m['settings']['iters'])")" = True
+check_status 0 "--beside-kernel without --beside-iters is calibrated too" \
+	"$SMTBENCH" run --placements non-sibling,solo --beside-kernel pause --trials 1 "${short[@]}" \
+	--out "$t_tmp/beside"
+check "…meta.json records its own count, and the beside process ran it" \
+	test "$(meta "$t_tmp/beside" "m['calibration']['b']['iters'] == m['settings']['beside_iters'] > 0
+	        and m['workloads']['b']['argv'] == ['pause', str(m['settings']['beside_iters'])]")" = True
 check_status 0 "--iters is not calibrated" \
 	"$SMTBENCH" run --placements solo --trials 1 --warmup 0 --iters 1000 --out "$t_tmp/iters"
 check "…meta.json's calibration is null and the printout says so" \
