@@ -3,8 +3,10 @@
 #   make                 build build/smtbench and the kernels under build/kernels/
 #   make test            build and run every test (ends with "N passed, N failed, N skipped")
 #   make test SANITIZE=1 the same, built with ASan+UBSan under build/sanitize/
-#   make run             run the default experiment on this machine
-#   make bench           time the analysis for growing sample counts and grids
+#   make run             run the default experiment on this machine (calibrated, to ±1% or 45 s)
+#   make bench           time the analysis for growing sample counts and grids, the runner's
+#                        overhead beside hyperfine -N, and the experiment itself (minutes;
+#                        BENCH_QUICK=1 leaves out the two experiment runs)
 #   make fuzz            build the libFuzzer harnesses into $(BUILD)/fuzz/ (clang; see tests/fuzz/README.md)
 #   make lab             boot real SMT kernels in QEMU and check the known truths (tests/lab/)
 #   make lab-kernel      fetch the lab's guest kernel into build/lab-kernel/ (apt-get download)
@@ -24,6 +26,7 @@ DESTDIR  ?=
 CFLAGS   ?= -O2 -g
 LDFLAGS  ?=
 SANITIZE ?= 0
+BENCH_QUICK ?= 0
 
 ifeq ($(SANITIZE),1)
 BUILD    ?= build/sanitize
@@ -168,11 +171,15 @@ lab: all $(LAB_INITRAMFS)
 lab-kernel:
 	$(Q)tests/lab/fetch-kernel.sh $(LAB_KERNEL_DIR)
 
+# Calibrated trials (about 0.25 s each) and a precision target, capped by a time budget, so that
+# it ends in about a minute on any machine: the README says what it measured.
 run: all
-	$(Q)$(PROGRAM) run --placements sibling,non-sibling,same-pu,solo --trials 60 --warmup 2
+	$(Q)$(PROGRAM) run --placements sibling,non-sibling,same-pu,solo --precision 1 --duration 45s \
+	  --warmup 2
 
 bench: all $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do SMTBENCH_KERNEL_DIR=$(abspath $(BUILD))/kernels SMTBENCH_BUILD=$(abspath $(BUILD)) $$b || exit 1; done
+	$(Q)BENCH_QUICK=$(BENCH_QUICK) tests/bench/bench_experiment.sh $(BUILD)
 
 # Fuzz harnesses (not part of `make test`): each is built from the sources in one clang command,
 # all of it instrumented for libFuzzer with ASan+UBSan.

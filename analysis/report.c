@@ -66,6 +66,32 @@ const char *report_meta_string(const json_t *meta, const char *key)
 	return json_string_value(json_object_get(meta, key));
 }
 
+const char *report_stop_text(const struct report *rep, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	const char *reason = report_meta_string(rep->meta, "stop_reason");
+	if (!reason)
+		return buf;
+	json_t *settings = rep->meta ? json_object_get(rep->meta, "settings") : NULL;
+	double target = json_number_value(json_object_get(settings, "precision_pct"));
+	char missed[96] = "";
+	if (target > 0 && strcmp(reason, "precision reached") != 0)
+		snprintf(missed, sizeof missed, "; the ±%g%% precision target was not reached", target);
+	if (!strcmp(reason, "precision reached"))
+		snprintf(buf, size, "Stopped: precision reached (the runner's ±%g%% target for its "
+		         "headline ratio's 95%% interval).", target);
+	else if (!strcmp(reason, "trials"))
+		snprintf(buf, size, "Stopped: trials (every planned block ran%s).", missed);
+	else if (!strcmp(reason, "duration"))
+		snprintf(buf, size, "Stopped: duration (the time budget ran out%s).", missed);
+	else if (!strcmp(reason, "interrupted"))
+		snprintf(buf, size, "Stopped: interrupted (continue with smtbench run --resume %s%s).",
+		         rep->dir, missed);
+	else
+		snprintf(buf, size, "Stopped: %s.", reason);
+	return buf;
+}
+
 /* The pairs as meta.json records them: an array of {name, pus, shares, core} (runs), or an
  * object keyed by placement name with {pus} (the seed example). */
 static void read_pairs(struct report *rep)

@@ -57,6 +57,9 @@ char *report_subject(const struct report *rep);
 double report_half_width(const double ci[2]);
 /* meta's string member key, or NULL (meta NULL, key absent or not a string). */
 const char *report_meta_string(const json_t *meta, const char *key);
+/* Why the run stopped, as meta.json's stop_reason records it, in one sentence into buf ("" when
+ * meta.json has none: an older folder, a failed run, or files); returns buf. */
+const char *report_stop_text(const struct report *rep, char *buf, size_t size);
 
 /* Display helpers. */
 const char *report_unit_label(const struct report *rep); /* "trial" or "process" */

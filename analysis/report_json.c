@@ -71,6 +71,8 @@ static json_t *report_json(const struct report *rep)
 		"meta", rep->meta ? json_incref(rep->meta) : json_null(),
 		"no_sibling_reason", rep->no_sibling_reason ? json_string(rep->no_sibling_reason)
 		                                            : json_null());
+	const char *stop_reason = report_meta_string(rep->meta, "stop_reason");
+	json_object_set_new(o, "stop_reason", stop_reason ? json_string(stop_reason) : json_null());
 	return o;
 }
 

@@ -13,10 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/calibrate.h"
 #include "runner/commands.h"
 #include "runner/experiment.h"
 #include "runner/kernels.h"
 #include "runner/meta.h"
+#include "runner/precision.h"
 #include "runner/summary.h"
 #include "runner/util.h"
 #include "runner/workload.h"
@@ -25,7 +27,8 @@
 #define DEFAULT_WARMUP 2
 #define DEFAULT_PLACEMENTS "sibling,non-sibling,solo"
 
-enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME };
+enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME, OPT_TRIAL_TIME,
+       OPT_PRECISION };
 
 static void help(void)
 {
@@ -38,8 +41,14 @@ static void help(void)
 	       "                     cross-package (default %s); those this machine\n"
 	       "                     cannot give are skipped with the reason\n"
 	       "  --kernel NAME      the workload (default nop; see --list-kernels)\n"
-	       "  --iters N          kernel iterations per process (default: the kernel's own,\n"
-	       "                     about 0.25 s alone)\n"
+	       "  --iters N          kernel iterations per process (default: calibrated, see\n"
+	       "                     --trial-time)\n"
+	       "  --trial-time S     without --iters, a short calibration on the first CPU sizes\n"
+	       "                     the kernel so one copy runs about S seconds of user time\n"
+	       "                     alone (default %g; a command cannot be calibrated)\n"
+	       "  --precision PCT    stop once the headline ratio's 95%% interval is within\n"
+	       "                     ±PCT%% of its centre (after at least %d measured blocks), or\n"
+	       "                     at --trials/--duration if first (alone: at most %d blocks)\n"
 	       "  --trials N         measured blocks (default %d); each runs every placement once\n"
 	       "  --duration T       instead of --trials: after the warm-up, as many whole\n"
 	       "                     blocks as fit in T (90s, 15m, 8h, 2d, 1h30m; a bare\n"
@@ -60,7 +69,8 @@ static void help(void)
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
 	       "3 no placement possible on this machine, or a kernel this CPU cannot run;\n"
 	       "128+signal when interrupted (the folder is valid: continue with --resume).\n",
-	       DEFAULT_PLACEMENTS, DEFAULT_TRIALS, DEFAULT_WARMUP);
+	       DEFAULT_PLACEMENTS, CALIBRATE_DEFAULT_TRIAL_S, PRECISION_MIN_BLOCKS,
+	       PRECISION_DEFAULT_MAX_BLOCKS, DEFAULT_TRIALS, DEFAULT_WARMUP);
 }
 
 static void list_kernels(void)
@@ -241,6 +251,42 @@ static void preflight_kernel(const struct experiment *e, const struct workload *
 		     spec.procs[0].pu, r.procs[0].error);
 }
 
+/* Where calibration runs: the solo placement's CPU, or the first CPU of the first placement. */
+static int calibration_pu(const struct experiment *e)
+{
+	for (int i = 0; i < e->plan.nplacements; i++)
+		if (e->plan.placements[i] == PLACEMENT_SOLO)
+			return e->pairs[PLACEMENT_SOLO].pus[0];
+	return e->pairs[e->plan.placements[0]].pus[0];
+}
+
+/* Calibrates kernel w for e->trial_time_s: *iters and w's argv get the count. A stop signal
+ * exits 128+signal (nothing is written yet). */
+static void calibrate_workload(const struct experiment *e, struct workload *w,
+                               const char *kernel, unsigned long *iters, struct calibration *cal)
+{
+	sigset_t old;
+	trial_block_signals(&old);
+	char err[ERR_LEN];
+	int rc = calibrate_kernel(w->path, kernel, calibration_pu(e), e->trial_time_s, &old, cal,
+	                          err, sizeof err);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc > 0)
+		exit(128 + rc);
+	if (rc < 0)
+		errx(EXIT_FAILURE_RUNTIME, "%s", err);
+	*iters = cal->iters;
+	workload_free(w);
+	xworkload_kernel(w, kernel, *iters);
+}
+
+static void print_calibration(const char *role, const char *kernel, const struct calibration *c)
+{
+	printf("  %s%s: %lu iterations, calibrated for %g s alone on CPU %d (%.4g ns/iteration, "
+	       "%.3g s start-up; calibration took %.2f s)\n", role, kernel, c->iters,
+	       c->trial_time_s, c->pu, c->ns_per_iter, c->startup_s, c->calibration_s);
+}
+
 static int finish(struct experiment *e, struct store *s, enum run_outcome outcome)
 {
 	const char *dir = store_dir(s);
@@ -381,6 +427,8 @@ static const struct option run_long_options[] = {
 	{ "beside-kernel", required_argument, NULL, OPT_BESIDE_KERNEL },
 	{ "beside-iters", required_argument, NULL, OPT_BESIDE_ITERS },
 	{ "iters", required_argument, NULL, 'i' },
+	{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "trials", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "warmup", required_argument, NULL, 'w' },
@@ -403,6 +451,16 @@ static unsigned long option_ulong(const char *option, unsigned long min, unsigne
 	return value;
 }
 
+/* A number option in (min, max], or exit 2 naming the option and its range. */
+static double option_double(const char *option, double min, double max, const char *range)
+{
+	char *end = NULL;
+	double value = strtod(optarg, &end);
+	if (end == optarg || *end || !(value > min) || !(value <= max))
+		usage_exit("run", "--%s: '%s' is not a number %s", option, optarg, range);
+	return value;
+}
+
 /* One option of getopt_long into e or o; bad values exit 2. */
 static void take_option(int opt, char **argv, struct experiment *e, struct run_options *o)
 {
@@ -419,6 +477,14 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 		break;
 	case 'w':
 		e->warmup = (long)option_ulong("warmup", 0, RUN_MAX_WARMUP, "from 0 to 1000000");
+		break;
+	case OPT_TRIAL_TIME:
+		e->trial_time_s = option_double("trial-time", RUN_TRIAL_TIME_MIN_S - 1e-12,
+		                                RUN_TRIAL_TIME_MAX_S, "of seconds from 0.001 to 3600");
+		break;
+	case OPT_PRECISION:
+		e->precision_pct = option_double("precision", 0, RUN_MAX_PRECISION_PCT,
+		                                 "of percent above 0 and at most 50");
 		break;
 	case 's':
 		e->plan.seed = option_ulong("seed", 0, (unsigned long)INT64_MAX, "from 0 to 2^63-1");
@@ -466,9 +532,10 @@ static void parse_options(int argc, char **argv, struct experiment *e, struct ru
 /* The user's command: after '--' (getopt leaves it at optind), split at '--beside'. */
 static void set_command_workloads(struct experiment *e, int cmd_argc, char **cmd_argv)
 {
-	if (e->kernel || e->iters || e->beside_kernel || e->beside_iters)
-		usage_exit("run", "--kernel, --iters, --beside-kernel and --beside-iters are for "
-		           "kernels; with a command after '--', leave them out");
+	if (e->kernel || e->iters || e->beside_kernel || e->beside_iters || e->trial_time_s > 0)
+		usage_exit("run", "--kernel, --iters, --trial-time, --beside-kernel and --beside-iters "
+		           "are for kernels; with a command after '--', leave them out (a command "
+		           "cannot be calibrated)");
 	int split = -1;
 	for (int i = 0; i < cmd_argc && split < 0; i++)
 		if (!strcmp(cmd_argv[i], "--beside"))
@@ -483,18 +550,29 @@ static void set_command_workloads(struct experiment *e, int cmd_argc, char **cmd
 		xworkload_command(&e->b, cmd_argv + split + 1, cmd_argc - split - 1);
 }
 
+/* Without --iters a kernel is calibrated (new_run); until then it has its table count, which
+ * the preflight uses. */
 static void set_kernel_workloads(struct experiment *e)
 {
 	if (!e->kernel)
 		e->kernel = xstrdup("nop");
 	const struct kernel *k = kernel_find(e->kernel);
+	if (e->iters && e->trial_time_s > 0)
+		usage_exit("run", "--trial-time sizes a calibrated count and --iters gives the count; "
+		           "give one of them");
+	if (!e->iters && e->trial_time_s <= 0)
+		e->trial_time_s = CALIBRATE_DEFAULT_TRIAL_S;
 	if (k && e->iters == 0)
 		e->iters = k->default_iters;
 	xworkload_kernel(&e->a, e->kernel, e->iters);
 	if (e->beside_kernel) {
 		const struct kernel *b = kernel_find(e->beside_kernel);
-		if (b && e->beside_iters == 0)
+		if (b && e->beside_iters == 0 && e->trial_time_s <= 0)
 			e->beside_iters = beside_iters_for(k, e->iters, b);
+		else if (b && e->beside_iters == 0) {
+			e->beside_iters = b->default_iters;
+			e->cal_b.trial_time_s = e->trial_time_s; /* to be calibrated too */
+		}
 		xworkload_kernel(&e->b, e->beside_kernel, e->beside_iters);
 	} else if (e->beside_iters) {
 		usage_exit("run", "--beside-iters goes with --beside-kernel");
@@ -520,7 +598,7 @@ static void settle_settings(struct experiment *e, int argc, char **argv)
 	if (e->duration_s > 0)
 		e->trials = -1;
 	else if (e->trials == -2)
-		e->trials = DEFAULT_TRIALS;
+		e->trials = e->precision_pct > 0 ? PRECISION_DEFAULT_MAX_BLOCKS : DEFAULT_TRIALS;
 	if (e->warmup < 0)
 		e->warmup = DEFAULT_WARMUP;
 }
@@ -608,6 +686,33 @@ static struct store *create_folder(struct experiment *e, const struct topo *topo
 	return s;
 }
 
+/* How long a copy runs: calibrated, given, or a command's own length. */
+static void print_workload_sizes(const struct experiment *e)
+{
+	if (e->cal_a.iters)
+		print_calibration("", e->kernel, &e->cal_a);
+	else if (e->kernel)
+		printf("  %s: %lu iterations (--iters: not calibrated)\n", e->kernel, e->iters);
+	else
+		printf("  %s is a command: it cannot be calibrated; its length is shown after the "
+		       "warm-up\n", e->a.name);
+	if (e->cal_b.iters)
+		print_calibration("beside ", e->beside_kernel, &e->cal_b);
+	else if (e->beside_kernel)
+		printf("  beside %s: %lu iterations\n", e->beside_kernel, e->beside_iters);
+	if (e->precision_pct > 0) {
+		struct precision_tracker t;
+		precision_init(&t, e->precision_pct, e->plan.placements, e->plan.nplacements);
+		if (t.have_comparison)
+			printf("  stops when %s/%s is known to ±%g%% (95%% interval), after at least %d "
+			       "blocks, or at the limit above\n", placement_name(t.a), placement_name(t.b),
+			       e->precision_pct, PRECISION_MIN_BLOCKS);
+		else
+			printf("  --precision %g: one placement has nothing to compare with; the run "
+			       "goes to the limit above\n", e->precision_pct);
+	}
+}
+
 static void print_plan(const struct experiment *e)
 {
 	long total = plan_total_trials(&e->plan);
@@ -621,13 +726,15 @@ static void print_plan(const struct experiment *e)
 			       pair->pus[0], pair->pus[1], pair->shares);
 	}
 	if (total >= 0)
-		printf("  %ld trials: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
+		printf("  %ld trials%s: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
+		       e->precision_pct > 0 ? " at most" : "",
 		       e->warmup, e->trials, e->trials == 1 ? "" : "s", e->plan.nplacements,
 		       (unsigned long long)e->plan.seed);
 	else
 		printf("  whole blocks of %d for %.0f s (%ld warm-up block%s first), seed %llu\n",
 		       e->plan.nplacements, e->duration_s, e->warmup, e->warmup == 1 ? "" : "s",
 		       (unsigned long long)e->plan.seed);
+	print_workload_sizes(e);
 	fflush(stdout);
 }
 
@@ -672,6 +779,10 @@ static int new_run(struct experiment *e, const struct run_options *o)
 		preflight_kernel(e, &e->a);
 	if (e->b.argv && e->b.is_kernel)
 		preflight_kernel(e, &e->b);
+	if (e->a.is_kernel && e->trial_time_s > 0)
+		calibrate_workload(e, &e->a, e->kernel, &e->iters, &e->cal_a);
+	if (e->b.argv && e->b.is_kernel && e->cal_b.trial_time_s > 0)
+		calibrate_workload(e, &e->b, e->beside_kernel, &e->beside_iters, &e->cal_b);
 	struct store *s = create_folder(e, topo, &info);
 	topo_free(&topo);
 	print_plan(e);

@@ -8,8 +8,9 @@ const struct subcommand subcommands[] = {
 	  "smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]" },
 	{ "run", cmd_run,
 	  "run interleaved paired trials of a kernel or command in each placement",
-	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N]\n"
-	  "             [--trials N | --duration T] [--warmup N] [--pair A,B] [--seed N]\n"
+	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N | --trial-time S]\n"
+	  "             [--trials N | --duration T] [--precision PCT] [--warmup N]\n"
+	  "             [--pair A,B] [--seed N]\n"
 	  "             [--out DIR] [--beside-kernel NAME [--beside-iters N]]\n"
 	  "             [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR\n"

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "runner/meta.h"
+#include "runner/precision.h"
 #include "runner/trial.h"
 #include "runner/util.h"
 
@@ -28,10 +29,15 @@ void experiment_free(struct experiment *e)
 	memset(e, 0, sizeof *e);
 }
 
-/* Running means per placement for the progress line. */
+/* Running statistics per placement: means for the progress line, and the sufficient
+ * statistics of the precision target's interval. every_sum/every_n: every ok trial's role-a user
+ * time, warm-up included (a command's length, shown once). */
 struct running_means {
 	double sum[PLACEMENT_COUNT];
 	long n[PLACEMENT_COUNT];
+	struct precision_tracker precision;
+	double every_sum;
+	long every_n;
 };
 
 static void format_hms(double seconds, char *out, size_t len)
@@ -42,6 +48,25 @@ static void format_hms(double seconds, char *out, size_t len)
 	}
 	long s = lround(seconds);
 	snprintf(out, len, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+}
+
+/* The precision target's part of the progress line: the interval now, and the time the blocks
+ * it still needs should take at this pace. */
+static void show_precision(const struct experiment *e, long blocks_done, double per_trial_s,
+                           const struct running_means *m)
+{
+	struct precision_interval iv;
+	precision_interval(&m->precision, &iv);
+	if (!iv.known)
+		return;
+	fprintf(stderr, "  %s/%s %.4f [%.4f, %.4f] ±%.2f%%", placement_name(m->precision.a),
+	        placement_name(m->precision.b), iv.ratio, iv.low, iv.high, iv.half_pct);
+	if (e->precision_pct <= 0)
+		return;
+	double blocks_left = fmax(fmax(iv.blocks_needed, PRECISION_MIN_BLOCKS) - (double)blocks_done, 0);
+	char eta[32];
+	format_hms(blocks_left * per_trial_s * e->plan.nplacements, eta, sizeof eta);
+	fprintf(stderr, " → ±%g%% ETA %s", e->precision_pct, eta);
 }
 
 static void show_progress(const struct experiment *e, long done, long total, double elapsed_s,
@@ -67,16 +92,22 @@ static void show_progress(const struct experiment *e, long done, long total, dou
 		if (m->n[p] > 0)
 			fprintf(stderr, "  %s %.4g s", placement_name(p), m->sum[p] / (double)m->n[p]);
 	}
+	show_precision(e, blocks_done - e->plan.warmup_blocks, per_trial, m);
 	fflush(stderr);
 }
 
 static void count_trial(struct running_means *m, enum placement p, bool warmup, bool ok,
                         double utime_a_s)
 {
-	if (warmup || !ok || isnan(utime_a_s))
+	if (!ok || isnan(utime_a_s))
+		return;
+	m->every_sum += utime_a_s;
+	m->every_n++;
+	if (warmup)
 		return;
 	m->sum[p] += utime_a_s;
 	m->n[p]++;
+	precision_add(&m->precision, p, utime_a_s);
 }
 
 static const char *trial_failure(const struct trial_result *r, int *proc)
@@ -111,6 +142,7 @@ struct run_state {
 	double run_start_s;       /* when this call started, for the progress line's ETA */
 	bool progress;            /* stderr is a terminal */
 	struct running_means means;
+	const char *stop_reason;  /* STOP_..., or NULL after a failure */
 	char *log_path;           /* workload-stderr.log; log_fd is -1 when it cannot be opened */
 	int log_fd;
 	long failures, early_failures;
@@ -126,6 +158,8 @@ static void run_state_init(struct run_state *st, long first_trial,
 	st->first_trial = first_trial;
 	st->warmup_trials = st->e->plan.warmup_blocks * st->e->plan.nplacements;
 	st->measured_origin_s = NAN;
+	precision_init(&st->means.precision, st->e->precision_pct, st->e->plan.placements,
+	               st->e->plan.nplacements);
 	for (long i = 0; i < nprevious; i++) {
 		if (previous[i].trial == st->warmup_trials)
 			st->measured_origin_s = previous[i].start_s;
@@ -171,6 +205,7 @@ static bool time_for_trial(struct run_state *st, long t)
 
 static void stop_interrupted(struct run_state *st, int sig)
 {
+	st->stop_reason = STOP_INTERRUPTED;
 	st->e->interrupt_signal = sig;
 	meta_set_interrupt(st->e->meta, sig);
 	st->outcome = RUN_INTERRUPTED;
@@ -290,10 +325,14 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	if (st->failures > FAILURES_SHOWN)
 		warnx("%ld failed trials in all (recorded in samples.csv with their status)",
 		      st->failures);
+	/* Every trial meta.json counts is on disk before meta.json says so. */
+	char err[ERR_LEN];
+	if (store_sync(st->s, err, sizeof err) != 0)
+		warnx("%s", err);
 	meta_end_segment(st->e->meta, trials_done,
 	                 st->outcome == RUN_COMPLETE ? "complete"
 	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
-	char err[ERR_LEN];
+	meta_set_stop_reason(st->e->meta, st->stop_reason);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
 	if (st->log_fd >= 0) {
@@ -305,13 +344,40 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	free(st->log_path);
 }
 
+/* A command cannot be calibrated: its length is shown once, after the warm-up (or after the
+ * first block without one), from every ok trial so far. */
+static void show_command_length(const struct run_state *st, long t)
+{
+	const struct experiment *e = st->e;
+	long shown_after = st->warmup_trials > 0 ? st->warmup_trials : e->plan.nplacements;
+	if (e->a.is_kernel || t + 1 != shown_after || st->means.every_n == 0)
+		return;
+	if (st->progress)
+		fprintf(stderr, "\r\033[K");
+	fprintf(stderr, "smtbench: %s is a command, which cannot be calibrated: it ran %.3g s of user "
+	        "time per copy in the %s (its own length sets the trial's)\n", e->a.name,
+	        st->means.every_sum / (double)st->means.every_n,
+	        st->warmup_trials > 0 ? "warm-up" : "first block");
+}
+
+/* After a whole measured block: whether the precision target is met. */
+static bool precision_done(const struct run_state *st, long t)
+{
+	long n = st->e->plan.nplacements;
+	if (st->e->precision_pct <= 0 || (t + 1) % n != 0 || t + 1 <= st->warmup_trials)
+		return false;
+	return precision_reached(&st->means.precision, (t + 1 - st->warmup_trials) / n);
+}
+
 enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
                                 const struct stored_trial *previous, long nprevious)
 {
 	struct run_state st = { .e = e, .s = s };
 	run_state_init(&st, first_trial, previous, nprevious);
 	long t = first_trial;
-	for (; time_for_trial(&st, t); t++) {
+	if (precision_done(&st, t - 1)) /* a resumed run that had reached it already */
+		st.stop_reason = STOP_PRECISION;
+	for (; !st.stop_reason && time_for_trial(&st, t); t++) {
 		int stop = trial_pending_stop_signal();
 		if (stop) {
 			stop_interrupted(&st, stop);
@@ -324,10 +390,15 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 			t++;
 			break;
 		}
-		if (st.progress)
+		show_command_length(&st, t);
+		if (precision_done(&st, t))
+			st.stop_reason = STOP_PRECISION;
+		else if (st.progress)
 			show_progress(e, t + 1, st.total, trial_now_s() - st.origin_s,
 			              t + 1 - first_trial, trial_now_s() - st.run_start_s, &st.means);
 	}
+	if (st.outcome == RUN_COMPLETE && !st.stop_reason)
+		st.stop_reason = st.total >= 0 ? STOP_TRIALS : STOP_DURATION;
 	run_state_finish(&st, t);
 	return st.outcome;
 }

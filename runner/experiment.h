@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "runner/calibrate.h"
 #include "runner/plan.h"
 #include "runner/store.h"
 #include "runner/workload.h"
@@ -24,6 +25,10 @@
 #define RUN_MAX_DURATION_S (100.0 * 365 * 86400) /* a century */
 /* Iterations are stored in meta.json as JSON integers (signed 64-bit): at most 2^63-1. */
 #define RUN_MAX_ITERS ((unsigned long)INT64_MAX)
+/* --trial-time's and --precision's ranges (0 in meta.json: not asked for). */
+#define RUN_TRIAL_TIME_MIN_S 0.001
+#define RUN_TRIAL_TIME_MAX_S 3600.0
+#define RUN_MAX_PRECISION_PCT 50.0
 
 struct experiment {
 	/* Settings, as recorded in meta.json. */
@@ -36,6 +41,8 @@ struct experiment {
 	long warmup;             /* warm-up blocks */
 	bool have_pair;
 	int pair[2];
+	double trial_time_s;     /* --trial-time: what a calibrated kernel aims at; 0 when not calibrated */
+	double precision_pct;    /* --precision: stop at a 95% interval within ±this %; 0 for none */
 	char **command_line;     /* argv of smtbench itself, NULL-terminated, owned */
 	/* Derived. */
 	struct workload a, b;    /* b.argv is NULL when both processes run a */
@@ -43,6 +50,7 @@ struct experiment {
 	struct topo_pair pairs[PLACEMENT_COUNT];   /* by placement; .available for planned ones */
 	char skipped_reason[PLACEMENT_COUNT][TOPO_ERR_LEN]; /* "" unless asked and skipped */
 	char *out_dir;
+	struct calibration cal_a, cal_b; /* .iters 0 unless that kernel was calibrated */
 	int interrupt_signal;    /* set when experiment_run returns RUN_INTERRUPTED */
 	sigset_t child_sigmask;  /* the signal mask before the runner blocked its signals */
 	json_t *meta;            /* meta.json as written; updated with status and segments */
@@ -53,13 +61,22 @@ void experiment_free(struct experiment *e);
 /* Outcome of experiment_run, mapped to the exit status by the caller. */
 enum run_outcome { RUN_COMPLETE, RUN_INTERRUPTED, RUN_FAILED };
 
+/* Why a run stopped, as meta.json's stop_reason records it (exact strings: a contract). */
+#define STOP_PRECISION "precision reached"
+#define STOP_TRIALS "trials"
+#define STOP_DURATION "duration"
+#define STOP_INTERRUPTED "interrupted"
+
 /*
  * Runs (or continues) the trials of e into store s, starting at trial first_trial; previous
  * holds the trials already stored (for the progress line and the time budget). The caller has
  * blocked the stop signals and SIGCHLD (trial_block_signals) and saved the mask before in
  * e->child_sigmask. With a duration, warm-up blocks run first and the budget is for the
  * measured blocks that follow; at least one measured block runs. Prints a progress line on
- * stderr when it is a terminal. Updates meta.json's status as it goes.
+ * stderr when it is a terminal. Updates meta.json's status as it goes. With a precision target,
+ * stops after the first whole measured block at which the headline ratio's 95% interval is
+ * within ±precision_pct% (precision.h), never before PRECISION_MIN_BLOCKS. meta.json's
+ * stop_reason says which limit ended the run (STOP_...; null after a failure).
  */
 enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
                                 const struct stored_trial *previous, long nprevious);

@@ -56,6 +56,31 @@ static json_t *workload_json(const struct workload *w)
 	                 w->sha256, "argv", string_array(w->argv), "kernel", w->is_kernel);
 }
 
+static json_t *calibration_json(const struct calibration *c)
+{
+	if (c->iters == 0)
+		return json_null();
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:i}", "iters", (json_int_t)c->iters,
+	                 "trial_time_s", c->trial_time_s, "ns_per_iter", c->ns_per_iter,
+	                 "startup_s", c->startup_s, "calibration_s", c->calibration_s, "pu", c->pu);
+}
+
+/* Issue 11's settings and measurements: the trial length asked for, the precision target, what
+ * calibration found (null for a count given with --iters, and for a command), and stop_reason
+ * (set when the run stops). */
+static void add_speed_settings(json_t *meta, const struct experiment *e)
+{
+	json_t *settings = json_object_get(meta, "settings");
+	json_object_set_new(settings, "trial_time_s",
+	                    e->trial_time_s > 0 ? json_real(e->trial_time_s) : json_null());
+	json_object_set_new(settings, "precision_pct",
+	                    e->precision_pct > 0 ? json_real(e->precision_pct) : json_null());
+	json_object_set_new(meta, "calibration", json_pack("{s:o, s:o}", "a",
+	                                                   calibration_json(&e->cal_a), "b",
+	                                                   calibration_json(&e->cal_b)));
+	json_object_set_new(meta, "stop_reason", json_null());
+}
+
 json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 {
 	struct topo_machine facts;
@@ -135,6 +160,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"trials_done", (json_int_t)0);
 	if (!meta)
 		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
+	add_speed_settings(meta, e);
 	return meta;
 }
 
@@ -161,6 +187,11 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status)
 	}
 	json_object_set_new(meta, "status", json_string(status));
 	json_object_set_new(meta, "trials_done", json_integer(trials_done));
+}
+
+void meta_set_stop_reason(json_t *meta, const char *reason)
+{
+	json_object_set_new(meta, "stop_reason", reason ? json_string(reason) : json_null());
 }
 
 void meta_set_interrupt(json_t *meta, int signal_number)
@@ -301,6 +332,33 @@ static int load_counts(const char *dir, const json_t *settings, struct experimen
 	return 0;
 }
 
+/* A setting that is a number of [min, max] or null/absent (then 0: not asked for). */
+static int load_optional_real(const char *dir, const json_t *settings, const char *key,
+                              double min, double max, double *out, char *err, size_t err_size)
+{
+	const json_t *v = json_object_get(settings, key);
+	*out = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	*out = json_number_value(v);
+	if (!json_is_number(v) || !isfinite(*out) || *out < min || *out > max) {
+		set_error(err, err_size, "%s/meta.json: settings.%s must be null or a number from %g "
+		          "to %g", dir, key, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+/* --trial-time and --precision as recorded. */
+static int load_speed_settings(const char *dir, const json_t *settings, struct experiment *e,
+                               char *err, size_t err_size)
+{
+	return load_optional_real(dir, settings, "trial_time_s", RUN_TRIAL_TIME_MIN_S,
+	                          RUN_TRIAL_TIME_MAX_S, &e->trial_time_s, err, err_size)
+	       || load_optional_real(dir, settings, "precision_pct", 1e-9, RUN_MAX_PRECISION_PCT,
+	                             &e->precision_pct, err, err_size) ? -1 : 0;
+}
+
 /* meta.json's settings into e: the workload, the counts, the pair. */
 static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
                          char *err, size_t err_size)
@@ -309,7 +367,8 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	const char *beside = json_string_value(json_object_get(settings, "beside_kernel"));
 	e->kernel = kernel ? xstrdup(kernel) : NULL;
 	e->beside_kernel = beside ? xstrdup(beside) : NULL;
-	if (load_counts(dir, settings, e, err, err_size) != 0)
+	if (load_counts(dir, settings, e, err, err_size) != 0
+	    || load_speed_settings(dir, settings, e, err, err_size) != 0)
 		return -1;
 	if (!kernel) {
 		e->a.argv = string_array_copy(json_object_get(settings, "command"));

@@ -18,6 +18,8 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info);
 void meta_begin_segment(json_t *meta, long first_trial);
 void meta_end_segment(json_t *meta, long trials_done, const char *status);
 void meta_set_interrupt(json_t *meta, int signal_number);
+/* meta.json's stop_reason: one of experiment.h's STOP_... strings, or NULL (null: failed). */
+void meta_set_stop_reason(json_t *meta, const char *reason);
 
 /* Writes DIR/meta.json atomically. -1 with err. */
 int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis/samples_csv.h"
@@ -22,6 +23,8 @@ struct store {
 	int parent_fd;   /* the parent folder, for the rename into place; -1 once published */
 	int dir_fd;      /* the results folder itself: files are opened relative to it */
 	int csv_fd;
+	bool unsynced;         /* trials written since the last fsync */
+	double last_sync_s;    /* monotonic time of the last fsync */
 };
 
 /* The start of the name a creation killed half way leaves behind: README.md ("The results folder")
@@ -686,13 +689,31 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 		free(rows);
 		return -1;
 	}
+	/* One write() per trial: a crash of the runner leaves whole trials in the page cache. */
 	int rc = fileio_write_all(s->csv_fd, rows, rows_len);
-	if (rc == 0)
-		rc = fsync(s->csv_fd);
-	if (rc != 0)
-		set_error(err, err_size, "cannot write %s/samples.csv: %s", s->dir, strerror(errno));
 	free(rows);
-	return rc;
+	if (rc != 0) {
+		set_error(err, err_size, "cannot write %s/samples.csv: %s", s->dir, strerror(errno));
+		return -1;
+	}
+	s->unsynced = true;
+	if (trial_now_s() - s->last_sync_s < STORE_SYNC_INTERVAL_S)
+		return 0;
+	return store_sync(s, err, err_size);
+}
+
+int store_sync(struct store *s, char *err, size_t err_size)
+{
+	if (!s->unsynced)
+		return 0;
+	if (fsync(s->csv_fd) != 0) {
+		set_error(err, err_size, "cannot write %s/samples.csv to disk (fsync): %s", s->dir,
+		          strerror(errno));
+		return -1;
+	}
+	s->unsynced = false;
+	s->last_sync_s = trial_now_s();
+	return 0;
 }
 
 int store_open_file(const struct store *s, const char *name, int flags, int mode)
@@ -724,8 +745,11 @@ void store_close(struct store **s)
 		return;
 	if ((*s)->final_dir)
 		discard_unpublished(*s);
-	if ((*s)->csv_fd >= 0)
+	if ((*s)->csv_fd >= 0) {
+		char err[ERR_LEN];
+		store_sync(*s, err, sizeof err); /* callers that must know have called store_sync */
 		close((*s)->csv_fd);
+	}
 	if ((*s)->dir_fd >= 0)
 		close((*s)->dir_fd);
 	if ((*s)->parent_fd >= 0)

@@ -2,10 +2,13 @@
  * store.h — the results folder: samples.csv appended trial by trial, and whole files written
  * atomically (meta.json, topology.xml).
  *
- * Crash safety: every trial's rows go out in one write() followed by fsync(), before the next
- * trial starts. A crash can therefore leave at most one torn trial at the end of samples.csv;
- * store_scan finds it and store_cut_torn cuts it, so a resumed run neither loses nor duplicates
- * a trial. Damage anywhere else is refused, and the file is then left as it was. The CSV columns are a contract: see results/README.md.
+ * Crash safety: every trial's rows go out in one write() before the next trial starts, so a
+ * crash of the runner loses nothing; fsync() is a group commit, at least every
+ * STORE_SYNC_INTERVAL_S and at every stop (store_sync), so a power cut loses at most the
+ * trials of the last second. Either can leave one torn trial at the end of samples.csv;
+ * store_scan finds it and store_cut_torn cuts it, so a resumed run neither duplicates a trial
+ * nor misses one: a lost trial is simply run again. Damage anywhere else is refused, and the
+ * file is then left as it was. The CSV columns are a contract: see results/README.md.
  */
 #ifndef SMTBENCH_RUNNER_STORE_H
 #define SMTBENCH_RUNNER_STORE_H
@@ -85,14 +88,22 @@ struct trial_labels {
 	const char *workload[TRIAL_MAX_PROCS]; /* kernel or command name; commas are replaced */
 };
 
-/* Appends the trial's rows and fsyncs. -1 with err (the folder is still valid up to the last
- * trial that was written). */
+/* The longest time a written trial waits for its fsync (seconds). */
+#define STORE_SYNC_INTERVAL_S 1.0
+
+/* Appends the trial's rows in one write(), and fsyncs when the last fsync is
+ * STORE_SYNC_INTERVAL_S old. -1 with err (the folder is still valid up to the last trial that
+ * was written). */
 int store_append_trial(struct store *s, const struct trial_labels *labels,
                        const struct trial_result *result, char *err, size_t err_size);
 
 /* Opens NAME in the folder (openat on its descriptor, never through a symbolic link), e.g. the
  * workloads' error log: open(2)'s flags and mode; a descriptor or -1 with errno. */
 int store_open_file(const struct store *s, const char *name, int flags, int mode);
+
+/* fsyncs samples.csv if a trial was written since the last fsync: call it at every stop, before
+ * meta.json counts the trials. -1 with err. store_close does it too, silently. */
+int store_sync(struct store *s, char *err, size_t err_size);
 
 /* DIR of the store (owned by the store). */
 const char *store_dir(const struct store *s);

@@ -98,11 +98,13 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 	report_to_parent(ready_fd, CHILD_READY, 0);
 	close(ready_fd);
 
-	/* The barrier: read returns 0 when the parent closes the last write end. */
+	/* The barrier (none for a process alone): read returns 0 when the parent closes the last
+	 * write end. */
 	char c;
-	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
+	while (go_fd >= 0 && read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
-	close(go_fd);
+	if (go_fd >= 0)
+		close(go_fd);
 
 	int devnull = open("/dev/null", O_RDWR);
 	if (devnull >= 0) {
@@ -146,30 +148,34 @@ static void kill_and_reap_all(struct child *children, int n, struct trial_result
 	}
 }
 
+/* The number a small /proc or /sys file starts with; NAN when unreadable. open and one read,
+ * without stdio's buffer and fstat: this runs in every trial. */
+static double read_leading_number(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NAN;
+	ssize_t got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return NAN;
+	buf[got] = '\0';
+	char *end = NULL;
+	double value = strtod(buf, &end);
+	return end == buf ? NAN : value;
+}
+
 static double read_loadavg_1m(void)
 {
-	FILE *f = fopen("/proc/loadavg", "r");
-	double load = NAN;
-	if (f) {
-		if (fscanf(f, "%lf", &load) != 1)
-			load = NAN;
-		fclose(f);
-	}
-	return load;
+	return read_leading_number("/proc/loadavg");
 }
 
 static double read_cur_freq_mhz(int pu)
 {
 	char path[96];
 	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", pu);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NAN;
-	double khz = NAN;
-	if (fscanf(f, "%lf", &khz) != 1)
-		khz = NAN;
-	fclose(f);
-	return khz / 1000.0;
+	return read_leading_number(path) / 1000.0;
 }
 
 static void sample_frequency(const struct trial_spec *spec, struct trial_result *out)
@@ -312,6 +318,46 @@ static int start_children(struct trial_state *st)
 	return 0;
 }
 
+/*
+ * A process alone has no partner to start with, so it needs no barrier: vfork, which is half the
+ * cost of fork (no copy of the runner's page tables) and suspends the runner until the child has
+ * exec'd or exited. The child binds itself and reports as run_child always does; when vfork
+ * returns, its report and any exec failure are already in the pipes, so reading them costs no
+ * wait. The child only makes system calls and writes no memory the runner reads, as vfork
+ * requires. -1 (errno) when a pipe or vfork fails; the caller then calls system_error.
+ */
+static int start_alone(struct trial_state *st)
+{
+	const struct trial_spec *spec = st->spec;
+	cpu_set_t mask;
+	CPU_ZERO(&mask);
+	CPU_SET(spec->procs[0].pu, &mask);
+	int ready[2], exec_pipe[2];
+	if (pipe2(ready, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+		close(ready[0]), close(ready[1]);
+		return -1;
+	}
+	pid_t parent = getpid();
+	st->release_s = trial_now_s();
+	pid_t pid = vfork();
+	if (pid == 0)
+		run_child(spec, 0, &mask, parent, ready[1], -1, exec_pipe[1]);
+	int saved_errno = errno;
+	close(ready[1]);
+	close(exec_pipe[1]);
+	if (pid < 0) {
+		close(ready[0]), close(exec_pipe[0]);
+		errno = saved_errno;
+		return -1;
+	}
+	st->children[0].pid = pid;
+	st->children[0].ready_fd = ready[0];
+	st->children[0].exec_fd = exec_pipe[0];
+	return 0;
+}
+
 /* Reads each child's message from before the barrier: bound to its CPU, or why not. True when
  * every child is ready. */
 static bool await_ready(struct trial_state *st)
@@ -365,16 +411,25 @@ static void abandon_unbound(struct trial_state *st)
 	}
 }
 
-/* Opens the barrier, then learns which children failed to exec (their exec pipe carries errno;
- * a successful exec closes it empty). */
+/* Opens the barrier. Whether each exec worked is read after the children end (see
+ * collect_exec_failures): waiting for it here would cost the trial one more wake-up. */
 static void release(struct trial_state *st)
 {
 	st->release_s = trial_now_s();
 	close_fd(&st->go[1]);
+}
+
+/* After every child is reaped: which ones failed to exec (their exec pipe carries errno; a
+ * successful exec closed it empty). Their exit code (127 or 126) stays; the status says why. */
+static void collect_exec_failures(struct trial_state *st)
+{
 	for (int i = 0; i < st->spec->nprocs; i++) {
+		if (st->children[i].exec_fd < 0)
+			continue;
 		int err;
 		struct proc_result *r = &st->out->procs[i];
-		if (fileio_read_full(st->children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err) {
+		if (fileio_read_full(st->children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err
+		    && st->children[i].reaped) {
 			r->status = "exec-failed";
 			snprintf(r->error, sizeof r->error, "cannot execute %s: %s",
 			         st->spec->procs[i].path, strerror(err));
@@ -431,7 +486,9 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 			kill_and_reap_all(st->children, spec->nprocs, st->out);
 			return TRIAL_INTERRUPTED;
 		}
-		if (!frequency_sampled && remaining == spec->nprocs) {
+		/* Only a wake-up without a signal: the processes have been busy WAKE_INTERVAL_NS, so
+		 * the frequency is theirs (a trial shorter than that has none). */
+		if (sig < 0 && !frequency_sampled && remaining == spec->nprocs) {
 			sample_frequency(spec, st->out);
 			frequency_sampled = true;
 		}
@@ -462,16 +519,23 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	init_result(spec, out);
 	for (int i = 0; i < spec->nprocs; i++)
 		st.children[i] = (struct child){ .pid = -1, .ready_fd = -1, .exec_fd = -1 };
-	if (pipe2(st.go, O_CLOEXEC) != 0)
-		return TRIAL_SYSTEM_ERROR;
-	if (start_children(&st) != 0)
-		return system_error(&st);
+	if (spec->nprocs == 1) {
+		if (start_alone(&st) != 0)
+			return system_error(&st);
+	} else {
+		if (pipe2(st.go, O_CLOEXEC) != 0)
+			return TRIAL_SYSTEM_ERROR;
+		if (start_children(&st) != 0)
+			return system_error(&st);
+	}
 	if (!await_ready(&st)) {
 		abandon_unbound(&st);
 		return TRIAL_COMPLETED;
 	}
-	release(&st);
+	if (spec->nprocs > 1)
+		release(&st);
 	enum trial_outcome outcome = wait_children(&st, interrupt_signal);
+	collect_exec_failures(&st);
 	if (outcome == TRIAL_COMPLETED)
 		out->overlap = overlap_of(&st);
 	return outcome;

@@ -4,7 +4,9 @@
  * Each child binds itself to its PU with an affinity mask built before fork(), reads the mask
  * back, reports ready, and blocks on a barrier (a pipe whose write end the parent closes to
  * release every child at the same instant); then it execs the workload directly (no shell).
- * The parent reaps with wait4 and keeps each child's rusage.
+ * The parent reaps with wait4 and keeps each child's rusage. A process alone needs no barrier:
+ * it is started with vfork (the runner waits until it has exec'd), binds and reports the same
+ * way, and execs at once.
  *
  * Signals: the caller blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for the whole run (see
  * trial_block_signals) and passes the mask it had before, which children restore before exec.

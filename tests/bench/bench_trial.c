@@ -1,6 +1,6 @@
 /*
  * bench_trial — what one trial costs the runner beyond the workload: fork, bind, barrier, exec,
- * wait4 and the CSV append, measured with the 1-iteration nop kernel so the workload is ~nothing.
+ * wait4 and the CSV append (fsynced at least once a second), measured with the 1-iteration nop kernel so the workload is ~nothing.
  * Prints the median and the 90th percentile over many trials, for one and two processes.
  */
 #include <math.h>
@@ -52,7 +52,7 @@ static void measure(const char *label, int nprocs, const char *path, struct stor
 		costs[t] = trial_now_s() - start;
 	}
 	qsort(costs, TRIALS, sizeof *costs, compare_doubles);
-	printf("  %-28s median %7.3f ms   p90 %7.3f ms   (%d trials, incl. fsync of samples.csv)\n",
+	printf("  %-28s median %7.3f ms   p90 %7.3f ms   (%d trials, with samples.csv's group commit)\n",
 	       label, costs[TRIALS / 2] * 1e3, costs[TRIALS * 9 / 10] * 1e3, TRIALS);
 	free(costs);
 }

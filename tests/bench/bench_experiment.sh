@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# bench_experiment — the runner as a user meets it, side by side with hyperfine:
+#   1. overhead: the median time from one trial's start to the next in `smtbench run --placements
+#      solo --iters 1` (the nop kernel, about 1 µs of work: what is left is the runner's cost per
+#      trial, fork to fork, fsync included) against `hyperfine -N`'s median time per run of the
+#      same static binary. Both run in alternating rounds, so that the machine's load hits both
+#      alike. Without hyperfine that line is skipped, and says so.
+#   2. the wall time `run --placements non-sibling,solo --precision 2` needs (capped by
+#      --duration $PRECISION_CAP_S), and why it stopped;
+#   3. the precision a fixed 60-second run reaches (the runner's stopping-rule interval and the
+#      analysis's own 95% interval of the headline ratio).
+# 2 and 3 take minutes: BENCH_QUICK=1 skips them (said, and counted as skipped).
+#
+# usage: tests/bench/bench_experiment.sh BUILD_DIR
+set -u
+build=$(cd "${1:?usage: bench_experiment.sh BUILD_DIR}" && pwd)
+prog=$build/smtbench
+nop=$build/kernels/nop
+ROUNDS=${ROUNDS:-5}
+TRIALS_PER_ROUND=${TRIALS_PER_ROUND:-200}
+PRECISION_CAP_S=${PRECISION_CAP_S:-300}
+FIXED_S=${FIXED_S:-60}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/smtbench-bench-experiment.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+skipped=0
+
+echo "bench_experiment: the runner beside hyperfine, and the experiment's own time"
+have_hyperfine=0
+command -v hyperfine >/dev/null 2>&1 && have_hyperfine=1
+for ((r = 0; r < ROUNDS; r++)); do
+	"$prog" run --placements solo --iters 1 --trials "$TRIALS_PER_ROUND" --warmup 0 \
+		--out "$tmp/overhead-$r" >/dev/null 2>&1 || { echo "bench_experiment: smtbench run failed"; exit 1; }
+	if ((have_hyperfine)); then
+		hyperfine -N --runs "$TRIALS_PER_ROUND" --warmup 10 --export-json "$tmp/hyperfine-$r.json" \
+			"$nop 1" >/dev/null 2>&1 || { echo "bench_experiment: hyperfine failed"; exit 1; }
+	fi
+done
+python3 - "$tmp" "$ROUNDS" "$have_hyperfine" <<'PY'
+import csv, json, statistics, sys
+tmp, rounds, have_hf = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+cycles, hf = [], []
+for r in range(rounds):
+    starts = {}
+    for row in csv.DictReader(open(f"{tmp}/overhead-{r}/samples.csv")):
+        starts.setdefault(int(row["trial"]), float(row["start_s"]))
+    s = [starts[k] for k in sorted(starts)]
+    cycles += [b - a for a, b in zip(s, s[1:])]
+    if have_hf:
+        hf += json.load(open(f"{tmp}/hyperfine-{r}.json"))["results"][0]["times"]
+def q(v, p): return sorted(v)[int(p * (len(v) - 1))]
+print(f"  smtbench run, solo, nop 1   median {statistics.median(cycles)*1e3:7.3f} ms per trial"
+      f"   p90 {q(cycles, .9)*1e3:7.3f} ms   ({len(cycles)} trials in {rounds} rounds; fork to fork,"
+      " group-committed fsync included)")
+if have_hf:
+    m, h = statistics.median(cycles), statistics.median(hf)
+    print(f"  hyperfine -N, nop 1         median {h*1e3:7.3f} ms per run     p90 {q(hf, .9)*1e3:7.3f} ms"
+          f"   ({len(hf)} runs, alternating with the rounds above)")
+    print(f"  smtbench / hyperfine: {m/h:.2f}x ({'at or below' if m <= h else 'above'} hyperfine's per-run cost)")
+PY
+if ((!have_hyperfine)); then
+	echo "  SKIP hyperfine -N: hyperfine is not installed (apt-get install hyperfine); smtbench's own number is above"
+	skipped=$((skipped + 1))
+fi
+
+if [[ ${BENCH_QUICK:-0} == 1 ]]; then
+	echo "  SKIP run --precision 2 and the fixed ${FIXED_S} s run: BENCH_QUICK=1"
+	skipped=$((skipped + 2))
+else
+	start=$(date +%s.%N)
+	"$prog" run --placements non-sibling,solo --precision 2 --duration "${PRECISION_CAP_S}s" \
+		--out "$tmp/precision" >/dev/null 2>&1
+	end=$(date +%s.%N)
+	"$prog" run --placements non-sibling,solo --duration "${FIXED_S}s" --out "$tmp/fixed" \
+		>/dev/null 2>&1
+	python3 - "$tmp" "$start" "$end" "$PRECISION_CAP_S" "$FIXED_S" <<'PY'
+import csv, json, math, sys
+tmp, start, end, cap, fixed = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
+def runner_interval(folder):
+    # The runner's stopping rule (runner/precision.h): Welford on log(user time), normal approximation.
+    logs = {}
+    for row in csv.DictReader(open(f"{folder}/samples.csv")):
+        if row["warmup"] == "1" or row["status"] != "ok" or row["role"] != "a":
+            continue
+        logs.setdefault((row["placement"], row["trial"]), []).append(float(row["utime_s"]))
+    per = {}
+    for (p, _), v in logs.items():
+        per.setdefault(p, []).append(math.log(sum(v) / len(v)))
+    a, b = per["non-sibling"], per["solo"]
+    def mv(x):
+        m = sum(x) / len(x); return m, sum((y - m) ** 2 for y in x) / (len(x) - 1)
+    (ma, va), (mb, vb) = mv(a), mv(b)
+    half = 1.959963984540054 * math.sqrt(va / len(a) + vb / len(b))
+    return math.exp(ma - mb), (math.exp(half) - 1) * 100, min(len(a), len(b))
+def analysis_interval(folder):
+    rep = json.load(open(f"{folder}/report.json"))["headline"]
+    lo, hi = rep["ratio_ci"]
+    return rep["ratio_mean"], (hi - lo) / 2 / rep["ratio_mean"] * 100
+meta = json.load(open(f"{tmp}/precision/meta.json"))
+cal = meta["calibration"]["a"]
+r, h, n = runner_interval(f"{tmp}/precision")
+print(f"  run --placements non-sibling,solo --precision 2: {end - start:.1f} s wall (calibration"
+      f" {cal['calibration_s']:.2f} s, {cal['iters']} iterations), stopped: {meta['stop_reason']}"
+      f" after {n} measured blocks; ratio {r:.4f} ±{h:.2f}% (runner's interval; cap --duration {cap}s)")
+r, h, n = runner_interval(f"{tmp}/fixed")
+ar, ah = analysis_interval(f"{tmp}/fixed")
+print(f"  run --placements non-sibling,solo --duration {fixed}s: {n} measured blocks; ratio {r:.4f}"
+      f" ±{h:.2f}% (runner's interval), {ar:.4f} ±{ah:.2f}% (the analysis's 95% interval)")
+PY
+fi
+echo "  ($skipped line(s) skipped)"
