@@ -10,7 +10,8 @@ const struct subcommand subcommands[] = {
 	  "run interleaved paired trials of a kernel or command in each placement",
 	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N]\n"
 	  "             [--trials N | --duration T] [--warmup N] [--pair A,B] [--seed N]\n"
-	  "             [--out DIR] [--beside-kernel NAME [--beside-iters N]]\n"
+	  "             [--out DIR] [--trial-timeout SECONDS]\n"
+	  "             [--beside-kernel NAME [--beside-iters N]]\n"
 	  "             [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR\n"
 	  "smtbench run --list-kernels" },
