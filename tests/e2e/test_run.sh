@@ -92,9 +92,13 @@ check "same seed, same order of placements" \
 	test "$(col "$r1" placement | md5sum)" = "$(col "$t_tmp/r1b" placement | md5sum)"
 
 # --- interrupt with SIGINT, then resume -------------------------------------------------------
+# A job started with & in a script inherits SIGINT as ignored, which the runner respects
+# (test_unattended.sh); `env --default-signal=INT` gives it the default action a foreground
+# Ctrl-C would meet.
+interruptible=(env --default-signal=INT)
 plan_args=(--placements "$placements" --trials 8 --warmup 1 --iters "$ITERS" --seed 99)
 check_status 0 "the uninterrupted reference run" "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/full"
-"$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
+"${interruptible[@]}" "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
 runner=$!
 wait_for_rows "$t_tmp/int/samples.csv" 6
 kill -INT "$runner"
@@ -189,7 +193,7 @@ check_status 0 "--out with a trailing slash names the folder" \
 check "…which holds the results" test -s "$t_tmp/slash/samples.csv"
 
 # Two runners must never append to one folder.
-"$SMTBENCH" run --placements solo --trials 40 --iters "$ITERS" --out "$t_tmp/locked" \
+"${interruptible[@]}" "$SMTBENCH" run --placements solo --trials 40 --iters "$ITERS" --out "$t_tmp/locked" \
 	>/dev/null 2>&1 &
 runner=$!
 for _ in $(seq 100); do [[ -s $t_tmp/locked/meta.json ]] && break; sleep 0.05; done
@@ -308,8 +312,8 @@ if ((ncpu >= 2)); then
 	check_status 0 "one core per package: --pair 1,0 serves non-sibling" \
 		"${vm[@]}" "$SMTBENCH" run --pair 1,0 --placements non-sibling,solo --trials 1 --warmup 0 \
 		--iters 1000 --out "$t_tmp/vm-pair"
-	"${vm[@]}" "$SMTBENCH" run --placements non-sibling,solo --trials 6 --iters "$ITERS" --seed 5 \
-		--out "$t_tmp/vm" >/dev/null 2>&1 &
+	"${interruptible[@]}" "${vm[@]}" "$SMTBENCH" run --placements non-sibling,solo --trials 6 \
+		--iters "$ITERS" --seed 5 --out "$t_tmp/vm" >/dev/null 2>&1 &
 	runner=$!
 	wait_for_rows "$t_tmp/vm/samples.csv" 3
 	kill -INT "$runner"; wait "$runner"
