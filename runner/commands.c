@@ -18,7 +18,8 @@ const struct subcommand subcommands[] = {
 	{ "analyze", cmd_analyze,
 	  "Bayesian comparison of the placements of a results folder, or of two files",
 	  "smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t]\n"
-	  "                 [--unit trial|process] [--rope PCT] [--grid N] [--json]" },
+	  "                 [--unit trial|process] [--rope PCT] [--grid N] [--json]\n"
+	  "                 [--exclude-contaminated]" },
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
 	  "smtbench report DIR" },

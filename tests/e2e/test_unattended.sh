@@ -165,6 +165,9 @@ assert rows
 for r in rows:
     assert float(r["foreign_s"]) >= 0 and float(r["steal_s"]) >= 0, r
 EOF2
+check_status 0 "analyze --exclude-contaminated on a run" \
+	"$SMTBENCH" analyze --exclude-contaminated "$t_tmp/hup"
+check "…says how many trials it left out" contains "$t_err" "--exclude-contaminated: "
 check_status 0 "an older folder without these columns still analyses (results/seed-example)" \
 	"$SMTBENCH" analyze "$SMTBENCH_ROOT/results/seed-example"
 
