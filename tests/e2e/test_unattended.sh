@@ -165,9 +165,10 @@ assert rows
 for r in rows:
     assert float(r["foreign_s"]) >= 0 and float(r["steal_s"]) >= 0, r
 EOF2
-check_status 0 "analyze --exclude-contaminated on a run" \
-	"$SMTBENCH" analyze --exclude-contaminated "$t_tmp/hup"
-check "…says how many trials it left out" contains "$t_err" "--exclude-contaminated: "
+# How many trials a busy machine contaminates is not for a test to say; that it is said is.
+"$SMTBENCH" analyze --exclude-contaminated "$t_tmp/hup" >/dev/null 2>"$t_tmp/excl.err"
+check "analyze --exclude-contaminated says how many trials it left out" \
+	grep -q -- "--exclude-contaminated: [0-9]* trial(s) left out" "$t_tmp/excl.err"
 check_status 0 "an older folder without these columns still analyses (results/seed-example)" \
 	"$SMTBENCH" analyze "$SMTBENCH_ROOT/results/seed-example"
 
