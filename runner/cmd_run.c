@@ -264,6 +264,24 @@ static int finish(struct experiment *e, struct store *s, enum run_outcome outcom
 	return status;
 }
 
+/* The trial time limit and the stop signals the run ignores, as the plan states them. */
+static void print_protections(const struct experiment *e)
+{
+	if (e->trial_timeout_s > 0)
+		printf("  trial time limit: %g s (--trial-timeout)\n", e->trial_timeout_s);
+	else if (e->trial_timeout_s == 0)
+		printf("  trial time limit: none (--trial-timeout 0)\n");
+	else
+		printf("  trial time limit: %g x the slowest warm-up trial, at least %g s (%g s until "
+		       "the warm-up has run)\n", TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_MIN_S,
+		       TRIAL_TIMEOUT_UNCALIBRATED_S);
+	static const int stops[] = { SIGHUP, SIGINT, SIGTERM };
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		if (trial_signal_ignored(stops[i]))
+			printf("  SIG%s is ignored (inherited so, as under nohup or in a background job): "
+			       "it will not stop this run\n", sigabbrev_np(stops[i]));
+}
+
 static int resume(const char *dir, char **command_line)
 {
 	struct experiment e = { .command_line = command_line };
@@ -320,6 +338,7 @@ static int resume(const char *dir, char **command_line)
 		printf("resuming %s at trial %ld of %ld\n", dir, ntrials, total);
 	else
 		printf("resuming %s at trial %ld\n", dir, ntrials);
+	print_protections(&e);
 	fflush(stdout);
 	enum run_outcome outcome = experiment_run(&e, s, ntrials, trials, ntrials);
 	sigprocmask(SIG_SETMASK, &e.child_sigmask, NULL); /* ^C may stop the report */
@@ -566,24 +585,6 @@ static struct store *create_folder(struct experiment *e, const struct topo *topo
 		warnx("topology.xml not written: %s", terr);
 	free(xml_path);
 	return s;
-}
-
-/* The trial time limit and the stop signals the run ignores, as the plan states them. */
-static void print_protections(const struct experiment *e)
-{
-	if (e->trial_timeout_s > 0)
-		printf("  trial time limit: %g s (--trial-timeout)\n", e->trial_timeout_s);
-	else if (e->trial_timeout_s == 0)
-		printf("  trial time limit: none (--trial-timeout 0)\n");
-	else
-		printf("  trial time limit: %g x the slowest warm-up trial, at least %g s (%g s until "
-		       "the warm-up has run)\n", TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_MIN_S,
-		       TRIAL_TIMEOUT_UNCALIBRATED_S);
-	static const int stops[] = { SIGHUP, SIGINT, SIGTERM };
-	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
-		if (trial_signal_ignored(stops[i]))
-			printf("  SIG%s is ignored (inherited so, as under nohup or in a background job): "
-			       "it will not stop this run\n", sigabbrev_np(stops[i]));
 }
 
 static void print_plan(const struct experiment *e)
