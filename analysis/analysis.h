@@ -44,6 +44,9 @@
 #define ANALYSIS_OUTLIER_Z 3.5                 /* robust |z| above this is an outlier */
 #define ANALYSIS_POOR_OVERLAP 0.9              /* a trial whose processes overlapped less */
 #define ANALYSIS_WALL_ABOVE_CPU 1.5            /* wall time above this times CPU time: waited */
+#define ANALYSIS_CONTAMINATED_SHARE 0.1        /* foreign_s or steal_s above this share of a
+                                                * trial's duration (its longest wall_s): the
+                                                * trial shared its CPUs */
 
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
 /* How the Student-t log-likelihood is summed over the samples (grid.c explains the bound):
@@ -98,6 +101,11 @@ struct analysis_group {
 	size_t wall_above_cpu_trials; /* of those, a role-a row with wall_s > 1.5 * (utime_s + stime_s) */
 	double freq_mhz;              /* mean freq_mhz of its measured role-a lines, when freq_n > 0 */
 	size_t freq_n;
+	size_t contamination_known;   /* ok measured trials with foreign_s, steal_s and wall_s */
+	size_t contaminated_trials;   /* of those, foreign_s or steal_s above
+	                               * ANALYSIS_CONTAMINATED_SHARE of the trial's duration */
+	size_t leftover_trials;       /* trials (any) whose leftovers column is above 0 */
+	size_t leftovers;             /* the processes those trials left, summed */
 };
 
 struct analysis_dataset {
@@ -112,6 +120,7 @@ struct analysis_dataset {
 	size_t warning_count;
 	size_t warmup_trials;
 	size_t failed_trials;          /* over all groups */
+	size_t excluded_contaminated;  /* contaminated trials left out (exclude_contaminated) */
 	char *workload;                /* folders: the first role-a line's workload, or NULL */
 	char *beside_workload;         /* folders: the first role-b line's workload, or NULL */
 };
@@ -127,6 +136,13 @@ struct analysis_dataset {
  */
 struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_unit unit,
                                               char *err, size_t err_size);
+/* The same; with exclude_contaminated, an ok measured trial that shared its CPUs (foreign_s or
+ * steal_s above ANALYSIS_CONTAMINATED_SHARE of its duration) is counted in its group's
+ * contaminated_trials and in excluded_contaminated, and is not a sample. Files without those
+ * columns load as before, nothing excluded. */
+struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum analysis_unit unit,
+                                                        bool exclude_contaminated,
+                                                        char *err, size_t err_size);
 
 /*
  * Loads two plain files of numbers (seconds), one per line; blank lines and lines whose first

@@ -442,6 +442,8 @@ struct csv_row {
 	bool ok;
 	int placement;   /* index into the placement names */
 	double utime, stime, wall, overlap; /* NAN when empty */
+	double foreign, steal;              /* per trial; NAN when empty or not in the file */
+	long leftovers;                     /* per trial; 0 when empty or not in the file */
 };
 
 /* The frequencies of one placement's measured role-a lines, for the report. */
@@ -455,6 +457,7 @@ struct freq_tally {
 struct folder_load {
 	const char *path;
 	enum analysis_unit unit;
+	bool exclude_contaminated;
 	struct builder b;
 	char **fields;
 	size_t header_fields;
@@ -657,7 +660,8 @@ static const char *check_row(struct folder_load *L, struct csv_row *r)
 	r->role_a = !strcmp(role, "a");
 	r->ok = !strcmp(field_of(L, SAMPLES_COL_STATUS), "ok");
 	r->proc = 0;
-	r->stime = r->wall = r->overlap = NAN;
+	r->stime = r->wall = r->overlap = r->foreign = r->steal = NAN;
+	r->leftovers = 0;
 	const char *proc = field_of(L, SAMPLES_COL_PROC);
 	if (proc && *proc && parse_long_field(proc, &r->proc) < 0)
 		return "bad 'proc' value";
@@ -670,12 +674,18 @@ static const char *check_row(struct folder_load *L, struct csv_row *r)
 		{ SAMPLES_COL_STIME, &r->stime, "bad 'stime_s' value" },
 		{ SAMPLES_COL_WALL, &r->wall, "bad 'wall_s' value" },
 		{ SAMPLES_COL_OVERLAP, &r->overlap, "bad 'overlap' value" },
+		{ SAMPLES_COL_FOREIGN, &r->foreign, "bad 'foreign_s' value" },
+		{ SAMPLES_COL_STEAL, &r->steal, "bad 'steal_s' value" },
 	};
 	for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
 		const char *text = field_of(L, optional[i].col);
 		if (text && parse_optional_seconds(text, optional[i].out) < 0)
 			return optional[i].why;
 	}
+	const char *leftovers = field_of(L, SAMPLES_COL_LEFTOVERS);
+	if (leftovers && *leftovers && (parse_long_field(leftovers, &r->leftovers) < 0 ||
+	                                r->leftovers < 0))
+		return "bad 'leftovers' value";
 	return NULL;
 }
 
@@ -898,6 +908,45 @@ static char *trial_problem(const struct folder_load *L, size_t start, size_t end
 	return strdup("");
 }
 
+/* Whether the trial in rows [start, end) shared its CPUs: its foreign or steal time above
+ * ANALYSIS_CONTAMINATED_SHARE of its duration (the longest wall_s). -1 when not known. */
+static int contamination_of(const struct folder_load *L, size_t start, size_t end)
+{
+	double duration = NAN;
+	for (size_t i = start; i < end; i++)
+		if (isnan(duration) || L->rows[i].wall > duration)
+			duration = L->rows[i].wall;
+	const struct csv_row *first = &L->rows[start];
+	if (isnan(duration) || isnan(first->foreign) || isnan(first->steal))
+		return -1;
+	double limit = ANALYSIS_CONTAMINATED_SHARE * duration;
+	return first->foreign > limit || first->steal > limit;
+}
+
+/* A trial's leftovers and, for an ok measured one, whether it shared its CPUs, counted in its
+ * group. True when the trial is to be left out (contaminated, and asked to exclude those). */
+static bool count_trial_health(struct folder_load *L, size_t start, size_t end, bool all_ok)
+{
+	const struct csv_row *first = &L->rows[start];
+	struct analysis_dataset *d = L->b.data;
+	struct analysis_group *g = &d->groups[L->group_of_name[first->placement]];
+	if (first->leftovers > 0) {
+		g->leftover_trials++;
+		g->leftovers += (size_t)first->leftovers;
+	}
+	if (!all_ok || first->warmup)
+		return false;
+	int contaminated = contamination_of(L, start, end);
+	if (contaminated < 0)
+		return false;
+	g->contamination_known++;
+	g->contaminated_trials += contaminated;
+	if (!contaminated || !L->exclude_contaminated)
+		return false;
+	d->excluded_contaminated++;
+	return true;
+}
+
 /* Adds a usable trial's sample(s) and its overlap and wall-time counts. -1 on out of memory. */
 static int add_trial(struct folder_load *L, size_t start, size_t end)
 {
@@ -910,6 +959,8 @@ static int add_trial(struct folder_load *L, size_t start, size_t end)
 		all_ok = all_ok && L->rows[i].ok;
 	if (first->warmup)
 		d->warmup_trials++;
+	if (count_trial_health(L, start, end, all_ok))
+		return 0;
 	if (!all_ok) {
 		if (!first->warmup) {
 			g->failed_trials++;
@@ -981,6 +1032,13 @@ static int add_trials(struct folder_load *L)
 struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_unit unit,
                                               char *err, size_t err_size)
 {
+	return analysis_load_folder_excluding(dir, unit, false, err, err_size);
+}
+
+struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum analysis_unit unit,
+                                                        bool exclude_contaminated,
+                                                        char *err, size_t err_size)
+{
 	char *path = analysis_strdup_printf("%s/samples.csv", dir);
 	if (!path) {
 		analysis_set_error(err, err_size, "out of memory");
@@ -993,7 +1051,8 @@ struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_uni
 		free(path);
 		return NULL;
 	}
-	struct folder_load L = { .path = path, .unit = unit };
+	struct folder_load L = { .path = path, .unit = unit,
+	                         .exclude_contaminated = exclude_contaminated };
 	bool ok = false;
 	L.b.data = dataset_new(dir, true, unit);
 	if (!L.b.data)

@@ -505,10 +505,78 @@ static int warn_damaged_lines(struct report *rep)
 		r->warnings[0])) : 0;
 }
 
+/* "solo 3 of 60, same-pu 1 of 60" from a count and a total per group, the groups with a
+ * non-zero count only; NULL on out of memory. */
+static char *per_placement(const struct analysis_dataset *d,
+                           size_t (*count)(const struct analysis_group *),
+                           size_t (*total)(const struct analysis_group *))
+{
+	char *list = strdup("");
+	for (size_t i = 0; list && i < d->group_count; i++) {
+		const struct analysis_group *g = &d->groups[i];
+		if (!count(g))
+			continue;
+		char *longer = total ? analysis_strdup_printf("%s%s%s %zu of %zu", list,
+		                                              *list ? ", " : "", g->name, count(g),
+		                                              total(g))
+		                     : analysis_strdup_printf("%s%s%s %zu", list, *list ? ", " : "",
+		                                              g->name, count(g));
+		free(list);
+		list = longer;
+	}
+	return list;
+}
+
+static size_t leftover_trials_of(const struct analysis_group *g) { return g->leftover_trials; }
+static size_t contaminated_of(const struct analysis_group *g) { return g->contaminated_trials; }
+static size_t contamination_known_of(const struct analysis_group *g)
+{
+	return g->contamination_known;
+}
+
+/* Trials that left processes running, which the runner killed: they competed with what
+ * followed until then. */
+static int warn_leftovers(struct report *rep)
+{
+	size_t trials = 0, processes = 0;
+	for (size_t i = 0; i < rep->data->group_count; i++) {
+		trials += rep->data->groups[i].leftover_trials;
+		processes += rep->data->groups[i].leftovers;
+	}
+	if (!trials)
+		return 0;
+	char *list = per_placement(rep->data, leftover_trials_of, NULL);
+	int pushed = list ? warn(rep, analysis_strdup_printf(
+		"%zu trial(s) left processes running after they ended (%s): the runner killed %zu "
+		"process(es) in all (the leftovers column of samples.csv); a workload that starts "
+		"background processes should wait for them", trials, list, processes)) : -1;
+	free(list);
+	return pushed;
+}
+
+/* Trials whose CPUs were also busy with something else, or stolen by the hypervisor. */
+static int warn_contaminated(struct report *rep)
+{
+	size_t trials = 0;
+	for (size_t i = 0; i < rep->data->group_count; i++)
+		trials += rep->data->groups[i].contaminated_trials;
+	if (!trials)
+		return 0;
+	char *list = per_placement(rep->data, contaminated_of, contamination_known_of);
+	int pushed = list ? warn(rep, analysis_strdup_printf(
+		"%zu trial(s) shared their CPUs: foreign CPU time or steal above %g%% of the trial's "
+		"duration (from /proc/stat; the foreign_s and steal_s columns): %s; `smtbench "
+		"analyze --exclude-contaminated` leaves them out", trials,
+		100 * ANALYSIS_CONTAMINATED_SHARE, list)) : -1;
+	free(list);
+	return pushed;
+}
+
 /* The report's warnings, in the order shown: a new warning is one producer more here. */
 static int (*const warning_producers[])(struct report *) = {
 	warn_meta_problem, warn_control, warn_quota, warn_virtual_machine, warn_failed_trials,
-	warn_groups, warn_frequency, warn_grid_bound, warn_notes, warn_damaged_lines,
+	warn_leftovers, warn_contaminated, warn_groups, warn_frequency, warn_grid_bound,
+	warn_notes, warn_damaged_lines,
 };
 
 static int build_warnings(struct report *rep)

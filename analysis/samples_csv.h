@@ -39,7 +39,10 @@
 	X(OVERLAP,     "overlap",     false)     \
 	X(FREQ,        "freq_mhz",    false)     \
 	X(LOADAVG,     "loadavg_1m",  false)     \
-	X(STARTED_UTC, "started_utc", false)
+	X(STARTED_UTC, "started_utc", false)     \
+	X(FOREIGN,     "foreign_s",   false)     \
+	X(STEAL,       "steal_s",     false)     \
+	X(LEFTOVERS,   "leftovers",   false)
 
 enum samples_column {
 #define SAMPLES_CSV_ENUM_(id, name, required) SAMPLES_COL_##id,

@@ -39,11 +39,15 @@ static void analyze_help(void)
 	       "                     >= 0.975, 'practically the same' P(within ±PCT %%) >= 0.95\n"
 	       "  --grid N           points per axis, %d to %d (default %d)\n"
 	       "  --json             the stable machine-readable result\n"
+	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
+	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%%%\n"
+	       "                     of the trial's duration; says how many\n"
 	       "\n"
 	       "Sigma's grid never goes below the timer's resolution (1 µs, rusage) or 0.1%% of the\n"
 	       "mean, whichever is smaller, so identical samples work.\n"
 	       "Exit status: 0 answered; 2 bad input (option, file, too few samples).\n",
-	       ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, ANALYSIS_GRID_DEFAULT);
+	       ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, ANALYSIS_GRID_DEFAULT,
+	       100 * ANALYSIS_CONTAMINATED_SHARE);
 }
 
 /* A whole-string finite number. */
@@ -65,10 +69,12 @@ struct analyze_args {
 	struct analysis_options opt;
 	enum analysis_unit unit;
 	bool json, unit_given;
+	bool exclude_contaminated;
 	bool done; /* --help answered */
 };
 
-enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP };
+enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP,
+       OPT_EXCLUDE_CONTAMINATED };
 
 /* One option of getopt_long into a; bad values exit 2. */
 static void take_analyze_option(int c, char **argv, struct analyze_args *a)
@@ -110,6 +116,9 @@ static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 	case OPT_JSON:
 		a->json = true;
 		break;
+	case OPT_EXCLUDE_CONTAMINATED:
+		a->exclude_contaminated = true;
+		break;
 	case OPT_HELP:
 	case 'h':
 		analyze_help();
@@ -129,6 +138,7 @@ static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
 		{ "rope", required_argument, NULL, OPT_ROPE },
 		{ "grid", required_argument, NULL, OPT_GRID },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -157,8 +167,12 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 			      paths[0]);
 			return NULL;
 		}
-		data = analysis_load_folder(paths[0], a->unit, err, sizeof err);
+		data = analysis_load_folder_excluding(paths[0], a->unit, a->exclude_contaminated, err,
+		                                      sizeof err);
 	} else {
+		if (a->exclude_contaminated)
+			warnx("--exclude-contaminated: plain files have no foreign_s or steal_s; "
+			      "nothing is left out");
 		if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
 			warnx("--unit process: plain files hold one sample per line already");
 		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
@@ -169,6 +183,17 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 	}
 	for (size_t i = 0; i < data->warning_count; i++)
 		warnx("%s/%s", paths[0], data->warnings[i]);
+	size_t contaminated = 0;
+	for (size_t i = 0; i < data->group_count; i++)
+		contaminated += data->groups[i].contaminated_trials;
+	if (npaths == 1 && a->exclude_contaminated)
+		warnx("--exclude-contaminated: %zu trial(s) left out (foreign CPU time or steal above "
+		      "%g%% of the trial's duration)", data->excluded_contaminated,
+		      100 * ANALYSIS_CONTAMINATED_SHARE);
+	else if (contaminated)
+		warnx("%zu trial(s) shared their CPUs (foreign CPU time or steal above %g%% of the "
+		      "trial's duration); --exclude-contaminated leaves them out", contaminated,
+		      100 * ANALYSIS_CONTAMINATED_SHARE);
 	return data;
 }
 

@@ -28,7 +28,7 @@
 #define DEFAULT_PLACEMENTS "sibling,non-sibling,solo"
 
 enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME, OPT_TRIAL_TIME,
-       OPT_PRECISION };
+       OPT_PRECISION, OPT_TRIAL_TIMEOUT };
 
 static void help(void)
 {
@@ -59,6 +59,11 @@ static void help(void)
 	       "                     placements default to that one and solo\n"
 	       "  --seed N           seed of the block order (default: random; always recorded)\n"
 	       "  --out DIR          results folder (default results/<UTC time>-<host>); must not exist\n"
+	       "  --trial-timeout S  kill a trial still running after S seconds (or 90s, 15m, 2h)\n"
+	       "                     with its process tree and record it as status timeout; 0: no\n"
+	       "                     limit (default: %g x the slowest warm-up trial, at least %g s;\n"
+	       "                     %g s until the warm-up has run); %d timeouts in a row stop\n"
+	       "                     the run\n"
 	       "  --resume DIR       continue an interrupted run where it stopped\n"
 	       "  --beside-kernel K  run kernel K on the second CPU instead of a second copy\n"
 	       "  --beside-iters N   its iterations (default: as long alone as the first kernel)\n"
@@ -70,7 +75,8 @@ static void help(void)
 	       "3 no placement possible on this machine, or a kernel this CPU cannot run;\n"
 	       "128+signal when interrupted (the folder is valid: continue with --resume).\n",
 	       DEFAULT_PLACEMENTS, CALIBRATE_DEFAULT_TRIAL_S, PRECISION_MIN_BLOCKS,
-	       PRECISION_DEFAULT_MAX_BLOCKS, DEFAULT_TRIALS, DEFAULT_WARMUP);
+	       PRECISION_DEFAULT_MAX_BLOCKS, DEFAULT_TRIALS, DEFAULT_WARMUP, TRIAL_TIMEOUT_FACTOR,
+	       TRIAL_TIMEOUT_MIN_S, TRIAL_TIMEOUT_UNCALIBRATED_S, TRIAL_TIMEOUTS_IN_A_ROW);
 }
 
 static void list_kernels(void)
@@ -303,6 +309,24 @@ static int finish(struct experiment *e, struct store *s, enum run_outcome outcom
 	return status;
 }
 
+/* The trial time limit and the stop signals the run ignores, as the plan states them. */
+static void print_protections(const struct experiment *e)
+{
+	if (e->trial_timeout_s > 0)
+		printf("  trial time limit: %g s (--trial-timeout)\n", e->trial_timeout_s);
+	else if (e->trial_timeout_s == 0)
+		printf("  trial time limit: none (--trial-timeout 0)\n");
+	else
+		printf("  trial time limit: %g x the slowest warm-up trial, at least %g s (%g s until "
+		       "the warm-up has run)\n", TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_MIN_S,
+		       TRIAL_TIMEOUT_UNCALIBRATED_S);
+	static const int stops[] = { SIGHUP, SIGINT, SIGTERM };
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		if (trial_signal_ignored(stops[i]))
+			printf("  SIG%s is ignored (inherited so, as under nohup or in a background job): "
+			       "it will not stop this run\n", sigabbrev_np(stops[i]));
+}
+
 /* samples.csv's trials must be the plan's trials 0, 1, 2...: same placement, block and warm-up
  * flag as the seed in meta.json gives them, and no more than the plan has. */
 static void check_against_plan(const struct experiment *e, const struct store_scan *scan,
@@ -402,6 +426,7 @@ static int resume(const char *dir, char **command_line)
 		printf("resuming %s at trial %ld of %ld\n", dir, scan.ntrials, total);
 	else
 		printf("resuming %s at trial %ld\n", dir, scan.ntrials);
+	print_protections(&e);
 	fflush(stdout);
 	enum run_outcome outcome = experiment_run(&e, s, scan.ntrials, scan.trials, scan.ntrials);
 	sigprocmask(SIG_SETMASK, &e.child_sigmask, NULL); /* ^C may stop the report */
@@ -435,6 +460,7 @@ static const struct option run_long_options[] = {
 	{ "pair", required_argument, NULL, 'p' },
 	{ "seed", required_argument, NULL, 's' },
 	{ "out", required_argument, NULL, 'o' },
+	{ "trial-timeout", required_argument, NULL, OPT_TRIAL_TIMEOUT },
 	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
 	{ "help", no_argument, NULL, 'h' },
@@ -507,6 +533,14 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 			usage_exit("run", "--out: the folder's name is empty");
 		free(e->out_dir);
 		e->out_dir = xstrdup(optarg);
+		break;
+	case OPT_TRIAL_TIMEOUT:
+		if (!strcmp(optarg, "0"))
+			e->trial_timeout_s = 0;
+		else if (parse_duration_s(optarg, &e->trial_timeout_s) != 0
+		         || e->trial_timeout_s > TRIAL_TIMEOUT_MAX_S)
+			usage_exit("run", "--trial-timeout: '%s' is not a time limit such as 60 (seconds), "
+			           "90s, 15m or 2h, or 0 for none", optarg);
 		break;
 	case OPT_RESUME: o->resume_dir = optarg; break;
 	case OPT_LIST_KERNELS: list_kernels(); o->done = true; break;
@@ -735,6 +769,7 @@ static void print_plan(const struct experiment *e)
 		       e->plan.nplacements, e->duration_s, e->warmup, e->warmup == 1 ? "" : "s",
 		       (unsigned long long)e->plan.seed);
 	print_workload_sizes(e);
+	print_protections(e);
 	fflush(stdout);
 }
 
@@ -795,7 +830,7 @@ static int new_run(struct experiment *e, const struct run_options *o)
 
 int cmd_run(int argc, char **argv)
 {
-	struct experiment e = { .trials = -2, .warmup = -1 };
+	struct experiment e = { .trials = -2, .warmup = -1, .trial_timeout_s = -1 };
 	struct run_options o = { 0 };
 	parse_options(argc, argv, &e, &o);
 	if (o.done) {

@@ -10,15 +10,16 @@ const struct subcommand subcommands[] = {
 	  "run interleaved paired trials of a kernel or command in each placement",
 	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N | --trial-time S]\n"
 	  "             [--trials N | --duration T] [--precision PCT] [--warmup N]\n"
-	  "             [--pair A,B] [--seed N]\n"
-	  "             [--out DIR] [--beside-kernel NAME [--beside-iters N]]\n"
+	  "             [--pair A,B] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
+	  "             [--beside-kernel NAME [--beside-iters N]]\n"
 	  "             [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR\n"
 	  "smtbench run --list-kernels" },
 	{ "analyze", cmd_analyze,
 	  "Bayesian comparison of the placements of a results folder, or of two files",
 	  "smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t]\n"
-	  "                 [--unit trial|process] [--rope PCT] [--grid N] [--json]" },
+	  "                 [--unit trial|process] [--rope PCT] [--grid N] [--json]\n"
+	  "                 [--exclude-contaminated]" },
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
 	  "smtbench report DIR" },

@@ -146,8 +146,53 @@ struct run_state {
 	char *log_path;           /* workload-stderr.log; log_fd is -1 when it cannot be opened */
 	int log_fd;
 	long failures, early_failures;
+	/* The trial time limit: timeout_s (0: none), fixed when given, else calibrated once the
+	 * trials before calib_end have run, from the slowest of those that ended ok. */
+	double timeout_s, slowest_ok_s;
+	bool timeout_fixed;
+	long calib_end;
+	int timeouts_in_row;
+	long leftover_trials, leftovers;
 	enum run_outcome outcome;
 };
+
+/* Trial t (ok or not, taking span_s) seen: with an automatic limit, the slowest ok trial so far
+ * is noted until the limit is calibrated, which happens once the trials before calib_end have
+ * run and one of them (or, failing that, a later one) ended ok. announce: say so on stdout. */
+static void calibrate_timeout(struct run_state *st, long t, bool ok, double span_s, bool announce)
+{
+	if (st->timeout_fixed)
+		return;
+	if (ok && span_s > st->slowest_ok_s)
+		st->slowest_ok_s = span_s;
+	if (t + 1 < st->calib_end || !(st->slowest_ok_s > 0))
+		return;
+	st->timeout_fixed = true;
+	st->timeout_s = TRIAL_TIMEOUT_FACTOR * st->slowest_ok_s;
+	if (st->timeout_s < TRIAL_TIMEOUT_MIN_S)
+		st->timeout_s = TRIAL_TIMEOUT_MIN_S;
+	meta_set_trial_timeout(st->e->meta, st->timeout_s, st->slowest_ok_s);
+	if (!announce)
+		return;
+	if (st->progress)
+		fprintf(stderr, "\r\033[K");
+	printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s; at least %g s)\n",
+	       st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s, TRIAL_TIMEOUT_MIN_S);
+	fflush(stdout);
+}
+
+/* The limit at the start of this call: given, or automatic (from the trials already stored,
+ * by the same rule as while running, so a resumed run gets the limit it had). */
+static void timeout_init(struct run_state *st, const struct stored_trial *previous, long nprevious)
+{
+	const struct experiment *e = st->e;
+	st->calib_end = st->warmup_trials > 0 ? st->warmup_trials : e->plan.nplacements;
+	st->timeout_fixed = e->trial_timeout_s >= 0;
+	st->timeout_s = st->timeout_fixed ? e->trial_timeout_s : TRIAL_TIMEOUT_UNCALIBRATED_S;
+	for (long i = 0; i < nprevious; i++)
+		calibrate_timeout(st, previous[i].trial, previous[i].ok,
+		                  previous[i].end_s - previous[i].start_s, false);
+}
 
 /* The trials already stored, the time origin, the workloads' error log, and meta.json's new
  * segment. */
@@ -172,6 +217,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 	st->origin_s = trial_now_s() - time_offset_s;
 	st->total = plan_total_trials(&st->e->plan);
 	st->progress = isatty(STDERR_FILENO);
+	timeout_init(st, previous, nprevious);
 	st->log_path = xasprintf("%s/workload-stderr.log", store_dir(st->s));
 	st->log_fd = store_open_file(st->s, "workload-stderr.log", O_WRONLY | O_CREAT | O_APPEND,
 	                             0666);
@@ -222,6 +268,7 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 		.stderr_fd = st->log_fd,
 		.run_origin_s = st->origin_s,
 		.child_sigmask = &e->child_sigmask,
+		.timeout_s = st->timeout_s,
 	};
 	*labels = (struct trial_labels){
 		.trial = t,
@@ -274,6 +321,37 @@ static bool first_block_failed(const struct run_state *st, long t)
 	return true;
 }
 
+/* The slowest process's wall time: the trial's span. */
+static double trial_span_s(const struct trial_result *r)
+{
+	double span = 0;
+	for (int i = 0; i < r->nprocs; i++)
+		if (r->procs[i].wall_s > span)
+			span = r->procs[i].wall_s;
+	return span;
+}
+
+/* After a stored trial: its leftovers counted, the time limit calibrated, and timeouts in a
+ * row counted. True when the run must stop: TRIAL_TIMEOUTS_IN_A_ROW trials timed out. */
+static bool after_trial_checks(struct run_state *st, long t, const struct trial_result *r,
+                               bool ok)
+{
+	if (r->leftovers > 0) {
+		st->leftover_trials++;
+		st->leftovers += r->leftovers;
+	}
+	calibrate_timeout(st, t, ok, trial_span_s(r), true);
+	st->timeouts_in_row = r->timed_out ? st->timeouts_in_row + 1 : 0;
+	if (st->timeouts_in_row < TRIAL_TIMEOUTS_IN_A_ROW)
+		return false;
+	if (st->progress)
+		fprintf(stderr, "\r\033[K");
+	warnx("%d trials in a row ran past the trial time limit of %g s and were killed; stopping "
+	      "(the workload hangs, or needs longer: set the limit with --trial-timeout SECONDS, "
+	      "0 for none)", st->timeouts_in_row, st->timeout_s);
+	return true;
+}
+
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
@@ -308,6 +386,10 @@ static enum step run_one_trial(struct run_state *st, long t)
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_AFTER;
 	}
+	if (after_trial_checks(st, t, &result, failure == NULL)) {
+		st->outcome = RUN_FAILED;
+		return STEP_STOP_AFTER;
+	}
 	count_trial(&st->means, labels.placement, labels.warmup, failure == NULL,
 	            mean_role_a_utime(&result, &labels));
 	if (first_block_failed(st, t)) {
@@ -325,6 +407,10 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	if (st->failures > FAILURES_SHOWN)
 		warnx("%ld failed trials in all (recorded in samples.csv with their status)",
 		      st->failures);
+	if (st->leftover_trials > 0)
+		warnx("%ld trial(s) left processes running after they ended; %ld process(es) killed "
+		      "in all (see the leftovers column of samples.csv)", st->leftover_trials,
+		      st->leftovers);
 	/* Every trial meta.json counts is on disk before meta.json says so. */
 	char err[ERR_LEN];
 	if (store_sync(st->s, err, sizeof err) != 0)

@@ -29,6 +29,16 @@
 #define RUN_TRIAL_TIME_MIN_S 0.001
 #define RUN_TRIAL_TIME_MAX_S 3600.0
 #define RUN_MAX_PRECISION_PCT 50.0
+/* The trial time limit (--trial-timeout). By default it is automatic: TRIAL_TIMEOUT_FACTOR times
+ * the slowest warm-up trial's wall time (the first block's without warm-up), at least
+ * TRIAL_TIMEOUT_MIN_S; until those trials have run, TRIAL_TIMEOUT_UNCALIBRATED_S. A trial still
+ * running at the limit is killed and stored with status `timeout`; TRIAL_TIMEOUTS_IN_A_ROW of
+ * them in a row stop the run. */
+#define TRIAL_TIMEOUT_FACTOR 10.0
+#define TRIAL_TIMEOUT_MIN_S 10.0
+#define TRIAL_TIMEOUT_UNCALIBRATED_S 3600.0
+#define TRIAL_TIMEOUTS_IN_A_ROW 3
+#define TRIAL_TIMEOUT_MAX_S (100.0 * 365 * 86400) /* what --trial-timeout accepts at most */
 
 struct experiment {
 	/* Settings, as recorded in meta.json. */
@@ -39,6 +49,7 @@ struct experiment {
 	long trials;             /* measured blocks; -1 with a duration */
 	double duration_s;       /* 0 unless --duration */
 	long warmup;             /* warm-up blocks */
+	double trial_timeout_s;  /* --trial-timeout: seconds; 0 none; -1 automatic (the default) */
 	bool have_pair;
 	int pair[2];
 	double trial_time_s;     /* --trial-time: what a calibrated kernel aims at; 0 when not calibrated */

@@ -81,6 +81,21 @@ static void add_speed_settings(json_t *meta, const struct experiment *e)
 	json_object_set_new(meta, "stop_reason", json_null());
 }
 
+/* The trial time limit as it stands at the start: given, none, or automatic (limit_s until the
+ * warm-up calibrates it: meta_set_trial_timeout). */
+static json_t *trial_timeout_json(const struct experiment *e)
+{
+	if (e->trial_timeout_s == 0)
+		return json_pack("{s:s, s:n}", "rule", "none (--trial-timeout 0)", "limit_s");
+	if (e->trial_timeout_s > 0)
+		return json_pack("{s:s, s:f}", "rule", "--trial-timeout", "limit_s", e->trial_timeout_s);
+	char rule[160];
+	snprintf(rule, sizeof rule, "automatic: %g x the slowest warm-up trial's wall time, at "
+	         "least %g s; %g s until the warm-up has run", TRIAL_TIMEOUT_FACTOR,
+	         TRIAL_TIMEOUT_MIN_S, TRIAL_TIMEOUT_UNCALIBRATED_S);
+	return json_pack("{s:s, s:f}", "rule", rule, "limit_s", TRIAL_TIMEOUT_UNCALIBRATED_S);
+}
+
 json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 {
 	struct topo_machine facts;
@@ -101,6 +116,8 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 			                                e->skipped_reason[p]));
 
 	json_t *pair = e->have_pair ? json_pack("[i, i]", e->pair[0], e->pair[1]) : json_null();
+	/* settings.trial_timeout_s as given: null for automatic, 0 for none. */
+	json_t *timeout = e->trial_timeout_s >= 0 ? json_real(e->trial_timeout_s) : json_null();
 	json_t *settings = json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
 		"kernel", string_or_null(e->kernel),
@@ -114,6 +131,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"warmup", (json_int_t)e->warmup,
 		"placements", names,
 		"pair", pair);
+	json_object_set_new(settings, "trial_timeout_s", timeout);
 
 	json_t *cpu_kinds = json_array();
 	for (int i = 0; i < info->nkinds; i++)
@@ -161,6 +179,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 	if (!meta)
 		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
 	add_speed_settings(meta, e);
+	json_object_set_new(meta, "trial_timeout", trial_timeout_json(e));
 	return meta;
 }
 
@@ -201,6 +220,15 @@ void meta_set_interrupt(json_t *meta, int signal_number)
 	if (last)
 		json_object_set_new(last, "signal", json_string(sigabbrev_np(signal_number)
 		                                                ? sigabbrev_np(signal_number) : "?"));
+}
+
+void meta_set_trial_timeout(json_t *meta, double limit_s, double slowest_s)
+{
+	json_t *t = json_object_get(meta, "trial_timeout");
+	if (!json_is_object(t))
+		return;
+	json_object_set_new(t, "limit_s", json_real(limit_s));
+	json_object_set_new(t, "slowest_warmup_trial_s", json_real(slowest_s));
 }
 
 int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)
@@ -380,6 +408,15 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	}
 	if (!beside)
 		e->b.argv = string_array_copy(json_object_get(settings, "beside_command"));
+	/* Missing (an older folder) or null: automatic. */
+	json_t *timeout = json_object_get(settings, "trial_timeout_s");
+	e->trial_timeout_s = json_is_number(timeout) ? json_number_value(timeout) : -1;
+	if (json_is_number(timeout)
+	    && !(e->trial_timeout_s >= 0 && e->trial_timeout_s <= TRIAL_TIMEOUT_MAX_S)) {
+		set_error(err, err_size, "%s/meta.json: settings.trial_timeout_s is out of range "
+		          "(0 to %g seconds, or null)", dir, TRIAL_TIMEOUT_MAX_S);
+		return -1;
+	}
 	json_t *pair = json_object_get(settings, "pair");
 	if (json_is_array(pair) && json_array_size(pair) == 2) {
 		json_int_t a = json_integer_value(json_array_get(pair, 0));

@@ -20,6 +20,9 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status);
 void meta_set_interrupt(json_t *meta, int signal_number);
 /* meta.json's stop_reason: one of experiment.h's STOP_... strings, or NULL (null: failed). */
 void meta_set_stop_reason(json_t *meta, const char *reason);
+/* The automatic trial time limit once calibrated: limit_s from the slowest warm-up trial's
+ * slowest_s (meta.json's trial_timeout object). */
+void meta_set_trial_timeout(json_t *meta, double limit_s, double slowest_s);
 
 /* Writes DIR/meta.json atomically. -1 with err. */
 int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size);

@@ -639,9 +639,11 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
 		return -1;
 	}
-	char freq[32], load[32];
+	char freq[32], load[32], foreign[32], steal[32];
 	format_number(freq, sizeof freq, "%.0f", result->freq_mhz);
 	format_number(load, sizeof load, "%.2f", result->loadavg_1m);
+	format_number(foreign, sizeof foreign, "%.3f", result->foreign_s);
+	format_number(steal, sizeof steal, "%.3f", result->steal_s);
 	struct samples_row row;
 	int unset = -1;
 	for (int i = 0; i < result->nprocs && unset < 0; i++) {
@@ -678,6 +680,9 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 		samples_row_set(&row, SAMPLES_COL_FREQ, "%s", freq);
 		samples_row_set(&row, SAMPLES_COL_LOADAVG, "%s", load);
 		samples_row_set(&row, SAMPLES_COL_STARTED_UTC, "%s", result->started_utc);
+		samples_row_set(&row, SAMPLES_COL_FOREIGN, "%s", foreign);
+		samples_row_set(&row, SAMPLES_COL_STEAL, "%s", steal);
+		samples_row_set(&row, SAMPLES_COL_LEFTOVERS, "%d", result->leftovers);
 		unset = samples_row_print(&row, mem);
 	}
 	if (fclose(mem) != 0 || unset >= 0) {

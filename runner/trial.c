@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <dirent.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/cpustat.h"
 #include "runner/util.h"
 #include "topology/fileio.h"
 
@@ -30,16 +33,36 @@ double trial_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* How many of the leftovers' generations the sweep after a trial follows (a child that forks a
+ * child that forks...); each round kills one more level. */
+#define SWEEP_MAX_ROUNDS 64
+
+bool trial_signal_ignored(int sig)
+{
+	struct sigaction sa;
+	return sigaction(sig, NULL, &sa) == 0 && !(sa.sa_flags & SA_SIGINFO)
+	       && sa.sa_handler == SIG_IGN;
+}
+
+/* The stop signals the runner waits for: SIGINT, SIGTERM and SIGHUP, less those it inherited
+ * as ignored. Blocking an ignored signal would make the kernel keep it pending (a blocked
+ * signal is never discarded) and sigtimedwait would take it: `nohup` would not protect a run. */
 static void stop_signal_set(sigset_t *set)
 {
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
 	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		if (!trial_signal_ignored(stops[i]))
+			sigaddset(set, stops[i]);
 }
 
 void trial_block_signals(sigset_t *old)
 {
+	if (trial_signal_ignored(SIGCHLD))
+		signal(SIGCHLD, SIG_DFL);
+	/* Processes that leave a trial's process group come back to us, not to init, so that the
+	 * sweep after the trial finds them. Not fatal where the kernel lacks it (before 3.4). */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sigset_t set;
 	stop_signal_set(&set);
 	sigaddset(&set, SIGCHLD);
@@ -68,13 +91,27 @@ static void report_to_parent(int fd, char code, int err)
 	fileio_write_all(fd, msg, sizeof msg);
 }
 
+/* Closes every descriptor from lo up, but keep: close_range(2) where the kernel has it (5.9),
+ * else one close per number up to max_fd. Async-signal-safe. */
+static void close_descriptors_from(int lo, int keep, long max_fd)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)lo, (unsigned)keep - 1, 0U) == 0 &&
+	    syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+		return;
+#endif
+	for (long fd = lo; fd <= max_fd; fd++)
+		if (fd != keep)
+			close((int)fd);
+}
+
 /*
  * The child's side, between fork and exec. Only async-signal-safe calls: the parent may be
  * multi-threaded in some future, and the sanitizers' runtimes are not fork-safe either.
  */
 static void __attribute__((noreturn))
 run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t parent,
-          int ready_fd, int go_fd, int exec_fd)
+          int ready_fd, int go_fd, int exec_fd, long max_fd)
 {
 	/* Die with the runner even if it is SIGKILLed; then close the race where the parent died
 	 * before the request took effect (we would have been re-parented already). */
@@ -106,6 +143,12 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 	if (go_fd >= 0)
 		close(go_fd);
 
+	/* The exec pipe must survive the dup2s below (a runner started with 0, 1 or 2 closed gets
+	 * pipes there). */
+	if (exec_fd <= STDERR_FILENO) {
+		int moved = fcntl(exec_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		exec_fd = moved >= 0 ? moved : exec_fd;
+	}
 	int devnull = open("/dev/null", O_RDWR);
 	if (devnull >= 0) {
 		dup2(devnull, STDIN_FILENO);
@@ -115,6 +158,9 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 	}
 	if (spec->stderr_fd >= 0)
 		dup2(spec->stderr_fd, STDERR_FILENO);
+	/* Nothing but 0, 1 and 2 reaches the workload: neither what the runner inherited nor
+	 * what it opened. The exec pipe stays (it closes itself on exec) above 2. */
+	close_descriptors_from(STDERR_FILENO + 1, exec_fd, max_fd);
 	sigprocmask(SIG_SETMASK, spec->child_sigmask, NULL);
 
 	execv(spec->procs[index].path, spec->procs[index].argv);
@@ -229,6 +275,7 @@ static void init_result(const struct trial_spec *spec, struct trial_result *out)
 	memset(out, 0, sizeof *out);
 	out->nprocs = spec->nprocs;
 	out->freq_mhz = NAN;
+	out->foreign_s = out->steal_s = NAN;
 	out->loadavg_1m = read_loadavg_1m();
 	for (int i = 0; i < spec->nprocs; i++) {
 		out->procs[i].pu = -1;
@@ -256,6 +303,10 @@ struct trial_state {
 	struct child children[TRIAL_MAX_PROCS];
 	int go[2];        /* the barrier: children block reading go[0] until go[1] closes */
 	double release_s; /* when the barrier opened */
+	long max_fd;      /* the highest descriptor a child closes where close_range is missing */
+	int pus[TRIAL_MAX_PROCS];
+	struct cpustat stat_before; /* the PUs' ticks just before the barrier opened */
+	bool stat_known;
 };
 
 /* Undoes a half-made start: every child killed and reaped, every descriptor closed. errno is
@@ -305,7 +356,7 @@ static int start_children(struct trial_state *st)
 				close(st->children[j].ready_fd);
 				close(st->children[j].exec_fd);
 			}
-			run_child(spec, i, &mask, parent, ready[1], st->go[0], exec_pipe[1]);
+			run_child(spec, i, &mask, parent, ready[1], st->go[0], exec_pipe[1], st->max_fd);
 		}
 		setpgid(pid, pid); /* also done by the child: whichever runs first wins the race */
 		st->children[i].pid = pid;
@@ -316,6 +367,12 @@ static int start_children(struct trial_state *st)
 	}
 	close_fd(&st->go[0]);
 	return 0;
+}
+
+/* The measured PUs' /proc/stat counters just before the trial's processes run. */
+static void read_cpustat_before(struct trial_state *st)
+{
+	st->stat_known = cpustat_read("/proc/stat", st->pus, st->spec->nprocs, &st->stat_before) == 0;
 }
 
 /*
@@ -340,10 +397,11 @@ static int start_alone(struct trial_state *st)
 		return -1;
 	}
 	pid_t parent = getpid();
+	read_cpustat_before(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
 	if (pid == 0)
-		run_child(spec, 0, &mask, parent, ready[1], -1, exec_pipe[1]);
+		run_child(spec, 0, &mask, parent, ready[1], -1, exec_pipe[1], st->max_fd);
 	int saved_errno = errno;
 	close(ready[1]);
 	close(exec_pipe[1]);
@@ -415,6 +473,7 @@ static void abandon_unbound(struct trial_state *st)
  * collect_exec_failures): waiting for it here would cost the trial one more wake-up. */
 static void release(struct trial_state *st)
 {
+	read_cpustat_before(st);
 	st->release_s = trial_now_s();
 	close_fd(&st->go[1]);
 }
@@ -438,6 +497,20 @@ static void collect_exec_failures(struct trial_state *st)
 	}
 }
 
+/* Child i has been reaped with status and ru: its times and how it ended. */
+static void child_ended(struct trial_state *st, int i, int status, const struct rusage *ru)
+{
+	double now = trial_now_s();
+	struct child *c = &st->children[i];
+	c->reaped = true;
+	c->end_s = now;
+	struct proc_result *r = &st->out->procs[i];
+	record_exit(r, status, ru);
+	r->start_s = st->release_s - st->spec->run_origin_s;
+	r->end_s = now - st->spec->run_origin_s;
+	r->wall_s = now - st->release_s;
+}
+
 /* Reaps the children that have ended: their times and how they ended. Returns how many. */
 static int reap_ended(struct trial_state *st)
 {
@@ -448,21 +521,40 @@ static int reap_ended(struct trial_state *st)
 		struct rusage ru;
 		if (c->reaped || wait4(c->pid, &status, WNOHANG, &ru) != c->pid)
 			continue;
-		double now = trial_now_s();
-		c->reaped = true;
-		c->end_s = now;
+		child_ended(st, i, status, &ru);
 		reaped++;
-		struct proc_result *r = &st->out->procs[i];
-		record_exit(r, status, &ru);
-		r->start_s = st->release_s - st->spec->run_origin_s;
-		r->end_s = now - st->spec->run_origin_s;
-		r->wall_s = now - st->release_s;
 	}
 	return reaped;
 }
 
+/* The time limit passed: every process still running is killed with its process group,
+ * reaped, and recorded as "timeout" (its times up to the kill are kept). */
+static void time_out(struct trial_state *st)
+{
+	const struct trial_spec *spec = st->spec;
+	st->out->timed_out = true;
+	for (int i = 0; i < spec->nprocs; i++)
+		if (!st->children[i].reaped)
+			kill(-st->children[i].pid, SIGKILL), kill(st->children[i].pid, SIGKILL);
+	for (int i = 0; i < spec->nprocs; i++) {
+		struct child *c = &st->children[i];
+		if (c->reaped)
+			continue;
+		struct proc_result *r = &st->out->procs[i];
+		r->status = "timeout";
+		snprintf(r->error, sizeof r->error, "still running after the trial's time limit of "
+		         "%g s: killed with its process tree", spec->timeout_s);
+		int status = 0;
+		struct rusage ru;
+		memset(&ru, 0, sizeof ru);
+		while (wait4(c->pid, &status, 0, &ru) < 0 && errno == EINTR)
+			;
+		child_ended(st, i, status, &ru);
+	}
+}
+
 /* Waits for every child (SIGCHLD, or a wake-up every WAKE_INTERVAL_NS); a stop signal kills
- * them all and ends the trial as interrupted. */
+ * them all and ends the trial as interrupted; the time limit kills those still running. */
 static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_signal)
 {
 	const struct trial_spec *spec = st->spec;
@@ -485,6 +577,10 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 			*interrupt_signal = sig;
 			kill_and_reap_all(st->children, spec->nprocs, st->out);
 			return TRIAL_INTERRUPTED;
+		}
+		if (spec->timeout_s > 0 && trial_now_s() - st->release_s > spec->timeout_s) {
+			time_out(st);
+			return TRIAL_COMPLETED;
 		}
 		/* Only a wake-up without a signal: the processes have been busy WAKE_INTERVAL_NS, so
 		 * the frequency is theirs (a trial shorter than that has none). */
@@ -512,31 +608,142 @@ static double overlap_of(const struct trial_state *st)
 	                                : 1.0;
 }
 
+/* What else ran on the trial's PUs while it ran: their busy ticks since release() less its
+ * processes' own CPU time (never below 0: both are counted in ticks), and their steal. */
+static void measure_foreign(const struct trial_state *st)
+{
+	struct cpustat after;
+	if (!st->stat_known || cpustat_read("/proc/stat", st->pus, st->spec->nprocs, &after) != 0)
+		return;
+	double tick_s = cpustat_tick_s(), own_s = 0;
+	for (int i = 0; i < st->spec->nprocs; i++)
+		own_s += st->out->procs[i].utime_s + st->out->procs[i].stime_s;
+	double busy_s = (double)(after.busy - st->stat_before.busy) * tick_s;
+	st->out->foreign_s = busy_s > own_s ? busy_s - own_s : 0;
+	st->out->steal_s = (double)(after.steal - st->stat_before.steal) * tick_s;
+}
+
+/* The children the runner has now, at most max of them, from /proc/self/task/TID/children
+ * (CONFIG_PROC_CHILDREN) or, where the kernel lacks it, from every /proc/PID/stat's parent. */
+static int list_children(pid_t *pids, int max)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+	FILE *f = fopen(path, "re");
+	int n = 0;
+	if (f) {
+		long pid;
+		while (n < max && fscanf(f, "%ld", &pid) == 1)
+			pids[n++] = (pid_t)pid;
+		fclose(f);
+		return n;
+	}
+	DIR *proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	pid_t self = getpid();
+	struct dirent *d;
+	while (n < max && (d = readdir(proc))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		char stat[512];
+		snprintf(path, sizeof path, "/proc/%.20s/stat", d->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (len <= 0)
+			continue;
+		stat[len] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
+		char *paren = strrchr(stat, ')'), state;
+		long ppid;
+		if (paren && sscanf(paren + 1, " %c %ld", &state, &ppid) == 2 && ppid == self)
+			pids[n++] = (pid_t)atol(d->d_name);
+	}
+	closedir(proc);
+	return n;
+}
+
+/* Reaps every child that has ended, counting those SIGKILL ended; *alive: whether children
+ * remain. */
+static int reap_dead(bool *alive)
+{
+	int killed = 0, status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		killed += WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+	*alive = pid == 0;
+	return killed;
+}
+
+/* Starts the trial's processes: one alone at once (vfork), two behind the barrier. -1 with errno. */
+static int start_processes(struct trial_state *st)
+{
+	if (st->spec->nprocs == 1)
+		return start_alone(st);
+	if (pipe2(st->go, O_CLOEXEC) != 0)
+		return -1;
+	return start_children(st);
+}
+
+/*
+ * After the trial: its process groups killed (they outlive their leaders), then every child of
+ * the runner killed and reaped, one generation per round (a killed process's own children come
+ * back to us, the subreaper). Returns how many processes had to be killed. Costs one waitpid
+ * when nothing was left.
+ */
+static int sweep_leftovers(const struct trial_state *st)
+{
+	for (int i = 0; i < st->spec->nprocs; i++)
+		if (st->children[i].pid > 0)
+			kill(-st->children[i].pid, SIGKILL);
+	bool alive;
+	int killed = reap_dead(&alive);
+	for (int round = 0; alive && round < SWEEP_MAX_ROUNDS; round++) {
+		pid_t pids[256];
+		int n = list_children(pids, (int)(sizeof pids / sizeof pids[0]));
+		if (n == 0)
+			break;
+		for (int k = 0; k < n; k++)
+			kill(pids[k], SIGKILL);
+		for (int k = 0; k < n; k++) {
+			int status;
+			if (waitpid(pids[k], &status, 0) == pids[k])
+				killed += WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+		}
+		killed += reap_dead(&alive);
+	}
+	return killed;
+}
+
 enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result *out,
                              int *interrupt_signal)
 {
 	struct trial_state st = { .spec = spec, .out = out, .go = { -1, -1 } };
 	init_result(spec, out);
-	for (int i = 0; i < spec->nprocs; i++)
+	st.max_fd = sysconf(_SC_OPEN_MAX) > 0 ? sysconf(_SC_OPEN_MAX) : 1024;
+	for (int i = 0; i < spec->nprocs; i++) {
 		st.children[i] = (struct child){ .pid = -1, .ready_fd = -1, .exec_fd = -1 };
-	if (spec->nprocs == 1) {
-		if (start_alone(&st) != 0)
-			return system_error(&st);
-	} else {
-		if (pipe2(st.go, O_CLOEXEC) != 0)
-			return TRIAL_SYSTEM_ERROR;
-		if (start_children(&st) != 0)
-			return system_error(&st);
+		st.pus[i] = spec->procs[i].pu;
 	}
-	if (!await_ready(&st)) {
+	enum trial_outcome outcome = TRIAL_COMPLETED;
+	if (start_processes(&st) != 0) {
+		outcome = system_error(&st);
+	} else if (!await_ready(&st)) {
 		abandon_unbound(&st);
-		return TRIAL_COMPLETED;
+	} else {
+		if (spec->nprocs > 1)
+			release(&st); /* a process alone started at once: start_alone */
+		outcome = wait_children(&st, interrupt_signal);
+		collect_exec_failures(&st);
+		if (outcome == TRIAL_COMPLETED) {
+			out->overlap = overlap_of(&st);
+			measure_foreign(&st);
+		}
 	}
-	if (spec->nprocs > 1)
-		release(&st);
-	enum trial_outcome outcome = wait_children(&st, interrupt_signal);
-	collect_exec_failures(&st);
-	if (outcome == TRIAL_COMPLETED)
-		out->overlap = overlap_of(&st);
+	int saved_errno = errno;
+	out->leftovers = sweep_leftovers(&st);
+	errno = saved_errno;
 	return outcome;
 }

@@ -10,9 +10,18 @@
  *
  * Signals: the caller blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for the whole run (see
  * trial_block_signals) and passes the mask it had before, which children restore before exec.
+ * A stop signal the runner inherited as ignored (SIGHUP under nohup, SIGINT in a shell's `&`
+ * job) is neither blocked nor waited for, so it stays ignored, as the shell user meant.
  * trial_run waits with sigtimedwait, so an interrupt kills and reaps every child of the trial
  * before it returns: no busy loop outlives the runner. Children also get PR_SET_PDEATHSIG so that
  * even a SIGKILL of the runner takes them down.
+ *
+ * Nothing a trial started survives it: the runner is a child subreaper (PR_SET_CHILD_SUBREAPER),
+ * so processes that leave the trial's process group are re-parented to it rather than to init;
+ * after every trial, whatever ended, the trial's process groups are killed and every child the
+ * runner still has (it forks nothing else while trials run) is killed and reaped, level by
+ * level, and counted in trial_result.leftovers. Each child closes every descriptor above 2
+ * before exec.
  */
 #ifndef SMTBENCH_RUNNER_TRIAL_H
 #define SMTBENCH_RUNNER_TRIAL_H
@@ -34,11 +43,13 @@ struct trial_spec {
 	int stderr_fd;         /* where the workloads' stderr goes (stdout goes to /dev/null) */
 	double run_origin_s;   /* monotonic time the run started; start_s/end_s are relative to it */
 	const sigset_t *child_sigmask; /* the mask to restore in children before exec */
+	double timeout_s;      /* kill the trial's processes after this long; 0: no limit */
 };
 
 struct proc_result {
 	int pu;                 /* the PU the child read back after binding; -1 if it never bound */
-	const char *status;     /* "ok", "exit", "signal", "exec-failed", "bind-failed", "unsupported" */
+	const char *status;     /* "ok", "exit", "signal", "exec-failed", "bind-failed", "unsupported",
+	                         * "timeout" (still running at the trial's time limit: killed) */
 	int exit_code;          /* -1 when the process did not exit normally */
 	int signal;             /* 0 when not killed by a signal */
 	double utime_s, stime_s, wall_s, start_s, end_s;
@@ -53,6 +64,10 @@ struct trial_result {
 	double freq_mhz;        /* mean current frequency of the trial's PUs while running; NAN if unknown */
 	double loadavg_1m;      /* at the start of the trial; NAN if unknown */
 	char started_utc[32];   /* ISO 8601 */
+	bool timed_out;         /* a process ran past spec->timeout_s and was killed */
+	int leftovers;          /* processes still alive after the trial that had to be killed */
+	double foreign_s;       /* busy time of the trial's PUs not its processes'; NAN if unknown */
+	double steal_s;         /* steal time of the trial's PUs (virtual machines); NAN if unknown */
 };
 
 enum trial_outcome {
@@ -61,8 +76,13 @@ enum trial_outcome {
 	TRIAL_SYSTEM_ERROR /* fork/pipe failed: errno is set; every child started was reaped */
 };
 
-/* Blocks the signals the runner waits for; saves the previous mask in *old for children. */
+/* Prepares the runner for trials: blocks the stop signals it waits for (those not inherited
+ * as ignored) and SIGCHLD, saving the previous mask in *old for children; gives SIGCHLD its
+ * default action (an inherited SIG_IGN would make the kernel reap children before wait4 sees
+ * their times); and makes the process a child subreaper. */
 void trial_block_signals(sigset_t *old);
+/* Whether stop signal sig was inherited as ignored (and therefore never stops a run). */
+bool trial_signal_ignored(int sig);
 /* After an interrupted trial or between trials: the pending stop signal (SIGINT, SIGTERM,
  * SIGHUP) if any, consumed; 0 if none. */
 int trial_pending_stop_signal(void);

@@ -50,9 +50,9 @@ want_rows=$((4 * (1 + 2)))
 check "samples.csv has $want_rows rows (4 blocks x processes per placement)" \
 	test "$(($(wc -l <"$r1/samples.csv") - 1))" -eq "$want_rows"
 check "samples.csv header is the documented contract" \
-	grep -qx 'trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,started_utc' "$r1/samples.csv"
-check "every row has 23 fields" \
-	test "$(awk -F, 'NF != 23' "$r1/samples.csv" | wc -l)" -eq 0
+	grep -qx 'trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,started_utc,foreign_s,steal_s,leftovers' "$r1/samples.csv"
+check "every row has 26 fields" \
+	test "$(awk -F, 'NF != 26' "$r1/samples.csv" | wc -l)" -eq 0
 check "every process exited ok" test "$(col "$r1" status | sort -u)" = ok
 check "warm-up flags: the first block only" \
 	test "$(tail -n +2 "$r1/samples.csv" | awk -F, '$3 == 1 && $2 != 0 || $3 == 0 && $2 == 0' | wc -l)" -eq 0
@@ -92,9 +92,13 @@ check "same seed, same order of placements" \
 	test "$(col "$r1" placement | md5sum)" = "$(col "$t_tmp/r1b" placement | md5sum)"
 
 # --- interrupt with SIGINT, then resume -------------------------------------------------------
+# A job started with & in a script inherits SIGINT as ignored, which the runner respects
+# (test_unattended.sh); `env --default-signal=INT` gives it the default action a foreground
+# Ctrl-C would meet.
+interruptible=(env --default-signal=INT)
 plan_args=(--placements "$placements" --trials 8 --warmup 1 --iters "$ITERS" --seed 99)
 check_status 0 "the uninterrupted reference run" "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/full"
-"$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
+"${interruptible[@]}" "$SMTBENCH" run "${plan_args[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
 runner=$!
 wait_for_rows "$t_tmp/int/samples.csv" 6
 kill -INT "$runner"
@@ -104,7 +108,7 @@ check "SIGINT: the runner exits with 130 (got $rc)" test "$rc" -eq 130
 check "SIGINT: the message says how to resume" grep -q -- "--resume $t_tmp/int" "$t_tmp/int.err"
 check "SIGINT: no kernel process is left behind" test -z "$(kernel_processes)"
 check "SIGINT: samples.csv is valid (every line complete)" \
-	test "$(awk -F, 'NF != 23' "$t_tmp/int/samples.csv" | wc -l)" -eq 0
+	test "$(awk -F, 'NF != 26' "$t_tmp/int/samples.csv" | wc -l)" -eq 0
 check "SIGINT: meta.json says interrupted" grep -q '"status": "interrupted"' "$t_tmp/int/meta.json"
 stored=$(($(wc -l <"$t_tmp/int/samples.csv") - 1))
 total=$(($(wc -l <"$t_tmp/full/samples.csv") - 1))
@@ -189,7 +193,7 @@ check_status 0 "--out with a trailing slash names the folder" \
 check "…which holds the results" test -s "$t_tmp/slash/samples.csv"
 
 # Two runners must never append to one folder.
-"$SMTBENCH" run --placements solo --trials 40 --iters "$ITERS" --out "$t_tmp/locked" \
+"${interruptible[@]}" "$SMTBENCH" run --placements solo --trials 40 --iters "$ITERS" --out "$t_tmp/locked" \
 	>/dev/null 2>&1 &
 runner=$!
 for _ in $(seq 100); do [[ -s $t_tmp/locked/meta.json ]] && break; sleep 0.05; done
@@ -198,7 +202,7 @@ check_status 2 "--resume of a folder another run is writing is refused" \
 check "…saying another run is writing it" contains "$t_err" "another smtbench run"
 kill -INT "$runner"; wait "$runner"
 check "…and the first run's rows are intact (every line complete)" \
-	test "$(awk -F, 'NF != 23' "$t_tmp/locked/samples.csv" | wc -l)" -eq 0
+	test "$(awk -F, 'NF != 26' "$t_tmp/locked/samples.csv" | wc -l)" -eq 0
 
 mkdir -p "$t_tmp/exists"
 check_status 2 "an existing output folder is refused" "$SMTBENCH" run --trials 1 --out "$t_tmp/exists"
@@ -308,8 +312,8 @@ if ((ncpu >= 2)); then
 	check_status 0 "one core per package: --pair 1,0 serves non-sibling" \
 		"${vm[@]}" "$SMTBENCH" run --pair 1,0 --placements non-sibling,solo --trials 1 --warmup 0 \
 		--iters 1000 --out "$t_tmp/vm-pair"
-	"${vm[@]}" "$SMTBENCH" run --placements non-sibling,solo --trials 6 --iters "$ITERS" --seed 5 \
-		--out "$t_tmp/vm" >/dev/null 2>&1 &
+	"${interruptible[@]}" "${vm[@]}" "$SMTBENCH" run --placements non-sibling,solo --trials 6 \
+		--iters "$ITERS" --seed 5 --out "$t_tmp/vm" >/dev/null 2>&1 &
 	runner=$!
 	wait_for_rows "$t_tmp/vm/samples.csv" 3
 	kill -INT "$runner"; wait "$runner"

@@ -1,0 +1,72 @@
+#include "runner/cpustat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+double cpustat_tick_s(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	return 1.0 / (double)(hz > 0 ? hz : 100);
+}
+
+/* Whether pu is among the first n of pus (so that a PU named twice counts once). */
+static bool listed_before(const int *pus, int n, int pu)
+{
+	for (int i = 0; i < n; i++)
+		if (pus[i] == pu)
+			return true;
+	return false;
+}
+
+/* One "cpuN v1 v2 ..." line into ticks; -1 when it has fewer than 8 numbers. */
+static int parse_cpu_line(const char *rest, struct cpustat *t)
+{
+	unsigned long long v[8];
+	char *end;
+	const char *p = rest;
+	for (int i = 0; i < 8; i++) {
+		v[i] = strtoull(p, &end, 10);
+		if (end == p)
+			return -1;
+		p = end;
+	}
+	/* user nice system idle iowait irq softirq steal */
+	t->busy = v[0] + v[1] + v[2] + v[5] + v[6];
+	t->steal = v[7];
+	return 0;
+}
+
+int cpustat_read(const char *path, const int *pus, int npus, struct cpustat *out)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	*out = (struct cpustat){ 0, 0 };
+	int wanted = 0, found = 0, rc = 0;
+	for (int i = 0; i < npus; i++)
+		wanted += !listed_before(pus, i, pus[i]);
+	char line[512];
+	while (found < wanted && fgets(line, sizeof line, f)) {
+		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+			continue;
+		char *end;
+		long pu = strtol(line + 3, &end, 10);
+		bool mine = false;
+		for (int i = 0; i < npus; i++)
+			mine = mine || (pus[i] == pu && !listed_before(pus, i, pus[i]));
+		if (!mine)
+			continue;
+		struct cpustat t;
+		if (parse_cpu_line(end, &t) != 0) {
+			rc = -1;
+			break;
+		}
+		out->busy += t.busy;
+		out->steal += t.steal;
+		found++;
+	}
+	fclose(f);
+	return rc == 0 && found == wanted ? 0 : -1;
+}

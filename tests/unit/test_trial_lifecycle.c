@@ -1,0 +1,225 @@
+/*
+ * test_trial_lifecycle.c — what a trial leaves behind and what it lets through, on this
+ * machine's real CPUs with /bin/sh as the workload: /proc/stat parsing on fake files, the
+ * descriptors a workload sees, leftovers killed after the trial (in its process group, and
+ * escaped with setsid), the trial time limit, and a stop signal inherited as ignored.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/cpustat.h"
+#include "runner/trial.h"
+#include "tests/harness.h"
+
+static sigset_t child_mask;
+static char base[] = "/tmp/smtbench-lifecycle-XXXXXX";
+
+static int first_usable_cpu(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 0;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Whole file into buf (NUL-terminated). */
+static void read_file(const char *path, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static void test_cpustat(void)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/stat", base);
+	write_file(path, "cpu  100 1 10 1000 5 2 3 7 0 0\n"
+	                 "cpu0 10 1 2 500 1 1 1 3 0 0\n"
+	                 "cpu1 20 2 4 500 1 2 3 4 9 9\n"
+	                 "cpu12 1000 0 0 0 0 0 0 0\n"
+	                 "intr 1 2 3\nctxt 5\n");
+	struct cpustat t;
+	CHECK(cpustat_read(path, (int[]){ 1 }, 1, &t) == 0 && t.busy == 20 + 2 + 4 + 2 + 3 &&
+	      t.steal == 4, "cpu1: busy = user+nice+system+irq+softirq = 31, steal 4 (got %llu, %llu)",
+	      t.busy, t.steal);
+	CHECK(cpustat_read(path, (int[]){ 0, 1 }, 2, &t) == 0 && t.busy == 15 + 31 && t.steal == 7,
+	      "cpu0 and cpu1 summed: busy 46, steal 7 (got %llu, %llu)", t.busy, t.steal);
+	CHECK(cpustat_read(path, (int[]){ 1, 1 }, 2, &t) == 0 && t.busy == 31,
+	      "a PU named twice (same-pu) counts once (busy %llu)", t.busy);
+	CHECK(cpustat_read(path, (int[]){ 12 }, 1, &t) == 0 && t.busy == 1000 && t.steal == 0,
+	      "cpu12 is not cpu1: busy %llu", t.busy);
+	CHECK(cpustat_read(path, (int[]){ 3 }, 1, &t) == -1, "a PU without a line: -1");
+	write_file(path, "cpu0 10 1 2 500\n");
+	CHECK(cpustat_read(path, (int[]){ 0 }, 1, &t) == -1, "a line without steal (old kernel): -1");
+	CHECK(cpustat_read("/nonexistent/stat", (int[]){ 0 }, 1, &t) == -1, "no file: -1");
+	CHECK(cpustat_tick_s() > 0 && cpustat_tick_s() <= 0.01, "a tick is 1/USER_HZ s (%g)",
+	      cpustat_tick_s());
+}
+
+/* Runs `sh -c script` alone on the first CPU, its stderr into file err_path. */
+static enum trial_outcome run_sh(const char *script, const char *err_path, double timeout_s,
+                                 struct trial_result *r)
+{
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+	int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct trial_spec spec = { .nprocs = 1, .stderr_fd = fd, .run_origin_s = trial_now_s(),
+	                           .child_sigmask = &child_mask, .timeout_s = timeout_s };
+	spec.procs[0] = (struct trial_proc_spec){ first_usable_cpu(), "/bin/sh", argv };
+	int sig = 0;
+	enum trial_outcome o = trial_run(&spec, r, &sig);
+	if (fd >= 0)
+		close(fd);
+	return o;
+}
+
+/* Whether process pid still exists (a zombie counts: it has not been reaped). */
+static bool exists(long pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+static void test_descriptors(void)
+{
+	char log[600], text[256];
+	snprintf(log, sizeof log, "%s/fds", base);
+	/* A descriptor the runner holds without O_CLOEXEC, as one inherited from a shell. */
+	int stray = open("/dev/null", O_RDONLY);
+	struct trial_result r;
+	/* The shell's own table cannot be listed from inside it (a glob or a redirection opens
+	 * one more), so a background sleep inherits it and ls lists the sleep's. */
+	run_sh("sleep 5 & ls /proc/$!/fd >&2; kill $!", log, 0, &r);
+	read_file(log, text, sizeof text);
+	CHECK(!strcmp(r.procs[0].status, "ok") && !strcmp(text, "0\n1\n2\n"),
+	      "the workload sees descriptors 0, 1 and 2 only (runner holds %d): \"%.40s\"", stray,
+	      text);
+	close(stray);
+}
+
+static void test_leftovers(void)
+{
+	char log[600], text[64];
+	snprintf(log, sizeof log, "%s/left", base);
+	struct trial_result r;
+	run_sh("sleep 7 & echo $! >&2; exit 0", log, 0, &r);
+	read_file(log, text, sizeof text);
+	long pid = atol(text);
+	CHECK(!strcmp(r.procs[0].status, "ok") && r.leftovers == 1,
+	      "`sleep 7 &` outlives its trial: ok, 1 leftover killed (got %d)", r.leftovers);
+	CHECK(pid > 0 && !exists(pid), "the sleep (pid %ld) is gone, reaped", pid);
+
+	run_sh("setsid sleep 7 & echo $! >&2; exit 0", log, 0, &r);
+	read_file(log, text, sizeof text);
+	pid = atol(text);
+	CHECK(r.leftovers == 1 && pid > 0 && !exists(pid),
+	      "a sleep that left the process group (setsid) is found and killed too: %d "
+	      "leftover, pid %ld gone", r.leftovers, pid);
+
+	/* A subshell that forks two sleeps and waits; the trial ends once both are started. */
+	char script[800];
+	snprintf(script, sizeof script, "(sleep 7 & sleep 7 & touch %s/ready; wait) & "
+	         "while [ ! -e %s/ready ]; do sleep 0.05; done; exit 0", base, base);
+	run_sh(script, log, 0, &r);
+	CHECK_INT(r.leftovers, 3, "a tree of leftovers (a subshell and its two sleeps): all killed");
+	int status;
+	CHECK(waitpid(-1, &status, WNOHANG) == -1 && errno == ECHILD,
+	      "the runner has no child left, not even a zombie");
+
+	run_sh("exit 0", log, 0, &r);
+	CHECK_INT(r.leftovers, 0, "a clean trial has no leftovers");
+	CHECK(!isnan(r.foreign_s) && r.foreign_s >= 0 && !isnan(r.steal_s) && r.steal_s >= 0,
+	      "foreign %g s and steal %g s are known and not negative", r.foreign_s, r.steal_s);
+}
+
+static void test_timeout(void)
+{
+	char log[600], text[64];
+	snprintf(log, sizeof log, "%s/timeout", base);
+	struct trial_result r;
+	double start = trial_now_s();
+	enum trial_outcome o = run_sh("sleep 7 & echo $! >&2; exec sleep 1000", log, 0.3, &r);
+	double took = trial_now_s() - start;
+	read_file(log, text, sizeof text);
+	long pid = atol(text);
+	CHECK(o == TRIAL_COMPLETED && r.timed_out && !strcmp(r.procs[0].status, "timeout") &&
+	      r.procs[0].signal == SIGKILL, "a hung trial: status %s, signal %d (%s)",
+	      r.procs[0].status, r.procs[0].signal, r.procs[0].error);
+	CHECK(took < 100, "it ended at its limit, not after 1000 s (%.1f s)", took);
+	CHECK(pid > 0 && !exists(pid), "its background sleep (pid %ld) died with it", pid);
+	run_sh("exit 0", log, 0.3, &r);
+	CHECK(!r.timed_out && !strcmp(r.procs[0].status, "ok"), "a quick trial under a limit: ok");
+}
+
+/* In a child: SIGHUP inherited as ignored; a SIGHUP during a trial must not interrupt it. */
+static void test_ignored_hangup(void)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &child_mask, NULL);
+		signal(SIGHUP, SIG_IGN);
+		sigset_t mask;
+		trial_block_signals(&mask);
+		child_mask = mask;
+		pid_t self = getpid(), killer = fork();
+		if (killer == 0) {
+			usleep(200 * 1000);
+			kill(self, SIGHUP);
+			_exit(0);
+		}
+		struct trial_result r;
+		char log[600];
+		snprintf(log, sizeof log, "%s/hup", base);
+		enum trial_outcome o = run_sh("sleep 0.6", log, 0, &r);
+		int code = (o == TRIAL_COMPLETED && !strcmp(r.procs[0].status, "ok") ? 0 : 1)
+		           | (trial_signal_ignored(SIGHUP) ? 0 : 2)
+		           | (trial_pending_stop_signal() == 0 ? 0 : 4);
+		_exit(code);
+	}
+	int status = -1;
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "SIGHUP inherited as ignored: a hangup neither interrupts the trial nor stays pending "
+	      "(child status %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+int main(void)
+{
+	if (!mkdtemp(base)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	trial_block_signals(&child_mask);
+	test_cpustat();
+	test_descriptors();
+	test_leftovers();
+	test_timeout();
+	test_ignored_hangup();
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", base);
+	return test_done("test_trial_lifecycle");
+}
