@@ -113,17 +113,25 @@ static void long_lines_and_order(const char *dir, const char *path)
 		return;
 	fputs(header, f);
 	long line = 1;
-	for (int t = 59999; t >= 0; t--) {                     /* lines 2 .. 60001 */
-		fprintf(f, "%d,0,%s,0,a,ok,%d.5,x\n", t, t % 2 ? "solo" : "non-sibling", 1 + t % 3);
-		line++;
+	/* A solo trial has one row, a non-sibling trial two (its placement says so). */
+	for (int t = 59999; t >= 0; t--) {                     /* lines 2 .. 90001 */
+		int procs = t % 2 ? 1 : 2;
+		for (int proc = 0; proc < procs; proc++) {
+			fprintf(f, "%d,0,%s,%d,a,ok,%d.5,x\n", t, t % 2 ? "solo" : "non-sibling", proc,
+			        1 + t % 3);
+			line++;
+		}
 	}
-	fputs("60000,0,solo,0,a,ok,1.5,", f);                  /* line 60002: one 3 MB field */
+	fputs("60000,0,solo,0,a,ok,1.5,", f);                  /* one 3 MB field */
 	for (int i = 0; i < 3 << 20; i++)
 		fputc('y', f);
-	fputs("\n60001,0,solo,0,a,ok,oops,x\n", f);            /* line 60003: bad utime_s */
-	fputs("60002,0,solo,0,a,ok,2.5,x\n", f);               /* line 60004 */
+	fputs("\n60001,0,solo,0,a,ok,oops,x\n", f);            /* bad utime_s */
+	fputs("60002,0,solo,0,a,ok,2.5,x\n", f);
 	fclose(f);
+	long bad_line = line + 2;
 	line += 3;
+	char want[96];
+	snprintf(want, sizeof want, "samples.csv:%ld: bad or missing 'utime_s' value", bad_line);
 	char err[512];
 	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "out of order and long lines load: %s", d ? "ok" : err)) {
@@ -136,10 +144,10 @@ static void long_lines_and_order(const char *dir, const char *path)
 			ordered = d->points[i].trial > d->points[i - 1].trial;
 		CHECK(ordered, "points sorted into trial order");
 		CHECK(d->warning_count == 1 &&
-		      strstr(d->warnings[0], "samples.csv:60003: bad or missing 'utime_s' value"),
+		      strstr(d->warnings[0], want),
 		      "the bad line after the long one is named by its number (%s)",
 		      d->warning_count ? d->warnings[0] : "no warning");
-		CHECK(line == 60004, "the file had %ld lines", line);
+		CHECK(line == 90004, "the file had %ld lines", line);
 		analysis_dataset_free(&d);
 	}
 }
