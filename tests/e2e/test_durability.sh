@@ -91,6 +91,17 @@ check_status 2 "--resume refuses a trial in the wrong block, with a torn tail" \
 check "…naming the line and the plan" eval 'contains "$t_err" "samples.csv:2:" && contains "$t_err" "plan"'
 check "…and nothing is cut before every check has passed" test "$(sum_of "$d")" = "$before"
 
+# The lock is taken before meta.json is read: a folder another run holds is refused as such,
+# whatever its meta.json says (here: none at all).
+d="$t_tmp/locked"
+cp -r "$t_tmp/base" "$d" && unfinish "$d" 8 && rm "$d/meta.json"
+flock "$d/samples.csv" sleep 5 &
+holder=$!
+for _ in $(seq 50); do flock -n "$d/samples.csv" true || break; sleep 0.05; done
+check_status 2 "--resume of a folder another process holds locked" "$SMTBENCH" run --resume "$d"
+check "…says it is being written, before reading meta.json" contains "$t_err" "another smtbench run"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+
 # Blank lines are not damage, and a complete trial after one is never removed.
 d="$t_tmp/blank"
 cp -r "$t_tmp/base" "$d" && unfinish "$d" 8
