@@ -183,6 +183,9 @@ check "a finished run leaves no temporary folder" \
 mkdir "$t_tmp/.smtbench-partial-left.Ab12Cd"
 check_status 0 "a temporary folder left by a killed run does not block --out" \
 	"$SMTBENCH" run --placements solo --kernel nop --iters 1000 --trials 1 --warmup 0 --out "$t_tmp/left"
+check_status 2 "--resume of such a temporary folder is refused" \
+	"$SMTBENCH" run --resume "$t_tmp/.smtbench-partial-left.Ab12Cd/"
+check "…saying what it is and to remove it" contains "$t_err" "remove it"
 mkdir -p "$t_tmp/atomic"
 half=0 complete=0
 for i in $(seq 0 24); do
