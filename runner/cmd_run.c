@@ -381,6 +381,10 @@ static int resume(const char *dir, char **command_line)
 	struct experiment e = { .command_line = command_line };
 	char err[ERR_LEN];
 	/* From here on a stop signal waits for a trial boundary (see experiment_run). */
+	if (store_is_partial(dir))
+		errx(EXIT_USAGE, "cannot resume %s: it is the temporary folder of a run killed while "
+		     "creating its results folder; it holds no trial: remove it (rm -r) and start a "
+		     "new run", dir);
 	trial_block_signals(&e.child_sigmask);
 	struct store *s = store_open(dir, err, sizeof err);
 	if (!s)

@@ -218,6 +218,16 @@ static const char *base_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+bool store_is_partial(const char *dir)
+{
+	char *copy = xstrdup(dir);
+	for (size_t n = strlen(copy); n > 1 && copy[n - 1] == '/'; n--)
+		copy[n - 1] = '\0';
+	bool partial = !strncmp(base_of(copy), STORE_PARTIAL_PREFIX, strlen(STORE_PARTIAL_PREFIX));
+	free(copy);
+	return partial;
+}
+
 int store_publish(struct store *s, char *err, size_t err_size)
 {
 	if (!s->final_dir)

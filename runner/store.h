@@ -34,6 +34,10 @@ struct store; /* owned by its creator; store_close(&s) */
  */
 struct store *store_create(const char *dir, char *err, size_t err_size);
 
+/* Whether DIR is the temporary folder of a creation that was killed half way (its name begins
+ * ".smtbench-partial-"): it holds no trial and is not to be resumed. */
+bool store_is_partial(const char *dir);
+
 /* Renames a new folder into place (never over an existing one), after fsyncing it, and fsyncs
  * its parent. From then on store_dir is DIR. -1 with err (the folder stays temporary). */
 int store_publish(struct store *s, char *err, size_t err_size);

@@ -92,6 +92,17 @@ check_status 2 "--resume refuses a trial in the wrong block, with a torn tail" \
 check "…naming the line and the plan" eval 'contains "$t_err" "samples.csv:2:" && contains "$t_err" "plan"'
 check "…and nothing is cut before every check has passed" test "$(sum_of "$d")" = "$before"
 
+# The lock is taken before meta.json is read: a folder another run holds is refused as such,
+# whatever its meta.json says (here: none at all).
+d="$t_tmp/locked"
+cp -r "$t_tmp/base" "$d" && unfinish "$d" 8 && rm "$d/meta.json"
+flock "$d/samples.csv" sleep 5 &
+holder=$!
+for _ in $(seq 50); do flock -n "$d/samples.csv" true || break; sleep 0.05; done
+check_status 2 "--resume of a folder another process holds locked" "$SMTBENCH" run --resume "$d"
+check "…says it is being written, before reading meta.json" contains "$t_err" "another smtbench run"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+
 # Blank lines are not damage, and a complete trial after one is never removed.
 d="$t_tmp/blank"
 cp -r "$t_tmp/base" "$d" && unfinish "$d" 8
@@ -173,6 +184,9 @@ check "a finished run leaves no temporary folder" \
 mkdir "$t_tmp/.smtbench-partial-left.Ab12Cd"
 check_status 0 "a temporary folder left by a killed run does not block --out" \
 	"$SMTBENCH" run --placements solo --kernel nop --iters 1000 --trials 1 --warmup 0 --out "$t_tmp/left"
+check_status 2 "--resume of such a temporary folder is refused" \
+	"$SMTBENCH" run --resume "$t_tmp/.smtbench-partial-left.Ab12Cd/"
+check "…saying what it is and to remove it" contains "$t_err" "remove it"
 mkdir -p "$t_tmp/atomic"
 half=0 complete=0
 for i in $(seq 0 24); do
