@@ -562,9 +562,15 @@ int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_si
 	size_t cap = 0;
 	ssize_t len = getline(&line, &cap, f);
 	long header_len = len > 0 ? header_length(line, len) : -1;
+	/* Another version's header starts with the same first columns but has others after them. */
+	bool other_version = len > 0 && header_len < 0 && strstr(line, "trial,block,warmup,placement,");
 	free(line);
 	int rc = -1;
-	if (header_len < 0)
+	if (header_len < 0 && other_version)
+		set_error(err, err_size, "%s:1: written by another version of smtbench (its columns "
+		          "differ from this version's); `smtbench report` and `analyze` still read it, "
+		          "but a resumed run would mix two formats: start a new run instead", csv);
+	else if (header_len < 0)
 		set_error(err, err_size, "%s:1: not smtbench's samples.csv header (%s)", csv,
 		          STORE_CSV_HEADER);
 	else {

@@ -75,6 +75,21 @@ refuse_damage "a non-number" 5 '",".join(f if i != 11 else "abc" for i, f in enu
 refuse_damage "a trial number out of order" 2 '",".join(["7"] + l.split(",")[1:])' \
 	"trial 7 where trial 0 should be"
 
+# A folder another version wrote (its header has other columns: 23 before foreign_s, steal_s
+# and leftovers) is refused as such, not as "not smtbench's header", and left as it was.
+d="$t_tmp/older"
+cp -r "$t_tmp/base" "$d" && unfinish "$d" 8
+python3 - "$d/samples.csv" <<'EOF'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+open(p, "w").write("\n".join(",".join(l.split(",")[:23]) if l else l for l in lines))
+EOF
+before=$(sum_of "$d")
+check_status 2 "--resume refuses a samples.csv another version wrote" "$SMTBENCH" run --resume "$d"
+check "…saying so and what to do" eval 'contains "$t_err" "written by another version of smtbench" && contains "$t_err" "start a new run"'
+check "…leaving samples.csv as it was" test "$(sum_of "$d")" = "$before"
+
 # Numbering against the plan is checked before the torn tail is cut (old: cut first, then refuse).
 d="$t_tmp/plan"
 cp -r "$t_tmp/base" "$d" && unfinish "$d" 8
