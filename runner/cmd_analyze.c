@@ -35,19 +35,20 @@ static void analyze_help(void)
 	       "                     data it is summed binned, its log-likelihood within 1e-7\n"
 	       "  --unit trial|process  a sample is a trial's mean (default) or each process's time\n"
 	       "  --rope PCT         region of practical equivalence, ±PCT %%: then 'slower' needs\n"
-	       "                     P(slowdown > PCT %%) >= 0.975, 'faster' P(speed-up > PCT %%)\n"
-	       "                     >= 0.975, 'practically the same' P(within ±PCT %%) >= 0.95\n"
+	       "                     P(slowdown > PCT %%) >= %g, 'faster' P(speed-up > PCT %%)\n"
+	       "                     >= %g, 'practically the same' P(within ±PCT %%) >= %g\n"
 	       "  --grid N           points per axis, %d to %d (default %d)\n"
 	       "  --json             the stable machine-readable result\n"
 	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
-	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%%%\n"
+	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%\n"
 	       "                     of the trial's duration; says how many\n"
 	       "\n"
 	       "Sigma's grid never goes below the timer's resolution (1 µs, rusage) or 0.1%% of the\n"
 	       "mean, whichever is smaller, so identical samples work.\n"
 	       "Exit status: 0 answered; 2 bad input (option, file, too few samples).\n",
-	       ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, ANALYSIS_GRID_DEFAULT,
-	       100 * ANALYSIS_CONTAMINATED_SHARE);
+	       ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_DIRECTION_PROBABILITY,
+	       ANALYSIS_EQUIVALENCE_PROBABILITY, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX,
+	       ANALYSIS_GRID_DEFAULT, 100 * ANALYSIS_CONTAMINATED_SHARE);
 }
 
 /* A whole-string finite number. */

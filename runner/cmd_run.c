@@ -32,14 +32,15 @@ enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME, 
 
 static void help(void)
 {
+	char placements[128];
 	subcommand_usage(stdout, "run");
 	printf("\n");
 	printf("Runs two copies of a busy-loop kernel (or your command) on the pair of CPUs each\n"
 	       "placement calls for, in randomized complete blocks, and records each process's user\n"
 	       "and system CPU time (wait4), wall time and context switches in a results folder.\n\n"
-	       "  --placements LIST  comma-separated, from solo, same-pu, sibling, non-sibling,\n"
-	       "                     cross-package (default %s); those this machine\n"
-	       "                     cannot give are skipped with the reason\n"
+	       "  --placements LIST  comma-separated, from %s\n"
+	       "                     (default %s); those this machine cannot give are\n"
+	       "                     skipped with the reason\n"
 	       "  --kernel NAME      the workload (default nop; see --list-kernels)\n"
 	       "  --iters N          kernel iterations per process (default: calibrated, see\n"
 	       "                     --trial-time)\n"
@@ -74,7 +75,8 @@ static void help(void)
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
 	       "3 no placement possible on this machine, or a kernel this CPU cannot run;\n"
 	       "128+signal when interrupted (the folder is valid: continue with --resume).\n",
-	       DEFAULT_PLACEMENTS, CALIBRATE_DEFAULT_TRIAL_S, PRECISION_MIN_BLOCKS,
+	       placement_names_list(placements, sizeof placements), DEFAULT_PLACEMENTS,
+	       CALIBRATE_DEFAULT_TRIAL_S, PRECISION_MIN_BLOCKS,
 	       PRECISION_DEFAULT_MAX_BLOCKS, DEFAULT_TRIALS, DEFAULT_WARMUP, TRIAL_TIMEOUT_FACTOR,
 	       TRIAL_TIMEOUT_MIN_S, TRIAL_TIMEOUT_UNCALIBRATED_S, TRIAL_TIMEOUTS_IN_A_ROW);
 }

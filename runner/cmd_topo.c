@@ -15,10 +15,11 @@
 
 static void help(void)
 {
+	char placements[128];
 	subcommand_usage(stdout, "topo");
 	printf("\n"
 	       "Shows packages, cores, logical CPUs (PUs) and threads per core, the SMT state, and the\n"
-	       "pair of CPUs each placement (solo, same-pu, sibling, non-sibling, cross-package) would\n"
+	       "pair of CPUs each placement (%s) would\n"
 	       "use, with the deepest hwloc object the pair shares, or why the placement is not\n"
 	       "possible. Only CPUs this process may use count (cgroup, affinity mask, online).\n"
 	       "\n"
@@ -31,7 +32,8 @@ static void help(void)
 	       "\n"
 	       "Exit status: 0 success; 1 this system's topology could not be read; 2 bad input (an\n"
 	       "unknown option, a topology that cannot be loaded, a CPU that does not exist or may\n"
-	       "not be used here).\n");
+	       "not be used here).\n",
+	       placement_names_list(placements, sizeof placements));
 }
 
 /* ------------------------------------------------------------------------------------------ */
