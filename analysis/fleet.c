@@ -22,23 +22,104 @@ enum { FLEET_MAX_DEPTH = 8 };
 /* The most folders read at once. */
 enum { FLEET_MAX_THREADS = 16 };
 
+/* Length of the valid UTF-8 sequence at s that is not a control character (C0, DEL, C1), or 0.
+ * A folder name or a meta.json string may hold anything; the report must print neither raw
+ * bytes that are not text nor terminal escape sequences. */
+static size_t text_char_len(const unsigned char *s)
+{
+	if (s[0] < 0x20 || s[0] == 0x7f)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (len == 0 || (len == 3 && s[0] > 0xef))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	unsigned cp = len == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+	            : len == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+	                       : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6
+	                         | (s[3] & 0x3fu);
+	bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+	bool bad = overlong || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
+	           || (cp >= 0x80 && cp <= 0x9f);
+	return bad ? 0 : len;
+}
+
+/* A path as the report shows it: every byte that is not printable UTF-8 text as \xNN (and a
+ * backslash as \\ then, so that the escapes are unambiguous). *changed: whether it had any. */
+static char *escaped_path(const char *path, bool *changed)
+{
+	const unsigned char *s = (const unsigned char *)path;
+	*changed = false;
+	for (size_t i = 0, len; s[i]; i += len)
+		if (!(len = text_char_len(s + i))) {
+			*changed = true;
+			break;
+		}
+	if (!*changed)
+		return strdup(path);
+	char *out = malloc(4 * strlen(path) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; s[i];) {
+		size_t len = text_char_len(s + i);
+		if (len == 0 || s[i] == '\\') {
+			o += s[i] == '\\' ? sprintf(o, "\\\\") : sprintf(o, "\\x%02x", s[i]);
+			i++;
+		} else {
+			memcpy(o, s + i, len);
+			o += len;
+			i += len;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A folder found: a results folder to read, or one that cannot be read (reason set). */
+struct found {
+	char *path;                /* as found: what is opened */
+	char *shown;               /* as reported (escaped_path) */
+	char *reason;              /* why it is skipped without reading it, or NULL */
+};
+
 struct paths {
-	char **items;
+	struct found *items;
 	size_t count;
 };
 
-static int push_path(struct paths *p, char *path)
+/* Adds path (taken) with the reason it is skipped (taken; NULL: to be read). A path that is
+ * not printable text is skipped: the reports could not name it, and must not drop it. */
+static int push_path(struct paths *p, char *path, char *reason)
 {
-	if (!path)
-		return -1;
-	char **grown = realloc(p->items, (p->count + 1) * sizeof *grown);
+	bool escaped = false;
+	char *shown = path ? escaped_path(path, &escaped) : NULL;
+	if (shown && escaped && !reason)
+		reason = strdup("its name is not printable UTF-8 text (shown here with \\xNN escapes): "
+		                "rename it to be reported");
+	struct found *grown = shown && (reason || !escaped)
+	                      ? realloc(p->items, (p->count + 1) * sizeof *grown) : NULL;
 	if (!grown) {
 		free(path);
+		free(shown);
+		free(reason);
 		return -1;
 	}
 	p->items = grown;
-	p->items[p->count++] = path;
+	p->items[p->count++] = (struct found){ path, shown, reason };
 	return 0;
+}
+
+static void paths_release(struct paths *p)
+{
+	for (size_t i = 0; i < p->count; i++) {
+		free(p->items[i].path);
+		free(p->items[i].shown);
+		free(p->items[i].reason);
+	}
+	free(p->items);
 }
 
 static bool has_file(const char *dir, const char *name)
@@ -60,7 +141,7 @@ static bool is_dir(const char *path)
 static int find_folders(const char *dir, int depth, struct paths *out)
 {
 	if (has_file(dir, "meta.json") || has_file(dir, "samples.csv"))
-		return push_path(out, strdup(dir));
+		return push_path(out, strdup(dir), NULL);
 	if (depth >= FLEET_MAX_DEPTH)
 		return 0;
 	struct dirent **names = NULL;
@@ -274,7 +355,8 @@ static void host_release(struct fleet_host *h)
 
 /* One folder's outcome: a host, or the reason it is skipped. */
 struct outcome {
-	const char *dir;
+	const char *dir;           /* opened */
+	const char *shown;         /* reported */
 	bool usable;
 	struct fleet_host host;
 	char *reason;
@@ -285,6 +367,8 @@ struct outcome {
 static void examine(struct outcome *o)
 {
 	const char *dir = o->dir;
+	if (o->reason)             /* skipped before reading it */
+		return;
 	json_t *meta;
 	o->reason = meta_problem(dir, &meta);
 	if (o->reason) {
@@ -371,7 +455,7 @@ static int collect(struct fleet *f, struct outcome *outcomes, size_t count)
 			rc = -1;
 		if (rc == 0 && o->usable) {
 			f->hosts[f->host_count++] = o->host;
-		} else if (rc == 0 && o->reason && (f->skipped[f->skipped_count].dir = strdup(o->dir))) {
+		} else if (rc == 0 && o->reason && (f->skipped[f->skipped_count].dir = strdup(o->shown))) {
 			f->skipped[f->skipped_count++].reason = o->reason;
 		} else {
 			if (o->usable)
@@ -467,7 +551,8 @@ static int build_groups(struct fleet *f)
 
 static int compare_paths(const void *pa, const void *pb)
 {
-	return strcmp(*(char *const *)pa, *(char *const *)pb);
+	const struct found *a = pa, *b = pb;
+	return strcmp(a->path, b->path);
 }
 
 struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size)
@@ -500,24 +585,26 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 	if (!outcomes)
 		goto oom;
 	size_t unique = 0;
-	for (size_t i = 0; i < found.count; i++)
-		if (i == 0 || strcmp(found.items[i], found.items[i - 1])) /* a folder given twice */
-			outcomes[unique++].dir = found.items[i];
+	for (size_t i = 0; i < found.count; i++) {
+		struct found *it = &found.items[i];
+		if (i > 0 && !strcmp(it->path, found.items[i - 1].path)) /* a folder given twice */
+			continue;
+		outcomes[unique] = (struct outcome){ .dir = it->path, .shown = it->shown,
+		                                     .reason = it->reason };
+		it->reason = NULL; /* the outcome's now */
+		unique++;
+	}
 	examine_all(outcomes, unique);
 	int rc = collect(f, outcomes, unique);
 	free(outcomes);
 	if (rc < 0 || build_groups(f) < 0)
 		goto oom;
-	for (size_t i = 0; i < found.count; i++)
-		free(found.items[i]);
-	free(found.items);
+	paths_release(&found);
 	return f;
 oom:
 	analysis_set_error(err, err_size, "out of memory");
 fail:
-	for (size_t i = 0; i < found.count; i++)
-		free(found.items[i]);
-	free(found.items);
+	paths_release(&found);
 	fleet_free(&f);
 	return NULL;
 }

@@ -172,16 +172,27 @@ static json_t *pooled_json(const struct fleet_pooled *p)
 	                 "predictive_log_ci", pair(p->predictive_log_ci));
 }
 
+/* Appends value (taken) to array; false when either is NULL or the append failed (a string
+ * that is not UTF-8, out of memory): the caller reports it, never leaves the item out. */
+static bool append(json_t *array, json_t *value)
+{
+	return value && array && json_array_append_new(array, value) == 0;
+}
+
 static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 {
 	json_t *hosts = json_array(), *outliers = json_array();
-	for (size_t k = 0; hosts && outliers && k < g->host_count; k++) {
+	bool ok = hosts && outliers;
+	for (size_t k = 0; ok && k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		json_array_append_new(hosts, host_json(h));
-		if (h->outlier)
-			json_array_append_new(outliers, json_string(h->dir));
+		ok = append(hosts, host_json(h)) && (!h->outlier || append(outliers, json_string(h->dir)));
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:o?, s:o, s:o?, s:b}",
+	if (!ok) {
+		json_decref(hosts);
+		json_decref(outliers);
+		return NULL;
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b}",
 	                 "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
 	                 "comparison", g->comparison, "hosts", hosts, "pooled",
 	                 pooled_json(&g->pooled), "outliers", outliers,
@@ -191,12 +202,18 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 json_t *fleet_json(const struct fleet *f)
 {
 	json_t *groups = json_array(), *skipped = json_array();
-	for (size_t g = 0; groups && g < f->group_count; g++)
-		json_array_append_new(groups, group_json(f, &f->groups[g]));
-	for (size_t i = 0; skipped && i < f->skipped_count; i++)
-		json_array_append_new(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
-		                                         "reason", f->skipped[i].reason));
-	return json_pack("{s:o?, s:o?, s:s, s:s}", "groups", groups, "skipped", skipped,
+	bool ok = groups && skipped;
+	for (size_t g = 0; ok && g < f->group_count; g++)
+		ok = append(groups, group_json(f, &f->groups[g]));
+	for (size_t i = 0; ok && i < f->skipped_count; i++)
+		ok = append(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
+		                               "reason", f->skipped[i].reason));
+	if (!ok) {
+		json_decref(groups);
+		json_decref(skipped);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o, s:s, s:s}", "groups", groups, "skipped", skipped,
 	                 "tool", "smtbench", "version", SMTBENCH_VERSION);
 }
 
@@ -261,8 +278,8 @@ int fleet_write_files(const struct fleet *f, const char *dir, char *err, size_t 
 	int rc = 0;
 	for (size_t i = 0; i < FLEET_FILE_COUNT && rc == 0; i++) {
 		if (!texts[i]) {
-			analysis_set_error(err, err_size, "%s/%s: out of memory while writing it", dir,
-			                   fleet_file_names[i]);
+			analysis_set_error(err, err_size, "%s/%s: its text could not be made (out of "
+			                   "memory, or a name that is not UTF-8)", dir, fleet_file_names[i]);
 			rc = -1;
 		} else {
 			rc = fileio_write_atomic(dir, fleet_file_names[i], texts[i], strlen(texts[i]), err,

@@ -98,6 +98,31 @@ assert "Disagrees with its group: <b>node7</b>" in dom' "$shot/dom.html"
 		"${w:-0}" "${h:-0}" "${frac:-0}" "${colours:-0}"
 fi
 
+# --- hostile names ---------------------------------------------------------------------------
+# Folder names that are not text (not UTF-8, a terminal escape) are listed as skipped with the
+# name escaped, in the text and the JSON alike: never dropped, never printed raw.
+odd=$t_tmp/odd
+for i in 1 2; do synth "$odd/n$i" "n$i" --sibling --seed "$i"; done
+synth "$odd/bad"$'\xff'"name" h --sibling
+synth "$odd/esc"$'\e[31m'"red" h --sibling
+check_status 0 "fleet --json with folders whose names are not text" "$SMTBENCH" fleet "$odd" --json
+printf '%s\n' "$t_out" >"$t_tmp/odd.json"
+check "... lists both as skipped, escaped, and the two good nodes" python3 - "$t_tmp/odd.json" "$odd" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); root = sys.argv[2]
+got = {s["dir"]: s["reason"] for s in j["skipped"]}
+assert set(got) == {root + "/bad\\xffname", root + "/esc\\x1b[31mred"}, got
+assert all("not printable UTF-8 text" in r for r in got.values()), got
+assert [len(g["hosts"]) for g in j["groups"]] == [2], j["groups"]
+PY
+check_status 0 "the text report over the same folders" "$SMTBENCH" fleet "$odd" --out "$t_tmp/odd-report"
+check "... names them escaped, with no raw escape byte" python3 -c '
+import sys
+t = sys.argv[1]
+assert "bad\\xffname: its name is not printable" in t and "esc\\x1b[31mred: its name" in t, t
+assert "\x1b" not in t' "$t_out"
+check "fleet.json from --out agrees with --json" cmp -s "$t_tmp/odd-report/fleet.json" "$t_tmp/odd.json"
+
 # --- bad input ---------------------------------------------------------------------------------
 check_status 2 "a folder that does not exist" "$SMTBENCH" fleet "$t_tmp/nope"
 check "... is named in one line" test "$t_err" = "smtbench: fleet: $t_tmp/nope is not a directory; give the folder the runs wrote into (FLEET_DIR)"
