@@ -83,6 +83,8 @@ struct found {
 	char *path;                /* as found: what is opened */
 	char *shown;               /* as reported (escaped_path) */
 	char *reason;              /* why it is skipped without reading it, or NULL */
+	dev_t dev;                 /* the folder's identity: two paths to one folder (a link, */
+	ino_t ino;                 /* the same folder given twice) are one node */
 };
 
 struct paths {
@@ -107,8 +109,11 @@ static int push_path(struct paths *p, char *path, char *reason)
 		free(reason);
 		return -1;
 	}
+	struct stat st;
+	bool known = stat(path, &st) == 0;
 	p->items = grown;
-	p->items[p->count++] = (struct found){ path, shown, reason };
+	p->items[p->count++] = (struct found){ path, shown, reason, known ? st.st_dev : 0,
+	                                       known ? st.st_ino : 0 };
 	return 0;
 }
 
@@ -555,6 +560,25 @@ static int compare_paths(const void *pa, const void *pb)
 	return strcmp(a->path, b->path);
 }
 
+/* The same folder found twice (through a link, or given twice) is read once: each later path
+ * to it (in path order) is skipped, naming the first. */
+static int mark_duplicates(struct paths *found)
+{
+	for (size_t i = 1; i < found->count; i++) {
+		struct found *it = &found->items[i];
+		for (size_t k = 0; !it->reason && it->ino && k < i; k++) {
+			const struct found *first = &found->items[k];
+			if (first->dev != it->dev || first->ino != it->ino)
+				continue;
+			it->reason = analysis_strdup_printf("same folder as %s (a link, or given twice): "
+			                                    "counted once", first->shown);
+			if (!it->reason)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size)
 {
 	struct paths found = { NULL, 0 };
@@ -584,18 +608,16 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 	struct outcome *outcomes = calloc(found.count ? found.count : 1, sizeof *outcomes);
 	if (!outcomes)
 		goto oom;
-	size_t unique = 0;
+	if (mark_duplicates(&found) < 0)
+		goto oom;
 	for (size_t i = 0; i < found.count; i++) {
 		struct found *it = &found.items[i];
-		if (i > 0 && !strcmp(it->path, found.items[i - 1].path)) /* a folder given twice */
-			continue;
-		outcomes[unique] = (struct outcome){ .dir = it->path, .shown = it->shown,
-		                                     .reason = it->reason };
+		outcomes[i] = (struct outcome){ .dir = it->path, .shown = it->shown,
+		                                .reason = it->reason };
 		it->reason = NULL; /* the outcome's now */
-		unique++;
 	}
-	examine_all(outcomes, unique);
-	int rc = collect(f, outcomes, unique);
+	examine_all(outcomes, found.count);
+	int rc = collect(f, outcomes, found.count);
 	free(outcomes);
 	if (rc < 0 || build_groups(f) < 0)
 		goto oom;

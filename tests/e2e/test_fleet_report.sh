@@ -123,6 +123,23 @@ assert "bad\\xffname: its name is not printable" in t and "esc\\x1b[31mred: its 
 assert "\x1b" not in t' "$t_out"
 check "fleet.json from --out agrees with --json" cmp -s "$t_tmp/odd-report/fleet.json" "$t_tmp/odd.json"
 
+# --- one folder reached twice ------------------------------------------------------------------
+# run1/{n1,n2,n3} plus latest -> run1, and run1 given twice: still 3 nodes, the extra paths
+# listed as skipped naming the folder they are.
+twice=$t_tmp/twice
+for i in 1 2 3; do synth "$twice/run1/n$i" "n$i" --sibling --seed "$i"; done
+ln -s run1 "$twice/latest"
+check_status 0 "fleet over a folder and a link to it, and the folder again" \
+	"$SMTBENCH" fleet "$twice" "$twice/run1" --json
+check "... pools each node once and lists the extra paths as the same folder" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1]); root = sys.argv[2]
+assert [len(g["hosts"]) for g in j["groups"]] == [3], j["groups"]
+got = {s["dir"]: s["reason"] for s in j["skipped"]}
+want = {root + "/run1/n%d" % i: root + "/latest/n%d" % i for i in (1, 2, 3)}
+assert set(got) == set(want) and len(j["skipped"]) == 6, got
+assert all(("same folder as " + want[d]) in r for d, r in got.items()), got' "$t_out" "$twice"
+
 # --- bad input ---------------------------------------------------------------------------------
 check_status 2 "a folder that does not exist" "$SMTBENCH" fleet "$t_tmp/nope"
 check "... is named in one line" test "$t_err" = "smtbench: fleet: $t_tmp/nope is not a directory; give the folder the runs wrote into (FLEET_DIR)"
