@@ -135,6 +135,30 @@ static bool has_file(const char *dir, const char *name)
 	return yes;
 }
 
+/* Text read from a folder (meta.json's strings, a loader's message quoting samples.csv) as the
+ * reports may show it: each character that is not printable text (a terminal escape sequence's
+ * ESC, a newline) replaced by '?'. NULL on out of memory. */
+static char *clean_text(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	char *out = malloc(strlen(text) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; s[i];) {
+		size_t len = text_char_len(s + i);
+		if (len == 0) {
+			*o++ = '?';
+			i++;
+		} else {
+			memcpy(o, s + i, len);
+			o += len;
+			i += len;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -325,12 +349,16 @@ static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
 {
 	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
 	h->dir = strdup(dir);
-	h->host = strdup(meta_str(meta, "host"));
-	h->cpu_model = strdup(meta_str(meta, "cpu_model"));
+	h->host = clean_text(meta_str(meta, "host"));
+	h->cpu_model = clean_text(meta_str(meta, "cpu_model"));
 	h->smt = strdup(smt_state(meta));
-	h->os_kernel = strdup(meta_str(meta, "os_kernel"));
-	h->workload = workload_text(meta);
-	h->comparison = analysis_strdup_printf("%s vs %s", c->a.name, c->b.name);
+	h->os_kernel = clean_text(meta_str(meta, "os_kernel"));
+	char *workload = workload_text(meta);
+	h->workload = workload ? clean_text(workload) : NULL;
+	free(workload);
+	char *comparison = analysis_strdup_printf("%s vs %s", c->a.name, c->b.name);
+	h->comparison = comparison ? clean_text(comparison) : NULL;
+	free(comparison);
 	if (!h->comparison)
 		return -1;
 	h->group_key = group_key(meta, h->smt, h->comparison);
@@ -401,6 +429,11 @@ static void examine(struct outcome *o)
 	} else {
 		o->usable = true;
 		o->rc = host_fill(&o->host, dir, meta, rep);
+	}
+	if (o->reason) { /* it may quote meta.json or samples.csv */
+		char *clean = clean_text(o->reason);
+		free(o->reason);
+		o->reason = clean;
 	}
 	if (!o->usable && !o->reason)
 		o->rc = -1;

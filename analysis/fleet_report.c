@@ -219,6 +219,32 @@ json_t *fleet_json(const struct fleet *f)
 
 /* ---- fleet.md ------------------------------------------------------------------------------ */
 
+/* A table cell's text: a '|' would end the cell, so it is written \| (GitHub's escape, which
+ * holds inside a code span too). */
+static void markdown_cell(FILE *out, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '|')
+			fputc('\\', out);
+		fputc(*text, out);
+	}
+}
+
+static void markdown_row(FILE *out, const struct fleet_host *h)
+{
+	struct analysis_nums ns = { .next = 0 };
+	double res = report_half_width(h->ratio_ci);
+	fputs("| ", out);
+	markdown_cell(out, h->host);
+	fprintf(out, "%s | ", h->outlier ? " **(disagrees)**" : "");
+	markdown_cell(out, h->os_kernel);
+	fprintf(out, " | %zu | %s | %s–%s | %s%s | `", h->n, analysis_num(&ns, h->ratio_mean, res),
+	        analysis_num(&ns, h->ratio_ci[0], res), analysis_num(&ns, h->ratio_ci[1], res),
+	        h->verdict, h->settled ? "" : " (not pooled)");
+	markdown_cell(out, h->dir);
+	fputs("` |\n", out);
+}
+
 char *fleet_markdown(const struct fleet *f)
 {
 	char *text = NULL;
@@ -234,16 +260,8 @@ char *fleet_markdown(const struct fleet *f)
 		group_title(out, g, gi, "");
 		fprintf(out, "\n| host | kernel | n | ratio | 95%% CI | verdict | folder |\n"
 		        "|---|---|--:|--:|---|---|---|\n");
-		for (size_t k = 0; k < g->host_count; k++) {
-			const struct fleet_host *h = &f->hosts[g->hosts[k]];
-			struct analysis_nums ns = { .next = 0 };
-			double res = report_half_width(h->ratio_ci);
-			fprintf(out, "| %s%s | %s | %zu | %s | %s–%s | %s%s | `%s` |\n", h->host,
-			        h->outlier ? " **(disagrees)**" : "", h->os_kernel, h->n,
-			        analysis_num(&ns, h->ratio_mean, res), analysis_num(&ns, h->ratio_ci[0], res),
-			        analysis_num(&ns, h->ratio_ci[1], res), h->verdict,
-			        h->settled ? "" : " (not pooled)", h->dir);
-		}
+		for (size_t k = 0; k < g->host_count; k++)
+			markdown_row(out, &f->hosts[g->hosts[k]]);
 		fprintf(out, "\n");
 		pooled_lines(out, g, "- ");
 		outlier_lines(out, f, g, "- ");

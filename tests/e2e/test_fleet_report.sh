@@ -123,6 +123,30 @@ assert "bad\\xffname: its name is not printable" in t and "esc\\x1b[31mred: its 
 assert "\x1b" not in t' "$t_out"
 check "fleet.json from --out agrees with --json" cmp -s "$t_tmp/odd-report/fleet.json" "$t_tmp/odd.json"
 
+# --- hostile meta.json strings ----------------------------------------------------------------
+# A host name with a terminal escape sequence and a '|', a CPU model with a newline: replaced
+# when read ('?'), so that nothing raw reaches the terminal, and the '|' escaped in fleet.md's
+# table (and in the HTML, escaped as XML).
+hostile=$t_tmp/hostile
+for i in 1 2; do
+	synth "$hostile/n$i" $'evil\e[2J|'"$i" --sibling --seed "$i" --cpu $'Bad\nCPU\e]0;x\a'
+done
+check_status 0 "fleet over meta.json strings with control characters and '|'" \
+	"$SMTBENCH" fleet "$hostile" --out "$t_tmp/hostile-report"
+check "... prints no control character, and the names with '?' for them" python3 -c '
+import sys
+t = sys.argv[1]
+assert not any(ord(c) < 32 and c != "\n" for c in t), repr(t)
+assert "evil?[2J|1" in t and "Bad?CPU?]0;x?" in t, t' "$t_out"
+check "fleet.md escapes the '|' in its table and holds no control character" python3 -c '
+import sys
+md = open(sys.argv[1], encoding="utf-8").read()
+assert "| evil?[2J\\|1 |" in md, md
+assert not any(ord(c) < 32 and c != "\n" for c in md)
+rows = [l for l in md.splitlines() if l.startswith("| evil")]
+assert len(rows) == 2 and all(l.replace("\\|", "").count("|") == 8 for l in rows), rows' \
+	"$t_tmp/hostile-report/fleet.md"
+
 # --- one folder reached twice ------------------------------------------------------------------
 # run1/{n1,n2,n3} plus latest -> run1, and run1 given twice: still 3 nodes, the extra paths
 # listed as skipped naming the folder they are.
