@@ -41,6 +41,8 @@
 #define FLEET_TAU_POINTS 400
 #define FLEET_MU_POINTS 801
 #define FLEET_OUTLIER_MIN_NODES 3
+/* Fewer pooled nodes than this: no pooled answer (one node: see its own). */
+#define FLEET_POOL_MIN_NODES 2
 
 /* The files fleet_write_files() writes, in this order. */
 #define FLEET_FILE_COUNT 3
@@ -48,7 +50,7 @@ extern const char *const fleet_file_names[FLEET_FILE_COUNT];
 
 /* The pooled answer of one group (log-ratio scale unless named ratio). */
 struct fleet_pooled {
-	bool ok;                   /* false: no node of the group could be pooled */
+	bool ok;                   /* false: fewer than FLEET_POOL_MIN_NODES nodes to pool */
 	size_t nodes;              /* nodes pooled */
 	double mu_mean, mu_ci[2];  /* posterior of mu (log ratio) */
 	double ratio_mean;         /* posterior mean of exp(mu) */
@@ -104,7 +106,8 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 
 void fleet_free(struct fleet **p);
 
-/* The hierarchical model on its own, for tests: n nodes' normal summaries m[i] ± s[i]. */
+/* The hierarchical model on its own, for tests: n nodes' normal summaries m[i] ± s[i]. With
+ * fewer than FLEET_POOL_MIN_NODES nodes nothing is pooled: out->ok is false. */
 int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out);
 
 /* The outlier check of each of the n nodes against the other n - 1 (nothing is judged below

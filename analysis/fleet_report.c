@@ -40,6 +40,12 @@ static void pooled_lines(FILE *out, const struct fleet_group *g, const char *lea
 {
 	const struct fleet_pooled *p = &g->pooled;
 	struct analysis_nums ns = { .next = 0 };
+	if (!p->ok && p->nodes > 0) {
+		fprintf(out, "%sPooled: one node: see its own answer above (a pooled answer and the "
+		        "node-to-node spread need %d or more settled nodes)\n", lead,
+		        FLEET_POOL_MIN_NODES);
+		return;
+	}
 	if (!p->ok) {
 		fprintf(out, "%sPooled: none of its nodes has a settled answer (too few samples); rerun "
 		        "them with more trials\n", lead);

@@ -123,6 +123,22 @@ assert "bad\\xffname: its name is not printable" in t and "esc\\x1b[31mred: its 
 assert "\x1b" not in t' "$t_out"
 check "fleet.json from --out agrees with --json" cmp -s "$t_tmp/odd-report/fleet.json" "$t_tmp/odd.json"
 
+# --- a group of one node ------------------------------------------------------------------------
+# Nothing to pool: no pooled number (it would be the node's own answer widened by the prior).
+synth "$t_tmp/single/n1" n1 --sibling --seed 5
+check_status 0 "fleet over one node" "$SMTBENCH" fleet "$t_tmp/single"
+check "... says one node: see its own answer, and quotes no pooled slowdown" python3 -c '
+import sys
+t = sys.argv[1]
+assert "Pooled: one node: see its own answer" in t and "Pooled slowdown" not in t, t
+assert "A new node of this group" not in t and "Node-to-node spread" not in t, t' "$t_out"
+check_status 0 "fleet --json over one node" "$SMTBENCH" fleet "$t_tmp/single" --json
+check "... pooled holds nulls, and nodes 1" python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])["groups"][0]["pooled"]
+assert p["nodes"] == 1 and all(p[k] is None for k in
+    ("ratio_mean", "ratio_ci", "spread_mean", "predictive_ci")), p' "$t_out"
+
 # --- hostile meta.json strings ----------------------------------------------------------------
 # A host name with a terminal escape sequence and a '|', a CPU model with a newline: replaced
 # when read ('?'), so that nothing raw reaches the terminal, and the '|' escaped in fleet.md's
