@@ -58,8 +58,9 @@ int cmd_fleet(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
+		case 'h':
 		case OPT_HELP:
 			fleet_help();
 			return EXIT_OK;
