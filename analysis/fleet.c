@@ -226,18 +226,27 @@ static char *workload_text(const json_t *meta)
 	return strdup(a ? a : "unknown");
 }
 
-/* What must be equal for nodes to be pooled: CPU model, SMT state, both workloads with their
- * arguments (kernel, iterations, command), the placements run, and the comparison. */
-static char *group_key(const json_t *meta, const char *smt, const char *comparison)
+/* The run's settings that make nodes comparable besides the machine: the measured command with
+ * its arguments (a kernel's iterations among them), the one beside it, --iters and the
+ * placements. A new reference, or NULL. */
+static json_t *run_settings(const json_t *meta)
 {
 	json_t *w = json_object_get(meta, "workloads");
 	json_t *settings = json_object_get(meta, "settings");
-	json_t *key = json_pack("{s:s, s:s, s:O?, s:O?, s:O?, s:s}",
-	                        "cpu_model", meta_str(meta, "cpu_model"), "smt", smt,
-	                        "a", json_object_get(json_object_get(w, "a"), "argv"),
-	                        "b", json_object_get(json_object_get(w, "b"), "argv"),
-	                        "placements", json_object_get(settings, "placements"),
-	                        "comparison", comparison);
+	return json_pack("{s:O?, s:O?, s:O?, s:O?}",
+	                 "iters", json_object_get(settings, "iters"),
+	                 "placements", json_object_get(settings, "placements"),
+	                 "command", json_object_get(json_object_get(w, "a"), "argv"),
+	                 "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
+}
+
+/* What must be equal for nodes to be pooled: CPU model, SMT state, the run's settings and the
+ * comparison. */
+static char *group_key(const json_t *meta, const char *smt, const json_t *settings,
+                       const char *comparison)
+{
+	json_t *key = json_pack("{s:s, s:s, s:O, s:s}", "cpu_model", meta_str(meta, "cpu_model"),
+	                        "smt", smt, "settings", settings, "comparison", comparison);
 	char *text = key ? json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(key);
 	return text;
@@ -361,7 +370,8 @@ static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
 	free(comparison);
 	if (!h->comparison)
 		return -1;
-	h->group_key = group_key(meta, h->smt, h->comparison);
+	h->settings = run_settings(meta);
+	h->group_key = h->settings ? group_key(meta, h->smt, h->settings, h->comparison) : NULL;
 	h->n = c->a.n < c->b.n ? c->a.n : c->b.n;
 	h->ratio_mean = c->ratio_mean;
 	h->ratio_ci[0] = c->ratio_ci[0];
@@ -384,6 +394,7 @@ static void host_release(struct fleet_host *h)
 	free(h->workload);
 	free(h->comparison);
 	free(h->group_key);
+	json_decref(h->settings);
 }
 
 /* One folder's outcome: a host, or the reason it is skipped. */
@@ -524,6 +535,7 @@ static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h
 	g->workload = strdup(h->workload);
 	g->comparison = strdup(h->comparison);
 	g->key = strdup(h->group_key);
+	g->settings = json_incref(h->settings);
 	g->hosts = calloc(f->host_count, sizeof *g->hosts);
 	if (!g->cpu_model || !g->smt || !g->workload || !g->comparison || !g->key || !g->hosts)
 		return NULL;
@@ -573,6 +585,58 @@ done:
 	return rc;
 }
 
+/* "command nop 1000000; placements non-sibling, solo": a group's settings in words. */
+static char *settings_words(const json_t *settings)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	if (!out)
+		return NULL;
+	static const char *const keys[] = { "command", "beside_command", "iters", "placements" };
+	static const char *const words[] = { "command", "beside it", "iters", "placements" };
+	const char *sep = "";
+	for (size_t k = 0; k < 4; k++) {
+		json_t *v = json_object_get(settings, keys[k]);
+		if (!v || json_is_null(v))
+			continue;
+		fprintf(out, "%s%s ", sep, words[k]);
+		sep = "; ";
+		if (json_is_integer(v))
+			fprintf(out, "%lld", (long long)json_integer_value(v));
+		size_t i;
+		json_t *item;
+		json_array_foreach(v, i, item)
+			fprintf(out, "%s%s", i ? (k == 3 ? ", " : " ") : "",
+			        json_is_string(item) ? json_string_value(item) : "?");
+	}
+	if (fclose(out) != 0) {
+		free(text);
+		return NULL;
+	}
+	char *clean = clean_text(text);
+	free(text);
+	return clean;
+}
+
+/* Groups that the title (CPU model, SMT, workload, comparison) would not tell apart (they differ
+ * in --iters, arguments or placements) get their settings in words for the title. */
+static int name_settings(struct fleet *f)
+{
+	for (size_t a = 0; a < f->group_count; a++)
+		for (size_t b = 0; b < f->group_count; b++) {
+			struct fleet_group *g = &f->groups[a];
+			const struct fleet_group *o = &f->groups[b];
+			if (a == b || g->settings_text || strcmp(g->cpu_model, o->cpu_model)
+			    || strcmp(g->smt, o->smt) || strcmp(g->workload, o->workload)
+			    || strcmp(g->comparison, o->comparison))
+				continue;
+			if (!(g->settings_text = settings_words(g->settings)))
+				return -1;
+		}
+	return 0;
+}
+
 static int build_groups(struct fleet *f)
 {
 	for (size_t i = 0; i < f->host_count; i++) {
@@ -584,7 +648,7 @@ static int build_groups(struct fleet *f)
 	for (size_t g = 0; g < f->group_count; g++)
 		if (pool_group(f, &f->groups[g]) < 0)
 			return -1;
-	return 0;
+	return name_settings(f);
 }
 
 static int compare_paths(const void *pa, const void *pb)
@@ -679,6 +743,8 @@ void fleet_free(struct fleet **p)
 		free(gr->workload);
 		free(gr->comparison);
 		free(gr->key);
+		json_decref(gr->settings);
+		free(gr->settings_text);
 		free(gr->hosts);
 	}
 	free(f->groups);

@@ -5,7 +5,8 @@
  * Each folder is read and analysed as `smtbench report` does (report_new: its headline
  * comparison, sibling vs non-sibling where measured, else the best the node allows). Nodes with
  * the same CPU model, SMT state, workload (with its arguments: kernel and iterations),
- * placements and comparison form a group. Per group, a hierarchical model:
+ * --iters, placements and comparison form a group; groups that differ only in these settings
+ * carry them in their titles. Per group, a hierarchical model:
  *
  *   each node's log-ratio posterior is summarised as normal, m_i ± s_i;
  *   theta_i ~ Normal(mu, tau^2), m_i | theta_i ~ Normal(theta_i, s_i^2), so that
@@ -64,6 +65,7 @@ struct fleet_host {
 	char *dir;                 /* the results folder, as found */
 	char *host, *cpu_model, *smt, *os_kernel, *workload;
 	char *comparison;          /* "sibling vs non-sibling", "non-sibling vs solo", ... */
+	json_t *settings;          /* the run's settings that must match (see run_settings) */
 	char *group_key;           /* what makes nodes comparable (see the top of this file) */
 	size_t n;                  /* samples of the smaller placement of the comparison */
 	double ratio_mean, ratio_ci[2];
@@ -77,6 +79,9 @@ struct fleet_host {
 
 struct fleet_group {
 	char *cpu_model, *smt, *workload, *comparison, *key;
+	json_t *settings;          /* {"iters", "placements", "command", "beside_command"} */
+	char *settings_text;       /* the settings in words when another group's title would be
+	                            * the same (they differ only in them), else NULL */
 	size_t *hosts;             /* indexes into fleet.hosts */
 	size_t host_count;
 	struct fleet_pooled pooled;

@@ -66,8 +66,9 @@ static void group_rows(FILE *out, const struct svg_axis *x, const struct fleet *
                        const struct fleet_group *g, size_t index, double *y)
 {
 	char title[600];
-	snprintf(title, sizeof title, "Group %zu: %s, SMT %s, %s, %s", index + 1, g->cpu_model,
-	         g->smt, g->workload, g->comparison);
+	snprintf(title, sizeof title, "Group %zu: %s, SMT %s, %s%s%s%s, %s", index + 1, g->cpu_model,
+	         g->smt, g->workload, g->settings_text ? " (" : "",
+	         g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "", g->comparison);
 	svg_text(out, 10, *y + 4, "start", 13, "bold", title);
 	*y += ROW_PX;
 	if (g->pooled.ok) { /* the band a new node would fall in, behind the group's nodes */

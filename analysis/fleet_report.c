@@ -31,9 +31,10 @@ static size_t outlier_count(const struct fleet *f, const struct fleet_group *g)
 /* "1.02× (95% CI 0.99–1.05)" style pieces share one resolution: half the interval. */
 static void group_title(FILE *out, const struct fleet_group *g, size_t index, const char *lead)
 {
-	fprintf(out, "%sGroup %zu: %s, SMT %s, workload %s, %s (%zu node%s)\n", lead, index + 1,
-	        g->cpu_model, g->smt, g->workload, g->comparison, g->host_count,
-	        g->host_count == 1 ? "" : "s");
+	fprintf(out, "%sGroup %zu: %s, SMT %s, workload %s%s%s%s, %s (%zu node%s)\n", lead,
+	        index + 1, g->cpu_model, g->smt, g->workload, g->settings_text ? " (" : "",
+	        g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "",
+	        g->comparison, g->host_count, g->host_count == 1 ? "" : "s");
 }
 
 static void pooled_lines(FILE *out, const struct fleet_group *g, const char *lead)
@@ -198,9 +199,9 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 		json_decref(outliers);
 		return NULL;
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
 	                 "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
-	                 "comparison", g->comparison, "hosts", hosts, "pooled",
+	                 "comparison", g->comparison, "settings", g->settings, "hosts", hosts, "pooled",
 	                 pooled_json(&g->pooled), "outliers", outliers,
 	                 "outliers_judged", g->pooled.nodes >= FLEET_OUTLIER_MIN_NODES);
 }

@@ -139,6 +139,30 @@ p = json.loads(sys.argv[1])["groups"][0]["pooled"]
 assert p["nodes"] == 1 and all(p[k] is None for k in
     ("ratio_mean", "ratio_ci", "spread_mean", "predictive_ci")), p' "$t_out"
 
+# --- groups that differ only in their settings -------------------------------------------------
+# Same CPU, SMT, workload and comparison, another --iters: two groups, told apart in their
+# titles and by the "settings" key of each.
+for i in 1 2; do
+	synth "$t_tmp/iters/short$i" "s$i" --sibling --seed "$i" --iters 1000
+	synth "$t_tmp/iters/long$i" "l$i" --sibling --seed "$i" --iters 2000
+done
+check_status 0 "fleet over nodes that differ only in --iters" "$SMTBENCH" fleet "$t_tmp/iters" --json
+check "... two groups with different settings (iters, command)" python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1])["groups"]
+assert a["settings"] != b["settings"], (a["settings"], b["settings"])
+assert {a["settings"]["iters"], b["settings"]["iters"]} == {1000, 2000}, (a, b)
+assert a["settings"]["placements"] == ["non-sibling", "sibling"], a["settings"]
+assert a["settings"]["command"][0] == "nop" and a["settings"]["beside_command"] is None' "$t_out"
+check_status 0 "... and as text" "$SMTBENCH" fleet "$t_tmp/iters"
+check "... whose group titles differ by their settings" python3 -c '
+import sys
+titles = [l for l in sys.argv[1].splitlines() if l.startswith("Group ")]
+assert len(titles) == 2 and len(set(t[8:] for t in titles)) == 2, titles
+assert all("iters " in t and "placements non-sibling, sibling" in t for t in titles), titles' "$t_out"
+check "groups that the title tells apart have no settings in it (the first fleet's report)" \
+	python3 -c 'import sys; assert "; placements " not in sys.argv[1]' "$text"
+
 # --- hostile meta.json strings ----------------------------------------------------------------
 # A host name with a terminal escape sequence and a '|', a CPU model with a newline: replaced
 # when read ('?'), so that nothing raw reaches the terminal, and the '|' escaped in fleet.md's
