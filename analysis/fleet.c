@@ -17,7 +17,7 @@
 #include "analysis/report_internal.h"
 
 /* Folders nested deeper than this under a given folder are not searched (a loop of links, or a
- * path given by mistake). */
+ * path given by mistake); the folder at this depth that has subfolders is listed as skipped. */
 enum { FLEET_MAX_DEPTH = 8 };
 /* The most folders read at once. */
 enum { FLEET_MAX_THREADS = 16 };
@@ -165,25 +165,30 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* A results folder holds meta.json or samples.csv; other folders are searched. Hidden folders
- * (a fleet report's temporary files, .git) are not. */
+/* A results folder holds meta.json or samples.csv; other folders are searched, down to
+ * FLEET_MAX_DEPTH levels. Hidden folders (a fleet report's temporary files, .git) are not. A
+ * folder that cannot be listed, or whose subfolders are too deep, is listed as skipped. */
 static int find_folders(const char *dir, int depth, struct paths *out)
 {
 	if (has_file(dir, "meta.json") || has_file(dir, "samples.csv"))
 		return push_path(out, strdup(dir), NULL);
-	if (depth >= FLEET_MAX_DEPTH)
-		return 0;
 	struct dirent **names = NULL;
 	int count = scandir(dir, &names, NULL, alphasort);
 	if (count < 0)
-		return 0; /* unreadable below a given folder: nothing to find there */
+		return push_path(out, strdup(dir),
+		                 analysis_strdup_printf("cannot be listed (%s): not searched for "
+		                                        "results folders; make it readable",
+		                                        strerror(errno)));
 	int rc = 0;
+	bool too_deep = false;
 	for (int i = 0; i < count; i++) {
 		if (rc == 0 && names[i]->d_name[0] != '.') {
 			char *sub = strcmp(dir, ".") ? analysis_strdup_printf("%s/%s", dir, names[i]->d_name)
 			                             : strdup(names[i]->d_name);
 			if (!sub)
 				rc = -1;
+			else if (is_dir(sub) && depth >= FLEET_MAX_DEPTH)
+				too_deep = true;
 			else if (is_dir(sub))
 				rc = find_folders(sub, depth + 1, out);
 			free(sub);
@@ -191,6 +196,12 @@ static int find_folders(const char *dir, int depth, struct paths *out)
 		free(names[i]);
 	}
 	free(names);
+	if (rc == 0 && too_deep)
+		rc = push_path(out, strdup(dir),
+		               analysis_strdup_printf("its subfolders are deeper than %d levels below "
+		                                      "the folder given (a loop of links?): not "
+		                                      "searched; give a folder nearer to them",
+		                                      FLEET_MAX_DEPTH));
 	return rc;
 }
 
@@ -294,6 +305,21 @@ static char *mixed_workloads(const char *dir)
 	return found;
 }
 
+static char *incomplete_reason(const json_t *meta, const char *status, const char *dir)
+{
+	json_t *done = json_object_get(meta, "trials_done");
+	char count[64];
+	if (json_is_integer(done) && json_integer_value(done) >= 0)
+		snprintf(count, sizeof count, "%lld trials done",
+		         (long long)json_integer_value(done));
+	else
+		snprintf(count, sizeof count, "trials done unknown: meta.json's trials_done is %s",
+		         done ? "damaged" : "missing");
+	return analysis_strdup_printf("incomplete: its run is %s (%s); continue it with smtbench "
+	                              "run --resume %s", status ? status : "of unknown status",
+	                              count, dir);
+}
+
 /* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
 static char *meta_problem(const char *dir, json_t **meta)
 {
@@ -318,11 +344,7 @@ static char *meta_problem(const char *dir, json_t **meta)
 		                              version ? version : "(no version)", SMTBENCH_VERSION);
 	const char *status = report_meta_string(*meta, "status");
 	if (!status || strcmp(status, "complete"))
-		return analysis_strdup_printf("incomplete: its run is %s (%lld trials done); continue "
-		                              "it with smtbench run --resume %s",
-		                              status ? status : "of unknown status",
-		                              (long long)json_integer_value(
-		                                  json_object_get(*meta, "trials_done")), dir);
+		return incomplete_reason(*meta, status, dir);
 	if (!has_file(dir, "samples.csv"))
 		return strdup("no samples.csv; rerun it");
 	char *mixed = mixed_workloads(dir);
@@ -686,6 +708,13 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 			                   "runs wrote into (FLEET_DIR)", dirs[i]);
 			goto fail;
 		}
+		DIR *readable = opendir(dirs[i]);
+		if (!readable) {
+			analysis_set_error(err, err_size, "%s cannot be read (%s); give a folder you can "
+			                   "read", dirs[i], strerror(errno));
+			goto fail;
+		}
+		closedir(readable);
 		char *trimmed = strdup(dirs[i]);
 		if (!trimmed)
 			goto oom;

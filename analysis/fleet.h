@@ -104,7 +104,8 @@ struct fleet {
 /*
  * Finds every results folder (a directory holding meta.json or samples.csv) under the given
  * folders (a given folder may itself be one), analyses each, groups and pools them. A folder
- * that cannot be used is listed in skipped with its reason. Returns NULL with a message only for
+ * that cannot be used is listed in skipped with its reason: also one that cannot be listed,
+ * whose subfolders are too deep to search, that is reached twice, or whose name is not text. Returns NULL with a message only for
  * a given path that is not a readable directory, or out of memory.
  */
 struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size);

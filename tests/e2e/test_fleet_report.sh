@@ -139,6 +139,61 @@ p = json.loads(sys.argv[1])["groups"][0]["pooled"]
 assert p["nodes"] == 1 and all(p[k] is None for k in
     ("ratio_mean", "ratio_ci", "spread_mean", "predictive_ci")), p' "$t_out"
 
+# --- folders the search cannot use -------------------------------------------------------------
+# A trials_done that is not a number, subfolders deeper than the search goes, a folder that
+# cannot be listed: each listed as skipped with a reason that says what happened.
+search=$t_tmp/search
+synth "$search/ok1" ok1 --sibling --seed 1
+synth "$search/ok2" ok2 --sibling --seed 2
+synth "$search/baddone" h --sibling --status interrupted
+python3 - "$search/baddone/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["trials_done"] = "many"; json.dump(m, open(sys.argv[1], "w"))
+PY
+deep=$search/d1/d2/d3/d4/d5/d6/d7/d8
+synth "$deep/d9/node" deep --sibling
+check_status 0 "fleet over a damaged trials_done and a folder too deep" "$SMTBENCH" fleet "$search" --json
+check "... says trials done is unknown, and names the folder whose subfolders were not searched" \
+	python3 -c '
+import json, sys
+got = {s["dir"]: s["reason"] for s in json.loads(sys.argv[1])["skipped"]}
+root = sys.argv[2]
+assert set(got) == {root + "/baddone", sys.argv[3]}, got
+assert "trials done unknown: meta.json'"'"'s trials_done is damaged" in got[root + "/baddone"], got
+assert "(0 trials done)" not in got[root + "/baddone"]
+assert "deeper than 8 levels" in got[sys.argv[3]] and "not searched" in got[sys.argv[3]], got' \
+	"$t_out" "$search" "$deep"
+# Permissions: root reads every folder, so the unreadable-folder checks run as nobody.
+as_user=()
+if [[ $(id -u) == 0 ]]; then
+	if command -v setpriv >/dev/null 2>&1; then
+		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		as_user=(skip)
+	fi
+fi
+if [[ ${as_user[0]:-} == skip ]]; then
+	skip "unreadable folders: running as root without setpriv (util-linux) to drop to nobody"
+	skip "an unreadable FLEET_DIR: same"
+else
+	perm=$(mktemp -d /tmp/smtbench-fleet-perm.XXXXXX)
+	chmod 755 "$perm"
+	synth "$perm/top/ok1" ok1 --sibling --seed 1
+	synth "$perm/top/ok2" ok2 --sibling --seed 2
+	mkdir -p "$perm/top/locked/inside" "$perm/closed"
+	chmod -R a+rX "$perm"
+	chmod 000 "$perm/top/locked" "$perm/closed"
+	check_status 0 "fleet over a subfolder that cannot be listed" \
+		"${as_user[@]}" "$SMTBENCH" fleet "$perm/top"
+	check "... lists it as skipped, saying it cannot be listed" \
+		contains "$t_out" "$perm/top/locked: cannot be listed (Permission denied)"
+	check_status 2 "a FLEET_DIR that cannot be read" "${as_user[@]}" "$SMTBENCH" fleet "$perm/closed"
+	check "... is named in one line" test "$t_err" = \
+		"smtbench: fleet: $perm/closed cannot be read (Permission denied); give a folder you can read"
+	chmod -R u+rwX "$perm"
+	rm -rf "$perm"
+fi
+
 # --- groups that differ only in their settings -------------------------------------------------
 # Same CPU, SMT, workload and comparison, another --iters: two groups, told apart in their
 # titles and by the "settings" key of each.
