@@ -97,6 +97,12 @@ static void kernel_release(const char *os_kernel, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)len, os_kernel);
 }
 
+/* An unsettled node's mean is the grid's artefact, not an answer (analysis.h): "–" instead. */
+static const char *host_mean(struct analysis_nums *ns, const struct fleet_host *h, double res)
+{
+	return h->settled ? analysis_num(ns, h->ratio_mean, res) : "–";
+}
+
 static void host_row(FILE *out, const struct fleet_host *h)
 {
 	struct analysis_nums ns = { .next = 0 };
@@ -107,8 +113,8 @@ static void host_row(FILE *out, const struct fleet_host *h)
 	snprintf(ci, sizeof ci, "%s–%s", analysis_num(&ns, h->ratio_ci[0], res),
 	         analysis_num(&ns, h->ratio_ci[1], res));
 	/* the en dash is 3 bytes and one column: printf pads bytes */
-	fprintf(out, "  %-16s %-24s %5zu  %-8s %-20s %s%s%s  %s\n", h->host, kernel, h->n,
-	        analysis_num(&ns, h->ratio_mean, res), ci, h->verdict,
+	fprintf(out, "  %-16s %-24s %5zu  %-*s %-20s %s%s%s  %s\n", h->host, kernel, h->n,
+	        h->settled ? 8 : 10, host_mean(&ns, h, res), ci, h->verdict,
 	        h->settled ? "" : " (not pooled)", h->outlier ? "  << DISAGREES" : "", h->dir);
 }
 
@@ -245,7 +251,7 @@ static void markdown_row(FILE *out, const struct fleet_host *h)
 	markdown_cell(out, h->host);
 	fprintf(out, "%s | ", h->outlier ? " **(disagrees)**" : "");
 	markdown_cell(out, h->os_kernel);
-	fprintf(out, " | %zu | %s | %s–%s | %s%s | `", h->n, analysis_num(&ns, h->ratio_mean, res),
+	fprintf(out, " | %zu | %s | %s–%s | %s%s | `", h->n, host_mean(&ns, h, res),
 	        analysis_num(&ns, h->ratio_ci[0], res), analysis_num(&ns, h->ratio_ci[1], res),
 	        h->verdict, h->settled ? "" : " (not pooled)");
 	markdown_cell(out, h->dir);

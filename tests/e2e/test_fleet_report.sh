@@ -218,6 +218,18 @@ assert all("iters " in t and "placements non-sibling, sibling" in t for t in tit
 check "groups that the title tells apart have no settings in it (the first fleet's report)" \
 	python3 -c 'import sys; assert "; placements " not in sys.argv[1]' "$text"
 
+# --- an unsettled node --------------------------------------------------------------------------
+# 3 trials: its comparison is not settled, so no mean is quoted for it ("–"), only its interval.
+synth "$t_tmp/unsettled/u1" u1 --sibling --trials 3 --seed 3
+synth "$t_tmp/unsettled/s1" s1 --sibling --seed 1
+check_status 0 "fleet with an unsettled node" "$SMTBENCH" fleet "$t_tmp/unsettled" --out "$t_tmp/unsettled-report"
+check "... its row quotes no mean ratio, and says it is not pooled" python3 -c '
+import sys
+row = [l.split() for l in sys.argv[1].splitlines() if l.startswith("  u1 ")][0]
+i = row.index("3")
+assert row[i + 1] == "–" and "(not" in row, row' "$t_out"
+check "... nor does fleet.md's" grep -q '^| u1 | .* | 3 | – | ' "$t_tmp/unsettled-report/fleet.md"
+
 # --- hostile meta.json strings ----------------------------------------------------------------
 # A host name with a terminal escape sequence and a '|', a CPU model with a newline: replaced
 # when read ('?'), so that nothing raw reaches the terminal, and the '|' escaped in fleet.md's
