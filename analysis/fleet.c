@@ -15,6 +15,7 @@
 #include "analysis/fleet.h"
 #include "analysis/internal.h"
 #include "analysis/report_internal.h"
+#include "analysis/samples_csv.h"
 
 /* Folders nested deeper than this under a given folder are not searched (a loop of links, or a
  * path given by mistake); the folder at this depth that has subfolders is listed as skipped. */
@@ -263,6 +264,21 @@ static char *group_key(const json_t *meta, const char *smt, const json_t *settin
 	return text;
 }
 
+/* The columns of samples.csv's header line (split in place) that mixed_workloads reads. */
+static bool header_columns(char *header, int *c_role, int *c_work)
+{
+	char *fields[SAMPLES_COLUMN_COUNT * 2];
+	size_t n = samples_csv_split(header, fields, sizeof fields / sizeof *fields);
+	*c_role = *c_work = -1;
+	for (size_t i = 0; i < n && i < sizeof fields / sizeof *fields; i++) {
+		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_ROLE]))
+			*c_role = (int)i;
+		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_WORKLOAD]))
+			*c_work = (int)i;
+	}
+	return *c_role >= 0 && *c_work >= 0;
+}
+
 /* Different measured workloads among samples.csv's role-a rows: the first two, else NULL. */
 static char *mixed_workloads(const char *dir)
 {
@@ -274,24 +290,18 @@ static char *mixed_workloads(const char *dir)
 	char *line = NULL, *first = NULL, *found = NULL;
 	size_t cap = 0;
 	int c_role = -1, c_work = -1;
-	for (long row = 0; !found && getline(&line, &cap, in) > 0; row++) {
+	bool header = false;
+	while (!found && getline(&line, &cap, in) > 0) {
 		line[strcspn(line, "\r\n")] = '\0';
-		char *fields[64], *cursor = line;
-		size_t n = 0;
-		while (n < 64 && cursor)
-			fields[n++] = strsep(&cursor, ",");
-		if (row == 0) {
-			for (size_t i = 0; i < n; i++) {
-				if (!strcmp(fields[i], "role"))
-					c_role = (int)i;
-				if (!strcmp(fields[i], "workload"))
-					c_work = (int)i;
-			}
-			if (c_role < 0 || c_work < 0)
+		if (!header) {
+			if (!(header = header_columns(line, &c_role, &c_work)))
 				break;
 			continue;
 		}
-		if ((size_t)c_role >= n || (size_t)c_work >= n || strcmp(fields[c_role], "a")
+		char *fields[SAMPLES_COLUMN_COUNT * 2];
+		size_t n = samples_csv_split(line, fields, sizeof fields / sizeof *fields);
+		size_t stored = n < sizeof fields / sizeof *fields ? n : sizeof fields / sizeof *fields;
+		if ((size_t)c_role >= stored || (size_t)c_work >= stored || strcmp(fields[c_role], "a")
 		    || !*fields[c_work])
 			continue;
 		if (!first)
