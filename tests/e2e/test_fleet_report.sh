@@ -254,6 +254,16 @@ rows = [l for l in md.splitlines() if l.startswith("| evil")]
 assert len(rows) == 2 and all(l.replace("\\|", "").count("|") == 8 for l in rows), rows' \
 	"$t_tmp/hostile-report/fleet.md"
 
+# A host name longer than the plot's label, of 2-byte characters: cut whole, the SVG stays XML.
+long=$(python3 -c 'print("é" * 200)')
+synth "$t_tmp/long/n1" "$long" --sibling --seed 1
+synth "$t_tmp/long/n2" "$long" --sibling --seed 2
+check_status 0 "fleet over hosts with long non-ASCII names" "$SMTBENCH" fleet "$t_tmp/long" --out "$t_tmp/long-report"
+check "... its forest plot is well-formed XML" python3 -c '
+import re, sys, xml.dom.minidom
+page = open(sys.argv[1], "rb").read().decode("utf-8")
+xml.dom.minidom.parseString(re.search(r"<svg.*?</svg>", page, re.S).group(0))' "$t_tmp/long-report/fleet.html"
+
 # --- one folder reached twice ------------------------------------------------------------------
 # run1/{n1,n2,n3} plus latest -> run1, and run1 given twice: still 3 nodes, the extra paths
 # listed as skipped naming the folder they are.
