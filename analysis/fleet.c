@@ -689,19 +689,52 @@ static int compare_paths(const void *pa, const void *pb)
 	return strcmp(a->path, b->path);
 }
 
-/* The same folder found twice (through a link, or given twice) is read once: each later path
- * to it (in path order) is skipped, naming the first. */
+/* How many of the path's components are symbolic links. */
+static size_t links_in(const char *path)
+{
+	char *prefix = strdup(path);
+	size_t links = 0;
+	for (char *cut = prefix; cut && *cut;) {
+		char *slash = strchr(cut + (*cut == '/'), '/');
+		if (slash)
+			*slash = '\0';
+		struct stat st;
+		links += lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode);
+		if (slash)
+			*slash = '/';
+		cut = slash;
+	}
+	free(prefix);
+	return links;
+}
+
+/* The same folder found twice (through a link, or given twice) is read once: through the path
+ * with the fewest links (the first of those, in path order); each other path to it is skipped,
+ * naming that one. */
 static int mark_duplicates(struct paths *found)
 {
-	for (size_t i = 1; i < found->count; i++) {
+	for (size_t i = 0; i < found->count; i++) {
 		struct found *it = &found->items[i];
-		for (size_t k = 0; !it->reason && it->ino && k < i; k++) {
-			const struct found *first = &found->items[k];
-			if (first->dev != it->dev || first->ino != it->ino)
+		if (it->reason || !it->ino)
+			continue;
+		size_t keep = i, fewest = links_in(it->path);
+		for (size_t k = i + 1; k < found->count; k++) {
+			const struct found *other = &found->items[k];
+			size_t links;
+			if (!other->reason && other->dev == it->dev && other->ino == it->ino
+			    && (links = links_in(other->path)) < fewest) {
+				keep = k;
+				fewest = links;
+			}
+		}
+		for (size_t k = i; k < found->count; k++) {
+			struct found *other = &found->items[k];
+			if (k == keep || other->reason || other->dev != it->dev || other->ino != it->ino)
 				continue;
-			it->reason = analysis_strdup_printf("same folder as %s (a link, or given twice): "
-			                                    "counted once", first->shown);
-			if (!it->reason)
+			other->reason = analysis_strdup_printf("same folder as %s (a link, or given "
+			                                       "twice): counted once",
+			                                       found->items[keep].shown);
+			if (!other->reason)
 				return -1;
 		}
 	}
