@@ -95,7 +95,9 @@ PROGRAM     := $(BUILD)/smtbench
 LAB_INITRAMFS := $(BUILD)/lab/initramfs.cpio.gz
 LAB_SRCS      := tests/lab/init tests/lab/mkinitramfs.sh $(wildcard tests/lab/guest/*.sh)
 LAB_KERNEL_DIR := build/lab-kernel
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
 LAB_IMAGE     := $(if $(shell command -v busybox 2>/dev/null),$(LAB_INITRAMFS))
+endif
 
 .PHONY: all test run bench fuzz lab lab-kernel install uninstall clean
 .DELETE_ON_ERROR:

@@ -5,7 +5,8 @@
  * Each folder is read and analysed as `smtbench report` does (report_new: its headline
  * comparison, sibling vs non-sibling where measured, else the best the node allows). Nodes with
  * the same CPU model, SMT state, workload (with its arguments: kernel and iterations),
- * placements and comparison form a group. Per group, a hierarchical model:
+ * --iters, placements and comparison form a group; groups that differ only in these settings
+ * carry them in their titles. Per group, a hierarchical model:
  *
  *   each node's log-ratio posterior is summarised as normal, m_i ± s_i;
  *   theta_i ~ Normal(mu, tau^2), m_i | theta_i ~ Normal(theta_i, s_i^2), so that
@@ -41,6 +42,8 @@
 #define FLEET_TAU_POINTS 400
 #define FLEET_MU_POINTS 801
 #define FLEET_OUTLIER_MIN_NODES 3
+/* Fewer pooled nodes than this: no pooled answer (one node: see its own). */
+#define FLEET_POOL_MIN_NODES 2
 
 /* The files fleet_write_files() writes, in this order. */
 #define FLEET_FILE_COUNT 3
@@ -48,7 +51,7 @@ extern const char *const fleet_file_names[FLEET_FILE_COUNT];
 
 /* The pooled answer of one group (log-ratio scale unless named ratio). */
 struct fleet_pooled {
-	bool ok;                   /* false: no node of the group could be pooled */
+	bool ok;                   /* false: fewer than FLEET_POOL_MIN_NODES nodes to pool */
 	size_t nodes;              /* nodes pooled */
 	double mu_mean, mu_ci[2];  /* posterior of mu (log ratio) */
 	double ratio_mean;         /* posterior mean of exp(mu) */
@@ -62,6 +65,7 @@ struct fleet_host {
 	char *dir;                 /* the results folder, as found */
 	char *host, *cpu_model, *smt, *os_kernel, *workload;
 	char *comparison;          /* "sibling vs non-sibling", "non-sibling vs solo", ... */
+	json_t *settings;          /* the run's settings that must match (see run_settings) */
 	char *group_key;           /* what makes nodes comparable (see the top of this file) */
 	size_t n;                  /* samples of the smaller placement of the comparison */
 	double ratio_mean, ratio_ci[2];
@@ -75,6 +79,9 @@ struct fleet_host {
 
 struct fleet_group {
 	char *cpu_model, *smt, *workload, *comparison, *key;
+	json_t *settings;          /* {"iters", "placements", "command", "beside_command"} */
+	char *settings_text;       /* the settings in words when another group's title would be
+	                            * the same (they differ only in them), else NULL */
 	size_t *hosts;             /* indexes into fleet.hosts */
 	size_t host_count;
 	struct fleet_pooled pooled;
@@ -97,14 +104,16 @@ struct fleet {
 /*
  * Finds every results folder (a directory holding meta.json or samples.csv) under the given
  * folders (a given folder may itself be one), analyses each, groups and pools them. A folder
- * that cannot be used is listed in skipped with its reason. Returns NULL with a message only for
+ * that cannot be used is listed in skipped with its reason: also one that cannot be listed,
+ * whose subfolders are too deep to search, that is reached twice, or whose name is not text. Returns NULL with a message only for
  * a given path that is not a readable directory, or out of memory.
  */
 struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size);
 
 void fleet_free(struct fleet **p);
 
-/* The hierarchical model on its own, for tests: n nodes' normal summaries m[i] ± s[i]. */
+/* The hierarchical model on its own, for tests: n nodes' normal summaries m[i] ± s[i]. With
+ * fewer than FLEET_POOL_MIN_NODES nodes nothing is pooled: out->ok is false. */
 int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out);
 
 /* The outlier check of each of the n nodes against the other n - 1 (nothing is judged below
@@ -116,7 +125,8 @@ int fleet_outliers(const double *m, const double *s, const double *lo, const dou
 
 /* The terminal report. Returns 0, or -1 when writing failed. */
 int fleet_print_text(const struct fleet *f, FILE *out);
-/* The --json contract (see README "On a cluster"). New reference; NULL on out of memory. */
+/* The --json contract (see README "On a cluster"). New reference; NULL when any part of it
+ * could not be made (out of memory, a string that is not UTF-8): never a part left out. */
 json_t *fleet_json(const struct fleet *f);
 /* fleet.md, and the forest plot and fleet.html, as new strings; NULL on out of memory. */
 char *fleet_markdown(const struct fleet *f);

@@ -43,11 +43,27 @@ static size_t row_count(const struct fleet *f)
 	return rows ? rows : 1;
 }
 
+/* A label cut by snprintf may end inside a UTF-8 sequence, which would make the SVG invalid
+ * XML: the incomplete character is dropped. */
+static void utf8_whole(char *text)
+{
+	size_t len = strlen(text), lead = len;
+	while (lead > 0 && ((unsigned char)text[lead - 1] & 0xc0) == 0x80)
+		lead--;
+	if (lead == 0 || ((unsigned char)text[lead - 1] & 0x80) == 0)
+		return;
+	unsigned char c = (unsigned char)text[lead - 1];
+	size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	if (len - (lead - 1) < need)
+		text[lead - 1] = '\0';
+}
+
 static void node_row(FILE *out, const struct svg_axis *x, const struct fleet_host *h, double y)
 {
 	const char *color = h->outlier ? OUTLIER_COLOR : NODE_COLOR;
 	char label[300];
 	snprintf(label, sizeof label, "%s%s", h->host, h->outlier ? " — check this node" : "");
+	utf8_whole(label);
 	fprintf(out, "<g class=\"node%s\" data-dir=\"", h->outlier ? " outlier" : "");
 	report_xml_escape(out, h->dir);
 	fputs("\">\n", out);
@@ -66,8 +82,10 @@ static void group_rows(FILE *out, const struct svg_axis *x, const struct fleet *
                        const struct fleet_group *g, size_t index, double *y)
 {
 	char title[600];
-	snprintf(title, sizeof title, "Group %zu: %s, SMT %s, %s, %s", index + 1, g->cpu_model,
-	         g->smt, g->workload, g->comparison);
+	snprintf(title, sizeof title, "Group %zu: %s, SMT %s, %s%s%s%s, %s", index + 1, g->cpu_model,
+	         g->smt, g->workload, g->settings_text ? " (" : "",
+	         g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "", g->comparison);
+	utf8_whole(title);
 	svg_text(out, 10, *y + 4, "start", 13, "bold", title);
 	*y += ROW_PX;
 	if (g->pooled.ok) { /* the band a new node would fall in, behind the group's nodes */

@@ -253,8 +253,8 @@ int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *
 {
 	memset(out, 0, sizeof *out);
 	out->nodes = n;
-	if (n == 0)
-		return 0;
+	if (n < FLEET_POOL_MIN_NODES)
+		return 0; /* one node's "pooled" answer would be its own, widened by tau's prior */
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(m[i]) || !(s[i] > 0) || !isfinite(s[i]))
 			return -1;

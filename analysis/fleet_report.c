@@ -31,15 +31,22 @@ static size_t outlier_count(const struct fleet *f, const struct fleet_group *g)
 /* "1.02× (95% CI 0.99–1.05)" style pieces share one resolution: half the interval. */
 static void group_title(FILE *out, const struct fleet_group *g, size_t index, const char *lead)
 {
-	fprintf(out, "%sGroup %zu: %s, SMT %s, workload %s, %s (%zu node%s)\n", lead, index + 1,
-	        g->cpu_model, g->smt, g->workload, g->comparison, g->host_count,
-	        g->host_count == 1 ? "" : "s");
+	fprintf(out, "%sGroup %zu: %s, SMT %s, workload %s%s%s%s, %s (%zu node%s)\n", lead,
+	        index + 1, g->cpu_model, g->smt, g->workload, g->settings_text ? " (" : "",
+	        g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "",
+	        g->comparison, g->host_count, g->host_count == 1 ? "" : "s");
 }
 
 static void pooled_lines(FILE *out, const struct fleet_group *g, const char *lead)
 {
 	const struct fleet_pooled *p = &g->pooled;
 	struct analysis_nums ns = { .next = 0 };
+	if (!p->ok && p->nodes > 0) {
+		fprintf(out, "%sPooled: one node: see its own answer above (a pooled answer and the "
+		        "node-to-node spread need %d or more settled nodes)\n", lead,
+		        FLEET_POOL_MIN_NODES);
+		return;
+	}
 	if (!p->ok) {
 		fprintf(out, "%sPooled: none of its nodes has a settled answer (too few samples); rerun "
 		        "them with more trials\n", lead);
@@ -90,6 +97,12 @@ static void kernel_release(const char *os_kernel, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)len, os_kernel);
 }
 
+/* An unsettled node's mean is the grid's artefact, not an answer (analysis.h): "–" instead. */
+static const char *host_mean(struct analysis_nums *ns, const struct fleet_host *h, double res)
+{
+	return h->settled ? analysis_num(ns, h->ratio_mean, res) : "–";
+}
+
 static void host_row(FILE *out, const struct fleet_host *h)
 {
 	struct analysis_nums ns = { .next = 0 };
@@ -100,8 +113,8 @@ static void host_row(FILE *out, const struct fleet_host *h)
 	snprintf(ci, sizeof ci, "%s–%s", analysis_num(&ns, h->ratio_ci[0], res),
 	         analysis_num(&ns, h->ratio_ci[1], res));
 	/* the en dash is 3 bytes and one column: printf pads bytes */
-	fprintf(out, "  %-16s %-24s %5zu  %-8s %-20s %s%s%s  %s\n", h->host, kernel, h->n,
-	        analysis_num(&ns, h->ratio_mean, res), ci, h->verdict,
+	fprintf(out, "  %-16s %-24s %5zu  %-*s %-20s %s%s%s  %s\n", h->host, kernel, h->n,
+	        h->settled ? 8 : 10, host_mean(&ns, h, res), ci, h->verdict,
 	        h->settled ? "" : " (not pooled)", h->outlier ? "  << DISAGREES" : "", h->dir);
 }
 
@@ -172,18 +185,29 @@ static json_t *pooled_json(const struct fleet_pooled *p)
 	                 "predictive_log_ci", pair(p->predictive_log_ci));
 }
 
+/* Appends value (taken) to array; false when either is NULL or the append failed (a string
+ * that is not UTF-8, out of memory): the caller reports it, never leaves the item out. */
+static bool append(json_t *array, json_t *value)
+{
+	return value && array && json_array_append_new(array, value) == 0;
+}
+
 static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 {
 	json_t *hosts = json_array(), *outliers = json_array();
-	for (size_t k = 0; hosts && outliers && k < g->host_count; k++) {
+	bool ok = hosts && outliers;
+	for (size_t k = 0; ok && k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		json_array_append_new(hosts, host_json(h));
-		if (h->outlier)
-			json_array_append_new(outliers, json_string(h->dir));
+		ok = append(hosts, host_json(h)) && (!h->outlier || append(outliers, json_string(h->dir)));
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:o?, s:o, s:o?, s:b}",
+	if (!ok) {
+		json_decref(hosts);
+		json_decref(outliers);
+		return NULL;
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
 	                 "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
-	                 "comparison", g->comparison, "hosts", hosts, "pooled",
+	                 "comparison", g->comparison, "settings", g->settings, "hosts", hosts, "pooled",
 	                 pooled_json(&g->pooled), "outliers", outliers,
 	                 "outliers_judged", g->pooled.nodes >= FLEET_OUTLIER_MIN_NODES);
 }
@@ -191,16 +215,48 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 json_t *fleet_json(const struct fleet *f)
 {
 	json_t *groups = json_array(), *skipped = json_array();
-	for (size_t g = 0; groups && g < f->group_count; g++)
-		json_array_append_new(groups, group_json(f, &f->groups[g]));
-	for (size_t i = 0; skipped && i < f->skipped_count; i++)
-		json_array_append_new(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
-		                                         "reason", f->skipped[i].reason));
-	return json_pack("{s:o?, s:o?, s:s, s:s}", "groups", groups, "skipped", skipped,
+	bool ok = groups && skipped;
+	for (size_t g = 0; ok && g < f->group_count; g++)
+		ok = append(groups, group_json(f, &f->groups[g]));
+	for (size_t i = 0; ok && i < f->skipped_count; i++)
+		ok = append(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
+		                               "reason", f->skipped[i].reason));
+	if (!ok) {
+		json_decref(groups);
+		json_decref(skipped);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o, s:s, s:s}", "groups", groups, "skipped", skipped,
 	                 "tool", "smtbench", "version", SMTBENCH_VERSION);
 }
 
 /* ---- fleet.md ------------------------------------------------------------------------------ */
+
+/* A table cell's text: a '|' would end the cell, so it is written \| (GitHub's escape, which
+ * holds inside a code span too). */
+static void markdown_cell(FILE *out, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '|')
+			fputc('\\', out);
+		fputc(*text, out);
+	}
+}
+
+static void markdown_row(FILE *out, const struct fleet_host *h)
+{
+	struct analysis_nums ns = { .next = 0 };
+	double res = report_half_width(h->ratio_ci);
+	fputs("| ", out);
+	markdown_cell(out, h->host);
+	fprintf(out, "%s | ", h->outlier ? " **(disagrees)**" : "");
+	markdown_cell(out, h->os_kernel);
+	fprintf(out, " | %zu | %s | %s–%s | %s%s | `", h->n, host_mean(&ns, h, res),
+	        analysis_num(&ns, h->ratio_ci[0], res), analysis_num(&ns, h->ratio_ci[1], res),
+	        h->verdict, h->settled ? "" : " (not pooled)");
+	markdown_cell(out, h->dir);
+	fputs("` |\n", out);
+}
 
 char *fleet_markdown(const struct fleet *f)
 {
@@ -217,16 +273,8 @@ char *fleet_markdown(const struct fleet *f)
 		group_title(out, g, gi, "");
 		fprintf(out, "\n| host | kernel | n | ratio | 95%% CI | verdict | folder |\n"
 		        "|---|---|--:|--:|---|---|---|\n");
-		for (size_t k = 0; k < g->host_count; k++) {
-			const struct fleet_host *h = &f->hosts[g->hosts[k]];
-			struct analysis_nums ns = { .next = 0 };
-			double res = report_half_width(h->ratio_ci);
-			fprintf(out, "| %s%s | %s | %zu | %s | %s–%s | %s%s | `%s` |\n", h->host,
-			        h->outlier ? " **(disagrees)**" : "", h->os_kernel, h->n,
-			        analysis_num(&ns, h->ratio_mean, res), analysis_num(&ns, h->ratio_ci[0], res),
-			        analysis_num(&ns, h->ratio_ci[1], res), h->verdict,
-			        h->settled ? "" : " (not pooled)", h->dir);
-		}
+		for (size_t k = 0; k < g->host_count; k++)
+			markdown_row(out, &f->hosts[g->hosts[k]]);
 		fprintf(out, "\n");
 		pooled_lines(out, g, "- ");
 		outlier_lines(out, f, g, "- ");
@@ -261,8 +309,8 @@ int fleet_write_files(const struct fleet *f, const char *dir, char *err, size_t 
 	int rc = 0;
 	for (size_t i = 0; i < FLEET_FILE_COUNT && rc == 0; i++) {
 		if (!texts[i]) {
-			analysis_set_error(err, err_size, "%s/%s: out of memory while writing it", dir,
-			                   fleet_file_names[i]);
+			analysis_set_error(err, err_size, "%s/%s: its text could not be made (out of "
+			                   "memory, or a name that is not UTF-8)", dir, fleet_file_names[i]);
 			rc = -1;
 		} else {
 			rc = fileio_write_atomic(dir, fleet_file_names[i], texts[i], strlen(texts[i]), err,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,11 +120,20 @@ double mad_of(const double *x, size_t n, double center)
 }
 
 /* GSL reports a domain or precision problem through its error handler, which by default
- * aborts the program; a library must not, so the handler is switched off before each use and
- * the functions' return values (NaN for a bad argument) are what callers see. */
-static void gsl_quiet(void)
+ * aborts the program; a library must not, so the handler is switched off before the first use
+ * and the functions' return values (NaN for a bad argument) are what callers see. The handler is
+ * a GSL global: it is written once (pthread_once), never again, so that the fleet's worker
+ * threads calling these at once do not race on it. */
+static pthread_once_t gsl_quiet_once = PTHREAD_ONCE_INIT;
+
+static void gsl_quiet_now(void)
 {
 	gsl_set_error_handler_off();
+}
+
+static void gsl_quiet(void)
+{
+	pthread_once(&gsl_quiet_once, gsl_quiet_now);
 }
 
 double analysis_student_t_cdf(double t, double dof)

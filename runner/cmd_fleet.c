@@ -58,8 +58,9 @@ int cmd_fleet(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
+		case 'h':
 		case OPT_HELP:
 			fleet_help();
 			return EXIT_OK;
@@ -95,8 +96,13 @@ int cmd_fleet(int argc, char **argv)
 	}
 	if (json) {
 		json_t *j = fleet_json(f);
-		if (!j || json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+		if (!j) {
+			warnx("fleet: the JSON could not be made (out of memory, or a name that is not "
+			      "UTF-8)");
 			status = EXIT_FAILURE_RUNTIME;
+		} else if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+			status = EXIT_FAILURE_RUNTIME;
+		}
 		else
 			putchar('\n');
 		json_decref(j);

@@ -42,8 +42,9 @@ int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0; /* errors are ours: one line with the program's name */
-	while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
 		switch (c) {
+		case 'h':
 		case OPT_HELP:
 			report_help();
 			return EXIT_OK;

@@ -65,9 +65,10 @@ assert accounting_ok(u), u
 # Time-sharing one PU, the two copies together get at most one CPU-second per second: a load-
 # independent proof that they shared it (on two CPUs of an idle machine this is about 2).
 assert share < 1.1, share
-# Wall time: about 2x on an idle machine; beside other busy processes less (with one busy loop
-# per CPU, 3 runnable instead of 2 gives 1.5x), so this bound is only a sanity check.
-assert 1.05 < w < 3.0, w
+# Wall time: about 2x on an idle machine, but beside other busy processes anything down to about
+# 1x (solo is slowed by the load as much as same-pu is), so it has no lower bound: sharing is
+# proved by the CPU time per wall second above. The upper bound is a sanity check (printed above).
+assert w < 3.0, "same-pu/solo wall time %.3f: more than 3x for two copies on one PU" % w
 # The check has the power to see a real error on these very data.
 assert not accounting_ok(median_ratio("utime_s", 1.5)), "a 1.5x error would pass"
 assert not accounting_ok(median_ratio("utime_s", 0.67)), "a 0.67x error would pass"

@@ -98,6 +98,193 @@ assert "Disagrees with its group: <b>node7</b>" in dom' "$shot/dom.html"
 		"${w:-0}" "${h:-0}" "${frac:-0}" "${colours:-0}"
 fi
 
+# --- hostile names ---------------------------------------------------------------------------
+# Folder names that are not text (not UTF-8, a terminal escape) are listed as skipped with the
+# name escaped, in the text and the JSON alike: never dropped, never printed raw.
+odd=$t_tmp/odd
+for i in 1 2; do synth "$odd/n$i" "n$i" --sibling --seed "$i"; done
+synth "$odd/bad"$'\xff'"name" h --sibling
+synth "$odd/esc"$'\e[31m'"red" h --sibling
+check_status 0 "fleet --json with folders whose names are not text" "$SMTBENCH" fleet "$odd" --json
+printf '%s\n' "$t_out" >"$t_tmp/odd.json"
+check "... lists both as skipped, escaped, and the two good nodes" python3 - "$t_tmp/odd.json" "$odd" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); root = sys.argv[2]
+got = {s["dir"]: s["reason"] for s in j["skipped"]}
+assert set(got) == {root + "/bad\\xffname", root + "/esc\\x1b[31mred"}, got
+assert all("not printable UTF-8 text" in r for r in got.values()), got
+assert [len(g["hosts"]) for g in j["groups"]] == [2], j["groups"]
+PY
+check_status 0 "the text report over the same folders" "$SMTBENCH" fleet "$odd" --out "$t_tmp/odd-report"
+check "... names them escaped, with no raw escape byte" python3 -c '
+import sys
+t = sys.argv[1]
+assert "bad\\xffname: its name is not printable" in t and "esc\\x1b[31mred: its name" in t, t
+assert "\x1b" not in t' "$t_out"
+check "fleet.json from --out agrees with --json" cmp -s "$t_tmp/odd-report/fleet.json" "$t_tmp/odd.json"
+
+# --- a group of one node ------------------------------------------------------------------------
+# Nothing to pool: no pooled number (it would be the node's own answer widened by the prior).
+synth "$t_tmp/single/n1" n1 --sibling --seed 5
+check_status 0 "fleet over one node" "$SMTBENCH" fleet "$t_tmp/single"
+check "... says one node: see its own answer, and quotes no pooled slowdown" python3 -c '
+import sys
+t = sys.argv[1]
+assert "Pooled: one node: see its own answer" in t and "Pooled slowdown" not in t, t
+assert "A new node of this group" not in t and "Node-to-node spread" not in t, t' "$t_out"
+check_status 0 "fleet --json over one node" "$SMTBENCH" fleet "$t_tmp/single" --json
+check "... pooled holds nulls, and nodes 1" python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])["groups"][0]["pooled"]
+assert p["nodes"] == 1 and all(p[k] is None for k in
+    ("ratio_mean", "ratio_ci", "spread_mean", "predictive_ci")), p' "$t_out"
+
+# --- folders the search cannot use -------------------------------------------------------------
+# A trials_done that is not a number, subfolders deeper than the search goes, a folder that
+# cannot be listed: each listed as skipped with a reason that says what happened.
+search=$t_tmp/search
+synth "$search/ok1" ok1 --sibling --seed 1
+synth "$search/ok2" ok2 --sibling --seed 2
+synth "$search/baddone" h --sibling --status interrupted
+python3 - "$search/baddone/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["trials_done"] = "many"; json.dump(m, open(sys.argv[1], "w"))
+PY
+deep=$search/d1/d2/d3/d4/d5/d6/d7/d8
+synth "$deep/d9/node" deep --sibling
+check_status 0 "fleet over a damaged trials_done and a folder too deep" "$SMTBENCH" fleet "$search" --json
+check "... says trials done is unknown, and names the folder whose subfolders were not searched" \
+	python3 -c '
+import json, sys
+got = {s["dir"]: s["reason"] for s in json.loads(sys.argv[1])["skipped"]}
+root = sys.argv[2]
+assert set(got) == {root + "/baddone", sys.argv[3]}, got
+assert "trials done unknown: meta.json'"'"'s trials_done is damaged" in got[root + "/baddone"], got
+assert "(0 trials done)" not in got[root + "/baddone"]
+assert "deeper than 8 levels" in got[sys.argv[3]] and "not searched" in got[sys.argv[3]], got' \
+	"$t_out" "$search" "$deep"
+# Permissions: root reads every folder, so the unreadable-folder checks run as nobody.
+as_user=()
+if [[ $(id -u) == 0 ]]; then
+	if command -v setpriv >/dev/null 2>&1; then
+		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		as_user=(skip)
+	fi
+fi
+if [[ ${as_user[0]:-} == skip ]]; then
+	skip "unreadable folders: running as root without setpriv (util-linux) to drop to nobody"
+	skip "an unreadable FLEET_DIR: same"
+else
+	perm=$(mktemp -d /tmp/smtbench-fleet-perm.XXXXXX)
+	chmod 755 "$perm"
+	synth "$perm/top/ok1" ok1 --sibling --seed 1
+	synth "$perm/top/ok2" ok2 --sibling --seed 2
+	mkdir -p "$perm/top/locked/inside" "$perm/closed"
+	chmod -R a+rX "$perm"
+	chmod 000 "$perm/top/locked" "$perm/closed"
+	check_status 0 "fleet over a subfolder that cannot be listed" \
+		"${as_user[@]}" "$SMTBENCH" fleet "$perm/top"
+	check "... lists it as skipped, saying it cannot be listed" \
+		contains "$t_out" "$perm/top/locked: cannot be listed (Permission denied)"
+	check_status 2 "a FLEET_DIR that cannot be read" "${as_user[@]}" "$SMTBENCH" fleet "$perm/closed"
+	check "... is named in one line" test "$t_err" = \
+		"smtbench: fleet: $perm/closed cannot be read (Permission denied); give a folder you can read"
+	chmod -R u+rwX "$perm"
+	rm -rf "$perm"
+fi
+
+# --- groups that differ only in their settings -------------------------------------------------
+# Same CPU, SMT, workload and comparison, another --iters: two groups, told apart in their
+# titles and by the "settings" key of each.
+for i in 1 2; do
+	synth "$t_tmp/iters/short$i" "s$i" --sibling --seed "$i" --iters 1000
+	synth "$t_tmp/iters/long$i" "l$i" --sibling --seed "$i" --iters 2000
+done
+check_status 0 "fleet over nodes that differ only in --iters" "$SMTBENCH" fleet "$t_tmp/iters" --json
+check "... two groups with different settings (iters, command)" python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1])["groups"]
+assert a["settings"] != b["settings"], (a["settings"], b["settings"])
+assert {a["settings"]["iters"], b["settings"]["iters"]} == {1000, 2000}, (a, b)
+assert a["settings"]["placements"] == ["non-sibling", "sibling"], a["settings"]
+assert a["settings"]["command"][0] == "nop" and a["settings"]["beside_command"] is None' "$t_out"
+check_status 0 "... and as text" "$SMTBENCH" fleet "$t_tmp/iters"
+check "... whose group titles differ by their settings" python3 -c '
+import sys
+titles = [l for l in sys.argv[1].splitlines() if l.startswith("Group ")]
+assert len(titles) == 2 and len(set(t[8:] for t in titles)) == 2, titles
+assert all("iters " in t and "placements non-sibling, sibling" in t for t in titles), titles' "$t_out"
+check "groups that the title tells apart have no settings in it (the first fleet's report)" \
+	python3 -c 'import sys; assert "; placements " not in sys.argv[1]' "$text"
+
+# --- an unsettled node --------------------------------------------------------------------------
+# 3 trials: its comparison is not settled, so no mean is quoted for it ("–"), only its interval.
+synth "$t_tmp/unsettled/u1" u1 --sibling --trials 3 --seed 3
+synth "$t_tmp/unsettled/s1" s1 --sibling --seed 1
+check_status 0 "fleet with an unsettled node" "$SMTBENCH" fleet "$t_tmp/unsettled" --out "$t_tmp/unsettled-report"
+check "... its row quotes no mean ratio, and says it is not pooled" python3 -c '
+import sys
+row = [l.split() for l in sys.argv[1].splitlines() if l.startswith("  u1 ")][0]
+i = row.index("3")
+assert row[i + 1] == "–" and "(not" in row, row' "$t_out"
+check "... nor does fleet.md's" grep -q '^| u1 | .* | 3 | – | ' "$t_tmp/unsettled-report/fleet.md"
+
+# --- hostile meta.json strings ----------------------------------------------------------------
+# A host name with a terminal escape sequence and a '|', a CPU model with a newline: replaced
+# when read ('?'), so that nothing raw reaches the terminal, and the '|' escaped in fleet.md's
+# table (and in the HTML, escaped as XML).
+hostile=$t_tmp/hostile
+for i in 1 2; do
+	synth "$hostile/n$i" $'evil\e[2J|'"$i" --sibling --seed "$i" --cpu $'Bad\nCPU\e]0;x\a'
+done
+check_status 0 "fleet over meta.json strings with control characters and '|'" \
+	"$SMTBENCH" fleet "$hostile" --out "$t_tmp/hostile-report"
+check "... prints no control character, and the names with '?' for them" python3 -c '
+import sys
+t = sys.argv[1]
+assert not any(ord(c) < 32 and c != "\n" for c in t), repr(t)
+assert "evil?[2J|1" in t and "Bad?CPU?]0;x?" in t, t' "$t_out"
+check "fleet.md escapes the '|' in its table and holds no control character" python3 -c '
+import sys
+md = open(sys.argv[1], encoding="utf-8").read()
+assert "| evil?[2J\\|1 |" in md, md
+assert not any(ord(c) < 32 and c != "\n" for c in md)
+rows = [l for l in md.splitlines() if l.startswith("| evil")]
+assert len(rows) == 2 and all(l.replace("\\|", "").count("|") == 8 for l in rows), rows' \
+	"$t_tmp/hostile-report/fleet.md"
+
+# A host name longer than the plot's label, of 2-byte characters: cut whole, the SVG stays XML.
+long=$(python3 -c 'print("é" * 200)')
+synth "$t_tmp/long/n1" "$long" --sibling --seed 1
+synth "$t_tmp/long/n2" "$long" --sibling --seed 2
+check_status 0 "fleet over hosts with long non-ASCII names" "$SMTBENCH" fleet "$t_tmp/long" --out "$t_tmp/long-report"
+check "... its forest plot is well-formed XML" python3 -c '
+import re, sys, xml.dom.minidom
+page = open(sys.argv[1], "rb").read().decode("utf-8")
+xml.dom.minidom.parseString(re.search(r"<svg.*?</svg>", page, re.S).group(0))' "$t_tmp/long-report/fleet.html"
+
+# --- one folder reached twice ------------------------------------------------------------------
+# run1/{n1,n2,n3} plus latest -> run1, and run1 given twice: still 3 nodes, read through the
+# path without a link, the extra paths listed as skipped naming it.
+twice=$t_tmp/twice
+for i in 1 2 3; do synth "$twice/run1/n$i" "n$i" --sibling --seed "$i"; done
+ln -s run1 "$twice/latest"
+check_status 0 "fleet over a folder and a link to it, and the folder again" \
+	"$SMTBENCH" fleet "$twice" "$twice/run1" --json
+check "... pools each node once and lists the extra paths as the same folder" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1]); root = sys.argv[2]
+assert [len(g["hosts"]) for g in j["groups"]] == [3], j["groups"]
+# the folder is read through the path without a link; the link and the second copy are skipped
+assert sorted(h["dir"] for h in j["groups"][0]["hosts"]) == [root + "/run1/n%d" % i for i in (1, 2, 3)]
+skipped = sorted((s["dir"], s["reason"]) for s in j["skipped"])
+assert len(skipped) == 6, skipped
+for d, r in skipped:
+    name = d.rsplit("/", 1)[1]
+    assert d in (root + "/latest/" + name, root + "/run1/" + name), d
+    assert ("same folder as %s/run1/%s" % (root, name)) in r, (d, r)' "$t_out" "$twice"
+
 # --- bad input ---------------------------------------------------------------------------------
 check_status 2 "a folder that does not exist" "$SMTBENCH" fleet "$t_tmp/nope"
 check "... is named in one line" test "$t_err" = "smtbench: fleet: $t_tmp/nope is not a directory; give the folder the runs wrote into (FLEET_DIR)"

@@ -50,5 +50,13 @@ check "without pkg-config, only pkg-config is named (the libraries' headers are 
 # (-n: a real clean would take the build/ that the other tests are using.)
 check "make clean works without any of the tools" \
 	make -n -s -C "$SMTBENCH_ROOT" BUILD="$t_tmp/nodeps" NASM=no-such-nasm PKG_CONFIG=no-such-pkg-config clean
+# Nor does it look for anything: every $(shell ...) that probes a tool is guarded from clean. A
+# SHELL that logs what make runs shows it (a probe is `command -v TOOL`).
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec /bin/sh "$@"\n' "$t_tmp/shell.log" >"$t_tmp/logsh"
+chmod +x "$t_tmp/logsh"
+: >"$t_tmp/shell.log"
+make -n -s -C "$SMTBENCH_ROOT" BUILD="$t_tmp/nodeps" SHELL="$t_tmp/logsh" clean >/dev/null
+probe=$(grep 'command -v' "$t_tmp/shell.log" | tr '\n' ' ')
+check "make clean probes for no tool at parse time${probe:+ (ran: $probe)}" test -z "$probe"
 
 done_testing

@@ -177,6 +177,38 @@ class BootStuck(Exception):
     pass
 
 
+# Under TCG a guest's speed follows the host's load: each scenario's time limit (a hard limit
+# still: no guest runs forever) is its timeout_s times this factor, from the 1-minute load
+# average per host CPU (at least 1, at most TIME_SCALE_MAX), or SMTBENCH_LAB_TIME_SCALE when set.
+TIME_SCALE_ENV = "SMTBENCH_LAB_TIME_SCALE"
+TIME_SCALE_MAX = 4.0
+
+
+def host_load():
+    """(1-minute load average, online CPUs) of the host."""
+    return os.getloadavg()[0], os.cpu_count() or 1
+
+
+def time_scale():
+    """(factor, why) for the time limits; ValueError for a bad SMTBENCH_LAB_TIME_SCALE."""
+    load, cpus = host_load()
+    given = os.environ.get(TIME_SCALE_ENV)
+    if given:
+        factor = float(given)
+        if not 0 < factor < 1000:
+            raise ValueError(given)
+        return factor, f"{TIME_SCALE_ENV}={given}"
+    factor = min(TIME_SCALE_MAX, max(1.0, load / cpus))
+    return factor, (f"load average {load:.1f} on {cpus} CPU(s); set {TIME_SCALE_ENV} to choose "
+                    "the factor")
+
+
+def limit_of(sc):
+    """This scenario's time limit in seconds now, and how it was reached."""
+    factor, why = time_scale()
+    return sc.timeout_s * factor, f"{sc.timeout_s} s × {factor:.2g}: {why}"
+
+
 def boot(sc, kernel, initramfs, host_cpus, workdir, tap):
     """Run one guest to its end (booted a second time if the first never reached /init)."""
     try:
@@ -207,7 +239,8 @@ def boot_once(sc, kernel, initramfs, host_cpus, workdir, boot_limit_s):
     console_path = os.path.join(workdir, "console.log")
     cmd = qemu_command(sc, kernel, initramfs, console_path)
     started = time.monotonic()
-    deadline = started + sc.timeout_s
+    limit_s, limit_why = limit_of(sc)
+    deadline = started + limit_s
     with open(os.path.join(workdir, "qemu.stderr"), "w") as err:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
                                 preexec_fn=die_with_parent, start_new_session=True)
@@ -219,7 +252,11 @@ def boot_once(sc, kernel, initramfs, host_cpus, workdir, boot_limit_s):
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-        raise GuestFailed(f"the guest ran past its time limit of {sc.timeout_s} s and was killed",
+        load, cpus = host_load()
+        raise GuestFailed(f"TIME LIMIT: the guest ran past its time limit of {limit_s:.0f} s "
+                          f"({limit_why}) and was killed; the host's load average was {load:.1f} "
+                          f"on {cpus} CPU(s) then. A time limit, not a check of smtbench: rerun "
+                          f"on a quieter machine, or raise {TIME_SCALE_ENV}",
                           read_text(console_path))
     except GuestFailed as e:
         proc.kill()
@@ -379,9 +416,16 @@ def main():
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
 
+    try:
+        time_scale()
+    except ValueError:
+        print(f"lab.py: {TIME_SCALE_ENV}={os.environ[TIME_SCALE_ENV]} is not a factor; give a "
+              "number above 0, e.g. 2", file=sys.stderr)
+        return 2
     tap, table = Tap(), []
     started = time.monotonic()
     tap.note(f"lab: kernel {kernel}, host CPUs {host_cpus[:2]} of {host_cpus}, build {args.build}")
+    tap.note(f"lab: time limits × {time_scale()[0]:.2g} at the start ({time_scale()[1]})")
     for sc in chosen:
         why = unavailable(sc, qemu, kernel, args.initramfs, host_cpus, args.sanitized)
         if why:

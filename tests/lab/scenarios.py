@@ -31,7 +31,7 @@ class Scenario:
     threads: int = 2
     append: str = ""                # more kernel command line
     pin: dict = None                # vCPU index -> host CPU slot (0 or 1); None: not pinned
-    timeout_s: int = 120
+    timeout_s: int = 120            # on an idle host; lab.py scales it by the load (time_scale)
 
     @property
     def vcpus(self):

@@ -5,6 +5,8 @@
  */
 #include <stdlib.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
 
@@ -398,8 +400,28 @@ static void extreme_probabilities(void)
 	analysis_result_free(&r);
 }
 
+static void recording_handler(const char *reason, const char *file, int line, int gsl_errno)
+{
+	(void)reason, (void)file, (void)line, (void)gsl_errno;
+}
+
+/* GSL's error handler is a global: the statistics switch it off once (GSL must not abort the
+ * program), never on each call, where the fleet's worker threads would race on it. */
+static void gsl_handler_written_once(void)
+{
+	double first = analysis_student_t_cdf(1.0, 5.0);
+	gsl_error_handler_t *before = gsl_set_error_handler(recording_handler);
+	CHECK(before != NULL, "after the first statistics call GSL's handler is no longer the "
+	      "default (NULL: abort)");
+	double again = analysis_student_t_cdf(1.0, 5.0) + analysis_student_t_quantile(0.9, 5.0);
+	gsl_error_handler_t *after = gsl_set_error_handler_off();
+	CHECK(after == recording_handler && isfinite(first) && isfinite(again),
+	      "later statistics calls leave the handler alone (no write to GSL's global per call)");
+}
+
 int main(void)
 {
+	gsl_handler_written_once();
 	tiny_samples(2);
 	tiny_samples(3);
 	near_zero(3);

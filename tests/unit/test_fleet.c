@@ -159,7 +159,7 @@ static void test_against_direct(void)
 {
 	struct rng r = { 12 };
 	double m[40], s[40];
-	static const size_t sizes[] = { 1, 3, 8, 40 };
+	static const size_t sizes[] = { 2, 3, 8, 40 };
 	static const double taus[] = { 0.0, 0.02, 0.08, 0.03 };
 	for (size_t k = 0; k < 4; k++) {
 		simulate(&r, sizes[k], log(1.2), taus[k], m, s);
@@ -226,6 +226,38 @@ static void test_bad_input(void)
 	CHECK(fleet_pool(m, s, 2, &p) < 0, "a NaN log ratio is refused");
 	CHECK(fleet_pool(m, z, 2, &p) < 0, "a zero sd is refused");
 	CHECK(fleet_pool(m, s, 0, &p) == 0 && !p.ok, "no node: nothing pooled");
+	CHECK(fleet_pool(m, s, 1, &p) == 0 && !p.ok && p.nodes == 1,
+	      "one node: nothing pooled (its own answer is the answer)");
+}
+
+/* The pooled point (the posterior mean of exp(mu)) lies inside its own 95% interval, also for
+ * the smallest groups, where tau's posterior is widest, and for nodes far apart. */
+static void test_mean_inside_interval(void)
+{
+	struct rng r = { 77 };
+	size_t outside = 0, tried = 0;
+	double worst = 0;
+	for (size_t n = 2; n <= 6; n++)
+		for (int k = 0; k < 40; k++) {
+			double m[6], s[6];
+			for (size_t i = 0; i < n; i++) {
+				s[i] = 0.002 + 0.2 * rng_uniform(&r);
+				m[i] = log(1.2) + rng_normal(&r, 0, k % 4 == 0 ? 0.5 : 0.05);
+			}
+			struct fleet_pooled p;
+			if (fleet_pool(m, s, n, &p) != 0 || !p.ok)
+				continue;
+			tried++;
+			double lo = p.ratio_ci[0], hi = p.ratio_ci[1];
+			if (!(lo <= p.ratio_mean && p.ratio_mean <= hi)) {
+				outside++;
+				worst = fmax(worst, fmax(lo - p.ratio_mean, p.ratio_mean - hi) / (hi - lo));
+			}
+		}
+	printf("# pooled mean outside its interval in %zu of %zu fleets (worst by %.3g widths)\n",
+	       outside, tried, worst);
+	CHECK(tried == 200 && outside == 0, "the pooled ratio_mean lies inside its 95%% interval "
+	      "in all %zu fleets of 2..6 nodes (outside in %zu)", tried, outside);
 }
 
 int main(void)
@@ -233,5 +265,6 @@ int main(void)
 	test_against_direct();
 	test_outliers();
 	test_bad_input();
+	test_mean_inside_interval();
 	return test_done("test_fleet");
 }

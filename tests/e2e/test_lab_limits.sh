@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The lab's time limits (tests/lab/lab.py): a guest that runs past its limit fails with a message
+# that says it was a time limit, the limit and how it was scaled, and the host's load then, not
+# as if a check of smtbench had failed; a bad SMTBENCH_LAB_TIME_SCALE is refused. One guest,
+# killed after about 2 s.
+source "$(dirname "$0")/lib.sh"
+lab=$SMTBENCH_ROOT/tests/lab/lab.py
+
+check_status 2 "a SMTBENCH_LAB_TIME_SCALE that is not a factor" \
+	env SMTBENCH_LAB_TIME_SCALE=fast python3 "$lab" --build "$SMTBENCH_BUILD" --only topo
+check "... is named in one line" contains "$t_err" "SMTBENCH_LAB_TIME_SCALE=fast is not a factor"
+
+kernel=$(ls "$SMTBENCH_ROOT"/build/lab-kernel/boot/vmlinuz-* 2>/dev/null | tail -n 1)
+if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	skip "a guest past its time limit: qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+elif [[ -z ${SMTBENCH_LAB_KERNEL:-$kernel} ]]; then
+	skip "a guest past its time limit: no guest kernel under build/lab-kernel/ (make lab-kernel)"
+elif [[ ! -s $SMTBENCH_BUILD/lab/initramfs.cpio.gz ]]; then
+	skip "a guest past its time limit: no initramfs (busybox missing? apt-get install busybox-static)"
+else
+	# topo's 90 s limit × 0.02: the guest is killed after about 2 s, before it can finish.
+	check_status 1 "a guest past its (scaled) time limit fails" \
+		env SMTBENCH_LAB_TIME_SCALE=0.02 python3 "$lab" --build "$SMTBENCH_BUILD" --only topo
+	check "... saying it was a time limit, how it was scaled and the load" python3 -c '
+import sys
+t = sys.argv[1]
+line = [l for l in t.splitlines() if l.startswith("not ok")][0]
+assert "TIME LIMIT" in line and "time limit of 2 s (90 s × 0.02: SMTBENCH_LAB_TIME_SCALE=0.02)" in line, line
+assert "load average was" in line and "not a check of smtbench" in line, line' "$t_out"
+fi
+done_testing
