@@ -102,18 +102,6 @@ char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_s
 	return content;
 }
 
-int fileio_fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	int saved = errno;
-	close(fd);
-	errno = saved;
-	return rc;
-}
-
 /* A name for the temporary file beside NAME that no one else uses: ".NAME.tmp.PID.N", N from a
  * counter and the clock, created with O_EXCL so that an existing file (or a planted symlink) is
  * never reused. The descriptor, or -1 with errno. */

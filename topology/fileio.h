@@ -27,9 +27,6 @@ int fileio_read_first_line(const char *path, char *buf, size_t len);
  * file and why). *len_out, when not NULL, gets its length. */
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size);
 
-/* fsync of a folder, so that a rename or a new file in it survives a crash. 0, or -1 (errno). */
-int fileio_fsync_dir(const char *dir);
-
 /* Writes dir/name atomically: a temporary file beside it (".NAME.tmp.PID.N", a name no one
  * else uses, created O_EXCL|O_NOFOLLOW so that neither an old file nor a planted link is
  * reused), written whole, fsync'd and closed, renamed over dir/name, then dir fsync'd. A reader
