@@ -108,8 +108,10 @@ static void test_descriptors(void)
 	int stray = open("/dev/null", O_RDONLY);
 	struct trial_result r;
 	/* The shell's own table cannot be listed from inside it (a glob or a redirection opens
-	 * one more), so a background sleep inherits it and ls lists the sleep's. */
-	run_sh("sleep 5 & ls /proc/$!/fd >&2; kill $!", log, 0, &r);
+	 * one more), so a background sleep inherits it and ls lists the sleep's, once it is sleep:
+	 * before its exec the forked shell briefly holds one more (its /dev/null for stdin). */
+	run_sh("sleep 5 & p=$!; while [ \"$(cat /proc/$p/comm)\" != sleep ]; do :; done; "
+	       "ls /proc/$p/fd >&2; kill $p", log, 0, &r);
 	read_file(log, text, sizeof text);
 	CHECK(!strcmp(r.procs[0].status, "ok") && !strcmp(text, "0\n1\n2\n"),
 	      "the workload sees descriptors 0, 1 and 2 only (runner holds %d): \"%.40s\"", stray,
