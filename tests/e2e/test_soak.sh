@@ -19,7 +19,12 @@ opts=(--placements solo,same-pu --kernel nop --iters 60000 --trials 150 --warmup
 plan_of() { awk -F, 'NR > 1 && $5 == 0 { print $1, $2, $4 }' "$1/samples.csv"; }
 status_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$1/meta.json" 2>/dev/null; }
 
+start_ns=$(date +%s%N)
 check_status 0 "an uninterrupted run of 300 trials" "$SMTBENCH" run "${opts[@]}" --out "$t_tmp/ref"
+# Interruption points scale with this machine's speed: up to about 12 trials' worth after a
+# start, so that 25 interruptions come long before the 300 trials are done, fast CPU or slow.
+span_ms=$((($(date +%s%N) - start_ns) / 1000000 / 25))
+((span_ms < 20)) && span_ms=20
 
 d="$t_tmp/soak"
 sigs=(INT TERM HUP KILL)
@@ -32,7 +37,8 @@ while ((interrupts < 28 && starts < 300)); do
 	env --default-signal=INT,TERM,HUP "$SMTBENCH" "${args[@]}" >/dev/null 2>>"$t_tmp/soak.log" &
 	pid=$!
 	starts=$((starts + 1))
-	sleep "0.$((RANDOM % 25 + 5))"
+	ms=$((RANDOM % span_ms + 30))
+	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
 	sig=${sigs[RANDOM % 4]}
 	if kill "-$sig" "$pid" 2>/dev/null; then
 		interrupts=$((interrupts + 1))
