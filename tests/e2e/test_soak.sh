@@ -19,12 +19,18 @@ opts=(--placements solo,same-pu --kernel nop --iters 60000 --trials 150 --warmup
 plan_of() { awk -F, 'NR > 1 && $5 == 0 { print $1, $2, $4 }' "$1/samples.csv"; }
 status_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$1/meta.json" 2>/dev/null; }
 
-start_ns=$(date +%s%N)
 check_status 0 "an uninterrupted run of 300 trials" "$SMTBENCH" run "${opts[@]}" --out "$t_tmp/ref"
-# Interruption points scale with this machine's speed: up to about 12 trials' worth after a
-# start, so that 25 interruptions come long before the 300 trials are done, fast CPU or slow.
-span_ms=$((($(date +%s%N) - start_ns) / 1000000 / 25))
-((span_ms < 20)) && span_ms=20
+rows_of() { { wc -l <"$1/samples.csv"; } 2>/dev/null || echo 0; }
+# The interruption points follow the run's progress, not the clock, so that a busy or a fast
+# machine alike sees 25 interruptions long before the 300 trials are done: each start is
+# interrupted once samples.csv has grown by a random 0 to 11 rows (at most about 8 trials).
+await_rows() {
+	local pid=$1 want=$2 waited=0
+	while ((waited < 2000)) && kill -0 "$pid" 2>/dev/null && (($(rows_of "$d") < want)); do
+		sleep 0.005
+		waited=$((waited + 1))
+	done
+}
 
 d="$t_tmp/soak"
 sigs=(INT TERM HUP KILL)
@@ -33,12 +39,12 @@ interrupts=0 starts=0 bad_status=0
 while ((interrupts < 28 && starts < 300)); do
 	[[ $(status_of "$d") == complete ]] && break
 	if [[ -e $d ]]; then args=(run --resume "$d"); else args=(run "${opts[@]}" --out "$d"); fi
+	# (Before the first start, and while it is created, the folder has no rows: rows_of says 0.)
 	# Signals at their default, whatever this script's shell set for background jobs.
 	env --default-signal=INT,TERM,HUP "$SMTBENCH" "${args[@]}" >/dev/null 2>>"$t_tmp/soak.log" &
 	pid=$!
 	starts=$((starts + 1))
-	ms=$((RANDOM % span_ms + 30))
-	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+	await_rows "$pid" $(($(rows_of "$d") + RANDOM % 12))
 	sig=${sigs[RANDOM % 4]}
 	if kill "-$sig" "$pid" 2>/dev/null; then
 		interrupts=$((interrupts + 1))
