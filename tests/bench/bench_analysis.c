@@ -104,6 +104,14 @@ static char *put_fixed(char *p, double v, int decimals)
 	return p;
 }
 
+static size_t fields_in(const char *line)
+{
+	size_t n = 1;
+	for (; *line && *line != '\n'; line++)
+		n += *line == ',';
+	return n;
+}
+
 /* A samples.csv of `rows` rows as the runner writes them: trials of solo (one row) and of
  * non-sibling and sibling (two rows each), every column filled. */
 static int write_samples(const char *path, size_t rows)
@@ -132,7 +140,15 @@ static int write_samples(const char *path, size_t rows)
 			}
 			q += sprintf(q, "1,%d,1408,", (int)(next(&s) & 3));
 			q = put_fixed(q, 0.9987, 4);
-			q += sprintf(q, ",2994,0.52,2026-11-30T22:00:00Z\n");
+			q += sprintf(q, ",2994,0.52,2026-11-30T22:00:00Z,0.000000,0.000000,0\n");
+			if (written == 0 && fields_in(line) != SAMPLES_COLUMN_COUNT) {
+				/* A writer left behind by a new column would time 10^7 warnings. */
+				fprintf(stderr, "bench_analysis: the bench's rows have %zu fields, "
+				        "samples.csv has %d columns: update write_samples\n",
+				        fields_in(line), SAMPLES_COLUMN_COUNT);
+				fclose(f);
+				return -1;
+			}
 			fwrite(line, 1, (size_t)(q - line), f);
 		}
 	}
@@ -167,6 +183,13 @@ static int bench_load(size_t rows)
 	}
 	if (!d) {
 		fprintf(stderr, "bench_analysis: %s\n", err);
+		return -1;
+	}
+	if (d->warning_count > 0 || d->group_count != 3) {
+		fprintf(stderr, "bench_analysis: the bench's samples.csv did not load whole: %zu "
+		        "groups, %zu warnings, the first: %s\n", d->group_count, d->warning_count,
+		        d->warning_count ? d->warnings[0] : "(none)");
+		analysis_dataset_free(&d);
 		return -1;
 	}
 	printf("%10zu rows (%lld MB, written in %.1f s): loaded in %.3f s (CPU %.3f s), %zu groups, "
