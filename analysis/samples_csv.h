@@ -64,6 +64,8 @@ extern const bool samples_csv_required[SAMPLES_COLUMN_COUNT];
  * most max field pointers but returns the number of fields the line has, so that a caller
  * can tell a line with too many fields. */
 size_t samples_csv_split(char *line, char **fields, size_t max);
+/* The same for a line of len bytes (its end need not be a '\0'; no byte of it is one). */
+size_t samples_csv_split_n(char *line, size_t len, char **fields, size_t max);
 
 /* One row being written: every column's text, set by column. Fields longer than
  * SAMPLES_FIELD_LEN - 1 are cut. */

@@ -1,0 +1,951 @@
+/*
+ * samples_load.c — a results folder's samples.csv (the contract in results/README.md) into a
+ * dataset: lines → rows → trials → samples.
+ *
+ * Ten million lines are 1.5 GB, so the lines are read in parts: the file is cut into byte
+ * ranges, each part takes the lines that start in its range, and the parts are parsed at once,
+ * one thread each, on the CPUs this process may run on. The parts are then joined in file
+ * order, placement names and line numbers made the file's, so that the dataset and every
+ * warning are the same whatever the number of parts (tests/unit/test_samples_load_parts.c
+ * holds that to every cut).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/internal.h"
+#include "analysis/samples_csv.h"
+#include "topology/placements.h"
+
+/* A part is not cut smaller than this: a thread costs more than parsing a few thousand lines. */
+#define PART_MIN_BYTES (4 << 20)
+#define PARTS_MAX 16
+
+/* One validated line: what the trials need of it and no more, in 64 bytes, since ten million
+ * are held. */
+struct csv_row {
+	long trial, line_no;
+	double utime;
+	double wall;               /* NAN when empty */
+	double foreign, steal;     /* per trial; NAN when empty or not in the file */
+	int32_t proc;
+	int32_t leftovers;         /* per trial; 0 when empty or not in the file */
+	int32_t placement;         /* index into the placement names */
+	unsigned warmup : 1, role_a : 1, ok : 1;
+	signed wall_above : 2;     /* wall_s above ANALYSIS_WALL_ABOVE_CPU × CPU time: 1, 0, or
+	                            * -1 when wall_s or stime_s is unknown */
+	signed poor_overlap : 2;   /* overlap below ANALYSIS_POOR_OVERLAP: 1, 0, or -1 unknown */
+};
+
+/* More placement names than this in one file is not a file smtbench wrote (it has a handful);
+ * the limit keeps the name lookup from growing without bound on a hostile file. */
+#define PLACEMENT_NAMES_MAX 1000
+
+/* A placement name seen, and the frequency of its measured role-a lines, for the report. */
+struct placement_seen {
+	char *name;
+	double freq_sum;
+	size_t freq_n;
+};
+
+/* The header: where each column is. Files are read by column name, so that older files with
+ * fewer columns load. */
+struct header_map {
+	size_t fields;
+	int column[SAMPLES_COLUMN_COUNT];  /* position of each column, -1 when absent */
+};
+
+/* A line left out, numbered within its part until the parts are joined. */
+struct skipped_line {
+	long line_no;
+	char *why;
+};
+
+/* The rows that were read, and what was seen beside them: one part's, then the file's. */
+struct row_set {
+	struct csv_row *rows;
+	size_t row_count, row_cap;
+	bool sorted;                       /* in compare_rows' order */
+	struct placement_seen *seen;       /* first seen first */
+	size_t seen_count;
+	char *workload, *beside_workload;
+};
+
+/* One part of the file and what parsing it gave. */
+struct part {
+	const struct header_map *hdr;
+	int fd;
+	off_t begin, end;    /* the part's lines are those that start in [begin, end) */
+	bool at_data_start;  /* begin is a line's start: nothing before it to skip */
+	char **fields;       /* the split line's fields (hdr->fields of them) */
+	const char *line_end; /* the split line's end: the last field's '\0' */
+	int last_placement;  /* the last line's placement: most lines repeat the one before */
+	long names_overflow; /* the line with one placement name too many, or 0 */
+	struct row_set set;
+	struct skipped_line *skipped;
+	size_t skipped_count, skipped_cap;
+	long lines;          /* lines read, empty ones included */
+	int error;           /* 0, or an errno: ENOMEM, or the read's */
+};
+
+static void row_set_release(struct row_set *s)
+{
+	free(s->rows);
+	for (size_t i = 0; i < s->seen_count; i++)
+		free(s->seen[i].name);
+	free(s->seen);
+	free(s->workload);
+	free(s->beside_workload);
+	memset(s, 0, sizeof *s);
+}
+
+static void part_release(struct part *p)
+{
+	row_set_release(&p->set);
+	for (size_t i = 0; i < p->skipped_count; i++)
+		free(p->skipped[i].why);
+	free(p->skipped);
+	free(p->fields);
+	p->skipped = NULL;
+	p->fields = NULL;
+	p->skipped_count = 0;
+}
+
+static int compare_rows(const void *pa, const void *pb)
+{
+	const struct csv_row *a = pa, *b = pb;
+	if (a->trial != b->trial)
+		return a->trial < b->trial ? -1 : 1;
+	if (a->proc != b->proc)
+		return a->proc < b->proc ? -1 : 1;
+	return (a->line_no > b->line_no) - (a->line_no < b->line_no);
+}
+
+/* ---- reading lines ----------------------------------------------------------------------- */
+
+/* Lines from a file by pread through one large buffer: no copy per line, as getline makes, and
+ * no shared file offset, so that the parts can read one descriptor at once. */
+struct line_reader {
+	int fd;
+	off_t next_read;         /* the file offset of buf[end] */
+	char *buf;
+	size_t cap, start, end;  /* unread bytes are buf[start, end) */
+	bool eof;
+};
+enum { LINE_READER_CHUNK = 1 << 20 };
+
+static int line_reader_open(struct line_reader *r, int fd, off_t from)
+{
+	*r = (struct line_reader){ .fd = fd, .next_read = from, .cap = LINE_READER_CHUNK + 1 };
+	r->buf = malloc(r->cap);
+	return r->buf ? 0 : -1;
+}
+
+/* The file offset where the next line starts. */
+static off_t line_reader_offset(const struct line_reader *r)
+{
+	return r->next_read - (off_t)(r->end - r->start);
+}
+
+/* Reads more after the unread bytes. 0, or -1 with errno. */
+static int line_reader_fill(struct line_reader *r)
+{
+	memmove(r->buf, r->buf + r->start, r->end - r->start);
+	r->end -= r->start;
+	r->start = 0;
+	if (r->cap - r->end < LINE_READER_CHUNK / 2 + 1) { /* a line longer than the buffer */
+		char *grown = realloc(r->buf, r->cap + LINE_READER_CHUNK);
+		if (!grown) {
+			errno = ENOMEM;
+			return -1;
+		}
+		r->buf = grown;
+		r->cap += LINE_READER_CHUNK;
+	}
+	ssize_t got;
+	do
+		got = pread(r->fd, r->buf + r->end, r->cap - r->end - 1, r->next_read);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -1;
+	r->end += (size_t)got;
+	r->next_read += got;
+	r->eof = got == 0;
+	return 0;
+}
+
+/* The next line and its length with its '\n' if it has one (as getline gives them); the text
+ * is writable up to that length and ends at its '\n' or, for a last line without one, at a
+ * '\0'. 1 for a line, 0 at the end of the file, -1 with errno. */
+static int next_line(struct line_reader *r, char **line, size_t *len)
+{
+	for (;;) {
+		char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		if (nl) {
+			*line = r->buf + r->start;
+			*len = (size_t)(nl - *line) + 1;
+			r->start += *len;
+			return 1;
+		}
+		if (r->eof) {
+			if (r->start == r->end)
+				return 0;
+			*line = r->buf + r->start;
+			*len = r->end - r->start;
+			r->buf[r->end] = '\0'; /* cap > end always: one byte is never read into */
+			r->start = r->end;
+			return 1;
+		}
+		if (line_reader_fill(r) < 0)
+			return -1;
+	}
+}
+
+/* ---- one line into a row ------------------------------------------------------------------ */
+
+/* A non-negative decimal integer of up to 18 digits without strtol's cost; else strtol. */
+static int parse_long_field(const char *text, long *out)
+{
+	if (!*text)
+		return -1;
+	long v = 0;
+	const char *p = text;
+	while (*p >= '0' && *p <= '9' && p - text < 18)
+		v = v * 10 + (*p++ - '0');
+	if (!*p) {
+		*out = v;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (*end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A count or index from 0 to INT32_MAX; -1 for anything else. */
+static int parse_count_field(const char *text, int32_t *out)
+{
+	long v;
+	if (parse_long_field(text, &v) < 0 || v < 0 || v > INT32_MAX)
+		return -1;
+	*out = (int32_t)v;
+	return 0;
+}
+
+/* An optional non-negative finite number of len bytes: empty → NAN; -1 for bad text. */
+static int parse_optional_seconds(const char *text, size_t len, double *out)
+{
+	if (!len) {
+		*out = NAN;
+		return 0;
+	}
+	if (parse_plain_decimal(text, len, out))
+		return 0;
+	char *end;
+	double v = strtod(text, &end);
+	if (end == text || *end || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* The field of column c, or NULL when the header has no such column. */
+static const char *field_of(const struct part *p, enum samples_column c)
+{
+	return p->hdr->column[c] >= 0 ? p->fields[p->hdr->column[c]] : NULL;
+}
+
+/* Column c's number (NAN when the column is absent or empty); -1 for bad text. */
+static int seconds_of(const struct part *p, enum samples_column c, double *out)
+{
+	int at = p->hdr->column[c];
+	if (at < 0) {
+		*out = NAN;
+		return 0;
+	}
+	const char *next = (size_t)at + 1 < p->hdr->fields ? p->fields[at + 1] - 1 : p->line_end;
+	return parse_optional_seconds(p->fields[at], (size_t)(next - p->fields[at]), out);
+}
+
+/* The row's numbers beyond the required ones. NULL, or why the line is skipped. */
+static const char *check_optional(const struct part *p, struct csv_row *r)
+{
+	double stime, overlap;
+	const struct { enum samples_column col; double *out; const char *why; } optional[] = {
+		{ SAMPLES_COL_STIME, &stime, "bad 'stime_s' value" },
+		{ SAMPLES_COL_WALL, &r->wall, "bad 'wall_s' value" },
+		{ SAMPLES_COL_OVERLAP, &overlap, "bad 'overlap' value" },
+		{ SAMPLES_COL_FOREIGN, &r->foreign, "bad 'foreign_s' value" },
+		{ SAMPLES_COL_STEAL, &r->steal, "bad 'steal_s' value" },
+	};
+	for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+		if (seconds_of(p, optional[i].col, optional[i].out) < 0)
+			return optional[i].why;
+	r->leftovers = 0;
+	const char *leftovers = field_of(p, SAMPLES_COL_LEFTOVERS);
+	if (leftovers && *leftovers && parse_count_field(leftovers, &r->leftovers) < 0)
+		return "bad 'leftovers' value";
+	double cpu = r->utime + stime;
+	r->wall_above = isnan(r->wall) || isnan(cpu) ? -1 : r->wall > ANALYSIS_WALL_ABOVE_CPU * cpu;
+	r->poor_overlap = isnan(overlap) ? -1 : overlap < ANALYSIS_POOR_OVERLAP;
+	return NULL;
+}
+
+/* Checks one split line into *r: NULL, or why it is skipped. */
+static const char *check_row(const struct part *p, struct csv_row *r)
+{
+	long warmup = 0;
+	const char *role = field_of(p, SAMPLES_COL_ROLE);
+	if (parse_long_field(field_of(p, SAMPLES_COL_TRIAL), &r->trial) < 0 || r->trial < 0)
+		return "bad 'trial' value";
+	if (parse_long_field(field_of(p, SAMPLES_COL_WARMUP), &warmup) < 0 ||
+	    (warmup != 0 && warmup != 1))
+		return "bad 'warmup' value (0 or 1)";
+	if (!*field_of(p, SAMPLES_COL_PLACEMENT))
+		return "empty 'placement'";
+	if (strcmp(role, "a") && strcmp(role, "b"))
+		return "bad 'role' value (a or b)";
+	if (!*field_of(p, SAMPLES_COL_STATUS))
+		return "empty 'status'";
+	r->warmup = warmup == 1;
+	r->role_a = role[0] == 'a';
+	r->ok = !strcmp(field_of(p, SAMPLES_COL_STATUS), "ok");
+	r->proc = 0;
+	const char *proc = field_of(p, SAMPLES_COL_PROC);
+	if (proc && *proc && parse_count_field(proc, &r->proc) < 0)
+		return "bad 'proc' value";
+	if (seconds_of(p, SAMPLES_COL_UTIME, &r->utime) < 0 || (r->ok && isnan(r->utime)))
+		return "bad or missing 'utime_s' value";
+	if (r->utime > ANALYSIS_TIME_MAX_S)
+		return "'utime_s' too large (above 1e100 s)";
+	return check_optional(p, r);
+}
+
+/* Index of a placement name in the set's names, adding it when new; -1 on out of memory. */
+static int placement_index(struct row_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->seen_count; i++)
+		if (!strcmp(s->seen[i].name, name))
+			return (int)i;
+	struct placement_seen *grown = realloc(s->seen, (s->seen_count + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	s->seen = grown;
+	grown[s->seen_count] = (struct placement_seen){ .name = strdup(name) };
+	if (!grown[s->seen_count].name)
+		return -1;
+	return (int)s->seen_count++;
+}
+
+/* What the report shows beside the samples: the workloads' names, and the frequency of each
+ * placement's measured lines. -1 on out of memory. */
+static int note_extras(struct part *p, const struct csv_row *r)
+{
+	const char *work = field_of(p, SAMPLES_COL_WORKLOAD);
+	char **name = r->role_a ? &p->set.workload : &p->set.beside_workload;
+	if (work && *work && !*name && !(*name = strdup(work)))
+		return -1;
+	double mhz;
+	if (!r->role_a || r->warmup || !r->ok || seconds_of(p, SAMPLES_COL_FREQ, &mhz) < 0 ||
+	    !(mhz > 0))
+		return 0;
+	p->set.seen[r->placement].freq_sum += mhz;
+	p->set.seen[r->placement].freq_n++;
+	return 0;
+}
+
+/* Notes a skipped line, taking why (NULL: out of memory). -1 on out of memory. */
+static int part_skip(struct part *p, long line_no, char *why)
+{
+	if (!why || grow_array((void **)&p->skipped, &p->skipped_cap, p->skipped_count + 1,
+	                       sizeof *p->skipped) < 0) {
+		free(why);
+		return -1;
+	}
+	p->skipped[p->skipped_count++] = (struct skipped_line){ line_no, why };
+	return 0;
+}
+
+static int part_add_row(struct part *p, const struct csv_row *r)
+{
+	struct row_set *s = &p->set;
+	if (grow_array((void **)&s->rows, &s->row_cap, s->row_count + 1, sizeof *s->rows) < 0)
+		return -1;
+	if (s->row_count > 0 && compare_rows(&s->rows[s->row_count - 1], r) > 0)
+		s->sorted = false;
+	s->rows[s->row_count++] = *r;
+	return 0;
+}
+
+/* The placement of a checked line, by index; -1 on out of memory or one name too many. */
+static int part_placement(struct part *p, long line_no)
+{
+	const char *name = field_of(p, SAMPLES_COL_PLACEMENT);
+	if (p->last_placement >= 0 && !strcmp(p->set.seen[p->last_placement].name, name))
+		return p->last_placement;
+	size_t before = p->set.seen_count;
+	int index = placement_index(&p->set, name);
+	if (index >= 0 && p->set.seen_count > before && p->set.seen_count > PLACEMENT_NAMES_MAX) {
+		p->names_overflow = line_no;
+		return -1;
+	}
+	return p->last_placement = index;
+}
+
+/* One data line (line_no within the part): a row, or a skipped line. -1 on out of memory, or
+ * with names_overflow set. */
+static int part_line(struct part *p, char *line, size_t len, long line_no)
+{
+	bool has_newline = len > 0 && line[len - 1] == '\n';
+	if (memchr(line, '\0', len))
+		return part_skip(p, line_no, strdup("a NUL byte in the line"));
+	/* A line ends at its first '\r' or '\n': a '\r' inside one cuts it short. */
+	char *cr = memchr(line, '\r', len);
+	len = cr ? (size_t)(cr - line) : len - has_newline;
+	line[len] = '\0';
+	if (!len)
+		return 0;
+	size_t n_fields = samples_csv_split_n(line, len, p->fields, p->hdr->fields);
+	p->line_end = line + len;
+	struct csv_row r;
+	if (!has_newline)
+		return part_skip(p, line_no, strdup("the last line has no end of line (cut short "
+		                                    "by a crash?)"));
+	if (n_fields != p->hdr->fields)
+		return part_skip(p, line_no, analysis_strdup_printf("%zu fields where the header "
+		                                                    "has %zu", n_fields,
+		                                                    p->hdr->fields));
+	const char *why = check_row(p, &r);
+	if (why)
+		return part_skip(p, line_no, strdup(why));
+	r.line_no = line_no;
+	r.placement = part_placement(p, line_no);
+	if (r.placement < 0 || note_extras(p, &r) < 0)
+		return -1;
+	return part_add_row(p, &r);
+}
+
+/* Parses one part: the lines that start in [begin, end). On a thread of its own. */
+static void *part_parse(void *arg)
+{
+	struct part *p = arg;
+	struct line_reader r;
+	char *line;
+	size_t len;
+	int got;
+	p->set.sorted = true;
+	p->last_placement = -1;
+	p->fields = malloc(p->hdr->fields * sizeof *p->fields);
+	if (!p->fields || line_reader_open(&r, p->fd, p->at_data_start ? p->begin : p->begin - 1) < 0) {
+		free(p->fields);
+		p->fields = NULL;
+		p->error = ENOMEM;
+		return NULL;
+	}
+	/* Unless begin starts a line, the line holding byte begin - 1 is the previous part's. */
+	got = p->at_data_start ? 1 : next_line(&r, &line, &len);
+	while (got > 0 && line_reader_offset(&r) < p->end && (got = next_line(&r, &line, &len)) > 0)
+		if (part_line(p, line, len, ++p->lines) < 0) {
+			got = -1;
+			errno = p->names_overflow ? E2BIG : ENOMEM;
+		}
+	if (got < 0)
+		p->error = errno ? errno : EIO;
+	free(r.buf);
+	return NULL;
+}
+
+/* ---- the file into parts, and the parts joined -------------------------------------------- */
+
+/* The file's loader: the joined rows, then the dataset built from them. */
+struct folder_load {
+	const char *path;
+	enum analysis_unit unit;
+	bool exclude_contaminated;
+	bool have_proc;
+	struct dataset_builder b;
+	struct row_set set;
+	int *group_of_name;
+	size_t *rows_per_trial;            /* per placement name: the rows its trials should have */
+};
+
+static void folder_load_release(struct folder_load *L)
+{
+	row_set_release(&L->set);
+	free(L->group_of_name);
+	free(L->rows_per_trial);
+	builder_release(&L->b);
+}
+
+/* Reads the header line into hdr; *data_start is where the data lines begin. -1 with err. */
+static int read_header(const struct folder_load *L, int fd, struct header_map *hdr,
+                       off_t *data_start, char *err, size_t err_size)
+{
+	struct line_reader r;
+	char *line, **names = NULL;
+	size_t len;
+	if (line_reader_open(&r, fd, 0) < 0) {
+		analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		return -1;
+	}
+	int got = next_line(&r, &line, &len), rc = -1;
+	if (got < 0) {
+		analysis_set_error(err, err_size, "%s: read error: %s", L->path, strerror(errno));
+		goto out;
+	}
+	if (got == 0) {
+		analysis_set_error(err, err_size, "%s: empty file: no header line", L->path);
+		goto out;
+	}
+	*data_start = line_reader_offset(&r);
+	line[len - (line[len - 1] == '\n')] = '\0';
+	if (!strncmp(line, UTF8_BOM, 3))
+		line += 3;
+	line[strcspn(line, "\r\n")] = '\0';
+	hdr->fields = 1;
+	for (const char *c = line; *c; c++)
+		hdr->fields += *c == ',';
+	if (!(names = malloc(hdr->fields * sizeof *names))) {
+		analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		goto out;
+	}
+	samples_csv_split(line, names, hdr->fields);
+	for (int c = 0; c < SAMPLES_COLUMN_COUNT; c++) {
+		hdr->column[c] = -1;
+		for (size_t i = 0; i < hdr->fields; i++)
+			if (!strcmp(names[i], samples_csv_names[c]))
+				hdr->column[c] = (int)i;
+		if (samples_csv_required[c] && hdr->column[c] < 0) {
+			analysis_set_error(err, err_size, "%s:1: the header has no '%s' column "
+			                   "(see results/README.md)", L->path, samples_csv_names[c]);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(names);
+	free(r.buf);
+	return rc;
+}
+
+/* How many parts to cut `bytes` of lines into: one per CPU this process may use, none smaller
+ * than PART_MIN_BYTES. */
+static size_t part_count(off_t bytes)
+{
+	cpu_set_t cpus;
+	size_t n = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (size_t)CPU_COUNT(&cpus) : 1;
+	size_t by_size = (size_t)(bytes / PART_MIN_BYTES) + 1;
+	if (n > by_size)
+		n = by_size;
+	if (n > PARTS_MAX)
+		n = PARTS_MAX;
+	return n ? n : 1;
+}
+
+/* Parses the parts at once: parts 1.. on threads, part 0 here; a part whose thread cannot be
+ * started is parsed here after. */
+static void parse_parts(struct part *parts, size_t count)
+{
+	pthread_t threads[PARTS_MAX];
+	bool started[PARTS_MAX] = { false };
+	for (size_t k = 1; k < count; k++)
+		started[k] = pthread_create(&threads[k], NULL, part_parse, &parts[k]) == 0;
+	part_parse(&parts[0]);
+	for (size_t k = 1; k < count; k++) {
+		if (started[k])
+			pthread_join(threads[k], NULL);
+		else
+			part_parse(&parts[k]);
+	}
+}
+
+/* Moves a part's results into the file's, in file order: its placement names mapped to the
+ * file's, its line numbers made the file's (first_line is its first line's), its skipped lines
+ * made warnings. -1 on out of memory, -2 when the file has too many placement names. */
+static int join_part(struct folder_load *L, struct part *p, long first_line)
+{
+	struct row_set *s = &L->set;
+	int *map = malloc((p->set.seen_count ? p->set.seen_count : 1) * sizeof *map);
+	if (!map)
+		return -1;
+	for (size_t i = 0; i < p->set.seen_count; i++) {
+		if ((map[i] = placement_index(s, p->set.seen[i].name)) < 0)
+			goto oom;
+		if (s->seen_count > PLACEMENT_NAMES_MAX) {
+			free(map);
+			return -2;
+		}
+		s->seen[map[i]].freq_sum += p->set.seen[i].freq_sum;
+		s->seen[map[i]].freq_n += p->set.seen[i].freq_n;
+	}
+	for (size_t i = 0; i < p->skipped_count; i++)
+		if (builder_warn(&L->b, analysis_strdup_printf("samples.csv:%ld: %s; line skipped",
+		                                               first_line - 1 + p->skipped[i].line_no,
+		                                               p->skipped[i].why)) < 0)
+			goto oom;
+	/* The first part's rows are taken as they are, not copied: they are most of them. */
+	size_t base = s->row_count;
+	const struct csv_row *from = p->set.rows;
+	if (base == 0) {
+		free(s->rows);
+		s->rows = p->set.rows;
+		s->row_cap = p->set.row_cap;
+		p->set.rows = NULL;
+	} else if (grow_array((void **)&s->rows, &s->row_cap, base + p->set.row_count,
+	                      sizeof *s->rows) < 0) {
+		goto oom;
+	}
+	for (size_t i = 0; i < p->set.row_count; i++) {
+		struct csv_row *r = &s->rows[base + i];
+		*r = from[i];
+		r->placement = map[r->placement];
+		r->line_no += first_line - 1;
+	}
+	free(map);
+	s->sorted = s->sorted && p->set.sorted &&
+	            (base == 0 || p->set.row_count == 0 ||
+	             compare_rows(&s->rows[base - 1], &s->rows[base]) <= 0);
+	s->row_count += p->set.row_count;
+	char **names[2] = { &s->workload, &s->beside_workload };
+	char **part_names[2] = { &p->set.workload, &p->set.beside_workload };
+	for (int i = 0; i < 2; i++)
+		if (!*names[i]) {
+			*names[i] = *part_names[i];
+			*part_names[i] = NULL;
+		}
+	return 0;
+oom:
+	free(map);
+	return -1;
+}
+
+/* Reads every line of the open file into L's rows and warnings. -1 with err. */
+static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *err,
+                     size_t err_size)
+{
+	struct header_map hdr;
+	off_t data_start;
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		analysis_set_error(err, err_size, "%s: %s", L->path, strerror(errno));
+		return -1;
+	}
+	if (read_header(L, fd, &hdr, &data_start, err, err_size) < 0)
+		return -1;
+	L->have_proc = hdr.column[SAMPLES_COL_PROC] >= 0;
+	off_t bytes = st.st_size > data_start ? st.st_size - data_start : 0;
+	size_t count = forced_parts ? forced_parts : part_count(bytes);
+	if (count > PARTS_MAX)
+		count = PARTS_MAX;
+	struct part parts[PARTS_MAX];
+	for (size_t k = 0; k < count; k++) {
+		off_t begin = data_start + (off_t)((double)bytes * (double)k / (double)count);
+		parts[k] = (struct part){ .hdr = &hdr, .fd = fd, .at_data_start = begin == data_start,
+		                          .begin = begin, .end = data_start +
+		                          (off_t)((double)bytes * (double)(k + 1) / (double)count) };
+	}
+	parts[count - 1].end = (off_t)1 << 62; /* the last part reads on to the end of the file */
+	parse_parts(parts, count);
+	int rc = 0;
+	L->set.sorted = true;
+	long first_line = 2;
+	for (size_t k = 0; k < count && rc == 0; k++) {
+		int joined = parts[k].error ? -1 : join_part(L, &parts[k], first_line);
+		if (parts[k].error == E2BIG || joined == -2)
+			analysis_set_error(err, err_size, "%s:%ld: more than %d placement names (smtbench "
+			                   "writes a handful): not a samples.csv that smtbench wrote",
+			                   L->path, joined == -2 ? first_line + parts[k].lines - 1 :
+			                   first_line - 1 + parts[k].names_overflow, PLACEMENT_NAMES_MAX);
+		else if (parts[k].error)
+			analysis_set_error(err, err_size, "%s: %s: %s", L->path, parts[k].error == ENOMEM ?
+			                   "out of memory" : "read error", strerror(parts[k].error));
+		else if (joined < 0)
+			analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		rc = joined < 0 ? -1 : 0;
+		first_line += parts[k].lines;
+	}
+	for (size_t k = 0; k < count; k++)
+		part_release(&parts[k]);
+	return rc;
+}
+
+/* ---- rows into trials into samples -------------------------------------------------------- */
+
+/* Groups in the stable placement order, whether or not they hold samples, with the
+ * frequencies noted for each. -1 on out of memory. */
+static int make_groups(struct folder_load *L)
+{
+	size_t names = L->set.seen_count;
+	L->group_of_name = malloc((names ? names : 1) * sizeof *L->group_of_name);
+	if (!L->group_of_name)
+		return -1;
+	for (size_t rank = 0; rank <= PLACEMENT_COUNT; rank++)
+		for (size_t i = 0; i < names; i++)
+			if (placement_info_rank(L->set.seen[i].name) == rank &&
+			    (L->group_of_name[i] = builder_add_group(&L->b, L->set.seen[i].name)) < 0)
+				return -1;
+	struct analysis_dataset *d = L->b.data;
+	for (size_t i = 0; i < names; i++) {
+		struct analysis_group *g = &d->groups[L->group_of_name[i]];
+		if (L->set.seen[i].freq_n) {
+			g->freq_mhz = L->set.seen[i].freq_sum / (double)L->set.seen[i].freq_n;
+			g->freq_n = L->set.seen[i].freq_n;
+		}
+	}
+	d->workload = L->set.workload;
+	d->beside_workload = L->set.beside_workload;
+	L->set.workload = L->set.beside_workload = NULL;
+	return 0;
+}
+
+/* The rows a trial of each placement must have: one per process of the placement, from the
+ * placement registry; for a name the registry does not know, the most rows seen in one of its
+ * trials. */
+static int count_rows_per_trial(struct folder_load *L)
+{
+	const struct row_set *s = &L->set;
+	L->rows_per_trial = calloc(s->seen_count ? s->seen_count : 1, sizeof *L->rows_per_trial);
+	if (!L->rows_per_trial)
+		return -1;
+	bool all_known = true;
+	for (size_t i = 0; i < s->seen_count; i++) {
+		const struct placement_info *info = placement_info_find(s->seen[i].name);
+		if (info)
+			L->rows_per_trial[i] = (size_t)info->nprocs;
+		all_known = all_known && info;
+	}
+	for (size_t start = 0, end; !all_known && start < s->row_count; start = end) {
+		for (end = start; end < s->row_count && s->rows[end].trial == s->rows[start].trial; end++)
+			;
+		int name = s->rows[start].placement;
+		size_t *expected = &L->rows_per_trial[name];
+		if (!placement_info_find(s->seen[name].name) && end - start > *expected)
+			*expected = end - start;
+	}
+	return 0;
+}
+
+/* A row of the trial in rows [start, end) that should not be there: a second row for one
+ * process (rows are sorted by process), or more rows than the placement has processes. Its
+ * index, or end when there is none. */
+static size_t stray_row(const struct folder_load *L, size_t start, size_t end)
+{
+	const struct csv_row *rows = L->set.rows;
+	size_t expected = L->rows_per_trial[rows[start].placement];
+	for (size_t i = start + 1; i < end; i++)
+		if ((L->have_proc && rows[i].proc == rows[i - 1].proc) || i - start >= expected)
+			return i;
+	return end;
+}
+
+/* Whether the trial in rows [start, end) can be used: 1; 0 when not, with a warning saying
+ * why (a damaged trial never affects another); -1 on out of memory. */
+static int trial_usable(struct folder_load *L, size_t start, size_t end)
+{
+	const struct csv_row *rows = L->set.rows, *first = &rows[start];
+	bool consistent = true;
+	size_t role_a = 0;
+	for (size_t i = start; i < end; i++) {
+		consistent = consistent && rows[i].placement == first->placement &&
+		             rows[i].warmup == first->warmup;
+		role_a += rows[i].role_a;
+	}
+	size_t expected = L->rows_per_trial[first->placement];
+	size_t stray = consistent ? stray_row(L, start, end) : end;
+	const char *name = L->set.seen[first->placement].name;
+	char *problem;
+	if (stray < end)
+		problem = analysis_strdup_printf(
+			"samples.csv:%ld: trial %ld: a duplicated or stray row (process %ld; a %s trial "
+			"has %zu row%s); trial skipped", rows[stray].line_no, first->trial,
+			(long)rows[stray].proc, name, expected, expected == 1 ? "" : "s");
+	else if (consistent && role_a && end - start < expected)
+		problem = analysis_strdup_printf(
+			"samples.csv:%ld: trial %ld has %zu of its %zu rows (the others damaged or "
+			"missing); trial skipped", first->line_no, first->trial, end - start, expected);
+	else if (!consistent || role_a == 0)
+		problem = analysis_strdup_printf(
+			"samples.csv:%ld: trial %ld %s; trial skipped", first->line_no, first->trial,
+			consistent ? "has no role-a row" : "has rows that disagree on placement or warmup");
+	else
+		return 1;
+	return builder_warn(&L->b, problem) < 0 ? -1 : 0;
+}
+
+/* Whether the trial in rows [start, end) shared its CPUs: its foreign or steal time above
+ * ANALYSIS_CONTAMINATED_SHARE of its duration (the longest wall_s). -1 when not known. */
+static int contamination_of(const struct folder_load *L, size_t start, size_t end)
+{
+	const struct csv_row *rows = L->set.rows, *first = &rows[start];
+	double duration = NAN;
+	for (size_t i = start; i < end; i++)
+		if (isnan(duration) || rows[i].wall > duration)
+			duration = rows[i].wall;
+	if (isnan(duration) || isnan(first->foreign) || isnan(first->steal))
+		return -1;
+	double limit = ANALYSIS_CONTAMINATED_SHARE * duration;
+	return first->foreign > limit || first->steal > limit;
+}
+
+/* A trial's leftovers and, for an ok measured one, whether it shared its CPUs, counted in its
+ * group. True when the trial is to be left out (contaminated, and asked to exclude those). */
+static bool count_trial_health(struct folder_load *L, size_t start, size_t end, bool all_ok)
+{
+	const struct csv_row *first = &L->set.rows[start];
+	struct analysis_dataset *d = L->b.data;
+	struct analysis_group *g = &d->groups[L->group_of_name[first->placement]];
+	if (first->leftovers > 0) {
+		g->leftover_trials++;
+		g->leftovers += (size_t)first->leftovers;
+	}
+	if (!all_ok || first->warmup)
+		return false;
+	int contaminated = contamination_of(L, start, end);
+	if (contaminated < 0)
+		return false;
+	g->contamination_known++;
+	g->contaminated_trials += contaminated;
+	if (!contaminated || !L->exclude_contaminated)
+		return false;
+	d->excluded_contaminated++;
+	return true;
+}
+
+/* A measured trial's overlap and wall-time counts in its group. */
+static void count_trial_timing(struct analysis_group *g, const struct csv_row *rows, size_t start,
+                               size_t end)
+{
+	bool wall_known = true, wall_above = false;
+	for (size_t i = start; i < end; i++)
+		if (rows[i].role_a) {
+			wall_known = wall_known && rows[i].wall_above >= 0;
+			wall_above = wall_above || rows[i].wall_above > 0;
+		}
+	if (rows[start].poor_overlap >= 0) {
+		g->overlap_known++;
+		g->poor_overlap_trials += rows[start].poor_overlap;
+	}
+	if (wall_known) {
+		g->wall_known++;
+		g->wall_above_cpu_trials += wall_above;
+	}
+}
+
+/* Adds a usable trial's sample(s) and its overlap and wall-time counts. -1 on out of memory. */
+static int add_trial(struct folder_load *L, size_t start, size_t end)
+{
+	const struct csv_row *rows = L->set.rows, *first = &rows[start];
+	struct analysis_dataset *d = L->b.data;
+	int group = L->group_of_name[first->placement];
+	struct analysis_group *g = &d->groups[group];
+	bool all_ok = true;
+	for (size_t i = start; i < end; i++)
+		all_ok = all_ok && rows[i].ok;
+	if (first->warmup)
+		d->warmup_trials++;
+	if (count_trial_health(L, start, end, all_ok))
+		return 0;
+	if (!all_ok) {
+		if (!first->warmup) {
+			g->failed_trials++;
+			d->failed_trials++;
+		}
+		return 0;
+	}
+	double sum = 0;
+	size_t role_a = 0;
+	for (size_t i = start; i < end; i++) {
+		if (!rows[i].role_a)
+			continue;
+		sum += rows[i].utime;
+		role_a++;
+		if (L->unit == ANALYSIS_UNIT_PROCESS &&
+		    builder_add_sample(&L->b, group, first->trial, rows[i].utime, first->warmup) < 0)
+			return -1;
+	}
+	if (L->unit == ANALYSIS_UNIT_TRIAL &&
+	    builder_add_sample(&L->b, group, first->trial, sum / (double)role_a, first->warmup) < 0)
+		return -1;
+	if (!first->warmup)
+		count_trial_timing(g, rows, start, end);
+	return 0;
+}
+
+/* Turns the rows, sorted by trial, into samples. -1 on out of memory. */
+static int add_trials(struct folder_load *L)
+{
+	struct row_set *s = &L->set;
+	/* No row survived: rows is still NULL, which qsort must not be given even for 0 rows.
+	 * The runner writes rows in order: a sorted file is not sorted again. */
+	if (s->row_count > 0 && !s->sorted)
+		qsort(s->rows, s->row_count, sizeof *s->rows, compare_rows);
+	if (count_rows_per_trial(L) < 0 || builder_reserve_points(&L->b, s->row_count) < 0)
+		return -1;
+	for (size_t start = 0, end; start < s->row_count; start = end) {
+		for (end = start; end < s->row_count && s->rows[end].trial == s->rows[start].trial; end++)
+			;
+		int usable = trial_usable(L, start, end);
+		if (usable < 0 || (usable && add_trial(L, start, end) < 0))
+			return -1;
+	}
+	return builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
+}
+
+struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
+                                      bool exclude_contaminated, size_t parts,
+                                      char *err, size_t err_size)
+{
+	char *path = analysis_strdup_printf("%s/samples.csv", dir);
+	if (!path) {
+		analysis_set_error(err, err_size, "out of memory");
+		return NULL;
+	}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		analysis_set_error(err, err_size, "%s: cannot open: %s (is %s a results folder?)",
+		                   path, strerror(errno), dir);
+		free(path);
+		return NULL;
+	}
+	struct folder_load L = { .path = path, .unit = unit,
+	                         .exclude_contaminated = exclude_contaminated };
+	bool ok = false;
+	L.b.data = dataset_new(dir, true, unit);
+	if (!L.b.data)
+		analysis_set_error(err, err_size, "%s: out of memory", path);
+	else if (read_rows(&L, fd, parts, err, err_size) == 0) {
+		ok = make_groups(&L) == 0 && add_trials(&L) == 0;
+		if (!ok)
+			analysis_set_error(err, err_size, "%s: out of memory", path);
+	}
+	close(fd);
+	folder_load_release(&L);
+	free(path);
+	if (!ok)
+		analysis_dataset_free(&L.b.data);
+	return L.b.data;
+}
+
+struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_unit unit,
+                                              char *err, size_t err_size)
+{
+	return samples_load(dir, unit, false, 0, err, err_size);
+}
+
+struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum analysis_unit unit,
+                                                        bool exclude_contaminated,
+                                                        char *err, size_t err_size)
+{
+	return samples_load(dir, unit, exclude_contaminated, 0, err, err_size);
+}
