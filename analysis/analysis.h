@@ -81,11 +81,11 @@ enum analysis_verdict {
 /* One sample in run order, as the plots show it. */
 struct analysis_point {
 	long trial;     /* run-order index: the `trial` column, or the line's index in a plain file */
-	int group;      /* index into analysis_dataset.groups */
 	double value_s; /* the analysed value: a trial's mean utime_s, or one process's utime_s */
+	long line;      /* plain files: the line number in the file (from 1); 0 otherwise */
+	int group;      /* index into analysis_dataset.groups */
 	bool warmup;    /* warm-up samples are kept for plots, never analysed */
 	bool outlier;   /* robust |z| > 3.5 within its group (never for warm-ups); never dropped */
-	long line;      /* plain files: the line number in the file (from 1); 0 otherwise */
 };
 
 /* The analysed samples of one placement (or one file), in run order. */

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,31 +170,60 @@ int builder_reserve_points(struct dataset_builder *b, size_t points)
 	return 0;
 }
 
-/* Flags each group's outliers on its points: the groups' flags first, then one pass over the
- * points (ten million of them for a large samples.csv). */
+/* One group's outlier flags, on a thread of its own when the groups are large. */
+struct group_flags {
+	const struct analysis_group *g;
+	double resolution;
+	bool *flags;
+};
+
+static void *flag_group(void *arg)
+{
+	struct group_flags *gf = arg;
+	robust_outliers(gf->g->values_s, gf->g->n, gf->resolution, gf->flags);
+	return NULL;
+}
+
+/* Below this many samples in all, threads cost more than they save. */
+#define OUTLIER_THREADS_MIN_SAMPLES 100000
+
+/* Flags each group's outliers on its points: the groups' flags first (at once, for millions
+ * of samples), then one pass over the points. */
 int builder_flag_outliers(struct dataset_builder *b, double resolution)
 {
 	struct analysis_dataset *d = b->data;
-	bool **flags = calloc(d->group_count ? d->group_count : 1, sizeof *flags);
+	size_t count = d->group_count, total = 0;
+	struct group_flags *gf = calloc(count ? count : 1, sizeof *gf);
+	pthread_t *threads = calloc(count ? count : 1, sizeof *threads);
+	bool *started = calloc(count ? count : 1, sizeof *started);
 	int rc = -1;
-	if (!flags)
-		return -1;
-	for (size_t gi = 0; gi < d->group_count; gi++) {
-		struct analysis_group *g = &d->groups[gi];
-		if (g->n == 0)
-			continue;
-		if (!(flags[gi] = malloc(g->n * sizeof *flags[gi])))
+	if (!gf || !threads || !started)
+		goto out;
+	for (size_t gi = 0; gi < count; gi++) {
+		gf[gi] = (struct group_flags){ &d->groups[gi], resolution, NULL };
+		total += d->groups[gi].n;
+		if (d->groups[gi].n && !(gf[gi].flags = malloc(d->groups[gi].n * sizeof *gf[gi].flags)))
 			goto out;
-		robust_outliers(g->values_s, g->n, resolution, flags[gi]);
+	}
+	for (size_t gi = 0; gi < count; gi++)
+		if (gf[gi].flags && total >= OUTLIER_THREADS_MIN_SAMPLES)
+			started[gi] = pthread_create(&threads[gi], NULL, flag_group, &gf[gi]) == 0;
+	for (size_t gi = 0; gi < count; gi++) {
+		if (started[gi])
+			pthread_join(threads[gi], NULL);
+		else if (gf[gi].flags)
+			flag_group(&gf[gi]);
 	}
 	for (size_t i = 0; i < d->point_count; i++)
 		if (b->point_sample[i] >= 0)
-			d->points[i].outlier = flags[d->points[i].group][b->point_sample[i]];
+			d->points[i].outlier = gf[d->points[i].group].flags[b->point_sample[i]];
 	rc = 0;
 out:
-	for (size_t gi = 0; gi < d->group_count; gi++)
-		free(flags[gi]);
-	free(flags);
+	for (size_t gi = 0; gf && gi < count; gi++)
+		free(gf[gi].flags);
+	free(gf);
+	free(threads);
+	free(started);
 	return rc;
 }
 

@@ -29,25 +29,32 @@
 #define PART_MIN_BYTES (4 << 20)
 #define PARTS_MAX 16
 
-/* One validated line: what the trials need of it and no more, in 64 bytes, since ten million
+/* One validated line: what the trials need of it and no more, in 48 bytes, since ten million
  * are held. */
 struct csv_row {
 	long trial, line_no;
 	double utime;
 	double wall;               /* NAN when empty */
-	double foreign, steal;     /* per trial; NAN when empty or not in the file */
-	int32_t proc;
+	double shared;             /* per trial: the larger of foreign_s and steal_s, NAN when
+	                            * either is empty or not in the file */
 	int32_t leftovers;         /* per trial; 0 when empty or not in the file */
-	int32_t placement;         /* index into the placement names */
+	uint16_t placement;        /* index into the placement names (at most PLACEMENT_NAMES_MAX) */
+	uint8_t proc;              /* at most PROC_MAX */
 	unsigned warmup : 1, role_a : 1, ok : 1;
 	signed wall_above : 2;     /* wall_s above ANALYSIS_WALL_ABOVE_CPU × CPU time: 1, 0, or
 	                            * -1 when wall_s or stime_s is unknown */
 	signed poor_overlap : 2;   /* overlap below ANALYSIS_POOR_OVERLAP: 1, 0, or -1 unknown */
 };
 
+/* A trial's processes are numbered from 0; a placement has two, a few in any future one. */
+#define PROC_MAX 255
+
+_Static_assert(sizeof(long) != 8 || sizeof(struct csv_row) == 48, "a row grew past 48 bytes");
+
 /* More placement names than this in one file is not a file smtbench wrote (it has a handful);
  * the limit keeps the name lookup from growing without bound on a hostile file. */
 #define PLACEMENT_NAMES_MAX 1000
+_Static_assert(PLACEMENT_NAMES_MAX <= UINT16_MAX, "placement indices are 16 bits");
 
 /* A placement name seen, and the frequency of its measured role-a lines, for the report. */
 struct placement_seen {
@@ -94,6 +101,10 @@ struct part {
 	size_t skipped_count, skipped_cap;
 	long lines;          /* lines read, empty ones included */
 	int error;           /* 0, or an errno: ENOMEM, or the read's */
+	/* Set by the join: the file's index of each of the part's placement names, and what its
+	 * line numbers need added to be the file's. */
+	int *map;
+	long line_offset;
 };
 
 static void row_set_release(struct row_set *s)
@@ -110,6 +121,8 @@ static void row_set_release(struct row_set *s)
 static void part_release(struct part *p)
 {
 	row_set_release(&p->set);
+	free(p->map);
+	p->map = NULL;
 	for (size_t i = 0; i < p->skipped_count; i++)
 		free(p->skipped[i].why);
 	free(p->skipped);
@@ -281,13 +294,13 @@ static int seconds_of(const struct part *p, enum samples_column c, double *out)
 /* The row's numbers beyond the required ones. NULL, or why the line is skipped. */
 static const char *check_optional(const struct part *p, struct csv_row *r)
 {
-	double stime, overlap;
+	double stime, overlap, foreign, steal;
 	const struct { enum samples_column col; double *out; const char *why; } optional[] = {
 		{ SAMPLES_COL_STIME, &stime, "bad 'stime_s' value" },
 		{ SAMPLES_COL_WALL, &r->wall, "bad 'wall_s' value" },
 		{ SAMPLES_COL_OVERLAP, &overlap, "bad 'overlap' value" },
-		{ SAMPLES_COL_FOREIGN, &r->foreign, "bad 'foreign_s' value" },
-		{ SAMPLES_COL_STEAL, &r->steal, "bad 'steal_s' value" },
+		{ SAMPLES_COL_FOREIGN, &foreign, "bad 'foreign_s' value" },
+		{ SAMPLES_COL_STEAL, &steal, "bad 'steal_s' value" },
 	};
 	for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
 		if (seconds_of(p, optional[i].col, optional[i].out) < 0)
@@ -296,6 +309,8 @@ static const char *check_optional(const struct part *p, struct csv_row *r)
 	const char *leftovers = field_of(p, SAMPLES_COL_LEFTOVERS);
 	if (leftovers && *leftovers && parse_count_field(leftovers, &r->leftovers) < 0)
 		return "bad 'leftovers' value";
+	/* Either above the share is contamination: the larger one decides. */
+	r->shared = isnan(foreign) || isnan(steal) ? NAN : foreign > steal ? foreign : steal;
 	double cpu = r->utime + stime;
 	r->wall_above = isnan(r->wall) || isnan(cpu) ? -1 : r->wall > ANALYSIS_WALL_ABOVE_CPU * cpu;
 	r->poor_overlap = isnan(overlap) ? -1 : overlap < ANALYSIS_POOR_OVERLAP;
@@ -321,10 +336,11 @@ static const char *check_row(const struct part *p, struct csv_row *r)
 	r->warmup = warmup == 1;
 	r->role_a = role[0] == 'a';
 	r->ok = !strcmp(field_of(p, SAMPLES_COL_STATUS), "ok");
-	r->proc = 0;
 	const char *proc = field_of(p, SAMPLES_COL_PROC);
-	if (proc && *proc && parse_count_field(proc, &r->proc) < 0)
-		return "bad 'proc' value";
+	int32_t proc_value = 0;
+	if (proc && *proc && (parse_count_field(proc, &proc_value) < 0 || proc_value > PROC_MAX))
+		return "bad 'proc' value (0 to 255)";
+	r->proc = (uint8_t)proc_value;
 	if (seconds_of(p, SAMPLES_COL_UTIME, &r->utime) < 0 || (r->ok && isnan(r->utime)))
 		return "bad or missing 'utime_s' value";
 	if (r->utime > ANALYSIS_TIME_MAX_S)
@@ -430,8 +446,11 @@ static int part_line(struct part *p, char *line, size_t len, long line_no)
 	if (why)
 		return part_skip(p, line_no, strdup(why));
 	r.line_no = line_no;
-	r.placement = part_placement(p, line_no);
-	if (r.placement < 0 || note_extras(p, &r) < 0)
+	int placement = part_placement(p, line_no);
+	if (placement < 0)
+		return -1;
+	r.placement = (uint16_t)placement;
+	if (note_extras(p, &r) < 0)
 		return -1;
 	return part_add_row(p, &r);
 }
@@ -456,7 +475,7 @@ static void *part_parse(void *arg)
 	/* Unless begin starts a line, the line holding byte begin - 1 is the previous part's. */
 	got = p->at_data_start ? 1 : next_line(&r, &line, &len);
 	while (got > 0 && line_reader_offset(&r) < p->end && (got = next_line(&r, &line, &len)) > 0)
-		if (part_line(p, line, len, ++p->lines) < 0) {
+		if (part_line(p, line, len, ++p->lines + p->at_data_start) < 0) {
 			got = -1;
 			errno = p->names_overflow ? E2BIG : ENOMEM;
 		}
@@ -468,20 +487,35 @@ static void *part_parse(void *arg)
 
 /* ---- the file into parts, and the parts joined -------------------------------------------- */
 
-/* The file's loader: the joined rows, then the dataset built from them. */
+/* Rows in file order, as runs of one array each: the parts' own arrays when the file is in
+ * order (they are not copied), one sorted array when it is not. */
+struct segment {
+	const struct csv_row *rows;
+	size_t count;
+};
+
+/* The file's loader: the parts, joined; then the dataset built from them. */
 struct folder_load {
 	const char *path;
 	enum analysis_unit unit;
 	bool exclude_contaminated;
 	bool have_proc;
 	struct dataset_builder b;
-	struct row_set set;
+	struct header_map hdr;
+	struct part parts[PARTS_MAX];
+	size_t part_count;
+	struct row_set set;                /* the file's placement names and workloads; its rows
+	                                    * only when the file is out of order */
+	struct segment segments[PARTS_MAX];
+	size_t segment_count;
 	int *group_of_name;
 	size_t *rows_per_trial;            /* per placement name: the rows its trials should have */
 };
 
 static void folder_load_release(struct folder_load *L)
 {
+	for (size_t k = 0; k < L->part_count; k++)
+		part_release(&L->parts[k]);
 	row_set_release(&L->set);
 	free(L->group_of_name);
 	free(L->rows_per_trial);
@@ -553,70 +587,45 @@ static size_t part_count(off_t bytes)
 	return n ? n : 1;
 }
 
-/* Parses the parts at once: parts 1.. on threads, part 0 here; a part whose thread cannot be
- * started is parsed here after. */
-static void parse_parts(struct part *parts, size_t count)
+/* Runs work on every part at once: parts 1.. on threads, part 0 here; a part whose thread
+ * cannot be started is done here after. */
+static void each_part_at_once(struct part *parts, size_t count, void *(*work)(void *))
 {
 	pthread_t threads[PARTS_MAX];
 	bool started[PARTS_MAX] = { false };
 	for (size_t k = 1; k < count; k++)
-		started[k] = pthread_create(&threads[k], NULL, part_parse, &parts[k]) == 0;
-	part_parse(&parts[0]);
+		started[k] = pthread_create(&threads[k], NULL, work, &parts[k]) == 0;
+	work(&parts[0]);
 	for (size_t k = 1; k < count; k++) {
 		if (started[k])
 			pthread_join(threads[k], NULL);
 		else
-			part_parse(&parts[k]);
+			work(&parts[k]);
 	}
 }
 
-/* Moves a part's results into the file's, in file order: its placement names mapped to the
- * file's, its line numbers made the file's (first_line is its first line's), its skipped lines
- * made warnings. -1 on out of memory, -2 when the file has too many placement names. */
+/* Takes a part's placement names, frequencies, workloads and skipped lines into the file's, in
+ * file order (first_line: the file's number of its first line), and sets its map and
+ * line_offset. -1 on out of memory, -2 when the file has too many placement names. */
 static int join_part(struct folder_load *L, struct part *p, long first_line)
 {
 	struct row_set *s = &L->set;
-	int *map = malloc((p->set.seen_count ? p->set.seen_count : 1) * sizeof *map);
-	if (!map)
+	if (!(p->map = malloc((p->set.seen_count ? p->set.seen_count : 1) * sizeof *p->map)))
 		return -1;
 	for (size_t i = 0; i < p->set.seen_count; i++) {
-		if ((map[i] = placement_index(s, p->set.seen[i].name)) < 0)
-			goto oom;
-		if (s->seen_count > PLACEMENT_NAMES_MAX) {
-			free(map);
+		if ((p->map[i] = placement_index(s, p->set.seen[i].name)) < 0)
+			return -1;
+		if (s->seen_count > PLACEMENT_NAMES_MAX)
 			return -2;
-		}
-		s->seen[map[i]].freq_sum += p->set.seen[i].freq_sum;
-		s->seen[map[i]].freq_n += p->set.seen[i].freq_n;
+		s->seen[p->map[i]].freq_sum += p->set.seen[i].freq_sum;
+		s->seen[p->map[i]].freq_n += p->set.seen[i].freq_n;
 	}
+	p->line_offset = first_line - 1 - p->at_data_start;
 	for (size_t i = 0; i < p->skipped_count; i++)
 		if (builder_warn(&L->b, analysis_strdup_printf("samples.csv:%ld: %s; line skipped",
-		                                               first_line - 1 + p->skipped[i].line_no,
+		                                               p->skipped[i].line_no + p->line_offset,
 		                                               p->skipped[i].why)) < 0)
-			goto oom;
-	/* The first part's rows are taken as they are, not copied: they are most of them. */
-	size_t base = s->row_count;
-	const struct csv_row *from = p->set.rows;
-	if (base == 0) {
-		free(s->rows);
-		s->rows = p->set.rows;
-		s->row_cap = p->set.row_cap;
-		p->set.rows = NULL;
-	} else if (grow_array((void **)&s->rows, &s->row_cap, base + p->set.row_count,
-	                      sizeof *s->rows) < 0) {
-		goto oom;
-	}
-	for (size_t i = 0; i < p->set.row_count; i++) {
-		struct csv_row *r = &s->rows[base + i];
-		*r = from[i];
-		r->placement = map[r->placement];
-		r->line_no += first_line - 1;
-	}
-	free(map);
-	s->sorted = s->sorted && p->set.sorted &&
-	            (base == 0 || p->set.row_count == 0 ||
-	             compare_rows(&s->rows[base - 1], &s->rows[base]) <= 0);
-	s->row_count += p->set.row_count;
+			return -1;
 	char **names[2] = { &s->workload, &s->beside_workload };
 	char **part_names[2] = { &p->set.workload, &p->set.beside_workload };
 	for (int i = 0; i < 2; i++)
@@ -625,62 +634,170 @@ static int join_part(struct folder_load *L, struct part *p, long first_line)
 			*part_names[i] = NULL;
 		}
 	return 0;
-oom:
-	free(map);
-	return -1;
 }
 
-/* Reads every line of the open file into L's rows and warnings. -1 with err. */
+/* Makes a part's rows the file's: its placement indices and line numbers. On its own thread. */
+static void *part_renumber(void *arg)
+{
+	struct part *p = arg;
+	bool same_names = true;
+	for (size_t i = 0; i < p->set.seen_count; i++)
+		same_names = same_names && p->map[i] == (int)i;
+	if (same_names && p->line_offset == 0)
+		return NULL;
+	for (size_t i = 0; i < p->set.row_count; i++) {
+		p->set.rows[i].placement = (uint16_t)p->map[p->set.rows[i].placement];
+		p->set.rows[i].line_no += p->line_offset;
+	}
+	return NULL;
+}
+
+/* Whether b may follow a in file order (rows of later parts have later line numbers). */
+static bool rows_in_order(const struct csv_row *a, const struct csv_row *b)
+{
+	return a->trial < b->trial || (a->trial == b->trial && a->proc <= b->proc);
+}
+
+/* The joined rows as segments: the parts' arrays when the file is in order, else all of them
+ * in one array, sorted. -1 on out of memory. */
+static int make_segments(struct folder_load *L)
+{
+	const struct csv_row *last = NULL;
+	bool sorted = true;
+	size_t total = 0;
+	for (size_t k = 0; k < L->part_count; k++) {
+		const struct row_set *ps = &L->parts[k].set;
+		if (ps->row_count == 0)
+			continue;
+		sorted = sorted && ps->sorted && (!last || rows_in_order(last, &ps->rows[0]));
+		last = &ps->rows[ps->row_count - 1];
+		total += ps->row_count;
+		L->segments[L->segment_count++] = (struct segment){ ps->rows, ps->row_count };
+	}
+	if (sorted)
+		return 0;
+	/* Out of order (edited by hand, or joined from pieces): sorted once, as one array. */
+	struct row_set *s = &L->set;
+	if (!(s->rows = malloc((total ? total : 1) * sizeof *s->rows)))
+		return -1;
+	for (size_t k = 0; k < L->segment_count; k++) {
+		memcpy(s->rows + s->row_count, L->segments[k].rows,
+		       L->segments[k].count * sizeof *s->rows);
+		s->row_count += L->segments[k].count;
+	}
+	qsort(s->rows, s->row_count, sizeof *s->rows, compare_rows);
+	L->segments[0] = (struct segment){ s->rows, s->row_count };
+	L->segment_count = total ? 1 : 0;
+	return 0;
+}
+
+/* Reads every line of the open file into L's parts, placement names and warnings. -1 with
+ * err. */
 static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *err,
                      size_t err_size)
 {
-	struct header_map hdr;
 	off_t data_start;
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		analysis_set_error(err, err_size, "%s: %s", L->path, strerror(errno));
 		return -1;
 	}
-	if (read_header(L, fd, &hdr, &data_start, err, err_size) < 0)
+	if (read_header(L, fd, &L->hdr, &data_start, err, err_size) < 0)
 		return -1;
-	L->have_proc = hdr.column[SAMPLES_COL_PROC] >= 0;
+	L->have_proc = L->hdr.column[SAMPLES_COL_PROC] >= 0;
 	off_t bytes = st.st_size > data_start ? st.st_size - data_start : 0;
 	size_t count = forced_parts ? forced_parts : part_count(bytes);
 	if (count > PARTS_MAX)
 		count = PARTS_MAX;
-	struct part parts[PARTS_MAX];
 	for (size_t k = 0; k < count; k++) {
 		off_t begin = data_start + (off_t)((double)bytes * (double)k / (double)count);
-		parts[k] = (struct part){ .hdr = &hdr, .fd = fd, .at_data_start = begin == data_start,
-		                          .begin = begin, .end = data_start +
-		                          (off_t)((double)bytes * (double)(k + 1) / (double)count) };
+		L->parts[k] = (struct part){ .hdr = &L->hdr, .fd = fd,
+		                             .at_data_start = begin == data_start, .begin = begin,
+		                             .end = data_start +
+		                             (off_t)((double)bytes * (double)(k + 1) / (double)count) };
 	}
-	parts[count - 1].end = (off_t)1 << 62; /* the last part reads on to the end of the file */
-	parse_parts(parts, count);
-	int rc = 0;
-	L->set.sorted = true;
+	L->parts[count - 1].end = (off_t)1 << 62; /* the last part reads on to the end of the file */
+	L->part_count = count;
+	each_part_at_once(L->parts, count, part_parse);
 	long first_line = 2;
-	for (size_t k = 0; k < count && rc == 0; k++) {
-		int joined = parts[k].error ? -1 : join_part(L, &parts[k], first_line);
-		if (parts[k].error == E2BIG || joined == -2)
+	for (size_t k = 0; k < count; k++) {
+		struct part *p = &L->parts[k];
+		int joined = p->error ? -1 : join_part(L, p, first_line);
+		if (p->error == E2BIG || joined == -2) {
 			analysis_set_error(err, err_size, "%s:%ld: more than %d placement names (smtbench "
 			                   "writes a handful): not a samples.csv that smtbench wrote",
-			                   L->path, joined == -2 ? first_line + parts[k].lines - 1 :
-			                   first_line - 1 + parts[k].names_overflow, PLACEMENT_NAMES_MAX);
-		else if (parts[k].error)
-			analysis_set_error(err, err_size, "%s: %s: %s", L->path, parts[k].error == ENOMEM ?
-			                   "out of memory" : "read error", strerror(parts[k].error));
-		else if (joined < 0)
+			                   L->path, joined == -2 ? first_line + p->lines - 1 :
+			                   first_line - 1 + p->names_overflow, PLACEMENT_NAMES_MAX);
+		} else if (p->error) {
+			analysis_set_error(err, err_size, "%s: %s: %s", L->path, p->error == ENOMEM ?
+			                   "out of memory" : "read error", strerror(p->error));
+		} else if (joined < 0) {
 			analysis_set_error(err, err_size, "%s: out of memory", L->path);
-		rc = joined < 0 ? -1 : 0;
-		first_line += parts[k].lines;
+		}
+		if (joined < 0)
+			return -1;
+		first_line += p->lines;
 	}
-	for (size_t k = 0; k < count; k++)
-		part_release(&parts[k]);
-	return rc;
+	each_part_at_once(L->parts, count, part_renumber);
+	if (make_segments(L) < 0) {
+		analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- rows into trials into samples -------------------------------------------------------- */
+
+/* The trials, one after the other, each as one run of rows (copied together when a trial's
+ * rows lie at the end of one segment and the start of the next). */
+struct trial_cursor {
+	const struct segment *segments;
+	size_t count;
+	size_t k, at;                      /* the next row: segments[k].rows[at] */
+	struct csv_row *scratch;
+	size_t scratch_cap;
+};
+
+/* The next trial's rows: 1, 0 after the last, -1 on out of memory. */
+static int next_trial(struct trial_cursor *c, const struct csv_row **rows, size_t *n)
+{
+	if (c->k < c->count && c->at == c->segments[c->k].count) {
+		c->k++;
+		c->at = 0;
+	}
+	if (c->k == c->count)
+		return 0;
+	const struct segment *seg = &c->segments[c->k];
+	long trial = seg->rows[c->at].trial;
+	size_t end = c->at;
+	while (end < seg->count && seg->rows[end].trial == trial)
+		end++;
+	if (end < seg->count || c->k + 1 == c->count || c->segments[c->k + 1].rows[0].trial != trial) {
+		*rows = seg->rows + c->at;
+		*n = end - c->at;
+		c->at = end;
+		return 1;
+	}
+	size_t have = 0;
+	for (;;) {
+		seg = &c->segments[c->k];
+		for (end = c->at; end < seg->count && seg->rows[end].trial == trial; end++)
+			;
+		if (grow_array((void **)&c->scratch, &c->scratch_cap, have + end - c->at,
+		               sizeof *c->scratch) < 0)
+			return -1;
+		memcpy(c->scratch + have, seg->rows + c->at, (end - c->at) * sizeof *c->scratch);
+		have += end - c->at;
+		c->at = end;
+		if (end < seg->count || c->k + 1 == c->count || c->segments[c->k + 1].rows[0].trial != trial)
+			break;
+		c->k++;
+		c->at = 0;
+	}
+	*rows = c->scratch;
+	*n = have;
+	return 1;
+}
 
 /* Groups in the stable placement order, whether or not they hold samples, with the
  * frequencies noted for each. -1 on out of memory. */
@@ -711,7 +828,7 @@ static int make_groups(struct folder_load *L)
 
 /* The rows a trial of each placement must have: one per process of the placement, from the
  * placement registry; for a name the registry does not know, the most rows seen in one of its
- * trials. */
+ * trials. -1 on out of memory. */
 static int count_rows_per_trial(struct folder_load *L)
 {
 	const struct row_set *s = &L->set;
@@ -725,55 +842,56 @@ static int count_rows_per_trial(struct folder_load *L)
 			L->rows_per_trial[i] = (size_t)info->nprocs;
 		all_known = all_known && info;
 	}
-	for (size_t start = 0, end; !all_known && start < s->row_count; start = end) {
-		for (end = start; end < s->row_count && s->rows[end].trial == s->rows[start].trial; end++)
-			;
-		int name = s->rows[start].placement;
-		size_t *expected = &L->rows_per_trial[name];
-		if (!placement_info_find(s->seen[name].name) && end - start > *expected)
-			*expected = end - start;
+	struct trial_cursor c = { .segments = L->segments, .count = L->segment_count };
+	const struct csv_row *rows;
+	size_t n;
+	int got = 1;
+	while (!all_known && (got = next_trial(&c, &rows, &n)) > 0) {
+		size_t *expected = &L->rows_per_trial[rows[0].placement];
+		if (!placement_info_find(s->seen[rows[0].placement].name) && n > *expected)
+			*expected = n;
 	}
-	return 0;
+	free(c.scratch);
+	return got < 0 ? -1 : 0;
 }
 
-/* A row of the trial in rows [start, end) that should not be there: a second row for one
- * process (rows are sorted by process), or more rows than the placement has processes. Its
- * index, or end when there is none. */
-static size_t stray_row(const struct folder_load *L, size_t start, size_t end)
+/* A row of the trial's n rows that should not be there: a second row for one process (rows
+ * are sorted by process), or more rows than the placement has processes. Its index, or n when
+ * there is none. */
+static size_t stray_row(const struct folder_load *L, const struct csv_row *rows, size_t n)
 {
-	const struct csv_row *rows = L->set.rows;
-	size_t expected = L->rows_per_trial[rows[start].placement];
-	for (size_t i = start + 1; i < end; i++)
-		if ((L->have_proc && rows[i].proc == rows[i - 1].proc) || i - start >= expected)
+	size_t expected = L->rows_per_trial[rows[0].placement];
+	for (size_t i = 1; i < n; i++)
+		if ((L->have_proc && rows[i].proc == rows[i - 1].proc) || i >= expected)
 			return i;
-	return end;
+	return n;
 }
 
-/* Whether the trial in rows [start, end) can be used: 1; 0 when not, with a warning saying
- * why (a damaged trial never affects another); -1 on out of memory. */
-static int trial_usable(struct folder_load *L, size_t start, size_t end)
+/* Whether the trial of n rows can be used: 1; 0 when not, with a warning saying why (a damaged
+ * trial never affects another); -1 on out of memory. */
+static int trial_usable(struct folder_load *L, const struct csv_row *rows, size_t n)
 {
-	const struct csv_row *rows = L->set.rows, *first = &rows[start];
+	const struct csv_row *first = &rows[0];
 	bool consistent = true;
 	size_t role_a = 0;
-	for (size_t i = start; i < end; i++) {
+	for (size_t i = 0; i < n; i++) {
 		consistent = consistent && rows[i].placement == first->placement &&
 		             rows[i].warmup == first->warmup;
 		role_a += rows[i].role_a;
 	}
 	size_t expected = L->rows_per_trial[first->placement];
-	size_t stray = consistent ? stray_row(L, start, end) : end;
+	size_t stray = consistent ? stray_row(L, rows, n) : n;
 	const char *name = L->set.seen[first->placement].name;
 	char *problem;
-	if (stray < end)
+	if (stray < n)
 		problem = analysis_strdup_printf(
 			"samples.csv:%ld: trial %ld: a duplicated or stray row (process %ld; a %s trial "
 			"has %zu row%s); trial skipped", rows[stray].line_no, first->trial,
 			(long)rows[stray].proc, name, expected, expected == 1 ? "" : "s");
-	else if (consistent && role_a && end - start < expected)
+	else if (consistent && role_a && n < expected)
 		problem = analysis_strdup_printf(
 			"samples.csv:%ld: trial %ld has %zu of its %zu rows (the others damaged or "
-			"missing); trial skipped", first->line_no, first->trial, end - start, expected);
+			"missing); trial skipped", first->line_no, first->trial, n, expected);
 	else if (!consistent || role_a == 0)
 		problem = analysis_strdup_printf(
 			"samples.csv:%ld: trial %ld %s; trial skipped", first->line_no, first->trial,
@@ -783,39 +901,37 @@ static int trial_usable(struct folder_load *L, size_t start, size_t end)
 	return builder_warn(&L->b, problem) < 0 ? -1 : 0;
 }
 
-/* Whether the trial in rows [start, end) shared its CPUs: its foreign or steal time above
+/* Whether the trial of n rows shared its CPUs: its foreign or steal time above
  * ANALYSIS_CONTAMINATED_SHARE of its duration (the longest wall_s). -1 when not known. */
-static int contamination_of(const struct folder_load *L, size_t start, size_t end)
+static int contamination_of(const struct csv_row *rows, size_t n)
 {
-	const struct csv_row *rows = L->set.rows, *first = &rows[start];
 	double duration = NAN;
-	for (size_t i = start; i < end; i++)
+	for (size_t i = 0; i < n; i++)
 		if (isnan(duration) || rows[i].wall > duration)
 			duration = rows[i].wall;
-	if (isnan(duration) || isnan(first->foreign) || isnan(first->steal))
+	if (isnan(duration) || isnan(rows[0].shared))
 		return -1;
-	double limit = ANALYSIS_CONTAMINATED_SHARE * duration;
-	return first->foreign > limit || first->steal > limit;
+	return rows[0].shared > ANALYSIS_CONTAMINATED_SHARE * duration;
 }
 
 /* A trial's leftovers and, for an ok measured one, whether it shared its CPUs, counted in its
  * group. True when the trial is to be left out (contaminated, and asked to exclude those). */
-static bool count_trial_health(struct folder_load *L, size_t start, size_t end, bool all_ok)
+static bool count_trial_health(struct folder_load *L, const struct csv_row *rows, size_t n,
+                               bool all_ok)
 {
-	const struct csv_row *first = &L->set.rows[start];
 	struct analysis_dataset *d = L->b.data;
-	struct analysis_group *g = &d->groups[L->group_of_name[first->placement]];
-	if (first->leftovers > 0) {
+	struct analysis_group *g = &d->groups[L->group_of_name[rows[0].placement]];
+	if (rows[0].leftovers > 0) {
 		g->leftover_trials++;
-		g->leftovers += (size_t)first->leftovers;
+		g->leftovers += (size_t)rows[0].leftovers;
 	}
-	if (!all_ok || first->warmup)
+	if (!all_ok || rows[0].warmup)
 		return false;
-	int contaminated = contamination_of(L, start, end);
+	int contaminated = contamination_of(rows, n);
 	if (contaminated < 0)
 		return false;
 	g->contamination_known++;
-	g->contaminated_trials += contaminated;
+	g->contaminated_trials += (size_t)contaminated;
 	if (!contaminated || !L->exclude_contaminated)
 		return false;
 	d->excluded_contaminated++;
@@ -823,18 +939,17 @@ static bool count_trial_health(struct folder_load *L, size_t start, size_t end, 
 }
 
 /* A measured trial's overlap and wall-time counts in its group. */
-static void count_trial_timing(struct analysis_group *g, const struct csv_row *rows, size_t start,
-                               size_t end)
+static void count_trial_timing(struct analysis_group *g, const struct csv_row *rows, size_t n)
 {
 	bool wall_known = true, wall_above = false;
-	for (size_t i = start; i < end; i++)
+	for (size_t i = 0; i < n; i++)
 		if (rows[i].role_a) {
 			wall_known = wall_known && rows[i].wall_above >= 0;
 			wall_above = wall_above || rows[i].wall_above > 0;
 		}
-	if (rows[start].poor_overlap >= 0) {
+	if (rows[0].poor_overlap >= 0) {
 		g->overlap_known++;
-		g->poor_overlap_trials += rows[start].poor_overlap;
+		g->poor_overlap_trials += (size_t)rows[0].poor_overlap;
 	}
 	if (wall_known) {
 		g->wall_known++;
@@ -843,18 +958,18 @@ static void count_trial_timing(struct analysis_group *g, const struct csv_row *r
 }
 
 /* Adds a usable trial's sample(s) and its overlap and wall-time counts. -1 on out of memory. */
-static int add_trial(struct folder_load *L, size_t start, size_t end)
+static int add_trial(struct folder_load *L, const struct csv_row *rows, size_t n)
 {
-	const struct csv_row *rows = L->set.rows, *first = &rows[start];
+	const struct csv_row *first = &rows[0];
 	struct analysis_dataset *d = L->b.data;
 	int group = L->group_of_name[first->placement];
 	struct analysis_group *g = &d->groups[group];
 	bool all_ok = true;
-	for (size_t i = start; i < end; i++)
+	for (size_t i = 0; i < n; i++)
 		all_ok = all_ok && rows[i].ok;
 	if (first->warmup)
 		d->warmup_trials++;
-	if (count_trial_health(L, start, end, all_ok))
+	if (count_trial_health(L, rows, n, all_ok))
 		return 0;
 	if (!all_ok) {
 		if (!first->warmup) {
@@ -865,7 +980,7 @@ static int add_trial(struct folder_load *L, size_t start, size_t end)
 	}
 	double sum = 0;
 	size_t role_a = 0;
-	for (size_t i = start; i < end; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (!rows[i].role_a)
 			continue;
 		sum += rows[i].utime;
@@ -878,28 +993,28 @@ static int add_trial(struct folder_load *L, size_t start, size_t end)
 	    builder_add_sample(&L->b, group, first->trial, sum / (double)role_a, first->warmup) < 0)
 		return -1;
 	if (!first->warmup)
-		count_trial_timing(g, rows, start, end);
+		count_trial_timing(g, rows, n);
 	return 0;
 }
 
-/* Turns the rows, sorted by trial, into samples. -1 on out of memory. */
+/* Turns the rows, trial by trial, into samples. -1 on out of memory. */
 static int add_trials(struct folder_load *L)
 {
-	struct row_set *s = &L->set;
-	/* No row survived: rows is still NULL, which qsort must not be given even for 0 rows.
-	 * The runner writes rows in order: a sorted file is not sorted again. */
-	if (s->row_count > 0 && !s->sorted)
-		qsort(s->rows, s->row_count, sizeof *s->rows, compare_rows);
-	if (count_rows_per_trial(L) < 0 || builder_reserve_points(&L->b, s->row_count) < 0)
+	size_t total = 0;
+	for (size_t k = 0; k < L->segment_count; k++)
+		total += L->segments[k].count;
+	if (count_rows_per_trial(L) < 0 || builder_reserve_points(&L->b, total) < 0)
 		return -1;
-	for (size_t start = 0, end; start < s->row_count; start = end) {
-		for (end = start; end < s->row_count && s->rows[end].trial == s->rows[start].trial; end++)
-			;
-		int usable = trial_usable(L, start, end);
-		if (usable < 0 || (usable && add_trial(L, start, end) < 0))
-			return -1;
+	struct trial_cursor c = { .segments = L->segments, .count = L->segment_count };
+	const struct csv_row *rows;
+	size_t n;
+	int got, rc = 0;
+	while (rc == 0 && (got = next_trial(&c, &rows, &n)) != 0) {
+		int usable = got < 0 ? -1 : trial_usable(L, rows, n);
+		rc = usable < 0 || (usable && add_trial(L, rows, n) < 0) ? -1 : 0;
 	}
-	return builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
+	free(c.scratch);
+	return rc < 0 ? -1 : builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
 }
 
 struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,

@@ -82,6 +82,23 @@ static void select_kth(double *a, ptrdiff_t n, ptrdiff_t k)
 	}
 }
 
+/* The median of a[0..n), rearranging a. */
+static double median_in_place(double *a, size_t n)
+{
+	size_t k = n / 2;
+	select_kth(a, (ptrdiff_t)n, (ptrdiff_t)k);
+	double m = a[k];
+	if (n % 2 == 0) {
+		/* The other middle value is the largest of the lower half. */
+		double below = a[0];
+		for (size_t i = 1; i < k; i++)
+			if (a[i] > below)
+				below = a[i];
+		m = 0.5 * (below + m);
+	}
+	return m;
+}
+
 double median_of(const double *x, size_t n)
 {
 	if (n == 0)
@@ -90,17 +107,7 @@ double median_of(const double *x, size_t n)
 	if (!copy)
 		return NAN;
 	memcpy(copy, x, n * sizeof *copy);
-	size_t k = n / 2;
-	select_kth(copy, (ptrdiff_t)n, (ptrdiff_t)k);
-	double m = copy[k];
-	if (n % 2 == 0) {
-		/* The other middle value is the largest of the lower half. */
-		double below = copy[0];
-		for (size_t i = 1; i < k; i++)
-			if (copy[i] > below)
-				below = copy[i];
-		m = 0.5 * (below + m);
-	}
+	double m = median_in_place(copy, n);
 	free(copy);
 	return m;
 }
@@ -114,7 +121,7 @@ double mad_of(const double *x, size_t n, double center)
 		return NAN;
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(x[i] - center);
-	double m = median_of(dev, n);
+	double m = median_in_place(dev, n);
 	free(dev);
 	return m;
 }
