@@ -681,10 +681,13 @@ static void default_wanted(const struct experiment *e, const struct topo *topo,
 /* What about this machine may make the run mean less than it seems: said before it starts. */
 static void warn_about_machine(const struct experiment *e, const struct topo_info *info)
 {
-	if (e->plan.nplacements == 1)
+	if (e->plan.nplacements == 1) {
+		bool solo = e->plan.placements[0] == PLACEMENT_SOLO;
 		warnx("only %s will run: with one placement there is nothing to compare it with, so "
-		      "the run ends without an answer (add solo, for one)",
-		      placement_name(e->plan.placements[0]));
+		      "the run ends without an answer (%s)", placement_name(e->plan.placements[0]),
+		      solo ? "add another placement: --placements non-sibling,solo, for one"
+		           : "add solo, for one");
+	}
 	if (info->virtual_machine)
 		warnx("this is a virtual machine (%s): its CPU numbering and siblings need not be "
 		      "the host's", info->hypervisor[0] ? info->hypervisor : "hypervisor unknown");
