@@ -259,6 +259,8 @@ check "…which suggests another placement, not solo again" \
 	bash -c '[[ $1 == *"add another placement"* && $1 != *"add solo"* ]]' _ "$t_err"
 check_status 0 "--list-kernels" "$SMTBENCH" run --list-kernels
 check "--list-kernels names nop and says what bounds it" contains "$t_out" "nop"
+check "--list-kernels calls its counts reference counts, not a default (run calibrates)" \
+	bash -c '[[ $1 == *"reference iters"* && $1 != *default* ]]' _ "$t_out"
 
 # --- --pair, --duration, SIGTERM ---------------------------------------------------------------
 if ((ncpu >= 2)); then
