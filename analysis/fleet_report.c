@@ -174,9 +174,12 @@ static json_t *host_json(const struct fleet_host *h)
 
 static json_t *pooled_json(const struct fleet_pooled *p)
 {
+	/* The same keys either way (the contract drops none): nulls where nothing is pooled. */
 	if (!p->ok)
-		return json_pack("{s:n, s:n, s:n, s:n, s:I}", "ratio_mean", "ratio_ci", "spread_mean",
-		                 "predictive_ci", "nodes", (json_int_t)p->nodes);
+		return json_pack("{s:n, s:n, s:n, s:n, s:I, s:n, s:n, s:n, s:n}", "ratio_mean",
+		                 "ratio_ci", "spread_mean", "predictive_ci", "nodes",
+		                 (json_int_t)p->nodes, "spread_ci", "log_ratio_mean", "log_ratio_ci",
+		                 "predictive_log_ci");
 	return json_pack("{s:f, s:o, s:f, s:o, s:I, s:o, s:f, s:o, s:o}",
 	                 "ratio_mean", p->ratio_mean, "ratio_ci", pair(p->ratio_ci),
 	                 "spread_mean", p->tau_mean, "predictive_ci", pair(p->predictive_ci),

@@ -192,6 +192,13 @@ static void timeout_init(struct run_state *st, const struct stored_trial *previo
 	for (long i = 0; i < nprevious; i++)
 		calibrate_timeout(st, previous[i].trial, previous[i].ok,
 		                  previous[i].end_s - previous[i].start_s, false);
+	/* A resumed run's plan states only the rule: say the limit its stored warm-up set. */
+	if (e->trial_timeout_s < 0 && st->timeout_fixed) {
+		printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s, as stored; at "
+		       "least %g s)\n", st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s,
+		       TRIAL_TIMEOUT_MIN_S);
+		fflush(stdout);
+	}
 }
 
 /* The trials already stored, the time origin, the workloads' error log, and meta.json's new

@@ -133,11 +133,13 @@ t = sys.argv[1]
 assert "Pooled: one node: see its own answer" in t and "Pooled slowdown" not in t, t
 assert "A new node of this group" not in t and "Node-to-node spread" not in t, t' "$t_out"
 check_status 0 "fleet --json over one node" "$SMTBENCH" fleet "$t_tmp/single" --json
-check "... pooled holds nulls, and nodes 1" python3 -c '
+check "... pooled holds nulls, and nodes 1, with every key of a pooled group" python3 -c '
 import json, sys
 p = json.loads(sys.argv[1])["groups"][0]["pooled"]
-assert p["nodes"] == 1 and all(p[k] is None for k in
-    ("ratio_mean", "ratio_ci", "spread_mean", "predictive_ci")), p' "$t_out"
+keys = {"ratio_mean", "ratio_ci", "spread_mean", "predictive_ci", "spread_ci",
+        "log_ratio_mean", "log_ratio_ci", "predictive_log_ci"}
+assert set(p) == keys | {"nodes"}, sorted(p)
+assert p["nodes"] == 1 and all(p[k] is None for k in keys), p' "$t_out"
 
 # --- folders the search cannot use -------------------------------------------------------------
 # A trials_done that is not a number, subfolders deeper than the search goes, a folder that

@@ -251,8 +251,16 @@ check "…77" grep -q '"beside_iters": 77' "$t_tmp/bk2/meta.json"
 check_status 0 "a single placement runs, with a warning that there is nothing to compare" \
 	"$SMTBENCH" run --placements same-pu --trials 2 --warmup 0 --iters 1000 --out "$t_tmp/single"
 check "…the warning says so" contains "$t_err" "nothing to compare"
+check "…and to add solo" contains "$t_err" "add solo"
+# solo alone: the warning must not tell the user to add the placement it already has.
+check_status 0 "solo alone runs, with the same warning" \
+	"$SMTBENCH" run --placements solo --trials 2 --warmup 0 --iters 1000 --out "$t_tmp/solo-only"
+check "…which suggests another placement, not solo again" \
+	bash -c '[[ $1 == *"add another placement"* && $1 != *"add solo"* ]]' _ "$t_err"
 check_status 0 "--list-kernels" "$SMTBENCH" run --list-kernels
 check "--list-kernels names nop and says what bounds it" contains "$t_out" "nop"
+check "--list-kernels calls its counts reference counts, not a default (run calibrates)" \
+	bash -c '[[ $1 == *"reference iters"* && $1 != *default* ]]' _ "$t_out"
 
 # --- --pair, --duration, SIGTERM ---------------------------------------------------------------
 if ((ncpu >= 2)); then

@@ -138,6 +138,15 @@ m = json.load(open(sys.argv[1] + "/meta.json"))
 assert m["settings"]["trial_timeout_s"] == 120 and m["trial_timeout"]["limit_s"] == 120, m
 assert m["status"] == "complete"
 EOF2
+# The automatic limit, set by the warm-up before an interruption: the resume says what it is.
+"$SMTBENCH" run "${plan[@]}" --out "$t_tmp/keepauto" >/dev/null 2>&1 &
+runner=$!
+wait_for_rows "$t_tmp/keepauto/samples.csv" 5
+kill -TERM "$runner"; wait "$runner"
+check_status 0 "--resume of a run whose warm-up set the automatic limit" \
+	"$SMTBENCH" run --resume "$t_tmp/keepauto"
+check "…prints the limit in force (10 s), not only the rule" \
+	contains "$t_out" "trial time limit: 10 s (10 x the slowest warm-up trial"
 check_status 0 "--trial-timeout 0 turns the limit off" \
 	"$SMTBENCH" run --placements solo --trials 1 --warmup 0 --iters 1000 --trial-timeout 0 \
 	--out "$t_tmp/nolimit"
