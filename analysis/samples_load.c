@@ -59,6 +59,7 @@ _Static_assert(PLACEMENT_NAMES_MAX <= UINT16_MAX, "placement indices are 16 bits
 /* A placement name seen, and the frequency of its measured role-a lines, for the report. */
 struct placement_seen {
 	char *name;
+	long first_line;   /* the line it was first seen on (the part's number until joined) */
 	double freq_sum;
 	size_t freq_n;
 };
@@ -349,7 +350,7 @@ static const char *check_row(const struct part *p, struct csv_row *r)
 }
 
 /* Index of a placement name in the set's names, adding it when new; -1 on out of memory. */
-static int placement_index(struct row_set *s, const char *name)
+static int placement_index(struct row_set *s, const char *name, long line_no)
 {
 	for (size_t i = 0; i < s->seen_count; i++)
 		if (!strcmp(s->seen[i].name, name))
@@ -358,7 +359,7 @@ static int placement_index(struct row_set *s, const char *name)
 	if (!grown)
 		return -1;
 	s->seen = grown;
-	grown[s->seen_count] = (struct placement_seen){ .name = strdup(name) };
+	grown[s->seen_count] = (struct placement_seen){ .name = strdup(name), .first_line = line_no };
 	if (!grown[s->seen_count].name)
 		return -1;
 	return (int)s->seen_count++;
@@ -411,7 +412,7 @@ static int part_placement(struct part *p, long line_no)
 	if (p->last_placement >= 0 && !strcmp(p->set.seen[p->last_placement].name, name))
 		return p->last_placement;
 	size_t before = p->set.seen_count;
-	int index = placement_index(&p->set, name);
+	int index = placement_index(&p->set, name, line_no);
 	if (index >= 0 && p->set.seen_count > before && p->set.seen_count > PLACEMENT_NAMES_MAX) {
 		p->names_overflow = line_no;
 		return -1;
@@ -612,15 +613,16 @@ static int join_part(struct folder_load *L, struct part *p, long first_line)
 	struct row_set *s = &L->set;
 	if (!(p->map = malloc((p->set.seen_count ? p->set.seen_count : 1) * sizeof *p->map)))
 		return -1;
+	p->line_offset = first_line - 1 - p->at_data_start;
 	for (size_t i = 0; i < p->set.seen_count; i++) {
-		if ((p->map[i] = placement_index(s, p->set.seen[i].name)) < 0)
+		if ((p->map[i] = placement_index(s, p->set.seen[i].name,
+		                                 p->set.seen[i].first_line + p->line_offset)) < 0)
 			return -1;
 		if (s->seen_count > PLACEMENT_NAMES_MAX)
 			return -2;
 		s->seen[p->map[i]].freq_sum += p->set.seen[i].freq_sum;
 		s->seen[p->map[i]].freq_n += p->set.seen[i].freq_n;
 	}
-	p->line_offset = first_line - 1 - p->at_data_start;
 	for (size_t i = 0; i < p->skipped_count; i++)
 		if (builder_warn(&L->b, analysis_strdup_printf("samples.csv:%ld: %s; line skipped",
 		                                               p->skipped[i].line_no + p->line_offset,
@@ -799,6 +801,23 @@ static int next_trial(struct trial_cursor *c, const struct csv_row **rows, size_
 	return 1;
 }
 
+/* A placement name the registry does not know is kept (its trials are analysed, a trial
+ * having as many rows as the most any of its trials has) but never silently: one warning per
+ * name, on the line it first appears. -1 on out of memory. */
+static int warn_unknown_placements(struct folder_load *L)
+{
+	char known[256];
+	placement_names_list(known, sizeof known);
+	for (size_t i = 0; i < L->set.seen_count; i++)
+		if (!placement_info_find(L->set.seen[i].name) &&
+		    builder_warn(&L->b, analysis_strdup_printf(
+			    "samples.csv:%ld: placement '%s' is not one this smtbench knows (%s): not "
+			    "written by this version, or edited; its trials are analysed as they are",
+			    L->set.seen[i].first_line, L->set.seen[i].name, known)) < 0)
+			return -1;
+	return 0;
+}
+
 /* Groups in the stable placement order, whether or not they hold samples, with the
  * frequencies noted for each. -1 on out of memory. */
 static int make_groups(struct folder_load *L)
@@ -823,7 +842,7 @@ static int make_groups(struct folder_load *L)
 	d->workload = L->set.workload;
 	d->beside_workload = L->set.beside_workload;
 	L->set.workload = L->set.beside_workload = NULL;
-	return 0;
+	return warn_unknown_placements(L);
 }
 
 /* The rows a trial of each placement must have: one per process of the placement, from the
@@ -856,13 +875,15 @@ static int count_rows_per_trial(struct folder_load *L)
 }
 
 /* A row of the trial's n rows that should not be there: a second row for one process (rows
- * are sorted by process), or more rows than the placement has processes. Its index, or n when
- * there is none. */
+ * are sorted by process), more rows than the placement has processes, or a process number
+ * the placement does not have. Its index, or n when there is none. */
 static size_t stray_row(const struct folder_load *L, const struct csv_row *rows, size_t n)
 {
 	size_t expected = L->rows_per_trial[rows[0].placement];
-	for (size_t i = 1; i < n; i++)
-		if ((L->have_proc && rows[i].proc == rows[i - 1].proc) || i >= expected)
+	bool known = placement_info_find(L->set.seen[rows[0].placement].name) != NULL;
+	for (size_t i = 0; i < n; i++)
+		if ((L->have_proc && i > 0 && rows[i].proc == rows[i - 1].proc) || i >= expected ||
+		    (L->have_proc && known && rows[i].proc >= expected))
 			return i;
 	return n;
 }

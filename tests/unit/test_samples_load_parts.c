@@ -225,6 +225,40 @@ static void too_many_placements(void)
 	}
 }
 
+/* A placement this smtbench does not know is analysed but warned about, on its first line; a
+ * process number its placement does not have makes the trial's row a stray. */
+static void unknown_names_and_procs(void)
+{
+	char dir[600], path[700];
+	snprintf(dir, sizeof dir, "%s/unknown", base);
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	mkdir(dir, 0777);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s\n", SAMPLES_CSV_HEADER);
+	for (int t = 0; t < 8; t++)
+		fprintf(f, "%d,0,0,%s,%d,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0\n", t,
+		        t == 3 || t == 6 ? "evil-place" : "solo", t == 5 ? 7 : 0);
+	fclose(f);
+	char err[512];
+	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	if (!CHECK(d != NULL, "a file with an unknown placement loads (%s)", d ? "" : err))
+		return;
+	char *all = digest(d);
+	CHECK(all && strstr(all, "warning samples.csv:5: placement 'evil-place' is not one this "
+	                         "smtbench knows") && !strstr(all, "samples.csv:8: placement"),
+	      "the unknown placement is warned about once, on the line it first appears");
+	CHECK(all && strstr(all, "samples.csv:7: trial 5: a duplicated or stray row (process 7; a "
+	                         "solo trial has 1 row)"),
+	      "a solo row of process 7 is a stray, its trial skipped");
+	int solo = analysis_dataset_find(d, "solo"), evil = analysis_dataset_find(d, "evil-place");
+	CHECK(solo >= 0 && evil >= 0 && d->groups[solo].n == 5 && d->groups[evil].n == 2,
+	      "solo keeps its 5 good trials, evil-place its 2");
+	free(all);
+	analysis_dataset_free(&d);
+}
+
 int main(void)
 {
 	if (!mkdtemp(base)) {
@@ -235,6 +269,7 @@ int main(void)
 	same_whatever_the_cuts(false);
 	tiny_files();
 	too_many_placements();
+	unknown_names_and_procs();
 	char cmd[700];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
 	if (getenv("KEEP") == NULL && system(cmd) != 0)
