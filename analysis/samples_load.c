@@ -687,6 +687,10 @@ static int make_segments(struct folder_load *L)
 		       L->segments[k].count * sizeof *s->rows);
 		s->row_count += L->segments[k].count;
 	}
+	for (size_t k = 0; k < L->part_count; k++) { /* copied: not kept twice */
+		free(L->parts[k].set.rows);
+		L->parts[k].set.rows = NULL;
+	}
 	qsort(s->rows, s->row_count, sizeof *s->rows, compare_rows);
 	L->segments[0] = (struct segment){ s->rows, s->row_count };
 	L->segment_count = total ? 1 : 0;
