@@ -771,8 +771,8 @@ static void print_plan(const struct experiment *e)
 			       pair->pus[0], pair->pus[1], pair->shares);
 	}
 	if (total >= 0)
-		printf("  %ld trials%s: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
-		       e->precision_pct > 0 ? " at most" : "",
+		printf("  %ld trial%s%s: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
+		       total == 1 ? "" : "s", e->precision_pct > 0 ? " at most" : "",
 		       e->warmup, e->trials, e->trials == 1 ? "" : "s", e->plan.nplacements,
 		       (unsigned long long)e->plan.seed);
 	else
