@@ -211,9 +211,30 @@ check "…and the first run's rows are intact (every line complete)" \
 
 mkdir -p "$t_tmp/exists"
 check_status 2 "an existing output folder is refused" "$SMTBENCH" run --trials 1 --out "$t_tmp/exists"
-check "…with a hint to --resume" contains "$t_err" "--resume"
 check "…in one line, before anything about the machine" test "$(printf '%s\n' "$t_err" | wc -l)" -eq 1
 check "…and nothing is written into it" test -z "$(ls -A "$t_tmp/exists")"
+check "…an empty folder is not a run: no --resume hint, choose another --out" eval \
+	'contains "$t_err" "is not a run smtbench can resume" && contains "$t_err" "choose another --out" && ! contains "$t_err" "--resume"'
+# --resume is suggested only for a folder it can continue: not for one another tool wrote.
+cp -r "$SMTBENCH_ROOT/results/seed-example" "$t_tmp/seed-copy"
+check_status 2 "--out on a copy of results/seed-example (samples.csv, a meta.json not from run)" \
+	"$SMTBENCH" run --trials 1 --out "$t_tmp/seed-copy"
+check "…not a run smtbench can resume, names its meta.json, no --resume hint" eval \
+	'contains "$t_err" "is not a run smtbench can resume" && contains "$t_err" "seed-copy/meta.json" && ! contains "$t_err" "--resume"'
+mkdir "$t_tmp/foreign-meta" && echo '{"tool": "another", "seed": 1}' >"$t_tmp/foreign-meta/meta.json"
+check_status 2 "--out on a folder whose meta.json lacks the run's keys" \
+	"$SMTBENCH" run --trials 1 --out "$t_tmp/foreign-meta"
+check "…not a run smtbench can resume, no --resume hint" eval \
+	'contains "$t_err" "is not a run smtbench can resume" && ! contains "$t_err" "--resume"'
+ln -s "$t_tmp/nowhere" "$t_tmp/dangling"
+check_status 2 "--out on a link to nowhere" "$SMTBENCH" run --trials 1 --out "$t_tmp/dangling"
+check "…is not a folder, no --resume hint, nothing made at its target" eval \
+	'contains "$t_err" "is not a folder" && ! contains "$t_err" "--resume" && [[ ! -e $t_tmp/nowhere ]]'
+check_status 2 "--out on the interrupted run's folder" "$SMTBENCH" run --trials 1 --out "$t_tmp/locked"
+check "…suggests --resume of that folder" contains "$t_err" "continue it with --resume $t_tmp/locked"
+check_status 2 "--out on a complete run's folder" "$SMTBENCH" run --trials 1 --out "$r1"
+check "…says it is complete, no --resume hint" eval \
+	'contains "$t_err" "holds a complete run" && ! contains "$t_err" "--resume"'
 if [[ $(id -u) -eq 0 ]]; then
 	# root can write anywhere; an unwritable place for root is under a file.
 	touch "$t_tmp/afile"
