@@ -454,7 +454,7 @@ static bool looks_resumable(const char *dir, bool *complete, char *err, size_t e
 	*complete = false;
 	if (store_is_partial(dir)) {
 		set_error(err, err_size, "it is the temporary folder of a run killed while creating "
-		         "its results folder");
+		          "its results folder");
 		return false;
 	}
 	struct experiment recorded = { .command_line = NULL };
