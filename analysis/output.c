@@ -39,6 +39,15 @@ static const char *samples_word(const struct analysis_result *r)
 	return r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL ? "trials" : "samples";
 }
 
+/* What one sample is: for a folder the --unit chosen (trial or process); two plain files have no
+ * trials, so there every number, one per line, is a sample and --unit does not apply. */
+static const char *unit_words(const struct analysis_result *r)
+{
+	if (!r->from_folder)
+		return "one number per line of each file";
+	return r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
+}
+
 /* An unsettled comparison (too few samples, or a grid at its bound): no mean is the answer. */
 static void print_unsettled(FILE *out, const struct analysis_comparison *c,
                             const struct analysis_result *r)
@@ -222,8 +231,8 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 
 static void print_diagnostics(FILE *out, const struct analysis_result *r)
 {
-	fprintf(out, "Diagnostics (unit: %s%s)\n", r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial",
-	        r->from_folder ? "" : ", samples in file order");
+	fprintf(out, "Diagnostics (unit: %s%s)\n", unit_words(r),
+	        r->from_folder ? "" : ", in file order");
 	for (size_t i = 0; i < r->group_count; i++) {
 		const struct analysis_group_diagnostics *d = &r->groups[i];
 		struct analysis_nums ns = { .next = 0 };
@@ -286,10 +295,10 @@ int analysis_print_text(FILE *out, const struct analysis_result *r)
 		unit_note = r->unit == ANALYSIS_UNIT_PROCESS
 		            ? " (--seed-grid implies it: the seed used every process time)"
 		            : " (not the seed's: it used every process time; see --unit process)";
-	fprintf(out, "smtbench analyze %s: %s model, unit %s%s\n\n", r->source,
+	fprintf(out, "smtbench analyze %s: %s model, unit%s %s%s\n\n", r->source,
 	        r->options.seed_grid ? "the seed's normal" :
 	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
-	        r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial", unit_note);
+	        r->from_folder ? "" : ":", unit_words(r), unit_note);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		print_comparison(out, &r->comparisons[i], r);
 	print_diagnostics(out, r);

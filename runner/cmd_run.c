@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -445,6 +446,45 @@ static int resume(const char *dir, char **command_line)
 	return rc;
 }
 
+/* Whether DIR holds a run that --resume would take up: not the temporary folder of a killed
+ * creation, and a meta.json that meta_load accepts (resume's own check of the file). *complete:
+ * that run has finished, so there is nothing to resume. false with the reason in err. */
+static bool looks_resumable(const char *dir, bool *complete, char *err, size_t err_size)
+{
+	*complete = false;
+	if (store_is_partial(dir)) {
+		set_error(err, err_size, "it is the temporary folder of a run killed while creating "
+		          "its results folder");
+		return false;
+	}
+	struct experiment recorded = { .command_line = NULL };
+	bool ok = meta_load(dir, &recorded, err, err_size) == 0;
+	const char *status = json_string_value(json_object_get(recorded.meta, "status"));
+	*complete = ok && status && !strcmp(status, "complete");
+	experiment_free(&recorded);
+	return ok;
+}
+
+/* An --out that exists is the user's mistake: one line saying what it holds, and --resume only
+ * for a run that --resume can continue. */
+static void refuse_existing_out(const char *dir)
+{
+	char err[ERR_LEN] = "";
+	bool complete;
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) /* a file, or a link to nowhere */
+		usage_exit("run", "--out %s already exists and is not a folder; choose another --out",
+		           dir);
+	if (!looks_resumable(dir, &complete, err, sizeof err))
+		usage_exit("run", "results folder %s already exists and is not a run smtbench can "
+		           "resume (%s); choose another --out", dir, err);
+	if (complete)
+		usage_exit("run", "results folder %s already exists and holds a complete run "
+		           "(nothing to resume); choose another --out", dir);
+	usage_exit("run", "results folder %s already exists; choose another --out, or continue "
+	           "it with --resume %s", dir, dir);
+}
+
 /* What the command line said beyond the experiment's own settings. */
 struct run_options {
 	const char *placements; /* --placements, or NULL */
@@ -771,8 +811,8 @@ static void print_plan(const struct experiment *e)
 			       pair->pus[0], pair->pus[1], pair->shares);
 	}
 	if (total >= 0)
-		printf("  %ld trials%s: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
-		       e->precision_pct > 0 ? " at most" : "",
+		printf("  %ld trial%s%s: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
+		       total == 1 ? "" : "s", e->precision_pct > 0 ? " at most" : "",
 		       e->warmup, e->trials, e->trials == 1 ? "" : "s", e->plan.nplacements,
 		       (unsigned long long)e->plan.seed);
 	else
@@ -807,9 +847,9 @@ static int new_run(struct experiment *e, const struct run_options *o)
 	if (!o->placements)
 		default_wanted(e, topo, wanted);
 	/* An --out that exists is the user's mistake: say so before anything about the machine. */
-	if (e->out_dir && access(e->out_dir, F_OK) == 0)
-		usage_exit("run", "results folder %s already exists; choose another --out, or "
-		           "continue it with --resume %s", e->out_dir, e->out_dir);
+	struct stat out_st;
+	if (e->out_dir && lstat(e->out_dir, &out_st) == 0)
+		refuse_existing_out(e->out_dir);
 	struct topo_info info;
 	topo_get_info(topo, &info);
 	choose_pairs(e, topo, wanted);

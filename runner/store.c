@@ -171,8 +171,9 @@ struct store *store_create(const char *dir_given, char *err, size_t err_size)
 	if (make_parents(dir, err, err_size) != 0)
 		goto fail;
 	if (lstat(dir, &st) == 0) {
-		set_error(err, err_size, "results folder %s already exists; choose another --out, or "
-		          "continue it with --resume %s", dir, dir);
+		/* Whether it is a run --resume can continue is for the caller to judge (meta.json). */
+		set_error(err, err_size, "results folder %s already exists; choose another --out",
+		          dir);
 		goto fail;
 	}
 	parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -12,6 +12,18 @@ check "seed: interval 16.2 to 22.8 s" contains "$t_out" "between 16.2 and 22.8 s
 check "seed: says why the default differs" contains "$t_out" "sigma grid starts at 5 s"
 check "seed: names the seed article's computation" contains "$t_out" "The seed article's computation (--seed-grid)"
 
+# Two plain files have no trials: the unit is each number, one per line, never "trial".
+check_status 0 "two plain files" "$SMTBENCH" analyze "$ex/data_ht.txt" "$ex/data_noht.txt"
+check "files: the first line says a sample is one number per line" \
+	bash -c '[[ $(head -n 1 <<<"$1") == *"unit: one number per line of each file" ]]' _ "$t_out"
+check "files: the diagnostics name the same unit" \
+	contains "$t_out" "Diagnostics (unit: one number per line of each file, in file order)"
+check "files: no trial unit anywhere" bash -c '! grep -q "unit trial\|unit: trial" <<<"$1"' _ "$t_out"
+check_status 0 "the shipped folder: unit trial" "$SMTBENCH" analyze "$ex"
+check "folder: the first line still says unit trial" \
+	bash -c '[[ $(head -n 1 <<<"$1") == *"normal model, unit trial" ]]' _ "$t_out"
+check "folder: the diagnostics still say unit trial" contains "$t_out" "Diagnostics (unit: trial)"
+
 # --seed-grid on a folder implies --unit process (the seed used every process time).
 check_status 0 "seed grid on the shipped folder, no --unit" "$SMTBENCH" analyze "$ex" --seed-grid
 check "folder, --seed-grid alone: probability 1.00" contains "$t_out" "slower with probability of 1.00"

@@ -45,6 +45,9 @@ placements=solo,same-pu
 check_status 0 "run $placements with 3 blocks + 1 warm-up" \
 	"$SMTBENCH" run --placements "$placements" --trials 3 --warmup 1 --iters "$ITERS" --seed 7 \
 	--out "$r1"
+n_placements=$(($(tr -cd , <<<"$placements" | wc -c) + 1))
+check "the plan line counts in the plural: trials, blocks" \
+	contains "$t_out" "  $((4 * n_placements)) trials: 1 warm-up + 3 measured blocks of $n_placements, seed 7"
 want_rows=$((4 * (1 + 2)))
 ((ncpu >= 2)) && want_rows=$((4 * (1 + 2 + 2)))
 check "samples.csv has $want_rows rows (4 blocks x processes per placement)" \
@@ -191,6 +194,8 @@ fi
 check_status 0 "--out with a trailing slash names the folder" \
 	"$SMTBENCH" run --placements solo --trials 1 --warmup 0 --iters 1000 --out "$t_tmp/slash/"
 check "…which holds the results" test -s "$t_tmp/slash/samples.csv"
+check "…and its plan line is singular for one: 1 trial, 1 measured block" \
+	bash -c 'grep -q "^  1 trial: 0 warm-up + 1 measured block of 1, seed " <<<"$1"' _ "$t_out"
 
 # Two runners must never append to one folder.
 "${interruptible[@]}" "$SMTBENCH" run --placements solo --trials 40 --iters "$ITERS" --out "$t_tmp/locked" \
@@ -206,9 +211,30 @@ check "…and the first run's rows are intact (every line complete)" \
 
 mkdir -p "$t_tmp/exists"
 check_status 2 "an existing output folder is refused" "$SMTBENCH" run --trials 1 --out "$t_tmp/exists"
-check "…with a hint to --resume" contains "$t_err" "--resume"
 check "…in one line, before anything about the machine" test "$(printf '%s\n' "$t_err" | wc -l)" -eq 1
 check "…and nothing is written into it" test -z "$(ls -A "$t_tmp/exists")"
+check "…an empty folder is not a run: no --resume hint, choose another --out" eval \
+	'contains "$t_err" "is not a run smtbench can resume" && contains "$t_err" "choose another --out" && ! contains "$t_err" "--resume"'
+# --resume is suggested only for a folder it can continue: not for one another tool wrote.
+cp -r "$SMTBENCH_ROOT/results/seed-example" "$t_tmp/seed-copy"
+check_status 2 "--out on a copy of results/seed-example (samples.csv, a meta.json not from run)" \
+	"$SMTBENCH" run --trials 1 --out "$t_tmp/seed-copy"
+check "…not a run smtbench can resume, names its meta.json, no --resume hint" eval \
+	'contains "$t_err" "is not a run smtbench can resume" && contains "$t_err" "seed-copy/meta.json" && ! contains "$t_err" "--resume"'
+mkdir "$t_tmp/foreign-meta" && echo '{"tool": "another", "seed": 1}' >"$t_tmp/foreign-meta/meta.json"
+check_status 2 "--out on a folder whose meta.json lacks the run's keys" \
+	"$SMTBENCH" run --trials 1 --out "$t_tmp/foreign-meta"
+check "…not a run smtbench can resume, no --resume hint" eval \
+	'contains "$t_err" "is not a run smtbench can resume" && ! contains "$t_err" "--resume"'
+ln -s "$t_tmp/nowhere" "$t_tmp/dangling"
+check_status 2 "--out on a link to nowhere" "$SMTBENCH" run --trials 1 --out "$t_tmp/dangling"
+check "…is not a folder, no --resume hint, nothing made at its target" eval \
+	'contains "$t_err" "is not a folder" && ! contains "$t_err" "--resume" && [[ ! -e $t_tmp/nowhere ]]'
+check_status 2 "--out on the interrupted run's folder" "$SMTBENCH" run --trials 1 --out "$t_tmp/locked"
+check "…suggests --resume of that folder" contains "$t_err" "continue it with --resume $t_tmp/locked"
+check_status 2 "--out on a complete run's folder" "$SMTBENCH" run --trials 1 --out "$r1"
+check "…says it is complete, no --resume hint" eval \
+	'contains "$t_err" "holds a complete run" && ! contains "$t_err" "--resume"'
 if [[ $(id -u) -eq 0 ]]; then
 	# root can write anywhere; an unwritable place for root is under a file.
 	touch "$t_tmp/afile"

@@ -168,8 +168,10 @@ static void test_store_create_refuses_existing(void)
 	}
 	char err[ERR_LEN];
 	struct store *s = store_create(dir, err, sizeof err);
-	CHECK(s == NULL && strstr(err, "already exists") && strstr(err, "--resume"),
-	      "an existing folder is refused with a hint: %s", err);
+	CHECK(s == NULL && strstr(err, "already exists") && strstr(err, "choose another --out")
+	      && !strstr(err, "--resume"),
+	      "an existing folder is refused, naming --out and not --resume (an empty folder is "
+	      "no run to resume): %s", err);
 	char *sub = xasprintf("%s/a/b/run", dir);
 	s = store_create(sub, err, sizeof err);
 	CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create makes missing parents");
