@@ -18,7 +18,10 @@ const char *analysis_format_number(char *buf, size_t size, double v, double reso
 		snprintf(buf, size, v > 0 ? "inf" : "-inf");
 		return buf;
 	}
-	if (!(resolution > 0) || !isfinite(resolution))
+	/* No resolution, or one below a double's own noise (an interval of zero width, as a drift
+	 * fitted to perfectly linear data has, is 1e-18 wide after rounding): three or four
+	 * significant digits, not twelve decimals of nothing. */
+	if (!(resolution > 0) || !isfinite(resolution) || resolution < fabs(v) * 1e-9)
 		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
 	/* In double and clamped before the conversion to int: for a subnormal v the fallback
 	 * resolution is 0 and its logarithm infinite. */

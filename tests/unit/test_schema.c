@@ -240,6 +240,9 @@ static void test_one_number_rule(void)
 	CHECK_STR(t, "-0.000626", "three significant digits at least, fixed from 1e-4");
 	t = analysis_format_number(buf, sizeof buf, 5e-5, 1e-6);
 	CHECK_STR(t, "5.000e-05", "scientific below 1e-4");
+	t = analysis_format_number(buf, sizeof buf, 0.01, 1.7e-18);
+	CHECK_STR(t, "0.01000", "an interval of zero width (rounding's 1e-18) does not ask for 12 "
+	          "decimals");
 }
 
 int main(void)
