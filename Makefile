@@ -10,7 +10,8 @@
 #   make fuzz            build the libFuzzer harnesses into $(BUILD)/fuzz/ (clang; see tests/fuzz/README.md)
 #   make lab             boot real SMT kernels in QEMU and check the known truths (tests/lab/)
 #   make lab-kernel      fetch the lab's guest kernel into build/lab-kernel/ (apt-get download)
-#   make install         install under $(DESTDIR)$(PREFIX): bin/, libexec/smtbench/, share/man/man1/
+#   make install         install under $(DESTDIR)$(PREFIX): bin/, libexec/smtbench/, share/man/man1/,
+#                        share/smtbench/slurm/ (contrib/slurm's job scripts and submit.sh)
 #   make V=1             show full command lines
 #
 # Every setting below is ?= so that the command line or the environment can override it.
@@ -22,6 +23,8 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 LIBEXECDIR ?= $(PREFIX)/libexec/smtbench
 MANDIR   ?= $(PREFIX)/share/man
+SHAREDIR ?= $(PREFIX)/share/smtbench
+SLURMDIR ?= $(SHAREDIR)/slurm
 DESTDIR  ?=
 CFLAGS   ?= -O2 -g
 LDFLAGS  ?=
@@ -199,15 +202,32 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIB_SRCS) $(wildcard 
 	  -Wmissing-prototypes -I. $(DEP_CFLAGS) \
 	  -DSMTBENCH_VERSION='"$(VERSION)"' $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIBS)
 
+# The SLURM job scripts are given to sbatch, never run themselves (0644), and sbatch runs a copy
+# from the node's spool folder, so a script cannot look for smtbench beside itself: the installed
+# copies default to the smtbench installed with them ($(BINDIR), never the DESTDIR stage) instead
+# of the one in PATH. submit.sh is run (0755) and finds the job scripts beside itself.
+SLURM_JOBS := $(notdir $(wildcard contrib/slurm/*.sbatch))
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(SLURMDIR)
 	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/smtbench
 	install -m 755 $(KERNELS) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 644 runner/smtbench.1 $(DESTDIR)$(MANDIR)/man1/smtbench.1
+	@mkdir -p $(BUILD)/slurm
+	for job in $(SLURM_JOBS); do \
+	  sed -e 's|$${SMTBENCH:-smtbench}|$${SMTBENCH:-$(BINDIR)/smtbench}|' \
+	      -e 's|(default: smtbench in PATH)|(default: $(BINDIR)/smtbench, where it was installed)|' \
+	      contrib/slurm/$$job >$(BUILD)/slurm/$$job || exit 1; \
+	done
+	install -m 644 $(addprefix $(BUILD)/slurm/,$(SLURM_JOBS)) $(DESTDIR)$(SLURMDIR)/
+	install -m 755 contrib/slurm/submit.sh $(DESTDIR)$(SLURMDIR)/submit.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/smtbench $(DESTDIR)$(MANDIR)/man1/smtbench.1
 	rm -rf $(DESTDIR)$(LIBEXECDIR)
+	rm -f $(addprefix $(DESTDIR)$(SLURMDIR)/,$(SLURM_JOBS) submit.sh)
+	rmdir $(DESTDIR)$(SLURMDIR) $(DESTDIR)$(SHAREDIR) 2>/dev/null || true
 
 clean:
 	rm -rf build $(filter-out build build/%,$(BUILD))

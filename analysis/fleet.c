@@ -771,7 +771,8 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 		if (rc < 0)
 			goto oom;
 	}
-	qsort(found.items, found.count, sizeof *found.items, compare_paths);
+	if (found.count) /* none found: items is NULL, which qsort may not be given */
+		qsort(found.items, found.count, sizeof *found.items, compare_paths);
 	if (!(f = calloc(1, sizeof *f)))
 		goto oom;
 	struct outcome *outcomes = calloc(found.count ? found.count : 1, sizeof *outcomes);

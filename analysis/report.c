@@ -92,6 +92,16 @@ const char *report_stop_text(const struct report *rep, char *buf, size_t size)
 	return buf;
 }
 
+const char *report_exclusion_text(const struct report *rep, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (rep->exclude_contaminated)
+		snprintf(buf, size, "Left out: %zu trial(s) that shared their CPUs (foreign CPU time "
+		         "or steal above %g%% of the trial's duration), as --exclude-contaminated asks.",
+		         rep->data->excluded_contaminated, 100 * ANALYSIS_CONTAMINATED_SHARE);
+	return buf;
+}
+
 /* The pairs as meta.json records them: an array of {name, pus, shares, core} (runs), or an
  * object keyed by placement name with {pus} (the seed example). */
 static void read_pairs(struct report *rep)
@@ -565,9 +575,11 @@ static int warn_contaminated(struct report *rep)
 	char *list = per_placement(rep->data, contaminated_of, contamination_known_of);
 	int pushed = list ? warn(rep, analysis_strdup_printf(
 		"%zu trial(s) shared their CPUs: foreign CPU time or steal above %g%% of the trial's "
-		"duration (from /proc/stat; the foreign_s and steal_s columns): %s; `smtbench "
-		"analyze --exclude-contaminated` leaves them out", trials,
-		100 * ANALYSIS_CONTAMINATED_SHARE, list)) : -1;
+		"duration (from /proc/stat; the foreign_s and steal_s columns): %s; %s", trials,
+		100 * ANALYSIS_CONTAMINATED_SHARE, list,
+		rep->exclude_contaminated ? "left out of this analysis (--exclude-contaminated)"
+		                          : "`smtbench report --exclude-contaminated` (or `analyze "
+		                            "--exclude-contaminated`) leaves them out")) : -1;
 	free(list);
 	return pushed;
 }
@@ -640,26 +652,12 @@ static int choose_headline(struct report *rep)
 	return 0;
 }
 
-struct report *report_new(const char *dir, char *err, size_t err_size)
+/* DIR/meta.json into rep->meta. Present but damaged: said once among the warnings
+ * (meta_problem), then the report goes on without it, as for a folder that has none. */
+static void load_meta(struct report *rep, const char *dir)
 {
-	struct report *rep = calloc(1, sizeof *rep);
-	if (!rep || !(rep->dir = strdup(dir))) {
-		free(rep);
-		analysis_set_error(err, err_size, "out of memory");
-		return NULL;
-	}
-	rep->data = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, err_size);
-	if (!rep->data)
-		goto fail;
-	struct analysis_options opt;
-	analysis_options_init(&opt);
-	rep->result = analysis_run(rep->data, &opt, err, err_size);
-	if (!rep->result)
-		goto fail;
 	char *meta_path = analysis_strdup_printf("%s/meta.json", dir);
 	if (meta_path && access(meta_path, F_OK) == 0) {
-		/* Present but damaged: said once among the warnings, then the report goes on
-		 * without it, as for a folder that has none. */
 		json_error_t jerr;
 		rep->meta = json_load_file(meta_path, 0, &jerr);
 		if (!rep->meta)
@@ -675,6 +673,33 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 		}
 	}
 	free(meta_path);
+}
+
+struct report *report_new(const char *dir, char *err, size_t err_size)
+{
+	return report_new_excluding(dir, false, err, err_size);
+}
+
+struct report *report_new_excluding(const char *dir, bool exclude_contaminated, char *err,
+                                    size_t err_size)
+{
+	struct report *rep = calloc(1, sizeof *rep);
+	if (!rep || !(rep->dir = strdup(dir))) {
+		free(rep);
+		analysis_set_error(err, err_size, "out of memory");
+		return NULL;
+	}
+	rep->exclude_contaminated = exclude_contaminated;
+	rep->data = analysis_load_folder_excluding(dir, ANALYSIS_UNIT_TRIAL, exclude_contaminated,
+	                                           err, err_size);
+	if (!rep->data)
+		goto fail;
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	rep->result = analysis_run(rep->data, &opt, err, err_size);
+	if (!rep->result)
+		goto fail;
+	load_meta(rep, dir);
 
 	rep->placement_count = rep->data->group_count;
 	rep->placements = calloc(rep->placement_count ? rep->placement_count : 1,

@@ -11,6 +11,7 @@
 #ifndef SMTBENCH_ANALYSIS_REPORT_H
 #define SMTBENCH_ANALYSIS_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -28,6 +29,12 @@ extern const char *const report_file_names[REPORT_FILE_COUNT];
  * placements with two samples each.
  */
 struct report *report_new(const char *dir, char *err, size_t err_size);
+
+/* The same; with exclude_contaminated, the trials that shared their CPUs (foreign CPU time or
+ * steal above ANALYSIS_CONTAMINATED_SHARE of the trial's duration) are left out of the analysis
+ * (analysis_load_folder_excluding), and every format says how many. */
+struct report *report_new_excluding(const char *dir, bool exclude_contaminated, char *err,
+                                    size_t err_size);
 
 /*
  * The terminal summary: the machine and the pairs used, per placement n / mean / interval, the

@@ -108,7 +108,14 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	}
 	fputs("<p class=\"verdict\" id=\"verdict\">", out);
 	esc_code(out, rep->headline_text);
-	fputs("</p>\n<p class=\"muted\">Machine: ", out);
+	fputs("</p>\n", out);
+	char left_out[300];
+	if (*report_exclusion_text(rep, left_out, sizeof left_out)) {
+		fputs("<p id=\"excluded\">", out);
+		esc(out, left_out);
+		fputs("</p>\n", out);
+	}
+	fputs("<p class=\"muted\">Machine: ", out);
 	esc(out, rep->machine);
 	fputs("</p>\n", out);
 

@@ -31,6 +31,7 @@ struct report_placement {
 
 struct report {
 	char *dir;
+	bool exclude_contaminated; /* asked to leave out trials that shared their CPUs */
 	struct analysis_dataset *data;
 	struct analysis_result *result;
 	json_t *meta;              /* NULL without a readable meta.json */
@@ -60,6 +61,10 @@ const char *report_meta_string(const json_t *meta, const char *key);
 /* Why the run stopped, as meta.json's stop_reason records it, in one sentence into buf ("" when
  * meta.json has none: an older folder, a failed run, or files); returns buf. */
 const char *report_stop_text(const struct report *rep, char *buf, size_t size);
+
+/* With exclude_contaminated, how many trials were left out and why, in one sentence into buf
+ * ("" without it); returns buf. */
+const char *report_exclusion_text(const struct report *rep, char *buf, size_t size);
 
 /* Display helpers. */
 const char *report_unit_label(const struct report *rep); /* "trial" or "process" */

@@ -73,6 +73,11 @@ static json_t *report_json(const struct report *rep)
 		                                            : json_null());
 	const char *stop_reason = report_meta_string(rep->meta, "stop_reason");
 	json_object_set_new(o, "stop_reason", stop_reason ? json_string(stop_reason) : json_null());
+	/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
+	json_object_set_new(o, "excluded_contaminated",
+	                    rep->exclude_contaminated
+	                        ? json_integer((json_int_t)rep->data->excluded_contaminated)
+	                        : json_null());
 	return o;
 }
 

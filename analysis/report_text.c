@@ -103,6 +103,8 @@ int report_print_summary(const struct report *rep, FILE *out)
 	char stop[300];
 	if (*report_stop_text(rep, stop, sizeof stop))
 		fprintf(out, "%s\n", stop);
+	if (*report_exclusion_text(rep, stop, sizeof stop))
+		fprintf(out, "%s\n", stop);
 	if (r->comparison_count > 1) {
 		fprintf(out, "Also:\n");
 		for (size_t i = 0; i < r->comparison_count; i++)
@@ -245,6 +247,8 @@ static void write_md(const struct report *rep, FILE *out)
 	fprintf(out, "**Answer:** %s\n\n", rep->headline_text);
 	char stop[300];
 	if (*report_stop_text(rep, stop, sizeof stop))
+		fprintf(out, "%s\n\n", stop);
+	if (*report_exclusion_text(rep, stop, sizeof stop))
 		fprintf(out, "%s\n\n", stop);
 	fprintf(out, "## Placements\n\nOne sample per %s: ", report_unit_label(rep));
 	if (rep->beside_workload) {

@@ -1,14 +1,17 @@
 /*
  * cmd_report.c — `smtbench report DIR`: regenerates a results folder's reports (report.md,
  * report.json, the SVG plots, report.html) from its samples.csv and meta.json, then prints the
- * terminal summary. For a folder after --resume, an older folder, or the seed's example.
+ * terminal summary. For a folder after --resume, an older folder, or the seed's example;
+ * --exclude-contaminated leaves out the trials that shared their CPUs, as `analyze` does.
  */
 #include <err.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/analysis.h"
 #include "analysis/report.h"
 #include "runner/commands.h"
 #include "runner/util.h"
@@ -28,17 +31,24 @@ static void report_help(void)
 	       "  samples.svg    each placement's samples with a box of quartiles\n"
 	       "  report.html    one self-contained page with the verdict, tables and plots\n"
 	       "\n"
+	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
+	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%\n"
+	       "                     of the trial's duration; every report says how many\n"
+	       "\n"
 	       "Exit status: 0 written; 1 a file could not be written; 2 bad input (DIR missing,\n"
-	       "not a results folder, or too few samples to compare).\n");
+	       "not a results folder, or too few samples to compare).\n",
+	       100 * ANALYSIS_CONTAMINATED_SHARE);
 }
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_HELP = 256 };
+	enum { OPT_HELP = 256, OPT_EXCLUDE_CONTAMINATED };
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool exclude_contaminated = false;
 	int c;
 	optind = 1;
 	opterr = 0; /* errors are ours: one line with the program's name */
@@ -48,6 +58,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_HELP:
 			report_help();
 			return EXIT_OK;
+		case OPT_EXCLUDE_CONTAMINATED:
+			exclude_contaminated = true;
+			break;
 		default:
 			getopt_failure("report", c, argv);
 		}
@@ -62,7 +75,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	char err[512];
-	struct report *rep = report_new(dir, err, sizeof err);
+	struct report *rep = report_new_excluding(dir, exclude_contaminated, err, sizeof err);
 	if (!rep) {
 		warnx("report: %s", err);
 		return EXIT_USAGE;

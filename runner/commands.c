@@ -22,7 +22,7 @@ const struct subcommand subcommands[] = {
 	  "                 [--exclude-contaminated]" },
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
-	  "smtbench report DIR" },
+	  "smtbench report DIR [--exclude-contaminated]" },
 	{ "fleet", cmd_fleet,
 	  "one answer for many nodes' results folders: pooled per CPU model, outliers",
 	  "smtbench fleet DIR... [--json] [--out DIR]" },

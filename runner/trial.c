@@ -325,6 +325,30 @@ static enum trial_outcome system_error(struct trial_state *st)
 	return TRIAL_SYSTEM_ERROR;
 }
 
+/* What one child needs before it is forked: the mask that binds it to its PU, the pipe it reports
+ * ready (or why not) through, and the pipe an exec failure comes back on. */
+struct child_setup {
+	cpu_set_t mask;
+	int ready[2];
+	int exec_pipe[2];
+};
+
+/* Fills cs for a child bound to pu. -1 (errno) when a pipe fails, with nothing left open. */
+static int prepare_child(int pu, struct child_setup *cs)
+{
+	CPU_ZERO(&cs->mask);
+	CPU_SET(pu, &cs->mask);
+	if (pipe2(cs->ready, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(cs->exec_pipe, O_CLOEXEC) != 0) {
+		int saved_errno = errno;
+		close(cs->ready[0]), close(cs->ready[1]);
+		errno = saved_errno;
+		return -1;
+	}
+	return 0;
+}
+
 /* Forks every child; each binds itself and waits at the barrier. -1 (errno) when a pipe or a
  * fork fails; the caller then calls system_error. */
 static int start_children(struct trial_state *st)
@@ -332,38 +356,33 @@ static int start_children(struct trial_state *st)
 	const struct trial_spec *spec = st->spec;
 	pid_t parent = getpid();
 	for (int i = 0; i < spec->nprocs; i++) {
-		cpu_set_t mask;
-		CPU_ZERO(&mask);
-		CPU_SET(spec->procs[i].pu, &mask);
-		int ready[2], exec_pipe[2];
-		if (pipe2(ready, O_CLOEXEC) != 0)
+		struct child_setup cs;
+		if (prepare_child(spec->procs[i].pu, &cs) != 0)
 			return -1;
-		if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
-			close(ready[0]), close(ready[1]);
-			return -1;
-		}
 		pid_t pid = fork();
 		if (pid < 0) {
-			close(ready[0]), close(ready[1]), close(exec_pipe[0]), close(exec_pipe[1]);
+			close(cs.ready[0]), close(cs.ready[1]);
+			close(cs.exec_pipe[0]), close(cs.exec_pipe[1]);
 			return -1;
 		}
 		if (pid == 0) {
 			/* The barrier works only if no child holds the write end of the go pipe. */
 			close(st->go[1]);
-			close(ready[0]);
-			close(exec_pipe[0]);
+			close(cs.ready[0]);
+			close(cs.exec_pipe[0]);
 			for (int j = 0; j < i; j++) {
 				close(st->children[j].ready_fd);
 				close(st->children[j].exec_fd);
 			}
-			run_child(spec, i, &mask, parent, ready[1], st->go[0], exec_pipe[1], st->max_fd);
+			run_child(spec, i, &cs.mask, parent, cs.ready[1], st->go[0], cs.exec_pipe[1],
+				  st->max_fd);
 		}
 		setpgid(pid, pid); /* also done by the child: whichever runs first wins the race */
 		st->children[i].pid = pid;
-		st->children[i].ready_fd = ready[0];
-		st->children[i].exec_fd = exec_pipe[0];
-		close(ready[1]);
-		close(exec_pipe[1]);
+		st->children[i].ready_fd = cs.ready[0];
+		st->children[i].exec_fd = cs.exec_pipe[0];
+		close(cs.ready[1]);
+		close(cs.exec_pipe[1]);
 	}
 	close_fd(&st->go[0]);
 	return 0;
@@ -386,33 +405,26 @@ static void read_cpustat_before(struct trial_state *st)
 static int start_alone(struct trial_state *st)
 {
 	const struct trial_spec *spec = st->spec;
-	cpu_set_t mask;
-	CPU_ZERO(&mask);
-	CPU_SET(spec->procs[0].pu, &mask);
-	int ready[2], exec_pipe[2];
-	if (pipe2(ready, O_CLOEXEC) != 0)
+	struct child_setup cs;
+	if (prepare_child(spec->procs[0].pu, &cs) != 0)
 		return -1;
-	if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
-		close(ready[0]), close(ready[1]);
-		return -1;
-	}
 	pid_t parent = getpid();
 	read_cpustat_before(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
 	if (pid == 0)
-		run_child(spec, 0, &mask, parent, ready[1], -1, exec_pipe[1], st->max_fd);
+		run_child(spec, 0, &cs.mask, parent, cs.ready[1], -1, cs.exec_pipe[1], st->max_fd);
 	int saved_errno = errno;
-	close(ready[1]);
-	close(exec_pipe[1]);
+	close(cs.ready[1]);
+	close(cs.exec_pipe[1]);
 	if (pid < 0) {
-		close(ready[0]), close(exec_pipe[0]);
+		close(cs.ready[0]), close(cs.exec_pipe[0]);
 		errno = saved_errno;
 		return -1;
 	}
 	st->children[0].pid = pid;
-	st->children[0].ready_fd = ready[0];
-	st->children[0].exec_fd = exec_pipe[0];
+	st->children[0].ready_fd = cs.ready[0];
+	st->children[0].exec_fd = cs.exec_pipe[0];
 	return 0;
 }
 

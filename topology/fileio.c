@@ -2,10 +2,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "topology/error.h"
@@ -102,17 +103,38 @@ char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_s
 	return content;
 }
 
-/* A name for the temporary file beside NAME that no one else uses: ".NAME.tmp.PID.N", N from a
- * counter and the clock, created with O_EXCL so that an existing file (or a planted symlink) is
+/* 64 bits for a temporary file's name, from the kernel, so that no counter or state of ours is
+ * needed and two threads or processes draw different names. Uniqueness, not secrecy, is asked
+ * (O_EXCL is the safety), so GRND_INSECURE: it never blocks, even early in boot before the pool
+ * is ready; a kernel older than 5.6 refuses that flag and gets the plain call. 0, or -1 with
+ * errno. */
+static int random_bits(uint64_t *out)
+{
+	unsigned flags = GRND_INSECURE;
+	for (;;) {
+		ssize_t n = getrandom(out, sizeof *out, flags);
+		if (n == (ssize_t)sizeof *out)
+			return 0;
+		if (n >= 0 || errno == EINTR)
+			continue;
+		if (errno == EINVAL && flags != 0) {
+			flags = 0;
+			continue;
+		}
+		return -1;
+	}
+}
+
+/* A name for the temporary file beside NAME that no one else uses: ".NAME.tmp.PID.R", R 16 hex
+ * digits of random bits, created with O_EXCL so that an existing file (or a planted symlink) is
  * never reused. The descriptor, or -1 with errno. */
 static int create_temp(int dirfd, const char *name, char *tmp, size_t tmp_len)
 {
-	static unsigned counter;
 	for (int attempt = 0; attempt < 100; attempt++) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		snprintf(tmp, tmp_len, ".%s.tmp.%ld.%u%04lx", name, (long)getpid(), counter++,
-		         (unsigned long)(ts.tv_nsec & 0xffff));
+		uint64_t bits;
+		if (random_bits(&bits) != 0)
+			return -1;
+		snprintf(tmp, tmp_len, ".%s.tmp.%ld.%016" PRIx64, name, (long)getpid(), bits);
 		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		                0666);
 		if (fd >= 0 || errno != EEXIST)

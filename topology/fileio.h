@@ -27,13 +27,13 @@ int fileio_read_first_line(const char *path, char *buf, size_t len);
  * file and why). *len_out, when not NULL, gets its length. */
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size);
 
-/* Writes dir/name atomically: a temporary file beside it (".NAME.tmp.PID.N", a name no one
- * else uses, created O_EXCL|O_NOFOLLOW so that neither an old file nor a planted link is
- * reused), written whole, fsync'd and closed, renamed over dir/name, then dir fsync'd. A reader
- * sees the old file or the new one, never a part; a crash leaves at most the temporary file.
- * Every failure, fsync's and close's included, is reported: -1 with err naming the file and the
- * reason, and the temporary file removed. Mode 0666 before the umask, like any file a program
- * creates. */
+/* Writes dir/name atomically: a temporary file beside it (".NAME.tmp.PID.R", R 16 random hex
+ * digits: a name no other thread or process uses, created O_EXCL|O_NOFOLLOW so that neither an
+ * old file nor a planted link is reused), written whole, fsync'd and closed, renamed over
+ * dir/name, then dir fsync'd. A reader sees the old file or the new one, never a part; a crash
+ * leaves at most the temporary file. Every failure, fsync's and close's included, is reported:
+ * -1 with err naming the file and the reason, and the temporary file removed. Mode 0666 before
+ * the umask, like any file a program creates. */
 int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
                         char *err, size_t err_size);
 

@@ -294,6 +294,11 @@ check_status 2 "no usable folder at all" "$SMTBENCH" fleet "$fleet/bad" --out "$
 check "... says so" contains "$t_err" "no usable results folder"
 check "... still lists the skipped ones" contains "$t_out" "$fleet/bad/torn: samples.csv is damaged"
 check "... and writes nothing" test ! -e "$t_tmp/none"
+# An empty FLEET_DIR (the report job queued after runs that never started): no folder found at
+# all, zero to sort. Under SANITIZE=1 this once stopped at qsort(NULL, 0).
+mkdir -p "$t_tmp/empty-fleet"
+check_status 2 "an empty folder: nothing found" "$SMTBENCH" fleet "$t_tmp/empty-fleet"
+check "... says so, in one line: $t_err" test "$t_err" = "smtbench: fleet: no usable results folder under the given folder(s); nothing written"
 touch "$t_tmp/a-file"
 check_status 2 "--out naming a file, not a folder" "$SMTBENCH" fleet "$fleet" --out "$t_tmp/a-file"
 check "... is refused before anything is written" test ! -s "$t_tmp/a-file"

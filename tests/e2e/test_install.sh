@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make install` honours PREFIX and DESTDIR, and an installed smtbench finds its kernels under
-# PREFIX/libexec/smtbench with no build tree beside it.
+# PREFIX/libexec/smtbench with no build tree beside it; the SLURM scripts of contrib/slurm/ go to
+# PREFIX/share/smtbench/slurm/ and, installed, run the smtbench installed with them.
 source "$(dirname "$0")/lib.sh"
 
 prefix=$t_tmp/prefix
@@ -26,7 +27,47 @@ else
 	skip "man is not installed (apt-get install man-db): man smtbench not tried"
 fi
 
-outside_before=$(ls /usr/libexec/smtbench /usr/bin/smtbench 2>/dev/null)
+# The SLURM scripts: submit.sh runnable, the job scripts (given to sbatch) not.
+slurm=$prefix/share/smtbench/slurm
+jobs=(smtbench-array.sbatch smtbench-fleet.sbatch smtbench-report.sbatch)
+slurm_modes() { # DIR: "name mode" of submit.sh and each job script, one line
+	local f out=""
+	for f in submit.sh "${jobs[@]}"; do out+="$f $(stat -c %a "$1/$f" 2>/dev/null || echo missing) "; done
+	echo "$out"
+}
+want_modes="submit.sh 755 smtbench-array.sbatch 644 smtbench-fleet.sbatch 644 smtbench-report.sbatch 644 "
+got=$(slurm_modes "$slurm")
+check "share/smtbench/slurm/ holds submit.sh (755) and the three job scripts (644): $got" \
+	test "$got" = "$want_modes"
+check "…every file of contrib/slurm/ is installed" \
+	test "$(ls "$SMTBENCH_ROOT/contrib/slurm" | tr '\n' ' ')" = "$(ls "$slurm" | tr '\n' ' ')"
+# sbatch runs a copy of a job script from the node's spool, so the installed ones name the
+# installed program; otherwise they are the sources.
+check "…the job scripts default SMTBENCH to the installed $prefix/bin/smtbench" \
+	eval 'for j in "${jobs[@]}"; do grep -qF "\${SMTBENCH:-$prefix/bin/smtbench}" "$slurm/$j" || exit 1; done'
+check "…and differ from contrib/slurm/ in that alone" eval '
+	for j in "${jobs[@]}"; do
+		diff <(sed -e "s|$prefix/bin/smtbench, where it was installed|smtbench in PATH|" \
+		           -e "s|$prefix/bin/smtbench|smtbench|" "$slurm/$j") \
+		     "$SMTBENCH_ROOT/contrib/slurm/$j" >/dev/null || exit 1
+	done'
+# Run as sbatch would, with no smtbench in PATH: the report job reaches the installed program,
+# which answers for an empty FLEET_DIR (exit 2, its own message), not "command not found".
+mkdir -p "$t_tmp/empty-fleet"
+check_status 2 "the installed report job, no smtbench in PATH, runs the installed smtbench" \
+	env -u SMTBENCH PATH=/nonexistent FLEET_DIR="$t_tmp/empty-fleet" /bin/bash "$slurm/smtbench-report.sbatch"
+check "…which says the folder holds no results folder" contains "$t_err" "fleet: no usable results folder"
+# submit.sh, with an sbatch that records what it is given: it submits the installed job scripts.
+mkdir -p "$t_tmp/fake"
+printf '#!/bin/sh\necho "$*" >>"%s"\necho 42\n' "$t_tmp/sbatch.log" >"$t_tmp/fake/sbatch"
+chmod +x "$t_tmp/fake/sbatch"
+check_status 0 "the installed submit.sh submits the runs and the report" \
+	env PATH="$t_tmp/fake:$PATH" FLEET_DIR="$t_tmp/fleet" "$slurm/submit.sh" fleet --nodes=2 -- --trials 6
+check "…the installed job scripts, beside it" eval '
+	grep -qxF -- "--parsable --chdir=$t_tmp/fleet --nodes=2 $slurm/smtbench-fleet.sbatch --trials 6" "$t_tmp/sbatch.log" &&
+	grep -qxF -- "--parsable --chdir=$t_tmp/fleet --dependency=afterany:42 $slurm/smtbench-report.sbatch" "$t_tmp/sbatch.log"'
+
+outside_before=$(ls /usr/libexec/smtbench /usr/bin/smtbench /usr/share/smtbench 2>/dev/null)
 check "make install DESTDIR=stage PREFIX=/usr stages everything under stage/usr" \
 	logged_make -s -C "$SMTBENCH_ROOT" -j2 BUILD="$build" PREFIX=/usr DESTDIR="$t_tmp/stage" install
 check "staged bin/smtbench" test -x "$t_tmp/stage/usr/bin/smtbench"
@@ -34,11 +75,25 @@ check "staged kernels" test -x "$t_tmp/stage/usr/libexec/smtbench/nop"
 check "staged man page" test -s "$t_tmp/stage/usr/share/man/man1/smtbench.1"
 check "the staged program looks for kernels under /usr/libexec/smtbench, not the stage" \
 	grep -q "/usr/libexec/smtbench" "$t_tmp/stage/usr/bin/smtbench"
+stage_slurm=$t_tmp/stage/usr/share/smtbench/slurm
+got=$(slurm_modes "$stage_slurm")
+check "staged SLURM scripts under usr/share/smtbench/slurm, with their modes: $got" \
+	test "$got" = "$want_modes"
+check "…the staged job scripts name /usr/bin/smtbench, not the stage" eval '
+	for j in "${jobs[@]}"; do grep -qF "\${SMTBENCH:-/usr/bin/smtbench}" "$stage_slurm/$j" || exit 1; done
+	! grep -rqF "$t_tmp/stage" "$stage_slurm"'
 check "nothing was installed outside the stage" \
-	test "$(ls /usr/libexec/smtbench /usr/bin/smtbench 2>/dev/null)" = "$outside_before"
+	test "$(ls /usr/libexec/smtbench /usr/bin/smtbench /usr/share/smtbench 2>/dev/null)" = "$outside_before"
+check "make uninstall DESTDIR=stage PREFIX=/usr removes what it staged" \
+	logged_make -s -C "$SMTBENCH_ROOT" BUILD="$build" PREFIX=/usr DESTDIR="$t_tmp/stage" uninstall
+check "…the program, the kernels, the man page and usr/share/smtbench/ with the SLURM scripts" \
+	test ! -e "$t_tmp/stage/usr/bin/smtbench" -a ! -e "$t_tmp/stage/usr/libexec/smtbench" \
+	     -a ! -e "$t_tmp/stage/usr/share/man/man1/smtbench.1" -a ! -e "$t_tmp/stage/usr/share/smtbench"
 check "make uninstall removes it again" \
 	make -s -C "$SMTBENCH_ROOT" BUILD="$build" PREFIX="$prefix" uninstall
-check "…the program, the kernels and the man page" test ! -e "$prefix/bin/smtbench" -a ! -e "$prefix/libexec/smtbench" -a ! -e "$prefix/share/man/man1/smtbench.1"
+check "…the program, the kernels, the man page and share/smtbench/" \
+	test ! -e "$prefix/bin/smtbench" -a ! -e "$prefix/libexec/smtbench" \
+	     -a ! -e "$prefix/share/man/man1/smtbench.1" -a ! -e "$prefix/share/smtbench"
 
 # A missing build dependency is one line that names exactly the packages to install.
 make -s -C "$SMTBENCH_ROOT" BUILD="$t_tmp/nodeps" NASM=no-such-nasm >"$t_tmp/nodeps.log" 2>&1

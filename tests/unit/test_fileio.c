@@ -1,11 +1,14 @@
 /*
  * test_fileio.c — the shared I/O helpers (topology/fileio.h) and set_error (topology/error.h):
  * the one atomic write (content, no temporary left, errors named), whole reads and writes
- * through a pipe, the first line of a file, a whole file into memory.
+ * through a pipe, the first line of a file, a whole file into memory; temporary names that never
+ * collide, within a process or between two threads writing at once.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,6 +70,123 @@ static void test_atomic_write(const char *dir)
 	unlink(path);
 }
 
+/* Two threads of one process, each writing its own file and a shared one over and over. */
+enum { WRITES_PER_THREAD = 300 };
+
+struct writer {
+	const char *dir;
+	const char *own;    /* this thread's file */
+	const char *text;   /* what it writes, to its own file and to shared.txt */
+	int failures;
+	char err[ERR_LEN];
+};
+
+static void *write_many(void *arg)
+{
+	struct writer *w = arg;
+	for (int i = 0; i < WRITES_PER_THREAD; i++) {
+		const char *name = i % 2 ? "shared.txt" : w->own;
+		char err[ERR_LEN];
+		if (fileio_write_atomic(w->dir, name, w->text, strlen(w->text), err, sizeof err) != 0) {
+			if (!w->failures++)
+				snprintf(w->err, sizeof w->err, "%s", err);
+		}
+	}
+	return NULL;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads every IN_CREATE name the watch saw into names (up to cap); the count, or -1. */
+static int created_names(int ifd, char **names, int cap)
+{
+	char buf[1 << 16] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int n = 0;
+	for (;;) {
+		ssize_t got = read(ifd, buf, sizeof buf);
+		if (got < 0 && errno == EAGAIN)
+			return n;
+		if (got <= 0)
+			return -1;
+		for (char *p = buf; p < buf + got;) {
+			struct inotify_event *ev = (struct inotify_event *)p;
+			if (ev->mask & IN_Q_OVERFLOW)
+				return -1;
+			if ((ev->mask & IN_CREATE) && n < cap)
+				names[n++] = strdup(ev->name);
+			p += sizeof *ev + ev->len;
+		}
+	}
+}
+
+/* Every temporary file the writes create has a name never used before in this process, hidden
+ * (`fleet` skips hidden entries) and holding ".tmp.": ".NAME.tmp.". The watch sees each
+ * creation, so a name drawn again after its first file was renamed away shows twice. */
+static void test_temp_names_unique(const char *dir)
+{
+	int ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (!CHECK(ifd >= 0 && inotify_add_watch(ifd, dir, IN_CREATE) >= 0,
+	           "an inotify watch on the folder"))
+		return;
+	char err[ERR_LEN] = "";
+	CHECK(fileio_write_atomic(dir, "twice.txt", "1\n", 2, err, sizeof err) == 0 &&
+	      fileio_write_atomic(dir, "twice.txt", "2\n", 2, err, sizeof err) == 0,
+	      "two atomic writes of one file in one process (%s)", err);
+
+	struct writer w[2] = {
+		{ .dir = dir, .own = "one.txt", .text = "written by thread one\n" },
+		{ .dir = dir, .own = "two.txt", .text = "written by thread two, a longer line\n" },
+	};
+	pthread_t th[2];
+	int started = 0;
+	for (int i = 0; i < 2; i++)
+		started += pthread_create(&th[i], NULL, write_many, &w[i]) == 0;
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	CHECK_INT(started, 2, "two writer threads started");
+	CHECK(w[0].failures == 0 && w[1].failures == 0,
+	      "%d atomic writes from each of two threads at once all succeed (%s%s)",
+	      WRITES_PER_THREAD, w[0].err, w[1].err);
+
+	enum { CAP = 2 + 2 * WRITES_PER_THREAD + 16 };
+	char *names[CAP];
+	int n = created_names(ifd, names, CAP);
+	close(ifd);
+	int want = 2 + 2 * WRITES_PER_THREAD;
+	/* The targets themselves are renamed into place, never created: only temporaries show. */
+	CHECK_INT(n, want, "one temporary file created per write (the watch saw them all)");
+	int pattern_ok = 0, distinct = n > 0;
+	if (n > 0) {
+		qsort(names, (size_t)n, sizeof *names, compare_strings);
+		for (int i = 0; i < n; i++) {
+			pattern_ok += names[i][0] == '.' && strstr(names[i], ".tmp.") != NULL;
+			if (i > 0 && !strcmp(names[i], names[i - 1]))
+				distinct = 0;
+		}
+	}
+	CHECK(n > 0 && pattern_ok == n, "every temporary name is hidden and holds \".tmp.\" (%s)",
+	      n > 0 ? names[0] : "none seen");
+	CHECK(distinct, "no temporary name was used twice among %d", n);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+
+	char path[600];
+	snprintf(path, sizeof path, "%s/shared.txt", dir);
+	char *got = fileio_read_all(path, NULL, err, sizeof err);
+	CHECK(got && (!strcmp(got, w[0].text) || !strcmp(got, w[1].text)),
+	      "the file both threads wrote holds one thread's text whole");
+	free(got);
+	CHECK_INT(count_entries(dir), 4, "no temporary file is left beside the four files");
+	const char *written[] = { "twice.txt", "one.txt", "two.txt", "shared.txt" };
+	for (size_t i = 0; i < sizeof written / sizeof *written; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, written[i]);
+		unlink(path);
+	}
+}
+
 static void test_first_line(const char *dir)
 {
 	char path[600], err[ERR_LEN], buf[64];
@@ -118,6 +238,7 @@ int main(void)
 		return 1;
 	}
 	test_atomic_write(dir);
+	test_temp_names_unique(dir);
 	test_first_line(dir);
 	test_pipe();
 	test_set_error();
