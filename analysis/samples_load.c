@@ -62,6 +62,7 @@ struct placement_seen {
 	long first_line;   /* the line it was first seen on (the part's number until joined) */
 	double freq_sum;
 	size_t freq_n;
+	bool known;        /* a placement of the registry (set once the parts are joined) */
 };
 
 /* The header: where each column is. Files are read by column name, so that older files with
@@ -854,7 +855,7 @@ static int make_groups(struct folder_load *L)
  * trials. -1 on out of memory. */
 static int count_rows_per_trial(struct folder_load *L)
 {
-	const struct row_set *s = &L->set;
+	struct row_set *s = &L->set;
 	L->rows_per_trial = calloc(s->seen_count ? s->seen_count : 1, sizeof *L->rows_per_trial);
 	if (!L->rows_per_trial)
 		return -1;
@@ -863,6 +864,7 @@ static int count_rows_per_trial(struct folder_load *L)
 		const struct placement_info *info = placement_info_find(s->seen[i].name);
 		if (info)
 			L->rows_per_trial[i] = (size_t)info->nprocs;
+		s->seen[i].known = info != NULL;
 		all_known = all_known && info;
 	}
 	struct trial_cursor c = { .segments = L->segments, .count = L->segment_count };
@@ -871,7 +873,7 @@ static int count_rows_per_trial(struct folder_load *L)
 	int got = 1;
 	while (!all_known && (got = next_trial(&c, &rows, &n)) > 0) {
 		size_t *expected = &L->rows_per_trial[rows[0].placement];
-		if (!placement_info_find(s->seen[rows[0].placement].name) && n > *expected)
+		if (!s->seen[rows[0].placement].known && n > *expected)
 			*expected = n;
 	}
 	free(c.scratch);
@@ -884,7 +886,7 @@ static int count_rows_per_trial(struct folder_load *L)
 static size_t stray_row(const struct folder_load *L, const struct csv_row *rows, size_t n)
 {
 	size_t expected = L->rows_per_trial[rows[0].placement];
-	bool known = placement_info_find(L->set.seen[rows[0].placement].name) != NULL;
+	bool known = L->set.seen[rows[0].placement].known;
 	for (size_t i = 0; i < n; i++)
 		if ((L->have_proc && i > 0 && rows[i].proc == rows[i - 1].proc) || i >= expected ||
 		    (L->have_proc && known && rows[i].proc >= expected))
