@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/internal.h"
 
@@ -205,15 +206,20 @@ int builder_flag_outliers(struct dataset_builder *b, double resolution)
 		if (d->groups[gi].n && !(gf[gi].flags = malloc(d->groups[gi].n * sizeof *gf[gi].flags)))
 			goto out;
 	}
+	/* The largest groups on threads, no more of them than there are CPUs; the rest here. */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threaded = 0;
 	for (size_t gi = 0; gi < count; gi++)
-		if (gf[gi].flags && total >= OUTLIER_THREADS_MIN_SAMPLES)
-			started[gi] = pthread_create(&threads[gi], NULL, flag_group, &gf[gi]) == 0;
-	for (size_t gi = 0; gi < count; gi++) {
+		if (gf[gi].flags && total >= OUTLIER_THREADS_MIN_SAMPLES &&
+		    d->groups[gi].n >= total / (2 * count) && (long)threaded + 1 < cpus &&
+		    (started[gi] = pthread_create(&threads[gi], NULL, flag_group, &gf[gi]) == 0))
+			threaded++;
+	for (size_t gi = 0; gi < count; gi++)
+		if (!started[gi] && gf[gi].flags)
+			flag_group(&gf[gi]);
+	for (size_t gi = 0; gi < count; gi++)
 		if (started[gi])
 			pthread_join(threads[gi], NULL);
-		else if (gf[gi].flags)
-			flag_group(&gf[gi]);
-	}
 	for (size_t i = 0; i < d->point_count; i++)
 		if (b->point_sample[i] >= 0)
 			d->points[i].outlier = gf[d->points[i].group].flags[b->point_sample[i]];

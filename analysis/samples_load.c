@@ -46,6 +46,9 @@ struct csv_row {
 	signed poor_overlap : 2;   /* overlap below ANALYSIS_POOR_OVERLAP: 1, 0, or -1 unknown */
 };
 
+/* A frequency above this is not a CPU's (and would overflow the kHz sum): it is left out. */
+#define FREQ_MAX_MHZ 1e6
+
 /* A trial's processes are numbered from 0; a placement has two, a few in any future one. */
 #define PROC_MAX 255
 
@@ -60,7 +63,8 @@ _Static_assert(PLACEMENT_NAMES_MAX <= UINT16_MAX, "placement indices are 16 bits
 struct placement_seen {
 	char *name;
 	long first_line;   /* the line it was first seen on (the part's number until joined) */
-	double freq_sum;
+	int64_t freq_khz;  /* the frequencies' sum in whole kHz: integers add up the same in any
+	                    * order, so the mean does not depend on how the file was cut */
 	size_t freq_n;
 	bool known;        /* a placement of the registry (set once the parts are joined) */
 };
@@ -94,6 +98,7 @@ struct part {
 	int fd;
 	off_t begin, end;    /* the part's lines are those that start in [begin, end) */
 	bool at_data_start;  /* begin is a line's start: nothing before it to skip */
+	struct line_reader *handed; /* the header's reader, carried on (a pipe), or NULL */
 	char **fields;       /* the split line's fields (hdr->fields of them) */
 	const char *line_end; /* the split line's end: the last field's '\0' */
 	int last_placement;  /* the last line's placement: most lines repeat the one before */
@@ -150,6 +155,7 @@ static int compare_rows(const void *pa, const void *pb)
  * no shared file offset, so that the parts can read one descriptor at once. */
 struct line_reader {
 	int fd;
+	bool sequential;         /* a pipe or other file without offsets: read(), one part only */
 	off_t next_read;         /* the file offset of buf[end] */
 	char *buf;
 	size_t cap, start, end;  /* unread bytes are buf[start, end) */
@@ -187,7 +193,8 @@ static int line_reader_fill(struct line_reader *r)
 	}
 	ssize_t got;
 	do
-		got = pread(r->fd, r->buf + r->end, r->cap - r->end - 1, r->next_read);
+		got = r->sequential ? read(r->fd, r->buf + r->end, r->cap - r->end - 1)
+		                    : pread(r->fd, r->buf + r->end, r->cap - r->end - 1, r->next_read);
 	while (got < 0 && errno == EINTR);
 	if (got < 0)
 		return -1;
@@ -367,7 +374,8 @@ static int placement_index(struct row_set *s, const char *name, long line_no)
 }
 
 /* What the report shows beside the samples: the workloads' names, and the frequency of each
- * placement's measured lines. -1 on out of memory. */
+ * placement's measured lines, both from lines that load (a damaged line's other fields are not
+ * to be trusted either). -1 on out of memory. */
 static int note_extras(struct part *p, const struct csv_row *r)
 {
 	const char *work = field_of(p, SAMPLES_COL_WORKLOAD);
@@ -378,7 +386,9 @@ static int note_extras(struct part *p, const struct csv_row *r)
 	if (!r->role_a || r->warmup || !r->ok || seconds_of(p, SAMPLES_COL_FREQ, &mhz) < 0 ||
 	    !(mhz > 0))
 		return 0;
-	p->set.seen[r->placement].freq_sum += mhz;
+	if (mhz > FREQ_MAX_MHZ)
+		return 0;
+	p->set.seen[r->placement].freq_khz += llround(mhz * 1000);
 	p->set.seen[r->placement].freq_n++;
 	return 0;
 }
@@ -461,16 +471,23 @@ static int part_line(struct part *p, char *line, size_t len, long line_no)
 static void *part_parse(void *arg)
 {
 	struct part *p = arg;
-	struct line_reader r;
+	struct line_reader r = { .buf = NULL };
 	char *line;
 	size_t len;
 	int got;
 	p->set.sorted = true;
 	p->last_placement = -1;
 	p->fields = malloc(p->hdr->fields * sizeof *p->fields);
-	if (!p->fields || line_reader_open(&r, p->fd, p->at_data_start ? p->begin : p->begin - 1) < 0) {
+	if (p->handed) { /* taken over: its buffer is this part's to free */
+		r = *p->handed;
+		p->handed = NULL;
+	} else if (p->fields && line_reader_open(&r, p->fd, p->at_data_start ? p->begin
+	                                                                    : p->begin - 1) < 0) {
 		free(p->fields);
 		p->fields = NULL;
+	}
+	if (!p->fields) {
+		free(r.buf);
 		p->error = ENOMEM;
 		return NULL;
 	}
@@ -524,18 +541,14 @@ static void folder_load_release(struct folder_load *L)
 	builder_release(&L->b);
 }
 
-/* Reads the header line into hdr; *data_start is where the data lines begin. -1 with err. */
-static int read_header(const struct folder_load *L, int fd, struct header_map *hdr,
-                       off_t *data_start, char *err, size_t err_size)
+/* Reads the header line through r into hdr; *data_start is where the data lines begin. -1
+ * with err. */
+static int read_header(const struct folder_load *L, struct line_reader *r,
+                       struct header_map *hdr, off_t *data_start, char *err, size_t err_size)
 {
-	struct line_reader r;
 	char *line, **names = NULL;
 	size_t len;
-	if (line_reader_open(&r, fd, 0) < 0) {
-		analysis_set_error(err, err_size, "%s: out of memory", L->path);
-		return -1;
-	}
-	int got = next_line(&r, &line, &len), rc = -1;
+	int got = next_line(r, &line, &len), rc = -1;
 	if (got < 0) {
 		analysis_set_error(err, err_size, "%s: read error: %s", L->path, strerror(errno));
 		goto out;
@@ -544,7 +557,7 @@ static int read_header(const struct folder_load *L, int fd, struct header_map *h
 		analysis_set_error(err, err_size, "%s: empty file: no header line", L->path);
 		goto out;
 	}
-	*data_start = line_reader_offset(&r);
+	*data_start = line_reader_offset(r);
 	line[len - (line[len - 1] == '\n')] = '\0';
 	if (!strncmp(line, UTF8_BOM, 3))
 		line += 3;
@@ -571,7 +584,6 @@ static int read_header(const struct folder_load *L, int fd, struct header_map *h
 	rc = 0;
 out:
 	free(names);
-	free(r.buf);
 	return rc;
 }
 
@@ -606,24 +618,39 @@ static void each_part_at_once(struct part *parts, size_t count, void *(*work)(vo
 	}
 }
 
-/* Takes a part's placement names, frequencies, workloads and skipped lines into the file's, in
- * file order (first_line: the file's number of its first line), and sets its map and
- * line_offset. -1 on out of memory, -2 when the file has too many placement names. */
-static int join_part(struct folder_load *L, struct part *p, long first_line)
+/* Maps a part's placement names to the file's, adding its frequencies. -1 on out of memory;
+ * -2 when the file has too many placement names, with *overflow_line the line where the one
+ * too many first appears. */
+static int join_names(struct folder_load *L, struct part *p, long *overflow_line)
 {
 	struct row_set *s = &L->set;
-	if (!(p->map = malloc((p->set.seen_count ? p->set.seen_count : 1) * sizeof *p->map)))
+	if (!p->map && !(p->map = malloc((p->set.seen_count ? p->set.seen_count : 1) *
+	                                 sizeof *p->map)))
 		return -1;
-	p->line_offset = first_line - 1 - p->at_data_start;
 	for (size_t i = 0; i < p->set.seen_count; i++) {
-		if ((p->map[i] = placement_index(s, p->set.seen[i].name,
-		                                 p->set.seen[i].first_line + p->line_offset)) < 0)
+		long first_seen = p->set.seen[i].first_line + p->line_offset;
+		if ((p->map[i] = placement_index(s, p->set.seen[i].name, first_seen)) < 0)
 			return -1;
-		if (s->seen_count > PLACEMENT_NAMES_MAX)
+		if (s->seen_count > PLACEMENT_NAMES_MAX) {
+			*overflow_line = first_seen;
 			return -2;
-		s->seen[p->map[i]].freq_sum += p->set.seen[i].freq_sum;
+		}
+		s->seen[p->map[i]].freq_khz += p->set.seen[i].freq_khz;
 		s->seen[p->map[i]].freq_n += p->set.seen[i].freq_n;
 	}
+	return 0;
+}
+
+/* Takes a part's placement names, frequencies, workloads and skipped lines into the file's, in
+ * file order (first_line: the file's number of its first line), and sets its map and
+ * line_offset. -1 on out of memory, -2 as join_names. */
+static int join_part(struct folder_load *L, struct part *p, long first_line, long *overflow_line)
+{
+	struct row_set *s = &L->set;
+	p->line_offset = first_line - 1 - p->at_data_start;
+	int rc = join_names(L, p, overflow_line);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < p->skipped_count; i++)
 		if (builder_warn(&L->b, analysis_strdup_printf("samples.csv:%ld: %s; line skipped",
 		                                               p->skipped[i].line_no + p->line_offset,
@@ -705,15 +732,25 @@ static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *e
 {
 	off_t data_start;
 	struct stat st;
+	struct line_reader header;
 	if (fstat(fd, &st) < 0) {
 		analysis_set_error(err, err_size, "%s: %s", L->path, strerror(errno));
 		return -1;
 	}
-	if (read_header(L, fd, &L->hdr, &data_start, err, err_size) < 0)
+	if (line_reader_open(&header, fd, 0) < 0) {
+		analysis_set_error(err, err_size, "%s: out of memory", L->path);
 		return -1;
+	}
+	/* A pipe (samples.csv a FIFO, or a link to /dev/stdin) has no offsets to read parts at:
+	 * one part reads on from where the header ended. */
+	header.sequential = !S_ISREG(st.st_mode);
+	if (read_header(L, &header, &L->hdr, &data_start, err, err_size) < 0) {
+		free(header.buf);
+		return -1;
+	}
 	L->have_proc = L->hdr.column[SAMPLES_COL_PROC] >= 0;
 	off_t bytes = st.st_size > data_start ? st.st_size - data_start : 0;
-	size_t count = forced_parts ? forced_parts : part_count(bytes);
+	size_t count = header.sequential ? 1 : forced_parts ? forced_parts : part_count(bytes);
 	if (count > PARTS_MAX)
 		count = PARTS_MAX;
 	for (size_t k = 0; k < count; k++) {
@@ -725,22 +762,35 @@ static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *e
 	}
 	L->parts[count - 1].end = (off_t)1 << 62; /* the last part reads on to the end of the file */
 	L->part_count = count;
+	if (header.sequential)
+		L->parts[0].handed = &header;
+	else
+		free(header.buf);
 	each_part_at_once(L->parts, count, part_parse);
 	long first_line = 2;
 	for (size_t k = 0; k < count; k++) {
 		struct part *p = &L->parts[k];
-		int joined = p->error ? -1 : join_part(L, p, first_line);
-		if (p->error == E2BIG || joined == -2) {
+		long overflow_line = 0;
+		int joined;
+		if (p->error == E2BIG) { /* the part stopped at its own one name too many */
+			p->line_offset = first_line - 1 - p->at_data_start;
+			joined = join_names(L, p, &overflow_line);
+			if (joined == 0) { /* the file's names are a superset: not reached */
+				joined = -2;
+				overflow_line = p->names_overflow + p->line_offset;
+			}
+		} else {
+			joined = p->error ? -1 : join_part(L, p, first_line, &overflow_line);
+		}
+		if (joined == -2)
 			analysis_set_error(err, err_size, "%s:%ld: more than %d placement names (smtbench "
 			                   "writes a handful): not a samples.csv that smtbench wrote",
-			                   L->path, joined == -2 ? first_line + p->lines - 1 :
-			                   first_line - 1 + p->names_overflow, PLACEMENT_NAMES_MAX);
-		} else if (p->error) {
-			analysis_set_error(err, err_size, "%s: %s: %s", L->path, p->error == ENOMEM ?
-			                   "out of memory" : "read error", strerror(p->error));
-		} else if (joined < 0) {
+			                   L->path, overflow_line, PLACEMENT_NAMES_MAX);
+		else if (p->error && p->error != ENOMEM)
+			analysis_set_error(err, err_size, "%s: read error: %s", L->path,
+			                   strerror(p->error));
+		else if (joined < 0)
 			analysis_set_error(err, err_size, "%s: out of memory", L->path);
-		}
 		if (joined < 0)
 			return -1;
 		first_line += p->lines;
@@ -840,7 +890,7 @@ static int make_groups(struct folder_load *L)
 	for (size_t i = 0; i < names; i++) {
 		struct analysis_group *g = &d->groups[L->group_of_name[i]];
 		if (L->set.seen[i].freq_n) {
-			g->freq_mhz = L->set.seen[i].freq_sum / (double)L->set.seen[i].freq_n;
+			g->freq_mhz = (double)L->set.seen[i].freq_khz / 1000.0 / (double)L->set.seen[i].freq_n;
 			g->freq_n = L->set.seen[i].freq_n;
 		}
 	}

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <errno.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis/internal.h"
@@ -56,10 +58,11 @@ static void row(FILE *f, long trial, int warmup, const char *placement, int proc
                 const char *role, const char *status, double utime, const char *foreign,
                 int pad)
 {
-	fprintf(f, "%ld,%ld,%d,%s,%d,%s,%d,%s,%s,0,,%.6f,0.000100,%.6f,0,1,1,0,1408,0.9%d,%d,0.5,"
+	fprintf(f, "%ld,%ld,%d,%s,%d,%s,%d,%s,%s,0,,%.6f,0.000100,%.6f,0,1,1,0,1408,0.9%d,%.3f,0.5,"
 	        "2026-12-01T00:00:00Z%.*s,%s,0.000000,%d\n", trial, trial / 3, warmup, placement,
 	        proc, role, 2 * proc, role[0] == 'a' ? "nop" : "spin", status, utime,
-	        utime * (trial % 11 == 4 ? 3.0 : 1.0) + 0.0004, (int)(trial % 10), 2900 + (int)trial,
+	        utime * (trial % 11 == 4 ? 3.0 : 1.0) + 0.0004, (int)(trial % 10),
+	        2900.1 + 0.7 * (double)((trial * 37) % 13) + 0.001 * (double)trial, /* sums round */
 	        pad, "..........................................................................."
 	        "...........................................................................",
 	        foreign, trial % 13 == 5);
@@ -215,12 +218,13 @@ static void too_many_placements(void)
 	for (int t = 0; t < 5000; t++)
 		fprintf(f, "%d,0,0,place-%d,0,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0\n", t, t);
 	fclose(f);
-	for (size_t parts = 1; parts <= 4; parts++) {
+	for (size_t parts = 1; parts <= 7; parts++) {
 		char err[512] = "";
 		struct analysis_dataset *d = samples_load(dir, ANALYSIS_UNIT_TRIAL, false, parts, err,
 		                                          sizeof err);
-		CHECK(!d && strstr(err, "samples.csv:") && strstr(err, "more than 1000 placement names"),
-		      "5000 placement names in %zu part(s): refused, naming the file (%s)", parts, err);
+		CHECK(!d && strstr(err, "samples.csv:1002: more than 1000 placement names"),
+		      "5000 placement names in %zu part(s): refused, naming the line of the 1001st (%s)",
+		      parts, err);
 		analysis_dataset_free(&d);
 	}
 }
@@ -259,6 +263,72 @@ static void unknown_names_and_procs(void)
 	analysis_dataset_free(&d);
 }
 
+/* samples.csv as a pipe (a FIFO, or a link to /dev/stdin) has no offsets: it loads all the
+ * same, in one part, as the same text in a file does. */
+static void from_a_pipe(void)
+{
+	char dir[600], path[700], fifo_dir[600], fifo[700];
+	snprintf(dir, sizeof dir, "%s/sorted", base);
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	snprintf(fifo_dir, sizeof fifo_dir, "%s/fifo", base);
+	snprintf(fifo, sizeof fifo, "%s/samples.csv", fifo_dir);
+	mkdir(fifo_dir, 0777);
+	write_file(path, 3, true);
+	if (mkfifo(fifo, 0600) < 0) {
+		test_skip("mkfifo failed here: a FIFO cannot be made in /tmp");
+		return;
+	}
+	pid_t writer = fork();
+	if (writer == 0) { /* the other end: the file's bytes, then end of file */
+		char cmd[1500];
+		snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", path, fifo);
+		_exit(system(cmd) == 0 ? 0 : 1);
+	}
+	char err[512];
+	struct analysis_dataset *piped = samples_load(fifo_dir, ANALYSIS_UNIT_TRIAL, false, 4, err,
+	                                              sizeof err);
+	int status = 0;
+	if (writer > 0)
+		waitpid(writer, &status, 0);
+	struct analysis_dataset *file = samples_load(dir, ANALYSIS_UNIT_TRIAL, false, 4, err,
+	                                             sizeof err);
+	char *a = piped ? digest(piped) : NULL, *b = file ? digest(file) : NULL;
+	CHECK(a && b && !strcmp(a, b), "samples.csv through a FIFO loads as the file does (%s)",
+	      piped ? "same" : err);
+	free(a);
+	free(b);
+	analysis_dataset_free(&piped);
+	analysis_dataset_free(&file);
+}
+
+/* The report's workload name and frequency come from lines that load, not from a damaged one
+ * (nor a last line cut short). */
+static void extras_from_good_lines(void)
+{
+	char dir[600], path[700];
+	snprintf(dir, sizeof dir, "%s/extras", base);
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	mkdir(dir, 0777);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs("trial,warmup,placement,proc,role,workload,status,utime_s,stime_s,freq_mhz\n"
+	      "0,0,solo,0,a,damaged,ok,0.25,bad,3000\n"
+	      "1,0,solo,0,a,nop,ok,0.25,0.0,2000\n"
+	      "2,0,solo,0,a,nop,ok,0.26,0.0,2001\n"
+	      "3,0,solo,0,a,cut,ok,0.26,0.0,5000", f);
+	fclose(f);
+	char err[512];
+	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	if (!CHECK(d != NULL, "the file loads (%s)", d ? "" : err))
+		return;
+	CHECK(d->workload && !strcmp(d->workload, "nop") && d->groups[0].freq_n == 2 &&
+	      d->groups[0].freq_mhz == 2000.5, "workload 'nop' and 2000.5 MHz from the two lines "
+	      "that load (%s, %zu, %g)", d->workload ? d->workload : "-", d->groups[0].freq_n,
+	      d->groups[0].freq_mhz);
+	analysis_dataset_free(&d);
+}
+
 int main(void)
 {
 	if (!mkdtemp(base)) {
@@ -270,6 +340,8 @@ int main(void)
 	tiny_files();
 	too_many_placements();
 	unknown_names_and_procs();
+	from_a_pipe();
+	extras_from_good_lines();
 	char cmd[700];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
 	if (getenv("KEEP") == NULL && system(cmd) != 0)
