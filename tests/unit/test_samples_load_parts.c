@@ -20,6 +20,17 @@
 
 static char base[] = "/tmp/smtbench-parts-XXXXXX";
 
+/* A new folder NAME under base, dir its path, and its samples.csv opened for writing (NULL when
+ * it cannot be). */
+static FILE *new_samples(const char *name, char *dir, size_t size)
+{
+	char path[700];
+	snprintf(dir, size, "%s/%s", base, name);
+	snprintf(path, sizeof path, "%s/samples.csv", dir);
+	mkdir(dir, 0777);
+	return fopen(path, "w");
+}
+
 /* Everything a dataset holds, as text (doubles in %a, so that equal text is equal bits). */
 static char *digest(const struct analysis_dataset *d)
 {
@@ -207,11 +218,8 @@ static void tiny_files(void)
 /* A hostile file with one placement name per line must fail in bounded time, named. */
 static void too_many_placements(void)
 {
-	char dir[600], path[700];
-	snprintf(dir, sizeof dir, "%s/names", base);
-	snprintf(path, sizeof path, "%s/samples.csv", dir);
-	mkdir(dir, 0777);
-	FILE *f = fopen(path, "w");
+	char dir[600];
+	FILE *f = new_samples("names", dir, sizeof dir);
 	if (!f)
 		return;
 	fprintf(f, "%s\n", SAMPLES_CSV_HEADER);
@@ -233,11 +241,8 @@ static void too_many_placements(void)
  * process number its placement does not have makes the trial's row a stray. */
 static void unknown_names_and_procs(void)
 {
-	char dir[600], path[700];
-	snprintf(dir, sizeof dir, "%s/unknown", base);
-	snprintf(path, sizeof path, "%s/samples.csv", dir);
-	mkdir(dir, 0777);
-	FILE *f = fopen(path, "w");
+	char dir[600];
+	FILE *f = new_samples("unknown", dir, sizeof dir);
 	if (!f)
 		return;
 	fprintf(f, "%s\n", SAMPLES_CSV_HEADER);
@@ -305,11 +310,8 @@ static void from_a_pipe(void)
  * (nor a last line cut short). */
 static void extras_from_good_lines(void)
 {
-	char dir[600], path[700];
-	snprintf(dir, sizeof dir, "%s/extras", base);
-	snprintf(path, sizeof path, "%s/samples.csv", dir);
-	mkdir(dir, 0777);
-	FILE *f = fopen(path, "w");
+	char dir[600];
+	FILE *f = new_samples("extras", dir, sizeof dir);
 	if (!f)
 		return;
 	fputs("trial,warmup,placement,proc,role,workload,status,utime_s,stime_s,freq_mhz\n"
