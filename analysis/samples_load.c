@@ -725,10 +725,9 @@ static int make_segments(struct folder_load *L)
 	return 0;
 }
 
-/* Reads every line of the open file into L's parts, placement names and warnings. -1 with
- * err. */
-static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *err,
-                     size_t err_size)
+/* Reads the header, cuts the data lines into parts and parses them at once. -1 with err. */
+static int parse_parts(struct folder_load *L, int fd, size_t forced_parts, char *err,
+                       size_t err_size)
 {
 	off_t data_start;
 	struct stat st;
@@ -763,12 +762,19 @@ static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *e
 	L->parts[count - 1].end = (off_t)1 << 62; /* the last part reads on to the end of the file */
 	L->part_count = count;
 	if (header.sequential)
-		L->parts[0].handed = &header;
+		L->parts[0].handed = &header; /* part 0 takes it over, and its buffer */
 	else
 		free(header.buf);
 	each_part_at_once(L->parts, count, part_parse);
+	return 0;
+}
+
+/* Joins the parsed parts in file order (placement names, line numbers, warnings), or says why
+ * one cannot be. -1 with err. */
+static int join_parts(struct folder_load *L, char *err, size_t err_size)
+{
 	long first_line = 2;
-	for (size_t k = 0; k < count; k++) {
+	for (size_t k = 0; k < L->part_count; k++) {
 		struct part *p = &L->parts[k];
 		long overflow_line = 0;
 		int joined;
@@ -795,7 +801,18 @@ static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *e
 			return -1;
 		first_line += p->lines;
 	}
-	each_part_at_once(L->parts, count, part_renumber);
+	return 0;
+}
+
+/* Reads every line of the open file into L's parts, placement names and warnings, the rows
+ * made the file's and laid out as segments. -1 with err. */
+static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *err,
+                     size_t err_size)
+{
+	if (parse_parts(L, fd, forced_parts, err, err_size) < 0 ||
+	    join_parts(L, err, err_size) < 0)
+		return -1;
+	each_part_at_once(L->parts, L->part_count, part_renumber);
 	if (make_segments(L) < 0) {
 		analysis_set_error(err, err_size, "%s: out of memory", L->path);
 		return -1;
