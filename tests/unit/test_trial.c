@@ -18,19 +18,9 @@
 #include "runner/util.h"
 #include "runner/workload.h"
 #include "tests/harness.h"
+#include "tests/unit/usable_cpu.h"
 
 static sigset_t child_mask; /* the mask before trial_block_signals, restored in children */
-
-static int first_usable_cpu(void)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) != 0)
-		return 0;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return 0;
-}
 
 /* A CPU this process may not use: the first one past its affinity mask. */
 static int unusable_cpu(void)

@@ -15,20 +15,10 @@
 #include "runner/cpustat.h"
 #include "runner/trial.h"
 #include "tests/harness.h"
+#include "tests/unit/usable_cpu.h"
 
 static sigset_t child_mask;
 static char base[] = "/tmp/smtbench-lifecycle-XXXXXX";
-
-static int first_usable_cpu(void)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) != 0)
-		return 0;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return 0;
-}
 
 static void write_file(const char *path, const char *text)
 {
