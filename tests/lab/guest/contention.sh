@@ -1,8 +1,11 @@
 # Scenarios "contention" and "no-contention": the same run; the host's vCPU pinning makes the truth.
-# nop under TCG here: about 12 ns per iteration, so 8M iterations are about 0.1 s of user time per
-# copy alone; a copy also spends a fixed ~25 ms in the (emulated) kernel starting up, which is
-# why shorter copies make a noisy user time.
+# Trials are sized by time, not by a count: smtbench calibrates nop in the guest (on the solo CPU,
+# alone) for LAB_TRIAL_TIME seconds of CPU per copy. A copy also spends a few ms starting up (exec
+# and page faults in the emulated kernel), which contends differently from the loop; a fixed count
+# sized for one host (8M iterations, 0.1 s at 12 ns) became 0.03-0.045 s on a faster one, where
+# start-up was a large share and the measured ratio slid toward 1. The calibration (count, ns per
+# iteration, start-up) is in meta.json, and the host prints it beside the ratio.
 set -u
 $SMTBENCH topo --json >topo.json
-$SMTBENCH run --placements sibling,non-sibling,solo --kernel nop --iters ${LAB_ITERS:-8000000} \
+$SMTBENCH run --placements sibling,non-sibling,solo --kernel nop --trial-time ${LAB_TRIAL_TIME:-0.2} \
 	--trials ${LAB_TRIALS:-30} --warmup 2 --out run
