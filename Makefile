@@ -75,13 +75,20 @@ ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes 
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 LIBS        = $(DEP_LIBS) -lm -pthread
 
-# Modules: every .c under a module folder is part of the program; runner/main.c holds main()
-# and is left out of the test binaries, which link everything else.
-MODULE_SRCS := $(sort $(wildcard topology/*.c analysis/*.c runner/*.c))
-MAIN_SRC    := runner/main.c
-LIB_SRCS    := $(filter-out $(MAIN_SRC),$(MODULE_SRCS))
-LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# Layers (DESIGN.md): one folder each, built as one static library each. Includes go one way,
+# common <- topology <- runner <- cli and common <- analysis <- report <- fleet <- cli
+# (tests/e2e/test_layers.sh checks every #include against this). LINK_ORDER lists them users
+# first, as the linker wants archives; cli/main.c holds main() and is left out of cli's library,
+# so that a test or a bench links the libraries and takes only the objects it uses.
+LAYERS      := common topology runner analysis report fleet cli
+LINK_ORDER  := cli fleet report analysis runner topology common
+MAIN_SRC    := cli/main.c
 MAIN_OBJ    := $(MAIN_SRC:%.c=$(BUILD)/obj/%.o)
+layer_srcs   = $(filter-out $(MAIN_SRC),$(sort $(wildcard $(1)/*.c)))
+layer_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(call layer_srcs,$(1)))
+LIB_SRCS    := $(foreach l,$(LAYERS),$(call layer_srcs,$(l)))
+LIB_OBJS    := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LAYER_LIBS  := $(foreach l,$(LINK_ORDER),$(BUILD)/lib/libsmtbench-$(l).a)
 
 KERNEL_SRCS := $(filter-out asm/%.inc,$(sort $(wildcard asm/*.asm)))
 KERNELS     := $(KERNEL_SRCS:asm/%.asm=$(BUILD)/kernels/%)
@@ -109,10 +116,17 @@ endif
 
 all: $(PROGRAM) $(KERNELS)
 
-$(PROGRAM): $(MAIN_OBJ) $(LIB_OBJS)
+$(PROGRAM): $(MAIN_OBJ) $(LAYER_LIBS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LAYER_LIBS) $(LIBS)
+
+# One archive per layer, from its folder's objects.
+.SECONDEXPANSION:
+$(BUILD)/lib/libsmtbench-%.a: $$(call layer_objs,$$*)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # Where an installed smtbench finds its kernels is compiled in. The stamp holds that path and is
 # rewritten only when it changes, so `make install PREFIX=/opt/x` rebuilds what depends on it.
@@ -151,18 +165,18 @@ $(BUILD)/kernels/%: $(BUILD)/kernels/%.o
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -nostdlib -static -Wl,--build-id=none -Wl,-z,noexecstack -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) $(FLAGS_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(LAYER_LIBS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LAYER_LIBS) $(ALL_LDFLAGS) $(LIBS)
 
-$(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LIB_OBJS) $(FLAGS_STAMP)
+$(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LAYER_LIBS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LAYER_LIBS) $(ALL_LDFLAGS) $(LIBS)
 
 test: all $(TEST_BINS) $(LAB_IMAGE)
-	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) tests/run.sh $(BUILD)
+	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) tests/run.sh $(BUILD) $(T)
 
 $(LAB_INITRAMFS): $(PROGRAM) $(KERNELS) $(LAB_SRCS)
 	@mkdir -p $(@D)
@@ -213,7 +227,7 @@ install: all
 	  $(DESTDIR)$(SLURMDIR)
 	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/smtbench
 	install -m 755 $(KERNELS) $(DESTDIR)$(LIBEXECDIR)/
-	install -m 644 runner/smtbench.1 $(DESTDIR)$(MANDIR)/man1/smtbench.1
+	install -m 644 cli/smtbench.1 $(DESTDIR)$(MANDIR)/man1/smtbench.1
 	@mkdir -p $(BUILD)/slurm
 	for job in $(SLURM_JOBS); do \
 	  sed -e 's|$${SMTBENCH:-smtbench}|$${SMTBENCH:-$(BINDIR)/smtbench}|' \

@@ -21,9 +21,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
-#include <jansson.h>
+#include "common/placements.h"
 
 /* Grid points per axis: the default, and the range analysis_run() accepts. */
 #define ANALYSIS_GRID_DEFAULT 201
@@ -228,7 +227,8 @@ struct analysis_grid_report {
 #define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
 
 struct analysis_comparison {
-	char *label;                 /* "headline", "contention", "control", or "files" */
+	enum comparison_kind kind;   /* what it is for (common/placements.h) */
+	const char *label;           /* comparison_kind_name(kind): "headline", "contention", ... */
 	struct analysis_group_summary a, b;
 	double p_a_gt_b, p_a_lt_b;   /* P(mu_A > mu_B), P(mu_A < mu_B) */
 	double p_rope;               /* P(|mu_A / mu_B - 1| <= rope_pct %); NAN without a ROPE */
@@ -288,18 +288,6 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 
 void analysis_result_free(struct analysis_result **p);
 
-/* The summary for a person: for each comparison the answer in plain words first, then the
- * numbers, then the diagnostics. Returns 0, or -1 when writing failed (errno set). */
-int analysis_print_text(FILE *out, const struct analysis_result *r);
-
-/* The --json contract: two files → the comparison object itself (plus "diagnostics"); a
- * folder → {"source", "unit", "model", "comparisons": [...], "groups": [...], "warnings",
- * "notes", ...}. A new reference the caller releases with json_decref(); NULL on out of memory. */
-json_t *analysis_result_json(const struct analysis_result *r);
-
-/* One comparison as its JSON object (the keys of the contract). New reference. */
-json_t *analysis_comparison_json(const struct analysis_comparison *c);
-
 /* Whether the comparison's numbers come from the data rather than from the grid: false when
  * widening stopped at its bound (grid.at_bound) or either group has fewer than
  * ANALYSIS_SETTLED_MIN_N samples. Unsettled comparisons are undecided, and text must not quote
@@ -312,9 +300,9 @@ const char *analysis_verdict_name(enum analysis_verdict v);
 /* ---------------------------------------------------------------------------------------- */
 /* Building blocks, exposed for reports and tests                                             */
 
-/* Student-t CDF with dof > 0 degrees of freedom, via the regularized incomplete beta. */
+/* Student-t CDF with dof > 0 degrees of freedom (GSL's gsl_cdf_tdist_P); NAN for a bad dof. */
 double analysis_student_t_cdf(double t, double dof);
-/* Its inverse for 0 < p < 1 (bisection on the CDF; about 1e-12 relative). */
+/* Its inverse for 0 < p < 1 (GSL's gsl_cdf_tdist_Pinv); NAN outside. */
 double analysis_student_t_quantile(double p, double dof);
 
 /* The q-quantile (0 <= q <= 1) of a discrete distribution read as piecewise uniform: each value
@@ -328,10 +316,21 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 /* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
 void analysis_format_shortest(double x, char *buf, size_t size);
 
-/* v for a person, with the digits `resolution` (e.g. half an interval's width) makes
- * meaningful and at least three significant ones; scientific below 1e-4 and from 1e9; "n/a",
- * "inf", "-inf"; never "-0". The one number rule of `analyze`, the summary and the reports.
- * Returns buf. */
-const char *analysis_format_number(char *buf, size_t size, double v, double resolution);
+
+/* Seed 003's grid (--seed-grid): mu and sigma both on linspace(LO, HI, POINTS) seconds. */
+#define ANALYSIS_SEED_GRID_LO_S 5.0
+#define ANALYSIS_SEED_GRID_HI_S 35.0
+#define ANALYSIS_SEED_GRID_POINTS 101
+
+/* ---- small statistics the report and fleet layers use too ---- */
+
+/* Median of x (copied; x untouched); 0 for n == 0. */
+double median_of(const double *x, size_t n);
+
+/* The CDF at x of a discrete distribution (values ascending) read as piecewise uniform: each
+ * value owns the cell reaching halfway to its neighbours, as analysis_dist_quantile reads it.
+ * prefix[i] is the sum of probs below i. */
+double cell_cdf(const double *values, const double *probs, size_t n, const double *prefix,
+                double x);
 
 #endif

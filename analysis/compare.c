@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "analysis/internal.h"
-#include "topology/placements.h"
+#include "common/placements.h"
 
 /* A verdict of slower or faster needs one-sided P >= ANALYSIS_DIRECTION_PROBABILITY (0.975):
  * the same evidence as the two-sided 95% equal-tailed interval excluding 0 (or 1), so with no
@@ -48,8 +48,6 @@ static void summary_release(struct analysis_group_summary *s)
 
 static void comparison_release(struct analysis_comparison *c)
 {
-	free(c->label);
-	c->label = NULL;
 	summary_release(&c->a);
 	summary_release(&c->b);
 	dist_release(&c->diff);
@@ -213,20 +211,20 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 	c->p_rope_below = p_below;
 }
 
-static int compare_groups(struct analysis_comparison *c, const char *label,
+static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
                           const struct analysis_group *ga, const struct analysis_group *gb,
                           const struct analysis_options *opt, char *err, size_t err_size);
 
 /* With --seed-grid, the default method on the same data, so that the report can say why they
  * differ. */
-static void compare_by_default(struct analysis_comparison *c, const char *label,
+static void compare_by_default(struct analysis_comparison *c, enum comparison_kind kind,
                                const struct analysis_group *ga, const struct analysis_group *gb,
                                const struct analysis_options *opt, char *err, size_t err_size)
 {
 	struct analysis_options plain = *opt;
 	plain.seed_grid = false;
 	struct analysis_comparison other;
-	if (compare_groups(&other, label, ga, gb, &plain, err, err_size) == 0) {
+	if (compare_groups(&other, kind, ga, gb, &plain, err, err_size) == 0) {
 		c->has_default = true;
 		c->default_diff_mean = other.diff_mean;
 		c->default_diff_ci[0] = other.diff_ci[0];
@@ -235,7 +233,7 @@ static void compare_by_default(struct analysis_comparison *c, const char *label,
 	}
 }
 
-static int compare_groups(struct analysis_comparison *c, const char *label,
+static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
                           const struct analysis_group *ga, const struct analysis_group *gb,
                           const struct analysis_options *opt, char *err, size_t err_size)
 {
@@ -243,10 +241,11 @@ static int compare_groups(struct analysis_comparison *c, const char *label,
 	struct pair_posterior pp;
 	if (pair_posterior_compute(&pp, ga, gb, opt, err, err_size) < 0)
 		return -1;
-	c->label = strdup(label);
+	c->kind = kind;
+	c->label = comparison_kind_name(kind);
 	c->grid = pp.report;
 	int rc = -1;
-	if (!c->label || pair_difference(&pp, &c->diff) < 0)
+	if (pair_difference(&pp, &c->diff) < 0)
 		goto oom;
 	summarize_difference(c, pp.lattice);
 	summarize_ratio(c, &pp, gb, opt->rope_pct);
@@ -257,11 +256,11 @@ static int compare_groups(struct analysis_comparison *c, const char *label,
 		goto oom;
 	c->verdict = decide(c);
 	if (opt->seed_grid)
-		compare_by_default(c, label, ga, gb, opt, err, err_size);
+		compare_by_default(c, kind, ga, gb, opt, err, err_size);
 	rc = 0;
 	goto done;
 oom:
-	analysis_set_error(err, err_size, "out of memory comparing %s and %s", ga->name, gb->name);
+	set_error(err, err_size, "out of memory comparing %s and %s", ga->name, gb->name);
 done:
 	pair_posterior_release(&pp);
 	if (rc < 0)
@@ -339,22 +338,22 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 static int check_options(const struct analysis_options *opt, char *err, size_t err_size)
 {
 	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX) {
-		analysis_set_error(err, err_size, "grid of %d points: use %d to %d", opt->grid_points,
+		set_error(err, err_size, "grid of %d points: use %d to %d", opt->grid_points,
 		                   ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
 		return -1;
 	}
 	if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100)) {
-		analysis_set_error(err, err_size, "ROPE of %g %%: use a percentage above 0 and below 100",
+		set_error(err, err_size, "ROPE of %g %%: use a percentage above 0 and below 100",
 		                   opt->rope_pct);
 		return -1;
 	}
 	if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL) {
-		analysis_set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
+		set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
 		                   "or --seed-grid");
 		return -1;
 	}
 	if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0)) {
-		analysis_set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
+		set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
 		return -1;
 	}
 	return 0;
@@ -393,7 +392,7 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 {
 	/* A folder's comparisons come from the placement registry; two files are one comparison. */
 	struct placement_comparison folder_plan[PLACEMENT_COMPARISONS_MAX];
-	struct placement_comparison plan_files = { NULL, NULL, "files" };
+	struct placement_comparison plan_files = { NULL, NULL, COMPARISON_FILES };
 	size_t plan_count = data->from_folder
 	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX) : 1;
 	r->comparisons = calloc(plan_count, sizeof *r->comparisons);
@@ -408,20 +407,20 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 		const struct analysis_group *ga = &data->groups[ia], *gb = &data->groups[ib];
 		if (ga->n < 2 || gb->n < 2) {
 			const struct analysis_group *few = ga->n < 2 ? ga : gb;
-			if (push_string(&r->notes, &r->note_count, analysis_strdup_printf(
+			if (push_string(&r->notes, &r->note_count, text_printf(
 				"%s vs %s: not compared: %s has %zu sample(s), at least 2 are needed",
 				ga->name, gb->name, few->name, few->n)) < 0)
 				goto oom;
 			continue;
 		}
-		if (compare_groups(&r->comparisons[r->comparison_count], p->label, ga, gb, opt, err,
+		if (compare_groups(&r->comparisons[r->comparison_count], p->kind, ga, gb, opt, err,
 		                   err_size) < 0)
 			return -1;
 		r->comparison_count++;
 	}
 	return 0;
 oom:
-	analysis_set_error(err, err_size, "out of memory");
+	set_error(err, err_size, "out of memory");
 	return -1;
 }
 
@@ -433,7 +432,7 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	struct analysis_result *r = calloc(1, sizeof *r);
 	if (!r || describe_dataset(r, data, opt) < 0) {
-		analysis_set_error(err, err_size, "out of memory");
+		set_error(err, err_size, "out of memory");
 		analysis_result_free(&r);
 		return NULL;
 	}
@@ -442,7 +441,7 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	}
 	if (r->comparison_count == 0) {
-		analysis_set_error(err, err_size, "%s: no two placements with at least 2 samples each "
+		set_error(err, err_size, "%s: no two placements with at least 2 samples each "
 		                   "to compare%s%s", data->source, r->note_count ? ": " : "",
 		                   r->note_count ? r->notes[0] : "");
 		analysis_result_free(&r);

@@ -349,20 +349,20 @@ static bool time_ok(double v)
 static int check_time(double v, const char *where, char *err, size_t err_size)
 {
 	if (isnan(v)) {
-		analysis_set_error(err, err_size, "%s: NaN is not a time", where);
+		set_error(err, err_size, "%s: NaN is not a time", where);
 		return -1;
 	}
 	if (isinf(v)) {
-		analysis_set_error(err, err_size, "%s: an infinite time", where);
+		set_error(err, err_size, "%s: an infinite time", where);
 		return -1;
 	}
 	if (v < 0) {
-		analysis_set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds",
+		set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds",
 		                   where, v);
 		return -1;
 	}
 	if (v > ANALYSIS_TIME_MAX_S) {
-		analysis_set_error(err, err_size, "%s: time %g s is too large; times are at most "
+		set_error(err, err_size, "%s: time %g s is too large; times are at most "
 		                   "%g seconds", where, v, ANALYSIS_TIME_MAX_S);
 		return -1;
 	}
@@ -380,12 +380,12 @@ static int parse_number_text(const char *path, long line_no, const char *text, d
 	double v = strtod(text, &rest);
 	/* Decimal only: strtod also reads hexadecimal ("0x10" = 16), which no timer writes. */
 	if (rest == text || *rest || strpbrk(text, "xX")) {
-		analysis_set_error(err, err_size, "%s: '%.40s' is not a number (one time in "
+		set_error(err, err_size, "%s: '%.40s' is not a number (one time in "
 		                   "seconds per line, in decimal; # starts a comment)", where, text);
 		return -1;
 	}
 	if (errno == ERANGE) {
-		analysis_set_error(err, err_size, "%s: '%.40s' is out of range (it %s); give a "
+		set_error(err, err_size, "%s: '%.40s' is out of range (it %s); give a "
 		                   "time in seconds between 1e-300 and 1e100", where, text,
 		                   fabs(v) >= 1.0 ? "overflows" : "underflows to 0");
 		return -1;
@@ -400,7 +400,7 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		analysis_set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	char *line = NULL;
@@ -411,7 +411,7 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 	while ((len = getline(&line, &line_cap, f)) >= 0) {
 		line_no++;
 		if (memchr(line, '\0', (size_t)len)) {
-			analysis_set_error(err, err_size, "%s:%ld: a NUL byte in the line: this is not a "
+			set_error(err, err_size, "%s:%ld: a NUL byte in the line: this is not a "
 			                   "text file of numbers", path, line_no);
 			rc = -1;
 			break;
@@ -436,18 +436,18 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 			break;
 		}
 		if (builder_add_sample(b, group, index++, v, false) < 0) {
-			analysis_set_error(err, err_size, "%s: out of memory", path);
+			set_error(err, err_size, "%s: out of memory", path);
 			rc = -1;
 			break;
 		}
 		b->data->points[b->data->point_count - 1].line = line_no;
 	}
 	if (rc == 0 && ferror(f)) {
-		analysis_set_error(err, err_size, "%s: read error: %s", path, strerror(errno));
+		set_error(err, err_size, "%s: read error: %s", path, strerror(errno));
 		rc = -1;
 	}
 	if (rc == 0 && b->data->groups[group].n < 2) {
-		analysis_set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
+		set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
 		                   path, b->data->groups[group].n);
 		rc = -1;
 	}
@@ -460,11 +460,11 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 static struct analysis_dataset *two_group_dataset(const char *name_a, const char *name_b,
                                                   char *err, size_t err_size)
 {
-	char *source = analysis_strdup_printf("%s and %s", name_a, name_b);
+	char *source = text_printf("%s and %s", name_a, name_b);
 	struct analysis_dataset *d = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
 	free(source);
 	if (!d)
-		analysis_set_error(err, err_size, "out of memory");
+		set_error(err, err_size, "out of memory");
 	return d;
 }
 
@@ -478,14 +478,14 @@ struct analysis_dataset *analysis_load_files(const char *path_a, const char *pat
 	for (int k = 0; k < 2; k++) {
 		int group = builder_add_group(&b, paths[k]);
 		if (group < 0) {
-			analysis_set_error(err, err_size, "out of memory");
+			set_error(err, err_size, "out of memory");
 			goto fail;
 		}
 		if (load_numbers(&b, group, paths[k], err, err_size) < 0)
 			goto fail;
 	}
 	if (builder_flag_outliers(&b, 0.0) < 0) {
-		analysis_set_error(err, err_size, "out of memory");
+		set_error(err, err_size, "out of memory");
 		goto fail;
 	}
 	builder_release(&b);
@@ -509,7 +509,7 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
 	size_t counts[2] = { na, nb };
 	for (int k = 0; k < 2; k++) {
 		if (counts[k] < 2) {
-			analysis_set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
+			set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
 			                   names[k], counts[k]);
 			goto fail;
 		}
@@ -541,7 +541,7 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
 	builder_release(&b);
 	return b.data;
 oom:
-	analysis_set_error(err, err_size, "out of memory");
+	set_error(err, err_size, "out of memory");
 fail:
 	builder_release(&b);
 	analysis_dataset_free(&b.data);

@@ -211,23 +211,22 @@ static void numpy_linspace(double start, double stop, size_t num, double *out)
 static int seed_grid_compute(struct pair_posterior *pp, struct group_input in[2],
                              const struct analysis_options *opt, char *err, size_t err_size)
 {
-	enum { SEED_POINTS = 101 };
 	for (int k = 0; k < 2; k++) {
 		struct group_posterior *gp = &pp->g[k];
-		if (group_posterior_alloc(gp, SEED_POINTS, SEED_POINTS) < 0)
+		if (group_posterior_alloc(gp, ANALYSIS_SEED_GRID_POINTS, ANALYSIS_SEED_GRID_POINTS) < 0)
 			goto oom;
-		numpy_linspace(5.0, 35.0, SEED_POINTS, gp->mu);
-		numpy_linspace(5.0, 35.0, SEED_POINTS, gp->sigma);
+		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->mu);
+		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->sigma);
 		gp->sigma_floor = in[k].floor;
 		gp->sigma_floored = in[k].floored;
 		if (group_posterior_fill(gp, &in[k], gp->mu, 0.0, opt) < 0)
 			goto oom;
 	}
-	pp->step = (35.0 - 5.0) / (SEED_POINTS - 1);
+	pp->step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S) / (ANALYSIS_SEED_GRID_POINTS - 1);
 	pp->lattice = false;
 	return 0;
 oom:
-	analysis_set_error(err, err_size, "out of memory for the seed grid");
+	set_error(err, err_size, "out of memory for the seed grid");
 	return -1;
 }
 
@@ -267,10 +266,11 @@ static void seed_grid_warning(struct analysis_grid_report *rep, const struct pai
 {
 	rep->warning[0] = '\0';
 	for (int k = 0; k < 2; k++)
-		if (!(in[k].mean >= 5.0 && in[k].mean <= 35.0)) {
+		if (!(in[k].mean >= ANALYSIS_SEED_GRID_LO_S && in[k].mean <= ANALYSIS_SEED_GRID_HI_S)) {
 			snprintf(rep->warning, sizeof rep->warning, "the sample mean of %s, %.3g s, lies "
-			         "outside the seed's grid of 5 to 35 s: its numbers mean nothing here; use "
-			         "the default grid", groups[k]->name, in[k].mean);
+			         "outside the seed's grid of %g to %g s: its numbers mean nothing here; use "
+			         "the default grid", groups[k]->name, in[k].mean, ANALYSIS_SEED_GRID_LO_S,
+			         ANALYSIS_SEED_GRID_HI_S);
 			return;
 		}
 	double worst = 0;
@@ -280,9 +280,10 @@ static void seed_grid_warning(struct analysis_grid_report *rep, const struct pai
 		worst = fmax(worst, gp->sigma_prob[gp->sigma_count - 1]);
 	}
 	if (worst > ANALYSIS_SEED_EDGE_MASS_MAX)
-		snprintf(rep->warning, sizeof rep->warning, "the seed's grid of 5 to 35 s cuts the "
+		snprintf(rep->warning, sizeof rep->warning, "the seed's grid of %g to %g s cuts the "
 		         "posterior off: %.2g of its mass lies in an edge cell of mu or at sigma's top; "
-		         "its numbers mean nothing here; use the default grid", worst);
+		         "its numbers mean nothing here; use the default grid", ANALYSIS_SEED_GRID_LO_S,
+		         ANALYSIS_SEED_GRID_HI_S, worst);
 }
 
 /* The seed's grid (5..35 s for mu and sigma), and what the report says of it. */
@@ -293,15 +294,15 @@ static int seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 	struct analysis_grid_report *rep = &pp->report;
 	if (seed_grid_compute(pp, in, opt, err, err_size) < 0)
 		return -1;
-	struct edge_check e = check_edges(pp, (double[2]){ 5.0, 5.0 });
+	struct edge_check e = check_edges(pp, (double[2]){ ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S });
 	rep->edge_mass = e.worst;
 	rep->mu_step = pp->step;
 	for (int k = 0; k < 2; k++) {
 		rep->mu_points[k] = pp->g[k].mu_count;
-		rep->mu_range[k][0] = rep->sigma_range[k][0] = 5.0;
-		rep->mu_range[k][1] = rep->sigma_range[k][1] = 35.0;
+		rep->mu_range[k][0] = rep->sigma_range[k][0] = ANALYSIS_SEED_GRID_LO_S;
+		rep->mu_range[k][1] = rep->sigma_range[k][1] = ANALYSIS_SEED_GRID_HI_S;
 	}
-	rep->sigma_points = 101;
+	rep->sigma_points = ANALYSIS_SEED_GRID_POINTS;
 	seed_grid_warning(rep, pp, in, groups);
 	return 0;
 }
@@ -382,7 +383,7 @@ static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2
 {
 	double k_ref_real = nearbyint(in[0].center / step);
 	if (!(fabs(k_ref_real) < 4e18)) {
-		analysis_set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
+		set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
 		                   step, in[0].center);
 		return -1;
 	}
@@ -390,7 +391,7 @@ static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2
 		const double sigma[2] = { x->sigma_lo[k], x->sigma_hi[k] };
 		if (lay_out_group(&pp->g[k], &in[k], x->half[k], sigma, (int64_t)k_ref_real, step,
 		                  points, opt) < 0) {
-			analysis_set_error(err, err_size, "out of memory for a grid of %d points",
+			set_error(err, err_size, "out of memory for a grid of %d points",
 			                   opt->grid_points);
 			return -1;
 		}
@@ -468,12 +469,12 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 	memset(in, 0, sizeof in);
 	for (int k = 0; k < 2; k++) {
 		if (groups[k]->n < 2) {
-			analysis_set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
+			set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
 			                   groups[k]->name, groups[k]->n);
 			goto done;
 		}
 		if (group_input_init(&in[k], groups[k], opt) < 0) {
-			analysis_set_error(err, err_size, "out of memory reading %s", groups[k]->name);
+			set_error(err, err_size, "out of memory reading %s", groups[k]->name);
 			goto done;
 		}
 	}

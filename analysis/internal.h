@@ -1,6 +1,6 @@
 /*
  * internal.h — what the analysis module's .c files share among themselves. Not part of the
- * interface: nothing outside analysis/ includes it.
+ * interface: nothing outside analysis/ includes it (tests/tools/check_layers.py).
  */
 #ifndef SMTBENCH_ANALYSIS_INTERNAL_H
 #define SMTBENCH_ANALYSIS_INTERNAL_H
@@ -9,22 +9,8 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
-#include "topology/error.h"
-
-/* One-line messages into a caller's buffer (err may be NULL): the program's one set_error
- * (topology/error.h), under the name analysis/ has always used. */
-#define analysis_set_error set_error
-/* A new string from printf, or NULL on out of memory. */
-char *analysis_strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* A ring of number buffers, so that several formatted numbers fit in one printf. */
-enum { ANALYSIS_NUMS_RING = 16 };
-struct analysis_nums {
-	char buf[ANALYSIS_NUMS_RING][48];
-	int next;
-};
-/* v by analysis_format_number into the ring's next buffer, valid for 15 more calls. */
-const char *analysis_num(struct analysis_nums *ns, double v, double resolution);
+#include "common/error.h"
+#include "common/text.h"
 
 /* Welford's one-pass mean and sum of squared deviations. */
 struct welford {
@@ -36,16 +22,8 @@ void welford_add(struct welford *w, double x);
 double welford_sd(const struct welford *w);
 struct welford welford_of(const double *x, size_t n);
 
-/* Median of x (copied; x untouched); 0 for n == 0. */
-double median_of(const double *x, size_t n);
 /* Median absolute deviation from `center`. */
 double mad_of(const double *x, size_t n, double center);
-
-/* The CDF at x of a discrete distribution (values ascending) read as piecewise uniform: each
- * value owns the cell reaching halfway to its neighbours, as analysis_dist_quantile reads it.
- * prefix[i] is the sum of probs below i. */
-double cell_cdf(const double *values, const double *probs, size_t n, const double *prefix,
-                double x);
 
 /* Welch's t-test and Cohen's d from two groups' sufficient statistics. */
 void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p);

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "analysis/internal.h"
-#include "analysis/samples_csv.h"
-#include "topology/placements.h"
+#include "common/samples_csv.h"
+#include "common/placements.h"
 
 /* A part is not cut smaller than this: a thread costs more than parsing a few thousand lines. */
 #define PART_MIN_BYTES (4 << 20)
@@ -451,7 +451,7 @@ static int part_line(struct part *p, char *line, size_t len, long line_no)
 		return part_skip(p, line_no, strdup("the last line has no end of line (cut short "
 		                                    "by a crash?)"));
 	if (n_fields != p->hdr->fields)
-		return part_skip(p, line_no, analysis_strdup_printf("%zu fields where the header "
+		return part_skip(p, line_no, text_printf("%zu fields where the header "
 		                                                    "has %zu", n_fields,
 		                                                    p->hdr->fields));
 	const char *why = check_row(p, &r);
@@ -550,11 +550,11 @@ static int read_header(const struct folder_load *L, struct line_reader *r,
 	size_t len;
 	int got = next_line(r, &line, &len), rc = -1;
 	if (got < 0) {
-		analysis_set_error(err, err_size, "%s: read error: %s", L->path, strerror(errno));
+		set_error(err, err_size, "%s: read error: %s", L->path, strerror(errno));
 		goto out;
 	}
 	if (got == 0) {
-		analysis_set_error(err, err_size, "%s: empty file: no header line", L->path);
+		set_error(err, err_size, "%s: empty file: no header line", L->path);
 		goto out;
 	}
 	*data_start = line_reader_offset(r);
@@ -566,7 +566,7 @@ static int read_header(const struct folder_load *L, struct line_reader *r,
 	for (const char *c = line; *c; c++)
 		hdr->fields += *c == ',';
 	if (!(names = malloc(hdr->fields * sizeof *names))) {
-		analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		set_error(err, err_size, "%s: out of memory", L->path);
 		goto out;
 	}
 	samples_csv_split(line, names, hdr->fields);
@@ -576,7 +576,7 @@ static int read_header(const struct folder_load *L, struct line_reader *r,
 			if (!strcmp(names[i], samples_csv_names[c]))
 				hdr->column[c] = (int)i;
 		if (samples_csv_required[c] && hdr->column[c] < 0) {
-			analysis_set_error(err, err_size, "%s:1: the header has no '%s' column "
+			set_error(err, err_size, "%s:1: the header has no '%s' column "
 			                   "(see results/README.md)", L->path, samples_csv_names[c]);
 			goto out;
 		}
@@ -652,7 +652,7 @@ static int join_part(struct folder_load *L, struct part *p, long first_line, lon
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < p->skipped_count; i++)
-		if (builder_warn(&L->b, analysis_strdup_printf("samples.csv:%ld: %s; line skipped",
+		if (builder_warn(&L->b, text_printf("samples.csv:%ld: %s; line skipped",
 		                                               p->skipped[i].line_no + p->line_offset,
 		                                               p->skipped[i].why)) < 0)
 			return -1;
@@ -733,11 +733,11 @@ static int parse_parts(struct folder_load *L, int fd, size_t forced_parts, char 
 	struct stat st;
 	struct line_reader header;
 	if (fstat(fd, &st) < 0) {
-		analysis_set_error(err, err_size, "%s: %s", L->path, strerror(errno));
+		set_error(err, err_size, "%s: %s", L->path, strerror(errno));
 		return -1;
 	}
 	if (line_reader_open(&header, fd, 0) < 0) {
-		analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		set_error(err, err_size, "%s: out of memory", L->path);
 		return -1;
 	}
 	/* A pipe (samples.csv a FIFO, or a link to /dev/stdin) has no offsets to read parts at:
@@ -789,14 +789,14 @@ static int join_parts(struct folder_load *L, char *err, size_t err_size)
 			joined = p->error ? -1 : join_part(L, p, first_line, &overflow_line);
 		}
 		if (joined == -2)
-			analysis_set_error(err, err_size, "%s:%ld: more than %d placement names (smtbench "
+			set_error(err, err_size, "%s:%ld: more than %d placement names (smtbench "
 			                   "writes a handful): not a samples.csv that smtbench wrote",
 			                   L->path, overflow_line, PLACEMENT_NAMES_MAX);
 		else if (p->error && p->error != ENOMEM)
-			analysis_set_error(err, err_size, "%s: read error: %s", L->path,
+			set_error(err, err_size, "%s: read error: %s", L->path,
 			                   strerror(p->error));
 		else if (joined < 0)
-			analysis_set_error(err, err_size, "%s: out of memory", L->path);
+			set_error(err, err_size, "%s: out of memory", L->path);
 		if (joined < 0)
 			return -1;
 		first_line += p->lines;
@@ -814,7 +814,7 @@ static int read_rows(struct folder_load *L, int fd, size_t forced_parts, char *e
 		return -1;
 	each_part_at_once(L->parts, L->part_count, part_renumber);
 	if (make_segments(L) < 0) {
-		analysis_set_error(err, err_size, "%s: out of memory", L->path);
+		set_error(err, err_size, "%s: out of memory", L->path);
 		return -1;
 	}
 	return 0;
@@ -882,7 +882,7 @@ static int warn_unknown_placements(struct folder_load *L)
 	placement_names_list(known, sizeof known);
 	for (size_t i = 0; i < L->set.seen_count; i++)
 		if (!placement_info_find(L->set.seen[i].name) &&
-		    builder_warn(&L->b, analysis_strdup_printf(
+		    builder_warn(&L->b, text_printf(
 			    "samples.csv:%ld: placement '%s' is not one this smtbench knows (%s): not "
 			    "written by this version, or edited; its trials are analysed as they are",
 			    L->set.seen[i].first_line, L->set.seen[i].name, known)) < 0)
@@ -978,16 +978,16 @@ static int trial_usable(struct folder_load *L, const struct csv_row *rows, size_
 	const char *name = L->set.seen[first->placement].name;
 	char *problem;
 	if (stray < n)
-		problem = analysis_strdup_printf(
+		problem = text_printf(
 			"samples.csv:%ld: trial %ld: a duplicated or stray row (process %ld; a %s trial "
 			"has %zu row%s); trial skipped", rows[stray].line_no, first->trial,
 			(long)rows[stray].proc, name, expected, expected == 1 ? "" : "s");
 	else if (consistent && role_a && n < expected)
-		problem = analysis_strdup_printf(
+		problem = text_printf(
 			"samples.csv:%ld: trial %ld has %zu of its %zu rows (the others damaged or "
 			"missing); trial skipped", first->line_no, first->trial, n, expected);
 	else if (!consistent || role_a == 0)
-		problem = analysis_strdup_printf(
+		problem = text_printf(
 			"samples.csv:%ld: trial %ld %s; trial skipped", first->line_no, first->trial,
 			consistent ? "has no role-a row" : "has rows that disagree on placement or warmup");
 	else
@@ -1115,14 +1115,14 @@ struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
                                       bool exclude_contaminated, size_t parts,
                                       char *err, size_t err_size)
 {
-	char *path = analysis_strdup_printf("%s/samples.csv", dir);
+	char *path = text_printf("%s/samples.csv", dir);
 	if (!path) {
-		analysis_set_error(err, err_size, "out of memory");
+		set_error(err, err_size, "out of memory");
 		return NULL;
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		analysis_set_error(err, err_size, "%s: cannot open: %s (is %s a results folder?)",
+		set_error(err, err_size, "%s: cannot open: %s (is %s a results folder?)",
 		                   path, strerror(errno), dir);
 		free(path);
 		return NULL;
@@ -1132,11 +1132,11 @@ struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
 	bool ok = false;
 	L.b.data = dataset_new(dir, true, unit);
 	if (!L.b.data)
-		analysis_set_error(err, err_size, "%s: out of memory", path);
+		set_error(err, err_size, "%s: out of memory", path);
 	else if (read_rows(&L, fd, parts, err, err_size) == 0) {
 		ok = make_groups(&L) == 0 && add_trials(&L) == 0;
 		if (!ok)
-			analysis_set_error(err, err_size, "%s: out of memory", path);
+			set_error(err, err_size, "%s: out of memory", path);
 	}
 	close(fd);
 	folder_load_release(&L);

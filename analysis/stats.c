@@ -19,17 +19,6 @@
 
 #include "analysis/internal.h"
 
-char *analysis_strdup_printf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 void welford_add(struct welford *w, double x)
 {
 	w->n++;

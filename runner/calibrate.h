@@ -16,7 +16,7 @@
 
 #include <signal.h>
 
-#include "topology/error.h"
+#include "common/error.h"
 
 /* One copy's CPU time a calibrated kernel aims at, without --trial-time (seconds). */
 #define CALIBRATE_DEFAULT_TRIAL_S 0.25

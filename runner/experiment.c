@@ -17,13 +17,13 @@
 /* Failures are listed one line each up to this many; the rest are counted. */
 #define FAILURES_SHOWN 5
 
-void experiment_free(struct experiment *e)
+void experiment_release(struct experiment *e)
 {
 	free(e->kernel);
 	free(e->beside_kernel);
 	strings_free(e->command_line);
-	workload_free(&e->a);
-	workload_free(&e->b);
+	workload_release(&e->a);
+	workload_release(&e->b);
 	free(e->out_dir);
 	json_decref(e->meta);
 	memset(e, 0, sizeof *e);

@@ -67,7 +67,7 @@ struct experiment {
 	json_t *meta;            /* meta.json as written; updated with status and segments */
 };
 
-void experiment_free(struct experiment *e);
+void experiment_release(struct experiment *e);
 
 /* Outcome of experiment_run, mapped to the exit status by the caller. */
 enum run_outcome { RUN_COMPLETE, RUN_INTERRUPTED, RUN_FAILED };

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "topology/error.h"
+#include "common/error.h"
 
 struct kernel {
 	const char *name;             /* as given to --kernel, and the file name under kernels/ */

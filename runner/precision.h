@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "topology/placements.h"
+#include "common/placements.h"
 
 /* The run never stops for precision before this many measured blocks. */
 #define PRECISION_MIN_BLOCKS 10

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/samples_csv.h"
+#include "common/samples_csv.h"
 #include "runner/util.h"
-#include "topology/fileio.h"
+#include "common/fileio.h"
 
 struct store {
 	char *dir;       /* where the folder is now: its temporary name until published */
@@ -322,18 +322,19 @@ struct scanned_row {
 	enum placement placement;
 };
 
-/* Why fields[] is not a valid row (a static string), or NULL with *r filled. */
-static const char *check_row(char **fields, size_t nfields, struct scanned_row *r)
+/* Why fields[] is not a valid row (a constant string, or one written into why), or NULL with
+ * *r filled. */
+static const char *check_row(char **fields, size_t nfields, struct scanned_row *r, char *why,
+                             size_t why_size)
 {
-	static char why[96];
 	if (nfields != SAMPLES_COLUMN_COUNT) {
-		snprintf(why, sizeof why, "%zu fields where the header has %d", nfields,
+		snprintf(why, why_size, "%zu fields where the header has %d", nfields,
 		         SAMPLES_COLUMN_COUNT);
 		return why;
 	}
 	for (int c = 0; c < SAMPLES_COLUMN_COUNT; c++)
 		if (!field_ok((enum samples_column)c, fields[c])) {
-			snprintf(why, sizeof why, "'%.24s' is not a valid %s", fields[c],
+			snprintf(why, why_size, "'%.24s' is not a valid %s", fields[c],
 			         samples_csv_names[c]);
 			return why;
 		}
@@ -366,6 +367,7 @@ struct scan_state {
 	struct stored_trial summary;
 	double utime_sum;
 	int utime_count;
+	char why[ERR_LEN];         /* the message of the last damaged line */
 };
 
 static void push_trial(struct scan_state *st)
@@ -384,14 +386,14 @@ static void push_trial(struct scan_state *st)
 static const char *add_row(struct scan_state *st, const struct scanned_row *r, char **fields,
                            off_t line_end)
 {
-	static char why[160];
+	char *why = st->why;
 	int expected = placement_nprocs(st->first.placement);
 	if (r->placement != st->first.placement || r->block != st->first.block
 	    || r->warmup != st->first.warmup)
-		snprintf(why, sizeof why, "trial %ld's rows disagree on its placement, block or warmup",
+		snprintf(why, sizeof st->why, "trial %ld's rows disagree on its placement, block or warmup",
 		         r->trial);
 	else if (st->rows >= expected || (st->procs_seen & (1u << r->proc)))
-		snprintf(why, sizeof why, "a second row for process %ld of trial %ld (a %s trial has "
+		snprintf(why, sizeof st->why, "a second row for process %ld of trial %ld (a %s trial has "
 		         "%d row%s): a duplicated or stray row", r->proc, r->trial,
 		         placement_name(r->placement), expected, expected == 1 ? "" : "s");
 	else
@@ -419,12 +421,12 @@ static const char *add_row(struct scan_state *st, const struct scanned_row *r, c
 /* Row r starts a new trial: the one before must be whole, and the numbers must follow on. */
 static const char *start_trial(struct scan_state *st, const struct scanned_row *r, long line_no)
 {
-	static char why[200];
+	char *why = st->why;
 	long want = 0;
 	if (st->first_line) {
 		int expected = placement_nprocs(st->first.placement);
 		if (st->rows < expected) {
-			snprintf(why, sizeof why, "trial %ld (from line %ld) has %d of its %d rows, and "
+			snprintf(why, sizeof st->why, "trial %ld (from line %ld) has %d of its %d rows, and "
 			         "more trials follow it", st->first.trial, st->first_line, st->rows,
 			         expected);
 			return why;
@@ -433,7 +435,7 @@ static const char *start_trial(struct scan_state *st, const struct scanned_row *
 		want = st->first.trial + 1;
 	}
 	if (r->trial != want) {
-		snprintf(why, sizeof why, "trial %ld where trial %ld should be (trials are numbered "
+		snprintf(why, sizeof st->why, "trial %ld where trial %ld should be (trials are numbered "
 		         "0, 1, 2, ... in file order)", r->trial, want);
 		return why;
 	}
@@ -459,7 +461,7 @@ static const char *scan_line(struct scan_state *st, char *line, long line_no, of
 	char *fields[SAMPLES_COLUMN_COUNT];
 	size_t n = samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT);
 	struct scanned_row r;
-	const char *why = check_row(fields, n, &r);
+	const char *why = check_row(fields, n, &r, st->why, sizeof st->why);
 	if (!why && (!st->first_line || r.trial != st->first.trial))
 		why = start_trial(st, &r, line_no);
 	if (!why)
@@ -581,13 +583,13 @@ int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_si
 	if (rc == 0 && out->complete_end < out->file_size)
 		out->cut_lines = count_cut_lines(f, out->complete_end);
 	if (rc != 0)
-		store_scan_free(out);
+		store_scan_release(out);
 	fclose(f);
 	free(csv);
 	return rc;
 }
 
-void store_scan_free(struct store_scan *scan)
+void store_scan_release(struct store_scan *scan)
 {
 	free(scan->trials);
 	*scan = (struct store_scan){ 0 };
@@ -616,7 +618,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 		return NULL;
 	struct store_scan scan;
 	if (store_scan(s, &scan, err, err_size) != 0 || store_cut_torn(s, &scan, err, err_size) != 0) {
-		store_scan_free(&scan);
+		store_scan_release(&scan);
 		store_close(&s);
 		return NULL;
 	}

@@ -15,14 +15,14 @@
 
 #include <stdbool.h>
 
-#include "analysis/samples_csv.h"
+#include "common/samples_csv.h"
 #include "runner/trial.h"
-#include "topology/error.h"
+#include "common/error.h"
 #include "topology/topology.h"
 
 struct store; /* owned by its creator; store_close(&s) */
 
-/* The samples.csv header line, without the newline (built from analysis/samples_csv.h). */
+/* The samples.csv header line, without the newline (built from common/samples_csv.h). */
 #define STORE_CSV_HEADER SAMPLES_CSV_HEADER
 
 /*
@@ -74,7 +74,7 @@ struct store_scan {
  * Damage anywhere else is -1 with err "DIR/samples.csv:LINE: what is wrong".
  */
 int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_size);
-void store_scan_free(struct store_scan *scan);
+void store_scan_release(struct store_scan *scan);
 
 /* Cuts the torn last trial a scan found (if any) and fsyncs. -1 with err. */
 int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, size_t err_size);

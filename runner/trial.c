@@ -17,7 +17,7 @@
 
 #include "runner/cpustat.h"
 #include "runner/util.h"
-#include "topology/fileio.h"
+#include "common/fileio.h"
 
 /* What a child tells the parent through its ready pipe: one byte of code, then an errno. */
 enum child_report { CHILD_READY = 'R', CHILD_BIND_FAILED = 'B', CHILD_MASK_MISMATCH = 'M' };

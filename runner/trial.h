@@ -49,7 +49,9 @@ struct trial_spec {
 struct proc_result {
 	int pu;                 /* the PU the child read back after binding; -1 if it never bound */
 	const char *status;     /* "ok", "exit", "signal", "exec-failed", "bind-failed", "unsupported",
-	                         * "timeout" (still running at the trial's time limit: killed) */
+	                         * "timeout" (still running at the trial's time limit: killed),
+	                         * "killed" (killed with the trial when the runner was stopped by a
+	                         * signal or a system call failed while waiting) */
 	int exit_code;          /* -1 when the process did not exit normally */
 	int signal;             /* 0 when not killed by a signal */
 	double utime_s, stime_s, wall_s, start_s, end_s;

@@ -14,8 +14,8 @@
 
 #include "runner/kernels.h"
 #include "runner/util.h"
-#include "topology/error.h"
-#include "topology/fileio.h"
+#include "common/error.h"
+#include "common/fileio.h"
 
 /*
  * What execve would say of an executable file it found: ENOEXEC unless it starts as an ELF file
@@ -101,8 +101,8 @@ int workload_sha256(const char *path, char hex[65], char *err, size_t err_size)
 	return 0;
 }
 
-/* path made absolute (symbolic links resolved: the file that runs) and hashed into w; exits 1
- * when it cannot be read (it was just found executable). */
+/* path made absolute (symbolic links resolved: the file that runs) and hashed into w; exits 2
+ * (EXIT_USAGE) when it cannot be resolved or read (it was just found executable). */
 static void settle_file(struct workload *w, char *path)
 {
 	char *absolute = realpath(path, NULL);
@@ -110,7 +110,7 @@ static void settle_file(struct workload *w, char *path)
 		err(EXIT_USAGE, "cannot execute '%s'", path);
 	free(path);
 	w->path = absolute;
-	char err[512];
+	char err[ERR_LEN];
 	if (workload_sha256(w->path, w->sha256, err, sizeof err) != 0)
 		errx(EXIT_USAGE, "%s", err);
 }
@@ -126,7 +126,7 @@ void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
 	const struct kernel *k = kernel_find(name);
 	if (!k)
 		errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists them", name);
-	char err[512];
+	char err[ERR_LEN];
 	char *path = kernel_path(name, err, sizeof err);
 	if (!path)
 		errx(EXIT_FAILURE_RUNTIME, "%s", err);
@@ -170,7 +170,7 @@ void xworkload_resolve(struct workload *w)
 void xworkload_recorded(struct workload *w, const char *kernel, unsigned long iters,
                         const char *dir)
 {
-	char err[512], now[65];
+	char err[ERR_LEN], now[65];
 	if (access(w->path, X_OK) != 0)
 		errx(EXIT_USAGE, "cannot resume %s: its workload %s, recorded in meta.json, is gone "
 		     "or cannot be executed (%s); restore that file, or start a new run", dir,
@@ -194,7 +194,7 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 	}
 }
 
-void workload_free(struct workload *w)
+void workload_release(struct workload *w)
 {
 	free(w->name);
 	free(w->path);

@@ -46,6 +46,6 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 int workload_sha256(const char *path, char hex[65], char *err, size_t err_size);
 
 /* Frees what w owns and zeroes it. */
-void workload_free(struct workload *w);
+void workload_release(struct workload *w);
 
 #endif

@@ -6,7 +6,10 @@
 # reported a failure, or whose plan is missing or does not match the lines it printed (it stopped
 # half way), counts as one failure more.
 #
-# usage: tests/run.sh BUILD_DIR [NAME_FILTER]
+# A program that cannot run here at all prints "1..0 # SKIP why" alone (TAP's whole-program skip,
+# kselftest's ksft_exit_skip): one skip, with its reason.
+#
+# usage: tests/run.sh BUILD_DIR [NAME_FILTER]   (make test T=NAME_FILTER)
 set -u
 build=${1:?usage: tests/run.sh BUILD_DIR [FILTER]}
 filter=${2:-}
@@ -33,6 +36,11 @@ run_one() {
 	ok=$(($(grep -c '^ok ' "$log") - skip))
 	bad=$(grep -c '^not ok ' "$log")
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
+	if grep -q '^1\.\.0 # SKIP ' "$log" && ((ok + skip + bad == 0 && rc == 0)); then
+		# The whole program skipped (kselftest's way): one skip, with its reason.
+		echo "ok 1 - # SKIP $name: $(sed -n 's/^1\.\.0 # SKIP //p' "$log" | head -n 1)" >>"$log"
+		skip=1 plan=1
+	fi
 	if [[ -z $plan ]]; then
 		echo "not ok - $name printed no plan (1..N): it stopped before its end" >>"$log"
 		bad=$((bad + 1))

@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "topology/fileio.h"
+#include "common/fileio.h"
 
 static void read_cpu_model(char *out, size_t len)
 {

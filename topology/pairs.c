@@ -476,3 +476,37 @@ int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *ou
 	}
 	return 0;
 }
+
+bool topo_relation_serves(enum placement relation, enum placement placement)
+{
+	return relation == placement
+	       || (placement == PLACEMENT_NON_SIBLING && relation == PLACEMENT_CROSS_PACKAGE);
+}
+
+int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struct topo_pair *out,
+                        char *err, size_t err_size)
+{
+	memset(out, 0, sizeof *out);
+	out->placement = p;
+	out->available = true;
+	out->npus = placement_nprocs(p);
+	out->core = -1;
+	if (p == PLACEMENT_SOLO || p == PLACEMENT_SAME_PU) {
+		out->pus[0] = out->pus[1] = rel->pus[0];
+		snprintf(out->shares, sizeof out->shares, "%s", p == PLACEMENT_SAME_PU ? "PU" : "");
+		return 0;
+	}
+	if (!topo_relation_serves(rel->relation, p)) {
+		set_error(err, err_size, "--pair %d,%d is a %s pair (sharing %s), not %s; drop %s "
+		          "from --placements or choose another pair (`smtbench topo` shows one)",
+		          rel->pus[0], rel->pus[1], placement_name(rel->relation), rel->shares,
+		          placement_name(p), placement_name(p));
+		out->available = false;
+		return -1;
+	}
+	out->pus[0] = rel->pus[0];
+	out->pus[1] = rel->pus[1];
+	out->core = rel->core;
+	snprintf(out->shares, sizeof out->shares, "%s", rel->shares);
+	return 0;
+}

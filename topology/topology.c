@@ -4,7 +4,7 @@
  * The model it builds (internal.h) is handed to pairs.c, which chooses the pairs.
  */
 #include "topology/internal.h"
-#include "topology/fileio.h"
+#include "common/fileio.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -7,16 +7,16 @@
  * bound through a loaded topology. All PU numbers in this interface are OS indexes.
  *
  * Errors: functions that can fail return -1 (or NULL) and write one line, naming the thing that
- * is wrong and what to do, into the caller's `char *err, size_t err_size` (topology/error.h).
+ * is wrong and what to do, into the caller's `char *err, size_t err_size` (common/error.h).
  * Nothing here exits, prints, or keeps global state.
  */
-#ifndef SMTBENCH_TOPOLOGY_H
-#define SMTBENCH_TOPOLOGY_H
+#ifndef SMTBENCH_TOPOLOGY_TOPOLOGY_H
+#define SMTBENCH_TOPOLOGY_TOPOLOGY_H
 
 #include <stdbool.h>
 
-#include "topology/error.h"
-#include "topology/placements.h" /* enum placement, placement_name/parse/nprocs */
+#include "common/error.h"
+#include "common/placements.h" /* enum placement, placement_name/parse/nprocs */
 
 #define TOPO_ERR_LEN 256
 #define TOPO_NAME_LEN 32
@@ -101,6 +101,20 @@ struct topo_relation {
 };
 int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *out,
                 char *err, size_t err_size);
+
+/* Whether two PUs in this relation serve the placement: non-sibling means "different cores,
+ * sharing as much as possible", so on a machine with one core per package (many VMs, POWER7)
+ * its best pair is also a cross-package pair. */
+bool topo_relation_serves(enum placement relation, enum placement placement);
+
+/*
+ * The pair of placement p on two CPUs the user gave (`--pair A,B`, related by topo_relate into
+ * rel): solo and same-pu use the first CPU; a two-CPU placement takes both when their relation
+ * serves it (topo_relation_serves). Returns -1 with err when it does not: asking for sibling on
+ * a non-sibling pair is a contradiction, and err says so and what to do.
+ */
+int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struct topo_pair *out,
+                        char *err, size_t err_size);
 
 /* Writes the topology as hwloc XML (for the results folder). -1 with err on failure. */
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size);

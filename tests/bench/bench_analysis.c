@@ -19,7 +19,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/internal.h"
-#include "analysis/samples_csv.h"
+#include "common/samples_csv.h"
 
 static double now_s(void)
 {

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/fleet.h"
+#include "fleet/fleet.h"
 
 enum { FOLDERS = 1000, TRIALS = 20 };
 

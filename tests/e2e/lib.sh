@@ -4,13 +4,15 @@ set -u
 : "${SMTBENCH:?run through tests/run.sh or make test}"
 t_n=0 t_fail=0 t_skip=0
 t_tmp=$(mktemp -d "${TMPDIR:-/tmp}/smtbench-e2e.XXXXXX")
-trap 'rm -rf "$t_tmp"' EXIT
+trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$t_tmp"' EXIT
 
 ok()     { t_n=$((t_n + 1)); echo "ok $t_n - $*"; }
 not_ok() { t_n=$((t_n + 1)); t_fail=$((t_fail + 1)); echo "not ok $t_n - $*"; }
 # skip "why": a check that cannot run here; counted as skipped, never as passed. Say what is
 # missing and how to get it.
 skip()   { t_n=$((t_n + 1)); t_skip=$((t_skip + 1)); echo "ok $t_n - # SKIP $*"; }
+# skip_all "why": this whole script cannot run here (TAP's "1..0 # SKIP why"); exits 0.
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 # check "what" command...: passes when the command succeeds
 check()  { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 # check_status WANT "what" command...: runs the command, passes when its exit status is WANT.

@@ -4,8 +4,7 @@
 # whole output, with the table of results, is kept in BUILD/lab/last-run.log.
 set -o pipefail
 if ! command -v python3 >/dev/null; then
-	echo "ok 1 - # SKIP the lab: python3 is not installed (apt-get install python3)"
-	echo "1..1"
+	echo "1..0 # SKIP the lab: python3 is not installed (apt-get install python3)"
 	exit 0
 fi
 mkdir -p "$SMTBENCH_BUILD/lab"

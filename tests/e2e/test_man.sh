@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The man page (runner/smtbench.1): it renders without warnings, its SYNOPSIS is what
-# `smtbench --help` prints (both come from runner/commands.c's table, the page by hand), and it
+# The man page (cli/smtbench.1): it renders without warnings, its SYNOPSIS is what
+# `smtbench --help` prints (both come from cli/commands.c's table, the page by hand), and it
 # names every option each command's --help lists.
 source "$(dirname "$0")/lib.sh"
 
-page=$SMTBENCH_ROOT/runner/smtbench.1
+page=$SMTBENCH_ROOT/cli/smtbench.1
 check "the man page exists" test -s "$page"
 # usage lines of a --help text, leading blanks and the "usage:" label removed.
 usage_lines() { sed -n '/^usage:/,/^$/p' | sed -e 's/^usage://' -e 's/^ *//' -e '/^$/d'; }

@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/internal.h"
+#include "report/output.h"
 #include "tests/fuzz/fuzz_common.h"
 
 /* The part count must not matter: same points, same warnings, in the same order. */
@@ -50,10 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r) {
 			FILE *null = fopen("/dev/null", "w");
 			if (null) {
-				analysis_print_text(null, r);
+				output_analysis_text(null, r);
 				fclose(null);
 			}
-			json_t *j = analysis_result_json(r);
+			json_t *j = output_analysis_json(r);
 			char *text = json_dumps(j, 0);
 			free(text);
 			json_decref(j);

@@ -1,7 +1,7 @@
 /* fuzz_report.c — report_new on a folder with an arbitrary meta.json and samples.csv, then the
  * summary and every report file. The input is meta.json, the separator line below, then
  * samples.csv; without the separator the whole input is samples.csv and there is no meta.json. */
-#include "analysis/report.h"
+#include "report/report.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

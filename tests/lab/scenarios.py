@@ -226,6 +226,15 @@ def contended_truth(cal):
 CONTENTION_SHARE = 0.5
 CONTENTION_FLOOR = 1.3
 
+# No contention is judged at the scale of contention: under TCG the two placements are not
+# perfectly alike on a loaded host (the sibling pair's second vCPU shares its host CPU with the
+# guest's idle vCPUs 0 and 1, whose timer wake-ups and the host's other load land there, while the
+# non-sibling pair's is one of them), and with the host's load average at 5.6 on 2 CPUs a run here
+# read 1.03 (1.00-1.07), "slower" at P = 0.98 with no rope. A difference of a few per cent is the
+# rig's, not a shared core's (truth about 2): the verdict is taken with a region of practical
+# equivalence of 10 %, and the interval must stay below the bound the contention scenario clears.
+NO_CONTENTION_ROPE_PCT = 10
+
 
 def timed_note(ctx, cal, h, c):
     """One line a person reads in every `make lab`: what this host measured, pass or fail."""
@@ -272,16 +281,25 @@ def check_no_contention(ctx):
     h = report["headline"]
     lo, hi = h["ratio_ci"]
     timed_note(ctx, cal, h, None)
-    roped = comparison(ctx.analyze("run", "--rope", "10"), "sibling", "non-sibling")
-    ctx.row = (f"sibling vs non-sibling: {h['verdict']}; with --rope 10: {roped['verdict']}",
-               fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
+    roped = comparison(ctx.analyze("run", "--rope", str(NO_CONTENTION_ROPE_PCT)),
+                       "sibling", "non-sibling")
+    ctx.row = (f"sibling vs non-sibling: {h['verdict']}; with --rope {NO_CONTENTION_ROPE_PCT}: "
+               f"{roped['verdict']}", fmt(h["ratio_mean"]), f"{fmt(lo)}–{fmt(hi)}")
     yield (h["a"] == "sibling" and h["b"] == "non-sibling",
            f"the headline is sibling vs non-sibling (got {h['a']} vs {h['b']})")
-    yield h["verdict"] != "slower", f"no 'slower' verdict (got {h['verdict']!r}: {h['sentence']})"
+    truth = contended_truth(cal)
+    bound = max(CONTENTION_FLOOR, 1 + CONTENTION_SHARE * (truth - 1))
+    yield (hi < bound,
+           f"sibling/non-sibling {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} lies below "
+           f"{bound:.3g}, the bound the contention scenario must clear (its truth here: {truth:.3g})")
+    yield (roped["verdict"] != "slower",
+           f"no 'slower' verdict with --rope {NO_CONTENTION_ROPE_PCT} (it says {roped['verdict']!r};"
+           f" without a rope: {h['verdict']!r}: {h['sentence']})")
     same = roped["verdict"] == "practically the same"
     yield ((lo <= 1 <= hi) or same,
            f"sibling/non-sibling {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} contains 1, "
-           f"or with --rope 10 'practically the same' (it says {roped['verdict']!r})")
+           f"or with --rope {NO_CONTENTION_ROPE_PCT} 'practically the same' (it says "
+           f"{roped['verdict']!r})")
 
 
 # ---- scenario 4: SMT turned off -------------------------------------------------------------

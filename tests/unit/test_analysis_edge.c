@@ -8,6 +8,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "tests/harness.h"
+#include "report/output.h"
 #include "tests/unit/analysis_testdata.h"
 
 static char *text_of(const struct analysis_result *r)
@@ -15,7 +16,7 @@ static char *text_of(const struct analysis_result *r)
 	char *text = NULL;
 	size_t size = 0;
 	FILE *mem = open_memstream(&text, &size);
-	analysis_print_text(mem, r);
+	output_analysis_text(mem, r);
 	fclose(mem);
 	return text;
 }
@@ -60,7 +61,7 @@ static void tiny_samples(size_t n)
 	CHECK(strstr(text, "depend on the grid") && strstr(text, "Not enough data to say"),
 	      "n = %zu: the text says the answer depends on the grid", n);
 	free(text);
-	json_t *j = analysis_result_json(r);
+	json_t *j = output_analysis_json(r);
 	CHECK(json_is_true(json_object_get(json_object_get(j, "grid"), "at_bound")),
 	      "n = %zu: JSON grid.at_bound is true", n);
 	CHECK_STR(json_string_value(json_object_get(j, "verdict")), "not enough data to say",
@@ -96,7 +97,7 @@ static void near_zero(size_t n)
 	CHECK(text && !strstr(text, "undefined: B's grid") && strstr(text, "mu > 0"),
 	      "near 0, n = %zu: the text gives the ratio and names the prior mu > 0", n);
 	free(text);
-	json_t *j = analysis_result_json(r);
+	json_t *j = output_analysis_json(r);
 	CHECK(json_is_real(json_object_get(j, "ratio_mean")) &&
 	      json_is_real(json_array_get(json_object_get(j, "ratio_ci"), 0)),
 	      "near 0, n = %zu: JSON ratio_mean and ratio_ci are numbers", n);
@@ -283,7 +284,7 @@ static void options(void)
 	r = compare_arrays(x, 40, y, 40, &opt);
 	if (CHECK(r != NULL, "no ROPE run")) {
 		CHECK(isnan(r->comparisons[0].p_rope), "p_rope undefined without a ROPE");
-		json_t *j = analysis_result_json(r);
+		json_t *j = output_analysis_json(r);
 		CHECK(json_is_null(json_object_get(j, "p_rope")), "JSON p_rope is null without --rope");
 		json_decref(j);
 	}
@@ -317,7 +318,7 @@ static void three_samples_text(void)
 	      && strstr(text, "mu_A / mu_B   mean ") && count_in(text, "(depends on the grid)") == 2,
 	      "3 + 3 samples: the table's means are marked 'depends on the grid'");
 	free(text);
-	json_t *j = analysis_result_json(r);
+	json_t *j = output_analysis_json(r);
 	CHECK(json_is_real(json_object_get(j, "diff_mean")) && json_is_real(json_object_get(j, "ratio_mean")),
 	      "3 + 3 samples: the JSON keeps diff_mean and ratio_mean (the grid's numbers)");
 	json_decref(j);

@@ -1,5 +1,5 @@
 /*
- * The fast samples.csv loader (analysis/samples_load.c, analysis/samples_csv.c) reads what the slow one
+ * The fast samples.csv loader (analysis/samples_load.c, common/samples_csv.c) reads what the slow one
  * read: the splitter against a plain reference on random lines (commas at every offset of an
  * 8-byte word); every utime_s text, in plain decimals and in forms only strtod reads, gives the
  * double strtod gives, to the bit; a line longer than the read buffer, lines across the buffer's
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/samples_csv.h"
+#include "common/samples_csv.h"
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
 

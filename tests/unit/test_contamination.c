@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
-#include "analysis/samples_csv.h"
+#include "common/samples_csv.h"
 #include "tests/harness.h"
 
 static char base[] = "/tmp/smtbench-contamination-XXXXXX";

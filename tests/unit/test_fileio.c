@@ -1,5 +1,5 @@
 /*
- * test_fileio.c — the shared I/O helpers (topology/fileio.h) and set_error (topology/error.h):
+ * test_fileio.c — the shared I/O helpers (common/fileio.h) and set_error (common/error.h):
  * the one atomic write (content, no temporary left, errors named), whole reads and writes
  * through a pipe, the first line of a file, a whole file into memory; temporary names that never
  * collide, within a process or between two threads writing at once.
@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "tests/harness.h"
-#include "topology/error.h"
-#include "topology/fileio.h"
+#include "common/error.h"
+#include "common/fileio.h"
 
 static int count_entries(const char *dir)
 {

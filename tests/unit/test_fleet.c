@@ -1,5 +1,5 @@
 /*
- * test_fleet.c — the fleet's hierarchical model (analysis/fleet_model.c) against an independent
+ * test_fleet.c — the fleet's hierarchical model (fleet/fleet_model.c) against an independent
  * computation, and its outlier rule on simulated fleets (synthetic, fixed-seed generator).
  *
  * The independent computation integrates the same posterior directly: on a (mu, tau) grid, the
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "analysis/fleet.h"
+#include "fleet/fleet.h"
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
 

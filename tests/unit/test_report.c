@@ -13,7 +13,8 @@
 
 #include <jansson.h>
 
-#include "analysis/report.h"
+#include "report/report.h"
+#include "report/format.h"
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
 
@@ -90,17 +91,17 @@ static void test_ticks(void)
 static void test_format(void)
 {
 	char buf[48];
-	CHECK_STR(report_format(buf, sizeof buf, 5e-324, 0), "4.941e-324",
+	CHECK_STR(format_number(buf, sizeof buf, 5e-324, 0), "4.941e-324",
 	          "a subnormal value (its fallback resolution underflows to 0)");
-	CHECK_STR(report_format(buf, sizeof buf, 2.6954674, 0.0076), "2.695",
+	CHECK_STR(format_number(buf, sizeof buf, 2.6954674, 0.0076), "2.695",
 	          "a ratio with an interval 0.015 wide");
-	CHECK_STR(report_format(buf, sizeof buf, 31.1366667, 0.0675), "31.14",
+	CHECK_STR(format_number(buf, sizeof buf, 31.1366667, 0.0675), "31.14",
 	          "seconds with an interval 0.135 wide");
-	CHECK_STR(report_format(buf, sizeof buf, 0.250123, 0.0002), "0.2501",
+	CHECK_STR(format_number(buf, sizeof buf, 0.250123, 0.0002), "0.2501",
 	          "a quarter second known to 0.0002");
-	CHECK_STR(report_format(buf, sizeof buf, 19.585, 5), "19.6",
+	CHECK_STR(format_number(buf, sizeof buf, 19.585, 5), "19.6",
 	          "at least three significant digits even for a wide interval");
-	CHECK_STR(report_format(buf, sizeof buf, NAN, 1), "n/a", "NaN reads n/a");
+	CHECK_STR(format_number(buf, sizeof buf, NAN, 1), "n/a", "NaN reads n/a");
 }
 
 static void test_escape(void)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "analysis/internal.h"
-#include "analysis/samples_csv.h"
+#include "common/samples_csv.h"
 #include "tests/harness.h"
 
 static char base[] = "/tmp/smtbench-parts-XXXXXX";

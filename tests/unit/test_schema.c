@@ -1,16 +1,18 @@
 /* Unit tests of the two registries the modules share: samples.csv's column table
- * (analysis/samples_csv.h) and the placement table (topology/placements.h). */
+ * (common/samples_csv.h) and the placement table (common/placements.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/report.h"
-#include "analysis/samples_csv.h"
+#include "report/format.h"
+#include "report/report.h"
+#include "report/svg.h"
+#include "common/samples_csv.h"
 #include "runner/store.h"
 #include "runner/util.h"
 #include "tests/harness.h"
-#include "topology/placements.h"
+#include "common/placements.h"
 #include "topology/topology.h"
 
 /* The header is the contract of results/README.md: byte for byte what earlier versions wrote. */
@@ -151,7 +153,7 @@ static void test_placement_registry(void)
 	for (int i = 0; i < PLACEMENT_COUNT; i++) {
 		const struct placement_info *p = &placement_table[i];
 		named += p->name && *p->name && (p->nprocs == 1 || p->nprocs == 2);
-		styled += p->colour && p->colour[0] == '#' && p->dash && *p->dash;
+		styled += svg_color(i) && svg_color(i)[0] == '#' && svg_dash(i) && *svg_dash(i);
 		int same = 0;
 		for (int k = 0; k < PLACEMENT_COUNT; k++)
 			same += p->name && placement_table[k].name &&
@@ -165,12 +167,24 @@ static void test_placement_registry(void)
 	CHECK_INT(named, PLACEMENT_COUNT, "every placement has a row with a name and 1 or 2 processes");
 	CHECK_INT(unique, PLACEMENT_COUNT, "placement names are unique");
 	CHECK_INT(styled, PLACEMENT_COUNT, "every placement has a colour and a dash");
+	/* A marker drawn in one colour: two styles whose SVG is the same share a shape. */
+	char *marker[PLACEMENT_COUNT] = { 0 };
+	for (int i = 0; i < PLACEMENT_COUNT; i++) {
+		size_t len;
+		FILE *out = open_memstream(&marker[i], &len);
+		if (out) {
+			svg_marker(out, i, 10, 10, 3, "#000000", true);
+			fclose(out);
+		}
+	}
 	int colours = 0;
 	for (int i = 0; i < PLACEMENT_COUNT; i++)
 		for (int k = i + 1; k < PLACEMENT_COUNT; k++)
-			colours += !strcmp(placement_table[i].colour, placement_table[k].colour) ||
-			           placement_table[i].marker == placement_table[k].marker;
+			colours += !strcmp(svg_color(i), svg_color(k)) || !marker[i] || !marker[k] ||
+			           !strcmp(marker[i], marker[k]);
 	CHECK_INT(colours, 0, "no two placements share a colour or a marker");
+	for (int i = 0; i < PLACEMENT_COUNT; i++)
+		free(marker[i]);
 
 	struct placement_comparison plan[PLACEMENT_COMPARISONS_MAX];
 	size_t n = placement_comparisons(plan, PLACEMENT_COMPARISONS_MAX);
@@ -184,7 +198,7 @@ static void test_placement_registry(void)
 	char got[512] = "";
 	for (size_t i = 0; i < n && i < PLACEMENT_COMPARISONS_MAX; i++)
 		snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s/%s/%s", i ? " " : "",
-		         plan[i].a, plan[i].b, plan[i].label);
+		         plan[i].a, plan[i].b, comparison_kind_name(plan[i].kind));
 	const char *order = got;
 	CHECK_STR(order, "sibling/non-sibling/headline sibling/solo/contention "
 	          "non-sibling/solo/contention cross-package/solo/contention same-pu/solo/control",
@@ -228,19 +242,19 @@ static void test_one_number_rule(void)
 	int same = 0;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char a[48], b[48];
-		analysis_format_number(a, sizeof a, cases[i][0], cases[i][1]);
-		report_format(b, sizeof b, cases[i][0], cases[i][1]);
+		format_number(a, sizeof a, cases[i][0], cases[i][1]);
+		format_number(b, sizeof b, cases[i][0], cases[i][1]);
 		same += !strcmp(a, b);
 	}
 	CHECK_INT(same, sizeof cases / sizeof cases[0], "analyze's and the reports' formatter agree");
 	char buf[48];
-	const char *t = analysis_format_number(buf, sizeof buf, 19.585, 0.0705);
+	const char *t = format_number(buf, sizeof buf, 19.585, 0.0705);
 	CHECK_STR(t, "19.59", "digits follow the interval's half width");
-	t = analysis_format_number(buf, sizeof buf, -0.000626, 0.0027);
+	t = format_number(buf, sizeof buf, -0.000626, 0.0027);
 	CHECK_STR(t, "-0.000626", "three significant digits at least, fixed from 1e-4");
-	t = analysis_format_number(buf, sizeof buf, 5e-5, 1e-6);
+	t = format_number(buf, sizeof buf, 5e-5, 1e-6);
 	CHECK_STR(t, "5.000e-05", "scientific below 1e-4");
-	t = analysis_format_number(buf, sizeof buf, 0.01, 1.7e-18);
+	t = format_number(buf, sizeof buf, 0.01, 1.7e-18);
 	CHECK_STR(t, "0.01000", "an interval of zero width (rounding's 1e-18) does not ask for 12 "
 	          "decimals");
 }

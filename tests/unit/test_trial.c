@@ -194,8 +194,8 @@ static void test_experiment(const char *base)
 	      "round trip: placements, their CPUs and what they share");
 	CHECK(back.a.argv && !strcmp(back.a.argv[0], "true") && !back.a.argv[1],
 	      "round trip: the command");
-	experiment_free(&back);
-	experiment_free(&e);
+	experiment_release(&back);
+	experiment_release(&e);
 
 	/* A workload that always fails: the whole first block fails, the run stops there. */
 	snprintf(dir, sizeof dir, "%s/false", base);
@@ -208,7 +208,7 @@ static void test_experiment(const char *base)
 	CHECK_INT(data_lines(dir), 3, "it stopped after the first block (3 processes stored)");
 	CHECK_STR(json_string_value(json_object_get(e.meta, "status")), "failed", "meta status");
 	store_close(&s);
-	experiment_free(&e);
+	experiment_release(&e);
 
 	snprintf(dir, sizeof dir, "%s/broken", base);
 	mkdir(dir, 0777);
@@ -220,7 +220,7 @@ static void test_experiment(const char *base)
 	dir[strlen(dir) - strlen("/meta.json")] = '\0';
 	CHECK(meta_load(dir, &back, err, sizeof err) == -1 && strstr(err, "cannot be resumed"),
 	      "meta.json without settings: \"%s\"", err);
-	experiment_free(&back);
+	experiment_release(&back);
 }
 
 /* Runs fn in a child (the x… functions exit); its exit status. */
@@ -243,14 +243,14 @@ static void resolve_command(const char *name)
 	struct workload w = { 0 };
 	char *argv[] = { (char *)name, NULL };
 	xworkload_command(&w, argv, 1);
-	workload_free(&w);
+	workload_release(&w);
 }
 
 static void resolve_kernel(const char *name)
 {
 	struct workload w = { 0 };
 	xworkload_kernel(&w, name, 10);
-	workload_free(&w);
+	workload_release(&w);
 }
 
 static void test_workload(const char *base)
@@ -262,14 +262,14 @@ static void test_workload(const char *base)
 	      "`sh` found on PATH: %s", w.path);
 	CHECK(!strcmp(w.name, "sh") && !strcmp(w.argv[2], "true") && !w.argv[3],
 	      "name and argv copied");
-	workload_free(&w);
-	CHECK(w.path == NULL && w.argv == NULL, "workload_free zeroes it");
+	workload_release(&w);
+	CHECK(w.path == NULL && w.argv == NULL, "workload_release zeroes it");
 
 	w.argv = xcalloc(2, sizeof *w.argv);
 	w.argv[0] = xstrdup("true");
 	xworkload_resolve(&w);
 	CHECK(w.path && access(w.path, X_OK) == 0, "xworkload_resolve (for --resume): %s", w.path);
-	workload_free(&w);
+	workload_release(&w);
 
 	CHECK_INT(exit_status_of(resolve_command, "smtbench-no-such-command"), EXIT_USAGE,
 	          "an unknown command exits 2");
@@ -300,7 +300,7 @@ static void test_workload(const char *base)
 	CHECK(w.is_kernel && !strcmp(w.argv[0], "nop") && !strcmp(w.argv[1], "1234") && !w.argv[2]
 	      && strstr(w.path, "/kernels/nop"), "kernel nop: %s %s %s", w.path, w.argv[0],
 	      w.argv[1]);
-	workload_free(&w);
+	workload_release(&w);
 }
 
 int main(void)

@@ -1,0 +1,248 @@
+/*
+ * cmd_analyze.c — `smtbench analyze DIR | FILE_A FILE_B [options]`: loads the samples, runs the
+ * analysis module, and prints the answer (text, or the --json contract).
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "analysis/analysis.h"
+#include "cli/commands.h"
+#include "runner/util.h"
+#include "common/error.h"
+#include "report/output.h"
+
+static void analyze_help(void)
+{
+	subcommand_usage(stdout, "analyze");
+	printf("\n"
+	       "Compares placements with a Bayesian grid posterior: samples ~ Normal(mu, sigma),\n"
+	       "uniform priors, the grid chosen from the data and widened until its edges hold\n"
+	       "negligible mass. DIR is a results folder (samples.csv); with two files of numbers\n"
+	       "(seconds, one per line, # comments) A is the first. For a folder: sibling vs\n"
+	       "non-sibling, each contended placement vs solo, and same-pu vs solo (a control).\n"
+	       "\n"
+	       "  --seed-grid        reproduce seed 003 exactly (grids linspace(5, 35, 101)); on a\n"
+	       "                     folder it implies --unit process (the seed used every process\n"
+	       "                     time) unless --unit is given\n"
+	       "  --model normal|t   likelihood; t (4 degrees of freedom) resists outliers; on large\n"
+	       "                     data it is summed binned, its log-likelihood within 1e-7\n"
+	       "  --unit trial|process  a sample is a trial's mean (default) or each process's time\n"
+	       "  --rope PCT         region of practical equivalence, ±PCT %%: then 'slower' needs\n"
+	       "                     P(slowdown > PCT %%) >= %g, 'faster' P(speed-up > PCT %%)\n"
+	       "                     >= %g, 'practically the same' P(within ±PCT %%) >= %g\n"
+	       "  --grid N           points per axis, %d to %d (default %d)\n"
+	       "  --json             the stable machine-readable result\n"
+	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
+	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%\n"
+	       "                     of the trial's duration; says how many\n"
+	       "\n"
+	       "Sigma's grid never goes below the timer's resolution (1 µs, rusage) or 0.1%% of the\n"
+	       "mean, whichever is smaller, so identical samples work.\n"
+	       "Exit status: 0 answered; 2 bad input (option, file, too few samples).\n",
+	       ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_DIRECTION_PROBABILITY,
+	       ANALYSIS_EQUIVALENCE_PROBABILITY, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX,
+	       ANALYSIS_GRID_DEFAULT, 100 * ANALYSIS_CONTAMINATED_SHARE);
+}
+
+/* A whole-string finite number. */
+static int parse_double_strict(const char *text, double *out)
+{
+	if (!*text)
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (*end || errno || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* What `analyze`'s options asked for. */
+struct analyze_args {
+	struct analysis_options opt;
+	enum analysis_unit unit;
+	bool json, unit_given;
+	bool exclude_contaminated;
+	bool done; /* --help answered */
+};
+
+enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP,
+       OPT_EXCLUDE_CONTAMINATED };
+
+/* One option of getopt_long into a; bad values exit 2. */
+static void take_analyze_option(int c, char **argv, struct analyze_args *a)
+{
+	unsigned long n;
+	switch (c) {
+	case OPT_SEED_GRID:
+		a->opt.seed_grid = true;
+		break;
+	case OPT_MODEL:
+		if (!strcmp(optarg, "normal"))
+			a->opt.model = ANALYSIS_MODEL_NORMAL;
+		else if (!strcmp(optarg, "t"))
+			a->opt.model = ANALYSIS_MODEL_T;
+		else
+			usage_exit("analyze", "--model '%s': use normal or t", optarg);
+		break;
+	case OPT_UNIT:
+		if (!strcmp(optarg, "trial"))
+			a->unit = ANALYSIS_UNIT_TRIAL;
+		else if (!strcmp(optarg, "process"))
+			a->unit = ANALYSIS_UNIT_PROCESS;
+		else
+			usage_exit("analyze", "--unit '%s': use trial or process", optarg);
+		a->unit_given = true;
+		break;
+	case OPT_ROPE:
+		if (parse_double_strict(optarg, &a->opt.rope_pct) || !(a->opt.rope_pct > 0) ||
+		    !(a->opt.rope_pct < 100))
+			usage_exit("analyze", "--rope '%s': give a percentage above 0 and below 100, "
+			           "e.g. --rope 1", optarg);
+		break;
+	case OPT_GRID:
+		if (parse_ulong(optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, &n))
+			usage_exit("analyze", "--grid '%s': give the points per axis, %d to %d", optarg,
+			           ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
+		a->opt.grid_points = (int)n;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case OPT_EXCLUDE_CONTAMINATED:
+		a->exclude_contaminated = true;
+		break;
+	case OPT_HELP:
+	case 'h':
+		analyze_help();
+		a->done = true;
+		break;
+	default:
+		getopt_failure("analyze", c, argv);
+	}
+}
+
+static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
+{
+	static const struct option options[] = {
+		{ "seed-grid", no_argument, NULL, OPT_SEED_GRID },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "unit", required_argument, NULL, OPT_UNIT },
+		{ "rope", required_argument, NULL, OPT_ROPE },
+		{ "grid", required_argument, NULL, OPT_GRID },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	analysis_options_init(&a->opt);
+	a->unit = ANALYSIS_UNIT_TRIAL;
+	int c;
+	optind = 1;
+	opterr = 0; /* errors are ours: one line with the program's name */
+	while (!a->done && (c = getopt_long(argc, argv, ":h", options, NULL)) != -1)
+		take_analyze_option(c, argv, a);
+	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
+	if (a->opt.seed_grid && !a->unit_given)
+		a->unit = ANALYSIS_UNIT_PROCESS;
+}
+
+/* A results folder, or two files of numbers; NULL after saying why. */
+static struct analysis_dataset *load_dataset(char **paths, int npaths,
+                                             const struct analyze_args *a)
+{
+	char err[ERR_LEN] = "";
+	struct analysis_dataset *data;
+	if (npaths == 1) {
+		struct stat st;
+		if (stat(paths[0], &st) == 0 && !S_ISDIR(st.st_mode)) {
+			warnx("%s: not a folder; give a results folder, or two files of numbers",
+			      paths[0]);
+			return NULL;
+		}
+		data = analysis_load_folder_excluding(paths[0], a->unit, a->exclude_contaminated, err,
+		                                      sizeof err);
+	} else {
+		if (a->exclude_contaminated)
+			warnx("--exclude-contaminated: plain files have no foreign_s or steal_s; "
+			      "nothing is left out");
+		if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
+			warnx("--unit process: plain files hold one sample per line already");
+		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
+	}
+	if (!data) {
+		warnx("%s", err);
+		return NULL;
+	}
+	for (size_t i = 0; i < data->warning_count; i++)
+		warnx("%s/%s", paths[0], data->warnings[i]);
+	size_t contaminated = 0;
+	for (size_t i = 0; i < data->group_count; i++)
+		contaminated += data->groups[i].contaminated_trials;
+	if (npaths == 1 && a->exclude_contaminated)
+		warnx("--exclude-contaminated: %zu trial(s) left out (foreign CPU time or steal above "
+		      "%g%% of the trial's duration)", data->excluded_contaminated,
+		      100 * ANALYSIS_CONTAMINATED_SHARE);
+	else if (contaminated)
+		warnx("%zu trial(s) shared their CPUs (foreign CPU time or steal above %g%% of the "
+		      "trial's duration); --exclude-contaminated leaves them out", contaminated,
+		      100 * ANALYSIS_CONTAMINATED_SHARE);
+	return data;
+}
+
+/* The result as text or JSON on stdout; the exit status. */
+static int print_result(const struct analysis_result *result, bool json)
+{
+	int status = EXIT_OK;
+	if (json) {
+		json_t *root = output_analysis_json(result);
+		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
+			warnx("cannot write the JSON result");
+			status = EXIT_FAILURE_RUNTIME;
+		} else {
+			putchar('\n');
+		}
+		json_decref(root);
+	} else if (output_analysis_text(stdout, result) < 0) {
+		warn("writing the result");
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	if (fflush(stdout) != 0 && status == EXIT_OK) {
+		warn("stdout");
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	return status;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	struct analyze_args a = { .json = false };
+	parse_analyze_options(argc, argv, &a);
+	if (a.done)
+		return EXIT_OK;
+	int rest = argc - optind;
+	if (rest != 1 && rest != 2)
+		usage_exit("analyze", "give a results folder, or two files of numbers");
+	struct analysis_dataset *data = load_dataset(argv + optind, rest, &a);
+	if (!data)
+		return EXIT_USAGE;
+	char err[ERR_LEN] = "";
+	struct analysis_result *result = analysis_run(data, &a.opt, err, sizeof err);
+	analysis_dataset_free(&data);
+	if (!result) {
+		warnx("%s", err);
+		return EXIT_USAGE;
+	}
+	int status = print_result(result, a.json);
+	analysis_result_free(&result);
+	return status;
+}

@@ -1,0 +1,123 @@
+/*
+ * cmd_fleet.c — `smtbench fleet DIR... [--json] [--out DIR]`: one answer for many nodes' results
+ * folders (fleet/fleet.h): per node its headline comparison, per group of comparable nodes
+ * the pooled slowdown, the node-to-node spread and the nodes that disagree, and every folder
+ * that could not be used with its reason.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/error.h"
+#include "fleet/fleet.h"
+#include "cli/commands.h"
+#include "runner/util.h"
+
+static void fleet_usage(FILE *out)
+{
+	fprintf(out, "usage: smtbench fleet DIR... [--json] [--out DIR]\n");
+}
+
+static void fleet_help(void)
+{
+	fleet_usage(stdout);
+	printf("\n"
+	       "Finds every results folder (one holding meta.json or samples.csv) under the given\n"
+	       "folders, e.g. the FLEET_DIR the SLURM scripts in contrib/slurm/ write into, and\n"
+	       "reports:\n"
+	       "  per node   host, kernel, the headline comparison (sibling vs non-sibling where\n"
+	       "             measured, else the best the node allows): ratio, 95%% CI, verdict;\n"
+	       "  per group  (same CPU model, SMT state, workload and its settings, placements and\n"
+	       "             comparison) the pooled slowdown with its 95%% CI, the node-to-node\n"
+	       "             spread (sd of the log ratio: 0.05 is about 5 %%) and the interval a new\n"
+	       "             node would fall in, from a hierarchical model;\n"
+	       "  the nodes whose interval lies outside what the other nodes predict, to check;\n"
+	       "  every folder that could not be used, with its reason.\n"
+	       "\n"
+	       "  --json      print the JSON contract instead of the text\n"
+	       "  --out DIR   also write DIR/fleet.md, DIR/fleet.json and DIR/fleet.html (with a\n"
+	       "              forest plot), each atomically; DIR is created if absent\n"
+	       "\n"
+	       "Exit status: 0 reported; 1 a file could not be written; 2 bad input (a DIR that is\n"
+	       "not a directory), or no usable results folder at all.\n");
+}
+
+int cmd_fleet(int argc, char **argv)
+{
+	enum { OPT_HELP = 256, OPT_JSON, OPT_OUT };
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false;
+	const char *out_dir = NULL;
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+		case OPT_HELP:
+			fleet_help();
+			return EXIT_OK;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_OUT:
+			out_dir = optarg;
+			break;
+		default:
+			getopt_failure("fleet", c, argv);
+		}
+	}
+	if (argc - optind < 1)
+		usage_exit("fleet", "give at least one folder holding results folders (FLEET_DIR)");
+	struct stat st;
+	if (out_dir && stat(out_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		warnx("fleet: --out %s is not a folder; give a folder for fleet.md, fleet.json and "
+		      "fleet.html", out_dir);
+		return EXIT_USAGE;
+	}
+	char err[ERR_LEN];
+	struct fleet *f = fleet_load(argv + optind, (size_t)(argc - optind), err, sizeof err);
+	if (!f) {
+		warnx("fleet: %s", err);
+		return EXIT_USAGE;
+	}
+	int status = EXIT_OK;
+	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
+	if (out_dir && f->host_count > 0 && fleet_write_files(f, out_dir, err, sizeof err) != 0) {
+		warnx("fleet: cannot write the fleet report: %s", err);
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	if (json) {
+		json_t *j = fleet_json(f);
+		if (!j) {
+			warnx("fleet: the JSON could not be made (out of memory, or a name that is not "
+			      "UTF-8)");
+			status = EXIT_FAILURE_RUNTIME;
+		} else if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+			status = EXIT_FAILURE_RUNTIME;
+		}
+		else
+			putchar('\n');
+		json_decref(j);
+	} else if (fleet_print_text(f, stdout) != 0) {
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	if (status == EXIT_OK && f->host_count == 0) {
+		warnx("fleet: no usable results folder under the given folder(s)%s; nothing written",
+		      f->skipped_count ? " (see the skipped ones and their reasons)" : "");
+		status = EXIT_USAGE;
+	}
+	if (status == EXIT_OK && out_dir && !json)
+		printf("\nFleet report: %s/fleet.html (open it in a browser); also fleet.md, fleet.json\n",
+		       out_dir);
+	fleet_free(&f);
+	return status;
+}

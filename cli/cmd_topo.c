@@ -1,0 +1,337 @@
+/*
+ * cmd_topo.c — `smtbench topo`: which CPUs share a core here (or on any machine given as an
+ * hwloc synthetic string or XML file), and the pair each placement would use.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/commands.h"
+#include "runner/util.h"
+#include "topology/topology.h"
+
+static void help(void)
+{
+	char placements[128];
+	subcommand_usage(stdout, "topo");
+	printf("\n"
+	       "Shows packages, cores, logical CPUs (PUs) and threads per core, the SMT state, and the\n"
+	       "pair of CPUs each placement (%s) would\n"
+	       "use, with the deepest hwloc object the pair shares, or why the placement is not\n"
+	       "possible. Only CPUs this process may use count (cgroup, affinity mask, online).\n"
+	       "\n"
+	       "  -t, --topology SPEC  plan for another machine: an hwloc XML file or a synthetic\n"
+	       "                       description such as \"pack:2 core:4 pu:2(indexes=core)\"\n"
+	       "  -p, --pair A,B       say what CPUs A and B (OS numbers) share: the same PU, one core\n"
+	       "                       (SMT siblings), or different cores sharing L3, a package, or nothing\n"
+	       "  -j, --json           print JSON instead (a stable format for other programs)\n"
+	       "  -h, --help           show this help\n"
+	       "\n"
+	       "Exit status: 0 success; 1 this system's topology could not be read; 2 bad input (an\n"
+	       "unknown option, a topology that cannot be loaded, a CPU that does not exist or may\n"
+	       "not be used here).\n",
+	       placement_names_list(placements, sizeof placements));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Text output, for a person.                                                                   */
+
+static void print_threads_per_core(const struct topo_info *info)
+{
+	if (info->cores == 0) {
+		printf("threads per core: unknown (the topology has no Core level)\n");
+		return;
+	}
+	if (info->nkinds < 2) {
+		printf("threads per core: %d\n", info->max_threads_per_core);
+		return;
+	}
+	printf("threads per core: by CPU kind (biggest first):\n");
+	for (int k = 0; k < info->nkinds; k++) {
+		const struct topo_kind *kind = &info->kinds[k];
+		printf("  %-14s %d per core (%d cores, %d PUs)\n", kind->name,
+		       kind->max_threads_per_core, kind->cores, kind->pus);
+	}
+}
+
+static void print_smt(const struct topo_info *info)
+{
+	if (info->source == TOPO_THIS_SYSTEM)
+		printf("SMT:              %s (/sys/devices/system/cpu/smt/control)\n", info->smt);
+	else
+		printf("SMT:              %s (inferred from the topology)\n", info->smt);
+}
+
+static void print_info(const struct topo_info *info, const char *spec)
+{
+	if (info->source == TOPO_THIS_SYSTEM)
+		printf("topology:         this system\n");
+	else
+		printf("topology:         %s %s\n", info->source_name, spec);
+	if (info->cpu_model[0])
+		printf("CPU model:        %s\n", info->cpu_model);
+	if (info->packages > 0 || info->pus == 0)
+		printf("packages:         %d\n", info->packages);
+	else
+		printf("packages:         unknown (the topology has no Package level)\n");
+	if (info->cores > 0)
+		printf("cores:            %d\n", info->cores);
+	else
+		printf("cores:            unknown (the topology has no Core level)\n");
+	if (info->disallowed_pus > 0)
+		printf("PUs:              %d usable (%d more present but offline, disallowed or outside "
+		       "the affinity mask)\n", info->pus, info->disallowed_pus);
+	else
+		printf("PUs:              %d usable\n", info->pus);
+	print_threads_per_core(info);
+	print_smt(info);
+	if (info->source == TOPO_THIS_SYSTEM) {
+		struct topo_cpu_quota quota;
+		topo_cpu_quota(&quota);
+		if (quota.cpus > 0)
+			printf("CPU quota:        %.3g CPUs (%s)\n"
+			       "warning: a CPU quota throttles this process and its children: two busy "
+			       "processes %s run at the same time, so a pair's contention is not what "
+			       "its placement says\n",
+			       quota.cpus, quota.source, quota.cpus < 2 ? "cannot" : "may not always");
+		else
+			printf("CPU quota:        none\n");
+	}
+	if (info->virtual_machine) {
+		if (info->hypervisor[0])
+			printf("warning: virtual machine (%s): its CPU numbering and siblings need not "
+			       "match the host's\n", info->hypervisor);
+		else
+			printf("warning: virtual machine: its CPU numbering and siblings need not match "
+			       "the host's\n");
+	}
+}
+
+static void print_pairs(const struct topo_pair pairs[PLACEMENT_COUNT])
+{
+	printf("\n%-15s %-11s %s\n", "placement", "CPUs", "shares");
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		const struct topo_pair *pair = &pairs[p];
+		const char *name = placement_name(pair->placement);
+		if (!pair->available) {
+			printf("%-15s %-11s unavailable: %s\n", name, "-", pair->reason);
+			continue;
+		}
+		char cpus[32];
+		if (pair->npus == 1)
+			snprintf(cpus, sizeof cpus, "%d", pair->pus[0]);
+		else
+			snprintf(cpus, sizeof cpus, "%d,%d", pair->pus[0], pair->pus[1]);
+		if (pair->placement == PLACEMENT_SOLO)
+			printf("%-15s %-11s (alone)\n", name, cpus);
+		else if (pair->core >= 0)
+			printf("%-15s %-11s %s (core L#%d)\n", name, cpus, pair->shares, pair->core);
+		else
+			printf("%-15s %-11s %s\n", name, cpus, pair->shares);
+	}
+}
+
+/* The plain sentence a person needs when the sibling placement cannot run. */
+static void print_smt_summary(const struct topo_info *info, const struct topo_pair *sibling)
+{
+	if (sibling->available)
+		return;
+	/* "No SMT" only when there is none: not when it is turned off, nor when some PUs may not
+	 * be used here (then the reason says which, and why). */
+	bool smt_off = info->source == TOPO_THIS_SYSTEM &&
+	               (strcmp(info->smt, "off") == 0 || strcmp(info->smt, "forceoff") == 0);
+	if (info->cores > 0 && info->max_threads_per_core < 2 && !smt_off &&
+	    !info->smt_cores_present) {
+		printf("\n%s has no SMT: every core runs one thread, so there is no sibling pair to "
+		       "compare.\n", info->source == TOPO_THIS_SYSTEM ? "This machine" : "This topology");
+	} else {
+		printf("\nNo sibling pair: %s.\n", sibling->reason);
+	}
+}
+
+static void print_relation(const struct topo_relation *rel)
+{
+	int a = rel->pus[0], b = rel->pus[1];
+	switch (rel->relation) {
+	case PLACEMENT_SAME_PU:
+		printf("CPUs %d and %d are the same PU.\n", a, b);
+		break;
+	case PLACEMENT_SIBLING:
+		printf("CPUs %d and %d are SMT siblings: two threads of one core (core L#%d); "
+		       "they share its Core.\n", a, b, rel->core);
+		break;
+	case PLACEMENT_NON_SIBLING:
+	case PLACEMENT_CROSS_PACKAGE: {
+		const char *where = rel->relation == PLACEMENT_CROSS_PACKAGE ? "in different packages"
+		                                                             : "in the same package";
+		if (!strcmp(rel->shares, "Machine"))
+			printf("CPUs %d and %d are on different cores %s: they share nothing below the "
+			       "Machine.\n", a, b, where);
+		else
+			printf("CPUs %d and %d are on different cores %s: the deepest level they share "
+			       "is %s.\n", a, b, where, rel->shares);
+		break;
+	}
+	default:
+		printf("CPUs %d and %d: %s, sharing %s.\n", a, b, placement_name(rel->relation),
+		       rel->shares);
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* JSON output: a contract; keys as issue 2 writes them.                                         */
+
+static json_t *json_pus(const int *pus, int n)
+{
+	json_t *arr = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, json_integer(pus[i]));
+	return arr;
+}
+
+static json_t *json_info(const struct topo_info *info, const struct topo_pair pairs[PLACEMENT_COUNT])
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "source", json_string(info->source_name));
+	json_object_set_new(root, "pus", json_integer(info->pus));
+	json_object_set_new(root, "cores", json_integer(info->cores));
+	json_object_set_new(root, "packages", json_integer(info->packages));
+	json_object_set_new(root, "max_threads_per_core", json_integer(info->max_threads_per_core));
+	json_object_set_new(root, "smt", json_string(info->smt));
+	json_object_set_new(root, "virtual_machine", json_boolean(info->virtual_machine));
+	if (info->source == TOPO_THIS_SYSTEM) {
+		struct topo_cpu_quota quota;
+		topo_cpu_quota(&quota);
+		json_object_set_new(root, "cpu_quota", quota.cpus > 0 ? json_real(quota.cpus)
+		                                                      : json_null());
+	}
+	if (info->hypervisor[0])
+		json_object_set_new(root, "hypervisor", json_string(info->hypervisor));
+	json_object_set_new(root, "cpu_model", json_string(info->cpu_model));
+	json_object_set_new(root, "disallowed_pus", json_integer(info->disallowed_pus));
+	json_t *kinds = json_array();
+	for (int k = 0; k < info->nkinds; k++) {
+		json_t *kind = json_object();
+		json_object_set_new(kind, "name", json_string(info->kinds[k].name));
+		json_object_set_new(kind, "cores", json_integer(info->kinds[k].cores));
+		json_object_set_new(kind, "pus", json_integer(info->kinds[k].pus));
+		json_object_set_new(kind, "max_threads_per_core",
+		                    json_integer(info->kinds[k].max_threads_per_core));
+		json_array_append_new(kinds, kind);
+	}
+	json_object_set_new(root, "cpu_kinds", kinds);
+	json_t *list = json_array();
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		const struct topo_pair *pair = &pairs[p];
+		json_t *obj = json_object();
+		json_object_set_new(obj, "name", json_string(placement_name(pair->placement)));
+		json_object_set_new(obj, "available", json_boolean(pair->available));
+		if (pair->available) {
+			json_object_set_new(obj, "pus", json_pus(pair->pus, pair->npus));
+			if (pair->placement != PLACEMENT_SOLO)
+				json_object_set_new(obj, "shares", json_string(pair->shares));
+			if (pair->core >= 0)
+				json_object_set_new(obj, "core", json_integer(pair->core));
+		} else {
+			json_object_set_new(obj, "reason", json_string(pair->reason));
+		}
+		json_array_append_new(list, obj);
+	}
+	json_object_set_new(root, "placements", list);
+	return root;
+}
+
+static json_t *json_relation(const struct topo_relation *rel)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "pus", json_pus(rel->pus, 2));
+	json_object_set_new(root, "relation", json_string(placement_name(rel->relation)));
+	json_object_set_new(root, "shares", json_string(rel->shares));
+	if (rel->core >= 0)
+		json_object_set_new(root, "core", json_integer(rel->core));
+	return root;
+}
+
+static int print_json(json_t *root)
+{
+	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
+	json_decref(root);
+	if (rc < 0 || putchar('\n') == EOF || fflush(stdout) == EOF) {
+		warn("cannot write JSON to standard output");
+		return EXIT_FAILURE_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+int cmd_topo(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "pair", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = NULL, *pair_text = NULL;
+	bool json = false;
+	int opt;
+	optind = 1;
+	opterr = 0; /* messages come from warnx, with the program's name */
+	while ((opt = getopt_long(argc, argv, ":t:p:jh", options, NULL)) != -1) {
+		switch (opt) {
+		case 't': spec = optarg; break;
+		case 'p': pair_text = optarg; break;
+		case 'j': json = true; break;
+		case 'h': help(); return EXIT_OK;
+		default:
+			getopt_failure("topo", opt, argv);
+		}
+	}
+	if (optind < argc)
+		usage_exit("topo", "unexpected argument '%s'", argv[optind]);
+	int pair[2] = { 0, 0 };
+	if (pair_text && parse_cpu_pair(pair_text, pair) < 0) {
+		warnx("--pair '%s': expected two CPU numbers (OS indexes) as A,B, e.g. --pair 0,1",
+		      pair_text);
+		return EXIT_USAGE;
+	}
+
+	char err[ERR_LEN];
+	struct topo *t = topo_load(spec, err, sizeof err);
+	if (!t) {
+		warnx("%s", err);
+		return spec ? EXIT_USAGE : EXIT_FAILURE_RUNTIME;
+	}
+	int status = EXIT_OK;
+	if (pair_text) {
+		struct topo_relation rel;
+		if (topo_relate(t, pair, &rel, err, sizeof err) < 0) {
+			warnx("%s", err);
+			status = EXIT_USAGE;
+		} else if (json) {
+			status = print_json(json_relation(&rel));
+		} else {
+			print_relation(&rel);
+		}
+	} else {
+		struct topo_info info;
+		struct topo_pair pairs[PLACEMENT_COUNT];
+		topo_get_info(t, &info);
+		for (int p = 0; p < PLACEMENT_COUNT; p++)
+			topo_choose(t, (enum placement)p, &pairs[p]);
+		if (json) {
+			status = print_json(json_info(&info, pairs));
+		} else {
+			print_info(&info, spec);
+			print_smt_summary(&info, &pairs[PLACEMENT_SIBLING]);
+			print_pairs(pairs);
+		}
+	}
+	topo_free(&t);
+	return status;
+}

@@ -1,0 +1,23 @@
+#include "common/error.h"
+#include "cli/summary.h"
+
+#include <err.h>
+
+#include "report/report.h"
+
+void summary_after_run(const char *dir, FILE *out)
+{
+	char err[ERR_LEN];
+	struct report *rep = report_new(dir, err, sizeof err);
+	if (!rep) {
+		/* Too few trials for a comparison is a normal end of a short or interrupted run. */
+		fprintf(out, "no analysis yet: %s\nresults: %s\n", err, dir);
+		return;
+	}
+	fprintf(out, "\n");
+	if (report_write_files(rep, err, sizeof err) != 0)
+		warnx("cannot write the reports: %s (the samples are safe; retry with "
+		      "`smtbench report %s`)", err, dir);
+	report_print_summary(rep, out);
+	report_free(&rep);
+}

@@ -1,0 +1,22 @@
+/*
+ * error.h — the one error convention of every layer.
+ *
+ * A function that can fail takes `char *err, size_t err_size` last, returns -1 or NULL on
+ * failure and leaves one line in err: what is wrong, naming the thing (file, CPU, option), and
+ * what to do. err may be NULL or err_size 0 (the message is then dropped). Buffers of
+ * ERR_LEN bytes hold any message this program writes.
+ *
+ * In common/, the layer every other one may include (DESIGN.md's layout).
+ */
+#ifndef SMTBENCH_COMMON_ERROR_H
+#define SMTBENCH_COMMON_ERROR_H
+
+#include <stddef.h>
+
+#define ERR_LEN 1024
+
+/* printf into err (truncated to err_size); nothing when err is NULL or err_size is 0. */
+void set_error(char *err, size_t err_size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

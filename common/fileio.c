@@ -1,0 +1,219 @@
+#include "common/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "common/error.h"
+
+int fileio_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t fileio_read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+int fileio_read_first_line(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] ? 0 : -1;
+}
+
+char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		set_error(err, err_size, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *content = NULL;
+	size_t len = 0, cap = 0;
+	char buf[8192];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (len + n + 1 > cap) {
+			size_t new_cap = (len + n + 1) * 2;
+			char *grown = realloc(content, new_cap);
+			if (!grown) {
+				free(content);
+				fclose(f);
+				set_error(err, err_size, "cannot read %s: out of memory", path);
+				return NULL;
+			}
+			content = grown;
+			cap = new_cap;
+		}
+		memcpy(content + len, buf, n);
+		len += n;
+	}
+	int failed = ferror(f), saved = errno;
+	fclose(f);
+	if (failed) {
+		set_error(err, err_size, "cannot read %s: %s", path, strerror(saved));
+		free(content);
+		return NULL;
+	}
+	if (!content && !(content = malloc(1))) {
+		set_error(err, err_size, "cannot read %s: out of memory", path);
+		return NULL;
+	}
+	content[len] = '\0';
+	if (len_out)
+		*len_out = len;
+	return content;
+}
+
+/* 64 bits for a temporary file's name, from the kernel, so that no counter or state of ours is
+ * needed and two threads or processes draw different names. Uniqueness, not secrecy, is asked
+ * (O_EXCL is the safety), so GRND_INSECURE: it never blocks, even early in boot before the pool
+ * is ready; a kernel older than 5.6 refuses that flag and gets the plain call. 0, or -1 with
+ * errno. */
+static int random_bits(uint64_t *out)
+{
+	unsigned flags = GRND_INSECURE;
+	for (;;) {
+		ssize_t n = getrandom(out, sizeof *out, flags);
+		if (n == (ssize_t)sizeof *out)
+			return 0;
+		if (n >= 0 || errno == EINTR)
+			continue;
+		if (errno == EINVAL && flags != 0) {
+			flags = 0;
+			continue;
+		}
+		return -1;
+	}
+}
+
+/* A name for the temporary file beside NAME that no one else uses: ".NAME.tmp.PID.R", R 16 hex
+ * digits of random bits, created with O_EXCL so that an existing file (or a planted symlink) is
+ * never reused. The descriptor, or -1 with errno. */
+static int create_temp(int dirfd, const char *name, char *tmp, size_t tmp_len)
+{
+	for (int attempt = 0; attempt < 100; attempt++) {
+		uint64_t bits;
+		if (random_bits(&bits) != 0)
+			return -1;
+		snprintf(tmp, tmp_len, ".%s.tmp.%ld.%016" PRIx64, name, (long)getpid(), bits);
+		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		                0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* The temporary file: written whole, fsync'd and closed; removed on any failure. */
+static int write_temp(int dirfd, const char *dir, const char *name, char *tmp, size_t tmp_len,
+                      const void *data, size_t len, char *err, size_t err_size)
+{
+	int fd = create_temp(dirfd, name, tmp, tmp_len);
+	if (fd < 0) {
+		set_error(err, err_size, "cannot create a temporary file for %s/%s: %s", dir, name,
+		          strerror(errno));
+		return -1;
+	}
+	const char *step = "write";
+	int rc = fileio_write_all(fd, data, len);
+	if (rc == 0 && (rc = fsync(fd)) != 0)
+		step = "fsync";
+	int saved = errno;
+	if (close(fd) != 0 && rc == 0) {
+		rc = -1;
+		step = "close";
+		saved = errno;
+	}
+	if (rc != 0) {
+		set_error(err, err_size, "cannot %s %s/%s: %s", step, dir, tmp, strerror(saved));
+		unlinkat(dirfd, tmp, 0);
+	}
+	return rc;
+}
+
+int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
+                           size_t len, char *err, size_t err_size)
+{
+	if (!*name || strchr(name, '/')) {
+		set_error(err, err_size, "cannot write '%s' in %s: not a plain file name", name, dir);
+		return -1;
+	}
+	size_t tmp_len = strlen(name) + 64;
+	char *tmp = malloc(tmp_len);
+	if (!tmp) {
+		set_error(err, err_size, "cannot write %s/%s: out of memory", dir, name);
+		return -1;
+	}
+	int rc = -1;
+	if (write_temp(dirfd, dir, name, tmp, tmp_len, data, len, err, err_size) != 0)
+		goto out;
+	if (renameat(dirfd, tmp, dirfd, name) != 0) {
+		set_error(err, err_size, "cannot rename %s/%s to %s: %s", dir, tmp, name,
+		          strerror(errno));
+		unlinkat(dirfd, tmp, 0);
+		goto out;
+	}
+	if (fsync(dirfd) != 0) {
+		set_error(err, err_size, "cannot fsync folder %s after writing %s: %s", dir, name,
+		          strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	return rc;
+}
+
+int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
+                        char *err, size_t err_size)
+{
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		set_error(err, err_size, "cannot open folder %s to write %s: %s", dir, name,
+		          strerror(errno));
+		return -1;
+	}
+	int rc = fileio_write_atomic_at(dirfd, dir, name, data, len, err, err_size);
+	close(dirfd);
+	return rc;
+}

@@ -1,0 +1,44 @@
+/*
+ * fileio.h — the small I/O helpers every module shares: whole writes and reads that survive
+ * EINTR, the first line of a /sys or /proc file, a whole file into memory, and the one atomic
+ * file write (nothing written is ever half-made).
+ *
+ * Nothing here exits or prints; errors follow common/error.h.
+ */
+#ifndef SMTBENCH_COMMON_FILEIO_H
+#define SMTBENCH_COMMON_FILEIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Writes all len bytes of buf to fd, retrying short writes and EINTR. 0, or -1 with errno set. */
+int fileio_write_all(int fd, const void *buf, size_t len);
+
+/* Reads up to len bytes, retrying short reads and EINTR until len bytes or end of file. The
+ * number of bytes read (less than len only at end of file), or -1 with errno set. */
+ssize_t fileio_read_full(int fd, void *buf, size_t len);
+
+/* The first line of a small file (a /sys or /proc fact), without its newline, into buf.
+ * 0, or -1 when the file is unreadable or that line is empty; buf is then "". */
+int fileio_read_first_line(const char *path, char *buf, size_t len);
+
+/* The whole file as a NUL-terminated string the caller frees; NULL on failure (err says which
+ * file and why). *len_out, when not NULL, gets its length. */
+char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size);
+
+/* Writes dir/name atomically: a temporary file beside it (".NAME.tmp.PID.R", R 16 random hex
+ * digits: a name no other thread or process uses, created O_EXCL|O_NOFOLLOW so that neither an
+ * old file nor a planted link is reused), written whole, fsync'd and closed, renamed over
+ * dir/name, then dir fsync'd. A reader sees the old file or the new one, never a part; a crash
+ * leaves at most the temporary file. Every failure, fsync's and close's included, is reported:
+ * -1 with err naming the file and the reason, and the temporary file removed. Mode 0666 before
+ * the umask, like any file a program creates. */
+int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
+                        char *err, size_t err_size);
+
+/* The same, relative to an open folder dirfd (openat/renameat: the folder cannot be swapped
+ * under it); dir only names the folder in messages. name must be a plain file name. */
+int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
+                           size_t len, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * samples_csv.h — the one description of samples.csv (the contract in results/README.md): its
+ * columns in file order, the header built from them, one line splitter and one row formatter.
+ * The runner writes and resumes with it; the analysis loads with it. Needs nothing but libc.
+ *
+ * Adding a column is one X(...) line below (plus filling it in runner/store.c and reading it
+ * where it is used). The order is the file's order: append, never reorder, since existing
+ * results folders and their readers (pandas, the resume check) depend on it.
+ */
+#ifndef SMTBENCH_COMMON_SAMPLES_CSV_H
+#define SMTBENCH_COMMON_SAMPLES_CSV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* X(ID, "name", required): required columns must be in a header for the analysis to load it;
+ * the others may be missing from files written by older versions. */
+#define SAMPLES_CSV_COLUMNS(X)                  \
+	X(TRIAL,       "trial",       true)      \
+	X(BLOCK,       "block",       false)     \
+	X(WARMUP,      "warmup",      true)      \
+	X(PLACEMENT,   "placement",   true)      \
+	X(PROC,        "proc",        false)     \
+	X(ROLE,        "role",        true)      \
+	X(PU,          "pu",          false)     \
+	X(WORKLOAD,    "workload",    false)     \
+	X(STATUS,      "status",      true)      \
+	X(EXIT_CODE,   "exit_code",   false)     \
+	X(SIGNAL,      "signal",      false)     \
+	X(UTIME,       "utime_s",     true)      \
+	X(STIME,       "stime_s",     false)     \
+	X(WALL,        "wall_s",      false)     \
+	X(START,       "start_s",     false)     \
+	X(END,         "end_s",       false)     \
+	X(NVCSW,       "nvcsw",       false)     \
+	X(NIVCSW,      "nivcsw",      false)     \
+	X(MAXRSS,      "maxrss_kb",   false)     \
+	X(OVERLAP,     "overlap",     false)     \
+	X(FREQ,        "freq_mhz",    false)     \
+	X(LOADAVG,     "loadavg_1m",  false)     \
+	X(STARTED_UTC, "started_utc", false)     \
+	X(FOREIGN,     "foreign_s",   false)     \
+	X(STEAL,       "steal_s",     false)     \
+	X(LEFTOVERS,   "leftovers",   false)
+
+enum samples_column {
+#define SAMPLES_CSV_ENUM_(id, name, required) SAMPLES_COL_##id,
+	SAMPLES_CSV_COLUMNS(SAMPLES_CSV_ENUM_)
+#undef SAMPLES_CSV_ENUM_
+	SAMPLES_COLUMN_COUNT
+};
+
+/* The header line without its newline: ",trial,block,..." from its second character, so
+ * that it is a compile-time constant built from the table. */
+#define SAMPLES_CSV_COMMA_NAME_(id, name, required) "," name
+#define SAMPLES_CSV_HEADER (&(SAMPLES_CSV_COLUMNS(SAMPLES_CSV_COMMA_NAME_))[1])
+
+/* Column names and whether each is required, indexed by enum samples_column. */
+extern const char *const samples_csv_names[SAMPLES_COLUMN_COUNT];
+extern const bool samples_csv_required[SAMPLES_COLUMN_COUNT];
+
+/* Splits a line (no quoting in this format; no newline) at its commas, in place. Stores at
+ * most max field pointers but returns the number of fields the line has, so that a caller
+ * can tell a line with too many fields. */
+size_t samples_csv_split(char *line, char **fields, size_t max);
+/* The same for a line of len bytes (its end need not be a '\0'; no byte of it is one). */
+size_t samples_csv_split_n(char *line, size_t len, char **fields, size_t max);
+
+/* One row being written: every column's text, set by column. Fields longer than
+ * SAMPLES_FIELD_LEN - 1 are cut. */
+enum { SAMPLES_FIELD_LEN = 128 };
+struct samples_row {
+	char text[SAMPLES_COLUMN_COUNT][SAMPLES_FIELD_LEN];
+	bool set[SAMPLES_COLUMN_COUNT];
+};
+
+void samples_row_clear(struct samples_row *row);
+/* printf into one column. */
+void samples_row_set(struct samples_row *row, enum samples_column col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Writes the row and its newline in column order. Returns the first column left unset (a
+ * writer that forgot a new column), or -1 when all were set and the row was written. */
+int samples_row_print(const struct samples_row *row, FILE *out);
+
+#endif

@@ -1,0 +1,836 @@
+/*
+ * fleet.c — from folders to groups: finds the results folders, reads each as `smtbench report`
+ * does (report_new), keeps its headline comparison, says why a folder cannot be used, groups
+ * comparable nodes and pools each group (fleet_model.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fleet/fleet.h"
+#include "analysis/analysis.h"
+#include "common/error.h"
+#include "common/text.h"
+#include "report/report.h"
+#include "common/samples_csv.h"
+
+/* Folders nested deeper than this under a given folder are not searched (a loop of links, or a
+ * path given by mistake); the folder at this depth that has subfolders is listed as skipped. */
+enum { FLEET_MAX_DEPTH = 8 };
+/* The most folders read at once. */
+enum { FLEET_MAX_THREADS = 16 };
+
+/* Length of the valid UTF-8 sequence at s that is not a control character (C0, DEL, C1), or 0.
+ * A folder name or a meta.json string may hold anything; the report must print neither raw
+ * bytes that are not text nor terminal escape sequences. */
+static size_t text_char_len(const unsigned char *s)
+{
+	if (s[0] < 0x20 || s[0] == 0x7f)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (len == 0 || (len == 3 && s[0] > 0xef))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	unsigned cp = len == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+	            : len == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+	                       : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6
+	                         | (s[3] & 0x3fu);
+	bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+	bool bad = overlong || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
+	           || (cp >= 0x80 && cp <= 0x9f);
+	return bad ? 0 : len;
+}
+
+/* A path as the report shows it: every byte that is not printable UTF-8 text as \xNN (and a
+ * backslash as \\ then, so that the escapes are unambiguous). *changed: whether it had any. */
+static char *escaped_path(const char *path, bool *changed)
+{
+	const unsigned char *s = (const unsigned char *)path;
+	*changed = false;
+	for (size_t i = 0, len; s[i]; i += len)
+		if (!(len = text_char_len(s + i))) {
+			*changed = true;
+			break;
+		}
+	if (!*changed)
+		return strdup(path);
+	char *out = malloc(4 * strlen(path) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; s[i];) {
+		size_t len = text_char_len(s + i);
+		if (len == 0 || s[i] == '\\') {
+			o += s[i] == '\\' ? sprintf(o, "\\\\") : sprintf(o, "\\x%02x", s[i]);
+			i++;
+		} else {
+			memcpy(o, s + i, len);
+			o += len;
+			i += len;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A folder found: a results folder to read, or one that cannot be read (reason set). */
+struct found {
+	char *path;                /* as found: what is opened */
+	char *shown;               /* as reported (escaped_path) */
+	char *reason;              /* why it is skipped without reading it, or NULL */
+	dev_t dev;                 /* the folder's identity: two paths to one folder (a link, */
+	ino_t ino;                 /* the same folder given twice) are one node */
+};
+
+struct paths {
+	struct found *items;
+	size_t count;
+};
+
+/* Adds path (taken) with the reason it is skipped (taken; NULL: to be read). A path that is
+ * not printable text is skipped: the reports could not name it, and must not drop it. */
+static int push_path(struct paths *p, char *path, char *reason)
+{
+	bool escaped = false;
+	char *shown = path ? escaped_path(path, &escaped) : NULL;
+	if (shown && escaped && !reason)
+		reason = strdup("its name is not printable UTF-8 text (shown here with \\xNN escapes): "
+		                "rename it to be reported");
+	struct found *grown = shown && (reason || !escaped)
+	                      ? realloc(p->items, (p->count + 1) * sizeof *grown) : NULL;
+	if (!grown) {
+		free(path);
+		free(shown);
+		free(reason);
+		return -1;
+	}
+	struct stat st;
+	bool known = stat(path, &st) == 0;
+	p->items = grown;
+	p->items[p->count++] = (struct found){ path, shown, reason, known ? st.st_dev : 0,
+	                                       known ? st.st_ino : 0 };
+	return 0;
+}
+
+static void paths_release(struct paths *p)
+{
+	for (size_t i = 0; i < p->count; i++) {
+		free(p->items[i].path);
+		free(p->items[i].shown);
+		free(p->items[i].reason);
+	}
+	free(p->items);
+}
+
+static bool has_file(const char *dir, const char *name)
+{
+	char *path = text_printf("%s/%s", dir, name);
+	bool yes = path && access(path, F_OK) == 0;
+	free(path);
+	return yes;
+}
+
+/* Text read from a folder (meta.json's strings, a loader's message quoting samples.csv) as the
+ * reports may show it: each character that is not printable text (a terminal escape sequence's
+ * ESC, a newline) replaced by '?'. NULL on out of memory. */
+static char *clean_text(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	char *out = malloc(strlen(text) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; s[i];) {
+		size_t len = text_char_len(s + i);
+		if (len == 0) {
+			*o++ = '?';
+			i++;
+		} else {
+			memcpy(o, s + i, len);
+			o += len;
+			i += len;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A results folder holds meta.json or samples.csv; other folders are searched, down to
+ * FLEET_MAX_DEPTH levels. Hidden folders (a fleet report's temporary files, .git) are not. A
+ * folder that cannot be listed, or whose subfolders are too deep, is listed as skipped. */
+static int find_folders(const char *dir, int depth, struct paths *out)
+{
+	if (has_file(dir, "meta.json") || has_file(dir, "samples.csv"))
+		return push_path(out, strdup(dir), NULL);
+	struct dirent **names = NULL;
+	int count = scandir(dir, &names, NULL, alphasort);
+	if (count < 0)
+		return push_path(out, strdup(dir),
+		                 text_printf("cannot be listed (%s): not searched for "
+		                                        "results folders; make it readable",
+		                                        strerror(errno)));
+	int rc = 0;
+	bool too_deep = false;
+	for (int i = 0; i < count; i++) {
+		if (rc == 0 && names[i]->d_name[0] != '.') {
+			char *sub = strcmp(dir, ".") ? text_printf("%s/%s", dir, names[i]->d_name)
+			                             : strdup(names[i]->d_name);
+			if (!sub)
+				rc = -1;
+			else if (is_dir(sub) && depth >= FLEET_MAX_DEPTH)
+				too_deep = true;
+			else if (is_dir(sub))
+				rc = find_folders(sub, depth + 1, out);
+			free(sub);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (rc == 0 && too_deep)
+		rc = push_path(out, strdup(dir),
+		               text_printf("its subfolders are deeper than %d levels below "
+		                                      "the folder given (a loop of links?): not "
+		                                      "searched; give a folder nearer to them",
+		                                      FLEET_MAX_DEPTH));
+	return rc;
+}
+
+/* ---- one folder ------------------------------------------------------------------------- */
+
+static const char *meta_str(const json_t *meta, const char *key)
+{
+	const char *s = report_meta_string(meta, key);
+	return s && *s ? s : "unknown";
+}
+
+static const char *smt_state(const json_t *meta)
+{
+	const char *control = report_meta_string(meta, "smt_control");
+	const char *active = report_meta_string(meta, "smt_active");
+	if (control && (!strcmp(control, "notsupported") || !strcmp(control, "notimplemented")))
+		return "not supported";
+	if (active && !strcmp(active, "1"))
+		return "on";
+	if (active && !strcmp(active, "0"))
+		return "off";
+	return "unknown";
+}
+
+/* The measured workload's name, and the one run beside it. */
+static char *workload_text(const json_t *meta)
+{
+	json_t *w = json_object_get(meta, "workloads");
+	const char *a = report_meta_string(json_object_get(w, "a"), "name");
+	const char *b = report_meta_string(json_object_get(w, "b"), "name");
+	if (b)
+		return text_printf("%s beside %s", a ? a : "unknown", b);
+	return strdup(a ? a : "unknown");
+}
+
+/* The run's settings that make nodes comparable besides the machine: the measured command with
+ * its arguments (a kernel's iterations among them), the one beside it, --iters and the
+ * placements. A new reference, or NULL. */
+static json_t *run_settings(const json_t *meta)
+{
+	json_t *w = json_object_get(meta, "workloads");
+	json_t *settings = json_object_get(meta, "settings");
+	return json_pack("{s:O?, s:O?, s:O?, s:O?}",
+	                 "iters", json_object_get(settings, "iters"),
+	                 "placements", json_object_get(settings, "placements"),
+	                 "command", json_object_get(json_object_get(w, "a"), "argv"),
+	                 "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
+}
+
+/* What must be equal for nodes to be pooled: CPU model, SMT state, the run's settings and the
+ * comparison. */
+static char *group_key(const json_t *meta, const char *smt, const json_t *settings,
+                       const char *comparison)
+{
+	json_t *key = json_pack("{s:s, s:s, s:O, s:s}", "cpu_model", meta_str(meta, "cpu_model"),
+	                        "smt", smt, "settings", settings, "comparison", comparison);
+	char *text = key ? json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(key);
+	return text;
+}
+
+/* The columns of samples.csv's header line (split in place) that mixed_workloads reads. */
+static bool header_columns(char *header, int *c_role, int *c_work)
+{
+	char *fields[SAMPLES_COLUMN_COUNT * 2];
+	size_t n = samples_csv_split(header, fields, sizeof fields / sizeof *fields);
+	*c_role = *c_work = -1;
+	for (size_t i = 0; i < n && i < sizeof fields / sizeof *fields; i++) {
+		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_ROLE]))
+			*c_role = (int)i;
+		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_WORKLOAD]))
+			*c_work = (int)i;
+	}
+	return *c_role >= 0 && *c_work >= 0;
+}
+
+/* Different measured workloads among samples.csv's role-a rows: the first two, else NULL. */
+static char *mixed_workloads(const char *dir)
+{
+	char *path = text_printf("%s/samples.csv", dir);
+	FILE *in = path ? fopen(path, "r") : NULL;
+	free(path);
+	if (!in)
+		return NULL;
+	char *line = NULL, *first = NULL, *found = NULL;
+	size_t cap = 0;
+	int c_role = -1, c_work = -1;
+	bool header = false;
+	while (!found && getline(&line, &cap, in) > 0) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!header) {
+			if (!(header = header_columns(line, &c_role, &c_work)))
+				break;
+			continue;
+		}
+		char *fields[SAMPLES_COLUMN_COUNT * 2];
+		size_t n = samples_csv_split(line, fields, sizeof fields / sizeof *fields);
+		size_t stored = n < sizeof fields / sizeof *fields ? n : sizeof fields / sizeof *fields;
+		if ((size_t)c_role >= stored || (size_t)c_work >= stored || strcmp(fields[c_role], "a")
+		    || !*fields[c_work])
+			continue;
+		if (!first)
+			first = strdup(fields[c_work]);
+		else if (strcmp(first, fields[c_work]))
+			found = text_printf("%s and %s", first, fields[c_work]);
+	}
+	free(line);
+	free(first);
+	fclose(in);
+	return found;
+}
+
+static char *incomplete_reason(const json_t *meta, const char *status, const char *dir)
+{
+	json_t *done = json_object_get(meta, "trials_done");
+	char count[64];
+	if (json_is_integer(done) && json_integer_value(done) >= 0)
+		snprintf(count, sizeof count, "%lld trials done",
+		         (long long)json_integer_value(done));
+	else
+		snprintf(count, sizeof count, "trials done unknown: meta.json's trials_done is %s",
+		         done ? "damaged" : "missing");
+	return text_printf("incomplete: its run is %s (%s); continue it with smtbench "
+	                              "run --resume %s", status ? status : "of unknown status",
+	                              count, dir);
+}
+
+/* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
+static char *meta_problem(const char *dir, json_t **meta)
+{
+	*meta = NULL;
+	if (!has_file(dir, "meta.json"))
+		return strdup("no meta.json: not a finished smtbench results folder (a run that did "
+		              "not start, or samples copied without it); rerun it");
+	char *path = text_printf("%s/meta.json", dir);
+	json_error_t jerr;
+	*meta = path ? json_load_file(path, 0, &jerr) : NULL;
+	free(path);
+	if (!*meta)
+		return text_printf("meta.json is damaged (line %d: %s); rerun it",
+		                              jerr.line, jerr.text);
+	const char *tool = report_meta_string(*meta, "tool");
+	const char *version = report_meta_string(*meta, "version");
+	if (!json_is_object(*meta) || !tool || strcmp(tool, "smtbench"))
+		return strdup("meta.json was not written by smtbench run");
+	if (!version || strcmp(version, SMTBENCH_VERSION))
+		return text_printf("made by smtbench %s, this is smtbench %s: not pooled "
+		                              "with this version's runs; rerun it with this version",
+		                              version ? version : "(no version)", SMTBENCH_VERSION);
+	const char *status = report_meta_string(*meta, "status");
+	if (!status || strcmp(status, "complete"))
+		return incomplete_reason(*meta, status, dir);
+	if (!has_file(dir, "samples.csv"))
+		return strdup("no samples.csv; rerun it");
+	char *mixed = mixed_workloads(dir);
+	if (mixed) {
+		char *why = text_printf("samples.csv mixes measured workloads (%s): one "
+		                                   "folder must hold one workload's runs", mixed);
+		free(mixed);
+		return why;
+	}
+	return NULL;
+}
+
+/* The normal summary of log(mu_A / mu_B): the two posteriors are independent (separate
+ * samples), so the mean and variance of the logs add. */
+static void log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
+{
+	const struct analysis_dist *d[2] = { &c->a.mu, &c->b.mu };
+	double m[2] = { 0, 0 }, v[2] = { 0, 0 };
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < d[k]->count; i++)
+			m[k] += d[k]->probs[i] * log(d[k]->values[i]);
+		for (size_t i = 0; i < d[k]->count; i++) {
+			double e = log(d[k]->values[i]) - m[k];
+			v[k] += d[k]->probs[i] * e * e;
+		}
+	}
+	*mean = m[0] - m[1];
+	*sd = sqrt(v[0] + v[1]);
+}
+
+static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
+                     const struct report *rep)
+{
+	const struct analysis_comparison *c = report_headline_comparison(rep);
+	h->dir = strdup(dir);
+	h->host = clean_text(meta_str(meta, "host"));
+	h->cpu_model = clean_text(meta_str(meta, "cpu_model"));
+	h->smt = strdup(smt_state(meta));
+	h->os_kernel = clean_text(meta_str(meta, "os_kernel"));
+	char *workload = workload_text(meta);
+	h->workload = workload ? clean_text(workload) : NULL;
+	free(workload);
+	char *comparison = text_printf("%s vs %s", c->a.name, c->b.name);
+	h->comparison = comparison ? clean_text(comparison) : NULL;
+	h->smt_question = c->kind == COMPARISON_HEADLINE;
+	free(comparison);
+	if (!h->comparison)
+		return -1;
+	h->settings = run_settings(meta);
+	h->group_key = h->settings ? group_key(meta, h->smt, h->settings, h->comparison) : NULL;
+	h->n = c->a.n < c->b.n ? c->a.n : c->b.n;
+	h->ratio_mean = c->ratio_mean;
+	h->ratio_ci[0] = c->ratio_ci[0];
+	h->ratio_ci[1] = c->ratio_ci[1];
+	h->verdict = analysis_verdict_name(c->verdict);
+	h->settled = analysis_comparison_settled(c);
+	log_ratio_summary(c, &h->log_mean, &h->log_sd);
+	h->loo_ci[0] = h->loo_ci[1] = NAN;
+	return h->dir && h->host && h->cpu_model && h->smt && h->os_kernel && h->workload
+	       && h->group_key ? 0 : -1;
+}
+
+static void host_release(struct fleet_host *h)
+{
+	free(h->dir);
+	free(h->host);
+	free(h->cpu_model);
+	free(h->smt);
+	free(h->os_kernel);
+	free(h->workload);
+	free(h->comparison);
+	free(h->group_key);
+	json_decref(h->settings);
+}
+
+/* One folder's outcome: a host, or the reason it is skipped. */
+struct outcome {
+	const char *dir;           /* opened */
+	const char *shown;         /* reported */
+	bool usable;
+	struct fleet_host host;
+	char *reason;
+	int rc;                    /* -1: out of memory */
+};
+
+/* Reads one folder into a host, or a skip with its reason. */
+static void examine(struct outcome *o)
+{
+	const char *dir = o->dir;
+	if (o->reason)             /* skipped before reading it */
+		return;
+	json_t *meta;
+	o->reason = meta_problem(dir, &meta);
+	if (o->reason) {
+		json_decref(meta);
+		return;
+	}
+	char err[ERR_LEN];
+	struct report *rep = report_new(dir, err, sizeof err);
+	if (!rep) {
+		/* the loader's message starts with the folder ("DIR: ..." or "DIR/samples.csv:1:
+		 * ..."), already named in the list */
+		size_t len = strlen(dir);
+		const char *why_not = err;
+		if (!strncmp(err, dir, len) && !strncmp(err + len, ": ", 2))
+			why_not = err + len + 2;
+		else if (!strncmp(err, dir, len) && err[len] == '/')
+			why_not = err + len + 1;
+		o->reason = text_printf("%s: %s", strstr(err, "no two placements")
+		                                   ? "no comparison" : "cannot be analysed", why_not);
+	} else if (report_dataset(rep)->warning_count) {
+		const struct analysis_dataset *data = report_dataset(rep);
+		o->reason = text_printf(
+			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "
+			"continue it with smtbench run --resume, or rerun it", data->warning_count,
+			data->warnings[0]);
+	} else {
+		o->usable = true;
+		o->rc = host_fill(&o->host, dir, meta, rep);
+	}
+	if (o->reason) { /* it may quote meta.json or samples.csv */
+		char *clean = clean_text(o->reason);
+		free(o->reason);
+		o->reason = clean;
+	}
+	if (!o->usable && !o->reason)
+		o->rc = -1;
+	report_free(&rep);
+	json_decref(meta);
+}
+
+/* Folders are read and analysed in parallel (each one alone: report_new shares nothing), one
+ * worker per online CPU; the outcomes keep the folders' order. */
+struct work {
+	struct outcome *outcomes;
+	size_t count;
+	size_t next;               /* taken with __atomic_fetch_add */
+};
+
+static void *worker(void *arg)
+{
+	struct work *w = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED);
+		if (i >= w->count)
+			return NULL;
+		examine(&w->outcomes[i]);
+	}
+}
+
+static void examine_all(struct outcome *outcomes, size_t count)
+{
+	struct work w = { outcomes, count, 0 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)cpus : 1;
+	if (threads > FLEET_MAX_THREADS)
+		threads = FLEET_MAX_THREADS;
+	if (threads > count)
+		threads = count;
+	pthread_t ids[FLEET_MAX_THREADS];
+	size_t started = 0;
+	for (size_t t = 1; t < threads; t++) /* this thread is one of them */
+		if (pthread_create(&ids[started], NULL, worker, &w) == 0)
+			started++;
+	worker(&w);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(ids[t], NULL);
+}
+
+/* Moves the outcomes into the fleet, in order. */
+static int collect(struct fleet *f, struct outcome *outcomes, size_t count)
+{
+	int rc = 0;
+	f->hosts = calloc(count ? count : 1, sizeof *f->hosts);
+	f->skipped = calloc(count ? count : 1, sizeof *f->skipped);
+	if (!f->hosts || !f->skipped)
+		rc = -1;
+	for (size_t i = 0; i < count; i++) {
+		struct outcome *o = &outcomes[i];
+		if (o->rc < 0)
+			rc = -1;
+		if (rc == 0 && o->usable) {
+			f->hosts[f->host_count++] = o->host;
+		} else if (rc == 0 && o->reason && (f->skipped[f->skipped_count].dir = strdup(o->shown))) {
+			f->skipped[f->skipped_count++].reason = o->reason;
+		} else {
+			if (o->usable)
+				host_release(&o->host);
+			free(o->reason);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* ---- groups ------------------------------------------------------------------------------ */
+
+static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h)
+{
+	for (size_t g = 0; g < f->group_count; g++)
+		if (!strcmp(f->groups[g].key, h->group_key))
+			return &f->groups[g];
+	struct fleet_group *grown = realloc(f->groups, (f->group_count + 1) * sizeof *grown);
+	if (!grown)
+		return NULL;
+	f->groups = grown;
+	struct fleet_group *g = &grown[f->group_count];
+	memset(g, 0, sizeof *g);
+	f->group_count++;
+	g->cpu_model = strdup(h->cpu_model);
+	g->smt = strdup(h->smt);
+	g->workload = strdup(h->workload);
+	g->comparison = strdup(h->comparison);
+	g->smt_question = h->smt_question;
+	g->key = strdup(h->group_key);
+	g->settings = json_incref(h->settings);
+	g->hosts = calloc(f->host_count, sizeof *g->hosts);
+	if (!g->cpu_model || !g->smt || !g->workload || !g->comparison || !g->key || !g->hosts)
+		return NULL;
+	return g;
+}
+
+/* Pools a group's settled nodes and checks each of them against the others. */
+static int pool_group(struct fleet *f, struct fleet_group *g)
+{
+	size_t n = 0, cap = g->host_count ? g->host_count : 1;
+	double *m = malloc(cap * sizeof *m), *s = malloc(cap * sizeof *s);
+	double *lo = malloc(cap * sizeof *lo), *hi = malloc(cap * sizeof *hi);
+	double *loo = malloc(2 * cap * sizeof *loo);
+	bool *out = malloc(cap * sizeof *out);
+	size_t *which = malloc(cap * sizeof *which);
+	int rc = -1;
+	if (!m || !s || !lo || !hi || !loo || !out || !which)
+		goto done;
+	for (size_t k = 0; k < g->host_count; k++) {
+		const struct fleet_host *h = &f->hosts[g->hosts[k]];
+		if (!h->settled || !(h->log_sd > 0) || !isfinite(h->log_mean))
+			continue;
+		m[n] = h->log_mean;
+		s[n] = h->log_sd;
+		lo[n] = log(h->ratio_ci[0]);
+		hi[n] = log(h->ratio_ci[1]);
+		which[n++] = g->hosts[k];
+	}
+	if (fleet_pool(m, s, n, &g->pooled) < 0 || fleet_outliers(m, s, lo, hi, n, out, loo) < 0)
+		goto done;
+	for (size_t k = 0; k < n; k++) {
+		struct fleet_host *h = &f->hosts[which[k]];
+		h->outlier = out[k];
+		h->loo_known = !isnan(loo[2 * k]);
+		h->loo_ci[0] = exp(loo[2 * k]);
+		h->loo_ci[1] = exp(loo[2 * k + 1]);
+	}
+	rc = 0;
+done:
+	free(m);
+	free(s);
+	free(lo);
+	free(hi);
+	free(loo);
+	free(out);
+	free(which);
+	return rc;
+}
+
+/* "command nop 1000000; placements non-sibling, solo": a group's settings in words. */
+static char *settings_words(const json_t *settings)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	if (!out)
+		return NULL;
+	static const char *const keys[] = { "command", "beside_command", "iters", "placements" };
+	static const char *const words[] = { "command", "beside it", "iters", "placements" };
+	const char *sep = "";
+	for (size_t k = 0; k < 4; k++) {
+		json_t *v = json_object_get(settings, keys[k]);
+		if (!v || json_is_null(v))
+			continue;
+		fprintf(out, "%s%s ", sep, words[k]);
+		sep = "; ";
+		if (json_is_integer(v))
+			fprintf(out, "%lld", (long long)json_integer_value(v));
+		size_t i;
+		json_t *item;
+		json_array_foreach(v, i, item)
+			fprintf(out, "%s%s", i ? (k == 3 ? ", " : " ") : "",
+			        json_is_string(item) ? json_string_value(item) : "?");
+	}
+	if (fclose(out) != 0) {
+		free(text);
+		return NULL;
+	}
+	char *clean = clean_text(text);
+	free(text);
+	return clean;
+}
+
+/* Groups that the title (CPU model, SMT, workload, comparison) would not tell apart (they differ
+ * in --iters, arguments or placements) get their settings in words for the title. */
+static int name_settings(struct fleet *f)
+{
+	for (size_t a = 0; a < f->group_count; a++)
+		for (size_t b = 0; b < f->group_count; b++) {
+			struct fleet_group *g = &f->groups[a];
+			const struct fleet_group *o = &f->groups[b];
+			if (a == b || g->settings_text || strcmp(g->cpu_model, o->cpu_model)
+			    || strcmp(g->smt, o->smt) || strcmp(g->workload, o->workload)
+			    || strcmp(g->comparison, o->comparison))
+				continue;
+			if (!(g->settings_text = settings_words(g->settings)))
+				return -1;
+		}
+	return 0;
+}
+
+static int build_groups(struct fleet *f)
+{
+	for (size_t i = 0; i < f->host_count; i++) {
+		struct fleet_group *g = group_for(f, &f->hosts[i]);
+		if (!g)
+			return -1;
+		g->hosts[g->host_count++] = i;
+	}
+	for (size_t g = 0; g < f->group_count; g++)
+		if (pool_group(f, &f->groups[g]) < 0)
+			return -1;
+	return name_settings(f);
+}
+
+static int compare_paths(const void *pa, const void *pb)
+{
+	const struct found *a = pa, *b = pb;
+	return strcmp(a->path, b->path);
+}
+
+/* How many of the path's components are symbolic links. */
+static size_t links_in(const char *path)
+{
+	char *prefix = strdup(path);
+	size_t links = 0;
+	for (char *cut = prefix; cut && *cut;) {
+		char *slash = strchr(cut + (*cut == '/'), '/');
+		if (slash)
+			*slash = '\0';
+		struct stat st;
+		links += lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode);
+		if (slash)
+			*slash = '/';
+		cut = slash;
+	}
+	free(prefix);
+	return links;
+}
+
+/* The same folder found twice (through a link, or given twice) is read once: through the path
+ * with the fewest links (the first of those, in path order); each other path to it is skipped,
+ * naming that one. */
+static int mark_duplicates(struct paths *found)
+{
+	for (size_t i = 0; i < found->count; i++) {
+		struct found *it = &found->items[i];
+		if (it->reason || !it->ino)
+			continue;
+		size_t keep = i, fewest = links_in(it->path);
+		for (size_t k = i + 1; k < found->count; k++) {
+			const struct found *other = &found->items[k];
+			size_t links;
+			if (!other->reason && other->dev == it->dev && other->ino == it->ino
+			    && (links = links_in(other->path)) < fewest) {
+				keep = k;
+				fewest = links;
+			}
+		}
+		for (size_t k = i; k < found->count; k++) {
+			struct found *other = &found->items[k];
+			if (k == keep || other->reason || other->dev != it->dev || other->ino != it->ino)
+				continue;
+			other->reason = text_printf("same folder as %s (a link, or given "
+			                                       "twice): counted once",
+			                                       found->items[keep].shown);
+			if (!other->reason)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size)
+{
+	struct paths found = { NULL, 0 };
+	struct fleet *f = NULL;
+	for (size_t i = 0; i < count; i++) {
+		if (!is_dir(dirs[i])) {
+			set_error(err, err_size, "%s is not a directory; give the folder the "
+			                   "runs wrote into (FLEET_DIR)", dirs[i]);
+			goto fail;
+		}
+		DIR *readable = opendir(dirs[i]);
+		if (!readable) {
+			set_error(err, err_size, "%s cannot be read (%s); give a folder you can "
+			                   "read", dirs[i], strerror(errno));
+			goto fail;
+		}
+		closedir(readable);
+		char *trimmed = strdup(dirs[i]);
+		if (!trimmed)
+			goto oom;
+		for (size_t len = strlen(trimmed); len > 1 && trimmed[len - 1] == '/'; len--)
+			trimmed[len - 1] = '\0';
+		/* "./x" is shown as "x", the way a person would type it */
+		if (!strncmp(trimmed, "./", 2) && trimmed[2])
+			memmove(trimmed, trimmed + 2, strlen(trimmed + 2) + 1);
+		int rc = find_folders(trimmed, 0, &found);
+		free(trimmed);
+		if (rc < 0)
+			goto oom;
+	}
+	if (found.count) /* none found: items is NULL, which qsort may not be given */
+		qsort(found.items, found.count, sizeof *found.items, compare_paths);
+	if (!(f = calloc(1, sizeof *f)))
+		goto oom;
+	struct outcome *outcomes = calloc(found.count ? found.count : 1, sizeof *outcomes);
+	if (!outcomes)
+		goto oom;
+	if (mark_duplicates(&found) < 0)
+		goto oom;
+	for (size_t i = 0; i < found.count; i++) {
+		struct found *it = &found.items[i];
+		outcomes[i] = (struct outcome){ .dir = it->path, .shown = it->shown,
+		                                .reason = it->reason };
+		it->reason = NULL; /* the outcome's now */
+	}
+	examine_all(outcomes, found.count);
+	int rc = collect(f, outcomes, found.count);
+	free(outcomes);
+	if (rc < 0 || build_groups(f) < 0)
+		goto oom;
+	paths_release(&found);
+	return f;
+oom:
+	set_error(err, err_size, "out of memory");
+fail:
+	paths_release(&found);
+	fleet_free(&f);
+	return NULL;
+}
+
+void fleet_free(struct fleet **p)
+{
+	if (!p || !*p)
+		return;
+	struct fleet *f = *p;
+	for (size_t i = 0; i < f->host_count; i++)
+		host_release(&f->hosts[i]);
+	free(f->hosts);
+	for (size_t g = 0; g < f->group_count; g++) {
+		struct fleet_group *gr = &f->groups[g];
+		free(gr->cpu_model);
+		free(gr->smt);
+		free(gr->workload);
+		free(gr->comparison);
+		free(gr->key);
+		json_decref(gr->settings);
+		free(gr->settings_text);
+		free(gr->hosts);
+	}
+	free(f->groups);
+	for (size_t i = 0; i < f->skipped_count; i++) {
+		free(f->skipped[i].dir);
+		free(f->skipped[i].reason);
+	}
+	free(f->skipped);
+	free(f);
+	*p = NULL;
+}

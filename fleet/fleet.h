@@ -1,0 +1,141 @@
+/*
+ * fleet.h — the fleet module's whole interface: many results folders (one per node, e.g. from
+ * the SLURM scripts in contrib/slurm/) in, one answer per group of comparable nodes out.
+ *
+ * Each folder is read and analysed as `smtbench report` does (report_new: its headline
+ * comparison, sibling vs non-sibling where measured, else the best the node allows). Nodes with
+ * the same CPU model, SMT state, workload (with its arguments: kernel and iterations),
+ * --iters, placements and comparison form a group; groups that differ only in these settings
+ * carry them in their titles. Per group, a hierarchical model:
+ *
+ *   each node's log-ratio posterior is summarised as normal, m_i ± s_i;
+ *   theta_i ~ Normal(mu, tau^2), m_i | theta_i ~ Normal(theta_i, s_i^2), so that
+ *   log p(mu, tau | data) = log prior(tau) + sum_i log Normal(m_i | mu, s_i^2 + tau^2) + const;
+ *   mu flat; tau half-Cauchy(0, FLEET_TAU_PRIOR_SCALE) on (0, FLEET_TAU_MAX].
+ *
+ * The posterior is computed on a grid over (mu, tau): tau on FLEET_TAU_POINTS cells, and for each
+ * tau mu's conditional (normal, by the flat prior) integrated exactly over FLEET_MU_POINTS cells.
+ * The pooled slowdown is exp(mu); the spread tau is in log-ratio units (0.05: nodes differ by
+ * about 5 % (one standard deviation) in their slowdown); a new node's log-ratio is predicted by
+ * the mixture over the grid of Normal(mu, tau^2).
+ *
+ * A node disagrees (an outlier) when its 95% interval lies entirely outside the 95% interval
+ * the OTHER nodes of its group predict for a new node (leave-one-out: a deviant node cannot hide
+ * by widening the interval itself). Judged in groups of FLEET_OUTLIER_MIN_NODES or more pooled
+ * nodes.
+ *
+ * Error policy as in analysis.h: nothing here prints or exits; failures return NULL or -1 with
+ * one line in err[err_size]. Ownership: fleet_load's result is the caller's, freed by
+ * fleet_free(&p).
+ */
+#ifndef SMTBENCH_FLEET_FLEET_H
+#define SMTBENCH_FLEET_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#define FLEET_TAU_PRIOR_SCALE 0.1
+#define FLEET_TAU_MAX 1.0
+#define FLEET_TAU_POINTS 400
+#define FLEET_MU_POINTS 801
+#define FLEET_OUTLIER_MIN_NODES 3
+/* Fewer pooled nodes than this: no pooled answer (one node: see its own). */
+#define FLEET_POOL_MIN_NODES 2
+
+/* The files fleet_write_files() writes, in this order. */
+#define FLEET_FILE_COUNT 3
+extern const char *const fleet_file_names[FLEET_FILE_COUNT];
+
+/* The pooled answer of one group (log-ratio scale unless named ratio). */
+struct fleet_pooled {
+	bool ok;                   /* false: fewer than FLEET_POOL_MIN_NODES nodes to pool */
+	size_t nodes;              /* nodes pooled */
+	double mu_mean, mu_ci[2];  /* posterior of mu (log ratio) */
+	double ratio_mean;         /* posterior mean of exp(mu) */
+	double ratio_ci[2];        /* exp of mu's 95% equal-tailed interval */
+	double tau_mean, tau_ci[2];/* the node-to-node spread, log-ratio units */
+	double predictive_log_ci[2]; /* 95% interval of a new node's log ratio */
+	double predictive_ci[2];   /* the same as a ratio */
+};
+
+struct fleet_host {
+	char *dir;                 /* the results folder, as found */
+	char *host, *cpu_model, *smt, *os_kernel, *workload;
+	char *comparison;          /* "sibling vs non-sibling", "non-sibling vs solo", ... */
+	bool smt_question;         /* the comparison is the headline, sibling vs non-sibling */
+	json_t *settings;          /* the run's settings that must match (see run_settings) */
+	char *group_key;           /* what makes nodes comparable (see the top of this file) */
+	size_t n;                  /* samples of the smaller placement of the comparison */
+	double ratio_mean, ratio_ci[2];
+	const char *verdict;       /* analysis_verdict_name() */
+	bool settled;              /* analysis_comparison_settled(): only settled nodes are pooled */
+	double log_mean, log_sd;   /* the normal summary of the log ratio's posterior */
+	bool outlier;
+	bool loo_known;            /* loo_ci computed (a group of FLEET_OUTLIER_MIN_NODES or more) */
+	double loo_ci[2];          /* ratio interval the other nodes predict for it */
+};
+
+struct fleet_group {
+	char *cpu_model, *smt, *workload, *comparison, *key;
+	bool smt_question;         /* its comparison is sibling vs non-sibling (fleet_host's) */
+	json_t *settings;          /* {"iters", "placements", "command", "beside_command"} */
+	char *settings_text;       /* the settings in words when another group's title would be
+	                            * the same (they differ only in them), else NULL */
+	size_t *hosts;             /* indexes into fleet.hosts */
+	size_t host_count;
+	struct fleet_pooled pooled;
+};
+
+struct fleet_skip {
+	char *dir;
+	char *reason;
+};
+
+struct fleet {
+	struct fleet_host *hosts;  /* sorted by dir */
+	size_t host_count;
+	struct fleet_group *groups;/* in order of their first host */
+	size_t group_count;
+	struct fleet_skip *skipped;
+	size_t skipped_count;
+};
+
+/*
+ * Finds every results folder (a directory holding meta.json or samples.csv) under the given
+ * folders (a given folder may itself be one), analyses each, groups and pools them. A folder
+ * that cannot be used is listed in skipped with its reason: also one that cannot be listed,
+ * whose subfolders are too deep to search, that is reached twice, or whose name is not text. Returns NULL with a message only for
+ * a given path that is not a readable directory, or out of memory.
+ */
+struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size);
+
+void fleet_free(struct fleet **p);
+
+/* The hierarchical model on its own, for tests: n nodes' normal summaries m[i] ± s[i]. With
+ * fewer than FLEET_POOL_MIN_NODES nodes nothing is pooled: out->ok is false. */
+int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out);
+
+/* The outlier check of each of the n nodes against the other n - 1 (nothing is judged below
+ * FLEET_OUTLIER_MIN_NODES nodes): node k's log-scale 95% interval [lo[k], hi[k]] against the
+ * interval they predict, written to loo_log_ci[2k], loo_log_ci[2k+1] (NAN when not judged).
+ * Returns 0, or -1 on out of memory. */
+int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
+                   size_t n, bool *outlier, double *loo_log_ci);
+
+/* The terminal report. Returns 0, or -1 when writing failed. */
+int fleet_print_text(const struct fleet *f, FILE *out);
+/* The --json contract (see README "On a cluster"). New reference; NULL when any part of it
+ * could not be made (out of memory, a string that is not UTF-8): never a part left out. */
+json_t *fleet_json(const struct fleet *f);
+/* fleet.md, and the forest plot and fleet.html, as new strings; NULL on out of memory. */
+char *fleet_markdown(const struct fleet *f);
+char *fleet_svg_forest(const struct fleet *f);
+char *fleet_html(const struct fleet *f);
+/* Writes fleet.md, fleet.json and fleet.html into dir (created if absent), each atomically.
+ * Returns 0, or -1 with a message naming the file. */
+int fleet_write_files(const struct fleet *f, const char *dir, char *err, size_t err_size);
+
+#endif

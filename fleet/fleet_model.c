@@ -1,0 +1,296 @@
+/*
+ * fleet_model.c — the hierarchical model of a group of nodes (see fleet.h).
+ *
+ * For a fixed tau the likelihood of mu is a product of normals, so with mu's flat prior its
+ * conditional is Normal(mhat(tau), 1 / W(tau)) with W = sum 1 / (s_i^2 + tau^2): the tau axis is
+ * a grid of cells, and each cell's mu posterior is integrated exactly over the mu axis' cells.
+ * The per-tau sums (W, S1, S2, L) are kept so that leaving one node out for the outlier check
+ * costs O(tau cells), not O(nodes): a fleet of 1,000 nodes stays fast.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "fleet/fleet.h"
+
+/* Cells whose log density is this far below the largest are taken as empty (e^-30 ≈ 1e-13). */
+static const double NEGLIGIBLE_LOG = 30.0;
+
+static double normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+/* The sums over nodes at each tau cell; m is centred on `centre` for accuracy. */
+struct tau_grid {
+	size_t count;
+	double step;               /* cell width; cell t's tau is (t + 0.5) * step */
+	double centre;
+	double *tau, *w_sum, *s1, *s2, *log_det; /* log_det: -0.5 sum log(s_i^2 + tau^2) */
+};
+
+static void tau_grid_release(struct tau_grid *g)
+{
+	free(g->tau);
+	free(g->w_sum);
+	free(g->s1);
+	free(g->s2);
+	free(g->log_det);
+	memset(g, 0, sizeof *g);
+}
+
+static int tau_grid_fill(struct tau_grid *g, const double *m, const double *s, size_t n,
+                         double tau_hi, double centre)
+{
+	size_t T = FLEET_TAU_POINTS;
+	tau_grid_release(g);
+	g->count = T;
+	g->step = tau_hi / (double)T;
+	g->centre = centre;
+	g->tau = malloc(T * sizeof *g->tau);
+	g->w_sum = calloc(T, sizeof *g->w_sum);
+	g->s1 = calloc(T, sizeof *g->s1);
+	g->s2 = calloc(T, sizeof *g->s2);
+	g->log_det = calloc(T, sizeof *g->log_det);
+	if (!g->tau || !g->w_sum || !g->s1 || !g->s2 || !g->log_det)
+		return -1;
+	for (size_t t = 0; t < T; t++) {
+		double tau = ((double)t + 0.5) * g->step;
+		g->tau[t] = tau;
+		for (size_t i = 0; i < n; i++) {
+			double v = s[i] * s[i] + tau * tau, w = 1 / v, d = m[i] - centre;
+			g->w_sum[t] += w;
+			g->s1[t] += w * d;
+			g->s2[t] += w * d * d;
+			g->log_det[t] -= 0.5 * log(v);
+		}
+	}
+	return 0;
+}
+
+/* The posterior over tau cells (normalised into prob) and mu's conditional mean and precision
+ * per cell, with node `skip` left out (skip >= n: none). */
+static void tau_posterior(const struct tau_grid *g, const double *m, const double *s,
+                          size_t skip, size_t n, double *prob, double *mhat, double *prec)
+{
+	double best = -INFINITY;
+	for (size_t t = 0; t < g->count; t++) {
+		double tau = g->tau[t];
+		double W = g->w_sum[t], S1 = g->s1[t], S2 = g->s2[t], L = g->log_det[t];
+		if (skip < n) {
+			double v = s[skip] * s[skip] + tau * tau, w = 1 / v, d = m[skip] - g->centre;
+			W -= w;
+			S1 -= w * d;
+			S2 -= w * d * d;
+			L += 0.5 * log(v);
+		}
+		double q = S2 - S1 * S1 / W;
+		if (q < 0)
+			q = 0; /* rounding: a sum of squares */
+		double scaled = tau / FLEET_TAU_PRIOR_SCALE;
+		prob[t] = -log1p(scaled * scaled) + L - 0.5 * log(W) - 0.5 * q;
+		mhat[t] = g->centre + S1 / W;
+		prec[t] = W;
+		if (prob[t] > best)
+			best = prob[t];
+	}
+	double total = 0;
+	for (size_t t = 0; t < g->count; t++) {
+		prob[t] = prob[t] - best < -NEGLIGIBLE_LOG ? 0 : exp(prob[t] - best);
+		total += prob[t];
+	}
+	for (size_t t = 0; t < g->count; t++)
+		prob[t] /= total;
+}
+
+/* The CDF at x of a new node's log ratio: the mixture over tau cells of
+ * Normal(mhat, 1 / prec + tau^2). */
+static double predictive_cdf(const struct tau_grid *g, const double *prob, const double *mhat,
+                             const double *prec, double x)
+{
+	double f = 0;
+	for (size_t t = 0; t < g->count; t++)
+		if (prob[t] > 0)
+			f += prob[t] * normal_cdf((x - mhat[t]) / sqrt(1 / prec[t] + g->tau[t] * g->tau[t]));
+	return f;
+}
+
+static double predictive_quantile(const struct tau_grid *g, const double *prob, const double *mhat,
+                                  const double *prec, double q)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t t = 0; t < g->count; t++) {
+		if (prob[t] <= 0)
+			continue;
+		double sd = sqrt(1 / prec[t] + g->tau[t] * g->tau[t]);
+		lo = fmin(lo, mhat[t] - 12 * sd);
+		hi = fmax(hi, mhat[t] + 12 * sd);
+	}
+	for (int k = 0; k < 100 && hi - lo > 1e-9; k++) {
+		double mid = 0.5 * (lo + hi);
+		if (predictive_cdf(g, prob, mhat, prec, mid) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* The grid over tau: up to FLEET_TAU_MAX at first, then narrowed to where the posterior has
+ * mass (with a quarter more), so that a concentrated posterior gets all the cells. */
+static int tau_grid_build(struct tau_grid *g, const double *m, const double *s, size_t n,
+                          double *prob, double *mhat, double *prec)
+{
+	double centre = median_of(m, n);
+	double tau_hi = FLEET_TAU_MAX;
+	for (int pass = 0; pass < 4; pass++) {
+		if (tau_grid_fill(g, m, s, n, tau_hi, centre) < 0)
+			return -1;
+		tau_posterior(g, m, s, n, n, prob, mhat, prec);
+		size_t last = 0;
+		for (size_t t = 0; t < g->count; t++)
+			if (prob[t] > 0)
+				last = t;
+		double needed = fmin(FLEET_TAU_MAX, ((double)last + 1) * g->step * 1.25);
+		if (needed > 0.5 * tau_hi)
+			break;
+		tau_hi = needed;
+	}
+	return 0;
+}
+
+/* mu's marginal on FLEET_MU_POINTS cells, each cell's mass integrated exactly per tau cell. */
+static int mu_marginal(const struct tau_grid *g, const double *prob, const double *mhat,
+                       const double *prec, struct analysis_dist *d)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t t = 0; t < g->count; t++) {
+		if (prob[t] <= 0)
+			continue;
+		lo = fmin(lo, mhat[t] - 9 / sqrt(prec[t]));
+		hi = fmax(hi, mhat[t] + 9 / sqrt(prec[t]));
+	}
+	size_t M = FLEET_MU_POINTS;
+	d->values = malloc(M * sizeof *d->values);
+	d->probs = calloc(M, sizeof *d->probs);
+	d->count = M;
+	if (!d->values || !d->probs)
+		return -1;
+	double h = (hi - lo) / (double)M, total = 0;
+	for (size_t j = 0; j < M; j++)
+		d->values[j] = lo + ((double)j + 0.5) * h;
+	for (size_t t = 0; t < g->count; t++) {
+		if (prob[t] <= 0)
+			continue;
+		double sd = 1 / sqrt(prec[t]);
+		double below = normal_cdf((lo - mhat[t]) / sd);
+		for (size_t j = 0; j < M; j++) {
+			double upto = normal_cdf((lo + (double)(j + 1) * h - mhat[t]) / sd);
+			d->probs[j] += prob[t] * (upto - below);
+			below = upto;
+		}
+	}
+	for (size_t j = 0; j < M; j++)
+		total += d->probs[j];
+	for (size_t j = 0; j < M; j++)
+		d->probs[j] /= total;
+	return 0;
+}
+
+static void summarise(const struct tau_grid *g, const double *prob, const double *mhat,
+                      const double *prec, const struct analysis_dist *mu, struct fleet_pooled *out)
+{
+	out->mu_mean = out->ratio_mean = out->tau_mean = 0;
+	for (size_t t = 0; t < g->count; t++) {
+		out->mu_mean += prob[t] * mhat[t];
+		out->ratio_mean += prob[t] * exp(mhat[t] + 0.5 / prec[t]); /* E exp(mu) | tau */
+		out->tau_mean += prob[t] * g->tau[t];
+	}
+	out->mu_ci[0] = analysis_dist_quantile(mu, 0.025);
+	out->mu_ci[1] = analysis_dist_quantile(mu, 0.975);
+	out->ratio_ci[0] = exp(out->mu_ci[0]);
+	out->ratio_ci[1] = exp(out->mu_ci[1]);
+	struct analysis_dist tau = { g->tau, (double *)prob, g->count };
+	out->tau_ci[0] = analysis_dist_quantile(&tau, 0.025);
+	out->tau_ci[1] = analysis_dist_quantile(&tau, 0.975);
+	out->predictive_log_ci[0] = predictive_quantile(g, prob, mhat, prec, 0.025);
+	out->predictive_log_ci[1] = predictive_quantile(g, prob, mhat, prec, 0.975);
+	out->predictive_ci[0] = exp(out->predictive_log_ci[0]);
+	out->predictive_ci[1] = exp(out->predictive_log_ci[1]);
+}
+
+/* Working arrays for one group. */
+struct model {
+	struct tau_grid grid;
+	double *prob, *mhat, *prec;
+};
+
+static void model_release(struct model *md)
+{
+	tau_grid_release(&md->grid);
+	free(md->prob);
+	free(md->mhat);
+	free(md->prec);
+}
+
+static int model_build(struct model *md, const double *m, const double *s, size_t n)
+{
+	memset(md, 0, sizeof *md);
+	md->prob = malloc(FLEET_TAU_POINTS * sizeof *md->prob);
+	md->mhat = malloc(FLEET_TAU_POINTS * sizeof *md->mhat);
+	md->prec = malloc(FLEET_TAU_POINTS * sizeof *md->prec);
+	if (!md->prob || !md->mhat || !md->prec
+	    || tau_grid_build(&md->grid, m, s, n, md->prob, md->mhat, md->prec) < 0) {
+		model_release(md);
+		return -1;
+	}
+	return 0;
+}
+
+int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out)
+{
+	memset(out, 0, sizeof *out);
+	out->nodes = n;
+	if (n < FLEET_POOL_MIN_NODES)
+		return 0; /* one node's "pooled" answer would be its own, widened by tau's prior */
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(m[i]) || !(s[i] > 0) || !isfinite(s[i]))
+			return -1;
+	struct model md;
+	if (model_build(&md, m, s, n) < 0)
+		return -1;
+	struct analysis_dist mu = { NULL, NULL, 0 };
+	int rc = mu_marginal(&md.grid, md.prob, md.mhat, md.prec, &mu);
+	if (rc == 0) {
+		summarise(&md.grid, md.prob, md.mhat, md.prec, &mu, out);
+		out->ok = true;
+	}
+	free(mu.values);
+	free(mu.probs);
+	model_release(&md);
+	return rc;
+}
+
+int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
+                   size_t n, bool *outlier, double *loo_log_ci)
+{
+	for (size_t k = 0; k < n; k++) {
+		outlier[k] = false;
+		loo_log_ci[2 * k] = loo_log_ci[2 * k + 1] = NAN;
+	}
+	if (n < FLEET_OUTLIER_MIN_NODES)
+		return 0;
+	struct model md;
+	if (model_build(&md, m, s, n) < 0)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		tau_posterior(&md.grid, m, s, k, n, md.prob, md.mhat, md.prec);
+		double *ci = &loo_log_ci[2 * k];
+		ci[0] = predictive_quantile(&md.grid, md.prob, md.mhat, md.prec, 0.025);
+		ci[1] = predictive_quantile(&md.grid, md.prob, md.mhat, md.prec, 0.975);
+		outlier[k] = hi[k] < ci[0] || lo[k] > ci[1];
+	}
+	model_release(&md);
+	return 0;
+}

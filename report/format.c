@@ -1,0 +1,45 @@
+/*
+ * format.c — the one rule for numbers shown to a person (format.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/format.h"
+
+const char *format_number(char *buf, size_t size, double v, double resolution)
+{
+	if (isnan(v)) {
+		snprintf(buf, size, "n/a");
+		return buf;
+	}
+	if (isinf(v)) {
+		snprintf(buf, size, v > 0 ? "inf" : "-inf");
+		return buf;
+	}
+	/* No resolution, or one below a double's own noise (an interval of zero width, as a drift
+	 * fitted to perfectly linear data has, is 1e-18 wide after rounding): three or four
+	 * significant digits, not twelve decimals of nothing. */
+	if (!(resolution > 0) || !isfinite(resolution) || resolution < fabs(v) * 1e-9)
+		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
+	/* In double and clamped before the conversion to int: for a subnormal v the fallback
+	 * resolution is 0 and its logarithm infinite. */
+	double wanted = -floor(log10(resolution));
+	/* At least three significant digits, so a narrow interval never prints as one number. */
+	if (v != 0)
+		wanted = fmax(wanted, 2 - floor(log10(fabs(v))));
+	int decimals = wanted < 0 ? 0 : !(wanted < 12) ? 12 : (int)wanted;
+	if (v != 0 && (fabs(v) < 1e-4 || fabs(v) >= 1e9))
+		snprintf(buf, size, "%.3e", v);
+	else
+		snprintf(buf, size, "%.*f", decimals, v);
+	if (!strcmp(buf, "-0") || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+		memmove(buf, buf + 1, strlen(buf)); /* "-0.00" reads as a sign that is not there */
+	return buf;
+}
+
+const char *format_num(struct format_ring *ring, double v, double resolution)
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	return format_number(b, sizeof ring->buf[0], v, resolution);
+}

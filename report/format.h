@@ -1,0 +1,24 @@
+/*
+ * format.h — the one rule for numbers shown to a person: `analyze`, the terminal summary, every
+ * report and fleet's, so that the same number reads the same everywhere.
+ */
+#ifndef SMTBENCH_REPORT_FORMAT_H
+#define SMTBENCH_REPORT_FORMAT_H
+
+#include <stddef.h>
+
+/* v for a person, with the digits `resolution` (e.g. half an interval's width) makes
+ * meaningful and at least three significant ones; scientific below 1e-4 and from 1e9; "n/a",
+ * "inf", "-inf"; never "-0". Returns buf. */
+const char *format_number(char *buf, size_t size, double v, double resolution);
+
+/* A ring of number buffers, so that several formatted numbers fit in one printf. */
+enum { FORMAT_RING_SIZE = 16 };
+struct format_ring {
+	char buf[FORMAT_RING_SIZE][48];
+	int next;
+};
+/* v by format_number into the ring's next buffer, valid for FORMAT_RING_SIZE - 1 more calls. */
+const char *format_num(struct format_ring *ring, double v, double resolution);
+
+#endif

@@ -1,0 +1,445 @@
+/*
+ * output.c — the result for a person (text: the answer in plain words first, then the numbers,
+ * then the diagnostics) and for programs (the --json contract, jansson).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "report/format.h"
+#include "report/output.h"
+#include "common/placements.h"
+
+/* ---- numbers for a person --------------------------------------------------------------- */
+
+/* Probabilities to four decimals; the extremes (0 and 1 included: a posterior computed on a
+ * grid is never certain) as "<0.0001" and ">0.9999", so that P(A > B) and P(A < B) beside each
+ * other read alike. */
+static const char *prob(struct format_ring *ns, double p)
+{
+	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
+	if (isnan(p))
+		snprintf(b, sizeof ns->buf[0], "n/a");
+	else if (p > 0.9999)
+		snprintf(b, sizeof ns->buf[0], ">0.9999");
+	else if (p < 1e-4)
+		snprintf(b, sizeof ns->buf[0], "<0.0001");
+	else
+		snprintf(b, sizeof ns->buf[0], "%.4f", p);
+	return b;
+}
+
+static double width(const double ci[2])
+{
+	return fabs(ci[1] - ci[0]);
+}
+
+/* What a sample is, in the plural: trials of a folder (by default), else samples. */
+static const char *samples_word(const struct analysis_result *r)
+{
+	return r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL ? "trials" : "samples";
+}
+
+/* What one sample is: for a folder the --unit chosen (trial or process); two plain files have no
+ * trials, so there every number, one per line, is a sample and --unit does not apply. */
+static const char *unit_words(const struct analysis_result *r)
+{
+	if (!r->from_folder)
+		return "one number per line of each file";
+	return r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
+}
+
+/* An unsettled comparison (too few samples, or a grid at its bound): no mean is the answer. */
+static void print_unsettled(FILE *out, const struct analysis_comparison *c,
+                            const struct analysis_result *r)
+{
+	const char *what = samples_word(r);
+	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+	fprintf(out, "Not enough data to say: %s and %s cannot be told apart with %s %s "
+	        "(n = %zu and %zu): %s; %s (10 or more per %s). P(%s slower) = %.2f.\n",
+	        c->a.name, c->b.name, few ? "so few" : "these", what, c->a.n, c->b.n,
+	        few ? "the interval is unbounded at this sample size"
+	            : "the posterior still reaches the edge of the widest grid allowed, so its "
+	              "interval is unbounded here",
+	        r->from_folder ? "run more trials" : "collect more samples",
+	        r->from_folder ? "placement" : "file", c->a.name, c->p_a_gt_b);
+}
+
+/* With a ROPE the verdict's rule in words, and the probabilities it used. */
+static void print_rope_rule(FILE *out, const struct analysis_comparison *c,
+                            const struct analysis_result *r)
+{
+	bool up = !(c->p_rope_below > c->p_rope_above);
+	fprintf(out, "with --rope %g %%, '%s' needs P(%s more than %g %% %s) >= %g; here it is "
+	        "%.2f, and P(within ±%g %%) = %.2f ('practically the same' needs >= %g)",
+	        r->options.rope_pct, up ? "slower" : "faster", c->a.name, r->options.rope_pct,
+	        up ? "slower" : "faster", ANALYSIS_DIRECTION_PROBABILITY,
+	        up ? c->p_rope_above : c->p_rope_below, r->options.rope_pct, c->p_rope,
+	        ANALYSIS_EQUIVALENCE_PROBABILITY);
+}
+
+static void print_answer(FILE *out, const struct analysis_comparison *c, const struct analysis_result *r)
+{
+	struct format_ring ns = { .next = 0 };
+	double res = width(c->diff_ci) / 2;
+	const char *a = c->a.name, *b = c->b.name;
+	bool rope = !isnan(c->p_rope);
+	switch (c->verdict) {
+	case ANALYSIS_VERDICT_SLOWER:
+	case ANALYSIS_VERDICT_FASTER: {
+		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+		if (rope)
+			fprintf(out, "%s is %s than %s by more than %g%% (probability %.2f)", a,
+			        slower ? "slower" : "faster", b, r->options.rope_pct,
+			        slower ? c->p_rope_above : c->p_rope_below);
+		else
+			fprintf(out, "%s is %s than %s (probability %.2f)", a, slower ? "slower" : "faster",
+			        b, slower ? c->p_a_gt_b : c->p_a_lt_b);
+		fprintf(out, ": by %s s on average (95%% credible interval %s to %s s)",
+		        format_num(&ns, fabs(c->diff_mean), res),
+		        format_num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
+		        format_num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
+		if (!isnan(c->ratio_mean))
+			fprintf(out, ", %s times as long (95%% interval %s to %s)",
+			        format_num(&ns, c->ratio_mean, width(c->ratio_ci) / 2),
+			        format_num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
+			        format_num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
+		fprintf(out, ".\n");
+		break;
+	}
+	case ANALYSIS_VERDICT_SAME:
+		fprintf(out, "%s and %s are practically the same: with --rope %g %%, the slowdown lies "
+		        "within ±%g %% with probability %.2f (the verdict needs >= %g).\n", a, b,
+		        r->options.rope_pct, r->options.rope_pct, c->p_rope,
+		        ANALYSIS_EQUIVALENCE_PROBABILITY);
+		break;
+	case ANALYSIS_VERDICT_UNDECIDED:
+		if (!analysis_comparison_settled(c)) {
+			print_unsettled(out, c, r);
+			break;
+		}
+		fprintf(out, "Not enough data to say whether %s is slower or faster than %s: ", a, b);
+		if (rope)
+			print_rope_rule(out, c, r);
+		else
+			fprintf(out, "P(%s slower) = %.2f (a verdict needs a probability of at least "
+			        "%g either way)", a, c->p_a_gt_b, ANALYSIS_DIRECTION_PROBABILITY);
+		fprintf(out, ".\n");
+		break;
+	}
+	if (c->grid.at_bound)
+		fprintf(out, "Caution: the numbers below depend on the grid: the posterior's tails still "
+		        "reach the edge of the widest grid allowed (with uniform priors and only %zu and "
+		        "%zu samples its tails are very heavy).\n", c->a.n, c->b.n);
+	else if (!analysis_comparison_settled(c))
+		fprintf(out, "Caution: with fewer than %d samples in a group the posterior of its mean "
+		        "has no mean of its own (a Student-t with n - 2 degrees of freedom), so the means "
+		        "below depend on the grid.\n", ANALYSIS_SETTLED_MIN_N);
+}
+
+static void print_seed_lines(FILE *out, const struct analysis_comparison *c)
+{
+	char lo[40], hi[40];
+	analysis_format_shortest(c->diff_ci[0], lo, sizeof lo);
+	analysis_format_shortest(c->diff_ci[1], hi, sizeof hi);
+	if (c->grid.warning[0])
+		fprintf(out, "Warning: %s.\n", c->grid.warning);
+	fprintf(out, "The seed article's computation (--seed-grid): %s is slower with probability of %.2f.\n",
+	        c->a.name, c->p_a_gt_b);
+	fprintf(out, "%s is on average %.2fs slower than %s. With 95%% probability %s is faster than "
+	        "%s by a value between %s and %s seconds.\n", c->a.name, c->diff_mean, c->b.name,
+	        c->b.name, c->a.name, lo, hi);
+	if (!c->has_default)
+		return;
+	struct format_ring ns = { .next = 0 };
+	double res = width(c->default_diff_ci) / 2;
+	fprintf(out, "The default data-driven grid gives %s s (95%% credible interval %s to %s s)",
+	        format_num(&ns, c->default_diff_mean, res), format_num(&ns, c->default_diff_ci[0], res),
+	        format_num(&ns, c->default_diff_ci[1], res));
+	double spread = fmax(c->a.sd_s, c->b.sd_s);
+	if (!c->grid.warning[0] && spread < 2.5 && width(c->default_diff_ci) < width(c->diff_ci))
+		fprintf(out, ": far narrower, because the seed's sigma grid starts at 5 s while these "
+		        "samples spread by only about %.2g s, so the seed assumes noise some %.0f times "
+		        "larger than measured.\n", spread, 5.0 / spread);
+	else
+		fprintf(out, ".\n");
+}
+
+static void print_group_row(FILE *out, char tag, const struct analysis_group_summary *s)
+{
+	struct format_ring ns = { .next = 0 };
+	double mres = width(s->mu_ci) / 2, sres = width(s->sigma_ci) / 2;
+	fprintf(out, "  %c %-14s %7zu  %14s  %14s  [%s, %s]  %12s  [%s, %s]%s\n", tag, s->name, s->n,
+	        format_num(&ns, s->mean_s, mres), format_num(&ns, s->mu_mean, mres), format_num(&ns, s->mu_ci[0], mres),
+	        format_num(&ns, s->mu_ci[1], mres), format_num(&ns, s->sigma_mean, sres),
+	        format_num(&ns, s->sigma_ci[0], sres), format_num(&ns, s->sigma_ci[1], sres),
+	        s->sigma_floored ? "  (spread below the timer's resolution: sigma floored)" : "");
+}
+
+static void print_comparison(FILE *out, const struct analysis_comparison *c,
+                             const struct analysis_result *r)
+{
+	struct format_ring ns = { .next = 0 };
+	fprintf(out, "== %s vs %s (%s) ==\n", c->a.name, c->b.name, c->label);
+	print_answer(out, c, r);
+	if (c->grid.seed_grid)
+		print_seed_lines(out, c);
+	double res = width(c->diff_ci) / 2;
+	fprintf(out, "  P(A > B) %s   P(A < B) %s", prob(&ns, c->p_a_gt_b), prob(&ns, c->p_a_lt_b));
+	if (!isnan(c->p_rope))
+		fprintf(out, "   P(slowdown within ±%g%%) %s   P(slower by > %g%%) %s   "
+		        "P(faster by > %g%%) %s", r->options.rope_pct, prob(&ns, c->p_rope),
+		        r->options.rope_pct, prob(&ns, c->p_rope_above), r->options.rope_pct,
+		        prob(&ns, c->p_rope_below));
+	/* Unsettled: the numbers are what the grid gives, and said to be so. */
+	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
+	fprintf(out, "\n  mu_A - mu_B   mean %s s%s   95%% CI [%s, %s] s%s   95%% HDI [%s, %s] s\n",
+	        format_num(&ns, c->diff_mean, res), grid_note, format_num(&ns, c->diff_ci[0], res),
+	        format_num(&ns, c->diff_ci[1], res), c->grid.seed_grid ? " (seed's rule)" : "",
+	        format_num(&ns, c->diff_hdi[0], res), format_num(&ns, c->diff_hdi[1], res));
+	if (isnan(c->ratio_mean))
+		fprintf(out, "  mu_A / mu_B   undefined: B's grid of mu reaches zero\n");
+	else
+		fprintf(out, "  mu_A / mu_B   mean %s%s   95%% CI [%s, %s]\n",
+		        format_num(&ns, c->ratio_mean, width(c->ratio_ci) / 2), grid_note,
+		        format_num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
+		        format_num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
+	fprintf(out, "    %-14s %7s  %14s  %14s  %-22s  %12s  %s\n", "group", "n", "sample mean s",
+	        "mu mean s", "mu 95% CI s", "sigma mean s", "sigma 95% CI s");
+	print_group_row(out, 'A', &c->a);
+	print_group_row(out, 'B', &c->b);
+	if (isnan(c->welch_t))
+		fprintf(out, "  Welch's t-test: undefined (both groups have zero spread)");
+	else
+		fprintf(out, "  Welch's t-test: t = %.4g, df = %.4g, p = %.3g", c->welch_t, c->welch_df,
+		        c->welch_p);
+	fprintf(out, ";  Cohen's d = %.4g\n", c->cohens_d);
+	const struct analysis_grid_report *g = &c->grid;
+	if (g->seed_grid)
+		fprintf(out, "  grid: the seed's: mu and sigma linspace(%g, %g, %d); edge mass %.2g\n",
+		        ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS,
+		        g->edge_mass);
+	else
+		fprintf(out, "  grid: %s model, uniform prior on mu > 0; mu %zu and %zu points, "
+		        "step %.3g s; sigma %d points "
+		        "(A %.3g to %.3g s, B %.3g to %.3g s); widened %d time%s; edge mass %.2g%s\n",
+		        g->model == ANALYSIS_MODEL_T ? "Student-t" : "normal", g->mu_points[0],
+		        g->mu_points[1], g->mu_step, (int)g->sigma_points, g->sigma_range[0][0],
+		        g->sigma_range[0][1], g->sigma_range[1][0], g->sigma_range[1][1], g->widenings,
+		        g->widenings == 1 ? "" : "s", g->edge_mass,
+		        g->at_bound ? " (at the bound: the answer depends on the grid)" : "");
+	fprintf(out, "\n");
+}
+
+static void print_diagnostics(FILE *out, const struct analysis_result *r)
+{
+	fprintf(out, "Diagnostics (unit: %s%s)\n", unit_words(r),
+	        r->from_folder ? "" : ", in file order");
+	for (size_t i = 0; i < r->group_count; i++) {
+		const struct analysis_group_diagnostics *d = &r->groups[i];
+		struct format_ring ns = { .next = 0 };
+		fprintf(out, "  %s: %zu samples", d->name, d->n);
+		if (d->outlier_count) {
+			/* Files: the line numbers a person finds them at; arrays: indexes from 0. */
+			const long *at = d->outlier_lines ? d->outlier_lines : d->outlier_trials;
+			fprintf(out, "; outliers (robust |z| > %g, kept): %s", ANALYSIS_OUTLIER_Z,
+			        r->from_folder ?
+			        (d->outlier_count > 1 ? "trials " : "trial ") :
+			        d->outlier_lines ? (d->outlier_count > 1 ? "lines " : "line ") : "samples #");
+			for (size_t k = 0; k < d->outlier_count && k < 10; k++)
+				fprintf(out, "%s%ld", k ? ", " : "", at[k]);
+			if (d->outlier_count > 10)
+				fprintf(out, " and %zu more", d->outlier_count - 10);
+		} else {
+			fprintf(out, "; no outliers");
+		}
+		if (!isnan(d->drift_slope_ci[0])) {
+			double res = width(d->drift_slope_ci) / 2;
+			bool drifting = d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0;
+			fprintf(out, "; drift %s s per %s (95%% %s to %s)%s",
+			        format_num(&ns, d->drift_slope_s, res), r->from_folder ? "trial" : "sample",
+			        format_num(&ns, d->drift_slope_ci[0], res), format_num(&ns, d->drift_slope_ci[1], res),
+			        drifting ? " DRIFTING" : "");
+			double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 2;
+			fprintf(out, ", first half %s s, second half %s s", format_num(&ns, d->first_half_mean_s, hres),
+			        format_num(&ns, d->second_half_mean_s, hres));
+		}
+		if (r->from_folder) {
+			fprintf(out, "; failed trials %zu", d->failed_trials);
+			if (d->overlap_known)
+				fprintf(out, "; poor overlap (< %g) %zu of %zu", ANALYSIS_POOR_OVERLAP,
+				        d->poor_overlap_trials, d->overlap_known);
+			else
+				fprintf(out, "; overlap not recorded");
+			if (d->wall_known)
+				fprintf(out, "; wall > %g x CPU %zu of %zu%s", ANALYSIS_WALL_ABOVE_CPU,
+				        d->wall_above_cpu_trials,
+				        d->wall_known, placement_info_time_shared(d->name) && d->wall_above_cpu_trials
+				        ? " (expected: two processes share one PU)" : "");
+			else
+				fprintf(out, "; wall time not recorded");
+		}
+		fprintf(out, "\n");
+	}
+	if (r->from_folder)
+		fprintf(out, "  warm-up trials (not analysed) %zu; failed trials %zu\n", r->warmup_trials,
+		        r->failed_trials);
+	for (size_t i = 0; i < r->note_count; i++)
+		fprintf(out, "  note: %s\n", r->notes[i]);
+	for (size_t i = 0; i < r->warning_count; i++)
+		fprintf(out, "  skipped: %s\n", r->warnings[i]);
+}
+
+int output_analysis_text(FILE *out, const struct analysis_result *r)
+{
+	const char *unit_note = "";
+	if (r->options.seed_grid && r->from_folder)
+		unit_note = r->unit == ANALYSIS_UNIT_PROCESS
+		            ? " (--seed-grid implies it: the seed used every process time)"
+		            : " (not the seed's: it used every process time; see --unit process)";
+	fprintf(out, "smtbench analyze %s: %s model, unit%s %s%s\n\n", r->source,
+	        r->options.seed_grid ? "the seed's normal" :
+	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
+	        r->from_folder ? "" : ":", unit_words(r), unit_note);
+	for (size_t i = 0; i < r->comparison_count; i++)
+		print_comparison(out, &r->comparisons[i], r);
+	print_diagnostics(out, r);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *pair(const double v[2])
+{
+	json_t *a = json_array();
+	json_array_append_new(a, number_or_null(v[0]));
+	json_array_append_new(a, number_or_null(v[1]));
+	return a;
+}
+
+static json_t *group_json(const struct analysis_group_summary *s)
+{
+	return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+	                 "name", s->name, "n", (json_int_t)s->n, "mean", number_or_null(s->mean_s),
+	                 "sd", number_or_null(s->sd_s), "mu_mean", number_or_null(s->mu_mean),
+	                 "mu_ci", pair(s->mu_ci), "sigma_mean", number_or_null(s->sigma_mean),
+	                 "sigma_ci", pair(s->sigma_ci), "sigma_floored", s->sigma_floored);
+}
+
+static json_t *grid_json(const struct analysis_grid_report *g)
+{
+	json_t *mu_points = json_array();
+	json_array_append_new(mu_points, json_integer((json_int_t)g->mu_points[0]));
+	json_array_append_new(mu_points, json_integer((json_int_t)g->mu_points[1]));
+	json_t *o = json_pack("{s:b, s:s, s:i, s:o, s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b}",
+	                 "seed_grid", g->seed_grid,
+	                 "model", g->model == ANALYSIS_MODEL_T ? "t" : "normal",
+	                 "points", g->points, "mu_points", mu_points,
+	                 "sigma_points", (json_int_t)g->sigma_points,
+	                 "mu_step", number_or_null(g->mu_step),
+	                 "mu_range", "a", pair(g->mu_range[0]), "b", pair(g->mu_range[1]),
+	                 "sigma_range", "a", pair(g->sigma_range[0]), "b", pair(g->sigma_range[1]),
+	                 "widenings", g->widenings, "edge_mass", number_or_null(g->edge_mass),
+	                 "at_bound", g->at_bound);
+	if (o && g->warning[0])
+		json_object_set_new(o, "warning", json_string(g->warning));
+	return o;
+}
+
+json_t *output_comparison_json(const struct analysis_comparison *c)
+{
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s}",
+	                      "label", c->label, "a", group_json(&c->a), "b", group_json(&c->b),
+	                      "p_a_gt_b", number_or_null(c->p_a_gt_b),
+	                      "p_a_lt_b", number_or_null(c->p_a_lt_b),
+	                      "p_rope", number_or_null(c->p_rope),
+	                      "diff_mean", number_or_null(c->diff_mean),
+	                      "diff_ci", pair(c->diff_ci), "diff_hdi", pair(c->diff_hdi),
+	                      "ratio_mean", number_or_null(c->ratio_mean),
+	                      "ratio_ci", pair(c->ratio_ci),
+	                      "welch", "t", number_or_null(c->welch_t), "df", number_or_null(c->welch_df),
+	                      "p", number_or_null(c->welch_p),
+	                      "cohens_d", number_or_null(c->cohens_d), "grid", grid_json(&c->grid),
+	                      "verdict", analysis_verdict_name(c->verdict));
+	if (o && c->has_default)
+		json_object_set_new(o, "default_method", json_pack("{s:o, s:o}",
+		                    "diff_mean", number_or_null(c->default_diff_mean),
+		                    "diff_ci", pair(c->default_diff_ci)));
+	return o;
+}
+
+static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
+{
+	json_t *outliers = json_array();
+	for (size_t k = 0; k < d->outlier_count; k++)
+		json_array_append_new(outliers, json_integer(d->outlier_trials[k]));
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}}",
+	                 "name", d->name, "n", (json_int_t)d->n,
+	                 "failed_trials", (json_int_t)d->failed_trials,
+	                 "overlap_known", (json_int_t)d->overlap_known,
+	                 "poor_overlap_trials", (json_int_t)d->poor_overlap_trials,
+	                 "wall_known", (json_int_t)d->wall_known,
+	                 "wall_above_cpu_trials", (json_int_t)d->wall_above_cpu_trials,
+	                 "outlier_trials", outliers,
+	                 "drift", "slope_s", number_or_null(d->drift_slope_s),
+	                 "slope_ci", pair(d->drift_slope_ci),
+	                 "first_half_mean", number_or_null(d->first_half_mean_s),
+	                 "second_half_mean", number_or_null(d->second_half_mean_s));
+}
+
+/* Plain files: the outliers' line numbers too ("outlier_lines"), beside the run-order indexes. */
+static json_t *diagnostics_json_with_lines(const struct analysis_group_diagnostics *d)
+{
+	json_t *o = diagnostics_json(d);
+	if (o && d->outlier_lines) {
+		json_t *lines = json_array();
+		for (size_t k = 0; k < d->outlier_count; k++)
+			json_array_append_new(lines, json_integer(d->outlier_lines[k]));
+		json_object_set_new(o, "outlier_lines", lines);
+	}
+	return o;
+}
+
+static json_t *strings_json(char **list, size_t count)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < count; i++)
+		json_array_append_new(a, json_string(list[i]));
+	return a;
+}
+
+json_t *output_analysis_json(const struct analysis_result *r)
+{
+	json_t *groups = json_array();
+	for (size_t i = 0; i < r->group_count; i++)
+		json_array_append_new(groups, diagnostics_json_with_lines(&r->groups[i]));
+	if (!r->from_folder && r->comparison_count == 1) {
+		json_t *o = output_comparison_json(&r->comparisons[0]);
+		if (o)
+			json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
+		else
+			json_decref(groups);
+		return o;
+	}
+	json_t *comparisons = json_array();
+	for (size_t i = 0; i < r->comparison_count; i++)
+		json_array_append_new(comparisons, output_comparison_json(&r->comparisons[i]));
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
+	                 "source", r->source,
+	                 "unit", r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial",
+	                 "model", r->options.model == ANALYSIS_MODEL_T ? "t" : "normal",
+	                 "seed_grid", r->options.seed_grid,
+	                 "rope_pct", number_or_null(r->options.rope_pct),
+	                 "comparisons", comparisons, "groups", groups,
+	                 "warmup_trials", (json_int_t)r->warmup_trials,
+	                 "failed_trials", (json_int_t)r->failed_trials,
+	                 "warnings", strings_json(r->warnings, r->warning_count),
+	                 "notes", strings_json(r->notes, r->note_count));
+}

@@ -1,0 +1,787 @@
+/*
+ * report.c — the report's model: from a results folder to what a person reads first. Loads the
+ * folder (samples.csv, meta.json, the workload's name and the frequencies), chooses the
+ * headline and composes the sentences and warnings that report_text.c, report_json.c and
+ * report_html.c show.
+ *
+ * Every number shown comes from the analysis result (the posterior summaries) or is computed
+ * here from the dataset's public structs (frequency per placement from samples.csv), and the
+ * same formatting rule (format_number, report/format.h) is used everywhere, so that the terminal, report.md and
+ * report.json agree digit for digit as far as each shows.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/internal.h"
+#include "common/placements.h"
+
+/* A frequency spread between placements above this fraction is worth a warning: turbo clocks
+ * depend on how many cores are busy, which differs between placements. */
+static const double FREQ_WARN_FRACTION = 0.02;
+
+static int push(char ***list, size_t *count, char *s)
+{
+	if (!s)
+		return -1;
+	char **grown = realloc(*list, (*count + 1) * sizeof **list);
+	if (!grown) {
+		free(s);
+		return -1;
+	}
+	*list = grown;
+	grown[(*count)++] = s;
+	return 0;
+}
+
+double report_half_width(const double ci[2])
+{
+	return fabs(ci[1] - ci[0]) / 2;
+}
+
+const char *report_unit_label(const struct report *rep)
+{
+	return rep->data->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
+}
+
+const struct report_placement *report_find_placement(const struct report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->placement_count; i++)
+		if (!strcmp(rep->placements[i].name, name))
+			return &rep->placements[i];
+	return NULL;
+}
+
+const char *report_headline(const struct report *rep)
+{
+	return rep->headline_text;
+}
+
+/* ---- reading the folder ---------------------------------------------------------------- */
+
+const struct analysis_dataset *report_dataset(const struct report *rep)
+{
+	return rep->data;
+}
+
+const struct analysis_comparison *report_headline_comparison(const struct report *rep)
+{
+	return &rep->result->comparisons[rep->headline];
+}
+
+const char *report_meta_string(const json_t *meta, const char *key)
+{
+	return json_string_value(json_object_get(meta, key));
+}
+
+const char *report_stop_text(const struct report *rep, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	const char *reason = report_meta_string(rep->meta, "stop_reason");
+	if (!reason)
+		return buf;
+	json_t *settings = rep->meta ? json_object_get(rep->meta, "settings") : NULL;
+	double target = json_number_value(json_object_get(settings, "precision_pct"));
+	char missed[96] = "";
+	if (target > 0 && strcmp(reason, "precision reached") != 0)
+		snprintf(missed, sizeof missed, "; the ±%g%% precision target was not reached", target);
+	if (!strcmp(reason, "precision reached"))
+		snprintf(buf, size, "Stopped: precision reached (the runner's ±%g%% target for its "
+		         "headline ratio's 95%% interval).", target);
+	else if (!strcmp(reason, "trials"))
+		snprintf(buf, size, "Stopped: trials (every planned block ran%s).", missed);
+	else if (!strcmp(reason, "duration"))
+		snprintf(buf, size, "Stopped: duration (the time budget ran out%s).", missed);
+	else if (!strcmp(reason, "interrupted"))
+		snprintf(buf, size, "Stopped: interrupted (continue with smtbench run --resume %s%s).",
+		         rep->dir, missed);
+	else
+		snprintf(buf, size, "Stopped: %s.", reason);
+	return buf;
+}
+
+const char *report_exclusion_text(const struct report *rep, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (rep->exclude_contaminated)
+		snprintf(buf, size, "Left out: %zu trial(s) that shared their CPUs (foreign CPU time "
+		         "or steal above %g%% of the trial's duration), as --exclude-contaminated asks.",
+		         rep->data->excluded_contaminated, 100 * ANALYSIS_CONTAMINATED_SHARE);
+	return buf;
+}
+
+/* The pairs as meta.json records them: an array of {name, pus, shares, core} (runs), or an
+ * object keyed by placement name with {pus} (the seed example). */
+static void read_pairs(struct report *rep)
+{
+	json_t *pl = json_object_get(rep->meta, "placements");
+	for (size_t i = 0; i < rep->placement_count; i++) {
+		struct report_placement *p = &rep->placements[i];
+		json_t *entry = NULL;
+		if (json_is_array(pl)) {
+			size_t k;
+			json_t *e;
+			json_array_foreach(pl, k, e)
+				if (json_is_string(json_object_get(e, "name"))
+				    && !strcmp(report_meta_string(e, "name"), p->name))
+					entry = e;
+		} else if (json_is_object(pl)) {
+			entry = json_object_get(pl, p->name);
+		}
+		if (!json_is_object(entry))
+			continue;
+		json_t *pus = json_object_get(entry, "pus");
+		for (size_t k = 0; json_is_array(pus) && k < json_array_size(pus) && k < 2; k++)
+			if (json_is_integer(json_array_get(pus, k)))
+				p->pus[p->npus++] = (int)json_integer_value(json_array_get(pus, k));
+		json_t *core = json_object_get(entry, "core");
+		if (json_is_integer(core))
+			p->core = (int)json_integer_value(core);
+		const char *shares = report_meta_string(entry, "shares");
+		if (shares && *shares)
+			p->shares = strdup(shares);
+	}
+}
+
+/* What the loader kept of samples.csv besides the samples: the frequency of each placement's
+ * measured rows and the workloads' names (the one pass over the file is the loader's). */
+static int copy_csv_extras(struct report *rep)
+{
+	const struct analysis_dataset *d = rep->data;
+	for (size_t i = 0; i < rep->placement_count && i < d->group_count; i++)
+		if (d->groups[i].freq_n) {
+			rep->placements[i].freq_mhz = d->groups[i].freq_mhz;
+			rep->placements[i].freq_n = d->groups[i].freq_n;
+		}
+	if (d->workload && !(rep->workload = strdup(d->workload)))
+		return -1;
+	if (d->beside_workload && !(rep->beside_workload = strdup(d->beside_workload)))
+		return -1;
+	return 0;
+}
+
+/* ---- words ------------------------------------------------------------------------------ */
+
+static char *where_text(const struct report_placement *p)
+{
+	if (!p || p->npus == 0)
+		return strdup("");
+	if (p->core >= 0 && !strcmp(p->name, "sibling"))
+		return text_printf("on core %d, ", p->core);
+	if (p->npus == 2 && p->pus[0] != p->pus[1])
+		return text_printf("on CPUs %d and %d, ", p->pus[0], p->pus[1]);
+	return text_printf("on CPU %d, ", p->pus[0]);
+}
+
+char *report_subject(const struct report *rep)
+{
+	if (rep->beside_workload && rep->workload)
+		return text_printf("`%s` (run beside `%s`)", rep->workload,
+		                              rep->beside_workload);
+	if (rep->beside_workload)
+		return text_printf("the measured workload (run beside `%s`)",
+		                              rep->beside_workload);
+	if (rep->workload)
+		return text_printf("each copy of `%s`", rep->workload);
+	return strdup("each copy of the workload");
+}
+
+static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
+{
+	struct format_ring ns = { .next = 0 };
+	char *where = where_text(report_find_placement(rep, c->a.name));
+	char *what = report_subject(rep);
+	if (!analysis_comparison_settled(c)) {
+		/* Too few samples (or a grid at its bound): the posterior's means are the grid's
+		 * artefacts, so no ratio or difference is quoted as the answer. */
+		bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+		bool trials = rep->data->unit == ANALYSIS_UNIT_TRIAL;
+		char *s = where && what ? text_printf(
+			"%s%s placement cannot be told apart from %s with %s %s (n = %zu and %zu): %s; "
+			"run more trials (10 or more per placement); P(slower) = %.2f — %s%s", where,
+			c->a.name, c->b.name, few ? "so few" : "these", trials ? "trials" : "samples",
+			c->a.n, c->b.n, few ? "the interval is unbounded at this sample size"
+			: "the posterior still reaches the edge of the widest grid allowed, so the "
+			  "interval is unbounded here", c->p_a_gt_b, analysis_verdict_name(c->verdict),
+			c->kind == COMPARISON_CONTROL
+			? " (the accounting control: user time should match solo, 1×)" : "") : NULL;
+		free(where);
+		free(what);
+		if (s && s[0] >= 'a' && s[0] <= 'z')
+			s[0] = (char)(s[0] - 'a' + 'A');
+		return s;
+	}
+	/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as it is,
+	 * so that an undecided answer never reads as a claim. */
+	bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
+	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+	char *effect;
+	if (isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0]) && isfinite(c->ratio_ci[1])
+	    && c->ratio_ci[0] > 0) {
+		double m = c->ratio_mean, lo = c->ratio_ci[0], hi = c->ratio_ci[1];
+		if (decided && !slower) {
+			/* A speed-up reads best as its own factor: 1/ratio, interval reversed. */
+			m = 1 / c->ratio_mean;
+			lo = 1 / c->ratio_ci[1];
+			hi = 1 / c->ratio_ci[0];
+		}
+		double res = (hi - lo) / 2;
+		if (decided)
+			effect = text_printf("makes %s %s× %s than %s (95%% CI %s–%s)", what,
+			                    format_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
+			                    format_num(&ns, lo, res), format_num(&ns, hi, res));
+		else
+			effect = text_printf("leaves %s at %s× its %s time (95%% CI %s–%s)",
+			                    what, format_num(&ns, m, res), c->b.name, format_num(&ns, lo, res),
+			                    format_num(&ns, hi, res));
+	} else {
+		double res = report_half_width(c->diff_ci);
+		double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
+		double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
+		if (decided) /* "to" beside a negative bound: a dash would read as a minus */
+			effect = text_printf("makes %s %s s %s than %s (95%% CI %s%s%s s)",
+			                    what, format_num(&ns, fabs(c->diff_mean), res),
+			                    slower ? "slower" : "faster", c->b.name, format_num(&ns, lo, res),
+			                    lo < 0 || hi < 0 ? " to " : "–", format_num(&ns, hi, res));
+		else
+			effect = text_printf("changes the time of %s by %s s from %s "
+			                    "(95%% CI %s to %s s)", what, format_num(&ns, c->diff_mean, res),
+			                    c->b.name, format_num(&ns, c->diff_ci[0], res),
+			                    format_num(&ns, c->diff_ci[1], res));
+	}
+	const char *tail = "";
+	if (c->verdict == ANALYSIS_VERDICT_UNDECIDED)
+		tail = " — not enough data to say";
+	else if (c->verdict == ANALYSIS_VERDICT_SAME)
+		tail = " — practically the same";
+	char *s = NULL;
+	if (where && what && effect)
+		s = text_printf("%s%s placement %s; P(slower) = %.2f%s%s", where, c->a.name, effect,
+		               c->p_a_gt_b, tail,
+		               c->kind == COMPARISON_CONTROL
+		               ? " (the accounting control: user time should match solo, 1×)" : "");
+	free(where);
+	free(what);
+	free(effect);
+	if (s && s[0] >= 'a' && s[0] <= 'z')
+		s[0] = (char)(s[0] - 'a' + 'A');
+	return s;
+}
+
+static char *machine_text(const json_t *meta)
+{
+	if (!meta)
+		return strdup("not recorded (no readable meta.json)");
+	const char *cpu = report_meta_string(meta, "cpu_model");
+	const char *host = report_meta_string(meta, "host");
+	json_t *topo = json_object_get(meta, "topology");
+	char *s = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&s, &len);
+	if (!out)
+		return NULL;
+	fprintf(out, "%s", cpu ? cpu : "CPU model not recorded");
+	if (host)
+		fprintf(out, " on host %s", host);
+	if (json_is_object(topo))
+		fprintf(out, ": %lld cores, %lld logical CPUs, %lld thread(s) per core, %lld package(s)",
+		        (long long)json_integer_value(json_object_get(topo, "cores")),
+		        (long long)json_integer_value(json_object_get(topo, "pus")),
+		        (long long)json_integer_value(json_object_get(topo, "max_threads_per_core")),
+		        (long long)json_integer_value(json_object_get(topo, "packages")));
+	if (json_is_true(json_object_get(meta, "virtual_machine"))) {
+		const char *hv = report_meta_string(meta, "hypervisor");
+		fprintf(out, "; virtual machine%s%s%s", hv ? " (" : "", hv ? hv : "", hv ? ")" : "");
+	}
+	const char *smt = report_meta_string(meta, "smt_control");
+	if (smt)
+		fprintf(out, "; SMT control: %s", smt);
+	const char *source = report_meta_string(meta, "source");
+	if (!cpu && !host && source)
+		fprintf(out, " (data from: %s)", source);
+	fclose(out);
+	return s;
+}
+
+/* The same-pu control fails when it finds a difference from solo: a verdict of slower or
+ * faster, or, with a ROPE, a ratio interval wholly outside 1 ± ROPE. */
+static bool control_failed(const struct analysis_comparison *c, double rope_pct)
+{
+	if (c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER)
+		return true;
+	if (isnan(rope_pct) || !isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]))
+		return false;
+	double rope = rope_pct / 100;
+	return c->ratio_ci[0] > 1 + rope || c->ratio_ci[1] < 1 - rope;
+}
+
+/* ---- warnings: a table of producers, each adding what it finds, in the order shown --------- */
+
+static int warn(struct report *rep, char *message)
+{
+	return push(&rep->warnings, &rep->warning_count, message);
+}
+
+static int warn_meta_problem(struct report *rep)
+{
+	return rep->meta_problem ? warn(rep, strdup(rep->meta_problem)) : 0;
+}
+
+static int warn_failed_control(struct report *rep, const struct analysis_comparison *c)
+{
+	struct format_ring ns = { .next = 0 };
+	char *by;
+	if (isfinite(c->ratio_mean)) {
+		double res = report_half_width(c->ratio_ci);
+		by = text_printf("%s× solo's (95%% CI %s to %s)",
+		                            format_num(&ns, c->ratio_mean, res),
+		                            format_num(&ns, c->ratio_ci[0], res),
+		                            format_num(&ns, c->ratio_ci[1], res));
+	} else {
+		double res = report_half_width(c->diff_ci);
+		by = text_printf("%s s from solo's (95%% CI %s to %s s)",
+		                            format_num(&ns, c->diff_mean, res),
+		                            format_num(&ns, c->diff_ci[0], res),
+		                            format_num(&ns, c->diff_ci[1], res));
+	}
+	int pushed = by ? warn(rep, text_printf(
+		"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
+		"should match solo's (1×). Either CPU-time accounting on this machine is "
+		"suspect, and with it every other comparison in this report, or the workload "
+		"loses its caches and TLB each time the two copies switch (expected of "
+		"memory-bound code such as mem-chase)", c->a.name, by,
+		c->verdict == ANALYSIS_VERDICT_FASTER ? "lower" : "higher",
+		c->verdict == ANALYSIS_VERDICT_FASTER ? c->p_a_lt_b : c->p_a_gt_b)) : -1;
+	free(by);
+	return pushed;
+}
+
+/* The control first: when it fails, nothing else in the report can be trusted. */
+static int warn_control(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	for (size_t i = 0; i < r->comparison_count; i++) {
+		const struct analysis_comparison *c = &r->comparisons[i];
+		if (c->kind == COMPARISON_CONTROL && control_failed(c, r->options.rope_pct) &&
+		    warn_failed_control(rep, c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int warn_quota(struct report *rep)
+{
+	json_t *quota = rep->meta ? json_object_get(rep->meta, "cpu_quota") : NULL;
+	double quota_cpus = json_number_value(json_object_get(quota, "cpus"));
+	if (!(quota_cpus > 0 && quota_cpus < 2))
+		return 0;
+	const char *source = report_meta_string(quota, "source");
+	return warn(rep, text_printf(
+		"a CPU quota of %.3g CPUs applied to the run%s%s%s: two busy processes could "
+		"not run at the same time, so no pair's contention is what its placement says "
+		"(see the overlap)",
+		quota_cpus, source ? " (" : "", source ? source : "", source ? ")" : ""));
+}
+
+static int warn_virtual_machine(struct report *rep)
+{
+	if (!rep->meta || !json_is_true(json_object_get(rep->meta, "virtual_machine")))
+		return 0;
+	const char *hv = report_meta_string(rep->meta, "hypervisor");
+	return warn(rep, text_printf(
+		"virtual machine%s%s%s: its CPUs are the hypervisor's threads, so its 'siblings' "
+		"need not be siblings on the host, and other guests may share the cores",
+		hv ? " (" : "", hv ? hv : "", hv ? ")" : ""));
+}
+
+static int warn_failed_trials(struct report *rep)
+{
+	size_t failed = rep->result->failed_trials;
+	return failed ? warn(rep, text_printf(
+		"%zu failed trial(s) (a process did not end ok): counted, never analysed; see the "
+		"status column of samples.csv", failed)) : 0;
+}
+
+static int warn_drift(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	if (!isfinite(d->drift_slope_ci[0]) || !(d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0))
+		return 0;
+	struct format_ring ns = { .next = 0 };
+	double res = report_half_width(d->drift_slope_ci);
+	double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
+	return warn(rep, text_printf(
+		"drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half %s s",
+		d->name, format_num(&ns, d->drift_slope_s, res), report_unit_label(rep),
+		format_num(&ns, d->drift_slope_ci[0], res),
+		format_num(&ns, d->drift_slope_ci[1], res),
+		format_num(&ns, d->first_half_mean_s, hres),
+		format_num(&ns, d->second_half_mean_s, hres)));
+}
+
+static int warn_outliers(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	if (!d->outlier_count)
+		return 0;
+	char list[160] = "";
+	size_t used = 0;
+	for (size_t k = 0; k < d->outlier_count && k < 8 && used < sizeof list; k++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", k ? ", " : "",
+		                         d->outlier_trials[k]);
+	return warn(rep, text_printf(
+		"%zu outlier(s) in %s (robust |z| > %g; kept, not dropped): trial %s%s",
+		d->outlier_count, d->name, ANALYSIS_OUTLIER_Z, list,
+		d->outlier_count > 8 ? ", ..." : ""));
+}
+
+static int warn_poor_overlap(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	return d->poor_overlap_trials ? warn(rep, text_printf(
+		"poor overlap in %s: in %zu of %zu trials the two processes ran together less "
+		"than %g%% of the time", d->name, d->poor_overlap_trials, d->overlap_known,
+		100 * ANALYSIS_POOR_OVERLAP)) : 0;
+}
+
+/* Not for a placement whose processes take turns on one PU by design (same-pu). */
+static int warn_wall_above_cpu(struct report *rep, const struct analysis_group_diagnostics *d)
+{
+	return d->wall_above_cpu_trials && !placement_info_time_shared(d->name) ? warn(rep,
+		text_printf("wall time above %gx CPU time in %zu of %zu %s trials: the "
+		                       "processes waited (other load on the machine?)",
+		                       ANALYSIS_WALL_ABOVE_CPU, d->wall_above_cpu_trials,
+		                       d->wall_known, d->name)) : 0;
+}
+
+/* What each group's diagnostics may warn of, in the order shown for each group. */
+static int (*const group_warning_producers[])(struct report *,
+                                              const struct analysis_group_diagnostics *) = {
+	warn_drift, warn_outliers, warn_poor_overlap, warn_wall_above_cpu,
+};
+
+static int warn_groups(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	size_t producers = sizeof group_warning_producers / sizeof group_warning_producers[0];
+	for (size_t i = 0; i < r->group_count; i++)
+		for (size_t k = 0; k < producers; k++)
+			if (group_warning_producers[k](rep, &r->groups[i]) < 0)
+				return -1;
+	return 0;
+}
+
+/* Frequency: only placements whose rows recorded it. With none at all from a run of this tool
+ * (meta.json has a host), say that the clock, one confounder, could not be watched, rather
+ * than leave the MHz column to say it. */
+static int warn_frequency(struct report *rep)
+{
+	const struct report_placement *fmin = NULL, *fmax = NULL;
+	for (size_t i = 0; i < rep->placement_count; i++) {
+		const struct report_placement *p = &rep->placements[i];
+		if (!p->freq_n)
+			continue;
+		if (!fmin || p->freq_mhz < fmin->freq_mhz)
+			fmin = p;
+		if (!fmax || p->freq_mhz > fmax->freq_mhz)
+			fmax = p;
+	}
+	if (fmin && fmax != fmin && fmax->freq_mhz > fmin->freq_mhz * (1 + FREQ_WARN_FRACTION))
+		return warn(rep, text_printf(
+			"CPU frequency differs between placements: %s %.0f MHz, %s %.0f MHz (%.1f%%): "
+			"turbo depends on how many cores are busy, so part of the difference may be the "
+			"clock", fmax->name, fmax->freq_mhz, fmin->name, fmin->freq_mhz,
+			100 * (fmax->freq_mhz / fmin->freq_mhz - 1)));
+	if (!fmin && report_meta_string(rep->meta, "host"))
+		return warn(rep, strdup(
+			"CPU frequency was not readable on this machine (no cpufreq in /sys, as in most "
+			"virtual machines): a turbo difference between placements could not be checked"));
+	return 0;
+}
+
+static int warn_grid_bound(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	for (size_t i = 0; i < r->comparison_count; i++)
+		if (r->comparisons[i].grid.at_bound && warn(rep, text_printf(
+			"%s vs %s: the posterior reaches the edge of the widest grid; collect more samples",
+			r->comparisons[i].a.name, r->comparisons[i].b.name)) < 0)
+			return -1;
+	return 0;
+}
+
+static int warn_notes(struct report *rep)
+{
+	for (size_t i = 0; i < rep->result->note_count; i++)
+		if (warn(rep, strdup(rep->result->notes[i])) < 0)
+			return -1;
+	return 0;
+}
+
+static int warn_damaged_lines(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	return r->warning_count ? warn(rep, text_printf(
+		"%zu damaged line(s) of samples.csv skipped; the first: %s", r->warning_count,
+		r->warnings[0])) : 0;
+}
+
+/* "solo 3 of 60, same-pu 1 of 60" from a count and a total per group, the groups with a
+ * non-zero count only; NULL on out of memory. */
+static char *per_placement(const struct analysis_dataset *d,
+                           size_t (*count)(const struct analysis_group *),
+                           size_t (*total)(const struct analysis_group *))
+{
+	char *list = strdup("");
+	for (size_t i = 0; list && i < d->group_count; i++) {
+		const struct analysis_group *g = &d->groups[i];
+		if (!count(g))
+			continue;
+		char *longer = total ? text_printf("%s%s%s %zu of %zu", list,
+		                                              *list ? ", " : "", g->name, count(g),
+		                                              total(g))
+		                     : text_printf("%s%s%s %zu", list, *list ? ", " : "",
+		                                              g->name, count(g));
+		free(list);
+		list = longer;
+	}
+	return list;
+}
+
+static size_t leftover_trials_of(const struct analysis_group *g) { return g->leftover_trials; }
+static size_t contaminated_of(const struct analysis_group *g) { return g->contaminated_trials; }
+static size_t contamination_known_of(const struct analysis_group *g)
+{
+	return g->contamination_known;
+}
+
+/* Trials that left processes running, which the runner killed: they competed with what
+ * followed until then. */
+static int warn_leftovers(struct report *rep)
+{
+	size_t trials = 0, processes = 0;
+	for (size_t i = 0; i < rep->data->group_count; i++) {
+		trials += rep->data->groups[i].leftover_trials;
+		processes += rep->data->groups[i].leftovers;
+	}
+	if (!trials)
+		return 0;
+	char *list = per_placement(rep->data, leftover_trials_of, NULL);
+	int pushed = list ? warn(rep, text_printf(
+		"%zu trial(s) left processes running after they ended (%s): the runner killed %zu "
+		"process(es) in all (the leftovers column of samples.csv); a workload that starts "
+		"background processes should wait for them", trials, list, processes)) : -1;
+	free(list);
+	return pushed;
+}
+
+/* Trials whose CPUs were also busy with something else, or stolen by the hypervisor. */
+static int warn_contaminated(struct report *rep)
+{
+	size_t trials = 0;
+	for (size_t i = 0; i < rep->data->group_count; i++)
+		trials += rep->data->groups[i].contaminated_trials;
+	if (!trials)
+		return 0;
+	char *list = per_placement(rep->data, contaminated_of, contamination_known_of);
+	int pushed = list ? warn(rep, text_printf(
+		"%zu trial(s) shared their CPUs: foreign CPU time or steal above %g%% of the trial's "
+		"duration (from /proc/stat; the foreign_s and steal_s columns): %s; %s", trials,
+		100 * ANALYSIS_CONTAMINATED_SHARE, list,
+		rep->exclude_contaminated ? "left out of this analysis (--exclude-contaminated)"
+		                          : "`smtbench report --exclude-contaminated` (or `analyze "
+		                            "--exclude-contaminated`) leaves them out")) : -1;
+	free(list);
+	return pushed;
+}
+
+/* The report's warnings, in the order shown: a new warning is one producer more here. */
+static int (*const warning_producers[])(struct report *) = {
+	warn_meta_problem, warn_control, warn_quota, warn_virtual_machine, warn_failed_trials,
+	warn_leftovers, warn_contaminated, warn_groups, warn_frequency, warn_grid_bound,
+	warn_notes, warn_damaged_lines,
+};
+
+static int build_warnings(struct report *rep)
+{
+	for (size_t i = 0; i < sizeof warning_producers / sizeof warning_producers[0]; i++)
+		if (warning_producers[i](rep) < 0)
+			return -1;
+	return 0;
+}
+
+/* Each placement's posterior of mu from the first comparison that holds it (the headline's
+ * first), so that the table and the plot show the numbers of the comparison people read. */
+static void attach_posteriors(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < r->comparison_count; i++) {
+			if ((pass == 0) != ((int)i == rep->headline))
+				continue;
+			const struct analysis_group_summary *sides[2] = { &r->comparisons[i].a,
+			                                                  &r->comparisons[i].b };
+			for (int s = 0; s < 2; s++)
+				for (size_t k = 0; k < rep->placement_count; k++) {
+					struct report_placement *p = &rep->placements[k];
+					if (p->has_mu || strcmp(p->name, sides[s]->name))
+						continue;
+					p->has_mu = true;
+					p->mu_mean = sides[s]->mu_mean;
+					p->mu_ci[0] = sides[s]->mu_ci[0];
+					p->mu_ci[1] = sides[s]->mu_ci[1];
+					p->mu = &sides[s]->mu;
+				}
+		}
+}
+
+static int choose_headline(struct report *rep)
+{
+	const struct analysis_result *r = rep->result;
+	rep->headline = 0;
+	rep->no_sibling = analysis_dataset_find(rep->data, "sibling") < 0;
+	int nonsib = -1;
+	for (size_t i = 0; i < r->comparison_count; i++) {
+		if (r->comparisons[i].kind == COMPARISON_HEADLINE) {
+			rep->headline = (int)i;
+			return 0;
+		}
+		if (nonsib < 0 && !strcmp(r->comparisons[i].a.name, "non-sibling"))
+			nonsib = (int)i;
+	}
+	if (rep->no_sibling && nonsib >= 0)
+		rep->headline = nonsib;
+	json_t *skipped = json_object_get(rep->meta, "skipped_placements");
+	size_t k;
+	json_t *e;
+	json_array_foreach(skipped, k, e)
+		/* The first reason given: a meta.json naming sibling twice must not leak the first. */
+		if (!rep->no_sibling_reason && report_meta_string(e, "name")
+		    && !strcmp(report_meta_string(e, "name"), "sibling")
+		    && report_meta_string(e, "reason"))
+			rep->no_sibling_reason = strdup(report_meta_string(e, "reason"));
+	return 0;
+}
+
+/* DIR/meta.json into rep->meta. Present but damaged: said once among the warnings
+ * (meta_problem), then the report goes on without it, as for a folder that has none. */
+static void load_meta(struct report *rep, const char *dir)
+{
+	char *meta_path = text_printf("%s/meta.json", dir);
+	if (meta_path && access(meta_path, F_OK) == 0) {
+		json_error_t jerr;
+		rep->meta = json_load_file(meta_path, 0, &jerr);
+		if (!rep->meta)
+			rep->meta_problem = text_printf(
+				"%s is not valid JSON (line %d: %s); the machine and the pairs are not "
+				"reported", meta_path, jerr.line, jerr.text);
+		else if (!json_is_object(rep->meta)) {
+			json_decref(rep->meta);
+			rep->meta = NULL;
+			rep->meta_problem = text_printf(
+				"%s is not a JSON object; the machine and the pairs are not reported",
+				meta_path);
+		}
+	}
+	free(meta_path);
+}
+
+struct report *report_new(const char *dir, char *err, size_t err_size)
+{
+	return report_new_excluding(dir, false, err, err_size);
+}
+
+struct report *report_new_excluding(const char *dir, bool exclude_contaminated, char *err,
+                                    size_t err_size)
+{
+	struct report *rep = calloc(1, sizeof *rep);
+	if (!rep || !(rep->dir = strdup(dir))) {
+		free(rep);
+		set_error(err, err_size, "out of memory");
+		return NULL;
+	}
+	rep->exclude_contaminated = exclude_contaminated;
+	rep->data = analysis_load_folder_excluding(dir, ANALYSIS_UNIT_TRIAL, exclude_contaminated,
+	                                           err, err_size);
+	if (!rep->data)
+		goto fail;
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	rep->result = analysis_run(rep->data, &opt, err, err_size);
+	if (!rep->result)
+		goto fail;
+	load_meta(rep, dir);
+
+	rep->placement_count = rep->data->group_count;
+	rep->placements = calloc(rep->placement_count ? rep->placement_count : 1,
+	                         sizeof *rep->placements);
+	if (!rep->placements)
+		goto oom;
+	for (size_t i = 0; i < rep->placement_count; i++) {
+		struct report_placement *p = &rep->placements[i];
+		const struct analysis_group *g = &rep->data->groups[i];
+		p->core = -1;
+		p->freq_mhz = NAN;
+		p->mean_s = NAN;
+		p->mu_mean = p->mu_ci[0] = p->mu_ci[1] = NAN;
+		if (!(p->name = strdup(g->name)))
+			goto oom;
+		p->n = g->n;
+		if (g->n) {
+			double sum = 0;
+			for (size_t k = 0; k < g->n; k++)
+				sum += g->values_s[k];
+			p->mean_s = sum / (double)g->n;
+		}
+	}
+	read_pairs(rep);
+	if (copy_csv_extras(rep) < 0)
+		goto oom;
+	choose_headline(rep);
+	attach_posteriors(rep);
+	rep->sentences = calloc(rep->result->comparison_count, sizeof *rep->sentences);
+	if (!rep->sentences)
+		goto oom;
+	for (size_t i = 0; i < rep->result->comparison_count; i++)
+		if (!(rep->sentences[i] = comparison_sentence(rep, &rep->result->comparisons[i])))
+			goto oom;
+	rep->headline_text = strdup(rep->sentences[rep->headline]);
+	rep->machine = machine_text(rep->meta);
+	if (!rep->headline_text || !rep->machine || build_warnings(rep) < 0)
+		goto oom;
+	return rep;
+oom:
+	set_error(err, err_size, "out of memory");
+fail:
+	report_free(&rep);
+	return NULL;
+}
+
+void report_free(struct report **p)
+{
+	if (!p || !*p)
+		return;
+	struct report *rep = *p;
+	if (rep->sentences)
+		for (size_t i = 0; i < rep->result->comparison_count; i++)
+			free(rep->sentences[i]);
+	free(rep->sentences);
+	for (size_t i = 0; i < rep->placement_count; i++) {
+		free(rep->placements[i].name);
+		free(rep->placements[i].shares);
+	}
+	free(rep->placements);
+	for (size_t i = 0; i < rep->warning_count; i++)
+		free(rep->warnings[i]);
+	free(rep->warnings);
+	free(rep->headline_text);
+	free(rep->no_sibling_reason);
+	free(rep->machine);
+	free(rep->meta_problem);
+	free(rep->workload);
+	free(rep->beside_workload);
+	json_decref(rep->meta);
+	analysis_result_free(&rep->result);
+	analysis_dataset_free(&rep->data);
+	free(rep->dir);
+	free(rep);
+	*p = NULL;
+}

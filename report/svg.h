@@ -1,0 +1,35 @@
+/*
+ * svg.h — the drawing helpers of every plot: the report's and fleet's. Writes SVG 1.1 text to a
+ * FILE; text given to it is escaped (report_xml_escape).
+ */
+#ifndef SMTBENCH_REPORT_SVG_H
+#define SMTBENCH_REPORT_SVG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* A stable 0..4 palette and marker index for a placement name (the registry's order). */
+int svg_placement_style(const char *name);
+const char *svg_color(int style);
+const char *svg_dash(int style); /* stroke-dasharray or "none" */
+
+/* Marker of a style centred at (x, y), radius r: filled or hollow. */
+void svg_marker(FILE *out, int style, double x, double y, double r, const char *color,
+                bool filled);
+
+/* Linear map of data onto pixels. */
+struct svg_axis {
+	double lo, hi;       /* data */
+	double p0, p1;       /* pixels (p1 < p0 for y) */
+};
+double svg_map(const struct svg_axis *a, double v);
+/* Axis line, ticks, tick labels and the axis title (x: below; y: rotated, left). */
+void svg_x_axis(FILE *out, const struct svg_axis *x, double y_px, const char *title);
+void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *title,
+                bool labels);
+void svg_text(FILE *out, double x, double y, const char *anchor, int size, const char *weight,
+              const char *text);
+void svg_begin(FILE *out, int width, int height, const char *title, const char *desc);
+void svg_end(FILE *out);
+
+#endif

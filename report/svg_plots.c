@@ -1,0 +1,806 @@
+/*
+ * svg_plots.c — the report's three plots, drawn by hand as SVG:
+ *   posterior.svg  the posterior of each placement's mean, of the difference and of the
+ *                  slowdown, 95% interval shaded, the "no effect" line marked;
+ *   run-order.svg  every sample in run order (warm-ups greyed, outliers ringed): drift shows;
+ *   samples.svg    each placement's samples as a strip with a box of quartiles.
+ * Placements differ by marker shape and dash pattern as well as colour (grey print).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "report/internal.h"
+
+enum { WIDTH = 780, LEFT = 90, RIGHT = 30 };
+
+/* Closes a memstream and hands over its text; open_memstream sets *buf only at the close. */
+static char *finish(FILE *out, char **buf)
+{
+	if (fclose(out) != 0) {
+		free(*buf);
+		return NULL;
+	}
+	return *buf;
+}
+
+/* ---- posterior.svg ------------------------------------------------------------------------ */
+
+/* An interval as a legend writes it: "lo–hi", or "lo to hi" when a bound is negative (a dash
+ * next to a minus sign misreads), as the terminal and report.md do. */
+static const char *interval_text(char *buf, size_t size, const double ci[2], double res)
+{
+	char lo[48], hi[48];
+	format_number(lo, sizeof lo, ci[0], res);
+	format_number(hi, sizeof hi, ci[1], res);
+	snprintf(buf, size, "%s%s%s", lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–", hi);
+	return buf;
+}
+
+struct curve {
+	const double *values, *probs;
+	size_t count;
+	double ci[2];
+	double mean;
+	char label[200];
+	int style;
+};
+
+/* Probability per unit of x at point i: the mass over the cell that reaches halfway to its
+ * neighbours, so that uneven grids draw the same shape. */
+static double density_at(const struct curve *c, size_t i)
+{
+	double left = i > 0 ? c->values[i] - c->values[i - 1] : 0;
+	double right = i + 1 < c->count ? c->values[i + 1] - c->values[i] : 0;
+	double cell = (left + right) / ((i > 0) + (i + 1 < c->count));
+	if (c->count < 2 || !(cell > 0))
+		return c->probs[i];
+	return c->probs[i] / cell;
+}
+
+static double density_interp(const struct curve *c, double x)
+{
+	for (size_t i = 0; i + 1 < c->count; i++)
+		if (c->values[i] <= x && x <= c->values[i + 1]) {
+			double f = (x - c->values[i]) / (c->values[i + 1] - c->values[i]);
+			return density_at(c, i) * (1 - f) + density_at(c, i + 1) * f;
+		}
+	return 0;
+}
+
+/* The x range that holds all but 0.1% of the mass, from the cumulative sum. */
+static void curve_range(const struct curve *c, double *lo, double *hi)
+{
+	double total = 0, cum = 0;
+	for (size_t i = 0; i < c->count; i++)
+		total += c->probs[i];
+	*lo = c->values[0];
+	*hi = c->values[c->count - 1];
+	bool have_lo = false;
+	for (size_t i = 0; i < c->count; i++) {
+		cum += c->probs[i];
+		if (!have_lo && cum >= total * 0.0005) {
+			*lo = c->values[i > 0 ? i - 1 : 0];
+			have_lo = true;
+		}
+		if (cum >= total * 0.9995) {
+			*hi = c->values[i + 1 < c->count ? i + 1 : i];
+			break;
+		}
+	}
+	if (c->ci[0] < *lo)
+		*lo = c->ci[0];
+	if (c->ci[1] > *hi)
+		*hi = c->ci[1];
+}
+
+struct panel {
+	char title[240];
+	char x_title[120];
+	struct curve *curves;
+	int ncurves;
+	double ref;             /* the "no effect" value, or NAN */
+	char ref_label[80];
+};
+
+enum { PANEL_TITLE_H = 24, LEGEND_LINE_H = 17, PLOT_H = 120, AXIS_H = 52 };
+
+static double panel_height(const struct panel *p)
+{
+	return PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10 + PLOT_H + AXIS_H;
+}
+
+/* The panel's x range around its curves; the "no effect" line is brought into view when that
+ * does not squash the curves (*ref_shown), else *ref_side says where it lies. */
+static void panel_x_range(const struct panel *p, double *lo_out, double *hi_out, bool *ref_shown,
+                          const char **ref_side)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (int k = 0; k < p->ncurves; k++) {
+		double a, b;
+		curve_range(&p->curves[k], &a, &b);
+		lo = fmin(lo, a);
+		hi = fmax(hi, b);
+	}
+	double span = hi > lo ? hi - lo : fmax(fabs(lo) * 1e-3, 1e-9);
+	lo -= span * 0.06;
+	hi += span * 0.06;
+	*ref_shown = false;
+	*ref_side = NULL;
+	if (isfinite(p->ref)) {
+		if (p->ref >= lo && p->ref <= hi) {
+			*ref_shown = true;
+		} else if (p->ref < lo && lo - p->ref <= (hi - lo) * 0.75) {
+			lo = p->ref - (hi - lo) * 0.04;
+			*ref_shown = true;
+		} else if (p->ref > hi && p->ref - hi <= (hi - lo) * 0.75) {
+			hi = p->ref + (hi - lo) * 0.04;
+			*ref_shown = true;
+		} else {
+			*ref_side = p->ref < lo ? "left" : "right";
+		}
+	}
+	*lo_out = lo;
+	*hi_out = hi;
+}
+
+/* One curve: its legend line, its shaded 95% interval, the density and the posterior mean. */
+static void draw_curve(FILE *out, const struct curve *c, const struct svg_axis *x,
+                       const struct svg_axis *y, double legend_y, double plot_bottom, int id)
+{
+	const char *color = svg_color(c->style);
+	double lo = x->lo, hi = x->hi, ly = legend_y;
+	/* Legend: the line as drawn, the shading, the words. */
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"34\" height=\"10\" fill=\"%s\" "
+	        "fill-opacity=\"0.3\"/>\n", LEFT, ly - 5, color);
+	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+	        "stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>\n", LEFT, ly - 5, LEFT + 34,
+	        ly - 5, color, svg_dash(c->style));
+	svg_text(out, LEFT + 42, ly, "start", 12, NULL, c->label);
+
+	fprintf(out, "<g clip-path=\"url(#post%d)\">\n", id);
+	/* The 95% interval, shaded under the curve. */
+	fprintf(out, "<path fill=\"%s\" fill-opacity=\"0.3\" stroke=\"none\" d=\"M%.1f %.1f",
+	        color, svg_map(x, c->ci[0]), plot_bottom);
+	fprintf(out, " L%.1f %.1f", svg_map(x, c->ci[0]), svg_map(y, density_interp(c, c->ci[0])));
+	for (size_t i = 0; i < c->count; i++)
+		if (c->values[i] > c->ci[0] && c->values[i] < c->ci[1])
+			fprintf(out, " L%.1f %.1f", svg_map(x, c->values[i]), svg_map(y, density_at(c, i)));
+	fprintf(out, " L%.1f %.1f L%.1f %.1fZ\"/>\n", svg_map(x, c->ci[1]),
+	        svg_map(y, density_interp(c, c->ci[1])), svg_map(x, c->ci[1]), plot_bottom);
+	/* The density. */
+	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" "
+	        "stroke-dasharray=\"%s\" d=\"", color, svg_dash(c->style));
+	bool started = false;
+	for (size_t i = 0; i < c->count; i++) {
+		/* One point beyond each side, so the curve runs off the edge, not stops. */
+		bool inside = c->values[i] >= lo && c->values[i] <= hi;
+		bool next_inside = i + 1 < c->count && c->values[i + 1] >= lo;
+		if (!inside && !(c->values[i] < lo && next_inside)
+		    && !(c->values[i] > hi && i > 0 && c->values[i - 1] <= hi))
+			continue;
+		fprintf(out, "%s%.1f %.1f", started ? " L" : "M", svg_map(x, c->values[i]),
+		        svg_map(y, density_at(c, i)));
+		started = true;
+	}
+	fputs("\"/>\n", out);
+	/* The posterior mean. */
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+	        "stroke-width=\"1.2\"/>\n</g>\n", svg_map(x, c->mean), plot_bottom,
+	        svg_map(x, c->mean), svg_map(y, density_interp(c, c->mean)), color);
+}
+
+/* The "no effect" line, or a note saying on which side it lies off the scale. */
+static void draw_reference(FILE *out, const struct panel *p, const struct svg_axis *x,
+                           bool ref_shown, const char *ref_side, double plot_top,
+                           double plot_bottom)
+{
+	if (ref_shown) {
+		double rx = svg_map(x, p->ref);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+		        "stroke-width=\"1.5\" stroke-dasharray=\"5,4\"/>\n", rx, plot_bottom, rx,
+		        plot_top);
+		bool right_half = rx > (LEFT + WIDTH - RIGHT) / 2.0;
+		svg_text(out, rx + (right_half ? -5 : 5), plot_top + 12, right_half ? "end" : "start",
+		         12, NULL, p->ref_label);
+	} else if (ref_side) {
+		char note[200];
+		snprintf(note, sizeof note, "%s is far off this scale to the %s", p->ref_label,
+		         ref_side);
+		bool left = !strcmp(ref_side, "left");
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">%s",
+		        left ? LEFT + 6.0 : WIDTH - RIGHT - 6.0, plot_top + 12, left ? "start" : "end",
+		        left ? "&#8592; " : "");
+		report_xml_escape(out, note);
+		fprintf(out, "%s</text>\n", left ? "" : " &#8594;");
+	}
+}
+
+static void draw_panel(FILE *out, const struct panel *p, double top, int id)
+{
+	double lo, hi;
+	bool ref_shown;
+	const char *ref_side;
+	panel_x_range(p, &lo, &hi, &ref_shown, &ref_side);
+	double plot_top = top + PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10;
+	double plot_bottom = plot_top + PLOT_H;
+	struct svg_axis x = { lo, hi, LEFT, WIDTH - RIGHT };
+	double peak = 0;
+	for (int k = 0; k < p->ncurves; k++)
+		for (size_t i = 0; i < p->curves[k].count; i++)
+			if (p->curves[k].values[i] >= lo && p->curves[k].values[i] <= hi)
+				peak = fmax(peak, density_at(&p->curves[k], i));
+	if (!(peak > 0))
+		peak = 1;
+	struct svg_axis y = { 0, peak * 1.08, plot_bottom, plot_top };
+
+	svg_text(out, LEFT, top + 17, "start", 14, "bold", p->title);
+	fprintf(out, "<clipPath id=\"post%d\"><rect x=\"%d\" y=\"%.1f\" width=\"%d\" "
+	        "height=\"%d\"/></clipPath>\n", id, LEFT, plot_top - 2, WIDTH - RIGHT - LEFT,
+	        PLOT_H + 2);
+	for (int k = 0; k < p->ncurves; k++)
+		draw_curve(out, &p->curves[k], &x, &y, top + PANEL_TITLE_H + LEGEND_LINE_H * k + 8,
+		           plot_bottom, id);
+	draw_reference(out, p, &x, ref_shown, ref_side, plot_top, plot_bottom);
+	svg_x_axis(out, &x, plot_bottom, p->x_title);
+	svg_y_axis(out, &y, LEFT, "density", false);
+}
+
+int report_ratio_distribution(const struct analysis_comparison *c, double **values,
+                              double **probs, size_t *count)
+{
+	const struct analysis_dist *a = &c->a.mu, *b = &c->b.mu;
+	double w = c->ratio_ci[1] - c->ratio_ci[0];
+	if (!(w > 0) || a->count == 0 || b->count == 0 || b->values[0] <= 0)
+		return -1;
+	double lo = fmax(c->ratio_ci[0] - 1.5 * w, 0.0), hi = c->ratio_ci[1] + 1.5 * w;
+	enum { BINS = 161 };
+	double *v = calloc(BINS, sizeof *v), *p = calloc(BINS, sizeof *p);
+	double *prefix = malloc(a->count * sizeof *prefix);
+	if (!v || !p || !prefix) {
+		free(v);
+		free(p);
+		free(prefix);
+		return -1;
+	}
+	double cum = 0;
+	for (size_t i = 0; i < a->count; i++) {
+		prefix[i] = cum;
+		cum += a->probs[i];
+	}
+	/* P(A / B <= r) = sum_j P(B = b_j) F_A(r b_j); each bin gets the CDF's rise across it. */
+	double bw = (hi - lo) / BINS, below = 0;
+	for (size_t k = 0; k <= BINS; k++) {
+		double edge = lo + (double)k * bw, f = 0;
+		for (size_t j = 0; j < b->count; j++)
+			if (b->probs[j] > 0)
+				f += b->probs[j] * cell_cdf(a->values, a->probs, a->count, prefix, edge * b->values[j]);
+		if (k > 0) {
+			v[k - 1] = edge - 0.5 * bw;
+			p[k - 1] = fmax(f - below, 0.0);
+		}
+		below = f;
+	}
+	free(prefix);
+	*values = v;
+	*probs = p;
+	*count = BINS;
+	return 0;
+}
+
+static void fill_curve(struct curve *c, const struct analysis_dist *d, const double ci[2],
+                       double mean, int style)
+{
+	c->values = d->values;
+	c->probs = d->probs;
+	c->count = d->count;
+	c->ci[0] = ci[0];
+	c->ci[1] = ci[1];
+	c->mean = mean;
+	c->style = style;
+}
+
+/* The posterior of each side's mean: one panel with both curves when both stay wide enough
+ * on a shared axis, otherwise one panel each. Returns the panels written. */
+static int mean_panels(const struct report *rep, const struct analysis_comparison *c,
+                       const char *grid_note, struct curve mu[2], struct panel *panels)
+{
+	const char *unit = report_unit_label(rep);
+	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
+	for (int s = 0; s < 2; s++) {
+		char ci[100], m[48];
+		double res = fabs(sides[s]->mu_ci[1] - sides[s]->mu_ci[0]) / 2;
+		fill_curve(&mu[s], &sides[s]->mu, sides[s]->mu_ci, sides[s]->mu_mean,
+		           svg_placement_style(sides[s]->name));
+		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s%s, 95%% CI %s s",
+		         sides[s]->name, sides[s]->n, format_number(m, sizeof m, sides[s]->mu_mean, res),
+		         grid_note,
+		         interval_text(ci, sizeof ci, sides[s]->mu_ci, res));
+	}
+	double alo, ahi, blo, bhi;
+	curve_range(&mu[0], &alo, &ahi);
+	curve_range(&mu[1], &blo, &bhi);
+	double joint = fmax(ahi, bhi) - fmin(alo, blo);
+	bool shared = joint > 0 && fmin(ahi - alo, bhi - blo) / joint >= 0.12;
+	int np = 0;
+	for (int s = 0; s < (shared ? 1 : 2); s++) {
+		struct panel *p = &panels[np++];
+		p->curves = shared ? mu : &mu[s];
+		p->ncurves = shared ? 2 : 1;
+		p->ref = NAN;
+		snprintf(p->title, sizeof p->title, "Posterior of the mean user CPU time per %s%s%s",
+		         unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
+		snprintf(p->x_title, sizeof p->x_title, "mean user CPU time per %s (s)", unit);
+	}
+	return np;
+}
+
+static void difference_panel(const struct analysis_comparison *c, const char *grid_note,
+                             struct curve *diff, struct panel *p)
+{
+	char ci[100], m[48];
+	double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
+	fill_curve(diff, &c->diff, c->diff_ci, c->diff_mean, 2);
+	snprintf(diff->label, sizeof diff->label, "%s − %s: mean %s s%s, 95%% CI %s s; "
+	         "P(%s slower) = %.2f", c->a.name, c->b.name,
+	         format_number(m, sizeof m, c->diff_mean, res), grid_note,
+	         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
+	p->curves = diff;
+	p->ncurves = 1;
+	p->ref = 0;
+	snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
+	snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
+	         c->a.name, c->b.name);
+	snprintf(p->x_title, sizeof p->x_title, "difference of mean user CPU time (s)");
+}
+
+/* The slowdown's panel when the ratio is known, its points in the new arrays *rv and *rp (the
+ * caller frees them). False when there is no ratio to draw. */
+static bool ratio_panel(const struct analysis_comparison *c, const char *grid_note,
+                        struct curve *ratio, struct panel *p, double **rv, double **rp)
+{
+	size_t rn = 0;
+	if (!isfinite(c->ratio_mean) || report_ratio_distribution(c, rv, rp, &rn) != 0)
+		return false;
+	char ci[100], m[48];
+	double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
+	ratio->values = *rv;
+	ratio->probs = *rp;
+	ratio->count = rn;
+	ratio->ci[0] = c->ratio_ci[0];
+	ratio->ci[1] = c->ratio_ci[1];
+	ratio->mean = c->ratio_mean;
+	ratio->style = 3;
+	snprintf(ratio->label, sizeof ratio->label, "%s / %s: mean %s×%s, 95%% CI %s×",
+	         c->a.name, c->b.name, format_number(m, sizeof m, c->ratio_mean, res), grid_note,
+	         interval_text(ci, sizeof ci, c->ratio_ci, res));
+	p->curves = ratio;
+	p->ncurves = 1;
+	p->ref = 1;
+	snprintf(p->ref_label, sizeof p->ref_label, "1×: no slowdown");
+	snprintf(p->title, sizeof p->title, "Posterior of the slowdown: %s / %s", c->a.name,
+	         c->b.name);
+	snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean user CPU times (×)");
+	return true;
+}
+
+/* The panels stacked under one title; a new string, NULL on out of memory. */
+static char *posterior_svg(const struct analysis_comparison *c, const struct panel *panels,
+                           int np)
+{
+	double height = 50;
+	for (int i = 0; i < np; i++)
+		height += panel_height(&panels[i]) + 14;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	char title[300];
+	snprintf(title, sizeof title, "Posterior distributions: %s vs %s", c->a.name, c->b.name);
+	svg_begin(out, WIDTH, (int)ceil(height), title,
+	          "Grid posterior of each placement's mean, of their difference and of their ratio; "
+	          "the shaded band is the 95% credible interval, the thin line the posterior mean, "
+	          "the dashed black line no effect.");
+	svg_text(out, WIDTH / 2.0, 26, "middle", 16, "bold", title);
+	double top = 40;
+	for (int i = 0; i < np; i++) {
+		draw_panel(out, &panels[i], top, i);
+		top += panel_height(&panels[i]) + 14;
+	}
+	svg_end(out);
+	return finish(out, &buf);
+}
+
+char *report_svg_posterior(const struct report *rep)
+{
+	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
+	/* Too few samples: the means drawn are the grid's, and the legends say so. */
+	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
+	struct curve mu[2], diff, ratio;
+	struct panel panels[4];
+	memset(panels, 0, sizeof panels);
+	int np = mean_panels(rep, c, grid_note, mu, panels);
+	difference_panel(c, grid_note, &diff, &panels[np++]);
+	double *rv = NULL, *rp = NULL;
+	if (ratio_panel(c, grid_note, &ratio, &panels[np], &rv, &rp))
+		np++;
+	char *svg = posterior_svg(c, panels, np);
+	free(rv);
+	free(rp);
+	return svg;
+}
+
+/* ---- run-order.svg ------------------------------------------------------------------------ */
+
+/* The run-order plot's left margin: room for tick labels and a two-line y title. */
+enum { RUN_LEFT = 104 };
+
+/* Legend entries in a row, wrapped to a new row when the text would run off the plot: a
+ * marker and its words; returns the x after it (and moves *y down when it wrapped). */
+static double legend_entry(FILE *out, double left, double x, double *yp, int style,
+                           const char *color, bool filled, bool ring, const char *text)
+{
+	double needed = 18 + 6.6 * (double)strlen(text);
+	if (x > left && x + needed > WIDTH - RIGHT) {
+		x = left;
+		*yp += 20;
+	}
+	double y = *yp;
+	if (ring)
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" stroke=\"#000\" "
+		        "stroke-width=\"1.6\"/>\n", x + 6, y - 4);
+	else
+		svg_marker(out, style, x + 6, y - 4, 5, color, filled);
+	svg_text(out, x + 18, y, "start", 12, NULL, text);
+	return x + needed + 18;
+}
+
+/* A placement's y range in the run-order plot: its analysed samples, widened to take in each
+ * warm-up that lies within one span of them. A warm-up further off (a cold first trial) would
+ * squash the analysed samples into a line, so it is pinned to the panel's edge instead and
+ * labelled with its value. Returns false when the placement has no points at all. */
+static bool run_order_range(const struct analysis_dataset *d, int group, double *lo, double *hi)
+{
+	double alo = INFINITY, ahi = -INFINITY, wlo = INFINITY, whi = -INFINITY;
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		if (pt->group != group)
+			continue;
+		if (pt->warmup) {
+			wlo = fmin(wlo, pt->value_s);
+			whi = fmax(whi, pt->value_s);
+		} else {
+			alo = fmin(alo, pt->value_s);
+			ahi = fmax(ahi, pt->value_s);
+		}
+	}
+	if (!isfinite(alo) && !isfinite(wlo))
+		return false;
+	if (!isfinite(alo)) { /* warm-ups only: they are all there is to show */
+		alo = wlo;
+		ahi = whi;
+	}
+	double reach = fmax(ahi - alo, fmax(fabs(ahi) * 0.01, 1e-9));
+	if (isfinite(wlo) && wlo < alo && alo - wlo <= reach)
+		alo = wlo;
+	if (isfinite(whi) && whi > ahi && whi - ahi <= reach)
+		ahi = whi;
+	double pad = ahi > alo ? (ahi - alo) * 0.08 : fmax(fabs(ahi) * 0.01, 1e-6);
+	*lo = alo - pad;
+	*hi = ahi + pad;
+	return true;
+}
+
+/* Faint vertical lines at the x ticks, so that the stacked panels read against one x axis. */
+static void x_grid(FILE *out, const struct svg_axis *x, double top, double bottom)
+{
+	double first, step;
+	int n = report_nice_ticks(x->lo, x->hi, 7, &first, &step);
+	for (int i = 0; i < n; i++) {
+		double px = svg_map(x, first + i * step);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+		        px, top, px, bottom);
+	}
+}
+
+/* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
+ * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
+static void run_order_panel(FILE *out, const struct report *rep, int group,
+                            const struct svg_axis *x, double top, double plot_h, double r)
+{
+	const struct analysis_dataset *d = rep->data;
+	const struct analysis_group *grp = &d->groups[group];
+	const struct report_placement *pl = (size_t)group < rep->placement_count
+	                                    ? &rep->placements[group] : NULL;
+	int style = svg_placement_style(grp->name);
+	const char *color = svg_color(style);
+	double lo, hi;
+	run_order_range(d, group, &lo, &hi);
+	double plot_top = top + 24, plot_bottom = plot_top + plot_h;
+	struct svg_axis y = { lo, hi, plot_bottom, plot_top };
+	size_t warmups = 0;
+	for (size_t i = 0; i < d->point_count; i++)
+		warmups += d->points[i].group == group && d->points[i].warmup;
+
+	fputs("<g class=\"panel\" data-placement=\"", out);
+	report_xml_escape(out, grp->name);
+	fputs("\">\n", out);
+	/* Title: the placement's marker, its name, n, and its mean. */
+	char title[300], mean[48] = "";
+	if (grp->n && pl && isfinite(pl->mean_s)) {
+		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (hi - lo) / 20;
+		format_number(mean, sizeof mean, pl->mean_s, res);
+	}
+	char extra[64] = "";
+	if (warmups)
+		snprintf(extra, sizeof extra, ", %zu warm-up%s", warmups, warmups == 1 ? "" : "s");
+	snprintf(title, sizeof title, "%s (n = %zu%s)%s%s%s", grp->name, grp->n, extra,
+	         mean[0] ? ": mean " : "", mean, mean[0] ? " s (dashed line)" : "");
+	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, color, true);
+	svg_text(out, RUN_LEFT + 18, top + 16, "start", 13, "bold", title);
+
+	x_grid(out, x, plot_top, plot_bottom);
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
+	        "stroke=\"#ccc\"/>\n", RUN_LEFT, plot_top, WIDTH - RIGHT - RUN_LEFT, plot_h);
+	if (mean[0]) {
+		double py = svg_map(&y, pl->mean_s);
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, py, WIDTH - RIGHT,
+		        py, color);
+	}
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		if (pt->group != group)
+			continue;
+		double px = svg_map(x, (double)pt->trial), v = pt->value_s;
+		/* Off the scale (only a far-off warm-up can be): pinned inside the edge, labelled. */
+		bool above = v > hi, below = v < lo;
+		double py = above ? plot_top + r + 3 : below ? plot_bottom - r - 3 : svg_map(&y, v);
+		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
+		if (above || below) {
+			char value[48], note[80];
+			snprintf(note, sizeof note, "%s %s s", above ? "↑" : "↓",
+			         format_number(value, sizeof value, v, fabs(v) * 0.01));
+			bool right_half = px > (RUN_LEFT + WIDTH - RIGHT) / 2.0;
+			svg_text(out, px + (right_half ? -r - 4 : r + 4), py + 4,
+			         right_half ? "end" : "start", 11, NULL, note);
+		}
+		if (pt->outlier)
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
+			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
+	}
+	char ytitle[80];
+	snprintf(ytitle, sizeof ytitle, "user CPU time\nper %s (s)", report_unit_label(rep));
+	svg_y_axis(out, &y, RUN_LEFT, ytitle, true);
+	fputs("</g>\n", out);
+}
+
+char *report_svg_run_order(const struct report *rep)
+{
+	const struct analysis_dataset *d = rep->data;
+	const char *unit = report_unit_label(rep);
+	double tlo = INFINITY, thi = -INFINITY;
+	for (size_t i = 0; i < d->point_count; i++) {
+		tlo = fmin(tlo, (double)d->points[i].trial);
+		thi = fmax(thi, (double)d->points[i].trial);
+	}
+	if (!d->point_count)
+		tlo = 0, thi = 1;
+	double tpad = thi > tlo ? (thi - tlo) * 0.02 + 0.5 : 1;
+	struct svg_axis x = { tlo - tpad, thi + tpad, RUN_LEFT, WIDTH - RIGHT };
+	int panels = 0;
+	for (size_t g = 0; g < d->group_count; g++) {
+		double lo, hi;
+		panels += run_order_range(d, (int)g, &lo, &hi);
+	}
+	/* Panels tall enough for their axis title, shorter when there are many of them. */
+	double plot_h = panels <= 2 ? 150 : panels <= 3 ? 130 : 112;
+	enum { PANEL_GAP = 18, X_AXIS_H = 56 };
+
+	/* The body first, into its own stream: the height is known only after the legend wraps. */
+	char *body = NULL;
+	size_t body_len = 0;
+	FILE *out = open_memstream(&body, &body_len);
+	if (!out)
+		return NULL;
+	char title[200];
+	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s", unit);
+	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
+	double lx = RUN_LEFT, ly = 50;
+	for (size_t g = 0; g < d->group_count; g++) {
+		int style = svg_placement_style(d->groups[g].name);
+		char text[120];
+		snprintf(text, sizeof text, "%s (n = %zu)", d->groups[g].name, d->groups[g].n);
+		lx = legend_entry(out, RUN_LEFT, lx, &ly, style, svg_color(style), true, false, text);
+	}
+	if (d->warmup_trials)
+		lx = legend_entry(out, RUN_LEFT, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
+	legend_entry(out, RUN_LEFT, lx, &ly, 0, "#000", false, true, "outlier (kept)");
+	svg_text(out, RUN_LEFT, ly + 20, "start", 12, NULL,
+	         panels > 1 ? "One panel per placement, each with its own y scale; dashed line: "
+	                      "the placement's mean."
+	                    : "Dashed line: the placement's mean.");
+	double top = ly + 34;
+	for (size_t g = 0; g < d->group_count; g++) {
+		double lo, hi;
+		if (!run_order_range(d, (int)g, &lo, &hi))
+			continue;
+		run_order_panel(out, rep, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4);
+		top += 24 + plot_h + PANEL_GAP;
+	}
+	double axis_y = panels ? top - PANEL_GAP : top + 24;
+	svg_x_axis(out, &x, axis_y, d->from_folder ? "trial, in the order run (warm-up included)"
+	                                           : "sample, in file order");
+	if (fclose(out) != 0 || !body) { /* open_memstream sets body only at the close */
+		free(body);
+		return NULL;
+	}
+
+	char *buf = NULL;
+	size_t len = 0;
+	out = open_memstream(&buf, &len);
+	if (!out) {
+		free(body);
+		return NULL;
+	}
+	svg_begin(out, WIDTH, (int)ceil(axis_y + X_AXIS_H), title,
+	          "Each marker is one sample, placed by its run-order index; one panel per "
+	          "placement, each with its own y scale, all sharing the x axis; placements differ "
+	          "by colour and shape; warm-ups are grey and hollow; outliers are ringed; the dashed "
+	          "line is the placement's mean.");
+	fputs(body, out);
+	free(body);
+	svg_end(out);
+	return finish(out, &buf);
+}
+
+/* ---- samples.svg -------------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Linear-interpolation quantile of sorted x. */
+static double quantile_sorted(const double *x, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)floor(pos);
+	if (i + 1 >= n)
+		return x[n - 1];
+	return x[i] + (pos - (double)i) * (x[i + 1] - x[i]);
+}
+
+/* One placement's column of samples.svg, on its own y axis: box of quartiles, median, whiskers,
+ * every analysed sample spread sideways (outliers ringed), and its name and n below. Returns -1
+ * on out of memory. */
+static int samples_column(FILE *out, const struct analysis_dataset *d, size_t g, double left,
+                          double right, double top, double bottom)
+{
+	const struct analysis_group *grp = &d->groups[g];
+	int style = svg_placement_style(grp->name);
+	const char *color = svg_color(style);
+	double *sorted = malloc(grp->n * sizeof *sorted);
+	if (!sorted)
+		return -1;
+	memcpy(sorted, grp->values_s, grp->n * sizeof *sorted);
+	qsort(sorted, grp->n, sizeof *sorted, cmp_double);
+	double ylo = sorted[0], yhi = sorted[grp->n - 1];
+	double ypad = yhi > ylo ? (yhi - ylo) * 0.08 : fmax(fabs(yhi) * 0.01, 1e-6);
+	struct svg_axis y = { ylo - ypad, yhi + ypad, bottom, top };
+	double axis_x = left + 62; /* room for this column's tick labels */
+	double cx = (axis_x + right) / 2;
+	double half = fmin((right - axis_x) * 0.3, 70);
+	double q1 = quantile_sorted(sorted, grp->n, 0.25);
+	double med = quantile_sorted(sorted, grp->n, 0.5);
+	double q3 = quantile_sorted(sorted, grp->n, 0.75);
+	double iqr = q3 - q1, wlo = q1, whi = q3;
+	for (size_t i = 0; i < grp->n; i++) {
+		if (sorted[i] >= q1 - 1.5 * iqr && sorted[i] < wlo)
+			wlo = sorted[i];
+		if (sorted[i] <= q3 + 1.5 * iqr && sorted[i] > whi)
+			whi = sorted[i];
+	}
+	free(sorted);
+
+	fputs("<g class=\"panel\" data-placement=\"", out);
+	report_xml_escape(out, grp->name);
+	fputs("\">\n", out);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+	        "stroke=\"#ccc\"/>\n", axis_x, top, right - axis_x, bottom - top);
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+	        cx, svg_map(&y, wlo), cx, svg_map(&y, q1));
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+	        cx, svg_map(&y, q3), cx, svg_map(&y, whi));
+	for (int w = 0; w < 2; w++) {
+		double v = w ? whi : wlo;
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
+		        cx - half / 3, svg_map(&y, v), cx + half / 3, svg_map(&y, v));
+	}
+	double by = svg_map(&y, q3), bh = svg_map(&y, q1) - by;
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+	        "fill-opacity=\"0.12\" stroke=\"#333\" stroke-width=\"1.2\"/>\n", cx - half, by,
+	        2 * half, bh < 1 ? 1 : bh, color);
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+	        "stroke-width=\"3\"/>\n", cx - half, svg_map(&y, med), cx + half, svg_map(&y, med));
+	/* Samples, spread by a low-discrepancy sequence: the same picture every time. */
+	for (size_t i = 0; i < grp->n; i++) {
+		double jitter = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
+		double px = cx + jitter * half * 0.8, py = svg_map(&y, grp->values_s[i]);
+		svg_marker(out, style, px, py, 4, color, false);
+		for (size_t pi = 0; pi < d->point_count; pi++)
+			if (d->points[pi].group == (int)g && d->points[pi].trial == grp->trials[i]
+			    && d->points[pi].outlier && !d->points[pi].warmup) {
+				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
+				        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py);
+				break;
+			}
+	}
+	/* Name and n below, on two lines: columns can be narrow. */
+	double name_w = 8.2 * (double)strlen(grp->name);
+	svg_marker(out, style, cx - name_w / 2 - 14, bottom + 16, 5, color, false);
+	svg_text(out, cx, bottom + 20, "middle", 13, "bold", grp->name);
+	char n_text[48];
+	snprintf(n_text, sizeof n_text, "n = %zu", grp->n);
+	svg_text(out, cx, bottom + 36, "middle", 12, NULL, n_text);
+	svg_y_axis(out, &y, axis_x, "", true);
+	fputs("</g>\n", out);
+	return 0;
+}
+
+char *report_svg_samples(const struct report *rep)
+{
+	const struct analysis_dataset *d = rep->data;
+	const char *unit = report_unit_label(rep);
+	enum { HEIGHT = 460, TOP = 76, BOTTOM = 64, PLOT_LEFT = 34 };
+	size_t shown = 0;
+	for (size_t g = 0; g < d->group_count; g++)
+		shown += d->groups[g].n > 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	char title[200];
+	snprintf(title, sizeof title, "Analysed samples per placement: user CPU time per %s", unit);
+	svg_begin(out, WIDTH, HEIGHT, title,
+	          "One column per placement, each on its own y scale so that its spread shows; each "
+	          "marker is one analysed sample (warm-ups excluded), spread sideways so they do not "
+	          "hide each other; the box spans the quartiles, the thick line is the median, "
+	          "whiskers reach the farthest sample within 1.5 box lengths; outliers are ringed.");
+	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
+	svg_text(out, WIDTH / 2.0, 44, "middle", 12, NULL,
+	         "box: quartiles, thick line: median, whiskers: within 1.5 IQR, markers: samples, "
+	         "rings: outliers");
+	svg_text(out, WIDTH / 2.0, 60, "middle", 12, NULL,
+	         shown > 1 ? "Each placement on its own y scale (compare their means in the "
+	                     "posterior plot and the table)"
+	                   : "");
+	double col_w = (double)(WIDTH - RIGHT - PLOT_LEFT) / (double)(shown ? shown : 1);
+	size_t k = 0;
+	for (size_t g = 0; g < d->group_count; g++) {
+		if (!d->groups[g].n)
+			continue;
+		double left = PLOT_LEFT + col_w * (double)k;
+		k++;
+		if (samples_column(out, d, g, left, left + col_w - (k < shown ? 10 : 0), TOP,
+		                   HEIGHT - BOTTOM) != 0) {
+			fclose(out);
+			free(buf);
+			return NULL;
+		}
+	}
+	if (!shown)
+		svg_text(out, WIDTH / 2.0, HEIGHT / 2.0, "middle", 13, NULL, "no analysed samples");
+	char ytitle[80];
+	snprintf(ytitle, sizeof ytitle, "user CPU time per %s (s)", unit);
+	fprintf(out, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
+	        "font-size=\"13\">", (TOP + HEIGHT - BOTTOM) / 2.0);
+	report_xml_escape(out, ytitle);
+	fputs("</text>\n", out);
+	svg_end(out);
+	return finish(out, &buf);
+}

@@ -1,0 +1,142 @@
+/*
+ * resume.c — `run --resume`: every check before the first write (see resume.h).
+ */
+#include "runner/resume.h"
+
+#include <err.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "runner/meta.h"
+#include "runner/trial.h"
+#include "runner/util.h"
+#include "runner/workload.h"
+#include "topology/topology.h"
+
+/* samples.csv's trials must be the plan's trials 0, 1, 2...: same placement, block and warm-up
+ * flag as the seed in meta.json gives them, and no more than the plan has. */
+static void check_against_plan(const struct experiment *e, const struct store_scan *scan,
+                               const char *dir)
+{
+	long total = plan_total_trials(&e->plan);
+	for (long i = 0; i < scan->ntrials; i++) {
+		const struct stored_trial *t = &scan->trials[i];
+		if (total >= 0 && t->trial >= total)
+			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is beyond the "
+			     "plan's %ld trials in meta.json; the file was changed or is not this "
+			     "run's", dir, t->line, t->trial, total);
+		enum placement want = plan_placement_of(&e->plan, t->trial);
+		long block = plan_block_of(&e->plan, t->trial);
+		if (t->placement != want || t->block != block
+		    || t->warmup != (plan_is_warmup(&e->plan, t->trial) != 0))
+			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is %s in block "
+			     "%ld%s, where the plan in meta.json (seed %llu) has %s in block %ld; the "
+			     "file was changed or is not this run's", dir, t->line, t->trial,
+			     placement_name(t->placement), t->block, t->warmup ? " (warm-up)" : "",
+			     (unsigned long long)e->plan.seed, placement_name(want), block);
+	}
+}
+
+/* The workloads of a resumed run: exactly the files meta.json recorded (see workload.h); a
+ * folder from before paths and hashes were recorded looks its command up again. */
+static void resolve_recorded_workloads(struct experiment *e, const char *dir)
+{
+	if (e->a.path)
+		xworkload_recorded(&e->a, e->kernel, e->iters, dir);
+	else if (e->kernel)
+		xworkload_kernel(&e->a, e->kernel, e->iters);
+	else
+		xworkload_resolve(&e->a);
+	if (e->b.path)
+		xworkload_recorded(&e->b, e->beside_kernel, e->beside_iters, dir);
+	else if (e->beside_kernel)
+		xworkload_kernel(&e->b, e->beside_kernel, e->beside_iters);
+	else if (e->b.argv)
+		xworkload_resolve(&e->b);
+	const char *version = json_string_value(json_object_get(e->meta, "version"));
+	if (version && strcmp(version, SMTBENCH_VERSION) != 0)
+		warnx("%s was started by smtbench %s; this is %s (its workloads are the same files, "
+		      "checked by their SHA-256)", dir, version, SMTBENCH_VERSION);
+}
+
+/* For --resume: the recorded pairs must still be usable here and still be what they were. */
+static void check_recorded_pairs(const struct experiment *e, const struct topo *topo,
+                                 const char *dir)
+{
+	for (int i = 0; i < e->plan.nplacements; i++) {
+		enum placement p = e->plan.placements[i];
+		const struct topo_pair *pair = &e->pairs[p];
+		int pus[2] = { pair->pus[0], pair->npus > 1 ? pair->pus[1] : pair->pus[0] };
+		struct topo_relation rel;
+		char err[ERR_LEN];
+		if (topo_relate(topo, pus, &rel, err, sizeof err) != 0)
+			errx(EXIT_USAGE, "cannot resume %s: its %s placement used CPUs %d,%d: %s", dir,
+			     placement_name(p), pus[0], pus[1], err);
+		enum placement want = p == PLACEMENT_SOLO ? PLACEMENT_SAME_PU : p;
+		if (!topo_relation_serves(rel.relation, want))
+			errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d are now a %s pair, not %s", dir,
+			     pus[0], pus[1], placement_name(rel.relation), placement_name(p));
+		if (pair->npus > 1 && pair->shares[0] && strcmp(pair->shares, rel.shares) != 0)
+			errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d now share %s, where the run "
+			     "recorded %s; the machine's topology changed", dir, pus[0], pus[1],
+			     rel.shares, pair->shares);
+	}
+}
+
+/* The run must be resumed on the host that started it (its pairs are this machine's CPUs). */
+static void check_host(const struct experiment *e, const char *dir)
+{
+	char host[128] = "";
+	gethostname(host, sizeof host - 1);
+	const char *recorded_host = json_string_value(json_object_get(e->meta, "host"));
+	if (recorded_host && strcmp(recorded_host, host) != 0)
+		errx(EXIT_USAGE, "cannot resume %s here: it was recorded on host %s, this is %s", dir,
+		     recorded_host, host);
+}
+
+void resume_open(const char *dir, char **command_line, struct resumed *r)
+{
+	*r = (struct resumed){ .e = { .command_line = command_line } };
+	char err[ERR_LEN];
+	if (store_is_partial(dir))
+		errx(EXIT_USAGE, "cannot resume %s: it is the temporary folder of a run killed while "
+		     "creating its results folder; it holds no trial: remove it (rm -r) and start a "
+		     "new run", dir);
+	/* From here on a stop signal waits for a trial boundary (see experiment_run). */
+	trial_block_signals(&r->e.child_sigmask);
+	r->store = store_open(dir, err, sizeof err);
+	if (!r->store)
+		errx(EXIT_USAGE, "cannot resume: %s", err);
+	if (meta_load(dir, &r->e, err, sizeof err) != 0)
+		errx(EXIT_USAGE, "cannot resume: %s", err);
+	const char *status = json_string_value(json_object_get(r->e.meta, "status"));
+	r->complete = status && !strcmp(status, "complete");
+	if (!r->complete)
+		check_host(&r->e, dir);
+	if (store_scan(r->store, &r->scan, err, sizeof err) != 0)
+		errx(EXIT_USAGE, "cannot resume: %s; nothing was changed (repair or remove the "
+		     "damaged line by hand, then resume again)", err);
+	check_against_plan(&r->e, &r->scan, dir);
+	if (r->complete)
+		return;
+	resolve_recorded_workloads(&r->e, dir);
+	struct topo *topo = topo_load(NULL, err, sizeof err);
+	if (!topo)
+		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+	check_recorded_pairs(&r->e, topo, dir);
+	topo_free(&topo);
+
+	if (store_cut_torn(r->store, &r->scan, err, sizeof err) != 0)
+		errx(EXIT_FAILURE_RUNTIME, "cannot resume: %s", err);
+	json_object_set_new(r->e.meta, "resumed_with", json_pack("[s, s, s, s]", "smtbench", "run",
+	                                                         "--resume", dir));
+}
+
+void resume_release(struct resumed *r)
+{
+	store_scan_release(&r->scan);
+	store_close(&r->store);
+	experiment_release(&r->e);
+}
