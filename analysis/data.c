@@ -21,7 +21,7 @@ struct analysis_dataset *dataset_new(const char *source, bool from_folder,
 	struct analysis_dataset *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	d->source = strdup(source);
+	d->source = text_escape(source); /* a path from the command line: shown as text */
 	d->from_folder = from_folder;
 	d->unit = unit;
 	if (!d->source) {
@@ -97,7 +97,7 @@ int builder_add_group(struct dataset_builder *b, const char *name)
 	b->group_cap = caps;
 	struct analysis_group *g = &d->groups[d->group_count];
 	memset(g, 0, sizeof *g);
-	g->name = strdup(name);
+	g->name = text_escape(name); /* a placement from samples.csv or a path: shown everywhere */
 	if (!g->name)
 		return -1;
 	b->group_cap[d->group_count] = 0;
@@ -146,6 +146,11 @@ int builder_add_sample(struct dataset_builder *b, int group, long trial, double 
 int builder_warn(struct dataset_builder *b, char *message)
 {
 	struct analysis_dataset *d = b->data;
+	if (message && !text_is_printable(message)) { /* it may quote a damaged line's bytes */
+		char *shown = text_escape(message);
+		free(message);
+		message = shown;
+	}
 	if (!message || grow_array((void **)&d->warnings, &b->warning_cap, d->warning_count + 1,
 	                     sizeof *d->warnings) < 0) {
 		free(message);

@@ -911,9 +911,11 @@ static int make_groups(struct folder_load *L)
 			g->freq_n = L->set.seen[i].freq_n;
 		}
 	}
-	d->workload = L->set.workload;
-	d->beside_workload = L->set.beside_workload;
-	L->set.workload = L->set.beside_workload = NULL;
+	/* Names from samples.csv are shown by every report: escaped once, here. */
+	d->workload = L->set.workload ? text_escape(L->set.workload) : NULL;
+	d->beside_workload = L->set.beside_workload ? text_escape(L->set.beside_workload) : NULL;
+	if ((L->set.workload && !d->workload) || (L->set.beside_workload && !d->beside_workload))
+		return -1;
 	return warn_unknown_placements(L);
 }
 

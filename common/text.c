@@ -2,6 +2,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 char *text_printf(const char *fmt, ...)
 {
@@ -12,4 +14,93 @@ char *text_printf(const char *fmt, ...)
 		s = NULL;
 	va_end(ap);
 	return s;
+}
+
+/* Length of the valid UTF-8 sequence at s that is not a control character (C0, DEL, C1), or
+ * 0: a terminal must never be sent the first byte of an escape sequence. */
+static size_t printable_len(const unsigned char *s)
+{
+	if (s[0] < 0x20 || s[0] == 0x7f)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (len == 0)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	unsigned cp = len == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+	            : len == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+	                       : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6
+	                         | (s[3] & 0x3fu);
+	bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+	bool bad = overlong || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
+	           || (cp >= 0x80 && cp <= 0x9f);
+	return bad ? 0 : len;
+}
+
+bool text_is_printable(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	for (size_t i = 0, len; s[i]; i += len)
+		if (!(len = printable_len(s + i)))
+			return false;
+	return true;
+}
+
+char *text_escape(const char *text)
+{
+	if (text_is_printable(text))
+		return strdup(text);
+	const unsigned char *s = (const unsigned char *)text;
+	char *out = malloc(4 * strlen(text) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; s[i];) {
+		size_t len = printable_len(s + i);
+		if (len == 0 || s[i] == '\\') {
+			o += s[i] == '\\' ? sprintf(o, "\\\\") : sprintf(o, "\\x%02x", s[i]);
+			i++;
+		} else {
+			memcpy(o, s + i, len);
+			o += len;
+			i += len;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+int text_escape_json(json_t *value)
+{
+	if (json_is_string(value)) {
+		const char *text = json_string_value(value);
+		if (text_is_printable(text) && strlen(text) == json_string_length(value))
+			return 0;
+		/* A string with a NUL inside (\u0000) is cut there, and the cut said. */
+		char *clean = text_escape(text);
+		char *shown = clean && strlen(text) != json_string_length(value)
+		              ? text_printf("%s\\x00...", clean) : NULL;
+		int rc = clean && json_string_set(value, shown ? shown : clean) == 0 ? 0 : -1;
+		free(shown);
+		free(clean);
+		return rc;
+	}
+	if (json_is_array(value)) {
+		size_t i;
+		json_t *item;
+		json_array_foreach(value, i, item)
+			if (text_escape_json(item) < 0)
+				return -1;
+		return 0;
+	}
+	if (json_is_object(value)) {
+		const char *key;
+		json_t *item;
+		json_object_foreach(value, key, item)
+			if (text_escape_json(item) < 0)
+				return -1;
+	}
+	return 0;
 }

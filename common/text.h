@@ -1,11 +1,35 @@
 /*
- * text.h — strings every layer builds: printf into a new string.
+ * text.h — strings every layer builds, and the one sanitiser for text that came from outside.
+ *
+ * Command lines, paths, meta.json's strings and samples.csv's fields may hold any bytes: a
+ * terminal escape sequence, a newline, bytes that are not UTF-8. Every reader passes such text
+ * through text_escape() once, where it enters (the loaders, the report's meta.json, fleet), so
+ * that no byte of it reaches a terminal, a report or a JSON file raw, and nothing is lost: the
+ * escape reads back to the bytes it stands for.
  */
 #ifndef SMTBENCH_COMMON_TEXT_H
 #define SMTBENCH_COMMON_TEXT_H
 
+#include <stdbool.h>
+
+#include <jansson.h>
+
 /* A new string from printf, owned by the caller (free()), or NULL on out of memory. Library
  * layers use it where the runner's x… helpers would exit: they return the error instead. */
 char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whether text is printable UTF-8 throughout: no control character (C0, DEL, C1), no byte that
+ * is not part of a valid, shortest UTF-8 sequence. */
+bool text_is_printable(const char *text);
+
+/* text as it may be shown: itself when printable (text_is_printable), else every byte that is
+ * not printable UTF-8 as \xNN and each backslash as \\, so that the escapes are unambiguous.
+ * A new string the caller frees; NULL on out of memory. */
+char *text_escape(const char *text);
+
+/* Every string in a JSON value (object members' values and keys' values, arrays, nested)
+ * replaced by text_escape() of it, in place. -1 on out of memory (the value may then be part
+ * escaped). */
+int text_escape_json(json_t *value);
 
 #endif

@@ -25,66 +25,10 @@ enum { FLEET_MAX_DEPTH = 8 };
 /* The most folders read at once. */
 enum { FLEET_MAX_THREADS = 16 };
 
-/* Length of the valid UTF-8 sequence at s that is not a control character (C0, DEL, C1), or 0.
- * A folder name or a meta.json string may hold anything; the report must print neither raw
- * bytes that are not text nor terminal escape sequences. */
-static size_t text_char_len(const unsigned char *s)
-{
-	if (s[0] < 0x20 || s[0] == 0x7f)
-		return 0;
-	if (s[0] < 0x80)
-		return 1;
-	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	if (len == 0 || (len == 3 && s[0] > 0xef))
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	unsigned cp = len == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
-	            : len == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
-	                       : (s[0] & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6
-	                         | (s[3] & 0x3fu);
-	bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-	bool bad = overlong || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
-	           || (cp >= 0x80 && cp <= 0x9f);
-	return bad ? 0 : len;
-}
-
-/* A path as the report shows it: every byte that is not printable UTF-8 text as \xNN (and a
- * backslash as \\ then, so that the escapes are unambiguous). *changed: whether it had any. */
-static char *escaped_path(const char *path, bool *changed)
-{
-	const unsigned char *s = (const unsigned char *)path;
-	*changed = false;
-	for (size_t i = 0, len; s[i]; i += len)
-		if (!(len = text_char_len(s + i))) {
-			*changed = true;
-			break;
-		}
-	if (!*changed)
-		return strdup(path);
-	char *out = malloc(4 * strlen(path) + 1), *o = out;
-	if (!out)
-		return NULL;
-	for (size_t i = 0; s[i];) {
-		size_t len = text_char_len(s + i);
-		if (len == 0 || s[i] == '\\') {
-			o += s[i] == '\\' ? sprintf(o, "\\\\") : sprintf(o, "\\x%02x", s[i]);
-			i++;
-		} else {
-			memcpy(o, s + i, len);
-			o += len;
-			i += len;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 /* A folder found: a results folder to read, or one that cannot be read (reason set). */
 struct found {
 	char *path;                /* as found: what is opened */
-	char *shown;               /* as reported (escaped_path) */
+	char *shown;               /* as reported (text_escape) */
 	char *reason;              /* why it is skipped without reading it, or NULL */
 	dev_t dev;                 /* the folder's identity: two paths to one folder (a link, */
 	ino_t ino;                 /* the same folder given twice) are one node */
@@ -99,8 +43,8 @@ struct paths {
  * not printable text is skipped: the reports could not name it, and must not drop it. */
 static int push_path(struct paths *p, char *path, char *reason)
 {
-	bool escaped = false;
-	char *shown = path ? escaped_path(path, &escaped) : NULL;
+	bool escaped = path && !text_is_printable(path);
+	char *shown = path ? text_escape(path) : NULL;
 	if (shown && escaped && !reason)
 		reason = strdup("its name is not printable UTF-8 text (shown here with \\xNN escapes): "
 		                "rename it to be reported");
@@ -136,30 +80,6 @@ static bool has_file(const char *dir, const char *name)
 	bool yes = path && access(path, F_OK) == 0;
 	free(path);
 	return yes;
-}
-
-/* Text read from a folder (meta.json's strings, a loader's message quoting samples.csv) as the
- * reports may show it: each character that is not printable text (a terminal escape sequence's
- * ESC, a newline) replaced by '?'. NULL on out of memory. */
-static char *clean_text(const char *text)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	char *out = malloc(strlen(text) + 1), *o = out;
-	if (!out)
-		return NULL;
-	for (size_t i = 0; s[i];) {
-		size_t len = text_char_len(s + i);
-		if (len == 0) {
-			*o++ = '?';
-			i++;
-		} else {
-			memcpy(o, s + i, len);
-			o += len;
-			i += len;
-		}
-	}
-	*o = '\0';
-	return out;
 }
 
 static bool is_dir(const char *path)
@@ -346,6 +266,9 @@ static char *meta_problem(const char *dir, json_t **meta)
 	if (!*meta)
 		return text_printf("meta.json is damaged (line %d: %s); rerun it",
 		                              jerr.line, jerr.text);
+	/* Everything read from it is shown: escaped once, here (common/text.h). */
+	if (text_escape_json(*meta) < 0)
+		return strdup("out of memory reading meta.json");
 	const char *tool = report_meta_string(*meta, "tool");
 	const char *version = report_meta_string(*meta, "version");
 	if (!json_is_object(*meta) || !tool || strcmp(tool, "smtbench"))
@@ -392,15 +315,15 @@ static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
 {
 	const struct analysis_comparison *c = report_headline_comparison(rep);
 	h->dir = strdup(dir);
-	h->host = clean_text(meta_str(meta, "host"));
-	h->cpu_model = clean_text(meta_str(meta, "cpu_model"));
+	h->host = text_escape(meta_str(meta, "host"));
+	h->cpu_model = text_escape(meta_str(meta, "cpu_model"));
 	h->smt = strdup(smt_state(meta));
-	h->os_kernel = clean_text(meta_str(meta, "os_kernel"));
+	h->os_kernel = text_escape(meta_str(meta, "os_kernel"));
 	char *workload = workload_text(meta);
-	h->workload = workload ? clean_text(workload) : NULL;
+	h->workload = workload ? text_escape(workload) : NULL;
 	free(workload);
 	char *comparison = text_printf("%s vs %s", c->a.name, c->b.name);
-	h->comparison = comparison ? clean_text(comparison) : NULL;
+	h->comparison = comparison ? text_escape(comparison) : NULL;
 	h->smt_question = c->kind == COMPARISON_HEADLINE;
 	free(comparison);
 	if (!h->comparison)
@@ -449,13 +372,12 @@ static void examine(struct outcome *o)
 	if (o->reason)             /* skipped before reading it */
 		return;
 	json_t *meta;
+	struct report *rep = NULL;
 	o->reason = meta_problem(dir, &meta);
-	if (o->reason) {
-		json_decref(meta);
-		return;
-	}
+	if (o->reason)
+		goto escape;   /* it may quote meta.json (jansson's message quotes the bad bytes) */
 	char err[ERR_LEN];
-	struct report *rep = report_new(dir, err, sizeof err);
+	rep = report_new(dir, err, sizeof err);
 	if (!rep) {
 		/* the loader's message starts with the folder ("DIR: ..." or "DIR/samples.csv:1:
 		 * ..."), already named in the list */
@@ -477,8 +399,9 @@ static void examine(struct outcome *o)
 		o->usable = true;
 		o->rc = host_fill(&o->host, dir, meta, rep);
 	}
+escape:
 	if (o->reason) { /* it may quote meta.json or samples.csv */
-		char *clean = clean_text(o->reason);
+		char *clean = text_escape(o->reason);
 		free(o->reason);
 		o->reason = clean;
 	}
@@ -651,7 +574,7 @@ static char *settings_words(const json_t *settings)
 		free(text);
 		return NULL;
 	}
-	char *clean = clean_text(text);
+	char *clean = text_escape(text);
 	free(text);
 	return clean;
 }

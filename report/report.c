@@ -679,9 +679,19 @@ static void load_meta(struct report *rep, const char *dir)
 			rep->meta_problem = text_printf(
 				"%s is not a JSON object; the machine and the pairs are not reported",
 				meta_path);
+		} else if (text_escape_json(rep->meta) < 0) {
+			/* Everything the report shows of it is escaped once, here (common/text.h). */
+			json_decref(rep->meta);
+			rep->meta = NULL;
+			rep->meta_problem = text_printf("out of memory reading %s", meta_path);
 		}
 	}
 	free(meta_path);
+	if (rep->meta_problem) { /* jansson's message may quote the damaged bytes */
+		char *shown = text_escape(rep->meta_problem);
+		free(rep->meta_problem);
+		rep->meta_problem = shown;
+	}
 }
 
 struct report *report_new(const char *dir, char *err, size_t err_size)

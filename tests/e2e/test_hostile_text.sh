@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Text that came from outside (meta.json's strings, samples.csv's fields, a path) reaches no
+# terminal and no report raw: every reader escapes it once where it enters (common/text.h,
+# \xNN), and the escape is lossless. Issue 21's items 2 and 12, and the summary's host and CPU.
+source "$(dirname "$0")/lib.sh"
+
+raw_control() { # raw_control TEXT: true when TEXT holds a control byte other than \n and \t
+	python3 -c 'import sys; t = sys.argv[1]; sys.exit(0 if any(ord(c) < 32 and c not in "\n\t" or ord(c) == 127 for c in t) else 1)' "$1"
+}
+export -f raw_control
+make_run() { # make_run DIR: a small real results folder
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 6 --warmup 0 \
+		--out "$1" >/dev/null 2>&1
+}
+set_meta() { # set_meta DIR KEY PYTHON-VALUE
+	python3 - "$1/meta.json" "$2" "$3" <<'PY'
+import json, sys
+path, key, value = sys.argv[1], sys.argv[2], eval(sys.argv[3])
+meta = json.load(open(path))
+meta[key] = value
+json.dump(meta, open(path, "w"))
+PY
+}
+
+# --- fleet: a meta.json that fails its checks is named with its reason, escaped (item 2) ------
+for case in status version; do
+	d=$t_tmp/fleet-$case/n1
+	make_run "$d"
+	make_run "$t_tmp/fleet-$case/n2"   # a good node, so that fleet writes its reports
+	set_meta "$d" "$case" '"\u001b]0;pwned\u0007\u001b[31mcomplete\nFAKE LINE"'
+	check_status 0 "fleet with meta.json's $case holding escapes and a newline" \
+		"$SMTBENCH" fleet "$t_tmp/fleet-$case" --out "$t_tmp/fleet-$case-report"
+	check "... prints no raw control byte on the terminal" bash -c '! raw_control "$1"' _ "$t_out$t_err"
+	check "... and shows it escaped" contains "$t_out" '\x1b]0;pwned\x07\x1b[31mcomplete\x0aFAKE LINE'
+	check "... and fleet.md holds no raw control byte" bash -c '! raw_control "$(cat "$1")"' _ "$t_tmp/fleet-$case-report/fleet.md"
+done
+
+d=$t_tmp/fleet-json/n1
+make_run "$d"
+make_run "$t_tmp/fleet-json/n2"
+printf '{"tool": "smtbench", "host": "a\xff\x1b[31mb"}' >"$d/meta.json"
+check_status 0 "fleet with a meta.json that is not UTF-8 (jansson's message quotes the byte)" \
+	"$SMTBENCH" fleet "$t_tmp/fleet-json"
+check "... says it is damaged, with no raw byte" bash -c '! raw_control "$1" && [[ $1 == *"meta.json is damaged"* ]]' _ "$t_out"
+
+# --- analyze and report: samples.csv's placement and workload (item 12) ------------------------
+d=$t_tmp/csv
+make_run "$d"
+python3 - "$d/samples.csv" <<'PY'
+import sys
+path = sys.argv[1]
+lines = open(path).read().split("\n")
+head = lines[0].split(",")
+w = head.index("workload")
+out = [lines[0]]
+for l in lines[1:]:
+    if l:
+        f = l.split(",")
+        f[w] = "\x1b[31mevil"
+        l = ",".join(f)
+    out.append(l)
+open(path, "w").write("\n".join(out))
+PY
+check_status 0 "analyze of a folder whose samples.csv names its workload with an escape" \
+	"$SMTBENCH" analyze "$d"
+check "... prints no raw control byte" bash -c '! raw_control "$1"' _ "$t_out$t_err"
+check_status 0 "report of it" "$SMTBENCH" report "$d"
+check "... prints the workload escaped, never raw" bash -c '! raw_control "$1" && [[ $1 == *"\\x1b[31mevil"* ]]' _ "$t_out"
+check "... report.md holds no raw control byte" bash -c '! raw_control "$(cat "$1")"' _ "$d/report.md"
+check "... and report.json parses, the workload escaped" python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert "\x1b" not in json.dumps(doc, ensure_ascii=False), "raw ESC in report.json"' "$d/report.json"
+
+# A placement that is no placement (an unknown name with an escape): warned about, escaped.
+d=$t_tmp/placement
+make_run "$d"
+sed -i '2,3s/,same-pu,/,same\x1b[2Jpu,/' "$d/samples.csv"
+check_status 0 "analyze with an unknown placement name holding an escape" "$SMTBENCH" analyze "$d"
+check "... prints no raw control byte" bash -c '! raw_control "$1"' _ "$t_out$t_err"
+
+# --- the summary: meta.json's host and CPU model --------------------------------------------
+d=$t_tmp/summary
+make_run "$d"
+set_meta "$d" host '"evil\u001b[2Jhost"'
+set_meta "$d" cpu_model '"CPU\nFAKE"'
+check_status 0 "report of a folder whose host and CPU model hold control characters" \
+	"$SMTBENCH" report "$d"
+check "... prints them escaped" bash -c '[[ $1 == *"evil\\x1b[2Jhost"* && $1 == *"CPU\\x0aFAKE"* ]]' _ "$t_out"
+check "... and nothing raw" bash -c '! raw_control "$1"' _ "$t_out$t_err"
+done_testing
