@@ -317,6 +317,10 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 void analysis_format_shortest(double x, char *buf, size_t size);
 
 
+/* How analysis_run's error begins when the data's lines did not load (a damaged samples.csv),
+ * as against too few samples: "DIR: ANALYSIS_DAMAGED (...)". */
+#define ANALYSIS_DAMAGED "samples.csv is damaged"
+
 /* Seed 003's grid (--seed-grid): mu and sigma both on linspace(LO, HI, POINTS) seconds. */
 #define ANALYSIS_SEED_GRID_LO_S 5.0
 #define ANALYSIS_SEED_GRID_HI_S 35.0

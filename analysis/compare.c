@@ -440,6 +440,15 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		analysis_result_free(&r);
 		return NULL;
 	}
+	if (r->comparison_count == 0 && data->warning_count) {
+		/* Nothing to compare because the lines did not load: the file is damaged, and that
+		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
+		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the first: "
+		          "%s), and no two placements have 2 samples to compare", data->source,
+		          data->warning_count, data->warnings[0]);
+		analysis_result_free(&r);
+		return NULL;
+	}
 	if (r->comparison_count == 0) {
 		set_error(err, err_size, "%s: no two placements with at least 2 samples each "
 		                   "to compare%s%s", data->source, r->note_count ? ": " : "",

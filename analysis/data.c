@@ -6,11 +6,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/internal.h"
@@ -401,21 +404,81 @@ static int parse_number_text(const char *path, long line_no, const char *text, d
 	return 0;
 }
 
-static int load_numbers(struct dataset_builder *b, int group, const char *path, char *err, size_t err_size)
+/* A line of a file of numbers is one time and perhaps a comment: a longer one is not such a
+ * file, and is refused rather than read into memory without bound (a file of one 400 MB line,
+ * or /dev/zero). The file itself is bounded by what a dataset may hold. */
+enum { NUMBER_LINE_MAX = 4096 };
+#define NUMBERS_FILE_MAX_BYTES ((long long)8 << 30)
+
+/* Opens a file of numbers: a regular file, or a FIFO or pipe (`analyze <(cmd) <(cmd)`); a
+ * device (/dev/zero), a folder or a socket is refused, named. The open is O_NONBLOCK so that a
+ * FIFO with no writer cannot hang it (it then reads as empty). NULL with err. */
+static FILE *open_numbers(const char *path, char *err, size_t err_size)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		set_error(err, err_size, "%s is %s, not a file of numbers", path,
+		          S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode)
+		          ? "a block device" : S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
+		close(fd);
 	}
-	char *line = NULL;
-	size_t line_cap = 0;
+	return f;
+}
+
+/* The next line of f into line (without its newline; NUL bytes kept, *len counts them).
+ * 1: a line; 0: end of file; -1: a read error (errno) or a line over cap bytes (*too_long). */
+static int next_line(FILE *f, char *line, size_t cap, size_t *len, bool *too_long)
+{
+	*len = 0;
+	*too_long = false;
+	int c;
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (*len == cap) {
+			*too_long = true;
+			return -1;
+		}
+		line[(*len)++] = (char)c;
+	}
+	line[*len] = '\0';
+	if (c == EOF && ferror(f))
+		return -1;
+	return c == EOF && *len == 0 ? 0 : 1;
+}
+
+static int load_numbers(struct dataset_builder *b, int group, const char *path, char *err, size_t err_size)
+{
+	FILE *f = open_numbers(path, err, err_size);
+	if (!f)
+		return -1;
+	char line[NUMBER_LINE_MAX + 1];
+	size_t len;
+	bool too_long;
 	long line_no = 0, index = 0;
-	int rc = 0;
-	ssize_t len;
-	while ((len = getline(&line, &line_cap, f)) >= 0) {
+	long long bytes = 0;
+	int rc = 0, got;
+	while ((got = next_line(f, line, NUMBER_LINE_MAX, &len, &too_long)) > 0) {
 		line_no++;
-		if (memchr(line, '\0', (size_t)len)) {
+		bytes += (long long)len + 1;
+		if (bytes > NUMBERS_FILE_MAX_BYTES) {
+			set_error(err, err_size, "%s:%ld: more than %lld GiB of numbers; this is not a "
+			          "file of times", path, line_no, NUMBERS_FILE_MAX_BYTES >> 30);
+			rc = -1;
+			break;
+		}
+		if (memchr(line, '\0', len)) {
 			set_error(err, err_size, "%s:%ld: a NUL byte in the line: this is not a "
 			                   "text file of numbers", path, line_no);
 			rc = -1;
@@ -447,16 +510,18 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 		}
 		b->data->points[b->data->point_count - 1].line = line_no;
 	}
-	if (rc == 0 && ferror(f)) {
+	if (rc == 0 && got < 0 && too_long)
+		set_error(err, err_size, "%s:%ld: a line of more than %d bytes: this is not a file of "
+		          "numbers (one time in seconds per line)", path, line_no + 1, NUMBER_LINE_MAX);
+	else if (rc == 0 && got < 0)
 		set_error(err, err_size, "%s: read error: %s", path, strerror(errno));
+	if (got < 0)
 		rc = -1;
-	}
 	if (rc == 0 && b->data->groups[group].n < 2) {
 		set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
 		                   path, b->data->groups[group].n);
 		rc = -1;
 	}
-	free(line);
 	fclose(f);
 	return rc;
 }

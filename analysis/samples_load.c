@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis/internal.h"
+#include "common/fileio.h"
 #include "common/samples_csv.h"
 #include "common/placements.h"
 
@@ -1122,10 +1123,11 @@ struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
 		set_error(err, err_size, "out of memory");
 		return NULL;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A FIFO or a device is refused before it can hang the loader or fill the memory. */
+	char why[ERR_LEN];
+	int fd = fileio_open_regular(path, O_RDONLY, why, sizeof why);
 	if (fd < 0) {
-		set_error(err, err_size, "%s: cannot open: %s (is %s a results folder?)",
-		                   path, strerror(errno), dir);
+		set_error(err, err_size, "%s (is %s a results folder?)", why, dir);
 		free(path);
 		return NULL;
 	}

@@ -82,12 +82,13 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
-	if (report_write_files(rep, err, sizeof err) != 0) {
+	bool written = report_write_files(rep, err, sizeof err) == 0;
+	if (!written) {
 		warnx("report: cannot write the reports: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
-	} else if (report_print_summary(rep, stdout) != 0) {
-		status = EXIT_FAILURE_RUNTIME;
 	}
+	if (report_print_summary(rep, written, stdout) != 0)
+		status = EXIT_FAILURE_RUNTIME;
 	report_free(&rep);
 	return status;
 }

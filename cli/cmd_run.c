@@ -186,7 +186,7 @@ static void preflight_kernel(const struct experiment *e, const struct workload *
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 	struct trial_spec spec = {
 		.nprocs = 1,
-		.procs = { { e->pairs[e->plan.placements[0]].pus[0], w->path, argv } },
+		.procs = { { e->pairs[e->plan.placements[0]].pus[0], w->path, argv, w->is_kernel } },
 		.stderr_fd = -1,
 		.run_origin_s = trial_now_s(),
 		.child_sigmask = &mask,

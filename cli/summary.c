@@ -15,9 +15,9 @@ void summary_after_run(const char *dir, FILE *out)
 		return;
 	}
 	fprintf(out, "\n");
-	if (report_write_files(rep, err, sizeof err) != 0)
-		warnx("cannot write the reports: %s (the samples are safe; retry with "
-		      "`smtbench report %s`)", err, dir);
-	report_print_summary(rep, out);
+	bool written = report_write_files(rep, err, sizeof err) == 0;
+	if (!written)
+		warnx("cannot write the reports: %s", err);
+	report_print_summary(rep, written, out);
 	report_free(&rep);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -59,48 +60,97 @@ int fileio_read_first_line(const char *path, char *buf, size_t len)
 	return buf[0] ? 0 : -1;
 }
 
+/* What a file that is not a regular one is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+	       : S_ISBLK(mode) ? "a block device" : S_ISDIR(mode) ? "a folder"
+	       : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+int fileio_open_regular(const char *path, int flags, char *err, size_t err_size)
+{
+	int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		set_error(err, err_size, "%s: cannot open: %s", path,
+		          errno == ENXIO ? "it is a FIFO with no reader, not a regular file"
+		                         : strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		set_error(err, err_size, "%s: cannot read its status: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		set_error(err, err_size, "%s is %s, not a regular file", path, file_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		set_error(err, err_size, "%s: cannot clear O_NONBLOCK: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		set_error(err, err_size, "cannot open %s: %s", path, strerror(errno));
+	int fd = fileio_open_regular(path, O_RDONLY, err, err_size);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && (size_t)st.st_size > FILEIO_READ_ALL_MAX) {
+		set_error(err, err_size, "%s: %lld bytes, more than the %zu MiB this file may hold",
+		          path, (long long)st.st_size, FILEIO_READ_ALL_MAX >> 20);
+		close(fd);
 		return NULL;
 	}
-	char *content = NULL;
-	size_t len = 0, cap = 0;
-	char buf[8192];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (len + n + 1 > cap) {
-			size_t new_cap = (len + n + 1) * 2;
-			char *grown = realloc(content, new_cap);
+	/* Read by size, yet bounded: the file may grow while it is read. */
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *content = malloc(cap + 1);
+	while (content) {
+		if (len == cap) {
+			if (cap >= FILEIO_READ_ALL_MAX) {
+				set_error(err, err_size, "%s: more than the %zu MiB this file may hold",
+				          path, FILEIO_READ_ALL_MAX >> 20);
+				goto fail;
+			}
+			cap = cap * 2 > FILEIO_READ_ALL_MAX ? FILEIO_READ_ALL_MAX : cap * 2;
+			char *grown = realloc(content, cap + 1);
 			if (!grown) {
-				free(content);
-				fclose(f);
 				set_error(err, err_size, "cannot read %s: out of memory", path);
-				return NULL;
+				goto fail;
 			}
 			content = grown;
-			cap = new_cap;
 		}
-		memcpy(content + len, buf, n);
-		len += n;
+		ssize_t n = read(fd, content + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			set_error(err, err_size, "cannot read %s: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
 	}
-	int failed = ferror(f), saved = errno;
-	fclose(f);
-	if (failed) {
-		set_error(err, err_size, "cannot read %s: %s", path, strerror(saved));
-		free(content);
-		return NULL;
-	}
-	if (!content && !(content = malloc(1))) {
+	if (!content) {
 		set_error(err, err_size, "cannot read %s: out of memory", path);
-		return NULL;
+		goto fail;
 	}
+	close(fd);
 	content[len] = '\0';
 	if (len_out)
 		*len_out = len;
 	return content;
+fail:
+	free(content);
+	close(fd);
+	return NULL;
 }
 
 /* 64 bits for a temporary file's name, from the kernel, so that no counter or state of ours is

@@ -22,8 +22,23 @@ ssize_t fileio_read_full(int fd, void *buf, size_t len);
  * 0, or -1 when the file is unreadable or that line is empty; buf is then "". */
 int fileio_read_first_line(const char *path, char *buf, size_t len);
 
-/* The whole file as a NUL-terminated string the caller frees; NULL on failure (err says which
- * file and why). *len_out, when not NULL, gets its length. */
+/*
+ * Opens path with flags (O_RDONLY or O_WRONLY | O_APPEND, ...; O_CLOEXEC and O_NOCTTY added)
+ * only if it is a regular file: the open itself is O_NONBLOCK, so that a FIFO cannot hang it (a
+ * FIFO opened for writing with no reader fails at once), then fstat refuses anything that is
+ * not a regular file (a FIFO, a device such as /dev/zero, a folder), naming it, and O_NONBLOCK
+ * is cleared. The descriptor, or -1 with err ("PATH: cannot open: REASON" or "PATH is a FIFO,
+ * not a regular file").
+ */
+int fileio_open_regular(const char *path, int flags, char *err, size_t err_size);
+
+/* The most fileio_read_all reads: meta.json and the like are kilobytes; a file past this is
+ * refused rather than read until memory runs out. */
+#define FILEIO_READ_ALL_MAX ((size_t)64 << 20)
+
+/* The whole of a regular file (fileio_open_regular) of at most FILEIO_READ_ALL_MAX bytes, as a
+ * NUL-terminated string the caller frees; NULL on failure (err says which file and why).
+ * *len_out, when not NULL, gets its length. */
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size);
 
 /* Writes dir/name atomically: a temporary file beside it (".NAME.tmp.PID.R", R 16 random hex

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "fleet/fleet.h"
 #include "analysis/analysis.h"
 #include "common/error.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "report/report.h"
 #include "common/samples_csv.h"
@@ -88,43 +90,139 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The walk of the folders given. A folder that is an ancestor of the one being searched is not
+ * entered again: a link loop (`ln -s . again`, `ln -s .. up`) is listed once and ends there
+ * rather than multiplying the walk. A link that leads out of the folders given is not followed
+ * (it is listed, with its target, to be given by itself), so that `ln -s /usr x` does not walk
+ * /usr. Two paths to one results folder (a `latest` link) are told apart later
+ * (mark_duplicates). */
+struct walk {
+	struct paths *out;
+	char **roots;              /* realpath() of each folder given */
+	size_t root_count;
+	struct folder_id { dev_t dev; ino_t ino; } *path; /* the folders being searched, outermost first */
+	size_t depth, cap;
+};
+
+/* Enters the folder st: 1 when it is one of the folders being searched (a loop), else 0 and it
+ * is pushed on the path (leave() pops it); -1 on out of memory. */
+static int enter(struct walk *w, const struct stat *st)
+{
+	for (size_t i = 0; i < w->depth; i++)
+		if (w->path[i].dev == st->st_dev && w->path[i].ino == st->st_ino)
+			return 1;
+	if (w->depth == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 16;
+		struct folder_id *grown = realloc(w->path, cap * sizeof *grown);
+		if (!grown)
+			return -1;
+		w->path = grown;
+		w->cap = cap;
+	}
+	w->path[w->depth++] = (struct folder_id){ st->st_dev, st->st_ino };
+	return 0;
+}
+
+static void leave(struct walk *w)
+{
+	w->depth--;
+}
+
+/* Whether the real path real lies in one of the folders given. */
+static bool inside_roots(const struct walk *w, const char *real)
+{
+	for (size_t i = 0; i < w->root_count; i++) {
+		size_t len = strlen(w->roots[i]);
+		if (!strncmp(real, w->roots[i], len)
+		    && (real[len] == '/' || real[len] == '\0' || !strcmp(w->roots[i], "/")))
+			return true;
+	}
+	return false;
+}
+
+static void walk_release(struct walk *w)
+{
+	for (size_t i = 0; i < w->root_count; i++)
+		free(w->roots[i]);
+	free(w->roots);
+	free(w->path);
+}
+
+static int find_folders(struct walk *w, const char *dir, int depth);
+
+/* One entry of a folder being searched: a folder to search, a link (followed only inside the
+ * folders given), or anything else (ignored). *too_deep set for a folder past the depth. */
+static int visit_entry(struct walk *w, const char *sub, int depth, bool *too_deep)
+{
+	struct stat lst, st;
+	if (lstat(sub, &lst) != 0 || stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (S_ISLNK(lst.st_mode)) {
+		char *real = realpath(sub, NULL);
+		if (real && !inside_roots(w, real)) {
+			int rc = push_path(w->out, strdup(sub),
+			                   text_printf("a link to %s, outside the folders given: not "
+			                               "followed; give that folder itself to include it",
+			                               real));
+			free(real);
+			return rc;
+		}
+		free(real);
+	}
+	if (depth >= FLEET_MAX_DEPTH) {
+		*too_deep = true;
+		return 0;
+	}
+	return find_folders(w, sub, depth + 1);
+}
+
 /* A results folder holds meta.json or samples.csv; other folders are searched, down to
  * FLEET_MAX_DEPTH levels. Hidden folders (a fleet report's temporary files, .git) are not. A
- * folder that cannot be listed, or whose subfolders are too deep, is listed as skipped. */
-static int find_folders(const char *dir, int depth, struct paths *out)
+ * folder that cannot be listed or searched, or whose subfolders are too deep, is listed as
+ * skipped with its reason. */
+static int find_folders(struct walk *w, const char *dir, int depth)
 {
+	if (access(dir, R_OK | X_OK) != 0)
+		return push_path(w->out, strdup(dir), access(dir, R_OK) != 0
+		                 ? text_printf("cannot be listed (%s): not searched for results "
+		                               "folders; make it readable", strerror(errno))
+		                 : text_printf("cannot be searched (it is readable but has no search "
+		                               "permission): make it searchable (chmod +x)"));
 	if (has_file(dir, "meta.json") || has_file(dir, "samples.csv"))
-		return push_path(out, strdup(dir), NULL);
+		return push_path(w->out, strdup(dir), NULL);
+	struct stat st;
+	int loop = stat(dir, &st) == 0 ? enter(w, &st) : 0;
+	if (loop != 0)
+		return loop < 0 ? -1 : push_path(w->out, strdup(dir),
+		                                 strdup("a link back to a folder it is in (a loop): "
+		                                        "not followed"));
 	struct dirent **names = NULL;
 	int count = scandir(dir, &names, NULL, alphasort);
-	if (count < 0)
-		return push_path(out, strdup(dir),
+	if (count < 0) {
+		leave(w);
+		return push_path(w->out, strdup(dir),
 		                 text_printf("cannot be listed (%s): not searched for "
 		                                        "results folders; make it readable",
 		                                        strerror(errno)));
+	}
 	int rc = 0;
 	bool too_deep = false;
 	for (int i = 0; i < count; i++) {
 		if (rc == 0 && names[i]->d_name[0] != '.') {
 			char *sub = strcmp(dir, ".") ? text_printf("%s/%s", dir, names[i]->d_name)
 			                             : strdup(names[i]->d_name);
-			if (!sub)
-				rc = -1;
-			else if (is_dir(sub) && depth >= FLEET_MAX_DEPTH)
-				too_deep = true;
-			else if (is_dir(sub))
-				rc = find_folders(sub, depth + 1, out);
+			rc = sub ? visit_entry(w, sub, depth, &too_deep) : -1;
 			free(sub);
 		}
 		free(names[i]);
 	}
 	free(names);
+	leave(w);
 	if (rc == 0 && too_deep)
-		rc = push_path(out, strdup(dir),
+		rc = push_path(w->out, strdup(dir),
 		               text_printf("its subfolders are deeper than %d levels below "
-		                                      "the folder given (a loop of links?): not "
-		                                      "searched; give a folder nearer to them",
-		                                      FLEET_MAX_DEPTH));
+		                                      "the folder given: not searched; give a folder "
+		                                      "nearer to them", FLEET_MAX_DEPTH));
 	return rc;
 }
 
@@ -205,10 +303,15 @@ static bool header_columns(char *header, int *c_role, int *c_work)
 static char *mixed_workloads(const char *dir)
 {
 	char *path = text_printf("%s/samples.csv", dir);
-	FILE *in = path ? fopen(path, "r") : NULL;
+	/* Not a regular file (a FIFO would hang here): the loader says why, next. */
+	int fd = path ? fileio_open_regular(path, O_RDONLY, NULL, 0) : -1;
 	free(path);
-	if (!in)
+	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!in) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	char *line = NULL, *first = NULL, *found = NULL;
 	size_t cap = 0;
 	int c_role = -1, c_work = -1;
@@ -260,9 +363,18 @@ static char *meta_problem(const char *dir, json_t **meta)
 		return strdup("no meta.json: not a finished smtbench results folder (a run that did "
 		              "not start, or samples copied without it); rerun it");
 	char *path = text_printf("%s/meta.json", dir);
-	json_error_t jerr;
-	*meta = path ? json_load_file(path, 0, &jerr) : NULL;
+	if (!path)
+		return strdup("out of memory reading meta.json");
+	char read_err[ERR_LEN];
+	size_t len;
+	char *text = fileio_read_all(path, &len, read_err, sizeof read_err);
 	free(path);
+	if (!text) /* unreadable, not a regular file, too big: said as it is, not "damaged" */
+		return text_printf("meta.json cannot be read (%s); fix its permissions or rerun it",
+		                   read_err);
+	json_error_t jerr;
+	*meta = json_loadb(text, len, 0, &jerr);
+	free(text);
 	if (!*meta)
 		return text_printf("meta.json is damaged (line %d: %s); rerun it",
 		                              jerr.line, jerr.text);
@@ -387,8 +499,11 @@ static void examine(struct outcome *o)
 			why_not = err + len + 2;
 		else if (!strncmp(err, dir, len) && err[len] == '/')
 			why_not = err + len + 1;
-		o->reason = text_printf("%s: %s", strstr(err, "no two placements")
-		                                   ? "no comparison" : "cannot be analysed", why_not);
+		o->reason = strstr(err, ANALYSIS_DAMAGED)
+		            ? text_printf("%s; continue it with smtbench run --resume, or rerun it",
+		                          why_not)
+		            : text_printf("%s: %s", strstr(err, "no two placements")
+		                          ? "no comparison" : "cannot be analysed", why_not);
 	} else if (report_dataset(rep)->warning_count) {
 		const struct analysis_dataset *data = report_dataset(rep);
 		o->reason = text_printf(
@@ -673,6 +788,12 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 {
 	struct paths found = { NULL, 0 };
 	struct fleet *f = NULL;
+	struct walk walk = { .out = &found, .roots = calloc(count ? count : 1, sizeof(char *)) };
+	if (!walk.roots)
+		goto oom;
+	for (size_t i = 0; i < count; i++)
+		if ((walk.roots[walk.root_count] = realpath(dirs[i], NULL)))
+			walk.root_count++;
 	for (size_t i = 0; i < count; i++) {
 		if (!is_dir(dirs[i])) {
 			set_error(err, err_size, "%s is not a directory; give the folder the "
@@ -694,7 +815,7 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 		/* "./x" is shown as "x", the way a person would type it */
 		if (!strncmp(trimmed, "./", 2) && trimmed[2])
 			memmove(trimmed, trimmed + 2, strlen(trimmed + 2) + 1);
-		int rc = find_folders(trimmed, 0, &found);
+		int rc = find_folders(&walk, trimmed, 0);
 		free(trimmed);
 		if (rc < 0)
 			goto oom;
@@ -720,11 +841,13 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 	if (rc < 0 || build_groups(f) < 0)
 		goto oom;
 	paths_release(&found);
+	walk_release(&walk);
 	return f;
 oom:
 	set_error(err, err_size, "out of memory");
 fail:
 	paths_release(&found);
+	walk_release(&walk);
 	fleet_free(&f);
 	return NULL;
 }

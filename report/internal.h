@@ -35,7 +35,8 @@ struct report_placement {
 };
 
 struct report {
-	char *dir;
+	char *dir;                 /* as given: for opening and writing its files */
+	char *shown_dir;           /* the same escaped (text_escape), for every output */
 	bool exclude_contaminated; /* asked to leave out trials that shared their CPUs */
 	struct analysis_dataset *data;
 	struct analysis_result *result;

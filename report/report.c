@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "report/internal.h"
 #include "common/placements.h"
 
@@ -95,7 +96,7 @@ const char *report_stop_text(const struct report *rep, char *buf, size_t size)
 		snprintf(buf, size, "Stopped: duration (the time budget ran out%s).", missed);
 	else if (!strcmp(reason, "interrupted"))
 		snprintf(buf, size, "Stopped: interrupted (continue with smtbench run --resume %s%s).",
-		         rep->dir, missed);
+		         rep->shown_dir, missed);
 	else
 		snprintf(buf, size, "Stopped: %s.", reason);
 	return buf;
@@ -668,8 +669,15 @@ static void load_meta(struct report *rep, const char *dir)
 	char *meta_path = text_printf("%s/meta.json", dir);
 	if (meta_path && access(meta_path, F_OK) == 0) {
 		json_error_t jerr;
-		rep->meta = json_load_file(meta_path, 0, &jerr);
-		if (!rep->meta)
+		char why[ERR_LEN];
+		size_t len;
+		char *text = fileio_read_all(meta_path, &len, why, sizeof why);
+		rep->meta = text ? json_loadb(text, len, 0, &jerr) : NULL;
+		free(text);
+		if (!text)
+			rep->meta_problem = text_printf("%s; the machine and the pairs are not reported",
+			                                why);
+		else if (!rep->meta)
 			rep->meta_problem = text_printf(
 				"%s is not valid JSON (line %d: %s); the machine and the pairs are not "
 				"reported", meta_path, jerr.line, jerr.text);
@@ -703,7 +711,10 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
                                     size_t err_size)
 {
 	struct report *rep = calloc(1, sizeof *rep);
-	if (!rep || !(rep->dir = strdup(dir))) {
+	if (!rep || !(rep->dir = strdup(dir)) || !(rep->shown_dir = text_escape(dir))) {
+		if (rep)
+			free(rep->dir);
+	free(rep->shown_dir);
 		free(rep);
 		set_error(err, err_size, "out of memory");
 		return NULL;
@@ -792,6 +803,7 @@ void report_free(struct report **p)
 	analysis_result_free(&rep->result);
 	analysis_dataset_free(&rep->data);
 	free(rep->dir);
+	free(rep->shown_dir);
 	free(rep);
 	*p = NULL;
 }

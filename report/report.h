@@ -43,7 +43,7 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
  * headline comparison as one sentence, the other comparisons, then warnings. Returns 0, or -1
  * when writing failed.
  */
-int report_print_summary(const struct report *rep, FILE *out);
+int report_print_summary(const struct report *rep, bool files_written, FILE *out);
 
 /* The headline sentence alone (what the summary, report.md and report.html lead with). Owned
  * by the report. */

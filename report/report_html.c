@@ -91,10 +91,10 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
 	      "smtbench report: ", out);
-	esc(out, rep->dir);
+	esc(out, rep->shown_dir);
 	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>smtbench report: ",
 	        style_sheet);
-	esc(out, rep->dir);
+	esc(out, rep->shown_dir);
 	fputs("</h1>\n", out);
 	if (rep->no_sibling) {
 		fputs("<p class=\"nosmt\">No sibling placement was measured", out);

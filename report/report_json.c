@@ -55,7 +55,7 @@ static json_t *report_json(const struct report *rep)
 	json_t *o = json_pack(
 		"{s:i, s:s, s:o, s:s, s:o, s:{s:I, s:s, s:s, s:s, s:s, s:o, s:[o, o], s:o, s:[o, o], "
 		"s:o, s:s}, s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"report_version", 1, "dir", rep->dir,
+		"report_version", 1, "dir", rep->shown_dir,
 		"workload", rep->workload ? json_string(rep->workload) : json_null(),
 		"machine", rep->machine,
 		"placements", placements,

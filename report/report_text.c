@@ -66,10 +66,10 @@ static const char *no_sibling_text(const struct report *rep, char *buf, size_t s
 	return buf;
 }
 
-int report_print_summary(const struct report *rep, FILE *out)
+int report_print_summary(const struct report *rep, bool files_written, FILE *out)
 {
 	const struct analysis_result *r = rep->result;
-	fprintf(out, "smtbench report: %s\n", rep->dir);
+	fprintf(out, "smtbench report: %s\n", rep->shown_dir);
 	fprintf(out, "Machine: %s\n", rep->machine);
 	if (rep->beside_workload)
 		fprintf(out, "Workload: %s, run beside %s (role b, not measured); unit of analysis: one "
@@ -118,8 +118,12 @@ int report_print_summary(const struct report *rep, FILE *out)
 		fprintf(out, "\nWarnings: none (no drift, outliers, failed trials or frequency "
 		        "differences found)\n");
 	}
-	fprintf(out, "\nReport: %s/report.html (open it in a browser); also report.md, report.json, "
-	        "posterior.svg, run-order.svg, samples.svg\n", rep->dir);
+	if (files_written)
+		fprintf(out, "\nReport: %s/report.html (open it in a browser); also report.md, "
+		        "report.json, posterior.svg, run-order.svg, samples.svg\n", rep->shown_dir);
+	else
+		fprintf(out, "\nReport: not written (the error above says why); the samples are safe: "
+		        "write it with `smtbench report %s` once that is mended\n", rep->shown_dir);
 	return ferror(out) ? -1 : 0;
 }
 

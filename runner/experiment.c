@@ -285,7 +285,8 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 	};
 	for (int i = 0; i < spec->nprocs; i++) {
 		const struct workload *w = (i == 1 && e->b.argv) ? &e->b : &e->a;
-		spec->procs[i] = (struct trial_proc_spec){ e->pairs[p].pus[i], w->path, w->argv };
+		spec->procs[i] = (struct trial_proc_spec){ e->pairs[p].pus[i], w->path, w->argv,
+		                                            w->is_kernel };
 		labels->role[i] = w == &e->b ? "b" : "a";
 		labels->workload[i] = w->name;
 	}

@@ -270,13 +270,25 @@ int store_publish(struct store *s, char *err, size_t err_size)
 struct store *store_open(const char *dir, char *err, size_t err_size)
 {
 	int dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int fd = dir_fd < 0 ? -1 : openat(dir_fd, "samples.csv",
-	                                  O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in its place must not hang the open with the stop signals blocked
+	 * (with no reader it fails at once); anything but a regular file is refused. */
+	int fd = dir_fd < 0 ? -1 : openat(dir_fd, "samples.csv", O_WRONLY | O_APPEND | O_NOFOLLOW
+	                                  | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		set_error(err, err_size, "cannot open %s/samples.csv: %s (is %s a results folder?)",
-		          dir, strerror(errno), dir);
+		          dir, errno == ENXIO ? "it is a FIFO, not a regular file" : strerror(errno),
+		          dir);
 		if (dir_fd >= 0)
 			close(dir_fd);
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)
+	    || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		set_error(err, err_size, "%s/samples.csv is not a regular file (is %s a results "
+		          "folder?)", dir, dir);
+		close(fd);
+		close(dir_fd);
 		return NULL;
 	}
 	if (lock_samples(fd, dir, err, err_size) != 0) {

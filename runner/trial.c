@@ -238,7 +238,7 @@ static void sample_frequency(const struct trial_spec *spec, struct trial_result 
 	out->freq_mhz = sum / spec->nprocs;
 }
 
-static void record_exit(struct proc_result *r, int status, const struct rusage *ru)
+static void record_exit(struct proc_result *r, bool kernel, int status, const struct rusage *ru)
 {
 	r->utime_s = timeval_s(ru->ru_utime);
 	r->stime_s = timeval_s(ru->ru_stime);
@@ -255,7 +255,7 @@ static void record_exit(struct proc_result *r, int status, const struct rusage *
 	if (WIFEXITED(status)) {
 		if (r->exit_code == 0) {
 			r->status = "ok";
-		} else if (r->exit_code == KERNEL_EXIT_UNSUPPORTED) {
+		} else if (kernel && r->exit_code == KERNEL_EXIT_UNSUPPORTED) {
 			r->status = "unsupported";
 			snprintf(r->error, sizeof r->error, "exited with status %d: not supported on this CPU",
 			         r->exit_code);
@@ -517,7 +517,7 @@ static void child_ended(struct trial_state *st, int i, int status, const struct 
 	c->reaped = true;
 	c->end_s = now;
 	struct proc_result *r = &st->out->procs[i];
-	record_exit(r, status, ru);
+	record_exit(r, st->spec->procs[i].kernel, status, ru);
 	r->start_s = st->release_s - st->spec->run_origin_s;
 	r->end_s = now - st->spec->run_origin_s;
 	r->wall_s = now - st->release_s;

@@ -35,6 +35,8 @@ struct trial_proc_spec {
 	int pu;             /* OS index to bind to */
 	const char *path;   /* executable, already resolved */
 	char *const *argv;  /* NULL-terminated; argv[0] is what the workload sees */
+	bool kernel;        /* one of smtbench's kernels: exit status 77 means "not supported on
+	                     * this CPU"; for a user's command 77 is an ordinary failed exit */
 };
 
 struct trial_spec {
@@ -48,7 +50,8 @@ struct trial_spec {
 
 struct proc_result {
 	int pu;                 /* the PU the child read back after binding; -1 if it never bound */
-	const char *status;     /* "ok", "exit", "signal", "exec-failed", "bind-failed", "unsupported",
+	const char *status;     /* "ok", "exit", "signal", "exec-failed", "bind-failed", "unsupported"
+	                         * (a kernel that exited KERNEL_EXIT_UNSUPPORTED),
 	                         * "timeout" (still running at the trial's time limit: killed),
 	                         * "killed" (killed with the trial when the runner was stopped by a
 	                         * signal or a system call failed while waiting) */

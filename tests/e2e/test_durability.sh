@@ -292,6 +292,8 @@ else
 	check_status 1 "a run on a full disk stops with exit 1" "$SMTBENCH" run --placements solo,same-pu \
 		--kernel nop --iters 1000 --trials 150 --warmup 0 --seed 5 --out "$d"
 	check "…naming the folder" contains "$t_err" "$d"
+	check "…and not pointing to reports it could not write" \
+		bash -c '[[ -f $2/report.html || $1 != *"report.html (open it in a browser)"* ]]' _ "$t_out" "$d"
 	intact=$(python3 - "$d/samples.csv" <<'EOF'
 import sys
 text = open(sys.argv[1]).read()

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
-		report_print_summary(rep, null);
+		report_print_summary(rep, true, null);
 		fclose(null);
 	}
 	report_write_files(rep, err, sizeof err);

@@ -187,7 +187,7 @@ static void test_folder(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	CHECK(report_print_summary(rep, out) == 0, "the summary prints");
+	CHECK(report_print_summary(rep, true, out) == 0, "the summary prints");
 	fclose(out);
 	CHECK(strstr(text, "needs an SMT machine") && strstr(text, "no core has two CPUs"),
 	      "the summary says the sibling question needs an SMT machine, and why");
@@ -294,7 +294,7 @@ static void test_control_failed(void)
 		char *text = NULL;
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
-		CHECK(report_print_summary(rep, out) == 0, "the summary prints");
+		CHECK(report_print_summary(rep, true, out) == 0, "the summary prints");
 		fclose(out);
 		const char *w = strstr(text, "the accounting control failed: same-pu user time is 1.08");
 		CHECK(w != NULL, "the summary warns that the accounting control failed, with the "
@@ -430,7 +430,7 @@ static char *summary_of(const struct report *rep)
 	FILE *out = open_memstream(&text, &len);
 	if (!out)
 		return NULL;
-	report_print_summary(rep, out);
+	report_print_summary(rep, true, out);
 	fclose(out);
 	return text;
 }

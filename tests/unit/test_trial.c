@@ -40,7 +40,7 @@ static enum trial_outcome run_procs(int n, const int pus[], const char *paths[],
 	struct trial_spec spec = { .nprocs = n, .stderr_fd = -1, .run_origin_s = trial_now_s(),
 	                           .child_sigmask = &child_mask };
 	for (int i = 0; i < n; i++)
-		spec.procs[i] = (struct trial_proc_spec){ pus[i], paths[i], argvs[i] };
+		spec.procs[i] = (struct trial_proc_spec){ pus[i], paths[i], argvs[i], true };
 	*sig = 0;
 	return trial_run(&spec, r, sig);
 }
@@ -99,6 +99,26 @@ static void test_trial_paths(void)
 }
 
 /* A stop signal during a trial: every child killed and reaped, the trial marked interrupted. */
+/* Exit status 77 is the kernels' "not supported on this CPU"; from a user's command it is an
+ * ordinary failed exit, never a reason to stop the run as unsupported (issue 21, item 7). */
+static void test_exit_77(void)
+{
+	int cpu = first_usable_cpu(), sig = 0;
+	char *sh_77[] = { "sh", "-c", "exit 77", NULL };
+	for (int kernel = 0; kernel <= 1; kernel++) {
+		struct trial_spec spec = { .nprocs = 1, .stderr_fd = -1, .run_origin_s = trial_now_s(),
+		                           .child_sigmask = &child_mask };
+		spec.procs[0] = (struct trial_proc_spec){ cpu, "/bin/sh", sh_77, kernel };
+		struct trial_result r;
+		enum trial_outcome o = trial_run(&spec, &r, &sig);
+		const char *want = kernel ? "unsupported" : "exit";
+		CHECK(o == TRIAL_COMPLETED && r.procs[0].status && !strcmp(r.procs[0].status, want)
+		      && r.procs[0].exit_code == 77,
+		      "exit 77 from %s is status '%s' (got '%s')", kernel ? "a kernel" : "a command",
+		      want, r.procs[0].status ? r.procs[0].status : "(none)");
+	}
+}
+
 static void test_trial_interrupted(void)
 {
 	int cpu = first_usable_cpu(), sig;
@@ -313,6 +333,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* before any fork: no line printed twice */
 	trial_block_signals(&child_mask);
 	test_trial_paths();
+	test_exit_77();
 	test_trial_interrupted();
 	test_experiment(base);
 	test_workload(base);

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Files that are not what they should be, in a results folder or given to analyze: a FIFO, a
+# link to /dev/zero, a line of hundreds of megabytes, an unreadable meta.json. Each is refused at
+# once with one line naming it; nothing hangs, nothing grows without bound (issue 21, items 4, 5,
+# 6 and 11). Every command runs under `timeout`, so that a hang fails here instead of in CI.
+source "$(dirname "$0")/lib.sh"
+
+make_run() { # make_run DIR: a small real results folder
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 6 --warmup 0 \
+		--out "$1" >/dev/null 2>&1
+}
+limit=(timeout -s KILL 30)
+
+# --- a FIFO or /dev/zero as samples.csv or meta.json ----------------------------------------
+for what in samples.csv meta.json; do
+	d=$t_tmp/fifo-$what/n1
+	make_run "$d"
+	make_run "$t_tmp/fifo-$what/n2"
+	rm "$d/$what" && mkfifo "$d/$what"
+	check_status 0 "fleet with a FIFO (no writer) as one node's $what ends, with the other node" \
+		"${limit[@]}" "$SMTBENCH" fleet "$t_tmp/fifo-$what"
+	check "... and names the FIFO as the reason that node is skipped" \
+		contains "$t_out" "$what is a FIFO, not a regular file"
+done
+d=$t_tmp/fifo-samples.csv/n1
+check_status 2 "analyze of a folder whose samples.csv is a FIFO is refused at once" \
+	"${limit[@]}" "$SMTBENCH" analyze "$d"
+check "... naming it" contains "$t_err" "samples.csv is a FIFO, not a regular file"
+check_status 2 "report of it is refused at once" "${limit[@]}" "$SMTBENCH" report "$d"
+
+d=$t_tmp/zero
+make_run "$d"
+ln -sf /dev/zero "$d/samples.csv"
+check_status 2 "analyze of a folder whose samples.csv is /dev/zero is refused at once" \
+	"${limit[@]}" "$SMTBENCH" analyze "$d"
+check "... naming it a character device" contains "$t_err" "is a character device, not a regular file"
+
+# resume with samples.csv a FIFO: it used to block in open() with HUP, INT and TERM blocked.
+d=$t_tmp/resume-fifo
+make_run "$d"
+python3 - "$d/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["status"] = "running"; json.dump(m, open(sys.argv[1], "w"))
+PY
+rm "$d/samples.csv" && mkfifo "$d/samples.csv"
+check_status 2 "run --resume of a folder whose samples.csv is a FIFO is refused at once" \
+	"${limit[@]}" "$SMTBENCH" run --resume "$d"
+check "... saying it is a FIFO" contains "$t_err" "FIFO"
+
+# --- plain files of numbers (analyze FILE_A FILE_B) -------------------------------------------
+printf '0.25\n0.26\n0.27\n' >"$t_tmp/b.txt"
+check_status 2 "analyze /dev/zero b.txt is refused at once" \
+	"${limit[@]}" "$SMTBENCH" analyze /dev/zero "$t_tmp/b.txt"
+check "... naming it a character device" contains "$t_err" "/dev/zero is a character device"
+{ printf '0.25\n0.26\n0.27\n0.28\n0.29\n'; head -c 50000000 /dev/zero | tr '\0' '7'; printf '\n';
+  for _ in $(seq 1000); do echo 0.25; done; } >"$t_tmp/long.txt"
+check_status 2 "a file with a line of 50 MB is refused, not read into memory" \
+	"${limit[@]}" bash -c 'ulimit -v 400000; exec "$@"' _ "$SMTBENCH" analyze "$t_tmp/long.txt" "$t_tmp/b.txt"
+check "... naming the file and the line" contains "$t_err" "long.txt:6: a line of more than 4096 bytes"
+mkfifo "$t_tmp/fifo.txt"
+( printf '0.31\n0.32\n0.33\n' >"$t_tmp/fifo.txt" ) &
+check_status 0 "a FIFO with a writer (analyze <(cmd) <(cmd)) still works for plain files" \
+	"${limit[@]}" "$SMTBENCH" analyze "$t_tmp/fifo.txt" "$t_tmp/b.txt"
+wait
+
+# --- fleet's reasons (item 11) ----------------------------------------------------------------
+root=$t_tmp/reasons
+make_run "$root/good"
+make_run "$root/noexec"
+make_run "$root/unreadable"
+chmod 0644 "$root/noexec"            # read, but no search permission
+chmod 0000 "$root/unreadable/meta.json"
+# Root reads every folder and file whatever the permissions: as root, run fleet as nobody.
+as_user=()
+if [[ $(id -u) -eq 0 ]] && command -v setpriv >/dev/null; then
+	chmod a+rx "$t_tmp" "$root"
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+if [[ $(id -u) -eq 0 && ${#as_user[@]} -eq 0 ]]; then
+	skip "fleet's reasons for unreadable folders: as root, and setpriv (util-linux) is missing to run as nobody"
+else
+	check_status 0 "fleet over a folder without search permission and an unreadable meta.json" \
+		"${limit[@]}" "${as_user[@]}" "$SMTBENCH" fleet "$root"
+	check "... lists the folder without search permission as skipped, with its reason" \
+		bash -c 'grep -q "noexec: .*permission" <<<"$1"' _ "$t_out"
+	check "... says meta.json cannot be read, not that it is damaged at line -1" \
+		bash -c '[[ $1 == *"meta.json cannot be read"* && $1 != *"line -1"* ]]' _ "$t_out"
+fi
+chmod 0755 "$root/noexec"
+chmod 0644 "$root/unreadable/meta.json"
+d=$root/allbad
+make_run "$d"
+python3 - "$d/samples.csv" <<'PY'
+import sys
+p = sys.argv[1]; lines = open(p).read().split("\n"); u = lines[0].split(",").index("utime_s")
+for i in range(1, len(lines)):
+    if lines[i]:
+        f = lines[i].split(","); f[u] = "x"; lines[i] = ",".join(f)
+open(p, "w").write("\n".join(lines))
+PY
+check_status 0 "fleet over a folder whose every samples.csv row is bad" "${limit[@]}" "$SMTBENCH" fleet "$root"
+check "... calls it damaged, not 'no comparison'" bash -c '
+line=$(grep "allbad" <<<"$1")
+[[ $line == *damaged* && $line != *"no comparison"* ]]' _ "$t_out"
+# --- links in a fleet folder (item 3) --------------------------------------------------------
+links=$t_tmp/links
+make_run "$links/node"
+for i in 1 2 3 4 5 6 7 8; do ln -s . "$links/l$i"; done
+ln -s /usr "$links/evil"
+ln -s node "$links/latest"
+check_status 0 "fleet beside eight 'ln -s . lN' loops, a link to /usr and a latest link ends at once" \
+	"${limit[@]}" "$SMTBENCH" fleet "$links" --json
+check "... one node, each loop listed once, /usr not walked, latest named as the same folder" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1]); root = sys.argv[2]
+hosts = [h["dir"] for g in j["groups"] for h in g["hosts"]]
+assert hosts == [root + "/node"], hosts
+why = {s["dir"]: s["reason"] for s in j["skipped"]}
+assert len(why) == 10, sorted(why)
+assert all("a loop" in why[root + "/l%d" % i] for i in range(1, 9)), why
+assert "outside the folders given" in why[root + "/evil"] and "/usr" in why[root + "/evil"], why
+assert "same folder as" in why[root + "/latest"], why' "$t_out" "$links"
+done_testing
