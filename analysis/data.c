@@ -354,52 +354,80 @@ static bool time_ok(double v)
 	return v >= 0 && v <= ANALYSIS_TIME_MAX_S;
 }
 
-static int check_time(double v, const char *where, char *err, size_t err_size)
+enum seconds_problem parse_seconds(const char *text, double *out)
 {
-	if (isnan(v)) {
-		set_error(err, err_size, "%s: NaN is not a time", where);
-		return -1;
-	}
-	if (isinf(v)) {
-		set_error(err, err_size, "%s: an infinite time", where);
-		return -1;
-	}
-	if (v < 0) {
-		set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds",
-		                   where, v);
-		return -1;
-	}
-	if (v > ANALYSIS_TIME_MAX_S) {
-		set_error(err, err_size, "%s: time %g s is too large; times are at most "
-		                   "%g seconds", where, v, ANALYSIS_TIME_MAX_S);
-		return -1;
-	}
-	return 0;
-}
-
-/* One line's number by strtod, or -1 with the message naming file and line. */
-static int parse_number_text(const char *path, long line_no, const char *text, double *out,
-                             char *err, size_t err_size)
-{
-	char where[600];
-	snprintf(where, sizeof where, "%s:%ld", path, line_no);
 	errno = 0;
 	char *rest;
 	double v = strtod(text, &rest);
-	/* Decimal only: strtod also reads hexadecimal ("0x10" = 16), which no timer writes. */
-	if (rest == text || *rest || strpbrk(text, "xX")) {
-		set_error(err, err_size, "%s: '%.40s' is not a number (one time in "
-		                   "seconds per line, in decimal; # starts a comment)", where, text);
+	*out = v;
+	if (rest == text || *rest || strpbrk(text, "xX"))
+		return SECONDS_NOT_A_NUMBER;
+	if (errno == ERANGE)
+		return fabs(v) >= 1.0 ? SECONDS_OVERFLOW : SECONDS_UNDERFLOW;
+	if (isnan(v))
+		return SECONDS_NAN;
+	if (isinf(v))
+		return SECONDS_INFINITE;
+	if (v < 0)
+		return SECONDS_NEGATIVE;
+	return v > ANALYSIS_TIME_MAX_S ? SECONDS_TOO_LARGE : SECONDS_OK;
+}
+
+/* The message for a time that parse_seconds refused, at where ("FILE:LINE", "NAME[i]"). */
+static void seconds_error(enum seconds_problem problem, const char *where, const char *text,
+                          double v, char *err, size_t err_size)
+{
+	switch (problem) {
+	case SECONDS_OK:
+		break;
+	case SECONDS_NOT_A_NUMBER:
+		set_error(err, err_size, "%s: '%.40s' is not a number (one time in seconds per line, "
+		          "in decimal; # starts a comment)", where, text);
+		break;
+	case SECONDS_OVERFLOW:
+	case SECONDS_UNDERFLOW:
+		set_error(err, err_size, "%s: '%.40s' is out of range (it %s); give a time in seconds "
+		          "between 1e-300 and 1e100", where, text,
+		          problem == SECONDS_OVERFLOW ? "overflows" : "underflows to 0");
+		break;
+	case SECONDS_NAN:
+		set_error(err, err_size, "%s: NaN is not a time", where);
+		break;
+	case SECONDS_INFINITE:
+		set_error(err, err_size, "%s: an infinite time", where);
+		break;
+	case SECONDS_NEGATIVE:
+		set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds", where, v);
+		break;
+	case SECONDS_TOO_LARGE:
+		set_error(err, err_size, "%s: time %g s is too large; times are at most %g seconds",
+		          where, v, ANALYSIS_TIME_MAX_S);
+		break;
+	}
+}
+
+/* A value that is already a double (an array): the same rule but for the text. */
+static int check_time(double v, const char *where, char *err, size_t err_size)
+{
+	enum seconds_problem problem = isnan(v) ? SECONDS_NAN : isinf(v) ? SECONDS_INFINITE
+	                               : v < 0 ? SECONDS_NEGATIVE
+	                               : v > ANALYSIS_TIME_MAX_S ? SECONDS_TOO_LARGE : SECONDS_OK;
+	seconds_error(problem, where, "", v, err, err_size);
+	return problem == SECONDS_OK ? 0 : -1;
+}
+
+/* One line's number, or -1 with the message naming file and line. */
+static int parse_number_text(const char *path, long line_no, const char *text, double *out,
+                             char *err, size_t err_size)
+{
+	double v;
+	enum seconds_problem problem = parse_seconds(text, &v);
+	if (problem != SECONDS_OK) {
+		char where[600];
+		snprintf(where, sizeof where, "%s:%ld", path, line_no);
+		seconds_error(problem, where, text, v, err, err_size);
 		return -1;
 	}
-	if (errno == ERANGE) {
-		set_error(err, err_size, "%s: '%.40s' is out of range (it %s); give a "
-		                   "time in seconds between 1e-300 and 1e100", where, text,
-		                   fabs(v) >= 1.0 ? "overflows" : "underflows to 0");
-		return -1;
-	}
-	if (check_time(v, where, err, err_size) < 0)
-		return -1;
 	*out = v;
 	return 0;
 }

@@ -67,6 +67,24 @@ int grow_array(void **array, size_t *cap, size_t need, size_t elem);
  * false for any other text (a sign, an exponent, more than 15 digits), which strtod must read. */
 bool parse_plain_decimal(const char *text, size_t len, double *out);
 
+/* What is wrong with a time, by the one rule for every number the analysis reads (a file of
+ * numbers, samples.csv's times, an array): decimal only (strtod also reads hexadecimal, which
+ * no timer writes), the whole text, no overflow and no underflow (1e-320 reads as a subnormal
+ * that makes every later ratio meaningless), not NaN nor infinite, >= 0, at most
+ * ANALYSIS_TIME_MAX_S. */
+enum seconds_problem {
+	SECONDS_OK,
+	SECONDS_NOT_A_NUMBER,
+	SECONDS_OVERFLOW,
+	SECONDS_UNDERFLOW,
+	SECONDS_NAN,
+	SECONDS_INFINITE,
+	SECONDS_NEGATIVE,
+	SECONDS_TOO_LARGE,
+};
+/* text (NUL-terminated) as a time into *out (set whatever the answer, for messages). */
+enum seconds_problem parse_seconds(const char *text, double *out);
+
 /* ---- a results folder's samples.csv (samples_load.c) ---- */
 
 /* analysis_load_folder_excluding, with the file read in `parts` parts at once (0: one per CPU

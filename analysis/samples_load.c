@@ -266,7 +266,8 @@ static int parse_count_field(const char *text, int32_t *out)
 	return 0;
 }
 
-/* An optional non-negative finite number of len bytes: empty → NAN; -1 for bad text. */
+/* An optional time of len bytes (the field is NUL-terminated at len): empty → NAN; -1 for
+ * text that parse_seconds refuses. */
 static int parse_optional_seconds(const char *text, size_t len, double *out)
 {
 	if (!len) {
@@ -275,12 +276,9 @@ static int parse_optional_seconds(const char *text, size_t len, double *out)
 	}
 	if (parse_plain_decimal(text, len, out))
 		return 0;
-	char *end;
-	double v = strtod(text, &end);
-	if (end == text || *end || !isfinite(v) || v < 0)
-		return -1;
-	*out = v;
-	return 0;
+	/* Anything else by the one rule every reader of numbers follows (parse_seconds): a value
+	 * the plain-file loader refuses (1e-320, 0x10) is refused here too. */
+	return parse_seconds(text, out) == SECONDS_OK ? 0 : -1;
 }
 
 /* The field of column c, or NULL when the header has no such column. */

@@ -102,6 +102,27 @@ check_status 0 "fleet over a folder whose every samples.csv row is bad" "${limit
 check "... calls it damaged, not 'no comparison'" bash -c '
 line=$(grep "allbad" <<<"$1")
 [[ $line == *damaged* && $line != *"no comparison"* ]]' _ "$t_out"
+# --- one number parser (item 9): samples.csv refuses what a file of numbers refuses ------------
+for bad in 1e-320 0x10 inf; do
+	d=$t_tmp/num-$bad
+	make_run "$d"
+	python3 - "$d/samples.csv" "$bad" <<'PY'
+import sys
+p, bad = sys.argv[1], sys.argv[2]
+lines = open(p).read().split("\n"); u = lines[0].split(",").index("utime_s")
+f = lines[1].split(","); f[u] = bad; lines[1] = ",".join(f)
+open(p, "w").write("\n".join(lines))
+PY
+	printf '0.25\n%s\n0.26\n' "$bad" >"$t_tmp/num.txt"
+	check_status 2 "a file of numbers with $bad is refused" "$SMTBENCH" analyze "$t_tmp/num.txt" "$t_tmp/b.txt"
+	check_status 0 "samples.csv with utime_s $bad: analyze goes on" "$SMTBENCH" analyze "$d" --json
+	check "... the line is skipped and named, and no number is NaN" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1].replace("NaN", "null"))
+assert any("samples.csv:2:" in w for w in j["warnings"]), j["warnings"]
+assert "nan" not in sys.argv[1].lower(), "a NaN in the output"' "$t_out"
+done
+
 # --- links in a fleet folder (item 3) --------------------------------------------------------
 links=$t_tmp/links
 make_run "$links/node"
