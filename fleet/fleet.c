@@ -248,14 +248,26 @@ static const char *smt_state(const json_t *meta)
 }
 
 /* The measured workload's name, and the one run beside it. */
+/* A name or an argument meta.json stored as bytes (text, or {"hex": ...}: text_to_json) as it
+ * is shown: escaped; NULL when absent or on out of memory. */
+static char *shown_bytes(const json_t *value)
+{
+	char *raw = text_from_json(value);
+	char *shown = raw ? text_escape(raw) : NULL;
+	free(raw);
+	return shown;
+}
+
 static char *workload_text(const json_t *meta)
 {
 	json_t *w = json_object_get(meta, "workloads");
-	const char *a = report_meta_string(json_object_get(w, "a"), "name");
-	const char *b = report_meta_string(json_object_get(w, "b"), "name");
-	if (b)
-		return text_printf("%s beside %s", a ? a : "unknown", b);
-	return strdup(a ? a : "unknown");
+	char *a = shown_bytes(json_object_get(json_object_get(w, "a"), "name"));
+	char *b = shown_bytes(json_object_get(json_object_get(w, "b"), "name"));
+	char *text = b ? text_printf("%s beside %s", a ? a : "unknown", b)
+	               : strdup(a ? a : "unknown");
+	free(a);
+	free(b);
+	return text;
 }
 
 /* The run's settings that make nodes comparable besides the machine: the measured command with
@@ -681,9 +693,11 @@ static char *settings_words(const json_t *settings)
 			fprintf(out, "%lld", (long long)json_integer_value(v));
 		size_t i;
 		json_t *item;
-		json_array_foreach(v, i, item)
-			fprintf(out, "%s%s", i ? (k == 3 ? ", " : " ") : "",
-			        json_is_string(item) ? json_string_value(item) : "?");
+		json_array_foreach(v, i, item) {
+			char *arg = shown_bytes(item);
+			fprintf(out, "%s%s", i ? (k == 3 ? ", " : " ") : "", arg ? arg : "?");
+			free(arg);
+		}
 	}
 	if (fclose(out) != 0) {
 		free(text);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/text.h"
 #include "runner/util.h"
 
 static void utc_now(char *out, size_t len)
@@ -21,9 +22,20 @@ static void utc_now(char *out, size_t len)
 	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* Strings from the system or the user are bytes: stored so that they come back exactly, even
+ * when they are not UTF-8 (text_to_json). A string that cannot be stored would make meta.json
+ * fail to build, or (before) an argument silently dropped, so that --resume ran another command. */
+static json_t *stored(const char *s)
+{
+	json_t *j = text_to_json(s);
+	if (!j)
+		errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
+	return j;
+}
+
 static json_t *string_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? stored(s) : json_null();
 }
 
 static json_t *string_array(char *const *argv)
@@ -32,7 +44,8 @@ static json_t *string_array(char *const *argv)
 		return json_null();
 	json_t *a = json_array();
 	for (; *argv; argv++)
-		json_array_append_new(a, json_string(*argv));
+		if (json_array_append_new(a, stored(*argv)) != 0)
+			errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
 	return a;
 }
 
@@ -52,8 +65,9 @@ static json_t *workload_json(const struct workload *w)
 {
 	if (!w->argv)
 		return json_null();
-	return json_pack("{s:s, s:s, s:s, s:o, s:b}", "name", w->name, "path", w->path, "sha256",
-	                 w->sha256, "argv", string_array(w->argv), "kernel", w->is_kernel);
+	return json_pack("{s:o, s:o, s:s, s:o, s:b}", "name", stored(w->name), "path",
+	                 stored(w->path), "sha256", w->sha256, "argv", string_array(w->argv),
+	                 "kernel", w->is_kernel);
 }
 
 static json_t *calibration_json(const struct calibration *c)
@@ -255,9 +269,13 @@ static char **string_array_copy(const json_t *a)
 		return NULL;
 	size_t n = json_array_size(a);
 	char **argv = xcalloc(n + 1, sizeof *argv);
+	/* As string_array stored them: text, or {"hex": ...} for bytes that are not UTF-8. */
 	for (size_t i = 0; i < n; i++) {
-		const char *s = json_string_value(json_array_get(a, i));
-		argv[i] = xstrdup(s ? s : "");
+		argv[i] = text_from_json(json_array_get(a, i));
+		if (!argv[i]) {
+			strings_free(argv);
+			return NULL;
+		}
 	}
 	return argv;
 }
@@ -440,16 +458,17 @@ static int load_workload(const char *dir, const json_t *w, const char *role,
 {
 	if (!json_is_object(w))
 		return 0;
-	const char *path = json_string_value(json_object_get(w, "path"));
 	const char *sha = json_string_value(json_object_get(w, "sha256"));
 	if (!sha)
 		return 0;
+	char *path = text_from_json(json_object_get(w, "path")); /* text or {"hex": ...} */
 	if (!path || path[0] != '/' || strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64) {
+		free(path);
 		set_error(err, err_size, "%s/meta.json: workloads.%s has no absolute path or no "
 		          "valid sha256", dir, role);
 		return -1;
 	}
-	out->path = xstrdup(path);
+	out->path = path;
 	snprintf(out->sha256, sizeof out->sha256, "%s", sha);
 	return 0;
 }

@@ -88,4 +88,40 @@ check_status 0 "report of a folder whose host and CPU model hold control charact
 	"$SMTBENCH" report "$d"
 check "... prints them escaped" bash -c '[[ $1 == *"evil\\x1b[2Jhost"* && $1 == *"CPU\\x0aFAKE"* ]]' _ "$t_out"
 check "... and nothing raw" bash -c '! raw_control "$1"' _ "$t_out$t_err"
+# --- bytes that are not UTF-8 in a command line (items 1 and 8) -------------------------------
+# An argument that is not UTF-8 was dropped from meta.json (jansson refuses such a string), so
+# that --resume ran the command without it. It is stored as {"hex": ...} and comes back exactly.
+w=$t_tmp/w.sh
+printf '#!/bin/sh\nprintf "%%s|" "$#" "$@" >>"%s"; echo >>"%s"\ni=0; while [ $i -lt 40000 ]; do i=$((i+1)); done\n' \
+	"$t_tmp/args.log" "$t_tmp/args.log" >"$w"
+chmod +x "$w"
+d=$t_tmp/bytes
+"$SMTBENCH" run --placements solo,same-pu --trials 40 --warmup 0 --out "$d" -- "$w" $'\xff' 'plain' >/dev/null 2>&1 &
+runner=$!
+for _ in $(seq 200); do [[ $(wc -l <"$t_tmp/args.log" 2>/dev/null || echo 0) -ge 6 ]] && break; sleep 0.05; done
+kill -TERM "$runner"; wait "$runner"   # (a background job ignores SIGINT)
+check "the run was interrupted part way" grep -q '"status": "interrupted"' "$d/meta.json"
+check "meta.json stores the argument that is not UTF-8 as hex, the others as text" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+want = [{"hex": "ff"}, "plain"]
+assert m["workloads"]["a"]["argv"][1:] == want, m["workloads"]["a"]["argv"]
+assert m["settings"]["command"][1:] == want, m["settings"]["command"]
+assert m["command_line"][-2:] == want, m["command_line"]' "$d/meta.json"
+: >"$t_tmp/args.log"
+check_status 0 "--resume of that run" "$SMTBENCH" run --resume "$d"
+check "... runs the same command: 2 arguments, the first the byte 0xff" python3 -c '
+import sys
+lines = open(sys.argv[1], "rb").read().splitlines()
+assert lines and all(l == b"2|\xff|plain|" for l in lines), lines[:3]' "$t_tmp/args.log"
+
+cp "$w" "$t_tmp/caf"$'\xe9'
+check_status 0 "a command whose path is not UTF-8 runs (it said 'internal error: cannot build meta.json')" \
+	"$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --out "$t_tmp/cafe" -- "$t_tmp/caf"$'\xe9'
+check "... no half-made folder is left behind" bash -c '! ls -a "$1" | grep -q smtbench-partial' _ "$t_tmp"
+check_status 0 "an --out whose name is not UTF-8" \
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 4 --warmup 0 --out "$t_tmp/o"$'\xe9'
+check "... writes every report (report.json failed as 'out of memory' before)" \
+	test -s "$t_tmp/o"$'\xe9'/report.json -a -s "$t_tmp/o"$'\xe9'/report.html -a -s "$t_tmp/o"$'\xe9'/posterior.svg
+check "... and names it escaped" contains "$t_out" 'o\xe9/report.html'
 done_testing
