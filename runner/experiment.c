@@ -145,6 +145,7 @@ struct run_state {
 	const char *stop_reason;  /* STOP_..., or NULL after a failure */
 	char *log_path;           /* workload-stderr.log; log_fd is -1 when it cannot be opened */
 	int log_fd;
+	bool log_capped;          /* past WORKLOAD_STDERR_MAX_BYTES: log_fd is /dev/null now */
 	long failures, early_failures;
 	/* The trial time limit: timeout_s (0: none), fixed when given, else calibrated once the
 	 * trials before calib_end have run, from the slowest of those that ended ok. */
@@ -319,7 +320,7 @@ static bool first_block_failed(const struct run_state *st, long t)
 	long n = st->e->plan.nplacements;
 	if (st->early_failures != n || t + 1 - st->first_trial != n)
 		return false;
-	off_t logged = st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
+	off_t logged = st->log_capped ? 1 : st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
 	if (logged > 0)
 		warnx("every trial of the first block failed; stopping (the workloads' error output "
 		      "is in %s)", st->log_path);
@@ -364,6 +365,31 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
 /* Runs trial t and appends it to samples.csv. */
+/* workload-stderr.log is kept for a person to read why a workload failed; a workload that
+ * writes without end (90 MB from 9 processes was seen) must not fill the disk the samples are
+ * on. Past this size, later trials' error output is discarded, said once in the log and on
+ * stderr. A single trial can still write more than this before the check after it. */
+#define WORKLOAD_STDERR_MAX_BYTES ((off_t)64 << 20)
+
+static void cap_workload_log(struct run_state *st)
+{
+	if (st->log_fd < 0 || st->log_capped || lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES)
+		return;
+	static const char note[] = "\n[smtbench: this log passed its cap of 64 MiB; the workloads' "
+	                           "later error output is discarded]\n";
+	if (write(st->log_fd, note, sizeof note - 1) < 0) {
+		/* the note is a courtesy: the cap holds without it */
+	}
+	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null_fd < 0)
+		return;
+	close(st->log_fd);
+	st->log_fd = null_fd;
+	st->log_capped = true;
+	warnx("%s passed its cap of %lld MiB; the workloads' later error output is discarded",
+	      st->log_path, (long long)(WORKLOAD_STDERR_MAX_BYTES >> 20));
+}
+
 static enum step run_one_trial(struct run_state *st, long t)
 {
 	struct trial_spec spec;
@@ -382,6 +408,7 @@ static enum step run_one_trial(struct run_state *st, long t)
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
 	}
+	cap_workload_log(st);
 	char err[ERR_LEN];
 	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
 		warnx("%s", err);
@@ -430,7 +457,7 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
 	if (st->log_fd >= 0) {
-		off_t size = lseek(st->log_fd, 0, SEEK_END);
+		off_t size = st->log_capped ? 1 : lseek(st->log_fd, 0, SEEK_END);
 		close(st->log_fd);
 		if (size == 0)
 			unlink(st->log_path);

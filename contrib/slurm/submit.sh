@@ -20,7 +20,8 @@ sbatch_opts=()
 while (($#)) && [[ $1 != -- ]]; do sbatch_opts+=("$1"); shift; done
 (($#)) && shift # the --
 mkdir -p "$FLEET_DIR"
-runs=$(sbatch --parsable --chdir="$FLEET_DIR" "${sbatch_opts[@]}" "$script" "$@")
+# ${a[@]+"${a[@]}"}: an empty array under set -u fails on bash before 4.4.
+runs=$(sbatch --parsable --chdir="$FLEET_DIR" ${sbatch_opts[@]+"${sbatch_opts[@]}"} "$script" "$@")
 runs=${runs%%;*}
 report=$(sbatch --parsable --chdir="$FLEET_DIR" --dependency="afterany:$runs" \
 	"$here/smtbench-report.sbatch")

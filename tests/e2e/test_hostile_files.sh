@@ -123,6 +123,18 @@ assert any("samples.csv:2:" in w for w in j["warnings"]), j["warnings"]
 assert "nan" not in sys.argv[1].lower(), "a NaN in the output"' "$t_out"
 done
 
+# --- workload-stderr.log has a cap ---------------------------------------------------------
+# 20 MB of error output per process: without the cap 6 blocks of solo + same-pu write 360 MB.
+d=$t_tmp/loud
+check_status 0 "a workload that floods its error output runs to the end" \
+	"$SMTBENCH" run --placements solo,same-pu --trials 6 --warmup 0 --out "$d" -- \
+	sh -c 'head -c 20000000 /dev/zero | tr "\\0" x >&2'
+size=$(stat -c %s "$d/workload-stderr.log")
+check "... its log stops past the 64 MiB cap, one trial's output over at most ($size bytes)" \
+	test "$size" -le $(((64 << 20) + 40000000 + 200))
+check "... says so in the log and on stderr" bash -c 'tail -c 200 "$1" | grep -q "passed its cap of 64 MiB" && [[ $2 == *"passed its cap of 64 MiB"* ]]' _ "$d/workload-stderr.log" "$t_err"
+rm -rf "$d"
+
 # --- links in a fleet folder (item 3) --------------------------------------------------------
 links=$t_tmp/links
 make_run "$links/node"
