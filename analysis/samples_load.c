@@ -278,7 +278,9 @@ static int parse_optional_seconds(const char *text, size_t len, double *out)
 		return 0;
 	/* Anything else by the one rule every reader of numbers follows (parse_seconds): a value
 	 * the plain-file loader refuses (1e-320, 0x10) is refused here too. */
-	return parse_seconds(text, out) == SECONDS_OK ? 0 : -1;
+	enum seconds_problem problem = parse_seconds(text, out);
+	/* Too large is said by name where it matters (a utime_s past ANALYSIS_TIME_MAX_S). */
+	return problem == SECONDS_OK || problem == SECONDS_TOO_LARGE ? 0 : -1;
 }
 
 /* The field of column c, or NULL when the header has no such column. */

@@ -63,6 +63,9 @@ char *report_subject(const struct report *rep);
 /* Why the run stopped, as meta.json's stop_reason records it, in one sentence into buf ("" when
  * meta.json has none: an older folder, a failed run, or files); returns buf. */
 const char *report_stop_text(const struct report *rep, char *buf, size_t size);
+/* The paragraph every output puts before the answer when no sibling placement was measured
+ * (rep->no_sibling): why, and that the answer below is what this run can say. Into buf. */
+const char *report_no_sibling_text(const struct report *rep, char *buf, size_t size);
 
 /* With exclude_contaminated, how many trials were left out and why, in one sentence into buf
  * ("" without it); returns buf. */

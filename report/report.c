@@ -76,6 +76,16 @@ const char *report_meta_string(const json_t *meta, const char *key)
 	return json_string_value(json_object_get(meta, key));
 }
 
+const char *report_no_sibling_text(const struct report *rep, char *buf, size_t size)
+{
+	snprintf(buf, size, "No sibling placement was measured%s%s%s: the sibling question (does "
+	         "sharing a core hurt?) needs an SMT machine. What this run can say:",
+	         rep->no_sibling_reason ? " (" : "",
+	         rep->no_sibling_reason ? rep->no_sibling_reason : "",
+	         rep->no_sibling_reason ? ")" : "");
+	return buf;
+}
+
 const char *report_stop_text(const struct report *rep, char *buf, size_t size)
 {
 	buf[0] = '\0';

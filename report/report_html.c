@@ -97,19 +97,21 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	esc(out, rep->shown_dir);
 	fputs("</h1>\n", out);
 	if (rep->no_sibling) {
-		fputs("<p class=\"nosmt\">No sibling placement was measured", out);
-		if (rep->no_sibling_reason) {
-			fputs(" (", out);
-			esc(out, rep->no_sibling_reason);
-			fputs(")", out);
-		}
-		fputs(": the sibling question (does sharing a core hurt?) needs an SMT machine. "
-		      "What this run can say:</p>\n", out);
+		char why[600];
+		fputs("<p class=\"nosmt\">", out);
+		esc(out, report_no_sibling_text(rep, why, sizeof why));
+		fputs("</p>\n", out);
 	}
 	fputs("<p class=\"verdict\" id=\"verdict\">", out);
 	esc_code(out, rep->headline_text);
 	fputs("</p>\n", out);
 	char left_out[300];
+	/* Why the run stopped, as the summary and report.md say it (it was missing here). */
+	if (*report_stop_text(rep, left_out, sizeof left_out)) {
+		fputs("<p id=\"stopped\">", out);
+		esc(out, left_out);
+		fputs("</p>\n", out);
+	}
 	if (*report_exclusion_text(rep, left_out, sizeof left_out)) {
 		fputs("<p id=\"excluded\">", out);
 		esc(out, left_out);

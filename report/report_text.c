@@ -56,15 +56,6 @@ static void skipped_lines(const struct report *rep, FILE *out, const char *prefi
 	}
 }
 
-static const char *no_sibling_text(const struct report *rep, char *buf, size_t size)
-{
-	snprintf(buf, size, "No sibling placement was measured%s%s%s: the sibling question (does "
-	         "sharing a core hurt?) needs an SMT machine. What this run can say:",
-	         rep->no_sibling_reason ? " (" : "",
-	         rep->no_sibling_reason ? rep->no_sibling_reason : "",
-	         rep->no_sibling_reason ? ")" : "");
-	return buf;
-}
 
 int report_print_summary(const struct report *rep, bool files_written, FILE *out)
 {
@@ -96,7 +87,7 @@ int report_print_summary(const struct report *rep, bool files_written, FILE *out
 	fprintf(out, "\n");
 	if (rep->no_sibling) {
 		char buf[600];
-		fprintf(out, "%s\n", no_sibling_text(rep, buf, sizeof buf));
+		fprintf(out, "%s\n", report_no_sibling_text(rep, buf, sizeof buf));
 	}
 	fprintf(out, "Answer: %s\n", rep->headline_text);
 	char stop[300];
@@ -245,7 +236,7 @@ static void write_md(const struct report *rep, FILE *out)
 	fputs("\n\n", out);
 	if (rep->no_sibling) {
 		char buf[600];
-		fprintf(out, "%s\n\n", no_sibling_text(rep, buf, sizeof buf));
+		fprintf(out, "%s\n\n", report_no_sibling_text(rep, buf, sizeof buf));
 	}
 	fprintf(out, "**Answer:** %s\n\n", rep->headline_text);
 	char stop[300];

@@ -207,6 +207,9 @@ check_status 0 "run $placements, 3 blocks" "$SMTBENCH" run --placements "$placem
 printf '%s\n' "$t_out" >"$t_tmp/run-summary.txt"
 check "the run's summary gives the answer and the report's path" \
 	contains "$t_out" "Report: $run/report.html"
+check "the run's summary says why it stopped" contains "$t_out" "Stopped: trials"
+check "... and report.html says it too, as the summary words it (it was missing there)" \
+	grep -q '<p id="stopped">Stopped: trials (every planned block ran' "$run/report.html"
 if ! grep -q '^sibling' <(cut -d, -f4 "$run/samples.csv"); then
 	check "without a sibling placement the summary says an SMT machine is needed" \
 		contains "$t_out" "needs an SMT machine"
