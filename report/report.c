@@ -198,86 +198,108 @@ char *report_subject(const struct report *rep)
 	return strdup("each copy of the workload");
 }
 
-static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
+/* The accounting control's note, after its sentence. */
+static const char *control_note(const struct analysis_comparison *c)
 {
-	struct format_ring ns = { .next = 0 };
-	char *where = where_text(report_find_placement(rep, c->a.name));
-	char *what = report_subject(rep);
-	if (!analysis_comparison_settled(c)) {
-		/* Too few samples (or a grid at its bound): the posterior's means are the grid's
-		 * artefacts, so no ratio or difference is quoted as the answer. */
-		bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
-		bool trials = rep->data->unit == ANALYSIS_UNIT_TRIAL;
-		char *s = where && what ? text_printf(
-			"%s%s placement cannot be told apart from %s with %s %s (n = %zu and %zu): %s; "
-			"run more trials (10 or more per placement); P(slower) = %.2f — %s%s", where,
-			c->a.name, c->b.name, few ? "so few" : "these", trials ? "trials" : "samples",
-			c->a.n, c->b.n, few ? "the interval is unbounded at this sample size"
-			: "the posterior still reaches the edge of the widest grid allowed, so the "
-			  "interval is unbounded here", c->p_a_gt_b, analysis_verdict_name(c->verdict),
-			c->kind == COMPARISON_CONTROL
-			? " (the accounting control: user time should match solo, 1×)" : "") : NULL;
-		free(where);
-		free(what);
-		if (s && s[0] >= 'a' && s[0] <= 'z')
-			s[0] = (char)(s[0] - 'a' + 'A');
-		return s;
-	}
-	/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as it is,
-	 * so that an undecided answer never reads as a claim. */
-	bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
-	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-	char *effect;
-	if (isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0]) && isfinite(c->ratio_ci[1])
-	    && c->ratio_ci[0] > 0) {
-		double m = c->ratio_mean, lo = c->ratio_ci[0], hi = c->ratio_ci[1];
-		if (decided && !slower) {
-			/* A speed-up reads best as its own factor: 1/ratio, interval reversed. */
-			m = 1 / c->ratio_mean;
-			lo = 1 / c->ratio_ci[1];
-			hi = 1 / c->ratio_ci[0];
-		}
-		double res = (hi - lo) / 2;
-		if (decided)
-			effect = text_printf("makes %s %s× %s than %s (95%% CI %s–%s)", what,
-			                    format_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
-			                    format_num(&ns, lo, res), format_num(&ns, hi, res));
-		else
-			effect = text_printf("leaves %s at %s× its %s time (95%% CI %s–%s)",
-			                    what, format_num(&ns, m, res), c->b.name, format_num(&ns, lo, res),
-			                    format_num(&ns, hi, res));
-	} else {
-		double res = report_half_width(c->diff_ci);
-		double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
-		double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
-		if (decided) /* "to" beside a negative bound: a dash would read as a minus */
-			effect = text_printf("makes %s %s s %s than %s (95%% CI %s%s%s s)",
-			                    what, format_num(&ns, fabs(c->diff_mean), res),
-			                    slower ? "slower" : "faster", c->b.name, format_num(&ns, lo, res),
-			                    lo < 0 || hi < 0 ? " to " : "–", format_num(&ns, hi, res));
-		else
-			effect = text_printf("changes the time of %s by %s s from %s "
-			                    "(95%% CI %s to %s s)", what, format_num(&ns, c->diff_mean, res),
-			                    c->b.name, format_num(&ns, c->diff_ci[0], res),
-			                    format_num(&ns, c->diff_ci[1], res));
-	}
-	const char *tail = "";
-	if (c->verdict == ANALYSIS_VERDICT_UNDECIDED)
-		tail = " — not enough data to say";
-	else if (c->verdict == ANALYSIS_VERDICT_SAME)
-		tail = " — practically the same";
-	char *s = NULL;
-	if (where && what && effect)
-		s = text_printf("%s%s placement %s; P(slower) = %.2f%s%s", where, c->a.name, effect,
-		               c->p_a_gt_b, tail,
-		               c->kind == COMPARISON_CONTROL
-		               ? " (the accounting control: user time should match solo, 1×)" : "");
-	free(where);
-	free(what);
-	free(effect);
+	return c->kind == COMPARISON_CONTROL
+	       ? " (the accounting control: user time should match solo, 1×)" : "";
+}
+
+/* A sentence starts with a capital letter (the placement's core or name may not). */
+static char *capitalised(char *s)
+{
 	if (s && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
 	return s;
+}
+
+/* Too few samples (or a grid at its bound): the posterior's means are the grid's artefacts, so
+ * no ratio or difference is quoted as the answer. */
+static char *unsettled_sentence(const struct report *rep, const struct analysis_comparison *c,
+                                const char *where)
+{
+	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+	bool trials = rep->data->unit == ANALYSIS_UNIT_TRIAL;
+	return text_printf(
+		"%s%s placement cannot be told apart from %s with %s %s (n = %zu and %zu): %s; "
+		"run more trials (10 or more per placement); P(slower) = %.2f — %s%s", where,
+		c->a.name, c->b.name, few ? "so few" : "these", trials ? "trials" : "samples",
+		c->a.n, c->b.n, few ? "the interval is unbounded at this sample size"
+		: "the posterior still reaches the edge of the widest grid allowed, so the "
+		  "interval is unbounded here", c->p_a_gt_b, analysis_verdict_name(c->verdict),
+		control_note(c));
+}
+
+/* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)", a speed-up as its own
+ * factor, an undecided one as it is ("leaves X at 1.02× its B time"). */
+static char *ratio_effect(const struct analysis_comparison *c, const char *what, bool decided,
+                          bool slower)
+{
+	struct format_ring ns = { .next = 0 };
+	double m = c->ratio_mean, lo = c->ratio_ci[0], hi = c->ratio_ci[1];
+	if (decided && !slower) {
+		/* A speed-up reads best as its own factor: 1/ratio, interval reversed. */
+		m = 1 / c->ratio_mean;
+		lo = 1 / c->ratio_ci[1];
+		hi = 1 / c->ratio_ci[0];
+	}
+	double res = (hi - lo) / 2;
+	if (decided)
+		return text_printf("makes %s %s× %s than %s (95%% CI %s–%s)", what,
+		                   format_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
+		                   format_num(&ns, lo, res), format_num(&ns, hi, res));
+	return text_printf("leaves %s at %s× its %s time (95%% CI %s–%s)", what,
+	                   format_num(&ns, m, res), c->b.name, format_num(&ns, lo, res),
+	                   format_num(&ns, hi, res));
+}
+
+/* The effect as a difference in seconds, where no ratio can be given. */
+static char *difference_effect(const struct analysis_comparison *c, const char *what,
+                               bool decided, bool slower)
+{
+	struct format_ring ns = { .next = 0 };
+	double res = report_half_width(c->diff_ci);
+	double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
+	double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
+	if (decided) /* "to" beside a negative bound: a dash would read as a minus */
+		return text_printf("makes %s %s s %s than %s (95%% CI %s%s%s s)", what,
+		                   format_num(&ns, fabs(c->diff_mean), res),
+		                   slower ? "slower" : "faster", c->b.name, format_num(&ns, lo, res),
+		                   lo < 0 || hi < 0 ? " to " : "–", format_num(&ns, hi, res));
+	return text_printf("changes the time of %s by %s s from %s (95%% CI %s to %s s)", what,
+	                   format_num(&ns, c->diff_mean, res), c->b.name,
+	                   format_num(&ns, c->diff_ci[0], res), format_num(&ns, c->diff_ci[1], res));
+}
+
+static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
+{
+	char *where = where_text(report_find_placement(rep, c->a.name));
+	char *what = report_subject(rep);
+	char *s = NULL;
+	if (!where || !what) {
+		/* out of memory: NULL */
+	} else if (!analysis_comparison_settled(c)) {
+		s = unsettled_sentence(rep, c, where);
+	} else {
+		/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as
+		 * it is, so that an undecided answer never reads as a claim. */
+		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
+		               || c->verdict == ANALYSIS_VERDICT_FASTER;
+		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+		bool ratio = isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0])
+		             && isfinite(c->ratio_ci[1]) && c->ratio_ci[0] > 0;
+		char *effect = ratio ? ratio_effect(c, what, decided, slower)
+		                     : difference_effect(c, what, decided, slower);
+		const char *tail = c->verdict == ANALYSIS_VERDICT_UNDECIDED ? " — not enough data to say"
+		                   : c->verdict == ANALYSIS_VERDICT_SAME ? " — practically the same" : "";
+		if (effect)
+			s = text_printf("%s%s placement %s; P(slower) = %.2f%s%s", where, c->a.name,
+			                effect, c->p_a_gt_b, tail, control_note(c));
+		free(effect);
+	}
+	free(where);
+	free(what);
+	return capitalised(s);
 }
 
 static char *machine_text(const json_t *meta)

@@ -110,25 +110,29 @@ static json_t *trial_timeout_json(const struct experiment *e)
 	return json_pack("{s:s, s:f}", "rule", rule, "limit_s", TRIAL_TIMEOUT_UNCALIBRATED_S);
 }
 
-json_t *meta_new(const struct experiment *e, const struct topo_info *info)
+/* The run's placements (name, pus, shares), their names in run order (for settings) and the
+ * ones asked for but skipped, with why. */
+static void placements_json(const struct experiment *e, json_t **placements, json_t **names,
+                            json_t **skipped)
 {
-	struct topo_machine facts;
-	topo_machine_read(&facts);
-	char created[32];
-	utc_now(created, sizeof created);
-
-	json_t *placements = json_array(), *skipped = json_array(), *names = json_array();
+	*placements = json_array();
+	*names = json_array();
+	*skipped = json_array();
 	for (int i = 0; i < e->plan.nplacements; i++) {
 		enum placement p = e->plan.placements[i];
-		json_array_append_new(placements, pair_json(&e->pairs[p]));
-		json_array_append_new(names, json_string(placement_name(p)));
+		json_array_append_new(*placements, pair_json(&e->pairs[p]));
+		json_array_append_new(*names, json_string(placement_name(p)));
 	}
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		if (e->skipped_reason[p][0])
-			json_array_append_new(skipped,
-			                      json_pack("{s:s, s:s}", "name", placement_name(p), "reason",
-			                                e->skipped_reason[p]));
+			json_array_append_new(*skipped,
+			                      json_pack("{s:s, s:o}", "name", placement_name(p), "reason",
+			                                stored(e->skipped_reason[p])));
+}
 
+/* settings: what was asked for, as --resume reads it back (meta_load). Takes names. */
+static json_t *settings_json(const struct experiment *e, json_t *names)
+{
 	json_t *pair = e->have_pair ? json_pack("[i, i]", e->pair[0], e->pair[1]) : json_null();
 	/* settings.trial_timeout_s as given: null for automatic, 0 for none. */
 	json_t *timeout = e->trial_timeout_s >= 0 ? json_real(e->trial_timeout_s) : json_null();
@@ -146,20 +150,43 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"placements", names,
 		"pair", pair);
 	json_object_set_new(settings, "trial_timeout_s", timeout);
+	return settings;
+}
 
+/* topology: the machine's shape, with its CPU kinds (two on hybrids). */
+static json_t *topology_json(const struct topo_info *info)
+{
 	json_t *cpu_kinds = json_array();
 	for (int i = 0; i < info->nkinds; i++)
 		json_array_append_new(cpu_kinds,
-		                      json_pack("{s:s, s:i, s:i, s:i}", "name", info->kinds[i].name,
+		                      json_pack("{s:o, s:i, s:i, s:i}", "name", stored(info->kinds[i].name),
 		                                "cores", info->kinds[i].cores, "pus", info->kinds[i].pus,
 		                                "max_threads_per_core",
 		                                info->kinds[i].max_threads_per_core));
+	return json_pack("{s:i, s:i, s:i, s:i, s:o}", "pus", info->pus, "cores", info->cores,
+	                 "packages", info->packages, "max_threads_per_core",
+	                 info->max_threads_per_core, "cpu_kinds", cpu_kinds);
+}
 
+static json_t *quota_json(void)
+{
 	struct topo_cpu_quota quota;
 	topo_cpu_quota(&quota);
+	return quota.cpus > 0 ? json_pack("{s:f, s:o}", "cpus", quota.cpus, "source",
+	                                  stored(quota.source)) : json_null();
+}
+
+json_t *meta_new(const struct experiment *e, const struct topo_info *info)
+{
+	struct topo_machine facts;
+	topo_machine_read(&facts);
+	char created[32];
+	utc_now(created, sizeof created);
+	json_t *placements, *names, *skipped;
+	placements_json(e, &placements, &names, &skipped);
 	json_t *meta = json_pack(
 		"{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o,"
-		" s:{s:i, s:i, s:i, s:i, s:o}, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",
+		" s:o, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",
 		"tool", "smtbench",
 		"version", SMTBENCH_VERSION,
 		"command_line", string_array(e->command_line),
@@ -172,15 +199,13 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"smt_active", string_or_null(facts.smt_active),
 		"governor", string_or_null(facts.governor),
 		"virtual_machine", info->virtual_machine,
-		"cpu_quota", quota.cpus > 0 ? json_pack("{s:f, s:s}", "cpus", quota.cpus, "source",
-		                                        quota.source) : json_null(),
+		"cpu_quota", quota_json(),
 		"hypervisor", string_or_null(info->hypervisor),
-		"topology", "pus", info->pus, "cores", info->cores, "packages", info->packages,
-		"max_threads_per_core", info->max_threads_per_core, "cpu_kinds", cpu_kinds,
+		"topology", topology_json(info),
 		"placements", placements,
 		"skipped_placements", skipped,
 		"seed", (json_int_t)e->plan.seed,
-		"settings", settings,
+		"settings", settings_json(e, names),
 		"workloads", json_pack("{s:o, s:o}", "a", workload_json(&e->a), "b",
 		                       workload_json(&e->b)),
 		"plan", "order", "randomized complete blocks, order per block from (seed, block)",

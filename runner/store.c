@@ -652,7 +652,7 @@ static void sanitize_token(const char *in, char *out, size_t outlen)
 }
 
 /* Formats a double for the CSV: empty when unknown. */
-static void format_number(char *buf, size_t len, const char *fmt, double v)
+static void format_or_empty(char *buf, size_t len, const char *fmt, double v)
 {
 	if (isnan(v))
 		buf[0] = '\0';
@@ -660,60 +660,72 @@ static void format_number(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, fmt, v);
 }
 
-int store_append_trial(struct store *s, const struct trial_labels *labels,
-                       const struct trial_result *result, char *err, size_t err_size)
+/* The trial-wide columns, formatted once for every row of the trial (empty when unknown). */
+struct trial_columns {
+	char freq[32], load[32], foreign[32], steal[32];
+};
+
+/* Process i's row of a trial. */
+static void fill_row(struct samples_row *row, const struct trial_labels *labels,
+                     const struct trial_result *result, const struct trial_columns *cols, int i)
+{
+	const struct proc_result *r = &result->procs[i];
+	char workload[SAMPLES_FIELD_LEN];
+	sanitize_token(labels->workload[i], workload, sizeof workload);
+	samples_row_clear(row);
+	samples_row_set(row, SAMPLES_COL_TRIAL, "%ld", labels->trial);
+	samples_row_set(row, SAMPLES_COL_BLOCK, "%ld", labels->block);
+	samples_row_set(row, SAMPLES_COL_WARMUP, "%d", labels->warmup ? 1 : 0);
+	samples_row_set(row, SAMPLES_COL_PLACEMENT, "%s", placement_name(labels->placement));
+	samples_row_set(row, SAMPLES_COL_PROC, "%d", i);
+	samples_row_set(row, SAMPLES_COL_ROLE, "%s", labels->role[i]);
+	samples_row_set(row, SAMPLES_COL_PU, "%s", "");
+	if (r->pu >= 0)
+		samples_row_set(row, SAMPLES_COL_PU, "%d", r->pu);
+	samples_row_set(row, SAMPLES_COL_WORKLOAD, "%s", workload);
+	samples_row_set(row, SAMPLES_COL_STATUS, "%s", r->status ? r->status : "exec-failed");
+	samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%s", "");
+	if (r->exit_code >= 0)
+		samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%d", r->exit_code);
+	samples_row_set(row, SAMPLES_COL_SIGNAL, "%s", "");
+	if (r->signal > 0)
+		samples_row_set(row, SAMPLES_COL_SIGNAL, "%d", r->signal);
+	samples_row_set(row, SAMPLES_COL_UTIME, "%.6f", r->utime_s);
+	samples_row_set(row, SAMPLES_COL_STIME, "%.6f", r->stime_s);
+	samples_row_set(row, SAMPLES_COL_WALL, "%.6f", r->wall_s);
+	samples_row_set(row, SAMPLES_COL_START, "%.6f", r->start_s);
+	samples_row_set(row, SAMPLES_COL_END, "%.6f", r->end_s);
+	samples_row_set(row, SAMPLES_COL_NVCSW, "%ld", r->nvcsw);
+	samples_row_set(row, SAMPLES_COL_NIVCSW, "%ld", r->nivcsw);
+	samples_row_set(row, SAMPLES_COL_MAXRSS, "%ld", r->maxrss_kb);
+	samples_row_set(row, SAMPLES_COL_OVERLAP, "%.4f", result->overlap);
+	samples_row_set(row, SAMPLES_COL_FREQ, "%s", cols->freq);
+	samples_row_set(row, SAMPLES_COL_LOADAVG, "%s", cols->load);
+	samples_row_set(row, SAMPLES_COL_STARTED_UTC, "%s", result->started_utc);
+	samples_row_set(row, SAMPLES_COL_FOREIGN, "%s", cols->foreign);
+	samples_row_set(row, SAMPLES_COL_STEAL, "%s", cols->steal);
+	samples_row_set(row, SAMPLES_COL_LEFTOVERS, "%d", result->leftovers);
+}
+
+/* The trial's rows as one text (caller frees); NULL with err. */
+static char *format_trial(const struct trial_labels *labels, const struct trial_result *result,
+                          size_t *len, char *err, size_t err_size)
 {
 	char *rows = NULL;
-	size_t rows_len = 0;
-	FILE *mem = open_memstream(&rows, &rows_len);
+	FILE *mem = open_memstream(&rows, len);
 	if (!mem) {
 		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
-		return -1;
+		return NULL;
 	}
-	char freq[32], load[32], foreign[32], steal[32];
-	format_number(freq, sizeof freq, "%.0f", result->freq_mhz);
-	format_number(load, sizeof load, "%.2f", result->loadavg_1m);
-	format_number(foreign, sizeof foreign, "%.3f", result->foreign_s);
-	format_number(steal, sizeof steal, "%.3f", result->steal_s);
+	struct trial_columns cols;
+	format_or_empty(cols.freq, sizeof cols.freq, "%.0f", result->freq_mhz);
+	format_or_empty(cols.load, sizeof cols.load, "%.2f", result->loadavg_1m);
+	format_or_empty(cols.foreign, sizeof cols.foreign, "%.3f", result->foreign_s);
+	format_or_empty(cols.steal, sizeof cols.steal, "%.3f", result->steal_s);
 	struct samples_row row;
 	int unset = -1;
 	for (int i = 0; i < result->nprocs && unset < 0; i++) {
-		const struct proc_result *r = &result->procs[i];
-		char workload[SAMPLES_FIELD_LEN];
-		sanitize_token(labels->workload[i], workload, sizeof workload);
-		samples_row_clear(&row);
-		samples_row_set(&row, SAMPLES_COL_TRIAL, "%ld", labels->trial);
-		samples_row_set(&row, SAMPLES_COL_BLOCK, "%ld", labels->block);
-		samples_row_set(&row, SAMPLES_COL_WARMUP, "%d", labels->warmup ? 1 : 0);
-		samples_row_set(&row, SAMPLES_COL_PLACEMENT, "%s", placement_name(labels->placement));
-		samples_row_set(&row, SAMPLES_COL_PROC, "%d", i);
-		samples_row_set(&row, SAMPLES_COL_ROLE, "%s", labels->role[i]);
-		samples_row_set(&row, SAMPLES_COL_PU, "%s", "");
-		if (r->pu >= 0)
-			samples_row_set(&row, SAMPLES_COL_PU, "%d", r->pu);
-		samples_row_set(&row, SAMPLES_COL_WORKLOAD, "%s", workload);
-		samples_row_set(&row, SAMPLES_COL_STATUS, "%s", r->status ? r->status : "exec-failed");
-		samples_row_set(&row, SAMPLES_COL_EXIT_CODE, "%s", "");
-		if (r->exit_code >= 0)
-			samples_row_set(&row, SAMPLES_COL_EXIT_CODE, "%d", r->exit_code);
-		samples_row_set(&row, SAMPLES_COL_SIGNAL, "%s", "");
-		if (r->signal > 0)
-			samples_row_set(&row, SAMPLES_COL_SIGNAL, "%d", r->signal);
-		samples_row_set(&row, SAMPLES_COL_UTIME, "%.6f", r->utime_s);
-		samples_row_set(&row, SAMPLES_COL_STIME, "%.6f", r->stime_s);
-		samples_row_set(&row, SAMPLES_COL_WALL, "%.6f", r->wall_s);
-		samples_row_set(&row, SAMPLES_COL_START, "%.6f", r->start_s);
-		samples_row_set(&row, SAMPLES_COL_END, "%.6f", r->end_s);
-		samples_row_set(&row, SAMPLES_COL_NVCSW, "%ld", r->nvcsw);
-		samples_row_set(&row, SAMPLES_COL_NIVCSW, "%ld", r->nivcsw);
-		samples_row_set(&row, SAMPLES_COL_MAXRSS, "%ld", r->maxrss_kb);
-		samples_row_set(&row, SAMPLES_COL_OVERLAP, "%.4f", result->overlap);
-		samples_row_set(&row, SAMPLES_COL_FREQ, "%s", freq);
-		samples_row_set(&row, SAMPLES_COL_LOADAVG, "%s", load);
-		samples_row_set(&row, SAMPLES_COL_STARTED_UTC, "%s", result->started_utc);
-		samples_row_set(&row, SAMPLES_COL_FOREIGN, "%s", foreign);
-		samples_row_set(&row, SAMPLES_COL_STEAL, "%s", steal);
-		samples_row_set(&row, SAMPLES_COL_LEFTOVERS, "%d", result->leftovers);
+		fill_row(&row, labels, result, &cols, i);
 		unset = samples_row_print(&row, mem);
 	}
 	if (fclose(mem) != 0 || unset >= 0) {
@@ -723,8 +735,18 @@ int store_append_trial(struct store *s, const struct trial_labels *labels,
 		else
 			set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
 		free(rows);
-		return -1;
+		return NULL;
 	}
+	return rows;
+}
+
+int store_append_trial(struct store *s, const struct trial_labels *labels,
+                       const struct trial_result *result, char *err, size_t err_size)
+{
+	size_t rows_len = 0;
+	char *rows = format_trial(labels, result, &rows_len, err, err_size);
+	if (!rows)
+		return -1;
 	/* One write() per trial: a crash of the runner leaves whole trials in the page cache. */
 	int rc = fileio_write_all(s->csv_fd, rows, rows_len);
 	free(rows);
