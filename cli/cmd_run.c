@@ -201,10 +201,10 @@ static void preflight_kernel(const struct experiment *e, const struct workload *
 		exit(128 + sig);
 	if (o != TRIAL_COMPLETED)
 		err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
-	if (!strcmp(r.procs[0].status, "unsupported"))
+	if (r.procs[0].status == PROC_UNSUPPORTED)
 		errx(EXIT_UNAVAILABLE, "kernel %s cannot run on this CPU (it lacks the instructions "
 		     "the kernel needs); choose another with --kernel", w->name);
-	if (strcmp(r.procs[0].status, "ok") != 0)
+	if (r.procs[0].status != PROC_OK)
 		errx(EXIT_FAILURE_RUNTIME, "kernel %s failed a trial run on CPU %d: %s", w->name,
 		     spec.procs[0].pu, r.procs[0].error);
 }

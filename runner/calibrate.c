@@ -32,7 +32,7 @@ static int run_once(const char *path, const char *name, int pu, unsigned long co
 	enum trial_outcome o = trial_run(&spec, &r, &sig);
 	if (o == TRIAL_INTERRUPTED)
 		return sig;
-	if (o != TRIAL_COMPLETED || !r.procs[0].status || strcmp(r.procs[0].status, "ok") != 0) {
+	if (o != TRIAL_COMPLETED || r.procs[0].status != PROC_OK) {
 		set_error(err, err_size, "calibrating kernel %s on CPU %d: a run of %lu iterations %s",
 		          name, pu, count, o != TRIAL_COMPLETED ? "could not start"
 		          : r.procs[0].error[0] ? r.procs[0].error : "failed");

@@ -113,9 +113,9 @@ static void count_trial(struct running_means *m, enum placement p, bool warmup, 
 static const char *trial_failure(const struct trial_result *r, int *proc)
 {
 	for (int i = 0; i < r->nprocs; i++)
-		if (!r->procs[i].status || strcmp(r->procs[i].status, "ok") != 0) {
+		if (r->procs[i].status != PROC_OK) {
 			*proc = i;
-			return r->procs[i].status ? r->procs[i].status : "exec-failed";
+			return proc_status_name(r->procs[i].status);
 		}
 	return NULL;
 }

@@ -683,7 +683,7 @@ static void fill_row(struct samples_row *row, const struct trial_labels *labels,
 	if (r->pu >= 0)
 		samples_row_set(row, SAMPLES_COL_PU, "%d", r->pu);
 	samples_row_set(row, SAMPLES_COL_WORKLOAD, "%s", workload);
-	samples_row_set(row, SAMPLES_COL_STATUS, "%s", r->status ? r->status : "exec-failed");
+	samples_row_set(row, SAMPLES_COL_STATUS, "%s", proc_status_name(r->status));
 	samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%s", "");
 	if (r->exit_code >= 0)
 		samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%d", r->exit_code);

@@ -190,7 +190,7 @@ static void kill_and_reap_all(struct child *children, int n, struct trial_result
 			;
 		children[i].reaped = true;
 		if (out)
-			out->procs[i].status = "killed";
+			out->procs[i].status = PROC_KILLED;
 	}
 }
 
@@ -250,24 +250,35 @@ static void record_exit(struct proc_result *r, bool kernel, int status, const st
 	else if (WIFSIGNALED(status))
 		r->signal = WTERMSIG(status);
 	/* exec-failed already said why; its exit code (127 or 126) is kept all the same. */
-	if (r->status && strcmp(r->status, "ok") != 0)
+	if (r->status != PROC_PENDING && r->status != PROC_OK)
 		return;
 	if (WIFEXITED(status)) {
 		if (r->exit_code == 0) {
-			r->status = "ok";
+			r->status = PROC_OK;
 		} else if (kernel && r->exit_code == KERNEL_EXIT_UNSUPPORTED) {
-			r->status = "unsupported";
+			r->status = PROC_UNSUPPORTED;
 			snprintf(r->error, sizeof r->error, "exited with status %d: not supported on this CPU",
 			         r->exit_code);
 		} else {
-			r->status = "exit";
+			r->status = PROC_EXIT;
 			snprintf(r->error, sizeof r->error, "exited with status %d", r->exit_code);
 		}
 	} else if (WIFSIGNALED(status)) {
-		r->status = "signal";
+		r->status = PROC_SIGNAL;
 		snprintf(r->error, sizeof r->error, "killed by signal %d (%s)", r->signal,
 		         strsignal(r->signal));
 	}
+}
+
+const char *proc_status_name(enum proc_status status)
+{
+	static const char *const names[] = {
+		[PROC_PENDING] = "exec-failed", [PROC_OK] = "ok", [PROC_EXIT] = "exit",
+		[PROC_SIGNAL] = "signal", [PROC_EXEC_FAILED] = "exec-failed",
+		[PROC_BIND_FAILED] = "bind-failed", [PROC_UNSUPPORTED] = "unsupported",
+		[PROC_TIMEOUT] = "timeout", [PROC_KILLED] = "killed",
+	};
+	return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown";
 }
 
 static void init_result(const struct trial_spec *spec, struct trial_result *out)
@@ -280,7 +291,7 @@ static void init_result(const struct trial_spec *spec, struct trial_result *out)
 	for (int i = 0; i < spec->nprocs; i++) {
 		out->procs[i].pu = -1;
 		out->procs[i].exit_code = -1;
-		out->procs[i].status = NULL;
+		out->procs[i].status = PROC_PENDING;
 	}
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -441,7 +452,7 @@ static bool await_ready(struct trial_state *st)
 		ssize_t got = fileio_read_full(st->children[i].ready_fd, msg, sizeof msg);
 		close_fd(&st->children[i].ready_fd);
 		if (got != (ssize_t)sizeof msg) {
-			r->status = "bind-failed";
+			r->status = PROC_BIND_FAILED;
 			snprintf(r->error, sizeof r->error, "died before binding to CPU %d",
 			         spec->procs[i].pu);
 			all_ready = false;
@@ -452,7 +463,7 @@ static bool await_ready(struct trial_state *st)
 			r->pu = spec->procs[i].pu;
 			continue;
 		}
-		r->status = "bind-failed";
+		r->status = PROC_BIND_FAILED;
 		if (msg[0] == CHILD_BIND_FAILED)
 			snprintf(r->error, sizeof r->error, "sched_setaffinity to CPU %d: %s",
 			         spec->procs[i].pu, strerror(err));
@@ -473,8 +484,8 @@ static void abandon_unbound(struct trial_state *st)
 	close_fd(&st->go[1]);
 	for (int i = 0; i < st->spec->nprocs; i++) {
 		struct proc_result *r = &st->out->procs[i];
-		if (!r->status) {
-			r->status = "bind-failed";
+		if (r->status == PROC_PENDING) {
+			r->status = PROC_BIND_FAILED;
 			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
 		}
 		close_fd(&st->children[i].exec_fd);
@@ -501,7 +512,7 @@ static void collect_exec_failures(struct trial_state *st)
 		struct proc_result *r = &st->out->procs[i];
 		if (fileio_read_full(st->children[i].exec_fd, &err, sizeof err) == (ssize_t)sizeof err
 		    && st->children[i].reaped) {
-			r->status = "exec-failed";
+			r->status = PROC_EXEC_FAILED;
 			snprintf(r->error, sizeof r->error, "cannot execute %s: %s",
 			         st->spec->procs[i].path, strerror(err));
 		}
@@ -553,7 +564,7 @@ static void time_out(struct trial_state *st)
 		if (c->reaped)
 			continue;
 		struct proc_result *r = &st->out->procs[i];
-		r->status = "timeout";
+		r->status = PROC_TIMEOUT;
 		snprintf(r->error, sizeof r->error, "still running after the trial's time limit of "
 		         "%g s: killed with its process tree", spec->timeout_s);
 		int status = 0;

@@ -48,13 +48,26 @@ struct trial_spec {
 	double timeout_s;      /* kill the trial's processes after this long; 0: no limit */
 };
 
+/* How a process of a trial ended; samples.csv's status column is its name (proc_status_name). */
+enum proc_status {
+	PROC_PENDING,       /* nothing recorded yet; stored as "exec-failed": it never ran */
+	PROC_OK,            /* "ok": exit status 0 */
+	PROC_EXIT,          /* "exit": another exit status */
+	PROC_SIGNAL,        /* "signal": killed by a signal */
+	PROC_EXEC_FAILED,   /* "exec-failed": exec failed (exit code 127 or 126 kept) */
+	PROC_BIND_FAILED,   /* "bind-failed": it could not be bound to its PU, or its partner not */
+	PROC_UNSUPPORTED,   /* "unsupported": a kernel that exited KERNEL_EXIT_UNSUPPORTED */
+	PROC_TIMEOUT,       /* "timeout": still running at the trial's time limit, and killed */
+	PROC_KILLED,        /* "killed": killed with the trial when the runner was stopped by a
+	                     * signal or a system call failed while waiting */
+};
+
+/* The status's name in samples.csv and in messages. */
+const char *proc_status_name(enum proc_status status);
+
 struct proc_result {
 	int pu;                 /* the PU the child read back after binding; -1 if it never bound */
-	const char *status;     /* "ok", "exit", "signal", "exec-failed", "bind-failed", "unsupported"
-	                         * (a kernel that exited KERNEL_EXIT_UNSUPPORTED),
-	                         * "timeout" (still running at the trial's time limit: killed),
-	                         * "killed" (killed with the trial when the runner was stopped by a
-	                         * signal or a system call failed while waiting) */
+	enum proc_status status;
 	int exit_code;          /* -1 when the process did not exit normally */
 	int signal;             /* 0 when not killed by a signal */
 	double utime_s, stime_s, wall_s, start_s, end_s;

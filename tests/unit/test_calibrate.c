@@ -40,15 +40,15 @@ static const char *run_kernel(const char *path, const char *name, unsigned long 
 	char count[32];
 	snprintf(count, sizeof count, "%lu", iters);
 	char *argv[] = { (char *)name, count, NULL };
-	struct trial_spec spec = { .nprocs = 1, .procs = { { PU, path, argv } }, .stderr_fd = -1,
+	struct trial_spec spec = { .nprocs = 1, .procs = { { PU, path, argv, true } }, .stderr_fd = -1,
 	                           .run_origin_s = trial_now_s(), .child_sigmask = mask };
 	struct trial_result r;
 	int sig = 0;
-	if (trial_run(&spec, &r, &sig) != TRIAL_COMPLETED || !r.procs[0].status)
+	if (trial_run(&spec, &r, &sig) != TRIAL_COMPLETED || r.procs[0].status == PROC_PENDING)
 		return "not completed";
 	*cpu_s = r.procs[0].utime_s + r.procs[0].stime_s;
 	*user_s = r.procs[0].utime_s;
-	return r.procs[0].status;
+	return proc_status_name(r.procs[0].status);
 }
 
 /* One try: calibrate, run the count TRIALS times. -1 when something failed (said), else whether

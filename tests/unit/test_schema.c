@@ -83,7 +83,7 @@ static struct trial_result make_result(int nprocs, double utime)
 	                          .loadavg_1m = 0.5 };
 	snprintf(r.started_utc, sizeof r.started_utc, "2026-01-01T00:00:00Z");
 	for (int i = 0; i < nprocs; i++)
-		r.procs[i] = (struct proc_result){ .pu = i, .status = "ok", .exit_code = 0,
+		r.procs[i] = (struct proc_result){ .pu = i, .status = PROC_OK, .exit_code = 0,
 		                                   .utime_s = utime + 0.01 * i, .stime_s = 0.001,
 		                                   .wall_s = utime + 0.01, .start_s = 0.1,
 		                                   .end_s = 0.1 + utime };

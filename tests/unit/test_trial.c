@@ -57,8 +57,8 @@ static void test_trial_paths(void)
 	const char *p1[] = { "/bin/sh" };
 	char *const *a1[] = { sh_true };
 	enum trial_outcome o = run_procs(1, (int[]){ cpu }, p1, a1, &r, &sig);
-	CHECK(o == TRIAL_COMPLETED && r.procs[0].status && !strcmp(r.procs[0].status, "ok"),
-	      "a trial of `sh -c 'exit 0'` completes ok (%s)", r.procs[0].status);
+	CHECK(o == TRIAL_COMPLETED && r.procs[0].status == PROC_OK,
+	      "a trial of `sh -c 'exit 0'` completes ok (%s)", proc_status_name(r.procs[0].status));
 	CHECK_INT(r.procs[0].pu, cpu, "the child read back the CPU it was bound to");
 	CHECK(r.procs[0].wall_s > 0 && r.procs[0].end_s >= r.procs[0].start_s,
 	      "wall %g s, start %g s, end %g s", r.procs[0].wall_s, r.procs[0].start_s,
@@ -66,34 +66,34 @@ static void test_trial_paths(void)
 
 	a1[0] = sh_exit3;
 	run_procs(1, (int[]){ cpu }, p1, a1, &r, &sig);
-	CHECK(!strcmp(r.procs[0].status, "exit") && r.procs[0].exit_code == 3,
-	      "exit 3: status \"%s\", exit code %d", r.procs[0].status, r.procs[0].exit_code);
+	CHECK(r.procs[0].status == PROC_EXIT && r.procs[0].exit_code == 3,
+	      "exit 3: status \"%s\", exit code %d", proc_status_name(r.procs[0].status), r.procs[0].exit_code);
 
 	a1[0] = sh_kill;
 	run_procs(1, (int[]){ cpu }, p1, a1, &r, &sig);
-	CHECK(!strcmp(r.procs[0].status, "signal") && r.procs[0].signal == SIGKILL &&
+	CHECK(r.procs[0].status == PROC_SIGNAL && r.procs[0].signal == SIGKILL &&
 	      r.procs[0].exit_code == -1, "killed by SIGKILL: status \"%s\", signal %d: %s",
-	      r.procs[0].status, r.procs[0].signal, r.procs[0].error);
+	      proc_status_name(r.procs[0].status), r.procs[0].signal, r.procs[0].error);
 
 	const char *missing[] = { "/nonexistent/smtbench-no-such-program" };
 	a1[0] = none;
 	run_procs(1, (int[]){ cpu }, missing, a1, &r, &sig);
-	CHECK(!strcmp(r.procs[0].status, "exec-failed") && r.procs[0].exit_code == 127 &&
+	CHECK(r.procs[0].status == PROC_EXEC_FAILED && r.procs[0].exit_code == 127 &&
 	      strstr(r.procs[0].error, "No such file"),
 	      "a missing program: exec-failed, exit 127: %s", r.procs[0].error);
 
 	const char *directory[] = { "/" };
 	run_procs(1, (int[]){ cpu }, directory, a1, &r, &sig);
-	CHECK(!strcmp(r.procs[0].status, "exec-failed") && r.procs[0].exit_code == 126,
+	CHECK(r.procs[0].status == PROC_EXEC_FAILED && r.procs[0].exit_code == 126,
 	      "a folder as the program: exec-failed, exit 126: %s", r.procs[0].error);
 
 	/* Two processes, the second on a CPU this process may not use: neither runs alone. */
 	const char *p2[] = { "/bin/sh", "/bin/sh" };
 	char *const *a2[] = { sh_true, sh_true };
 	o = run_procs(2, (int[]){ cpu, unusable_cpu() }, p2, a2, &r, &sig);
-	CHECK(o == TRIAL_COMPLETED && !strcmp(r.procs[1].status, "bind-failed"),
+	CHECK(o == TRIAL_COMPLETED && r.procs[1].status == PROC_BIND_FAILED,
 	      "CPU %d (not usable): bind-failed: %s", unusable_cpu(), r.procs[1].error);
-	CHECK(!strcmp(r.procs[0].status, "bind-failed") && strstr(r.procs[0].error, "partner"),
+	CHECK(r.procs[0].status == PROC_BIND_FAILED && strstr(r.procs[0].error, "partner"),
 	      "its partner is not started alone: %s", r.procs[0].error);
 	CHECK_INT(r.procs[1].pu, -1, "a process that never bound has pu -1");
 }
@@ -112,10 +112,10 @@ static void test_exit_77(void)
 		struct trial_result r;
 		enum trial_outcome o = trial_run(&spec, &r, &sig);
 		const char *want = kernel ? "unsupported" : "exit";
-		CHECK(o == TRIAL_COMPLETED && r.procs[0].status && !strcmp(r.procs[0].status, want)
+		CHECK(o == TRIAL_COMPLETED && !strcmp(proc_status_name(r.procs[0].status), want)
 		      && r.procs[0].exit_code == 77,
 		      "exit 77 from %s is status '%s' (got '%s')", kernel ? "a kernel" : "a command",
-		      want, r.procs[0].status ? r.procs[0].status : "(none)");
+		      want, proc_status_name(r.procs[0].status));
 	}
 }
 
@@ -138,8 +138,8 @@ static void test_trial_interrupted(void)
 	waitpid(killer, NULL, 0);
 	CHECK(o == TRIAL_INTERRUPTED && sig == SIGTERM, "SIGTERM interrupts the trial (signal %d)",
 	      sig);
-	CHECK(!strcmp(r.procs[0].status, "killed"), "its child is killed and reaped (\"%s\")",
-	      r.procs[0].status);
+	CHECK(r.procs[0].status == PROC_KILLED, "its child is killed and reaped (\"%s\")",
+	      proc_status_name(r.procs[0].status));
 	CHECK(trial_now_s() - start < 15, "without waiting for the child's 20 s");
 	CHECK_INT(trial_pending_stop_signal(), 0, "the signal was consumed by the trial");
 }

@@ -103,7 +103,7 @@ static void test_descriptors(void)
 	run_sh("sleep 5 & p=$!; while [ \"$(cat /proc/$p/comm)\" != sleep ]; do :; done; "
 	       "ls /proc/$p/fd >&2; kill $p", log, 0, &r);
 	read_file(log, text, sizeof text);
-	CHECK(!strcmp(r.procs[0].status, "ok") && !strcmp(text, "0\n1\n2\n"),
+	CHECK(r.procs[0].status == PROC_OK && !strcmp(text, "0\n1\n2\n"),
 	      "the workload sees descriptors 0, 1 and 2 only (runner holds %d): \"%.40s\"", stray,
 	      text);
 	close(stray);
@@ -117,7 +117,7 @@ static void test_leftovers(void)
 	run_sh("sleep 7 & echo $! >&2; exit 0", log, 0, &r);
 	read_file(log, text, sizeof text);
 	long pid = atol(text);
-	CHECK(!strcmp(r.procs[0].status, "ok") && r.leftovers == 1,
+	CHECK(r.procs[0].status == PROC_OK && r.leftovers == 1,
 	      "`sleep 7 &` outlives its trial: ok, 1 leftover killed (got %d)", r.leftovers);
 	CHECK(pid > 0 && !exists(pid), "the sleep (pid %ld) is gone, reaped", pid);
 
@@ -154,13 +154,13 @@ static void test_timeout(void)
 	double took = trial_now_s() - start;
 	read_file(log, text, sizeof text);
 	long pid = atol(text);
-	CHECK(o == TRIAL_COMPLETED && r.timed_out && !strcmp(r.procs[0].status, "timeout") &&
+	CHECK(o == TRIAL_COMPLETED && r.timed_out && r.procs[0].status == PROC_TIMEOUT &&
 	      r.procs[0].signal == SIGKILL, "a hung trial: status %s, signal %d (%s)",
-	      r.procs[0].status, r.procs[0].signal, r.procs[0].error);
+	      proc_status_name(r.procs[0].status), r.procs[0].signal, r.procs[0].error);
 	CHECK(took < 100, "it ended at its limit, not after 1000 s (%.1f s)", took);
 	CHECK(pid > 0 && !exists(pid), "its background sleep (pid %ld) died with it", pid);
 	run_sh("exit 0", log, 0.3, &r);
-	CHECK(!r.timed_out && !strcmp(r.procs[0].status, "ok"), "a quick trial under a limit: ok");
+	CHECK(!r.timed_out && r.procs[0].status == PROC_OK, "a quick trial under a limit: ok");
 }
 
 /* In a child: SIGHUP inherited as ignored; a SIGHUP during a trial must not interrupt it. */
@@ -184,7 +184,7 @@ static void test_ignored_hangup(void)
 		char log[600];
 		snprintf(log, sizeof log, "%s/hup", base);
 		enum trial_outcome o = run_sh("sleep 0.6", log, 0, &r);
-		int code = (o == TRIAL_COMPLETED && !strcmp(r.procs[0].status, "ok") ? 0 : 1)
+		int code = (o == TRIAL_COMPLETED && r.procs[0].status == PROC_OK ? 0 : 1)
 		           | (trial_signal_ignored(SIGHUP) ? 0 : 2)
 		           | (trial_pending_stop_signal() == 0 ? 0 : 4);
 		_exit(code);
