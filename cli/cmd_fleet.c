@@ -45,7 +45,13 @@ static void fleet_help(void)
 	       "not a directory), or no usable results folder at all.\n");
 }
 
-int cmd_fleet(int argc, char **argv)
+struct fleet_options {
+	bool json;
+	const char *out_dir;
+};
+
+/* The options; returns optind (the first folder), or exits for --help or a bad option. */
+static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 {
 	enum { OPT_HELP = 256, OPT_JSON, OPT_OUT };
 	static const struct option options[] = {
@@ -54,8 +60,6 @@ int cmd_fleet(int argc, char **argv)
 		{ "out", required_argument, NULL, OPT_OUT },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false;
-	const char *out_dir = NULL;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -64,12 +68,12 @@ int cmd_fleet(int argc, char **argv)
 		case 'h':
 		case OPT_HELP:
 			fleet_help();
-			return EXIT_OK;
+			exit(EXIT_OK);
 		case OPT_JSON:
-			json = true;
+			o->json = true;
 			break;
 		case OPT_OUT:
-			out_dir = optarg;
+			o->out_dir = optarg;
 			break;
 		default:
 			getopt_failure("fleet", c, argv);
@@ -77,47 +81,62 @@ int cmd_fleet(int argc, char **argv)
 	}
 	if (argc - optind < 1)
 		usage_exit("fleet", "give at least one folder holding results folders (FLEET_DIR)");
+	return optind;
+}
+
+/* The answer on stdout: the JSON contract or the text. EXIT_OK or EXIT_FAILURE_RUNTIME. */
+static int print_fleet(const struct fleet *f, bool json)
+{
+	if (!json)
+		return fleet_print_text(f, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+	json_t *j = fleet_json(f);
+	int status = EXIT_OK;
+	if (!j) {
+		warnx("fleet: the JSON could not be made (out of memory, or a name that is not "
+		      "UTF-8)");
+		status = EXIT_FAILURE_RUNTIME;
+	} else if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+		status = EXIT_FAILURE_RUNTIME;
+	} else {
+		putchar('\n');
+	}
+	json_decref(j);
+	return status;
+}
+
+int cmd_fleet(int argc, char **argv)
+{
+	struct fleet_options o = { false, NULL };
+	int first = parse_fleet_options(argc, argv, &o);
 	struct stat st;
-	if (out_dir && stat(out_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+	if (o.out_dir && stat(o.out_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
 		warnx("fleet: --out %s is not a folder; give a folder for fleet.md, fleet.json and "
-		      "fleet.html", out_dir);
+		      "fleet.html", o.out_dir);
 		return EXIT_USAGE;
 	}
 	char err[ERR_LEN];
-	struct fleet *f = fleet_load(argv + optind, (size_t)(argc - optind), err, sizeof err);
+	struct fleet *f = fleet_load(argv + first, (size_t)(argc - first), err, sizeof err);
 	if (!f) {
 		warnx("fleet: %s", err);
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
 	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
-	if (out_dir && f->host_count > 0 && fleet_write_files(f, out_dir, err, sizeof err) != 0) {
+	if (o.out_dir && f->host_count > 0 && fleet_write_files(f, o.out_dir, err, sizeof err) != 0) {
 		warnx("fleet: cannot write the fleet report: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
 	}
-	if (json) {
-		json_t *j = fleet_json(f);
-		if (!j) {
-			warnx("fleet: the JSON could not be made (out of memory, or a name that is not "
-			      "UTF-8)");
-			status = EXIT_FAILURE_RUNTIME;
-		} else if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
-			status = EXIT_FAILURE_RUNTIME;
-		}
-		else
-			putchar('\n');
-		json_decref(j);
-	} else if (fleet_print_text(f, stdout) != 0) {
-		status = EXIT_FAILURE_RUNTIME;
-	}
+	int printed = print_fleet(f, o.json);
+	if (status == EXIT_OK)
+		status = printed;
 	if (status == EXIT_OK && f->host_count == 0) {
 		warnx("fleet: no usable results folder under the given folder(s)%s; nothing written",
 		      f->skipped_count ? " (see the skipped ones and their reasons)" : "");
 		status = EXIT_USAGE;
 	}
-	if (status == EXIT_OK && out_dir && !json)
+	if (status == EXIT_OK && o.out_dir && !o.json)
 		printf("\nFleet report: %s/fleet.html (open it in a browser); also fleet.md, fleet.json\n",
-		       out_dir);
+		       o.out_dir);
 	fleet_free(&f);
 	return status;
 }

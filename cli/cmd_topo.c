@@ -268,6 +268,37 @@ static int print_json(json_t *root)
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* --pair A,B: what the two CPUs share. An exit status. */
+static int show_pair(const struct topo *t, const int pair[2], bool json)
+{
+	char err[ERR_LEN];
+	struct topo_relation rel;
+	if (topo_relate(t, pair, &rel, err, sizeof err) < 0) {
+		warnx("%s", err);
+		return EXIT_USAGE;
+	}
+	if (json)
+		return print_json(json_relation(&rel));
+	print_relation(&rel);
+	return EXIT_OK;
+}
+
+/* The machine and the pair each placement would use. An exit status. */
+static int show_machine(const struct topo *t, const char *spec, bool json)
+{
+	struct topo_info info;
+	struct topo_pair pairs[PLACEMENT_COUNT];
+	topo_get_info(t, &info);
+	for (int p = 0; p < PLACEMENT_COUNT; p++)
+		topo_choose(t, (enum placement)p, &pairs[p]);
+	if (json)
+		return print_json(json_info(&info, pairs));
+	print_info(&info, spec);
+	print_smt_summary(&info, &pairs[PLACEMENT_SIBLING]);
+	print_pairs(pairs);
+	return EXIT_OK;
+}
+
 int cmd_topo(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -307,31 +338,7 @@ int cmd_topo(int argc, char **argv)
 		warnx("%s", err);
 		return spec ? EXIT_USAGE : EXIT_FAILURE_RUNTIME;
 	}
-	int status = EXIT_OK;
-	if (pair_text) {
-		struct topo_relation rel;
-		if (topo_relate(t, pair, &rel, err, sizeof err) < 0) {
-			warnx("%s", err);
-			status = EXIT_USAGE;
-		} else if (json) {
-			status = print_json(json_relation(&rel));
-		} else {
-			print_relation(&rel);
-		}
-	} else {
-		struct topo_info info;
-		struct topo_pair pairs[PLACEMENT_COUNT];
-		topo_get_info(t, &info);
-		for (int p = 0; p < PLACEMENT_COUNT; p++)
-			topo_choose(t, (enum placement)p, &pairs[p]);
-		if (json) {
-			status = print_json(json_info(&info, pairs));
-		} else {
-			print_info(&info, spec);
-			print_smt_summary(&info, &pairs[PLACEMENT_SIBLING]);
-			print_pairs(pairs);
-		}
-	}
+	int status = pair_text ? show_pair(t, pair, json) : show_machine(t, spec, json);
 	topo_free(&t);
 	return status;
 }

@@ -409,13 +409,9 @@ static int build_model(struct topo *t)
 	return 0;
 }
 
-static void fill_info(struct topo *t)
+/* Cores, packages, threads per core, and what is present but not usable here. */
+static void count_shape(struct topo *t, struct topo_info *info)
 {
-	struct topo_info *info = &t->info;
-	static const char *const source_names[] = {
-		[TOPO_THIS_SYSTEM] = "this-system", [TOPO_SYNTHETIC] = "synthetic", [TOPO_XML] = "xml",
-	};
-	info->source_name = source_names[info->source];
 	info->pus = t->npus;
 	hwloc_bitmap_t packages = hwloc_bitmap_alloc();
 	for (int c = 0; c < t->ncores; c++) {
@@ -438,7 +434,12 @@ static void fill_info(struct topo *t)
 	     core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, core))
 		if (hwloc_bitmap_weight(core->complete_cpuset ? core->complete_cpuset : core->cpuset) >= 2)
 			info->smt_cores_present = true;
+}
 
+/* The SMT state and whether this is a virtual machine: from /sys and CPUID on this system, from
+ * the topology's own shape and attributes for a loaded one. Then the CPU model hwloc names. */
+static void read_smt_vm_model(struct topo *t, struct topo_info *info)
+{
 	if (info->source == TOPO_THIS_SYSTEM) {
 		char control[TOPO_NAME_LEN];
 		if (fileio_read_first_line(TOPO_SMT_CONTROL_PATH, control, sizeof control))
@@ -450,14 +451,16 @@ static void fill_info(struct topo *t)
 		         info->cores == 0 ? "unknown" : info->max_threads_per_core >= 2 ? "on" : "off");
 		detect_vm_loaded(t->hw, info);
 	}
-
 	const char *model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t->hw), "CPUModel");
 	for (hwloc_obj_t pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, NULL);
 	     pack && !model; pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, pack))
 		model = hwloc_obj_get_info_by_name(pack, "CPUModel");
 	copy_trimmed(info->cpu_model, sizeof info->cpu_model, model ? model : "");
+}
 
-	/* Kinds, biggest first; a topology without kinds is one kind. */
+/* CPU kinds, biggest first; a topology without kinds is one kind. */
+static void count_kinds(struct topo *t, struct topo_info *info)
+{
 	int nk = t->nkinds_hw ? t->nkinds_hw : 1;
 	for (int k = nk - 1; k >= 0 && info->nkinds < TOPO_MAX_KINDS; k--) {
 		int kind = t->nkinds_hw ? k : 0;
@@ -477,6 +480,18 @@ static void fill_info(struct topo *t)
 		if (out.pus > 0)
 			info->kinds[info->nkinds++] = out;
 	}
+}
+
+static void fill_info(struct topo *t)
+{
+	struct topo_info *info = &t->info;
+	static const char *const source_names[] = {
+		[TOPO_THIS_SYSTEM] = "this-system", [TOPO_SYNTHETIC] = "synthetic", [TOPO_XML] = "xml",
+	};
+	info->source_name = source_names[info->source];
+	count_shape(t, info);
+	read_smt_vm_model(t, info);
+	count_kinds(t, info);
 }
 
 /* Points hwloc at the topology spec names (this system, an XML file or a synthetic string). */
