@@ -486,6 +486,34 @@ static int next_line(FILE *f, char *line, size_t cap, size_t *len, bool *too_lon
 	return c == EOF && *len == 0 ? 0 : 1;
 }
 
+/* Line line_no of a file of numbers (len bytes): 1 with its time in *v, 0 for a blank or
+ * comment line, -1 with err naming the file and line. */
+static int number_of_line(const char *path, long line_no, char *line, size_t len, double *v,
+                          char *err, size_t err_size)
+{
+	if (memchr(line, '\0', len)) {
+		set_error(err, err_size, "%s:%ld: a NUL byte in the line: this is not a text file of "
+		          "numbers", path, line_no);
+		return -1;
+	}
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	/* A UTF-8 byte-order mark, as some editors write at the start of a file. */
+	char *start = line_no == 1 && !strncmp(line, UTF8_BOM, 3) ? line + 3 : line;
+	while (isspace((unsigned char)*start))
+		start++;
+	char *end = start + strlen(start);
+	while (end > start && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	if (!*start)
+		return 0;
+	/* Plain decimals the fast way; the rest, and every message, through parse_seconds. */
+	if (parse_plain_decimal(start, (size_t)(end - start), v) && time_ok(*v))
+		return 1;
+	return parse_number_text(path, line_no, start, v, err, err_size) < 0 ? -1 : 1;
+}
+
 static int load_numbers(struct dataset_builder *b, int group, const char *path, char *err, size_t err_size)
 {
 	FILE *f = open_numbers(path, err, err_size);
@@ -506,31 +534,14 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 			rc = -1;
 			break;
 		}
-		if (memchr(line, '\0', len)) {
-			set_error(err, err_size, "%s:%ld: a NUL byte in the line: this is not a "
-			                   "text file of numbers", path, line_no);
-			rc = -1;
-			break;
-		}
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		/* A UTF-8 byte-order mark, as some editors write at the start of a file. */
-		char *start = line_no == 1 && !strncmp(line, UTF8_BOM, 3) ? line + 3 : line;
-		while (isspace((unsigned char)*start))
-			start++;
-		char *end = start + strlen(start);
-		while (end > start && isspace((unsigned char)end[-1]))
-			*--end = '\0';
-		if (!*start)
-			continue;
 		double v;
-		/* Plain decimals the fast way; the rest, and every message, through strtod. */
-		if (!(parse_plain_decimal(start, (size_t)(end - start), &v) && time_ok(v)) &&
-		    parse_number_text(path, line_no, start, &v, err, err_size) < 0) {
+		int got_number = number_of_line(path, line_no, line, len, &v, err, err_size);
+		if (got_number < 0) {
 			rc = -1;
 			break;
 		}
+		if (got_number == 0)
+			continue;
 		if (builder_add_sample(b, group, index++, v, false) < 0) {
 			set_error(err, err_size, "%s: out of memory", path);
 			rc = -1;

@@ -115,6 +115,44 @@ static double log_sum_exp_add(double acc, double x)
  * row is exponentiated against a running maximum, rescaling the accumulated marginal when a
  * larger maximum appears.
  */
+/* One sigma row of the log-likelihood over the mu axis into row (normal, or the t model's tl);
+ * returns the row's largest value. */
+static double loglik_row(const struct group_input *in, double mean_offset,
+                         const double *mu_offset, size_t nm, double sigma, struct t_loglik *tl,
+                         double *row)
+{
+	double n = (double)in->n, row_max = -INFINITY;
+	if (!tl) {
+		double a = -n * log(sigma), inv2s2 = 0.5 / (sigma * sigma);
+		for (size_t i = 0; i < nm; i++) {
+			double d = mean_offset - mu_offset[i];
+			row[i] = a - (in->ss + n * d * d) * inv2s2;
+			row_max = fmax(row_max, row[i]);
+		}
+		return row_max;
+	}
+	t_loglik_row(tl, sigma, -n * log(sigma), row);
+	for (size_t i = 0; i < nm; i++)
+		row_max = fmax(row_max, row[i]);
+	return row_max;
+}
+
+/* mu's marginal (unnormalised sums in mu_prob) and sigma's (its rows' log sums) to
+ * probabilities. */
+static void normalise_marginals(struct group_posterior *gp, const double *sigma_log)
+{
+	double total = 0;
+	for (size_t i = 0; i < gp->mu_count; i++)
+		total += gp->mu_prob[i];
+	for (size_t i = 0; i < gp->mu_count; i++)
+		gp->mu_prob[i] /= total;
+	double sigma_total_log = -INFINITY;
+	for (size_t j = 0; j < gp->sigma_count; j++)
+		sigma_total_log = log_sum_exp_add(sigma_total_log, sigma_log[j]);
+	for (size_t j = 0; j < gp->sigma_count; j++)
+		gp->sigma_prob[j] = exp(sigma_log[j] - sigma_total_log);
+}
+
 static int group_posterior_fill(struct group_posterior *gp, const struct group_input *in,
                                 const double *mu_offset, double ref,
                                 const struct analysis_options *opt)
@@ -130,7 +168,7 @@ static int group_posterior_fill(struct group_posterior *gp, const struct group_i
 	for (size_t i = 0; i < nm; i++)
 		gp->mu_prob[i] = 0;
 	double scale_log = -INFINITY; /* mu_prob holds sum exp(l - scale_log) */
-	double n = (double)in->n, mean_offset = in->mean - ref;
+	double mean_offset = in->mean - ref;
 	struct t_loglik tl = { 0 };
 	if (opt->model == ANALYSIS_MODEL_T &&
 	    t_loglik_begin(&tl, &in->samples, mu_offset, nm, ref, gp->sigma[0], opt) < 0) {
@@ -140,20 +178,8 @@ static int group_posterior_fill(struct group_posterior *gp, const struct group_i
 	}
 	gp->t_loglik_error = tl.error_bound;
 	for (size_t j = 0; j < ns; j++) {
-		double sigma = gp->sigma[j];
-		double row_max = -INFINITY;
-		if (opt->model == ANALYSIS_MODEL_NORMAL) {
-			double a = -n * log(sigma), inv2s2 = 0.5 / (sigma * sigma);
-			for (size_t i = 0; i < nm; i++) {
-				double d = mean_offset - mu_offset[i];
-				row[i] = a - (in->ss + n * d * d) * inv2s2;
-				row_max = fmax(row_max, row[i]);
-			}
-		} else {
-			t_loglik_row(&tl, sigma, -n * log(sigma), row);
-			for (size_t i = 0; i < nm; i++)
-				row_max = fmax(row_max, row[i]);
-		}
+		double row_max = loglik_row(in, mean_offset, mu_offset, nm, gp->sigma[j],
+		                            opt->model == ANALYSIS_MODEL_T ? &tl : NULL, row);
 		if (row_max > scale_log) {
 			double rescale = scale_log == -INFINITY ? 0.0 : exp(scale_log - row_max);
 			for (size_t i = 0; i < nm; i++)
@@ -168,16 +194,7 @@ static int group_posterior_fill(struct group_posterior *gp, const struct group_i
 		}
 		sigma_log[j] = row_sum > 0 ? scale_log + log(row_sum) : -INFINITY;
 	}
-	double total = 0;
-	for (size_t i = 0; i < nm; i++)
-		total += gp->mu_prob[i];
-	for (size_t i = 0; i < nm; i++)
-		gp->mu_prob[i] /= total;
-	double sigma_total_log = -INFINITY;
-	for (size_t j = 0; j < ns; j++)
-		sigma_total_log = log_sum_exp_add(sigma_total_log, sigma_log[j]);
-	for (size_t j = 0; j < ns; j++)
-		gp->sigma_prob[j] = exp(sigma_log[j] - sigma_total_log);
+	normalise_marginals(gp, sigma_log);
 	t_loglik_end(&tl);
 	free(row);
 	free(sigma_log);

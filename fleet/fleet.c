@@ -798,6 +798,35 @@ static int mark_duplicates(struct paths *found)
 	return 0;
 }
 
+/* One folder given on the command line, searched for results folders. 0; -1 on out of memory;
+ * -2 with err when it is not a folder that can be read (a usage error). */
+static int search_given(struct walk *w, const char *dir, char *err, size_t err_size)
+{
+	if (!is_dir(dir)) {
+		set_error(err, err_size, "%s is not a directory; give the folder the runs wrote into "
+		          "(FLEET_DIR)", dir);
+		return -2;
+	}
+	DIR *readable = opendir(dir);
+	if (!readable) {
+		set_error(err, err_size, "%s cannot be read (%s); give a folder you can read", dir,
+		          strerror(errno));
+		return -2;
+	}
+	closedir(readable);
+	char *trimmed = strdup(dir);
+	if (!trimmed)
+		return -1;
+	for (size_t len = strlen(trimmed); len > 1 && trimmed[len - 1] == '/'; len--)
+		trimmed[len - 1] = '\0';
+	/* "./x" is shown as "x", the way a person would type it */
+	if (!strncmp(trimmed, "./", 2) && trimmed[2])
+		memmove(trimmed, trimmed + 2, strlen(trimmed + 2) + 1);
+	int rc = find_folders(w, trimmed, 0);
+	free(trimmed);
+	return rc;
+}
+
 struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size)
 {
 	struct paths found = { NULL, 0 };
@@ -809,28 +838,9 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 		if ((walk.roots[walk.root_count] = realpath(dirs[i], NULL)))
 			walk.root_count++;
 	for (size_t i = 0; i < count; i++) {
-		if (!is_dir(dirs[i])) {
-			set_error(err, err_size, "%s is not a directory; give the folder the "
-			                   "runs wrote into (FLEET_DIR)", dirs[i]);
+		int rc = search_given(&walk, dirs[i], err, err_size);
+		if (rc == -2)
 			goto fail;
-		}
-		DIR *readable = opendir(dirs[i]);
-		if (!readable) {
-			set_error(err, err_size, "%s cannot be read (%s); give a folder you can "
-			                   "read", dirs[i], strerror(errno));
-			goto fail;
-		}
-		closedir(readable);
-		char *trimmed = strdup(dirs[i]);
-		if (!trimmed)
-			goto oom;
-		for (size_t len = strlen(trimmed); len > 1 && trimmed[len - 1] == '/'; len--)
-			trimmed[len - 1] = '\0';
-		/* "./x" is shown as "x", the way a person would type it */
-		if (!strncmp(trimmed, "./", 2) && trimmed[2])
-			memmove(trimmed, trimmed + 2, strlen(trimmed + 2) + 1);
-		int rc = find_folders(&walk, trimmed, 0);
-		free(trimmed);
 		if (rc < 0)
 			goto oom;
 	}

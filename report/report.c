@@ -739,6 +739,47 @@ struct report *report_new(const char *dir, char *err, size_t err_size)
 	return report_new_excluding(dir, false, err, err_size);
 }
 
+/* One placement per dataset group, with its sample mean; its pair comes later (read_pairs).
+ * -1 on out of memory. */
+static int init_placements(struct report *rep)
+{
+	rep->placement_count = rep->data->group_count;
+	rep->placements = calloc(rep->placement_count ? rep->placement_count : 1,
+	                         sizeof *rep->placements);
+	if (!rep->placements)
+		return -1;
+	for (size_t i = 0; i < rep->placement_count; i++) {
+		struct report_placement *p = &rep->placements[i];
+		const struct analysis_group *g = &rep->data->groups[i];
+		p->core = -1;
+		p->freq_mhz = NAN;
+		p->mean_s = NAN;
+		p->mu_mean = p->mu_ci[0] = p->mu_ci[1] = NAN;
+		if (!(p->name = strdup(g->name)))
+			return -1;
+		p->n = g->n;
+		if (g->n) {
+			double sum = 0;
+			for (size_t k = 0; k < g->n; k++)
+				sum += g->values_s[k];
+			p->mean_s = sum / (double)g->n;
+		}
+	}
+	return 0;
+}
+
+/* Every comparison's sentence, in the result's order. -1 on out of memory. */
+static int word_comparisons(struct report *rep)
+{
+	rep->sentences = calloc(rep->result->comparison_count, sizeof *rep->sentences);
+	if (!rep->sentences)
+		return -1;
+	for (size_t i = 0; i < rep->result->comparison_count; i++)
+		if (!(rep->sentences[i] = comparison_sentence(rep, &rep->result->comparisons[i])))
+			return -1;
+	return 0;
+}
+
 struct report *report_new_excluding(const char *dir, bool exclude_contaminated, char *err,
                                     size_t err_size)
 {
@@ -746,7 +787,6 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
 	if (!rep || !(rep->dir = strdup(dir)) || !(rep->shown_dir = text_escape(dir))) {
 		if (rep)
 			free(rep->dir);
-	free(rep->shown_dir);
 		free(rep);
 		set_error(err, err_size, "out of memory");
 		return NULL;
@@ -763,39 +803,15 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
 		goto fail;
 	load_meta(rep, dir);
 
-	rep->placement_count = rep->data->group_count;
-	rep->placements = calloc(rep->placement_count ? rep->placement_count : 1,
-	                         sizeof *rep->placements);
-	if (!rep->placements)
+	if (init_placements(rep) < 0)
 		goto oom;
-	for (size_t i = 0; i < rep->placement_count; i++) {
-		struct report_placement *p = &rep->placements[i];
-		const struct analysis_group *g = &rep->data->groups[i];
-		p->core = -1;
-		p->freq_mhz = NAN;
-		p->mean_s = NAN;
-		p->mu_mean = p->mu_ci[0] = p->mu_ci[1] = NAN;
-		if (!(p->name = strdup(g->name)))
-			goto oom;
-		p->n = g->n;
-		if (g->n) {
-			double sum = 0;
-			for (size_t k = 0; k < g->n; k++)
-				sum += g->values_s[k];
-			p->mean_s = sum / (double)g->n;
-		}
-	}
 	read_pairs(rep);
 	if (copy_csv_extras(rep) < 0)
 		goto oom;
 	choose_headline(rep);
 	attach_posteriors(rep);
-	rep->sentences = calloc(rep->result->comparison_count, sizeof *rep->sentences);
-	if (!rep->sentences)
+	if (word_comparisons(rep) < 0)
 		goto oom;
-	for (size_t i = 0; i < rep->result->comparison_count; i++)
-		if (!(rep->sentences[i] = comparison_sentence(rep, &rep->result->comparisons[i])))
-			goto oom;
 	rep->headline_text = strdup(rep->sentences[rep->headline]);
 	rep->machine = machine_text(rep->meta);
 	if (!rep->headline_text || !rep->machine || build_warnings(rep) < 0)
