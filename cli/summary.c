@@ -2,7 +2,9 @@
 #include "cli/summary.h"
 
 #include <err.h>
+#include <stdlib.h>
 
+#include "common/text.h"
 #include "report/report.h"
 
 void summary_after_run(const char *dir, FILE *out)
@@ -11,7 +13,10 @@ void summary_after_run(const char *dir, FILE *out)
 	struct report *rep = report_new(dir, err, sizeof err);
 	if (!rep) {
 		/* Too few trials for a comparison is a normal end of a short or interrupted run. */
-		fprintf(out, "no analysis yet: %s\nresults: %s\n", err, dir);
+		char *why = text_escape(err), *shown = text_escape(dir);
+		fprintf(out, "no analysis yet: %s\nresults: %s\n", why ? why : err, shown ? shown : dir);
+		free(why);
+		free(shown);
 		return;
 	}
 	fprintf(out, "\n");

@@ -103,7 +103,9 @@ char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_s
 	if (fd < 0)
 		return NULL;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && (size_t)st.st_size > FILEIO_READ_ALL_MAX) {
+	if (fstat(fd, &st) != 0)
+		st.st_size = 0; /* read by growing, bounded all the same */
+	if ((size_t)st.st_size > FILEIO_READ_ALL_MAX) {
 		set_error(err, err_size, "%s: %lld bytes, more than the %zu MiB this file may hold",
 		          path, (long long)st.st_size, FILEIO_READ_ALL_MAX >> 20);
 		close(fd);
@@ -114,12 +116,14 @@ char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_s
 	char *content = malloc(cap + 1);
 	while (content) {
 		if (len == cap) {
-			if (cap >= FILEIO_READ_ALL_MAX) {
+			/* Full: one byte more than the cap tells a file of exactly the cap from one
+			 * past it. */
+			if (cap > FILEIO_READ_ALL_MAX) {
 				set_error(err, err_size, "%s: more than the %zu MiB this file may hold",
 				          path, FILEIO_READ_ALL_MAX >> 20);
 				goto fail;
 			}
-			cap = cap * 2 > FILEIO_READ_ALL_MAX ? FILEIO_READ_ALL_MAX : cap * 2;
+			cap = cap * 2 > FILEIO_READ_ALL_MAX ? FILEIO_READ_ALL_MAX + 1 : cap * 2;
 			char *grown = realloc(content, cap + 1);
 			if (!grown) {
 				set_error(err, err_size, "cannot read %s: out of memory", path);

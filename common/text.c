@@ -24,7 +24,8 @@ static size_t printable_len(const unsigned char *s)
 		return 0;
 	if (s[0] < 0x80)
 		return 1;
-	size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	/* Lead bytes: C2-DF two, E0-EF three, F0-F4 four; C0, C1 and F5-FF are never UTF-8. */
+	size_t len = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
 	if (len == 0)
 		return 0;
 	for (size_t i = 1; i < len; i++)
@@ -72,6 +73,38 @@ char *text_escape(const char *text)
 	return out;
 }
 
+/* An object's keys that are not printable, renamed to their escapes (a key is shown too: a
+ * report lists meta.json's members by name). Collected first, then renamed: the walk must not
+ * change the object it walks. -1 on out of memory. */
+static int escape_keys(json_t *object)
+{
+	size_t count = 0, k = 0;
+	const char *key;
+	json_t *item;
+	json_object_foreach(object, key, item)
+		count += !text_is_printable(key);
+	if (count == 0)
+		return 0;
+	char **bad = calloc(count, sizeof *bad);
+	if (!bad)
+		return -1;
+	int rc = 0;
+	json_object_foreach(object, key, item)
+		if (k < count && !text_is_printable(key) && !(bad[k++] = strdup(key)))
+			rc = -1;
+	for (size_t i = 0; i < count; i++) {
+		char *shown = rc == 0 && bad[i] ? text_escape(bad[i]) : NULL;
+		if (rc == 0 && (!shown
+		    || json_object_set(object, shown, json_object_get(object, bad[i])) != 0
+		    || json_object_del(object, bad[i]) != 0))
+			rc = -1;
+		free(shown);
+		free(bad[i]);
+	}
+	free(bad);
+	return rc;
+}
+
 int text_escape_json(json_t *value)
 {
 	if (json_is_string(value)) {
@@ -101,6 +134,7 @@ int text_escape_json(json_t *value)
 		json_object_foreach(value, key, item)
 			if (text_escape_json(item) < 0)
 				return -1;
+		return escape_keys(value);
 	}
 	return 0;
 }

@@ -4,8 +4,10 @@
  * Command lines, paths, meta.json's strings and samples.csv's fields may hold any bytes: a
  * terminal escape sequence, a newline, bytes that are not UTF-8. Every reader passes such text
  * through text_escape() once, where it enters (the loaders, the report's meta.json, fleet), so
- * that no byte of it reaches a terminal, a report or a JSON file raw, and nothing is lost: the
- * escape reads back to the bytes it stands for.
+ * that no byte of it reaches a terminal, a report or a JSON file raw. Text that needs an escape
+ * has its backslashes doubled too, so that its escapes read back to the bytes they stand for;
+ * printable text is shown as it is (a literal "\x1b" in it then reads like an escape: where the
+ * exact bytes matter, meta.json keeps them, text_to_json).
  */
 #ifndef SMTBENCH_COMMON_TEXT_H
 #define SMTBENCH_COMMON_TEXT_H
@@ -27,7 +29,7 @@ bool text_is_printable(const char *text);
  * A new string the caller frees; NULL on out of memory. */
 char *text_escape(const char *text);
 
-/* Every string in a JSON value (object members' values and keys' values, arrays, nested)
+/* Every string in a JSON value (object members' values and their keys, arrays, nested)
  * replaced by text_escape() of it, in place. -1 on out of memory (the value may then be part
  * escaped). */
 int text_escape_json(json_t *value);

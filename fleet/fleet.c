@@ -158,12 +158,15 @@ static int visit_entry(struct walk *w, const char *sub, int depth, bool *too_dee
 	if (lstat(sub, &lst) != 0 || stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
 		return 0;
 	if (S_ISLNK(lst.st_mode)) {
+		/* Followed only when its target is known to lie inside the folders given. */
 		char *real = realpath(sub, NULL);
-		if (real && !inside_roots(w, real)) {
-			int rc = push_path(w->out, strdup(sub),
-			                   text_printf("a link to %s, outside the folders given: not "
-			                               "followed; give that folder itself to include it",
-			                               real));
+		if (!real || !inside_roots(w, real)) {
+			int rc = push_path(w->out, strdup(sub), real
+			                   ? text_printf("a link to %s, outside the folders given: not "
+			                                 "followed; give that folder itself to include it",
+			                                 real)
+			                   : text_printf("a link whose target cannot be resolved (%s): "
+			                                 "not followed", strerror(errno)));
 			free(real);
 			return rc;
 		}
@@ -182,7 +185,7 @@ static int visit_entry(struct walk *w, const char *sub, int depth, bool *too_dee
  * skipped with its reason. */
 static int find_folders(struct walk *w, const char *dir, int depth)
 {
-	if (access(dir, R_OK | X_OK) != 0)
+	if (access(dir, X_OK) != 0) /* no search permission: not even meta.json can be seen */
 		return push_path(w->out, strdup(dir), access(dir, R_OK) != 0
 		                 ? text_printf("cannot be listed (%s): not searched for results "
 		                               "folders; make it readable", strerror(errno))
@@ -191,11 +194,15 @@ static int find_folders(struct walk *w, const char *dir, int depth)
 	if (has_file(dir, "meta.json") || has_file(dir, "samples.csv"))
 		return push_path(w->out, strdup(dir), NULL);
 	struct stat st;
-	int loop = stat(dir, &st) == 0 ? enter(w, &st) : 0;
+	if (stat(dir, &st) != 0)
+		return push_path(w->out, strdup(dir),
+		                 text_printf("cannot be read (%s): not searched", strerror(errno)));
+	int loop = enter(w, &st);
 	if (loop != 0)
 		return loop < 0 ? -1 : push_path(w->out, strdup(dir),
 		                                 strdup("a link back to a folder it is in (a loop): "
 		                                        "not followed"));
+	/* Entered: every way out below leaves it. */
 	struct dirent **names = NULL;
 	int count = scandir(dir, &names, NULL, alphasort);
 	if (count < 0) {

@@ -232,7 +232,7 @@ static void write_md(const struct report *rep, FILE *out)
 {
 	const struct analysis_result *r = rep->result;
 	fputs("# smtbench report: ", out);
-	md_cell(out, rep->dir);
+	md_cell(out, rep->shown_dir);
 	fputs("\n\n", out);
 	if (rep->no_sibling) {
 		char buf[600];

@@ -364,7 +364,6 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
-/* Runs trial t and appends it to samples.csv. */
 /* workload-stderr.log is kept for a person to read why a workload failed; a workload that
  * writes without end (90 MB from 9 processes was seen) must not fill the disk the samples are
  * on. Past this size, later trials' error output is discarded, said once in the log and on
@@ -390,6 +389,7 @@ static void cap_workload_log(struct run_state *st)
 	      st->log_path, (long long)(WORKLOAD_STDERR_MAX_BYTES >> 20));
 }
 
+/* Runs trial t and appends it to samples.csv. */
 static enum step run_one_trial(struct run_state *st, long t)
 {
 	struct trial_spec spec;

@@ -444,13 +444,22 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	if (!kernel) {
 		e->a.argv = string_array_copy(json_object_get(settings, "command"));
 		if (!e->a.argv) {
-			set_error(err, err_size,
-			          "%s/meta.json: settings name neither a kernel nor a command", dir);
+			set_error(err, err_size, json_is_array(json_object_get(settings, "command"))
+			          ? "%s/meta.json: settings.command is damaged (an argument that is "
+			            "neither text nor {\"hex\": ...} bytes)"
+			          : "%s/meta.json: settings name neither a kernel nor a command", dir);
 			return -1;
 		}
 	}
-	if (!beside)
-		e->b.argv = string_array_copy(json_object_get(settings, "beside_command"));
+	json_t *beside_command = json_object_get(settings, "beside_command");
+	if (!beside && json_is_array(beside_command) && json_array_size(beside_command)) {
+		e->b.argv = string_array_copy(beside_command);
+		if (!e->b.argv) {
+			set_error(err, err_size, "%s/meta.json: settings.beside_command is damaged (an "
+			          "argument that is neither text nor {\"hex\": ...} bytes)", dir);
+			return -1;
+		}
+	}
 	/* Missing (an older folder) or null: automatic. */
 	json_t *timeout = json_object_get(settings, "trial_timeout_s");
 	e->trial_timeout_s = json_is_number(timeout) ? json_number_value(timeout) : -1;

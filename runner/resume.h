@@ -28,8 +28,9 @@ struct resumed {
 
 /*
  * Opens DIR for resuming into *r, with the stop signals blocked from here on (a stop waits for
- * a trial boundary; r->e.child_sigmask is the mask children restore). command_line is borrowed
- * for meta.json. Exits as above on anything that forbids it.
+ * a trial boundary; r->e.child_sigmask is the mask children restore). command_line (this
+ * invocation's, for meta.json) is taken: resume_release frees it with the experiment. Exits as
+ * above on anything that forbids it.
  */
 void resume_open(const char *dir, char **command_line, struct resumed *r);
 

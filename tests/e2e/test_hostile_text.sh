@@ -79,6 +79,20 @@ sed -i '2,3s/,same-pu,/,same\x1b[2Jpu,/' "$d/samples.csv"
 check_status 0 "analyze with an unknown placement name holding an escape" "$SMTBENCH" analyze "$d"
 check "... prints no raw control byte" bash -c '! raw_control "$1"' _ "$t_out$t_err"
 
+# A meta.json key with an escape sequence: report.md lists the settings by name, so keys are
+# escaped too.
+d=$t_tmp/key
+make_run "$d"
+python3 - "$d/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["settings"]["\x1b[2Jkey"] = 1; json.dump(m, open(sys.argv[1], "w"))
+PY
+check_status 0 "report of a folder whose meta.json has a key with an escape sequence" \
+	"$SMTBENCH" report "$d"
+check "... report.md lists the key escaped, with no raw control byte" \
+	bash -c '! raw_control "$(cat "$1")" && grep -qF "\x1b[2Jkey" "$1"' _ "$d/report.md"
+check "... nor the summary" bash -c '! raw_control "$1"' _ "$t_out"
+
 # --- the summary: meta.json's host and CPU model --------------------------------------------
 d=$t_tmp/summary
 make_run "$d"
@@ -114,6 +128,32 @@ check "... runs the same command: 2 arguments, the first the byte 0xff" python3 
 import sys
 lines = open(sys.argv[1], "rb").read().splitlines()
 assert lines and all(l == b"2|\xff|plain|" for l in lines), lines[:3]' "$t_tmp/args.log"
+
+# A damaged argument in meta.json is refused by name; with a recorded workload b it crashed.
+d2=$t_tmp/bytes-damaged
+cp -r "$d" "$d2"
+python3 - "$d2/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["status"] = "interrupted"
+m["settings"]["command"][1] = {"hex": "f"}
+json.dump(m, open(sys.argv[1], "w"))
+PY
+check_status 2 "--resume with an argument in meta.json that is neither text nor hex bytes" \
+	"$SMTBENCH" run --resume "$d2"
+check "... names settings.command as damaged" contains "$t_err" "settings.command is damaged"
+d3=$t_tmp/beside-damaged
+"$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --out "$d3" -- "$w" --beside "$w" x >/dev/null 2>&1
+python3 - "$d3/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["status"] = "interrupted"
+m["settings"]["beside_command"] = [3]
+json.dump(m, open(sys.argv[1], "w"))
+PY
+check_status 2 "--resume with a damaged settings.beside_command (a recorded workload b) is refused" \
+	"$SMTBENCH" run --resume "$d3"
+check "... naming it, not crashing" contains "$t_err" "settings.beside_command is damaged"
 
 cp "$w" "$t_tmp/caf"$'\xe9'
 check_status 0 "a command whose path is not UTF-8 runs (it said 'internal error: cannot build meta.json')" \

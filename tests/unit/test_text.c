@@ -1,0 +1,92 @@
+/*
+ * test_text.c — common/text.h: the one sanitiser (what is printable UTF-8, its \xNN escapes, in
+ * place over a JSON value, keys included) and bytes that must come back exactly through JSON.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "common/text.h"
+#include "tests/harness.h"
+
+static void escapes(void)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "plain text", "plain text" },
+		{ "caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x98\x80" },
+		{ "a\x1b[31mb", "a\\x1b[31mb" },
+		{ "line\nbreak", "line\\x0abreak" },
+		{ "del\x7f", "del\\x7f" },
+		{ "c1 \xc2\x9b", "c1 \\xc2\\x9b" },             /* C1 control (CSI) in UTF-8 */
+		{ "bad \xff end", "bad \\xff end" },
+		{ "lead F8 \xf8\x80\x80", "lead F8 \\xf8\\x80\\x80" }, /* F5-FF never start UTF-8 */
+		{ "lead FF \xff\xbf\xbf", "lead FF \\xff\\xbf\\xbf" },
+		{ "overlong \xe0\x80\xaf", "overlong \\xe0\\x80\\xaf" },
+		{ "surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80" },
+		{ "cut \xe2\x80", "cut \\xe2\\x80" },
+		{ "back\\slash", "back\\slash" },              /* printable: shown as it is */
+		{ "back\\slash\x1b", "back\\\\slash\\x1b" },   /* needs escapes: backslash doubled */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = text_escape(cases[i].in);
+		CHECK_STR(got, cases[i].want, "text_escape");
+		CHECK(got && text_is_printable(got), "case %zu: the escape is printable text", i);
+		char *again = got ? text_escape(got) : NULL;
+		CHECK(again && got && !strcmp(again, got), "case %zu: escaping twice changes nothing", i);
+		free(again);
+		free(got);
+	}
+}
+
+static void json_values_and_keys(void)
+{
+	json_t *j = json_pack("{s:s, s:[s, i], s:{s:s}}", "host", "evil\x1b[2J", "list", "ok\n", 3,
+	                      "nested", "k", "v");
+	json_object_set_new(json_object_get(j, "nested"), "key\x1b]0;x\x07", json_string("value"));
+	CHECK(j && text_escape_json(j) == 0, "text_escape_json succeeds");
+	CHECK_STR(json_string_value(json_object_get(j, "host")), "evil\\x1b[2J", "a value");
+	CHECK_STR(json_string_value(json_array_get(json_object_get(j, "list"), 0)), "ok\\x0a",
+	          "an array's string");
+	json_t *nested = json_object_get(j, "nested");
+	CHECK(json_object_get(nested, "key\\x1b]0;x\\x07") && !json_object_get(nested, "key\x1b]0;x\x07"),
+	      "a key with an escape sequence is renamed to its escape");
+	CHECK_STR(json_string_value(json_object_get(nested, "k")), "v", "other members stay");
+	json_decref(j);
+}
+
+static void bytes_round_trip(void)
+{
+	static const char *const texts[] = { "plain", "", "caf\xc3\xa9", "\xff", "/tmp/caf\xe9",
+	                                     "a\x1b[31mb", "\xf8\x80\x80" };
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		json_t *j = text_to_json(texts[i]);
+		char *dumped = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+		json_t *back = dumped ? json_loads(dumped, JSON_DECODE_ANY, NULL) : NULL;
+		char *got = back ? text_from_json(back) : NULL;
+		CHECK(got && !strcmp(got, texts[i]), "case %zu: bytes come back exactly through JSON "
+		      "(%s)", i, dumped ? dumped : "(none)");
+		free(got);
+		free(dumped);
+		json_decref(back);
+		json_decref(j);
+	}
+	json_t *odd = json_pack("{s:s}", "hex", "fff");
+	json_t *nul = json_pack("{s:s}", "hex", "6100");
+	json_t *bad = json_pack("{s:s}", "hex", "zz");
+	json_t *num = json_integer(3);
+	CHECK(!text_from_json(odd) && !text_from_json(nul) && !text_from_json(bad) &&
+	      !text_from_json(num), "odd hex, a NUL byte, non-hex and a number are refused");
+	json_decref(odd);
+	json_decref(nul);
+	json_decref(bad);
+	json_decref(num);
+}
+
+int main(void)
+{
+	escapes();
+	json_values_and_keys();
+	bytes_round_trip();
+	return test_done("test_text");
+}
