@@ -57,6 +57,20 @@ enum analysis_t_method { ANALYSIS_T_AUTO, ANALYSIS_T_EXACT, ANALYSIS_T_BINNED };
  * probabilities then move by a factor within exp(+-2 x this), i.e. by at most 2e-7 relative. */
 #define ANALYSIS_T_LOGLIK_TOLERANCE 1e-7
 enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
+
+/* Which design answers a comparison. PAIRED: for each block in which both placements have a
+ * usable sample, d = log(A's value) - log(B's value) (the mean of the logs where a block holds
+ * several of one placement's samples), and the posterior of (delta, sigma) for d ~ Normal(delta,
+ * sigma) (or Student-t), flat priors; the slowdown is exp(delta). Drift that hits a block's
+ * placements alike cancels in d. UNPAIRED: each placement an independent group (the model
+ * above); the seed's computation, and two plain files unless asked to pair them. */
+enum analysis_design { ANALYSIS_DESIGN_PAIRED, ANALYSIS_DESIGN_UNPAIRED };
+/* What is asked for: AUTO pairs a results folder's blocks and leaves two plain files unpaired;
+ * PAIRED also pairs two plain files value by value (they must hold as many values); UNPAIRED
+ * never pairs. */
+enum analysis_design_request { ANALYSIS_PAIR_AUTO, ANALYSIS_PAIR_ALWAYS, ANALYSIS_PAIR_NEVER };
+/* Below this many paired blocks a comparison falls back to the unpaired design, said in a note. */
+#define ANALYSIS_PAIRED_MIN_BLOCKS 4
 /* Without a ROPE: slower needs P(mu_A > mu_B) >= 0.975, faster P(mu_A < mu_B) >= 0.975 (the
  * same evidence as a 95% equal-tailed interval of the difference that excludes 0). With
  * --rope PCT: slower needs P(mu_A / mu_B > 1 + PCT %) >= 0.975, faster P(mu_A / mu_B <
@@ -82,6 +96,7 @@ struct analysis_point {
 	long trial;     /* run-order index: the `trial` column, or the line's index in a plain file */
 	double value_s; /* the analysed value: a trial's mean utime_s, or one process's utime_s */
 	long line;      /* plain files: the line number in the file (from 1); 0 otherwise */
+	long block;     /* the `block` column (a plain file: the value's index); -1 unknown */
 	int group;      /* index into analysis_dataset.groups */
 	bool warmup;    /* warm-up samples are kept for plots, never analysed */
 	bool outlier;   /* robust |z| > 3.5 within its group (never for warm-ups); never dropped */
@@ -92,6 +107,7 @@ struct analysis_group {
 	char *name;                   /* placement name, or the file's path */
 	double *values_s;             /* n samples, warm-ups excluded */
 	long *trials;                 /* run-order index of each sample */
+	long *blocks;                 /* each sample's block (plain files: its index); -1 unknown */
 	size_t n;
 	size_t failed_trials;         /* non-warm-up trials with a row not `ok`: counted, never samples */
 	size_t overlap_known;         /* trials with an `overlap` value */
@@ -120,6 +136,9 @@ struct analysis_dataset {
 	size_t warmup_trials;
 	size_t failed_trials;          /* over all groups */
 	size_t excluded_contaminated;  /* contaminated trials left out (exclude_contaminated) */
+	size_t measured_blocks;        /* folders: blocks with a measured trial of any placement
+	                                * (failed and excluded ones included); 0 when the file has
+	                                * no block column */
 	char *workload;                /* folders: the first role-a line's workload, or NULL */
 	char *beside_workload;         /* folders: the first role-b line's workload, or NULL */
 };
@@ -178,6 +197,7 @@ struct analysis_options {
 	double timer_resolution_s;   /* sigma's floor, capped at 0.1 % of |mean| (see grid.c) */
 	double t_dof;                /* degrees of freedom of the Student-t likelihood (default 4) */
 	enum analysis_t_method t_method; /* default AUTO */
+	enum analysis_design_request design; /* default ANALYSIS_PAIR_AUTO */
 };
 
 /* Fills *opt with the defaults: normal model, no seed grid, no ROPE, 201 points, 1 µs. */
@@ -223,6 +243,17 @@ struct analysis_grid_report {
 	char warning[256];
 };
 
+/* The paired design's grid over (delta, sigma) of the per-block log ratios. */
+struct analysis_paired_grid {
+	size_t delta_points, sigma_points;
+	double delta_step;
+	double delta_range[2], sigma_range[2];
+	int widenings;
+	double edge_mass;
+	bool at_bound;                 /* widening stopped at its bound */
+	double t_loglik_error;
+};
+
 /* Above this edge mass the seed's fixed grid visibly truncates the posterior. */
 #define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
 
@@ -230,6 +261,17 @@ struct analysis_comparison {
 	enum comparison_kind kind;   /* what it is for (common/placements.h) */
 	const char *label;           /* comparison_kind_name(kind): "headline", "contention", ... */
 	struct analysis_group_summary a, b;
+	/* Which design gave the numbers below (a and b's per-placement summaries are always the
+	 * unpaired groups'). Paired: the blocks used, and those with a measured trial where one
+	 * side had no usable sample (failed, excluded as contaminated, missing, or not above 0). */
+	enum analysis_design design;
+	size_t blocks_paired, blocks_dropped;
+	double log_ratio_mean, log_ratio_sd; /* paired: the sample mean and sd of d */
+	double paired_t_ratio_ci[2];  /* paired: the classic t interval of exp(mean d) (n-1 dof) */
+	struct analysis_dist log_ratio; /* paired: the posterior of delta (plots); empty otherwise */
+	struct analysis_paired_grid paired_grid;
+	/* Paired, the ratio and P(slower) come from delta: P(A > B) is P(delta > 0), and the
+	 * difference is in seconds at B's mean, mu_B_mean * (exp(delta) - 1). */
 	double p_a_gt_b, p_a_lt_b;   /* P(mu_A > mu_B), P(mu_A < mu_B) */
 	double p_rope;               /* P(|mu_A / mu_B - 1| <= rope_pct %); NAN without a ROPE */
 	double p_rope_above;         /* P(mu_A / mu_B > 1 + rope_pct %) and P(... < 1 - rope_pct %): */
@@ -289,10 +331,13 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 void analysis_result_free(struct analysis_result **p);
 
 /* Whether the comparison's numbers come from the data rather than from the grid: false when
- * widening stopped at its bound (grid.at_bound) or either group has fewer than
- * ANALYSIS_SETTLED_MIN_N samples. Unsettled comparisons are undecided, and text must not quote
+ * widening stopped at its bound (grid.at_bound, or paired_grid.at_bound when paired) or either
+ * group has fewer than ANALYSIS_SETTLED_MIN_N samples (paired: fewer paired blocks). Unsettled comparisons are undecided, and text must not quote
  * their means (of the difference, of the ratio) as the answer. */
 bool analysis_comparison_settled(const struct analysis_comparison *c);
+
+/* "paired" or "unpaired": the JSON value of "design". */
+const char *analysis_design_name(enum analysis_design d);
 
 /* "slower", "faster", "practically the same", "not enough data to say". */
 const char *analysis_verdict_name(enum analysis_verdict v);

@@ -25,6 +25,12 @@ void analysis_options_init(struct analysis_options *opt)
 	opt->timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S;
 	opt->t_dof = 4.0;
 	opt->t_method = ANALYSIS_T_AUTO;
+	opt->design = ANALYSIS_PAIR_AUTO;
+}
+
+const char *analysis_design_name(enum analysis_design d)
+{
+	return d == ANALYSIS_DESIGN_PAIRED ? "paired" : "unpaired";
 }
 
 const char *analysis_verdict_name(enum analysis_verdict v)
@@ -51,6 +57,7 @@ static void comparison_release(struct analysis_comparison *c)
 	summary_release(&c->a);
 	summary_release(&c->b);
 	dist_release(&c->diff);
+	dist_release(&c->log_ratio);
 }
 
 void analysis_result_free(struct analysis_result **p)
@@ -118,6 +125,8 @@ static double ratio_quantile(const struct pair_posterior *pp, double lo, double 
 
 bool analysis_comparison_settled(const struct analysis_comparison *c)
 {
+	if (c->design == ANALYSIS_DESIGN_PAIRED)
+		return !c->paired_grid.at_bound && c->blocks_paired >= ANALYSIS_SETTLED_MIN_N;
 	return !c->grid.at_bound && c->a.n >= ANALYSIS_SETTLED_MIN_N
 	       && c->b.n >= ANALYSIS_SETTLED_MIN_N;
 }
@@ -213,7 +222,8 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 
 static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
                           const struct analysis_group *ga, const struct analysis_group *gb,
-                          const struct analysis_options *opt, char *err, size_t err_size);
+                          const struct paired_blocks *pb, const struct analysis_options *opt,
+                          char *err, size_t err_size);
 
 /* With --seed-grid, the default method on the same data, so that the report can say why they
  * differ. */
@@ -224,7 +234,7 @@ static void compare_by_default(struct analysis_comparison *c, enum comparison_ki
 	struct analysis_options plain = *opt;
 	plain.seed_grid = false;
 	struct analysis_comparison other;
-	if (compare_groups(&other, kind, ga, gb, &plain, err, err_size) == 0) {
+	if (compare_groups(&other, kind, ga, gb, NULL, &plain, err, err_size) == 0) {
 		c->has_default = true;
 		c->default_diff_mean = other.diff_mean;
 		c->default_diff_ci[0] = other.diff_ci[0];
@@ -233,9 +243,12 @@ static void compare_by_default(struct analysis_comparison *c, enum comparison_ki
 	}
 }
 
+/* One comparison: each group's posterior (the per-placement table), then the answer by the
+ * paired design when pb holds the blocks, else by the unpaired groups. */
 static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
                           const struct analysis_group *ga, const struct analysis_group *gb,
-                          const struct analysis_options *opt, char *err, size_t err_size)
+                          const struct paired_blocks *pb, const struct analysis_options *opt,
+                          char *err, size_t err_size)
 {
 	memset(c, 0, sizeof *c);
 	struct pair_posterior pp;
@@ -254,6 +267,9 @@ static int compare_groups(struct analysis_comparison *c, enum comparison_kind ki
 	c->cohens_d = cohens_d(&wa, &wb);
 	if (summarize_group(&c->a, &pp.g[0], ga) < 0 || summarize_group(&c->b, &pp.g[1], gb) < 0)
 		goto oom;
+	c->design = ANALYSIS_DESIGN_UNPAIRED;
+	if (pb && compare_paired(c, pb, c->b.mu_mean, opt, err, err_size) < 0)
+		goto done;
 	c->verdict = decide(c);
 	if (opt->seed_grid)
 		compare_by_default(c, kind, ga, gb, opt, err, err_size);
@@ -347,6 +363,11 @@ static int check_options(const struct analysis_options *opt, char *err, size_t e
 		                   opt->rope_pct);
 		return -1;
 	}
+	if (opt->seed_grid && opt->design == ANALYSIS_PAIR_ALWAYS) {
+		set_error(err, err_size, "the seed grid compares independent groups; drop --paired "
+		          "or --seed-grid");
+		return -1;
+	}
 	if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL) {
 		set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
 		                   "or --seed-grid");
@@ -385,6 +406,71 @@ static int describe_dataset(struct analysis_result *r, const struct analysis_dat
 	return 0;
 }
 
+/* Whether the paired design is asked of this dataset. */
+static bool pairing_wanted(const struct analysis_dataset *data, const struct analysis_options *opt)
+{
+	if (opt->seed_grid || opt->design == ANALYSIS_PAIR_NEVER)
+		return false;
+	return opt->design == ANALYSIS_PAIR_ALWAYS || data->from_folder;
+}
+
+/* The blocks that answer ga vs gb when the paired design does: pb->d stays NULL for the
+ * unpaired design, with a note when pairing was asked for and cannot be done. 0; -1 with err
+ * (out of memory, or two files of different lengths asked to pair). */
+static int plan_pairing(struct analysis_result *r, const struct analysis_dataset *data,
+                        const struct analysis_group *ga, const struct analysis_group *gb,
+                        const struct analysis_options *opt, struct paired_blocks *pb,
+                        char *err, size_t err_size)
+{
+	memset(pb, 0, sizeof *pb);
+	if (!pairing_wanted(data, opt))
+		return 0;
+	if (!data->from_folder && ga->n != gb->n) {
+		set_error(err, err_size, "--paired pairs the files value by value, and %s has %zu "
+		          "values but %s has %zu: give files of equal length, or drop --paired",
+		          ga->name, ga->n, gb->name, gb->n);
+		return -1;
+	}
+	if (pair_blocks(ga, gb, data->measured_blocks, pb) < 0) {
+		set_error(err, err_size, "out of memory");
+		return -1;
+	}
+	char *note = NULL;
+	if (!pb->blocks_known)
+		note = text_printf("%s vs %s: compared unpaired: samples.csv's block column is missing "
+		                   "or empty (a file from an older smtbench, or converted from "
+		                   "elsewhere)", ga->name, gb->name);
+	else if (pb->n < ANALYSIS_PAIRED_MIN_BLOCKS)
+		note = text_printf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer than "
+		                   "the %d the paired design needs", ga->name, gb->name, pb->n,
+		                   ANALYSIS_PAIRED_MIN_BLOCKS);
+	else
+		return 0;
+	paired_blocks_release(pb);
+	if (push_string(&r->notes, &r->note_count, note) < 0) {
+		set_error(err, err_size, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* One planned comparison of two groups with 2 samples or more each. -1 with err. */
+static int compare_one(struct analysis_result *r, const struct analysis_dataset *data,
+                       enum comparison_kind kind, const struct analysis_group *ga,
+                       const struct analysis_group *gb, const struct analysis_options *opt,
+                       char *err, size_t err_size)
+{
+	struct paired_blocks pb;
+	if (plan_pairing(r, data, ga, gb, opt, &pb, err, err_size) < 0)
+		return -1;
+	int rc = compare_groups(&r->comparisons[r->comparison_count], kind, ga, gb,
+	                        pb.d ? &pb : NULL, opt, err, err_size);
+	paired_blocks_release(&pb);
+	if (rc == 0)
+		r->comparison_count++;
+	return rc;
+}
+
 /* Every planned comparison whose two groups hold 2 samples or more; a note for the others.
  * -1 with err. */
 static int compare_planned(struct analysis_result *r, const struct analysis_dataset *data,
@@ -413,10 +499,8 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 				goto oom;
 			continue;
 		}
-		if (compare_groups(&r->comparisons[r->comparison_count], p->kind, ga, gb, opt, err,
-		                   err_size) < 0)
+		if (compare_one(r, data, p->kind, ga, gb, opt, err, err_size) < 0)
 			return -1;
-		r->comparison_count++;
 	}
 	return 0;
 oom:

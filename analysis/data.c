@@ -42,6 +42,7 @@ void analysis_dataset_free(struct analysis_dataset **p)
 		free(d->groups[i].name);
 		free(d->groups[i].values_s);
 		free(d->groups[i].trials);
+		free(d->groups[i].blocks);
 	}
 	free(d->groups);
 	free(d->points);
@@ -107,7 +108,8 @@ int builder_add_group(struct dataset_builder *b, const char *name)
 }
 
 /* Adds a sample (or a warm-up point) in run order. */
-int builder_add_sample(struct dataset_builder *b, int group, long trial, double value, bool warmup)
+int builder_add_sample(struct dataset_builder *b, int group, long trial, long block, double value,
+                       bool warmup)
 {
 	struct analysis_dataset *d = b->data;
 	size_t cap_before = b->point_cap;
@@ -121,6 +123,7 @@ int builder_add_sample(struct dataset_builder *b, int group, long trial, double 
 	}
 	struct analysis_point *pt = &d->points[d->point_count];
 	pt->trial = trial;
+	pt->block = block;
 	pt->group = group;
 	pt->value_s = value;
 	pt->warmup = warmup;
@@ -132,12 +135,14 @@ int builder_add_sample(struct dataset_builder *b, int group, long trial, double 
 		size_t cap = b->group_cap[group];
 		if (grow_array((void **)&g->values_s, &cap, g->n + 1, sizeof *g->values_s) < 0)
 			return -1;
-		size_t cap2 = b->group_cap[group];
-		if (grow_array((void **)&g->trials, &cap2, g->n + 1, sizeof *g->trials) < 0)
+		size_t cap2 = b->group_cap[group], cap3 = b->group_cap[group];
+		if (grow_array((void **)&g->trials, &cap2, g->n + 1, sizeof *g->trials) < 0 ||
+		    grow_array((void **)&g->blocks, &cap3, g->n + 1, sizeof *g->blocks) < 0)
 			return -1;
 		b->group_cap[group] = cap;
 		g->values_s[g->n] = value;
 		g->trials[g->n] = trial;
+		g->blocks[g->n] = block;
 		b->point_sample[d->point_count] = (int)g->n;
 		g->n++;
 	}
@@ -541,12 +546,14 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 		}
 		if (got_number == 0)
 			continue;
-		if (builder_add_sample(b, group, index++, v, false) < 0) {
+		/* The k-th value of each file is block k: what `analyze --paired` pairs. */
+		if (builder_add_sample(b, group, index, index, v, false) < 0) {
 			set_error(err, err_size, "%s: out of memory", path);
 			rc = -1;
 			break;
 		}
 		b->data->points[b->data->point_count - 1].line = line_no;
+		index++;
 	}
 	if (rc == 0 && got < 0 && too_long)
 		set_error(err, err_size, "%s:%ld: a line of more than %d bytes: this is not a file of "
@@ -628,7 +635,8 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
 		struct analysis_group *g = &b.data->groups[group];
 		g->values_s = malloc(counts[k] * sizeof *g->values_s);
 		g->trials = malloc(counts[k] * sizeof *g->trials);
-		if (!g->values_s || !g->trials)
+		g->blocks = malloc(counts[k] * sizeof *g->blocks);
+		if (!g->values_s || !g->trials || !g->blocks)
 			goto oom;
 		b.group_cap[group] = counts[k];
 		if (builder_reserve_points(&b, na + nb) < 0)
@@ -640,7 +648,7 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
 				check_time(values[k][i], where, err, err_size);
 				goto fail;
 			}
-			if (builder_add_sample(&b, group, (long)i, values[k][i], false) < 0)
+			if (builder_add_sample(&b, group, (long)i, (long)i, values[k][i], false) < 0)
 				goto oom;
 		}
 	}

@@ -47,10 +47,19 @@ struct group_input {
 	double center;          /* mean (normal) or median (t) */
 	double mean, ss;        /* Welford's */
 	double spread;          /* sd (normal) or 1.4826 MAD (t), floored */
+	double raw_spread;      /* the same before the floor */
 	double floor;
 	bool floored;
 	struct t_samples samples; /* t model only */
 };
+
+/* sigma's grid never goes below floor: the spread used for the grid is held at it. */
+static void group_input_set_floor(struct group_input *in, double floor)
+{
+	in->floor = floor;
+	in->floored = !(in->raw_spread >= floor);
+	in->spread = in->floored ? floor : in->raw_spread;
+}
 
 static int group_input_init(struct group_input *in, const struct analysis_group *g,
                             const struct analysis_options *opt)
@@ -73,8 +82,8 @@ static int group_input_init(struct group_input *in, const struct analysis_group 
 		if (t_samples_init(&in->samples, g->values_s, g->n) < 0)
 			return -1;
 	}
-	in->floored = !(spread >= in->floor);
-	in->spread = in->floored ? in->floor : spread;
+	in->raw_spread = spread;
+	group_input_set_floor(in, in->floor);
 	return 0;
 }
 
@@ -83,7 +92,7 @@ static void group_input_release(struct group_input *in)
 	t_samples_release(&in->samples);
 }
 
-static void group_posterior_release(struct group_posterior *gp)
+void group_posterior_release(struct group_posterior *gp)
 {
 	free(gp->mu);
 	free(gp->mu_prob);
@@ -254,12 +263,13 @@ struct edge_check {
 	bool sigma_lo[2], sigma_hi[2];
 };
 
-static struct edge_check check_edges(const struct pair_posterior *pp, const double sigma_lo[2])
+static struct edge_check check_edges(const struct group_posterior *groups, int count,
+                                     const double *sigma_lo)
 {
 	struct edge_check e;
 	memset(&e, 0, sizeof e);
-	for (int k = 0; k < 2; k++) {
-		const struct group_posterior *gp = &pp->g[k];
+	for (int k = 0; k < count; k++) {
+		const struct group_posterior *gp = &groups[k];
 		/* The prior's bound mu > 0 is not an edge either. */
 		double mu_low = gp->mu_clamped ? 0.0 : gp->mu_prob[0];
 		double mu_edge = fmax(mu_low, gp->mu_prob[gp->mu_count - 1]);
@@ -311,7 +321,8 @@ static int seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 	struct analysis_grid_report *rep = &pp->report;
 	if (seed_grid_compute(pp, in, opt, err, err_size) < 0)
 		return -1;
-	struct edge_check e = check_edges(pp, (double[2]){ ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S });
+	struct edge_check e = check_edges(pp->g, 2, (double[2]){ ANALYSIS_SEED_GRID_LO_S,
+	                                                        ANALYSIS_SEED_GRID_LO_S });
 	rep->edge_mass = e.worst;
 	rep->mu_step = pp->step;
 	for (int k = 0; k < 2; k++) {
@@ -330,9 +341,9 @@ struct grid_extent {
 	double sigma_lo[2], sigma_hi[2];
 };
 
-static void initial_extent(const struct group_input in[2], struct grid_extent *x)
+static void initial_extent(const struct group_input *in, int count, struct grid_extent *x)
 {
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < count; k++) {
 		double n = (double)in[k].n;
 		/* The posterior scale of mu: with uniform priors it is Student-t with n - 2 degrees of
 		 * freedom and scale sqrt(SS / (n (n - 2))); for n = 2 use s / sqrt(n). */
@@ -346,11 +357,14 @@ static void initial_extent(const struct group_input in[2], struct grid_extent *x
 
 /* The finest step that either group asks for; kept while widening (the axes grow) until an
  * axis would exceed its cap. Never finer than the doubles can resolve at the center. */
-static double base_step_of(const struct group_input in[2], const struct grid_extent *x,
+static double base_step_of(const struct group_input *in, int count, const struct grid_extent *x,
                            size_t points)
 {
-	double base_step = fmin(2 * x->half[0], 2 * x->half[1]) / (double)(points - 1);
-	double magnitude = fmax(fabs(in[0].center), fabs(in[1].center));
+	double half = count > 1 ? fmin(x->half[0], x->half[1]) : x->half[0];
+	double base_step = 2 * half / (double)(points - 1);
+	double magnitude = fabs(in[0].center);
+	if (count > 1)
+		magnitude = fmax(magnitude, fabs(in[1].center));
 	base_step = fmax(base_step, 16 * DBL_EPSILON * magnitude);
 	return base_step > 0 ? base_step : DBL_MIN;
 }
@@ -359,14 +373,14 @@ static double base_step_of(const struct group_input in[2], const struct grid_ext
  * and its posterior on them. -1 on out of memory. */
 static int lay_out_group(struct group_posterior *gp, const struct group_input *in,
                          double half, const double sigma[2], int64_t k_ref, double step,
-                         size_t points, const struct analysis_options *opt)
+                         size_t points, bool positive, const struct analysis_options *opt)
 {
 	double ref = (double)k_ref * step;
 	double lo_real = floor((in->center - half - ref) / step);
 	double hi_real = ceil((in->center + half - ref) / step);
-	/* The prior mu > 0: absolute lattice index k_ref + lo >= 1. */
+	/* The prior mu > 0 (times, not log ratios): absolute lattice index k_ref + lo >= 1. */
 	double first_positive = 1.0 - (double)k_ref;
-	bool clamped = lo_real < first_positive;
+	bool clamped = positive && lo_real < first_positive;
 	if (clamped)
 		lo_real = first_positive;
 	if (hi_real < lo_real + 1)
@@ -407,7 +421,7 @@ static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2
 	for (int k = 0; k < 2; k++) {
 		const double sigma[2] = { x->sigma_lo[k], x->sigma_hi[k] };
 		if (lay_out_group(&pp->g[k], &in[k], x->half[k], sigma, (int64_t)k_ref_real, step,
-		                  points, opt) < 0) {
+		                  points, true, opt) < 0) {
 			set_error(err, err_size, "out of memory for a grid of %d points",
 			                   opt->grid_points);
 			return -1;
@@ -419,10 +433,10 @@ static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2
 
 /* Widens each axis whose edge holds mass; false when none does. */
 static bool widen_extent(struct grid_extent *x, const struct edge_check *e,
-                         const struct group_input in[2], bool apply)
+                         const struct group_input *in, int count, bool apply)
 {
 	bool widen = false;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < count; k++) {
 		widen = widen || e->mu[k] || e->sigma_hi[k] || e->sigma_lo[k];
 		if (!apply)
 			continue;
@@ -445,15 +459,15 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 	size_t points = (size_t)opt->grid_points;
 	size_t cap = points * MU_POINTS_CAP_FACTOR;
 	struct grid_extent x;
-	initial_extent(in, &x);
-	double base_step = base_step_of(in, &x, points);
+	initial_extent(in, 2, &x);
+	double base_step = base_step_of(in, 2, &x, points);
 	for (int widening = 0;; widening++) {
 		double step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
 		if (lay_out_pair(pp, in, &x, step, points, opt, err, err_size) < 0)
 			return -1;
-		struct edge_check e = check_edges(pp, x.sigma_lo);
+		struct edge_check e = check_edges(pp->g, 2, x.sigma_lo);
 		bool last = widening == MAX_WIDENINGS;
-		bool widen = widen_extent(&x, &e, in, !last);
+		bool widen = widen_extent(&x, &e, in, 2, !last);
 		if (!widen || last) {
 			rep->widenings = widening;
 			rep->edge_mass = e.worst;
@@ -505,6 +519,72 @@ done:
 	group_input_release(&in[1]);
 	if (rc < 0)
 		pair_posterior_release(pp);
+	return rc;
+}
+
+/* ---- one sample's posterior: the paired design's per-block log ratios ------------------- */
+
+/* The log ratios' grid: one mu axis (delta, any sign) on its own lattice, widened as the pair's
+ * is. -1 with err. */
+static int log_ratio_lattice_run(struct group_posterior *gp, const struct group_input *in,
+                                 const struct analysis_options *opt,
+                                 struct analysis_paired_grid *rep, char *err, size_t err_size)
+{
+	size_t points = (size_t)opt->grid_points;
+	size_t cap = points * MU_POINTS_CAP_FACTOR;
+	struct grid_extent x;
+	initial_extent(in, 1, &x);
+	double base_step = base_step_of(in, 1, &x, points);
+	for (int widening = 0;; widening++) {
+		double step = fmax(base_step, 2 * x.half[0] / (double)(cap - 1));
+		const double sigma[2] = { x.sigma_lo[0], x.sigma_hi[0] };
+		if (lay_out_group(gp, in, x.half[0], sigma, (int64_t)nearbyint(in->center / step), step,
+		                  points, false, opt) < 0) {
+			set_error(err, err_size, "out of memory for a grid of %d points", opt->grid_points);
+			return -1;
+		}
+		struct edge_check e = check_edges(gp, 1, x.sigma_lo);
+		bool last = widening == MAX_WIDENINGS;
+		bool widen = widen_extent(&x, &e, in, 1, !last);
+		if (!widen || last) {
+			rep->widenings = widening;
+			rep->edge_mass = e.worst;
+			rep->at_bound = widen;
+			rep->delta_step = step;
+			break;
+		}
+	}
+	rep->delta_points = gp->mu_count;
+	rep->sigma_points = points;
+	rep->delta_range[0] = gp->mu[0];
+	rep->delta_range[1] = gp->mu[gp->mu_count - 1];
+	rep->sigma_range[0] = x.sigma_lo[0];
+	rep->sigma_range[1] = x.sigma_hi[0];
+	rep->t_loglik_error = gp->t_loglik_error;
+	return 0;
+}
+
+int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+                                const double *d, size_t n, double sigma_floor,
+                                const struct analysis_options *opt, char *err, size_t err_size)
+{
+	memset(gp, 0, sizeof *gp);
+	memset(rep, 0, sizeof *rep);
+	if (n < 2) {
+		set_error(err, err_size, "%zu paired block(s); at least 2 are needed", n);
+		return -1;
+	}
+	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
+	struct group_input in;
+	if (group_input_init(&in, &sample, opt) < 0) {
+		set_error(err, err_size, "out of memory reading the paired blocks");
+		return -1;
+	}
+	group_input_set_floor(&in, sigma_floor);
+	int rc = log_ratio_lattice_run(gp, &in, opt, rep, err, err_size);
+	group_input_release(&in);
+	if (rc < 0)
+		group_posterior_release(gp);
 	return rc;
 }
 

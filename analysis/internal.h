@@ -56,7 +56,8 @@ int builder_add_group(struct dataset_builder *b, const char *name);
 /* Room for this many points in all, so that adding them does not reallocate. -1: no memory. */
 int builder_reserve_points(struct dataset_builder *b, size_t points);
 /* Adds a sample (or a warm-up point) in run order. -1 on out of memory. */
-int builder_add_sample(struct dataset_builder *b, int group, long trial, double value, bool warmup);
+int builder_add_sample(struct dataset_builder *b, int group, long trial, long block, double value,
+                       bool warmup);
 /* Adds a warning, taking the message (NULL: out of memory, returns -1). */
 int builder_warn(struct dataset_builder *b, char *message);
 /* Flags each group's outliers on its points. -1 on out of memory. */
@@ -93,6 +94,26 @@ enum seconds_problem parse_seconds(const char *text, double *out);
 struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
                                       bool exclude_contaminated, size_t parts,
                                       char *err, size_t err_size);
+
+/* ---- the paired design (paired.c) ---- */
+
+/* A comparison's samples matched by block: d = log A - log B per block both sides hold. */
+struct paired_blocks {
+	double *d;
+	size_t n;
+	size_t dropped;       /* blocks with a measured trial but no usable sample on one side */
+	bool blocks_known;    /* both groups' samples carry block numbers */
+	double b_median_s;    /* the median of B's paired values (sigma's floor in log units) */
+};
+/* Matches a's and b's samples by block (measured_blocks: the dataset's count, 0 unknown).
+ * -1 on out of memory. */
+int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
+                size_t measured_blocks, struct paired_blocks *out);
+void paired_blocks_release(struct paired_blocks *p);
+/* Replaces c's difference, ratio, probabilities and ROPE numbers with the paired design's, from
+ * pb's log ratios (b_mean: B's mean time, for the difference in seconds). -1 with err. */
+int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
+                   const struct analysis_options *opt, char *err, size_t err_size);
 
 /* ---- the Student-t log-likelihood (grid_t.c, which states the fast form's error bound) ---- */
 
@@ -161,6 +182,15 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
                            const struct analysis_group *b, const struct analysis_options *opt,
                            char *err, size_t err_size);
 void pair_posterior_release(struct pair_posterior *pp);
+
+void group_posterior_release(struct group_posterior *gp);
+
+/* The paired design: the posterior of (delta, sigma) for d ~ Normal(delta, sigma) (or the t
+ * model) from the n per-block log ratios d, flat priors, delta of any sign; sigma's grid held
+ * at sigma_floor or above. gp's mu axis is delta's. Returns 0, or -1 with a message. */
+int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+                                const double *d, size_t n, double sigma_floor,
+                                const struct analysis_options *opt, char *err, size_t err_size);
 
 /* The distribution of mu_A - mu_B: lattice convolution, or the seed's merge of equal floats. */
 int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);

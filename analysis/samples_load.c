@@ -34,6 +34,7 @@
  * are held. */
 struct csv_row {
 	long trial, line_no;
+	long block;                /* -1 when the file has no block column or it is empty */
 	double utime;
 	double wall;               /* NAN when empty */
 	double shared;             /* per trial: the larger of foreign_s and steal_s, NAN when
@@ -53,7 +54,9 @@ struct csv_row {
 /* A trial's processes are numbered from 0; a placement has two, a few in any future one. */
 #define PROC_MAX 255
 
-_Static_assert(sizeof(long) != 8 || sizeof(struct csv_row) == 48, "a row grew past 48 bytes");
+/* A million-trial file holds millions of rows at once: the row stays small. 56 bytes since the
+ * block number joined it (the paired analysis needs it). */
+_Static_assert(sizeof(long) != 8 || sizeof(struct csv_row) == 56, "a row grew past 56 bytes");
 
 /* More placement names than this in one file is not a file smtbench wrote (it has a handful);
  * the limit keeps the name lookup from growing without bound on a hostile file. */
@@ -334,6 +337,10 @@ static const char *check_row(const struct part *p, struct csv_row *r)
 	const char *role = field_of(p, SAMPLES_COL_ROLE);
 	if (parse_long_field(field_of(p, SAMPLES_COL_TRIAL), &r->trial) < 0 || r->trial < 0)
 		return "bad 'trial' value";
+	const char *block = field_of(p, SAMPLES_COL_BLOCK);
+	r->block = -1;
+	if (block && *block && (parse_long_field(block, &r->block) < 0 || r->block < 0))
+		return "bad 'block' value";
 	if (parse_long_field(field_of(p, SAMPLES_COL_WARMUP), &warmup) < 0 ||
 	    (warmup != 0 && warmup != 1))
 		return "bad 'warmup' value (0 or 1)";
@@ -530,6 +537,7 @@ struct folder_load {
 	size_t segment_count;
 	int *group_of_name;
 	size_t *rows_per_trial;            /* per placement name: the rows its trials should have */
+	long last_block;                   /* the last measured trial's block (-1: none yet) */
 };
 
 static void folder_load_release(struct folder_load *L)
@@ -1054,6 +1062,17 @@ static void count_trial_timing(struct analysis_group *g, const struct csv_row *r
 	}
 }
 
+/* The measured blocks, failed and excluded trials' included: what a paired comparison's dropped
+ * blocks are counted against. Trials come in run order and a block's trials are consecutive, so
+ * a new block is a change of block number (a hostile file's shuffled blocks only miscount). */
+static void count_measured_block(struct folder_load *L, long block)
+{
+	if (block < 0 || block == L->last_block)
+		return;
+	L->last_block = block;
+	L->b.data->measured_blocks++;
+}
+
 /* Adds a usable trial's sample(s) and its overlap and wall-time counts. -1 on out of memory. */
 static int add_trial(struct folder_load *L, const struct csv_row *rows, size_t n)
 {
@@ -1066,6 +1085,8 @@ static int add_trial(struct folder_load *L, const struct csv_row *rows, size_t n
 		all_ok = all_ok && rows[i].ok;
 	if (first->warmup)
 		d->warmup_trials++;
+	else
+		count_measured_block(L, first->block);
 	if (count_trial_health(L, rows, n, all_ok))
 		return 0;
 	if (!all_ok) {
@@ -1083,11 +1104,13 @@ static int add_trial(struct folder_load *L, const struct csv_row *rows, size_t n
 		sum += rows[i].utime;
 		role_a++;
 		if (L->unit == ANALYSIS_UNIT_PROCESS &&
-		    builder_add_sample(&L->b, group, first->trial, rows[i].utime, first->warmup) < 0)
+		    builder_add_sample(&L->b, group, first->trial, first->block, rows[i].utime,
+		                       first->warmup) < 0)
 			return -1;
 	}
 	if (L->unit == ANALYSIS_UNIT_TRIAL &&
-	    builder_add_sample(&L->b, group, first->trial, sum / (double)role_a, first->warmup) < 0)
+	    builder_add_sample(&L->b, group, first->trial, first->block, sum / (double)role_a,
+	                       first->warmup) < 0)
 		return -1;
 	if (!first->warmup)
 		count_trial_timing(g, rows, n);
@@ -1131,7 +1154,7 @@ struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
 		free(path);
 		return NULL;
 	}
-	struct folder_load L = { .path = path, .unit = unit,
+	struct folder_load L = { .path = path, .unit = unit, .last_block = -1,
 	                         .exclude_contaminated = exclude_contaminated };
 	bool ok = false;
 	L.b.data = dataset_new(dir, true, unit);

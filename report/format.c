@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "report/format.h"
 
 const char *format_number(char *buf, size_t size, double v, double resolution)
@@ -42,4 +43,17 @@ const char *format_num(struct format_ring *ring, double v, double resolution)
 {
 	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
 	return format_number(b, sizeof ring->buf[0], v, resolution);
+}
+
+const char *format_design(char *buf, size_t size, const struct analysis_comparison *c)
+{
+	if (c->design != ANALYSIS_DESIGN_PAIRED)
+		snprintf(buf, size, "unpaired (independent groups)");
+	else if (c->blocks_dropped)
+		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped)", c->blocks_paired,
+		         c->blocks_paired == 1 ? "" : "s", c->blocks_dropped);
+	else
+		snprintf(buf, size, "paired by block (%zu block%s)", c->blocks_paired,
+		         c->blocks_paired == 1 ? "" : "s");
+	return buf;
 }

@@ -21,4 +21,9 @@ struct format_ring {
 /* v by format_number into the ring's next buffer, valid for FORMAT_RING_SIZE - 1 more calls. */
 const char *format_num(struct format_ring *ring, double v, double resolution);
 
+/* Which design answered a comparison, in the words every output uses: "paired by block (42
+ * blocks)", "paired by block (40 blocks; 2 dropped)", "unpaired (independent groups)". */
+struct analysis_comparison;
+const char *format_design(char *buf, size_t size, const struct analysis_comparison *c);
+
 #endif

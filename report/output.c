@@ -128,7 +128,9 @@ static void print_answer(FILE *out, const struct analysis_comparison *c, const s
 		fprintf(out, ".\n");
 		break;
 	}
-	if (c->grid.at_bound)
+	bool at_bound = c->design == ANALYSIS_DESIGN_PAIRED ? c->paired_grid.at_bound
+	                                                    : c->grid.at_bound;
+	if (at_bound)
 		fprintf(out, "Caution: the numbers below depend on the grid: the posterior's tails still "
 		        "reach the edge of the widest grid allowed (with uniform priors and only %zu and "
 		        "%zu samples its tails are very heavy).\n", c->a.n, c->b.n);
@@ -177,15 +179,34 @@ static void print_group_row(FILE *out, char tag, const struct analysis_group_sum
 	        s->sigma_floored ? "  (spread below the timer's resolution: sigma floored)" : "");
 }
 
-static void print_comparison(FILE *out, const struct analysis_comparison *c,
-                             const struct analysis_result *r)
+/* Which design answered, and for the paired one its classic cross-check on the same blocks. */
+static void print_design(FILE *out, const struct analysis_comparison *c)
+{
+	char design[96];
+	format_design(design, sizeof design, c);
+	if (c->design != ANALYSIS_DESIGN_PAIRED) {
+		fprintf(out, "  design: %s\n", design);
+		return;
+	}
+	struct format_ring ns = { .next = 0 };
+	double res = width(c->paired_t_ratio_ci) / 2;
+	fprintf(out, "  design: %s: d = log A - log B in each block where both have a usable trial, "
+	        "so drift shared by a block cancels; A / B = exp(delta)%s\n", design,
+	        c->blocks_dropped ? "; dropped: a block where one side failed, was excluded or "
+	        "is missing" : "");
+	fprintf(out, "  per-block log ratio: mean %.4g, sd %.4g; t interval of A / B on the same "
+	        "blocks [%s, %s]\n", c->log_ratio_mean, c->log_ratio_sd,
+	        format_num(&ns, c->paired_t_ratio_ci[0], res),
+	        format_num(&ns, c->paired_t_ratio_ci[1], res));
+}
+
+/* The difference and the ratio; paired, the difference is taken at B's mean time. */
+static void print_effect_lines(FILE *out, const struct analysis_comparison *c,
+                               const struct analysis_result *r)
 {
 	struct format_ring ns = { .next = 0 };
-	fprintf(out, "== %s vs %s (%s) ==\n", c->a.name, c->b.name, c->label);
-	print_answer(out, c, r);
-	if (c->grid.seed_grid)
-		print_seed_lines(out, c);
 	double res = width(c->diff_ci) / 2;
+	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
 	fprintf(out, "  P(A > B) %s   P(A < B) %s", prob(&ns, c->p_a_gt_b), prob(&ns, c->p_a_lt_b));
 	if (!isnan(c->p_rope))
 		fprintf(out, "   P(slowdown within ±%g%%) %s   P(slower by > %g%%) %s   "
@@ -194,17 +215,58 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 		        prob(&ns, c->p_rope_below));
 	/* Unsettled: the numbers are what the grid gives, and said to be so. */
 	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
-	fprintf(out, "\n  mu_A - mu_B   mean %s s%s   95%% CI [%s, %s] s%s   95%% HDI [%s, %s] s\n",
+	fprintf(out, "\n  %s   mean %s s%s   95%% CI [%s, %s] s%s   95%% HDI [%s, %s] s\n",
+	        paired ? "A - B at mu_B" : "mu_A - mu_B",
 	        format_num(&ns, c->diff_mean, res), grid_note, format_num(&ns, c->diff_ci[0], res),
 	        format_num(&ns, c->diff_ci[1], res), c->grid.seed_grid ? " (seed's rule)" : "",
 	        format_num(&ns, c->diff_hdi[0], res), format_num(&ns, c->diff_hdi[1], res));
 	if (isnan(c->ratio_mean))
 		fprintf(out, "  mu_A / mu_B   undefined: B's grid of mu reaches zero\n");
 	else
-		fprintf(out, "  mu_A / mu_B   mean %s%s   95%% CI [%s, %s]\n",
+		fprintf(out, "  %s   mean %s%s   95%% CI [%s, %s]\n",
+		        paired ? "A / B (paired)" : "mu_A / mu_B",
 		        format_num(&ns, c->ratio_mean, width(c->ratio_ci) / 2), grid_note,
 		        format_num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
 		        format_num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
+}
+
+static void print_grid_line(FILE *out, const struct analysis_comparison *c)
+{
+	const struct analysis_grid_report *g = &c->grid;
+	if (g->seed_grid) {
+		fprintf(out, "  grid: the seed's: mu and sigma linspace(%g, %g, %d); edge mass %.2g\n",
+		        ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS,
+		        g->edge_mass);
+		return;
+	}
+	fprintf(out, "  grid: %s model, uniform prior on mu > 0; mu %zu and %zu points, "
+	        "step %.3g s; sigma %d points "
+	        "(A %.3g to %.3g s, B %.3g to %.3g s); widened %d time%s; edge mass %.2g%s\n",
+	        g->model == ANALYSIS_MODEL_T ? "Student-t" : "normal", g->mu_points[0],
+	        g->mu_points[1], g->mu_step, (int)g->sigma_points, g->sigma_range[0][0],
+	        g->sigma_range[0][1], g->sigma_range[1][0], g->sigma_range[1][1], g->widenings,
+	        g->widenings == 1 ? "" : "s", g->edge_mass,
+	        g->at_bound ? " (at the bound: the answer depends on the grid)" : "");
+	if (c->design != ANALYSIS_DESIGN_PAIRED)
+		return;
+	const struct analysis_paired_grid *p = &c->paired_grid;
+	fprintf(out, "  paired grid: uniform priors on delta and sigma; delta %zu points, step "
+	        "%.3g (%.3g to %.3g); sigma %zu points (%.3g to %.3g); widened %d time%s; edge "
+	        "mass %.2g%s\n", p->delta_points, p->delta_step, p->delta_range[0],
+	        p->delta_range[1], p->sigma_points, p->sigma_range[0], p->sigma_range[1],
+	        p->widenings, p->widenings == 1 ? "" : "s", p->edge_mass,
+	        p->at_bound ? " (at the bound: the answer depends on the grid)" : "");
+}
+
+static void print_comparison(FILE *out, const struct analysis_comparison *c,
+                             const struct analysis_result *r)
+{
+	fprintf(out, "== %s vs %s (%s) ==\n", c->a.name, c->b.name, c->label);
+	print_answer(out, c, r);
+	if (c->grid.seed_grid)
+		print_seed_lines(out, c);
+	print_design(out, c);
+	print_effect_lines(out, c, r);
 	fprintf(out, "    %-14s %7s  %14s  %14s  %-22s  %12s  %s\n", "group", "n", "sample mean s",
 	        "mu mean s", "mu 95% CI s", "sigma mean s", "sigma 95% CI s");
 	print_group_row(out, 'A', &c->a);
@@ -215,20 +277,7 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 		fprintf(out, "  Welch's t-test: t = %.4g, df = %.4g, p = %.3g", c->welch_t, c->welch_df,
 		        c->welch_p);
 	fprintf(out, ";  Cohen's d = %.4g\n", c->cohens_d);
-	const struct analysis_grid_report *g = &c->grid;
-	if (g->seed_grid)
-		fprintf(out, "  grid: the seed's: mu and sigma linspace(%g, %g, %d); edge mass %.2g\n",
-		        ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS,
-		        g->edge_mass);
-	else
-		fprintf(out, "  grid: %s model, uniform prior on mu > 0; mu %zu and %zu points, "
-		        "step %.3g s; sigma %d points "
-		        "(A %.3g to %.3g s, B %.3g to %.3g s); widened %d time%s; edge mass %.2g%s\n",
-		        g->model == ANALYSIS_MODEL_T ? "Student-t" : "normal", g->mu_points[0],
-		        g->mu_points[1], g->mu_step, (int)g->sigma_points, g->sigma_range[0][0],
-		        g->sigma_range[0][1], g->sigma_range[1][0], g->sigma_range[1][1], g->widenings,
-		        g->widenings == 1 ? "" : "s", g->edge_mass,
-		        g->at_bound ? " (at the bound: the answer depends on the grid)" : "");
+	print_grid_line(out, c);
 	fprintf(out, "\n");
 }
 
@@ -291,6 +340,17 @@ static void print_diagnostics(FILE *out, const struct analysis_result *r)
 		fprintf(out, "  skipped: %s\n", r->warnings[i]);
 }
 
+/* The design of the run as a whole, for the heading (each comparison says its own). */
+static const char *design_words(const struct analysis_result *r)
+{
+	size_t paired = 0;
+	for (size_t i = 0; i < r->comparison_count; i++)
+		paired += r->comparisons[i].design == ANALYSIS_DESIGN_PAIRED;
+	if (paired == 0)
+		return "unpaired";
+	return paired == r->comparison_count ? "paired by block" : "paired by block where it can";
+}
+
 int output_analysis_text(FILE *out, const struct analysis_result *r)
 {
 	const char *unit_note = "";
@@ -298,10 +358,10 @@ int output_analysis_text(FILE *out, const struct analysis_result *r)
 		unit_note = r->unit == ANALYSIS_UNIT_PROCESS
 		            ? " (--seed-grid implies it: the seed used every process time)"
 		            : " (not the seed's: it used every process time; see --unit process)";
-	fprintf(out, "smtbench analyze %s: %s model, unit%s %s%s\n\n", r->source,
+	fprintf(out, "smtbench analyze %s: %s model, %s, unit%s %s%s\n\n", r->source,
 	        r->options.seed_grid ? "the seed's normal" :
 	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
-	        r->from_folder ? "" : ":", unit_words(r), unit_note);
+	        design_words(r), r->from_folder ? "" : ":", unit_words(r), unit_note);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		print_comparison(out, &r->comparisons[i], r);
 	print_diagnostics(out, r);
@@ -352,6 +412,24 @@ static json_t *grid_json(const struct analysis_grid_report *g)
 	return o;
 }
 
+/* The paired design's own numbers; null for an unpaired comparison. */
+static json_t *paired_json(const struct analysis_comparison *c)
+{
+	if (c->design != ANALYSIS_DESIGN_PAIRED)
+		return json_null();
+	const struct analysis_paired_grid *g = &c->paired_grid;
+	return json_pack("{s:o, s:o, s:o, s:{s:I, s:I, s:o, s:o, s:o, s:i, s:o, s:b}}",
+	                 "log_ratio_mean", number_or_null(c->log_ratio_mean),
+	                 "log_ratio_sd", number_or_null(c->log_ratio_sd),
+	                 "t_ratio_ci", pair(c->paired_t_ratio_ci),
+	                 "grid", "delta_points", (json_int_t)g->delta_points,
+	                 "sigma_points", (json_int_t)g->sigma_points,
+	                 "delta_step", number_or_null(g->delta_step),
+	                 "delta_range", pair(g->delta_range), "sigma_range", pair(g->sigma_range),
+	                 "widenings", g->widenings, "edge_mass", number_or_null(g->edge_mass),
+	                 "at_bound", g->at_bound);
+}
+
 json_t *output_comparison_json(const struct analysis_comparison *c)
 {
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
@@ -368,6 +446,12 @@ json_t *output_comparison_json(const struct analysis_comparison *c)
 	                      "p", number_or_null(c->welch_p),
 	                      "cohens_d", number_or_null(c->cohens_d), "grid", grid_json(&c->grid),
 	                      "verdict", analysis_verdict_name(c->verdict));
+	if (o) {
+		json_object_set_new(o, "design", json_string(analysis_design_name(c->design)));
+		json_object_set_new(o, "blocks_paired", json_integer((json_int_t)c->blocks_paired));
+		json_object_set_new(o, "blocks_dropped", json_integer((json_int_t)c->blocks_dropped));
+		json_object_set_new(o, "paired", paired_json(c));
+	}
 	if (o && c->has_default)
 		json_object_set_new(o, "default_method", json_pack("{s:o, s:o}",
 		                    "diff_mean", number_or_null(c->default_diff_mean),

@@ -59,8 +59,9 @@ static void show_precision(const struct experiment *e, long blocks_done, double 
 	precision_interval(&m->precision, &iv);
 	if (!iv.known)
 		return;
-	fprintf(stderr, "  %s/%s %.4f [%.4f, %.4f] ±%.2f%%", placement_name(m->precision.a),
-	        placement_name(m->precision.b), iv.ratio, iv.low, iv.high, iv.half_pct);
+	fprintf(stderr, "  %s/%s %.4f [%.4f, %.4f] ±%.2f%% (paired, %ld blocks)",
+	        placement_name(m->precision.a), placement_name(m->precision.b), iv.ratio, iv.low,
+	        iv.high, iv.half_pct, iv.blocks);
 	if (e->precision_pct <= 0)
 		return;
 	double blocks_left = fmax(fmax(iv.blocks_needed, PRECISION_MIN_BLOCKS) - (double)blocks_done, 0);
@@ -96,8 +97,8 @@ static void show_progress(const struct experiment *e, long done, long total, dou
 	fflush(stderr);
 }
 
-static void count_trial(struct running_means *m, enum placement p, bool warmup, bool ok,
-                        double utime_a_s)
+static void count_trial(struct running_means *m, long block, enum placement p, bool warmup,
+                        bool ok, double utime_a_s)
 {
 	if (!ok || isnan(utime_a_s))
 		return;
@@ -107,7 +108,7 @@ static void count_trial(struct running_means *m, enum placement p, bool warmup, 
 		return;
 	m->sum[p] += utime_a_s;
 	m->n[p]++;
-	precision_add(&m->precision, p, utime_a_s);
+	precision_add(&m->precision, block, p, utime_a_s);
 }
 
 static const char *trial_failure(const struct trial_result *r, int *proc)
@@ -216,8 +217,8 @@ static void run_state_init(struct run_state *st, long first_trial,
 	for (long i = 0; i < nprevious; i++) {
 		if (previous[i].trial == st->warmup_trials)
 			st->measured_origin_s = previous[i].start_s;
-		count_trial(&st->means, previous[i].placement, previous[i].warmup, previous[i].ok,
-		            previous[i].utime_a_s);
+		count_trial(&st->means, previous[i].block, previous[i].placement, previous[i].warmup,
+		            previous[i].ok, previous[i].utime_a_s);
 		if (previous[i].end_s > time_offset_s)
 			time_offset_s = previous[i].end_s;
 	}
@@ -425,7 +426,7 @@ static enum step run_one_trial(struct run_state *st, long t)
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_AFTER;
 	}
-	count_trial(&st->means, labels.placement, labels.warmup, failure == NULL,
+	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
 	            mean_role_a_utime(&result, &labels));
 	if (first_block_failed(st, t)) {
 		st->outcome = RUN_FAILED;

@@ -3,14 +3,14 @@
 #include <math.h>
 #include <string.h>
 
-/* The 97.5th percentile of the standard normal: a 95% two-sided interval. */
-#define Z_95 1.959963984540054
+#include <gsl/gsl_cdf.h>
 
 void precision_init(struct precision_tracker *t, double target_pct,
                     const enum placement *planned, int nplanned)
 {
 	memset(t, 0, sizeof *t);
 	t->target_pct = target_pct;
+	t->pending_block[0] = t->pending_block[1] = -1;
 	bool have[PLACEMENT_COUNT] = { false };
 	for (int i = 0; i < nplanned; i++)
 		have[planned[i]] = true;
@@ -27,41 +27,43 @@ void precision_init(struct precision_tracker *t, double target_pct,
 	}
 }
 
-void precision_add(struct precision_tracker *t, enum placement p, double utime_s)
+void precision_add(struct precision_tracker *t, long block, enum placement p, double utime_s)
 {
-	if ((int)p < 0 || p >= PLACEMENT_COUNT || !(utime_s > 0) || !isfinite(utime_s))
+	if (!t->have_comparison || (p != t->a && p != t->b) || block < 0 || !(utime_s > 0)
+	    || !isfinite(utime_s))
 		return;
-	struct precision_stats *s = &t->stats[p];
-	double x = log(utime_s);
-	s->n++;
-	double delta = x - s->mean;
-	s->mean += delta / (double)s->n;
-	s->m2 += delta * (x - s->mean);
+	int side = p == t->a ? 0 : 1;
+	t->pending_block[side] = block;
+	t->pending_log[side] = log(utime_s);
+	if (t->pending_block[0] != block || t->pending_block[1] != block)
+		return;
+	/* Both sides of this block: one paired log ratio. */
+	double d = t->pending_log[0] - t->pending_log[1];
+	t->pending_block[0] = t->pending_block[1] = -1;
+	t->n++;
+	double delta = d - t->mean;
+	t->mean += delta / (double)t->n;
+	t->m2 += delta * (d - t->mean);
 }
 
 void precision_interval(const struct precision_tracker *t, struct precision_interval *out)
 {
 	memset(out, 0, sizeof *out);
 	out->ratio = out->low = out->high = out->half_pct = out->blocks_needed = NAN;
-	if (!t->have_comparison)
+	out->blocks = t->n;
+	if (!t->have_comparison || t->n < 3)
 		return;
-	const struct precision_stats *a = &t->stats[t->a], *b = &t->stats[t->b];
-	if (a->n < 2 || b->n < 2)
-		return;
-	double var = a->m2 / (double)(a->n - 1) / (double)a->n
-	             + b->m2 / (double)(b->n - 1) / (double)b->n;
-	double diff = a->mean - b->mean;
-	double half = Z_95 * sqrt(var);
+	double n = (double)t->n;
+	double half = gsl_cdf_tdist_Pinv(0.975, n - 2) * sqrt(t->m2 / (n * (n - 2)));
 	out->known = true;
-	out->ratio = exp(diff);
-	out->low = exp(diff - half);
-	out->high = exp(diff + half);
-	out->half_pct = (exp(half) - 1) * 100;
-	/* The half-width shrinks as 1/sqrt(blocks): the blocks that bring it to the target. */
+	out->ratio = exp(t->mean);
+	out->low = exp(t->mean - half);
+	out->high = exp(t->mean + half);
+	out->half_pct = expm1(half) * 100;
+	/* The half-width shrinks about as 1/sqrt(blocks): the blocks that bring it to the target. */
 	if (t->target_pct > 0) {
 		double target_half = log1p(t->target_pct / 100);
-		long blocks = a->n < b->n ? a->n : b->n;
-		out->blocks_needed = (double)blocks * (half / target_half) * (half / target_half);
+		out->blocks_needed = n * (half / target_half) * (half / target_half);
 	}
 }
 

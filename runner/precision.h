@@ -1,14 +1,17 @@
 /*
- * precision.h — the stopping rule of `run --precision PCT`: running sufficient statistics of
- * each placement's user time, and the 95% interval of the headline comparison's ratio they give.
+ * precision.h — the stopping rule of `run --precision PCT`: the running statistics of the
+ * headline comparison's per-block log ratios, and the 95% interval of the ratio they give.
  *
  * The comparison is the first of the placement registry's comparisons (headline, then
  * contention, then control) whose two placements the run has: sibling against non-sibling where
- * the machine allows it. Each placement keeps n, the mean and M2 (Welford) of log(user time);
- * the log-ratio's interval is the normal approximation mean_a - mean_b ± z·sqrt(v_a/n_a +
- * v_b/n_b), which treats the blocks as unpaired (wider than the paired analysis, so the run stops
- * no sooner than it should). The interval is within ±PCT% of its centre when its wider side is:
- * exp(half-width) - 1 <= PCT/100.
+ * the machine allows it. In each measured block where both have an ok trial, d = log(A's user
+ * time) - log(B's) (a trial's time: the mean of its role-a processes', as the analysis's trial
+ * unit). The interval is the one `analyze` gives by default (the paired design, normal model,
+ * uniform priors on delta and sigma): the marginal posterior of delta is a Student-t with
+ * n - 2 degrees of freedom, centre mean(d), scale sqrt(SS / (n (n - 2))), so the ratio's
+ * interval is exp(mean ± t(0.975; n - 2) · scale). A run that says "precision reached" leaves
+ * `analyze`'s interval of that comparison within the target (tests/e2e/test_precision.sh). It
+ * is within ±PCT% of its centre when its wider side is: exp(half-width) - 1 <= PCT/100.
  */
 #ifndef SMTBENCH_RUNNER_PRECISION_H
 #define SMTBENCH_RUNNER_PRECISION_H
@@ -22,22 +25,21 @@
 /* With --precision alone (no --trials or --duration): at most this many measured blocks. */
 #define PRECISION_DEFAULT_MAX_BLOCKS 1000
 
-struct precision_stats {
-	long n;
-	double mean, m2; /* of log(user time in seconds) */
-};
-
 struct precision_tracker {
 	double target_pct;     /* 0: no target (the interval is still tracked for the progress line) */
 	bool have_comparison;  /* false with one placement */
 	enum placement a, b;   /* the ratio is a / b */
-	struct precision_stats stats[PLACEMENT_COUNT];
+	long pending_block[2]; /* the block of the last ok trial of a and of b (-1: none) */
+	double pending_log[2]; /* its log user time */
+	long n;                /* blocks paired */
+	double mean, m2;       /* of d (Welford) */
 };
 
 /* What the statistics say now. */
 struct precision_interval {
-	bool known;         /* both placements have at least 2 values with some spread */
-	double ratio;       /* exp(mean_a - mean_b): the centre */
+	bool known;         /* at least 3 paired blocks */
+	long blocks;        /* paired blocks */
+	double ratio;       /* exp(mean d): the centre */
 	double low, high;   /* the 95% interval of the ratio */
 	double half_pct;    /* (high / ratio - 1) * 100: the interval's "±" */
 	double blocks_needed; /* total measured blocks the target needs at this spread (NaN: none) */
@@ -46,8 +48,8 @@ struct precision_interval {
 /* A tracker for the placements planned (in any order); target_pct 0 for none. */
 void precision_init(struct precision_tracker *t, double target_pct,
                     const enum placement *planned, int nplanned);
-/* One measured trial's user time (seconds, > 0; others are ignored). */
-void precision_add(struct precision_tracker *t, enum placement p, double utime_s);
+/* One measured ok trial's user time (seconds, > 0; others are ignored) in its block. */
+void precision_add(struct precision_tracker *t, long block, enum placement p, double utime_s);
 /* The headline ratio's interval (known false until there is one). */
 void precision_interval(const struct precision_tracker *t, struct precision_interval *out);
 /* Whether the run may stop: a target, at least PRECISION_MIN_BLOCKS measured blocks, and an

@@ -20,9 +20,56 @@ check "files: the diagnostics name the same unit" \
 	contains "$t_out" "Diagnostics (unit: one number per line of each file, in file order)"
 check "files: no trial unit anywhere" bash -c '! grep -q "unit trial\|unit: trial" <<<"$1"' _ "$t_out"
 check_status 0 "the shipped folder: unit trial" "$SMTBENCH" analyze "$ex"
-check "folder: the first line still says unit trial" \
-	bash -c '[[ $(head -n 1 <<<"$1") == *"normal model, unit trial" ]]' _ "$t_out"
+check "folder: the first line still says unit trial (and unpaired: the seed ran no blocks)" \
+	bash -c '[[ $(head -n 1 <<<"$1") == *"normal model, unpaired, unit trial" ]]' _ "$t_out"
+check "…and a note says why it is unpaired" \
+	contains "$t_out" "compared unpaired: samples.csv's block column is missing or empty"
 check "folder: the diagnostics still say unit trial" contains "$t_out" "Diagnostics (unit: trial)"
+
+# The design: a folder's blocks are paired, --unpaired gives independent groups, files pair on
+# request only, and every output says which design answered.
+run="$t_tmp/blocks"
+"$SMTBENCH" run --placements non-sibling,solo --trials 8 --warmup 0 --iters 200000 \
+	--out "$run" >/dev/null 2>&1
+check_status 0 "a folder the runner wrote (8 blocks)" "$SMTBENCH" analyze "$run"
+check "…its first line says the blocks are paired" \
+	bash -c '[[ $(head -n 1 <<<"$1") == *"normal model, paired by block, unit trial" ]]' _ "$t_out"
+check "…each comparison says it is paired by block, and how many blocks" \
+	eval 'grep -q "^  design: paired by block (8 blocks)" <<<"$t_out"'
+check_status 0 "folder --json" "$SMTBENCH" analyze "$run" --json
+check "…each comparison carries design, blocks_paired, blocks_dropped and paired" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+for c in d["comparisons"]:
+    assert c["design"] == "paired" and c["blocks_paired"] >= 4 and c["blocks_dropped"] >= 0, c
+    p = c["paired"]
+    assert p["t_ratio_ci"][0] < c["ratio_mean"] < p["t_ratio_ci"][1], c
+    for key in ("diff_mean", "diff_ci", "ratio_ci", "p_a_gt_b", "welch", "grid", "verdict"):
+        assert key in c, key
+' "$t_out"
+check_status 0 "folder --unpaired" "$SMTBENCH" analyze "$run" --unpaired --json
+check "…every comparison unpaired, paired: null, blocks_paired 0" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert all(c["design"] == "unpaired" and c["paired"] is None and c["blocks_paired"] == 0
+           for c in d["comparisons"]), d
+' "$t_out"
+check_status 0 "folder --unpaired, text" "$SMTBENCH" analyze "$run" --unpaired
+check "…says so on its first line and in each comparison" eval \
+	'[[ $(head -n 1 <<<"$t_out") == *"normal model, unpaired, unit trial" ]] && grep -q "^  design: unpaired (independent groups)" <<<"$t_out"'
+check_status 2 "--paired and --unpaired together are refused" \
+	"$SMTBENCH" analyze "$run" --paired --unpaired
+check_status 0 "two files, default" "$SMTBENCH" analyze "$ex/data_ht.txt" "$ex/data_noht.txt" --json
+check "…unpaired (files pair only on request)" python3 -c '
+import json, sys; assert json.loads(sys.argv[1])["design"] == "unpaired"' "$t_out"
+grep -v "^#" "$ex/data_noht.txt" | head -n 18 >"$t_tmp/noht18.txt"
+check_status 0 "--paired on two files of 18 values" \
+	"$SMTBENCH" analyze "$ex/data_ht.txt" "$t_tmp/noht18.txt" --paired --json
+check "…pairs them value by value: 18 blocks" python3 -c '
+import json, sys; d = json.loads(sys.argv[1]); assert d["design"] == "paired" and d["blocks_paired"] == 18, d' "$t_out"
+check_status 2 "--paired on files of 18 and 20 values" \
+	"$SMTBENCH" analyze "$ex/data_ht.txt" "$ex/data_noht.txt" --paired
+check "…names both counts" contains "$t_err" "has 18 values but $ex/data_noht.txt has 20"
 
 # --seed-grid on a folder implies --unit process (the seed used every process time).
 check_status 0 "seed grid on the shipped folder, no --unit" "$SMTBENCH" analyze "$ex" --seed-grid

@@ -1,9 +1,12 @@
 /*
- * test_precision.c — the stopping rule of `run --precision` on synthetic sufficient statistics:
- * which comparison it follows on each machine, the interval against a two-pass computation of
- * the same normal approximation, that low-noise data stops at the minimum of blocks and never
- * before, that noisy data does not stop and its estimate of the blocks needed is right.
+ * test_precision.c — the stopping rule of `run --precision` on synthetic blocks: which
+ * comparison it follows on each machine, the interval against a two-pass computation of the
+ * paired posterior's Student-t (n - 2 degrees of freedom) on the per-block log ratios, that a
+ * block pairs only when both sides have a trial in it, that drift shared by a block cancels,
+ * that low-noise data stops at the minimum of blocks and never before, that noisy data does not
+ * stop and its estimate of the blocks needed is right.
  */
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -45,12 +48,13 @@ static void test_comparison_choice(void)
 	      "solo alone: no comparison, so precision never stops the run");
 }
 
-/* n blocks of non-sibling and solo: log user time = log(base) + sd * normal. */
+/* n more blocks of non-sibling and solo: log user time = log(base) + sd * normal. */
 static void feed(struct precision_tracker *t, long n, double ratio, double sd, uint64_t *seed)
 {
 	for (long i = 0; i < n; i++) {
-		precision_add(t, PLACEMENT_SOLO, 0.25 * exp(sd * next_normal(seed)));
-		precision_add(t, PLACEMENT_NON_SIBLING, 0.25 * ratio * exp(sd * next_normal(seed)));
+		long block = t->n + 1000; /* any number, one per block */
+		precision_add(t, block, PLACEMENT_SOLO, 0.25 * exp(sd * next_normal(seed)));
+		precision_add(t, block, PLACEMENT_NON_SIBLING, 0.25 * ratio * exp(sd * next_normal(seed)));
 	}
 }
 
@@ -62,30 +66,49 @@ static void test_interval_matches_two_pass(void)
 	double a[40], b[40];
 	uint64_t seed = 7;
 	for (int i = 0; i < 40; i++) {
-		b[i] = 0.25 * exp(0.05 * next_normal(&seed));
-		a[i] = 0.25 * 1.1 * exp(0.05 * next_normal(&seed));
-		precision_add(&t, PLACEMENT_SOLO, b[i]);
-		precision_add(&t, PLACEMENT_NON_SIBLING, a[i]);
+		/* A drift shared by the block: it must cancel. */
+		double drift = 1 + 0.5 * i / 40.0;
+		b[i] = 0.25 * drift * exp(0.05 * next_normal(&seed));
+		a[i] = 0.25 * 1.1 * drift * exp(0.05 * next_normal(&seed));
+		if (i % 2) { /* the order within a block is random */
+			precision_add(&t, i, PLACEMENT_SOLO, b[i]);
+			precision_add(&t, i, PLACEMENT_NON_SIBLING, a[i]);
+		} else {
+			precision_add(&t, i, PLACEMENT_NON_SIBLING, a[i]);
+			precision_add(&t, i, PLACEMENT_SOLO, b[i]);
+		}
 	}
-	double ma = 0, mb = 0, va = 0, vb = 0;
+	double mean = 0, ss = 0;
 	for (int i = 0; i < 40; i++)
-		ma += log(a[i]) / 40, mb += log(b[i]) / 40;
+		mean += log(a[i] / b[i]) / 40;
 	for (int i = 0; i < 40; i++)
-		va += pow(log(a[i]) - ma, 2) / 39, vb += pow(log(b[i]) - mb, 2) / 39;
-	double half = 1.959963984540054 * sqrt(va / 40 + vb / 40);
+		ss += pow(log(a[i] / b[i]) - mean, 2);
+	double half = gsl_cdf_tdist_Pinv(0.975, 38) * sqrt(ss / (40.0 * 38));
 	struct precision_interval iv;
 	precision_interval(&t, &iv);
-	CHECK(iv.known, "40 values each: the interval is known");
-	CHECK_NEAR(iv.ratio, exp(ma - mb), 1e-12, "the centre is exp(mean log a - mean log b)");
-	CHECK_NEAR(iv.low, exp(ma - mb - half), 1e-12, "the low end: two-pass normal approximation");
-	CHECK_NEAR(iv.high, exp(ma - mb + half), 1e-12, "the high end: two-pass normal approximation");
+	CHECK(iv.known && iv.blocks == 40, "40 paired blocks: the interval is known");
+	CHECK_NEAR(iv.ratio, exp(mean), 1e-12, "the centre is exp(mean of log a - log b per block)");
+	CHECK_NEAR(iv.low, exp(mean - half), 1e-12, "the low end: Student-t, 38 dof, the paired "
+	           "posterior's scale");
+	CHECK_NEAR(iv.high, exp(mean + half), 1e-12, "the high end likewise");
 	CHECK_NEAR(iv.half_pct, (exp(half) - 1) * 100, 1e-9, "± is the wider side, in percent");
-	CHECK(iv.low < 1.1 && 1.1 < iv.high, "the interval holds the true ratio 1.1 (%.4f-%.4f)",
+	CHECK(iv.low < 1.1 && 1.1 < iv.high && iv.half_pct < 3,
+	      "the interval holds the true ratio 1.1 and the 50%% drift cancelled (%.4f-%.4f)",
 	      iv.low, iv.high);
-	precision_add(&t, PLACEMENT_SOLO, 0);
-	precision_add(&t, PLACEMENT_SOLO, -1);
-	precision_add(&t, PLACEMENT_SOLO, NAN);
-	CHECK_INT(t.stats[PLACEMENT_SOLO].n, 40, "zero, negative and NaN times are left out");
+	precision_add(&t, 40, PLACEMENT_SOLO, 0);
+	precision_add(&t, 40, PLACEMENT_NON_SIBLING, 0.25);
+	precision_add(&t, 41, PLACEMENT_SOLO, -1);
+	precision_add(&t, 41, PLACEMENT_NON_SIBLING, 0.25);
+	precision_add(&t, 42, PLACEMENT_SOLO, NAN);
+	precision_add(&t, 42, PLACEMENT_NON_SIBLING, 0.25);
+	CHECK_INT(t.n, 40, "a block with a zero, negative or NaN time on one side is not paired");
+	precision_add(&t, 43, PLACEMENT_SOLO, 0.25);
+	precision_add(&t, 44, PLACEMENT_NON_SIBLING, 0.25);
+	precision_add(&t, 44, PLACEMENT_SAME_PU, 0.25);
+	CHECK_INT(t.n, 40, "sides in different blocks, or another placement, do not pair");
+	precision_add(&t, 45, PLACEMENT_NON_SIBLING, 0.25);
+	precision_add(&t, 45, PLACEMENT_SOLO, 0.25);
+	CHECK_INT(t.n, 41, "the next block with both sides pairs");
 }
 
 static void test_low_noise_stops_at_minimum(void)
@@ -122,8 +145,8 @@ static void test_noisy_data_needs_more(void)
 	precision_interval(&t, &iv);
 	CHECK(!precision_reached(&t, 20), "10%% noise, ±2%% asked: 20 blocks are not enough (±%.2f%%)",
 	      iv.half_pct);
-	/* sd 0.1 per value: the log-ratio's se is 0.1 * sqrt(2 / n); ±2% needs n = 2 (1.96 * 0.1 /
-	 * log 1.02)^2, about 196 blocks. */
+	/* sd 0.1 per value: the log-ratio's sd is 0.1 * sqrt(2); ±2% needs about n = 2 (1.96 * 0.1
+	 * / log 1.02)^2, 196 blocks. */
 	double want = 2 * pow(1.959963984540054 * 0.10 / log(1.02), 2);
 	CHECK(iv.blocks_needed > want / 2 && iv.blocks_needed < want * 2,
 	      "the blocks it estimates it needs (%.0f) are about the theory's %.0f",

@@ -1,0 +1,202 @@
+/*
+ * paired.c — the paired design: a comparison's samples matched by block, and the posterior of
+ * the per-block log ratio that answers it.
+ *
+ * The runner runs every placement once per block, in a random order, so whatever drifts (the
+ * clock, the temperature, another tenant's load) hits a block's placements alike. Taking
+ * d = log A - log B inside each block cancels it; independent groups would carry all of it in
+ * their spreads. exp(delta) is then the slowdown as a ratio of geometric means, which for the
+ * small spreads of CPU times is the ratio of means to within a fraction of the interval.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/internal.h"
+
+/* One sample's block and log value, for sorting by block. */
+struct block_value {
+	long block;
+	double log_value;
+};
+
+static int compare_block_values(const void *pa, const void *pb)
+{
+	const struct block_value *a = pa, *b = pb;
+	return (a->block > b->block) - (a->block < b->block);
+}
+
+/* A group's samples with a known block and a value above 0, sorted by block, then merged into
+ * one mean log value per block (a placement with two processes of role a, counted per process,
+ * has two samples in a block). Returns the number of blocks, or -1 on out of memory. */
+static long blocks_of(const struct analysis_group *g, struct block_value **out)
+{
+	*out = malloc((g->n ? g->n : 1) * sizeof **out);
+	if (!*out)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->blocks && g->blocks[i] >= 0 && g->values_s[i] > 0)
+			(*out)[n++] = (struct block_value){ g->blocks[i], log(g->values_s[i]) };
+	qsort(*out, n, sizeof **out, compare_block_values);
+	size_t merged = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		double sum = 0;
+		for (; j < n && (*out)[j].block == (*out)[i].block; j++)
+			sum += (*out)[j].log_value;
+		(*out)[merged++] = (struct block_value){ (*out)[i].block, sum / (double)(j - i) };
+		i = j;
+	}
+	return (long)merged;
+}
+
+/* Whether any sample of the group has a known block. */
+static bool group_has_blocks(const struct analysis_group *g)
+{
+	for (size_t i = 0; g->blocks && i < g->n; i++)
+		if (g->blocks[i] >= 0)
+			return true;
+	return false;
+}
+
+int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
+                size_t measured_blocks, struct paired_blocks *out)
+{
+	memset(out, 0, sizeof *out);
+	out->blocks_known = group_has_blocks(a) && group_has_blocks(b);
+	struct block_value *va = NULL, *vb = NULL;
+	long na = blocks_of(a, &va), nb = blocks_of(b, &vb);
+	out->d = malloc((size_t)(na > 0 ? na : 1) * sizeof *out->d);
+	double *b_values = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *b_values);
+	if (na < 0 || nb < 0 || !out->d || !b_values) {
+		free(va);
+		free(vb);
+		free(b_values);
+		paired_blocks_release(out);
+		return -1;
+	}
+	size_t union_count = 0, kept_b = 0;
+	for (long i = 0, j = 0; i < na || j < nb; union_count++) {
+		if (j >= nb || (i < na && va[i].block < vb[j].block)) {
+			i++;
+		} else if (i >= na || vb[j].block < va[i].block) {
+			j++;
+		} else {
+			out->d[out->n++] = va[i].log_value - vb[j].log_value;
+			b_values[kept_b++] = exp(vb[j].log_value);
+			i++;
+			j++;
+		}
+	}
+	/* A block where neither side has a usable sample (both failed) is dropped too: the
+	 * measured blocks count every block with a measured trial. */
+	size_t seen = measured_blocks > union_count ? measured_blocks : union_count;
+	out->dropped = seen - out->n;
+	out->b_median_s = median_of(b_values, kept_b);
+	free(va);
+	free(vb);
+	free(b_values);
+	return 0;
+}
+
+void paired_blocks_release(struct paired_blocks *p)
+{
+	free(p->d);
+	p->d = NULL;
+	p->n = 0;
+}
+
+/* The classic cross-check on the same blocks: the t interval of mean d, n - 1 degrees of
+ * freedom, as a ratio. */
+static void paired_t_interval(struct analysis_comparison *c, const struct welford *w)
+{
+	double n = (double)w->n;
+	double half = analysis_student_t_quantile(0.975, n - 1) * welford_sd(w) / sqrt(n);
+	c->paired_t_ratio_ci[0] = exp(w->mean - half);
+	c->paired_t_ratio_ci[1] = exp(w->mean + half);
+}
+
+/* The difference in seconds at B's mean: mu_B_mean * (exp(delta) - 1), cell by cell (monotone,
+ * so its quantiles are the transformed quantiles of delta). -1 on out of memory. */
+static int difference_at_b(struct analysis_comparison *c, double b_mean)
+{
+	struct analysis_dist *diff = &c->diff, *lr = &c->log_ratio;
+	dist_release(diff);
+	diff->values = malloc(lr->count * sizeof *diff->values);
+	diff->probs = malloc(lr->count * sizeof *diff->probs);
+	if (!diff->values || !diff->probs) {
+		dist_release(diff);
+		return -1;
+	}
+	for (size_t i = 0; i < lr->count; i++) {
+		diff->values[i] = b_mean * expm1(lr->values[i]);
+		diff->probs[i] = lr->probs[i];
+	}
+	diff->count = lr->count;
+	c->diff_mean = analysis_dist_mean(diff);
+	c->diff_ci[0] = b_mean * expm1(analysis_dist_quantile(lr, 0.025));
+	c->diff_ci[1] = b_mean * expm1(analysis_dist_quantile(lr, 0.975));
+	analysis_dist_hdi(diff, 0.95, c->diff_hdi);
+	return 0;
+}
+
+/* P(slower), the ratio, and with a ROPE the probabilities below, within and above it, all from
+ * delta's posterior. */
+static void summarize_log_ratio(struct analysis_comparison *c, double rope_pct)
+{
+	const struct analysis_dist *lr = &c->log_ratio;
+	double p_gt = 0, p_lt = 0, p_eq = 0, ratio_mean = 0;
+	for (size_t i = 0; i < lr->count; i++) {
+		/* The lattice cell at 0 straddles zero: half of it counts on each side. */
+		if (lr->values[i] > 0)
+			p_gt += lr->probs[i];
+		else if (lr->values[i] < 0)
+			p_lt += lr->probs[i];
+		else
+			p_eq += lr->probs[i];
+		ratio_mean += lr->probs[i] * exp(lr->values[i]);
+	}
+	c->p_a_gt_b = p_gt + 0.5 * p_eq;
+	c->p_a_lt_b = p_lt + 0.5 * p_eq;
+	c->ratio_mean = ratio_mean;
+	c->ratio_ci[0] = exp(analysis_dist_quantile(lr, 0.025));
+	c->ratio_ci[1] = exp(analysis_dist_quantile(lr, 0.975));
+	c->p_rope = c->p_rope_above = c->p_rope_below = NAN;
+	if (!isnan(rope_pct)) {
+		double rope = rope_pct / 100.0;
+		c->p_rope_below = dist_cdf(lr, log1p(-rope));
+		c->p_rope_above = 1.0 - dist_cdf(lr, log1p(rope));
+		c->p_rope = fmax(0.0, 1.0 - c->p_rope_above - c->p_rope_below);
+	}
+}
+
+int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
+                   const struct analysis_options *opt, char *err, size_t err_size)
+{
+	/* sigma's floor in log units: the timer's resolution relative to B's typical value (two
+	 * values identical to the microsecond give d = 0 exactly). */
+	double floor = pb->b_median_s > 0 ? opt->timer_resolution_s / pb->b_median_s : 1e-9;
+	struct group_posterior gp;
+	if (log_ratio_posterior_compute(&gp, &c->paired_grid, pb->d, pb->n, floor, opt, err,
+	                                err_size) < 0)
+		return -1;
+	dist_release(&c->log_ratio);
+	c->log_ratio = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
+	gp.mu = gp.mu_prob = NULL;
+	group_posterior_release(&gp);
+	c->design = ANALYSIS_DESIGN_PAIRED;
+	c->blocks_paired = pb->n;
+	c->blocks_dropped = pb->dropped;
+	struct welford w = welford_of(pb->d, pb->n);
+	c->log_ratio_mean = w.mean;
+	c->log_ratio_sd = welford_sd(&w);
+	paired_t_interval(c, &w);
+	summarize_log_ratio(c, opt->rope_pct);
+	if (difference_at_b(c, b_mean) < 0) {
+		set_error(err, err_size, "out of memory comparing %s and %s by block", c->a.name,
+		          c->b.name);
+		return -1;
+	}
+	return 0;
+}
