@@ -301,6 +301,18 @@ struct analysis_group_diagnostics {
 	double first_half_mean_s, second_half_mean_s;
 };
 
+/* What SMT gives one core for this workload (two copies of it, not a different B beside it):
+ * 2 x t_alone / t_sibling, the work done with both siblings busy per unit of one copy's work
+ * alone; from the sibling vs solo comparison, else sibling vs non-sibling (each copy alone on its
+ * core). Above 1 SMT adds throughput, below 1 it costs throughput. */
+struct analysis_smt_yield {
+	bool known;                 /* false: no sibling placement, no baseline, or a B workload */
+	const char *baseline;       /* the baseline placement's name (borrowed from the result) */
+	enum analysis_design design;
+	bool settled;               /* the comparison it comes from is settled */
+	double mean, ci[2];         /* posterior mean and 95% interval */
+};
+
 struct analysis_result {
 	char *source;
 	bool from_folder;
@@ -315,6 +327,7 @@ struct analysis_result {
 	char **warnings;             /* the dataset's warnings (lines skipped) */
 	size_t warning_count;
 	size_t warmup_trials, failed_trials;
+	struct analysis_smt_yield smt_yield;
 };
 
 /*
@@ -370,6 +383,17 @@ void analysis_format_shortest(double x, char *buf, size_t size);
 #define ANALYSIS_SEED_GRID_LO_S 5.0
 #define ANALYSIS_SEED_GRID_HI_S 35.0
 #define ANALYSIS_SEED_GRID_POINTS 101
+
+/* One block's ratio A / B (the geometric means of its samples of each side), for the plots. */
+struct analysis_block_ratio {
+	long block;
+	long trial;      /* the block's latest trial of A or B: where it sits in run order */
+	double ratio;
+};
+/* The blocks both groups hold a sample above 0 in, in block order, into the new array *out
+ * (the caller frees it). Returns their count, or -1 on out of memory. */
+long analysis_block_ratios(const struct analysis_group *a, const struct analysis_group *b,
+                           struct analysis_block_ratio **out);
 
 /* ---- small statistics the report and fleet layers use too ---- */
 

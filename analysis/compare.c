@@ -524,6 +524,7 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		analysis_result_free(&r);
 		return NULL;
 	}
+	smt_yield_compute(r, data);
 	if (r->comparison_count == 0 && data->warning_count) {
 		/* Nothing to compare because the lines did not load: the file is damaged, and that
 		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */

@@ -17,6 +17,7 @@
 /* One sample's block and log value, for sorting by block. */
 struct block_value {
 	long block;
+	long trial;       /* the latest trial of the block's samples */
 	double log_value;
 };
 
@@ -37,15 +38,19 @@ static long blocks_of(const struct analysis_group *g, struct block_value **out)
 	size_t n = 0;
 	for (size_t i = 0; i < g->n; i++)
 		if (g->blocks && g->blocks[i] >= 0 && g->values_s[i] > 0)
-			(*out)[n++] = (struct block_value){ g->blocks[i], log(g->values_s[i]) };
+			(*out)[n++] = (struct block_value){ g->blocks[i], g->trials[i], log(g->values_s[i]) };
 	qsort(*out, n, sizeof **out, compare_block_values);
 	size_t merged = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		double sum = 0;
-		for (; j < n && (*out)[j].block == (*out)[i].block; j++)
+		long trial = (*out)[i].trial;
+		for (; j < n && (*out)[j].block == (*out)[i].block; j++) {
 			sum += (*out)[j].log_value;
-		(*out)[merged++] = (struct block_value){ (*out)[i].block, sum / (double)(j - i) };
+			if ((*out)[j].trial > trial)
+				trial = (*out)[j].trial;
+		}
+		(*out)[merged++] = (struct block_value){ (*out)[i].block, trial, sum / (double)(j - i) };
 		i = j;
 	}
 	return (long)merged;
@@ -199,4 +204,36 @@ int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb
 		return -1;
 	}
 	return 0;
+}
+
+long analysis_block_ratios(const struct analysis_group *a, const struct analysis_group *b,
+                           struct analysis_block_ratio **out)
+{
+	*out = NULL;
+	struct block_value *va = NULL, *vb = NULL;
+	long na = blocks_of(a, &va), nb = blocks_of(b, &vb);
+	if (na >= 0 && nb >= 0)
+		*out = malloc((size_t)(na > 0 ? na : 1) * sizeof **out);
+	if (!*out) {
+		free(va);
+		free(vb);
+		return -1;
+	}
+	long n = 0;
+	for (long i = 0, j = 0; i < na && j < nb;) {
+		if (va[i].block < vb[j].block) {
+			i++;
+		} else if (vb[j].block < va[i].block) {
+			j++;
+		} else {
+			(*out)[n++] = (struct analysis_block_ratio){
+				va[i].block, va[i].trial > vb[j].trial ? va[i].trial : vb[j].trial,
+				exp(va[i].log_value - vb[j].log_value) };
+			i++;
+			j++;
+		}
+	}
+	free(va);
+	free(vb);
+	return n;
 }

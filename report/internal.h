@@ -18,6 +18,10 @@
 #include "report/report.h"
 #include "report/svg.h"
 
+/* The accounting control (same-pu vs solo) fails only outside 1 ± this many percent (a ROPE,
+ * when given, takes its place): see control_failed in report.c. */
+#define REPORT_CONTROL_TOLERANCE_PCT 1.0
+
 /* One placement as the report shows it: the pair it ran on (meta.json) and its numbers. */
 struct report_placement {
 	char *name;
@@ -50,6 +54,7 @@ struct report {
 	bool no_sibling;           /* no sibling placement was measured */
 	char *no_sibling_reason;   /* why, from meta.json's skipped placements, or NULL */
 	char *headline_text;
+	char *smt_yield_text;      /* output_smt_yield_sentence, or NULL when not known */
 	char **sentences;          /* one per comparison, same order */
 	char **warnings;
 	size_t warning_count;

@@ -4,12 +4,14 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "report/format.h"
 #include "report/output.h"
 #include "common/placements.h"
+#include "common/text.h"
 
 /* ---- numbers for a person --------------------------------------------------------------- */
 
@@ -364,8 +366,40 @@ int output_analysis_text(FILE *out, const struct analysis_result *r)
 	        design_words(r), r->from_folder ? "" : ":", unit_words(r), unit_note);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		print_comparison(out, &r->comparisons[i], r);
+	char *yield = output_smt_yield_sentence(&r->smt_yield, NULL);
+	if (yield)
+		fprintf(out, "== SMT yield ==\n%s.\n\n", yield);
+	free(yield);
 	print_diagnostics(out, r);
 	return ferror(out) ? -1 : 0;
+}
+
+char *output_smt_yield_sentence(const struct analysis_smt_yield *y, const char *workload)
+{
+	if (!y->known)
+		return NULL;
+	struct format_ring ns = { .next = 0 };
+	double res = width(y->ci) / 2;
+	char what[200] = "";
+	if (workload)
+		snprintf(what, sizeof what, " for `%s`", workload);
+	char verdict[300];
+	if (!y->settled)
+		snprintf(verdict, sizeof verdict, "too few samples to say what SMT is worth%s", what);
+	else if (y->ci[0] > 1)
+		snprintf(verdict, sizeof verdict, "SMT on is worth +%.0f%% throughput%s",
+		         (y->mean - 1) * 100, what);
+	else if (y->ci[1] < 1)
+		snprintf(verdict, sizeof verdict, "SMT on costs %.0f%% throughput%s",
+		         (1 - y->mean) * 100, what);
+	else
+		snprintf(verdict, sizeof verdict, "SMT neither clearly adds nor costs throughput%s "
+		         "(the interval includes 1×)", what);
+	return text_printf("With SMT this core did %s× the work of one copy alone (95%% CI %s–%s): "
+	                   "%s (2 × %s time / sibling time per copy, %s)",
+	                   format_num(&ns, y->mean, res), format_num(&ns, y->ci[0], res),
+	                   format_num(&ns, y->ci[1], res), verdict, y->baseline,
+	                   y->design == ANALYSIS_DESIGN_PAIRED ? "paired by block" : "unpaired");
 }
 
 /* ---- JSON --------------------------------------------------------------------------------- */
@@ -499,6 +533,16 @@ static json_t *strings_json(char **list, size_t count)
 	return a;
 }
 
+/* {"mean", "ci", "baseline", "design", "settled"}, or null when not known. */
+static json_t *smt_yield_json(const struct analysis_smt_yield *y)
+{
+	if (!y->known)
+		return json_null();
+	return json_pack("{s:o, s:o, s:s, s:s, s:b}", "mean", number_or_null(y->mean),
+	                 "ci", pair(y->ci), "baseline", y->baseline,
+	                 "design", analysis_design_name(y->design), "settled", y->settled);
+}
+
 json_t *output_analysis_json(const struct analysis_result *r)
 {
 	json_t *groups = json_array();
@@ -515,7 +559,7 @@ json_t *output_analysis_json(const struct analysis_result *r)
 	json_t *comparisons = json_array();
 	for (size_t i = 0; i < r->comparison_count; i++)
 		json_array_append_new(comparisons, output_comparison_json(&r->comparisons[i]));
-	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
 	                 "source", r->source,
 	                 "unit", r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial",
 	                 "model", r->options.model == ANALYSIS_MODEL_T ? "t" : "normal",
@@ -526,4 +570,7 @@ json_t *output_analysis_json(const struct analysis_result *r)
 	                 "failed_trials", (json_int_t)r->failed_trials,
 	                 "warnings", strings_json(r->warnings, r->warning_count),
 	                 "notes", strings_json(r->notes, r->note_count));
+	if (o)
+		json_object_set_new(o, "smt_yield", smt_yield_json(&r->smt_yield));
+	return o;
 }

@@ -23,4 +23,10 @@ json_t *output_analysis_json(const struct analysis_result *r);
 /* One comparison as its JSON object (the keys of the contract). New reference. */
 json_t *output_comparison_json(const struct analysis_comparison *c);
 
+/* What SMT gives one core, in the one sentence every output uses: "With SMT this core did 1.24×
+ * the work of one copy alone (95% CI 1.18–1.30): SMT on is worth +24% throughput for `w`
+ * (baseline solo, paired by block)", or what it costs, or that the interval includes 1. workload
+ * may be NULL. A new string (NULL on out of memory, or when the yield is not known). */
+char *output_smt_yield_sentence(const struct analysis_smt_yield *y, const char *workload);
+
 #endif

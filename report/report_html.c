@@ -105,6 +105,11 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	fputs("<p class=\"verdict\" id=\"verdict\">", out);
 	esc_code(out, rep->headline_text);
 	fputs("</p>\n", out);
+	if (rep->smt_yield_text) {
+		fputs("<p id=\"smt-yield\">SMT yield: ", out);
+		esc_code(out, rep->smt_yield_text);
+		fputs(".</p>\n", out);
+	}
 	char left_out[300];
 	/* Why the run stopped, as the summary and report.md say it (it was missing here). */
 	if (*report_stop_text(rep, left_out, sizeof left_out)) {

@@ -577,6 +577,64 @@ static void run_order_panel(FILE *out, const struct report *rep, int group,
 	fputs("</g>\n", out);
 }
 
+/* The headline comparison's per-block ratio, when the paired design answered it: drift that
+ * hits a block's placements alike cancels here, while a block effect that does not cancel (a
+ * trend, a step) shows. The band is the ratio's 95% interval, the dashed line its mean. NULL
+ * when there is nothing to draw (unpaired, or out of memory); else the points, *n of them. */
+static struct analysis_block_ratio *block_ratio_points(const struct report *rep, long *n)
+{
+	const struct analysis_comparison *c = report_headline_comparison(rep);
+	int ia = analysis_dataset_find(rep->data, c->a.name);
+	int ib = analysis_dataset_find(rep->data, c->b.name);
+	struct analysis_block_ratio *points = NULL;
+	if (c->design != ANALYSIS_DESIGN_PAIRED || ia < 0 || ib < 0)
+		return NULL;
+	*n = analysis_block_ratios(&rep->data->groups[ia], &rep->data->groups[ib], &points);
+	if (*n <= 0) {
+		free(points);
+		return NULL;
+	}
+	return points;
+}
+
+static void block_ratio_panel(FILE *out, const struct report *rep,
+                              const struct analysis_block_ratio *points, long n,
+                              const struct svg_axis *x, double top, double plot_h, double r)
+{
+	const struct analysis_comparison *c = report_headline_comparison(rep);
+	double lo = fmin(c->ratio_ci[0], 1.0), hi = fmax(c->ratio_ci[1], 1.0);
+	for (long i = 0; i < n; i++) {
+		lo = fmin(lo, points[i].ratio);
+		hi = fmax(hi, points[i].ratio);
+	}
+	double pad = (hi - lo) * 0.08 + 1e-9;
+	double plot_top = top + 24, plot_bottom = plot_top + plot_h;
+	struct svg_axis y = { lo - pad, hi + pad, plot_bottom, plot_top };
+	char title[300];
+	snprintf(title, sizeof title, "%s / %s per block (%zu paired): band, its 95%% interval; "
+	         "dashed, its mean", c->a.name, c->b.name, c->blocks_paired);
+	fputs("<g class=\"panel\" data-panel=\"block-ratio\">\n", out);
+	svg_text(out, RUN_LEFT, top + 16, "start", 13, "bold", title);
+	x_grid(out, x, plot_top, plot_bottom);
+	double band_top = svg_map(&y, c->ratio_ci[1]), band_bottom = svg_map(&y, c->ratio_ci[0]);
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#1f77b4\" "
+	        "fill-opacity=\"0.15\"/>\n", RUN_LEFT, band_top, WIDTH - RIGHT - RUN_LEFT,
+	        fmax(band_bottom - band_top, 0.5));
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
+	        "stroke=\"#ccc\"/>\n", RUN_LEFT, plot_top, WIDTH - RIGHT - RUN_LEFT, plot_h);
+	double mean_y = svg_map(&y, c->ratio_mean), one_y = svg_map(&y, 1.0);
+	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#1f77b4\" "
+	        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, mean_y,
+	        WIDTH - RIGHT, mean_y);
+	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\"/>\n",
+	        RUN_LEFT, one_y, WIDTH - RIGHT, one_y);
+	for (long i = 0; i < n; i++)
+		svg_marker(out, 0, svg_map(x, (double)points[i].trial), svg_map(&y, points[i].ratio), r,
+		           "#1f77b4", true);
+	svg_y_axis(out, &y, RUN_LEFT, "ratio A / B\nper block", true);
+	fputs("</g>\n", out);
+}
+
 char *report_svg_run_order(const struct report *rep)
 {
 	const struct analysis_dataset *d = rep->data;
@@ -595,6 +653,9 @@ char *report_svg_run_order(const struct report *rep)
 		double lo, hi;
 		panels += run_order_range(d, (int)g, &lo, &hi);
 	}
+	long block_count = 0;
+	struct analysis_block_ratio *blocks = block_ratio_points(rep, &block_count);
+	panels += blocks != NULL;
 	/* Panels tall enough for their axis title, shorter when there are many of them. */
 	double plot_h = panels <= 2 ? 150 : panels <= 3 ? 130 : 112;
 	enum { PANEL_GAP = 18, X_AXIS_H = 56 };
@@ -603,8 +664,10 @@ char *report_svg_run_order(const struct report *rep)
 	char *body = NULL;
 	size_t body_len = 0;
 	FILE *out = open_memstream(&body, &body_len);
-	if (!out)
+	if (!out) {
+		free(blocks);
 		return NULL;
+	}
 	char title[200];
 	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s", unit);
 	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
@@ -630,6 +693,12 @@ char *report_svg_run_order(const struct report *rep)
 		run_order_panel(out, rep, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4);
 		top += 24 + plot_h + PANEL_GAP;
 	}
+	if (blocks) {
+		block_ratio_panel(out, rep, blocks, block_count, &x, top, plot_h,
+		                  block_count > 200 ? 2.5 : 4);
+		top += 24 + plot_h + PANEL_GAP;
+		free(blocks);
+	}
 	double axis_y = panels ? top - PANEL_GAP : top + 24;
 	svg_x_axis(out, &x, axis_y, d->from_folder ? "trial, in the order run (warm-up included)"
 	                                           : "sample, in file order");
@@ -649,7 +718,8 @@ char *report_svg_run_order(const struct report *rep)
 	          "Each marker is one sample, placed by its run-order index; one panel per "
 	          "placement, each with its own y scale, all sharing the x axis; placements differ "
 	          "by colour and shape; warm-ups are grey and hollow; outliers are ringed; the dashed "
-	          "line is the placement's mean.");
+	          "line is the placement's mean. When the headline comparison is paired by block, a "
+	          "last panel shows its ratio in each block, where drift shared by a block cancels.");
 	fputs(body, out);
 	free(body);
 	svg_end(out);

@@ -20,6 +20,12 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status);
 void meta_set_interrupt(json_t *meta, int signal_number);
 /* meta.json's stop_reason: one of experiment.h's STOP_... strings, or NULL (null: failed). */
 void meta_set_stop_reason(json_t *meta, const char *reason);
+
+/* "precision": the runner's paired interval of the comparison --precision follows (a / b) when
+ * the run ended, as the analysis will find it: {"comparison", "target_pct" (null: none), "blocks",
+ * "ratio", "ci", "half_pct"}; null when the run has no two placements to compare. */
+struct precision_tracker;
+void meta_set_precision(json_t *meta, const struct precision_tracker *t);
 /* The automatic trial time limit once calibrated: limit_s from the slowest warm-up trial's
  * slowest_s (meta.json's trial_timeout object). */
 void meta_set_trial_timeout(json_t *meta, double limit_s, double slowest_s);

@@ -71,6 +71,17 @@ check_status 2 "--paired on files of 18 and 20 values" \
 	"$SMTBENCH" analyze "$ex/data_ht.txt" "$ex/data_noht.txt" --paired
 check "…names both counts" contains "$t_err" "has 18 values but $ex/data_noht.txt has 20"
 
+# The SMT yield: the seed's sibling copies took 2.695x their non-sibling time: 2 / 2.695 = 0.742.
+check_status 0 "the seed's folder, --json" "$SMTBENCH" analyze "$ex" --json
+check "…states the SMT yield: 0.742 of one copy alone's work, baseline non-sibling" python3 -c '
+import json, sys
+y = json.loads(sys.argv[1])["smt_yield"]
+assert abs(y["mean"] - 0.742) < 0.001 and y["ci"][0] < 0.742 < y["ci"][1], y
+assert y["baseline"] == "non-sibling" and y["settled"], y
+' "$t_out"
+check_status 0 "…and in text" "$SMTBENCH" analyze "$ex"
+check "…in words: SMT costs 26% throughput" contains "$t_out" "SMT on costs 26% throughput"
+
 # --seed-grid on a folder implies --unit process (the seed used every process time).
 check_status 0 "seed grid on the shipped folder, no --unit" "$SMTBENCH" analyze "$ex" --seed-grid
 check "folder, --seed-grid alone: probability 1.00" contains "$t_out" "slower with probability of 1.00"

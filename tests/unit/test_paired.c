@@ -8,7 +8,8 @@
  *   - no drift at all: the paired interval is no wider than 1.1x the unpaired one (median);
  *   - A/A with drift: "slower" or "faster" in at most 5% of 400 folders;
  *   - dropped blocks counted, the fallback to unpaired below 4 blocks and without a block
- *     column (said in a note), two plain files paired value by value, --seed-grid unpaired.
+ *     column (said in a note), two plain files paired value by value, --seed-grid unpaired;
+ *   - the SMT yield from known samples: sibling copies 1.6x solo's time give 2 / 1.6 = 1.25.
  * Every random number comes from a fixed seed: the test is deterministic, never lucky.
  */
 #include <errno.h>
@@ -36,6 +37,7 @@ struct scenario {
 	double drift_wave;   /* a slow wave on top, amplitude in log units */
 	bool with_block_column;
 	int fail_sibling_every; /* > 0: every k-th block's sibling trial failed */
+	const char *baseline;   /* the second placement: "non-sibling" when NULL */
 };
 
 static void write_folder(const char *dir, const struct scenario *sc, struct rng *r)
@@ -60,8 +62,10 @@ static void write_folder(const char *dir, const struct scenario *sc, struct rng 
 			               + rng_normal(r, 0, sc->noise_sd);
 			bool failed = sibling && sc->fail_sibling_every > 0
 			              && b % sc->fail_sibling_every == 0;
-			const char *placement = sibling ? "sibling" : "non-sibling";
-			for (int proc = 0; proc < 2; proc++) {
+			const char *placement = sibling ? "sibling"
+			                        : sc->baseline ? sc->baseline : "non-sibling";
+			int procs = strcmp(placement, "solo") ? 2 : 1;
+			for (int proc = 0; proc < procs; proc++) {
 				if (sc->with_block_column)
 					fprintf(f, "%ld,%d,0,%s,%d,a,%s,%.6f\n", trial, b, placement, proc,
 					        failed && proc == 0 ? "crashed" : "ok", exp(log_t));
@@ -299,6 +303,34 @@ static void test_files_and_seed(void)
 	analysis_result_free(&res);
 }
 
+static void test_smt_yield(void)
+{
+	struct rng r = { 31 };
+	char dir[256];
+	struct scenario sc = { .blocks = 30, .ratio = 1.6, .noise_sd = 0.01, .drift_sd = 0.03,
+	                       .with_block_column = true, .baseline = "solo" };
+	snprintf(dir, sizeof dir, "%s/yield", tmp_root);
+	write_folder(dir, &sc, &r);
+	struct analysis_result *res = analyze_dir(dir, ANALYSIS_PAIR_AUTO);
+	const struct analysis_smt_yield *y = res ? &res->smt_yield : NULL;
+	CHECK(y && y->known && !strcmp(y->baseline, "solo") && y->design == ANALYSIS_DESIGN_PAIRED
+	      && y->settled && y->ci[0] < 1.25 && 1.25 < y->ci[1] && fabs(y->mean - 1.25) < 0.01,
+	      "sibling copies at 1.6x solo's time: SMT yield 2 / 1.6 = 1.25 (got %.4f, %.4f-%.4f)",
+	      y ? y->mean : NAN, y ? y->ci[0] : NAN, y ? y->ci[1] : NAN);
+	analysis_result_free(&res);
+	res = analyze_dir(dir, ANALYSIS_PAIR_NEVER);
+	y = res ? &res->smt_yield : NULL;
+	CHECK(y && y->known && y->design == ANALYSIS_DESIGN_UNPAIRED && y->ci[0] < 1.25
+	      && 1.25 < y->ci[1], "…and unpaired too (%.4f-%.4f)", y ? y->ci[0] : NAN,
+	      y ? y->ci[1] : NAN);
+	analysis_result_free(&res);
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	res = compare_arrays(seed_ht, 18, seed_noht, 20, &opt);
+	CHECK(res && !res->smt_yield.known, "two plain files: no placements, so no yield");
+	analysis_result_free(&res);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp_root)) {
@@ -310,6 +342,7 @@ int main(void)
 	test_a_a();
 	test_dropped_and_fallback();
 	test_files_and_seed();
+	test_smt_yield();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
 	if (system(cmd) != 0)

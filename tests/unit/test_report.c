@@ -241,8 +241,15 @@ static void test_folder(void)
 	CHECK(svg && strstr(svg, "warm-up (not analysed)") && strstr(svg, "non-sibling (n = 6)"),
 	      "the run-order plot has a legend with the warm-ups and each placement's n");
 	/* One panel per placement, each with its own y axis (its own title), in the stable order. */
-	CHECK_INT(count_of(svg, "<g class=\"panel\""), 3, "run-order: one panel per placement");
+	CHECK_INT(count_of(svg, "<g class=\"panel\" data-placement="), 3,
+	          "run-order: one panel per placement");
 	CHECK_INT(count_of(svg, ">per trial (s)</text>"), 3, "run-order: one y-axis title per panel");
+	/* The headline (non-sibling / solo here) is paired: its per-block ratio gets a last panel. */
+	const char *blocks = svg ? strstr(svg, "data-panel=\"block-ratio\"") : NULL;
+	CHECK(blocks && strstr(blocks, "non-sibling / solo per block (6 paired)")
+	      && strstr(blocks, ">per block</text>")
+	      && count_of(blocks, "<circle") + count_of(blocks, "<path") >= 6,
+	      "run-order: a last panel shows the headline's ratio in each of its 6 paired blocks");
 	const char *solo = svg ? strstr(svg, "data-placement=\"solo\"") : NULL;
 	const char *same_pu = svg ? strstr(svg, "data-placement=\"same-pu\"") : NULL;
 	const char *non_sib = svg ? strstr(svg, "data-placement=\"non-sibling\"") : NULL;
