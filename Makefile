@@ -11,7 +11,8 @@
 #   make lab             boot real SMT kernels in QEMU and check the known truths (tests/lab/)
 #   make lab-kernel      fetch the lab's guest kernel into build/lab-kernel/ (apt-get download)
 #   make install         install under $(DESTDIR)$(PREFIX): bin/, libexec/smtbench/, share/man/man1/,
-#                        share/smtbench/slurm/ (contrib/slurm's job scripts and submit.sh)
+#                        share/smtbench/slurm/ (contrib/slurm's job scripts and submit.sh), and
+#                        the bash, zsh and fish completions (`smtbench completions SHELL`)
 #   make V=1             show full command lines
 #
 # Every setting below is ?= so that the command line or the environment can override it.
@@ -25,6 +26,9 @@ LIBEXECDIR ?= $(PREFIX)/libexec/smtbench
 MANDIR   ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/smtbench
 SLURMDIR ?= $(SHAREDIR)/slurm
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 DESTDIR  ?=
 CFLAGS   ?= -O2 -g
 LDFLAGS  ?=
@@ -194,7 +198,7 @@ lab-kernel:
 # it ends in about a minute on any machine: the README says what it measured.
 run: all
 	$(Q)$(PROGRAM) run --placements sibling,non-sibling,same-pu,solo --precision 1 --duration 45s \
-	  --warmup 2
+	  --warmup-blocks 2
 
 bench: all $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do SMTBENCH_KERNEL_DIR=$(abspath $(BUILD))/kernels SMTBENCH_BUILD=$(abspath $(BUILD)) $$b || exit 1; done
@@ -222,9 +226,22 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIB_SRCS) $(wildcard 
 # of the one in PATH. submit.sh is run (0755) and finds the job scripts beside itself.
 SLURM_JOBS := $(notdir $(wildcard contrib/slurm/*.sbatch))
 
-install: all
+# The shell completions are generated from the command table by the program just built.
+COMPLETIONS := $(BUILD)/completions/smtbench.bash $(BUILD)/completions/_smtbench \
+               $(BUILD)/completions/smtbench.fish
+$(BUILD)/completions/smtbench.bash: $(PROGRAM)
+	@mkdir -p $(@D)
+	$(Q)$(PROGRAM) completions bash >$@
+$(BUILD)/completions/_smtbench: $(PROGRAM)
+	@mkdir -p $(@D)
+	$(Q)$(PROGRAM) completions zsh >$@
+$(BUILD)/completions/smtbench.fish: $(PROGRAM)
+	@mkdir -p $(@D)
+	$(Q)$(PROGRAM) completions fish >$@
+
+install: all $(COMPLETIONS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 \
-	  $(DESTDIR)$(SLURMDIR)
+	  $(DESTDIR)$(SLURMDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/smtbench
 	install -m 755 $(KERNELS) $(DESTDIR)$(LIBEXECDIR)/
 	install -m 644 cli/smtbench.1 $(DESTDIR)$(MANDIR)/man1/smtbench.1
@@ -236,12 +253,18 @@ install: all
 	done
 	install -m 644 $(addprefix $(BUILD)/slurm/,$(SLURM_JOBS)) $(DESTDIR)$(SLURMDIR)/
 	install -m 755 contrib/slurm/submit.sh $(DESTDIR)$(SLURMDIR)/submit.sh
+	install -m 644 $(BUILD)/completions/smtbench.bash $(DESTDIR)$(BASHCOMPDIR)/smtbench
+	install -m 644 $(BUILD)/completions/_smtbench $(DESTDIR)$(ZSHCOMPDIR)/_smtbench
+	install -m 644 $(BUILD)/completions/smtbench.fish $(DESTDIR)$(FISHCOMPDIR)/smtbench.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/smtbench $(DESTDIR)$(MANDIR)/man1/smtbench.1
 	rm -rf $(DESTDIR)$(LIBEXECDIR)
 	rm -f $(addprefix $(DESTDIR)$(SLURMDIR)/,$(SLURM_JOBS) submit.sh)
 	rmdir $(DESTDIR)$(SLURMDIR) $(DESTDIR)$(SHAREDIR) 2>/dev/null || true
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/smtbench $(DESTDIR)$(ZSHCOMPDIR)/_smtbench \
+	  $(DESTDIR)$(FISHCOMPDIR)/smtbench.fish
+	-rmdir $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) 2>/dev/null
 
 clean:
 	rm -rf build $(filter-out build build/%,$(BUILD))

@@ -39,7 +39,7 @@ static void analyze_help(void)
 	       "                     P(slowdown > PCT %%) >= %g, 'faster' P(speed-up > PCT %%)\n"
 	       "                     >= %g, 'practically the same' P(within ±PCT %%) >= %g\n"
 	       "  --grid N           points per axis, %d to %d (default %d)\n"
-	       "  --json             the stable machine-readable result\n"
+	       "  -j, --json         the stable machine-readable result\n"
 	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
 	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%\n"
 	       "                     of the trial's duration; says how many\n"
@@ -131,25 +131,28 @@ static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 	}
 }
 
+/* analyze's options: the command table (cli/commands.c) reads them for the short letters,
+ * the suggestions and the completions. */
+const struct option analyze_long_options[] = {
+	{ "seed-grid", no_argument, NULL, OPT_SEED_GRID },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "unit", required_argument, NULL, OPT_UNIT },
+	{ "rope", required_argument, NULL, OPT_ROPE },
+	{ "grid", required_argument, NULL, OPT_GRID },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
 static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
 {
-	static const struct option options[] = {
-		{ "seed-grid", no_argument, NULL, OPT_SEED_GRID },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "unit", required_argument, NULL, OPT_UNIT },
-		{ "rope", required_argument, NULL, OPT_ROPE },
-		{ "grid", required_argument, NULL, OPT_GRID },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
 	analysis_options_init(&a->opt);
 	a->unit = ANALYSIS_UNIT_TRIAL;
 	int c;
 	optind = 1;
 	opterr = 0; /* errors are ours: one line with the program's name */
-	while (!a->done && (c = getopt_long(argc, argv, ":h", options, NULL)) != -1)
+	while (!a->done && (c = cli_getopt(argc, argv, "analyze")) != -1)
 		take_analyze_option(c, argv, a);
 	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
 	if (a->opt.seed_grid && !a->unit_given)

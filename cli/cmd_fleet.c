@@ -16,14 +16,9 @@
 #include "cli/commands.h"
 #include "runner/util.h"
 
-static void fleet_usage(FILE *out)
-{
-	fprintf(out, "usage: smtbench fleet DIR... [--json] [--out DIR]\n");
-}
-
 static void fleet_help(void)
 {
-	fleet_usage(stdout);
+	subcommand_usage(stdout, "fleet");
 	printf("\n"
 	       "Finds every results folder (one holding meta.json or samples.csv) under the given\n"
 	       "folders, e.g. the FLEET_DIR the SLURM scripts in contrib/slurm/ write into, and\n"
@@ -37,9 +32,9 @@ static void fleet_help(void)
 	       "  the nodes whose interval lies outside what the other nodes predict, to check;\n"
 	       "  every folder that could not be used, with its reason.\n"
 	       "\n"
-	       "  --json      print the JSON contract instead of the text\n"
-	       "  --out DIR   also write DIR/fleet.md, DIR/fleet.json and DIR/fleet.html (with a\n"
-	       "              forest plot), each atomically; DIR is created if absent\n"
+	       "  -j, --json     print the JSON contract instead of the text\n"
+	       "  -o, --out DIR  also write DIR/fleet.md, DIR/fleet.json and DIR/fleet.html (with\n"
+	       "                 a forest plot), each atomically; DIR is created if absent\n"
 	       "\n"
 	       "Exit status: 0 reported; 1 a file could not be written; 2 bad input (a DIR that is\n"
 	       "not a directory), or no usable results folder at all.\n");
@@ -50,20 +45,22 @@ struct fleet_options {
 	const char *out_dir;
 };
 
+enum { OPT_HELP = 256, OPT_JSON, OPT_OUT };
+
+/* fleet's options; their short letters come from the command table (cli/commands.c). */
+const struct option fleet_long_options[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ NULL, 0, NULL, 0 },
+};
+
 /* The options; returns optind (the first folder), or exits for --help or a bad option. */
 static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 {
-	enum { OPT_HELP = 256, OPT_JSON, OPT_OUT };
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "fleet")) != -1) {
 		switch (c) {
 		case 'h':
 		case OPT_HELP:

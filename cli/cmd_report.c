@@ -41,19 +41,21 @@ static void report_help(void)
 	       100 * ANALYSIS_CONTAMINATED_SHARE);
 }
 
+enum { OPT_HELP = 256, OPT_EXCLUDE_CONTAMINATED };
+
+/* report's options; their short letters come from the command table (cli/commands.c). */
+const struct option report_long_options[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_HELP = 256, OPT_EXCLUDE_CONTAMINATED };
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool exclude_contaminated = false;
 	int c;
 	optind = 1;
-	opterr = 0; /* errors are ours: one line with the program's name */
-	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "report")) != -1) {
 		switch (c) {
 		case 'h':
 		case OPT_HELP:

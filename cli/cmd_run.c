@@ -40,40 +40,48 @@ static void help(void)
 	printf("Runs two copies of a busy-loop kernel (or your command) on the pair of CPUs each\n"
 	       "placement calls for, in randomized complete blocks, and records each process's user\n"
 	       "and system CPU time (wait4), wall time and context switches in a results folder.\n\n"
-	       "  --placements LIST  comma-separated, from %s\n"
-	       "                     (default %s); those this machine cannot give are\n"
-	       "                     skipped with the reason\n"
-	       "  --kernel NAME      the workload (default nop; see --list-kernels)\n"
-	       "  --iters N          kernel iterations per process (default: calibrated, see\n"
-	       "                     --trial-time)\n"
-	       "  --trial-time S     without --iters, a short calibration on the first CPU sizes\n"
-	       "                     the kernel so one copy runs about S seconds of user time\n"
-	       "                     alone (default %g; a command cannot be calibrated)\n"
-	       "  --precision PCT    stop once the headline ratio's 95%% interval is within\n"
-	       "                     ±PCT%% of its centre (after at least %d measured blocks), or\n"
-	       "                     at --trials/--duration if first (alone: at most %d blocks)\n"
-	       "  --trials N         measured blocks (default %d); each runs every placement once\n"
-	       "  --duration T       instead of --trials: after the warm-up, as many whole\n"
-	       "                     blocks as fit in T (90s, 15m, 8h, 2d, 1h30m; a bare\n"
-	       "                     number is seconds)\n"
-	       "  --warmup N         blocks run first, stored, and left out of the analysis\n"
-	       "                     (default %d)\n"
-	       "  --pair A,B         use these CPUs (OS numbers) for the placement they form; the\n"
-	       "                     placements default to that one and solo\n"
-	       "  --seed N           seed of the block order (default: random; always recorded)\n"
-	       "  --out DIR          results folder (default results/<UTC time>-<host>); must not exist\n"
-	       "  --trial-timeout S  kill a trial still running after S seconds (or 90s, 15m, 2h)\n"
-	       "                     with its process tree and record it as status timeout; 0: no\n"
-	       "                     limit (default: %g x the slowest warm-up trial, at least %g s;\n"
-	       "                     %g s until the warm-up has run); %d timeouts in a row stop\n"
-	       "                     the run\n"
-	       "  --resume DIR       continue an interrupted run where it stopped\n"
-	       "  --beside-kernel K  run kernel K on the second CPU instead of a second copy\n"
-	       "  --beside-iters N   its iterations (default: as long alone as the first kernel)\n"
-	       "  -- COMMAND ...     run your command (exec'd directly, no shell) instead of a kernel;\n"
-	       "                     a later '--beside COMMAND ...' runs that on the second CPU\n"
-	       "                     (\"how much does B slow A down?\": only A's times are analysed)\n"
-	       "  --list-kernels     list the kernels and what bounds each\n\n"
+	       "A block runs every placement once, in a random order; --blocks counts them.\n\n"
+	       "      --placements LIST  comma-separated, from %s\n"
+	       "                         (default %s); those this machine cannot\n"
+	       "                         give are skipped with the reason\n"
+	       "  -k, --kernel NAME      the workload (default nop; see --list-kernels)\n"
+	       "  -i, --iters N          kernel iterations per process (default: calibrated, see\n"
+	       "                         --trial-time)\n"
+	       "      --trial-time S     without --iters, a short calibration on the first CPU\n"
+	       "                         sizes the kernel so one copy runs about S seconds of user\n"
+	       "                         time alone (default %g; a command cannot be calibrated)\n"
+	       "      --precision PCT    stop once the headline ratio's 95%% interval is within\n"
+	       "                         ±PCT%% of its centre (after at least %d measured blocks),\n"
+	       "                         or at --blocks/--duration if first (alone: at most %d\n"
+	       "                         blocks)\n"
+	       "  -b, --blocks N         measured blocks (each runs every placement once; default\n"
+	       "                         %d); --trials N is the same option, by its former name\n"
+	       "  -d, --duration T       instead of --blocks: after the warm-up, as many whole\n"
+	       "                         blocks as fit in T (90s, 15m, 8h, 2d, 1h30m; a bare\n"
+	       "                         number is seconds)\n"
+	       "  -w, --warmup-blocks N  warm-up blocks (each runs every placement once), run\n"
+	       "                         first, stored, and left out of the analysis (default %d);\n"
+	       "                         --warmup N is the same option, by its former name\n"
+	       "  -p, --pair A,B         use these CPUs (OS numbers) for the placement they form;\n"
+	       "                         the placements default to that one and solo\n"
+	       "  -s, --seed N           seed of the block order (default: random; always recorded)\n"
+	       "  -o, --out DIR          results folder (default results/<UTC time>-<host>); must\n"
+	       "                         not exist\n"
+	       "      --trial-timeout S  kill a trial still running after S seconds (or 90s, 15m,\n"
+	       "                         2h) with its process tree and record it as status\n"
+	       "                         timeout; 0: no limit (default: %g x the slowest warm-up\n"
+	       "                         trial, at least %g s; %g s until the warm-up has run);\n"
+	       "                         %d timeouts in a row stop the run\n"
+	       "      --resume DIR       continue an interrupted run where it stopped\n"
+	       "      --beside-kernel K  run kernel K on the second CPU instead of a second copy\n"
+	       "      --beside-iters N   its iterations (default: as long alone as the first kernel)\n"
+	       "      -- COMMAND ...     run your command (exec'd directly, no shell) instead of a\n"
+	       "                         kernel; a later '--beside COMMAND ...' runs that on the\n"
+	       "                         second CPU (\"how much does B slow A down?\": only A's\n"
+	       "                         times are analysed)\n"
+	       "      --list-kernels     list the kernels and what bounds each\n"
+	       "  -h, --help             show this help\n"
+	       "  -V, --version          show smtbench's version\n\n"
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
 	       "3 no placement possible on this machine, or a kernel this CPU cannot run;\n"
 	       "128+signal when interrupted (the folder is valid: continue with --resume).\n",
@@ -355,7 +363,9 @@ struct run_options {
 	bool done;              /* --help or --list-kernels answered: nothing to run */
 };
 
-static const struct option run_long_options[] = {
+/* run's options; their short letters come from the command table (cli/commands.c). --trials
+ * and --warmup are the first names of --blocks and --warmup-blocks, kept as aliases. */
+const struct option run_long_options[] = {
 	{ "placements", required_argument, NULL, 'P' },
 	{ "kernel", required_argument, NULL, 'k' },
 	{ "beside-kernel", required_argument, NULL, OPT_BESIDE_KERNEL },
@@ -363,8 +373,10 @@ static const struct option run_long_options[] = {
 	{ "iters", required_argument, NULL, 'i' },
 	{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "blocks", required_argument, NULL, 'n' },
 	{ "trials", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
+	{ "warmup-blocks", required_argument, NULL, 'w' },
 	{ "warmup", required_argument, NULL, 'w' },
 	{ "pair", required_argument, NULL, 'p' },
 	{ "seed", required_argument, NULL, 's' },
@@ -408,10 +420,11 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 		break;
 	case 'i': e->iters = option_ulong("iters", 1, RUN_MAX_ITERS, "from 1 to 2^63-1"); break;
 	case 'n':
-		e->trials = (long)option_ulong("trials", 1, RUN_MAX_TRIALS, "from 1 to 100000000");
+		e->trials = (long)option_ulong(cli_option_name, 1, RUN_MAX_TRIALS,
+		                               "from 1 to 100000000");
 		break;
 	case 'w':
-		e->warmup = (long)option_ulong("warmup", 0, RUN_MAX_WARMUP, "from 0 to 1000000");
+		e->warmup = (long)option_ulong(cli_option_name, 0, RUN_MAX_WARMUP, "from 0 to 1000000");
 		break;
 	case OPT_TRIAL_TIME:
 		e->trial_time_s = option_double("trial-time", RUN_TRIAL_TIME_MIN_S - 1e-12,
@@ -464,8 +477,7 @@ static void parse_options(int argc, char **argv, struct experiment *e, struct ru
 {
 	int opt;
 	optind = 1;
-	opterr = 0; /* errors are ours: one line with the program's name */
-	while (!o->done && (opt = getopt_long(argc, argv, "+:h", run_long_options, NULL)) != -1) {
+	while (!o->done && (opt = cli_getopt(argc, argv, "run")) != -1) {
 		if (opt != 'h' && opt != OPT_RESUME && opt != OPT_LIST_KERNELS)
 			o->settings_given++;
 		take_option(opt, argv, e, o);
@@ -537,7 +549,7 @@ static void settle_settings(struct experiment *e, int argc, char **argv)
 	else
 		set_kernel_workloads(e);
 	if (e->trials != -2 && e->duration_s > 0)
-		usage_exit("run", "--trials and --duration exclude each other; give one");
+		usage_exit("run", "--blocks (--trials) and --duration exclude each other; give one");
 	if (e->duration_s > 0)
 		e->trials = -1;
 	else if (e->trials == -2)
@@ -672,14 +684,14 @@ static void print_plan(const struct experiment *e)
 			       pair->pus[0], pair->pus[1], pair->shares);
 	}
 	if (total >= 0)
-		printf("  %ld trial%s%s: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
-		       total == 1 ? "" : "s", e->precision_pct > 0 ? " at most" : "",
-		       e->warmup, e->trials, e->trials == 1 ? "" : "s", e->plan.nplacements,
-		       (unsigned long long)e->plan.seed);
+		printf("  %ld trial%s%s: %ld warm-up + %ld measured block%s of %d (each block runs every "
+		       "placement once), seed %llu\n", total, total == 1 ? "" : "s",
+		       e->precision_pct > 0 ? " at most" : "", e->warmup, e->trials,
+		       e->trials == 1 ? "" : "s", e->plan.nplacements, (unsigned long long)e->plan.seed);
 	else
-		printf("  whole blocks of %d for %.0f s (%ld warm-up block%s first), seed %llu\n",
-		       e->plan.nplacements, e->duration_s, e->warmup, e->warmup == 1 ? "" : "s",
-		       (unsigned long long)e->plan.seed);
+		printf("  whole blocks of %d (each block runs every placement once) for %.0f s (%ld "
+		       "warm-up block%s first), seed %llu\n", e->plan.nplacements, e->duration_s,
+		       e->warmup, e->warmup == 1 ? "" : "s", (unsigned long long)e->plan.seed);
 	print_workload_sizes(e);
 	print_protections(e);
 	fflush(stdout);

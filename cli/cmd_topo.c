@@ -29,6 +29,7 @@ static void help(void)
 	       "                       (SMT siblings), or different cores sharing L3, a package, or nothing\n"
 	       "  -j, --json           print JSON instead (a stable format for other programs)\n"
 	       "  -h, --help           show this help\n"
+	       "  -V, --version        show smtbench's version\n"
 	       "\n"
 	       "Exit status: 0 success; 1 this system's topology could not be read; 2 bad input (an\n"
 	       "unknown option, a topology that cannot be loaded, a CPU that does not exist or may\n"
@@ -299,21 +300,22 @@ static int show_machine(const struct topo *t, const char *spec, bool json)
 	return EXIT_OK;
 }
 
+/* topo's options; their short letters come from the command table (cli/commands.c). */
+const struct option topo_long_options[] = {
+	{ "topology", required_argument, NULL, 't' },
+	{ "pair", required_argument, NULL, 'p' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_topo(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "topology", required_argument, NULL, 't' },
-		{ "pair", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *spec = NULL, *pair_text = NULL;
 	bool json = false;
 	int opt;
 	optind = 1;
-	opterr = 0; /* messages come from warnx, with the program's name */
-	while ((opt = getopt_long(argc, argv, ":t:p:jh", options, NULL)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "topo")) != -1) {
 		switch (opt) {
 		case 't': spec = optarg; break;
 		case 'p': pair_text = optarg; break;

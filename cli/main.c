@@ -16,7 +16,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage:\n");
 	for (size_t i = 0; i < subcommand_count; i++)
 		synopsis_print(out, "  ", subcommands[i].synopsis);
-	fprintf(out, "  smtbench --help | --version\n");
+	fprintf(out, "  smtbench help [COMMAND] | --help | --version\n");
 }
 
 static void help(void)
@@ -28,11 +28,30 @@ static void help(void)
 	for (size_t i = 0; i < subcommand_count; i++)
 		printf("  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
 	printf("\n"
-	       "`smtbench COMMAND --help` describes each command's options.\n"
+	       "`smtbench COMMAND --help` (or `smtbench help COMMAND`) describes each command's\n"
+	       "options; every command takes -h/--help and -V/--version.\n"
 	       "\n"
 	       "Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written);\n"
 	       "3 not possible on this machine (e.g. no placement it can give); 128+signal when\n"
 	       "interrupted (130 for ^C: the results folder is valid; continue it with --resume).\n");
+}
+
+/* One line for a command that is not in the table, with the closest names; exits 2. */
+static int unknown_command(const char *name)
+{
+	const char *names[16];
+	size_t count = 0;
+	for (size_t i = 0; i < subcommand_count && count < 16; i++)
+		names[count++] = subcommands[i].name;
+	char suggestion[256];
+	suggest_names(name, names, count, "", suggestion, sizeof suggestion);
+	if (*suggestion)
+		fprintf(stderr, "%s: unknown command '%s'; did you mean %s? (see 'smtbench --help')\n",
+		        program_invocation_short_name, name, suggestion);
+	else
+		fprintf(stderr, "%s: unknown command '%s' (see 'smtbench --help')\n",
+		        program_invocation_short_name, name);
+	return EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -42,23 +61,34 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
-	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || (!strcmp(name, "help") && argc == 2)) {
 		help();
 		return EXIT_OK;
 	}
-	if (!strcmp(name, "--version")) {
+	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
 		printf("smtbench %s\n", SMTBENCH_VERSION);
 		return EXIT_OK;
+	}
+	if (!strcmp(name, "help")) {
+		/* `smtbench help CMD` is `smtbench CMD --help`. */
+		const struct subcommand *command = subcommand_find(argv[2]);
+		if (argc > 3) {
+			fprintf(stderr, "%s: help takes one command, e.g. smtbench help run (see "
+			        "'smtbench --help')\n", program_invocation_short_name);
+			return EXIT_USAGE;
+		}
+		if (!command)
+			return unknown_command(argv[2]);
+		char *help_argv[] = { (char *)command->name, "--help", NULL };
+		return command->run(2, help_argv);
+	}
+	if (name[0] == '-') {
+		fprintf(stderr, "%s: unknown option '%s'; give a command first, or --help or --version "
+		        "(see 'smtbench --help')\n", program_invocation_short_name, name);
+		return EXIT_USAGE;
 	}
 	const struct subcommand *command = subcommand_find(name);
 	if (command)
 		return command->run(argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown command '%s'; the commands are", program_invocation_short_name,
-	        name);
-	for (size_t i = 0; i < subcommand_count; i++)
-		fprintf(stderr, "%s %s", i == 0 ? "" : i + 1 == subcommand_count ? " and" : ",",
-		        subcommands[i].name);
-	fprintf(stderr, "\n");
-	usage(stderr);
-	return EXIT_USAGE;
+	return unknown_command(name);
 }

@@ -7,8 +7,26 @@
 # Options before `--` go to sbatch (nodes, partition, --begin, ...); those after it to
 # `smtbench run`. Prints the two job ids. The report lands in $FLEET_DIR/fleet-report/.
 set -euo pipefail
+usage() {
+	cat <<'EOF'
+usage: FLEET_DIR=DIR submit.sh fleet|array [SBATCH OPTIONS] -- [SMTBENCH RUN OPTIONS]
+       submit.sh -h | --help
+
+Submits the runs of smtbench on the nodes, then the fleet report once they have ended.
+  fleet   one job over --nodes=N nodes (smtbench-fleet.sbatch), a run on each
+  array   a job array (--array=0-15), one node per task (smtbench-array.sbatch)
+Options before `--` go to sbatch (nodes, partition, --begin, ...); those after it to
+`smtbench run` (e.g. --blocks 30). FLEET_DIR is a folder every node sees; the report lands
+in $FLEET_DIR/fleet-report/. Prints the two job ids.
+Exit status: 0 submitted; 2 bad input; else sbatch's.
+EOF
+}
+case ${1:-} in
+	-h | --help) usage; exit 0 ;;
+	'') usage >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
-kind=${1:?usage: submit.sh fleet|array [SBATCH OPTIONS] -- [SMTBENCH RUN OPTIONS]}
+kind=$1
 shift
 : "${FLEET_DIR:?set FLEET_DIR to a folder on a filesystem every node sees}"
 case $kind in

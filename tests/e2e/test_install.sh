@@ -26,6 +26,14 @@ if command -v man >/dev/null 2>&1; then
 else
 	skip "man is not installed (apt-get install man-db): man smtbench not tried"
 fi
+# The shell completions, generated from the command table by the program just built.
+completions=(share/bash-completion/completions/smtbench share/zsh/site-functions/_smtbench
+             share/fish/vendor_completions.d/smtbench.fish)
+for f in "${completions[@]}"; do
+	check "the completions $f are installed" test -s "$prefix/$f"
+done
+check "…bash's is what the installed smtbench completions bash prints" \
+	diff "$prefix/share/bash-completion/completions/smtbench" <("$prefix/bin/smtbench" completions bash)
 
 # The SLURM scripts: submit.sh runnable, the job scripts (given to sbatch) not.
 slurm=$prefix/share/smtbench/slurm
@@ -73,6 +81,7 @@ check "make install DESTDIR=stage PREFIX=/usr stages everything under stage/usr"
 check "staged bin/smtbench" test -x "$t_tmp/stage/usr/bin/smtbench"
 check "staged kernels" test -x "$t_tmp/stage/usr/libexec/smtbench/nop"
 check "staged man page" test -s "$t_tmp/stage/usr/share/man/man1/smtbench.1"
+check "staged completions" eval 'for f in "${completions[@]}"; do [[ -s $t_tmp/stage/usr/$f ]] || exit 1; done'
 check "the staged program looks for kernels under /usr/libexec/smtbench, not the stage" \
 	grep -q "/usr/libexec/smtbench" "$t_tmp/stage/usr/bin/smtbench"
 stage_slurm=$t_tmp/stage/usr/share/smtbench/slurm
@@ -91,6 +100,7 @@ check "…the program, the kernels, the man page and usr/share/smtbench/ with th
 	     -a ! -e "$t_tmp/stage/usr/share/man/man1/smtbench.1" -a ! -e "$t_tmp/stage/usr/share/smtbench"
 check "make uninstall removes it again" \
 	make -s -C "$SMTBENCH_ROOT" BUILD="$build" PREFIX="$prefix" uninstall
+check "…the completions" eval 'for f in "${completions[@]}"; do [[ ! -e $prefix/$f ]] || exit 1; done'
 check "…the program, the kernels, the man page and share/smtbench/" \
 	test ! -e "$prefix/bin/smtbench" -a ! -e "$prefix/libexec/smtbench" \
 	     -a ! -e "$prefix/share/man/man1/smtbench.1" -a ! -e "$prefix/share/smtbench"

@@ -47,7 +47,7 @@ check_status 0 "run $placements with 3 blocks + 1 warm-up" \
 	--out "$r1"
 n_placements=$(($(tr -cd , <<<"$placements" | wc -c) + 1))
 check "the plan line counts in the plural: trials, blocks" \
-	contains "$t_out" "  $((4 * n_placements)) trials: 1 warm-up + 3 measured blocks of $n_placements, seed 7"
+	contains "$t_out" "  $((4 * n_placements)) trials: 1 warm-up + 3 measured blocks of $n_placements (each block runs every placement once), seed 7"
 want_rows=$((4 * (1 + 2)))
 ((ncpu >= 2)) && want_rows=$((4 * (1 + 2 + 2)))
 check "samples.csv has $want_rows rows (4 blocks x processes per placement)" \
@@ -195,7 +195,7 @@ check_status 0 "--out with a trailing slash names the folder" \
 	"$SMTBENCH" run --placements solo --trials 1 --warmup 0 --iters 1000 --out "$t_tmp/slash/"
 check "…which holds the results" test -s "$t_tmp/slash/samples.csv"
 check "…and its plan line is singular for one: 1 trial, 1 measured block" \
-	bash -c 'grep -q "^  1 trial: 0 warm-up + 1 measured block of 1, seed " <<<"$1"' _ "$t_out"
+	bash -c 'grep -q "^  1 trial: 0 warm-up + 1 measured block of 1 (each block runs every placement once), seed " <<<"$1"' _ "$t_out"
 
 # Two runners must never append to one folder.
 "${interruptible[@]}" "$SMTBENCH" run --placements solo --trials 40 --iters "$ITERS" --out "$t_tmp/locked" \
