@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "common/placements.h"
+#include "common/samples_csv.h"
 
 /* Grid points per axis: the default, and the range analysis_run() accepts. */
 #define ANALYSIS_GRID_DEFAULT 201
@@ -43,9 +44,9 @@
 #define ANALYSIS_OUTLIER_Z 3.5                 /* robust |z| above this is an outlier */
 #define ANALYSIS_POOR_OVERLAP 0.9              /* a trial whose processes overlapped less */
 #define ANALYSIS_WALL_ABOVE_CPU 1.5            /* wall time above this times CPU time: waited */
-#define ANALYSIS_CONTAMINATED_SHARE 0.1        /* foreign_s or steal_s above this share of a
-                                                * trial's duration (its longest wall_s): the
-                                                * trial shared its CPUs */
+#define ANALYSIS_CONTAMINATED_SHARE SAMPLES_CONTAMINATED_SHARE /* foreign_s or steal_s above
+                                                * this share of a trial's duration (its longest
+                                                * wall_s): the trial shared its CPUs */
 
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
 /* How the Student-t log-likelihood is summed over the samples (grid.c explains the bound):

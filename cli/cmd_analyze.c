@@ -23,12 +23,19 @@ static void analyze_help(void)
 {
 	subcommand_usage(stdout, "analyze");
 	printf("\n"
-	       "Compares placements with a Bayesian grid posterior: samples ~ Normal(mu, sigma),\n"
-	       "uniform priors, the grid chosen from the data and widened until its edges hold\n"
-	       "negligible mass. DIR is a results folder (samples.csv); with two files of numbers\n"
-	       "(seconds, one per line, # comments) A is the first. For a folder: sibling vs\n"
-	       "non-sibling, each contended placement vs solo, and same-pu vs solo (a control).\n"
+	       "Compares placements with a Bayesian grid posterior, the grid chosen from the data\n"
+	       "and widened until its edges hold negligible mass. DIR is a results folder\n"
+	       "(samples.csv); with two files of numbers (seconds, one per line, # comments) A is\n"
+	       "the first. For a folder: sibling vs non-sibling, each contended placement vs solo,\n"
+	       "and same-pu vs solo (a control).\n"
+	       "A folder's comparisons are paired by block: d = log A - log B in each block (every\n"
+	       "placement once, in random order), d ~ Normal(delta, sigma), uniform priors; the\n"
+	       "slowdown is exp(delta), and drift shared by a block cancels. Fewer than %d paired\n"
+	       "blocks, or a samples.csv without block numbers: unpaired, said.\n"
 	       "\n"
+	       "  --unpaired         each placement an independent group: samples ~ Normal(mu,\n"
+	       "                     sigma), the ratio mu_A / mu_B\n"
+	       "  --paired           two files: pair them value by value (equal counts needed)\n"
 	       "  --seed-grid        reproduce seed 003 exactly (grids linspace(5, 35, 101)); on a\n"
 	       "                     folder it implies --unit process (the seed used every process\n"
 	       "                     time) unless --unit is given\n"
@@ -47,8 +54,8 @@ static void analyze_help(void)
 	       "Sigma's grid never goes below the timer's resolution (1 µs, rusage) or 0.1%% of the\n"
 	       "mean, whichever is smaller, so identical samples work.\n"
 	       "Exit status: 0 answered; 2 bad input (option, file, too few samples).\n",
-	       ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_DIRECTION_PROBABILITY,
-	       ANALYSIS_EQUIVALENCE_PROBABILITY, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX,
+	       ANALYSIS_PAIRED_MIN_BLOCKS, ANALYSIS_DIRECTION_PROBABILITY,
+	       ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_EQUIVALENCE_PROBABILITY, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX,
 	       ANALYSIS_GRID_DEFAULT, 100 * ANALYSIS_CONTAMINATED_SHARE);
 }
 
@@ -76,7 +83,7 @@ struct analyze_args {
 };
 
 enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP,
-       OPT_EXCLUDE_CONTAMINATED };
+       OPT_EXCLUDE_CONTAMINATED, OPT_PAIRED, OPT_UNPAIRED };
 
 /* One option of getopt_long into a; bad values exit 2. */
 static void take_analyze_option(int c, char **argv, struct analyze_args *a)
@@ -121,6 +128,13 @@ static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 	case OPT_EXCLUDE_CONTAMINATED:
 		a->exclude_contaminated = true;
 		break;
+	case OPT_PAIRED:
+	case OPT_UNPAIRED:
+		if (a->opt.design != ANALYSIS_PAIR_AUTO &&
+		    a->opt.design != (c == OPT_PAIRED ? ANALYSIS_PAIR_ALWAYS : ANALYSIS_PAIR_NEVER))
+			usage_exit("analyze", "--paired and --unpaired: give one of them");
+		a->opt.design = c == OPT_PAIRED ? ANALYSIS_PAIR_ALWAYS : ANALYSIS_PAIR_NEVER;
+		break;
 	case OPT_HELP:
 	case 'h':
 		analyze_help();
@@ -141,6 +155,8 @@ const struct option analyze_long_options[] = {
 	{ "grid", required_argument, NULL, OPT_GRID },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
+	{ "paired", no_argument, NULL, OPT_PAIRED },
+	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };

@@ -30,7 +30,7 @@
 #define DEFAULT_PLACEMENTS "sibling,non-sibling,solo"
 
 enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME, OPT_TRIAL_TIME,
-       OPT_PRECISION, OPT_TRIAL_TIMEOUT };
+       OPT_PRECISION, OPT_TRIAL_TIMEOUT, OPT_PROGRESS, OPT_PROGRESS_INTERVAL };
 
 static void help(void)
 {
@@ -50,8 +50,9 @@ static void help(void)
 	       "      --trial-time S     without --iters, a short calibration on the first CPU\n"
 	       "                         sizes the kernel so one copy runs about S seconds of user\n"
 	       "                         time alone (default %g; a command cannot be calibrated)\n"
-	       "      --precision PCT    stop once the headline ratio's 95%% interval is within\n"
-	       "                         ±PCT%% of its centre (after at least %d measured blocks),\n"
+	       "      --precision PCT    stop once the headline ratio's 95%% interval (paired by\n"
+	       "                         block, the one analyze gives) is within ±PCT%% of its\n"
+	       "                         centre (after at least %d measured blocks),\n"
 	       "                         or at --blocks/--duration if first (alone: at most %d\n"
 	       "                         blocks)\n"
 	       "  -b, --blocks N         measured blocks (each runs every placement once; default\n"
@@ -80,6 +81,12 @@ static void help(void)
 	       "                         second CPU (\"how much does B slow A down?\": only A's\n"
 	       "                         times are analysed)\n"
 	       "      --list-kernels     list the kernels and what bounds each\n"
+	       "      --progress MODE    auto (default: bar on a terminal, else lines), bar (one\n"
+	       "                         redrawn line), lines (a timestamped line per measured\n"
+	       "                         block at most every --progress-interval, at least every\n"
+	       "                         %g s, and a line per trial that shared its CPUs: for the\n"
+	       "                         log of an unattended run), none; --resume takes it too\n"
+	       "      --progress-interval T  lines: at most one per T (default %g s)\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show smtbench's version\n\n"
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
@@ -88,7 +95,8 @@ static void help(void)
 	       placement_names_list(placements, sizeof placements), DEFAULT_PLACEMENTS,
 	       CALIBRATE_DEFAULT_TRIAL_S, PRECISION_MIN_BLOCKS,
 	       PRECISION_DEFAULT_MAX_BLOCKS, DEFAULT_TRIALS, DEFAULT_WARMUP, TRIAL_TIMEOUT_FACTOR,
-	       TRIAL_TIMEOUT_MIN_S, TRIAL_TIMEOUT_UNCALIBRATED_S, TRIAL_TIMEOUTS_IN_A_ROW);
+	       TRIAL_TIMEOUT_MIN_S, TRIAL_TIMEOUT_UNCALIBRATED_S, TRIAL_TIMEOUTS_IN_A_ROW,
+	       PROGRESS_LINES_MAX_GAP_S, PROGRESS_INTERVAL_DEFAULT_S);
 }
 
 static void list_kernels(void)
@@ -287,11 +295,25 @@ static void print_protections(const struct experiment *e)
 			       "it will not stop this run\n", sigabbrev_np(stops[i]));
 }
 
+/* What the command line said beyond the experiment's own settings. */
+struct run_options {
+	const char *placements; /* --placements, or NULL */
+	const char *resume_dir; /* --resume, or NULL */
+	bool have_seed;
+	int settings_given;     /* options other than --help, --resume, --list-kernels and the
+	                         * progress ones */
+	enum progress_mode progress_mode;  /* --progress (default auto) */
+	double progress_interval_s;        /* --progress-interval (0: the default) */
+	bool done;              /* --help or --list-kernels answered: nothing to run */
+};
+
 /* --resume: the run taken up where it stopped (runner/resume.h checks everything first). */
-static int resume(const char *dir, char **command_line)
+static int resume(const char *dir, char **command_line, const struct run_options *o)
 {
 	struct resumed r;
 	resume_open(dir, command_line, &r);
+	r.e.progress_mode = o->progress_mode;
+	r.e.progress_interval_s = o->progress_interval_s;
 	if (r.complete) {
 		printf("%s is complete; nothing to resume.\n", dir);
 		resume_release(&r);
@@ -354,14 +376,6 @@ static void refuse_existing_out(const char *dir)
 	           "it with --resume %s", dir, dir);
 }
 
-/* What the command line said beyond the experiment's own settings. */
-struct run_options {
-	const char *placements; /* --placements, or NULL */
-	const char *resume_dir; /* --resume, or NULL */
-	bool have_seed;
-	int settings_given;     /* options other than --help, --resume, --list-kernels */
-	bool done;              /* --help or --list-kernels answered: nothing to run */
-};
 
 /* run's options; their short letters come from the command table (cli/commands.c). --trials
  * and --warmup are the first names of --blocks and --warmup-blocks, kept as aliases. */
@@ -384,6 +398,8 @@ const struct option run_long_options[] = {
 	{ "trial-timeout", required_argument, NULL, OPT_TRIAL_TIMEOUT },
 	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
+	{ "progress", required_argument, NULL, OPT_PROGRESS },
+	{ "progress-interval", required_argument, NULL, OPT_PROGRESS_INTERVAL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -466,6 +482,26 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 		break;
 	case OPT_RESUME: o->resume_dir = optarg; break;
 	case OPT_LIST_KERNELS: list_kernels(); o->done = true; break;
+	case OPT_PROGRESS: {
+		static const char *const modes[] = { "auto", "bar", "lines", "none" };
+		static const enum progress_mode values[] = { PROGRESS_AUTO, PROGRESS_BAR,
+		                                             PROGRESS_LINES, PROGRESS_NONE };
+		size_t k = 0;
+		while (k < 4 && strcmp(optarg, modes[k]))
+			k++;
+		if (k == 4)
+			usage_exit("run", "--progress: '%s': use auto, bar, lines or none", optarg);
+		o->progress_mode = values[k];
+		break;
+	}
+	case OPT_PROGRESS_INTERVAL:
+		if (parse_duration_s(optarg, &o->progress_interval_s) != 0
+		    || o->progress_interval_s < PROGRESS_INTERVAL_MIN_S
+		    || o->progress_interval_s > PROGRESS_LINES_MAX_GAP_S)
+			usage_exit("run", "--progress-interval: '%s' is not a time from %g s to %g s "
+			           "(60, 90s, 5m)", optarg, PROGRESS_INTERVAL_MIN_S,
+			           PROGRESS_LINES_MAX_GAP_S);
+		break;
 	case 'h': help(); o->done = true; break;
 	default: getopt_failure("run", opt, argv);
 	}
@@ -478,7 +514,9 @@ static void parse_options(int argc, char **argv, struct experiment *e, struct ru
 	int opt;
 	optind = 1;
 	while (!o->done && (opt = cli_getopt(argc, argv, "run")) != -1) {
-		if (opt != 'h' && opt != OPT_RESUME && opt != OPT_LIST_KERNELS)
+		/* How progress is shown is not a setting of the run: --resume takes it too. */
+		if (opt != 'h' && opt != OPT_RESUME && opt != OPT_LIST_KERNELS && opt != OPT_PROGRESS
+		    && opt != OPT_PROGRESS_INTERVAL)
 			o->settings_given++;
 		take_option(opt, argv, e, o);
 	}
@@ -662,8 +700,9 @@ static void print_workload_sizes(const struct experiment *e)
 		struct precision_tracker t;
 		precision_init(&t, e->precision_pct, e->plan.placements, e->plan.nplacements);
 		if (t.have_comparison)
-			printf("  stops when %s/%s is known to ±%g%% (95%% interval), after at least %d "
-			       "blocks, or at the limit above\n", placement_name(t.a), placement_name(t.b),
+			printf("  stops when %s/%s is known to ±%g%% (95%% interval, paired by block, as "
+			       "analyze gives it), after at least %d blocks, or at the limit above\n",
+			       placement_name(t.a), placement_name(t.b),
 			       e->precision_pct, PRECISION_MIN_BLOCKS);
 		else
 			printf("  --precision %g: one placement has nothing to compare with; the run "
@@ -764,12 +803,15 @@ int cmd_run(int argc, char **argv)
 	char **command_line = copy_command_line(argc, argv);
 	if (o.resume_dir) {
 		if (o.settings_given || optind < argc)
-			usage_exit("run", "--resume takes no other options: the run continues with the "
-			           "settings recorded in %s/meta.json", o.resume_dir);
+			usage_exit("run", "--resume takes no other options but --progress and "
+			           "--progress-interval: the run continues with the settings recorded in "
+			           "%s/meta.json", o.resume_dir);
 		experiment_release(&e);
-		return resume(o.resume_dir, command_line);
+		return resume(o.resume_dir, command_line, &o);
 	}
 	e.command_line = command_line;
+	e.progress_mode = o.progress_mode;
+	e.progress_interval_s = o.progress_interval_s;
 	settle_settings(&e, argc, argv);
 	int rc = new_run(&e, &o);
 	experiment_release(&e);

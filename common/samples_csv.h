@@ -44,6 +44,11 @@
 	X(STEAL,       "steal_s",     false)     \
 	X(LEFTOVERS,   "leftovers",   false)
 
+/* A trial shared its CPUs (it is "contaminated") when its foreign_s or steal_s is above this
+ * share of its duration (its longest wall_s): the one rule the runner's progress lines and the
+ * analysis apply. */
+#define SAMPLES_CONTAMINATED_SHARE 0.1
+
 enum samples_column {
 #define SAMPLES_CSV_ENUM_(id, name, required) SAMPLES_COL_##id,
 	SAMPLES_CSV_COLUMNS(SAMPLES_CSV_ENUM_)

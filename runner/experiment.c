@@ -70,8 +70,10 @@ static void show_precision(const struct experiment *e, long blocks_done, double 
 	fprintf(stderr, " → ±%g%% ETA %s", e->precision_pct, eta);
 }
 
-static void show_progress(const struct experiment *e, long done, long total, double elapsed_s,
-                          long run_done, double run_elapsed_s, const struct running_means *m)
+/* The progress text (no line end): blocks, elapsed, ETA, each placement's mean so far, and the
+ * precision target's interval. */
+static void write_progress(const struct experiment *e, long done, long total, double elapsed_s,
+                           long run_done, double run_elapsed_s, const struct running_means *m)
 {
 	char elapsed[32], eta[32];
 	format_hms(elapsed_s, elapsed, sizeof elapsed);
@@ -81,12 +83,12 @@ static void show_progress(const struct experiment *e, long done, long total, dou
 	format_hms(remaining, eta, sizeof eta);
 	long blocks_done = done / e->plan.nplacements;
 	if (blocks_done < e->plan.warmup_blocks)
-		fprintf(stderr, "\r\033[Kwarm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
+		fprintf(stderr, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
 	else if (total >= 0)
-		fprintf(stderr, "\r\033[K%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
+		fprintf(stderr, "%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
 		        e->plan.measured_blocks);
 	else
-		fprintf(stderr, "\r\033[K%ld blocks", blocks_done - e->plan.warmup_blocks);
+		fprintf(stderr, "%ld blocks", blocks_done - e->plan.warmup_blocks);
 	fprintf(stderr, "  %s elapsed, %s %s", elapsed, total >= 0 ? "ETA" : "left", eta);
 	for (int i = 0; i < e->plan.nplacements; i++) {
 		enum placement p = e->plan.placements[i];
@@ -94,7 +96,6 @@ static void show_progress(const struct experiment *e, long done, long total, dou
 			fprintf(stderr, "  %s %.4g s", placement_name(p), m->sum[p] / (double)m->n[p]);
 	}
 	show_precision(e, blocks_done - e->plan.warmup_blocks, per_trial, m);
-	fflush(stderr);
 }
 
 static void count_trial(struct running_means *m, long block, enum placement p, bool warmup,
@@ -141,7 +142,10 @@ struct run_state {
 	double origin_s;          /* start_s and end_s count from here (continued across --resume) */
 	double measured_origin_s; /* run time at which the first measured trial started */
 	double run_start_s;       /* when this call started, for the progress line's ETA */
-	bool progress;            /* stderr is a terminal */
+	bool progress;            /* the redrawn progress line (--progress bar, or auto on a tty) */
+	bool lines;               /* timestamped progress lines (--progress lines, or auto) */
+	double last_line_s;       /* when the last progress line was printed (trial_now_s) */
+	long contaminated_seen;   /* trials that shared their CPUs, for the lines */
 	struct running_means means;
 	const char *stop_reason;  /* STOP_..., or NULL after a failure */
 	char *log_path;           /* workload-stderr.log; log_fd is -1 when it cannot be opened */
@@ -157,6 +161,69 @@ struct run_state {
 	long leftover_trials, leftovers;
 	enum run_outcome outcome;
 };
+
+/* "2026-12-01T17:55:00Z": the progress lines' time stamp, in UTC like meta.json's. */
+static void utc_stamp(char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, size, "?");
+}
+
+/* After trial t (done trials in all): the redrawn line, or a timestamped line when a measured
+ * block has just ended and the interval has passed (or the longest gap, whatever ended). */
+static void show_progress(struct run_state *st, long t, long first_trial)
+{
+	const struct experiment *e = st->e;
+	long done = t + 1;
+	double now = trial_now_s();
+	bool block_end = done % e->plan.nplacements == 0 && done > st->warmup_trials;
+	double since = now - st->last_line_s;
+	double interval = e->progress_interval_s > 0 ? e->progress_interval_s
+	                                             : PROGRESS_INTERVAL_DEFAULT_S;
+	if (st->lines && !((block_end && since >= interval)
+	                   || since >= PROGRESS_LINES_MAX_GAP_S))
+		return;
+	if (!st->progress && !st->lines)
+		return;
+	char stamp[32];
+	utc_stamp(stamp, sizeof stamp);
+	if (st->progress)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "%s  ", stamp);
+	write_progress(e, done, st->total, now - st->origin_s, done - first_trial,
+	               now - st->run_start_s, &st->means);
+	if (st->lines) {
+		fprintf(stderr, "\n");
+		st->last_line_s = now;
+	}
+	fflush(stderr);
+}
+
+/* Progress lines: a measured trial that shared its CPUs (foreign or steal time above
+ * SAMPLES_CONTAMINATED_SHARE of its span, the analysis's rule) as it happens. */
+static void line_if_contaminated(struct run_state *st, long t, enum placement p, bool warmup,
+                                 const struct trial_result *r, double span_s)
+{
+	double shared = fmax(isnan(r->foreign_s) ? 0 : r->foreign_s,
+	                     isnan(r->steal_s) ? 0 : r->steal_s);
+	if (!st->lines || warmup || !(span_s > 0) || !(shared > SAMPLES_CONTAMINATED_SHARE * span_s))
+		return;
+	if (++st->contaminated_seen > PROGRESS_CONTAMINATED_SHOWN + 1)
+		return;
+	char stamp[32];
+	utc_stamp(stamp, sizeof stamp);
+	if (st->contaminated_seen > PROGRESS_CONTAMINATED_SHOWN)
+		fprintf(stderr, "%s  warning: more trials shared their CPUs; the summary counts them\n",
+		        stamp);
+	else
+		fprintf(stderr, "%s  warning: trial %ld (%s) shared its CPUs: foreign %.3g s, steal "
+		        "%.3g s in %.3g s\n", stamp, t, placement_name(p), r->foreign_s, r->steal_s,
+		        span_s);
+	fflush(stderr);
+}
 
 /* Trial t (ok or not, taking span_s) seen: with an automatic limit, the slowest ok trial so far
  * is noted until the limit is calibrated, which happens once the trials before calib_end have
@@ -225,7 +292,11 @@ static void run_state_init(struct run_state *st, long first_trial,
 	/* start_s and end_s continue across a resume: the time spent stopped is left out. */
 	st->origin_s = trial_now_s() - time_offset_s;
 	st->total = plan_total_trials(&st->e->plan);
-	st->progress = isatty(STDERR_FILENO);
+	enum progress_mode mode = st->e->progress_mode;
+	if (mode == PROGRESS_AUTO)
+		mode = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINES;
+	st->progress = mode == PROGRESS_BAR;
+	st->lines = mode == PROGRESS_LINES;
 	timeout_init(st, previous, nprevious);
 	st->log_path = xasprintf("%s/workload-stderr.log", store_dir(st->s));
 	st->log_fd = store_open_file(st->s, "workload-stderr.log", O_WRONLY | O_CREAT | O_APPEND,
@@ -237,7 +308,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
 	st->outcome = RUN_COMPLETE;
-	st->run_start_s = trial_now_s();
+	st->run_start_s = st->last_line_s = trial_now_s();
 }
 
 /* Whether trial t should start: the plan's end, or with a duration the time budget. */
@@ -428,6 +499,7 @@ static enum step run_one_trial(struct run_state *st, long t)
 	}
 	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
 	            mean_role_a_utime(&result, &labels));
+	line_if_contaminated(st, t, labels.placement, labels.warmup, &result, trial_span_s(&result));
 	if (first_block_failed(st, t)) {
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_AFTER;
@@ -455,6 +527,7 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	                 st->outcome == RUN_COMPLETE ? "complete"
 	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
 	meta_set_stop_reason(st->e->meta, st->stop_reason);
+	meta_set_precision(st->e->meta, &st->means.precision);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
 	if (st->log_fd >= 0) {
@@ -515,9 +588,8 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 		show_command_length(&st, t);
 		if (precision_done(&st, t))
 			st.stop_reason = STOP_PRECISION;
-		else if (st.progress)
-			show_progress(e, t + 1, st.total, trial_now_s() - st.origin_s,
-			              t + 1 - first_trial, trial_now_s() - st.run_start_s, &st.means);
+		else
+			show_progress(&st, t, first_trial);
 	}
 	if (st.outcome == RUN_COMPLETE && !st.stop_reason)
 		st.stop_reason = st.total >= 0 ? STOP_TRIALS : STOP_DURATION;

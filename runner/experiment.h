@@ -40,7 +40,23 @@
 #define TRIAL_TIMEOUTS_IN_A_ROW 3
 #define TRIAL_TIMEOUT_MAX_S (100.0 * 365 * 86400) /* what --trial-timeout accepts at most */
 
+/* How a run shows its progress on stderr (--progress): AUTO is BAR on a terminal, else LINES.
+ * BAR redraws one line; LINES prints a timestamped line after a measured block when
+ * progress_interval_s has passed since the last (and at the latest after
+ * PROGRESS_LINES_MAX_GAP_S), plus a line for each trial that shared its CPUs, for a log of an
+ * unattended run; NONE prints no progress. */
+enum progress_mode { PROGRESS_AUTO, PROGRESS_BAR, PROGRESS_LINES, PROGRESS_NONE };
+#define PROGRESS_INTERVAL_DEFAULT_S 60.0
+#define PROGRESS_INTERVAL_MIN_S 1.0
+#define PROGRESS_LINES_MAX_GAP_S 600.0
+/* Trials that shared their CPUs get a line each, up to this many; then one line says the rest
+ * are counted in the summary. */
+#define PROGRESS_CONTAMINATED_SHOWN 10
+
 struct experiment {
+	/* Presentation, not recorded (a resumed run chooses its own). */
+	enum progress_mode progress_mode;
+	double progress_interval_s; /* LINES: at most one progress line per this many seconds */
 	/* Settings, as recorded in meta.json. */
 	char *kernel;            /* NULL when running a command */
 	char *beside_kernel;     /* NULL unless --beside-kernel */
