@@ -58,6 +58,10 @@ enum analysis_t_method { ANALYSIS_T_AUTO, ANALYSIS_T_EXACT, ANALYSIS_T_BINNED };
  * probabilities then move by a factor within exp(+-2 x this), i.e. by at most 2e-7 relative. */
 #define ANALYSIS_T_LOGLIK_TOLERANCE 1e-7
 enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
+/* What a sample measures: user CPU time (a folder's default: what the other sibling cannot
+ * steal shows as user time) or elapsed wall time (samples.csv's wall_s; hyperfine's "times",
+ * its default). */
+enum analysis_metric { ANALYSIS_METRIC_USER, ANALYSIS_METRIC_WALL };
 
 /* Which design answers a comparison. PAIRED: for each block in which both placements have a
  * usable sample, d = log(A's value) - log(B's value) (the mean of the logs where a block holds
@@ -127,7 +131,9 @@ struct analysis_group {
 struct analysis_dataset {
 	char *source;                  /* the folder, or "FILE_A and FILE_B" */
 	bool from_folder;
+	bool from_hyperfine;           /* a hyperfine --export-json file: one group per command */
 	enum analysis_unit unit;
+	enum analysis_metric metric;
 	struct analysis_group *groups; /* placements in the stable order solo, same-pu, sibling, ... */
 	size_t group_count;
 	struct analysis_point *points; /* every sample in run order, warm-ups included */
@@ -173,6 +179,26 @@ struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum an
  */
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size);
+
+/* A results folder as analysis_load_folder_excluding loads it, each sample the metric's: user
+ * time (utime_s), or wall time (wall_s; a trial whose role-a rows lack it is skipped with a
+ * warning). */
+struct analysis_dataset *analysis_load_folder_metric(const char *dir, enum analysis_unit unit,
+                                                     enum analysis_metric metric,
+                                                     bool exclude_contaminated,
+                                                     char *err, size_t err_size);
+
+/*
+ * A `hyperfine --export-json` file: one group per command (named by the command), its per-run
+ * "times" (wall seconds) as samples, or with ANALYSIS_METRIC_USER a per-run "user" array where
+ * the file has one (hyperfine 1.15 records only each command's mean user time: refused, said).
+ * The comparisons are the first command against each other one, unpaired (hyperfine does not
+ * interleave its commands). NULL with "FILE: ..." or "FILE:LINE:COL: not JSON: ..." on error.
+ */
+struct analysis_dataset *analysis_load_hyperfine(const char *path, enum analysis_metric metric,
+                                                 char *err, size_t err_size);
+/* Whether `analyze PATH` should read PATH as a hyperfine export (its name ends in .json). */
+bool analysis_is_hyperfine_json(const char *path);
 
 /* Two groups from arrays (copied), as if read from files named name_a and name_b; for tests and
  * benchmarks. Returns NULL with a message for a non-finite or negative value, one above
@@ -317,6 +343,8 @@ struct analysis_smt_yield {
 struct analysis_result {
 	char *source;
 	bool from_folder;
+	bool from_hyperfine;
+	enum analysis_metric metric;
 	enum analysis_unit unit;
 	struct analysis_options options;
 	struct analysis_comparison *comparisons;

@@ -386,6 +386,8 @@ static int describe_dataset(struct analysis_result *r, const struct analysis_dat
 {
 	r->source = strdup(data->source);
 	r->from_folder = data->from_folder;
+	r->from_hyperfine = data->from_hyperfine;
+	r->metric = data->metric;
 	r->unit = data->unit;
 	r->options = *opt;
 	r->warmup_trials = data->warmup_trials;
@@ -425,6 +427,11 @@ static int plan_pairing(struct analysis_result *r, const struct analysis_dataset
 	memset(pb, 0, sizeof *pb);
 	if (!pairing_wanted(data, opt))
 		return 0;
+	if (data->from_hyperfine) {
+		set_error(err, err_size, "--paired: hyperfine runs each command's runs one after "
+		          "another, never interleaved, so there are no blocks to pair; leave it out");
+		return -1;
+	}
 	if (!data->from_folder && ga->n != gb->n) {
 		set_error(err, err_size, "--paired pairs the files value by value, and %s has %zu "
 		          "values but %s has %zu: give files of equal length, or drop --paired",
@@ -479,15 +486,22 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 	/* A folder's comparisons come from the placement registry; two files are one comparison. */
 	struct placement_comparison folder_plan[PLACEMENT_COMPARISONS_MAX];
 	struct placement_comparison plan_files = { NULL, NULL, COMPARISON_FILES };
+	/* A hyperfine export: its first command against each other one. */
 	size_t plan_count = data->from_folder
-	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX) : 1;
+	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX)
+	                    : data->group_count > 1 ? data->group_count - 1 : 1;
 	r->comparisons = calloc(plan_count, sizeof *r->comparisons);
 	if (!r->comparisons)
+		goto oom;
+	if (data->from_hyperfine && push_string(&r->notes, &r->note_count, text_printf(
+		"hyperfine ran each command's runs one after another, not interleaved in blocks: "
+		"the comparisons are unpaired, and drift between the commands' runs is not "
+		"cancelled")) < 0)
 		goto oom;
 	for (size_t k = 0; k < plan_count; k++) {
 		const struct placement_comparison *p = data->from_folder ? &folder_plan[k] : &plan_files;
 		int ia = data->from_folder ? analysis_dataset_find(data, p->a) : 0;
-		int ib = data->from_folder ? analysis_dataset_find(data, p->b) : 1;
+		int ib = data->from_folder ? analysis_dataset_find(data, p->b) : (int)k + 1;
 		if (ia < 0 || ib < 0 || data->group_count < 2)
 			continue; /* a placement that was not run: nothing to say */
 		const struct analysis_group *ga = &data->groups[ia], *gb = &data->groups[ib];

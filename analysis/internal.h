@@ -94,6 +94,11 @@ enum seconds_problem parse_seconds(const char *text, double *out);
 struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
                                       bool exclude_contaminated, size_t parts,
                                       char *err, size_t err_size);
+/* The same with a metric: each sample user time (samples_load) or wall time. */
+struct analysis_dataset *samples_load_metric(const char *dir, enum analysis_unit unit,
+                                             enum analysis_metric metric,
+                                             bool exclude_contaminated, size_t parts,
+                                             char *err, size_t err_size);
 
 /* ---- the paired design (paired.c) ---- */
 

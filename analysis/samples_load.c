@@ -525,6 +525,7 @@ struct segment {
 struct folder_load {
 	const char *path;
 	enum analysis_unit unit;
+	enum analysis_metric metric;
 	bool exclude_contaminated;
 	bool have_proc;
 	struct dataset_builder b;
@@ -1096,15 +1097,22 @@ static int add_trial(struct folder_load *L, const struct csv_row *rows, size_t n
 		}
 		return 0;
 	}
+	if (L->metric == ANALYSIS_METRIC_WALL)
+		for (size_t i = 0; i < n; i++)
+			if (rows[i].role_a && isnan(rows[i].wall))
+				return builder_warn(&L->b, text_printf(
+					"samples.csv:%ld: trial %ld has no wall_s, which --metric wall "
+					"analyses; trial skipped", rows[i].line_no, first->trial));
 	double sum = 0;
 	size_t role_a = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!rows[i].role_a)
 			continue;
-		sum += rows[i].utime;
+		double value = L->metric == ANALYSIS_METRIC_WALL ? rows[i].wall : rows[i].utime;
+		sum += value;
 		role_a++;
 		if (L->unit == ANALYSIS_UNIT_PROCESS &&
-		    builder_add_sample(&L->b, group, first->trial, first->block, rows[i].utime,
+		    builder_add_sample(&L->b, group, first->trial, first->block, value,
 		                       first->warmup) < 0)
 			return -1;
 	}
@@ -1141,6 +1149,15 @@ struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
                                       bool exclude_contaminated, size_t parts,
                                       char *err, size_t err_size)
 {
+	return samples_load_metric(dir, unit, ANALYSIS_METRIC_USER, exclude_contaminated, parts,
+	                           err, err_size);
+}
+
+struct analysis_dataset *samples_load_metric(const char *dir, enum analysis_unit unit,
+                                             enum analysis_metric metric,
+                                             bool exclude_contaminated, size_t parts,
+                                             char *err, size_t err_size)
+{
 	char *path = text_printf("%s/samples.csv", dir);
 	if (!path) {
 		set_error(err, err_size, "out of memory");
@@ -1154,10 +1171,12 @@ struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
 		free(path);
 		return NULL;
 	}
-	struct folder_load L = { .path = path, .unit = unit, .last_block = -1,
+	struct folder_load L = { .path = path, .unit = unit, .metric = metric, .last_block = -1,
 	                         .exclude_contaminated = exclude_contaminated };
 	bool ok = false;
 	L.b.data = dataset_new(dir, true, unit);
+	if (L.b.data)
+		L.b.data->metric = metric;
 	if (!L.b.data)
 		set_error(err, err_size, "%s: out of memory", path);
 	else if (read_rows(&L, fd, parts, err, err_size) == 0) {
@@ -1177,6 +1196,14 @@ struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_uni
                                               char *err, size_t err_size)
 {
 	return samples_load(dir, unit, false, 0, err, err_size);
+}
+
+struct analysis_dataset *analysis_load_folder_metric(const char *dir, enum analysis_unit unit,
+                                                     enum analysis_metric metric,
+                                                     bool exclude_contaminated,
+                                                     char *err, size_t err_size)
+{
+	return samples_load_metric(dir, unit, metric, exclude_contaminated, 0, err, err_size);
 }
 
 struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum analysis_unit unit,

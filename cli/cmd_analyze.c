@@ -36,6 +36,9 @@ static void analyze_help(void)
 	       "  --unpaired         each placement an independent group: samples ~ Normal(mu,\n"
 	       "                     sigma), the ratio mu_A / mu_B\n"
 	       "  --paired           two files: pair them value by value (equal counts needed)\n"
+	       "  --metric user|wall what a sample measures: user CPU time (a folder's default)\n"
+	       "                     or wall time (samples.csv's wall_s; hyperfine's per-run\n"
+	       "                     times, its default)\n"
 	       "  --seed-grid        reproduce seed 003 exactly (grids linspace(5, 35, 101)); on a\n"
 	       "                     folder it implies --unit process (the seed used every process\n"
 	       "                     time) unless --unit is given\n"
@@ -79,11 +82,13 @@ struct analyze_args {
 	enum analysis_unit unit;
 	bool json, unit_given;
 	bool exclude_contaminated;
+	enum analysis_metric metric;
+	bool metric_given;
 	bool done; /* --help answered */
 };
 
 enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP,
-       OPT_EXCLUDE_CONTAMINATED, OPT_PAIRED, OPT_UNPAIRED };
+       OPT_EXCLUDE_CONTAMINATED, OPT_PAIRED, OPT_UNPAIRED, OPT_METRIC };
 
 /* One option of getopt_long into a; bad values exit 2. */
 static void take_analyze_option(int c, char **argv, struct analyze_args *a)
@@ -128,6 +133,15 @@ static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 	case OPT_EXCLUDE_CONTAMINATED:
 		a->exclude_contaminated = true;
 		break;
+	case OPT_METRIC:
+		if (!strcmp(optarg, "user"))
+			a->metric = ANALYSIS_METRIC_USER;
+		else if (!strcmp(optarg, "wall"))
+			a->metric = ANALYSIS_METRIC_WALL;
+		else
+			usage_exit("analyze", "--metric '%s': use user or wall", optarg);
+		a->metric_given = true;
+		break;
 	case OPT_PAIRED:
 	case OPT_UNPAIRED:
 		if (a->opt.design != ANALYSIS_PAIR_AUTO &&
@@ -157,6 +171,7 @@ const struct option analyze_long_options[] = {
 	{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
+	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -183,19 +198,28 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 	struct analysis_dataset *data;
 	if (npaths == 1) {
 		struct stat st;
-		if (stat(paths[0], &st) == 0 && !S_ISDIR(st.st_mode)) {
-			warnx("%s: not a folder; give a results folder, or two files of numbers",
-			      paths[0]);
+		bool is_folder = stat(paths[0], &st) != 0 || S_ISDIR(st.st_mode);
+		if (!is_folder && analysis_is_hyperfine_json(paths[0])) {
+			/* hyperfine's own measure is the wall time of each run. */
+			data = analysis_load_hyperfine(paths[0], a->metric_given ? a->metric
+			                                        : ANALYSIS_METRIC_WALL, err, sizeof err);
+		} else if (!is_folder) {
+			warnx("%s: not a folder; give a results folder, a hyperfine --export-json file "
+			      "(FILE.json), or two files of numbers", paths[0]);
 			return NULL;
+		} else {
+			data = analysis_load_folder_metric(paths[0], a->unit, a->metric,
+			                                   a->exclude_contaminated, err, sizeof err);
 		}
-		data = analysis_load_folder_excluding(paths[0], a->unit, a->exclude_contaminated, err,
-		                                      sizeof err);
 	} else {
 		if (a->exclude_contaminated)
 			warnx("--exclude-contaminated: plain files have no foreign_s or steal_s; "
 			      "nothing is left out");
 		if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
 			warnx("--unit process: plain files hold one sample per line already");
+		if (a->metric_given)
+			usage_exit("analyze", "--metric: two files of numbers hold one kind of time "
+			           "already; --metric is for a results folder or a hyperfine export");
 		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
 	}
 	if (!data) {
@@ -250,7 +274,8 @@ int cmd_analyze(int argc, char **argv)
 		return EXIT_OK;
 	int rest = argc - optind;
 	if (rest != 1 && rest != 2)
-		usage_exit("analyze", "give a results folder, or two files of numbers");
+		usage_exit("analyze", "give a results folder, a hyperfine --export-json file, or two "
+		           "files of numbers");
 	struct analysis_dataset *data = load_dataset(argv + optind, rest, &a);
 	if (!data)
 		return EXIT_USAGE;

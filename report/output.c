@@ -47,6 +47,9 @@ static const char *samples_word(const struct analysis_result *r)
  * trials, so there every number, one per line, is a sample and --unit does not apply. */
 static const char *unit_words(const struct analysis_result *r)
 {
+	if (r->from_hyperfine)
+		return r->metric == ANALYSIS_METRIC_USER ? "one run of each command (its user time)"
+		                                         : "one run of each command (its wall time)";
 	if (!r->from_folder)
 		return "one number per line of each file";
 	return r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
@@ -360,10 +363,13 @@ int output_analysis_text(FILE *out, const struct analysis_result *r)
 		unit_note = r->unit == ANALYSIS_UNIT_PROCESS
 		            ? " (--seed-grid implies it: the seed used every process time)"
 		            : " (not the seed's: it used every process time; see --unit process)";
-	fprintf(out, "smtbench analyze %s: %s model, %s, unit%s %s%s\n\n", r->source,
+	/* A folder's wall time is said; hyperfine's unit words name its metric already. */
+	const char *metric = r->from_folder && r->metric == ANALYSIS_METRIC_WALL
+	                     ? "metric wall time (wall_s), " : "";
+	fprintf(out, "smtbench analyze %s: %s model, %s, %sunit%s %s%s\n\n", r->source,
 	        r->options.seed_grid ? "the seed's normal" :
 	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
-	        design_words(r), r->from_folder ? "" : ":", unit_words(r), unit_note);
+	        design_words(r), metric, r->from_folder ? "" : ":", unit_words(r), unit_note);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		print_comparison(out, &r->comparisons[i], r);
 	char *yield = output_smt_yield_sentence(&r->smt_yield, NULL);
@@ -548,7 +554,7 @@ json_t *output_analysis_json(const struct analysis_result *r)
 	json_t *groups = json_array();
 	for (size_t i = 0; i < r->group_count; i++)
 		json_array_append_new(groups, diagnostics_json_with_lines(&r->groups[i]));
-	if (!r->from_folder && r->comparison_count == 1) {
+	if (!r->from_folder && !r->from_hyperfine && r->comparison_count == 1) {
 		json_t *o = output_comparison_json(&r->comparisons[0]);
 		if (o)
 			json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
@@ -570,7 +576,11 @@ json_t *output_analysis_json(const struct analysis_result *r)
 	                 "failed_trials", (json_int_t)r->failed_trials,
 	                 "warnings", strings_json(r->warnings, r->warning_count),
 	                 "notes", strings_json(r->notes, r->note_count));
-	if (o)
+	if (o) {
 		json_object_set_new(o, "smt_yield", smt_yield_json(&r->smt_yield));
+		json_object_set_new(o, "metric", json_string(r->metric == ANALYSIS_METRIC_WALL
+		                                             ? "wall" : "user"));
+		json_object_set_new(o, "hyperfine", json_boolean(r->from_hyperfine));
+	}
 	return o;
 }

@@ -82,6 +82,64 @@ assert y["baseline"] == "non-sibling" and y["settled"], y
 check_status 0 "…and in text" "$SMTBENCH" analyze "$ex"
 check "…in words: SMT costs 26% throughput" contains "$t_out" "SMT on costs 26% throughput"
 
+# A hyperfine --export-json file, made here by a real hyperfine: its first command against each
+# other one, by their per-run wall times, unpaired (hyperfine does not interleave commands).
+if command -v hyperfine >/dev/null; then
+	nop="$SMTBENCH_BUILD/kernels/nop"
+	hyperfine -N --runs 10 --warmup 1 --export-json "$t_tmp/hf.json" "$nop 2000000" \
+		"$nop 8000000" "$nop 2000001" >/dev/null 2>&1
+	check_status 0 "a hyperfine export of 3 commands" "$SMTBENCH" analyze "$t_tmp/hf.json" --json
+	check "…compares the first command with each other one, by wall time, unpaired" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["hyperfine"] and d["metric"] == "wall", d
+c = d["comparisons"]
+assert [(x["a"]["name"].split()[-1], x["b"]["name"].split()[-1]) for x in c] == \
+    [("2000000", "8000000"), ("2000000", "2000001")], c
+assert all(x["design"] == "unpaired" and x["a"]["n"] == 10 for x in c), c
+assert c[0]["verdict"] == "faster" and c[0]["ratio_ci"][1] < 0.5, c[0]
+assert any("not interleaved" in n for n in d["notes"]), d["notes"]
+' "$t_out"
+	check_status 0 "…in text" "$SMTBENCH" analyze "$t_tmp/hf.json"
+	check "…names the unit: one run of each command (its wall time)" \
+		contains "$t_out" "unit: one run of each command (its wall time)"
+	check_status 2 "--metric user on it" "$SMTBENCH" analyze "$t_tmp/hf.json" --metric user
+	check "…says hyperfine kept only the mean user time" \
+		contains "$t_err" "hyperfine recorded only the mean user time of each command"
+	check_status 2 "--paired on it" "$SMTBENCH" analyze "$t_tmp/hf.json" --paired
+	check "…says there are no blocks" contains "$t_err" "no blocks to pair"
+else
+	skip "hyperfine export: hyperfine is not installed (apt-get install hyperfine)"
+fi
+printf '{"results": [{"command": "a", "times": [1, 2]}' >"$t_tmp/cut.json"
+check_status 2 "a cut-off JSON file" "$SMTBENCH" analyze "$t_tmp/cut.json"
+check "…names the file, its line and column" contains "$t_err" "cut.json:1:"
+printf '{"results": [{"command": "a", "times": [1, 2]}]}' >"$t_tmp/one.json"
+check_status 2 "an export of one command" "$SMTBENCH" analyze "$t_tmp/one.json"
+check "…says two or more are needed" contains "$t_err" "1 command(s) in \"results\""
+printf '{"results": [{"command": "a", "times": [1, 2]}, {"command": "b", "times": [1, -2]}]}' \
+	>"$t_tmp/negative.json"
+check_status 2 "a negative time in an export" "$SMTBENCH" analyze "$t_tmp/negative.json"
+check "…names the command and the run" contains "$t_err" "results[1] (b): run 1 is not a time"
+printf '{"mean": 1}' >"$t_tmp/other.json"
+check_status 2 "a JSON file that is not an export" "$SMTBENCH" analyze "$t_tmp/other.json"
+check "…says so" contains "$t_err" "not a hyperfine --export-json file"
+
+# --metric wall on a folder: each trial's mean wall_s.
+check_status 0 "--metric wall on a folder" "$SMTBENCH" analyze "$run" --metric wall --json
+check "…analyses wall_s: the means are the role-a rows' wall times" python3 - "$run" "$t_out" <<'EOF2'
+import csv, json, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/samples.csv"))
+        if r["warmup"] == "0" and r["role"] == "a" and r["placement"] == "solo"]
+want = sum(float(r["wall_s"]) for r in rows) / len(rows)
+d = json.loads(sys.argv[2])
+assert d["metric"] == "wall", d["metric"]
+got = next(g for c in d["comparisons"] for g in (c["a"], c["b"]) if g["name"] == "solo")["mean"]
+assert abs(got - want) < 1e-9 * want, (got, want)
+EOF2
+check_status 2 "--metric on two plain files" "$SMTBENCH" analyze "$ex/data_ht.txt" \
+	"$ex/data_noht.txt" --metric wall
+
 # --seed-grid on a folder implies --unit process (the seed used every process time).
 check_status 0 "seed grid on the shipped folder, no --unit" "$SMTBENCH" analyze "$ex" --seed-grid
 check "folder, --seed-grid alone: probability 1.00" contains "$t_out" "slower with probability of 1.00"
