@@ -72,8 +72,17 @@ static void print_info(const struct topo_info *info, const char *spec)
 		printf("topology:         this system\n");
 	else
 		printf("topology:         %s %s\n", info->source_name, spec);
-	if (info->cpu_model[0])
-		printf("CPU model:        %s\n", info->cpu_model);
+	if (info->cpu_model[0]) {
+		/* The one rule chose (common/cpu_model.h); say so when hwloc's string differs, so that
+		 * a user comparing with lstopo sees why. */
+		char hwloc[CPU_MODEL_LEN];
+		cpu_model_choose(NULL, info->cpu_model_hwloc, hwloc, sizeof hwloc);
+		if (hwloc[0] && strcmp(hwloc, info->cpu_model))
+			printf("CPU model:        %s (from /proc/cpuinfo; hwloc names it \"%s\")\n",
+			       info->cpu_model, hwloc);
+		else
+			printf("CPU model:        %s\n", info->cpu_model);
+	}
 	if (info->packages > 0 || info->pus == 0)
 		printf("packages:         %d\n", info->packages);
 	else
@@ -193,6 +202,13 @@ static json_t *json_pus(const int *pus, int n)
 	return arr;
 }
 
+/* A source's CPU model, or null when it names none (or is not UTF-8, which JSON cannot hold). */
+static json_t *json_model(const char *model)
+{
+	json_t *s = model[0] ? json_string(model) : NULL;
+	return s ? s : json_null();
+}
+
 static json_t *json_info(const struct topo_info *info, const struct topo_pair pairs[PLACEMENT_COUNT])
 {
 	json_t *root = json_object();
@@ -212,6 +228,9 @@ static json_t *json_info(const struct topo_info *info, const struct topo_pair pa
 	if (info->hypervisor[0])
 		json_object_set_new(root, "hypervisor", json_string(info->hypervisor));
 	json_object_set_new(root, "cpu_model", json_string(info->cpu_model));
+	json_object_set_new(root, "cpu_model_sources",
+	                    json_pack("{s:o, s:o}", "hwloc", json_model(info->cpu_model_hwloc),
+	                              "proc_cpuinfo", json_model(info->cpu_model_proc)));
 	json_object_set_new(root, "disallowed_pus", json_integer(info->disallowed_pus));
 	json_t *kinds = json_array();
 	for (int k = 0; k < info->nkinds; k++) {

@@ -15,6 +15,7 @@
 
 #include "fleet/fleet.h"
 #include "analysis/analysis.h"
+#include "common/cpu_model.h"
 #include "common/error.h"
 #include "common/fileio.h"
 #include "common/text.h"
@@ -291,12 +292,13 @@ static json_t *run_settings(const json_t *meta)
 	                 "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
 }
 
-/* What must be equal for nodes to be pooled: CPU model, SMT state, the run's settings and the
- * comparison. */
-static char *group_key(const json_t *meta, const char *smt, const json_t *settings,
+/* What must be equal for nodes to be pooled: CPU model (by the one rule, cpu_model_of_meta, so
+ * that folders written before meta.json kept both sources group with newer ones), SMT state,
+ * the run's settings and the comparison. */
+static char *group_key(const char *cpu_model, const char *smt, const json_t *settings,
                        const char *comparison)
 {
-	json_t *key = json_pack("{s:s, s:s, s:O, s:s}", "cpu_model", meta_str(meta, "cpu_model"),
+	json_t *key = json_pack("{s:s, s:s, s:O, s:s}", "cpu_model", cpu_model,
 	                        "smt", smt, "settings", settings, "comparison", comparison);
 	char *text = key ? json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(key);
@@ -447,7 +449,9 @@ static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
 	const struct analysis_comparison *c = report_headline_comparison(rep);
 	h->dir = strdup(dir);
 	h->host = text_escape(meta_str(meta, "host"));
-	h->cpu_model = text_escape(meta_str(meta, "cpu_model"));
+	char *model = cpu_model_of_meta(meta);
+	const char *named = model && *model ? model : "unknown";
+	h->cpu_model = model ? text_escape(named) : NULL;
 	h->smt = strdup(smt_state(meta));
 	h->os_kernel = text_escape(meta_str(meta, "os_kernel"));
 	char *workload = workload_text(meta);
@@ -457,10 +461,14 @@ static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
 	h->comparison = comparison ? text_escape(comparison) : NULL;
 	h->smt_question = c->kind == COMPARISON_HEADLINE;
 	free(comparison);
-	if (!h->comparison)
+	if (!h->comparison) {
+		free(model);
 		return -1;
+	}
 	h->settings = run_settings(meta);
-	h->group_key = h->settings ? group_key(meta, h->smt, h->settings, h->comparison) : NULL;
+	h->group_key = h->settings && model ? group_key(named, h->smt, h->settings, h->comparison)
+	                                    : NULL;
+	free(model);
 	h->n = c->a.n < c->b.n ? c->a.n : c->b.n;
 	h->ratio_mean = c->ratio_mean;
 	h->ratio_ci[0] = c->ratio_ci[0];

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cpu_model.h"
 #include "common/fileio.h"
 #include "report/internal.h"
 #include "common/placements.h"
@@ -306,7 +307,7 @@ static char *machine_text(const json_t *meta)
 {
 	if (!meta)
 		return strdup("not recorded (no readable meta.json)");
-	const char *cpu = report_meta_string(meta, "cpu_model");
+	char *cpu = cpu_model_of_meta(meta); /* the one rule, for folders of every age */
 	const char *host = report_meta_string(meta, "host");
 	json_t *topo = json_object_get(meta, "topology");
 	char *s = NULL;
@@ -314,7 +315,9 @@ static char *machine_text(const json_t *meta)
 	FILE *out = open_memstream(&s, &len);
 	if (!out)
 		return NULL;
-	fprintf(out, "%s", cpu ? cpu : "CPU model not recorded");
+	bool named = cpu && *cpu;
+	fprintf(out, "%s", named ? cpu : "CPU model not recorded");
+	free(cpu);
 	if (host)
 		fprintf(out, " on host %s", host);
 	if (json_is_object(topo))
@@ -331,7 +334,7 @@ static char *machine_text(const json_t *meta)
 	if (smt)
 		fprintf(out, "; SMT control: %s", smt);
 	const char *source = report_meta_string(meta, "source");
-	if (!cpu && !host && source)
+	if (!named && !host && source)
 		fprintf(out, " (data from: %s)", source);
 	fclose(out);
 	return s;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu_model.h"
 #include "report/internal.h"
 
 /* ---- the terminal summary ---------------------------------------------------------------- */
@@ -90,6 +91,8 @@ int report_print_summary(const struct report *rep, bool files_written, FILE *out
 		fprintf(out, "%s\n", report_no_sibling_text(rep, buf, sizeof buf));
 	}
 	fprintf(out, "Answer: %s\n", rep->headline_text);
+	if (rep->smt_yield_text)
+		fprintf(out, "SMT yield: %s.\n", rep->smt_yield_text);
 	char stop[300];
 	if (*report_stop_text(rep, stop, sizeof stop))
 		fprintf(out, "%s\n", stop);
@@ -239,6 +242,8 @@ static void write_md(const struct report *rep, FILE *out)
 		fprintf(out, "%s\n\n", report_no_sibling_text(rep, buf, sizeof buf));
 	}
 	fprintf(out, "**Answer:** %s\n\n", rep->headline_text);
+	if (rep->smt_yield_text)
+		fprintf(out, "**SMT yield:** %s.\n\n", rep->smt_yield_text);
 	char stop[300];
 	if (*report_stop_text(rep, stop, sizeof stop))
 		fprintf(out, "%s\n\n", stop);
@@ -327,7 +332,8 @@ static void write_md(const struct report *rep, FILE *out)
 	md_cell(out, rep->machine);
 	fputs("\n\n", out);
 	if (rep->meta) {
-		static const char *const keys[] = { "host", "cpu_model", "os_kernel", "hwloc_version",
+		static const char *const keys[] = { "host", "cpu_model", "cpu_model_sources",
+		                                    "os_kernel", "hwloc_version",
 		                                    "smt_control", "smt_active", "governor",
 		                                    "virtual_machine", "hypervisor", "topology",
 		                                    "version", "created_utc", "status", "trials_done",
@@ -339,10 +345,15 @@ static void write_md(const struct report *rep, FILE *out)
 			if (!v)
 				continue;
 			fprintf(out, "| %s | ", keys[i]);
+			char *model = NULL;
 			if (!strcmp(keys[i], "topology"))
 				md_topology(out, v);
+			else if (!strcmp(keys[i], "cpu_model") && (model = cpu_model_of_meta(rep->meta))
+			         && *model)
+				md_cell(out, model); /* the one rule, as in the Machine line above */
 			else
 				md_json_value(out, v);
+			free(model);
 			fputs(" |\n", out);
 		}
 		json_t *settings = json_object_get(rep->meta, "settings");

@@ -185,7 +185,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 	json_t *placements, *names, *skipped;
 	placements_json(e, &placements, &names, &skipped);
 	json_t *meta = json_pack(
-		"{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o,"
+		"{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o,"
 		" s:o, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",
 		"tool", "smtbench",
 		"version", SMTBENCH_VERSION,
@@ -193,7 +193,11 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"created_utc", created,
 		"host", string_or_null(facts.host),
 		"os_kernel", string_or_null(facts.os_kernel),
-		"cpu_model", string_or_null(facts.cpu_model[0] ? facts.cpu_model : info->cpu_model),
+		/* The one rule's choice (common/cpu_model.h), and both sources as read. */
+		"cpu_model", string_or_null(info->cpu_model),
+		"cpu_model_sources", json_pack("{s:o, s:o}",
+		                               "hwloc", string_or_null(info->cpu_model_hwloc),
+		                               "proc_cpuinfo", string_or_null(info->cpu_model_proc)),
 		"hwloc_version", topo_hwloc_version(),
 		"smt_control", string_or_null(facts.smt_control),
 		"smt_active", string_or_null(facts.smt_active),

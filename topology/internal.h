@@ -59,4 +59,8 @@ const char *topo_kind_name(const struct topo *t, int kind);
  * t->info: call it after the model is built and the info filled. Never fails. */
 void topo_plan_pairs(struct topo *t);
 
+/* This system's /proc/cpuinfo "model name" (the first CPU's) into out; "" when it has none
+ * (arm64 and POWER kernels write other fields) or cannot be read. machine.c. */
+void topo_read_proc_cpu_model(char *out, size_t len);
+
 #endif

@@ -13,7 +13,7 @@
 
 #include "common/fileio.h"
 
-static void read_cpu_model(char *out, size_t len)
+void topo_read_proc_cpu_model(char *out, size_t len)
 {
 	out[0] = '\0';
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -45,7 +45,6 @@ void topo_machine_read(struct topo_machine *out)
 		snprintf(out->os_kernel, sizeof out->os_kernel, "%s %s %s", u.sysname, u.release,
 		         u.version);
 	}
-	read_cpu_model(out->cpu_model, sizeof out->cpu_model);
 	fileio_read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
 	                       out->governor, sizeof out->governor);
 	fileio_read_first_line(TOPO_SMT_CONTROL_PATH, out->smt_control, sizeof out->smt_control);

@@ -268,6 +268,66 @@ static int read_xml_file(const char *path, char **out, size_t *len, char *err, s
 	return 0;
 }
 
+/* The XML format of an hwloc export, from its <topology version="MAJOR.MINOR"> tag. False when
+ * the tag or its version is missing (hwloc 1.x wrote none). */
+static bool xml_format_version(const char *xml, unsigned *major, unsigned *minor)
+{
+	const char *tag = strstr(xml, "<topology");
+	const char *end = tag ? strchr(tag, '>') : NULL;
+	const char *v = tag ? strstr(tag, " version=") : NULL;
+	if (!v || !end || v > end || (v[9] != '"' && v[9] != '\''))
+		return false;
+	return sscanf(v + 10, "%u.%u", major, minor) == 2;
+}
+
+/* The hwloc release that wrote an export (its root's hwlocVersion info, e.g. "3.0.0") into out,
+ * printable characters only; "" when the file does not say. */
+static void xml_writer_version(const char *xml, char *out, size_t len)
+{
+	static const char attr[] = "name=\"hwlocVersion\" value=\"";
+	const char *v = strstr(xml, attr);
+	size_t n = 0;
+	for (v = v ? v + sizeof attr - 1 : ""; *v && n + 1 < len && n < 31; v++, n++) {
+		if (!isalnum((unsigned char)*v) && !strchr(".+-_~", *v))
+			break;
+		out[n] = *v;
+	}
+	out[n] = '\0';
+}
+
+/*
+ * Why hwloc refused an XML file, in err. hwloc reads the XML formats of its own major release
+ * and older ones; hwloc 3 writes format 3.0 by default, which hwloc 2 refuses though the file
+ * may be perfectly good. Such a file is named for what it is, with the way to write one this
+ * build reads (hwloc 3's lstopo exports format 2 with --export-xml-flags v2, i.e. the
+ * HWLOC_TOPOLOGY_EXPORT_XML_FLAG_V2 of its export.h); anything else is not an hwloc topology.
+ */
+static void xml_refused(const char *path, const char *xml, char *err, size_t err_size)
+{
+	unsigned major = 0, minor = 0;
+	unsigned reads = hwloc_get_api_version() >> 16;
+	if (!xml_format_version(xml, &major, &minor) || major <= reads) {
+		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make one with: "
+		          "lstopo-no-graphics --of xml FILE.xml)", path);
+		return;
+	}
+	char writer[32], by[64];
+	xml_writer_version(xml, writer, sizeof writer);
+	if (writer[0] && strtoul(writer, NULL, 10) >= major) /* else the file contradicts itself */
+		snprintf(by, sizeof by, "hwloc %s", writer);
+	else
+		snprintf(by, sizeof by, "hwloc %u or newer", major);
+	char how[160];
+	if (reads == 2)
+		snprintf(how, sizeof how, "lstopo-no-graphics --of xml --export-xml-flags v2 FILE.xml");
+	else
+		snprintf(how, sizeof how, "lstopo-no-graphics --of xml FILE.xml, in a format hwloc %u "
+		         "reads (see its --export-xml-flags)", reads);
+	set_error(err, err_size, "'%s' was written by %s (XML format %u.%u); this smtbench uses "
+	          "hwloc %s, which reads format %u and older: on the machine that wrote it, export "
+	          "it with: %s", path, by, major, minor, topo_hwloc_version(), reads, how);
+}
+
 /* In the trial child: hwloc loads the buffer as topo_load would. Exit 0 when it loads, 3 when
  * hwloc refuses it; a crash shows as a signal (or a sanitizer's exit status). */
 _Noreturn static void try_xml_child(const char *xml, size_t len)
@@ -310,8 +370,7 @@ static int try_xml_apart(const char *path, const char *xml, size_t len, char *er
 	if (got == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (got == pid && WIFEXITED(status) && WEXITSTATUS(status) == 3)
-		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make one with: "
-		          "lstopo-no-graphics --of xml FILE.xml)", path);
+		xml_refused(path, xml, err, err_size);
 	else if (got == pid && WIFSIGNALED(status))
 		set_error(err, err_size, "'%s' is not a topology smtbench can read: hwloc's XML "
 		          "parser crashed on it (signal SIG%s, in a separate process)", path,
@@ -437,7 +496,9 @@ static void count_shape(struct topo *t, struct topo_info *info)
 }
 
 /* The SMT state and whether this is a virtual machine: from /sys and CPUID on this system, from
- * the topology's own shape and attributes for a loaded one. Then the CPU model hwloc names. */
+ * the topology's own shape and attributes for a loaded one. Then the CPU model, by the one rule
+ * (common/cpu_model.c): /proc/cpuinfo's is read only for this system, as a loaded topology is
+ * another machine's. */
 static void read_smt_vm_model(struct topo *t, struct topo_info *info)
 {
 	if (info->source == TOPO_THIS_SYSTEM) {
@@ -455,7 +516,11 @@ static void read_smt_vm_model(struct topo *t, struct topo_info *info)
 	for (hwloc_obj_t pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, NULL);
 	     pack && !model; pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, pack))
 		model = hwloc_obj_get_info_by_name(pack, "CPUModel");
-	copy_trimmed(info->cpu_model, sizeof info->cpu_model, model ? model : "");
+	copy_trimmed(info->cpu_model_hwloc, sizeof info->cpu_model_hwloc, model ? model : "");
+	if (info->source == TOPO_THIS_SYSTEM)
+		topo_read_proc_cpu_model(info->cpu_model_proc, sizeof info->cpu_model_proc);
+	cpu_model_choose(info->cpu_model_proc, info->cpu_model_hwloc, info->cpu_model,
+	                 sizeof info->cpu_model);
 }
 
 /* CPU kinds, biggest first; a topology without kinds is one kind. */
@@ -520,8 +585,7 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 	    || try_xml_apart(spec, t->xml, len, err, err_size) != 0)
 		return -1;
 	if (hwloc_topology_set_xmlbuffer(t->hw, t->xml, (int)len + 1) < 0) {
-		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file (make one with: "
-		          "lstopo-no-graphics --of xml FILE.xml)", spec);
+		xml_refused(spec, t->xml, err, err_size);
 		return -1;
 	}
 	return 0;

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 
+#include "common/cpu_model.h"  /* CPU_MODEL_LEN, the rule that names the CPU model */
 #include "common/error.h"
 #include "common/placements.h" /* enum placement, placement_name/parse/nprocs */
 
@@ -58,7 +59,12 @@ struct topo_info {
 	char smt[TOPO_NAME_LEN];
 	bool virtual_machine;
 	char hypervisor[TOPO_NAME_LEN]; /* e.g. "KVM"; "" when not known or not a VM */
-	char cpu_model[128];            /* "" when the topology does not say */
+	/* The CPU model by the one rule (common/cpu_model.h): /proc/cpuinfo's on this system when
+	 * it names one, else hwloc's; "" when neither says. The two sources as read, "" when
+	 * silent (cpu_model_proc always for a loaded topology: it describes another machine). */
+	char cpu_model[CPU_MODEL_LEN];
+	char cpu_model_hwloc[CPU_MODEL_LEN];
+	char cpu_model_proc[CPU_MODEL_LEN];
 	int nkinds;                     /* 1 on ordinary machines, 2 on hybrids */
 	struct topo_kind kinds[TOPO_MAX_KINDS]; /* biggest (most performant) kind first */
 	int disallowed_pus;             /* present but not usable here (cgroup, affinity, offline) */
@@ -116,6 +122,16 @@ bool topo_relation_serves(enum placement relation, enum placement placement);
 int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struct topo_pair *out,
                         char *err, size_t err_size);
 
+/* ---- Every CPU of the machine, usable here or not (`smtbench threads` relates the CPUs other
+ * processes ran on). Cores are named by hwloc's logical index ("core L#n", as lstopo). ---- */
+/* The core of CPU cpu (OS index); -1 when there is no such PU or no Core above it. */
+int topo_cpu_core(const struct topo *t, int cpu);
+/* How many cores the topology has (0 when it has no Core level). */
+int topo_core_count(const struct topo *t);
+/* The CPUs (OS indexes, ascending) of core `core` into out, at most max of them; returns how
+ * many the core has (more than max when out was too short), 0 when there is no such core. */
+int topo_core_cpus(const struct topo *t, int core, int *out, int max);
+
 /* Writes the topology as hwloc XML (for the results folder). -1 with err on failure. */
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size);
 
@@ -125,11 +141,10 @@ const char *topo_hwloc_version(void);
 /* ---- Facts about this machine, read from /proc and /sys (never from a loaded topology) ----
  * For meta.json, `topo` and the report: what may confound a comparison (frequency governor, SMT
  * control, a CPU quota) and what identifies the run. Each text field is "" when this system
- * does not expose it. The virtual-machine facts are in struct topo_info. */
+ * does not expose it. The virtual-machine facts and the CPU model are in struct topo_info. */
 struct topo_machine {
 	char host[128];
 	char os_kernel[256];   /* "Linux 6.1.0-... #1 SMP ..." */
-	char cpu_model[160];   /* /proc/cpuinfo "model name" */
 	char governor[64];     /* cpu0's scaling_governor */
 	char smt_control[32];  /* /sys/devices/system/cpu/smt/control */
 	char smt_active[8];    /* /sys/devices/system/cpu/smt/active */

@@ -98,6 +98,8 @@ d=$t_tmp/summary
 make_run "$d"
 set_meta "$d" host '"evil\u001b[2Jhost"'
 set_meta "$d" cpu_model '"CPU\nFAKE"'
+# the report names the model by the rule (common/cpu_model.h), from these where they name one
+set_meta "$d" cpu_model_sources '{"proc_cpuinfo": "CPU\nFAKE", "hwloc": "\u001b[2JCPU"}'
 check_status 0 "report of a folder whose host and CPU model hold control characters" \
 	"$SMTBENCH" report "$d"
 check "... prints them escaped" bash -c '[[ $1 == *"evil\\x1b[2Jhost"* && $1 == *"CPU\\x0aFAKE"* ]]' _ "$t_out"

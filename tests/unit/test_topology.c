@@ -456,6 +456,9 @@ static void test_hybrid_kinds(void)
 	CHECK_INT(info.nkinds, 1, "ordinary machine: one kind");
 	CHECK_INT(info.kinds[0].pus, 96, "the one kind holds every PU");
 	CHECK_STR(info.cpu_model, "AMD EPYC 7451 24-Core Processor", "CPU model, trimmed");
+	CHECK_STR(info.cpu_model_proc, "", "a loaded topology: this machine's /proc is not asked");
+	CHECK_STR(info.cpu_model_hwloc, "AMD EPYC 7451 24-Core Processor",
+	          "... so hwloc's CPUModel is the model (the one rule)");
 	topo_free(&t);
 
 	t = topo_load(fixture_path("qemu-2p3d3c2t.xml", path, sizeof path), err, sizeof err);
