@@ -425,10 +425,21 @@ static char *meta_problem(const char *dir, json_t **meta)
 	return NULL;
 }
 
-/* The normal summary of log(mu_A / mu_B): the two posteriors are independent (separate
- * samples), so the mean and variance of the logs add. */
+/* The normal summary of the node's log ratio. Paired: the moments of delta's posterior (the
+ * mean per-block log ratio), the node's own answer. Unpaired: the two posteriors are
+ * independent (separate samples), so the mean and variance of log(mu_A) and log(mu_B) add. */
 static void log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
 {
+	if (c->design == ANALYSIS_DESIGN_PAIRED) {
+		double m = analysis_dist_mean(&c->log_ratio), v = 0;
+		for (size_t i = 0; i < c->log_ratio.count; i++) {
+			double e = c->log_ratio.values[i] - m;
+			v += c->log_ratio.probs[i] * e * e;
+		}
+		*mean = m;
+		*sd = sqrt(v);
+		return;
+	}
 	const struct analysis_dist *d[2] = { &c->a.mu, &c->b.mu };
 	double m[2] = { 0, 0 }, v[2] = { 0, 0 };
 	for (int k = 0; k < 2; k++) {
@@ -469,7 +480,9 @@ static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
 	h->group_key = h->settings && model ? group_key(named, h->smt, h->settings, h->comparison)
 	                                    : NULL;
 	free(model);
-	h->n = c->a.n < c->b.n ? c->a.n : c->b.n;
+	/* Paired, the evidence is the blocks that hold both; unpaired, the smaller group. */
+	h->n = c->design == ANALYSIS_DESIGN_PAIRED ? c->blocks_paired
+	                                           : c->a.n < c->b.n ? c->a.n : c->b.n;
 	h->ratio_mean = c->ratio_mean;
 	h->ratio_ci[0] = c->ratio_ci[0];
 	h->ratio_ci[1] = c->ratio_ci[1];

@@ -68,7 +68,7 @@ struct fleet_host {
 	bool smt_question;         /* the comparison is the headline, sibling vs non-sibling */
 	json_t *settings;          /* the run's settings that must match (see run_settings) */
 	char *group_key;           /* what makes nodes comparable (see the top of this file) */
-	size_t n;                  /* samples of the smaller placement of the comparison */
+	size_t n;                  /* paired blocks (paired), else samples of the smaller placement */
 	double ratio_mean, ratio_ci[2];
 	const char *verdict;       /* analysis_verdict_name() */
 	bool settled;              /* analysis_comparison_settled(): only settled nodes are pooled */

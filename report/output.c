@@ -9,7 +9,9 @@
 
 #include "analysis/analysis.h"
 #include "report/format.h"
+#include "report/diagnostics.h"
 #include "report/output.h"
+#include "report/verdict.h"
 #include "common/placements.h"
 #include "common/text.h"
 
@@ -55,83 +57,39 @@ static const char *unit_words(const struct analysis_result *r)
 	return r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
 }
 
-/* An unsettled comparison (too few samples, or a grid at its bound): no mean is the answer. */
-static void print_unsettled(FILE *out, const struct analysis_comparison *c,
-                            const struct analysis_result *r)
-{
-	const char *what = samples_word(r);
-	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
-	fprintf(out, "Not enough data to say: %s and %s cannot be told apart with %s %s "
-	        "(n = %zu and %zu): %s; %s (10 or more per %s). P(%s slower) = %.2f.\n",
-	        c->a.name, c->b.name, few ? "so few" : "these", what, c->a.n, c->b.n,
-	        few ? "the interval is unbounded at this sample size"
-	            : "the posterior still reaches the edge of the widest grid allowed, so its "
-	              "interval is unbounded here",
-	        r->from_folder ? "run more trials" : "collect more samples",
-	        r->from_folder ? "placement" : "file", c->a.name, c->p_a_gt_b);
-}
-
 /* With a ROPE the verdict's rule in words, and the probabilities it used. */
 static void print_rope_rule(FILE *out, const struct analysis_comparison *c,
                             const struct analysis_result *r)
 {
 	bool up = !(c->p_rope_below > c->p_rope_above);
-	fprintf(out, "with --rope %g %%, '%s' needs P(%s more than %g %% %s) >= %g; here it is "
-	        "%.2f, and P(within ±%g %%) = %.2f ('practically the same' needs >= %g)",
+	fprintf(out, "With --rope %g %%, '%s' needs P(%s more than %g %% %s) >= %g; here it is "
+	        "%.2f, and P(within ±%g %%) = %.2f ('practically the same' needs >= %g).\n",
 	        r->options.rope_pct, up ? "slower" : "faster", c->a.name, r->options.rope_pct,
 	        up ? "slower" : "faster", ANALYSIS_DIRECTION_PROBABILITY,
 	        up ? c->p_rope_above : c->p_rope_below, r->options.rope_pct, c->p_rope,
 	        ANALYSIS_EQUIVALENCE_PROBABILITY);
 }
 
+/* The answer: the one verdict sentence every output uses (verdict.h), then what an undecided
+ * verdict would have needed, and when the numbers depend on the grid. */
 static void print_answer(FILE *out, const struct analysis_comparison *c, const struct analysis_result *r)
 {
-	struct format_ring ns = { .next = 0 };
-	double res = width(c->diff_ci) / 2;
-	const char *a = c->a.name, *b = c->b.name;
-	bool rope = !isnan(c->p_rope);
-	switch (c->verdict) {
-	case ANALYSIS_VERDICT_SLOWER:
-	case ANALYSIS_VERDICT_FASTER: {
-		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		if (rope)
-			fprintf(out, "%s is %s than %s by more than %g%% (probability %.2f)", a,
-			        slower ? "slower" : "faster", b, r->options.rope_pct,
-			        slower ? c->p_rope_above : c->p_rope_below);
-		else
-			fprintf(out, "%s is %s than %s (probability %.2f)", a, slower ? "slower" : "faster",
-			        b, slower ? c->p_a_gt_b : c->p_a_lt_b);
-		fprintf(out, ": by %s s on average (95%% credible interval %s to %s s)",
-		        format_num(&ns, fabs(c->diff_mean), res),
-		        format_num(&ns, slower ? c->diff_ci[0] : -c->diff_ci[1], res),
-		        format_num(&ns, slower ? c->diff_ci[1] : -c->diff_ci[0], res));
-		if (!isnan(c->ratio_mean))
-			fprintf(out, ", %s times as long (95%% interval %s to %s)",
-			        format_num(&ns, c->ratio_mean, width(c->ratio_ci) / 2),
-			        format_num(&ns, c->ratio_ci[0], width(c->ratio_ci) / 2),
-			        format_num(&ns, c->ratio_ci[1], width(c->ratio_ci) / 2));
-		fprintf(out, ".\n");
-		break;
-	}
-	case ANALYSIS_VERDICT_SAME:
-		fprintf(out, "%s and %s are practically the same: with --rope %g %%, the slowdown lies "
-		        "within ±%g %% with probability %.2f (the verdict needs >= %g).\n", a, b,
-		        r->options.rope_pct, r->options.rope_pct, c->p_rope,
-		        ANALYSIS_EQUIVALENCE_PROBABILITY);
-		break;
-	case ANALYSIS_VERDICT_UNDECIDED:
-		if (!analysis_comparison_settled(c)) {
-			print_unsettled(out, c, r);
-			break;
-		}
-		fprintf(out, "Not enough data to say whether %s is slower or faster than %s: ", a, b);
-		if (rope)
+	struct verdict_words w = { .where = "", .a = c->a.name, .subject = NULL,
+	                           .samples = samples_word(r),
+	                           .more = r->from_folder ? "run more trials" : "collect more samples",
+	                           .per = r->from_folder ? "placement"
+	                                  : r->from_hyperfine ? "command" : "file",
+	                           .note = "" };
+	char *sentence = verdict_sentence(c, r->options.rope_pct, &w);
+	fprintf(out, "%s.\n", sentence ? sentence : "(out of memory)");
+	free(sentence);
+	bool settled = analysis_comparison_settled(c);
+	if (settled && c->verdict == ANALYSIS_VERDICT_UNDECIDED) {
+		if (!isnan(c->p_rope))
 			print_rope_rule(out, c, r);
 		else
-			fprintf(out, "P(%s slower) = %.2f (a verdict needs a probability of at least "
-			        "%g either way)", a, c->p_a_gt_b, ANALYSIS_DIRECTION_PROBABILITY);
-		fprintf(out, ".\n");
-		break;
+			fprintf(out, "A verdict needs a probability of at least %g either way.\n",
+			        ANALYSIS_DIRECTION_PROBABILITY);
 	}
 	bool at_bound = c->design == ANALYSIS_DESIGN_PAIRED ? c->paired_grid.at_bound
 	                                                    : c->grid.at_bound;
@@ -139,7 +97,7 @@ static void print_answer(FILE *out, const struct analysis_comparison *c, const s
 		fprintf(out, "Caution: the numbers below depend on the grid: the posterior's tails still "
 		        "reach the edge of the widest grid allowed (with uniform priors and only %zu and "
 		        "%zu samples its tails are very heavy).\n", c->a.n, c->b.n);
-	else if (!analysis_comparison_settled(c))
+	else if (!settled)
 		fprintf(out, "Caution: with fewer than %d samples in a group the posterior of its mean "
 		        "has no mean of its own (a Student-t with n - 2 degrees of freedom), so the means "
 		        "below depend on the grid.\n", ANALYSIS_SETTLED_MIN_N);
@@ -286,55 +244,47 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 	fprintf(out, "\n");
 }
 
+/* One group's facts on one line: n, the drift slope (a fact whether or not it is a problem),
+ * and for a folder what was recorded. */
+static void print_group_facts(FILE *out, const struct analysis_result *r,
+                              const struct analysis_group_diagnostics *d)
+{
+	struct format_ring ns = { .next = 0 };
+	fprintf(out, "  %s: %zu samples, %zu outlier(s)", d->name, d->n, d->outlier_count);
+	if (!isnan(d->drift_slope_ci[0])) {
+		double res = width(d->drift_slope_ci) / 2;
+		fprintf(out, "; drift %s s per %s (95%% %s to %s)", format_num(&ns, d->drift_slope_s, res),
+		        r->from_folder ? "trial" : "sample", format_num(&ns, d->drift_slope_ci[0], res),
+		        format_num(&ns, d->drift_slope_ci[1], res));
+	}
+	if (r->from_folder) {
+		fprintf(out, "; failed trials %zu", d->failed_trials);
+		fprintf(out, d->overlap_known ? "; overlap recorded in %zu" : "; overlap not recorded",
+		        d->overlap_known);
+		fprintf(out, d->wall_known ? "; wall time recorded in %zu" : "; wall time not recorded",
+		        d->wall_known);
+	}
+	fprintf(out, "\n");
+}
+
+/* Each group's facts, then its problems in the words the report's warnings use
+ * (diagnostics.h), then the run's notes and the lines skipped. */
 static void print_diagnostics(FILE *out, const struct analysis_result *r)
 {
 	fprintf(out, "Diagnostics (unit: %s%s)\n", unit_words(r),
 	        r->from_folder ? "" : ", in file order");
 	for (size_t i = 0; i < r->group_count; i++) {
 		const struct analysis_group_diagnostics *d = &r->groups[i];
-		struct format_ring ns = { .next = 0 };
-		fprintf(out, "  %s: %zu samples", d->name, d->n);
-		if (d->outlier_count) {
-			/* Files: the line numbers a person finds them at; arrays: indexes from 0. */
-			const long *at = d->outlier_lines ? d->outlier_lines : d->outlier_trials;
-			fprintf(out, "; outliers (robust |z| > %g, kept): %s", ANALYSIS_OUTLIER_Z,
-			        r->from_folder ?
-			        (d->outlier_count > 1 ? "trials " : "trial ") :
-			        d->outlier_lines ? (d->outlier_count > 1 ? "lines " : "line ") : "samples #");
-			for (size_t k = 0; k < d->outlier_count && k < 10; k++)
-				fprintf(out, "%s%ld", k ? ", " : "", at[k]);
-			if (d->outlier_count > 10)
-				fprintf(out, " and %zu more", d->outlier_count - 10);
-		} else {
-			fprintf(out, "; no outliers");
+		print_group_facts(out, r, d);
+		char **problems = NULL;
+		size_t count = 0;
+		if (diagnostics_of_group(d, r->from_folder ? "trial" : "sample", &problems, &count) < 0)
+			fprintf(out, "    (out of memory listing its problems)\n");
+		for (size_t k = 0; k < count; k++) {
+			fprintf(out, "    ! %s\n", problems[k]);
+			free(problems[k]);
 		}
-		if (!isnan(d->drift_slope_ci[0])) {
-			double res = width(d->drift_slope_ci) / 2;
-			bool drifting = d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0;
-			fprintf(out, "; drift %s s per %s (95%% %s to %s)%s",
-			        format_num(&ns, d->drift_slope_s, res), r->from_folder ? "trial" : "sample",
-			        format_num(&ns, d->drift_slope_ci[0], res), format_num(&ns, d->drift_slope_ci[1], res),
-			        drifting ? " DRIFTING" : "");
-			double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 2;
-			fprintf(out, ", first half %s s, second half %s s", format_num(&ns, d->first_half_mean_s, hres),
-			        format_num(&ns, d->second_half_mean_s, hres));
-		}
-		if (r->from_folder) {
-			fprintf(out, "; failed trials %zu", d->failed_trials);
-			if (d->overlap_known)
-				fprintf(out, "; poor overlap (< %g) %zu of %zu", ANALYSIS_POOR_OVERLAP,
-				        d->poor_overlap_trials, d->overlap_known);
-			else
-				fprintf(out, "; overlap not recorded");
-			if (d->wall_known)
-				fprintf(out, "; wall > %g x CPU %zu of %zu%s", ANALYSIS_WALL_ABOVE_CPU,
-				        d->wall_above_cpu_trials,
-				        d->wall_known, placement_info_time_shared(d->name) && d->wall_above_cpu_trials
-				        ? " (expected: two processes share one PU)" : "");
-			else
-				fprintf(out, "; wall time not recorded");
-		}
-		fprintf(out, "\n");
+		free(problems);
 	}
 	if (r->from_folder)
 		fprintf(out, "  warm-up trials (not analysed) %zu; failed trials %zu\n", r->warmup_trials,

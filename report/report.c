@@ -17,6 +17,9 @@
 #include "common/cpu_model.h"
 #include "common/fileio.h"
 #include "report/internal.h"
+#include "report/output.h"
+#include "report/diagnostics.h"
+#include "report/verdict.h"
 #include "common/placements.h"
 
 /* A frequency spread between placements above this fraction is worth a warning: turbo clocks
@@ -206,101 +209,24 @@ static const char *control_note(const struct analysis_comparison *c)
 	       ? " (the accounting control: user time should match solo, 1×)" : "";
 }
 
-/* A sentence starts with a capital letter (the placement's core or name may not). */
-static char *capitalised(char *s)
-{
-	if (s && s[0] >= 'a' && s[0] <= 'z')
-		s[0] = (char)(s[0] - 'a' + 'A');
-	return s;
-}
-
-/* Too few samples (or a grid at its bound): the posterior's means are the grid's artefacts, so
- * no ratio or difference is quoted as the answer. */
-static char *unsettled_sentence(const struct report *rep, const struct analysis_comparison *c,
-                                const char *where)
-{
-	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
-	bool trials = rep->data->unit == ANALYSIS_UNIT_TRIAL;
-	return text_printf(
-		"%s%s placement cannot be told apart from %s with %s %s (n = %zu and %zu): %s; "
-		"run more trials (10 or more per placement); P(slower) = %.2f — %s%s", where,
-		c->a.name, c->b.name, few ? "so few" : "these", trials ? "trials" : "samples",
-		c->a.n, c->b.n, few ? "the interval is unbounded at this sample size"
-		: "the posterior still reaches the edge of the widest grid allowed, so the "
-		  "interval is unbounded here", c->p_a_gt_b, analysis_verdict_name(c->verdict),
-		control_note(c));
-}
-
-/* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)", a speed-up as its own
- * factor, an undecided one as it is ("leaves X at 1.02× its B time"). */
-static char *ratio_effect(const struct analysis_comparison *c, const char *what, bool decided,
-                          bool slower)
-{
-	struct format_ring ns = { .next = 0 };
-	double m = c->ratio_mean, lo = c->ratio_ci[0], hi = c->ratio_ci[1];
-	if (decided && !slower) {
-		/* A speed-up reads best as its own factor: 1/ratio, interval reversed. */
-		m = 1 / c->ratio_mean;
-		lo = 1 / c->ratio_ci[1];
-		hi = 1 / c->ratio_ci[0];
-	}
-	double res = (hi - lo) / 2;
-	if (decided)
-		return text_printf("makes %s %s× %s than %s (95%% CI %s–%s)", what,
-		                   format_num(&ns, m, res), slower ? "slower" : "faster", c->b.name,
-		                   format_num(&ns, lo, res), format_num(&ns, hi, res));
-	return text_printf("leaves %s at %s× its %s time (95%% CI %s–%s)", what,
-	                   format_num(&ns, m, res), c->b.name, format_num(&ns, lo, res),
-	                   format_num(&ns, hi, res));
-}
-
-/* The effect as a difference in seconds, where no ratio can be given. */
-static char *difference_effect(const struct analysis_comparison *c, const char *what,
-                               bool decided, bool slower)
-{
-	struct format_ring ns = { .next = 0 };
-	double res = report_half_width(c->diff_ci);
-	double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
-	double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
-	if (decided) /* "to" beside a negative bound: a dash would read as a minus */
-		return text_printf("makes %s %s s %s than %s (95%% CI %s%s%s s)", what,
-		                   format_num(&ns, fabs(c->diff_mean), res),
-		                   slower ? "slower" : "faster", c->b.name, format_num(&ns, lo, res),
-		                   lo < 0 || hi < 0 ? " to " : "–", format_num(&ns, hi, res));
-	return text_printf("changes the time of %s by %s s from %s (95%% CI %s to %s s)", what,
-	                   format_num(&ns, c->diff_mean, res), c->b.name,
-	                   format_num(&ns, c->diff_ci[0], res), format_num(&ns, c->diff_ci[1], res));
-}
-
 static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
 {
 	char *where = where_text(report_find_placement(rep, c->a.name));
 	char *what = report_subject(rep);
+	char *a = text_printf("%s placement", c->a.name);
 	char *s = NULL;
-	if (!where || !what) {
-		/* out of memory: NULL */
-	} else if (!analysis_comparison_settled(c)) {
-		s = unsettled_sentence(rep, c, where);
-	} else {
-		/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as
-		 * it is, so that an undecided answer never reads as a claim. */
-		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
-		               || c->verdict == ANALYSIS_VERDICT_FASTER;
-		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		bool ratio = isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0])
-		             && isfinite(c->ratio_ci[1]) && c->ratio_ci[0] > 0;
-		char *effect = ratio ? ratio_effect(c, what, decided, slower)
-		                     : difference_effect(c, what, decided, slower);
-		const char *tail = c->verdict == ANALYSIS_VERDICT_UNDECIDED ? " — not enough data to say"
-		                   : c->verdict == ANALYSIS_VERDICT_SAME ? " — practically the same" : "";
-		if (effect)
-			s = text_printf("%s%s placement %s; P(slower) = %.2f%s%s", where, c->a.name,
-			                effect, c->p_a_gt_b, tail, control_note(c));
-		free(effect);
+	if (where && what && a) {
+		bool trials = rep->data->unit == ANALYSIS_UNIT_TRIAL;
+		struct verdict_words w = { .where = where, .a = a, .subject = what,
+		                           .samples = trials ? "trials" : "samples",
+		                           .more = "run more trials", .per = "placement",
+		                           .note = control_note(c), .capitalise = true };
+		s = verdict_sentence(c, rep->result->options.rope_pct, &w);
 	}
 	free(where);
 	free(what);
-	return capitalised(s);
+	free(a);
+	return s;
 }
 
 static char *machine_text(const json_t *meta)
@@ -340,16 +266,19 @@ static char *machine_text(const json_t *meta)
 	return s;
 }
 
-/* The same-pu control fails when it finds a difference from solo: a verdict of slower or
- * faster, or, with a ROPE, a ratio interval wholly outside 1 ± ROPE. */
+/* The same-pu control fails when it finds a difference from solo that matters: a verdict of
+ * slower or faster whose ratio interval lies wholly outside 1 ± REPORT_CONTROL_TOLERANCE_PCT %
+ * (or ± the ROPE, when one is given). Broken accounting is off by tens of percent; the paired
+ * design resolves differences of 0.1 %, which a context switch's cache refill alone can make. */
 static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 {
-	if (c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER)
-		return true;
-	if (isnan(rope_pct) || !isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]))
+	if (c->verdict != ANALYSIS_VERDICT_SLOWER && c->verdict != ANALYSIS_VERDICT_FASTER &&
+	    isnan(rope_pct))
 		return false;
-	double rope = rope_pct / 100;
-	return c->ratio_ci[0] > 1 + rope || c->ratio_ci[1] < 1 - rope;
+	if (!isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]))
+		return c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
+	double tolerance = (isnan(rope_pct) ? REPORT_CONTROL_TOLERANCE_PCT : rope_pct) / 100;
+	return c->ratio_ci[0] > 1 + tolerance || c->ratio_ci[1] < 1 - tolerance;
 }
 
 /* ---- warnings: a table of producers, each adding what it finds, in the order shown --------- */
@@ -383,12 +312,14 @@ static int warn_failed_control(struct report *rep, const struct analysis_compari
 	}
 	int pushed = by ? warn(rep, text_printf(
 		"the accounting control failed: %s user time is %s, P(%s) = %.2f, where it "
-		"should match solo's (1×). Either CPU-time accounting on this machine is "
+		"should match solo's (1×, within ±%g%%). Either CPU-time accounting on this machine is "
 		"suspect, and with it every other comparison in this report, or the workload "
 		"loses its caches and TLB each time the two copies switch (expected of "
 		"memory-bound code such as mem-chase)", c->a.name, by,
 		c->verdict == ANALYSIS_VERDICT_FASTER ? "lower" : "higher",
-		c->verdict == ANALYSIS_VERDICT_FASTER ? c->p_a_lt_b : c->p_a_gt_b)) : -1;
+		c->verdict == ANALYSIS_VERDICT_FASTER ? c->p_a_lt_b : c->p_a_gt_b,
+		isnan(rep->result->options.rope_pct) ? REPORT_CONTROL_TOLERANCE_PCT
+		                                     : rep->result->options.rope_pct)) : -1;
 	free(by);
 	return pushed;
 }
@@ -439,69 +370,14 @@ static int warn_failed_trials(struct report *rep)
 		"status column of samples.csv", failed)) : 0;
 }
 
-static int warn_drift(struct report *rep, const struct analysis_group_diagnostics *d)
-{
-	if (!isfinite(d->drift_slope_ci[0]) || !(d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0))
-		return 0;
-	struct format_ring ns = { .next = 0 };
-	double res = report_half_width(d->drift_slope_ci);
-	double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
-	return warn(rep, text_printf(
-		"drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half %s s",
-		d->name, format_num(&ns, d->drift_slope_s, res), report_unit_label(rep),
-		format_num(&ns, d->drift_slope_ci[0], res),
-		format_num(&ns, d->drift_slope_ci[1], res),
-		format_num(&ns, d->first_half_mean_s, hres),
-		format_num(&ns, d->second_half_mean_s, hres)));
-}
-
-static int warn_outliers(struct report *rep, const struct analysis_group_diagnostics *d)
-{
-	if (!d->outlier_count)
-		return 0;
-	char list[160] = "";
-	size_t used = 0;
-	for (size_t k = 0; k < d->outlier_count && k < 8 && used < sizeof list; k++)
-		used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", k ? ", " : "",
-		                         d->outlier_trials[k]);
-	return warn(rep, text_printf(
-		"%zu outlier(s) in %s (robust |z| > %g; kept, not dropped): trial %s%s",
-		d->outlier_count, d->name, ANALYSIS_OUTLIER_Z, list,
-		d->outlier_count > 8 ? ", ..." : ""));
-}
-
-static int warn_poor_overlap(struct report *rep, const struct analysis_group_diagnostics *d)
-{
-	return d->poor_overlap_trials ? warn(rep, text_printf(
-		"poor overlap in %s: in %zu of %zu trials the two processes ran together less "
-		"than %g%% of the time", d->name, d->poor_overlap_trials, d->overlap_known,
-		100 * ANALYSIS_POOR_OVERLAP)) : 0;
-}
-
-/* Not for a placement whose processes take turns on one PU by design (same-pu). */
-static int warn_wall_above_cpu(struct report *rep, const struct analysis_group_diagnostics *d)
-{
-	return d->wall_above_cpu_trials && !placement_info_time_shared(d->name) ? warn(rep,
-		text_printf("wall time above %gx CPU time in %zu of %zu %s trials: the "
-		                       "processes waited (other load on the machine?)",
-		                       ANALYSIS_WALL_ABOVE_CPU, d->wall_above_cpu_trials,
-		                       d->wall_known, d->name)) : 0;
-}
-
-/* What each group's diagnostics may warn of, in the order shown for each group. */
-static int (*const group_warning_producers[])(struct report *,
-                                              const struct analysis_group_diagnostics *) = {
-	warn_drift, warn_outliers, warn_poor_overlap, warn_wall_above_cpu,
-};
-
+/* Each placement's own problems, in the words analyze's diagnostics use too. */
 static int warn_groups(struct report *rep)
 {
 	const struct analysis_result *r = rep->result;
-	size_t producers = sizeof group_warning_producers / sizeof group_warning_producers[0];
 	for (size_t i = 0; i < r->group_count; i++)
-		for (size_t k = 0; k < producers; k++)
-			if (group_warning_producers[k](rep, &r->groups[i]) < 0)
-				return -1;
+		if (diagnostics_of_group(&r->groups[i], report_unit_label(rep), &rep->warnings,
+		                         &rep->warning_count) < 0)
+			return -1;
 	return 0;
 }
 
@@ -817,6 +693,7 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
 		goto oom;
 	rep->headline_text = strdup(rep->sentences[rep->headline]);
 	rep->machine = machine_text(rep->meta);
+	rep->smt_yield_text = output_smt_yield_sentence(&rep->result->smt_yield, rep->workload);
 	if (!rep->headline_text || !rep->machine || build_warnings(rep) < 0)
 		goto oom;
 	return rep;
@@ -845,6 +722,7 @@ void report_free(struct report **p)
 		free(rep->warnings[i]);
 	free(rep->warnings);
 	free(rep->headline_text);
+	free(rep->smt_yield_text);
 	free(rep->no_sibling_reason);
 	free(rep->machine);
 	free(rep->meta_problem);

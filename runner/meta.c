@@ -1,4 +1,5 @@
 #include "runner/meta.h"
+#include "runner/precision.h"
 
 #include <err.h>
 #include <limits.h>
@@ -254,6 +255,26 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status)
 void meta_set_stop_reason(json_t *meta, const char *reason)
 {
 	json_object_set_new(meta, "stop_reason", reason ? json_string(reason) : json_null());
+}
+
+void meta_set_precision(json_t *meta, const struct precision_tracker *t)
+{
+	if (!t->have_comparison) {
+		json_object_set_new(meta, "precision", json_null());
+		return;
+	}
+	struct precision_interval iv;
+	precision_interval(t, &iv);
+	char comparison[64];
+	snprintf(comparison, sizeof comparison, "%s/%s", placement_name(t->a), placement_name(t->b));
+	json_t *ci = json_array();
+	json_array_append_new(ci, iv.known ? json_real(iv.low) : json_null());
+	json_array_append_new(ci, iv.known ? json_real(iv.high) : json_null());
+	json_object_set_new(meta, "precision", json_pack(
+		"{s:s, s:o, s:I, s:o, s:o, s:o}", "comparison", comparison,
+		"target_pct", t->target_pct > 0 ? json_real(t->target_pct) : json_null(),
+		"blocks", (json_int_t)iv.blocks, "ratio", iv.known ? json_real(iv.ratio) : json_null(),
+		"ci", ci, "half_pct", iv.known ? json_real(iv.half_pct) : json_null()));
 }
 
 void meta_set_interrupt(json_t *meta, int signal_number)

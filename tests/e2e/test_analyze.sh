@@ -159,7 +159,8 @@ check_status 0 "seed grid on the shipped folder, unit process" \
 check "folder, process: the seed's interval" contains "$t_out" "between 16.2 and 22.8 seconds"
 
 check_status 0 "default analysis of the shipped folder" "$SMTBENCH" analyze "$ex"
-check "answer in plain words first" bash -c '[[ $(sed -n 3,4p <<<"$1") == *"sibling is slower than non-sibling"* ]]' _ "$t_out"
+check "answer in plain words first (the verdict sentence every output uses)" bash -c \
+	'[[ $(sed -n 4p <<<"$1") == "sibling is 2.695× slower than non-sibling (95% CI 2.688–2.703); P(slower) = 1.00, unpaired (independent groups)." ]]' _ "$t_out"
 check "Welch and Cohen's d printed" contains "$t_out" "Cohen's d"
 check "diagnostics printed" contains "$t_out" "Diagnostics"
 
@@ -253,9 +254,9 @@ printf '0.0290\n0.0315\n0.0298\n' >"$t_tmp/three_b.txt"
 check_status 0 "two 3-sample files" "$SMTBENCH" analyze "$t_tmp/three_a.txt" "$t_tmp/three_b.txt"
 answer=$(sed -n 4p <<<"$t_out")
 check "3 samples: the answer says they cannot be told apart, and why" contains "$answer" \
-	"cannot be told apart with so few samples (n = 3 and 3): the interval is unbounded at this sample size"
+	"cannot be told apart from $t_tmp/three_b.txt with so few samples (n = 3 and 3): the interval is unbounded at this sample size"
 check "3 samples: the answer quotes no mean" bash -c \
-	'[[ $1 == "Not enough data to say:"* && $1 != *"times as long"* && $1 != *"on average"* ]]' _ "$answer"
+	'[[ $1 == "Not enough data to say:"* && $1 != *"×"* && $1 != *" s "* ]]' _ "$answer"
 check "3 samples: the table's means are marked" contains "$t_out" "(depends on the grid)"
 
 # The same from a hand-made results folder with 3 trials per placement, and its report.
@@ -272,28 +273,30 @@ mkdir "$three"
 } >"$three/samples.csv"
 check_status 0 "a 3-trial folder" "$SMTBENCH" analyze "$three"
 check "3 trials: analyze says so few trials, run more" contains "$t_out" \
-	"non-sibling and solo cannot be told apart with so few trials (n = 3 and 3): the interval is unbounded at this sample size; run more trials (10 or more per placement)"
+	"non-sibling cannot be told apart from solo with so few trials (n = 3 and 3): the interval is unbounded at this sample size; run more trials (10 or more per placement)"
 check_status 0 "report on the 3-trial folder" "$SMTBENCH" report "$three"
 check "3 trials: the report's answer quotes no ratio" bash -c \
-	'a=$(grep "^Answer: " <<<"$1"); [[ $a == *"cannot be told apart from solo with so few trials (n = 3 and 3)"* && $a != *"×"* && $a == *"not enough data to say" ]]' \
+	'a=$(grep "^Answer: " <<<"$1"); [[ $a == "Answer: Not enough data to say: "*"cannot be told apart from solo with so few trials (n = 3 and 3)"* && $a != *"×"* ]]' \
 	_ "$t_out"
 
 # --rope: the verdict follows P(beyond the ROPE), and the text says so with that probability.
 printf '%s\n' 1.037 1.017 1.029 1.012 1.034 1.023 1.031 1.015 1.026 1.026 >"$t_tmp/rope_a.txt"
 printf '%s\n' 1.001 1.001 0.990 1.006 0.998 1.009 0.987 1.004 0.992 1.012 >"$t_tmp/rope_b.txt"
 check_status 0 "2.5 % apart, no ROPE" "$SMTBENCH" analyze "$t_tmp/rope_a.txt" "$t_tmp/rope_b.txt"
-check "no ROPE: slower" contains "$t_out" "rope_a.txt is slower than"
+check "no ROPE: slower" eval 'grep -q "rope_a.txt is [0-9.]*× slower than" <<<"$t_out"'
 check_status 0 "2.5 % apart, --rope 2" "$SMTBENCH" analyze "$t_tmp/rope_a.txt" "$t_tmp/rope_b.txt" --rope 2
 check "--rope 2: the rule and the probability it used" bash -c '
-	[[ $1 =~ "with --rope 2 %, '"'"'slower'"'"' needs P(".*"rope_a.txt more than 2 % slower) >= 0.975; here it is "(0\.[0-9][0-9])", and P(within ±2 %) = "(0\.[0-9][0-9]) ]] &&
+	[[ $1 =~ "With --rope 2 %, '"'"'slower'"'"' needs P(".*"rope_a.txt more than 2 % slower) >= 0.975; here it is "(0\.[0-9][0-9])", and P(within ±2 %) = "(0\.[0-9][0-9]) ]] &&
 	[[ $1 != *"at least 0.975 either way"* ]]' _ "$t_out"
 check_status 0 "2.5 % apart, --rope 0.5" "$SMTBENCH" analyze "$t_tmp/rope_a.txt" "$t_tmp/rope_b.txt" --rope 0.5
-check "--rope 0.5: slower by more than 0.5 %" contains "$t_out" "is slower than $t_tmp/rope_b.txt by more than 0.5% (probability"
+check "--rope 0.5: slower, and the probability the verdict used" eval \
+	'grep -q "is [0-9.]*× slower than $t_tmp/rope_b.txt (95% CI [0-9.]*–[0-9.]*); P(slower by more than 0.5%) = " <<<"$t_out"'
 
 # Outliers in plain files are named by their line in the file (a comment and a blank line first).
 printf '# header\n\n1.00\n1.01\n0.99\n1.00\n1.01\n5.0\n1.00\n6.0\n0.99\n' >"$t_tmp/outl.txt"
 check_status 0 "a file with two outliers" "$SMTBENCH" analyze "$t_tmp/outl.txt" "$good"
-check "outliers named by file line: lines 8, 10" contains "$t_out" "kept): lines 8, 10;"
+check "outliers named by file line: line 8, 10 (the report's words)" contains "$t_out" \
+	"! 2 outlier(s) in $t_tmp/outl.txt (robust |z| > 3.5; kept, not dropped): line 8, 10"
 
 
 # A damaged samples.csv: the truncated last line is reported and skipped, the rest analysed.
@@ -301,7 +304,7 @@ mkdir "$t_tmp/run"
 head -c -7 "$ex/samples.csv" >"$t_tmp/run/samples.csv"
 check_status 0 "damaged samples.csv is still analysed" "$SMTBENCH" analyze "$t_tmp/run"
 check "the damaged line is reported with its number" contains "$t_err" "samples.csv:39:"
-check "the rest is analysed" contains "$t_out" "sibling is slower than non-sibling"
+check "the rest is analysed" contains "$t_out" "× slower than non-sibling"
 
 check_status 0 "--model t and --grid 101" "$SMTBENCH" analyze "$ex" --model t --grid 101
 check "t model named" contains "$t_out" "Student-t"

@@ -59,14 +59,14 @@ if m:
     assert close(m.group(1), d) and close(m.group(3), lo) and close(m.group(4), hi), \
         ("difference", m.groups(), c["diff_mean"], c["diff_ci"])
     forms += 1
-m = re.search(r" by " + N + r" s from \S+ \(95% CI " + IV + r" s\)", sentence)
+m = re.search(r" differs from \S+ by " + N + r" s for .* \(95% CI " + IV + r" s\)", sentence)
 if m:
     assert close(m.group(1), c["diff_mean"]) and close(m.group(2), c["diff_ci"][0]) \
         and close(m.group(3), c["diff_ci"][1]), ("undecided difference", m.groups())
     forms += 1
 # Too few samples: no mean is quoted, only the groups' n and P(slower), and the verdict.
-m = re.search(r" cannot be told apart from \S+ with so few \S+ \(n = ([0-9]+) and ([0-9]+)\)"
-              r".*; P\(slower\) = ([0-9.]+) — not enough data to say", sentence)
+m = re.search(r"^Not enough data to say: .* cannot be told apart from \S+ with so few \S+ "
+              r"\(n = ([0-9]+) and ([0-9]+)\).*; P\(slower\) = ([0-9.]+)", sentence)
 if m:
     assert int(m.group(1)) == c["a"]["n"] and int(m.group(2)) == c["b"]["n"], m.groups()
     assert min(c["a"]["n"], c["b"]["n"]) < 4 and c["verdict"] == "not enough data to say"
@@ -226,6 +226,22 @@ check "fresh run: the SVGs are well-formed XML" svgs_well_formed "$run"
 check "fresh run: run-order.svg has a panel per placement" panels "$run" run-order
 check "fresh run: the run's summary, report.md and report.json agree" \
 	agree "$run" "$t_tmp/run-summary.txt"
+# One set of words (report/verdict.h, report/diagnostics.h): analyze's answer ends as the report's
+# sentence does, and every problem the report warns of in a placement reads the same in analyze.
+check_status 0 "analyze on the fresh run" "$SMTBENCH" analyze "$run"
+check "analyze and the report word the answer and each placement's problems alike" python3 - \
+	"$run/report.json" "$t_out" <<'EOF2'
+import json, re, sys
+rep, text = json.load(open(sys.argv[1])), sys.argv[2]
+for sentence in rep["sentences"]:
+    # From the effect on: "... × ... (95% CI ...); P(...) = ..., paired by block (N blocks)..."
+    m = re.search(r"(\(95% CI [^)]*\); P\(.*)$", sentence) or re.search(r"(; P\(slower\).*)$", sentence)
+    tail = m.group(1).replace(" (the accounting control: user time should match solo, 1×)", "")
+    assert tail in text, ("not in analyze's output", tail)
+for w in rep["warnings"]:
+    if re.match(r"(drift in|[0-9]+ outlier\(s\) in|poor overlap in|wall time above)", w):
+        assert "! " + w in text, ("analyze words it otherwise", w)
+EOF2
 cp "$run/report.json" "$t_tmp/run.json"
 check_status 0 "report regenerates the fresh run's reports" "$SMTBENCH" report "$run"
 check "... with the same report.json" cmp -s "$run/report.json" "$t_tmp/run.json"

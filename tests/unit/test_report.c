@@ -460,11 +460,11 @@ static void test_three_trials(void)
 	struct report *rep = report_new(run, err, sizeof err);
 	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
 		const char *h = report_headline(rep);
-		CHECK(h && strstr(h, "Non-sibling placement cannot be told apart from solo with so few "
-		                     "trials (n = 3 and 3): the interval is unbounded at this sample size; "
+		CHECK(h && strstr(h, "Not enough data to say: non-sibling placement cannot be told apart "
+		                     "from solo with so few trials (n = 3 and 3): the interval is unbounded at this sample size; "
 		                     "run more trials (10 or more per placement)"),
 		      "3 trials: the headline says they cannot be told apart, and why: %s", h ? h : "");
-		CHECK(h && strstr(h, "not enough data to say") && !strstr(h, "×") && !strstr(h, " s ")
+		CHECK(h && strstr(h, "Not enough data to say") && !strstr(h, "×") && !strstr(h, " s ")
 		      && !strstr(h, "CI"), "3 trials: the headline quotes no ratio, difference or "
 		      "interval, and keeps the verdict");
 		char *svg = report_svg_posterior(rep);
@@ -472,7 +472,7 @@ static void test_three_trials(void)
 		      "3 trials: the posterior plot's four legends mark their means as the grid's");
 		free(svg);
 		char *text = summary_of(rep);
-		CHECK(text && strstr(text, "Answer: Non-sibling placement cannot be told apart"),
+		CHECK(text && strstr(text, "Answer: Not enough data to say: non-sibling placement cannot"),
 		      "3 trials: the summary's answer is that sentence");
 		free(text);
 		CHECK(report_write_files(rep, err, sizeof err) == 0, "3 trials: files written (%s)", err);
