@@ -197,7 +197,9 @@ struct analysis_dataset *analysis_load_folder_metric(const char *dir, enum analy
  */
 struct analysis_dataset *analysis_load_hyperfine(const char *path, enum analysis_metric metric,
                                                  char *err, size_t err_size);
-/* Whether `analyze PATH` should read PATH as a hyperfine export (its name ends in .json). */
+/* Whether `analyze PATH` should read PATH as a hyperfine export (its name ends in .json). PATH
+ * "-" for analysis_load_hyperfine is standard input; for analysis_load_files either file (not
+ * both) may be "-". */
 bool analysis_is_hyperfine_json(const char *path);
 
 /* Two groups from arrays (copied), as if read from files named name_a and name_b; for tests and
@@ -371,6 +373,22 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
                                      char *err, size_t err_size);
 
 void analysis_result_free(struct analysis_result **p);
+
+/*
+ * Compares two groups of samples of any origin (a matrix's cells: analysis/matrix.h) as
+ * analysis_run compares two placements: A against B, paired by block when both groups carry
+ * block numbers and at least ANALYSIS_PAIRED_MIN_BLOCKS blocks hold both (measured_blocks: the
+ * blocks a trial of either could have been in, for blocks_dropped; 0 unknown), else unpaired,
+ * with *note (when note is not NULL) a new string saying why (the caller frees; NULL when
+ * paired or when pairing was not asked for). *out is the caller's, released by
+ * analysis_comparison_release. -1 with err for bad options, a group of fewer than 2 samples,
+ * or out of memory (out is then empty).
+ */
+int analysis_compare_groups(const struct analysis_group *a, const struct analysis_group *b,
+                            size_t measured_blocks, const struct analysis_options *opt,
+                            struct analysis_comparison *out, char **note, char *err,
+                            size_t err_size);
+void analysis_comparison_release(struct analysis_comparison *c);
 
 /* Whether the comparison's numbers come from the data rather than from the grid: false when
  * widening stopped at its bound (grid.at_bound, or paired_grid.at_bound when paired) or either

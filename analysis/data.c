@@ -447,7 +447,10 @@ enum { NUMBER_LINE_MAX = 4096 };
  * FIFO with no writer cannot hang it (it then reads as empty). NULL with err. */
 static FILE *open_numbers(const char *path, char *err, size_t err_size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* "-": standard input, as a pipe or a redirected file (a terminal would wait for typing). */
+	bool stdin_path = !strcmp(path, "-");
+	int fd = stdin_path ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+	                    : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
@@ -455,7 +458,13 @@ static FILE *open_numbers(const char *path, char *err, size_t err_size)
 			close(fd);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+	if (stdin_path && isatty(fd)) {
+		set_error(err, err_size, "-: standard input is a terminal; pipe the numbers in "
+		          "(cmd | smtbench analyze - B.txt) or redirect a file");
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
 		set_error(err, err_size, "%s is %s, not a file of numbers", path,
 		          S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode)
 		          ? "a block device" : S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");

@@ -7,9 +7,11 @@
  * and system time only as each command's mean (1.15 writes "user" and "system" as numbers), so
  * --metric user is refused with that reason unless a file holds one user time per run.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -96,10 +98,56 @@ static json_t *results_of(const char *path, json_t *root, char *err, size_t err_
 	return results;
 }
 
+/* All of standard input (a pipe from hyperfine, or a redirected file), at most
+ * FILEIO_READ_ALL_MAX bytes, NUL-terminated; NULL with err. */
+static char *read_stdin_all(char *err, size_t err_size)
+{
+	if (isatty(STDIN_FILENO)) {
+		set_error(err, err_size, "-: standard input is a terminal; pipe the export in "
+		          "(hyperfine --export-json /dev/stdout ... | smtbench analyze -) or "
+		          "redirect a file");
+		return NULL;
+	}
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap + 1);
+	while (buf) {
+		if (len == cap) {
+			if (cap >= FILEIO_READ_ALL_MAX) {
+				set_error(err, err_size, "-: more than %zu MiB on standard input; this is not "
+				          "a hyperfine export", FILEIO_READ_ALL_MAX >> 20);
+				free(buf);
+				return NULL;
+			}
+			char *grown = realloc(buf, 2 * cap + 1);
+			if (!grown)
+				break;
+			buf = grown;
+			cap *= 2;
+		}
+		ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (got == 0) {
+			buf[len] = '\0';
+			return buf;
+		}
+		len += (size_t)got;
+	}
+	free(buf);
+	set_error(err, err_size, "-: out of memory reading standard input");
+	return NULL;
+}
+
 struct analysis_dataset *analysis_load_hyperfine(const char *path, enum analysis_metric metric,
                                                  char *err, size_t err_size)
 {
-	char *text = fileio_read_all(path, NULL, err, err_size);
+	char *text = !strcmp(path, "-") ? read_stdin_all(err, err_size)
+	                                : fileio_read_all(path, NULL, err, err_size);
 	if (!text)
 		return NULL;
 	json_error_t jerr;

@@ -198,8 +198,9 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 	struct analysis_dataset *data;
 	if (npaths == 1) {
 		struct stat st;
-		bool is_folder = stat(paths[0], &st) != 0 || S_ISDIR(st.st_mode);
-		if (!is_folder && analysis_is_hyperfine_json(paths[0])) {
+		bool from_stdin = !strcmp(paths[0], "-");
+		bool is_folder = !from_stdin && (stat(paths[0], &st) != 0 || S_ISDIR(st.st_mode));
+		if (from_stdin || (!is_folder && analysis_is_hyperfine_json(paths[0]))) {
 			/* hyperfine's own measure is the wall time of each run. */
 			data = analysis_load_hyperfine(paths[0], a->metric_given ? a->metric
 			                                        : ANALYSIS_METRIC_WALL, err, sizeof err);
@@ -220,6 +221,8 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 		if (a->metric_given)
 			usage_exit("analyze", "--metric: two files of numbers hold one kind of time "
 			           "already; --metric is for a results folder or a hyperfine export");
+		if (!strcmp(paths[0], "-") && !strcmp(paths[1], "-"))
+			usage_exit("analyze", "standard input (-) can be one of the two files, not both");
 		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
 	}
 	if (!data) {

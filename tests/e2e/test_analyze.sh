@@ -111,6 +111,18 @@ assert any("not interleaved" in n for n in d["notes"]), d["notes"]
 else
 	skip "hyperfine export: hyperfine is not installed (apt-get install hyperfine)"
 fi
+# "-" is standard input: a file of numbers from a pipe, or a hyperfine export on its own.
+out=$(grep -v '^#' "$ex/data_ht.txt" | "$SMTBENCH" analyze - "$ex/data_noht.txt" --json 2>&1)
+check "analyze - FILE_B reads A's numbers from a pipe" python3 -c '
+import json, sys; d = json.loads(sys.argv[1]); assert d["a"]["name"] == "-" and d["a"]["n"] == 18, d' "$out"
+printf '{"results": [{"command": "x", "times": [1, 1.1, 1.2]}, {"command": "y", "times": [2, 2.1, 2.2]}]}' \
+	>"$t_tmp/piped.json"
+out=$("$SMTBENCH" analyze - --json <"$t_tmp/piped.json" 2>&1)
+check "analyze - alone reads a hyperfine export from standard input" python3 -c '
+import json, sys; d = json.loads(sys.argv[1]); assert d["hyperfine"] and d["comparisons"][0]["b"]["name"] == "y", d' "$out"
+check_status 2 "standard input as both files" "$SMTBENCH" analyze - - </dev/null
+check "…is refused, saying so" contains "$t_err" "not both"
+
 printf '{"results": [{"command": "a", "times": [1, 2]}' >"$t_tmp/cut.json"
 check_status 2 "a cut-off JSON file" "$SMTBENCH" analyze "$t_tmp/cut.json"
 check "…names the file, its line and column" contains "$t_err" "cut.json:1:"
