@@ -557,3 +557,45 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 	}
 	return r;
 }
+
+/* Two groups of any dataset compared as analysis_run compares two placements (see
+ * analysis.h): paired by block where both carry blocks and share enough of them. */
+int analysis_compare_groups(const struct analysis_group *a, const struct analysis_group *b,
+                            size_t measured_blocks, const struct analysis_options *opt,
+                            struct analysis_comparison *out, char **note, char *err,
+                            size_t err_size)
+{
+	memset(out, 0, sizeof *out);
+	if (note)
+		*note = NULL;
+	if (check_options(opt, err, err_size) < 0)
+		return -1;
+	if (a->n < 2 || b->n < 2) {
+		set_error(err, err_size, "%s vs %s: not compared: %s has %zu sample(s), at least 2 "
+		          "are needed", a->name, b->name, a->n < 2 ? a->name : b->name,
+		          a->n < 2 ? a->n : b->n);
+		return -1;
+	}
+	struct paired_blocks pb = { 0 };
+	bool paired = !opt->seed_grid && opt->design != ANALYSIS_PAIR_NEVER;
+	if (paired && pair_blocks(a, b, measured_blocks, &pb) < 0) {
+		set_error(err, err_size, "out of memory");
+		return -1;
+	}
+	if (paired && (!pb.blocks_known || pb.n < ANALYSIS_PAIRED_MIN_BLOCKS)) {
+		if (note)
+			*note = text_printf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer "
+			                    "than the %d the paired design needs", a->name, b->name, pb.n,
+			                    ANALYSIS_PAIRED_MIN_BLOCKS);
+		paired_blocks_release(&pb);
+	}
+	int rc = compare_groups(out, COMPARISON_CONTENTION, a, b, pb.d ? &pb : NULL, opt, err,
+	                        err_size);
+	paired_blocks_release(&pb);
+	return rc;
+}
+
+void analysis_comparison_release(struct analysis_comparison *c)
+{
+	comparison_release(c);
+}

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "analysis/analysis.h"
+#include "report/matrix.h"
 #include "report/report.h"
 #include "cli/commands.h"
 #include "runner/util.h"
@@ -50,6 +51,28 @@ const struct option report_long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* A matrix's folder (smtbench matrix, meta.json's "matrix"): report.md, report.json,
+ * heatmap.svg and report.html of its cells (report/matrix.h). */
+static int matrix_report(const char *dir, bool exclude_contaminated)
+{
+	char err[ERR_LEN];
+	struct matrix_report *rep = matrix_report_new(dir, exclude_contaminated, err, sizeof err);
+	if (!rep) {
+		warnx("report: %s", err);
+		return EXIT_USAGE;
+	}
+	int status = EXIT_OK;
+	bool written = matrix_report_write_files(rep, err, sizeof err) == 0;
+	if (!written) {
+		warnx("report: cannot write the reports: %s", err);
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	if (matrix_report_print_summary(rep, written, stdout) != 0)
+		status = EXIT_FAILURE_RUNTIME;
+	matrix_report_free(&rep);
+	return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	bool exclude_contaminated = false;
@@ -78,6 +101,8 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	char err[ERR_LEN];
+	if (matrix_report_applies(dir))
+		return matrix_report(dir, exclude_contaminated);
 	struct report *rep = report_new_excluding(dir, exclude_contaminated, err, sizeof err);
 	if (!rep) {
 		warnx("report: %s", err);

@@ -21,6 +21,7 @@
 #include "runner/meta.h"
 #include "runner/precision.h"
 #include "runner/resume.h"
+#include "cli/run_shared.h"
 #include "cli/summary.h"
 #include "runner/util.h"
 #include "runner/workload.h"
@@ -145,7 +146,7 @@ static int parse_placements(const char *list, bool wanted[PLACEMENT_COUNT])
 	return count;
 }
 
-static char *default_out_dir(void)
+char *run_default_out_dir(void)
 {
 	char host[64] = "host";
 	gethostname(host, sizeof host - 1);
@@ -169,8 +170,8 @@ static char *default_out_dir(void)
  * the pair serves the placement it forms (and solo/same-pu use its first CPU); asking for
  * another two-CPU placement with it is a contradiction (exit 2).
  */
-static void choose_pairs(struct experiment *e, const struct topo *topo,
-                         const bool wanted[PLACEMENT_COUNT])
+void run_choose_pairs(struct experiment *e, const struct topo *topo,
+                      const bool wanted[PLACEMENT_COUNT])
 {
 	char err[ERR_LEN];
 	struct topo_relation rel;
@@ -195,7 +196,7 @@ static void choose_pairs(struct experiment *e, const struct topo *topo,
 
 /* Runs the kernel once, briefly, on the first CPU: a CPU without AVX2 is told before a folder
  * full of failed trials is made. */
-static void preflight_kernel(const struct experiment *e, const struct workload *w)
+bool run_preflight_kernel(const struct experiment *e, const struct workload *w, bool required)
 {
 	char *argv[] = { w->argv[0], "1", NULL };
 	sigset_t mask;
@@ -217,12 +218,15 @@ static void preflight_kernel(const struct experiment *e, const struct workload *
 		exit(128 + sig);
 	if (o != TRIAL_COMPLETED)
 		err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
+	if (r.procs[0].status == PROC_UNSUPPORTED && !required)
+		return false;
 	if (r.procs[0].status == PROC_UNSUPPORTED)
 		errx(EXIT_UNAVAILABLE, "kernel %s cannot run on this CPU (it lacks the instructions "
 		     "the kernel needs); choose another with --kernel", w->name);
 	if (r.procs[0].status != PROC_OK)
 		errx(EXIT_FAILURE_RUNTIME, "kernel %s failed a trial run on CPU %d: %s", w->name,
 		     spec.procs[0].pu, r.procs[0].error);
+	return true;
 }
 
 /* Where calibration runs: the solo placement's CPU, or the first CPU of the first placement. */
@@ -236,8 +240,8 @@ static int calibration_pu(const struct experiment *e)
 
 /* Calibrates kernel w for e->trial_time_s: *iters and w's argv get the count. A stop signal
  * exits 128+signal (nothing is written yet). */
-static void calibrate_workload(const struct experiment *e, struct workload *w,
-                               const char *kernel, unsigned long *iters, struct calibration *cal)
+void run_calibrate_workload(const struct experiment *e, struct workload *w,
+                            const char *kernel, unsigned long *iters, struct calibration *cal)
 {
 	sigset_t old;
 	trial_block_signals(&old);
@@ -254,21 +258,22 @@ static void calibrate_workload(const struct experiment *e, struct workload *w,
 	xworkload_kernel(w, kernel, *iters);
 }
 
-static void print_calibration(const char *role, const char *kernel, const struct calibration *c)
+void run_print_calibration(const char *role, const char *kernel, const struct calibration *c)
 {
 	printf("  %s%s: %lu iterations, calibrated for %g s alone on CPU %d (%.4g ns/iteration, "
 	       "%.3g s start-up; calibration took %.2f s)\n", role, kernel, c->iters,
 	       c->trial_time_s, c->pu, c->ns_per_iter, c->startup_s, c->calibration_s);
 }
 
-static int finish(struct experiment *e, struct store *s, enum run_outcome outcome)
+int run_finish(struct experiment *e, struct store *s, enum run_outcome outcome)
 {
 	const char *dir = store_dir(s);
 	int status = EXIT_OK;
 	if (outcome == RUN_INTERRUPTED) {
 		warnx("interrupted by SIG%s after %lld trials; the results so far are valid. Continue "
-		      "with: smtbench run --resume %s", sigabbrev_np(e->interrupt_signal),
-		      (long long)json_integer_value(json_object_get(e->meta, "trials_done")), dir);
+		      "with: smtbench %s --resume %s", sigabbrev_np(e->interrupt_signal),
+		      (long long)json_integer_value(json_object_get(e->meta, "trials_done")),
+		      e->nworkloads > 0 ? "matrix" : "run", dir);
 		status = 128 + e->interrupt_signal;
 	} else if (outcome == RUN_FAILED) {
 		status = EXIT_FAILURE_RUNTIME;
@@ -278,7 +283,7 @@ static int finish(struct experiment *e, struct store *s, enum run_outcome outcom
 }
 
 /* The trial time limit and the stop signals the run ignores, as the plan states them. */
-static void print_protections(const struct experiment *e)
+void run_print_protections(const struct experiment *e)
 {
 	if (e->trial_timeout_s > 0)
 		printf("  trial time limit: %g s (--trial-timeout)\n", e->trial_timeout_s);
@@ -308,12 +313,13 @@ struct run_options {
 };
 
 /* --resume: the run taken up where it stopped (runner/resume.h checks everything first). */
-static int resume(const char *dir, char **command_line, const struct run_options *o)
+int run_resume(const char *dir, char **command_line, enum progress_mode progress_mode,
+               double progress_interval_s)
 {
 	struct resumed r;
 	resume_open(dir, command_line, &r);
-	r.e.progress_mode = o->progress_mode;
-	r.e.progress_interval_s = o->progress_interval_s;
+	r.e.progress_mode = progress_mode;
+	r.e.progress_interval_s = progress_interval_s;
 	if (r.complete) {
 		printf("%s is complete; nothing to resume.\n", dir);
 		resume_release(&r);
@@ -327,12 +333,12 @@ static int resume(const char *dir, char **command_line, const struct run_options
 		printf("resuming %s at trial %ld of %ld\n", dir, r.scan.ntrials, total);
 	else
 		printf("resuming %s at trial %ld\n", dir, r.scan.ntrials);
-	print_protections(&r.e);
+	run_print_protections(&r.e);
 	fflush(stdout);
 	enum run_outcome outcome = experiment_run(&r.e, r.store, r.scan.ntrials, r.scan.trials,
 	                                          r.scan.ntrials);
 	sigprocmask(SIG_SETMASK, &r.e.child_sigmask, NULL); /* ^C may stop the report */
-	int rc = finish(&r.e, r.store, outcome);
+	int rc = run_finish(&r.e, r.store, outcome);
 	resume_release(&r);
 	return rc;
 }
@@ -632,7 +638,7 @@ static void default_wanted(const struct experiment *e, const struct topo *topo,
 }
 
 /* What about this machine may make the run mean less than it seems: said before it starts. */
-static void warn_about_machine(const struct experiment *e, const struct topo_info *info)
+void run_warn_about_machine(const struct experiment *e, const struct topo_info *info)
 {
 	if (e->plan.nplacements == 1) {
 		bool solo = e->plan.placements[0] == PLACEMENT_SOLO;
@@ -657,11 +663,11 @@ static void warn_about_machine(const struct experiment *e, const struct topo_inf
  * topology.xml written under a temporary name, then renamed into place. From its creation on,
  * a stop signal waits for a trial boundary, so the folder always gets its meta.json and stays
  * resumable. */
-static struct store *create_folder(struct experiment *e, const struct topo *topo,
-                                   const struct topo_info *info)
+struct store *run_create_folder(struct experiment *e, const struct topo *topo,
+                                const struct topo_info *info)
 {
 	if (!e->out_dir)
-		e->out_dir = default_out_dir();
+		e->out_dir = run_default_out_dir();
 	trial_block_signals(&e->child_sigmask);
 	char err[ERR_LEN];
 	struct store *s = store_create(e->out_dir, err, sizeof err);
@@ -686,14 +692,14 @@ static struct store *create_folder(struct experiment *e, const struct topo *topo
 static void print_workload_sizes(const struct experiment *e)
 {
 	if (e->cal_a.iters)
-		print_calibration("", e->kernel, &e->cal_a);
+		run_print_calibration("", e->kernel, &e->cal_a);
 	else if (e->kernel)
 		printf("  %s: %lu iterations (--iters: not calibrated)\n", e->kernel, e->iters);
 	else
 		printf("  %s is a command: it cannot be calibrated; its length is shown after the "
 		       "warm-up\n", e->a.name);
 	if (e->cal_b.iters)
-		print_calibration("beside ", e->beside_kernel, &e->cal_b);
+		run_print_calibration("beside ", e->beside_kernel, &e->cal_b);
 	else if (e->beside_kernel)
 		printf("  beside %s: %lu iterations\n", e->beside_kernel, e->beside_iters);
 	if (e->precision_pct > 0) {
@@ -732,7 +738,7 @@ static void print_plan(const struct experiment *e)
 		       "warm-up block%s first), seed %llu\n", e->plan.nplacements, e->duration_s,
 		       e->warmup, e->warmup == 1 ? "" : "s", (unsigned long long)e->plan.seed);
 	print_workload_sizes(e);
-	print_protections(e);
+	run_print_protections(e);
 	fflush(stdout);
 }
 
@@ -764,29 +770,29 @@ static int new_run(struct experiment *e, const struct run_options *o)
 		refuse_existing_out(e->out_dir);
 	struct topo_info info;
 	topo_get_info(topo, &info);
-	choose_pairs(e, topo, wanted);
+	run_choose_pairs(e, topo, wanted);
 	if (e->plan.nplacements == 0)
 		errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on this machine "
 		     "(reasons above); `smtbench topo` shows what it can do");
-	warn_about_machine(e, &info);
+	run_warn_about_machine(e, &info);
 	if (!o->have_seed)
 		e->plan.seed = plan_fresh_seed();
 	e->plan.warmup_blocks = e->warmup;
 	e->plan.measured_blocks = e->trials;
 	if (e->a.is_kernel)
-		preflight_kernel(e, &e->a);
+		run_preflight_kernel(e, &e->a, true);
 	if (e->b.argv && e->b.is_kernel)
-		preflight_kernel(e, &e->b);
+		run_preflight_kernel(e, &e->b, true);
 	if (e->a.is_kernel && e->trial_time_s > 0)
-		calibrate_workload(e, &e->a, e->kernel, &e->iters, &e->cal_a);
+		run_calibrate_workload(e, &e->a, e->kernel, &e->iters, &e->cal_a);
 	if (e->b.argv && e->b.is_kernel && e->cal_b.trial_time_s > 0)
-		calibrate_workload(e, &e->b, e->beside_kernel, &e->beside_iters, &e->cal_b);
-	struct store *s = create_folder(e, topo, &info);
+		run_calibrate_workload(e, &e->b, e->beside_kernel, &e->beside_iters, &e->cal_b);
+	struct store *s = run_create_folder(e, topo, &info);
 	topo_free(&topo);
 	print_plan(e);
 	enum run_outcome outcome = experiment_run(e, s, 0, NULL, 0);
 	sigprocmask(SIG_SETMASK, &e->child_sigmask, NULL); /* ^C may stop the report */
-	int rc = finish(e, s, outcome);
+	int rc = run_finish(e, s, outcome);
 	store_close(&s);
 	return rc;
 }
@@ -807,7 +813,7 @@ int cmd_run(int argc, char **argv)
 			           "--progress-interval: the run continues with the settings recorded in "
 			           "%s/meta.json", o.resume_dir);
 		experiment_release(&e);
-		return resume(o.resume_dir, command_line, &o);
+		return run_resume(o.resume_dir, command_line, o.progress_mode, o.progress_interval_s);
 	}
 	e.command_line = command_line;
 	e.progress_mode = o.progress_mode;

@@ -22,6 +22,14 @@ const struct subcommand subcommands[] = {
 	  "smtbench run --resume DIR\n"
 	  "smtbench run --list-kernels",
 	  run_long_options, true },
+	{ "matrix", cmd_matrix,
+	  "the interference matrix: each kernel's slowdown beside each other kernel",
+	  "smtbench matrix [--kernels LIST] [--placement sibling|non-sibling|same-pu]\n"
+	  "                [--blocks N | --duration T] [--warmup-blocks N] [--trial-time S]\n"
+	  "                [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
+	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"
+	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]",
+	  matrix_long_options, false },
 	{ "analyze", cmd_analyze,
 	  "Bayesian comparison of the placements of a results folder, or of two files",
 	  "smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t]\n"

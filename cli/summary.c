@@ -5,11 +5,36 @@
 #include <stdlib.h>
 
 #include "common/text.h"
+#include "report/matrix.h"
 #include "report/report.h"
+
+/* A matrix's folder (smtbench matrix) gets the matrix's reports. */
+static void matrix_summary(const char *dir, FILE *out)
+{
+	char err[ERR_LEN];
+	struct matrix_report *rep = matrix_report_new(dir, false, err, sizeof err);
+	if (!rep) {
+		char *why = text_escape(err), *shown = text_escape(dir);
+		fprintf(out, "no analysis yet: %s\nresults: %s\n", why ? why : err, shown ? shown : dir);
+		free(why);
+		free(shown);
+		return;
+	}
+	fprintf(out, "\n");
+	bool written = matrix_report_write_files(rep, err, sizeof err) == 0;
+	if (!written)
+		warnx("cannot write the reports: %s", err);
+	matrix_report_print_summary(rep, written, out);
+	matrix_report_free(&rep);
+}
 
 void summary_after_run(const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
+	if (matrix_report_applies(dir)) {
+		matrix_summary(dir, out);
+		return;
+	}
 	struct report *rep = report_new(dir, err, sizeof err);
 	if (!rep) {
 		/* Too few trials for a comparison is a normal end of a short or interrupted run. */

@@ -24,6 +24,8 @@ void experiment_release(struct experiment *e)
 	strings_free(e->command_line);
 	workload_release(&e->a);
 	workload_release(&e->b);
+	for (int i = 0; i < e->nworkloads; i++)
+		workload_release(&e->workloads[i]);
 	free(e->out_dir);
 	json_decref(e->meta);
 	memset(e, 0, sizeof *e);
@@ -66,7 +68,7 @@ static void show_precision(const struct experiment *e, long blocks_done, double 
 		return;
 	double blocks_left = fmax(fmax(iv.blocks_needed, PRECISION_MIN_BLOCKS) - (double)blocks_done, 0);
 	char eta[32];
-	format_hms(blocks_left * per_trial_s * e->plan.nplacements, eta, sizeof eta);
+	format_hms(blocks_left * per_trial_s * plan_block_size(&e->plan), eta, sizeof eta);
 	fprintf(stderr, " → ±%g%% ETA %s", e->precision_pct, eta);
 }
 
@@ -81,7 +83,7 @@ static void write_progress(const struct experiment *e, long done, long total, do
 	double remaining = total >= 0 ? per_trial * (double)(total - done)
 	                              : e->duration_s - elapsed_s;
 	format_hms(remaining, eta, sizeof eta);
-	long blocks_done = done / e->plan.nplacements;
+	long blocks_done = done / plan_block_size(&e->plan);
 	if (blocks_done < e->plan.warmup_blocks)
 		fprintf(stderr, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
 	else if (total >= 0)
@@ -90,7 +92,8 @@ static void write_progress(const struct experiment *e, long done, long total, do
 	else
 		fprintf(stderr, "%ld blocks", blocks_done - e->plan.warmup_blocks);
 	fprintf(stderr, "  %s elapsed, %s %s", elapsed, total >= 0 ? "ETA" : "left", eta);
-	for (int i = 0; i < e->plan.nplacements; i++) {
+	/* A matrix's placements hold every kernel: their means say nothing. */
+	for (int i = 0; i < e->plan.nplacements && e->plan.ncells == 0; i++) {
 		enum placement p = e->plan.placements[i];
 		if (m->n[p] > 0)
 			fprintf(stderr, "  %s %.4g s", placement_name(p), m->sum[p] / (double)m->n[p]);
@@ -178,7 +181,7 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 	const struct experiment *e = st->e;
 	long done = t + 1;
 	double now = trial_now_s();
-	bool block_end = done % e->plan.nplacements == 0 && done > st->warmup_trials;
+	bool block_end = done % plan_block_size(&e->plan) == 0 && done > st->warmup_trials;
 	double since = now - st->last_line_s;
 	double interval = e->progress_interval_s > 0 ? e->progress_interval_s
 	                                             : PROGRESS_INTERVAL_DEFAULT_S;
@@ -255,7 +258,7 @@ static void calibrate_timeout(struct run_state *st, long t, bool ok, double span
 static void timeout_init(struct run_state *st, const struct stored_trial *previous, long nprevious)
 {
 	const struct experiment *e = st->e;
-	st->calib_end = st->warmup_trials > 0 ? st->warmup_trials : e->plan.nplacements;
+	st->calib_end = st->warmup_trials > 0 ? st->warmup_trials : plan_block_size(&e->plan);
 	st->timeout_fixed = e->trial_timeout_s >= 0;
 	st->timeout_s = st->timeout_fixed ? e->trial_timeout_s : TRIAL_TIMEOUT_UNCALIBRATED_S;
 	for (long i = 0; i < nprevious; i++)
@@ -277,10 +280,11 @@ static void run_state_init(struct run_state *st, long first_trial,
 {
 	double time_offset_s = 0;
 	st->first_trial = first_trial;
-	st->warmup_trials = st->e->plan.warmup_blocks * st->e->plan.nplacements;
+	st->warmup_trials = st->e->plan.warmup_blocks * plan_block_size(&st->e->plan);
 	st->measured_origin_s = NAN;
+	/* A matrix has no one headline to follow: its cells are compared by the report. */
 	precision_init(&st->means.precision, st->e->precision_pct, st->e->plan.placements,
-	               st->e->plan.nplacements);
+	               st->e->plan.ncells ? 0 : st->e->plan.nplacements);
 	for (long i = 0; i < nprevious; i++) {
 		if (previous[i].trial == st->warmup_trials)
 			st->measured_origin_s = previous[i].start_s;
@@ -320,12 +324,12 @@ static bool time_for_trial(struct run_state *st, long t)
 	double run_time_s = trial_now_s() - st->origin_s;
 	if (t == st->warmup_trials && isnan(st->measured_origin_s))
 		st->measured_origin_s = run_time_s;
-	if (t % e->plan.nplacements != 0 || t <= st->warmup_trials)
+	if (t % plan_block_size(&e->plan) != 0 || t <= st->warmup_trials)
 		return true;
 	/* The budget is for measured blocks, and a block is never cut in half: start one only
 	 * if it should fit, judging by the measured blocks so far. */
 	double measured_s = run_time_s - st->measured_origin_s;
-	double per_block_s = measured_s / (double)((t - st->warmup_trials) / e->plan.nplacements);
+	double per_block_s = measured_s / (double)((t - st->warmup_trials) / plan_block_size(&e->plan));
 	return !(measured_s + per_block_s > e->duration_s); /* NaN: not known yet, go on */
 }
 
@@ -356,11 +360,18 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 		.warmup = plan_is_warmup(&e->plan, t),
 		.placement = p,
 	};
+	int cell = plan_cell_of(&e->plan, t);
 	for (int i = 0; i < spec->nprocs; i++) {
 		const struct workload *w = (i == 1 && e->b.argv) ? &e->b : &e->a;
+		bool beside = w == &e->b;
+		if (cell >= 0) { /* a matrix: the victim (a) and the aggressor (b) of the cell */
+			const struct plan_cell *c = &e->plan.cells[cell];
+			w = &e->workloads[i == 1 && c->b >= 0 ? c->b : c->a];
+			beside = i == 1;
+		}
 		spec->procs[i] = (struct trial_proc_spec){ e->pairs[p].pus[i], w->path, w->argv,
 		                                            w->is_kernel };
-		labels->role[i] = w == &e->b ? "b" : "a";
+		labels->role[i] = beside ? "b" : "a";
 		labels->workload[i] = w->name;
 	}
 }
@@ -372,7 +383,7 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 {
 	enum placement p = plan_placement_of(&st->e->plan, t);
 	st->failures++;
-	if (t - st->first_trial < st->e->plan.nplacements)
+	if (t - st->first_trial < plan_block_size(&st->e->plan))
 		st->early_failures++;
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
@@ -389,7 +400,7 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
  * a night with failed trials. That holds for a resumed run as much as a new one. */
 static bool first_block_failed(const struct run_state *st, long t)
 {
-	long n = st->e->plan.nplacements;
+	long n = plan_block_size(&st->e->plan);
 	if (st->early_failures != n || t + 1 - st->first_trial != n)
 		return false;
 	off_t logged = st->log_capped ? 1 : st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
@@ -544,8 +555,8 @@ static void run_state_finish(struct run_state *st, long trials_done)
 static void show_command_length(const struct run_state *st, long t)
 {
 	const struct experiment *e = st->e;
-	long shown_after = st->warmup_trials > 0 ? st->warmup_trials : e->plan.nplacements;
-	if (e->a.is_kernel || t + 1 != shown_after || st->means.every_n == 0)
+	long shown_after = st->warmup_trials > 0 ? st->warmup_trials : plan_block_size(&e->plan);
+	if (e->a.is_kernel || e->nworkloads > 0 || t + 1 != shown_after || st->means.every_n == 0)
 		return;
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
@@ -558,7 +569,7 @@ static void show_command_length(const struct run_state *st, long t)
 /* After a whole measured block: whether the precision target is met. */
 static bool precision_done(const struct run_state *st, long t)
 {
-	long n = st->e->plan.nplacements;
+	long n = plan_block_size(&st->e->plan);
 	if (st->e->precision_pct <= 0 || (t + 1) % n != 0 || t + 1 <= st->warmup_trials)
 		return false;
 	return precision_reached(&st->means.precision, (t + 1 - st->warmup_trials) / n);

@@ -73,6 +73,12 @@ struct experiment {
 	char **command_line;     /* argv of smtbench itself, NULL-terminated, owned */
 	/* Derived. */
 	struct workload a, b;    /* b.argv is NULL when both processes run a */
+	/* A matrix (smtbench matrix): the kernels its cells (plan.cells) index, each with its
+	 * calibration (.iters 0: given or not calibrated); nworkloads 0 for a run, whose a and b
+	 * are its workloads. */
+	int nworkloads;
+	struct workload workloads[PLAN_MAX_WORKLOADS];
+	struct calibration cal_workloads[PLAN_MAX_WORKLOADS];
 	struct plan plan;
 	struct topo_pair pairs[PLACEMENT_COUNT];   /* by placement; .available for planned ones */
 	char skipped_reason[PLACEMENT_COUNT][TOPO_ERR_LEN]; /* "" unless asked and skipped */

@@ -24,28 +24,53 @@ static uint64_t uniform_below(uint64_t *state, uint64_t bound)
 	return r % bound;
 }
 
-void plan_block_order(const struct plan *p, long block, enum placement order[PLACEMENT_COUNT])
+/* A block's order of n things (indexes 0..n-1): the same shuffle for placements and cells. */
+static void block_permutation(uint64_t seed, long block, int n, int order[])
 {
-	uint64_t state = p->seed;
+	uint64_t state = seed;
 	/* Mix the block number in through the generator so neighbouring blocks are unrelated. */
 	state ^= splitmix64_next(&(uint64_t){ (uint64_t)block + 1 });
-	for (int i = 0; i < p->nplacements; i++)
-		order[i] = p->placements[i];
-	for (int i = p->nplacements - 1; i > 0; i--) {
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = n - 1; i > 0; i--) {
 		int j = (int)uniform_below(&state, (uint64_t)i + 1);
-		enum placement tmp = order[i];
+		int tmp = order[i];
 		order[i] = order[j];
 		order[j] = tmp;
 	}
 }
 
+void plan_block_order(const struct plan *p, long block, enum placement order[PLACEMENT_COUNT])
+{
+	int index[PLACEMENT_COUNT];
+	block_permutation(p->seed, block, p->nplacements, index);
+	for (int i = 0; i < p->nplacements; i++)
+		order[i] = p->placements[index[i]];
+}
+
+int plan_block_size(const struct plan *p)
+{
+	return p->ncells > 0 ? p->ncells : p->nplacements;
+}
+
 long plan_block_of(const struct plan *p, long trial)
 {
-	return trial / p->nplacements;
+	return trial / plan_block_size(p);
+}
+
+int plan_cell_of(const struct plan *p, long trial)
+{
+	if (p->ncells <= 0)
+		return -1;
+	int order[PLAN_MAX_CELLS];
+	block_permutation(p->seed, plan_block_of(p, trial), p->ncells, order);
+	return order[trial % p->ncells];
 }
 
 enum placement plan_placement_of(const struct plan *p, long trial)
 {
+	if (p->ncells > 0)
+		return p->cells[plan_cell_of(p, trial)].placement;
 	enum placement order[PLACEMENT_COUNT];
 	plan_block_order(p, plan_block_of(p, trial), order);
 	return order[trial % p->nplacements];
@@ -60,7 +85,7 @@ long plan_total_trials(const struct plan *p)
 {
 	if (p->measured_blocks < 0)
 		return -1;
-	return (p->warmup_blocks + p->measured_blocks) * p->nplacements;
+	return (p->warmup_blocks + p->measured_blocks) * plan_block_size(p);
 }
 
 uint64_t plan_fresh_seed(void)

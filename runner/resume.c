@@ -4,6 +4,7 @@
 #include "runner/resume.h"
 
 #include <err.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,6 +37,20 @@ static void check_against_plan(const struct experiment *e, const struct store_sc
 			     "file was changed or is not this run's", dir, t->line, t->trial,
 			     placement_name(t->placement), t->block, t->warmup ? " (warm-up)" : "",
 			     (unsigned long long)e->plan.seed, placement_name(want), block);
+		int cell = plan_cell_of(&e->plan, t->trial);
+		if (cell < 0)
+			continue;
+		/* A matrix: the cell's victim (role a) and aggressor (role b), as meta.json has them. */
+		const struct plan_cell *c = &e->plan.cells[cell];
+		const char *victim = e->workloads[c->a].argv[0];
+		const char *aggressor = c->b >= 0 ? e->workloads[c->b].argv[0] : NULL;
+		const char *a = t->workload_a >= 0 ? scan->workloads[t->workload_a] : "?";
+		const char *b = t->workload_b >= 0 ? scan->workloads[t->workload_b] : NULL;
+		if (strcmp(a, victim) != 0 || (aggressor ? !b || strcmp(b, aggressor) != 0 : b != NULL))
+			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld runs %s beside %s, "
+			     "where the plan in meta.json (seed %llu) has %s beside %s; the file was "
+			     "changed or is not this matrix's", dir, t->line, t->trial, a, b ? b : "nothing",
+			     (unsigned long long)e->plan.seed, victim, aggressor ? aggressor : "nothing");
 	}
 }
 
@@ -43,7 +58,16 @@ static void check_against_plan(const struct experiment *e, const struct store_sc
  * folder from before paths and hashes were recorded looks its command up again. */
 static void resolve_recorded_workloads(struct experiment *e, const char *dir)
 {
-	if (e->a.path)
+	for (int i = 0; i < e->nworkloads; i++) { /* a matrix's kernels */
+		struct workload *w = &e->workloads[i];
+		char *name = xstrdup(w->argv[0]);
+		unsigned long iters = strtoul(w->argv[1], NULL, 10);
+		xworkload_recorded(w, name, iters, dir);
+		free(name);
+	}
+	if (e->nworkloads > 0) {
+		/* a matrix has no a and b of its own: its cells name the kernels above */
+	} else if (e->a.path)
 		xworkload_recorded(&e->a, e->kernel, e->iters, dir);
 	else if (e->kernel)
 		xworkload_kernel(&e->a, e->kernel, e->iters);
@@ -130,8 +154,9 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 
 	if (store_cut_torn(r->store, &r->scan, err, sizeof err) != 0)
 		errx(EXIT_FAILURE_RUNTIME, "cannot resume: %s", err);
-	json_object_set_new(r->e.meta, "resumed_with", json_pack("[s, s, s, s]", "smtbench", "run",
-	                                                         "--resume", dir));
+	json_object_set_new(r->e.meta, "resumed_with",
+	                    json_pack("[s, s, s, s]", "smtbench", r->e.nworkloads ? "matrix" : "run",
+	                              "--resume", dir));
 }
 
 void resume_release(struct resumed *r)

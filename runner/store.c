@@ -382,6 +382,19 @@ struct scan_state {
 	char why[ERR_LEN];         /* the message of the last damaged line */
 };
 
+/* The index of a workload name in the scan's list, added when new; -1 past the limit. */
+static int scan_workload(struct store_scan *out, const char *name)
+{
+	for (int i = 0; i < out->nworkloads; i++)
+		if (!strcmp(out->workloads[i], name))
+			return i;
+	if (out->nworkloads >= STORE_SCAN_MAX_WORKLOADS)
+		return -1;
+	out->workloads = xrealloc(out->workloads, (size_t)(out->nworkloads + 1) * sizeof *out->workloads);
+	out->workloads[out->nworkloads] = xstrdup(name);
+	return out->nworkloads++;
+}
+
 static void push_trial(struct scan_state *st)
 {
 	struct store_scan *out = st->out;
@@ -423,10 +436,13 @@ static const char *add_row(struct scan_state *st, const struct scanned_row *r, c
 		st->summary.start_s = start_s;
 	if (end_s > st->summary.end_s)
 		st->summary.end_s = end_s;
-	if (!strcmp(fields[SAMPLES_COL_ROLE], "a")) {
+	bool role_a = !strcmp(fields[SAMPLES_COL_ROLE], "a");
+	if (role_a) {
 		st->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);
 		st->utime_count++;
 	}
+	*(role_a ? &st->summary.workload_a : &st->summary.workload_b) =
+		scan_workload(st->out, fields[SAMPLES_COL_WORKLOAD]);
 	return NULL;
 }
 
@@ -457,7 +473,8 @@ static const char *start_trial(struct scan_state *st, const struct scanned_row *
 	st->procs_seen = 0;
 	st->summary = (struct stored_trial){ .trial = r->trial, .block = r->block,
 	                                     .placement = r->placement, .warmup = r->warmup,
-	                                     .ok = true, .start_s = INFINITY, .line = line_no };
+	                                     .ok = true, .start_s = INFINITY, .line = line_no,
+	                                     .workload_a = -1, .workload_b = -1 };
 	st->utime_sum = 0;
 	st->utime_count = 0;
 	return NULL;
@@ -604,6 +621,9 @@ int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_si
 void store_scan_release(struct store_scan *scan)
 {
 	free(scan->trials);
+	for (int i = 0; i < scan->nworkloads; i++)
+		free(scan->workloads[i]);
+	free(scan->workloads);
 	*scan = (struct store_scan){ 0 };
 }
 
@@ -637,6 +657,8 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	*trials = scan.trials;
 	*ntrials = scan.ntrials;
 	*dropped_lines = scan.cut_lines;
+	scan.trials = NULL; /* the caller's now; the rest is released */
+	store_scan_release(&scan);
 	return s;
 }
 

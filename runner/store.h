@@ -50,6 +50,9 @@ struct stored_trial {
 	bool warmup, ok;
 	double utime_a_s; /* mean user time of the trial's role-a processes when ok */
 	double start_s;   /* earliest start_s of the trial */
+	/* Its role-a and role-b workloads, indexes into store_scan.workloads (-1: none, or past
+	 * STORE_SCAN_MAX_WORKLOADS names): what --resume checks a matrix's cells against. */
+	int workload_a, workload_b;
 	double end_s;     /* latest end_s of the trial */
 };
 
@@ -64,7 +67,10 @@ struct store_scan {
 	long cut_lines;              /* lines of a torn last trial; 0 when nothing is to be cut */
 	long complete_end;           /* file offset just after the last complete trial */
 	long file_size;
+	char **workloads;            /* the workload names seen, first seen first (owned) */
+	int nworkloads;
 };
+#define STORE_SCAN_MAX_WORKLOADS 64
 
 /*
  * Reads every row: blank lines are skipped; every other line must be a valid row (its number of

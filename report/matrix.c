@@ -1,0 +1,944 @@
+/*
+ * matrix.c — the interference matrix's reports (see matrix.h): the answer first (which pairs
+ * may share, the worst cell), then the heat map, each cell, each kernel's sensitivity and
+ * contentiousness, the baselines and the warnings; the same numbers in every format.
+ */
+#include "report/matrix.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/matrix.h"
+#include "common/fileio.h"
+#include "report/internal.h"
+
+const char *const matrix_report_file_names[MATRIX_REPORT_FILE_COUNT] = {
+	"report.md", "report.json", "heatmap.svg", "report.html",
+};
+
+struct matrix_report {
+	char *dir;                  /* as given, for writing */
+	char *shown_dir;            /* escaped, for every output */
+	bool exclude_contaminated;
+	json_t *meta;               /* meta.json (a matrix's: it has "matrix") */
+	struct analysis_matrix *m;
+	char *placement;            /* the pairing placement's name, escaped */
+	int pus[2];                 /* the victim's CPU and the aggressor's; -1 not recorded */
+	char *shares;               /* what that pair shares, or NULL */
+	char *machine;              /* one line */
+	char *answer;
+	char *pairing_note;         /* what a map not on siblings says; NULL on siblings */
+	char **warnings;
+	size_t warning_count;
+};
+
+static json_t *load_meta(const char *dir)
+{
+	char *path = text_printf("%s/meta.json", dir);
+	char err[ERR_LEN];
+	size_t len = 0;
+	char *text = path ? fileio_read_all(path, &len, err, sizeof err) : NULL;
+	free(path);
+	if (!text)
+		return NULL;
+	json_t *meta = json_loadb(text, len, 0, NULL);
+	free(text);
+	if (meta && !json_is_object(meta)) {
+		json_decref(meta);
+		return NULL;
+	}
+	return meta;
+}
+
+bool matrix_report_applies(const char *dir)
+{
+	json_t *meta = load_meta(dir);
+	bool yes = meta && json_is_object(json_object_get(meta, "matrix"));
+	json_decref(meta);
+	return yes;
+}
+
+/* ---- numbers and words every format shares ---- */
+
+static double half_width(const double ci[2])
+{
+	return fabs(ci[1] - ci[0]) / 2;
+}
+
+/* "1.02× (0.95–1.10)"; "n/a" for a cell without a comparison. */
+static const char *ratio_text(char *buf, size_t size, const struct analysis_comparison *c)
+{
+	char m[48], lo[48], hi[48];
+	double res = half_width(c->ratio_ci);
+	snprintf(buf, size, "%s× (%s–%s)", format_number(m, sizeof m, c->ratio_mean, res),
+	         format_number(lo, sizeof lo, c->ratio_ci[0], res),
+	         format_number(hi, sizeof hi, c->ratio_ci[1], res));
+	return buf;
+}
+
+static const char *placement_phrase(const char *placement)
+{
+	if (placement && !strcmp(placement, "sibling"))
+		return "Safe to share a core";
+	if (placement && !strcmp(placement, "same-pu"))
+		return "Safe to time-share one CPU (same-pu)";
+	return "Safe side by side on two cores (non-sibling)";
+}
+
+/* Appends text to *s (a growing string). -1 on out of memory. */
+static int append(char **s, const char *text)
+{
+	char *joined = text_printf("%s%s", *s ? *s : "", text);
+	if (!joined)
+		return -1;
+	free(*s);
+	*s = joined;
+	return 0;
+}
+
+/* The compared, settled cell with the largest slowdown, or NULL. */
+static const struct analysis_matrix_cell *worst_cell(const struct analysis_matrix *m)
+{
+	const struct analysis_matrix_cell *worst = NULL;
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct analysis_matrix_cell *c = &m->cells[i];
+		if (c->compared && analysis_comparison_settled(&c->vs_baseline)
+		    && (!worst || c->vs_baseline.ratio_mean > worst->vs_baseline.ratio_mean))
+			worst = c;
+	}
+	return worst;
+}
+
+/* Whether kernels i and j may share: each is safe beside the other (one cell when i == j). */
+static bool pair_safe(const struct analysis_matrix *m, int i, int j)
+{
+	return analysis_matrix_cell(m, i, j)->safe && analysis_matrix_cell(m, j, i)->safe;
+}
+
+static int make_answer(struct matrix_report *r)
+{
+	const struct analysis_matrix *m = r->m;
+	char *list = NULL;
+	size_t pairs = 0, safe = 0;
+	for (size_t i = 0; i < m->nkernels; i++)
+		for (size_t j = i; j < m->nkernels; j++, pairs++) {
+			if (!pair_safe(m, (int)i, (int)j))
+				continue;
+			char *item = text_printf("%s%s + %s", safe ? ", " : "", m->kernels[i], m->kernels[j]);
+			int rc = item ? append(&list, item) : -1;
+			free(item);
+			if (rc < 0) {
+				free(list);
+				return -1;
+			}
+			safe++;
+		}
+	const struct analysis_matrix_cell *w = worst_cell(m);
+	char worst[200], ratio[120];
+	if (w)
+		snprintf(worst, sizeof worst, "worst: %s beside %s %s, %s", m->kernels[w->victim],
+		         m->kernels[w->aggressor], ratio_text(ratio, sizeof ratio, &w->vs_baseline),
+		         analysis_verdict_name(w->vs_baseline.verdict));
+	else
+		snprintf(worst, sizeof worst, "no cell has enough data to say yet (at least %d "
+		         "blocks each)", ANALYSIS_SETTLED_MIN_N);
+	char none[80];
+	snprintf(none, sizeof none, "none of the %zu pairs", pairs);
+	r->answer = text_printf("%s, slowdown under %g%% with %g%% probability both ways: %s; %s",
+	                        placement_phrase(m->placement), 100 * ANALYSIS_MATRIX_SAFE_SLOWDOWN,
+	                        100 * ANALYSIS_MATRIX_SAFE_PROBABILITY, safe ? list : none, worst);
+	free(list);
+	return r->answer ? 0 : -1;
+}
+
+/* The pair the cells ran on, from meta.json's placements. */
+static void read_pair(struct matrix_report *r)
+{
+	r->pus[0] = r->pus[1] = -1;
+	json_t *placements = json_object_get(r->meta, "placements");
+	size_t i;
+	json_t *p;
+	json_array_foreach(placements, i, p) {
+		const char *name = json_string_value(json_object_get(p, "name"));
+		json_t *pus = json_object_get(p, "pus");
+		if (!name || !r->m->placement || strcmp(name, r->m->placement) != 0
+		    || json_array_size(pus) != 2)
+			continue;
+		r->pus[0] = (int)json_integer_value(json_array_get(pus, 0));
+		r->pus[1] = (int)json_integer_value(json_array_get(pus, 1));
+		const char *shares = json_string_value(json_object_get(p, "shares"));
+		r->shares = shares ? text_escape(shares) : NULL;
+	}
+}
+
+static int add_warning(struct matrix_report *r, char *text)
+{
+	if (!text)
+		return -1;
+	char **grown = realloc(r->warnings, (r->warning_count + 1) * sizeof *grown);
+	if (!grown) {
+		free(text);
+		return -1;
+	}
+	r->warnings = grown;
+	r->warnings[r->warning_count++] = text;
+	return 0;
+}
+
+static int make_warnings(struct matrix_report *r)
+{
+	const struct analysis_matrix *m = r->m;
+	int rc = 0;
+	if (json_is_true(json_object_get(r->meta, "virtual_machine")))
+		rc |= add_warning(r, text_printf("virtual machine: its CPUs are the hypervisor's "
+		                                 "threads, so its pairs need not be the host's, and other "
+		                                 "guests may share the cores"));
+	if (m->contaminated_trials)
+		rc |= add_warning(r, text_printf(
+			"%zu trial(s) shared their CPUs: foreign CPU time or steal above %g%% of the "
+			"trial's duration (the foreign_s and steal_s columns)%s", m->contaminated_trials,
+			100 * ANALYSIS_CONTAMINATED_SHARE, r->exclude_contaminated
+			? "; left out of every cell (--exclude-contaminated)"
+			: "; `smtbench report --exclude-contaminated` leaves them out"));
+	if (m->failed_trials)
+		rc |= add_warning(r, text_printf("%zu measured trial(s) failed (a process not ok): "
+		                                 "counted, never samples", m->failed_trials));
+	for (size_t i = 0; i < m->ncells; i++)
+		if (m->cells[i].note)
+			rc |= add_warning(r, text_printf("%s", m->cells[i].note));
+	for (size_t i = 0; i < m->warning_count && i < 20; i++)
+		rc |= add_warning(r, text_printf("%s", m->warnings[i]));
+	return rc ? -1 : 0;
+}
+
+static int make_machine(struct matrix_report *r)
+{
+	const char *model = report_meta_string(r->meta, "cpu_model");
+	const char *host = report_meta_string(r->meta, "host");
+	const char *smt = report_meta_string(r->meta, "smt_control");
+	char *raw = text_printf("%s on host %s; SMT control: %s%s", model ? model : "CPU not "
+	                        "recorded", host ? host : "?", smt ? smt : "not recorded",
+	                        json_is_true(json_object_get(r->meta, "virtual_machine"))
+	                        ? "; virtual machine" : "");
+	r->machine = raw ? text_escape(raw) : NULL;
+	free(raw);
+	return r->machine ? 0 : -1;
+}
+
+static int make_pairing_note(struct matrix_report *r)
+{
+	const char *p = r->m->placement;
+	if (!p || !strcmp(p, "sibling"))
+		return 0;
+	char cpus[64] = "";
+	if (r->pus[0] >= 0)
+		snprintf(cpus, sizeof cpus, " (CPUs %d and %d%s%s)", r->pus[0], r->pus[1],
+		         r->shares ? ", sharing " : "", r->shares ? r->shares : "");
+	r->pairing_note = text_printf(
+		"The pairs ran on %s CPUs%s, not on SMT siblings: this map says what %s costs each "
+		"kernel, not what sharing a core does (that needs an SMT machine and --placement "
+		"sibling).", p, cpus, !strcmp(p, "same-pu")
+		? "time-sharing one CPU (user time; wall time is about twice)"
+		: "sharing the rest of the machine (caches, memory, the host's siblings on a VM)");
+	return r->pairing_note ? 0 : -1;
+}
+
+struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated, char *err,
+                                        size_t err_size)
+{
+	struct matrix_report *r = calloc(1, sizeof *r);
+	if (!r || !(r->dir = strdup(dir)) || !(r->shown_dir = text_escape(dir))) {
+		set_error(err, err_size, "out of memory");
+		matrix_report_free(&r);
+		return NULL;
+	}
+	r->exclude_contaminated = exclude_contaminated;
+	r->meta = load_meta(dir);
+	json_t *kernels = json_object_get(json_object_get(r->meta, "matrix"), "kernels");
+	size_t n = json_array_size(kernels);
+	const char **names = calloc(n + 1, sizeof *names);
+	for (size_t i = 0; names && i < n; i++)
+		names[i] = json_string_value(json_object_get(json_array_get(kernels, i), "name"));
+	for (size_t i = 0; names && i < n; i++)
+		if (!names[i])
+			n = i; /* a damaged list: the file's order for the rest */
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	r->m = analysis_matrix_load(dir, names, names ? n : 0, exclude_contaminated, &opt, err,
+	                            err_size);
+	free(names);
+	if (!r->m) {
+		matrix_report_free(&r);
+		return NULL;
+	}
+	read_pair(r);
+	if ((r->m->placement && !(r->placement = text_escape(r->m->placement)))
+	    || make_machine(r) < 0 || make_answer(r) < 0 || make_pairing_note(r) < 0
+	    || make_warnings(r) < 0) {
+		set_error(err, err_size, "out of memory");
+		matrix_report_free(&r);
+	}
+	return r;
+}
+
+const char *matrix_report_answer(const struct matrix_report *r)
+{
+	return r->answer;
+}
+
+/* Why the run stopped, from meta.json's stop_reason ("" when it has none). */
+static const char *stop_text(const struct matrix_report *r)
+{
+	const char *reason = report_meta_string(r->meta, "stop_reason");
+	if (!reason)
+		return "";
+	if (!strcmp(reason, "trials"))
+		return "Stopped: trials (every planned block ran).";
+	if (!strcmp(reason, "duration"))
+		return "Stopped: duration (the time budget ran out).";
+	if (!strcmp(reason, "interrupted"))
+		return "Stopped: interrupted (continue with smtbench matrix --resume).";
+	return "";
+}
+
+/* ---- the terminal ---- */
+
+static const char *verdict_mark(const struct analysis_matrix_cell *c)
+{
+	if (!c->compared)
+		return " ";
+	switch (c->vs_baseline.verdict) {
+	case ANALYSIS_VERDICT_SLOWER: return "+";
+	case ANALYSIS_VERDICT_FASTER: return "-";
+	case ANALYSIS_VERDICT_SAME: return "=";
+	case ANALYSIS_VERDICT_UNDECIDED: break;
+	}
+	return "?";
+}
+
+/* text, then blanks to width columns (a character, not a byte, per column: × and – are two
+ * and three bytes in UTF-8). */
+static void print_padded(FILE *out, const char *text, int width)
+{
+	int columns = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		columns += (*p & 0xc0) != 0x80;
+	fprintf(out, " %s%*s", text, width > columns ? width - columns : 0, "");
+}
+
+static void print_summary_line(FILE *out, const char *label, const struct analysis_matrix *m,
+                               const struct analysis_matrix_summary *s)
+{
+	char ratio[120];
+	fprintf(out, "  %-16s ", label);
+	if (!s->compared)
+		fprintf(out, "n/a (%s)\n", s->note ? s->note : "too few blocks");
+	else
+		fprintf(out, "%s, %s (%zu blocks)\n", ratio_text(ratio, sizeof ratio, &s->c),
+		        analysis_verdict_name(s->c.verdict), s->blocks);
+	(void)m;
+}
+
+int matrix_report_print_summary(const struct matrix_report *r, bool files_written, FILE *out)
+{
+	const struct analysis_matrix *m = r->m;
+	fprintf(out, "smtbench report: %s (interference matrix: %zu kernels on %s)\n", r->shown_dir,
+	        m->nkernels, r->placement ? r->placement : "no pairs yet");
+	fprintf(out, "Machine: %s\n", r->machine);
+	if (r->pus[0] >= 0)
+		fprintf(out, "Victim on CPU %d, aggressor on CPU %d%s%s; each victim's baseline: it "
+		        "alone on CPU %d. One sample per trial: the victim's user CPU time.\n",
+		        r->pus[0], r->pus[1], r->shares ? ", sharing " : "",
+		        r->shares ? r->shares : "", r->pus[0]);
+	fprintf(out, "\nAnswer: %s\n", r->answer);
+	if (r->pairing_note)
+		fprintf(out, "%s\n", r->pairing_note);
+	fprintf(out, "\nSlowdown of the victim (row) beside the aggressor (column), against the "
+	        "victim alone, paired by block; 95%% interval; + slower, = practically the same, "
+	        "- faster, ? not enough data to say:\n\n  %-16s", "victim \\ aggr.");
+	for (size_t g = 0; g < m->nkernels; g++)
+		print_padded(out, m->kernels[g], 24);
+	fputc('\n', out);
+	for (size_t v = 0; v < m->nkernels; v++) {
+		fprintf(out, "  %-16s", m->kernels[v]);
+		for (size_t g = 0; g < m->nkernels; g++) {
+			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
+			char ratio[120], cell[140];
+			snprintf(cell, sizeof cell, "%s %s", c->compared
+			         ? ratio_text(ratio, sizeof ratio, &c->vs_baseline) : "n/a",
+			         verdict_mark(c));
+			print_padded(out, cell, 24);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\nSensitivity (each victim beside every aggressor, geometric mean):\n");
+	for (size_t k = 0; k < m->nkernels; k++)
+		print_summary_line(out, m->kernels[k], m, &m->sensitivity[k]);
+	fprintf(out, "Contentiousness (each aggressor beside every victim, geometric mean):\n");
+	for (size_t k = 0; k < m->nkernels; k++)
+		print_summary_line(out, m->kernels[k], m, &m->contentiousness[k]);
+	fprintf(out, "\nBlocks: %zu measured", m->measured_blocks);
+	if (*stop_text(r))
+		fprintf(out, ". %s", stop_text(r));
+	fputc('\n', out);
+	if (r->warning_count)
+		fprintf(out, "\nWarnings:\n");
+	for (size_t i = 0; i < r->warning_count; i++)
+		fprintf(out, "  - %s\n", r->warnings[i]);
+	if (files_written)
+		fprintf(out, "\nReport: %s/report.html (open it in a browser); also report.md, "
+		        "report.json, heatmap.svg\n", r->shown_dir);
+	return ferror(out) || fflush(out) != 0 ? -1 : 0;
+}
+
+/* ---- the heat map ---- */
+
+#define HM_LEFT 140
+#define HM_TOP 78
+#define HM_CELL_W 124
+#define HM_CELL_H 54
+#define HM_LEGEND_H 78
+
+/* The slowdown's colour: white at 1×, red towards 2× and above, blue towards 0.5× and below
+ * (log scale); *dark: the text on it should be white. */
+static void ratio_colour(double ratio, char buf[8], bool *dark)
+{
+	double t = isfinite(ratio) && ratio > 0 ? log(ratio) / log(2.0) : 0;
+	t = t > 1 ? 1 : t < -1 ? -1 : t;
+	static const int white[3] = { 247, 247, 247 }, red[3] = { 178, 24, 43 },
+	                 blue[3] = { 33, 102, 172 };
+	const int *to = t >= 0 ? red : blue;
+	double a = fabs(t);
+	int rgb[3];
+	for (int i = 0; i < 3; i++)
+		rgb[i] = (int)lround(white[i] + (to[i] - white[i]) * a);
+	snprintf(buf, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+	*dark = a > 0.55;
+}
+
+static void heatmap_cell(FILE *out, const struct analysis_matrix_cell *c, double x, double y)
+{
+	char fill[8] = "#dddddd";
+	bool dark = false;
+	if (c->compared)
+		ratio_colour(c->vs_baseline.ratio_mean, fill, &dark);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\" "
+	        "stroke=\"#fff\" stroke-width=\"2\"/>\n", x, y, HM_CELL_W, HM_CELL_H, fill);
+	bool undecided = !c->compared || c->vs_baseline.verdict == ANALYSIS_VERDICT_UNDECIDED;
+	if (undecided)
+		fprintf(out, "<rect class=\"undecided\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
+		        "fill=\"url(#hatch)\"/>\n", x, y, HM_CELL_W, HM_CELL_H);
+	const char *colour = dark ? "#fff" : "#111";
+	double cx = x + HM_CELL_W / 2.0;
+	if (!c->compared) {
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\">n/a"
+		        "</text>\n", cx, y + HM_CELL_H / 2.0 + 5);
+		return;
+	}
+	const struct analysis_comparison *k = &c->vs_baseline;
+	char m[48], lo[48], hi[48];
+	double res = half_width(k->ratio_ci);
+	fprintf(out, "<text class=\"ratio\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+	        "font-size=\"15\" font-weight=\"bold\" fill=\"%s\">%s×</text>\n", cx, y + 23, colour,
+	        format_number(m, sizeof m, k->ratio_mean, res));
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
+	        "fill=\"%s\">%s–%s</text>\n", cx, y + 41, colour,
+	        format_number(lo, sizeof lo, k->ratio_ci[0], res),
+	        format_number(hi, sizeof hi, k->ratio_ci[1], res));
+}
+
+static void heatmap_legend(FILE *out, double y, int width)
+{
+	double x0 = HM_LEFT, w = 240;
+	fputs("<defs><linearGradient id=\"slowdown\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">", out);
+	for (int i = 0; i <= 8; i++) {
+		char c[8];
+		bool dark;
+		ratio_colour(pow(2.0, -1 + i / 4.0), c, &dark);
+		fprintf(out, "<stop offset=\"%.3f\" stop-color=\"%s\"/>", i / 8.0, c);
+	}
+	fputs("</linearGradient></defs>\n", out);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
+	        "fill=\"url(#slowdown)\" stroke=\"#999\"/>\n", x0, y, w);
+	static const char *const labels[] = { "0.5× (faster)", "1×", "2× (slower)" };
+	for (int i = 0; i < 3; i++)
+		svg_text(out, x0 + w * i / 2.0, y + 30, i == 0 ? "start" : i == 1 ? "middle" : "end", 11,
+		         NULL, labels[i]);
+	double hx = x0 + w + 30;
+	if (hx + 200 > width)
+		hx = width - 200;
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"28\" height=\"14\" fill=\"#f7f7f7\" "
+	        "stroke=\"#999\"/><rect x=\"%.1f\" y=\"%.1f\" width=\"28\" height=\"14\" "
+	        "fill=\"url(#hatch)\"/>\n", hx, y, hx, y);
+	svg_text(out, hx + 34, y + 12, "start", 11, NULL, "hatched: not enough data to say");
+	svg_text(out, x0, y + 52, "start", 11, NULL,
+	         "colour: the victim's slowdown against itself alone (log scale; 2× and above "
+	         "darkest)");
+}
+
+char *matrix_report_svg_heatmap(const struct matrix_report *r)
+{
+	const struct analysis_matrix *m = r->m;
+	int n = (int)m->nkernels;
+	int width = HM_LEFT + n * HM_CELL_W + 20;
+	if (width < HM_LEFT + 520)
+		width = HM_LEFT + 520;
+	int height = HM_TOP + n * HM_CELL_H + HM_LEGEND_H;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	char title[200];
+	snprintf(title, sizeof title, "Interference matrix on %s: victim's slowdown beside each "
+	         "aggressor", r->placement ? r->placement : "(no pairs yet)");
+	svg_begin(out, width, height, title, "Rows: victims; columns: aggressors; each cell the "
+	          "victim's user time beside the aggressor over its time alone, paired by block, "
+	          "with its 95% interval; hatched cells have no verdict.");
+	fputs("<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\" "
+	      "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" "
+	      "stroke=\"#555\" stroke-width=\"2\" stroke-opacity=\"0.45\"/></pattern></defs>\n", out);
+	svg_text(out, 10, 20, "start", 14, "bold", title);
+	svg_text(out, HM_LEFT + n * HM_CELL_W / 2.0, 44, "middle", 12, NULL, "aggressor →");
+	svg_text(out, 10, HM_TOP - 8, "start", 12, NULL, "victim ↓");
+	for (int g = 0; g < n; g++)
+		svg_text(out, HM_LEFT + (g + 0.5) * HM_CELL_W, HM_TOP - 8, "middle", 12, "bold",
+		         m->kernels[g]);
+	for (int v = 0; v < n; v++) {
+		double y = HM_TOP + v * HM_CELL_H;
+		svg_text(out, HM_LEFT - 8, y + HM_CELL_H / 2.0 + 4, "end", 12, "bold", m->kernels[v]);
+		for (int g = 0; g < n; g++)
+			heatmap_cell(out, analysis_matrix_cell(m, v, g), HM_LEFT + g * HM_CELL_W, y);
+	}
+	heatmap_legend(out, HM_TOP + n * HM_CELL_H + 16, width);
+	svg_end(out);
+	if (fclose(out) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ---- report.json ---- */
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *interval(const double ci[2])
+{
+	return json_pack("[o, o]", num(ci[0]), num(ci[1]));
+}
+
+static json_t *comparison_json(const struct analysis_comparison *c, bool compared)
+{
+	if (!compared)
+		return json_pack("{s:n, s:n, s:n, s:s, s:n, s:n, s:n, s:b}", "ratio_mean", "ratio_ci",
+		                 "p_slower", "verdict", analysis_verdict_name(ANALYSIS_VERDICT_UNDECIDED),
+		                 "design", "blocks_paired", "blocks_dropped", "settled", false);
+	return json_pack("{s:o, s:o, s:o, s:s, s:s, s:I, s:I, s:b}", "ratio_mean",
+	                 num(c->ratio_mean), "ratio_ci", interval(c->ratio_ci), "p_slower",
+	                 num(c->p_a_gt_b), "verdict", analysis_verdict_name(c->verdict), "design",
+	                 analysis_design_name(c->design), "blocks_paired",
+	                 (json_int_t)c->blocks_paired, "blocks_dropped",
+	                 (json_int_t)c->blocks_dropped, "settled", analysis_comparison_settled(c));
+}
+
+/* Adds o's members to into (o is consumed). */
+static json_t *merged(json_t *into, json_t *o)
+{
+	json_object_update(into, o);
+	json_decref(o);
+	return into;
+}
+
+static json_t *summaries_json(const struct analysis_matrix *m,
+                              const struct analysis_matrix_summary *s)
+{
+	json_t *a = json_array();
+	for (size_t k = 0; k < m->nkernels; k++)
+		json_array_append_new(a, merged(json_pack("{s:s, s:I, s:o}", "kernel", m->kernels[k],
+		                                          "blocks", (json_int_t)s[k].blocks, "note",
+		                                          s[k].note ? json_string(s[k].note)
+		                                                    : json_null()),
+		                                comparison_json(&s[k].c, s[k].compared)));
+	return a;
+}
+
+static json_t *cells_json(const struct analysis_matrix *m)
+{
+	json_t *cells = json_array();
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct analysis_matrix_cell *c = &m->cells[i];
+		if (c->aggressor < 0)
+			continue;
+		json_array_append_new(cells, merged(json_pack(
+			"{s:s, s:s, s:I, s:I, s:b, s:o}", "victim", m->kernels[c->victim], "aggressor",
+			m->kernels[c->aggressor], "n", (json_int_t)c->group.n, "failed_trials",
+			(json_int_t)c->failed_trials, "safe", c->safe, "note",
+			c->note ? json_string(c->note) : json_null()),
+			comparison_json(&c->vs_baseline, c->compared)));
+	}
+	return cells;
+}
+
+static json_t *baselines_json(const struct analysis_matrix *m)
+{
+	json_t *a = json_array();
+	for (size_t v = 0; v < m->nkernels; v++) {
+		const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, -1);
+		double sum = 0;
+		for (size_t k = 0; k < c->group.n; k++)
+			sum += c->group.values_s[k];
+		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:I}", "kernel", m->kernels[v], "n",
+		                                   (json_int_t)c->group.n, "mean_s",
+		                                   num(c->group.n ? sum / (double)c->group.n : NAN),
+		                                   "failed_trials", (json_int_t)c->failed_trials));
+	}
+	return a;
+}
+
+static json_t *safe_pairs_json(const struct analysis_matrix *m)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < m->nkernels; i++)
+		for (size_t j = i; j < m->nkernels; j++)
+			if (pair_safe(m, (int)i, (int)j))
+				json_array_append_new(a, json_pack("[s, s]", m->kernels[i], m->kernels[j]));
+	return a;
+}
+
+static char *report_json_text(const struct matrix_report *r)
+{
+	const struct analysis_matrix *m = r->m;
+	json_t *kernels = json_array(), *warnings = json_array();
+	for (size_t k = 0; k < m->nkernels; k++)
+		json_array_append_new(kernels, json_string(m->kernels[k]));
+	for (size_t i = 0; i < r->warning_count; i++)
+		json_array_append_new(warnings, json_string(r->warnings[i]));
+	const struct analysis_matrix_cell *w = worst_cell(m);
+	json_t *worst = w ? merged(json_pack("{s:s, s:s}", "victim", m->kernels[w->victim],
+	                                     "aggressor", m->kernels[w->aggressor]),
+	                           comparison_json(&w->vs_baseline, true))
+	                  : json_null();
+	json_t *pus = r->pus[0] >= 0 ? json_pack("[i, i]", r->pus[0], r->pus[1]) : json_null();
+	const char *stop = report_meta_string(r->meta, "stop_reason");
+	json_t *doc = json_pack(
+		"{s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+		" s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+		"report_version", 1, "kind", "matrix", "dir", r->shown_dir, "machine", r->machine,
+		"placement", r->placement ? json_string(r->placement) : json_null(), "pus", pus,
+		"kernels", kernels, "answer", r->answer,
+		"pairing_note", r->pairing_note ? json_string(r->pairing_note) : json_null(),
+		"safe_pairs", safe_pairs_json(m), "worst", worst, "cells", cells_json(m),
+		"baselines", baselines_json(m), "sensitivity", summaries_json(m, m->sensitivity),
+		"contentiousness", summaries_json(m, m->contentiousness), "warnings", warnings,
+		"measured_blocks", (json_int_t)m->measured_blocks,
+		"failed_trials", (json_int_t)m->failed_trials,
+		"contaminated_trials", (json_int_t)m->contaminated_trials,
+		"warmup_trials", (json_int_t)m->warmup_trials,
+		"excluded_contaminated", r->exclude_contaminated
+		                         ? json_integer((json_int_t)m->excluded_contaminated) : json_null(),
+		"stop_reason", stop ? json_string(stop) : json_null(),
+		"meta", r->meta ? json_incref(r->meta) : json_null());
+	if (!doc)
+		return NULL;
+	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	char *withnl = text ? text_printf("%s\n", text) : NULL;
+	free(text);
+	return withnl;
+}
+
+/* ---- report.md ---- */
+
+static void md_summaries(FILE *out, const struct analysis_matrix *m,
+                         const struct analysis_matrix_summary *s, const char *what)
+{
+	fprintf(out, "| %s | blocks | slowdown | 95%% CI | P(slower) | verdict |\n"
+	        "|---|---:|---:|---:|---:|---|\n", what);
+	for (size_t k = 0; k < m->nkernels; k++) {
+		const struct analysis_comparison *c = &s[k].c;
+		char a[48], lo[48], hi[48];
+		double res = half_width(c->ratio_ci);
+		if (!s[k].compared)
+			fprintf(out, "| `%s` | %zu | n/a | n/a | n/a | %s |\n", m->kernels[k], s[k].blocks,
+			        analysis_verdict_name(ANALYSIS_VERDICT_UNDECIDED));
+		else
+			fprintf(out, "| `%s` | %zu | %s× | %s–%s | %.2f | %s |\n", m->kernels[k],
+			        s[k].blocks, format_number(a, sizeof a, c->ratio_mean, res),
+			        format_number(lo, sizeof lo, c->ratio_ci[0], res),
+			        format_number(hi, sizeof hi, c->ratio_ci[1], res), c->p_a_gt_b,
+			        analysis_verdict_name(c->verdict));
+	}
+}
+
+static char *report_md_text(const struct matrix_report *r)
+{
+	const struct analysis_matrix *m = r->m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	fprintf(out, "# smtbench interference matrix: %s\n\n**Answer:** %s\n\n", r->shown_dir,
+	        r->answer);
+	if (r->pairing_note)
+		fprintf(out, "%s\n\n", r->pairing_note);
+	fprintf(out, "Machine: %s. %s\n\n", r->machine, stop_text(r));
+	if (r->pus[0] >= 0)
+		fprintf(out, "Victim on CPU %d, aggressor on CPU %d (%s); baseline: the victim alone "
+		        "on CPU %d. One sample per trial: the victim's user CPU time. Each cell is the "
+		        "victim's time beside the aggressor over its time alone, paired by block "
+		        "(blocks: %zu measured).\n\n", r->pus[0], r->pus[1], r->placement,
+		        r->pus[0], m->measured_blocks);
+	fputs("## Matrix (victim's slowdown; rows victims, columns aggressors)\n\n| victim \\ "
+	      "aggressor |", out);
+	for (size_t g = 0; g < m->nkernels; g++)
+		fprintf(out, " `%s` |", m->kernels[g]);
+	fputs("\n|---|", out);
+	for (size_t g = 0; g < m->nkernels; g++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	for (size_t v = 0; v < m->nkernels; v++) {
+		fprintf(out, "| `%s` |", m->kernels[v]);
+		for (size_t g = 0; g < m->nkernels; g++) {
+			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
+			char ratio[120];
+			fprintf(out, " %s %s |", c->compared ? ratio_text(ratio, sizeof ratio,
+			                                                  &c->vs_baseline) : "n/a",
+			        verdict_mark(c));
+		}
+		fputc('\n', out);
+	}
+	fputs("\n+ slower, = practically the same, - faster, ? not enough data to say.\n\n"
+	      "## Cells\n\n| victim | aggressor | n | slowdown | 95% CI | P(slower) | verdict | "
+	      "design | safe |\n|---|---|---:|---:|---:|---:|---|---|---|\n", out);
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct analysis_matrix_cell *c = &m->cells[i];
+		if (c->aggressor < 0)
+			continue;
+		char ratio[120], design[80];
+		const struct analysis_comparison *k = &c->vs_baseline;
+		if (c->compared)
+			fprintf(out, "| `%s` | `%s` | %zu | %s | %.2f | %s | %s | %s |\n",
+			        m->kernels[c->victim], m->kernels[c->aggressor], c->group.n,
+			        ratio_text(ratio, sizeof ratio, k), k->p_a_gt_b,
+			        analysis_verdict_name(k->verdict),
+			        format_design(design, sizeof design, k), c->safe ? "yes" : "no");
+		else
+			fprintf(out, "| `%s` | `%s` | %zu | n/a | n/a | %s | - | no |\n",
+			        m->kernels[c->victim], m->kernels[c->aggressor], c->group.n,
+			        analysis_verdict_name(ANALYSIS_VERDICT_UNDECIDED));
+	}
+	fputs("\n(The slowdown column holds the ratio and its 95% interval.)\n\n## Sensitivity "
+	      "(each victim beside every aggressor, geometric mean of the per-block ratios)\n\n", out);
+	md_summaries(out, m, m->sensitivity, "victim");
+	fputs("\n## Contentiousness (each aggressor beside every victim, geometric mean)\n\n", out);
+	md_summaries(out, m, m->contentiousness, "aggressor");
+	fputs("\n## Baselines (each victim alone)\n\n| kernel | n | mean user s |\n|---|---:|---:|\n",
+	      out);
+	for (size_t v = 0; v < m->nkernels; v++) {
+		const struct analysis_group *g = &analysis_matrix_cell(m, (int)v, -1)->group;
+		double sum = 0;
+		for (size_t k = 0; k < g->n; k++)
+			sum += g->values_s[k];
+		char mean[48];
+		fprintf(out, "| `%s` | %zu | %s |\n", m->kernels[v], g->n,
+		        g->n ? format_number(mean, sizeof mean, sum / (double)g->n, 0) : "n/a");
+	}
+	fputs("\n## Warnings\n\n", out);
+	if (!r->warning_count)
+		fputs("None.\n", out);
+	for (size_t i = 0; i < r->warning_count; i++)
+		fprintf(out, "- %s\n", r->warnings[i]);
+	fputs("\nThe heat map is heatmap.svg (and in report.html); every number is in report.json.\n",
+	      out);
+	if (fclose(out) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ---- report.html ---- */
+
+static const char style_sheet[] =
+	"body{font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;max-width:70rem;margin:1.5rem auto;"
+	"padding:0 1rem;color:#111;line-height:1.4}h1{font-size:1.35rem}"
+	"h2{font-size:1.15rem;margin-top:2rem}.verdict{font-size:1.15rem;font-weight:bold;"
+	"border-left:6px solid #0072B2;padding:.6rem 1rem;background:#f2f6fa}"
+	".nosmt{border-left:6px solid #E69F00;padding:.4rem 1rem;background:#fdf6e8}"
+	"table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #bbb;padding:.25rem .5rem;"
+	"text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#eee}"
+	"figure{margin:1rem 0}svg{max-width:100%;height:auto}.muted{color:#555;font-size:.9rem}";
+
+static void td(FILE *out, const char *text, bool numeric)
+{
+	fputs(numeric ? "<td class=\"num\">" : "<td>", out);
+	report_xml_escape(out, text);
+	fputs("</td>", out);
+}
+
+static void html_summaries(FILE *out, const struct analysis_matrix *m,
+                           const struct analysis_matrix_summary *s, const char *id,
+                           const char *what)
+{
+	fprintf(out, "<table id=\"%s\">\n<tr><th>%s</th><th>blocks</th><th>slowdown (95%% CI)</th>"
+	        "<th>P(slower)</th><th>verdict</th></tr>\n", id, what);
+	for (size_t k = 0; k < m->nkernels; k++) {
+		char blocks[24], ratio[120], p[24];
+		snprintf(blocks, sizeof blocks, "%zu", s[k].blocks);
+		snprintf(p, sizeof p, "%.2f", s[k].c.p_a_gt_b);
+		fputs("<tr>", out);
+		td(out, m->kernels[k], false);
+		td(out, blocks, true);
+		td(out, s[k].compared ? ratio_text(ratio, sizeof ratio, &s[k].c) : "n/a", true);
+		td(out, s[k].compared ? p : "n/a", true);
+		td(out, analysis_verdict_name(s[k].compared ? s[k].c.verdict
+		                                             : ANALYSIS_VERDICT_UNDECIDED), false);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void html_cells(FILE *out, const struct analysis_matrix *m)
+{
+	fputs("<table id=\"cells\">\n<tr><th>victim</th><th>aggressor</th><th>n</th>"
+	      "<th>slowdown (95% CI)</th><th>P(slower)</th><th>verdict</th><th>design</th>"
+	      "<th>safe</th></tr>\n", out);
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct analysis_matrix_cell *c = &m->cells[i];
+		if (c->aggressor < 0)
+			continue;
+		char n[24], ratio[120], p[24], design[80];
+		const struct analysis_comparison *k = &c->vs_baseline;
+		snprintf(n, sizeof n, "%zu", c->group.n);
+		snprintf(p, sizeof p, "%.2f", k->p_a_gt_b);
+		fputs("<tr>", out);
+		td(out, m->kernels[c->victim], false);
+		td(out, m->kernels[c->aggressor], false);
+		td(out, n, true);
+		td(out, c->compared ? ratio_text(ratio, sizeof ratio, k) : "n/a", true);
+		td(out, c->compared ? p : "n/a", true);
+		td(out, analysis_verdict_name(c->compared ? k->verdict : ANALYSIS_VERDICT_UNDECIDED),
+		   false);
+		td(out, c->compared ? format_design(design, sizeof design, k) : "-", false);
+		td(out, c->safe ? "yes" : "no", false);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static char *report_html_text(const struct matrix_report *r, const char *heatmap)
+{
+	const struct analysis_matrix *m = r->m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		return NULL;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>smtbench interference matrix: ", out);
+	report_xml_escape(out, r->shown_dir);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>smtbench interference "
+	        "matrix: ", style_sheet);
+	report_xml_escape(out, r->shown_dir);
+	fputs("</h1>\n<p class=\"verdict\" id=\"answer\">", out);
+	report_xml_escape(out, r->answer);
+	fputs("</p>\n", out);
+	if (r->pairing_note) {
+		fputs("<p class=\"nosmt\">", out);
+		report_xml_escape(out, r->pairing_note);
+		fputs("</p>\n", out);
+	}
+	fputs("<p class=\"muted\">Machine: ", out);
+	report_xml_escape(out, r->machine);
+	fputs(". ", out);
+	report_xml_escape(out, stop_text(r));
+	fprintf(out, " Blocks measured: %zu.</p>\n<h2>Heat map</h2>\n<figure id=\"heatmap\">",
+	        m->measured_blocks);
+	fputs(heatmap, out);
+	fputs("</figure>\n<h2>Cells</h2>\n", out);
+	html_cells(out, m);
+	fputs("<h2>Sensitivity</h2>\n<p>How much each victim suffers: the geometric mean of its "
+	      "slowdowns beside every aggressor, block by block.</p>\n", out);
+	html_summaries(out, m, m->sensitivity, "sensitivity", "victim");
+	fputs("<h2>Contentiousness</h2>\n<p>How much each aggressor makes the others suffer: the "
+	      "geometric mean of the victims' slowdowns beside it, block by block.</p>\n", out);
+	html_summaries(out, m, m->contentiousness, "contentiousness", "aggressor");
+	fputs("<h2>Warnings</h2>\n", out);
+	if (!r->warning_count)
+		fputs("<p>None.</p>\n", out);
+	else
+		fputs("<ul>\n", out);
+	for (size_t i = 0; i < r->warning_count; i++) {
+		fputs("<li>", out);
+		report_xml_escape(out, r->warnings[i]);
+		fputs("</li>\n", out);
+	}
+	if (r->warning_count)
+		fputs("</ul>\n", out);
+	fprintf(out, "<h2>How to read this</h2>\n<p>Every block ran every cell once in a random "
+	        "order: each victim beside each aggressor, and each victim alone. A cell's slowdown "
+	        "is exp(delta), delta the mean over blocks of log(victim's user time beside the "
+	        "aggressor) − log(its time alone in the same block), from a grid posterior with flat "
+	        "priors; its 95%% credible interval is shown under it. The verdict says slower or "
+	        "faster only when P(slower) or its complement is at least %g; hatched cells have "
+	        "no verdict. A pair is safe to share when each kernel's slowdown beside the other "
+	        "is under %g%% with probability %g.</p>\n</body>\n</html>\n",
+	        ANALYSIS_DIRECTION_PROBABILITY, 100 * ANALYSIS_MATRIX_SAFE_SLOWDOWN,
+	        ANALYSIS_MATRIX_SAFE_PROBABILITY);
+	if (fclose(out) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int matrix_report_write_files(const struct matrix_report *r, char *err, size_t err_size)
+{
+	char *files[MATRIX_REPORT_FILE_COUNT] = { NULL };
+	files[0] = report_md_text(r);
+	files[1] = report_json_text(r);
+	files[2] = matrix_report_svg_heatmap(r);
+	files[3] = files[2] ? report_html_text(r, files[2]) : NULL;
+	int rc = 0;
+	for (int i = 0; i < MATRIX_REPORT_FILE_COUNT && rc == 0; i++) {
+		if (!files[i]) {
+			set_error(err, err_size, "%s/%s: out of memory", r->shown_dir,
+			          matrix_report_file_names[i]);
+			rc = -1;
+		} else if (fileio_write_atomic(r->dir, matrix_report_file_names[i], files[i],
+		                               strlen(files[i]), err, err_size) != 0) {
+			rc = -1;
+		}
+	}
+	for (int i = 0; i < MATRIX_REPORT_FILE_COUNT; i++)
+		free(files[i]);
+	return rc;
+}
+
+void matrix_report_free(struct matrix_report **p)
+{
+	if (!p || !*p)
+		return;
+	struct matrix_report *r = *p;
+	free(r->dir);
+	free(r->shown_dir);
+	json_decref(r->meta);
+	analysis_matrix_free(&r->m);
+	free(r->placement);
+	free(r->shares);
+	free(r->machine);
+	free(r->answer);
+	free(r->pairing_note);
+	for (size_t i = 0; i < r->warning_count; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	free(r);
+	*p = NULL;
+}

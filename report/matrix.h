@@ -1,0 +1,49 @@
+/*
+ * matrix.h — the reports of an interference matrix's folder (smtbench matrix): the terminal
+ * summary, report.md, report.json, heatmap.svg and report.html, from DIR/samples.csv and
+ * DIR/meta.json's "matrix" object, with the cells compared by analysis/matrix.h.
+ *
+ * Nothing here prints on its own or exits: NULL or -1 with one line in err. Ownership:
+ * matrix_report_new's result is the caller's, released by matrix_report_free(&p).
+ */
+#ifndef SMTBENCH_REPORT_MATRIX_H
+#define SMTBENCH_REPORT_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct matrix_report;
+
+/* The files matrix_report_write_files writes into the folder, in this order. */
+#define MATRIX_REPORT_FILE_COUNT 4
+extern const char *const matrix_report_file_names[MATRIX_REPORT_FILE_COUNT];
+
+/* Whether DIR/meta.json is a matrix's (it has a "matrix" object): `report` and the end of a run
+ * then write these reports instead of report.h's. */
+bool matrix_report_applies(const char *dir);
+
+/* Loads and compares the folder's cells (exclude_contaminated as for report_new_excluding).
+ * NULL with err when samples.csv cannot be read or holds no matrix. */
+struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated, char *err,
+                                        size_t err_size);
+
+/* The answer first: the pairs safe to share (slowdown under 5% with 95% probability, both
+ * ways) and the worst cell. Owned by the report. */
+const char *matrix_report_answer(const struct matrix_report *r);
+
+/* The terminal summary: the answer, the matrix as a table, sensitivity and contentiousness,
+ * why it stopped, warnings. 0, or -1 when writing failed. */
+int matrix_report_print_summary(const struct matrix_report *r, bool files_written, FILE *out);
+
+/* The heat map (victims as rows, aggressors as columns, colour the slowdown, each cell its
+ * ratio and interval, undecided cells hatched) as a new SVG string; NULL on out of memory. */
+char *matrix_report_svg_heatmap(const struct matrix_report *r);
+
+/* Writes report.md, report.json, heatmap.svg and report.html atomically. -1 with err naming
+ * the file. */
+int matrix_report_write_files(const struct matrix_report *r, char *err, size_t err_size);
+
+void matrix_report_free(struct matrix_report **p);
+
+#endif

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# test_matrix.sh — `smtbench matrix` end to end on this machine's CPUs: every cell and baseline
+# in every block, SIGTERM and --resume with no trial lost or run twice, report.json's contract,
+# the heat map in report.html as SVG, bad input (exit 2, nothing written) and a placement the
+# machine cannot give (exit 3). Structure only: a shared VM's noise can flip any verdict, so no
+# timing is asserted except same-pu's wall time, which time-sharing one CPU doubles.
+source "$(dirname "$0")/lib.sh"
+
+K=nop,mul-latency,l1-load
+common=(--kernels "$K" --trial-time 0.02 --warmup-blocks 1 --progress none)
+
+# wait_for_rows FILE N: until FILE has more than N lines (at most 20 s).
+wait_for_rows() {
+	for _ in $(seq 200); do
+		[[ -f $1 ]] && (($(wc -l <"$1") > $2)) && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# cells_check DIR PLACEMENT BLOCKS: every block (warm-up included) runs each of the 9 pairs and
+# 3 baselines exactly once, trials are 0..N-1 once each, the victim is role a on CPU A, the
+# aggressor role b on the placement's other CPU.
+cells_check() {
+	python3 - "$@" <<'EOF'
+import csv, json, sys
+d, placement, blocks = sys.argv[1], sys.argv[2], int(sys.argv[3])
+kernels = ["nop", "mul-latency", "l1-load"]
+rows = list(csv.DictReader(open(d + "/samples.csv")))
+trials = {}
+for r in rows:
+    trials.setdefault(int(r["trial"]), []).append(r)
+n = blocks * 12
+assert sorted(trials) == list(range(n)), ("trials", sorted(trials)[:5], len(trials), n)
+want = sorted([(placement, v, g) for v in kernels for g in kernels] + [("solo", v, "") for v in kernels])
+meta = json.load(open(d + "/meta.json"))
+pus = {p["name"]: p["pus"] for p in meta["placements"]}
+by_block = {}
+for t, rs in trials.items():
+    a = [r for r in rs if r["role"] == "a"]
+    b = [r for r in rs if r["role"] == "b"]
+    assert len(a) == 1 and len(b) == (0 if rs[0]["placement"] == "solo" else 1), (t, rs)
+    assert a[0]["pu"] == str(pus[rs[0]["placement"]][0]), (t, a[0]["pu"])
+    if b:
+        assert b[0]["pu"] == str(pus[placement][1]), (t, b[0]["pu"])
+    cell = (rs[0]["placement"], a[0]["workload"], b[0]["workload"] if b else "")
+    by_block.setdefault(int(rs[0]["block"]), []).append(cell)
+    assert all(r["status"] == "ok" for r in rs), (t, [r["status"] for r in rs])
+assert sorted(by_block) == list(range(blocks)), sorted(by_block)
+for blk, cells in by_block.items():
+    assert sorted(cells) == want, (blk, sorted(cells))
+m = meta["matrix"]
+assert [k["name"] for k in m["kernels"]] == kernels, m["kernels"]
+assert m["placement"] == placement and len(m["cells"]) == 12, m
+assert all(k["calibration"] and k["calibration"]["trial_time_s"] == 0.02 for k in m["kernels"])
+assert meta["plan"]["trials_per_block"] == 12 and meta["status"] == "complete", meta["plan"]
+EOF
+}
+
+report_check() {
+	python3 - "$1" <<'EOF'
+import json, math, sys
+d = json.load(open(sys.argv[1] + "/report.json"))
+kernels = ["nop", "mul-latency", "l1-load"]
+verdicts = {"slower", "faster", "practically the same", "not enough data to say"}
+assert d["kind"] == "matrix" and d["kernels"] == kernels, d["kernels"]
+assert d["answer"].startswith("Safe") and "worst" in d["answer"] or "no cell" in d["answer"], d["answer"]
+cells = d["cells"]
+assert sorted((c["victim"], c["aggressor"]) for c in cells) == sorted((v, g) for v in kernels for g in kernels)
+for c in cells:
+    assert isinstance(c["n"], int) and c["n"] >= 4, c
+    assert c["verdict"] in verdicts, c
+    # With few blocks the posterior of delta is heavy-tailed (Student-t, n - 2 dof), so the
+    # mean of exp(delta) may lie outside the equal-tailed interval: only the shape is checked.
+    lo, hi = c["ratio_ci"]
+    assert 0 < lo <= hi and math.isfinite(hi) and c["ratio_mean"] > 0, c
+    assert c["design"] == "paired", c
+for key in ("sensitivity", "contentiousness"):
+    s = d[key]
+    assert [x["kernel"] for x in s] == kernels, (key, s)
+    for x in s:
+        lo, hi = x["ratio_ci"]
+        assert 0 < lo <= hi and x["ratio_mean"] > 0 and x["verdict"] in verdicts, (key, x)
+assert [b["kernel"] for b in d["baselines"]] == kernels and all(b["n"] >= 4 for b in d["baselines"])
+assert isinstance(d["safe_pairs"], list) and d["measured_blocks"] >= 4
+EOF
+}
+
+heatmap_check() {
+	python3 - "$1" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+html = open(sys.argv[1] + "/report.html").read()
+m = re.search(r'<figure id="heatmap">(<svg.*?</svg>)', html, re.S)
+assert m, "no heat map in report.html"
+svg = ET.fromstring(m.group(1))
+ns = "{http://www.w3.org/2000/svg}"
+texts = [t.text or "" for t in svg.iter(ns + "text")]
+ratios = [t.text for t in svg.iter(ns + "text") if t.get("class") == "ratio"]
+assert len(ratios) == 9 and all(r.endswith("×") for r in ratios), ratios
+for k in ("nop", "mul-latency", "l1-load"):
+    assert texts.count(k) == 2, (k, texts)   # a row label and a column label
+assert svg.find(".//" + ns + "pattern[@id='hatch']") is not None
+EOF
+}
+
+# --- non-sibling: the whole matrix, its reports -------------------------------------------------
+check_status 0 "matrix of 3 kernels on non-sibling runs" \
+	"$SMTBENCH" matrix "${common[@]}" --placement non-sibling --blocks 4 --seed 7 --out "$t_tmp/ns"
+check "the plan says 12 cells: 9 pairs and 3 baselines" contains "$t_out" "12 cells (9 pairs + 3 baselines)"
+check "every block ran each of the 9 cells and 3 baselines once; trials 0..59 once each" \
+	cells_check "$t_tmp/ns" non-sibling 5
+check "the summary leads with the answer" eval 'grep -q "^Answer: Safe" <<<"$t_out"'
+check "report.json's contract: cells, sensitivity, contentiousness, baselines" report_check "$t_tmp/ns"
+check "report.html holds the heat map, parsed as SVG: 9 cells, both axes named" heatmap_check "$t_tmp/ns"
+check "heatmap.svg is well-formed (xmllint)" xmllint --noout "$t_tmp/ns/heatmap.svg"
+check "report.md has the matrix, sensitivity and contentiousness" eval \
+	'grep -q "^## Matrix" "$t_tmp/ns/report.md" && grep -q "^## Sensitivity" "$t_tmp/ns/report.md" && grep -q "^## Contentiousness" "$t_tmp/ns/report.md"'
+rm "$t_tmp/ns/report.json" "$t_tmp/ns/report.html"
+check_status 0 "smtbench report DIR on a matrix folder" "$SMTBENCH" report "$t_tmp/ns"
+check "…rewrites report.json and report.html, says it is a matrix" eval \
+	'[[ -s $t_tmp/ns/report.json && -s $t_tmp/ns/report.html ]] && contains "$t_out" "interference matrix: 3 kernels on non-sibling"'
+check_status 0 "matrix --resume of a complete matrix is a no-op" "$SMTBENCH" matrix --resume "$t_tmp/ns"
+check "…says it is complete" contains "$t_out" "is complete; nothing to resume"
+
+# --- same-pu -------------------------------------------------------------------------------------
+check_status 0 "matrix of 3 kernels on same-pu runs" \
+	"$SMTBENCH" matrix "${common[@]}" --placement same-pu --blocks 4 --out "$t_tmp/pu"
+check "same-pu: every cell and baseline in every block, both processes on CPU A" \
+	cells_check "$t_tmp/pu" same-pu 5
+check "same-pu: report.json's contract" report_check "$t_tmp/pu"
+check "same-pu: the heat map parses" heatmap_check "$t_tmp/pu"
+# Time-sharing one CPU doubles a victim's wall time (its user time stays): overwhelming, unlike
+# any user-time verdict on a shared VM.
+check "same-pu: victims' wall time is well above their baselines' (median ratio > 1.3)" python3 - "$t_tmp/pu" <<'EOF'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/samples.csv")) if r["role"] == "a" and r["warmup"] == "0"]
+shared = statistics.median(float(r["wall_s"]) for r in rows if r["placement"] == "same-pu")
+alone = statistics.median(float(r["wall_s"]) for r in rows if r["placement"] == "solo")
+assert shared > 1.3 * alone, (shared, alone)
+EOF
+
+# --- SIGTERM mid-run, then --resume ------------------------------------------------------------
+plan=("${common[@]}" --placement non-sibling --blocks 6 --seed 11)
+check_status 0 "the uninterrupted reference matrix" "$SMTBENCH" matrix "${plan[@]}" --out "$t_tmp/ref"
+"$SMTBENCH" matrix "${plan[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
+runner=$!
+wait_for_rows "$t_tmp/int/samples.csv" 24
+kill -TERM "$runner"
+wait "$runner"
+rc=$?
+check "SIGTERM: exit 143 (got $rc), the message says matrix --resume" eval \
+	'((rc == 143)) && grep -q -- "smtbench matrix --resume $t_tmp/int" "$t_tmp/int.err"'
+check "SIGTERM: meta.json says interrupted" grep -q '"status": "interrupted"' "$t_tmp/int/meta.json"
+stored=$(($(wc -l <"$t_tmp/int/samples.csv") - 1))
+total=$(($(wc -l <"$t_tmp/ref/samples.csv") - 1))
+check "SIGTERM: it stopped part way ($stored of $total rows)" test "$stored" -lt "$total"
+# A samples.csv whose first trial names another victim than the plan's cell is not resumed.
+cp -r "$t_tmp/int" "$t_tmp/tampered"
+python3 - "$t_tmp/tampered/samples.csv" <<'EOF2'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+f = lines[1].split(",")
+f[7] = "mul-latency" if f[7] != "mul-latency" else "nop"   # the workload column
+lines[1] = ",".join(f)
+open(sys.argv[1], "w").write("\n".join(lines))
+EOF2
+check_status 2 "--resume of a matrix whose trial 0 ran another kernel than its cell is refused" \
+	"$SMTBENCH" matrix --resume "$t_tmp/tampered"
+check "…naming the line and the plan's cell" eval 'contains "$t_err" "samples.csv:2: trial 0 runs" && contains "$t_err" "where the plan in meta.json"'
+check_status 0 "matrix --resume completes it" "$SMTBENCH" matrix --resume "$t_tmp/int"
+check "…resuming at the trial it stopped at" contains "$t_out" "resuming $t_tmp/int at trial"
+check "resumed: every cell in every block, trials 0..83 once each" cells_check "$t_tmp/int" non-sibling 7
+key() { tail -n +2 "$1/samples.csv" | cut -d, -f1-8; }
+check "resumed rows equal the uninterrupted plan's (trial, block, warm-up, placement, proc, role, pu, workload)" \
+	diff <(key "$t_tmp/ref") <(key "$t_tmp/int")
+check "meta.json records the resume as a matrix's" python3 -c '
+import json, sys; m = json.load(open(sys.argv[1]))
+assert m["resumed_with"][:3] == ["smtbench", "matrix", "--resume"] and m["status"] == "complete"' "$t_tmp/int/meta.json"
+check "…and its report" report_check "$t_tmp/int"
+
+# --- bad input: exit 2, one line, nothing written ------------------------------------------------
+check_status 2 "an unknown kernel in --kernels" \
+	"$SMTBENCH" matrix --kernels nop,nosuch --placement non-sibling --out "$t_tmp/bad"
+check "…one line naming it, nothing written" eval \
+	'[[ $(wc -l <<<"$t_err") -eq 1 ]] && contains "$t_err" "nosuch" && [[ ! -e $t_tmp/bad ]]'
+check_status 2 "a kernel named twice" "$SMTBENCH" matrix --kernels nop,nop --out "$t_tmp/bad"
+check_status 2 "--placement solo is not a pairing" "$SMTBENCH" matrix --placement solo --out "$t_tmp/bad"
+check_status 2 "--blocks with --duration" "$SMTBENCH" matrix --blocks 3 --duration 1m --out "$t_tmp/bad"
+check_status 2 "--resume with other settings" "$SMTBENCH" matrix --resume "$t_tmp/ns" --blocks 3
+check_status 2 "an existing --out" "$SMTBENCH" matrix --kernels nop --placement non-sibling --out "$t_tmp/ns"
+check "nothing was written for bad input" test ! -e "$t_tmp/bad"
+
+# --- sibling on a machine without SMT: exit 3 with the reason, as run does -----------------------
+if "$SMTBENCH" topo --json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if any(p["name"] == "sibling" and p["available"] for p in d["placements"]) else 1)'; then
+	skip "this machine has SMT: the sibling refusal is for machines without it"
+	skip "this machine has SMT"
+else
+	check_status 3 "the default placement, sibling, on this machine without SMT" \
+		"$SMTBENCH" matrix --kernels nop --out "$t_tmp/sib"
+	check "…says why (the sibling reason) and writes nothing" eval \
+		'contains "$t_err" "sibling" && contains "$t_err" "SMT" && [[ ! -e $t_tmp/sib ]]'
+fi
+check_status 0 "matrix --help" "$SMTBENCH" matrix --help
+check "…lists --kernels and --placement, and says what is not done yet" eval \
+	'contains "$t_out" "--kernels" && contains "$t_out" "--placement" && contains "$t_out" "Not yet"'
+done_testing
