@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "common/text.h"
+#include "runner/matrix.h"
 #include "runner/util.h"
 
 static void utc_now(char *out, size_t len)
@@ -214,7 +215,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"workloads", json_pack("{s:o, s:o}", "a", workload_json(&e->a), "b",
 		                       workload_json(&e->b)),
 		"plan", "order", "randomized complete blocks, order per block from (seed, block)",
-		"trials_per_block", json_integer(e->plan.nplacements),
+		"trials_per_block", json_integer(plan_block_size(&e->plan)),
 		"total_trials", plan_total_trials(&e->plan) >= 0
 		                ? json_integer(plan_total_trials(&e->plan)) : json_null(),
 		"segments", json_array(),
@@ -224,6 +225,8 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
 	add_speed_settings(meta, e);
 	json_object_set_new(meta, "trial_timeout", trial_timeout_json(e));
+	if (e->plan.ncells > 0) /* smtbench matrix: its kernels and cells (runner/matrix.h) */
+		json_object_set_new(meta, "matrix", matrix_meta_json(e));
 	return meta;
 }
 
@@ -361,6 +364,9 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 		          dir);
 		return -1;
 	}
+	json_t *matrix = json_object_get(meta, "matrix");
+	if (matrix && matrix_meta_load(dir, matrix, e, err, err_size) != 0)
+		return -1;
 	if (load_settings(dir, settings, e, err, err_size) != 0
 	    || load_workloads(dir, json_object_get(meta, "workloads"), e, err, err_size) != 0)
 		return -1;
@@ -466,7 +472,7 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	if (load_counts(dir, settings, e, err, err_size) != 0
 	    || load_speed_settings(dir, settings, e, err, err_size) != 0)
 		return -1;
-	if (!kernel) {
+	if (!kernel && e->nworkloads == 0) { /* a matrix names its kernels in "matrix" */
 		e->a.argv = string_array_copy(json_object_get(settings, "command"));
 		if (!e->a.argv) {
 			set_error(err, err_size, json_is_array(json_object_get(settings, "command"))
