@@ -12,6 +12,10 @@ const struct subcommand subcommands[] = {
 	  "show cores, SMT siblings and the CPU pair each placement would use",
 	  "smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]",
 	  topo_long_options, false },
+	{ "threads", cmd_threads,
+	  "which cores a running program's threads share, and whether cores sat idle",
+	  "smtbench threads PID... [--for DURATION] [--interval MS] [--json]",
+	  threads_long_options, false },
 	{ "run", cmd_run,
 	  "run interleaved paired trials of a kernel or command in each placement",
 	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N | --trial-time S]\n"

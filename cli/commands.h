@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 int cmd_topo(int argc, char **argv);
+int cmd_threads(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
@@ -31,6 +32,7 @@ int cmd_completions(int argc, char **argv);
 
 /* Each command's long options, ending in a zeroed row; its cmd_NAME.c owns the array. */
 extern const struct option topo_long_options[];
+extern const struct option threads_long_options[];
 extern const struct option run_long_options[];
 extern const struct option matrix_long_options[];
 extern const struct option analyze_long_options[];

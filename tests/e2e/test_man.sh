@@ -10,7 +10,7 @@ check "the man page exists" test -s "$page"
 usage_lines() { sed -n '/^usage:/,/^$/p' | sed -e 's/^usage://' -e 's/^ *//' -e '/^$/d'; }
 
 # The page says every command takes -h and --help: each prints its help and exits 0.
-for command in topo run matrix analyze report fleet completions; do
+for command in topo threads run matrix analyze report fleet completions; do
 	"$SMTBENCH" "$command" --help >"$t_tmp/long.$command" 2>&1
 	check_status 0 "smtbench $command -h" "$SMTBENCH" "$command" -h
 	check "... prints what --help prints" test "$t_out" = "$(cat "$t_tmp/long.$command")"
@@ -29,7 +29,7 @@ synopsis=$(sed -n '/^SYNOPSIS/,/^[A-Z]/p' <<<"$rendered" | sed -e '1d;$d' -e 's/
 "$SMTBENCH" --help >"$t_tmp/help"
 check "its SYNOPSIS is, line for line, the usage of smtbench --help" \
 	diff <(usage_lines <"$t_tmp/help") <(echo "$synopsis")
-for command in topo run matrix analyze report fleet completions; do
+for command in topo threads run matrix analyze report fleet completions; do
 	"$SMTBENCH" "$command" --help >"$t_tmp/help.$command"
 	# The command's own usage: the same forms, each indented after "usage: ".
 	check "smtbench $command --help's usage is the page's $command lines" \

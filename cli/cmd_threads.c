@@ -1,0 +1,402 @@
+/*
+ * cmd_threads.c — `smtbench threads PID...`: which cores a running program's threads share.
+ * The sampling is runner/threads.c's; this file parses the command line and words the answer.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/commands.h"
+#include "runner/threads.h"
+#include "runner/util.h"
+#include "topology/topology.h"
+
+/* Pairs the text lists; --json lists them all. */
+#define TEXT_MAX_PAIRS 20
+
+static void help(void)
+{
+	subcommand_usage(stdout, "threads");
+	printf("\n"
+	       "Samples every thread of the given processes (threads that start or exit meanwhile\n"
+	       "included) from /proc, and answers, for each pair of threads that were both running\n"
+	       "(state R) in a sample, the share of those samples they spent on one PU, on SMT\n"
+	       "siblings of one core, or on different cores. Lists each thread's name, allowed CPUs,\n"
+	       "the CPUs it ran on and its CPU time over the window, and warns when busy threads\n"
+	       "shared a core (or a PU) while a core sat idle. The sampler runs on a CPU outside the\n"
+	       "threads' allowed CPUs where there is one, and states its own CPU time.\n"
+	       "\n"
+	       "  --for DURATION      how long to sample, as --duration of run: 90s, 15m, 1h30m\n"
+	       "                      (default %gs)\n"
+	       "  --interval MS       milliseconds between samples, %d to %d (default %d)\n"
+	       "  -j, --json          print JSON instead (a stable format for other programs)\n"
+	       "  -h, --help          show this help\n"
+	       "  -V, --version       show smtbench's version\n"
+	       "\n"
+	       "Exit status: 0 success (a process that exited during the window is reported as far as\n"
+	       "it was seen); 1 /proc or the topology could not be read; 2 bad input (an option, a\n"
+	       "PID that does not exist or whose threads cannot be read); 128+signal when interrupted\n"
+	       "(130 for ^C): what was seen until then is reported.\n",
+	       THREADS_DEFAULT_WINDOW_S, THREADS_MIN_INTERVAL_MS, THREADS_MAX_INTERVAL_MS,
+	       THREADS_DEFAULT_INTERVAL_MS);
+}
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	stop_requested = sig;
+}
+
+/* "0-3,8" from the CPUs set in set (the first ncpus); "none" when empty. */
+static void cpu_list(const cpu_set_t *set, int ncpus, char *out, size_t size)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (int cpu = 0; cpu < ncpus && cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		int last = cpu;
+		while (last + 1 < ncpus && last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		int n = last == cpu ? snprintf(out + used, size - used, "%s%d", used ? "," : "", cpu)
+		                    : snprintf(out + used, size - used, "%s%d-%d", used ? "," : "",
+		                               cpu, last);
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+		cpu = last;
+	}
+	if (!used)
+		snprintf(out, size, "none");
+}
+
+static const char *thread_label(const struct threads_thread *th, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d (%s)", th->tid, th->comm);
+	return buf;
+}
+
+/* The warning's sentence, into a new string. */
+static char *warning_text(const struct threads_result *r, const struct threads_warning *w)
+{
+	const struct threads_pair *p = &r->pairs[w->pair];
+	const struct threads_thread *a = &r->threads[p->a], *b = &r->threads[p->b];
+	char la[96], lb[96], where[64], tail[192] = "";
+	if (w->same_pu)
+		snprintf(where, sizeof where, "PU %d (core %d)", w->pu, w->core);
+	else
+		snprintf(where, sizeof where, "core %d as SMT siblings", w->core);
+	if (!w->idle_allowed) {
+		cpu_set_t both;
+		CPU_OR(&both, &a->allowed, &b->allowed);
+		char allowed[128];
+		cpu_list(&both, r->ncpus, allowed, sizeof allowed);
+		snprintf(tail, sizeof tail, "; their allowed CPUs (%s) keep them off it", allowed);
+	}
+	return xasprintf("threads %s and %s shared %s in %.0f%% of the samples where both ran, "
+	                 "while core %d was idle (busy %.0f%% of the window)%s",
+	                 thread_label(a, la, sizeof la), thread_label(b, lb, sizeof lb), where,
+	                 100 * w->share, w->idle_core, 100 * w->idle_busy, tail);
+}
+
+/* ---- Text, answer first ---- */
+
+static void print_pairs(const struct threads_result *r)
+{
+	if (r->npairs == 0) {
+		printf("No two threads were running (state R) in the same sample: none shared a core "
+		       "or a PU while busy.\n");
+		return;
+	}
+	printf("Pairs of threads both running (state R) in a sample, and where:\n");
+	printf("  %-40s %8s %8s %13s %16s\n", "threads", "samples", "one PU", "SMT siblings",
+	       "different cores");
+	for (int i = 0; i < r->npairs && i < TEXT_MAX_PAIRS; i++) {
+		const struct threads_pair *p = &r->pairs[i];
+		char la[96], lb[96], both[200];
+		snprintf(both, sizeof both, "%s + %s", thread_label(&r->threads[p->a], la, sizeof la),
+		         thread_label(&r->threads[p->b], lb, sizeof lb));
+		double n = p->both_running;
+		printf("  %-40s %8d %7.0f%% %12.0f%% %15.0f%%\n", both, p->both_running,
+		       100 * p->same_pu / n, 100 * p->siblings / n, 100 * p->different_cores / n);
+	}
+	if (r->npairs > TEXT_MAX_PAIRS)
+		printf("  ... and %d more pairs (--json lists them all)\n", r->npairs - TEXT_MAX_PAIRS);
+}
+
+/* "0 (97%), 1 (3%)": the CPUs a thread ran on, with their share of its samples there. */
+static void ran_on_text(const struct threads_result *r, const struct threads_thread *th,
+                        char *out, size_t size)
+{
+	long total = 0;
+	for (int cpu = 0; cpu < r->ncpus; cpu++)
+		total += th->ran_on[cpu];
+	size_t used = 0;
+	out[0] = '\0';
+	for (int cpu = 0; cpu < r->ncpus && total > 0; cpu++) {
+		if (!th->ran_on[cpu])
+			continue;
+		int n = snprintf(out + used, size - used, "%s%d (%.0f%%)", used ? ", " : "", cpu,
+		                 100.0 * th->ran_on[cpu] / (double)total);
+		if (n < 0 || (size_t)n >= size - used) {
+			snprintf(out + (used < size - 4 ? used : size - 4), 4, "...");
+			return;
+		}
+		used += (size_t)n;
+	}
+	if (!used)
+		snprintf(out, size, "-");
+}
+
+static void print_threads(const struct threads_result *r)
+{
+	printf("\nThreads over the %.2f s window:\n", r->window_s);
+	printf("  %-8s %-8s %-16s %-10s %-24s %s\n", "PID", "TID", "name", "allowed", "ran on",
+	       "CPU time");
+	for (int i = 0; i < r->nthreads; i++) {
+		const struct threads_thread *th = &r->threads[i];
+		char allowed[128], ran[128];
+		if (th->allowed_known)
+			cpu_list(&th->allowed, r->ncpus, allowed, sizeof allowed);
+		else
+			snprintf(allowed, sizeof allowed, "?");
+		ran_on_text(r, th, ran, sizeof ran);
+		printf("  %-8d %-8d %-16s %-10s %-24s %.2f s (%.0f%%)%s\n", th->pid, th->tid, th->comm,
+		       allowed, ran, th->cpu_s, r->window_s > 0 ? 100 * th->cpu_s / r->window_s : 0,
+		       th->exited ? ", exited" : "");
+	}
+}
+
+static void print_text(const struct threads_result *r, const struct topo_info *info)
+{
+	printf("Sampled %d thread%s of ", r->nthreads, r->nthreads == 1 ? "" : "s");
+	for (int i = 0; i < r->nprocesses; i++)
+		printf("%s%d (%s)", i == 0 ? "" : i + 1 == r->nprocesses ? " and " : ", ",
+		       r->processes[i].pid, r->processes[i].comm);
+	printf(": %d samples every %d ms over %.2f s%s.\n\n", r->samples, r->interval_ms,
+	       r->window_s, r->interrupted ? " (interrupted)" : "");
+	print_pairs(r);
+	bool no_smt = info->cores > 0 && info->max_threads_per_core < 2 && !info->smt_cores_present;
+	bool exited = false;
+	for (int i = 0; i < r->nprocesses; i++)
+		exited |= r->processes[i].exited;
+	if (r->nwarnings > 0 || no_smt || exited)
+		printf("\n");
+	for (int i = 0; i < r->nwarnings; i++) {
+		char *text = warning_text(r, &r->warnings[i]);
+		printf("warning: %s\n", text);
+		free(text);
+	}
+	if (no_smt)
+		printf("This machine has no SMT (one PU per core): threads can share a PU or run on "
+		       "different cores, never on siblings.\n");
+	for (int i = 0; i < r->nprocesses; i++)
+		if (r->processes[i].exited)
+			printf("Process %d (%s) exited %.2f s into the window: what was seen until then is "
+			       "reported.\n", r->processes[i].pid, r->processes[i].comm,
+			       r->processes[i].exited_after_s);
+	print_threads(r);
+	printf("\nCost of sampling: %.3f s of CPU over the %.2f s window (%.1f%% of one CPU); "
+	       "the sampler was %s.\n", r->sampler_cpu_s, r->window_s,
+	       r->window_s > 0 ? 100 * r->sampler_cpu_s / r->window_s : 0, r->sampler_note);
+}
+
+/* ---- JSON: a contract (README.md, "smtbench threads --json") ---- */
+
+static json_t *json_cpu_set(const cpu_set_t *set, int ncpus)
+{
+	json_t *a = json_array();
+	for (int cpu = 0; cpu < ncpus && cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set))
+			json_array_append_new(a, json_integer(cpu));
+	return a;
+}
+
+static json_t *json_share(int count, int of)
+{
+	return json_real(of > 0 ? (double)count / of : 0);
+}
+
+static json_t *json_result(const struct threads_result *r)
+{
+	json_t *root = json_object(), *pids = json_array(), *processes = json_array();
+	for (int i = 0; i < r->nprocesses; i++) {
+		const struct threads_process *p = &r->processes[i];
+		json_array_append_new(pids, json_integer(p->pid));
+		json_array_append_new(processes, json_pack("{s:i, s:s, s:b, s:o}", "pid", p->pid,
+		                                           "comm", p->comm, "exited", p->exited,
+		                                           "exited_after_s", p->exited
+		                                           ? json_real(p->exited_after_s)
+		                                           : json_null()));
+	}
+	json_object_set_new(root, "pids", pids);
+	json_object_set_new(root, "window_s", json_real(r->window_s));
+	json_object_set_new(root, "interval_ms", json_integer(r->interval_ms));
+	json_object_set_new(root, "samples", json_integer(r->samples));
+	json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
+	json_object_set_new(root, "sampler_cpu_s", json_real(r->sampler_cpu_s));
+	json_object_set_new(root, "sampler_cpu", r->sampler_cpu >= 0 ? json_integer(r->sampler_cpu)
+	                                                             : json_null());
+	json_object_set_new(root, "sampler_note", json_string(r->sampler_note));
+	json_object_set_new(root, "processes", processes);
+	json_t *threads = json_array();
+	for (int i = 0; i < r->nthreads; i++) {
+		const struct threads_thread *th = &r->threads[i];
+		json_t *ran_on = json_array(), *ran_on_samples = json_array();
+		for (int cpu = 0; cpu < r->ncpus; cpu++)
+			if (th->ran_on[cpu]) {
+				json_array_append_new(ran_on, json_integer(cpu));
+				json_array_append_new(ran_on_samples, json_integer(th->ran_on[cpu]));
+			}
+		json_array_append_new(threads, json_pack(
+			"{s:i, s:i, s:s, s:o, s:o, s:o, s:f, s:i, s:b}", "pid", th->pid, "tid", th->tid,
+			"comm", th->comm, "allowed_cpus", th->allowed_known
+			? json_cpu_set(&th->allowed, r->ncpus) : json_null(), "ran_on", ran_on,
+			"ran_on_samples", ran_on_samples, "cpu_s", th->cpu_s, "running_samples",
+			th->running_samples, "exited", th->exited));
+	}
+	json_object_set_new(root, "threads", threads);
+	json_t *pairs = json_array();
+	for (int i = 0; i < r->npairs; i++) {
+		const struct threads_pair *p = &r->pairs[i];
+		json_array_append_new(pairs, json_pack(
+			"{s:i, s:i, s:i, s:o, s:o, s:o}", "a", r->threads[p->a].tid, "b",
+			r->threads[p->b].tid, "both_running", p->both_running, "same_core_siblings",
+			json_share(p->siblings, p->both_running), "same_pu",
+			json_share(p->same_pu, p->both_running), "different_cores",
+			json_share(p->different_cores, p->both_running)));
+	}
+	json_object_set_new(root, "pairs", pairs);
+	json_t *cpus = json_array();
+	for (int i = 0; i < r->ncpus; i++)
+		json_array_append_new(cpus, json_pack("{s:i, s:o, s:o}", "cpu", r->cpus[i].cpu, "core",
+		                                      r->cpus[i].core >= 0
+		                                      ? json_integer(r->cpus[i].core) : json_null(),
+		                                      "busy", r->cpus[i].busy >= 0
+		                                      ? json_real(r->cpus[i].busy) : json_null()));
+	json_object_set_new(root, "cpus", cpus);
+	json_t *warnings = json_array();
+	for (int i = 0; i < r->nwarnings; i++) {
+		char *text = warning_text(r, &r->warnings[i]);
+		json_array_append_new(warnings, json_string(text));
+		free(text);
+	}
+	json_object_set_new(root, "warnings", warnings);
+	return root;
+}
+
+/* threads' options; their short letters come from the command table (cli/commands.c). */
+const struct option threads_long_options[] = {
+	{ "for", required_argument, NULL, 'f' },
+	{ "interval", required_argument, NULL, 'I' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_threads(int argc, char **argv)
+{
+	double window_s = THREADS_DEFAULT_WINDOW_S;
+	unsigned long interval_ms = THREADS_DEFAULT_INTERVAL_MS;
+	bool json = false;
+	int opt;
+	optind = 1;
+	while ((opt = cli_getopt(argc, argv, "threads")) != -1) {
+		switch (opt) {
+		case 'f':
+			if (parse_duration_s(optarg, &window_s) != 0)
+				usage_exit("threads", "--for: '%s' is not a duration such as 5s, 90s, 15m or "
+				           "1h30m", optarg);
+			if (window_s > THREADS_MAX_WINDOW_S)
+				usage_exit("threads", "--for: '%s' is longer than a week", optarg);
+			break;
+		case 'I':
+			if (parse_ulong(optarg, THREADS_MIN_INTERVAL_MS, THREADS_MAX_INTERVAL_MS,
+			                &interval_ms) != 0)
+				usage_exit("threads", "--interval: '%s' is not a number of milliseconds from "
+				           "%d to %d", optarg, THREADS_MIN_INTERVAL_MS,
+				           THREADS_MAX_INTERVAL_MS);
+			break;
+		case 'j': json = true; break;
+		case 'h': help(); return EXIT_OK;
+		default:
+			getopt_failure("threads", opt, argv);
+		}
+	}
+	if (optind >= argc)
+		usage_exit("threads", "give the PID of at least one running process");
+	if (interval_ms > window_s * 1000)
+		usage_exit("threads", "--interval %lu ms is longer than the window (--for %g s)",
+		           interval_ms, window_s);
+	int npids = argc - optind;
+	int *pids = xcalloc((size_t)npids, sizeof *pids);
+	char err[ERR_LEN];
+	for (int i = 0; i < npids; i++) {
+		unsigned long pid;
+		if (parse_ulong(argv[optind + i], 1, INT_MAX, &pid) != 0) {
+			free(pids);
+			usage_exit("threads", "'%s' is not a process ID", argv[optind + i]);
+		}
+		pids[i] = (int)pid;
+		/* Every PID is checked before sampling starts. */
+		if (threads_check_pid(pids[i], err, sizeof err) != 0) {
+			free(pids);
+			warnx("%s", err);
+			return EXIT_USAGE;
+		}
+	}
+
+	struct topo *t = topo_load(NULL, err, sizeof err);
+	if (!t) {
+		free(pids);
+		warnx("%s", err);
+		return EXIT_FAILURE_RUNTIME;
+	}
+	struct topo_info info;
+	topo_get_info(t, &info);
+
+	/* ^C or a kill ends the window early and reports what was seen; a signal the caller
+	 * ignored (nohup, a background job) stays ignored. */
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, NULL, &old_int);
+	sigaction(SIGTERM, NULL, &old_term);
+	if (old_int.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &sa, NULL);
+	if (old_term.sa_handler != SIG_IGN)
+		sigaction(SIGTERM, &sa, NULL);
+	struct threads_result r;
+	int rc = threads_sample(t, pids, npids, window_s, (int)interval_ms, &stop_requested, &r,
+	                        err, sizeof err);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	free(pids);
+	if (rc != 0) {
+		topo_free(&t);
+		warnx("%s", err);
+		return EXIT_FAILURE_RUNTIME;
+	}
+	int status = r.interrupted ? 128 + (int)stop_requested : EXIT_OK;
+	if (json) {
+		json_t *root = json_result(&r);
+		if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF)
+			status = EXIT_FAILURE_RUNTIME;
+		json_decref(root);
+	} else {
+		print_text(&r, &info);
+	}
+	if (fflush(stdout) == EOF) {
+		warn("cannot write to standard output");
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	threads_result_free(&r);
+	topo_free(&t);
+	return status;
+}

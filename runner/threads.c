@@ -1,0 +1,716 @@
+/*
+ * threads.c — samples a running program's threads from /proc (threads.h).
+ */
+#include "runner/threads.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/text.h"
+#include "runner/util.h"
+
+/* ---- A small map from a 64-bit key to an index (open addressing, grows at half full). ---- */
+
+struct index_map {
+	uint64_t *keys; /* 0: empty; keys are stored + 1 */
+	int *values;
+	size_t cap, used;
+};
+
+static size_t map_slot(const struct index_map *m, uint64_t key)
+{
+	uint64_t h = key * 0x9E3779B97F4A7C15ull;
+	size_t i = (size_t)(h >> 17) & (m->cap - 1);
+	while (m->keys[i] && m->keys[i] != key + 1)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+/* The value of key, or -1. */
+static int map_get(const struct index_map *m, uint64_t key)
+{
+	if (!m->cap)
+		return -1;
+	size_t i = map_slot(m, key);
+	return m->keys[i] ? m->values[i] : -1;
+}
+
+static void map_put(struct index_map *m, uint64_t key, int value)
+{
+	if (2 * (m->used + 1) > m->cap) {
+		struct index_map bigger = { 0 };
+		bigger.cap = m->cap ? 2 * m->cap : 64;
+		bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
+		bigger.values = xcalloc(bigger.cap, sizeof *bigger.values);
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->keys[i]) {
+				size_t j = map_slot(&bigger, m->keys[i] - 1);
+				bigger.keys[j] = m->keys[i];
+				bigger.values[j] = m->values[i];
+				bigger.used++;
+			}
+		free(m->keys);
+		free(m->values);
+		*m = bigger;
+	}
+	size_t i = map_slot(m, key);
+	if (!m->keys[i])
+		m->used++;
+	m->keys[i] = key + 1;
+	m->values[i] = value;
+}
+
+static void map_free(struct index_map *m)
+{
+	free(m->keys);
+	free(m->values);
+	*m = (struct index_map){ 0 };
+}
+
+/* ---- /proc ---- */
+
+/* What one read of /proc/PID/task/TID/stat gives. */
+struct stat_line {
+	char comm[32];
+	char state;
+	unsigned long long ticks; /* utime + stime */
+	int cpu;                  /* field 39, processor: the CPU it last ran on */
+};
+
+/* Reads and parses a stat file; -1 when it is gone or malformed. */
+static int read_stat(const char *path, struct stat_line *out)
+{
+	char buf[1024];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n;
+	do
+		n = read(fd, buf, sizeof buf - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The name may hold spaces and parentheses: it ends at the last ')'. */
+	char *open_paren = strchr(buf, '('), *close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren)
+		return -1;
+	size_t len = (size_t)(close_paren - open_paren - 1);
+	if (len >= sizeof out->comm)
+		len = sizeof out->comm - 1;
+	memcpy(out->comm, open_paren + 1, len);
+	out->comm[len] = '\0';
+	/* Field 3 onwards, counted from 3. */
+	char *save = NULL;
+	int field = 3;
+	unsigned long long utime = 0, stime = 0;
+	bool have_cpu = false;
+	out->state = '?';
+	for (char *tok = strtok_r(close_paren + 1, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save), field++) {
+		if (field == 3)
+			out->state = tok[0];
+		else if (field == 14)
+			utime = strtoull(tok, NULL, 10);
+		else if (field == 15)
+			stime = strtoull(tok, NULL, 10);
+		else if (field == 39) {
+			out->cpu = atoi(tok);
+			have_cpu = true;
+			break;
+		}
+	}
+	out->ticks = utime + stime;
+	return have_cpu ? 0 : -1;
+}
+
+/* The name in the first line of a file such as /proc/PID/comm, escaped, into out. */
+static void escaped_copy(char *out, size_t size, const char *raw)
+{
+	char *escaped = text_escape(raw);
+	snprintf(out, size, "%s", escaped ? escaped : "?");
+	free(escaped);
+}
+
+/* Tgid of a /proc/PID/status, or -1. */
+static int read_tgid(int pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	int tgid = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+int threads_check_pid(int pid, char *err, size_t err_size)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d", pid);
+	if (access(path, F_OK) != 0) {
+		if (errno == ENOENT || errno == ESRCH)
+			set_error(err, err_size, "process %d does not exist", pid);
+		else
+			set_error(err, err_size, "cannot read process %d (%s): %s", pid, path,
+			          strerror(errno));
+		return -1;
+	}
+	int tgid = read_tgid(pid);
+	if (tgid > 0 && tgid != pid) {
+		set_error(err, err_size, "%d is a thread of process %d, not a process: give %d", pid,
+		          tgid, tgid);
+		return -1;
+	}
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	DIR *dir = opendir(path);
+	if (!dir) {
+		set_error(err, err_size, "cannot read the threads of process %d (%s): %s", pid, path,
+		          strerror(errno));
+		return -1;
+	}
+	struct dirent *d;
+	int readable = 0, saved = 0;
+	errno = 0;
+	while ((d = readdir(dir)) && !readable) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		char stat_path[128];
+		struct stat_line line;
+		snprintf(stat_path, sizeof stat_path, "/proc/%d/task/%d/stat", pid, atoi(d->d_name));
+		if (read_stat(stat_path, &line) == 0)
+			readable = 1;
+		else
+			saved = errno;
+	}
+	closedir(dir);
+	if (!readable) {
+		set_error(err, err_size, "cannot read the threads of process %d (/proc/%d/task/*/stat)%s%s",
+		          pid, pid, saved ? ": " : ": it has none", saved ? strerror(saved) : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* Busy ticks and all ticks of every "cpuN" line of /proc/stat; -1 when unreadable. busy is
+ * user + nice + system + irq + softirq, as runner/cpustat.h counts it. */
+static int read_proc_stat(unsigned long long *busy, int ncpus)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	if (!f)
+		return -1;
+	char line[512];
+	for (int i = 0; i < ncpus; i++)
+		busy[i] = ULLONG_MAX; /* not listed: offline */
+	while (fgets(line, sizeof line, f)) {
+		int cpu;
+		unsigned long long v[8] = { 0 };
+		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+		           &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
+			continue;
+		if (cpu >= 0 && cpu < ncpus)
+			busy[cpu] = v[0] + v[1] + v[2] + v[5] + v[6];
+	}
+	fclose(f);
+	return 0;
+}
+
+static double now_s(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- The sampler ---- */
+
+struct sampler {
+	const struct topo *t;
+	struct threads_result *r;
+	int ncpus;
+	int *core_of;               /* per CPU */
+	struct index_map thread_of; /* tid -> index into r->threads */
+	struct index_map pair_of;   /* (a << 32 | b) -> index into r->pairs */
+	int thread_cap, pair_cap;
+	int *running;               /* threads running in this sample */
+	int *running_cpu;
+	int nrunning, running_cap;
+	int sample;                 /* the current sample's number */
+};
+
+static struct threads_thread *thread_find_or_add(struct sampler *s, int pid, int tid,
+                                                 const struct stat_line *line)
+{
+	struct threads_result *r = s->r;
+	int i = map_get(&s->thread_of, (uint64_t)tid);
+	if (i >= 0)
+		return &r->threads[i];
+	if (r->nthreads == s->thread_cap) {
+		s->thread_cap = s->thread_cap ? 2 * s->thread_cap : 16;
+		r->threads = xrealloc(r->threads, (size_t)s->thread_cap * sizeof *r->threads);
+	}
+	struct threads_thread *th = &r->threads[r->nthreads];
+	*th = (struct threads_thread){ .pid = pid, .tid = tid, .last_sample = -1 };
+	escaped_copy(th->comm, sizeof th->comm, line->comm);
+	th->ran_on = xcalloc((size_t)s->ncpus, sizeof *th->ran_on);
+	/* A thread seen after the first sample started during the window: all its time counts. */
+	th->ticks_first = s->sample == 0 ? line->ticks : 0;
+	th->ticks_last = th->ticks_first;
+	map_put(&s->thread_of, (uint64_t)tid, r->nthreads);
+	return &r->threads[r->nthreads++];
+}
+
+static void read_affinity(struct threads_thread *th)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(th->tid, sizeof set, &set) == 0) {
+		th->allowed = set;
+		th->allowed_known = true;
+	}
+}
+
+/* One pass over the threads of process p; false when the process is gone. */
+static bool sample_process(struct sampler *s, struct threads_process *p)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task", p->pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return false;
+	bool alive = false;
+	struct dirent *d;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		char stat_path[128];
+		struct stat_line line;
+		snprintf(stat_path, sizeof stat_path, "/proc/%d/task/%d/stat", p->pid, atoi(d->d_name));
+		if (read_stat(stat_path, &line) != 0 || line.state == 'Z' || line.state == 'X')
+			continue; /* gone, or exited and not yet reaped */
+		alive = true;
+		struct threads_thread *th = thread_find_or_add(s, p->pid, atoi(d->d_name), &line);
+		read_affinity(th);
+		bool running = line.state == 'R';
+		bool cpu_valid = line.cpu >= 0 && line.cpu < s->ncpus;
+		if (cpu_valid && (running || (th->last_sample >= 0 && line.ticks > th->ticks_last)))
+			th->ran_on[line.cpu]++;
+		if (line.ticks > th->ticks_last)
+			th->ticks_last = line.ticks;
+		th->last_sample = s->sample;
+		if (!running)
+			continue;
+		th->running_samples++;
+		if (!cpu_valid)
+			continue;
+		if (s->nrunning == s->running_cap) {
+			s->running_cap = s->running_cap ? 2 * s->running_cap : 16;
+			s->running = xrealloc(s->running, (size_t)s->running_cap * sizeof *s->running);
+			s->running_cpu = xrealloc(s->running_cpu,
+			                          (size_t)s->running_cap * sizeof *s->running_cpu);
+		}
+		s->running[s->nrunning] = (int)(th - s->r->threads);
+		s->running_cpu[s->nrunning++] = line.cpu;
+	}
+	closedir(dir);
+	return alive;
+}
+
+/* A majority vote (Boyer-Moore): after every vote, *candidate is the value most voted for when
+ * one value has more than half of them. */
+static void vote(int *candidate, int *votes, int value)
+{
+	if (*votes == 0) {
+		*candidate = value;
+		*votes = 1;
+	} else {
+		*votes += *candidate == value ? 1 : -1;
+	}
+}
+
+static void count_pair(struct sampler *s, int a, int cpu_a, int b, int cpu_b)
+{
+	struct threads_result *r = s->r;
+	if (a > b) {
+		int swap = a;
+		a = b, b = swap;
+		swap = cpu_a;
+		cpu_a = cpu_b, cpu_b = swap;
+	}
+	uint64_t key = (uint64_t)a << 32 | (uint64_t)b;
+	int i = map_get(&s->pair_of, key);
+	if (i < 0) {
+		if (r->npairs == s->pair_cap) {
+			s->pair_cap = s->pair_cap ? 2 * s->pair_cap : 16;
+			r->pairs = xrealloc(r->pairs, (size_t)s->pair_cap * sizeof *r->pairs);
+		}
+		i = r->npairs++;
+		r->pairs[i] = (struct threads_pair){ .a = a, .b = b, .pu = -1, .core = -1 };
+		map_put(&s->pair_of, key, i);
+	}
+	struct threads_pair *p = &r->pairs[i];
+	p->both_running++;
+	int core_a = s->core_of[cpu_a], core_b = s->core_of[cpu_b];
+	if (cpu_a == cpu_b) {
+		p->same_pu++;
+		vote(&p->pu, &p->pu_votes, cpu_a);
+	} else if (core_a >= 0 && core_a == core_b) {
+		p->siblings++;
+		vote(&p->core, &p->core_votes, core_a);
+	} else {
+		p->different_cores++;
+	}
+}
+
+static void take_sample(struct sampler *s, double t0)
+{
+	s->nrunning = 0;
+	for (int i = 0; i < s->r->nprocesses; i++) {
+		struct threads_process *p = &s->r->processes[i];
+		if (p->exited)
+			continue;
+		if (!sample_process(s, p)) {
+			p->exited = true;
+			p->exited_after_s = now_s(CLOCK_MONOTONIC) - t0;
+		}
+	}
+	for (int i = 0; i < s->nrunning; i++)
+		for (int j = i + 1; j < s->nrunning; j++)
+			count_pair(s, s->running[i], s->running_cpu[i], s->running[j], s->running_cpu[j]);
+}
+
+/* Every CPU in some sampled thread's allowed set, into set: of every thread, or of the busy
+ * ones only (running, or whose CPU time grew, in the looks so far). */
+static void threads_allowed(const struct threads_result *r, bool busy_only, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	for (int i = 0; i < r->nthreads; i++) {
+		const struct threads_thread *th = &r->threads[i];
+		bool busy = th->running_samples > 0 || th->ticks_last > th->ticks_first;
+		if (th->allowed_known && (busy || !busy_only))
+			CPU_OR(set, set, &th->allowed);
+	}
+}
+
+/* Whether any CPU of cpu's core is in set. */
+static bool core_touches(const struct sampler *s, int cpu, const cpu_set_t *set)
+{
+	int core_cpus[64];
+	int n = topo_core_cpus(s->t, s->core_of[cpu], core_cpus, 64);
+	if (n == 0)
+		return CPU_ISSET(cpu, set);
+	for (int k = 0; k < n && k < 64; k++)
+		if (CPU_ISSET(core_cpus[k], set))
+			return true;
+	return false;
+}
+
+/* Pins this process away from the threads, the best of: a core none of them may use; a CPU
+ * none of them may use; a core the busy ones may not use (idle threads, such as a main thread
+ * that waits, may often run anywhere); a CPU the busy ones may not use. Says where, or why not,
+ * in r->sampler_note. */
+static void pin_sampler(struct sampler *s)
+{
+	static const char *const where[] = {
+		[1] = "outside the busy threads' allowed CPUs (some idle thread may use it) but a "
+		      "sibling of one of theirs",
+		[2] = "on a core outside the busy threads' allowed CPUs (some idle thread may use it)",
+		[3] = "outside the threads' allowed CPUs but a sibling of one of theirs",
+		[4] = "on a core outside the threads' allowed CPUs",
+	};
+	struct threads_result *r = s->r;
+	cpu_set_t all, busy, mine;
+	threads_allowed(r, false, &all);
+	threads_allowed(r, true, &busy);
+	r->sampler_cpu = -1;
+	if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
+		snprintf(r->sampler_note, sizeof r->sampler_note,
+		         "not pinned: it cannot read its own affinity (%s)", strerror(errno));
+		return;
+	}
+	int best = -1, best_rank = 0;
+	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE && best_rank < 4; cpu++) {
+		if (!CPU_ISSET(cpu, &mine))
+			continue;
+		int rank = !CPU_ISSET(cpu, &all) ? (core_touches(s, cpu, &all) ? 3 : 4)
+		         : !CPU_ISSET(cpu, &busy) ? (core_touches(s, cpu, &busy) ? 1 : 2) : 0;
+		if (rank > best_rank) {
+			best = cpu;
+			best_rank = rank;
+		}
+	}
+	if (best < 0) {
+		snprintf(r->sampler_note, sizeof r->sampler_note,
+		         "not pinned: every CPU it may use is allowed to the busy threads, so it "
+		         "shares their CPUs");
+		return;
+	}
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(best, &one);
+	if (sched_setaffinity(0, sizeof one, &one) != 0) {
+		snprintf(r->sampler_note, sizeof r->sampler_note,
+		         "not pinned: sched_setaffinity to CPU %d failed (%s)", best, strerror(errno));
+		return;
+	}
+	r->sampler_cpu = best;
+	snprintf(r->sampler_note, sizeof r->sampler_note, "pinned to CPU %d, %s", best,
+	         where[best_rank]);
+}
+
+/* Busy share of the window per CPU, from two /proc/stat reads. */
+static void fill_cpus(struct sampler *s, const unsigned long long *before,
+                      const unsigned long long *after)
+{
+	struct threads_result *r = s->r;
+	double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+	r->ncpus = s->ncpus;
+	r->cpus = xcalloc((size_t)s->ncpus, sizeof *r->cpus);
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct threads_cpu *c = &r->cpus[cpu];
+		c->cpu = cpu;
+		c->core = s->core_of[cpu];
+		c->busy = -1;
+		if (before[cpu] == ULLONG_MAX || after[cpu] == ULLONG_MAX || after[cpu] < before[cpu]
+		    || r->window_s <= 0)
+			continue;
+		double busy_s = (double)(after[cpu] - before[cpu]) * tick_s;
+		if (cpu == r->sampler_cpu)
+			busy_s -= r->sampler_cpu_s;
+		c->busy = busy_s / r->window_s;
+		if (c->busy < 0)
+			c->busy = 0;
+		if (c->busy > 1)
+			c->busy = 1;
+	}
+}
+
+/* The busiest CPU's share of core `core`; -1 when none of its CPUs could be read. */
+static double core_busy(const struct sampler *s, int core)
+{
+	double busiest = -1;
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->core_of[cpu] == core && s->r->cpus[cpu].busy > busiest)
+			busiest = s->r->cpus[cpu].busy;
+	return busiest;
+}
+
+static bool core_allowed(const struct sampler *s, int core, const struct threads_thread *a,
+                         const struct threads_thread *b)
+{
+	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE; cpu++)
+		if (s->core_of[cpu] == core &&
+		    ((a->allowed_known && CPU_ISSET(cpu, &a->allowed)) ||
+		     (b->allowed_known && CPU_ISSET(cpu, &b->allowed))))
+			return true;
+	return false;
+}
+
+static void warn_pair(struct sampler *s, int pair_index, bool same_pu, int count)
+{
+	struct threads_result *r = s->r;
+	const struct threads_pair *p = &r->pairs[pair_index];
+	double share = (double)count / p->both_running;
+	if (count < THREADS_WARN_MIN_SAMPLES || share < THREADS_WARN_SHARE)
+		return;
+	int shared_core = same_pu ? (p->pu >= 0 ? s->core_of[p->pu] : -1) : p->core;
+	const struct threads_thread *a = &r->threads[p->a], *b = &r->threads[p->b];
+	int idle = -1;
+	bool idle_allowed = false;
+	double idle_busy = 2;
+	int ncores = topo_core_count(s->t);
+	for (int core = 0; core < ncores; core++) {
+		double busy = core_busy(s, core);
+		if (core == shared_core || busy < 0 || busy >= THREADS_IDLE_BUSY)
+			continue;
+		bool allowed = core_allowed(s, core, a, b);
+		/* An idle core they may use beats one their affinity keeps them off; then the least busy. */
+		if (idle < 0 || (allowed && !idle_allowed) ||
+		    (allowed == idle_allowed && busy < idle_busy)) {
+			idle = core;
+			idle_allowed = allowed;
+			idle_busy = busy;
+		}
+	}
+	if (idle < 0)
+		return;
+	r->warnings = xrealloc(r->warnings, (size_t)(r->nwarnings + 1) * sizeof *r->warnings);
+	r->warnings[r->nwarnings++] = (struct threads_warning){
+		.pair = pair_index, .same_pu = same_pu, .pu = same_pu ? p->pu : -1,
+		.core = shared_core, .share = share, .idle_core = idle, .idle_busy = idle_busy,
+		.idle_allowed = idle_allowed,
+	};
+}
+
+static int by_both_running(const void *x, const void *y)
+{
+	const struct threads_pair *a = x, *b = y;
+	if (a->both_running != b->both_running)
+		return a->both_running > b->both_running ? -1 : 1;
+	return a->a != b->a ? (a->a < b->a ? -1 : 1) : (a->b < b->b ? -1 : a->b > b->b);
+}
+
+static void sleep_until(double t)
+{
+	struct timespec ts = { .tv_sec = (time_t)t };
+	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+	if (ts.tv_nsec > 999999999)
+		ts.tv_nsec = 999999999;
+	/* Interrupted by a signal: back early, so that the caller looks at its stop flag. */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+int threads_sample(const struct topo *t, const int *pids, int npids, double window_s,
+                   int interval_ms, volatile sig_atomic_t *stop, struct threads_result *out,
+                   char *err, size_t err_size)
+{
+	*out = (struct threads_result){ .interval_ms = interval_ms, .sampler_cpu = -1 };
+	struct sampler s = { .t = t, .r = out };
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	s.ncpus = conf > 0 ? (int)conf : 1;
+	if (s.ncpus > CPU_SETSIZE)
+		s.ncpus = CPU_SETSIZE;
+	s.core_of = xcalloc((size_t)s.ncpus, sizeof *s.core_of);
+	for (int cpu = 0; cpu < s.ncpus; cpu++)
+		s.core_of[cpu] = topo_cpu_core(t, cpu);
+	out->processes = xcalloc((size_t)npids, sizeof *out->processes);
+	for (int i = 0; i < npids; i++) {
+		struct threads_process *p = &out->processes[out->nprocesses];
+		bool twice = false;
+		for (int j = 0; j < out->nprocesses; j++)
+			twice |= out->processes[j].pid == pids[i];
+		if (twice)
+			continue;
+		p->pid = pids[i];
+		char path[64], raw[64] = "";
+		snprintf(path, sizeof path, "/proc/%d/comm", p->pid);
+		FILE *f = fopen(path, "re");
+		if (f) {
+			if (fgets(raw, sizeof raw, f))
+				raw[strcspn(raw, "\n")] = '\0';
+			fclose(f);
+		}
+		escaped_copy(p->comm, sizeof p->comm, raw);
+		out->nprocesses++;
+	}
+
+	unsigned long long *before = xcalloc((size_t)s.ncpus, sizeof *before);
+	unsigned long long *after = xcalloc((size_t)s.ncpus, sizeof *after);
+	int rc = -1;
+	/* A first look at the threads, for their allowed CPUs; then the sampler moves away. */
+	s.sample = 0;
+	take_sample(&s, now_s(CLOCK_MONOTONIC));
+	/* A second look, an interval later (at most 50 ms), tells the busy threads from the idle. */
+	sleep_until(now_s(CLOCK_MONOTONIC) + (interval_ms < 50 ? interval_ms : 50) / 1000.0);
+	s.sample = 1;
+	take_sample(&s, now_s(CLOCK_MONOTONIC));
+	pin_sampler(&s);
+	/* That look counts as no sample: start again from nothing, the pin now in place. */
+	for (int i = 0; i < out->nthreads; i++)
+		free(out->threads[i].ran_on);
+	free(out->threads);
+	out->threads = NULL;
+	out->nthreads = 0;
+	s.thread_cap = 0;
+	map_free(&s.thread_of);
+	free(out->pairs);
+	out->pairs = NULL;
+	out->npairs = 0;
+	s.pair_cap = 0;
+	map_free(&s.pair_of);
+	for (int i = 0; i < out->nprocesses; i++)
+		out->processes[i].exited = false;
+
+	if (read_proc_stat(before, s.ncpus) != 0) {
+		set_error(err, err_size, "cannot read /proc/stat: %s", strerror(errno));
+		goto done;
+	}
+	double cpu0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	double t0 = now_s(CLOCK_MONOTONIC), last = t0;
+	double interval_s = interval_ms / 1000.0;
+	for (s.sample = 0;; s.sample++) {
+		last = now_s(CLOCK_MONOTONIC);
+		take_sample(&s, t0);
+		out->samples++;
+		/* Threads not seen in this sample, of a process still here or not, are gone. */
+		for (int i = 0; i < out->nthreads; i++)
+			if (out->threads[i].last_sample < s.sample)
+				out->threads[i].exited = true;
+		bool all_gone = true;
+		for (int i = 0; i < out->nprocesses; i++)
+			all_gone &= out->processes[i].exited;
+		if (all_gone || (stop && *stop))
+			break;
+		/* The next slot on the grid; one missed while sampling is skipped, not caught up. */
+		double next = t0 + (s.sample + 1) * interval_s;
+		double now = now_s(CLOCK_MONOTONIC);
+		while (next < now)
+			next += interval_s, s.sample++;
+		if (next - t0 > window_s + 1e-9)
+			break;
+		sleep_until(next);
+		if (stop && *stop)
+			break;
+	}
+	out->interrupted = stop && *stop;
+	out->window_s = last - t0;
+	out->sampler_cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	if (read_proc_stat(after, s.ncpus) != 0) {
+		set_error(err, err_size, "cannot read /proc/stat: %s", strerror(errno));
+		goto done;
+	}
+	/* A window of one sample has no length: the busy shares then say nothing. */
+	fill_cpus(&s, before, after);
+
+	double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+	for (int i = 0; i < out->nthreads; i++) {
+		struct threads_thread *th = &out->threads[i];
+		th->cpu_s = (double)(th->ticks_last - th->ticks_first) * tick_s;
+	}
+	/* Pairs, most often both running first; the threads' indexes stay as they are. */
+	if (out->npairs > 1)
+		qsort(out->pairs, (size_t)out->npairs, sizeof *out->pairs, by_both_running);
+	for (int i = 0; i < out->npairs; i++) {
+		warn_pair(&s, i, true, out->pairs[i].same_pu);
+		warn_pair(&s, i, false, out->pairs[i].siblings);
+	}
+	rc = 0;
+done:
+	free(before);
+	free(after);
+	free(s.core_of);
+	free(s.running);
+	free(s.running_cpu);
+	map_free(&s.thread_of);
+	map_free(&s.pair_of);
+	if (rc != 0)
+		threads_result_free(out);
+	return rc;
+}
+
+void threads_result_free(struct threads_result *r)
+{
+	for (int i = 0; i < r->nthreads; i++)
+		free(r->threads[i].ran_on);
+	free(r->threads);
+	free(r->pairs);
+	free(r->processes);
+	free(r->cpus);
+	free(r->warnings);
+	*r = (struct threads_result){ .sampler_cpu = -1 };
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# smtbench threads PID...: busy threads pinned where this test says (threads_busy.py) are
+# reported where they ran: one PU, SMT siblings (where this machine has them) or different
+# cores; a warning names the idle core when two busy threads shared a PU; a thread or a process
+# that exits during the window is reported as exited; a PID that does not exist is one line and
+# exit 2; another user's process; the JSON contract. Shares are compared with generous bounds,
+# never times: this runs on a noisy shared machine.
+source "$(dirname "$0")/lib.sh"
+
+busy=$SMTBENCH_ROOT/tests/e2e/threads_busy.py
+command -v python3 >/dev/null || skip_all "needs python3 for its busy threads (apt-get install python3)"
+
+# Starts threads_busy.py in the background (arguments after the ready file) and waits until its
+# threads are pinned and named; sets $pid.
+started=()
+start_busy() {
+	local ready=$t_tmp/ready.$RANDOM
+	python3 "$busy" "$ready" "$@" &
+	started+=($!)
+	for _ in $(seq 100); do [[ -s $ready ]] && break; sleep 0.05; done
+	pid=$(cat "$ready" 2>/dev/null)
+}
+stop_busy() { for p in "${started[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; started=(); }
+trap 'stop_busy; [[ -n ${KEEP_TMP:-} ]] || rm -rf "$t_tmp"' EXIT
+
+# python3 -c CODE FILE: a question about a JSON output; exits 0 for yes.
+ask() { python3 -c "import json, sys; j = json.load(open(sys.argv[1])); $1" "$2"; }
+
+# ---- Bad input, before anything is sampled ----
+check_status 0 "smtbench threads --help" "$SMTBENCH" threads --help
+check "... shows the usage line" contains "$t_out" "smtbench threads PID... [--for DURATION] [--interval MS] [--json]"
+check_status 2 "no PID is refused" "$SMTBENCH" threads
+check_status 2 "a PID that is not a number is refused" "$SMTBENCH" threads 12x
+check "... naming it" contains "$t_err" "'12x'"
+check_status 2 "--interval 0 is refused (bounds 1 to 60000 ms)" "$SMTBENCH" threads --interval 0 $$
+check_status 2 "--interval 60001 is refused" "$SMTBENCH" threads --interval 60001 $$
+check_status 2 "--for takes run --duration's syntax: 'soon' is refused" "$SMTBENCH" threads --for soon $$
+check "... naming the option" contains "$t_err" "--for"
+check_status 2 "an --interval longer than the window is refused" "$SMTBENCH" threads --for 1s --interval 2000 $$
+
+sh -c 'exit 0' &
+gone=$!
+wait "$gone"
+check_status 2 "a PID that does not exist is refused before sampling" "$SMTBENCH" threads --for 10s $$ "$gone"
+check "... in one line naming it" test "$t_err" = "smtbench: process $gone does not exist"
+check "... with nothing on standard output" test -z "$t_out"
+tid=$(ls /proc/$$/task | head -1)
+if [[ $tid == "$$" ]]; then
+	start_busy 3 0
+	tid=$(ls /proc/$pid/task | sort -n | tail -1)
+	check_status 2 "a thread's ID is refused, naming its process" "$SMTBENCH" threads "$tid"
+	check "... '$tid is a thread of process $pid'" contains "$t_err" "$tid is a thread of process $pid"
+	stop_busy
+fi
+
+# ---- Where busy threads run ----
+"$SMTBENCH" topo --json >"$t_tmp/topo.json" 2>/dev/null
+# The two CPUs topo chose for a placement, "A B", or nothing.
+pair_of() {
+	python3 - "$t_tmp/topo.json" "$1" <<'EOF' 2>/dev/null
+import json, sys
+p = [x for x in json.load(open(sys.argv[1]))["placements"] if x["name"] == sys.argv[2]][0]
+if p["available"]:
+    print(*p["pus"])
+EOF
+}
+read -r a b <<<"$(pair_of non-sibling)"
+if [[ -z ${a:-} ]]; then
+	skip "two busy threads on one PU and on different cores need two cores ($(nproc) CPU here)"
+else
+	# Both threads on CPU a.
+	start_busy 20 "$a,$a"
+	check_status 0 "two busy threads pinned to CPU $a: sampled for 2 s" \
+		"$SMTBENCH" threads --for 2s --json "$pid"
+	echo "$t_out" >"$t_tmp/same.json"
+	check "... they were both running in 20+ samples, on one PU in 80%+ of them" ask "
+w = {t['comm']: t['tid'] for t in j['threads']}
+p = [p for p in j['pairs'] if {p['a'], p['b']} == {w['worker-1'], w['worker-2']}][0]
+sys.exit(not (p['both_running'] >= 20 and p['same_pu'] >= 0.8))" "$t_tmp/same.json"
+	check "... the sampler ran outside their allowed CPUs (CPU $b's side)" ask "
+sys.exit(j['sampler_cpu'] is None or j['sampler_cpu'] == $a)" "$t_tmp/same.json"
+	core_b=$(ask "print([c['core'] for c in j['cpus'] if c['cpu'] == $b][0])" "$t_tmp/same.json")
+	idle=$(ask "print(all(c['busy'] is not None and c['busy'] < 0.2 for c in j['cpus'] if c['core'] == $core_b))" "$t_tmp/same.json")
+	if [[ $idle == True ]]; then
+		check "... a warning: they shared PU $a while a core (here $core_b, or a quieter one) was idle" ask "
+sys.exit(not any('worker-1' in w and 'worker-2' in w and 'shared PU $a' in w and ' was idle' in w
+                 for w in j['warnings']))" "$t_tmp/same.json"
+	else
+		skip "core $core_b was busy with other work during the window (a shared machine): no idle core to warn about"
+	fi
+	check_status 0 "... the same as text" "$SMTBENCH" threads --for 1s "$pid"
+	check "... answer first: the pairs come before the list of threads" \
+		test "$(grep -n '^Pairs of threads' <<<"$t_out" | cut -d: -f1)" \
+		-lt "$(grep -n '^Threads over' <<<"$t_out" | cut -d: -f1)"
+	check "... states the cost of sampling" contains "$t_out" "Cost of sampling: "
+	stop_busy
+
+	# One thread on each of two cores.
+	start_busy 20 "$a,$b"
+	check_status 0 "busy threads pinned to CPUs $a and $b (different cores)" \
+		"$SMTBENCH" threads --for 2s --json "$pid"
+	echo "$t_out" >"$t_tmp/apart.json"
+	check "... different cores in 80%+ of the samples where both ran" ask "
+w = {t['comm']: t['tid'] for t in j['threads']}
+p = [p for p in j['pairs'] if {p['a'], p['b']} == {w['worker-1'], w['worker-2']}][0]
+sys.exit(not (p['both_running'] >= 20 and p['different_cores'] >= 0.8))" "$t_tmp/apart.json"
+	check "... and no warning" ask "sys.exit(bool(j['warnings']))" "$t_tmp/apart.json"
+	check "... each thread's allowed CPUs and the CPU it ran on" ask "
+t = {t['comm']: t for t in j['threads']}
+sys.exit(not (t['worker-1']['allowed_cpus'] == [$a] and t['worker-2']['allowed_cpus'] == [$b]
+              and t['worker-1']['ran_on'] == [$a] and t['worker-2']['ran_on'] == [$b]))" "$t_tmp/apart.json"
+	check "... the sampler is not on their CPUs, or says it shares them" ask "
+sys.exit(not (j['sampler_cpu'] not in ($a, $b) if j['sampler_cpu'] is not None
+              else 'shares their CPUs' in j['sampler_note']))" "$t_tmp/apart.json"
+	stop_busy
+fi
+
+read -r sa sb <<<"$(pair_of sibling)"
+if [[ -z ${sa:-} ]]; then
+	skip "busy threads on SMT siblings need a machine with SMT (this one has none; the QEMU lab's guests have siblings)"
+else
+	start_busy 20 "$sa,$sb"
+	"$SMTBENCH" threads --for 2s --json "$pid" >"$t_tmp/siblings.json"
+	check "busy threads pinned to siblings $sa and $sb: one core as siblings in 80%+ of the samples" ask "
+w = {t['comm']: t['tid'] for t in j['threads']}
+p = [p for p in j['pairs'] if {p['a'], p['b']} == {w['worker-1'], w['worker-2']}][0]
+sys.exit(not (p['both_running'] >= 20 and p['same_core_siblings'] >= 0.8))" "$t_tmp/siblings.json"
+	stop_busy
+fi
+
+# ---- Threads and processes that exit during the window ----
+start_busy 20 0 --short-thread 0.4
+check_status 0 "a thread that exits during the window" "$SMTBENCH" threads --for 2s --json "$pid"
+echo "$t_out" >"$t_tmp/short.json"
+check "... is reported as exited, the others not" ask "
+t = {t['comm']: t for t in j['threads']}
+sys.exit(not (t['short-lived']['exited'] and not t['worker-1']['exited']
+              and not j['processes'][0]['exited']))" "$t_tmp/short.json"
+stop_busy
+
+start_busy 3 0
+check_status 0 "a process that exits during the window: what was seen is reported" \
+	"$SMTBENCH" threads --for 10s --json "$pid"
+echo "$t_out" >"$t_tmp/vanished.json"
+check "... the process and its threads are marked exited, the window ends with it" ask "
+sys.exit(not (j['processes'][0]['exited'] and all(t['exited'] for t in j['threads'])
+              and j['threads'] and j['window_s'] < 9.5))" "$t_tmp/vanished.json"
+stop_busy
+start_busy 3 0
+check_status 0 "... the same as text" "$SMTBENCH" threads --for 10s "$pid"
+check "... which says so" contains "$t_out" "Process $pid (python3) exited"
+stop_busy
+
+# ---- Stopped early ----
+"$SMTBENCH" threads --for 60s --json $$ >"$t_tmp/stopped.json" &
+sampler=$!
+sleep 2
+kill -TERM "$sampler"
+wait "$sampler"
+rc=$?
+check "a kill ends the window early: exit 128+15 (got $rc)" test "$rc" = 143
+check "... with what was seen, marked interrupted" ask "sys.exit(not (j['interrupted'] and j['samples'] >= 1))" "$t_tmp/stopped.json"
+
+# ---- Another user's process ----
+if ((EUID == 0)); then
+	if ! command -v setpriv >/dev/null; then
+		skip "another user's process: needs setpriv to run as nobody (apt-get install util-linux)"
+	elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$SMTBENCH"; then
+		skip "another user's process: nobody cannot run $SMTBENCH (a folder on its path is closed)"
+	else
+		start_busy 20 0
+		as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+		if "${as_nobody[@]}" sh -c "cat /proc/$pid/task/*/stat" >/dev/null 2>&1; then
+			check_status 0 "root's process sampled by nobody (its /proc is readable to all here)" \
+				"${as_nobody[@]}" "$SMTBENCH" threads --for 1s --json "$pid"
+			check "... its threads are listed" contains "$t_out" '"worker-1"'
+		else
+			check_status 2 "root's process, by nobody, who cannot read its threads" \
+				"${as_nobody[@]}" "$SMTBENCH" threads --for 1s "$pid"
+			check "... one line naming it" test "$(wc -l <<<"$t_err")" = 1 -a -n "$(grep -F "$pid" <<<"$t_err")"
+		fi
+		stop_busy
+	fi
+else
+	if cat /proc/1/task/*/stat >/dev/null 2>&1; then
+		check_status 0 "PID 1 (another user's) is sampled: its /proc is readable to all here" \
+			"$SMTBENCH" threads --for 1s 1
+	else
+		check_status 2 "PID 1 (another user's), whose threads cannot be read, is refused" \
+			"$SMTBENCH" threads --for 1s 1
+		check "... one line naming it" contains "$t_err" "process 1"
+	fi
+fi
+
+# ---- The JSON contract (README.md) ----
+check "the JSON has the contract's keys and types" ask "
+top = {'pids': list, 'window_s': float, 'interval_ms': int, 'samples': int,
+       'sampler_cpu_s': float, 'threads': list, 'pairs': list, 'warnings': list}
+ok = all(isinstance(j[k], t) for k, t in top.items())
+ok &= j['sampler_cpu'] is None or isinstance(j['sampler_cpu'], int)
+ok &= j['interval_ms'] == 10 and j['samples'] >= 2 and j['sampler_cpu_s'] >= 0
+for t in j['threads']:
+    ok &= set(t) >= {'pid', 'tid', 'comm', 'allowed_cpus', 'ran_on', 'cpu_s', 'exited'}
+    ok &= isinstance(t['ran_on'], list) and isinstance(t['cpu_s'], float) and isinstance(t['exited'], bool)
+for p in j['pairs']:
+    ok &= set(p) >= {'a', 'b', 'both_running', 'same_core_siblings', 'same_pu', 'different_cores'}
+    ok &= abs(p['same_core_siblings'] + p['same_pu'] + p['different_cores'] - 1) < 1e-9
+ok &= all(isinstance(w, str) for w in j['warnings'])
+sys.exit(not ok)" "$t_tmp/short.json"
+done_testing

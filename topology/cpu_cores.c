@@ -1,0 +1,47 @@
+/*
+ * cpu_cores.c — which core each CPU of the machine belongs to, whatever this process may use:
+ * `smtbench threads` relates CPUs that other processes' threads ran on, which need not be in
+ * this process's affinity mask, so it cannot use the usable-PU model of topology.c.
+ */
+#include "topology/internal.h"
+
+int topo_cpu_core(const struct topo *t, int cpu)
+{
+	if (cpu < 0)
+		return -1;
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu);
+	if (!pu)
+		return -1;
+	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu);
+	return core ? (int)core->logical_index : -1;
+}
+
+int topo_core_count(const struct topo *t)
+{
+	int n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE);
+	return n > 0 ? n : 0;
+}
+
+int topo_core_cpus(const struct topo *t, int core, int *out, int max)
+{
+	hwloc_obj_t obj = core < 0 ? NULL : hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_CORE,
+	                                                          (unsigned)core);
+	if (!obj)
+		return 0;
+	int n = 0;
+	for (hwloc_obj_t pu = hwloc_get_next_obj_inside_cpuset_by_type(t->hw, obj->cpuset,
+	                                                                HWLOC_OBJ_PU, NULL);
+	     pu; pu = hwloc_get_next_obj_inside_cpuset_by_type(t->hw, obj->cpuset, HWLOC_OBJ_PU, pu)) {
+		if (n < max)
+			out[n] = (int)pu->os_index;
+		n++;
+	}
+	/* The tree's order is not always the OS order: ascending, for a person to read. */
+	for (int i = 1; i < n && i < max; i++)
+		for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			int swap = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = swap;
+		}
+	return n;
+}
