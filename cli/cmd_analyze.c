@@ -90,6 +90,26 @@ struct analyze_args {
 enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP,
        OPT_EXCLUDE_CONTAMINATED, OPT_PAIRED, OPT_UNPAIRED, OPT_METRIC };
 
+/* --metric, --paired and --unpaired into a: what a sample is and how samples are matched. */
+static void take_measure_option(int c, struct analyze_args *a)
+{
+	if (c == OPT_METRIC) {
+		if (!strcmp(optarg, "user"))
+			a->metric = ANALYSIS_METRIC_USER;
+		else if (!strcmp(optarg, "wall"))
+			a->metric = ANALYSIS_METRIC_WALL;
+		else
+			usage_exit("analyze", "--metric '%s': use user or wall", optarg);
+		a->metric_given = true;
+		return;
+	}
+	enum analysis_design_request want = c == OPT_PAIRED ? ANALYSIS_PAIR_ALWAYS
+	                                                    : ANALYSIS_PAIR_NEVER;
+	if (a->opt.design != ANALYSIS_PAIR_AUTO && a->opt.design != want)
+		usage_exit("analyze", "--paired and --unpaired: give one of them");
+	a->opt.design = want;
+}
+
 /* One option of getopt_long into a; bad values exit 2. */
 static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 {
@@ -134,20 +154,9 @@ static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 		a->exclude_contaminated = true;
 		break;
 	case OPT_METRIC:
-		if (!strcmp(optarg, "user"))
-			a->metric = ANALYSIS_METRIC_USER;
-		else if (!strcmp(optarg, "wall"))
-			a->metric = ANALYSIS_METRIC_WALL;
-		else
-			usage_exit("analyze", "--metric '%s': use user or wall", optarg);
-		a->metric_given = true;
-		break;
 	case OPT_PAIRED:
 	case OPT_UNPAIRED:
-		if (a->opt.design != ANALYSIS_PAIR_AUTO &&
-		    a->opt.design != (c == OPT_PAIRED ? ANALYSIS_PAIR_ALWAYS : ANALYSIS_PAIR_NEVER))
-			usage_exit("analyze", "--paired and --unpaired: give one of them");
-		a->opt.design = c == OPT_PAIRED ? ANALYSIS_PAIR_ALWAYS : ANALYSIS_PAIR_NEVER;
+		take_measure_option(c, a);
 		break;
 	case OPT_HELP:
 	case 'h':

@@ -430,6 +430,28 @@ static double option_double(const char *option, double min, double max, const ch
 	return value;
 }
 
+/* --progress MODE and --progress-interval T into o; bad values exit 2. */
+static void take_progress_option(int opt, struct run_options *o)
+{
+	static const char *const modes[] = { "auto", "bar", "lines", "none" };
+	static const enum progress_mode values[] = { PROGRESS_AUTO, PROGRESS_BAR, PROGRESS_LINES,
+	                                             PROGRESS_NONE };
+	if (opt == OPT_PROGRESS) {
+		size_t k = 0;
+		while (k < 4 && strcmp(optarg, modes[k]))
+			k++;
+		if (k == 4)
+			usage_exit("run", "--progress: '%s': use auto, bar, lines or none", optarg);
+		o->progress_mode = values[k];
+		return;
+	}
+	if (parse_duration_s(optarg, &o->progress_interval_s) != 0
+	    || o->progress_interval_s < PROGRESS_INTERVAL_MIN_S
+	    || o->progress_interval_s > PROGRESS_LINES_MAX_GAP_S)
+		usage_exit("run", "--progress-interval: '%s' is not a time from %g s to %g s (60, 90s, "
+		           "5m)", optarg, PROGRESS_INTERVAL_MIN_S, PROGRESS_LINES_MAX_GAP_S);
+}
+
 /* One option of getopt_long into e or o; bad values exit 2. */
 static void take_option(int opt, char **argv, struct experiment *e, struct run_options *o)
 {
@@ -488,26 +510,8 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 		break;
 	case OPT_RESUME: o->resume_dir = optarg; break;
 	case OPT_LIST_KERNELS: list_kernels(); o->done = true; break;
-	case OPT_PROGRESS: {
-		static const char *const modes[] = { "auto", "bar", "lines", "none" };
-		static const enum progress_mode values[] = { PROGRESS_AUTO, PROGRESS_BAR,
-		                                             PROGRESS_LINES, PROGRESS_NONE };
-		size_t k = 0;
-		while (k < 4 && strcmp(optarg, modes[k]))
-			k++;
-		if (k == 4)
-			usage_exit("run", "--progress: '%s': use auto, bar, lines or none", optarg);
-		o->progress_mode = values[k];
-		break;
-	}
-	case OPT_PROGRESS_INTERVAL:
-		if (parse_duration_s(optarg, &o->progress_interval_s) != 0
-		    || o->progress_interval_s < PROGRESS_INTERVAL_MIN_S
-		    || o->progress_interval_s > PROGRESS_LINES_MAX_GAP_S)
-			usage_exit("run", "--progress-interval: '%s' is not a time from %g s to %g s "
-			           "(60, 90s, 5m)", optarg, PROGRESS_INTERVAL_MIN_S,
-			           PROGRESS_LINES_MAX_GAP_S);
-		break;
+	case OPT_PROGRESS:
+	case OPT_PROGRESS_INTERVAL: take_progress_option(opt, o); break;
 	case 'h': help(); o->done = true; break;
 	default: getopt_failure("run", opt, argv);
 	}

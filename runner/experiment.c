@@ -212,7 +212,8 @@ static void line_if_contaminated(struct run_state *st, long t, enum placement p,
 {
 	double shared = fmax(isnan(r->foreign_s) ? 0 : r->foreign_s,
 	                     isnan(r->steal_s) ? 0 : r->steal_s);
-	if (!st->lines || warmup || !(span_s > 0) || !(shared > SAMPLES_CONTAMINATED_SHARE * span_s))
+	if (!st->lines || warmup || !(span_s >= PROGRESS_CONTAMINATION_MIN_SPAN_S)
+	    || !(shared > SAMPLES_CONTAMINATED_SHARE * span_s))
 		return;
 	if (++st->contaminated_seen > PROGRESS_CONTAMINATED_SHOWN + 1)
 		return;

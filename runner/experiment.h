@@ -52,6 +52,9 @@ enum progress_mode { PROGRESS_AUTO, PROGRESS_BAR, PROGRESS_LINES, PROGRESS_NONE 
 /* Trials that shared their CPUs get a line each, up to this many; then one line says the rest
  * are counted in the summary. */
 #define PROGRESS_CONTAMINATED_SHOWN 10
+/* /proc/stat counts CPU time in clock ticks (10 ms): a trial shorter than this cannot be judged
+ * by its foreign time, so the lines do not call it shared (the analysis still counts it). */
+#define PROGRESS_CONTAMINATION_MIN_SPAN_S 0.1
 
 struct experiment {
 	/* Presentation, not recorded (a resumed run chooses its own). */
