@@ -22,8 +22,9 @@ const struct subcommand subcommands[] = {
 	  "             [--blocks N | --duration T] [--precision PCT] [--warmup-blocks N]\n"
 	  "             [--pair A,B] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "             [--beside-kernel NAME [--beside-iters N]]\n"
+	  "             [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "             [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
-	  "smtbench run --resume DIR\n"
+	  "smtbench run --resume DIR [--progress MODE] [--progress-interval T]\n"
 	  "smtbench run --list-kernels",
 	  run_long_options, true },
 	{ "matrix", cmd_matrix,
@@ -36,9 +37,10 @@ const struct subcommand subcommands[] = {
 	  matrix_long_options, false },
 	{ "analyze", cmd_analyze,
 	  "Bayesian comparison of the placements of a results folder, or of two files",
-	  "smtbench analyze DIR | FILE_A FILE_B  [--seed-grid] [--model normal|t]\n"
-	  "                 [--unit trial|process] [--rope PCT] [--grid N] [--json]\n"
-	  "                 [--exclude-contaminated]",
+	  "smtbench analyze DIR | FILE_A FILE_B | HYPERFINE.json  [--seed-grid]\n"
+	  "                 [--model normal|t] [--unit trial|process] [--rope PCT] [--grid N]\n"
+	  "                 [--json] [--exclude-contaminated] [--unpaired | --paired]\n"
+	  "                 [--metric user|wall]",
 	  analyze_long_options, false },
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
