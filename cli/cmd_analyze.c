@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "runner/util.h"
 #include "common/error.h"
+#include "report/matrix.h"
 #include "report/output.h"
 
 static void analyze_help(void)
@@ -220,6 +221,10 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 		} else {
 			data = analysis_load_folder_metric(paths[0], a->unit, a->metric,
 			                                   a->exclude_contaminated, err, sizeof err);
+			if (data && matrix_report_applies(paths[0]))
+				warnx("%s is an interference matrix (smtbench matrix): each placement here "
+				      "pools every kernel; `smtbench report %s` compares its cells", paths[0],
+				      paths[0]);
 		}
 	} else {
 		if (a->exclude_contaminated)

@@ -119,6 +119,12 @@ rm "$t_tmp/ns/report.json" "$t_tmp/ns/report.html"
 check_status 0 "smtbench report DIR on a matrix folder" "$SMTBENCH" report "$t_tmp/ns"
 check "…rewrites report.json and report.html, says it is a matrix" eval \
 	'[[ -s $t_tmp/ns/report.json && -s $t_tmp/ns/report.html ]] && contains "$t_out" "interference matrix: 3 kernels on non-sibling"'
+check_status 0 "analyze on a matrix folder still answers" "$SMTBENCH" analyze "$t_tmp/ns"
+check "…and says that its placements pool every kernel, pointing to report" eval \
+	'contains "$t_err" "is an interference matrix" && contains "$t_err" "smtbench report"'
+check_status 2 "fleet does not pool a matrix folder (yet): skipped, with its reason" \
+	"$SMTBENCH" fleet "$t_tmp/ns"
+check "…the reason names the mixed workloads" contains "$t_out$t_err" "mixes measured workloads"
 check_status 0 "matrix --resume of a complete matrix is a no-op" "$SMTBENCH" matrix --resume "$t_tmp/ns"
 check "…says it is complete" contains "$t_out" "is complete; nothing to resume"
 
