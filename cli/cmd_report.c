@@ -5,6 +5,7 @@
  * --exclude-contaminated leaves out the trials that shared their CPUs, as `analyze` does.
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,6 +34,9 @@ static void report_help(void)
 	       "  samples.svg    each placement's samples with a box of quartiles\n"
 	       "  report.html    one self-contained page with the verdict, tables and plots\n"
 	       "\n"
+	       "  -o, --out DIR      write the files into DIR instead (made if missing; its parent\n"
+	       "                     must exist): for a read-only results folder, or to keep it\n"
+	       "                     as it is\n"
 	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
 	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%\n"
 	       "                     of the trial's duration; every report says how many\n"
@@ -48,21 +52,46 @@ enum { OPT_HELP = 256, OPT_EXCLUDE_CONTAMINATED };
 const struct option report_long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
+	{ "out", required_argument, NULL, 'o' },
 	{ NULL, 0, NULL, 0 },
 };
 
+/* What report's command line asked for. */
+struct report_args {
+	const char *dir;
+	const char *out_dir;        /* --out, or NULL: the results folder itself */
+	bool exclude_contaminated;
+	bool done;                  /* --help answered */
+};
+
+/* --out DIR, checked before anything is read or written: an existing folder, or one made here
+ * (its parent must exist). Exit 2 naming it otherwise. */
+static void prepare_out_dir(const char *out_dir)
+{
+	struct stat st;
+	if (stat(out_dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			usage_exit("report", "--out %s: not a folder; give a folder for the reports", out_dir);
+		return;
+	}
+	if (errno != ENOENT || mkdir(out_dir, 0777) != 0)
+		usage_exit("report", "--out %s: cannot make this folder: %s", out_dir, strerror(errno));
+}
+
 /* A matrix's folder (smtbench matrix, meta.json's "matrix"): report.md, report.json,
  * heatmap.svg and report.html of its cells (report/matrix.h). */
-static int matrix_report(const char *dir, bool exclude_contaminated)
+static int matrix_report(const struct report_args *a)
 {
 	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(dir, exclude_contaminated, err, sizeof err);
+	struct matrix_report *rep = matrix_report_new(a->dir, a->exclude_contaminated, err,
+	                                              sizeof err);
 	if (!rep) {
 		warnx("report: %s", err);
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
-	bool written = matrix_report_write_files(rep, err, sizeof err) == 0;
+	bool written = (!a->out_dir || matrix_report_set_files_dir(rep, a->out_dir) == 0)
+	               && matrix_report_write_files(rep, err, sizeof err) == 0;
 	if (!written) {
 		warnx("report: cannot write the reports: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
@@ -73,43 +102,59 @@ static int matrix_report(const char *dir, bool exclude_contaminated)
 	return status;
 }
 
-int cmd_report(int argc, char **argv)
+static void parse_report_options(int argc, char **argv, struct report_args *a)
 {
-	bool exclude_contaminated = false;
 	int c;
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "report")) != -1) {
+	while (!a->done && (c = cli_getopt(argc, argv, "report")) != -1) {
 		switch (c) {
 		case 'h':
 		case OPT_HELP:
 			report_help();
-			return EXIT_OK;
+			a->done = true;
+			break;
 		case OPT_EXCLUDE_CONTAMINATED:
-			exclude_contaminated = true;
+			a->exclude_contaminated = true;
+			break;
+		case 'o':
+			if (!*optarg)
+				usage_exit("report", "--out: the folder's name is empty");
+			a->out_dir = optarg;
 			break;
 		default:
 			getopt_failure("report", c, argv);
 		}
 	}
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .dir = NULL };
+	parse_report_options(argc, argv, &a);
+	if (a.done)
+		return EXIT_OK;
 	if (argc - optind != 1)
 		usage_exit("report", "give exactly one results folder (a directory holding samples.csv)");
-	const char *dir = argv[optind];
+	a.dir = argv[optind];
 	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(a.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		warnx("report: %s is not a directory; give a results folder (e.g. results/seed-example)",
-		      dir);
+		      a.dir);
 		return EXIT_USAGE;
 	}
+	if (a.out_dir)
+		prepare_out_dir(a.out_dir);
 	char err[ERR_LEN];
-	if (matrix_report_applies(dir))
-		return matrix_report(dir, exclude_contaminated);
-	struct report *rep = report_new_excluding(dir, exclude_contaminated, err, sizeof err);
+	if (matrix_report_applies(a.dir))
+		return matrix_report(&a);
+	struct report *rep = report_new_excluding(a.dir, a.exclude_contaminated, err, sizeof err);
 	if (!rep) {
 		warnx("report: %s", err);
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
-	bool written = report_write_files(rep, err, sizeof err) == 0;
+	bool written = (!a.out_dir || report_set_files_dir(rep, a.out_dir) == 0)
+	               && report_write_files(rep, err, sizeof err) == 0;
 	if (!written) {
 		warnx("report: cannot write the reports: %s", err);
 		status = EXIT_FAILURE_RUNTIME;

@@ -44,7 +44,7 @@ const struct subcommand subcommands[] = {
 	  analyze_long_options, false },
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
-	  "smtbench report DIR [--exclude-contaminated]",
+	  "smtbench report DIR [--exclude-contaminated] [--out DIR]",
 	  report_long_options, false },
 	{ "fleet", cmd_fleet,
 	  "one answer for many nodes' results folders: pooled per CPU model, outliers",

@@ -41,6 +41,8 @@ struct report_placement {
 struct report {
 	char *dir;                 /* as given: for opening and writing its files */
 	char *shown_dir;           /* the same escaped (text_escape), for every output */
+	char *files_dir;           /* where report_write_files writes (report --out); NULL: dir */
+	char *shown_files_dir;     /* the same escaped; NULL: shown_dir */
 	bool exclude_contaminated; /* asked to leave out trials that shared their CPUs */
 	struct analysis_dataset *data;
 	struct analysis_result *result;

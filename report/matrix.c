@@ -20,6 +20,8 @@ const char *const matrix_report_file_names[MATRIX_REPORT_FILE_COUNT] = {
 struct matrix_report {
 	char *dir;                  /* as given, for writing */
 	char *shown_dir;            /* escaped, for every output */
+	char *files_dir;            /* where the files go (report --out); NULL: dir */
+	char *shown_files_dir;      /* the same escaped; NULL: shown_dir */
 	bool exclude_contaminated;
 	json_t *meta;               /* meta.json (a matrix's: it has "matrix") */
 	struct analysis_matrix *m;
@@ -388,7 +390,7 @@ int matrix_report_print_summary(const struct matrix_report *r, bool files_writte
 		fprintf(out, "  - %s\n", r->warnings[i]);
 	if (files_written)
 		fprintf(out, "\nReport: %s/report.html (open it in a browser); also report.md, "
-		        "report.json, heatmap.svg\n", r->shown_dir);
+		        "report.json, heatmap.svg\n", r->shown_files_dir ? r->shown_files_dir : r->shown_dir);
 	return ferror(out) || fflush(out) != 0 ? -1 : 0;
 }
 
@@ -899,6 +901,15 @@ static char *report_html_text(const struct matrix_report *r, const char *heatmap
 	return buf;
 }
 
+int matrix_report_set_files_dir(struct matrix_report *r, const char *out_dir)
+{
+	free(r->files_dir);
+	free(r->shown_files_dir);
+	r->files_dir = strdup(out_dir);
+	r->shown_files_dir = text_escape(out_dir);
+	return r->files_dir && r->shown_files_dir ? 0 : -1;
+}
+
 int matrix_report_write_files(const struct matrix_report *r, char *err, size_t err_size)
 {
 	char *files[MATRIX_REPORT_FILE_COUNT] = { NULL };
@@ -912,7 +923,8 @@ int matrix_report_write_files(const struct matrix_report *r, char *err, size_t e
 			set_error(err, err_size, "%s/%s: out of memory", r->shown_dir,
 			          matrix_report_file_names[i]);
 			rc = -1;
-		} else if (fileio_write_atomic(r->dir, matrix_report_file_names[i], files[i],
+		} else if (fileio_write_atomic(r->files_dir ? r->files_dir : r->dir,
+		                               matrix_report_file_names[i], files[i],
 		                               strlen(files[i]), err, err_size) != 0) {
 			rc = -1;
 		}
@@ -929,6 +941,8 @@ void matrix_report_free(struct matrix_report **p)
 	struct matrix_report *r = *p;
 	free(r->dir);
 	free(r->shown_dir);
+	free(r->files_dir);
+	free(r->shown_files_dir);
 	json_decref(r->meta);
 	analysis_matrix_free(&r->m);
 	free(r->placement);

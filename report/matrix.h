@@ -44,6 +44,10 @@ char *matrix_report_svg_heatmap(const struct matrix_report *r);
  * the file. */
 int matrix_report_write_files(const struct matrix_report *r, char *err, size_t err_size);
 
+/* Writes the files into out_dir instead (report --out), and the summary names them there. 0,
+ * or -1 on out of memory. */
+int matrix_report_set_files_dir(struct matrix_report *r, const char *out_dir);
+
 void matrix_report_free(struct matrix_report **p);
 
 #endif

@@ -722,6 +722,8 @@ void report_free(struct report **p)
 		free(rep->warnings[i]);
 	free(rep->warnings);
 	free(rep->headline_text);
+	free(rep->files_dir);
+	free(rep->shown_files_dir);
 	free(rep->smt_yield_text);
 	free(rep->no_sibling_reason);
 	free(rep->machine);

@@ -55,6 +55,9 @@ const char *report_headline(const struct report *rep);
  * a message naming the file that could not be written.
  */
 int report_write_files(const struct report *rep, char *err, size_t err_size);
+/* Writes the files into out_dir instead of the results folder (report --out: a folder that is
+ * read-only, or kept pristine), and the summary names them there. 0, or -1 on out of memory. */
+int report_set_files_dir(struct report *rep, const char *out_dir);
 
 /* The SVG plots as new strings (caller frees); NULL on out of memory. Also written by
  * report_write_files; exposed for tests and for `docs/` examples. */

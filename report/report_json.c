@@ -83,6 +83,15 @@ static json_t *report_json(const struct report *rep)
 
 /* ---- writing the folder ------------------------------------------------------------------ */
 
+int report_set_files_dir(struct report *rep, const char *out_dir)
+{
+	free(rep->files_dir);
+	free(rep->shown_files_dir);
+	rep->files_dir = strdup(out_dir);
+	rep->shown_files_dir = text_escape(out_dir);
+	return rep->files_dir && rep->shown_files_dir ? 0 : -1;
+}
+
 int report_write_files(const struct report *rep, char *err, size_t err_size)
 {
 	char *texts[REPORT_FILE_COUNT] = { NULL };
@@ -102,13 +111,14 @@ int report_write_files(const struct report *rep, char *err, size_t err_size)
 	if (texts[2] && texts[3] && texts[4])
 		texts[5] = report_html(rep, texts[2], texts[3], texts[4]);
 	int rc = 0;
+	const char *into = rep->files_dir ? rep->files_dir : rep->dir;
 	for (size_t i = 0; i < REPORT_FILE_COUNT && rc == 0; i++) {
 		if (!texts[i]) {
-			set_error(err, err_size, "%s/%s: out of memory while writing it",
-			                   rep->dir, report_file_names[i]);
+			set_error(err, err_size, "%s/%s: out of memory while writing it", into,
+			          report_file_names[i]);
 			rc = -1;
 		} else {
-			rc = fileio_write_atomic(rep->dir, report_file_names[i], texts[i], strlen(texts[i]),
+			rc = fileio_write_atomic(into, report_file_names[i], texts[i], strlen(texts[i]),
 			                         err, err_size);
 		}
 	}

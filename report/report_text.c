@@ -114,7 +114,8 @@ int report_print_summary(const struct report *rep, bool files_written, FILE *out
 	}
 	if (files_written)
 		fprintf(out, "\nReport: %s/report.html (open it in a browser); also report.md, "
-		        "report.json, posterior.svg, run-order.svg, samples.svg\n", rep->shown_dir);
+		        "report.json, posterior.svg, run-order.svg, samples.svg\n",
+		        rep->shown_files_dir ? rep->shown_files_dir : rep->shown_dir);
 	else
 		fprintf(out, "\nReport: not written (the error above says why); the samples are safe: "
 		        "write it with `smtbench report %s` once that is mended\n", rep->shown_dir);

@@ -198,6 +198,39 @@ check "the damaged meta.json is named once, with the JSON error's line" \
 check "... and the report goes on without it" contains "$t_out" "not recorded"
 check "... and report.json lists the warning" grep -q "meta.json is not valid JSON" "$bad/report.json"
 
+# --- report --out: a read-only results folder gets its reports written elsewhere ---------------
+ro=$t_tmp/readonly
+cp -r "$seed" "$ro"
+rm -f "$ro"/report.* "$ro"/*.svg
+chmod -R a-w "$ro"
+outdir=$t_tmp/elsewhere
+as_nobody=()
+if (($(id -u) == 0)); then
+	# root writes through a+w-less folders: run as nobody, with a place nobody may write.
+	as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	chmod o+x "$t_tmp"
+	mkdir -m 0777 "$t_tmp/nobody"
+	outdir=$t_tmp/nobody/elsewhere
+fi
+check_status 1 "report on a read-only folder cannot write there" "${as_nobody[@]}" \
+	"$SMTBENCH" report "$ro"
+check_status 0 "report --out DIR on it" "${as_nobody[@]}" "$SMTBENCH" report "$ro" --out "$outdir"
+check "…writes every file into DIR (made if missing), and the summary names them there" bash -c \
+	'for f in report.md report.json report.html posterior.svg run-order.svg samples.svg; do
+		[[ -s $1/$f ]] || exit 1
+	done
+	[[ $2 == *"Report: $1/report.html"* ]]' _ "$outdir" "$t_out"
+check "…and leaves the results folder as it was" \
+	eval '[[ -z $(find "$ro" -name "report.*" -o -name "*.svg") ]]'
+chmod -R u+w "$ro"
+touch "$t_tmp/a-file"
+check_status 2 "report --out naming a file" "$SMTBENCH" report "$seed" --out "$t_tmp/a-file"
+check "…says it is not a folder" contains "$t_err" "--out $t_tmp/a-file: not a folder"
+check_status 2 "report --out under a missing folder" "$SMTBENCH" report "$seed" \
+	--out "$t_tmp/missing/deeper"
+check "…names it, and nothing is written" eval \
+	'contains "$t_err" "cannot make this folder" && [[ ! -e $t_tmp/missing ]]'
+
 # --- a fresh small run on this machine ----------------------------------------------------------
 run=$t_tmp/fresh
 placements=solo,same-pu
