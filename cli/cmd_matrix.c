@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/run_shared.h"
+#include "report/matrix.h"
 #include "runner/kernels.h"
 #include "runner/matrix.h"
 #include "runner/util.h"
@@ -332,6 +334,13 @@ int cmd_matrix(int argc, char **argv)
 			usage_exit("matrix", "--resume takes no other options but --progress and "
 			           "--progress-interval: the matrix continues with the settings recorded "
 			           "in %s/meta.json", o.resume_dir);
+		struct stat st;
+		if (stat(o.resume_dir, &st) == 0 && S_ISDIR(st.st_mode)
+		    && access(o.resume_dir, F_OK) == 0 && !matrix_report_applies(o.resume_dir)
+		    && !store_is_partial(o.resume_dir))
+			usage_exit("matrix", "%s is not a matrix's folder (its meta.json has no \"matrix\"); "
+			           "a run is continued with smtbench run --resume %s", o.resume_dir,
+			           o.resume_dir);
 		experiment_release(&e);
 		return run_resume(o.resume_dir, command_line, o.progress_mode, o.progress_interval_s);
 	}
