@@ -79,6 +79,27 @@ static const char *ratio_text(char *buf, size_t size, const struct analysis_comp
 	return buf;
 }
 
+/* Whether a cell's (or a summary's) numbers are the data's: compared and settled. An unsettled
+ * comparison's mean is the grid's, never quoted (analysis_comparison_settled). */
+static bool cell_settled(const struct analysis_matrix_cell *c)
+{
+	return c->compared && analysis_comparison_settled(&c->vs_baseline);
+}
+
+static bool summary_settled(const struct analysis_matrix_summary *s)
+{
+	return s->compared && analysis_comparison_settled(&s->c);
+}
+
+/* A cell's ratio and interval, or why there is none. */
+static const char *cell_text(char *buf, size_t size, const struct analysis_matrix_cell *c)
+{
+	if (cell_settled(c))
+		return ratio_text(buf, size, &c->vs_baseline);
+	snprintf(buf, size, "n/a (%zu blocks)", c->group.n);
+	return buf;
+}
+
 static const char *placement_phrase(const char *placement)
 {
 	if (placement && !strcmp(placement, "sibling"))
@@ -319,13 +340,20 @@ static const char *verdict_mark(const struct analysis_matrix_cell *c)
 	return "?";
 }
 
-/* text, then blanks to width columns (a character, not a byte, per column: × and – are two
+/* The columns text takes on a terminal: a character, not a byte, per column (× and – are two
  * and three bytes in UTF-8). */
-static void print_padded(FILE *out, const char *text, int width)
+static int text_columns(const char *text)
 {
 	int columns = 0;
 	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
 		columns += (*p & 0xc0) != 0x80;
+	return columns;
+}
+
+/* text, then blanks to width columns. */
+static void print_padded(FILE *out, const char *text, int width)
+{
+	int columns = text_columns(text);
 	fprintf(out, " %s%*s", text, width > columns ? width - columns : 0, "");
 }
 
@@ -334,8 +362,8 @@ static void print_summary_line(FILE *out, const char *label, const struct analys
 {
 	char ratio[120];
 	fprintf(out, "  %-16s ", label);
-	if (!s->compared)
-		fprintf(out, "n/a (%s)\n", s->note ? s->note : "too few blocks");
+	if (!summary_settled(s))
+		fprintf(out, "n/a (%zu blocks where all its cells ran: too few)\n", s->blocks);
 	else
 		fprintf(out, "%s, %s (%zu blocks)\n", ratio_text(ratio, sizeof ratio, &s->c),
 		        analysis_verdict_name(s->c.verdict), s->blocks);
@@ -359,18 +387,29 @@ int matrix_report_print_summary(const struct matrix_report *r, bool files_writte
 	fprintf(out, "\nSlowdown of the victim (row) beside the aggressor (column), against the "
 	        "victim alone, paired by block; 95%% interval; + slower, = practically the same, "
 	        "- faster, ? not enough data to say:\n\n  %-16s", "victim \\ aggr.");
+	int width = 8; /* the widest cell or name, so that the columns line up */
+	for (size_t i = 0; i < m->ncells; i++) {
+		char ratio[120], cell[140];
+		if (m->cells[i].aggressor < 0)
+			continue;
+		snprintf(cell, sizeof cell, "%s ?", cell_text(ratio, sizeof ratio, &m->cells[i]));
+		if (text_columns(cell) > width)
+			width = text_columns(cell);
+	}
 	for (size_t g = 0; g < m->nkernels; g++)
-		print_padded(out, m->kernels[g], 24);
+		if (text_columns(m->kernels[g]) > width)
+			width = text_columns(m->kernels[g]);
+	for (size_t g = 0; g < m->nkernels; g++) /* the last column unpadded: no trailing blanks */
+		print_padded(out, m->kernels[g], g + 1 < m->nkernels ? width : 0);
 	fputc('\n', out);
 	for (size_t v = 0; v < m->nkernels; v++) {
 		fprintf(out, "  %-16s", m->kernels[v]);
 		for (size_t g = 0; g < m->nkernels; g++) {
 			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
 			char ratio[120], cell[140];
-			snprintf(cell, sizeof cell, "%s %s", c->compared
-			         ? ratio_text(ratio, sizeof ratio, &c->vs_baseline) : "n/a",
+			snprintf(cell, sizeof cell, "%s %s", cell_text(ratio, sizeof ratio, c),
 			         verdict_mark(c));
-			print_padded(out, cell, 24);
+			print_padded(out, cell, g + 1 < m->nkernels ? width : 0);
 		}
 		fputc('\n', out);
 	}
@@ -423,19 +462,22 @@ static void heatmap_cell(FILE *out, const struct analysis_matrix_cell *c, double
 {
 	char fill[8] = "#dddddd";
 	bool dark = false;
-	if (c->compared)
+	bool settled = cell_settled(c);
+	if (settled)
 		ratio_colour(c->vs_baseline.ratio_mean, fill, &dark);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\" "
 	        "stroke=\"#fff\" stroke-width=\"2\"/>\n", x, y, HM_CELL_W, HM_CELL_H, fill);
-	bool undecided = !c->compared || c->vs_baseline.verdict == ANALYSIS_VERDICT_UNDECIDED;
+	bool undecided = !settled || c->vs_baseline.verdict == ANALYSIS_VERDICT_UNDECIDED;
 	if (undecided)
 		fprintf(out, "<rect class=\"undecided\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
 		        "fill=\"url(#hatch)\"/>\n", x, y, HM_CELL_W, HM_CELL_H);
 	const char *colour = dark ? "#fff" : "#111";
 	double cx = x + HM_CELL_W / 2.0;
-	if (!c->compared) {
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\">n/a"
-		        "</text>\n", cx, y + HM_CELL_H / 2.0 + 5);
+	if (!settled) { /* the grid's mean, not the data's: no number, no colour */
+		fprintf(out, "<text class=\"ratio\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+		        "font-size=\"15\" font-weight=\"bold\">?</text>\n<text x=\"%.1f\" y=\"%.1f\" "
+		        "text-anchor=\"middle\" font-size=\"11\">%zu blocks: too few</text>\n", cx, y + 23,
+		        cx, y + 41, c->group.n);
 		return;
 	}
 	const struct analysis_comparison *k = &c->vs_baseline;
@@ -476,7 +518,7 @@ static void heatmap_legend(FILE *out, double y, int width)
 	svg_text(out, hx + 34, y + 12, "start", 11, NULL, "hatched: not enough data to say");
 	svg_text(out, x0, y + 52, "start", 11, NULL,
 	         "colour: the victim's slowdown against itself alone (log scale; 2× and above "
-	         "darkest)");
+	         "darkest); grey, ?: too few blocks for a number");
 }
 
 char *matrix_report_svg_heatmap(const struct matrix_report *r)
@@ -536,6 +578,14 @@ static json_t *interval(const double ci[2])
 
 static json_t *comparison_json(const struct analysis_comparison *c, bool compared)
 {
+	/* An unsettled comparison's numbers are the grid's: null, as for no comparison. */
+	if (compared && !analysis_comparison_settled(c))
+		return json_pack("{s:n, s:n, s:o, s:s, s:s, s:I, s:I, s:b}", "ratio_mean", "ratio_ci",
+		                 "p_slower", num(c->p_a_gt_b), "verdict",
+		                 analysis_verdict_name(c->verdict), "design",
+		                 analysis_design_name(c->design), "blocks_paired",
+		                 (json_int_t)c->blocks_paired, "blocks_dropped",
+		                 (json_int_t)c->blocks_dropped, "settled", false);
 	if (!compared)
 		return json_pack("{s:n, s:n, s:n, s:s, s:n, s:n, s:n, s:b}", "ratio_mean", "ratio_ci",
 		                 "p_slower", "verdict", analysis_verdict_name(ANALYSIS_VERDICT_UNDECIDED),
@@ -665,7 +715,7 @@ static void md_summaries(FILE *out, const struct analysis_matrix *m,
 		const struct analysis_comparison *c = &s[k].c;
 		char a[48], lo[48], hi[48];
 		double res = half_width(c->ratio_ci);
-		if (!s[k].compared)
+		if (!summary_settled(&s[k]))
 			fprintf(out, "| `%s` | %zu | n/a | n/a | n/a | %s |\n", m->kernels[k], s[k].blocks,
 			        analysis_verdict_name(ANALYSIS_VERDICT_UNDECIDED));
 		else
@@ -709,22 +759,20 @@ static char *report_md_text(const struct matrix_report *r)
 		for (size_t g = 0; g < m->nkernels; g++) {
 			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
 			char ratio[120];
-			fprintf(out, " %s %s |", c->compared ? ratio_text(ratio, sizeof ratio,
-			                                                  &c->vs_baseline) : "n/a",
-			        verdict_mark(c));
+			fprintf(out, " %s %s |", cell_text(ratio, sizeof ratio, c), verdict_mark(c));
 		}
 		fputc('\n', out);
 	}
 	fputs("\n+ slower, = practically the same, - faster, ? not enough data to say.\n\n"
-	      "## Cells\n\n| victim | aggressor | n | slowdown | 95% CI | P(slower) | verdict | "
-	      "design | safe |\n|---|---|---:|---:|---:|---:|---|---|---|\n", out);
+	      "## Cells\n\n| victim | aggressor | n | slowdown (95% CI) | P(slower) | verdict | "
+	      "design | safe |\n|---|---|---:|---:|---:|---|---|---|\n", out);
 	for (size_t i = 0; i < m->ncells; i++) {
 		const struct analysis_matrix_cell *c = &m->cells[i];
 		if (c->aggressor < 0)
 			continue;
 		char ratio[120], design[80];
 		const struct analysis_comparison *k = &c->vs_baseline;
-		if (c->compared)
+		if (cell_settled(c))
 			fprintf(out, "| `%s` | `%s` | %zu | %s | %.2f | %s | %s | %s |\n",
 			        m->kernels[c->victim], m->kernels[c->aggressor], c->group.n,
 			        ratio_text(ratio, sizeof ratio, k), k->p_a_gt_b,
@@ -735,7 +783,7 @@ static char *report_md_text(const struct matrix_report *r)
 			        m->kernels[c->victim], m->kernels[c->aggressor], c->group.n,
 			        analysis_verdict_name(ANALYSIS_VERDICT_UNDECIDED));
 	}
-	fputs("\n(The slowdown column holds the ratio and its 95% interval.)\n\n## Sensitivity "
+	fputs("\n## Sensitivity "
 	      "(each victim beside every aggressor, geometric mean of the per-block ratios)\n\n", out);
 	md_summaries(out, m, m->sensitivity, "victim");
 	fputs("\n## Contentiousness (each aggressor beside every victim, geometric mean)\n\n", out);
@@ -797,10 +845,11 @@ static void html_summaries(FILE *out, const struct analysis_matrix *m,
 		fputs("<tr>", out);
 		td(out, m->kernels[k], false);
 		td(out, blocks, true);
-		td(out, s[k].compared ? ratio_text(ratio, sizeof ratio, &s[k].c) : "n/a", true);
-		td(out, s[k].compared ? p : "n/a", true);
-		td(out, analysis_verdict_name(s[k].compared ? s[k].c.verdict
-		                                             : ANALYSIS_VERDICT_UNDECIDED), false);
+		bool settled = summary_settled(&s[k]);
+		td(out, settled ? ratio_text(ratio, sizeof ratio, &s[k].c) : "n/a (too few blocks)", true);
+		td(out, settled ? p : "n/a", true);
+		td(out, analysis_verdict_name(settled ? s[k].c.verdict : ANALYSIS_VERDICT_UNDECIDED),
+		   false);
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -823,9 +872,9 @@ static void html_cells(FILE *out, const struct analysis_matrix *m)
 		td(out, m->kernels[c->victim], false);
 		td(out, m->kernels[c->aggressor], false);
 		td(out, n, true);
-		td(out, c->compared ? ratio_text(ratio, sizeof ratio, k) : "n/a", true);
-		td(out, c->compared ? p : "n/a", true);
-		td(out, analysis_verdict_name(c->compared ? k->verdict : ANALYSIS_VERDICT_UNDECIDED),
+		td(out, cell_text(ratio, sizeof ratio, c), true);
+		td(out, cell_settled(c) ? p : "n/a", true);
+		td(out, analysis_verdict_name(cell_settled(c) ? k->verdict : ANALYSIS_VERDICT_UNDECIDED),
 		   false);
 		td(out, c->compared ? format_design(design, sizeof design, k) : "-", false);
 		td(out, c->safe ? "yes" : "no", false);
