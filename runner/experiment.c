@@ -207,9 +207,11 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 
 /* Progress lines: a measured trial that shared its CPUs (foreign or steal time above
  * SAMPLES_CONTAMINATED_SHARE of its span, the analysis's rule) as it happens. */
-static void line_if_contaminated(struct run_state *st, long t, enum placement p, bool warmup,
+static void line_if_contaminated(struct run_state *st, long t, const struct trial_labels *l,
                                  const struct trial_result *r, double span_s)
 {
+	enum placement p = l->placement;
+	bool warmup = l->warmup;
 	double shared = fmax(isnan(r->foreign_s) ? 0 : r->foreign_s,
 	                     isnan(r->steal_s) ? 0 : r->steal_s);
 	if (!st->lines || warmup || !(span_s >= PROGRESS_CONTAMINATION_MIN_SPAN_S)
@@ -223,8 +225,13 @@ static void line_if_contaminated(struct run_state *st, long t, enum placement p,
 		fprintf(stderr, "%s  warning: more trials shared their CPUs; the summary counts them\n",
 		        stamp);
 	else
-		fprintf(stderr, "%s  warning: trial %ld (%s) shared its CPUs: foreign %.3g s, steal "
-		        "%.3g s in %.3g s\n", stamp, t, placement_name(p), r->foreign_s, r->steal_s,
+		fprintf(stderr, "%s  warning: trial %ld (%s%s%s%s%s) shared its CPUs: foreign %.3g s, "
+		        "steal %.3g s in %.3g s\n", stamp, t,
+		        /* a matrix's cell: its victim, and its aggressor when it has one */
+		        st->e->nworkloads ? l->workload[0] : "",
+		        st->e->nworkloads && r->nprocs > 1 ? " beside " : st->e->nworkloads ? " alone" : "",
+		        st->e->nworkloads && r->nprocs > 1 ? l->workload[1] : "",
+		        st->e->nworkloads ? ", " : "", placement_name(p), r->foreign_s, r->steal_s,
 		        span_s);
 	fflush(stderr);
 }
@@ -511,7 +518,7 @@ static enum step run_one_trial(struct run_state *st, long t)
 	}
 	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
 	            mean_role_a_utime(&result, &labels));
-	line_if_contaminated(st, t, labels.placement, labels.warmup, &result, trial_span_s(&result));
+	line_if_contaminated(st, t, &labels, &result, trial_span_s(&result));
 	if (first_block_failed(st, t)) {
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_AFTER;
