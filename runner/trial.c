@@ -19,8 +19,23 @@
 #include "runner/util.h"
 #include "common/fileio.h"
 
-/* What a child tells the parent through its ready pipe: one byte of code, then an errno. */
-enum child_report { CHILD_READY = 'R', CHILD_BIND_FAILED = 'B', CHILD_MASK_MISMATCH = 'M' };
+/* What a child tells the runner, once, on its ready pipe. */
+enum child_code {
+	CHILD_READY = 'R',
+	CHILD_BIND_FAILED = 'B',
+	CHILD_MASK_MISMATCH = 'M',
+	CHILD_PARTNER_FAILED = 'P', /* a pair's last process, bound, whose partner did not bind */
+	CHILD_SPAWN_FAILED = 'S',   /* a pair's last process could not start its partner (err) */
+};
+
+/* code, an errno, the partner a pair's last process started (0: none), and for CHILD_READY
+ * when the child went on to exec, every process of its trial bound (trial_now_s's clock). */
+struct child_report {
+	char code;
+	int err;
+	pid_t partner;
+	double released_s;
+};
 
 /* While the trial runs, how often the parent wakes without a signal: it samples the CPU
  * frequency on the first wake-up (the processes are busy by then). */
@@ -83,12 +98,15 @@ static double timeval_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
-static void report_to_parent(int fd, char code, int err)
+static void report_to_parent(int fd, char code, int err, pid_t partner, double released_s)
 {
-	char msg[1 + sizeof(int)];
-	msg[0] = code;
-	memcpy(msg + 1, &err, sizeof err);
-	fileio_write_all(fd, msg, sizeof msg);
+	struct child_report report;
+	memset(&report, 0, sizeof report); /* no stray bytes in the padding */
+	report.code = code;
+	report.err = err;
+	report.partner = partner;
+	report.released_s = released_s;
+	fileio_write_all(fd, &report, sizeof report);
 }
 
 /* Closes every descriptor from lo up, but keep: close_range(2) where the kernel has it (5.9),
@@ -105,14 +123,54 @@ static void close_descriptors_from(int lo, int keep, long max_fd)
 			close((int)fd);
 }
 
+/* A child's descriptors before exec (-1: none). */
+struct child_fds {
+	int ready; /* write end: the report to the runner */
+	int exec;  /* write end: errno if exec fails (closes itself on exec) */
+	int bound; /* a pair's partner: write end of the pipe its "bound" goes to the last process on */
+};
+
+/* What a pair's last process needs to start its partner. In the runner's memory, which the
+ * partner shares until it execs. */
+struct partner_start {
+	const struct trial_spec *spec;
+	cpu_set_t mask;
+	pid_t parent;
+	struct child_fds fds;
+	long max_fd;
+};
+
+/* The partner's stack: it shares the runner's memory until it execs (see run_child). One
+ * partner runs on it at a time (the last process and the runner wait until it has exec'd). */
+static char partner_stack[256 << 10] __attribute__((aligned(64)));
+
+/* The two functions that run on partner_stack are not instrumented: AddressSanitizer takes
+ * any stack but the thread's for an error. */
+#define ON_PARTNER_STACK __attribute__((no_sanitize_address))
+
+static int partner_main(void *arg);
+
 /*
- * The child's side, between fork and exec. Only async-signal-safe calls: the parent may be
- * multi-threaded in some future, and the sanitizers' runtimes are not fork-safe either.
+ * The child's side, between vfork (or clone) and exec. Only async-signal-safe calls: the
+ * runner's memory is shared, and a lock it held (malloc's, a sanitizer runtime's) stays held.
+ * partner: for a pair's last process, the partner it starts once it is bound (else NULL).
+ *
+ * A pair starts so (issue 17: a fork of the runner and a barrier the runner opened made a pair
+ * trial cost 3-4 times a solo one on a 2-vCPU VM; this costs 2): the runner vforks the last
+ * process, which binds and then starts its partner with clone(CLONE_VM | CLONE_VFORK |
+ * CLONE_PARENT): no copy of the runner's page tables to make, nor for exec to tear down, and
+ * the partner is the runner's child like the last process. The partner binds, reports, tells
+ * the last process it is bound (a byte on the bound pipe) and execs; its exec wakes the last
+ * process, which reads that byte and execs in turn. Neither runs alone: the last process was
+ * bound before the partner started and execs only after the partner said it was bound (a
+ * partner that fails to bind exits without the byte: end of file); both were bound before
+ * either exec'd. Both wait suspended (vfork) without any wake-up of the runner in between.
  */
-static void __attribute__((noreturn))
+static void __attribute__((noreturn)) ON_PARTNER_STACK
 run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t parent,
-          int ready_fd, int go_fd, int exec_fd, long max_fd)
+          struct child_fds fds, long max_fd, const struct partner_start *partner)
 {
+	int exec_fd = fds.exec;
 	/* Die with the runner even if it is SIGKILLed; then close the race where the parent died
 	 * before the request took effect (we would have been re-parented already). */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -123,25 +181,52 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 	setpgid(0, 0);
 
 	if (sched_setaffinity(0, sizeof *mask, mask) != 0) {
-		report_to_parent(ready_fd, CHILD_BIND_FAILED, errno);
+		report_to_parent(fds.ready, CHILD_BIND_FAILED, errno, 0, 0);
 		_exit(EXIT_FAILURE_RUNTIME);
 	}
 	cpu_set_t readback;
 	CPU_ZERO(&readback);
 	if (sched_getaffinity(0, sizeof readback, &readback) != 0 || !CPU_EQUAL(&readback, mask)) {
-		report_to_parent(ready_fd, CHILD_MASK_MISMATCH, errno);
+		report_to_parent(fds.ready, CHILD_MASK_MISMATCH, errno, 0, 0);
 		_exit(EXIT_FAILURE_RUNTIME);
 	}
-	report_to_parent(ready_fd, CHILD_READY, 0);
-	close(ready_fd);
-
-	/* The barrier (none for a process alone): read returns 0 when the parent closes the last
-	 * write end. */
-	char c;
-	while (go_fd >= 0 && read(go_fd, &c, 1) < 0 && errno == EINTR)
-		;
-	if (go_fd >= 0)
-		close(go_fd);
+	pid_t partner_pid = 0;
+	if (partner) {
+		/* The "bound" pipe is made here, so that only the partner holds its write end (the
+		 * runner, suspended in vfork, would hold a copy of one it made): a partner that exits
+		 * without the byte gives end of file. The partner reads its start from this frame. */
+		struct partner_start start = *partner;
+		int bound_pipe[2];
+		if (pipe2(bound_pipe, O_CLOEXEC) != 0) {
+			report_to_parent(fds.ready, CHILD_SPAWN_FAILED, errno, 0, 0);
+			_exit(EXIT_FAILURE_RUNTIME);
+		}
+		start.fds.bound = bound_pipe[1];
+		partner_pid = clone(partner_main, partner_stack + sizeof partner_stack,
+		                    CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &start);
+		if (partner_pid < 0) {
+			report_to_parent(fds.ready, CHILD_SPAWN_FAILED, errno, 0, 0);
+			_exit(EXIT_FAILURE_RUNTIME);
+		}
+		close(bound_pipe[1]);
+		char bound;
+		if (fileio_read_full(bound_pipe[0], &bound, 1) != 1) {
+			report_to_parent(fds.ready, CHILD_PARTNER_FAILED, 0, partner_pid, 0);
+			_exit(EXIT_FAILURE_RUNTIME);
+		}
+	}
+	/* clock_gettime is async-signal-safe. */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	report_to_parent(fds.ready, CHILD_READY, 0, partner_pid,
+	                 (double)now.tv_sec + (double)now.tv_nsec * 1e-9);
+	close(fds.ready);
+	/* The partner tells the last process after the runner, so that the runner has its report
+	 * whatever the last process does next. */
+	if (fds.bound >= 0) {
+		fileio_write_all(fds.bound, "", 1);
+		close(fds.bound);
+	}
 
 	/* The exec pipe must survive the dup2s below (a runner started with 0, 1 or 2 closed gets
 	 * pipes there). */
@@ -307,16 +392,15 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* A trial's processes and the barrier they wait at, as the parent sees them. */
+/* A trial's processes, as the parent sees them. */
 struct trial_state {
 	const struct trial_spec *spec;
 	struct trial_result *out;
 	struct child children[TRIAL_MAX_PROCS];
-	int go[2];        /* the barrier: children block reading go[0] until go[1] closes */
-	double release_s; /* when the barrier opened */
+	double release_s; /* when the first process went on to exec, all bound (its report) */
 	long max_fd;      /* the highest descriptor a child closes where close_range is missing */
 	int pus[TRIAL_MAX_PROCS];
-	struct cpustat stat_before; /* the PUs' ticks just before the barrier opened */
+	struct cpustat stat_before; /* the PUs' ticks just before the processes started */
 	bool stat_known;
 };
 
@@ -325,8 +409,6 @@ struct trial_state {
 static enum trial_outcome system_error(struct trial_state *st)
 {
 	int saved_errno = errno;
-	close_fd(&st->go[0]);
-	close_fd(&st->go[1]);
 	kill_and_reap_all(st->children, st->spec->nprocs, NULL);
 	for (int i = 0; i < st->spec->nprocs; i++) {
 		close_fd(&st->children[i].ready_fd);
@@ -336,7 +418,7 @@ static enum trial_outcome system_error(struct trial_state *st)
 	return TRIAL_SYSTEM_ERROR;
 }
 
-/* What one child needs before it is forked: the mask that binds it to its PU, the pipe it reports
+/* What one child needs before it is started: the mask that binds it to its PU, the pipe it reports
  * ready (or why not) through, and the pipe an exec failure comes back on. */
 struct child_setup {
 	cpu_set_t mask;
@@ -360,145 +442,147 @@ static int prepare_child(int pu, struct child_setup *cs)
 	return 0;
 }
 
-/* Forks every child; each binds itself and waits at the barrier. -1 (errno) when a pipe or a
- * fork fails; the caller then calls system_error. */
-static int start_children(struct trial_state *st)
-{
-	const struct trial_spec *spec = st->spec;
-	pid_t parent = getpid();
-	for (int i = 0; i < spec->nprocs; i++) {
-		struct child_setup cs;
-		if (prepare_child(spec->procs[i].pu, &cs) != 0)
-			return -1;
-		pid_t pid = fork();
-		if (pid < 0) {
-			close(cs.ready[0]), close(cs.ready[1]);
-			close(cs.exec_pipe[0]), close(cs.exec_pipe[1]);
-			return -1;
-		}
-		if (pid == 0) {
-			/* The barrier works only if no child holds the write end of the go pipe. */
-			close(st->go[1]);
-			close(cs.ready[0]);
-			close(cs.exec_pipe[0]);
-			for (int j = 0; j < i; j++) {
-				close(st->children[j].ready_fd);
-				close(st->children[j].exec_fd);
-			}
-			run_child(spec, i, &cs.mask, parent, cs.ready[1], st->go[0], cs.exec_pipe[1],
-				  st->max_fd);
-		}
-		setpgid(pid, pid); /* also done by the child: whichever runs first wins the race */
-		st->children[i].pid = pid;
-		st->children[i].ready_fd = cs.ready[0];
-		st->children[i].exec_fd = cs.exec_pipe[0];
-		close(cs.ready[1]);
-		close(cs.exec_pipe[1]);
-	}
-	close_fd(&st->go[0]);
-	return 0;
-}
-
-/* The measured PUs' /proc/stat counters just before the trial's processes run. */
+/* The measured PUs' /proc/stat counters just before the trial's processes start. */
 static void read_cpustat_before(struct trial_state *st)
 {
 	st->stat_known = cpustat_read("/proc/stat", st->pus, st->spec->nprocs, &st->stat_before) == 0;
 }
 
-/*
- * A process alone has no partner to start with, so it needs no barrier: vfork, which is half the
- * cost of fork (no copy of the runner's page tables) and suspends the runner until the child has
- * exec'd or exited. The child binds itself and reports as run_child always does; when vfork
- * returns, its report and any exec failure are already in the pipes, so reading them costs no
- * wait. The child only makes system calls and writes no memory the runner reads, as vfork
- * requires. -1 (errno) when a pipe or vfork fails; the caller then calls system_error.
- */
-static int start_alone(struct trial_state *st)
+static int ON_PARTNER_STACK partner_main(void *arg)
 {
-	const struct trial_spec *spec = st->spec;
-	struct child_setup cs;
-	if (prepare_child(spec->procs[0].pu, &cs) != 0)
-		return -1;
-	pid_t parent = getpid();
-	read_cpustat_before(st);
-	st->release_s = trial_now_s();
-	pid_t pid = vfork();
-	if (pid == 0)
-		run_child(spec, 0, &cs.mask, parent, cs.ready[1], -1, cs.exec_pipe[1], st->max_fd);
-	int saved_errno = errno;
-	close(cs.ready[1]);
-	close(cs.exec_pipe[1]);
-	if (pid < 0) {
-		close(cs.ready[0]), close(cs.exec_pipe[0]);
-		errno = saved_errno;
-		return -1;
-	}
-	st->children[0].pid = pid;
-	st->children[0].ready_fd = cs.ready[0];
-	st->children[0].exec_fd = cs.exec_pipe[0];
-	return 0;
+	const struct partner_start *p = arg;
+	run_child(p->spec, 0, &p->mask, p->parent, p->fds, p->max_fd, NULL);
 }
 
-/* Reads each child's message from before the barrier: bound to its CPU, or why not. True when
- * every child is ready. */
-static bool await_ready(struct trial_state *st)
+enum start_result { STARTED, NOT_BOUND, START_FAILED };
+
+/*
+ * Reads each child's report, the last process's first (it names the partner it started): bound
+ * to its CPU, or why not. STARTED when every child is ready; NOT_BOUND when one is not (a
+ * partner never started stays PROC_PENDING, for abandon_unbound); START_FAILED (errno) when
+ * the last process could not start its partner.
+ */
+static enum start_result await_ready(struct trial_state *st)
 {
 	const struct trial_spec *spec = st->spec;
-	bool all_ready = true;
-	for (int i = 0; i < spec->nprocs; i++) {
-		char msg[1 + sizeof(int)];
-		int err = 0;
+	enum start_result result = STARTED;
+	double first_released_s = INFINITY;
+	for (int i = spec->nprocs - 1; i >= 0; i--) {
+		struct child_report report;
 		struct proc_result *r = &st->out->procs[i];
-		ssize_t got = fileio_read_full(st->children[i].ready_fd, msg, sizeof msg);
+		if (st->children[i].pid <= 0) {
+			result = NOT_BOUND; /* a partner never started: its last process said why */
+			continue;
+		}
+		ssize_t got = fileio_read_full(st->children[i].ready_fd, &report, sizeof report);
 		close_fd(&st->children[i].ready_fd);
-		if (got != (ssize_t)sizeof msg) {
+		if (got != (ssize_t)sizeof report) {
 			r->status = PROC_BIND_FAILED;
 			snprintf(r->error, sizeof r->error, "died before binding to CPU %d",
 			         spec->procs[i].pu);
-			all_ready = false;
+			result = NOT_BOUND;
 			continue;
 		}
-		memcpy(&err, msg + 1, sizeof err);
-		if (msg[0] == CHILD_READY) {
+		if (i == spec->nprocs - 1 && i > 0)
+			st->children[0].pid = report.partner > 0 ? report.partner : -1;
+		if (report.code == CHILD_READY) {
 			r->pu = spec->procs[i].pu;
+			first_released_s = fmin(first_released_s, report.released_s);
 			continue;
+		}
+		if (report.code == CHILD_SPAWN_FAILED) {
+			errno = report.err;
+			return START_FAILED;
 		}
 		r->status = PROC_BIND_FAILED;
-		if (msg[0] == CHILD_BIND_FAILED)
+		if (report.code == CHILD_PARTNER_FAILED)
+			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
+		else if (report.code == CHILD_BIND_FAILED)
 			snprintf(r->error, sizeof r->error, "sched_setaffinity to CPU %d: %s",
-			         spec->procs[i].pu, strerror(err));
+			         spec->procs[i].pu, strerror(report.err));
 		else
 			snprintf(r->error, sizeof r->error,
 			         "affinity read back after binding to CPU %d is not that CPU alone",
 			         spec->procs[i].pu);
-		all_ready = false;
+		result = NOT_BOUND;
 	}
-	return all_ready;
+	if (result == STARTED && first_released_s > 0 && isfinite(first_released_s))
+		st->release_s = first_released_s;
+	return result;
 }
 
-/* Nobody may run alone when the trial asked for company: the rest are killed while they still
- * wait at the barrier, and only then is it closed. */
+/* One or both failed to bind, and neither has exec'd: whichever was started is killed and
+ * reaped, and the other is recorded as not started. */
 static void abandon_unbound(struct trial_state *st)
 {
 	kill_and_reap_all(st->children, st->spec->nprocs, NULL);
-	close_fd(&st->go[1]);
 	for (int i = 0; i < st->spec->nprocs; i++) {
 		struct proc_result *r = &st->out->procs[i];
 		if (r->status == PROC_PENDING) {
 			r->status = PROC_BIND_FAILED;
 			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
 		}
+		close_fd(&st->children[i].ready_fd);
 		close_fd(&st->children[i].exec_fd);
 	}
 }
 
-/* Opens the barrier. Whether each exec worked is read after the children end (see
- * collect_exec_failures): waiting for it here would cost the trial one more wake-up. */
-static void release(struct trial_state *st)
+/*
+ * Starts the trial's processes (see run_child for a pair): the last one (the only one of a
+ * solo trial) with vfork, which costs half a fork here (55 against 90-130 us measured on a 2-vCPU
+ * VM) and suspends the runner until the child has exec'd or exited, and with it its partner.
+ * When vfork returns, every report and any exec failure of the last process are already in the
+ * pipes, so reading them costs no wait; whether the partner's exec worked is read after the
+ * children end (see collect_exec_failures). The child only makes system calls and writes no
+ * memory the runner reads, as vfork requires. The trial's clock starts when the first process
+ * went on to exec, which it reports; the time before the vfork stands in should a report lack
+ * it. NOT_BOUND: one failed to bind (the caller abandons the rest); START_FAILED: a pipe or a
+ * process could not be made (errno).
+ */
+static enum start_result start_processes(struct trial_state *st)
 {
+	const struct trial_spec *spec = st->spec;
+	int last = spec->nprocs - 1;
+	struct child_setup cs[TRIAL_MAX_PROCS];
+	int made = 0;
+	for (; made <= last; made++)
+		if (prepare_child(spec->procs[made].pu, &cs[made]) != 0)
+			break;
+	if (made <= last) {
+		int saved_errno = errno;
+		for (int i = 0; i < made; i++) {
+			close(cs[i].ready[0]), close(cs[i].ready[1]);
+			close(cs[i].exec_pipe[0]), close(cs[i].exec_pipe[1]);
+		}
+		errno = saved_errno;
+		return START_FAILED;
+	}
+	pid_t parent = getpid();
+	struct partner_start partner = {
+		.spec = spec, .mask = cs[0].mask, .parent = parent, .max_fd = st->max_fd,
+		.fds = { .ready = cs[0].ready[1], .exec = cs[0].exec_pipe[1], .bound = -1 },
+	};
+	struct child_fds fds = { .ready = cs[last].ready[1], .exec = cs[last].exec_pipe[1],
+	                         .bound = -1 };
 	read_cpustat_before(st);
 	st->release_s = trial_now_s();
-	close_fd(&st->go[1]);
+	pid_t pid = vfork();
+	if (pid == 0)
+		run_child(spec, last, &cs[last].mask, parent, fds, st->max_fd,
+		          last > 0 ? &partner : NULL);
+	int saved_errno = errno;
+	for (int i = 0; i <= last; i++) {
+		close(cs[i].ready[1]);
+		close(cs[i].exec_pipe[1]);
+		st->children[i].ready_fd = cs[i].ready[0];
+		st->children[i].exec_fd = cs[i].exec_pipe[0];
+	}
+	if (pid < 0) {
+		errno = saved_errno;
+		return START_FAILED;
+	}
+	st->children[last].pid = pid;
+	return await_ready(st);
 }
 
 /* After every child is reaped: which ones failed to exec (their exec pipe carries errno; a
@@ -631,7 +715,7 @@ static double overlap_of(const struct trial_state *st)
 	                                : 1.0;
 }
 
-/* What else ran on the trial's PUs while it ran: their busy ticks since release() less its
+/* What else ran on the trial's PUs while it ran: their busy ticks since its start less its
  * processes' own CPU time (never below 0: both are counted in ticks), and their steal. */
 static void measure_foreign(const struct trial_state *st)
 {
@@ -700,15 +784,6 @@ static int reap_dead(bool *alive)
 	return killed;
 }
 
-/* Starts the trial's processes: one alone at once (vfork), two behind the barrier. -1 with errno. */
-static int start_processes(struct trial_state *st)
-{
-	if (st->spec->nprocs == 1)
-		return start_alone(st);
-	if (pipe2(st->go, O_CLOEXEC) != 0)
-		return -1;
-	return start_children(st);
-}
 
 /*
  * After the trial: its process groups killed (they outlive their leaders), then every child of
@@ -743,7 +818,7 @@ static int sweep_leftovers(const struct trial_state *st)
 enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result *out,
                              int *interrupt_signal)
 {
-	struct trial_state st = { .spec = spec, .out = out, .go = { -1, -1 } };
+	struct trial_state st = { .spec = spec, .out = out };
 	init_result(spec, out);
 	st.max_fd = sysconf(_SC_OPEN_MAX) > 0 ? sysconf(_SC_OPEN_MAX) : 1024;
 	for (int i = 0; i < spec->nprocs; i++) {
@@ -751,13 +826,12 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 		st.pus[i] = spec->procs[i].pu;
 	}
 	enum trial_outcome outcome = TRIAL_COMPLETED;
-	if (start_processes(&st) != 0) {
+	enum start_result started = start_processes(&st);
+	if (started == START_FAILED) {
 		outcome = system_error(&st);
-	} else if (!await_ready(&st)) {
+	} else if (started == NOT_BOUND) {
 		abandon_unbound(&st);
 	} else {
-		if (spec->nprocs > 1)
-			release(&st); /* a process alone started at once: start_alone */
 		outcome = wait_children(&st, interrupt_signal);
 		collect_exec_failures(&st);
 		if (outcome == TRIAL_COMPLETED) {

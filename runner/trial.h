@@ -1,12 +1,16 @@
 /*
  * trial.h — one trial: start one or two processes together on chosen PUs and measure each.
  *
- * Each child binds itself to its PU with an affinity mask built before fork(), reads the mask
- * back, reports ready, and blocks on a barrier (a pipe whose write end the parent closes to
- * release every child at the same instant); then it execs the workload directly (no shell).
- * The parent reaps with wait4 and keeps each child's rusage. A process alone needs no barrier:
- * it is started with vfork (the runner waits until it has exec'd), binds and reports the same
- * way, and execs at once.
+ * Each child binds itself to its PU with an affinity mask built before it starts, reads the
+ * mask back and reports ready; then it execs the workload directly (no shell). The runner starts
+ * the last process (the only one of a solo trial) with vfork and waits until it has exec'd. In a
+ * pair, that process, once bound, starts its partner as the runner's child too (clone with
+ * CLONE_VFORK | CLONE_PARENT, sharing memory until exec, as vfork does) and waits for it: the
+ * partner binds, reports, says so to the last process and execs, and the last process execs at
+ * once after it. Both are bound before either execs, and one that cannot bind stops the other
+ * from running (it never execs alone); no fork copies the runner, and the runner is not woken
+ * until both have exec'd. start_s is when the first went on to exec, which it reports.
+ * The parent reaps with wait4 and keeps each child's rusage.
  *
  * Signals: the caller blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for the whole run (see
  * trial_block_signals) and passes the mask it had before, which children restore before exec.

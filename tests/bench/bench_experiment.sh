@@ -5,6 +5,12 @@
 #      trial, fork to fork, fsync included) against `hyperfine -N`'s median time per run of the
 #      same static binary. Both run in alternating rounds, so that the machine's load hits both
 #      alike. Without hyperfine that line is skipped, and says so.
+#   1b. a pair trial beside a solo one: `run --placements P --iters 1` for solo and for every pair
+#      placement this machine has (`topo --json`), in alternating rounds; per placement the median
+#      time from one trial's start to the next (the cost per trial), the whole run's wall time per
+#      trial, and, from samples.csv's start_s/end_s, the span of a trial (first start to last end)
+#      and the gap after it (last end to the next trial's start); then each pair's cost over
+#      solo's (issue 17 asks for at most 2).
 #   2. the wall time `run --placements non-sibling,solo --precision 2` needs (capped by
 #      --duration $PRECISION_CAP_S), and why it stopped;
 #   3. the precision a fixed 60-second run reaches (the runner's stopping-rule interval and the
@@ -61,6 +67,44 @@ if ((!have_hyperfine)); then
 	echo "  SKIP hyperfine -N: hyperfine is not installed (apt-get install hyperfine); smtbench's own number is above"
 	skipped=$((skipped + 1))
 fi
+
+pairs=$("$prog" topo --json | python3 -c '
+import json, sys
+print(" ".join(p["name"] for p in json.load(sys.stdin)["placements"]
+               if p["available"] and len(p["pus"]) == 2))')
+for ((r = 0; r < ROUNDS; r++)); do
+	for p in solo $pairs; do
+		start=$(date +%s.%N)
+		"$prog" run --placements "$p" --iters 1 --trials "$TRIALS_PER_ROUND" --warmup 0 \
+			--out "$tmp/pair-$p-$r" >/dev/null 2>&1 || { echo "bench_experiment: smtbench run --placements $p failed"; exit 1; }
+		end=$(date +%s.%N)
+		echo "$start $end" >"$tmp/pair-$p-$r.wall"
+	done
+done
+python3 - "$tmp" "$ROUNDS" "$TRIALS_PER_ROUND" solo $pairs <<'PY'
+import csv, statistics, sys
+tmp, rounds, trials, placements = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+cost = {}
+for p in placements:
+    cycle, span, gap, whole = [], [], [], []
+    for r in range(rounds):
+        t = {}
+        for row in csv.DictReader(open(f"{tmp}/pair-{p}-{r}/samples.csv")):
+            se = t.setdefault(int(row["trial"]), [float("inf"), 0.0])
+            se[0], se[1] = min(se[0], float(row["start_s"])), max(se[1], float(row["end_s"]))
+        k = sorted(t)
+        cycle += [t[b][0] - t[a][0] for a, b in zip(k, k[1:])]
+        gap += [t[b][0] - t[a][1] for a, b in zip(k, k[1:])]
+        span += [t[a][1] - t[a][0] for a in k]
+        start, end = map(float, open(f"{tmp}/pair-{p}-{r}.wall").read().split())
+        whole.append((end - start) / trials)
+    cost[p] = statistics.median(cycle)
+    print(f"  run --placements {p:<14} median {cost[p]*1e3:6.3f} ms per trial (start to start)"
+          f"  whole run {statistics.median(whole)*1e3:6.3f} ms/trial  span {statistics.median(span)*1e3:6.3f} ms"
+          f"  gap {statistics.median(gap)*1e3:6.3f} ms")
+for p in placements[1:]:
+    print(f"  {p} / solo: {cost[p]/cost['solo']:.2f}x per trial (at most 2x wanted)")
+PY
 
 if [[ ${BENCH_QUICK:-0} == 1 ]]; then
 	echo "  SKIP run --precision 2 and the fixed ${FIXED_S} s run: BENCH_QUICK=1"

@@ -98,6 +98,56 @@ static void test_trial_paths(void)
 	CHECK_INT(r.procs[1].pu, -1, "a process that never bound has pu -1");
 }
 
+/*
+ * A pair starts together and never alone, whichever of its two processes cannot bind: the last
+ * one is started only once the first is bound and opens the barrier for it (issue 17). Each
+ * workload leaves a file, so a process that ran alone would show.
+ */
+static void test_pair_start(const char *base)
+{
+	int cpu = first_usable_cpu(), sig;
+	struct trial_result r;
+	char ran[2][600], script[2][2000];
+	for (int i = 0; i < 2; i++)
+		snprintf(ran[i], sizeof ran[i], "%s/pair-ran-%d", base, i);
+	/* Each waits up to 5 s for the other's file: both ok only if they ran at the same time. */
+	for (int i = 0; i < 2; i++)
+		snprintf(script[i], sizeof script[i],
+		         ": > '%s'; n=0; while [ ! -e '%s' ] && [ $n -lt 500 ]; do sleep 0.01; "
+		         "n=$((n+1)); done; [ -e '%s' ]", ran[i], ran[1 - i], ran[1 - i]);
+	char *s0[] = { "sh", "-c", script[0], NULL }, *s1[] = { "sh", "-c", script[1], NULL };
+	const char *p2[] = { "/bin/sh", "/bin/sh" };
+	char *const *a2[] = { s0, s1 };
+	enum trial_outcome o = run_procs(2, (int[]){ cpu, cpu }, p2, a2, &r, &sig);
+	CHECK(o == TRIAL_COMPLETED && r.procs[0].status == PROC_OK && r.procs[1].status == PROC_OK,
+	      "a pair's two processes run at the same time (\"%s\", \"%s\": %s %s)",
+	      proc_status_name(r.procs[0].status), proc_status_name(r.procs[1].status),
+	      r.procs[0].error, r.procs[1].error);
+	CHECK(r.procs[0].start_s == r.procs[1].start_s && r.procs[0].pu == cpu && r.procs[1].pu == cpu,
+	      "both start at the trial's start (%g, %g s), bound to CPU %d", r.procs[0].start_s,
+	      r.procs[1].start_s, cpu);
+
+	for (int bad = 0; bad < 2; bad++) {
+		unlink(ran[0]), unlink(ran[1]);
+		int pus[2] = { cpu, cpu };
+		pus[bad] = unusable_cpu();
+		o = run_procs(2, pus, p2, a2, &r, &sig);
+		CHECK(o == TRIAL_COMPLETED && r.procs[bad].status == PROC_BIND_FAILED
+		      && strstr(r.procs[bad].error, "sched_setaffinity"),
+		      "process %d on CPU %d (not usable): bind-failed: %s", bad, pus[bad],
+		      r.procs[bad].error);
+		CHECK(r.procs[1 - bad].status == PROC_BIND_FAILED
+		      && strstr(r.procs[1 - bad].error, "partner"),
+		      "process %d is not started: %s", 1 - bad, r.procs[1 - bad].error);
+		CHECK(access(ran[0], F_OK) != 0 && access(ran[1], F_OK) != 0,
+		      "neither workload ran (process %d could not bind)", bad);
+		CHECK(r.leftovers == 0 && r.procs[bad].pu == -1,
+		      "nothing left over, no PU recorded for the one that did not bind (leftovers %d)",
+		      r.leftovers);
+	}
+	unlink(ran[0]), unlink(ran[1]);
+}
+
 /* A stop signal during a trial: every child killed and reaped, the trial marked interrupted. */
 /* Exit status 77 is the kernels' "not supported on this CPU"; from a user's command it is an
  * ordinary failed exit, never a reason to stop the run as unsupported (issue 21, item 7). */
@@ -335,6 +385,7 @@ int main(void)
 	test_trial_paths();
 	test_exit_77();
 	test_trial_interrupted();
+	test_pair_start(base);
 	test_experiment(base);
 	test_workload(base);
 	char cmd[700];
