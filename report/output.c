@@ -155,8 +155,8 @@ static void print_design(FILE *out, const struct analysis_comparison *c)
 	double res = width(c->paired_t_ratio_ci) / 2;
 	fprintf(out, "  design: %s: d = log A - log B in each block where both have a usable trial, "
 	        "so drift shared by a block cancels; A / B = exp(delta)%s\n", design,
-	        c->blocks_dropped ? "; dropped: a block where one side failed, was excluded or "
-	        "is missing" : "");
+	        c->blocks_dropped ? "; dropped: a block where one side failed, was excluded, is "
+	        "missing or measured 0 s" : "");
 	fprintf(out, "  per-block log ratio: mean %.4g, sd %.4g; t interval of A / B on the same "
 	        "blocks [%s, %s]\n", c->log_ratio_mean, c->log_ratio_sd,
 	        format_num(&ns, c->paired_t_ratio_ci[0], res),
@@ -320,6 +320,11 @@ int output_analysis_text(FILE *out, const struct analysis_result *r)
 	        r->options.seed_grid ? "the seed's normal" :
 	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
 	        design_words(r), metric, r->from_folder ? "" : ":", unit_words(r), unit_note);
+	if (r->workload && r->beside_workload)
+		fprintf(out, "workload: %s, run beside %s (role b, not measured)\n\n", r->workload,
+		        r->beside_workload);
+	else if (r->workload)
+		fprintf(out, "workload: %s\n\n", r->workload);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		print_comparison(out, &r->comparisons[i], r);
 	char *yield = output_smt_yield_sentence(&r->smt_yield, NULL);
@@ -531,6 +536,11 @@ json_t *output_analysis_json(const struct analysis_result *r)
 		json_object_set_new(o, "metric", json_string(r->metric == ANALYSIS_METRIC_WALL
 		                                             ? "wall" : "user"));
 		json_object_set_new(o, "hyperfine", json_boolean(r->from_hyperfine));
+		json_object_set_new(o, "workload", r->workload ? json_string(r->workload)
+		                                               : json_null());
+		json_object_set_new(o, "beside_workload", r->beside_workload
+		                                          ? json_string(r->beside_workload)
+		                                          : json_null());
 	}
 	return o;
 }
