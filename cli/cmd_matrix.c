@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/run_shared.h"
+#include "common/text.h"
 #include "report/matrix.h"
 #include "runner/kernels.h"
 #include "runner/matrix.h"
@@ -27,12 +28,13 @@
 #define MATRIX_DEFAULT_WARMUP 1
 #define MATRIX_DEFAULT_PLACEMENT "sibling"
 
-enum { OPT_KERNELS = 256, OPT_PLACEMENT, OPT_TRIAL_TIME, OPT_TRIAL_TIMEOUT, OPT_RESUME,
+enum { OPT_KERNELS = 256, OPT_COMMANDS, OPT_PLACEMENT, OPT_TRIAL_TIME, OPT_TRIAL_TIMEOUT, OPT_RESUME,
        OPT_PROGRESS, OPT_PROGRESS_INTERVAL };
 
 /* matrix's options; their short letters come from the command table (cli/commands.c). */
 const struct option matrix_long_options[] = {
 	{ "kernels", required_argument, NULL, OPT_KERNELS },
+	{ "commands", required_argument, NULL, OPT_COMMANDS },
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "blocks", required_argument, NULL, 'b' },
 	{ "duration", required_argument, NULL, 'd' },
@@ -52,13 +54,22 @@ static void help(void)
 {
 	subcommand_usage(stdout, "matrix");
 	printf("\n"
-	       "The interference matrix: for every ordered pair of kernels, the victim on CPU A and\n"
+	       "The interference matrix: for every ordered pair of workloads (kernels, or the\n"
+	       "commands of --commands FILE), the victim on CPU A and\n"
 	       "the aggressor on A's partner in the placement (its SMT sibling by default), and\n"
 	       "every victim alone on A as its baseline. A block runs every cell once, in a random\n"
 	       "order; one results folder holds them all. Each cell's answer is the victim's\n"
 	       "slowdown against its own baseline, paired by block, with its 95%% interval.\n\n"
 	       "      --kernels LIST     comma-separated (default: every kernel this CPU runs; see\n"
 	       "                         smtbench run --list-kernels); at most %d\n"
+	       "      --commands FILE    instead of kernels: one workload a line, `name: command\n"
+	       "                         args`; blank lines and lines starting with # skipped; the\n"
+	       "                         name from A-Z a-z 0-9 . _ - (at most %d characters), used\n"
+	       "                         in every output; the command split on blanks, '...' and\n"
+	       "                         \"...\" keep what they enclose (blanks too; no escapes, no\n"
+	       "                         variables: it is not a shell) and join the text beside\n"
+	       "                         them; each found on PATH. Commands are not calibrated:\n"
+	       "                         a trial runs the command once, however long it takes\n"
 	       "      --placement P      sibling (default), non-sibling or same-pu\n"
 	       "  -b, --blocks N         measured blocks (each runs every cell once; default %d)\n"
 	       "  -d, --duration T       instead of --blocks: as many whole blocks as fit in T\n"
@@ -78,12 +89,14 @@ static void help(void)
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
 	       "3 the placement, or a kernel asked for, is not possible on this machine;\n"
 	       "128+signal when interrupted (continue with --resume).\n",
-	       PLAN_MAX_WORKLOADS, MATRIX_DEFAULT_BLOCKS, MATRIX_DEFAULT_WARMUP,
+	       PLAN_MAX_WORKLOADS, MATRIX_NAME_MAX, MATRIX_DEFAULT_BLOCKS, MATRIX_DEFAULT_WARMUP,
 	       CALIBRATE_DEFAULT_TRIAL_S);
 }
 
 struct matrix_options {
 	const char *kernels;    /* --kernels, or NULL: every kernel this CPU runs */
+	const char *commands;   /* --commands FILE, or NULL */
+	bool trial_time_given;
 	enum placement placement;
 	const char *resume_dir;
 	bool have_seed, done;
@@ -125,6 +138,7 @@ static void take_option(int opt, char **argv, struct experiment *e, struct matri
 {
 	switch (opt) {
 	case OPT_KERNELS: o->kernels = optarg; break;
+	case OPT_COMMANDS: o->commands = optarg; break;
 	case OPT_PLACEMENT: take_placement(o); break;
 	case 'b': e->trials = (long)option_ulong(1, RUN_MAX_TRIALS, "from 1 to 100000000"); break;
 	case 'w': e->warmup = (long)option_ulong(0, RUN_MAX_WARMUP, "from 0 to 1000000"); break;
@@ -144,6 +158,7 @@ static void take_option(int opt, char **argv, struct experiment *e, struct matri
 		    || !(e->trial_time_s <= RUN_TRIAL_TIME_MAX_S))
 			usage_exit("matrix", "--trial-time: '%s' is not a number of seconds from 0.001 "
 			           "to 3600", optarg);
+		o->trial_time_given = true;
 		break;
 	}
 	case OPT_TRIAL_TIMEOUT:
@@ -198,6 +213,8 @@ static void take_kernel_names(struct experiment *e, const char *list)
 /* The kernels: those asked for (each must run here: exit 3), or every kernel this CPU runs. */
 static void choose_kernels(struct experiment *e, const struct matrix_options *o)
 {
+	if (o->commands)
+		return; /* read and checked already (matrix_commands_read) */
 	if (o->kernels) {
 		for (int i = 0; i < e->nworkloads; i++)
 			run_preflight_kernel(e, &e->workloads[i], true);
@@ -220,8 +237,10 @@ static void print_plan(const struct experiment *e)
 {
 	enum placement p = matrix_placement(&e->plan);
 	const struct topo_pair *pair = &e->pairs[p];
-	printf("smtbench matrix: %d kernel%s on %s → %s\n", e->nworkloads,
-	       e->nworkloads == 1 ? "" : "s", placement_name(p), e->out_dir);
+	bool commands = !e->workloads[0].is_kernel;
+	printf("smtbench matrix: %d %s%s on %s → %s\n", e->nworkloads,
+	       commands ? "command" : "kernel", e->nworkloads == 1 ? "" : "s", placement_name(p),
+	       e->out_dir);
 	printf("  victim on CPU %d; aggressor on CPU %d (%s%s%s); baseline: the victim alone on "
 	       "CPU %d\n", pair->pus[0], pair->pus[1], placement_name(p),
 	       pair->shares[0] ? ", share " : "", pair->shares, e->pairs[PLACEMENT_SOLO].pus[0]);
@@ -237,8 +256,23 @@ static void print_plan(const struct experiment *e)
 		printf("  whole blocks of %d for %.0f s (%ld warm-up block%s first), seed %llu\n",
 		       e->plan.ncells, e->duration_s, e->warmup, e->warmup == 1 ? "" : "s",
 		       (unsigned long long)e->plan.seed);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && !commands; i++)
 		run_print_calibration("", e->workloads[i].name, &e->cal_workloads[i]);
+	for (int i = 0; i < n && commands; i++) {
+		printf("  %s:", e->workloads[i].name);
+		for (char **a = e->workloads[i].argv; *a; a++) {
+			char *shown = text_escape(*a);
+			/* as the file would give it: quoted when it holds a blank or a quote */
+			const char *q = !strpbrk(shown, " \t'\"") && *shown ? "" : strchr(shown, '\'')
+			                ? "\"" : "'";
+			printf(" %s%s%s", q, shown, q);
+			free(shown);
+		}
+		printf("\n");
+	}
+	if (commands)
+		printf("  commands are not calibrated: each trial runs its command once, however long "
+		       "it takes\n");
 	run_print_protections(e);
 	fflush(stdout);
 }
@@ -255,8 +289,18 @@ static char **copy_command_line(int argc, char **argv)
 
 static int new_matrix(struct experiment *e, const struct matrix_options *o)
 {
+	if (o->kernels && o->commands)
+		usage_exit("matrix", "--kernels and --commands exclude each other; give one");
+	if (o->commands && o->trial_time_given)
+		usage_exit("matrix", "--trial-time calibrates kernels; commands are not calibrated (a "
+		           "trial runs the command once), so it does not apply with --commands");
 	if (o->kernels)
 		take_kernel_names(e, o->kernels);
+	if (o->commands) {
+		char err[ERR_LEN];
+		if (matrix_commands_read(o->commands, e, err, sizeof err) != 0)
+			usage_exit("matrix", "--commands: %s", err);
+	}
 	if (e->trials != -2 && e->duration_s > 0)
 		usage_exit("matrix", "--blocks and --duration exclude each other; give one");
 	e->trials = e->duration_s > 0 ? -1 : e->trials == -2 ? MATRIX_DEFAULT_BLOCKS : e->trials;
@@ -291,7 +335,7 @@ static int new_matrix(struct experiment *e, const struct matrix_options *o)
 	e->plan.warmup_blocks = e->warmup;
 	e->plan.measured_blocks = e->trials;
 	matrix_plan_cells(&e->plan, e->nworkloads, o->placement);
-	for (int i = 0; i < e->nworkloads; i++) {
+	for (int i = 0; i < e->nworkloads && !o->commands; i++) {
 		struct workload *w = &e->workloads[i];
 		char *name = xstrdup(w->name);
 		unsigned long iters = 0;

@@ -28,8 +28,8 @@ const struct subcommand subcommands[] = {
 	  "smtbench run --list-kernels",
 	  run_long_options, true },
 	{ "matrix", cmd_matrix,
-	  "the interference matrix: each kernel's slowdown beside each other kernel",
-	  "smtbench matrix [--kernels LIST] [--placement sibling|non-sibling|same-pu]\n"
+	  "the interference matrix: each workload's slowdown beside each other workload",
+	  "smtbench matrix [--kernels LIST | --commands FILE] [--placement sibling|non-sibling|same-pu]\n"
 	  "                [--blocks N | --duration T] [--warmup-blocks N] [--trial-time S]\n"
 	  "                [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"

@@ -31,6 +31,7 @@ struct matrix_report {
 	char *machine;              /* one line */
 	char *answer;
 	char *pairing_note;         /* what a map not on siblings says; NULL on siblings */
+	bool commands;              /* named commands (matrix --commands), not kernels */
 	char **warnings;
 	size_t warning_count;
 };
@@ -260,10 +261,11 @@ static int make_pairing_note(struct matrix_report *r)
 		         r->shares ? ", sharing " : "", r->shares ? r->shares : "");
 	r->pairing_note = text_printf(
 		"The pairs ran on %s CPUs%s, not on SMT siblings: this map says what %s costs each "
-		"kernel, not what sharing a core does (that needs an SMT machine and --placement "
+		"%s, not what sharing a core does (that needs an SMT machine and --placement "
 		"sibling).", p, cpus, !strcmp(p, "same-pu")
 		? "time-sharing one CPU (user time; wall time is about twice)"
-		: "sharing the rest of the machine (caches, memory, the host's siblings on a VM)");
+		: "sharing the rest of the machine (caches, memory, the host's siblings on a VM)",
+		r->commands ? "command" : "kernel");
 	return r->pairing_note ? 0 : -1;
 }
 
@@ -278,7 +280,9 @@ struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminat
 	}
 	r->exclude_contaminated = exclude_contaminated;
 	r->meta = load_meta(dir);
-	json_t *kernels = json_object_get(json_object_get(r->meta, "matrix"), "kernels");
+	const json_t *matrix = json_object_get(r->meta, "matrix");
+	r->commands = json_is_array(json_object_get(matrix, "commands"));
+	json_t *kernels = json_object_get(matrix, r->commands ? "commands" : "kernels");
 	size_t n = json_array_size(kernels);
 	const char **names = calloc(n + 1, sizeof *names);
 	for (size_t i = 0; names && i < n; i++)
@@ -373,8 +377,8 @@ static void print_summary_line(FILE *out, const char *label, const struct analys
 int matrix_report_print_summary(const struct matrix_report *r, bool files_written, FILE *out)
 {
 	const struct analysis_matrix *m = r->m;
-	fprintf(out, "smtbench report: %s (interference matrix: %zu kernels on %s)\n", r->shown_dir,
-	        m->nkernels, r->placement ? r->placement : "no pairs yet");
+	fprintf(out, "smtbench report: %s (interference matrix: %zu %s on %s)\n", r->shown_dir,
+	        m->nkernels, r->commands ? "commands" : "kernels", r->placement ? r->placement : "no pairs yet");
 	fprintf(out, "Machine: %s\n", r->machine);
 	if (r->pus[0] >= 0)
 		fprintf(out, "Victim on CPU %d, aggressor on CPU %d%s%s; each victim's baseline: it "
@@ -697,6 +701,8 @@ static char *report_json_text(const struct matrix_report *r)
 		"meta", r->meta ? json_incref(r->meta) : json_null());
 	if (!doc)
 		return NULL;
+	/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
+	json_object_set_new(doc, "workloads", json_string(r->commands ? "commands" : "kernels"));
 	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	char *withnl = text ? text_printf("%s\n", text) : NULL;

@@ -320,11 +320,6 @@ int output_analysis_text(FILE *out, const struct analysis_result *r)
 	        r->options.seed_grid ? "the seed's normal" :
 	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
 	        design_words(r), metric, r->from_folder ? "" : ":", unit_words(r), unit_note);
-	if (r->workload && r->beside_workload)
-		fprintf(out, "workload: %s, run beside %s (role b, not measured)\n\n", r->workload,
-		        r->beside_workload);
-	else if (r->workload)
-		fprintf(out, "workload: %s\n\n", r->workload);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		print_comparison(out, &r->comparisons[i], r);
 	char *yield = output_smt_yield_sentence(&r->smt_yield, NULL);
@@ -536,11 +531,6 @@ json_t *output_analysis_json(const struct analysis_result *r)
 		json_object_set_new(o, "metric", json_string(r->metric == ANALYSIS_METRIC_WALL
 		                                             ? "wall" : "user"));
 		json_object_set_new(o, "hyperfine", json_boolean(r->from_hyperfine));
-		json_object_set_new(o, "workload", r->workload ? json_string(r->workload)
-		                                               : json_null());
-		json_object_set_new(o, "beside_workload", r->beside_workload
-		                                          ? json_string(r->beside_workload)
-		                                          : json_null());
 	}
 	return o;
 }

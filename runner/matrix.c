@@ -4,11 +4,16 @@
 #include "runner/matrix.h"
 
 #include <err.h>
+#include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/text.h"
 #include "runner/util.h"
+#include "runner/workload.h"
 
 void matrix_plan_cells(struct plan *p, int n, enum placement placement)
 {
@@ -40,8 +45,18 @@ static json_t *calibration_json(const struct calibration *c)
 json_t *matrix_meta_json(const struct experiment *e)
 {
 	json_t *kernels = json_array(), *cells = json_array();
+	bool commands = e->nworkloads > 0 && !e->workloads[0].is_kernel;
 	for (int i = 0; i < e->nworkloads; i++) {
 		const struct workload *w = &e->workloads[i];
+		if (commands) {
+			json_t *argv = json_array();
+			for (char **a = w->argv; *a; a++)
+				json_array_append_new(argv, text_to_json(*a));
+			json_array_append_new(kernels, json_pack(
+				"{s:s, s:o, s:o, s:s, s:n}", "name", w->name, "command", argv,
+				"path", text_to_json(w->path), "sha256", w->sha256, "calibration"));
+			continue;
+		}
 		json_array_append_new(kernels, json_pack(
 			"{s:s, s:I, s:o, s:s, s:o}", "name", w->name,
 			"iters", (json_int_t)strtoull(w->argv[1], NULL, 10),
@@ -56,7 +71,8 @@ json_t *matrix_meta_json(const struct experiment *e)
 			"placement", placement_name(c->placement)));
 	}
 	json_t *m = json_pack("{s:s, s:o, s:o}", "placement",
-	                      placement_name(matrix_placement(&e->plan)), "kernels", kernels,
+	                      placement_name(matrix_placement(&e->plan)),
+	                      commands ? "commands" : "kernels", kernels,
 	                      "cells", cells);
 	if (!m)
 		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json's matrix");
@@ -90,11 +106,49 @@ static int load_kernel(const char *dir, const json_t *k, size_t i, struct experi
 	return 0;
 }
 
-/* The kernel named name among the first n, or -1. */
+/* commands[i] into e->workloads[i]: its name, argv, file and hash, exactly as recorded. */
+static int load_command(const char *dir, const json_t *c, size_t i, struct experiment *e,
+                        char *err, size_t err_size)
+{
+	const char *name = json_string_value(json_object_get(c, "name"));
+	const json_t *argv = json_object_get(c, "command");
+	const char *sha = json_string_value(json_object_get(c, "sha256"));
+	char *path = text_from_json(json_object_get(c, "path"));
+	size_t n = json_array_size(argv);
+	bool ok = name && *name && json_is_array(argv) && n > 0 && sha && strlen(sha) == 64
+	          && strspn(sha, "0123456789abcdef") == 64 && path && path[0] == '/';
+	for (size_t k = 0; ok && k < i; k++)
+		ok = strcmp(e->workloads[k].name, name) != 0;
+	struct workload *w = &e->workloads[i];
+	w->argv = ok ? xcalloc(n + 1, sizeof *w->argv) : NULL;
+	for (size_t k = 0; ok && k < n; k++)
+		ok = (w->argv[k] = text_from_json(json_array_get(argv, k))) != NULL;
+	if (!ok) {
+		free(path);
+		strings_free(w->argv);
+		w->argv = NULL;
+		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] needs a name (not used "
+		          "before), a command (its words as strings or {\"hex\": ...}), an absolute "
+		          "path and a sha256", dir, i);
+		return -1;
+	}
+	w->name = xstrdup(name);
+	w->path = path;
+	snprintf(w->sha256, sizeof w->sha256, "%s", sha);
+	w->is_kernel = false;
+	return 0;
+}
+
+const char *matrix_workload_name(const struct workload *w)
+{
+	return w->is_kernel || !w->name ? w->argv[0] : w->name;
+}
+
+/* The workload named name among the first n, or -1. */
 static int kernel_index(const struct experiment *e, int n, const char *name)
 {
 	for (int i = 0; name && i < n; i++)
-		if (!strcmp(e->workloads[i].argv[0], name))
+		if (!strcmp(matrix_workload_name(&e->workloads[i]), name))
 			return i;
 	return -1;
 }
@@ -102,7 +156,8 @@ static int kernel_index(const struct experiment *e, int n, const char *name)
 int matrix_meta_load(const char *dir, const json_t *matrix, struct experiment *e, char *err,
                      size_t err_size)
 {
-	const json_t *kernels = json_object_get(matrix, "kernels");
+	const json_t *commands = json_object_get(matrix, "commands");
+	const json_t *kernels = commands ? commands : json_object_get(matrix, "kernels");
 	const json_t *cells = json_object_get(matrix, "cells");
 	const char *placement = json_string_value(json_object_get(matrix, "placement"));
 	enum placement pairing;
@@ -111,11 +166,12 @@ int matrix_meta_load(const char *dir, const json_t *matrix, struct experiment *e
 	    || !placement || placement_parse(placement, &pairing) != 0
 	    || placement_nprocs(pairing) != 2) {
 		set_error(err, err_size, "%s/meta.json: matrix needs a placement of two CPUs, 1 to %d "
-		          "kernels and its cells", dir, PLAN_MAX_WORKLOADS);
+		          "kernels or commands and its cells", dir, PLAN_MAX_WORKLOADS);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (load_kernel(dir, json_array_get(kernels, i), i, e, err, err_size) != 0)
+		if ((commands ? load_command : load_kernel)(dir, json_array_get(kernels, i), i, e, err,
+		                                            err_size) != 0)
 			return -1;
 		e->nworkloads = (int)i + 1;
 	}
@@ -143,4 +199,173 @@ int matrix_meta_load(const char *dir, const json_t *matrix, struct experiment *e
 		}
 	}
 	return 0;
+}
+
+/* A --commands line's error: "FILE:LINE: what" into err; -1. */
+static int line_error(char *err, size_t err_size, const char *file, long line, const char *fmt,
+                      ...) __attribute__((format(printf, 5, 6)));
+static int line_error(char *err, size_t err_size, const char *file, long line, const char *fmt,
+                      ...)
+{
+	char what[ERR_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	char *shown = text_escape(file);
+	set_error(err, err_size, "%s:%ld: %s", shown ? shown : "?", line, what);
+	free(shown);
+	return -1;
+}
+
+/* The words of a command: split on blanks (space, tab); '...' and "..." keep their bytes as
+ * they are, blanks included (no escapes inside either), and join the text around them. A new
+ * NULL-terminated array (*argc words), or NULL with *bad the unclosed quote. */
+static char **split_words(const char *text, int *argc, char *bad)
+{
+	size_t cap = 4, n = 0;
+	char **argv = xcalloc(cap + 1, sizeof *argv);
+	const char *p = text;
+	for (;;) {
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		char *word = xmalloc(strlen(p) + 1), *w = word;
+		while (*p && *p != ' ' && *p != '\t') {
+			if (*p == '\'' || *p == '"') {
+				char quote = *p++;
+				const char *close = strchr(p, quote);
+				if (!close) {
+					*bad = quote;
+					free(word);
+					strings_free(argv);
+					return NULL;
+				}
+				memcpy(w, p, (size_t)(close - p));
+				w += close - p;
+				p = close + 1;
+			} else
+				*w++ = *p++;
+		}
+		*w = '\0';
+		if (n == cap) {
+			cap *= 2;
+			argv = xrealloc(argv, (cap + 1) * sizeof *argv);
+		}
+		argv[n++] = word;
+		argv[n] = NULL;
+	}
+	*argc = (int)n;
+	return argv;
+}
+
+/* One "name: command args" line (no newline) into e->workloads[e->nworkloads]; lines[] the line
+ * number of each name so far. 0, or -1 with err. */
+static int command_line(const char *file, long number, char *text, struct experiment *e,
+                        const long lines[], char *err, size_t err_size)
+{
+	char *colon = strchr(text, ':');
+	if (!colon)
+		return line_error(err, err_size, file, number, "no colon: a line is `name: command "
+		                  "args`");
+	*colon = '\0';
+	char *name = text + strspn(text, " \t");
+	size_t len = strlen(name);
+	while (len && (name[len - 1] == ' ' || name[len - 1] == '\t'))
+		name[--len] = '\0';
+	if (!len)
+		return line_error(err, err_size, file, number, "empty name before the colon");
+	static const char allowed[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                              "0123456789._-";
+	if (name[strspn(name, allowed)]) {
+		char *shown = text_escape(name);
+		int rc = line_error(err, err_size, file, number, "the name '%s' has characters other "
+		                    "than A-Z a-z 0-9 . _ -", shown ? shown : "?");
+		free(shown);
+		return rc;
+	}
+	if (len > MATRIX_NAME_MAX)
+		return line_error(err, err_size, file, number, "the name '%.20s...' is longer than %d "
+		                  "characters", name, MATRIX_NAME_MAX);
+	for (int i = 0; i < e->nworkloads; i++)
+		if (!strcmp(e->workloads[i].name, name))
+			return line_error(err, err_size, file, number, "the name '%s' is used already, on "
+			                  "line %ld", name, lines[i]);
+	char bad = 0;
+	int argc = 0;
+	char **argv = split_words(colon + 1, &argc, &bad);
+	if (!argv)
+		return line_error(err, err_size, file, number, "a %c quote is not closed (quotes do not "
+		                  "span lines)", bad);
+	if (argc == 0) {
+		strings_free(argv);
+		return line_error(err, err_size, file, number, "empty command after '%s:'", name);
+	}
+	char why[ERR_LEN];
+	if (workload_command_check(argv[0], why, sizeof why) != 0) {
+		char *shown = text_escape(argv[0]);
+		int rc = line_error(err, err_size, file, number, "%s: cannot execute '%s': %s", name,
+		                    shown ? shown : "?", why);
+		free(shown);
+		strings_free(argv);
+		return rc;
+	}
+	if (e->nworkloads == PLAN_MAX_WORKLOADS) {
+		strings_free(argv);
+		return line_error(err, err_size, file, number, "more than %d commands",
+		                  PLAN_MAX_WORKLOADS);
+	}
+	struct workload *w = &e->workloads[e->nworkloads++];
+	xworkload_command(w, argv, argc);
+	free(w->name);
+	w->name = xstrdup(name);
+	strings_free(argv);
+	return 0;
+}
+
+int matrix_commands_read(const char *file, struct experiment *e, char *err, size_t err_size)
+{
+	FILE *f = fopen(file, "r");
+	if (!f) {
+		char *shown = text_escape(file);
+		set_error(err, err_size, "cannot read %s: %s", shown ? shown : "?", strerror(errno));
+		free(shown);
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	long number = 0, lines[PLAN_MAX_WORKLOADS];
+	int rc = 0;
+	while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
+		number++;
+		if ((size_t)len != strlen(line)) {
+			rc = line_error(err, err_size, file, number, "a NUL byte in the line");
+			break;
+		}
+		line[strcspn(line, "\r\n")] = '\0';
+		const char *first = line + strspn(line, " \t");
+		if (!*first || *first == '#')
+			continue;
+		if (command_line(file, number, line, e, lines, err, err_size) != 0)
+			rc = -1;
+		else
+			lines[e->nworkloads - 1] = number;
+	}
+	if (rc == 0 && ferror(f)) {
+		char *shown = text_escape(file);
+		set_error(err, err_size, "cannot read %s: %s", shown ? shown : "?", strerror(errno));
+		free(shown);
+		rc = -1;
+	}
+	free(line);
+	fclose(f);
+	if (rc == 0 && e->nworkloads == 0) {
+		char *shown = text_escape(file);
+		set_error(err, err_size, "%s: no commands in the file (a line is `name: command args`)",
+		          shown ? shown : "?");
+		free(shown);
+		rc = -1;
+	}
+	return rc;
 }

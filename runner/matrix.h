@@ -23,8 +23,27 @@ void matrix_plan_cells(struct plan *p, int n, enum placement placement);
 enum placement matrix_placement(const struct plan *p);
 
 /* meta.json's "matrix": {"placement", "kernels": [{"name", "iters", "path", "sha256",
- * "calibration"}], "cells": [{"victim", "aggressor" (null: the baseline), "placement"}]}. */
+ * "calibration"}], "cells": [{"victim", "aggressor" (null: the baseline), "placement"}]}; a
+ * matrix of commands has "commands": [{"name", "command" (its words, each a string or
+ * {"hex": ...}: text_to_json), "path", "sha256", "calibration": null}] instead of "kernels". */
 json_t *matrix_meta_json(const struct experiment *e);
+
+/* The longest name a --commands line may give a workload. */
+#define MATRIX_NAME_MAX 64
+
+/*
+ * --commands FILE: one workload a line, `name: command args` (blank lines and lines whose first
+ * non-blank is '#' skipped); the name of 1 to MATRIX_NAME_MAX characters from [A-Za-z0-9._-],
+ * unique; the command split on blanks, '...' and "..." keeping their bytes (blanks included, no
+ * escapes) and joining the text beside them; its first word found and executable as execvp
+ * would run it. Fills e->workloads (each named by its line's name, not calibrated). 0, or -1
+ * with err "FILE:LINE: what is wrong" (or the file's own error); nothing is written.
+ */
+int matrix_commands_read(const char *file, struct experiment *e, char *err, size_t err_size);
+
+/* The name a matrix knows workload w by (samples.csv's workload column, meta.json's cells): a
+ * kernel's name, or a command's name from its --commands line. */
+const char *matrix_workload_name(const struct workload *w);
 
 /*
  * Reads meta.json's "matrix" object back into e (its workloads' recorded files and counts, and

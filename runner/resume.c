@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "runner/matrix.h"
 #include "runner/meta.h"
 #include "runner/trial.h"
 #include "runner/util.h"
@@ -42,8 +43,8 @@ static void check_against_plan(const struct experiment *e, const struct store_sc
 			continue;
 		/* A matrix: the cell's victim (role a) and aggressor (role b), as meta.json has them. */
 		const struct plan_cell *c = &e->plan.cells[cell];
-		const char *victim = e->workloads[c->a].argv[0];
-		const char *aggressor = c->b >= 0 ? e->workloads[c->b].argv[0] : NULL;
+		const char *victim = matrix_workload_name(&e->workloads[c->a]);
+		const char *aggressor = c->b >= 0 ? matrix_workload_name(&e->workloads[c->b]) : NULL;
 		const char *a = t->workload_a >= 0 ? scan->workloads[t->workload_a] : "?";
 		const char *b = t->workload_b >= 0 ? scan->workloads[t->workload_b] : NULL;
 		if (strcmp(a, victim) != 0 || (aggressor ? !b || strcmp(b, aggressor) != 0 : b != NULL))
@@ -58,8 +59,16 @@ static void check_against_plan(const struct experiment *e, const struct store_sc
  * folder from before paths and hashes were recorded looks its command up again. */
 static void resolve_recorded_workloads(struct experiment *e, const char *dir)
 {
-	for (int i = 0; i < e->nworkloads; i++) { /* a matrix's kernels */
+	for (int i = 0; i < e->nworkloads; i++) { /* a matrix's kernels or commands */
 		struct workload *w = &e->workloads[i];
+		if (!w->is_kernel) { /* the recorded words and file; the name its --commands line's */
+			char *name = w->name;
+			w->name = NULL;
+			xworkload_recorded(w, NULL, 0, dir);
+			free(w->name);
+			w->name = name;
+			continue;
+		}
 		char *name = xstrdup(w->argv[0]);
 		unsigned long iters = strtoul(w->argv[1], NULL, 10);
 		xworkload_recorded(w, name, iters, dir);

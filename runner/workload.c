@@ -138,6 +138,24 @@ void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
 	w->is_kernel = true;
 }
 
+int workload_command_check(const char *name, char *err, size_t err_size)
+{
+	char *path = resolve_command(name);
+	if (!path) {
+		set_error(err, err_size, "%s", strerror(errno));
+		return -1;
+	}
+	int format_error = exec_format_error(path);
+	free(path);
+	if (format_error) {
+		set_error(err, err_size, "%s%s", strerror(format_error), format_error == ENOEXEC
+		          ? " (neither an ELF executable nor a #! script with a usable interpreter)"
+		          : "");
+		return -1;
+	}
+	return 0;
+}
+
 void xworkload_command(struct workload *w, char *const *argv, int argc)
 {
 	char *path = resolve_command(argv[0]);
