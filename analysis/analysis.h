@@ -117,6 +117,10 @@ struct analysis_group {
 	size_t failed_trials;         /* non-warm-up trials with a row not `ok`: counted, never samples */
 	size_t overlap_known;         /* trials with an `overlap` value */
 	size_t poor_overlap_trials;   /* of those, overlap < 0.9 */
+	bool overlap_of_measured;     /* a different workload B ran beside: overlap is the share of
+	                               * the measured process's (A's) time that B ran beside it, from
+	                               * the rows' wall_s (B outlasting A is what was asked for), not
+	                               * the samples.csv column's shorter-over-longer */
 	size_t wall_known;            /* trials with wall_s, utime_s and stime_s for every role-a row */
 	size_t wall_above_cpu_trials; /* of those, a role-a row with wall_s > 1.5 * (utime_s + stime_s) */
 	double freq_mhz;              /* mean freq_mhz of its measured role-a lines, when freq_n > 0 */
@@ -322,6 +326,7 @@ struct analysis_group_diagnostics {
 	char *name;
 	size_t n;
 	size_t failed_trials, overlap_known, poor_overlap_trials, wall_known, wall_above_cpu_trials;
+	bool overlap_of_measured;    /* as in struct analysis_group */
 	size_t outlier_count;
 	long *outlier_trials;        /* run-order indexes of the flagged samples */
 	long *outlier_lines;         /* plain files: their line numbers; NULL otherwise */

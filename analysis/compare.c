@@ -309,6 +309,7 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 	d->failed_trials = g->failed_trials;
 	d->overlap_known = g->overlap_known;
 	d->poor_overlap_trials = g->poor_overlap_trials;
+	d->overlap_of_measured = g->overlap_of_measured;
 	d->wall_known = g->wall_known;
 	d->wall_above_cpu_trials = g->wall_above_cpu_trials;
 	for (size_t i = 0; i < data->point_count; i++)

@@ -1044,6 +1044,23 @@ static bool count_trial_health(struct folder_load *L, const struct csv_row *rows
 	return true;
 }
 
+/* Beside a different workload B (role b rows), the question is how much B slows A: B outlasting
+ * A is what was asked for, B ending early leaves A alone. So overlap is the share of A's time
+ * (its longest wall_s; every process starts at the trial's start) that B still ran:
+ * min(1, B's wall_s / A's). 1: poor, 0: not, -1: not a beside trial or a wall_s unknown. */
+static int poor_overlap_beside(const struct csv_row *rows, size_t n)
+{
+	double a_wall = NAN, b_wall = NAN;
+	for (size_t i = 0; i < n; i++) {
+		double *w = rows[i].role_a ? &a_wall : &b_wall;
+		if (isnan(*w) || rows[i].wall > *w)
+			*w = rows[i].wall;
+	}
+	if (isnan(a_wall) || isnan(b_wall) || !(a_wall > 0))
+		return -1;
+	return b_wall < ANALYSIS_POOR_OVERLAP * a_wall;
+}
+
 /* A measured trial's overlap and wall-time counts in its group. */
 static void count_trial_timing(struct analysis_group *g, const struct csv_row *rows, size_t n)
 {
@@ -1053,7 +1070,12 @@ static void count_trial_timing(struct analysis_group *g, const struct csv_row *r
 			wall_known = wall_known && rows[i].wall_above >= 0;
 			wall_above = wall_above || rows[i].wall_above > 0;
 		}
-	if (rows[0].poor_overlap >= 0) {
+	int beside = poor_overlap_beside(rows, n);
+	if (beside >= 0) {
+		g->overlap_of_measured = true;
+		g->overlap_known++;
+		g->poor_overlap_trials += (size_t)beside;
+	} else if (rows[0].poor_overlap >= 0) {
 		g->overlap_known++;
 		g->poor_overlap_trials += (size_t)rows[0].poor_overlap;
 	}

@@ -59,6 +59,11 @@ static int poor_overlap_of(const struct analysis_group_diagnostics *d, const cha
 	*out = NULL;
 	if (!d->poor_overlap_trials)
 		return 0;
+	if (d->overlap_of_measured)
+		SAY(text_printf("poor overlap in %s: in %zu of %zu trials the workload beside (role b) "
+		                "ended before the measured one had run %g%% of its time, leaving it "
+		                "alone for the rest", d->name, d->poor_overlap_trials, d->overlap_known,
+		                100 * ANALYSIS_POOR_OVERLAP));
 	SAY(text_printf("poor overlap in %s: in %zu of %zu trials the two processes ran together "
 	                "less than %g%% of the time", d->name, d->poor_overlap_trials,
 	                d->overlap_known, 100 * ANALYSIS_POOR_OVERLAP));

@@ -71,6 +71,39 @@ check_status 2 "--paired on files of 18 and 20 values" \
 	"$SMTBENCH" analyze "$ex/data_ht.txt" "$ex/data_noht.txt" --paired
 check "…names both counts" contains "$t_err" "has 18 values but $ex/data_noht.txt has 20"
 
+# Overlap beside a different workload B: over the measured process's time. A longer B is what was
+# asked for (no warning, though samples.csv's overlap column, shorter over longer, is 0.5); a B
+# that ends at half of A's time left A alone, and the warning says so.
+beside() { # beside DIR B_WALL_FACTOR
+	mkdir -p "$1"
+	python3 - "$1" "$2" <<'EOF2'
+import sys
+d, f = sys.argv[1], float(sys.argv[2])
+with open(d + "/samples.csv", "w") as out:
+    out.write("trial,block,warmup,placement,proc,role,workload,status,utime_s,stime_s,wall_s,overlap\n")
+    t = 0
+    for b in range(8):
+        for p in ("non-sibling", "solo"):
+            a = 0.30 + 0.001 * ((b * 7 + len(p)) % 5)
+            if p == "solo":
+                out.write(f"{t},{b},0,solo,0,a,gzip,ok,{a},0,{a},1\n")
+            else:
+                bw = a * f
+                ov = min(a, bw) / max(a, bw)
+                out.write(f"{t},{b},0,{p},0,a,gzip,ok,{a},0,{a},{ov:.4f}\n")
+                out.write(f"{t},{b},0,{p},1,b,bzip2,ok,{bw},0,{bw},{ov:.4f}\n")
+            t += 1
+EOF2
+}
+beside "$t_tmp/longer-b" 2
+check_status 0 "a folder where B ran twice as long as A" "$SMTBENCH" analyze "$t_tmp/longer-b"
+check "…no poor-overlap warning: B outlasting A is what was asked for" \
+	eval '! contains "$t_out" "poor overlap"'
+beside "$t_tmp/shorter-b" 0.5
+check_status 0 "a folder where B ended at half of A's time" "$SMTBENCH" analyze "$t_tmp/shorter-b"
+check "…warns, saying B ended before A had run 90% of its time" contains "$t_out" \
+	"poor overlap in non-sibling: in 8 of 8 trials the workload beside (role b) ended before the measured one had run 90% of its time"
+
 # The SMT yield: the seed's sibling copies took 2.695x their non-sibling time: 2 / 2.695 = 0.742.
 check_status 0 "the seed's folder, --json" "$SMTBENCH" analyze "$ex" --json
 check "…states the SMT yield: 0.742 of one copy alone's work, baseline non-sibling" python3 -c '
@@ -172,7 +205,7 @@ check "folder, process: the seed's interval" contains "$t_out" "between 16.2 and
 
 check_status 0 "default analysis of the shipped folder" "$SMTBENCH" analyze "$ex"
 check "answer in plain words first (the verdict sentence every output uses)" bash -c \
-	'[[ $(sed -n 4p <<<"$1") == "sibling is 2.695× slower than non-sibling (95% CI 2.688–2.703); P(slower) = 1.00, unpaired (independent groups)." ]]' _ "$t_out"
+	'[[ $(grep -m1 -A1 "^== sibling vs non-sibling" <<<"$1" | tail -n 1) == "sibling is 2.695× slower than non-sibling (95% CI 2.688–2.703); P(slower) = 1.00, unpaired (independent groups)." ]]' _ "$t_out"
 check "Welch and Cohen's d printed" contains "$t_out" "Cohen's d"
 check "diagnostics printed" contains "$t_out" "Diagnostics"
 
