@@ -13,8 +13,9 @@
 #      solo's (issue 17 asks for at most 2).
 #   2. the wall time `run --placements non-sibling,solo --precision 2` needs (capped by
 #      --duration $PRECISION_CAP_S), and why it stopped;
-#   3. the precision a fixed 60-second run reaches (the runner's stopping-rule interval and the
-#      analysis's own 95% interval of the headline ratio).
+#   3. the precision a fixed 60-second run reaches: the runner's stopping-rule interval, and the
+#      analysis's 95% interval of the ratio paired by block and unpaired, with the blocks each
+#      would need for ±2%.
 # 2 and 3 take minutes: BENCH_QUICK=1 skips them (said, and counted as skipped).
 #
 # usage: tests/bench/bench_experiment.sh BUILD_DIR
@@ -116,39 +117,37 @@ else
 	end=$(date +%s.%N)
 	"$prog" run --placements non-sibling,solo --duration "${FIXED_S}s" --out "$tmp/fixed" \
 		>/dev/null 2>&1
+	"$prog" analyze "$tmp/fixed" --json >"$tmp/fixed-paired.json" 2>/dev/null
+	"$prog" analyze "$tmp/fixed" --unpaired --json >"$tmp/fixed-unpaired.json" 2>/dev/null
 	python3 - "$tmp" "$start" "$end" "$PRECISION_CAP_S" "$FIXED_S" <<'PY'
-import csv, json, math, sys
+import json, math, sys
 tmp, start, end, cap, fixed = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 def runner_interval(folder):
-    # The runner's stopping rule (runner/precision.h): Welford on log(user time), normal approximation.
-    logs = {}
-    for row in csv.DictReader(open(f"{folder}/samples.csv")):
-        if row["warmup"] == "1" or row["status"] != "ok" or row["role"] != "a":
-            continue
-        logs.setdefault((row["placement"], row["trial"]), []).append(float(row["utime_s"]))
-    per = {}
-    for (p, _), v in logs.items():
-        per.setdefault(p, []).append(math.log(sum(v) / len(v)))
-    a, b = per["non-sibling"], per["solo"]
-    def mv(x):
-        m = sum(x) / len(x); return m, sum((y - m) ** 2 for y in x) / (len(x) - 1)
-    (ma, va), (mb, vb) = mv(a), mv(b)
-    half = 1.959963984540054 * math.sqrt(va / len(a) + vb / len(b))
-    return math.exp(ma - mb), (math.exp(half) - 1) * 100, min(len(a), len(b))
-def analysis_interval(folder):
-    rep = json.load(open(f"{folder}/report.json"))["headline"]
-    lo, hi = rep["ratio_ci"]
-    return rep["ratio_mean"], (hi - lo) / 2 / rep["ratio_mean"] * 100
+    # The runner's own interval at the end (meta.json's "precision": the paired rule of
+    # runner/precision.h, the one analyze gives).
+    p = json.load(open(f"{folder}/meta.json"))["precision"]
+    return p["ratio"], p["half_pct"], p["blocks"]
+def contention(path):
+    c = next(c for c in json.load(open(path))["comparisons"] if c["label"] == "contention")
+    lo, hi = c["ratio_ci"]
+    half = math.sqrt(hi / lo)  # the interval's half-width as a factor, in log space
+    n = c["blocks_paired"] if c["design"] == "paired" else min(c["a"]["n"], c["b"]["n"])
+    # The half-width shrinks as 1/sqrt(blocks): the blocks that bring it to ±2%.
+    need = n * (math.log(half) / math.log(1.02)) ** 2
+    return c["ratio_mean"], (half - 1) * 100, n, need
 meta = json.load(open(f"{tmp}/precision/meta.json"))
 cal = meta["calibration"]["a"]
 r, h, n = runner_interval(f"{tmp}/precision")
 print(f"  run --placements non-sibling,solo --precision 2: {end - start:.1f} s wall (calibration"
       f" {cal['calibration_s']:.2f} s, {cal['iters']} iterations), stopped: {meta['stop_reason']}"
-      f" after {n} measured blocks; ratio {r:.4f} ±{h:.2f}% (runner's interval; cap --duration {cap}s)")
+      f" after {n} paired blocks; ratio {r:.4f} ±{h:.2f}% (runner's interval; cap --duration {cap}s)")
 r, h, n = runner_interval(f"{tmp}/fixed")
-ar, ah = analysis_interval(f"{tmp}/fixed")
-print(f"  run --placements non-sibling,solo --duration {fixed}s: {n} measured blocks; ratio {r:.4f}"
-      f" ±{h:.2f}% (runner's interval), {ar:.4f} ±{ah:.2f}% (the analysis's 95% interval)")
+print(f"  run --placements non-sibling,solo --duration {fixed}s: {n} paired blocks; ratio {r:.4f}"
+      f" ±{h:.2f}% (runner's interval)")
+for design in ("paired", "unpaired"):
+    r, h, n, need = contention(f"{tmp}/fixed-{design}.json")
+    print(f"    analyze, {design:<8}: non-sibling/solo {r:.4f} ±{h:.2f}% from {n} blocks;"
+          f" ±2% would need about {need:.0f} blocks")
 PY
 fi
 echo "  ($skipped line(s) skipped)"
