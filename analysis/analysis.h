@@ -349,6 +349,8 @@ struct analysis_smt_yield {
 
 struct analysis_result {
 	char *source;
+	char *workload;              /* folders: the dataset's workload names (samples.csv's, as */
+	char *beside_workload;       /* run --name gave them or the kernel's); NULL when none */
 	bool from_folder;
 	bool from_hyperfine;
 	enum analysis_metric metric;

@@ -74,6 +74,8 @@ void analysis_result_free(struct analysis_result **p)
 		free(r->groups[i].outlier_lines);
 	}
 	free(r->groups);
+	free(r->workload);
+	free(r->beside_workload);
 	for (size_t i = 0; i < r->note_count; i++)
 		free(r->notes[i]);
 	free(r->notes);
@@ -386,6 +388,9 @@ static int describe_dataset(struct analysis_result *r, const struct analysis_dat
                             const struct analysis_options *opt)
 {
 	r->source = strdup(data->source);
+	if ((data->workload && !(r->workload = strdup(data->workload)))
+	    || (data->beside_workload && !(r->beside_workload = strdup(data->beside_workload))))
+		return -1;
 	r->from_folder = data->from_folder;
 	r->from_hyperfine = data->from_hyperfine;
 	r->metric = data->metric;

@@ -31,7 +31,7 @@
 #define DEFAULT_PLACEMENTS "sibling,non-sibling,solo"
 
 enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME, OPT_TRIAL_TIME,
-       OPT_PRECISION, OPT_TRIAL_TIMEOUT, OPT_PROGRESS, OPT_PROGRESS_INTERVAL };
+       OPT_PRECISION, OPT_TRIAL_TIMEOUT, OPT_PROGRESS, OPT_PROGRESS_INTERVAL, OPT_NAME };
 
 static void help(void)
 {
@@ -81,6 +81,9 @@ static void help(void)
 	       "                         kernel; a later '--beside COMMAND ...' runs that on the\n"
 	       "                         second CPU (\"how much does B slow A down?\": only A's\n"
 	       "                         times are analysed)\n"
+	       "  -n, --name A[,B]       name the command (and with --beside the one beside it)\n"
+	       "                         in samples.csv, meta.json and every report, instead of\n"
+	       "                         its file name: %s\n"
 	       "      --list-kernels     list the kernels and what bounds each\n"
 	       "      --progress MODE    auto (default: bar on a terminal, else lines), bar (one\n"
 	       "                         redrawn line), lines (a timestamped line per measured\n"
@@ -97,7 +100,7 @@ static void help(void)
 	       CALIBRATE_DEFAULT_TRIAL_S, PRECISION_MIN_BLOCKS,
 	       PRECISION_DEFAULT_MAX_BLOCKS, DEFAULT_TRIALS, DEFAULT_WARMUP, TRIAL_TIMEOUT_FACTOR,
 	       TRIAL_TIMEOUT_MIN_S, TRIAL_TIMEOUT_UNCALIBRATED_S, TRIAL_TIMEOUTS_IN_A_ROW,
-	       PROGRESS_LINES_MAX_GAP_S, PROGRESS_INTERVAL_DEFAULT_S);
+	       WORKLOAD_NAME_RULE, PROGRESS_LINES_MAX_GAP_S, PROGRESS_INTERVAL_DEFAULT_S);
 }
 
 static void list_kernels(void)
@@ -304,6 +307,7 @@ void run_print_protections(const struct experiment *e)
 struct run_options {
 	const char *placements; /* --placements, or NULL */
 	const char *resume_dir; /* --resume, or NULL */
+	char *names[2];         /* --name A[,B], checked; NULL where not given */
 	bool have_seed;
 	int settings_given;     /* options other than --help, --resume, --list-kernels and the
 	                         * progress ones */
@@ -406,6 +410,7 @@ const struct option run_long_options[] = {
 	{ "list-kernels", no_argument, NULL, OPT_LIST_KERNELS },
 	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "progress-interval", required_argument, NULL, OPT_PROGRESS_INTERVAL },
+	{ "name", required_argument, NULL, OPT_NAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -450,6 +455,26 @@ static void take_progress_option(int opt, struct run_options *o)
 	    || o->progress_interval_s > PROGRESS_LINES_MAX_GAP_S)
 		usage_exit("run", "--progress-interval: '%s' is not a time from %g s to %g s (60, 90s, "
 		           "5m)", optarg, PROGRESS_INTERVAL_MIN_S, PROGRESS_LINES_MAX_GAP_S);
+}
+
+/* --name A[,B]: one or two names, each by the rule of workload.h, into o; else exit 2. */
+static void take_names(const char *list, struct run_options *o)
+{
+	free(o->names[0]);
+	free(o->names[1]);
+	o->names[0] = o->names[1] = NULL;
+	const char *comma = strchr(list, ',');
+	size_t len = comma ? (size_t)(comma - list) : strlen(list);
+	o->names[0] = xasprintf("%.*s", (int)len, list);
+	if (comma && strchr(comma + 1, ','))
+		usage_exit("run", "--name: '%s' holds more than two names: --name A names the command, "
+		           "--name A,B that one and the one after '--beside'", list);
+	if (comma)
+		o->names[1] = xstrdup(comma + 1);
+	for (int i = 0; i < 2; i++)
+		if (o->names[i] && !workload_name_valid(o->names[i]))
+			usage_exit("run", "--name: '%s' is not a name: a name is %s (--name A or "
+			           "--name A,B)", o->names[i], WORKLOAD_NAME_RULE);
 }
 
 /* One option of getopt_long into e or o; bad values exit 2. */
@@ -509,6 +534,7 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 			           "90s, 15m or 2h, or 0 for none", optarg);
 		break;
 	case OPT_RESUME: o->resume_dir = optarg; break;
+	case OPT_NAME: take_names(optarg, o); break;
 	case OPT_LIST_KERNELS: list_kernels(); o->done = true; break;
 	case OPT_PROGRESS:
 	case OPT_PROGRESS_INTERVAL: take_progress_option(opt, o); break;
@@ -582,8 +608,25 @@ static void set_kernel_workloads(struct experiment *e)
 	}
 }
 
+/* --name: a command's, and the one beside it's; a kernel has its name. */
+static void set_names(struct experiment *e, char *const names[2])
+{
+	if (!names[0])
+		return;
+	if (e->a.is_kernel)
+		usage_exit("run", "--name names a command after '--'; a kernel has its own name "
+		           "(%s)", e->a.name);
+	if (names[1] && !e->b.argv)
+		usage_exit("run", "--name %s,%s: the second name is for the command after '--beside', "
+		           "and there is none", names[0], names[1]);
+	workload_set_name(&e->a, names[0]);
+	if (names[1])
+		workload_set_name(&e->b, names[1]);
+}
+
 /* Workloads, trial and warm-up counts from what the options left. */
-static void settle_settings(struct experiment *e, int argc, char **argv)
+static void settle_settings(struct experiment *e, const struct run_options *o, int argc,
+                            char **argv)
 {
 	int cmd_argc = argc - optind;
 	char **cmd_argv = argv + optind;
@@ -596,6 +639,7 @@ static void settle_settings(struct experiment *e, int argc, char **argv)
 		set_command_workloads(e, cmd_argc, cmd_argv);
 	else
 		set_kernel_workloads(e);
+	set_names(e, o->names);
 	if (e->trials != -2 && e->duration_s > 0)
 		usage_exit("run", "--blocks (--trials) and --duration exclude each other; give one");
 	if (e->duration_s > 0)
@@ -700,8 +744,11 @@ static void print_workload_sizes(const struct experiment *e)
 	else if (e->kernel)
 		printf("  %s: %lu iterations (--iters: not calibrated)\n", e->kernel, e->iters);
 	else
-		printf("  %s is a command: it cannot be calibrated; its length is shown after the "
-		       "warm-up\n", e->a.name);
+		printf("  %s%s%s%s is a command: it cannot be calibrated; its length is shown after "
+		       "the warm-up\n", e->a.name, e->a.named ? " (" : "",
+		       e->a.named ? e->a.argv[0] : "", e->a.named ? ")" : "");
+	if (e->b.named)
+		printf("  beside it: %s (%s)\n", e->b.name, e->b.argv[0]);
 	if (e->cal_b.iters)
 		run_print_calibration("beside ", e->beside_kernel, &e->cal_b);
 	else if (e->beside_kernel)
@@ -723,7 +770,10 @@ static void print_workload_sizes(const struct experiment *e)
 static void print_plan(const struct experiment *e)
 {
 	long total = plan_total_trials(&e->plan);
-	printf("smtbench run: %s → %s\n", e->a.name, e->out_dir);
+	if (e->b.argv)
+		printf("smtbench run: %s beside %s → %s\n", e->a.name, e->b.name, e->out_dir);
+	else
+		printf("smtbench run: %s → %s\n", e->a.name, e->out_dir);
 	for (int i = 0; i < e->plan.nplacements; i++) {
 		const struct topo_pair *pair = &e->pairs[e->plan.placements[i]];
 		if (pair->npus == 1)
@@ -808,6 +858,8 @@ int cmd_run(int argc, char **argv)
 	parse_options(argc, argv, &e, &o);
 	if (o.done) {
 		experiment_release(&e);
+		free(o.names[0]);
+		free(o.names[1]);
 		return EXIT_OK;
 	}
 	char **command_line = copy_command_line(argc, argv);
@@ -822,8 +874,10 @@ int cmd_run(int argc, char **argv)
 	e.command_line = command_line;
 	e.progress_mode = o.progress_mode;
 	e.progress_interval_s = o.progress_interval_s;
-	settle_settings(&e, argc, argv);
+	settle_settings(&e, &o, argc, argv);
 	int rc = new_run(&e, &o);
 	experiment_release(&e);
+	free(o.names[0]);
+	free(o.names[1]);
 	return rc;
 }

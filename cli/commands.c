@@ -23,7 +23,7 @@ const struct subcommand subcommands[] = {
 	  "             [--pair A,B] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "             [--beside-kernel NAME [--beside-iters N]]\n"
 	  "             [--progress auto|bar|lines|none] [--progress-interval T]\n"
-	  "             [-- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
+	  "             [[--name A[,B]] -- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR [--progress MODE] [--progress-interval T]\n"
 	  "smtbench run --list-kernels",
 	  run_long_options, true },

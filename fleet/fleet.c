@@ -279,17 +279,25 @@ static char *workload_text(const json_t *meta)
 }
 
 /* The run's settings that make nodes comparable besides the machine: the measured command with
- * its arguments (a kernel's iterations among them), the one beside it, --iters and the
- * placements. A new reference, or NULL. */
+ * its arguments (a kernel's iterations among them), the one beside it, --iters, the placements
+ * and the names given with --name (only when given). A new reference, or NULL. */
 static json_t *run_settings(const json_t *meta)
 {
 	json_t *w = json_object_get(meta, "workloads");
 	json_t *settings = json_object_get(meta, "settings");
-	return json_pack("{s:O?, s:O?, s:O?, s:O?}",
-	                 "iters", json_object_get(settings, "iters"),
-	                 "placements", json_object_get(settings, "placements"),
-	                 "command", json_object_get(json_object_get(w, "a"), "argv"),
-	                 "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
+	json_t *out = json_pack("{s:O?, s:O?, s:O?, s:O?}",
+	                        "iters", json_object_get(settings, "iters"),
+	                        "placements", json_object_get(settings, "placements"),
+	                        "command", json_object_get(json_object_get(w, "a"), "argv"),
+	                        "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
+	/* run --name: the names given are part of the workload, so a folder named otherwise is
+	 * another group; a folder without them keeps the key it always had. */
+	json_t *names = json_object_get(settings, "name");
+	if (out && json_is_array(names) && json_object_set(out, "name", names) != 0) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
 }
 
 /* What must be equal for nodes to be pooled: CPU model (by the one rule, cpu_model_of_meta, so
@@ -708,10 +716,12 @@ static char *settings_words(const json_t *settings)
 	FILE *out = open_memstream(&text, &size);
 	if (!out)
 		return NULL;
-	static const char *const keys[] = { "command", "beside_command", "iters", "placements" };
-	static const char *const words[] = { "command", "beside it", "iters", "placements" };
+	static const char *const keys[] = { "command", "beside_command", "iters", "placements",
+	                                    "name" };
+	static const char *const words[] = { "command", "beside it", "iters", "placements",
+	                                     "named" };
 	const char *sep = "";
-	for (size_t k = 0; k < 4; k++) {
+	for (size_t k = 0; k < 5; k++) {
 		json_t *v = json_object_get(settings, keys[k]);
 		if (!v || json_is_null(v))
 			continue;
@@ -723,7 +733,7 @@ static char *settings_words(const json_t *settings)
 		json_t *item;
 		json_array_foreach(v, i, item) {
 			char *arg = shown_bytes(item);
-			fprintf(out, "%s%s", i ? (k == 3 ? ", " : " ") : "", arg ? arg : "?");
+			fprintf(out, "%s%s", i ? (k >= 3 ? ", " : " ") : "", arg ? arg : "?");
 			free(arg);
 		}
 	}

@@ -81,7 +81,8 @@ struct fleet_host {
 struct fleet_group {
 	char *cpu_model, *smt, *workload, *comparison, *key;
 	bool smt_question;         /* its comparison is sibling vs non-sibling (fleet_host's) */
-	json_t *settings;          /* {"iters", "placements", "command", "beside_command"} */
+	json_t *settings;          /* {"iters", "placements", "command", "beside_command"}, and
+	                            * "name" for folders run with --name */
 	char *settings_text;       /* the settings in words when another group's title would be
 	                            * the same (they differ only in them), else NULL */
 	size_t *hosts;             /* indexes into fleet.hosts */

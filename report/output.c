@@ -316,7 +316,11 @@ int output_analysis_text(FILE *out, const struct analysis_result *r)
 	/* A folder's wall time is said; hyperfine's unit words name its metric already. */
 	const char *metric = r->from_folder && r->metric == ANALYSIS_METRIC_WALL
 	                     ? "metric wall time (wall_s), " : "";
-	fprintf(out, "smtbench analyze %s: %s model, %s, %sunit%s %s%s\n\n", r->source,
+	/* A folder's workload (samples.csv's names: run --name's, or the kernel's or command's). */
+	fprintf(out, "smtbench analyze %s%s%s%s%s%s: %s model, %s, %sunit%s %s%s\n\n", r->source,
+	        r->workload ? " (" : "", r->workload ? r->workload : "",
+	        r->beside_workload ? " beside " : "", r->beside_workload ? r->beside_workload : "",
+	        r->workload ? ")" : "",
 	        r->options.seed_grid ? "the seed's normal" :
 	        r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
 	        design_words(r), metric, r->from_folder ? "" : ":", unit_words(r), unit_note);
@@ -531,6 +535,11 @@ json_t *output_analysis_json(const struct analysis_result *r)
 		json_object_set_new(o, "metric", json_string(r->metric == ANALYSIS_METRIC_WALL
 		                                             ? "wall" : "user"));
 		json_object_set_new(o, "hyperfine", json_boolean(r->from_hyperfine));
+		json_object_set_new(o, "workload", r->workload ? json_string(r->workload)
+		                                               : json_null());
+		json_object_set_new(o, "beside_workload", r->beside_workload
+		                                          ? json_string(r->beside_workload)
+		                                          : json_null());
 	}
 	return o;
 }

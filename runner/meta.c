@@ -132,6 +132,17 @@ static void placements_json(const struct experiment *e, json_t **placements, jso
 			                                stored(e->skipped_reason[p])));
 }
 
+/* settings.name: --name as given ([A] or [A, B]), null when the workloads have their own names. */
+static json_t *names_json(const struct experiment *e)
+{
+	if (!e->a.named)
+		return json_null();
+	json_t *names = json_pack("[s]", e->a.name);
+	if (e->b.named)
+		json_array_append_new(names, json_string(e->b.name));
+	return names;
+}
+
 /* settings: what was asked for, as --resume reads it back (meta_load). Takes names. */
 static json_t *settings_json(const struct experiment *e, json_t *names)
 {
@@ -152,6 +163,7 @@ static json_t *settings_json(const struct experiment *e, json_t *names)
 		"placements", names,
 		"pair", pair);
 	json_object_set_new(settings, "trial_timeout_s", timeout);
+	json_object_set_new(settings, "name", names_json(e));
 	return settings;
 }
 
@@ -461,6 +473,26 @@ static int load_speed_settings(const char *dir, const json_t *settings, struct e
 	                             &e->precision_pct, err, err_size) ? -1 : 0;
 }
 
+/* settings.name checked as run --name checks it (--resume applies it: resume.c); absent (an
+ * older folder) or null: the workloads have their own names. */
+static int load_names(const char *dir, const json_t *settings, const struct experiment *e,
+                      char *err, size_t err_size)
+{
+	const json_t *names = json_object_get(settings, "name");
+	if (!names || json_is_null(names))
+		return 0;
+	size_t n = json_is_array(names) ? json_array_size(names) : 0;
+	bool ok = n >= 1 && n <= 2 && !e->kernel && e->nworkloads == 0 && (n == 1 || e->b.argv);
+	for (size_t i = 0; ok && i < n; i++) {
+		const char *name = json_string_value(json_array_get(names, i));
+		ok = name && workload_name_valid(name);
+	}
+	if (!ok)
+		set_error(err, err_size, "%s/meta.json: settings.name must be null, or one name for "
+		          "the command (two with a beside_command), each %s", dir, WORKLOAD_NAME_RULE);
+	return ok ? 0 : -1;
+}
+
 /* meta.json's settings into e: the workload, the counts, the pair. */
 static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
                          char *err, size_t err_size)
@@ -491,6 +523,8 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 			return -1;
 		}
 	}
+	if (load_names(dir, settings, e, err, err_size) != 0)
+		return -1;
 	/* Missing (an older folder) or null: automatic. */
 	json_t *timeout = json_object_get(settings, "trial_timeout_s");
 	e->trial_timeout_s = json_is_number(timeout) ? json_number_value(timeout) : -1;

@@ -88,6 +88,13 @@ static void resolve_recorded_workloads(struct experiment *e, const char *dir)
 		xworkload_kernel(&e->b, e->beside_kernel, e->beside_iters);
 	else if (e->b.argv)
 		xworkload_resolve(&e->b);
+	/* The names given with --name are settings of the run (checked by meta_load): the rows
+	 * written from here on carry them, as the rows before did. */
+	const json_t *names = json_object_get(json_object_get(e->meta, "settings"), "name");
+	if (json_is_array(names) && json_array_size(names) >= 1)
+		workload_set_name(&e->a, json_string_value(json_array_get(names, 0)));
+	if (json_is_array(names) && json_array_size(names) == 2)
+		workload_set_name(&e->b, json_string_value(json_array_get(names, 1)));
 	const char *version = json_string_value(json_object_get(e->meta, "version"));
 	if (version && strcmp(version, SMTBENCH_VERSION) != 0)
 		warnx("%s was started by smtbench %s; this is %s (its workloads are the same files, "

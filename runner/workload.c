@@ -212,6 +212,19 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 	}
 }
 
+bool workload_name_valid(const char *name)
+{
+	size_t len = strlen(name);
+	return len >= 1 && len <= WORKLOAD_NAME_MAX && strspn(name, WORKLOAD_NAME_CHARS) == len;
+}
+
+void workload_set_name(struct workload *w, const char *name)
+{
+	free(w->name);
+	w->name = xstrdup(name);
+	w->named = true;
+}
+
 void workload_release(struct workload *w)
 {
 	free(w->name);

@@ -18,7 +18,21 @@ struct workload {
 	char sha256[65]; /* its content's SHA-256 in hex, when it was read ("" before) */
 	char **argv;  /* NULL-terminated, owned */
 	bool is_kernel;
+	bool named;   /* name was given (run --name), not taken from the kernel or argv[0] */
 };
+
+/* A name given with run --name: 1 to WORKLOAD_NAME_MAX bytes of WORKLOAD_NAME_CHARS, so that it
+ * goes into samples.csv's workload column, the reports and fleet's groups as it is. */
+#define WORKLOAD_NAME_MAX 64
+#define WORKLOAD_NAME_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-"
+#define WORKLOAD_NAME_RULE "1 to 64 bytes of A-Z, a-z, 0-9, '.', '_', '+' and '-'"
+
+/* Whether name follows the rule above. */
+bool workload_name_valid(const char *name);
+
+/* Gives w the name (copied) in place of its kernel's or argv[0]'s, marked as given. */
+void workload_set_name(struct workload *w, const char *name);
 
 /* Fills w to run kernel `name` with `iters` iterations. Exits 2 on an unknown kernel, 1 when
  * its executable is missing (a build problem, not the user's). */
