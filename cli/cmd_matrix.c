@@ -21,6 +21,7 @@
 #include "report/matrix.h"
 #include "runner/kernels.h"
 #include "runner/matrix.h"
+#include "runner/precision.h"
 #include "runner/util.h"
 #include "runner/workload.h"
 
@@ -29,7 +30,7 @@
 #define MATRIX_DEFAULT_PLACEMENT "sibling"
 
 enum { OPT_KERNELS = 256, OPT_COMMANDS, OPT_PLACEMENT, OPT_TRIAL_TIME, OPT_TRIAL_TIMEOUT, OPT_RESUME,
-       OPT_PROGRESS, OPT_PROGRESS_INTERVAL };
+       OPT_PROGRESS, OPT_PROGRESS_INTERVAL, OPT_PRECISION };
 
 /* matrix's options; their short letters come from the command table (cli/commands.c). */
 const struct option matrix_long_options[] = {
@@ -38,6 +39,7 @@ const struct option matrix_long_options[] = {
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "blocks", required_argument, NULL, 'b' },
 	{ "duration", required_argument, NULL, 'd' },
+	{ "precision", required_argument, NULL, OPT_PRECISION },
 	{ "warmup-blocks", required_argument, NULL, 'w' },
 	{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
 	{ "trial-timeout", required_argument, NULL, OPT_TRIAL_TIMEOUT },
@@ -73,6 +75,15 @@ static void help(void)
 	       "      --placement P      sibling (default), non-sibling or same-pu\n"
 	       "  -b, --blocks N         measured blocks (each runs every cell once; default %d)\n"
 	       "  -d, --duration T       instead of --blocks: as many whole blocks as fit in T\n"
+	       "      --precision PCT    spend the blocks where they are needed: the first %d\n"
+	       "                         measured blocks run every cell; then each block runs\n"
+	       "                         only the pairs whose 95%% interval (paired by block, as\n"
+	       "                         run --precision's) is not yet within +-PCT%%, with their\n"
+	       "                         victims' baselines; the run stops when every pair is\n"
+	       "                         within it, or at the budget: --blocks (at most that many\n"
+	       "                         blocks; default %d) or --duration. Each cell's \"stop\"\n"
+	       "                         (\"precision reached\" or \"budget\") is in meta.json and\n"
+	       "                         report.json\n"
 	       "  -w, --warmup-blocks N  warm-up blocks, stored, never analysed (default %d)\n"
 	       "      --trial-time S     each kernel calibrated alone on CPU A for S seconds of CPU\n"
 	       "                         time per copy (default %g)\n"
@@ -84,12 +95,12 @@ static void help(void)
 	       "      --progress-interval T  lines: at most one per T\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show smtbench's version\n\n"
-	       "Not yet: blocks given to the cells by their precision, and fleet pooling of matrix\n"
-	       "folders.\n\n"
+	       "Not yet: fleet pooling of matrix folders.\n\n"
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
 	       "3 the placement, or a kernel asked for, is not possible on this machine;\n"
 	       "128+signal when interrupted (continue with --resume).\n",
-	       PLAN_MAX_WORKLOADS, MATRIX_NAME_MAX, MATRIX_DEFAULT_BLOCKS, MATRIX_DEFAULT_WARMUP,
+	       PLAN_MAX_WORKLOADS, MATRIX_NAME_MAX, MATRIX_DEFAULT_BLOCKS, PRECISION_MIN_BLOCKS,
+	       PRECISION_DEFAULT_MAX_BLOCKS, MATRIX_DEFAULT_WARMUP,
 	       CALIBRATE_DEFAULT_TRIAL_S);
 }
 
@@ -139,6 +150,15 @@ static void take_option(int opt, char **argv, struct experiment *e, struct matri
 	switch (opt) {
 	case OPT_KERNELS: o->kernels = optarg; break;
 	case OPT_COMMANDS: o->commands = optarg; break;
+	case OPT_PRECISION: {
+		char *end = NULL;
+		e->precision_pct = strtod(optarg, &end);
+		if (end == optarg || *end || !(e->precision_pct > 0)
+		    || !(e->precision_pct <= RUN_MAX_PRECISION_PCT))
+			usage_exit("matrix", "--precision: '%s' is not a number of percent above 0 and at "
+			           "most 50", optarg);
+		break;
+	}
 	case OPT_PLACEMENT: take_placement(o); break;
 	case 'b': e->trials = (long)option_ulong(1, RUN_MAX_TRIALS, "from 1 to 100000000"); break;
 	case 'w': e->warmup = (long)option_ulong(0, RUN_MAX_WARMUP, "from 0 to 1000000"); break;
@@ -248,7 +268,20 @@ static void print_plan(const struct experiment *e)
 	printf("  %d cells (%d pairs + %d baselines) in every block, each once, in a random order\n",
 	       e->plan.ncells, n * n, n);
 	long total = plan_total_trials(&e->plan);
-	if (total >= 0)
+	if (e->precision_pct > 0)
+		printf("  --precision %g: every cell in the first %d measured blocks; then each block "
+		       "runs only the pairs whose 95%% interval is wider than ±%g%% and their victims' "
+		       "baselines; it stops when every pair of the %d cells is within ±%g%%, or at the "
+		       "budget: %s", e->precision_pct, PRECISION_MIN_BLOCKS, e->precision_pct,
+		       e->plan.ncells, e->precision_pct, e->trials > 0 ? "" : "whole blocks for ");
+	if (e->precision_pct > 0 && e->trials > 0)
+		printf("%ld measured blocks (at most %ld trials after %ld warm-up block%s), seed %llu\n",
+		       e->trials, e->trials * e->plan.ncells, e->warmup, e->warmup == 1 ? "" : "s",
+		       (unsigned long long)e->plan.seed);
+	else if (e->precision_pct > 0)
+		printf("%.0f s (after %ld warm-up block%s), seed %llu\n", e->duration_s, e->warmup,
+		       e->warmup == 1 ? "" : "s", (unsigned long long)e->plan.seed);
+	else if (total >= 0)
 		printf("  %ld trials: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
 		       e->warmup, e->trials, e->trials == 1 ? "" : "s", e->plan.ncells,
 		       (unsigned long long)e->plan.seed);
@@ -303,7 +336,8 @@ static int new_matrix(struct experiment *e, const struct matrix_options *o)
 	}
 	if (e->trials != -2 && e->duration_s > 0)
 		usage_exit("matrix", "--blocks and --duration exclude each other; give one");
-	e->trials = e->duration_s > 0 ? -1 : e->trials == -2 ? MATRIX_DEFAULT_BLOCKS : e->trials;
+	e->trials = e->duration_s > 0 ? -1 : e->trials != -2 ? e->trials
+	            : e->precision_pct > 0 ? PRECISION_DEFAULT_MAX_BLOCKS : MATRIX_DEFAULT_BLOCKS;
 	if (e->warmup < 0)
 		e->warmup = MATRIX_DEFAULT_WARMUP;
 	if (e->trial_time_s <= 0)
@@ -335,6 +369,10 @@ static int new_matrix(struct experiment *e, const struct matrix_options *o)
 	e->plan.warmup_blocks = e->warmup;
 	e->plan.measured_blocks = e->trials;
 	matrix_plan_cells(&e->plan, e->nworkloads, o->placement);
+	if (e->precision_pct > 0) { /* blocks chosen by need after the first ones (allocate.h) */
+		e->plan.adaptive_from = e->warmup + PRECISION_MIN_BLOCKS;
+		e->allocation = allocation_new(&e->plan, e->precision_pct);
+	}
 	for (int i = 0; i < e->nworkloads && !o->commands; i++) {
 		struct workload *w = &e->workloads[i];
 		char *name = xstrdup(w->name);

@@ -30,8 +30,8 @@ const struct subcommand subcommands[] = {
 	{ "matrix", cmd_matrix,
 	  "the interference matrix: each workload's slowdown beside each other workload",
 	  "smtbench matrix [--kernels LIST | --commands FILE] [--placement sibling|non-sibling|same-pu]\n"
-	  "                [--blocks N | --duration T] [--warmup-blocks N] [--trial-time S]\n"
-	  "                [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
+	  "                [--blocks N | --duration T] [--precision PCT] [--warmup-blocks N]\n"
+	  "                [--trial-time S] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]",
 	  matrix_long_options, false },

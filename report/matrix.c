@@ -374,6 +374,36 @@ static void print_summary_line(FILE *out, const char *label, const struct analys
 	(void)m;
 }
 
+/* matrix --precision: how many pairs reached the target, and the rule's blocks per cell. */
+static void print_allocation(FILE *out, const struct matrix_report *r)
+{
+	const json_t *matrix = json_object_get(r->meta, "matrix");
+	const json_t *alloc = json_object_get(matrix, "allocation");
+	if (!json_is_object(alloc))
+		return;
+	const json_t *cells = json_object_get(matrix, "cells");
+	size_t pairs = 0, reached = 0, budget = 0;
+	long least = -1, most = -1;
+	for (size_t i = 0; i < json_array_size(cells); i++) {
+		const json_t *c = json_array_get(cells, i);
+		if (!json_is_string(json_object_get(c, "aggressor")))
+			continue;
+		pairs++;
+		const char *stop = json_string_value(json_object_get(c, "stop"));
+		reached += stop && !strcmp(stop, "precision reached");
+		budget += stop && !strcmp(stop, "budget");
+		long n = (long)json_integer_value(json_object_get(c, "blocks"));
+		least = least < 0 || n < least ? n : least;
+		most = n > most ? n : most;
+	}
+	fprintf(out, "Precision ±%g%% (blocks by need from block %lld on, warm-up counted): %zu of %zu pairs within "
+	        "it, %zu stopped by the budget%s; %ld to %ld measured blocks a pair (each cell's "
+	        "stop in report.json)\n", json_number_value(json_object_get(alloc, "target_pct")),
+	        (long long)json_integer_value(json_object_get(alloc, "from_block")), reached, pairs,
+	        budget, reached + budget < pairs ? ", the rest not decided (interrupted)" : "",
+	        least, most);
+}
+
 int matrix_report_print_summary(const struct matrix_report *r, bool files_written, FILE *out)
 {
 	const struct analysis_matrix *m = r->m;
@@ -427,6 +457,7 @@ int matrix_report_print_summary(const struct matrix_report *r, bool files_writte
 	if (*stop_text(r))
 		fprintf(out, ". %s", stop_text(r));
 	fputc('\n', out);
+	print_allocation(out, r);
 	if (r->warning_count)
 		fprintf(out, "\nWarnings:\n");
 	for (size_t i = 0; i < r->warning_count; i++)
@@ -623,7 +654,23 @@ static json_t *summaries_json(const struct analysis_matrix *m,
 	return a;
 }
 
-static json_t *cells_json(const struct analysis_matrix *m)
+/* meta.json's "stop" of the cell victim beside aggressor (NULL for the baseline), from
+ * matrix --precision (runner/matrix.h): a new reference, null without one. */
+static json_t *cell_stop(const json_t *meta, const char *victim, const char *aggressor)
+{
+	const json_t *cells = json_object_get(json_object_get(meta, "matrix"), "cells");
+	for (size_t i = 0; i < json_array_size(cells); i++) {
+		const json_t *c = json_array_get(cells, i);
+		const char *v = json_string_value(json_object_get(c, "victim"));
+		const char *g = json_string_value(json_object_get(c, "aggressor"));
+		const char *stop = json_string_value(json_object_get(c, "stop"));
+		if (v && !strcmp(v, victim) && (aggressor ? g && !strcmp(g, aggressor) : !g))
+			return stop ? json_string(stop) : json_null();
+	}
+	return json_null();
+}
+
+static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
 {
 	json_t *cells = json_array();
 	for (size_t i = 0; i < m->ncells; i++) {
@@ -631,16 +678,17 @@ static json_t *cells_json(const struct analysis_matrix *m)
 		if (c->aggressor < 0)
 			continue;
 		json_array_append_new(cells, merged(json_pack(
-			"{s:s, s:s, s:I, s:I, s:b, s:o}", "victim", m->kernels[c->victim], "aggressor",
+			"{s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "victim", m->kernels[c->victim], "aggressor",
 			m->kernels[c->aggressor], "n", (json_int_t)c->group.n, "failed_trials",
 			(json_int_t)c->failed_trials, "safe", c->safe, "note",
-			c->note ? json_string(c->note) : json_null()),
+			c->note ? json_string(c->note) : json_null(), "stop",
+			cell_stop(meta, m->kernels[c->victim], m->kernels[c->aggressor])),
 			comparison_json(&c->vs_baseline, c->compared)));
 	}
 	return cells;
 }
 
-static json_t *baselines_json(const struct analysis_matrix *m)
+static json_t *baselines_json(const struct analysis_matrix *m, const json_t *meta)
 {
 	json_t *a = json_array();
 	for (size_t v = 0; v < m->nkernels; v++) {
@@ -648,10 +696,11 @@ static json_t *baselines_json(const struct analysis_matrix *m)
 		double sum = 0;
 		for (size_t k = 0; k < c->group.n; k++)
 			sum += c->group.values_s[k];
-		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:I}", "kernel", m->kernels[v], "n",
-		                                   (json_int_t)c->group.n, "mean_s",
+		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:I, s:o}", "kernel", m->kernels[v],
+		                                   "n", (json_int_t)c->group.n, "mean_s",
 		                                   num(c->group.n ? sum / (double)c->group.n : NAN),
-		                                   "failed_trials", (json_int_t)c->failed_trials));
+		                                   "failed_trials", (json_int_t)c->failed_trials,
+		                                   "stop", cell_stop(meta, m->kernels[v], NULL)));
 	}
 	return a;
 }
@@ -688,8 +737,8 @@ static char *report_json_text(const struct matrix_report *r)
 		"placement", r->placement ? json_string(r->placement) : json_null(), "pus", pus,
 		"kernels", kernels, "answer", r->answer,
 		"pairing_note", r->pairing_note ? json_string(r->pairing_note) : json_null(),
-		"safe_pairs", safe_pairs_json(m), "worst", worst, "cells", cells_json(m),
-		"baselines", baselines_json(m), "sensitivity", summaries_json(m, m->sensitivity),
+		"safe_pairs", safe_pairs_json(m), "worst", worst, "cells", cells_json(m, r->meta),
+		"baselines", baselines_json(m, r->meta), "sensitivity", summaries_json(m, m->sensitivity),
 		"contentiousness", summaries_json(m, m->contentiousness), "warnings", warnings,
 		"measured_blocks", (json_int_t)m->measured_blocks,
 		"failed_trials", (json_int_t)m->failed_trials,

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/matrix.h"
 #include "runner/meta.h"
 #include "runner/precision.h"
 #include "runner/trial.h"
@@ -28,6 +29,8 @@ void experiment_release(struct experiment *e)
 		workload_release(&e->workloads[i]);
 	free(e->out_dir);
 	json_decref(e->meta);
+	allocation_free(&e->allocation);
+	plan_release(&e->plan);
 	memset(e, 0, sizeof *e);
 }
 
@@ -83,7 +86,7 @@ static void write_progress(const struct experiment *e, long done, long total, do
 	double remaining = total >= 0 ? per_trial * (double)(total - done)
 	                              : e->duration_s - elapsed_s;
 	format_hms(remaining, eta, sizeof eta);
-	long blocks_done = done / plan_block_size(&e->plan);
+	long blocks_done = plan_block_of(&e->plan, done);
 	if (blocks_done < e->plan.warmup_blocks)
 		fprintf(stderr, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
 	else if (total >= 0)
@@ -181,7 +184,7 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 	const struct experiment *e = st->e;
 	long done = t + 1;
 	double now = trial_now_s();
-	bool block_end = done % plan_block_size(&e->plan) == 0 && done > st->warmup_trials;
+	bool block_end = plan_block_ends(&e->plan, t) && done > st->warmup_trials;
 	double since = now - st->last_line_s;
 	double interval = e->progress_interval_s > 0 ? e->progress_interval_s
 	                                             : PROGRESS_INTERVAL_DEFAULT_S;
@@ -329,15 +332,17 @@ static bool time_for_trial(struct run_state *st, long t)
 	const struct experiment *e = st->e;
 	if (st->total >= 0)
 		return t < st->total;
+	if (e->allocation && e->plan.measured_blocks >= 0) /* a matrix's --precision, --blocks */
+		return plan_block_of(&e->plan, t) < e->plan.warmup_blocks + e->plan.measured_blocks;
 	double run_time_s = trial_now_s() - st->origin_s;
 	if (t == st->warmup_trials && isnan(st->measured_origin_s))
 		st->measured_origin_s = run_time_s;
-	if (t % plan_block_size(&e->plan) != 0 || t <= st->warmup_trials)
+	if (!plan_block_starts(&e->plan, t) || t <= st->warmup_trials)
 		return true;
 	/* The budget is for measured blocks, and a block is never cut in half: start one only
 	 * if it should fit, judging by the measured blocks so far. */
 	double measured_s = run_time_s - st->measured_origin_s;
-	double per_block_s = measured_s / (double)((t - st->warmup_trials) / plan_block_size(&e->plan));
+	double per_block_s = measured_s / (double)(plan_block_of(&e->plan, t) - e->plan.warmup_blocks);
 	return !(measured_s + per_block_s > e->duration_s); /* NaN: not known yet, go on */
 }
 
@@ -518,6 +523,9 @@ static enum step run_one_trial(struct run_state *st, long t)
 	}
 	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
 	            mean_role_a_utime(&result, &labels));
+	if (st->e->allocation)
+		allocation_add(st->e->allocation, labels.block, plan_cell_of(&st->e->plan, t),
+		               failure == NULL, mean_role_a_utime(&result, &labels));
 	line_if_contaminated(st, t, &labels, &result, trial_span_s(&result));
 	if (first_block_failed(st, t)) {
 		st->outcome = RUN_FAILED;
@@ -547,6 +555,8 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
 	meta_set_stop_reason(st->e->meta, st->stop_reason);
 	meta_set_precision(st->e->meta, &st->means.precision);
+	if (st->e->allocation)
+		matrix_meta_set_stops(st->e, st->outcome == RUN_COMPLETE);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
 	if (st->log_fd >= 0) {
@@ -578,9 +588,27 @@ static void show_command_length(const struct run_state *st, long t)
 static bool precision_done(const struct run_state *st, long t)
 {
 	long n = plan_block_size(&st->e->plan);
-	if (st->e->precision_pct <= 0 || (t + 1) % n != 0 || t + 1 <= st->warmup_trials)
-		return false;
+	if (st->e->precision_pct <= 0 || st->e->allocation || (t + 1) % n != 0
+	    || t + 1 <= st->warmup_trials)
+		return false; /* a matrix's cells stop by allocate.h's rule (next_block_chosen) */
 	return precision_reached(&st->means.precision, (t + 1 - st->warmup_trials) / n);
+}
+
+/* A matrix with --precision, before trial t: when t starts a block whose cells are not chosen
+ * yet, allocate.h chooses them; false (stop_reason "precision reached") when every cell is
+ * within the target. */
+static bool next_block_chosen(struct run_state *st, long t)
+{
+	struct experiment *e = st->e;
+	if (!e->allocation || !plan_needs_schedule(&e->plan, t))
+		return true;
+	bool active[PLAN_MAX_CELLS];
+	if (allocation_choose(e->allocation, active) == 0) {
+		st->stop_reason = STOP_PRECISION;
+		return false;
+	}
+	plan_schedule(&e->plan, active);
+	return true;
 }
 
 enum run_outcome experiment_run(struct experiment *e, struct store *s, long first_trial,
@@ -591,7 +619,7 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 	long t = first_trial;
 	if (precision_done(&st, t - 1)) /* a resumed run that had reached it already */
 		st.stop_reason = STOP_PRECISION;
-	for (; !st.stop_reason && time_for_trial(&st, t); t++) {
+	for (; !st.stop_reason && next_block_chosen(&st, t) && time_for_trial(&st, t); t++) {
 		int stop = trial_pending_stop_signal();
 		if (stop) {
 			stop_interrupted(&st, stop);
@@ -611,7 +639,8 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
 			show_progress(&st, t, first_trial);
 	}
 	if (st.outcome == RUN_COMPLETE && !st.stop_reason)
-		st.stop_reason = st.total >= 0 ? STOP_TRIALS : STOP_DURATION;
+		st.stop_reason = st.total >= 0 || (e->allocation && e->plan.measured_blocks >= 0)
+		                 ? STOP_TRIALS : STOP_DURATION;
 	run_state_finish(&st, t);
 	return st.outcome;
 }

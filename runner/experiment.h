@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "runner/allocate.h"
 #include "runner/calibrate.h"
 #include "runner/plan.h"
 #include "runner/store.h"
@@ -83,6 +84,9 @@ struct experiment {
 	struct workload workloads[PLAN_MAX_WORKLOADS];
 	struct calibration cal_workloads[PLAN_MAX_WORKLOADS];
 	struct plan plan;
+	/* A matrix with --precision: what chooses the cells of its blocks after the first
+	 * PRECISION_MIN_BLOCKS measured ones (plan.adaptive_from); NULL otherwise. Owned. */
+	struct allocation *allocation;
 	struct topo_pair pairs[PLACEMENT_COUNT];   /* by placement; .available for planned ones */
 	char skipped_reason[PLACEMENT_COUNT][TOPO_ERR_LEN]; /* "" unless asked and skipped */
 	char *out_dir;

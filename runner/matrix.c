@@ -76,7 +76,29 @@ json_t *matrix_meta_json(const struct experiment *e)
 	                      "cells", cells);
 	if (!m)
 		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json's matrix");
+	json_object_set_new(m, "allocation", e->allocation ? json_pack(
+		"{s:f, s:I, s:s}", "target_pct", e->allocation->target_pct,
+		"from_block", (json_int_t)e->plan.adaptive_from, "rule", MATRIX_ALLOCATION_RULE)
+		: json_null());
 	return m;
+}
+
+void matrix_meta_set_stops(struct experiment *e, bool complete)
+{
+	const json_t *cells = json_object_get(json_object_get(e->meta, "matrix"), "cells");
+	for (int c = 0; c < e->plan.ncells && e->allocation; c++) {
+		json_t *cell = json_array_get(cells, (size_t)c);
+		const struct allocation *a = e->allocation;
+		bool reached = allocation_reached(a, c);
+		json_object_set_new(cell, "blocks", json_integer((json_int_t)a->blocks[c]));
+		json_object_set_new(cell, "stop", reached ? json_string(MATRIX_STOP_PRECISION)
+		                                  : complete ? json_string(MATRIX_STOP_BUDGET)
+		                                  : json_null());
+		struct precision_interval iv;
+		precision_interval(&a->stat[c], &iv);
+		json_object_set_new(cell, "half_pct", c != a->baseline[c] && iv.known
+		                                      ? json_real(iv.half_pct) : json_null());
+	}
 }
 
 /* kernels[i] into e->workloads[i]: its name (a kernel of this build), count and file. */

@@ -28,6 +28,18 @@ enum placement matrix_placement(const struct plan *p);
  * {"hex": ...}: text_to_json), "path", "sha256", "calibration": null}] instead of "kernels". */
 json_t *matrix_meta_json(const struct experiment *e);
 
+/* With --precision, each cell's "stop" in meta.json's matrix.cells (and report.json's): within
+ * the target, or still outside it when the budget (--blocks, --duration) ended the run. */
+#define MATRIX_STOP_PRECISION "precision reached"
+#define MATRIX_STOP_BUDGET "budget"
+#define MATRIX_ALLOCATION_RULE "after from_block, each block runs the pair cells whose 95% " \
+	"interval is not within target_pct and their victims' baselines"
+
+/* meta.json's matrix.cells[i] given "blocks" (measured trials run), "stop" (null while an
+ * interrupted run has not decided it) and "half_pct" (the pair's interval now, ±%; null for a
+ * baseline or with too few blocks), from e->allocation. */
+void matrix_meta_set_stops(struct experiment *e, bool complete);
+
 /* The longest name a --commands line may give a workload. */
 #define MATRIX_NAME_MAX 64
 

@@ -40,6 +40,12 @@ void precision_add(struct precision_tracker *t, long block, enum placement p, do
 	/* Both sides of this block: one paired log ratio. */
 	double d = t->pending_log[0] - t->pending_log[1];
 	t->pending_block[0] = t->pending_block[1] = -1;
+	precision_add_log_ratio(t, d);
+}
+
+void precision_add_log_ratio(struct precision_tracker *t, double d)
+{
+	t->have_comparison = true;
 	t->n++;
 	double delta = d - t->mean;
 	t->mean += delta / (double)t->n;

@@ -53,6 +53,9 @@ void precision_init(struct precision_tracker *t, double target_pct,
                     const enum placement *planned, int nplanned);
 /* One measured ok trial's user time (seconds, > 0; others are ignored) in its block. */
 void precision_add(struct precision_tracker *t, long block, enum placement p, double utime_s);
+/* One paired block's log ratio d given directly (a matrix cell's, allocate.h): the tracker
+ * then follows d alone, whatever its placements. */
+void precision_add_log_ratio(struct precision_tracker *t, double d);
 /* The headline ratio's interval (known false until there is one). */
 void precision_interval(const struct precision_tracker *t, struct precision_interval *out);
 /* Whether the run may stop: a target, at least PRECISION_MIN_BLOCKS measured blocks, and an

@@ -19,12 +19,22 @@
 
 /* samples.csv's trials must be the plan's trials 0, 1, 2...: same placement, block and warm-up
  * flag as the seed in meta.json gives them, and no more than the plan has. */
-static void check_against_plan(const struct experiment *e, const struct store_scan *scan,
+static void check_against_plan(struct experiment *e, const struct store_scan *scan,
                                const char *dir)
 {
 	long total = plan_total_trials(&e->plan);
 	for (long i = 0; i < scan->ntrials; i++) {
 		const struct stored_trial *t = &scan->trials[i];
+		/* A matrix with --precision: its blocks' cells chosen again from the trials before
+		 * them, as the run chose them (allocate.h), so that the plan below is the run's. */
+		bool active[PLAN_MAX_CELLS];
+		if (e->allocation && plan_needs_schedule(&e->plan, t->trial)) {
+			if (allocation_choose(e->allocation, active) == 0)
+				errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld comes after "
+				     "every cell was within the precision target, where the run stops; the "
+				     "file was changed or is not this matrix's", dir, t->line, t->trial);
+			plan_schedule(&e->plan, active);
+		}
 		if (total >= 0 && t->trial >= total)
 			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is beyond the "
 			     "plan's %ld trials in meta.json; the file was changed or is not this "
@@ -52,6 +62,8 @@ static void check_against_plan(const struct experiment *e, const struct store_sc
 			     "where the plan in meta.json (seed %llu) has %s beside %s; the file was "
 			     "changed or is not this matrix's", dir, t->line, t->trial, a, b ? b : "nothing",
 			     (unsigned long long)e->plan.seed, victim, aggressor ? aggressor : "nothing");
+		if (e->allocation)
+			allocation_add(e->allocation, t->block, cell, t->ok, t->utime_a_s);
 	}
 }
 
@@ -158,6 +170,10 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 	if (store_scan(r->store, &r->scan, err, sizeof err) != 0)
 		errx(EXIT_USAGE, "cannot resume: %s; nothing was changed (repair or remove the "
 		     "damaged line by hand, then resume again)", err);
+	if (r->e.plan.ncells > 0 && r->e.precision_pct > 0) { /* a matrix with --precision */
+		r->e.plan.adaptive_from = r->e.plan.warmup_blocks + PRECISION_MIN_BLOCKS;
+		r->e.allocation = allocation_new(&r->e.plan, r->e.precision_pct);
+	}
 	check_against_plan(&r->e, &r->scan, dir);
 	if (r->complete)
 		return;

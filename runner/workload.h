@@ -43,6 +43,11 @@ void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
  * script with a usable interpreter. */
 void xworkload_command(struct workload *w, char *const *argv, int argc);
 
+/* Whether xworkload_command would accept a command named name (found on PATH as execvp finds
+ * it, executable, an ELF file or a #! script with a usable interpreter): 0, or -1 with err the
+ * reason alone (the caller names the command). */
+int workload_command_check(const char *name, char *err, size_t err_size);
+
 /* For --resume of a folder that recorded no path: w->argv came from meta.json alone; resolves
  * it as xworkload_command does. */
 void xworkload_resolve(struct workload *w);
@@ -57,11 +62,6 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
                         const char *dir);
 
 /* The SHA-256 of the file at path into hex (64 digits and a NUL). 0, or -1 with err. */
-/* Whether xworkload_command would accept a command named name (found on PATH as execvp finds
- * it, executable, an ELF file or a #! script with a usable interpreter): 0, or -1 with err the
- * reason alone (the caller names the command). */
-int workload_command_check(const char *name, char *err, size_t err_size);
-
 int workload_sha256(const char *path, char hex[65], char *err, size_t err_size);
 
 /* Frees what w owns and zeroes it. */
