@@ -89,7 +89,7 @@ static void write_progress(const struct experiment *e, long done, long total, do
 	long blocks_done = plan_block_of(&e->plan, done);
 	if (blocks_done < e->plan.warmup_blocks)
 		fprintf(stderr, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
-	else if (total >= 0)
+	else if (total >= 0 || (e->allocation && e->plan.measured_blocks >= 0))
 		fprintf(stderr, "%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
 		        e->plan.measured_blocks);
 	else

@@ -95,6 +95,29 @@ assert all(b["stop"] == "precision reached" for b in r["baselines"]), r["baselin
 assert r["stop_reason"] == "precision reached"' "$t_tmp/wide/report.json"
 check "the summary counts the pairs within the target" contains "$t_out" "Precision ±50% (blocks by need from block 11 on, warm-up counted): 4 of 4 pairs within it, 0 stopped by the budget"
 
+# A trial after the point where the rule stopped the run is not resumed: the replay of
+# samples.csv stops there too.
+cp -r "$t_tmp/wide" "$t_tmp/after"
+python3 - "$t_tmp/after" <<'EOF'
+import json, sys
+d = sys.argv[1]
+m = json.load(open(d + "/meta.json"))
+m["status"] = "interrupted"
+json.dump(m, open(d + "/meta.json", "w"))
+lines = open(d + "/samples.csv").read().splitlines()
+last = max(int(l.split(",")[0]) for l in lines[1:])
+extra = []
+for l in lines[1:]:
+    f = l.split(",")
+    if int(f[0]) == last:
+        f[0], f[1] = str(last + 1), str(int(f[1]) + 1)
+        extra.append(",".join(f))
+open(d + "/samples.csv", "a").write("\n".join(extra) + "\n")
+EOF
+check_status 2 "--resume of a matrix with a trial after every cell reached the target is refused" \
+	"$SMTBENCH" matrix --resume "$t_tmp/after"
+check "…naming the line and why" contains "$t_err" "comes after every cell was within the precision target"
+
 # --- a target the budget may not meet; SIGTERM in the adaptive blocks; --resume ----------------
 plan=("${common[@]}" --precision 3 --blocks 16 --seed 3)
 "$SMTBENCH" matrix "${plan[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
