@@ -320,7 +320,8 @@ static char **copy_command_line(int argc, char **argv)
 	return command_line;
 }
 
-static int new_matrix(struct experiment *e, const struct matrix_options *o)
+/* The workloads and the budget from the options, checked before anything is written. */
+static void settle_matrix_settings(struct experiment *e, const struct matrix_options *o)
 {
 	if (o->kernels && o->commands)
 		usage_exit("matrix", "--kernels and --commands exclude each other; give one");
@@ -346,10 +347,13 @@ static int new_matrix(struct experiment *e, const struct matrix_options *o)
 	if (e->out_dir && lstat(e->out_dir, &st) == 0)
 		usage_exit("matrix", "%s already exists; choose another --out, or continue a stopped "
 		           "matrix with --resume %s", e->out_dir, e->out_dir);
-	char err[ERR_LEN];
-	struct topo *topo = topo_load(NULL, err, sizeof err);
-	if (!topo)
-		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+}
+
+/* The placement's pair and solo's on this machine (exit 3 when it cannot give them), the
+ * kernels this CPU runs, the cells and their plan, each kernel calibrated. */
+static void plan_matrix(struct experiment *e, const struct matrix_options *o, struct topo *topo,
+                        struct topo_info *info)
+{
 	bool wanted[PLACEMENT_COUNT] = { false };
 	wanted[PLACEMENT_SOLO] = wanted[o->placement] = true;
 	run_choose_pairs(e, topo, wanted);
@@ -358,9 +362,8 @@ static int new_matrix(struct experiment *e, const struct matrix_options *o)
 		errx(EXIT_UNAVAILABLE, "matrix: the %s placement is not possible on this machine (%s); "
 		     "--placement non-sibling or same-pu give comparison maps", placement_name(o->placement),
 		     e->skipped_reason[o->placement][0] ? e->skipped_reason[o->placement] : "see smtbench topo");
-	struct topo_info info;
-	topo_get_info(topo, &info);
-	run_warn_about_machine(e, &info);
+	topo_get_info(topo, info);
+	run_warn_about_machine(e, info);
 	choose_kernels(e, o);
 	if (e->nworkloads == 0)
 		errx(EXIT_UNAVAILABLE, "matrix: this CPU runs none of the kernels");
@@ -380,6 +383,17 @@ static int new_matrix(struct experiment *e, const struct matrix_options *o)
 		run_calibrate_workload(e, w, name, &iters, &e->cal_workloads[i]);
 		free(name);
 	}
+}
+
+static int new_matrix(struct experiment *e, const struct matrix_options *o)
+{
+	settle_matrix_settings(e, o);
+	char err[ERR_LEN];
+	struct topo *topo = topo_load(NULL, err, sizeof err);
+	if (!topo)
+		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+	struct topo_info info;
+	plan_matrix(e, o, topo, &info);
 	if (!e->out_dir)
 		e->out_dir = run_default_out_dir();
 	struct store *s = run_create_folder(e, topo, &info);

@@ -301,69 +301,71 @@ const struct option threads_long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-int cmd_threads(int argc, char **argv)
+/* What threads' command line asked for. */
+struct threads_args {
+	double window_s;
+	unsigned long interval_ms;
+	bool json;
+	bool done; /* --help answered */
+};
+
+static void parse_threads_options(int argc, char **argv, struct threads_args *a)
 {
-	double window_s = THREADS_DEFAULT_WINDOW_S;
-	unsigned long interval_ms = THREADS_DEFAULT_INTERVAL_MS;
-	bool json = false;
 	int opt;
 	optind = 1;
-	while ((opt = cli_getopt(argc, argv, "threads")) != -1) {
+	while (!a->done && (opt = cli_getopt(argc, argv, "threads")) != -1) {
 		switch (opt) {
 		case 'f':
-			if (parse_duration_s(optarg, &window_s) != 0)
+			if (parse_duration_s(optarg, &a->window_s) != 0)
 				usage_exit("threads", "--for: '%s' is not a duration such as 5s, 90s, 15m or "
 				           "1h30m", optarg);
-			if (window_s > THREADS_MAX_WINDOW_S)
+			if (a->window_s > THREADS_MAX_WINDOW_S)
 				usage_exit("threads", "--for: '%s' is longer than a week", optarg);
 			break;
 		case 'I':
 			if (parse_ulong(optarg, THREADS_MIN_INTERVAL_MS, THREADS_MAX_INTERVAL_MS,
-			                &interval_ms) != 0)
+			                &a->interval_ms) != 0)
 				usage_exit("threads", "--interval: '%s' is not a number of milliseconds from "
 				           "%d to %d", optarg, THREADS_MIN_INTERVAL_MS,
 				           THREADS_MAX_INTERVAL_MS);
 			break;
-		case 'j': json = true; break;
-		case 'h': help(); return EXIT_OK;
+		case 'j': a->json = true; break;
+		case 'h': help(); a->done = true; break;
 		default:
 			getopt_failure("threads", opt, argv);
 		}
 	}
-	if (optind >= argc)
-		usage_exit("threads", "give the PID of at least one running process");
-	if (interval_ms > window_s * 1000)
-		usage_exit("threads", "--interval %lu ms is longer than the window (--for %g s)",
-		           interval_ms, window_s);
-	int npids = argc - optind;
-	int *pids = xcalloc((size_t)npids, sizeof *pids);
+}
+
+/* The PIDs after the options, each checked before sampling starts; NULL after saying why
+ * (exit 2 for a bad one). */
+static int *checked_pids(int argc, char **argv, int *npids)
+{
+	*npids = argc - optind;
+	int *pids = xcalloc((size_t)*npids, sizeof *pids);
 	char err[ERR_LEN];
-	for (int i = 0; i < npids; i++) {
+	for (int i = 0; i < *npids; i++) {
 		unsigned long pid;
 		if (parse_ulong(argv[optind + i], 1, INT_MAX, &pid) != 0) {
 			free(pids);
 			usage_exit("threads", "'%s' is not a process ID", argv[optind + i]);
 		}
 		pids[i] = (int)pid;
-		/* Every PID is checked before sampling starts. */
 		if (threads_check_pid(pids[i], err, sizeof err) != 0) {
 			free(pids);
 			warnx("%s", err);
-			return EXIT_USAGE;
+			return NULL;
 		}
 	}
+	return pids;
+}
 
-	struct topo *t = topo_load(NULL, err, sizeof err);
-	if (!t) {
-		free(pids);
-		warnx("%s", err);
-		return EXIT_FAILURE_RUNTIME;
-	}
-	struct topo_info info;
-	topo_get_info(t, &info);
-
-	/* ^C or a kill ends the window early and reports what was seen; a signal the caller
-	 * ignored (nohup, a background job) stays ignored. */
+/* Samples with ^C and a kill ending the window early (what was seen is reported); a signal
+ * the caller ignored (nohup, a background job) stays ignored. */
+static int sample_until_stopped(const struct topo *t, const int *pids, int npids,
+                                const struct threads_args *a, struct threads_result *r,
+                                char *err, size_t err_size)
+{
 	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, NULL, &old_int);
@@ -372,30 +374,66 @@ int cmd_threads(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 	if (old_term.sa_handler != SIG_IGN)
 		sigaction(SIGTERM, &sa, NULL);
-	struct threads_result r;
-	int rc = threads_sample(t, pids, npids, window_s, (int)interval_ms, &stop_requested, &r,
-	                        err, sizeof err);
+	int rc = threads_sample(t, pids, npids, a->window_s, (int)a->interval_ms, &stop_requested,
+	                        r, err, err_size);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
+/* The result as JSON or text on stdout; the exit status. */
+static int print_result(const struct threads_result *r, const struct topo_info *info, bool json)
+{
+	int status = r->interrupted ? 128 + (int)stop_requested : EXIT_OK;
+	if (json) {
+		json_t *root = json_result(r);
+		if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF)
+			status = EXIT_FAILURE_RUNTIME;
+		json_decref(root);
+	} else {
+		print_text(r, info);
+	}
+	if (fflush(stdout) == EOF) {
+		warn("cannot write to standard output");
+		status = EXIT_FAILURE_RUNTIME;
+	}
+	return status;
+}
+
+int cmd_threads(int argc, char **argv)
+{
+	struct threads_args a = { .window_s = THREADS_DEFAULT_WINDOW_S,
+	                          .interval_ms = THREADS_DEFAULT_INTERVAL_MS };
+	parse_threads_options(argc, argv, &a);
+	if (a.done)
+		return EXIT_OK;
+	if (optind >= argc)
+		usage_exit("threads", "give the PID of at least one running process");
+	if (a.interval_ms > a.window_s * 1000)
+		usage_exit("threads", "--interval %lu ms is longer than the window (--for %g s)",
+		           a.interval_ms, a.window_s);
+	int npids;
+	int *pids = checked_pids(argc, argv, &npids);
+	if (!pids)
+		return EXIT_USAGE;
+	char err[ERR_LEN];
+	struct topo *t = topo_load(NULL, err, sizeof err);
+	if (!t) {
+		free(pids);
+		warnx("%s", err);
+		return EXIT_FAILURE_RUNTIME;
+	}
+	struct topo_info info;
+	topo_get_info(t, &info);
+	struct threads_result r;
+	int rc = sample_until_stopped(t, pids, npids, &a, &r, err, sizeof err);
 	free(pids);
 	if (rc != 0) {
 		topo_free(&t);
 		warnx("%s", err);
 		return EXIT_FAILURE_RUNTIME;
 	}
-	int status = r.interrupted ? 128 + (int)stop_requested : EXIT_OK;
-	if (json) {
-		json_t *root = json_result(&r);
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF)
-			status = EXIT_FAILURE_RUNTIME;
-		json_decref(root);
-	} else {
-		print_text(&r, &info);
-	}
-	if (fflush(stdout) == EOF) {
-		warn("cannot write to standard output");
-		status = EXIT_FAILURE_RUNTIME;
-	}
+	int status = print_result(&r, &info, a.json);
 	threads_result_free(&r);
 	topo_free(&t);
 	return status;

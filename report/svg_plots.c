@@ -635,10 +635,9 @@ static void block_ratio_panel(FILE *out, const struct report *rep,
 	fputs("</g>\n", out);
 }
 
-char *report_svg_run_order(const struct report *rep)
+/* The run-order plot's x axis: every sample's run-order index, padded. */
+static struct svg_axis run_order_x(const struct analysis_dataset *d)
 {
-	const struct analysis_dataset *d = rep->data;
-	const char *unit = report_unit_label(rep);
 	double tlo = INFINITY, thi = -INFINITY;
 	for (size_t i = 0; i < d->point_count; i++) {
 		tlo = fmin(tlo, (double)d->points[i].trial);
@@ -647,29 +646,13 @@ char *report_svg_run_order(const struct report *rep)
 	if (!d->point_count)
 		tlo = 0, thi = 1;
 	double tpad = thi > tlo ? (thi - tlo) * 0.02 + 0.5 : 1;
-	struct svg_axis x = { tlo - tpad, thi + tpad, RUN_LEFT, WIDTH - RIGHT };
-	int panels = 0;
-	for (size_t g = 0; g < d->group_count; g++) {
-		double lo, hi;
-		panels += run_order_range(d, (int)g, &lo, &hi);
-	}
-	long block_count = 0;
-	struct analysis_block_ratio *blocks = block_ratio_points(rep, &block_count);
-	panels += blocks != NULL;
-	/* Panels tall enough for their axis title, shorter when there are many of them. */
-	double plot_h = panels <= 2 ? 150 : panels <= 3 ? 130 : 112;
-	enum { PANEL_GAP = 18, X_AXIS_H = 56 };
+	return (struct svg_axis){ tlo - tpad, thi + tpad, RUN_LEFT, WIDTH - RIGHT };
+}
 
-	/* The body first, into its own stream: the height is known only after the legend wraps. */
-	char *body = NULL;
-	size_t body_len = 0;
-	FILE *out = open_memstream(&body, &body_len);
-	if (!out) {
-		free(blocks);
-		return NULL;
-	}
-	char title[200];
-	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s", unit);
+/* The title and the legend (wrapped as it goes); the y below them. */
+static double run_order_legend(FILE *out, const struct analysis_dataset *d, const char *title,
+                               int panels)
+{
 	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
 	double lx = RUN_LEFT, ly = 50;
 	for (size_t g = 0; g < d->group_count; g++) {
@@ -685,36 +668,77 @@ char *report_svg_run_order(const struct report *rep)
 	         panels > 1 ? "One panel per placement, each with its own y scale; dashed line: "
 	                      "the placement's mean."
 	                    : "Dashed line: the placement's mean.");
-	double top = ly + 34;
+	return ly + 34;
+}
+
+enum { RUN_PANEL_GAP = 18, RUN_X_AXIS_H = 56 };
+
+/* The body of the plot (legend, a panel per placement, the per-block ratio panel, the x axis)
+ * as a new string; *height gets the plot's height. NULL on out of memory. */
+static char *run_order_body(const struct report *rep, const char *title, double *height)
+{
+	const struct analysis_dataset *d = rep->data;
+	struct svg_axis x = run_order_x(d);
+	int panels = 0;
+	for (size_t g = 0; g < d->group_count; g++) {
+		double lo, hi;
+		panels += run_order_range(d, (int)g, &lo, &hi);
+	}
+	long block_count = 0;
+	struct analysis_block_ratio *blocks = block_ratio_points(rep, &block_count);
+	panels += blocks != NULL;
+	/* Panels tall enough for their axis title, shorter when there are many of them. */
+	double plot_h = panels <= 2 ? 150 : panels <= 3 ? 130 : 112;
+	char *body = NULL;
+	size_t body_len = 0;
+	FILE *out = open_memstream(&body, &body_len);
+	if (!out) {
+		free(blocks);
+		return NULL;
+	}
+	double top = run_order_legend(out, d, title, panels);
 	for (size_t g = 0; g < d->group_count; g++) {
 		double lo, hi;
 		if (!run_order_range(d, (int)g, &lo, &hi))
 			continue;
 		run_order_panel(out, rep, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4);
-		top += 24 + plot_h + PANEL_GAP;
+		top += 24 + plot_h + RUN_PANEL_GAP;
 	}
 	if (blocks) {
 		block_ratio_panel(out, rep, blocks, block_count, &x, top, plot_h,
 		                  block_count > 200 ? 2.5 : 4);
-		top += 24 + plot_h + PANEL_GAP;
+		top += 24 + plot_h + RUN_PANEL_GAP;
 		free(blocks);
 	}
-	double axis_y = panels ? top - PANEL_GAP : top + 24;
+	double axis_y = panels ? top - RUN_PANEL_GAP : top + 24;
 	svg_x_axis(out, &x, axis_y, d->from_folder ? "trial, in the order run (warm-up included)"
 	                                           : "sample, in file order");
+	*height = axis_y + RUN_X_AXIS_H;
 	if (fclose(out) != 0 || !body) { /* open_memstream sets body only at the close */
 		free(body);
 		return NULL;
 	}
+	return body;
+}
 
+char *report_svg_run_order(const struct report *rep)
+{
+	char title[200];
+	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s",
+	         report_unit_label(rep));
+	/* The body first: the height is known only after the legend wraps. */
+	double height = 0;
+	char *body = run_order_body(rep, title, &height);
+	if (!body)
+		return NULL;
 	char *buf = NULL;
 	size_t len = 0;
-	out = open_memstream(&buf, &len);
+	FILE *out = open_memstream(&buf, &len);
 	if (!out) {
 		free(body);
 		return NULL;
 	}
-	svg_begin(out, WIDTH, (int)ceil(axis_y + X_AXIS_H), title,
+	svg_begin(out, WIDTH, (int)ceil(height), title,
 	          "Each marker is one sample, placed by its run-order index; one panel per "
 	          "placement, each with its own y scale, all sharing the x axis; placements differ "
 	          "by colour and shape; warm-ups are grey and hollow; outliers are ringed; the dashed "

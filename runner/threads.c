@@ -575,19 +575,9 @@ static void sleep_until(double t)
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-int threads_sample(const struct topo *t, const int *pids, int npids, double window_s,
-                   int interval_ms, volatile sig_atomic_t *stop, struct threads_result *out,
-                   char *err, size_t err_size)
+/* The processes asked about, each once, with its name (escaped) from /proc/PID/comm. */
+static void record_processes(struct threads_result *out, const int *pids, int npids)
 {
-	*out = (struct threads_result){ .interval_ms = interval_ms, .sampler_cpu = -1 };
-	struct sampler s = { .t = t, .r = out };
-	long conf = sysconf(_SC_NPROCESSORS_CONF);
-	s.ncpus = conf > 0 ? (int)conf : 1;
-	if (s.ncpus > CPU_SETSIZE)
-		s.ncpus = CPU_SETSIZE;
-	s.core_of = xcalloc((size_t)s.ncpus, sizeof *s.core_of);
-	for (int cpu = 0; cpu < s.ncpus; cpu++)
-		s.core_of[cpu] = topo_cpu_core(t, cpu);
 	out->processes = xcalloc((size_t)npids, sizeof *out->processes);
 	for (int i = 0; i < npids; i++) {
 		struct threads_process *p = &out->processes[out->nprocesses];
@@ -608,48 +598,52 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 		escaped_copy(p->comm, sizeof p->comm, raw);
 		out->nprocesses++;
 	}
+}
 
-	unsigned long long *before = xcalloc((size_t)s.ncpus, sizeof *before);
-	unsigned long long *after = xcalloc((size_t)s.ncpus, sizeof *after);
-	int rc = -1;
-	/* A first look at the threads, for their allowed CPUs; then the sampler moves away. */
-	s.sample = 0;
-	take_sample(&s, now_s(CLOCK_MONOTONIC));
-	/* A second look, an interval later (at most 50 ms), tells the busy threads from the idle. */
+/* Two first looks at the threads (their allowed CPUs, and which are busy: the second an
+ * interval later, at most 50 ms), then the sampler moves away from them; those looks count as
+ * no sample, so everything they recorded is dropped and the window starts from nothing. */
+static void look_then_pin(struct sampler *s, int interval_ms)
+{
+	struct threads_result *out = s->r;
+	s->sample = 0;
+	take_sample(s, now_s(CLOCK_MONOTONIC));
 	sleep_until(now_s(CLOCK_MONOTONIC) + (interval_ms < 50 ? interval_ms : 50) / 1000.0);
-	s.sample = 1;
-	take_sample(&s, now_s(CLOCK_MONOTONIC));
-	pin_sampler(&s);
-	/* That look counts as no sample: start again from nothing, the pin now in place. */
+	s->sample = 1;
+	take_sample(s, now_s(CLOCK_MONOTONIC));
+	pin_sampler(s);
 	for (int i = 0; i < out->nthreads; i++)
 		free(out->threads[i].ran_on);
 	free(out->threads);
 	out->threads = NULL;
 	out->nthreads = 0;
-	s.thread_cap = 0;
-	map_free(&s.thread_of);
+	s->thread_cap = 0;
+	map_free(&s->thread_of);
 	free(out->pairs);
 	out->pairs = NULL;
 	out->npairs = 0;
-	s.pair_cap = 0;
-	map_free(&s.pair_of);
+	s->pair_cap = 0;
+	map_free(&s->pair_of);
 	for (int i = 0; i < out->nprocesses; i++)
 		out->processes[i].exited = false;
+}
 
-	if (read_proc_stat(before, s.ncpus) != 0) {
-		set_error(err, err_size, "cannot read /proc/stat: %s", strerror(errno));
-		goto done;
-	}
-	double cpu0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+/* The window: a sample on a grid of interval_ms from its start, until window_s has passed,
+ * every process has exited, or *stop is set. Sets the window's length, samples and whether it
+ * was interrupted. */
+static void sample_window(struct sampler *s, double window_s, int interval_ms,
+                          volatile sig_atomic_t *stop)
+{
+	struct threads_result *out = s->r;
 	double t0 = now_s(CLOCK_MONOTONIC), last = t0;
 	double interval_s = interval_ms / 1000.0;
-	for (s.sample = 0;; s.sample++) {
+	for (s->sample = 0;; s->sample++) {
 		last = now_s(CLOCK_MONOTONIC);
-		take_sample(&s, t0);
+		take_sample(s, t0);
 		out->samples++;
 		/* Threads not seen in this sample, of a process still here or not, are gone. */
 		for (int i = 0; i < out->nthreads; i++)
-			if (out->threads[i].last_sample < s.sample)
+			if (out->threads[i].last_sample < s->sample)
 				out->threads[i].exited = true;
 		bool all_gone = true;
 		for (int i = 0; i < out->nprocesses; i++)
@@ -657,10 +651,10 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 		if (all_gone || (stop && *stop))
 			break;
 		/* The next slot on the grid; one missed while sampling is skipped, not caught up. */
-		double next = t0 + (s.sample + 1) * interval_s;
+		double next = t0 + (s->sample + 1) * interval_s;
 		double now = now_s(CLOCK_MONOTONIC);
 		while (next < now)
-			next += interval_s, s.sample++;
+			next += interval_s, s->sample++;
 		if (next - t0 > window_s + 1e-9)
 			break;
 		sleep_until(next);
@@ -669,6 +663,50 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 	}
 	out->interrupted = stop && *stop;
 	out->window_s = last - t0;
+}
+
+/* After the window: each thread's CPU time, the pairs most often both running first (the
+ * threads' indexes stay as they are), and the warnings. */
+static void finish_result(struct sampler *s)
+{
+	struct threads_result *out = s->r;
+	double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+	for (int i = 0; i < out->nthreads; i++) {
+		struct threads_thread *th = &out->threads[i];
+		th->cpu_s = (double)(th->ticks_last - th->ticks_first) * tick_s;
+	}
+	if (out->npairs > 1)
+		qsort(out->pairs, (size_t)out->npairs, sizeof *out->pairs, by_both_running);
+	for (int i = 0; i < out->npairs; i++) {
+		warn_pair(s, i, true, out->pairs[i].same_pu);
+		warn_pair(s, i, false, out->pairs[i].siblings);
+	}
+}
+
+int threads_sample(const struct topo *t, const int *pids, int npids, double window_s,
+                   int interval_ms, volatile sig_atomic_t *stop, struct threads_result *out,
+                   char *err, size_t err_size)
+{
+	*out = (struct threads_result){ .interval_ms = interval_ms, .sampler_cpu = -1 };
+	struct sampler s = { .t = t, .r = out };
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	s.ncpus = conf > 0 ? (int)conf : 1;
+	if (s.ncpus > CPU_SETSIZE)
+		s.ncpus = CPU_SETSIZE;
+	s.core_of = xcalloc((size_t)s.ncpus, sizeof *s.core_of);
+	for (int cpu = 0; cpu < s.ncpus; cpu++)
+		s.core_of[cpu] = topo_cpu_core(t, cpu);
+	record_processes(out, pids, npids);
+	unsigned long long *before = xcalloc((size_t)s.ncpus, sizeof *before);
+	unsigned long long *after = xcalloc((size_t)s.ncpus, sizeof *after);
+	int rc = -1;
+	look_then_pin(&s, interval_ms);
+	if (read_proc_stat(before, s.ncpus) != 0) {
+		set_error(err, err_size, "cannot read /proc/stat: %s", strerror(errno));
+		goto done;
+	}
+	double cpu0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+	sample_window(&s, window_s, interval_ms, stop);
 	out->sampler_cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	if (read_proc_stat(after, s.ncpus) != 0) {
 		set_error(err, err_size, "cannot read /proc/stat: %s", strerror(errno));
@@ -676,19 +714,7 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 	}
 	/* A window of one sample has no length: the busy shares then say nothing. */
 	fill_cpus(&s, before, after);
-
-	double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
-	for (int i = 0; i < out->nthreads; i++) {
-		struct threads_thread *th = &out->threads[i];
-		th->cpu_s = (double)(th->ticks_last - th->ticks_first) * tick_s;
-	}
-	/* Pairs, most often both running first; the threads' indexes stay as they are. */
-	if (out->npairs > 1)
-		qsort(out->pairs, (size_t)out->npairs, sizeof *out->pairs, by_both_running);
-	for (int i = 0; i < out->npairs; i++) {
-		warn_pair(&s, i, true, out->pairs[i].same_pu);
-		warn_pair(&s, i, false, out->pairs[i].siblings);
-	}
+	finish_result(&s);
 	rc = 0;
 done:
 	free(before);
