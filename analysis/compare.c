@@ -491,7 +491,8 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 {
 	/* A folder's comparisons come from the placement registry; two files are one comparison. */
 	struct placement_comparison folder_plan[PLACEMENT_COMPARISONS_MAX];
-	struct placement_comparison plan_files = { NULL, NULL, COMPARISON_FILES };
+	struct placement_comparison plan_files = { NULL, NULL, data->from_hyperfine
+	                                           ? COMPARISON_COMMANDS : COMPARISON_FILES };
 	/* A hyperfine export: its first command against each other one. */
 	size_t plan_count = data->from_folder
 	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX)

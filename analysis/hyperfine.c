@@ -53,6 +53,21 @@ static int add_command(struct dataset_builder *b, const char *path, size_t k, js
 	json_t *values = samples_of(path, k, result, metric, err, err_size);
 	if (!values)
 		return -1;
+	/* hyperfine -i keeps failed runs: their times are of something else (a crash, a usage
+	 * error), never a timing of the command. */
+	json_t *codes = json_object_get(result, "exit_codes");
+	size_t ci;
+	json_t *code;
+	json_array_foreach(codes, ci, code)
+		if (!json_is_integer(code) || json_integer_value(code) != 0) {
+			char *shown = text_escape(command);
+			set_error(err, err_size, "%s: results[%zu] (%s): run %zu exited with %s, so its time "
+			          "is not the command's; rerun hyperfine without -i, or fix the command",
+			          path, k, shown ? shown : "?", ci,
+			          json_is_integer(code) ? "a non-zero status" : "no status");
+			free(shown);
+			return -1;
+		}
 	int group = builder_add_group(b, command);
 	if (group < 0 || builder_reserve_points(b, b->data->point_count + json_array_size(values)) < 0)
 		goto oom;

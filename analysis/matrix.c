@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,7 +301,9 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 			continue;
 		const struct analysis_matrix_cell *base = analysis_matrix_cell(m, c->victim, -1);
 		char err[ERR_LEN];
-		if (analysis_compare_groups(&c->group, &base->group, m->measured_blocks, opt,
+		/* 0: a cell's dropped blocks are those with a usable trial of one side only; the
+		 * dataset's measured blocks would count the blocks --precision gave to others. */
+		if (analysis_compare_groups(&c->group, &base->group, 0, opt,
 		                            &c->vs_baseline, &c->note, err, sizeof err) != 0) {
 			if (!(c->note = strdup(err)))
 				return -1;
@@ -314,19 +317,57 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 
 /* ---- sensitivity and contentiousness ---- */
 
-/* Each cell's value per block (NAN where it has none): values[cell][block]. */
-static double *values_by_block(const struct analysis_matrix *m, long nblocks)
+static int compare_longs(const void *x, const void *y)
 {
-	double *v = malloc(m->ncells * (size_t)nblocks * sizeof *v);
+	long a = *(const long *)x, b = *(const long *)y;
+	return (a > b) - (a < b);
+}
+
+/* The distinct block numbers of every cell's samples, ascending, in a new array (*n of them):
+ * blocks come from samples.csv, so they are indexed by their position here, never by their
+ * value (a hostile 2^60 must not size an array). NULL on out of memory. */
+static long *distinct_blocks(const struct analysis_matrix *m, long *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < m->ncells; i++)
+		total += m->cells[i].group.n;
+	long *blocks = malloc((total ? total : 1) * sizeof *blocks);
+	if (!blocks)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < m->ncells; i++)
+		for (size_t j = 0; j < m->cells[i].group.n; j++)
+			if (m->cells[i].group.blocks[j] >= 0)
+				blocks[k++] = m->cells[i].group.blocks[j];
+	qsort(blocks, k, sizeof *blocks, compare_longs);
+	size_t unique = 0;
+	for (size_t j = 0; j < k; j++)
+		if (unique == 0 || blocks[j] != blocks[unique - 1])
+			blocks[unique++] = blocks[j];
+	*n = (long)unique;
+	return blocks;
+}
+
+/* Each cell's value per block position (NAN where it has none): values[cell][position]. */
+static double *values_by_block(const struct analysis_matrix *m, const long *blocks, long nblocks)
+{
+	size_t columns = nblocks > 0 ? (size_t)nblocks : 1;
+	if (m->ncells > SIZE_MAX / sizeof(double) / columns)
+		return NULL;
+	double *v = malloc(m->ncells * columns * sizeof *v);
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < m->ncells * (size_t)nblocks; i++)
+	for (size_t i = 0; i < m->ncells * columns; i++)
 		v[i] = NAN;
 	for (size_t i = 0; i < m->ncells; i++) {
 		const struct analysis_group *g = &m->cells[i].group;
-		for (size_t k = 0; k < g->n; k++)
-			if (g->blocks[k] >= 0 && g->blocks[k] < nblocks && g->values_s[k] > 0)
-				v[i * (size_t)nblocks + (size_t)g->blocks[k]] = g->values_s[k];
+		for (size_t k = 0; k < g->n; k++) {
+			const long *at = g->blocks[k] >= 0 && g->values_s[k] > 0
+			                 ? bsearch(&g->blocks[k], blocks, (size_t)nblocks, sizeof *blocks,
+			                           compare_longs) : NULL;
+			if (at)
+				v[i * columns + (size_t)(at - blocks)] = g->values_s[k];
+		}
 	}
 	return v;
 }
@@ -335,8 +376,8 @@ static double *values_by_block(const struct analysis_matrix *m, long nblocks)
  * each of its cells and their baselines has a value, A = the geometric mean of the cells'
  * values and B = that of their baselines' (for a row, the one baseline), so that log A - log B
  * is the mean of the cells' log ratios; A against B as any comparison. */
-static int summarize(struct analysis_matrix *m, const double *vb, long nblocks, int k,
-                     bool as_victim, const struct analysis_options *opt,
+static int summarize(struct analysis_matrix *m, const double *vb, const long *blocks,
+                     long nblocks, int k, bool as_victim, const struct analysis_options *opt,
                      struct analysis_matrix_summary *s)
 {
 	struct analysis_group a = { 0 }, b = { 0 };
@@ -354,8 +395,8 @@ static int summarize(struct analysis_matrix *m, const double *vb, long nblocks, 
 			lb += log(base);
 		}
 		if (whole)
-			rc = group_add(&a, exp(la / (double)m->nkernels), -1, blk) < 0
-			     || group_add(&b, exp(lb / (double)m->nkernels), -1, blk) < 0 ? -1 : 0;
+			rc = group_add(&a, exp(la / (double)m->nkernels), -1, blocks[blk]) < 0
+			     || group_add(&b, exp(lb / (double)m->nkernels), -1, blocks[blk]) < 0 ? -1 : 0;
 	}
 	a.name = text_printf(as_victim ? "%s beside each (geometric mean)"
 	                               : "each beside %s (geometric mean)", m->kernels[k]);
@@ -379,19 +420,17 @@ done:
 static int summarize_all(struct analysis_matrix *m, const struct analysis_options *opt)
 {
 	long nblocks = 0;
-	for (size_t i = 0; i < m->ncells; i++)
-		for (size_t k = 0; k < m->cells[i].group.n; k++)
-			if (m->cells[i].group.blocks[k] + 1 > nblocks)
-				nblocks = m->cells[i].group.blocks[k] + 1;
+	long *blocks = distinct_blocks(m, &nblocks);
 	m->sensitivity = calloc(m->nkernels + 1, sizeof *m->sensitivity);
 	m->contentiousness = calloc(m->nkernels + 1, sizeof *m->contentiousness);
-	double *vb = values_by_block(m, nblocks > 0 ? nblocks : 1);
+	double *vb = blocks ? values_by_block(m, blocks, nblocks) : NULL;
 	int rc = m->sensitivity && m->contentiousness && vb ? 0 : -1;
 	for (size_t k = 0; k < m->nkernels && rc == 0 && m->placement; k++)
-		rc = summarize(m, vb, nblocks, (int)k, true, opt, &m->sensitivity[k]) < 0
-		     || summarize(m, vb, nblocks, (int)k, false, opt, &m->contentiousness[k]) < 0
-		     ? -1 : 0;
+		rc = summarize(m, vb, blocks, nblocks, (int)k, true, opt, &m->sensitivity[k]) < 0
+		     || summarize(m, vb, blocks, nblocks, (int)k, false, opt,
+		                  &m->contentiousness[k]) < 0 ? -1 : 0;
 	free(vb);
+	free(blocks);
 	return rc;
 }
 

@@ -982,7 +982,7 @@ static int trial_usable(struct folder_load *L, const struct csv_row *rows, size_
 	size_t role_a = 0;
 	for (size_t i = 0; i < n; i++) {
 		consistent = consistent && rows[i].placement == first->placement &&
-		             rows[i].warmup == first->warmup;
+		             rows[i].warmup == first->warmup && rows[i].block == first->block;
 		role_a += rows[i].role_a;
 	}
 	size_t expected = L->rows_per_trial[first->placement];
@@ -1001,7 +1001,8 @@ static int trial_usable(struct folder_load *L, const struct csv_row *rows, size_
 	else if (!consistent || role_a == 0)
 		problem = text_printf(
 			"samples.csv:%ld: trial %ld %s; trial skipped", first->line_no, first->trial,
-			consistent ? "has no role-a row" : "has rows that disagree on placement or warmup");
+			consistent ? "has no role-a row"
+			           : "has rows that disagree on placement, warmup or block");
 	else
 		return 1;
 	return builder_warn(&L->b, problem) < 0 ? -1 : 0;

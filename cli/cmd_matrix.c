@@ -66,7 +66,7 @@ static void help(void)
 	       "                         smtbench run --list-kernels); at most %d\n"
 	       "      --commands FILE    instead of kernels: one workload a line, `name: command\n"
 	       "                         args`; blank lines and lines starting with # skipped; the\n"
-	       "                         name from A-Z a-z 0-9 . _ - (at most %d characters), used\n"
+	       "                         name from A-Z a-z 0-9 . _ + - (at most %d characters), used\n"
 	       "                         in every output; the command split on blanks, '...' and\n"
 	       "                         \"...\" keep what they enclose (blanks too; no escapes, no\n"
 	       "                         variables: it is not a shell) and join the text beside\n"

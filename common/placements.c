@@ -77,6 +77,7 @@ const char *comparison_kind_name(enum comparison_kind kind)
 		[COMPARISON_CONTENTION] = "contention",
 		[COMPARISON_CONTROL] = "control",
 		[COMPARISON_FILES] = "files",
+		[COMPARISON_COMMANDS] = "commands",
 	};
 	return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "unknown";
 }

@@ -72,15 +72,17 @@ bool placement_info_time_shared(const char *name);
 size_t placement_info_rank(const char *name);
 
 /* What a comparison is for: the SMT question (sibling vs non-sibling), what sharing costs
- * against running alone, the accounting control (same-pu vs solo), or two plain files. */
+ * against running alone, the accounting control (same-pu vs solo), two plain files, or two
+ * commands of a hyperfine export. */
 enum comparison_kind {
 	COMPARISON_HEADLINE,
 	COMPARISON_CONTENTION,
 	COMPARISON_CONTROL,
 	COMPARISON_FILES,
+	COMPARISON_COMMANDS,
 };
 /* Its label in every output and in the JSON contract: "headline", "contention", "control",
- * "files". */
+ * "files", "commands". */
 const char *comparison_kind_name(enum comparison_kind kind);
 
 /* One comparison the analysis makes of a results folder: A against B. */

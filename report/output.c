@@ -239,7 +239,10 @@ static void print_comparison(FILE *out, const struct analysis_comparison *c,
 	else
 		fprintf(out, "  Welch's t-test: t = %.4g, df = %.4g, p = %.3g", c->welch_t, c->welch_df,
 		        c->welch_p);
-	fprintf(out, ";  Cohen's d = %.4g\n", c->cohens_d);
+	if (isnan(c->cohens_d))
+		fprintf(out, ";  Cohen's d: undefined\n");
+	else
+		fprintf(out, ";  Cohen's d = %.4g\n", c->cohens_d);
 	print_grid_line(out, c);
 	fprintf(out, "\n");
 }

@@ -14,18 +14,30 @@ static double half_width(const double ci[2])
 	return fabs(ci[1] - ci[0]) / 2;
 }
 
+/* A probability as the sentence prints it: "n/a" where the grid could give none (data at the
+ * edge of what a double holds). */
+static const char *prob_text(char buf[16], double p)
+{
+	if (isnan(p))
+		snprintf(buf, 16, "n/a");
+	else
+		snprintf(buf, 16, "%.2f", p);
+	return buf;
+}
+
 /* Too few samples (or a grid at its bound): the posterior's means are the grid's artefacts, so
  * no ratio or difference is quoted as the answer. */
 static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
 {
+	char p[16];
 	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
 	return text_printf(
 		"Not enough data to say: %s%s cannot be told apart from %s with %s %s (n = %zu and "
-		"%zu): %s; %s (10 or more per %s); P(slower) = %.2f%s", w->where, w->a, c->b.name,
+		"%zu): %s; %s (10 or more per %s); P(slower) = %s%s", w->where, w->a, c->b.name,
 		few ? "so few" : "these", w->samples, c->a.n, c->b.n,
 		few ? "the interval is unbounded at this sample size"
 		    : "the posterior still reaches the edge of the widest grid allowed, so the "
-		      "interval is unbounded here", w->more, w->per, c->p_a_gt_b, w->note);
+		      "interval is unbounded here", w->more, w->per, prob_text(p, c->p_a_gt_b), w->note);
 }
 
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
@@ -86,19 +98,22 @@ static char *difference_effect(const struct analysis_comparison *c, const struct
 /* The probability the verdict rests on: P(slower), or with a ROPE the ROPE's. */
 static char *probability_clause(const struct analysis_comparison *c, double rope_pct)
 {
+	char p1[16], p2[16];
 	if (isnan(rope_pct) || isnan(c->p_rope))
-		return text_printf("P(slower) = %.2f", c->p_a_gt_b);
+		return text_printf("P(slower) = %s", prob_text(p1, c->p_a_gt_b));
 	switch (c->verdict) {
 	case ANALYSIS_VERDICT_SLOWER:
-		return text_printf("P(slower by more than %g%%) = %.2f", rope_pct, c->p_rope_above);
+		return text_printf("P(slower by more than %g%%) = %s", rope_pct,
+		                   prob_text(p1, c->p_rope_above));
 	case ANALYSIS_VERDICT_FASTER:
-		return text_printf("P(faster by more than %g%%) = %.2f", rope_pct, c->p_rope_below);
+		return text_printf("P(faster by more than %g%%) = %s", rope_pct,
+		                   prob_text(p1, c->p_rope_below));
 	case ANALYSIS_VERDICT_SAME:
 	case ANALYSIS_VERDICT_UNDECIDED:
 		break;
 	}
-	return text_printf("P(within ±%g%%) = %.2f, P(slower) = %.2f", rope_pct, c->p_rope,
-	                   c->p_a_gt_b);
+	return text_printf("P(within ±%g%%) = %s, P(slower) = %s", rope_pct, prob_text(p1, c->p_rope),
+	                   prob_text(p2, c->p_a_gt_b));
 }
 
 char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,

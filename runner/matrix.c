@@ -2,6 +2,7 @@
  * matrix.c — the matrix's cells and its part of meta.json (see matrix.h).
  */
 #include "runner/matrix.h"
+#include "common/fileio.h"
 
 #include <err.h>
 #include <errno.h>
@@ -297,12 +298,11 @@ static int command_line(const char *file, long number, char *text, struct experi
 		name[--len] = '\0';
 	if (!len)
 		return line_error(err, err_size, file, number, "empty name before the colon");
-	static const char allowed[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	                              "0123456789._-";
-	if (name[strspn(name, allowed)]) {
+	/* The one rule for a workload's name (run --name's too: workload.h). */
+	if (name[strspn(name, WORKLOAD_NAME_CHARS)]) {
 		char *shown = text_escape(name);
 		int rc = line_error(err, err_size, file, number, "the name '%s' has characters other "
-		                    "than A-Z a-z 0-9 . _ -", shown ? shown : "?");
+		                    "than A-Z a-z 0-9 . _ + -", shown ? shown : "?");
 		free(shown);
 		return rc;
 	}
@@ -345,43 +345,44 @@ static int command_line(const char *file, long number, char *text, struct experi
 	return 0;
 }
 
+/* One line of the file (len bytes at line, its newline cut off): skipped when blank or a
+ * comment, else a command. -1 with err naming FILE:LINE. */
+static int commands_file_line(const char *file, long number, char *line, size_t len,
+                              struct experiment *e, long *lines, char *err, size_t err_size)
+{
+	if (memchr(line, '\0', len))
+		return line_error(err, err_size, file, number, "a NUL byte in the line");
+	if (len && line[len - 1] == '\r') /* a file from Windows: CRLF */
+		line[--len] = '\0';
+	if (memchr(line, '\r', len))
+		return line_error(err, err_size, file, number, "a carriage return inside the line "
+		                  "(it would hide what follows it)");
+	line[len] = '\0';
+	const char *first = line + strspn(line, " \t");
+	if (!*first || *first == '#')
+		return 0;
+	if (command_line(file, number, line, e, lines, err, err_size) != 0)
+		return -1;
+	lines[e->nworkloads - 1] = number;
+	return 0;
+}
+
 int matrix_commands_read(const char *file, struct experiment *e, char *err, size_t err_size)
 {
-	FILE *f = fopen(file, "r");
-	if (!f) {
-		char *shown = text_escape(file);
-		set_error(err, err_size, "cannot read %s: %s", shown ? shown : "?", strerror(errno));
-		free(shown);
+	/* A regular file only, read whole with a cap: a FIFO would block, /dev/zero never end. */
+	size_t size = 0;
+	char *text = fileio_read_all(file, &size, err, err_size);
+	if (!text)
 		return -1;
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
 	long number = 0, lines[PLAN_MAX_WORKLOADS];
 	int rc = 0;
-	while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
-		number++;
-		if ((size_t)len != strlen(line)) {
-			rc = line_error(err, err_size, file, number, "a NUL byte in the line");
-			break;
-		}
-		line[strcspn(line, "\r\n")] = '\0';
-		const char *first = line + strspn(line, " \t");
-		if (!*first || *first == '#')
-			continue;
-		if (command_line(file, number, line, e, lines, err, err_size) != 0)
-			rc = -1;
-		else
-			lines[e->nworkloads - 1] = number;
+	for (size_t at = 0; rc == 0 && at < size; number++) {
+		char *end = memchr(text + at, '\n', size - at);
+		size_t len = end ? (size_t)(end - (text + at)) : size - at;
+		rc = commands_file_line(file, number + 1, text + at, len, e, lines, err, err_size);
+		at += len + 1;
 	}
-	if (rc == 0 && ferror(f)) {
-		char *shown = text_escape(file);
-		set_error(err, err_size, "cannot read %s: %s", shown ? shown : "?", strerror(errno));
-		free(shown);
-		rc = -1;
-	}
-	free(line);
-	fclose(f);
+	free(text);
 	if (rc == 0 && e->nworkloads == 0) {
 		char *shown = text_escape(file);
 		set_error(err, err_size, "%s: no commands in the file (a line is `name: command args`)",

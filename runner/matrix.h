@@ -41,11 +41,11 @@ json_t *matrix_meta_json(const struct experiment *e);
 void matrix_meta_set_stops(struct experiment *e, bool complete);
 
 /* The longest name a --commands line may give a workload. */
-#define MATRIX_NAME_MAX 64
+#define MATRIX_NAME_MAX WORKLOAD_NAME_MAX
 
 /*
  * --commands FILE: one workload a line, `name: command args` (blank lines and lines whose first
- * non-blank is '#' skipped); the name of 1 to MATRIX_NAME_MAX characters from [A-Za-z0-9._-],
+ * non-blank is '#' skipped); the name of 1 to MATRIX_NAME_MAX characters from [A-Za-z0-9._+-],
  * unique; the command split on blanks, '...' and "..." keeping their bytes (blanks included, no
  * escapes) and joining the text beside them; its first word found and executable as execvp
  * would run it. Fills e->workloads (each named by its line's name, not calibrated). 0, or -1

@@ -2,6 +2,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -45,6 +46,10 @@ static int exec_format_error(const char *path)
  * name before any trial starts. Returns a new string, or NULL with errno set. */
 static char *resolve_command(const char *name)
 {
+	if (!*name) { /* "" would find every PATH folder itself */
+		errno = ENOENT;
+		return NULL;
+	}
 	if (strchr(name, '/')) {
 		if (access(name, X_OK) != 0)
 			return NULL;
@@ -63,9 +68,13 @@ static char *resolve_command(const char *name)
 		size_t len = strcspn(p, ":");
 		char *candidate = xasprintf("%.*s/%s", (int)len, len ? p : ".", name);
 		struct stat st;
-		if (access(candidate, X_OK) == 0 && stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
+		bool runnable = access(candidate, X_OK) == 0;
+		if (runnable && stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
 			return candidate;
-		if (errno != ENOENT)
+		/* A folder of that name is not a program (access succeeds on it, errno stays 0). */
+		if (runnable)
+			last_error = EACCES;
+		else if (errno != ENOENT)
 			last_error = errno;
 		free(candidate);
 		if (!p[len])

@@ -129,7 +129,8 @@ assert d["hyperfine"] and d["metric"] == "wall", d
 c = d["comparisons"]
 assert [(x["a"]["name"].split()[-1], x["b"]["name"].split()[-1]) for x in c] == \
     [("2000000", "8000000"), ("2000000", "2000001")], c
-assert all(x["design"] == "unpaired" and x["a"]["n"] == 10 for x in c), c
+assert all(x["design"] == "unpaired" and x["a"]["n"] == 10 and x["label"] == "commands"
+           for x in c), c
 assert c[0]["verdict"] == "faster" and c[0]["ratio_ci"][1] < 0.5, c[0]
 assert any("not interleaved" in n for n in d["notes"]), d["notes"]
 ' "$t_out"
@@ -166,9 +167,36 @@ printf '{"results": [{"command": "a", "times": [1, 2]}, {"command": "b", "times"
 	>"$t_tmp/negative.json"
 check_status 2 "a negative time in an export" "$SMTBENCH" analyze "$t_tmp/negative.json"
 check "…names the command and the run" contains "$t_err" "results[1] (b): run 1 is not a time"
+printf '{"results": [{"command": "ok", "times": [1, 1.1, 1.2], "exit_codes": [0, 0, 0]}, {"command": "broken", "times": [0.001, 0.002, 0.001], "exit_codes": [0, 1, 0]}]}' \
+	>"$t_tmp/failed-run.json"
+check_status 2 "an export with a failed run (hyperfine -i)" "$SMTBENCH" analyze "$t_tmp/failed-run.json"
+check "…names the command and the run: its time is not the command's" \
+	contains "$t_err" "results[1] (broken): run 1 exited with a non-zero status"
+printf '{"results": [{"command": "a", "times": [1e100, 1e100, 1e100]}, {"command": "b", "times": [1e-300, 2e-300, 3e-300]}]}' \
+	>"$t_tmp/extremes.json"
+check_status 0 "an export at the edges of what a double holds" "$SMTBENCH" analyze "$t_tmp/extremes.json"
+check "…prints P(slower) as n/a, never nan" eval \
+	'contains "$t_out" "P(slower) = n/a" && ! grep -qi "nan" <<<"$t_out"'
 printf '{"mean": 1}' >"$t_tmp/other.json"
 check_status 2 "a JSON file that is not an export" "$SMTBENCH" analyze "$t_tmp/other.json"
 check "…says so" contains "$t_err" "not a hyperfine --export-json file"
+
+# A trial whose rows disagree on its block (a hostile edit) is skipped, said, not paired on its
+# first row's word.
+cp -r "$run" "$t_tmp/split-block"
+python3 - "$t_tmp/split-block/samples.csv" <<'EOF2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+for r in rows[1:]:
+    if r[h.index("placement")] == "non-sibling" and r[h.index("proc")] == "1":
+        r[h.index("block")] = str(2 ** 62)
+        break
+csv.writer(open(sys.argv[1], "w"), lineterminator="\n").writerows(rows)
+EOF2
+check_status 0 "a folder where one trial's rows disagree on the block" "$SMTBENCH" analyze \
+	"$t_tmp/split-block"
+check "…skips that trial, saying why" contains "$t_err" "has rows that disagree on placement, warmup or block; trial skipped"
 
 # --metric wall on a folder: each trial's mean wall_s.
 check_status 0 "--metric wall on a folder" "$SMTBENCH" analyze "$run" --metric wall --json

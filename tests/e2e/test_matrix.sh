@@ -216,4 +216,23 @@ fi
 check_status 0 "matrix --help" "$SMTBENCH" matrix --help
 check "…lists --kernels and --placement, and says what is not done yet" eval \
 	'contains "$t_out" "--kernels" && contains "$t_out" "--placement" && contains "$t_out" "Not yet"'
+# A hostile block number (2^60) in a copy of a matrix folder: blocks are indexed by position,
+# never by value, so the report still comes out (it once sized an array by the largest block).
+cp -r "$t_tmp/ns" "$t_tmp/hostile-block"
+python3 - "$t_tmp/hostile-block/samples.csv" <<'EOF2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+last = rows[-1][h.index("trial")]
+for r in rows[1:]:
+    if r[h.index("trial")] == last:
+        r[h.index("block")] = str(2 ** 60)
+csv.writer(open(sys.argv[1], "w"), lineterminator="\n").writerows(rows)
+EOF2
+check_status 0 "report on a matrix folder whose last trial claims block 2^60" \
+	"$SMTBENCH" report "$t_tmp/hostile-block"
+check "…writes its report.json, every cell present" python3 -c '
+import json, sys; d = json.load(open(sys.argv[1])); assert len(d["cells"]) == 9, len(d["cells"])' \
+	"$t_tmp/hostile-block/report.json"
+
 done_testing

@@ -126,7 +126,7 @@ bad_line() {
 }
 bad_line "sh -c true" "no colon" "a line without a colon"
 bad_line ": true" "empty name" "an empty name"
-bad_line "x y: true" "the name 'x y' has characters other than A-Z a-z 0-9 . _ -" "a name with a blank"
+bad_line "x y: true" "the name 'x y' has characters other than A-Z a-z 0-9 . _ + -" "a name with a blank"
 bad_line "x/y: true" "the name 'x/y' has characters other than" "a name with a slash"
 bad_line "ok: false" "the name 'ok' is used already, on line 2" "a duplicate name"
 bad_line "e:" "empty command after 'e:'" "an empty command"
@@ -141,7 +141,20 @@ printf '# nothing\n\n' >"$t_tmp/empty.txt"
 check_status 2 "a file with no commands" "$SMTBENCH" matrix --commands "$t_tmp/empty.txt" --out "$t_tmp/bad"
 check "…says so" contains "$t_err" "no commands in the file"
 check_status 2 "a missing file" "$SMTBENCH" matrix --commands "$t_tmp/none.txt" --out "$t_tmp/bad"
-check "…names it" contains "$t_err" "cannot read $t_tmp/none.txt"
+check "…names it" contains "$t_err" "$t_tmp/none.txt: cannot open"
+# Only a regular file is read, and whole with a cap: /dev/zero never ends, a FIFO would block.
+check_status 2 "--commands /dev/zero" timeout 20 "$SMTBENCH" matrix --commands /dev/zero \
+	--placement non-sibling --out "$t_tmp/bad"
+check "…is refused at once as a character device" contains "$t_err" "/dev/zero is a character device"
+mkfifo "$t_tmp/fifo"
+check_status 2 "--commands on a FIFO" timeout 20 "$SMTBENCH" matrix --commands "$t_tmp/fifo" \
+	--placement non-sibling --out "$t_tmp/bad"
+check "…is refused at once, not waited on" contains "$t_err" "is a FIFO"
+printf 'a: true\rjunk\nb: true\n' >"$t_tmp/cr.txt"
+check_status 2 "a carriage return inside a line" "$SMTBENCH" matrix --commands "$t_tmp/cr.txt" \
+	--placement non-sibling --out "$t_tmp/bad"
+check "…names the line (it would hide what follows)" contains "$t_err" "cr.txt:1: a carriage return inside the line"
+check "…and nothing was written" test ! -e "$t_tmp/bad"
 check_status 2 "--kernels with --commands" "$SMTBENCH" matrix --kernels nop --commands "$cmds" --out "$t_tmp/bad"
 check_status 2 "--trial-time with --commands (commands are not calibrated)" \
 	"$SMTBENCH" matrix --commands "$cmds" --trial-time 0.1 --out "$t_tmp/bad"
@@ -150,5 +163,12 @@ check "nothing was written by any bad input" test ! -e "$t_tmp/bad"
 check_status 0 "--help tells the file's syntax and quoting" "$SMTBENCH" matrix --help
 check "…(name: command args, quotes, not calibrated)" eval \
 	'contains "$t_out" "--commands FILE" && contains "$t_out" "no escapes" && contains "$t_out" "Commands are not calibrated"'
+
+# One name rule with run --name: a '+' is allowed (g++).
+printf 'g++: true\nb: true\n' >"$t_tmp/plus.txt"
+check_status 0 "a command named g++ (the rule run --name follows)" "$SMTBENCH" matrix \
+	--commands "$t_tmp/plus.txt" --placement non-sibling --blocks 1 --warmup-blocks 0 \
+	--progress none --out "$t_tmp/plus"
+check "…named so in samples.csv" grep -q ",g++," "$t_tmp/plus/samples.csv"
 
 done_testing

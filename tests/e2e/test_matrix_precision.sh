@@ -144,6 +144,11 @@ import json, sys; r = json.load(open(sys.argv[1]))
 assert all(c["stop"] in ("precision reached", "budget") for c in r["cells"]), r["cells"]' "$t_tmp/int/report.json"
 
 # --- bad input -------------------------------------------------------------------------------------
+check "report.json: a cell's blocks_dropped never counts blocks the rule gave to others" python3 -c '
+import csv, json, sys
+r = json.load(open(sys.argv[1] + "/report.json"))
+failed = sum(1 for row in csv.DictReader(open(sys.argv[1] + "/samples.csv")) if row["status"] != "ok")
+assert failed > 0 or all(c["blocks_dropped"] == 0 for c in r["cells"]), r["cells"]' "$t_tmp/int"
 check_status 2 "--precision 0 is refused" "$SMTBENCH" matrix "${common[@]}" --precision 0 --out "$t_tmp/bad"
 check_status 2 "--precision 51 is refused" "$SMTBENCH" matrix "${common[@]}" --precision 51 --out "$t_tmp/bad"
 check "…naming the range, nothing written" eval 'contains "$t_err" "above 0 and at most 50" && test ! -e "$t_tmp/bad"'

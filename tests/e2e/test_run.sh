@@ -395,4 +395,13 @@ if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
 	check "meta.json records why sibling was skipped" grep -q '"skipped_placements"' "$t_tmp/nosmt/meta.json"
 fi
 
+# An empty command word, or a name that is only a folder on PATH, is named with the real reason
+# (once "cannot execute '': Success": access() succeeds on a folder and leaves errno as it was).
+check_status 2 "run -- '' (an empty command)" "$SMTBENCH" run --blocks 1 --out "$t_tmp/empty-cmd" -- ""
+check "…says no such file" contains "$t_err" "cannot execute '': No such file or directory"
+mkdir -p "$t_tmp/pathdir/dirprog"
+check_status 2 "a command whose name is a folder on PATH" env PATH="$t_tmp/pathdir:$PATH" \
+	"$SMTBENCH" run --blocks 1 --out "$t_tmp/dir-cmd" -- dirprog
+check "…says permission denied, not success" contains "$t_err" "cannot execute 'dirprog': Permission denied"
+
 done_testing
