@@ -391,6 +391,10 @@ void analysis_result_free(struct analysis_result **p);
  * analysis_comparison_release. -1 with err for bad options, a group of fewer than 2 samples,
  * or out of memory (out is then empty).
  */
+/* measured_blocks for a B that also ran in blocks of its own (a matrix's baseline, shared by
+ * cells that --precision schedules apart): A's dropped blocks are only A's blocks without B and
+ * A's failed trials. */
+#define ANALYSIS_DROPPED_OF_A ((size_t)-1)
 int analysis_compare_groups(const struct analysis_group *a, const struct analysis_group *b,
                             size_t measured_blocks, const struct analysis_options *opt,
                             struct analysis_comparison *out, char **note, char *err,

@@ -110,7 +110,8 @@ struct paired_blocks {
 	bool blocks_known;    /* both groups' samples carry block numbers */
 	double b_median_s;    /* the median of B's paired values (sigma's floor in log units) */
 };
-/* Matches a's and b's samples by block (measured_blocks: the dataset's count, 0 unknown).
+/* Matches a's and b's samples by block (measured_blocks: the dataset's count, 0 unknown, or
+ * ANALYSIS_DROPPED_OF_A).
  * -1 on out of memory. */
 int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
                 size_t measured_blocks, struct paired_blocks *out);

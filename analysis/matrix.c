@@ -301,9 +301,9 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 			continue;
 		const struct analysis_matrix_cell *base = analysis_matrix_cell(m, c->victim, -1);
 		char err[ERR_LEN];
-		/* 0: a cell's dropped blocks are those with a usable trial of one side only; the
-		 * dataset's measured blocks would count the blocks --precision gave to others. */
-		if (analysis_compare_groups(&c->group, &base->group, 0, opt,
+		/* A cell's dropped blocks are its own that did not pair; the dataset's measured blocks,
+		 * or the baseline's, would count the blocks --precision gave to other cells. */
+		if (analysis_compare_groups(&c->group, &base->group, ANALYSIS_DROPPED_OF_A, opt,
 		                            &c->vs_baseline, &c->note, err, sizeof err) != 0) {
 			if (!(c->note = strdup(err)))
 				return -1;

@@ -81,9 +81,10 @@ int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 		paired_blocks_release(out);
 		return -1;
 	}
-	size_t union_count = 0, kept_b = 0;
+	size_t union_count = 0, kept_b = 0, a_only = 0;
 	for (long i = 0, j = 0; i < na || j < nb; union_count++) {
 		if (j >= nb || (i < na && va[i].block < vb[j].block)) {
+			a_only++;
 			i++;
 		} else if (i >= na || vb[j].block < va[i].block) {
 			j++;
@@ -96,8 +97,12 @@ int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 	}
 	/* A block where neither side has a usable sample (both failed) is dropped too: the
 	 * measured blocks count every block with a measured trial. */
-	size_t seen = measured_blocks > union_count ? measured_blocks : union_count;
-	out->dropped = seen - out->n;
+	if (measured_blocks == ANALYSIS_DROPPED_OF_A) {
+		out->dropped = a_only + a->failed_trials;
+	} else {
+		size_t seen = measured_blocks > union_count ? measured_blocks : union_count;
+		out->dropped = seen - out->n;
+	}
 	out->b_median_s = median_of(b_values, kept_b);
 	free(va);
 	free(vb);
