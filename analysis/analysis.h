@@ -337,8 +337,9 @@ struct analysis_group_diagnostics {
 
 /* What SMT gives one core for this workload (two copies of it, not a different B beside it):
  * 2 x t_alone / t_sibling, the work done with both siblings busy per unit of one copy's work
- * alone; from the sibling vs solo comparison, else sibling vs non-sibling (each copy alone on its
- * core). Above 1 SMT adds throughput, below 1 it costs throughput. */
+ * alone; t_alone from solo, else same-pu (each copy's user time while two take turns on one
+ * PU), else non-sibling (each copy alone on its core). Above 1 SMT adds throughput, below 1 it
+ * costs throughput. */
 struct analysis_smt_yield {
 	bool known;                 /* false: no sibling placement, no baseline, or a B workload */
 	const char *baseline;       /* the baseline placement's name (borrowed from the result) */

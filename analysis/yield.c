@@ -9,19 +9,17 @@
 
 #include "analysis/internal.h"
 
-/* The comparison of sibling against a one-copy-per-core baseline: solo where it ran, else
- * non-sibling (each copy alone on its core, as the seed article's "no hyperthreading"). */
-static const struct analysis_comparison *yield_comparison(const struct analysis_result *r)
+/* The comparison of sibling against solo among the result's, else against non-sibling (each
+ * copy alone on its core, as the seed article's "no hyperthreading"); NULL when neither ran. */
+static const struct analysis_comparison *yield_comparison(const struct analysis_result *r,
+                                                          enum placement baseline)
 {
-	const char *baselines[] = { placement_name(PLACEMENT_SOLO),
-	                            placement_name(PLACEMENT_NON_SIBLING) };
-	for (size_t k = 0; k < sizeof baselines / sizeof baselines[0]; k++)
-		for (size_t i = 0; i < r->comparison_count; i++) {
-			const struct analysis_comparison *c = &r->comparisons[i];
-			if (!strcmp(c->a.name, placement_name(PLACEMENT_SIBLING))
-			    && !strcmp(c->b.name, baselines[k]))
-				return c;
-		}
+	for (size_t i = 0; i < r->comparison_count; i++) {
+		const struct analysis_comparison *c = &r->comparisons[i];
+		if (!strcmp(c->a.name, placement_name(PLACEMENT_SIBLING))
+		    && !strcmp(c->b.name, placement_name(baseline)))
+			return c;
+	}
 	return NULL;
 }
 
@@ -34,18 +32,14 @@ static double inverse_ratio_mean(const struct analysis_comparison *c)
 	return mean_b * mean_inv_a;
 }
 
-void smt_yield_compute(struct analysis_result *r, const struct analysis_dataset *data)
+/* The yield from the comparison of sibling against a baseline. */
+static void yield_from(struct analysis_smt_yield *y, const struct analysis_comparison *c,
+                       enum placement baseline)
 {
-	struct analysis_smt_yield *y = &r->smt_yield;
-	memset(y, 0, sizeof *y);
-	y->mean = y->ci[0] = y->ci[1] = NAN;
-	/* Beside a different workload B, two copies' work is not the same work: no yield. */
-	const struct analysis_comparison *c = data->from_folder && !data->beside_workload
-	                                      ? yield_comparison(r) : NULL;
-	if (!c || !isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]) || !(c->ratio_ci[0] > 0))
+	if (!isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]) || !(c->ratio_ci[0] > 0))
 		return;
 	y->known = true;
-	y->baseline = c->b.name;
+	y->baseline = placement_name(baseline);
 	y->design = c->design;
 	y->settled = analysis_comparison_settled(c);
 	if (c->design == ANALYSIS_DESIGN_PAIRED) {
@@ -59,4 +53,41 @@ void smt_yield_compute(struct analysis_result *r, const struct analysis_dataset 
 	/* 2 / ratio is decreasing: the ratio's quantiles give the yield's, swapped. */
 	y->ci[0] = 2 / c->ratio_ci[1];
 	y->ci[1] = 2 / c->ratio_ci[0];
+}
+
+/* Without solo, same-pu is the one-PU baseline: its two copies take turns on one PU, so each
+ * copy's user time is what it takes alone (the accounting control checks exactly that). The
+ * registry does not compare sibling with same-pu, so it is compared here. */
+static void yield_from_same_pu(struct analysis_smt_yield *y, const struct analysis_result *r,
+                               const struct analysis_dataset *data)
+{
+	int is = analysis_dataset_find(data, placement_name(PLACEMENT_SIBLING));
+	int ip = analysis_dataset_find(data, placement_name(PLACEMENT_SAME_PU));
+	if (is < 0 || ip < 0 || data->groups[is].n < 2 || data->groups[ip].n < 2)
+		return;
+	struct analysis_comparison c;
+	char err[ERR_LEN];
+	if (analysis_compare_groups(&data->groups[is], &data->groups[ip], data->measured_blocks,
+	                            &r->options, &c, NULL, err, sizeof err) != 0)
+		return; /* out of memory: the yield is not stated, like any other unknown */
+	yield_from(y, &c, PLACEMENT_SAME_PU);
+	analysis_comparison_release(&c);
+}
+
+void smt_yield_compute(struct analysis_result *r, const struct analysis_dataset *data)
+{
+	struct analysis_smt_yield *y = &r->smt_yield;
+	memset(y, 0, sizeof *y);
+	y->mean = y->ci[0] = y->ci[1] = NAN;
+	/* Beside a different workload B, two copies' work is not the same work: no yield. */
+	if (!data->from_folder || data->beside_workload)
+		return;
+	const struct analysis_comparison *c = yield_comparison(r, PLACEMENT_SOLO);
+	if (c) {
+		yield_from(y, c, PLACEMENT_SOLO);
+		return;
+	}
+	yield_from_same_pu(y, r, data);
+	if (!y->known && (c = yield_comparison(r, PLACEMENT_NON_SIBLING)))
+		yield_from(y, c, PLACEMENT_NON_SIBLING);
 }

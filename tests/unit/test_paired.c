@@ -38,6 +38,7 @@ struct scenario {
 	bool with_block_column;
 	int fail_sibling_every; /* > 0: every k-th block's sibling trial failed */
 	const char *baseline;   /* the second placement: "non-sibling" when NULL */
+	const char *extra;      /* a third placement at the baseline's times, or NULL */
 };
 
 static void write_folder(const char *dir, const struct scenario *sc, struct rng *r)
@@ -73,6 +74,12 @@ static void write_folder(const char *dir, const struct scenario *sc, struct rng 
 					fprintf(f, "%ld,0,%s,%d,a,%s,%.6f\n", trial, placement, proc,
 					        failed && proc == 0 ? "crashed" : "ok", exp(log_t));
 			}
+			trial++;
+		}
+		if (sc->extra && sc->with_block_column) {
+			double log_t = log(0.25) + drift + rng_normal(r, 0, sc->noise_sd);
+			for (int proc = 0; proc < 2; proc++)
+				fprintf(f, "%ld,%d,0,%s,%d,a,ok,%.6f\n", trial, b, sc->extra, proc, exp(log_t));
 			trial++;
 		}
 	}
@@ -322,6 +329,19 @@ static void test_smt_yield(void)
 	y = res ? &res->smt_yield : NULL;
 	CHECK(y && y->known && y->design == ANALYSIS_DESIGN_UNPAIRED && y->ci[0] < 1.25
 	      && 1.25 < y->ci[1], "…and unpaired too (%.4f-%.4f)", y ? y->ci[0] : NAN,
+	      y ? y->ci[1] : NAN);
+	analysis_result_free(&res);
+	/* Without solo, same-pu is the one-PU baseline (each copy's user time is its time alone),
+	 * before non-sibling. */
+	sc.baseline = "same-pu";
+	sc.extra = "non-sibling";
+	snprintf(dir, sizeof dir, "%s/yield-same-pu", tmp_root);
+	write_folder(dir, &sc, &r);
+	res = analyze_dir(dir, ANALYSIS_PAIR_AUTO);
+	y = res ? &res->smt_yield : NULL;
+	CHECK(y && y->known && !strcmp(y->baseline, "same-pu") && y->design == ANALYSIS_DESIGN_PAIRED
+	      && y->ci[0] < 1.25 && 1.25 < y->ci[1], "no solo (sibling, same-pu, non-sibling): the yield against "
+	      "same-pu, 1.25 (got %.4f, %.4f-%.4f)", y ? y->mean : NAN, y ? y->ci[0] : NAN,
 	      y ? y->ci[1] : NAN);
 	analysis_result_free(&res);
 	struct analysis_options opt;
