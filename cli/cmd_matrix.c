@@ -310,16 +310,6 @@ static void print_plan(const struct experiment *e)
 	fflush(stdout);
 }
 
-/* The smtbench command line, for meta.json; argv[0] here is "matrix". */
-static char **copy_command_line(int argc, char **argv)
-{
-	char **command_line = xcalloc((size_t)argc + 2, sizeof *command_line);
-	command_line[0] = xstrdup("smtbench");
-	for (int i = 0; i < argc; i++)
-		command_line[i + 1] = xstrdup(argv[i]);
-	return command_line;
-}
-
 /* The workloads and the budget from the options, checked before anything is written. */
 static void settle_matrix_settings(struct experiment *e, const struct matrix_options *o)
 {
@@ -424,7 +414,7 @@ int cmd_matrix(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_exit("matrix", "unexpected argument '%s'", argv[optind]);
-	char **command_line = copy_command_line(argc, argv);
+	char **command_line = run_copy_command_line(argc, argv);
 	if (o.resume_dir) {
 		if (o.settings_given)
 			usage_exit("matrix", "--resume takes no other options but --progress and "

@@ -796,8 +796,7 @@ static void print_plan(const struct experiment *e)
 	fflush(stdout);
 }
 
-/* The smtbench command line, for meta.json; argv[0] here is "run". */
-static char **copy_command_line(int argc, char **argv)
+char **run_copy_command_line(int argc, char **argv)
 {
 	char **command_line = xcalloc((size_t)argc + 2, sizeof *command_line);
 	command_line[0] = xstrdup("smtbench");
@@ -862,7 +861,7 @@ int cmd_run(int argc, char **argv)
 		free(o.names[1]);
 		return EXIT_OK;
 	}
-	char **command_line = copy_command_line(argc, argv);
+	char **command_line = run_copy_command_line(argc, argv);
 	if (o.resume_dir) {
 		if (o.settings_given || optind < argc)
 			usage_exit("run", "--resume takes no other options but --progress and "

@@ -16,6 +16,9 @@
 
 /* results/<UTC time>-<host> (-2, -3... when taken); a new string. */
 char *run_default_out_dir(void);
+/* The smtbench command line, for meta.json: "smtbench" and then argv (argv[0] is the command's
+ * own name, "run" or "matrix"), NULL-terminated; the caller owns it. */
+char **run_copy_command_line(int argc, char **argv);
 
 /* The pair of each wanted placement on this system into e (plan.placements), or the reason it
  * is skipped (said on stderr, kept for meta.json). A bad --pair exits 2. */

@@ -8,16 +8,23 @@
 #include "report/matrix.h"
 #include "report/report.h"
 
+/* Too few trials for a comparison is a normal end of a short or interrupted run: said, with
+ * where the results are. */
+static void no_analysis_yet(FILE *out, const char *err, const char *dir)
+{
+	char *why = text_escape(err), *shown = text_escape(dir);
+	fprintf(out, "no analysis yet: %s\nresults: %s\n", why ? why : err, shown ? shown : dir);
+	free(why);
+	free(shown);
+}
+
 /* A matrix's folder (smtbench matrix) gets the matrix's reports. */
 static void matrix_summary(const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
 	struct matrix_report *rep = matrix_report_new(dir, false, err, sizeof err);
 	if (!rep) {
-		char *why = text_escape(err), *shown = text_escape(dir);
-		fprintf(out, "no analysis yet: %s\nresults: %s\n", why ? why : err, shown ? shown : dir);
-		free(why);
-		free(shown);
+		no_analysis_yet(out, err, dir);
 		return;
 	}
 	fprintf(out, "\n");
@@ -37,11 +44,7 @@ void summary_after_run(const char *dir, FILE *out)
 	}
 	struct report *rep = report_new(dir, err, sizeof err);
 	if (!rep) {
-		/* Too few trials for a comparison is a normal end of a short or interrupted run. */
-		char *why = text_escape(err), *shown = text_escape(dir);
-		fprintf(out, "no analysis yet: %s\nresults: %s\n", why ? why : err, shown ? shown : dir);
-		free(why);
-		free(shown);
+		no_analysis_yet(out, err, dir);
 		return;
 	}
 	fprintf(out, "\n");
