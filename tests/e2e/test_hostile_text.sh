@@ -107,14 +107,16 @@ check "... and nothing raw" bash -c '! raw_control "$1"' _ "$t_out$t_err"
 # --- bytes that are not UTF-8 in a command line (items 1 and 8) -------------------------------
 # An argument that is not UTF-8 was dropped from meta.json (jansson refuses such a string), so
 # that --resume ran the command without it. It is stored as {"hex": ...} and comes back exactly.
+# The line is written in one append: the two copies of a same-pu trial write at once, and a
+# printf then an echo interleaved between them ("2|..|2|..|" and an empty line; seen in CI).
 w=$t_tmp/w.sh
-printf '#!/bin/sh\nprintf "%%s|" "$#" "$@" >>"%s"; echo >>"%s"\ni=0; while [ $i -lt 40000 ]; do i=$((i+1)); done\n' \
-	"$t_tmp/args.log" "$t_tmp/args.log" >"$w"
+printf '#!/bin/sh\nline=$(printf "%%s|" "$#" "$@")\nprintf "%%s\\n" "$line" >>"%s"\ni=0; while [ $i -lt 40000 ]; do i=$((i+1)); done\n' \
+	"$t_tmp/args.log" >"$w"
 chmod +x "$w"
 d=$t_tmp/bytes
 "$SMTBENCH" run --placements solo,same-pu --trials 40 --warmup 0 --out "$d" -- "$w" $'\xff' 'plain' >/dev/null 2>&1 &
 runner=$!
-for _ in $(seq 200); do [[ $(wc -l <"$t_tmp/args.log" 2>/dev/null || echo 0) -ge 6 ]] && break; sleep 0.05; done
+for _ in $(seq 200); do [[ $( (wc -l <"$t_tmp/args.log") 2>/dev/null || echo 0) -ge 6 ]] && break; sleep 0.05; done
 kill -TERM "$runner"; wait "$runner"   # (a background job ignores SIGINT)
 check "the run was interrupted part way" grep -q '"status": "interrupted"' "$d/meta.json"
 check "meta.json stores the argument that is not UTF-8 as hex, the others as text" python3 -c '
