@@ -30,6 +30,19 @@ static const char *prob_text(char buf[16], double p)
 static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
 {
 	char p[16];
+	if (c->design == ANALYSIS_DESIGN_PAIRED) {
+		/* The paired answer rests on the blocks both sides ran in, not on each side's count:
+		 * 30 trials a side can still be 4 usable pairs. */
+		bool few = c->blocks_paired < ANALYSIS_SETTLED_MIN_N;
+		return text_printf(
+			"Not enough data to say: %s%s cannot be told apart from %s with %s paired blocks "
+			"(%zu paired, %zu dropped): %s; run more blocks (10 or more paired); P(slower) = "
+			"%s%s", w->where, w->a, c->b.name, few ? "so few" : "these", c->blocks_paired,
+			c->blocks_dropped,
+			few ? "the interval is unbounded at this number of blocks"
+			    : "the posterior still reaches the edge of the widest grid allowed, so the "
+			      "interval is unbounded here", prob_text(p, c->p_a_gt_b), w->note);
+	}
 	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
 	return text_printf(
 		"Not enough data to say: %s%s cannot be told apart from %s with %s %s (n = %zu and "
