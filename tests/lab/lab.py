@@ -140,9 +140,13 @@ def favour(pid):
     return f"QEMU's threads and session at nice {QEMU_NICE}"
 
 
+# The guest's kernel logs its boot to the console with timestamps (not `quiet`): about 25 KB, well
+# under a second of the emulated serial port, so that a boot that stalls (seen once under heavy
+# load, when `quiet` left nothing to read) shows where it stopped in the note of its retry.
+# /init silences the kernel before the results stream begins.
 def qemu_command(sc, kernel, initramfs, console_path):
     smp = f"{sc.sockets * sc.cores * sc.threads},sockets={sc.sockets},cores={sc.cores},threads={sc.threads}"
-    append = f"console=ttyS0 quiet panic=-1 lab.scenario={sc.guest} {sc.append}".strip()
+    append = f"console=ttyS0 printk.time=1 panic=-1 lab.scenario={sc.guest} {sc.append}".strip()
     return [QEMU, "-name", "lab,debug-threads=on", "-accel", "tcg,thread=multi",
             "-cpu", sc.cpu, "-smp", smp, "-m", "768M", "-nodefaults", "-no-reboot",
             "-display", "none", "-monitor", "none", "-serial", f"file:{console_path}",
@@ -167,7 +171,8 @@ def results_from_console(console):
 
 
 # A kernel that has not reached /init this long after QEMU started is stuck in its boot (seen
-# once here under heavy host load, 8 vCPUs, no message at all): that guest is started once more.
+# once here under heavy host load, 8 vCPUs, with `quiet` on the kernel's command line): that
+# guest is started once more, its console's last lines in the note.
 # Nothing of smtbench has run by then, so a second boot hides no failure of it. A boot takes 3-8 s
 # here; the limit is scaled with the scenario's own and kept to a third of it, so that a stuck boot
 # is always caught and retried before the scenario's limit ends the guest. (It was 90 s, the same
