@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/internal.h"
+#include "common/number.h"
 
 struct analysis_dataset *dataset_new(const char *source, bool from_folder,
                                             enum analysis_unit unit)
@@ -360,21 +361,18 @@ static bool time_ok(double v)
 
 enum seconds_problem parse_seconds(const char *text, double *out)
 {
-	errno = 0;
-	char *rest;
-	double v = strtod(text, &rest);
-	*out = v;
-	if (rest == text || *rest || strpbrk(text, "xX"))
-		return SECONDS_NOT_A_NUMBER;
-	if (errno == ERANGE)
-		return fabs(v) >= 1.0 ? SECONDS_OVERFLOW : SECONDS_UNDERFLOW;
-	if (isnan(v))
-		return SECONDS_NAN;
-	if (isinf(v))
-		return SECONDS_INFINITE;
-	if (v < 0)
+	/* The form is the one rule of common/number.h; the range is a time's. */
+	static const enum seconds_problem of_number[] = {
+		[NUMBER_OK] = SECONDS_OK, [NUMBER_NOT_A_NUMBER] = SECONDS_NOT_A_NUMBER,
+		[NUMBER_OVERFLOW] = SECONDS_OVERFLOW, [NUMBER_UNDERFLOW] = SECONDS_UNDERFLOW,
+		[NUMBER_NAN] = SECONDS_NAN, [NUMBER_INFINITE] = SECONDS_INFINITE,
+	};
+	enum number_problem problem = number_parse_real(text, out);
+	if (problem != NUMBER_OK)
+		return of_number[problem];
+	if (*out < 0)
 		return SECONDS_NEGATIVE;
-	return v > ANALYSIS_TIME_MAX_S ? SECONDS_TOO_LARGE : SECONDS_OK;
+	return *out > ANALYSIS_TIME_MAX_S ? SECONDS_TOO_LARGE : SECONDS_OK;
 }
 
 /* The message for a time that parse_seconds refused, at where ("FILE:LINE", "NAME[i]"). */

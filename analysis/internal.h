@@ -68,11 +68,9 @@ int grow_array(void **array, size_t *cap, size_t need, size_t elem);
  * false for any other text (a sign, an exponent, more than 15 digits), which strtod must read. */
 bool parse_plain_decimal(const char *text, size_t len, double *out);
 
-/* What is wrong with a time, by the one rule for every number the analysis reads (a file of
- * numbers, samples.csv's times, an array): decimal only (strtod also reads hexadecimal, which
- * no timer writes), the whole text, no overflow and no underflow (1e-320 reads as a subnormal
- * that makes every later ratio meaningless), not NaN nor infinite, >= 0, at most
- * ANALYSIS_TIME_MAX_S. */
+/* What is wrong with a time (a file of numbers, samples.csv's times, an array): the one number
+ * rule of common/number.h (decimal, the whole text, no blank, no hex, no inf or nan, no
+ * overflow or underflow), then >= 0 and at most ANALYSIS_TIME_MAX_S. */
 enum seconds_problem {
 	SECONDS_OK,
 	SECONDS_NOT_A_NUMBER,

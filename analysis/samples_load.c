@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -23,6 +24,7 @@
 
 #include "analysis/internal.h"
 #include "common/fileio.h"
+#include "common/number.h"
 #include "common/samples_csv.h"
 #include "common/placements.h"
 
@@ -210,11 +212,17 @@ static int line_reader_fill(struct line_reader *r)
 
 /* The next line and its length with its '\n' if it has one (as getline gives them); the text
  * is writable up to that length and ends at its '\n' or, for a last line without one, at a
- * '\0'. 1 for a line, 0 at the end of the file, -1 with errno. */
+ * '\0'. 1 for a line, 0 at the end of the file, -1 with errno: EMSGSIZE for a line of more
+ * than SAMPLES_CSV_LINE_MAX bytes (the buffer, a chunk, never has to grow for one). */
 static int next_line(struct line_reader *r, char **line, size_t *len)
 {
 	for (;;) {
 		char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		if ((nl ? (size_t)(nl - (r->buf + r->start)) + 1 : r->end - r->start)
+		    > SAMPLES_CSV_LINE_MAX) {
+			errno = EMSGSIZE;
+			return -1;
+		}
 		if (nl) {
 			*line = r->buf + r->start;
 			*len = (size_t)(nl - *line) + 1;
@@ -237,7 +245,8 @@ static int next_line(struct line_reader *r, char **line, size_t *len)
 
 /* ---- one line into a row ------------------------------------------------------------------ */
 
-/* A non-negative decimal integer of up to 18 digits without strtol's cost; else strtol. */
+/* A non-negative decimal integer of up to 18 digits without strtol's cost; else by the one
+ * number rule (common/number.h). */
 static int parse_long_field(const char *text, long *out)
 {
 	if (!*text)
@@ -250,12 +259,10 @@ static int parse_long_field(const char *text, long *out)
 		*out = v;
 		return 0;
 	}
-	char *end;
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (*end || errno)
+	long long whole;
+	if (number_parse_whole(text, &whole) != NUMBER_OK || whole < LONG_MIN || whole > LONG_MAX)
 		return -1;
-	*out = v;
+	*out = (long)whole;
 	return 0;
 }
 
@@ -279,8 +286,9 @@ static int parse_optional_seconds(const char *text, size_t len, double *out)
 	}
 	if (parse_plain_decimal(text, len, out))
 		return 0;
-	/* Anything else by the one rule every reader of numbers follows (parse_seconds): a value
-	 * the plain-file loader refuses (1e-320, 0x10) is refused here too. */
+	/* Anything else by the one rule every reader of numbers follows (parse_seconds, on
+	 * common/number.h): a value the plain-file loader refuses (1e-320, 0x10, " 1") is refused
+	 * here too. */
 	enum seconds_problem problem = parse_seconds(text, out);
 	/* Too large is said by name where it matters (a utime_s past ANALYSIS_TIME_MAX_S). */
 	return problem == SECONDS_OK || problem == SECONDS_TOO_LARGE ? 0 : -1;
@@ -551,6 +559,14 @@ static void folder_load_release(struct folder_load *L)
 	builder_release(&L->b);
 }
 
+/* The message for a line past SAMPLES_CSV_LINE_MAX, at path:line_no. */
+static void long_line_error(const char *path, long line_no, char *err, size_t err_size)
+{
+	set_error(err, err_size, "%s:%ld: a line of more than %d bytes: not a samples.csv that "
+	          "smtbench wrote (a row is a few hundred bytes)", path, line_no,
+	          (int)SAMPLES_CSV_LINE_MAX);
+}
+
 /* Reads the header line through r into hdr; *data_start is where the data lines begin. -1
  * with err. */
 static int read_header(const struct folder_load *L, struct line_reader *r,
@@ -560,7 +576,10 @@ static int read_header(const struct folder_load *L, struct line_reader *r,
 	size_t len;
 	int got = next_line(r, &line, &len), rc = -1;
 	if (got < 0) {
-		set_error(err, err_size, "%s: read error: %s", L->path, strerror(errno));
+		if (errno == EMSGSIZE)
+			long_line_error(L->path, 1, err, err_size);
+		else
+			set_error(err, err_size, "%s: read error: %s", L->path, strerror(errno));
 		goto out;
 	}
 	if (got == 0) {
@@ -802,6 +821,8 @@ static int join_parts(struct folder_load *L, char *err, size_t err_size)
 			set_error(err, err_size, "%s:%ld: more than %d placement names (smtbench "
 			                   "writes a handful): not a samples.csv that smtbench wrote",
 			                   L->path, overflow_line, PLACEMENT_NAMES_MAX);
+		else if (p->error == EMSGSIZE) /* its lines read, the next one too long */
+			long_line_error(L->path, first_line + p->lines, err, err_size);
 		else if (p->error && p->error != ENOMEM)
 			set_error(err, err_size, "%s: read error: %s", L->path,
 			                   strerror(p->error));

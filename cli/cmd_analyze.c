@@ -15,6 +15,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/commands.h"
+#include "common/number.h"
 #include "runner/util.h"
 #include "common/error.h"
 #include "report/matrix.h"
@@ -63,18 +64,10 @@ static void analyze_help(void)
 	       ANALYSIS_GRID_DEFAULT, 100 * ANALYSIS_CONTAMINATED_SHARE);
 }
 
-/* A whole-string finite number. */
+/* A number by the one rule (common/number.h). */
 static int parse_double_strict(const char *text, double *out)
 {
-	if (!*text)
-		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (*end || errno || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
+	return number_parse_real(text, out) == NUMBER_OK ? 0 : -1;
 }
 
 /* What `analyze`'s options asked for. */

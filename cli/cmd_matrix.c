@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "common/number.h"
 #include "cli/run_shared.h"
 #include "common/text.h"
 #include "report/matrix.h"
@@ -151,9 +152,7 @@ static void take_option(int opt, char **argv, struct experiment *e, struct matri
 	case OPT_KERNELS: o->kernels = optarg; break;
 	case OPT_COMMANDS: o->commands = optarg; break;
 	case OPT_PRECISION: {
-		char *end = NULL;
-		e->precision_pct = strtod(optarg, &end);
-		if (end == optarg || *end || !(e->precision_pct > 0)
+		if (number_parse_real(optarg, &e->precision_pct) != NUMBER_OK || !(e->precision_pct > 0)
 		    || !(e->precision_pct <= RUN_MAX_PRECISION_PCT))
 			usage_exit("matrix", "--precision: '%s' is not a number of percent above 0 and at "
 			           "most 50", optarg);
@@ -172,9 +171,8 @@ static void take_option(int opt, char **argv, struct experiment *e, struct matri
 			           "1h30m (at most a century)", optarg);
 		break;
 	case OPT_TRIAL_TIME: {
-		char *end = NULL;
-		e->trial_time_s = strtod(optarg, &end);
-		if (end == optarg || *end || !(e->trial_time_s >= RUN_TRIAL_TIME_MIN_S)
+		if (number_parse_real(optarg, &e->trial_time_s) != NUMBER_OK
+		    || !(e->trial_time_s >= RUN_TRIAL_TIME_MIN_S)
 		    || !(e->trial_time_s <= RUN_TRIAL_TIME_MAX_S))
 			usage_exit("matrix", "--trial-time: '%s' is not a number of seconds from 0.001 "
 			           "to 3600", optarg);

@@ -16,6 +16,7 @@
 
 #include "runner/calibrate.h"
 #include "cli/commands.h"
+#include "common/number.h"
 #include "runner/experiment.h"
 #include "runner/kernels.h"
 #include "runner/meta.h"
@@ -428,9 +429,8 @@ static unsigned long option_ulong(const char *option, unsigned long min, unsigne
 /* A number option in (min, max], or exit 2 naming the option and its range. */
 static double option_double(const char *option, double min, double max, const char *range)
 {
-	char *end = NULL;
-	double value = strtod(optarg, &end);
-	if (end == optarg || *end || !(value > min) || !(value <= max))
+	double value;
+	if (number_parse_real(optarg, &value) != NUMBER_OK || !(value > min) || !(value <= max))
 		usage_exit("run", "--%s: '%s' is not a number %s", option, optarg, range);
 	return value;
 }

@@ -47,6 +47,38 @@ ssize_t fileio_read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
+ssize_t fileio_read_line(FILE *f, char **line, size_t *cap, size_t max)
+{
+	size_t len = 0;
+	int c;
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (len == max)
+			return FILEIO_LINE_TOO_LONG;
+		if (len + 2 > *cap) { /* room for this byte and the NUL */
+			size_t grown_cap = *cap ? *cap * 2 : 256;
+			if (grown_cap > max + 2)
+				grown_cap = max + 2;
+			char *grown = realloc(*line, grown_cap);
+			if (!grown) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*line = grown;
+			*cap = grown_cap;
+		}
+		(*line)[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (len == 0) {
+		if (!ferror(f))
+			errno = 0; /* the end of the file, told from an error */
+		return -1;
+	}
+	(*line)[len] = '\0';
+	return (ssize_t)len;
+}
+
 int fileio_read_first_line(const char *path, char *buf, size_t len)
 {
 	buf[0] = '\0';

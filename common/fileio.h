@@ -9,6 +9,7 @@
 #define SMTBENCH_COMMON_FILEIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Writes all len bytes of buf to fd, retrying short writes and EINTR. 0, or -1 with errno set. */
@@ -17,6 +18,16 @@ int fileio_write_all(int fd, const void *buf, size_t len);
 /* Reads up to len bytes, retrying short reads and EINTR until len bytes or end of file. The
  * number of bytes read (less than len only at end of file), or -1 with errno set. */
 ssize_t fileio_read_full(int fd, void *buf, size_t len);
+
+/* What fileio_read_line returns for a line longer than its max. */
+#define FILEIO_LINE_TOO_LONG (-2)
+
+/* Like getline(3) (the line with its newline into *line, grown as needed, *line the caller's
+ * to free; its length), but bounded: a line of more than max bytes, its newline counted, is not
+ * read further and gives FILEIO_LINE_TOO_LONG, so that a file of one endless line (a sparse
+ * file of NULs) cannot fill the memory. -1 at the end of the file with errno 0, or on a read
+ * error or out of memory with errno set. */
+ssize_t fileio_read_line(FILE *f, char **line, size_t *cap, size_t max);
 
 /* The first line of a small file (a /sys or /proc fact), without its newline, into buf.
  * 0, or -1 when the file is unreadable or that line is empty; buf is then "". */

@@ -345,7 +345,8 @@ static char *mixed_workloads(const char *dir)
 	size_t cap = 0;
 	int c_role = -1, c_work = -1;
 	bool header = false;
-	while (!found && getline(&line, &cap, in) > 0) {
+	/* A line too long to be a row ends the look: the loader says why, next. */
+	while (!found && fileio_read_line(in, &line, &cap, SAMPLES_CSV_LINE_MAX) > 0) {
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!header) {
 			if (!(header = header_columns(line, &c_role, &c_work)))
@@ -679,7 +680,7 @@ static int pool_group(struct fleet *f, struct fleet_group *g)
 		goto done;
 	for (size_t k = 0; k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		if (!h->settled || !(h->log_sd > 0) || !isfinite(h->log_mean))
+		if (!h->settled || !(h->log_sd > 0) || !isfinite(h->log_sd) || !isfinite(h->log_mean))
 			continue;
 		m[n] = h->log_mean;
 		s[n] = h->log_sd;
@@ -691,6 +692,7 @@ static int pool_group(struct fleet *f, struct fleet_group *g)
 		goto done;
 	for (size_t k = 0; k < n; k++) {
 		struct fleet_host *h = &f->hosts[which[k]];
+		h->pooled = true;
 		h->outlier = out[k];
 		h->loo_known = !isnan(loo[2 * k]);
 		h->loo_ci[0] = exp(loo[2 * k]);

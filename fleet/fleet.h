@@ -72,6 +72,8 @@ struct fleet_host {
 	double ratio_mean, ratio_ci[2];
 	const char *verdict;       /* analysis_verdict_name() */
 	bool settled;              /* analysis_comparison_settled(): only settled nodes are pooled */
+	bool pooled;               /* in its group's pool (settled, with a usable summary below):
+	                            * what the reports' "pooled" and pooled.nodes say */
 	double log_mean, log_sd;   /* the normal summary of the log ratio's posterior */
 	bool outlier;
 	bool loo_known;            /* loo_ci computed (a group of FLEET_OUTLIER_MIN_NODES or more) */

@@ -73,7 +73,7 @@ static void node_row(FILE *out, const struct svg_axis *x, const struct fleet_hos
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 		        "stroke-width=\"2\"%s/>\n", svg_map(x, h->ratio_ci[0]), y,
 		        svg_map(x, h->ratio_ci[1]), y, color,
-		        h->settled ? "" : " stroke-dasharray=\"4 3\"");
+		        h->pooled ? "" : " stroke-dasharray=\"4 3\"");
 		svg_marker(out, h->outlier ? 1 : 0, svg_map(x, h->ratio_mean), y, 4.5, color, h->settled);
 	}
 	fputs("</g>\n", out);

@@ -118,7 +118,7 @@ static void host_row(FILE *out, const struct fleet_host *h)
 	/* the en dash is 3 bytes and one column: printf pads bytes */
 	fprintf(out, "  %-16s %-24s %5zu  %-*s %-20s %s%s%s  %s\n", h->host, kernel, h->n,
 	        h->settled ? 8 : 10, host_mean(&ns, h, res), ci, h->verdict,
-	        h->settled ? "" : " (not pooled)", h->outlier ? "  << DISAGREES" : "", h->dir);
+	        h->pooled ? "" : " (not pooled)", h->outlier ? "  << DISAGREES" : "", h->dir);
 }
 
 int fleet_print_text(const struct fleet *f, FILE *out)
@@ -169,7 +169,7 @@ static json_t *host_json(const struct fleet_host *h)
 	                 "ratio_mean", num_or_null(h->ratio_mean), "ratio_ci", pair(h->ratio_ci),
 	                 "verdict", h->verdict, "cpu_model", h->cpu_model, "smt", h->smt,
 	                 "os_kernel", h->os_kernel, "workload", h->workload,
-	                 "comparison", h->comparison, "pooled", h->settled,
+	                 "comparison", h->comparison, "pooled", h->pooled,
 	                 "log_ratio_mean", num_or_null(h->log_mean),
 	                 "log_ratio_sd", num_or_null(h->log_sd), "outlier", h->outlier,
 	                 "others_predict_ci", h->loo_known ? pair(h->loo_ci) : json_null());
@@ -259,7 +259,7 @@ static void markdown_row(FILE *out, const struct fleet_host *h)
 	markdown_cell(out, h->os_kernel);
 	fprintf(out, " | %zu | %s | %s–%s | %s%s | `", h->n, host_mean(&ns, h, res),
 	        format_num(&ns, h->ratio_ci[0], res), format_num(&ns, h->ratio_ci[1], res),
-	        h->verdict, h->settled ? "" : " (not pooled)");
+	        h->verdict, h->pooled ? "" : " (not pooled)");
 	markdown_cell(out, h->dir);
 	fputs("` |\n", out);
 }

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "common/samples_csv.h"
 #include "runner/util.h"
 #include "common/fileio.h"
+#include "common/number.h"
 
 struct store {
 	char *dir;       /* where the folder is now: its temporary name until published */
@@ -318,13 +320,13 @@ static bool field_ok(enum samples_column col, const char *text)
 		return true;
 	if (!*text)
 		return k == 'n' || k == 'r';
-	char *end = NULL;
-	errno = 0;
+	/* By the one number rule (common/number.h), as the analysis reads the file. */
+	long long whole;
+	double real;
 	if (k == 'N' || k == 'n')
-		(void)strtol(text, &end, 10);
-	else if (!isfinite(strtod(text, &end)))
-		return false;
-	return errno == 0 && end != text && *end == '\0';
+		return number_parse_whole(text, &whole) == NUMBER_OK && whole >= LONG_MIN
+		       && whole <= LONG_MAX;
+	return number_parse_real(text, &real) == NUMBER_OK;
 }
 
 /* One row as the scan needs it. */
@@ -529,7 +531,7 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, struct store_scan *
 	ssize_t len;
 	long line_no = 1;
 	int rc = 0;
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while ((len = fileio_read_line(f, &line, &cap, SAMPLES_CSV_LINE_MAX)) > 0) {
 		line_no++;
 		offset += len;
 		if (memchr(line, '\0', (size_t)len)) {
@@ -548,7 +550,12 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, struct store_scan *
 			break;
 		}
 	}
-	if (rc == 0 && ferror(f)) {
+	if (len == FILEIO_LINE_TOO_LONG) {
+		set_error(err, err_size, "%s:%ld: a line of more than %d bytes: not a samples.csv that "
+		          "smtbench wrote; the file is damaged", csv, line_no + 1,
+		          (int)SAMPLES_CSV_LINE_MAX);
+		rc = -1;
+	} else if (rc == 0 && len < 0 && errno) {
 		set_error(err, err_size, "cannot read %s: %s", csv, strerror(errno));
 		rc = -1;
 	}
@@ -568,7 +575,7 @@ static long count_cut_lines(FILE *f, off_t from)
 	off_t pos = 0;
 	long n = 0;
 	rewind(f);
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while ((len = fileio_read_line(f, &line, &cap, SAMPLES_CSV_LINE_MAX)) > 0) {
 		pos += len;
 		if (pos > from && strspn(line, "\r\n") != (size_t)len)
 			n++;
@@ -592,7 +599,7 @@ int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_si
 	}
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len = getline(&line, &cap, f);
+	ssize_t len = fileio_read_line(f, &line, &cap, SAMPLES_CSV_LINE_MAX);
 	long header_len = len > 0 ? header_length(line, len) : -1;
 	/* Another version's header starts with the same first columns but has others after them. */
 	bool other_version = len > 0 && header_len < 0 && strstr(line, "trial,block,warmup,placement,");

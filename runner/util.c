@@ -1,4 +1,5 @@
 #include "runner/util.h"
+#include "common/number.h"
 
 #include <ctype.h>
 #include <err.h>
@@ -68,14 +69,12 @@ char *xasprintf(const char *fmt, ...)
 
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)
 {
-	if (!text || !isdigit((unsigned char)text[0]))
+	/* The one number rule (common/number.h), without a sign. */
+	long long v;
+	if (!text || text[0] == '-' || number_parse_whole(text, &v) != NUMBER_OK
+	    || (unsigned long long)v < min || (unsigned long long)v > max)
 		return -1;
-	errno = 0;
-	char *end = NULL;
-	unsigned long v = strtoul(text, &end, 10);
-	if (errno || *end != '\0' || v < min || v > max)
-		return -1;
-	*out = v;
+	*out = (unsigned long)v;
 	return 0;
 }
 

@@ -47,6 +47,35 @@ check_status 2 "run --resume of a folder whose samples.csv is a FIFO is refused 
 	"${limit[@]}" "$SMTBENCH" run --resume "$d"
 check "... saying it is a FIFO" contains "$t_err" "FIFO"
 
+# --- a regular file of one endless line: samples.csv made sparse (truncate -s 20G) ------------
+# Not a FIFO or a device, so fstat lets it through: every reader of samples.csv must bound its
+# lines (it used to read the 20 GB of NULs into one line: analyze, report and fleet grew to GBs,
+# and run --resume, with its stop signals blocked, took 20 GB and four minutes).
+mem_limit='ulimit -v 1000000;'        # 1 GB: the old readers fail here instead of filling memory
+[[ ${SMTBENCH_SANITIZE:-0} == 1 ]] && mem_limit=''
+sparse=$t_tmp/sparse
+make_run "$sparse/n1"
+make_run "$sparse/n2"
+long_at=$(($(wc -l <"$sparse/n1/samples.csv") + 1))   # the line the NULs start
+truncate -s 20G "$sparse/n1/samples.csv"
+limited() { "${limit[@]}" bash -c "$mem_limit"' exec "$@"' _ "$@"; }
+check_status 2 "analyze of a samples.csv with 20 GB of NULs after its rows is refused at once" \
+	limited "$SMTBENCH" analyze "$sparse/n1"
+check "... naming the file, the line and the bound" \
+	contains "$t_err" "n1/samples.csv:$long_at: a line of more than 65536 bytes"
+check_status 2 "report of it is refused at once" limited "$SMTBENCH" report "$sparse/n1"
+check "... naming the line" contains "$t_err" "samples.csv:$long_at: a line of more than 65536 bytes"
+check_status 0 "fleet over it and a good node ends" limited "$SMTBENCH" fleet "$sparse"
+check "... skipping it with the reason" bash -c 'grep -q "n1: .*samples.csv:$2: a line of more than 65536 bytes" <<<"$1"' _ "$t_out" "$long_at"
+cp -r "$sparse/n1" "$sparse/resume"
+python3 - "$sparse/resume/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["status"] = "running"; json.dump(m, open(sys.argv[1], "w"))
+PY
+check_status 2 "run --resume of it is refused at once" limited "$SMTBENCH" run --resume "$sparse/resume"
+check "... naming the line, and the file is left as it was" bash -c '[[ $1 == *"samples.csv:$3: a line of more than 65536 bytes"* ]] && [[ $(stat -c %s "$2") == 21474836480 ]]' _ "$t_err" "$sparse/resume/samples.csv" "$long_at"
+rm -rf "$sparse"
+
 # --- plain files of numbers (analyze FILE_A FILE_B) -------------------------------------------
 printf '0.25\n0.26\n0.27\n' >"$t_tmp/b.txt"
 check_status 2 "analyze /dev/zero b.txt is refused at once" \
@@ -126,6 +155,66 @@ j = json.loads(sys.argv[1].replace("NaN", "null"))
 assert any("samples.csv:2:" in w for w in j["warnings"]), j["warnings"]
 assert "nan" not in sys.argv[1].lower(), "a NaN in the output"' "$t_out"
 done
+
+# The same rule for what the command line gives (common/number.h): strtod took '0x1' and ' 1'.
+quick=(--placements solo,same-pu --kernel nop --iters 1000 --trials 1 --warmup 0)
+for opt in "--trial-time 0x1" "--trial-time  1" "--precision 0x2" "--precision 1e-320"; do
+	read -r name value <<<"$opt"
+	[[ $opt == *"  1" ]] && value=" 1"
+	check_status 2 "run $name '$value' is refused by the one number rule" \
+		"${limit[@]}" "$SMTBENCH" run "${quick[@]}" "$name" "$value" --out "$t_tmp/opt-run"
+	check "... naming the option and the text" contains "$t_err" "$name: '$value' is not a number"
+	rm -rf "$t_tmp/opt-run"
+done
+check_status 2 "matrix --trial-time 0x1 is refused" "${limit[@]}" "$SMTBENCH" matrix --kernels nop,pause \
+	--trial-time 0x1 --blocks 1 --out "$t_tmp/opt-matrix"
+check "... naming it" contains "$t_err" "--trial-time: '0x1' is not a number"
+check_status 2 "matrix --precision ' 5' is refused" "${limit[@]}" "$SMTBENCH" matrix --kernels nop,pause \
+	--precision " 5" --out "$t_tmp/opt-matrix"
+check_status 2 "analyze --rope 0x1 is refused" "$SMTBENCH" analyze --rope 0x1 "$t_tmp/b.txt" "$t_tmp/b.txt"
+check "... naming it" contains "$t_err" "--rope '0x1'"
+rm -rf "$t_tmp/opt-matrix"
+
+# samples.csv: a leading blank is refused as the plain-file loader refuses it; a resume reads the
+# file by the same rule (it took 0x10 as a time that analyze then skipped).
+d=$t_tmp/num-blank
+make_run "$d"
+python3 - "$d/samples.csv" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n"); u = lines[0].split(",").index("utime_s")
+f = lines[1].split(","); f[u] = " " + f[u]; lines[1] = ",".join(f)
+open(p, "w").write("\n".join(lines))
+PY
+check_status 0 "samples.csv with a utime_s of ' 0.0…' (a leading blank): analyze goes on" \
+	"$SMTBENCH" analyze "$d" --json
+check "... skipping and naming that line" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+assert any("samples.csv:2:" in w for w in j["warnings"]), j["warnings"]' "$t_out"
+d=$t_tmp/num-resume
+make_run "$d"
+python3 - "$d" <<'PY'
+import json, sys
+d = sys.argv[1]
+m = json.load(open(d + "/meta.json")); m["status"] = "running"; json.dump(m, open(d + "/meta.json", "w"))
+lines = open(d + "/samples.csv").read().split("\n"); u = lines[0].split(",").index("utime_s")
+f = lines[1].split(","); f[u] = "0x10"; lines[1] = ",".join(f)
+open(d + "/samples.csv", "w").write("\n".join(lines))
+PY
+cp "$d/samples.csv" "$t_tmp/num-resume.csv"
+check_status 2 "run --resume of a samples.csv with utime_s 0x10 refuses it as damage" \
+	"${limit[@]}" "$SMTBENCH" run --resume "$d"
+check "... naming the line and the value, and changing nothing" bash -c '[[ $1 == *"samples.csv:2: '"'"'0x10'"'"' is not a valid utime_s"* ]] && cmp -s "$2" "$3"' _ "$t_err" "$d/samples.csv" "$t_tmp/num-resume.csv"
+
+# fleet's "pooled" is the pool itself: as many hosts say true as pooled.nodes counts.
+check_status 0 "fleet over the folders with bad numbers" "$SMTBENCH" fleet "$t_tmp" --json
+check "... every group's hosts with \"pooled\": true are the ones pooled.nodes counts" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+for g in j["groups"]:
+    said = sum(1 for h in g["hosts"] if h["pooled"])
+    assert said == g["pooled"]["nodes"], (said, g["pooled"]["nodes"], [h["dir"] for h in g["hosts"]])' "$t_out"
 
 # --- workload-stderr.log has a cap ---------------------------------------------------------
 # 20 MB of error output per process: without the cap 6 blocks of solo + same-pu write 360 MB.

@@ -230,6 +230,42 @@ static void test_set_error(void)
 	CHECK_STR(err, "cpu 12 ", "a NULL or zero-sized buffer is left alone");
 }
 
+/* fileio_read_line: getline's lines, and a line past its bound refused without reading it all. */
+static void test_read_line(void)
+{
+	static const char text[] = "ab\n\ncdefgh\nlast";
+	FILE *f = fmemopen((void *)text, sizeof text - 1, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got = fileio_read_line(f, &line, &cap, 16);
+	CHECK_INT(got, 3, "a line with its newline");
+	CHECK_STR(line, "ab\n", "... as getline gives it");
+	got = fileio_read_line(f, &line, &cap, 16);
+	CHECK_INT(got, 1, "an empty line is its newline");
+	got = fileio_read_line(f, &line, &cap, 7);
+	CHECK_INT(got, 7, "a line of exactly max bytes is read");
+	got = fileio_read_line(f, &line, &cap, 16);
+	CHECK_INT(got, 4, "the last line without a newline");
+	CHECK_STR(line, "last", "... whole");
+	errno = EIO;
+	CHECK(fileio_read_line(f, &line, &cap, 16) == -1 && errno == 0,
+	      "the end of the file is -1 with errno 0, told from an error");
+	fclose(f);
+	/* 1 MB without a newline (as /dev/zero or a sparse file reads): stopped at the bound. */
+	size_t big = 1 << 20;
+	char *zeros = calloc(big, 1);
+	f = zeros ? fmemopen(zeros, big, "r") : NULL;
+	if (CHECK(f != NULL, "a 1 MB line in memory")) {
+		got = fileio_read_line(f, &line, &cap, 100);
+		CHECK_INT(got, FILEIO_LINE_TOO_LONG, "a line of more than max bytes is FILEIO_LINE_TOO_LONG");
+		CHECK(cap <= 102, "... and no more than max + 2 bytes were allocated for it (%zu)", cap);
+		CHECK(ftell(f) <= 101, "... nor more than max + 1 bytes read (%ld)", ftell(f));
+		fclose(f);
+	}
+	free(zeros);
+	free(line);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/smtbench-fileio-XXXXXX";
@@ -241,6 +277,7 @@ int main(void)
 	test_temp_names_unique(dir);
 	test_first_line(dir);
 	test_pipe();
+	test_read_line();
 	test_set_error();
 	rmdir(dir);
 	return test_done("test_fileio");
