@@ -9,11 +9,14 @@ set -u
 $SMTBENCH topo --json >topo.json
 $SMTBENCH run --placements sibling,non-sibling,solo --kernel nop --trial-time ${LAB_TRIAL_TIME:-0.2} \
 	--trials ${LAB_TRIALS:-30} --warmup 2 --out run
+run_status=$?
 # What else the two rigs check, after the timed run above and never inside it: each
 # tests/lab/guest/rig-*.sh (the one-process mode, threads, the matrix) writes into its own
 # files in /out for the host's checks.
-# (With none, the pattern stays as it is: skipped, and the script's status is the run's.)
+# With none, the pattern stays as it is and is skipped. The script's status is the timed run's
+# (each rig's checks read its own files).
 for extra in /lab/guest/rig-*.sh; do
 	[ -f "$extra" ] || continue
 	. "$extra"
 done
+exit $run_status
