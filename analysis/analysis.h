@@ -138,6 +138,8 @@ struct analysis_dataset {
 	bool from_hyperfine;           /* a hyperfine --export-json file: one group per command */
 	enum analysis_unit unit;
 	enum analysis_metric metric;
+	bool one_process;              /* folders: each trial was one process given the placement's
+	                                * CPUs (run --one-process; meta.json's settings.one_process) */
 	struct analysis_group *groups; /* placements in the stable order solo, same-pu, sibling, ... */
 	size_t group_count;
 	struct analysis_point *points; /* every sample in run order, warm-ups included */
@@ -157,7 +159,8 @@ struct analysis_dataset {
 /*
  * Loads DIR/samples.csv (the contract in results/README.md; columns selected by name). A trial
  * is a sample when all its rows are `ok`: with ANALYSIS_UNIT_TRIAL the mean utime_s of its
- * role-a rows, with ANALYSIS_UNIT_PROCESS each role-a row's utime_s. A damaged line (wrong field
+ * role-a rows, with ANALYSIS_UNIT_PROCESS each role-a row's utime_s (wall_s where meta.json
+ * records that metric: analysis_folder_metric). A damaged line (wrong field
  * count, a bad number, a utime_s above ANALYSIS_TIME_MAX_S, a last line cut short) becomes a
  * warning and is skipped. DIR/meta.json is
  * not needed. Returns NULL with a message when the file cannot be read or its header lacks a
@@ -183,6 +186,16 @@ struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum an
  */
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size);
+
+/*
+ * How DIR/meta.json says its trials were run and are analysed: *one_process, each trial one
+ * process given its placement's CPUs (settings.one_process true: then a trial has one row in
+ * every placement), and the metric the folder is analysed by unless analyze --metric says
+ * otherwise ("metric": "user" or "wall", samples_csv.h; else wall for one process, user for
+ * copies). A folder without a readable meta.json, or with other values there: copies, user
+ * time (analysis_load_folder needs no meta.json).
+ */
+enum analysis_metric analysis_folder_metric(const char *dir, bool *one_process);
 
 /* A results folder as analysis_load_folder_excluding loads it, each sample the metric's: user
  * time (utime_s), or wall time (wall_s; a trial whose role-a rows lack it is skipped with a
@@ -346,6 +359,10 @@ struct analysis_smt_yield {
 	enum analysis_design design;
 	bool settled;               /* the comparison it comes from is settled */
 	double mean, ci[2];         /* posterior mean and 95% interval */
+	bool one_process;           /* one process's wall time: baseline time / sibling time */
+	double work;                /* the work the sibling core does against the baseline's one
+	                             * unit: 2 for two copies (or threads by user time), 1 for one
+	                             * process by wall time */
 };
 
 struct analysis_result {
@@ -355,6 +372,7 @@ struct analysis_result {
 	bool from_folder;
 	bool from_hyperfine;
 	enum analysis_metric metric;
+	bool one_process;            /* folders: one process per trial (run --one-process) */
 	enum analysis_unit unit;
 	struct analysis_options options;
 	struct analysis_comparison *comparisons;

@@ -394,6 +394,7 @@ static int describe_dataset(struct analysis_result *r, const struct analysis_dat
 	r->from_folder = data->from_folder;
 	r->from_hyperfine = data->from_hyperfine;
 	r->metric = data->metric;
+	r->one_process = data->one_process;
 	r->unit = data->unit;
 	r->options = *opt;
 	r->warmup_trials = data->warmup_trials;

@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "analysis/internal.h"
 #include "common/fileio.h"
 #include "common/number.h"
@@ -534,6 +536,7 @@ struct folder_load {
 	const char *path;
 	enum analysis_unit unit;
 	enum analysis_metric metric;
+	bool one_process;                  /* a trial has one row in every placement */
 	bool exclude_contaminated;
 	bool have_proc;
 	struct dataset_builder b;
@@ -963,7 +966,7 @@ static int count_rows_per_trial(struct folder_load *L)
 	for (size_t i = 0; i < s->seen_count; i++) {
 		const struct placement_info *info = placement_info_find(s->seen[i].name);
 		if (info)
-			L->rows_per_trial[i] = (size_t)info->nprocs;
+			L->rows_per_trial[i] = L->one_process ? 1 : (size_t)info->nprocs;
 		s->seen[i].known = info != NULL;
 		all_known = all_known && info;
 	}
@@ -1189,12 +1192,42 @@ static int add_trials(struct folder_load *L)
 	return rc < 0 ? -1 : builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
 }
 
+/* The largest meta.json analysis_folder_metric reads: smtbench writes a few kilobytes. */
+#define META_JSON_MAX_BYTES (16 << 20)
+
+enum analysis_metric analysis_folder_metric(const char *dir, bool *one_process)
+{
+	*one_process = false;
+	char *path = text_printf("%s/meta.json", dir);
+	char why[ERR_LEN];
+	int fd = path ? fileio_open_regular(path, O_RDONLY, why, sizeof why) : -1;
+	free(path);
+	if (fd < 0)
+		return ANALYSIS_METRIC_USER;
+	json_t *meta = NULL;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_size <= META_JSON_MAX_BYTES)
+		meta = json_loadfd(fd, 0, NULL);
+	close(fd);
+	*one_process = json_is_true(json_object_get(json_object_get(meta, "settings"),
+	                                            "one_process"));
+	const char *metric = json_string_value(json_object_get(meta, "metric"));
+	enum analysis_metric m = *one_process ? ANALYSIS_METRIC_WALL : ANALYSIS_METRIC_USER;
+	if (metric && !strcmp(metric, SAMPLES_METRIC_WALL))
+		m = ANALYSIS_METRIC_WALL;
+	else if (metric && !strcmp(metric, SAMPLES_METRIC_USER))
+		m = ANALYSIS_METRIC_USER;
+	json_decref(meta);
+	return m;
+}
+
 struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
                                       bool exclude_contaminated, size_t parts,
                                       char *err, size_t err_size)
 {
-	return samples_load_metric(dir, unit, ANALYSIS_METRIC_USER, exclude_contaminated, parts,
-	                           err, err_size);
+	bool one_process;
+	enum analysis_metric metric = analysis_folder_metric(dir, &one_process);
+	return samples_load_metric(dir, unit, metric, exclude_contaminated, parts, err, err_size);
 }
 
 struct analysis_dataset *samples_load_metric(const char *dir, enum analysis_unit unit,
@@ -1217,10 +1250,13 @@ struct analysis_dataset *samples_load_metric(const char *dir, enum analysis_unit
 	}
 	struct folder_load L = { .path = path, .unit = unit, .metric = metric, .last_block = -1,
 	                         .exclude_contaminated = exclude_contaminated };
+	analysis_folder_metric(dir, &L.one_process);
 	bool ok = false;
 	L.b.data = dataset_new(dir, true, unit);
-	if (L.b.data)
+	if (L.b.data) {
 		L.b.data->metric = metric;
+		L.b.data->one_process = L.one_process;
+	}
 	if (!L.b.data)
 		set_error(err, err_size, "%s: out of memory", path);
 	else if (read_rows(&L, fd, parts, err, err_size) == 0) {

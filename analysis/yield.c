@@ -3,6 +3,13 @@
  * per unit time relative to one copy running alone. Two copies on siblings each take t_sibling
  * for the work one copy alone does in t_alone, so the core does 2 · t_alone / t_sibling times
  * the work: above 1, SMT adds throughput; below 1, it costs throughput.
+ *
+ * One process given the placement's CPUs (run --one-process), by its wall time: on the
+ * baseline's one PU (solo, same-pu) it does the whole work in t_alone; on the sibling pair its
+ * threads share one core and do it in t_sibling, so the core does t_alone / t_sibling times the
+ * work. By its user time (analyze --metric user) each thread's CPU time is half the process's
+ * in both, which gives back the copies' 2 · t_alone / t_sibling. Two cores (non-sibling) are
+ * not one core's baseline for one process: no yield from them.
  */
 #include <math.h>
 #include <string.h>
@@ -36,6 +43,7 @@ static double inverse_ratio_mean(const struct analysis_comparison *c)
 static void yield_from(struct analysis_smt_yield *y, const struct analysis_comparison *c,
                        enum placement baseline)
 {
+	double work = y->work;
 	if (!isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]) || !(c->ratio_ci[0] > 0))
 		return;
 	y->known = true;
@@ -46,13 +54,13 @@ static void yield_from(struct analysis_smt_yield *y, const struct analysis_compa
 		double mean = 0;
 		for (size_t i = 0; i < c->log_ratio.count; i++)
 			mean += c->log_ratio.probs[i] * exp(-c->log_ratio.values[i]);
-		y->mean = 2 * mean;
+		y->mean = work * mean;
 	} else {
-		y->mean = 2 * inverse_ratio_mean(c);
+		y->mean = work * inverse_ratio_mean(c);
 	}
-	/* 2 / ratio is decreasing: the ratio's quantiles give the yield's, swapped. */
-	y->ci[0] = 2 / c->ratio_ci[1];
-	y->ci[1] = 2 / c->ratio_ci[0];
+	/* work / ratio is decreasing: the ratio's quantiles give the yield's, swapped. */
+	y->ci[0] = work / c->ratio_ci[1];
+	y->ci[1] = work / c->ratio_ci[0];
 }
 
 /* Without solo, same-pu is the one-PU baseline: its two copies take turns on one PU, so each
@@ -79,6 +87,8 @@ void smt_yield_compute(struct analysis_result *r, const struct analysis_dataset 
 	struct analysis_smt_yield *y = &r->smt_yield;
 	memset(y, 0, sizeof *y);
 	y->mean = y->ci[0] = y->ci[1] = NAN;
+	y->one_process = data->one_process && data->metric == ANALYSIS_METRIC_WALL;
+	y->work = y->one_process ? 1 : 2;
 	/* Beside a different workload B, two copies' work is not the same work: no yield. */
 	if (!data->from_folder || data->beside_workload)
 		return;
@@ -88,6 +98,6 @@ void smt_yield_compute(struct analysis_result *r, const struct analysis_dataset 
 		return;
 	}
 	yield_from_same_pu(y, r, data);
-	if (!y->known && (c = yield_comparison(r, PLACEMENT_NON_SIBLING)))
+	if (!y->known && !data->one_process && (c = yield_comparison(r, PLACEMENT_NON_SIBLING)))
 		yield_from(y, c, PLACEMENT_NON_SIBLING);
 }

@@ -38,8 +38,10 @@ static void analyze_help(void)
 	       "  --unpaired         each placement an independent group: samples ~ Normal(mu,\n"
 	       "                     sigma), the ratio mu_A / mu_B\n"
 	       "  --paired           two files: pair them value by value (equal counts needed)\n"
-	       "  --metric user|wall what a sample measures: user CPU time (a folder's default)\n"
-	       "                     or wall time (samples.csv's wall_s; hyperfine's per-run\n"
+	       "  --metric user|wall what a sample measures: user CPU time (the default for a\n"
+	       "                     folder of copies) or wall time (samples.csv's wall_s: the\n"
+	       "                     default for a folder of one process on each placement's\n"
+	       "                     CPUs, as its meta.json records; hyperfine's per-run\n"
 	       "                     times, its default)\n"
 	       "  --seed-grid        reproduce seed 003 exactly (grids linspace(5, 35, 101)); on a\n"
 	       "                     folder it implies --unit process (the seed used every process\n"
@@ -212,7 +214,12 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 			      "(FILE.json), or two files of numbers", paths[0]);
 			return NULL;
 		} else {
-			data = analysis_load_folder_metric(paths[0], a->unit, a->metric,
+			/* Without --metric, the folder's own: wall time for one process given the
+			 * placement's CPUs (run --one-process), user time for copies. */
+			bool one_process;
+			enum analysis_metric folder_metric = analysis_folder_metric(paths[0], &one_process);
+			data = analysis_load_folder_metric(paths[0], a->unit,
+			                                   a->metric_given ? a->metric : folder_metric,
 			                                   a->exclude_contaminated, err, sizeof err);
 			if (data && matrix_report_applies(paths[0]))
 				warnx("%s is an interference matrix (smtbench matrix): each placement here "

@@ -228,7 +228,9 @@ static void take_kernel_names(struct experiment *e, const char *list)
 		usage_exit("matrix", "--kernels: the list is empty");
 }
 
-/* The kernels: those asked for (each must run here: exit 3), or every kernel this CPU runs. */
+/* The kernels: those asked for (each must run here: exit 3), or every single-threaded kernel
+ * this CPU runs (a matrix binds each process to one CPU: a multi-threaded kernel there is only
+ * a longer one). */
 static void choose_kernels(struct experiment *e, const struct matrix_options *o)
 {
 	if (o->commands)
@@ -240,6 +242,8 @@ static void choose_kernels(struct experiment *e, const struct matrix_options *o)
 	}
 	for (size_t i = 0; i < kernel_count() && e->nworkloads < PLAN_MAX_WORKLOADS; i++) {
 		const struct kernel *k = kernel_at(i);
+		if (k->threads > 1)
+			continue;
 		struct workload *w = &e->workloads[e->nworkloads];
 		xworkload_kernel(w, k->name, k->default_iters);
 		if (run_preflight_kernel(e, w, false)) {
@@ -398,6 +402,12 @@ int cmd_matrix(int argc, char **argv)
 {
 	struct experiment e = { .trials = -2, .warmup = -1, .trial_timeout_s = -1 };
 	struct matrix_options o = { .placement = PLACEMENT_SIBLING };
+	/* run's --one-process has no meaning here: said as such, not as an unknown option. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--one-process"))
+			usage_exit("matrix", "--one-process is for run: a matrix measures each workload "
+			           "beside another, one process per CPU; `smtbench run --one-process -- "
+			           "COMMAND` gives one process a placement's CPUs");
 	int opt;
 	optind = 1;
 	while (!o.done && (opt = cli_getopt(argc, argv, "matrix")) != -1) {

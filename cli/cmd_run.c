@@ -32,7 +32,8 @@
 #define DEFAULT_PLACEMENTS "sibling,non-sibling,solo"
 
 enum { OPT_BESIDE_KERNEL = 256, OPT_BESIDE_ITERS, OPT_LIST_KERNELS, OPT_RESUME, OPT_TRIAL_TIME,
-       OPT_PRECISION, OPT_TRIAL_TIMEOUT, OPT_PROGRESS, OPT_PROGRESS_INTERVAL, OPT_NAME };
+       OPT_PRECISION, OPT_TRIAL_TIMEOUT, OPT_PROGRESS, OPT_PROGRESS_INTERVAL, OPT_NAME,
+       OPT_ONE_PROCESS };
 
 static void help(void)
 {
@@ -76,6 +77,12 @@ static void help(void)
 	       "                         trial, at least %g s; %g s until the warm-up has run);\n"
 	       "                         %d timeouts in a row stop the run\n"
 	       "      --resume DIR       continue an interrupted run where it stopped\n"
+	       "      --one-process      one process per trial, bound to all of the placement's\n"
+	       "                         CPUs (solo, same-pu: A; sibling: A and its sibling;\n"
+	       "                         non-sibling: A and B), its threads placed by the\n"
+	       "                         scheduler; judged by its wall time (analyze's default\n"
+	       "                         for the folder), user time also analysed. For a\n"
+	       "                         multi-threaded program, or --kernel nop-2t\n"
 	       "      --beside-kernel K  run kernel K on the second CPU instead of a second copy\n"
 	       "      --beside-iters N   its iterations (default: as long alone as the first kernel)\n"
 	       "      -- COMMAND ...     run your command (exec'd directly, no shell) instead of a\n"
@@ -94,6 +101,8 @@ static void help(void)
 	       "      --progress-interval T  lines: at most one per T (default %g s)\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show smtbench's version\n\n"
+	       "Every workload finds SMTBENCH_CPUS (the CPUs it is bound to, as \"2,3\") and\n"
+	       "SMTBENCH_PLACEMENT (its placement's name) in its environment.\n\n"
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
 	       "3 no placement possible on this machine, or a kernel this CPU cannot run;\n"
 	       "128+signal when interrupted (the folder is valid: continue with --resume).\n",
@@ -207,7 +216,8 @@ bool run_preflight_kernel(const struct experiment *e, const struct workload *w, 
 	sigprocmask(SIG_SETMASK, NULL, &mask);
 	struct trial_spec spec = {
 		.nprocs = 1,
-		.procs = { { e->pairs[e->plan.placements[0]].pus[0], w->path, argv, w->is_kernel } },
+		.procs = { { .pu = e->pairs[e->plan.placements[0]].pus[0], .path = w->path,
+		             .argv = argv, .kernel = w->is_kernel } },
 		.stderr_fd = -1,
 		.run_origin_s = trial_now_s(),
 		.child_sigmask = &mask,
@@ -412,6 +422,7 @@ const struct option run_long_options[] = {
 	{ "progress", required_argument, NULL, OPT_PROGRESS },
 	{ "progress-interval", required_argument, NULL, OPT_PROGRESS_INTERVAL },
 	{ "name", required_argument, NULL, OPT_NAME },
+	{ "one-process", no_argument, NULL, OPT_ONE_PROCESS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -535,6 +546,7 @@ static void take_option(int opt, char **argv, struct experiment *e, struct run_o
 		break;
 	case OPT_RESUME: o->resume_dir = optarg; break;
 	case OPT_NAME: take_names(optarg, o); break;
+	case OPT_ONE_PROCESS: e->one_process = true; break;
 	case OPT_LIST_KERNELS: list_kernels(); o->done = true; break;
 	case OPT_PROGRESS:
 	case OPT_PROGRESS_INTERVAL: take_progress_option(opt, o); break;
@@ -639,6 +651,17 @@ static void settle_settings(struct experiment *e, const struct run_options *o, i
 		set_command_workloads(e, cmd_argc, cmd_argv);
 	else
 		set_kernel_workloads(e);
+	if (e->one_process && (e->b.argv || e->beside_kernel))
+		usage_exit("run", "--one-process runs one process on all of each placement's CPUs, "
+		           "and %s runs a second workload beside the first: give one of them",
+		           e->beside_kernel ? "--beside-kernel" : "--beside");
+	const struct kernel *k = e->a.is_kernel ? kernel_find(e->kernel) : NULL;
+	if (k && e->one_process && k->threads < 2)
+		warnx("kernel %s has one thread: with --one-process it keeps one of a placement's two "
+		      "CPUs busy (nop-2t has two threads)", k->name);
+	else if (k && !e->one_process && k->threads > 1)
+		warnx("kernel %s has %d threads: without --one-process each copy is bound to one CPU, "
+		      "where its threads take turns", k->name, k->threads);
 	set_names(e, o->names);
 	if (e->trials != -2 && e->duration_s > 0)
 		usage_exit("run", "--blocks (--trials) and --duration exclude each other; give one");
@@ -747,6 +770,8 @@ static void print_workload_sizes(const struct experiment *e)
 		printf("  %s%s%s%s is a command: it cannot be calibrated; its length is shown after "
 		       "the warm-up\n", e->a.name, e->a.named ? " (" : "",
 		       e->a.named ? e->a.argv[0] : "", e->a.named ? ")" : "");
+	if (e->one_process && e->cal_a.iters)
+		printf("  (calibrated as one process alone on one CPU: its threads' CPU time together)\n");
 	if (e->b.named)
 		printf("  beside it: %s (%s)\n", e->b.name, e->b.argv[0]);
 	if (e->cal_b.iters)
@@ -757,10 +782,11 @@ static void print_workload_sizes(const struct experiment *e)
 		struct precision_tracker t;
 		precision_init(&t, e->precision_pct, e->plan.placements, e->plan.nplacements);
 		if (t.have_comparison)
-			printf("  stops when %s/%s is known to ±%g%% (95%% interval, paired by block, as "
+			printf("  stops when %s/%s%s is known to ±%g%% (95%% interval, paired by block, as "
 			       "analyze gives it), after at least %d blocks, or at the limit above\n",
 			       placement_name(t.a), placement_name(t.b),
-			       e->precision_pct, PRECISION_MIN_BLOCKS);
+			       e->one_process ? " (wall time)" : "", e->precision_pct,
+			       PRECISION_MIN_BLOCKS);
 		else
 			printf("  --precision %g: one placement has nothing to compare with; the run "
 			       "goes to the limit above\n", e->precision_pct);
@@ -772,11 +798,17 @@ static void print_plan(const struct experiment *e)
 	long total = plan_total_trials(&e->plan);
 	if (e->b.argv)
 		printf("smtbench run: %s beside %s → %s\n", e->a.name, e->b.name, e->out_dir);
+	else if (e->one_process)
+		printf("smtbench run: %s, one process per trial on all of the placement's CPUs, judged "
+		       "by its wall time → %s\n", e->a.name, e->out_dir);
 	else
 		printf("smtbench run: %s → %s\n", e->a.name, e->out_dir);
 	for (int i = 0; i < e->plan.nplacements; i++) {
 		const struct topo_pair *pair = &e->pairs[e->plan.placements[i]];
-		if (pair->npus == 1)
+		int cpus[2];
+		if (e->one_process && topo_pair_cpus(pair, cpus) == 1)
+			printf("  %-13s CPU %d\n", placement_name(pair->placement), cpus[0]);
+		else if (pair->npus == 1)
 			printf("  %-13s CPU %d\n", placement_name(pair->placement), pair->pus[0]);
 		else
 			printf("  %-13s CPUs %d,%d (share %s)\n", placement_name(pair->placement),

@@ -21,7 +21,7 @@ const struct subcommand subcommands[] = {
 	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N | --trial-time S]\n"
 	  "             [--blocks N | --duration T] [--precision PCT] [--warmup-blocks N]\n"
 	  "             [--pair A,B] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
-	  "             [--beside-kernel NAME [--beside-iters N]]\n"
+	  "             [--beside-kernel NAME [--beside-iters N] | --one-process]\n"
 	  "             [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "             [[--name A[,B]] -- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR [--progress MODE] [--progress-interval T]\n"

@@ -44,6 +44,13 @@
 	X(STEAL,       "steal_s",     false)     \
 	X(LEFTOVERS,   "leftovers",   false)
 
+/* The time a folder's trials are compared by (meta.json's "metric", analyze --metric): user
+ * CPU time (utime_s) for copies, wall time (wall_s) for one process given a placement's CPUs
+ * (run --one-process, meta.json's settings.one_process). A folder whose meta.json names none
+ * is analysed by user time. */
+#define SAMPLES_METRIC_USER "user"
+#define SAMPLES_METRIC_WALL "wall"
+
 /* A trial shared its CPUs (it is "contaminated") when its foreign_s or steal_s is above this
  * share of its duration (its longest wall_s): the one rule the runner's progress lines and the
  * analysis apply. */

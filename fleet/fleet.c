@@ -297,6 +297,13 @@ static json_t *run_settings(const json_t *meta)
 		json_decref(out);
 		return NULL;
 	}
+	/* run --one-process: one process's wall time is another measure than copies' user time,
+	 * so such folders are their own group; other folders keep the key they always had. */
+	if (out && json_is_true(json_object_get(settings, "one_process"))
+	    && json_object_set_new(out, "one_process", json_true()) != 0) {
+		json_decref(out);
+		return NULL;
+	}
 	return out;
 }
 
@@ -723,6 +730,10 @@ static char *settings_words(const json_t *settings)
 	static const char *const words[] = { "command", "beside it", "iters", "placements",
 	                                     "named" };
 	const char *sep = "";
+	if (json_is_true(json_object_get(settings, "one_process"))) {
+		fputs("one process (wall time)", out);
+		sep = "; ";
+	}
 	for (size_t k = 0; k < 5; k++) {
 		json_t *v = json_object_get(settings, keys[k]);
 		if (!v || json_is_null(v))

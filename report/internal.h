@@ -57,6 +57,11 @@ struct report {
 	char *no_sibling_reason;   /* why, from meta.json's skipped placements, or NULL */
 	char *headline_text;
 	char *smt_yield_text;      /* output_smt_yield_sentence, or NULL when not known */
+	/* A folder judged by wall time (run --one-process): the headline comparison again by user
+	 * CPU time (its threads' CPU time together), which every output states after the answer;
+	 * NULL when the folder is judged by user time or that comparison cannot be made. */
+	char *user_time_text;
+	double user_ratio_mean, user_ratio_ci[2];
 	char **sentences;          /* one per comparison, same order */
 	char **warnings;
 	size_t warning_count;
@@ -80,6 +85,8 @@ const char *report_exclusion_text(const struct report *rep, char *buf, size_t si
 
 /* Display helpers. */
 const char *report_unit_label(const struct report *rep); /* "trial" or "process" */
+/* The time a sample is, by the folder's metric: "user CPU time" or "wall time". */
+const char *report_metric_label(const struct report *rep);
 /* The placement's row of the terminal/markdown tables. */
 const struct report_placement *report_find_placement(const struct report *rep, const char *name);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/samples_csv.h"
 #include "analysis/analysis.h"
 #include "report/format.h"
 #include "report/diagnostics.h"
@@ -358,6 +359,12 @@ char *output_smt_yield_sentence(const struct analysis_smt_yield *y, const char *
 	else
 		snprintf(verdict, sizeof verdict, "SMT neither clearly adds nor costs throughput%s "
 		         "(the interval includes 1×)", what);
+	if (y->one_process)
+		return text_printf("With SMT this core did %s× the work of one PU alone (95%% CI %s–%s): "
+		                   "%s (the one process's %s wall time / its sibling wall time, %s)",
+		                   format_num(&ns, y->mean, res), format_num(&ns, y->ci[0], res),
+		                   format_num(&ns, y->ci[1], res), verdict, y->baseline,
+		                   y->design == ANALYSIS_DESIGN_PAIRED ? "paired by block" : "unpaired");
 	return text_printf("With SMT this core did %s× the work of one copy alone (95%% CI %s–%s): "
 	                   "%s (2 × %s time / sibling time per copy, %s)",
 	                   format_num(&ns, y->mean, res), format_num(&ns, y->ci[0], res),
@@ -536,7 +543,8 @@ json_t *output_analysis_json(const struct analysis_result *r)
 	if (o) {
 		json_object_set_new(o, "smt_yield", smt_yield_json(&r->smt_yield));
 		json_object_set_new(o, "metric", json_string(r->metric == ANALYSIS_METRIC_WALL
-		                                             ? "wall" : "user"));
+		                                             ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER));
+		json_object_set_new(o, "one_process", json_boolean(r->one_process));
 		json_object_set_new(o, "hyperfine", json_boolean(r->from_hyperfine));
 		json_object_set_new(o, "workload", r->workload ? json_string(r->workload)
 		                                               : json_null());

@@ -50,6 +50,11 @@ const char *report_unit_label(const struct report *rep)
 	return rep->data->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
 }
 
+const char *report_metric_label(const struct report *rep)
+{
+	return rep->data->metric == ANALYSIS_METRIC_WALL ? "wall time" : "user CPU time";
+}
+
 const struct report_placement *report_find_placement(const struct report *rep, const char *name)
 {
 	for (size_t i = 0; i < rep->placement_count; i++)
@@ -197,16 +202,24 @@ char *report_subject(const struct report *rep)
 	if (rep->beside_workload)
 		return text_printf("the measured workload (run beside `%s`)",
 		                              rep->beside_workload);
+	if (rep->workload && rep->data->one_process)
+		return text_printf("`%s` (one process on the placement's CPUs)", rep->workload);
+	if (rep->data->one_process)
+		return strdup("the workload (one process on the placement's CPUs)");
 	if (rep->workload)
 		return text_printf("each copy of `%s`", rep->workload);
 	return strdup("each copy of the workload");
 }
 
 /* The accounting control's note, after its sentence. */
-static const char *control_note(const struct analysis_comparison *c)
+static const char *control_note(const struct report *rep, const struct analysis_comparison *c)
 {
-	return c->kind == COMPARISON_CONTROL
-	       ? " (the accounting control: user time should match solo, 1×)" : "";
+	if (c->kind != COMPARISON_CONTROL)
+		return "";
+	/* One process on same-pu and solo has the same one CPU: its wall time should match. */
+	return rep->data->metric == ANALYSIS_METRIC_WALL
+	       ? " (the control: wall time should match solo, 1×)"
+	       : " (the accounting control: user time should match solo, 1×)";
 }
 
 static char *comparison_sentence(const struct report *rep, const struct analysis_comparison *c)
@@ -220,7 +233,7 @@ static char *comparison_sentence(const struct report *rep, const struct analysis
 		struct verdict_words w = { .where = where, .a = a, .subject = what,
 		                           .samples = trials ? "trials" : "samples",
 		                           .more = "run more trials", .per = "placement",
-		                           .note = control_note(c), .capitalise = true };
+		                           .note = control_note(rep, c), .capitalise = true };
 		s = verdict_sentence(c, rep->result->options.rope_pct, &w);
 	}
 	free(where);
@@ -659,6 +672,43 @@ static int word_comparisons(struct report *rep)
 	return 0;
 }
 
+/* For a folder judged by wall time: the headline comparison by user CPU time into
+ * rep->user_time_text and its ratio. Not said (NULL) for a folder judged by user time, or when
+ * the comparison cannot be made (a missing column, too few samples). -1 on out of memory. */
+static int word_user_time(struct report *rep)
+{
+	if (rep->data->metric != ANALYSIS_METRIC_WALL)
+		return 0;
+	const struct analysis_comparison *h = &rep->result->comparisons[rep->headline];
+	char err[ERR_LEN];
+	struct analysis_dataset *user = analysis_load_folder_metric(
+		rep->dir, ANALYSIS_UNIT_TRIAL, ANALYSIS_METRIC_USER, rep->exclude_contaminated, err,
+		sizeof err);
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_result *r = user ? analysis_run(user, &opt, err, sizeof err) : NULL;
+	analysis_dataset_free(&user);
+	const struct analysis_comparison *c = NULL;
+	for (size_t i = 0; r && i < r->comparison_count && !c; i++)
+		if (!strcmp(r->comparisons[i].a.name, h->a.name)
+		    && !strcmp(r->comparisons[i].b.name, h->b.name))
+			c = &r->comparisons[i];
+	int rc = 0;
+	if (c && isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0]) && isfinite(c->ratio_ci[1])) {
+		rep->user_ratio_mean = c->ratio_mean;
+		rep->user_ratio_ci[0] = c->ratio_ci[0];
+		rep->user_ratio_ci[1] = c->ratio_ci[1];
+		rep->user_time_text = text_printf(
+			"%s takes %.3g× the user CPU time of %s (its threads' CPU time together; 95%% CI "
+			"%.3g–%.3g, %s); the answer above is by wall time, the program's elapsed time",
+			c->a.name, c->ratio_mean, c->b.name, c->ratio_ci[0], c->ratio_ci[1],
+			analysis_design_name(c->design));
+		rc = rep->user_time_text ? 0 : -1;
+	}
+	analysis_result_free(&r);
+	return rc;
+}
+
 struct report *report_new_excluding(const char *dir, bool exclude_contaminated, char *err,
                                     size_t err_size)
 {
@@ -694,7 +744,8 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
 	rep->headline_text = strdup(rep->sentences[rep->headline]);
 	rep->machine = machine_text(rep->meta);
 	rep->smt_yield_text = output_smt_yield_sentence(&rep->result->smt_yield, rep->workload);
-	if (!rep->headline_text || !rep->machine || build_warnings(rep) < 0)
+	if (!rep->headline_text || !rep->machine || build_warnings(rep) < 0
+	    || word_user_time(rep) < 0)
 		goto oom;
 	return rep;
 oom:
@@ -725,6 +776,7 @@ void report_free(struct report **p)
 	free(rep->files_dir);
 	free(rep->shown_files_dir);
 	free(rep->smt_yield_text);
+	free(rep->user_time_text);
 	free(rep->no_sibling_reason);
 	free(rep->machine);
 	free(rep->meta_problem);

@@ -105,6 +105,11 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	fputs("<p class=\"verdict\" id=\"verdict\">", out);
 	esc_code(out, rep->headline_text);
 	fputs("</p>\n", out);
+	if (rep->user_time_text) {
+		fputs("<p id=\"user-time\">By user time: ", out);
+		esc_code(out, rep->user_time_text);
+		fputs(".</p>\n", out);
+	}
 	if (rep->smt_yield_text) {
 		fputs("<p id=\"smt-yield\">SMT yield: ", out);
 		esc_code(out, rep->smt_yield_text);
@@ -128,13 +133,18 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 
 	fprintf(out, "<h2>Placements</h2>\n<p>One sample per %s: ", report_unit_label(rep));
 	if (rep->beside_workload) {
-		fputs("the user CPU time of <code>", out);
+		fprintf(out, "the %s of <code>", report_metric_label(rep));
 		esc(out, rep->workload ? rep->workload : "the workload");
 		fputs("</code>, the measured workload (role a); <code>", out);
 		esc(out, rep->beside_workload);
 		fputs("</code> ran beside it (role b) and is not measured", out);
+	} else if (rep->data->one_process) {
+		fprintf(out, "the %s of its one process of <code>", report_metric_label(rep));
+		esc(out, rep->workload ? rep->workload : "the workload");
+		fputs("</code>, bound to all of the placement's CPUs (run --one-process; its threads "
+		      "placed by the scheduler)", out);
 	} else {
-		fputs("the mean user CPU time of its copies of <code>", out);
+		fprintf(out, "the mean %s of its copies of <code>", report_metric_label(rep));
 		esc(out, rep->workload ? rep->workload : "the workload");
 		fputs("</code>", out);
 	}
@@ -243,10 +253,12 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	        "P(slower) is the posterior probability that A's mean is larger than B's; the verdict "
 	        "says slower or faster only when it (or its complement) is at least %g, the same "
 	        "evidence as a 95%% interval of the difference that excludes 0. The unit is "
-	        "seconds of user CPU time (wait4's rusage). Placements were interleaved in randomized "
+	        "seconds of %s (%s). Placements were interleaved in randomized "
 	        "blocks, so slow drift of the machine hits every placement alike. The same numbers, "
 	        "with the settings, are in report.md and report.json.</p>\n</body>\n</html>\n",
-	        ANALYSIS_DIRECTION_PROBABILITY);
+	        ANALYSIS_DIRECTION_PROBABILITY, report_metric_label(rep),
+	        rep->data->metric == ANALYSIS_METRIC_WALL ? "from release to reaping, monotonic clock"
+	                                                  : "wait4's rusage");
 	if (fclose(out) != 0) {
 		free(buf);
 		return NULL;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/samples_csv.h"
 #include "report/internal.h"
 #include "report/output.h"
 #include "common/fileio.h"
@@ -73,6 +74,16 @@ static json_t *report_json(const struct report *rep)
 		                                            : json_null());
 	const char *stop_reason = report_meta_string(rep->meta, "stop_reason");
 	json_object_set_new(o, "stop_reason", stop_reason ? json_string(stop_reason) : json_null());
+	/* Which time answered (samples_csv.h's names), and how the trials were run. */
+	json_object_set_new(o, "metric", json_string(rep->data->metric == ANALYSIS_METRIC_WALL
+	                                             ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER));
+	json_object_set_new(o, "one_process", json_boolean(rep->data->one_process));
+	/* A folder judged by wall time: the headline by user CPU time too (null otherwise). */
+	json_object_set_new(o, "user_time", rep->user_time_text
+	                    ? json_pack("{s:f, s:[f, f], s:s}", "ratio_mean", rep->user_ratio_mean,
+	                                "ratio_ci", rep->user_ratio_ci[0], rep->user_ratio_ci[1],
+	                                "sentence", rep->user_time_text)
+	                    : json_null());
 	/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
 	json_object_set_new(o, "excluded_contaminated",
 	                    rep->exclude_contaminated

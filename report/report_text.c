@@ -65,13 +65,18 @@ int report_print_summary(const struct report *rep, bool files_written, FILE *out
 	fprintf(out, "Machine: %s\n", rep->machine);
 	if (rep->beside_workload)
 		fprintf(out, "Workload: %s, run beside %s (role b, not measured); unit of analysis: one "
-		        "%s (user CPU time of %s, the measured workload, role a)\n\n",
+		        "%s (%s of %s, the measured workload, role a)\n\n",
 		        rep->workload ? rep->workload : "not recorded", rep->beside_workload,
-		        report_unit_label(rep), rep->workload ? rep->workload : "the workload");
+		        report_unit_label(rep), report_metric_label(rep),
+		        rep->workload ? rep->workload : "the workload");
+	else if (rep->data->one_process)
+		fprintf(out, "Workload: %s, one process on each placement's CPUs; unit of analysis: one "
+		        "%s (its %s)\n\n", rep->workload ? rep->workload : "not recorded",
+		        report_unit_label(rep), report_metric_label(rep));
 	else
-		fprintf(out, "Workload: %s; unit of analysis: one %s (mean user CPU time of its "
-		        "copies)\n\n", rep->workload ? rep->workload : "not recorded",
-		        report_unit_label(rep));
+		fprintf(out, "Workload: %s; unit of analysis: one %s (mean %s of its copies)\n\n",
+		        rep->workload ? rep->workload : "not recorded", report_unit_label(rep),
+		        report_metric_label(rep));
 	fprintf(out, "  %-14s %-8s %-12s %6s  %-12s %-26s %s\n", "placement", "CPUs", "shares", "n",
 	        "mean s", "95% CI of mean s", "MHz");
 	for (size_t i = 0; i < rep->placement_count; i++) {
@@ -91,6 +96,8 @@ int report_print_summary(const struct report *rep, bool files_written, FILE *out
 		fprintf(out, "%s\n", report_no_sibling_text(rep, buf, sizeof buf));
 	}
 	fprintf(out, "Answer: %s\n", rep->headline_text);
+	if (rep->user_time_text)
+		fprintf(out, "By user time: %s.\n", rep->user_time_text);
 	if (rep->smt_yield_text)
 		fprintf(out, "SMT yield: %s.\n", rep->smt_yield_text);
 	char stop[300];
@@ -243,6 +250,8 @@ static void write_md(const struct report *rep, FILE *out)
 		fprintf(out, "%s\n\n", report_no_sibling_text(rep, buf, sizeof buf));
 	}
 	fprintf(out, "**Answer:** %s\n\n", rep->headline_text);
+	if (rep->user_time_text)
+		fprintf(out, "**By user time:** %s.\n\n", rep->user_time_text);
 	if (rep->smt_yield_text)
 		fprintf(out, "**SMT yield:** %s.\n\n", rep->smt_yield_text);
 	char stop[300];
@@ -252,13 +261,16 @@ static void write_md(const struct report *rep, FILE *out)
 		fprintf(out, "%s\n\n", stop);
 	fprintf(out, "## Placements\n\nOne sample per %s: ", report_unit_label(rep));
 	if (rep->beside_workload) {
-		fputs("the user CPU time of ", out);
+		fprintf(out, "the %s of ", report_metric_label(rep));
 		md_cell(out, rep->workload ? rep->workload : "the workload");
 		fputs(", the measured workload (role a); ", out);
 		md_cell(out, rep->beside_workload);
 		fputs(" ran beside it (role b) and is not measured.", out);
+	} else if (rep->data->one_process) {
+		fprintf(out, "the %s of its one process, bound to all of the placement's CPUs (run "
+		        "--one-process; its threads placed by the scheduler).", report_metric_label(rep));
 	} else {
-		fputs("the mean user CPU time of its copies of the workload.", out);
+		fprintf(out, "the mean %s of its copies of the workload.", report_metric_label(rep));
 	}
 	fputs(" The interval is the 95% credible interval of the mean.\n\n", out);
 	fputs("| placement | CPUs | shares | n | mean s | 95% CI of mean s | MHz |\n"

@@ -329,14 +329,17 @@ static int mean_panels(const struct report *rep, const struct analysis_compariso
 		p->curves = shared ? mu : &mu[s];
 		p->ncurves = shared ? 2 : 1;
 		p->ref = NAN;
-		snprintf(p->title, sizeof p->title, "Posterior of the mean user CPU time per %s%s%s",
-		         unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
-		snprintf(p->x_title, sizeof p->x_title, "mean user CPU time per %s (s)", unit);
+		snprintf(p->title, sizeof p->title, "Posterior of the mean %s per %s%s%s",
+		         report_metric_label(rep), unit, shared ? "" : ": ",
+		         shared ? "" : sides[s]->name);
+		snprintf(p->x_title, sizeof p->x_title, "mean %s per %s (s)", report_metric_label(rep),
+		         unit);
 	}
 	return np;
 }
 
-static void difference_panel(const struct analysis_comparison *c, const char *grid_note,
+static void difference_panel(const struct analysis_comparison *c, const char *metric,
+                             const char *grid_note,
                              struct curve *diff, struct panel *p)
 {
 	char ci[100], m[48];
@@ -352,12 +355,13 @@ static void difference_panel(const struct analysis_comparison *c, const char *gr
 	snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
 	snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
 	         c->a.name, c->b.name);
-	snprintf(p->x_title, sizeof p->x_title, "difference of mean user CPU time (s)");
+	snprintf(p->x_title, sizeof p->x_title, "difference of mean %s (s)", metric);
 }
 
 /* The slowdown's panel when the ratio is known, its points in the new arrays *rv and *rp (the
  * caller frees them). False when there is no ratio to draw. */
-static bool ratio_panel(const struct analysis_comparison *c, const char *grid_note,
+static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
+                        const char *grid_note,
                         struct curve *ratio, struct panel *p, double **rv, double **rp)
 {
 	size_t rn = 0;
@@ -381,7 +385,7 @@ static bool ratio_panel(const struct analysis_comparison *c, const char *grid_no
 	snprintf(p->ref_label, sizeof p->ref_label, "1×: no slowdown");
 	snprintf(p->title, sizeof p->title, "Posterior of the slowdown: %s / %s", c->a.name,
 	         c->b.name);
-	snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean user CPU times (×)");
+	snprintf(p->x_title, sizeof p->x_title, "slowdown, ratio of mean %ss (×)", metric);
 	return true;
 }
 
@@ -422,9 +426,9 @@ char *report_svg_posterior(const struct report *rep)
 	struct panel panels[4];
 	memset(panels, 0, sizeof panels);
 	int np = mean_panels(rep, c, grid_note, mu, panels);
-	difference_panel(c, grid_note, &diff, &panels[np++]);
+	difference_panel(c, report_metric_label(rep), grid_note, &diff, &panels[np++]);
 	double *rv = NULL, *rp = NULL;
-	if (ratio_panel(c, grid_note, &ratio, &panels[np], &rv, &rp))
+	if (ratio_panel(c, report_metric_label(rep), grid_note, &ratio, &panels[np], &rv, &rp))
 		np++;
 	char *svg = posterior_svg(c, panels, np);
 	free(rv);
@@ -572,7 +576,8 @@ static void run_order_panel(FILE *out, const struct report *rep, int group,
 			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
 	}
 	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "user CPU time\nper %s (s)", report_unit_label(rep));
+	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", report_metric_label(rep),
+	         report_unit_label(rep));
 	svg_y_axis(out, &y, RUN_LEFT, ytitle, true);
 	fputs("</g>\n", out);
 }
@@ -724,8 +729,8 @@ static char *run_order_body(const struct report *rep, const char *title, double 
 char *report_svg_run_order(const struct report *rep)
 {
 	char title[200];
-	snprintf(title, sizeof title, "Every sample in run order: mean user CPU time per %s",
-	         report_unit_label(rep));
+	snprintf(title, sizeof title, "Every sample in run order: mean %s per %s",
+	         report_metric_label(rep), report_unit_label(rep));
 	/* The body first: the height is known only after the legend wraps. */
 	double height = 0;
 	char *body = run_order_body(rep, title, &height);
@@ -859,7 +864,8 @@ char *report_svg_samples(const struct report *rep)
 	if (!out)
 		return NULL;
 	char title[200];
-	snprintf(title, sizeof title, "Analysed samples per placement: user CPU time per %s", unit);
+	snprintf(title, sizeof title, "Analysed samples per placement: %s per %s",
+	         report_metric_label(rep), unit);
 	svg_begin(out, WIDTH, HEIGHT, title,
 	          "One column per placement, each on its own y scale so that its spread shows; each "
 	          "marker is one analysed sample (warm-ups excluded), spread sideways so they do not "
@@ -890,7 +896,7 @@ char *report_svg_samples(const struct report *rep)
 	if (!shown)
 		svg_text(out, WIDTH / 2.0, HEIGHT / 2.0, "middle", 13, NULL, "no analysed samples");
 	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "user CPU time per %s (s)", unit);
+	snprintf(ytitle, sizeof ytitle, "%s per %s (s)", report_metric_label(rep), unit);
 	fprintf(out, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
 	        "font-size=\"13\">", (TOP + HEIGHT - BOTTOM) / 2.0);
 	report_xml_escape(out, ytitle);

@@ -22,7 +22,8 @@ static int run_once(const char *path, const char *name, int pu, unsigned long co
 	char *argv[] = { (char *)name, count_text, NULL };
 	struct trial_spec spec = {
 		.nprocs = 1,
-		.procs = { { pu, path, argv, true } }, /* only kernels are calibrated */
+		/* only kernels are calibrated */
+		.procs = { { .pu = pu, .path = path, .argv = argv, .kernel = true } },
 		.stderr_fd = -1,
 		.run_origin_s = trial_now_s(),
 		.child_sigmask = child_sigmask,

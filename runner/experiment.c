@@ -140,6 +140,15 @@ static double mean_role_a_utime(const struct trial_result *r, const struct trial
 	return n ? sum / n : NAN;
 }
 
+/* The time the run follows (progress means, --precision): the role-a processes' mean user time
+ * for copies, the one process's wall time with --one-process (the metric its folder is
+ * analysed by). */
+static double headline_time(const struct experiment *e, const struct trial_result *r,
+                            const struct trial_labels *l)
+{
+	return e->one_process && r->nprocs == 1 ? r->procs[0].wall_s : mean_role_a_utime(r, l);
+}
+
 /* What the trial loop carries from trial to trial. */
 struct run_state {
 	struct experiment *e;
@@ -166,6 +175,12 @@ struct run_state {
 	int timeouts_in_row;
 	long leftover_trials, leftovers;
 	enum run_outcome outcome;
+	/* Each process's environment (SMTBENCH_CPUS, SMTBENCH_PLACEMENT) by placement and
+	 * process, made once for the placements planned; and with --one-process the CPUs the
+	 * process of each placement is bound to. */
+	struct workload_env env[PLACEMENT_COUNT][TRIAL_MAX_PROCS];
+	int one_cpus[PLACEMENT_COUNT][TRIAL_MAX_PUS];
+	int one_ncpus[PLACEMENT_COUNT];
 };
 
 /* "2026-12-01T17:55:00Z": the progress lines' time stamp, in UTC like meta.json's. */
@@ -284,6 +299,24 @@ static void timeout_init(struct run_state *st, const struct stored_trial *previo
 	}
 }
 
+/* The CPUs and environment of each process of each planned placement: with --one-process one
+ * process on all of the placement's CPUs, else one process per CPU of the pair. */
+static void make_environments(struct run_state *st)
+{
+	const struct experiment *e = st->e;
+	for (int i = 0; i < e->plan.nplacements; i++) {
+		enum placement p = e->plan.placements[i];
+		const char *name = placement_name(p);
+		if (e->one_process) {
+			st->one_ncpus[p] = topo_pair_cpus(&e->pairs[p], st->one_cpus[p]);
+			workload_env_init(&st->env[p][0], st->one_cpus[p], st->one_ncpus[p], name);
+			continue;
+		}
+		for (int k = 0; k < placement_nprocs(p) && k < TRIAL_MAX_PROCS; k++)
+			workload_env_init(&st->env[p][k], &e->pairs[p].pus[k], 1, name);
+	}
+}
+
 /* The trials already stored, the time origin, the workloads' error log, and meta.json's new
  * segment. */
 static void run_state_init(struct run_state *st, long first_trial,
@@ -300,7 +333,8 @@ static void run_state_init(struct run_state *st, long first_trial,
 		if (previous[i].trial == st->warmup_trials)
 			st->measured_origin_s = previous[i].start_s;
 		count_trial(&st->means, previous[i].block, previous[i].placement, previous[i].warmup,
-		            previous[i].ok, previous[i].utime_a_s);
+		            previous[i].ok, st->e->one_process ? previous[i].wall_a_s
+		                                               : previous[i].utime_a_s);
 		if (previous[i].end_s > time_offset_s)
 			time_offset_s = previous[i].end_s;
 	}
@@ -313,6 +347,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 	st->progress = mode == PROGRESS_BAR;
 	st->lines = mode == PROGRESS_LINES;
 	timeout_init(st, previous, nprevious);
+	make_environments(st);
 	st->log_path = xasprintf("%s/workload-stderr.log", store_dir(st->s));
 	st->log_fd = store_open_file(st->s, "workload-stderr.log", O_WRONLY | O_CREAT | O_APPEND,
 	                             0666);
@@ -361,7 +396,7 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 	const struct experiment *e = st->e;
 	enum placement p = plan_placement_of(&e->plan, t);
 	*spec = (struct trial_spec){
-		.nprocs = placement_nprocs(p),
+		.nprocs = e->one_process ? 1 : placement_nprocs(p),
 		.stderr_fd = st->log_fd,
 		.run_origin_s = st->origin_s,
 		.child_sigmask = &e->child_sigmask,
@@ -382,8 +417,13 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 			w = &e->workloads[i == 1 && c->b >= 0 ? c->b : c->a];
 			beside = i == 1;
 		}
-		spec->procs[i] = (struct trial_proc_spec){ e->pairs[p].pus[i], w->path, w->argv,
-		                                            w->is_kernel };
+		spec->procs[i] = (struct trial_proc_spec){
+			.pu = e->pairs[p].pus[i], .path = w->path, .argv = w->argv,
+			.kernel = w->is_kernel, .envp = st->env[p][i].envp,
+			/* --one-process: all of the placement's CPUs (pu is the first of them) */
+			.cpus = e->one_process ? st->one_cpus[p] : NULL,
+			.ncpus = e->one_process ? st->one_ncpus[p] : 0,
+		};
 		labels->role[i] = beside ? "b" : "a";
 		labels->workload[i] = w->name;
 	}
@@ -522,7 +562,7 @@ static enum step run_one_trial(struct run_state *st, long t)
 		return STEP_STOP_AFTER;
 	}
 	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
-	            mean_role_a_utime(&result, &labels));
+	            headline_time(st->e, &result, &labels));
 	if (st->e->allocation)
 		allocation_add(st->e->allocation, labels.block, plan_cell_of(&st->e->plan, t),
 		               failure == NULL, mean_role_a_utime(&result, &labels));
@@ -559,6 +599,9 @@ static void run_state_finish(struct run_state *st, long trials_done)
 		matrix_meta_set_stops(st->e, st->outcome == RUN_COMPLETE);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		warnx("%s", err);
+	for (int p = 0; p < PLACEMENT_COUNT; p++)
+		for (int k = 0; k < TRIAL_MAX_PROCS; k++)
+			workload_env_release(&st->env[p][k]);
 	if (st->log_fd >= 0) {
 		off_t size = st->log_capped ? 1 : lseek(st->log_fd, 0, SEEK_END);
 		close(st->log_fd);
@@ -578,9 +621,10 @@ static void show_command_length(const struct run_state *st, long t)
 		return;
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
-	fprintf(stderr, "smtbench: %s is a command, which cannot be calibrated: it ran %.3g s of user "
-	        "time per copy in the %s (its own length sets the trial's)\n", e->a.name,
+	fprintf(stderr, "smtbench: %s is a command, which cannot be calibrated: it ran %.3g s of %s "
+	        "in the %s (its own length sets the trial's)\n", e->a.name,
 	        st->means.every_sum / (double)st->means.every_n,
+	        e->one_process ? "wall time per trial" : "user time per copy",
 	        st->warmup_trials > 0 ? "warm-up" : "first block");
 }
 

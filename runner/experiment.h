@@ -74,6 +74,8 @@ struct experiment {
 	int pair[2];
 	double trial_time_s;     /* --trial-time: what a calibrated kernel aims at; 0 when not calibrated */
 	double precision_pct;    /* --precision: stop at a 95% interval within ±this %; 0 for none */
+	bool one_process;        /* --one-process: each trial runs one process bound to all of its
+	                          * placement's CPUs (topo_pair_cpus), judged by its wall time */
 	char **command_line;     /* argv of smtbench itself, NULL-terminated, owned */
 	/* Derived. */
 	struct workload a, b;    /* b.argv is NULL when both processes run a */

@@ -26,25 +26,28 @@
 static const struct kernel kernel_table[] = {
 	{ "nop", "front end",
 	  "the seed's loop: 2048 one-byte NOPs, a decrement and a branch per iteration",
-	  5000000 },      /* ~48 ns/iter (2048 NOPs: ~11 per cycle on Zen 4) */
+	  5000000, 1 },      /* ~48 ns/iter (2048 NOPs: ~11 per cycle on Zen 4) */
 	{ "mul-latency", "ALU latency",
 	  "one dependent chain of splitmix64's mix (shift, xor, multiply); SMT may help it",
-	  75000000 },     /* ~3.3 ns/iter, ~12 cycles: the chain's latency */
+	  75000000, 1 },     /* ~3.3 ns/iter, ~12 cycles: the chain's latency */
 	{ "mul-throughput", "ALU throughput",
 	  "the same mix as 8 independent chains: the ports are busy; SMT should hurt it",
-	  35000000 },     /* ~7.2 ns/iter for 8 mixes: ~0.9 ns per mix */
+	  35000000, 1 },     /* ~7.2 ns/iter for 8 mixes: ~0.9 ns per mix */
 	{ "pause", "pause delay",
 	  "16 pause instructions per iteration: the spin-wait hint, which yields to the sibling",
-	  625000 },       /* ~0.40 us/iter: ~25 ns per pause */
+	  625000, 1 },       /* ~0.40 us/iter: ~25 ns per pause */
 	{ "l1-load", "L1 load throughput",
 	  "12 independent loads from a 4 KiB buffer that stays in the L1 data cache",
-	  210000000 },    /* ~1.2 ns/iter: ~3 loads per cycle */
+	  210000000, 1 },    /* ~1.2 ns/iter: ~3 loads per cycle */
 	{ "mem-chase", "memory latency",
 	  "a pointer chase through a 64 MiB random cycle, one cache line per step",
-	  1400000 },      /* ~165 ns/iter, plus ~20 ms of set-up */
+	  1400000, 1 },      /* ~165 ns/iter, plus ~20 ms of set-up */
 	{ "avx2-fma", "FMA throughput",
 	  "12 independent chains of 256-bit vfmadd231pd; exits 77 on a CPU without AVX2+FMA",
-	  150000000 },    /* ~1.64 ns/iter: ~2 FMAs per cycle */
+	  150000000, 1 },    /* ~1.64 ns/iter: ~2 FMAs per cycle */
+	{ "nop-2t", "front end",
+	  "one process of two threads, each the nop loop (count per thread): for --one-process",
+	  2500000, 2 },      /* two of nop's ~48 ns/iter: the process's CPU time, both threads */
 };
 
 size_t kernel_count(void)

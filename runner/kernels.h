@@ -17,6 +17,8 @@ struct kernel {
 	const char *bound_by;         /* what limits the loop: "front end", "ALU latency", ... */
 	const char *summary;          /* one line for --list-kernels */
 	unsigned long default_iters;  /* about 0.25 s of user time alone (measured: kernels.c) */
+	int threads;                  /* threads of one process: 1, or 2 for the multi-threaded
+	                               * member (run --one-process); a matrix leaves those out */
 };
 
 size_t kernel_count(void);

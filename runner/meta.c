@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/samples_csv.h"
 #include "common/text.h"
 #include "runner/matrix.h"
 #include "runner/util.h"
@@ -164,6 +165,7 @@ static json_t *settings_json(const struct experiment *e, json_t *names)
 		"pair", pair);
 	json_object_set_new(settings, "trial_timeout_s", timeout);
 	json_object_set_new(settings, "name", names_json(e));
+	json_object_set_new(settings, "one_process", json_boolean(e->one_process));
 	return settings;
 }
 
@@ -236,6 +238,10 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 	if (!meta)
 		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
 	add_speed_settings(meta, e);
+	/* What the analysis compares by default: one process's wall time, or each copy's user
+	 * time (samples_csv.h). */
+	json_object_set_new(meta, "metric", json_string(e->one_process ? SAMPLES_METRIC_WALL
+	                                                                : SAMPLES_METRIC_USER));
 	json_object_set_new(meta, "trial_timeout", trial_timeout_json(e));
 	if (e->plan.ncells > 0) /* smtbench matrix: its kernels and cells (runner/matrix.h) */
 		json_object_set_new(meta, "matrix", matrix_meta_json(e));
@@ -525,6 +531,20 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	}
 	if (load_names(dir, settings, e, err, err_size) != 0)
 		return -1;
+	/* Missing (an older folder): copies. */
+	json_t *one_process = json_object_get(settings, "one_process");
+	if (one_process && !json_is_boolean(one_process)) {
+		set_error(err, err_size, "%s/meta.json: settings.one_process must be true or false",
+		          dir);
+		return -1;
+	}
+	e->one_process = json_is_true(one_process);
+	if (e->one_process && (e->b.argv || e->beside_kernel || e->nworkloads > 0)) {
+		set_error(err, err_size, "%s/meta.json: settings.one_process is true beside a second "
+		          "workload (a beside command or kernel, or a matrix): it runs one process "
+		          "alone", dir);
+		return -1;
+	}
 	/* Missing (an older folder) or null: automatic. */
 	json_t *timeout = json_object_get(settings, "trial_timeout_s");
 	e->trial_timeout_s = json_is_number(timeout) ? json_number_value(timeout) : -1;

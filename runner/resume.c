@@ -167,7 +167,7 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 	r->complete = status && !strcmp(status, "complete");
 	if (!r->complete)
 		check_host(&r->e, dir);
-	if (store_scan(r->store, &r->scan, err, sizeof err) != 0)
+	if (store_scan(r->store, r->e.one_process, &r->scan, err, sizeof err) != 0)
 		errx(EXIT_USAGE, "cannot resume: %s; nothing was changed (repair or remove the "
 		     "damaged line by hand, then resume again)", err);
 	if (r->e.plan.ncells > 0 && r->e.precision_pct > 0) { /* a matrix with --precision */

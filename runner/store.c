@@ -336,10 +336,17 @@ struct scanned_row {
 	enum placement placement;
 };
 
+/* The rows a trial of placement p has: one per process of the placement, or one in every
+ * placement for a run of one process (run --one-process). */
+static int rows_per_trial(bool one_process, enum placement p)
+{
+	return one_process ? 1 : placement_nprocs(p);
+}
+
 /* Why fields[] is not a valid row (a constant string, or one written into why), or NULL with
  * *r filled. */
-static const char *check_row(char **fields, size_t nfields, struct scanned_row *r, char *why,
-                             size_t why_size)
+static const char *check_row(char **fields, size_t nfields, bool one_process,
+                             struct scanned_row *r, char *why, size_t why_size)
 {
 	if (nfields != SAMPLES_COLUMN_COUNT) {
 		snprintf(why, why_size, "%zu fields where the header has %d", nfields,
@@ -365,13 +372,14 @@ static const char *check_row(char **fields, size_t nfields, struct scanned_row *
 	r->warmup = warmup == 1;
 	if (r->trial < 0 || r->block < 0 || (warmup != 0 && warmup != 1))
 		return "trial, block or warmup out of range";
-	if (r->proc < 0 || r->proc >= placement_nprocs(r->placement))
+	if (r->proc < 0 || r->proc >= rows_per_trial(one_process, r->placement))
 		return "proc is not a process of its placement";
 	return NULL;
 }
 
 struct scan_state {
 	struct store_scan *out;
+	bool one_process;          /* one row per trial (run --one-process) */
 	long capacity;
 	struct scanned_row first;  /* the current trial's first row */
 	long first_line;           /* its line number; 0 before the first trial */
@@ -379,7 +387,7 @@ struct scan_state {
 	unsigned procs_seen;       /* bit per proc */
 	off_t end;                 /* just after the current trial's last row */
 	struct stored_trial summary;
-	double utime_sum;
+	double utime_sum, wall_sum;
 	int utime_count;
 	char why[ERR_LEN];         /* the message of the last damaged line */
 };
@@ -405,6 +413,7 @@ static void push_trial(struct scan_state *st)
 		out->trials = xrealloc(out->trials, (size_t)st->capacity * sizeof *out->trials);
 	}
 	st->summary.utime_a_s = st->utime_count ? st->utime_sum / st->utime_count : NAN;
+	st->summary.wall_a_s = st->utime_count ? st->wall_sum / st->utime_count : NAN;
 	out->trials[out->ntrials++] = st->summary;
 	out->complete_end = st->end;
 }
@@ -414,7 +423,7 @@ static const char *add_row(struct scan_state *st, const struct scanned_row *r, c
                            off_t line_end)
 {
 	char *why = st->why;
-	int expected = placement_nprocs(st->first.placement);
+	int expected = rows_per_trial(st->one_process, st->first.placement);
 	if (r->placement != st->first.placement || r->block != st->first.block
 	    || r->warmup != st->first.warmup)
 		snprintf(why, sizeof st->why, "trial %ld's rows disagree on its placement, block or warmup",
@@ -441,6 +450,7 @@ static const char *add_row(struct scan_state *st, const struct scanned_row *r, c
 	bool role_a = !strcmp(fields[SAMPLES_COL_ROLE], "a");
 	if (role_a) {
 		st->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);
+		st->wall_sum += strtod(fields[SAMPLES_COL_WALL], NULL);
 		st->utime_count++;
 	}
 	*(role_a ? &st->summary.workload_a : &st->summary.workload_b) =
@@ -454,7 +464,7 @@ static const char *start_trial(struct scan_state *st, const struct scanned_row *
 	char *why = st->why;
 	long want = 0;
 	if (st->first_line) {
-		int expected = placement_nprocs(st->first.placement);
+		int expected = rows_per_trial(st->one_process, st->first.placement);
 		if (st->rows < expected) {
 			snprintf(why, sizeof st->why, "trial %ld (from line %ld) has %d of its %d rows, and "
 			         "more trials follow it", st->first.trial, st->first_line, st->rows,
@@ -477,7 +487,7 @@ static const char *start_trial(struct scan_state *st, const struct scanned_row *
 	                                     .placement = r->placement, .warmup = r->warmup,
 	                                     .ok = true, .start_s = INFINITY, .line = line_no,
 	                                     .workload_a = -1, .workload_b = -1 };
-	st->utime_sum = 0;
+	st->utime_sum = st->wall_sum = 0;
 	st->utime_count = 0;
 	return NULL;
 }
@@ -492,7 +502,7 @@ static const char *scan_line(struct scan_state *st, char *line, long line_no, of
 	char *fields[SAMPLES_COLUMN_COUNT];
 	size_t n = samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT);
 	struct scanned_row r;
-	const char *why = check_row(fields, n, &r, st->why, sizeof st->why);
+	const char *why = check_row(fields, n, st->one_process, &r, st->why, sizeof st->why);
 	if (!why && (!st->first_line || r.trial != st->first.trial))
 		why = start_trial(st, &r, line_no);
 	if (!why)
@@ -504,7 +514,7 @@ static const char *scan_line(struct scan_state *st, char *line, long line_no, of
  * fewer rows than its placement has processes) is what store_cut_torn will cut. */
 static void scan_finish(struct scan_state *st)
 {
-	if (st->first_line && st->rows == placement_nprocs(st->first.placement))
+	if (st->first_line && st->rows == rows_per_trial(st->one_process, st->first.placement))
 		push_trial(st);
 }
 
@@ -522,10 +532,10 @@ static long header_length(const char *line, ssize_t len)
 }
 
 /* Reads every line of f after the header, checking each. 0, or -1 with err "FILE:LINE: why". */
-static int scan_rows(FILE *f, const char *csv, off_t offset, struct store_scan *out, char *err,
-                     size_t err_size)
+static int scan_rows(FILE *f, const char *csv, off_t offset, bool one_process,
+                     struct store_scan *out, char *err, size_t err_size)
 {
-	struct scan_state st = { .out = out };
+	struct scan_state st = { .out = out, .one_process = one_process };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -584,7 +594,8 @@ static long count_cut_lines(FILE *f, off_t from)
 	return n;
 }
 
-int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_size)
+int store_scan(struct store *s, bool one_process, struct store_scan *out, char *err,
+               size_t err_size)
 {
 	*out = (struct store_scan){ 0 };
 	char *csv = join_path(s->dir, "samples.csv");
@@ -614,7 +625,7 @@ int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_si
 		          STORE_CSV_HEADER);
 	else {
 		out->complete_end = header_len;
-		rc = scan_rows(f, csv, header_len, out, err, err_size);
+		rc = scan_rows(f, csv, header_len, one_process, out, err, err_size);
 	}
 	if (rc == 0 && out->complete_end < out->file_size)
 		out->cut_lines = count_cut_lines(f, out->complete_end);
@@ -656,7 +667,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	if (!s)
 		return NULL;
 	struct store_scan scan;
-	if (store_scan(s, &scan, err, err_size) != 0 || store_cut_torn(s, &scan, err, err_size) != 0) {
+	if (store_scan(s, false, &scan, err, err_size) != 0 || store_cut_torn(s, &scan, err, err_size) != 0) {
 		store_scan_release(&scan);
 		store_close(&s);
 		return NULL;

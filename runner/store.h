@@ -49,6 +49,7 @@ struct stored_trial {
 	enum placement placement;
 	bool warmup, ok;
 	double utime_a_s; /* mean user time of the trial's role-a processes when ok */
+	double wall_a_s;  /* their mean wall time (one process's: run --one-process's metric) */
 	double start_s;   /* earliest start_s of the trial */
 	/* Its role-a and role-b workloads, indexes into store_scan.workloads (-1: none, or past
 	 * STORE_SCAN_MAX_WORKLOADS names): what --resume checks a matrix's cells against. */
@@ -75,11 +76,13 @@ struct store_scan {
 /*
  * Reads every row: blank lines are skipped; every other line must be a valid row (its number of
  * fields, numbers where numbers belong, a known placement), trials numbered 0, 1, 2... in file
- * order, each with exactly one row per process of its placement. Only the last trial may be
+ * order, each with exactly one row per process of its placement (one_process: one row in every
+ * placement, as run --one-process writes them). Only the last trial may be
  * torn (a final line without its newline, or missing a row): it is left to store_cut_torn.
  * Damage anywhere else is -1 with err "DIR/samples.csv:LINE: what is wrong".
  */
-int store_scan(struct store *s, struct store_scan *out, char *err, size_t err_size);
+int store_scan(struct store *s, bool one_process, struct store_scan *out, char *err,
+               size_t err_size);
 void store_scan_release(struct store_scan *scan);
 
 /* Cuts the torn last trial a scan found (if any) and fsyncs. -1 with err. */

@@ -248,7 +248,8 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 	close_descriptors_from(STDERR_FILENO + 1, exec_fd, max_fd);
 	sigprocmask(SIG_SETMASK, spec->child_sigmask, NULL);
 
-	execv(spec->procs[index].path, spec->procs[index].argv);
+	const struct trial_proc_spec *proc = &spec->procs[index];
+	execve(proc->path, proc->argv, proc->envp ? proc->envp : environ);
 	int err = errno;
 	fileio_write_all(exec_fd, &err, sizeof err);
 	_exit(err == ENOENT ? 127 : 126);
@@ -309,18 +310,19 @@ static double read_cur_freq_mhz(int pu)
 	return read_leading_number(path) / 1000.0;
 }
 
-static void sample_frequency(const struct trial_spec *spec, struct trial_result *out)
+/* The mean current frequency of the trial's PUs (NAN when one is unreadable). */
+static void sample_frequency(const int *pus, int npus, struct trial_result *out)
 {
 	double sum = 0;
-	for (int i = 0; i < spec->nprocs; i++) {
-		double mhz = read_cur_freq_mhz(spec->procs[i].pu);
+	for (int i = 0; i < npus; i++) {
+		double mhz = read_cur_freq_mhz(pus[i]);
 		if (isnan(mhz)) {
 			out->freq_mhz = NAN;
 			return;
 		}
 		sum += mhz;
 	}
-	out->freq_mhz = sum / spec->nprocs;
+	out->freq_mhz = npus > 0 ? sum / npus : NAN;
 }
 
 static void record_exit(struct proc_result *r, bool kernel, int status, const struct rusage *ru)
@@ -399,7 +401,8 @@ struct trial_state {
 	struct child children[TRIAL_MAX_PROCS];
 	double release_s; /* when the first process went on to exec, all bound (its report) */
 	long max_fd;      /* the highest descriptor a child closes where close_range is missing */
-	int pus[TRIAL_MAX_PROCS];
+	int pus[TRIAL_MAX_PUS]; /* the CPUs its processes are bound to, each once */
+	int npus;
 	struct cpustat stat_before; /* the PUs' ticks just before the processes started */
 	bool stat_known;
 };
@@ -426,11 +429,15 @@ struct child_setup {
 	int exec_pipe[2];
 };
 
-/* Fills cs for a child bound to pu. -1 (errno) when a pipe fails, with nothing left open. */
-static int prepare_child(int pu, struct child_setup *cs)
+/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails, with nothing left
+ * open. */
+static int prepare_child(const struct trial_proc_spec *proc, struct child_setup *cs)
 {
 	CPU_ZERO(&cs->mask);
-	CPU_SET(pu, &cs->mask);
+	if (proc->ncpus <= 0)
+		CPU_SET(proc->pu, &cs->mask);
+	for (int k = 0; k < proc->ncpus; k++)
+		CPU_SET(proc->cpus[k], &cs->mask);
 	if (pipe2(cs->ready, O_CLOEXEC) != 0)
 		return -1;
 	if (pipe2(cs->exec_pipe, O_CLOEXEC) != 0) {
@@ -445,7 +452,40 @@ static int prepare_child(int pu, struct child_setup *cs)
 /* The measured PUs' /proc/stat counters just before the trial's processes start. */
 static void read_cpustat_before(struct trial_state *st)
 {
-	st->stat_known = cpustat_read("/proc/stat", st->pus, st->spec->nprocs, &st->stat_before) == 0;
+	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
+}
+
+/* The CPUs the trial's processes are bound to, each once, into pus (at most TRIAL_MAX_PUS);
+ * returns how many. */
+static int measured_pus(const struct trial_spec *spec, int pus[TRIAL_MAX_PUS])
+{
+	int n = 0;
+	for (int i = 0; i < spec->nprocs; i++) {
+		const struct trial_proc_spec *p = &spec->procs[i];
+		int count = p->ncpus > 0 ? p->ncpus : 1;
+		for (int k = 0; k < count; k++) {
+			int cpu = p->ncpus > 0 ? p->cpus[k] : p->pu;
+			bool seen = false;
+			for (int j = 0; j < n; j++)
+				seen = seen || pus[j] == cpu;
+			if (!seen && n < TRIAL_MAX_PUS)
+				pus[n++] = cpu;
+		}
+	}
+	return n;
+}
+
+/* "CPU 2" or "CPUs 2,3": the CPUs proc is bound to, for messages. */
+static const char *cpus_text(const struct trial_proc_spec *proc, char *buf, size_t len)
+{
+	if (proc->ncpus <= 1) {
+		snprintf(buf, len, "CPU %d", proc->ncpus == 1 ? proc->cpus[0] : proc->pu);
+		return buf;
+	}
+	size_t used = (size_t)snprintf(buf, len, "CPUs %d", proc->cpus[0]);
+	for (int k = 1; k < proc->ncpus && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, ",%d", proc->cpus[k]);
+	return buf;
 }
 
 static int ON_PARTNER_STACK partner_main(void *arg)
@@ -476,10 +516,11 @@ static enum start_result await_ready(struct trial_state *st)
 		}
 		ssize_t got = fileio_read_full(st->children[i].ready_fd, &report, sizeof report);
 		close_fd(&st->children[i].ready_fd);
+		char cpus[64];
+		cpus_text(&spec->procs[i], cpus, sizeof cpus);
 		if (got != (ssize_t)sizeof report) {
 			r->status = PROC_BIND_FAILED;
-			snprintf(r->error, sizeof r->error, "died before binding to CPU %d",
-			         spec->procs[i].pu);
+			snprintf(r->error, sizeof r->error, "died before binding to %s", cpus);
 			result = NOT_BOUND;
 			continue;
 		}
@@ -498,12 +539,12 @@ static enum start_result await_ready(struct trial_state *st)
 		if (report.code == CHILD_PARTNER_FAILED)
 			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
 		else if (report.code == CHILD_BIND_FAILED)
-			snprintf(r->error, sizeof r->error, "sched_setaffinity to CPU %d: %s",
-			         spec->procs[i].pu, strerror(report.err));
+			snprintf(r->error, sizeof r->error, "sched_setaffinity to %s: %s", cpus,
+			         strerror(report.err));
 		else
 			snprintf(r->error, sizeof r->error,
-			         "affinity read back after binding to CPU %d is not that CPU alone",
-			         spec->procs[i].pu);
+			         "affinity read back after binding to %s is not %s alone", cpus,
+			         spec->procs[i].ncpus > 1 ? "those CPUs" : "that CPU");
 		result = NOT_BOUND;
 	}
 	if (result == STARTED && first_released_s > 0 && isfinite(first_released_s))
@@ -546,7 +587,7 @@ static enum start_result start_processes(struct trial_state *st)
 	struct child_setup cs[TRIAL_MAX_PROCS];
 	int made = 0;
 	for (; made <= last; made++)
-		if (prepare_child(spec->procs[made].pu, &cs[made]) != 0)
+		if (prepare_child(&spec->procs[made], &cs[made]) != 0)
 			break;
 	if (made <= last) {
 		int saved_errno = errno;
@@ -692,7 +733,7 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 		/* Only a wake-up without a signal: the processes have been busy WAKE_INTERVAL_NS, so
 		 * the frequency is theirs (a trial shorter than that has none). */
 		if (sig < 0 && !frequency_sampled && remaining == spec->nprocs) {
-			sample_frequency(spec, st->out);
+			sample_frequency(st->pus, st->npus, st->out);
 			frequency_sampled = true;
 		}
 		remaining -= reap_ended(st);
@@ -720,7 +761,7 @@ static double overlap_of(const struct trial_state *st)
 static void measure_foreign(const struct trial_state *st)
 {
 	struct cpustat after;
-	if (!st->stat_known || cpustat_read("/proc/stat", st->pus, st->spec->nprocs, &after) != 0)
+	if (!st->stat_known || cpustat_read("/proc/stat", st->pus, st->npus, &after) != 0)
 		return;
 	double tick_s = cpustat_tick_s(), own_s = 0;
 	for (int i = 0; i < st->spec->nprocs; i++)
@@ -821,10 +862,9 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	struct trial_state st = { .spec = spec, .out = out };
 	init_result(spec, out);
 	st.max_fd = sysconf(_SC_OPEN_MAX) > 0 ? sysconf(_SC_OPEN_MAX) : 1024;
-	for (int i = 0; i < spec->nprocs; i++) {
+	for (int i = 0; i < spec->nprocs; i++)
 		st.children[i] = (struct child){ .pid = -1, .ready_fd = -1, .exec_fd = -1 };
-		st.pus[i] = spec->procs[i].pu;
-	}
+	st.npus = measured_pus(spec, st.pus);
 	enum trial_outcome outcome = TRIAL_COMPLETED;
 	enum start_result started = start_processes(&st);
 	if (started == START_FAILED) {

@@ -1,8 +1,9 @@
 /*
  * trial.h — one trial: start one or two processes together on chosen PUs and measure each.
  *
- * Each child binds itself to its PU with an affinity mask built before it starts, reads the
- * mask back and reports ready; then it execs the workload directly (no shell). The runner starts
+ * Each child binds itself to its PU (or, for one process given a placement's CPUs, to those
+ * CPUs) with an affinity mask built before it starts, reads the mask back and reports ready;
+ * then it execs the workload directly (no shell), with the environment its spec gives. The runner starts
  * the last process (the only one of a solo trial) with vfork and waits until it has exec'd. In a
  * pair, that process, once bound, starts its partner as the runner's child too (clone with
  * CLONE_VFORK | CLONE_PARENT, sharing memory until exec, as vfork does) and waits for it: the
@@ -34,6 +35,8 @@
 #include <stdbool.h>
 
 #define TRIAL_MAX_PROCS 2
+/* The most CPUs a trial measures: its processes' together. */
+#define TRIAL_MAX_PUS 2
 
 struct trial_proc_spec {
 	int pu;             /* OS index to bind to */
@@ -41,6 +44,12 @@ struct trial_proc_spec {
 	char *const *argv;  /* NULL-terminated; argv[0] is what the workload sees */
 	bool kernel;        /* one of smtbench's kernels: exit status 77 means "not supported on
 	                     * this CPU"; for a user's command 77 is an ordinary failed exit */
+	/* With ncpus > 0 the process is bound to these CPUs (OS indexes; run --one-process: one
+	 * process given a placement's CPUs, its threads placed by the scheduler) and pu is the
+	 * first of them; 0: bound to pu alone. */
+	const int *cpus;
+	int ncpus;
+	char *const *envp;  /* the environment it gets (SMTBENCH_CPUS...); NULL: the runner's */
 };
 
 struct trial_spec {

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sched.h>
+
 #include <nettle/sha2.h>
 
 #include "runner/kernels.h"
@@ -240,4 +242,54 @@ void workload_release(struct workload *w)
 	free(w->path);
 	strings_free(w->argv);
 	memset(w, 0, sizeof *w);
+}
+
+/* Whether entry ("NAME=value") sets variable name. */
+static bool sets_variable(const char *entry, const char *name)
+{
+	size_t len = strlen(name);
+	return strncmp(entry, name, len) == 0 && entry[len] == '=';
+}
+
+static int compare_ints(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+void workload_env_init(struct workload_env *env, const int *cpus, int ncpus,
+                       const char *placement_name)
+{
+	int sorted[CPU_SETSIZE];
+	int n = ncpus < CPU_SETSIZE ? ncpus : CPU_SETSIZE;
+	memcpy(sorted, cpus, (size_t)n * sizeof *sorted);
+	qsort(sorted, (size_t)n, sizeof *sorted, compare_ints);
+	char *list = xasprintf("%s=", WORKLOAD_ENV_CPUS);
+	for (int i = 0; i < n; i++) {
+		char *longer = xasprintf("%s%s%d", list, i ? "," : "", sorted[i]);
+		free(list);
+		list = longer;
+	}
+	env->cpus_var = list;
+	env->placement_var = xasprintf("%s=%s", WORKLOAD_ENV_PLACEMENT, placement_name);
+	size_t count = 0;
+	while (environ && environ[count])
+		count++;
+	env->envp = xcalloc(count + 3, sizeof *env->envp);
+	size_t k = 0;
+	for (size_t i = 0; i < count; i++)
+		if (!sets_variable(environ[i], WORKLOAD_ENV_CPUS)
+		    && !sets_variable(environ[i], WORKLOAD_ENV_PLACEMENT))
+			env->envp[k++] = environ[i];
+	env->envp[k++] = env->cpus_var;
+	env->envp[k++] = env->placement_var;
+	env->envp[k] = NULL;
+}
+
+void workload_env_release(struct workload_env *env)
+{
+	free(env->envp);
+	free(env->cpus_var);
+	free(env->placement_var);
+	memset(env, 0, sizeof *env);
 }

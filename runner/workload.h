@@ -67,4 +67,24 @@ int workload_sha256(const char *path, char hex[65], char *err, size_t err_size);
 /* Frees what w owns and zeroes it. */
 void workload_release(struct workload *w);
 
+/* The two variables every workload finds in its environment, so that a program can size its
+ * thread pool: the CPUs it is bound to, in Linux's list form ("2,3", ascending), and its
+ * placement's name ("sibling"). */
+#define WORKLOAD_ENV_CPUS "SMTBENCH_CPUS"
+#define WORKLOAD_ENV_PLACEMENT "SMTBENCH_PLACEMENT"
+
+/* An environment for one process of a trial: the runner's, without any SMTBENCH_CPUS or
+ * SMTBENCH_PLACEMENT it had, plus those two. Owns envp's array and the two strings it adds (the
+ * others are the runner's environ's). */
+struct workload_env {
+	char **envp;       /* NULL-terminated, for execve */
+	char *cpus_var, *placement_var;
+};
+
+/* Fills env for a process bound to cpus[0..ncpus) in placement placement_name. */
+void workload_env_init(struct workload_env *env, const int *cpus, int ncpus,
+                       const char *placement_name);
+/* Frees what env owns and zeroes it. */
+void workload_env_release(struct workload_env *env);
+
 #endif

@@ -483,6 +483,15 @@ bool topo_relation_serves(enum placement relation, enum placement placement)
 	       || (placement == PLACEMENT_NON_SIBLING && relation == PLACEMENT_CROSS_PACKAGE);
 }
 
+int topo_pair_cpus(const struct topo_pair *pair, int cpus[2])
+{
+	int n = 0;
+	for (int i = 0; i < pair->npus && i < 2; i++)
+		if (n == 0 || cpus[0] != pair->pus[i])
+			cpus[n++] = pair->pus[i];
+	return n;
+}
+
 int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struct topo_pair *out,
                         char *err, size_t err_size)
 {

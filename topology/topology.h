@@ -97,6 +97,11 @@ struct topo_pair {
  */
 int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out);
 
+/* The CPUs one process gets in placement pair's place (run --one-process): its PUs, each once
+ * (solo and same-pu: {A}; sibling: {A, A's sibling}; non-sibling: {A, B}; cross-package:
+ * {A, C}), in the pair's order, into cpus; returns how many (1 or 2). */
+int topo_pair_cpus(const struct topo_pair *pair, int cpus[2]);
+
 /* What two PUs given by the user share. relation is same-pu, sibling, non-sibling or
  * cross-package. Returns -1 with err when a PU does not exist or may not be used here. */
 struct topo_relation {

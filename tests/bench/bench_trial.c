@@ -34,7 +34,8 @@ static void measure(const char *label, int nprocs, const char *path, struct stor
 		                           .run_origin_s = trial_now_s(),
 		                           .child_sigmask = child_mask };
 		for (int i = 0; i < nprocs; i++)
-			spec.procs[i] = (struct trial_proc_spec){ i % cpus, path, argv, true };
+			spec.procs[i] = (struct trial_proc_spec){ .pu = i % cpus, .path = path, .argv = argv,
+			                                          .kernel = true };
 		struct trial_result r;
 		int sig = 0;
 		double start = trial_now_s();

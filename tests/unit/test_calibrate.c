@@ -40,7 +40,9 @@ static const char *run_kernel(const char *path, const char *name, unsigned long 
 	char count[32];
 	snprintf(count, sizeof count, "%lu", iters);
 	char *argv[] = { (char *)name, count, NULL };
-	struct trial_spec spec = { .nprocs = 1, .procs = { { PU, path, argv, true } }, .stderr_fd = -1,
+	struct trial_spec spec = { .nprocs = 1,
+	                           .procs = { { .pu = PU, .path = path, .argv = argv, .kernel = true } },
+	                           .stderr_fd = -1,
 	                           .run_origin_s = trial_now_s(), .child_sigmask = mask };
 	struct trial_result r;
 	int sig = 0;

@@ -18,6 +18,7 @@
 /* The order the issue lists them in, which --list-kernels shows. */
 static const char *const expected_order[] = {
 	"nop", "mul-latency", "mul-throughput", "pause", "l1-load", "mem-chase", "avx2-fma",
+	"nop-2t",
 };
 
 /* Whether asm_dir holds NAME.asm. */

@@ -40,7 +40,8 @@ static enum trial_outcome run_procs(int n, const int pus[], const char *paths[],
 	struct trial_spec spec = { .nprocs = n, .stderr_fd = -1, .run_origin_s = trial_now_s(),
 	                           .child_sigmask = &child_mask };
 	for (int i = 0; i < n; i++)
-		spec.procs[i] = (struct trial_proc_spec){ pus[i], paths[i], argvs[i], true };
+		spec.procs[i] = (struct trial_proc_spec){ .pu = pus[i], .path = paths[i], .argv = argvs[i],
+		                                          .kernel = true };
 	*sig = 0;
 	return trial_run(&spec, r, sig);
 }
@@ -158,7 +159,8 @@ static void test_exit_77(void)
 	for (int kernel = 0; kernel <= 1; kernel++) {
 		struct trial_spec spec = { .nprocs = 1, .stderr_fd = -1, .run_origin_s = trial_now_s(),
 		                           .child_sigmask = &child_mask };
-		spec.procs[0] = (struct trial_proc_spec){ cpu, "/bin/sh", sh_77, kernel };
+		spec.procs[0] = (struct trial_proc_spec){ .pu = cpu, .path = "/bin/sh", .argv = sh_77,
+		                                          .kernel = kernel };
 		struct trial_result r;
 		enum trial_outcome o = trial_run(&spec, &r, &sig);
 		const char *want = kernel ? "unsupported" : "exit";

@@ -76,7 +76,8 @@ static enum trial_outcome run_sh(const char *script, const char *err_path, doubl
 	int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	struct trial_spec spec = { .nprocs = 1, .stderr_fd = fd, .run_origin_s = trial_now_s(),
 	                           .child_sigmask = &child_mask, .timeout_s = timeout_s };
-	spec.procs[0] = (struct trial_proc_spec){ first_usable_cpu(), "/bin/sh", argv, false };
+	spec.procs[0] = (struct trial_proc_spec){ .pu = first_usable_cpu(), .path = "/bin/sh",
+	                                          .argv = argv };
 	int sig = 0;
 	enum trial_outcome o = trial_run(&spec, r, &sig);
 	if (fd >= 0)
