@@ -117,7 +117,7 @@ fi
 
 read -r sa sb <<<"$(pair_of sibling)"
 if [[ -z ${sa:-} ]]; then
-	skip "busy threads on SMT siblings need a machine with SMT (this one has none; the QEMU lab's guests have siblings)"
+	skip "busy threads on SMT siblings need a machine with SMT (this one has none; the QEMU lab's contention rigs check it in SMT guests: tests/lab/guest/rig-one-process.sh)"
 else
 	start_busy 20 "$sa,$sb"
 	"$SMTBENCH" threads --for 2s --json "$pid" >"$t_tmp/siblings.json"

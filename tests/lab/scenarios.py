@@ -246,6 +246,71 @@ def timed_note(ctx, cal, h, c):
                    f"{fmt(c['ratio_ci'][1])})" if c else ""))
 
 
+# ---- the rigs' extra steps (tests/lab/guest/rig-one-process.sh) ----------------------------
+
+def one_process_headline(ctx, *options):
+    """The guest's run --one-process of nop-2t: status, meta.json, and analyze's sibling vs
+    non-sibling (by the folder's metric, the process's wall time)."""
+    status = ctx.text("one-process.status").strip()
+    if status != "0":
+        raise CheckFailed(f"run --one-process in the guest: exit {status}: "
+                          f"{ctx.text('one-process.log')[-400:]!r}")
+    meta = ctx.json("one-process/meta.json")
+    doc = ctx.analyze("one-process", *options)
+    return meta, doc, comparison(doc, "sibling", "non-sibling")
+
+
+def one_process_pairs(meta):
+    p = {x["name"]: x["pus"] for x in meta["placements"]}
+    ok = sorted(p.get("sibling", [])) == SIBLING and p.get("non-sibling", [None])[0] == NON_SIBLING_FIRST
+    return ok, (f"run --one-process: the process got the sibling pair {p.get('sibling')} (want "
+                f"{SIBLING}) and the non-sibling pair {p.get('non-sibling')} (want 2 and 0 or 1); "
+                f"meta.json: one_process {meta['settings'].get('one_process')}, metric "
+                f"{meta.get('metric')!r}")
+
+
+def check_one_process_contention(ctx):
+    """Siblings' vCPUs on one host CPU: one process of two busy threads (nop-2t) takes longer on
+    the sibling pair than on the non-sibling pair, by its elapsed time (truth about 2x)."""
+    meta, doc, c = one_process_headline(ctx)
+    ok, what = one_process_pairs(meta)
+    yield ok and meta["settings"].get("one_process") is True and meta.get("metric") == "wall", what
+    lo, hi = c["ratio_ci"]
+    yield (doc["metric"] == "wall" and c["verdict"] == "slower" and lo > CONTENTION_FLOOR,
+           f"one process (nop-2t): sibling slower than non-sibling by wall time, 95% CI "
+           f"{fmt(lo)}–{fmt(hi)} above {CONTENTION_FLOOR} (metric {doc['metric']!r}, verdict "
+           f"{c['verdict']!r}: ratio {fmt(c['ratio_mean'])})")
+
+
+def check_one_process_no_contention(ctx):
+    """Each measured vCPU alone on a host CPU: no 'slower' for the one process either, with the
+    rope the headline check uses."""
+    meta, doc, c = one_process_headline(ctx, "--rope", str(NO_CONTENTION_ROPE_PCT))
+    ok, what = one_process_pairs(meta)
+    yield ok and meta["settings"].get("one_process") is True and meta.get("metric") == "wall", what
+    yield (doc["metric"] == "wall" and c["verdict"] != "slower",
+           f"one process (nop-2t): no 'slower' by wall time with --rope {NO_CONTENTION_ROPE_PCT} "
+           f"(it says {c['verdict']!r}: ratio {fmt(c['ratio_mean'])}, 95% CI "
+           f"{fmt(c['ratio_ci'][0])}–{fmt(c['ratio_ci'][1])})")
+
+
+def check_threads_on_siblings(ctx):
+    """`threads` on a nop-2t allowed only the sibling pair 2,3: its two busy threads are on
+    SMT siblings of one core in 80% or more of the samples where both ran."""
+    status = ctx.text("threads-siblings.status").strip()
+    if status != "0":
+        raise CheckFailed(f"smtbench threads in the guest: exit {status}: "
+                          f"{ctx.text('threads-siblings.err')[-400:]!r}")
+    j = ctx.json("threads-siblings.json")
+    pairs = [p for p in j["pairs"] if p["both_running"] >= 20]
+    best = max(pairs, key=lambda p: p["both_running"]) if pairs else None
+    yield (best is not None and best["same_core_siblings"] >= 0.8,
+           "threads: nop-2t's two busy threads (affinity 2,3) shared core 1 as SMT siblings in "
+           + (f"{best['same_core_siblings']:.0%} of {best['both_running']} samples where both ran "
+              f"(want 80% or more)" if best else
+              f"no pair with 20 samples where both ran: {j['pairs']}"))
+
+
 def check_contention(ctx):
     report = yield from run_folder_report(ctx)
     p = chosen_pairs(report)
@@ -271,6 +336,8 @@ def check_contention(ctx):
     yield ((slo <= truth <= shi) or (truth - 0.4 <= slo and shi <= truth + 0.4),
            f"sibling/solo is about {truth:.3g}× (the calibrated truth): {fmt(c['ratio_mean'])}, "
            f"95% CI {fmt(slo)}–{fmt(shi)} (contains it or lies within ±0.4 of it)")
+    yield from check_one_process_contention(ctx)
+    yield from check_threads_on_siblings(ctx)
 
 
 def check_no_contention(ctx):
@@ -300,6 +367,8 @@ def check_no_contention(ctx):
            f"sibling/non-sibling {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} contains 1, "
            f"or with --rope {NO_CONTENTION_ROPE_PCT} 'practically the same' (it says "
            f"{roped['verdict']!r})")
+    yield from check_one_process_no_contention(ctx)
+    yield from check_threads_on_siblings(ctx)
 
 
 # ---- scenario 4: SMT turned off -------------------------------------------------------------
@@ -488,11 +557,11 @@ SCENARIOS = [
     Scenario("contention", "siblings' vCPUs on one host CPU: sibling is slower",
              "contention", check_contention,
              "siblings' vCPUs on one host CPU: sibling ~2× non-sibling and solo",
-             pin=CONTENTION_PIN, timeout_s=150),
+             pin=CONTENTION_PIN, timeout_s=165),  # 150, + 15 for rig-one-process.sh
     Scenario("no-contention", "siblings' vCPUs on two host CPUs: no 'slower' verdict",
              "contention", check_no_contention,
              "each measured vCPU alone on a host CPU: 1×",
-             pin=NO_CONTENTION_PIN, timeout_s=150),
+             pin=NO_CONTENTION_PIN, timeout_s=165),  # 150, + 15 for rig-one-process.sh
     Scenario("nosmt", "SMT turned off (nosmt): sibling unavailable, the reason says turned off",
              "nosmt", check_nosmt,
              "SMT turned off (`nosmt`): CPUs 1 and 3 offline",
