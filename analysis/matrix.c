@@ -282,19 +282,20 @@ static int fill_cells(struct analysis_matrix *m, const struct analysis_dataset *
 	return 0;
 }
 
-/* Whether the slowdown is under ANALYSIS_MATRIX_SAFE_SLOWDOWN with
+/* Whether the slowdown is under bound (m->safe_slowdown) with
  * ANALYSIS_MATRIX_SAFE_PROBABILITY: the posterior of delta (paired, settled) at that quantile. */
-static bool safe_to_share(const struct analysis_comparison *c)
+static bool safe_to_share(const struct analysis_comparison *c, double bound)
 {
 	if (c->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(c)
 	    || c->log_ratio.count == 0)
 		return false;
 	return analysis_dist_quantile(&c->log_ratio, ANALYSIS_MATRIX_SAFE_PROBABILITY)
-	       < log1p(ANALYSIS_MATRIX_SAFE_SLOWDOWN);
+	       < log1p(bound);
 }
 
 static int compare_cells(struct analysis_matrix *m, const struct analysis_options *opt)
 {
+	m->safe_slowdown = isnan(opt->rope_pct) ? ANALYSIS_MATRIX_SAFE_SLOWDOWN : opt->rope_pct / 100;
 	for (size_t i = 0; i < m->ncells; i++) {
 		struct analysis_matrix_cell *c = &m->cells[i];
 		if (c->aggressor < 0)
@@ -310,7 +311,7 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 			continue;
 		}
 		c->compared = true;
-		c->safe = safe_to_share(&c->vs_baseline);
+		c->safe = safe_to_share(&c->vs_baseline, m->safe_slowdown);
 	}
 	return 0;
 }

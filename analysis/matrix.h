@@ -19,7 +19,9 @@
 #include "analysis/analysis.h"
 
 /* A cell is "safe to share" when the 95th percentile of its slowdown's posterior (paired and
- * settled) is below 1 + this: a slowdown under 5% with 95% probability. */
+ * settled) is below 1 + this: a slowdown under 5% with 95% probability. With a ROPE (--rope
+ * PCT, opt->rope_pct) the bound is the ROPE's instead, PCT / 100: a cell whose verdict is
+ * "practically the same" (P(within ±PCT %) >= 0.95) is then safe, and so is a faster one. */
 #define ANALYSIS_MATRIX_SAFE_SLOWDOWN 0.05
 #define ANALYSIS_MATRIX_SAFE_PROBABILITY 0.95
 /* More kernel names than this in one samples.csv is not a matrix smtbench wrote. */
@@ -49,6 +51,7 @@ struct analysis_matrix {
 	char **kernels;                 /* escaped names, in the order asked for, then as found */
 	size_t nkernels;
 	char *placement;                /* the placement the pairs ran on, or NULL if none ran */
+	double safe_slowdown;           /* a safe cell's bound: the ROPE's, else the default (above) */
 	struct analysis_matrix_cell *cells; /* victim by victim: the baseline, then each aggressor */
 	size_t ncells;
 	struct analysis_matrix_summary *sensitivity;     /* one per kernel, as victim */

@@ -15,7 +15,6 @@
 
 #include "analysis/analysis.h"
 #include "cli/commands.h"
-#include "common/number.h"
 #include "runner/util.h"
 #include "common/error.h"
 #include "report/matrix.h"
@@ -64,12 +63,6 @@ static void analyze_help(void)
 	       ANALYSIS_PAIRED_MIN_BLOCKS, ANALYSIS_DIRECTION_PROBABILITY,
 	       ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_EQUIVALENCE_PROBABILITY, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX,
 	       ANALYSIS_GRID_DEFAULT, 100 * ANALYSIS_CONTAMINATED_SHARE);
-}
-
-/* A number by the one rule (common/number.h). */
-static int parse_double_strict(const char *text, double *out)
-{
-	return number_parse_real(text, out) == NUMBER_OK ? 0 : -1;
 }
 
 /* What `analyze`'s options asked for. */
@@ -132,10 +125,7 @@ static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 		a->unit_given = true;
 		break;
 	case OPT_ROPE:
-		if (parse_double_strict(optarg, &a->opt.rope_pct) || !(a->opt.rope_pct > 0) ||
-		    !(a->opt.rope_pct < 100))
-			usage_exit("analyze", "--rope '%s': give a percentage above 0 and below 100, "
-			           "e.g. --rope 1", optarg);
+		a->opt.rope_pct = cli_rope_pct("analyze", optarg);
 		break;
 	case OPT_GRID:
 		if (parse_ulong(optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, &n))

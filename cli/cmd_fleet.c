@@ -30,11 +30,15 @@ static void fleet_help(void)
 	       "             spread (sd of the log ratio: 0.05 is about 5 %%) and the interval a new\n"
 	       "             node would fall in, from a hierarchical model;\n"
 	       "  the nodes whose interval lies outside what the other nodes predict, to check;\n"
+	       "  matrix folders (smtbench matrix) apart, cell by cell: per group (same CPU model,\n"
+	       "             SMT state, placement, kind of workload) each cell pooled across the\n"
+	       "             nodes, as a heat map, and per cell the nodes that deviate;\n"
 	       "  every folder that could not be used, with its reason.\n"
 	       "\n"
 	       "  -j, --json     print the JSON contract instead of the text\n"
 	       "  -o, --out DIR  also write DIR/fleet.md, DIR/fleet.json and DIR/fleet.html (with\n"
-	       "                 a forest plot), each atomically; DIR is created if absent\n"
+	       "                 a forest plot, and a heat map per matrix group), each\n"
+	       "                 atomically; DIR is created if absent\n"
 	       "\n"
 	       "Exit status: 0 reported; 1 a file could not be written; 2 bad input (a DIR that is\n"
 	       "not a directory), or no usable results folder at all.\n");
@@ -119,14 +123,15 @@ int cmd_fleet(int argc, char **argv)
 	}
 	int status = EXIT_OK;
 	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
-	if (o.out_dir && f->host_count > 0 && fleet_write_files(f, o.out_dir, err, sizeof err) != 0) {
+	bool usable = f->host_count + f->matrix_node_count > 0;
+	if (o.out_dir && usable && fleet_write_files(f, o.out_dir, err, sizeof err) != 0) {
 		warnx("fleet: cannot write the fleet report: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	int printed = print_fleet(f, o.json);
 	if (status == EXIT_OK)
 		status = printed;
-	if (status == EXIT_OK && f->host_count == 0) {
+	if (status == EXIT_OK && !usable) {
 		warnx("fleet: no usable results folder under the given folder(s)%s; nothing written",
 		      f->skipped_count ? " (see the skipped ones and their reasons)" : "");
 		status = EXIT_USAGE;

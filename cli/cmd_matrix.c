@@ -31,7 +31,7 @@
 #define MATRIX_DEFAULT_PLACEMENT "sibling"
 
 enum { OPT_KERNELS = 256, OPT_COMMANDS, OPT_PLACEMENT, OPT_TRIAL_TIME, OPT_TRIAL_TIMEOUT, OPT_RESUME,
-       OPT_PROGRESS, OPT_PROGRESS_INTERVAL, OPT_PRECISION };
+       OPT_PROGRESS, OPT_PROGRESS_INTERVAL, OPT_PRECISION, OPT_ROPE };
 
 /* matrix's options; their short letters come from the command table (cli/commands.c). */
 const struct option matrix_long_options[] = {
@@ -41,6 +41,7 @@ const struct option matrix_long_options[] = {
 	{ "blocks", required_argument, NULL, 'b' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "precision", required_argument, NULL, OPT_PRECISION },
+	{ "rope", required_argument, NULL, OPT_ROPE },
 	{ "warmup-blocks", required_argument, NULL, 'w' },
 	{ "trial-time", required_argument, NULL, OPT_TRIAL_TIME },
 	{ "trial-timeout", required_argument, NULL, OPT_TRIAL_TIMEOUT },
@@ -85,6 +86,12 @@ static void help(void)
 	       "                         blocks; default %d) or --duration. Each cell's \"stop\"\n"
 	       "                         (\"precision reached\" or \"budget\") is in meta.json and\n"
 	       "                         report.json\n"
+	       "      --rope PCT         region of practical equivalence, ±PCT %%, as analyze\n"
+	       "                         --rope: a cell is then 'practically the same' when\n"
+	       "                         P(within ±PCT %%) >= 0.95, and a pair is safe to share\n"
+	       "                         when each one's slowdown beside the other is under PCT %%\n"
+	       "                         with probability 0.95 (5 %% without it). Recorded in\n"
+	       "                         meta.json for smtbench report; it changes no trial\n"
 	       "  -w, --warmup-blocks N  warm-up blocks, stored, never analysed (default %d)\n"
 	       "      --trial-time S     each kernel calibrated alone on CPU A for S seconds of CPU\n"
 	       "                         time per copy (default %g)\n"
@@ -96,7 +103,7 @@ static void help(void)
 	       "      --progress-interval T  lines: at most one per T\n"
 	       "  -h, --help             show this help\n"
 	       "  -V, --version          show smtbench's version\n\n"
-	       "Not yet: fleet pooling of matrix folders.\n\n"
+	       "smtbench fleet pools the matrix folders of many nodes cell by cell per CPU model.\n\n"
 	       "Exit status: 0 done; 1 a failure while running; 2 bad input, nothing written;\n"
 	       "3 the placement, or a kernel asked for, is not possible on this machine;\n"
 	       "128+signal when interrupted (continue with --resume).\n",
@@ -158,6 +165,7 @@ static void take_option(int opt, char **argv, struct experiment *e, struct matri
 			           "most 50", optarg);
 		break;
 	}
+	case OPT_ROPE: e->rope_pct = cli_rope_pct("matrix", optarg); break;
 	case OPT_PLACEMENT: take_placement(o); break;
 	case 'b': e->trials = (long)option_ulong(1, RUN_MAX_TRIALS, "from 1 to 100000000"); break;
 	case 'w': e->warmup = (long)option_ulong(0, RUN_MAX_WARMUP, "from 0 to 1000000"); break;

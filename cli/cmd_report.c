@@ -7,6 +7,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,19 +41,26 @@ static void report_help(void)
 	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
 	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%\n"
 	       "                     of the trial's duration; every report says how many\n"
+	       "  --rope PCT         region of practical equivalence, ±PCT %%, as analyze --rope:\n"
+	       "                     a comparison (a matrix's cell) can then be 'practically the\n"
+	       "                     same'; a matrix's safe pairs are those whose slowdown both\n"
+	       "                     ways is under PCT %% with probability 0.95 (5 %% without a\n"
+	       "                     ROPE). A matrix's folder uses the --rope it was run with\n"
+	       "                     unless one is given here\n"
 	       "\n"
 	       "Exit status: 0 written; 1 a file could not be written; 2 bad input (DIR missing,\n"
 	       "not a results folder, or too few samples to compare).\n",
 	       100 * ANALYSIS_CONTAMINATED_SHARE);
 }
 
-enum { OPT_HELP = 256, OPT_EXCLUDE_CONTAMINATED };
+enum { OPT_HELP = 256, OPT_EXCLUDE_CONTAMINATED, OPT_ROPE };
 
 /* report's options; their short letters come from the command table (cli/commands.c). */
 const struct option report_long_options[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
 	{ "out", required_argument, NULL, 'o' },
+	{ "rope", required_argument, NULL, OPT_ROPE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -61,6 +69,7 @@ struct report_args {
 	const char *dir;
 	const char *out_dir;        /* --out, or NULL: the results folder itself */
 	bool exclude_contaminated;
+	double rope_pct;            /* --rope, or NAN */
 	bool done;                  /* --help answered */
 };
 
@@ -83,8 +92,8 @@ static void prepare_out_dir(const char *out_dir)
 static int matrix_report(const struct report_args *a)
 {
 	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(a->dir, a->exclude_contaminated, err,
-	                                              sizeof err);
+	struct matrix_report *rep = matrix_report_new(a->dir, a->exclude_contaminated, a->rope_pct,
+	                                              err, sizeof err);
 	if (!rep) {
 		warnx("report: %s", err);
 		return EXIT_USAGE;
@@ -116,6 +125,9 @@ static void parse_report_options(int argc, char **argv, struct report_args *a)
 		case OPT_EXCLUDE_CONTAMINATED:
 			a->exclude_contaminated = true;
 			break;
+		case OPT_ROPE:
+			a->rope_pct = cli_rope_pct("report", optarg);
+			break;
 		case 'o':
 			if (!*optarg)
 				usage_exit("report", "--out: the folder's name is empty");
@@ -129,7 +141,7 @@ static void parse_report_options(int argc, char **argv, struct report_args *a)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { .dir = NULL };
+	struct report_args a = { .dir = NULL, .rope_pct = NAN };
 	parse_report_options(argc, argv, &a);
 	if (a.done)
 		return EXIT_OK;
@@ -147,7 +159,8 @@ int cmd_report(int argc, char **argv)
 	char err[ERR_LEN];
 	if (matrix_report_applies(a.dir))
 		return matrix_report(&a);
-	struct report *rep = report_new_excluding(a.dir, a.exclude_contaminated, err, sizeof err);
+	struct report *rep = report_new_excluding(a.dir, a.exclude_contaminated, a.rope_pct, err,
+	                                          sizeof err);
 	if (!rep) {
 		warnx("report: %s", err);
 		return EXIT_USAGE;

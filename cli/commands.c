@@ -1,10 +1,12 @@
 #include "cli/commands.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/number.h"
 #include "runner/util.h"
 
 const struct subcommand subcommands[] = {
@@ -30,7 +32,7 @@ const struct subcommand subcommands[] = {
 	{ "matrix", cmd_matrix,
 	  "the interference matrix: each workload's slowdown beside each other workload",
 	  "smtbench matrix [--kernels LIST | --commands FILE] [--placement sibling|non-sibling|same-pu]\n"
-	  "                [--blocks N | --duration T] [--precision PCT] [--warmup-blocks N]\n"
+	  "                [--blocks N | --duration T] [--precision PCT] [--rope PCT] [--warmup-blocks N]\n"
 	  "                [--trial-time S] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]",
@@ -44,7 +46,7 @@ const struct subcommand subcommands[] = {
 	  analyze_long_options, false },
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
-	  "smtbench report DIR [--exclude-contaminated] [--out DIR]",
+	  "smtbench report DIR [--exclude-contaminated] [--rope PCT] [--out DIR]",
 	  report_long_options, false },
 	{ "fleet", cmd_fleet,
 	  "one answer for many nodes' results folders: pooled per CPU model, outliers",
@@ -275,4 +277,13 @@ int cli_getopt(int argc, char **argv, const char *name)
 		exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME);
 	}
 	return options[index].val;
+}
+
+double cli_rope_pct(const char *command, const char *text)
+{
+	double pct = NAN; /* a number by the one rule (common/number.h) */
+	if (number_parse_real(text, &pct) != NUMBER_OK || !(pct > 0) || !(pct < 100))
+		usage_exit(command, "--rope '%s': give a percentage above 0 and below 100, e.g. "
+		           "--rope 1", text);
+	return pct;
 }

@@ -78,6 +78,11 @@ int cli_getopt(int argc, char **argv, const char *name);
 /* The long name of the option cli_getopt returned last ("trials" for --trials, "out" for -o). */
 extern const char *cli_option_name;
 
+/* --rope PCT, one definition for analyze, report and matrix: the region of practical
+ * equivalence, ±PCT % (analysis.h's enum analysis_verdict says what it decides): a whole-string
+ * number above 0 and below 100. Otherwise one line naming command's --rope, and exit 2. */
+double cli_rope_pct(const char *command, const char *text);
+
 /* The names closest to word, each after prefix, as "--a, --b or --c" into out ("" if none is
  * close): those that word begins (an ambiguous abbreviation), else those one or two edits away
  * (a typo). For options and for commands alike. */

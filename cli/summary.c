@@ -2,6 +2,7 @@
 #include "cli/summary.h"
 
 #include <err.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "common/text.h"
@@ -22,7 +23,7 @@ static void no_analysis_yet(FILE *out, const char *err, const char *dir)
 static void matrix_summary(const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(dir, false, err, sizeof err);
+	struct matrix_report *rep = matrix_report_new(dir, false, NAN, err, sizeof err);
 	if (!rep) {
 		no_analysis_yet(out, err, dir);
 		return;

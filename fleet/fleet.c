@@ -14,11 +14,14 @@
 #include <unistd.h>
 
 #include "fleet/fleet.h"
+#include "fleet/internal.h"
 #include "analysis/analysis.h"
+#include "analysis/matrix.h"
 #include "common/cpu_model.h"
 #include "common/error.h"
 #include "common/fileio.h"
 #include "common/text.h"
+#include "report/matrix.h"
 #include "report/report.h"
 #include "common/samples_csv.h"
 
@@ -377,6 +380,11 @@ static char *mixed_workloads(const char *dir)
 	return found;
 }
 
+static bool is_matrix(const json_t *meta)
+{
+	return json_is_object(json_object_get(meta, "matrix"));
+}
+
 static char *incomplete_reason(const json_t *meta, const char *status, const char *dir)
 {
 	json_t *done = json_object_get(meta, "trials_done");
@@ -387,9 +395,10 @@ static char *incomplete_reason(const json_t *meta, const char *status, const cha
 	else
 		snprintf(count, sizeof count, "trials done unknown: meta.json's trials_done is %s",
 		         done ? "damaged" : "missing");
-	return text_printf("incomplete: its run is %s (%s); continue it with smtbench "
-	                              "run --resume %s", status ? status : "of unknown status",
-	                              count, dir);
+	return text_printf("incomplete: its %s is %s (%s); continue it with smtbench %s "
+	                   "--resume %s", is_matrix(meta) ? "matrix" : "run",
+	                   status ? status : "of unknown status", count,
+	                   is_matrix(meta) ? "matrix" : "run", dir);
 }
 
 /* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
@@ -431,6 +440,8 @@ static char *meta_problem(const char *dir, json_t **meta)
 		return incomplete_reason(*meta, status, dir);
 	if (!has_file(dir, "samples.csv"))
 		return strdup("no samples.csv; rerun it");
+	if (is_matrix(*meta)) /* a matrix's rows hold every workload by design */
+		return NULL;
 	char *mixed = mixed_workloads(dir);
 	if (mixed) {
 		char *why = text_printf("samples.csv mixes measured workloads (%s): one "
@@ -444,7 +455,7 @@ static char *meta_problem(const char *dir, json_t **meta)
 /* The normal summary of the node's log ratio. Paired: the moments of delta's posterior (the
  * mean per-block log ratio), the node's own answer. Unpaired: the two posteriors are
  * independent (separate samples), so the mean and variance of log(mu_A) and log(mu_B) add. */
-static void log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
+void fleet_log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
 {
 	if (c->design == ANALYSIS_DESIGN_PAIRED) {
 		double m = analysis_dist_mean(&c->log_ratio), v = 0;
@@ -504,7 +515,7 @@ static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
 	h->ratio_ci[1] = c->ratio_ci[1];
 	h->verdict = analysis_verdict_name(c->verdict);
 	h->settled = analysis_comparison_settled(c);
-	log_ratio_summary(c, &h->log_mean, &h->log_sd);
+	fleet_log_ratio_summary(c, &h->log_mean, &h->log_sd);
 	h->loo_ci[0] = h->loo_ci[1] = NAN;
 	return h->dir && h->host && h->cpu_model && h->smt && h->os_kernel && h->workload
 	       && h->group_key ? 0 : -1;
@@ -523,15 +534,56 @@ static void host_release(struct fleet_host *h)
 	json_decref(h->settings);
 }
 
-/* One folder's outcome: a host, or the reason it is skipped. */
+/* One folder's outcome: a host (or a matrix node), or the reason it is skipped. */
 struct outcome {
 	const char *dir;           /* opened */
 	const char *shown;         /* reported */
 	bool usable;
+	bool matrix;               /* usable as a matrix node (node), not a host */
 	struct fleet_host host;
+	struct fleet_matrix_node node;
 	char *reason;
 	int rc;                    /* -1: out of memory */
 };
+
+/* The loader's message without the folder it starts with ("DIR: ..." or "DIR/samples.csv:1:
+ * ..."): the folder is named in the list already. */
+static const char *without_dir(const char *err, const char *dir)
+{
+	size_t len = strlen(dir);
+	if (!strncmp(err, dir, len) && !strncmp(err + len, ": ", 2))
+		return err + len + 2;
+	if (!strncmp(err, dir, len) && err[len] == '/')
+		return err + len + 1;
+	return err;
+}
+
+/* A matrix's folder (smtbench matrix) into a matrix node, or a skip with its reason. */
+static void examine_matrix(struct outcome *o, const json_t *meta)
+{
+	char err[ERR_LEN];
+	struct matrix_report *rep = matrix_report_new(o->dir, false, NAN, err, sizeof err);
+	const struct analysis_matrix *m = rep ? matrix_report_matrix(rep) : NULL;
+	if (!rep) {
+		o->reason = strstr(err, ANALYSIS_DAMAGED)
+		            ? text_printf("%s; continue it with smtbench matrix --resume, or rerun it",
+		                          without_dir(err, o->dir))
+		            : text_printf("cannot be analysed: %s", without_dir(err, o->dir));
+	} else if (m->warning_count) {
+		o->reason = text_printf(
+			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "
+			"continue it with smtbench matrix --resume, or rerun it", m->warning_count,
+			m->warnings[0]);
+	} else {
+		char *model = cpu_model_of_meta(meta);
+		o->usable = o->matrix = true;
+		o->rc = model ? fleet_matrix_node_fill(&o->node, o->dir, meta_str(meta, "host"),
+		                                       *model ? model : "unknown", smt_state(meta),
+		                                       meta_str(meta, "os_kernel"), rep) : -1;
+		free(model);
+	}
+	matrix_report_free(&rep);
+}
 
 /* Reads one folder into a host, or a skip with its reason. */
 static void examine(struct outcome *o)
@@ -544,17 +596,16 @@ static void examine(struct outcome *o)
 	o->reason = meta_problem(dir, &meta);
 	if (o->reason)
 		goto escape;   /* it may quote meta.json (jansson's message quotes the bad bytes) */
+	if (is_matrix(meta)) {
+		examine_matrix(o, meta);
+		goto escape;
+	}
 	char err[ERR_LEN];
 	rep = report_new(dir, err, sizeof err);
 	if (!rep) {
 		/* the loader's message starts with the folder ("DIR: ..." or "DIR/samples.csv:1:
 		 * ..."), already named in the list */
-		size_t len = strlen(dir);
-		const char *why_not = err;
-		if (!strncmp(err, dir, len) && !strncmp(err + len, ": ", 2))
-			why_not = err + len + 2;
-		else if (!strncmp(err, dir, len) && err[len] == '/')
-			why_not = err + len + 1;
+		const char *why_not = without_dir(err, dir);
 		o->reason = strstr(err, ANALYSIS_DAMAGED)
 		            ? text_printf("%s; continue it with smtbench run --resume, or rerun it",
 		                          why_not)
@@ -625,19 +676,24 @@ static int collect(struct fleet *f, struct outcome *outcomes, size_t count)
 {
 	int rc = 0;
 	f->hosts = calloc(count ? count : 1, sizeof *f->hosts);
+	f->matrix_nodes = calloc(count ? count : 1, sizeof *f->matrix_nodes);
 	f->skipped = calloc(count ? count : 1, sizeof *f->skipped);
-	if (!f->hosts || !f->skipped)
+	if (!f->hosts || !f->matrix_nodes || !f->skipped)
 		rc = -1;
 	for (size_t i = 0; i < count; i++) {
 		struct outcome *o = &outcomes[i];
 		if (o->rc < 0)
 			rc = -1;
-		if (rc == 0 && o->usable) {
+		if (rc == 0 && o->usable && o->matrix) {
+			f->matrix_nodes[f->matrix_node_count++] = o->node;
+		} else if (rc == 0 && o->usable) {
 			f->hosts[f->host_count++] = o->host;
 		} else if (rc == 0 && o->reason && (f->skipped[f->skipped_count].dir = strdup(o->shown))) {
 			f->skipped[f->skipped_count++].reason = o->reason;
 		} else {
-			if (o->usable)
+			if (o->usable && o->matrix)
+				fleet_matrix_node_release(&o->node);
+			else if (o->usable)
 				host_release(&o->host);
 			free(o->reason);
 			rc = -1;
@@ -913,7 +969,7 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 	examine_all(outcomes, found.count);
 	int rc = collect(f, outcomes, found.count);
 	free(outcomes);
-	if (rc < 0 || build_groups(f) < 0)
+	if (rc < 0 || build_groups(f) < 0 || fleet_matrix_build_groups(f) < 0)
 		goto oom;
 	paths_release(&found);
 	walk_release(&walk);
@@ -952,6 +1008,7 @@ void fleet_free(struct fleet **p)
 		free(f->skipped[i].reason);
 	}
 	free(f->skipped);
+	fleet_matrix_release(f);
 	free(f);
 	*p = NULL;
 }

@@ -24,6 +24,15 @@
  * by widening the interval itself). Judged in groups of FLEET_OUTLIER_MIN_NODES or more pooled
  * nodes.
  *
+ * Matrix folders (smtbench matrix; meta.json has "matrix") are pooled apart from run folders,
+ * cell by cell: nodes with the same CPU model, SMT state, placement and kind of workload
+ * (kernels or named commands) form a matrix group; each cell (victim, aggressor) is pooled
+ * across the group's nodes that measured it with the model above, from each node's summary of
+ * that cell's paired-by-block posterior (the victim beside the aggressor against the victim
+ * alone, report/matrix.h), and per cell the nodes whose answer deviates are named by the same
+ * leave-one-out rule. A pooled cell is "slower" ("faster") when the pooled slowdown's 95%
+ * interval lies above (below) 1, else "not enough data to say".
+ *
  * Error policy as in analysis.h: nothing here prints or exits; failures return NULL or -1 with
  * one line in err[err_size]. Ownership: fleet_load's result is the caller's, freed by
  * fleet_free(&p).
@@ -97,7 +106,52 @@ struct fleet_skip {
 	char *reason;
 };
 
+/* One cell of a matrix node: the victim's slowdown beside the aggressor against it alone. */
+struct fleet_matrix_node_cell {
+	bool settled;              /* analysis_comparison_settled(): only settled cells are pooled */
+	bool pooled;               /* in its cell's pool (settled, with a usable summary) */
+	size_t n;                  /* paired blocks */
+	double ratio_mean, ratio_ci[2];
+	const char *verdict;       /* analysis_verdict_name() */
+	double log_mean, log_sd;   /* the normal summary of its log ratio's posterior */
+	bool outlier;              /* deviates from what the group's other nodes predict */
+	bool loo_known;
+	double loo_ci[2];          /* ratio interval the other nodes predict for it */
+};
+
+/* A node's matrix folder. */
+struct fleet_matrix_node {
+	char *dir, *host, *cpu_model, *smt, *os_kernel;
+	char *placement;           /* the pairs' placement ("sibling", ...) */
+	char *workloads;           /* "kernels", or "commands" (matrix --commands) */
+	char *group_key;
+	char **names;              /* its workloads in its rows' order, escaped */
+	size_t name_count;
+	struct fleet_matrix_node_cell *cells; /* name_count²: victim v beside g at v*name_count+g */
+};
+
+/* A pooled cell of a matrix group. */
+struct fleet_matrix_cell {
+	struct fleet_pooled pooled;
+	const char *verdict;       /* "slower", "faster" or "not enough data to say" (see above) */
+	size_t nodes;              /* nodes that measured it, settled or not */
+	size_t deviating;          /* of them, those whose answer deviates (outlier) */
+};
+
+struct fleet_matrix_group {
+	char *cpu_model, *smt, *placement, *workloads, *key;
+	char **names;              /* every workload of its nodes, in order of first appearance */
+	size_t name_count;
+	size_t *nodes;             /* indexes into fleet.matrix_nodes */
+	size_t node_count;
+	struct fleet_matrix_cell *cells; /* name_count², as a node's */
+};
+
 struct fleet {
+	struct fleet_matrix_node *matrix_nodes; /* matrix folders, sorted by dir */
+	size_t matrix_node_count;
+	struct fleet_matrix_group *matrix_groups;
+	size_t matrix_group_count;
 	struct fleet_host *hosts;  /* sorted by dir */
 	size_t host_count;
 	struct fleet_group *groups;/* in order of their first host */
@@ -137,6 +191,14 @@ json_t *fleet_json(const struct fleet *f);
 char *fleet_markdown(const struct fleet *f);
 char *fleet_svg_forest(const struct fleet *f);
 char *fleet_html(const struct fleet *f);
+/* A matrix node's cell of victim beside aggressor (by name), or NULL when it has none. */
+const struct fleet_matrix_node_cell *fleet_matrix_node_cell(const struct fleet_matrix_node *n,
+                                                            const char *victim,
+                                                            const char *aggressor);
+/* A matrix group's pooled heat map (report/matrix.h's), as a new SVG string; NULL on out of
+ * memory. */
+char *fleet_svg_matrix(const struct fleet *f, size_t group);
+
 /* Writes fleet.md, fleet.json and fleet.html into dir (created if absent), each atomically.
  * Returns 0, or -1 with a message naming the file. */
 int fleet_write_files(const struct fleet *f, const char *dir, char *err, size_t err_size);

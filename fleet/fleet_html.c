@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
+#include "fleet/internal.h"
 #include "report/report.h"
 #include "report/svg.h"
 
@@ -159,10 +160,7 @@ char *fleet_html(const struct fleet *f)
 	}
 	FILE *out = open_memstream(&text, &size);
 	if (out) {
-		fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		        "<title>smtbench fleet</title>\n<style>%s</style>\n</head>\n<body>\n"
-		        "<h1>smtbench fleet</h1>\n", style_sheet);
+		report_html_begin(out, "smtbench fleet", NULL, style_sheet);
 		for (size_t i = 0; i < f->host_count; i++)
 			if (f->hosts[i].outlier) {
 				fputs("<p class=\"act\">Disagrees with its group: <b>", out);
@@ -171,7 +169,11 @@ char *fleet_html(const struct fleet *f)
 				report_xml_escape(out, f->hosts[i].dir);
 				fputs("): check this node: BIOS SMT setting, microcode, load?</p>\n", out);
 			}
-		fprintf(out, "<h2>Forest plot</h2>\n<figure>\n%s</figure>\n<h2>Report</h2>\n<pre>", svg);
+		if (f->host_count) /* runs' folders; matrix folders have their heat maps below */
+			fprintf(out, "<h2>Forest plot</h2>\n<figure>\n%s</figure>\n", svg);
+		if (fleet_matrix_html(f, out) < 0)
+			fputs("<p>(out of memory drawing the matrix heat maps)</p>\n", out);
+		fputs("<h2>Report</h2>\n<pre>", out);
 		report_xml_escape(out, summary);
 		fputs("</pre>\n<p>Every number is in fleet.json; the tables in fleet.md.</p>\n"
 		      "</body>\n</html>\n", out);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet.h"
+#include "fleet/internal.h"
 #include "analysis/analysis.h"
 #include "common/error.h"
 #include "common/text.h"
@@ -21,7 +22,7 @@
 
 const char *const fleet_file_names[FLEET_FILE_COUNT] = { "fleet.md", "fleet.json", "fleet.html" };
 
-static const char ACT[] = "check this node: BIOS SMT setting, microcode, load?";
+const char fleet_act[] = "check this node: BIOS SMT setting, microcode, load?";
 
 static size_t outlier_count(const struct fleet *f, const struct fleet_group *g)
 {
@@ -88,7 +89,7 @@ static void outlier_lines(FILE *out, const struct fleet *f, const struct fleet_g
 		fprintf(out, "%sNode that disagrees: %s (%s): %s× (95%% CI %s–%s), the other nodes "
 		        "predict %s–%s×: %s\n", lead, h->host, h->dir, format_num(&ns, h->ratio_mean, res),
 		        format_num(&ns, h->ratio_ci[0], res), format_num(&ns, h->ratio_ci[1], res),
-		        format_num(&ns, h->loo_ci[0], lres), format_num(&ns, h->loo_ci[1], lres), ACT);
+		        format_num(&ns, h->loo_ci[0], lres), format_num(&ns, h->loo_ci[1], lres), fleet_act);
 	}
 }
 
@@ -123,9 +124,15 @@ static void host_row(FILE *out, const struct fleet_host *h)
 
 int fleet_print_text(const struct fleet *f, FILE *out)
 {
-	fprintf(out, "smtbench fleet: %zu node%s in %zu group%s; %zu folder%s skipped\n",
-	        f->host_count, f->host_count == 1 ? "" : "s", f->group_count,
-	        f->group_count == 1 ? "" : "s", f->skipped_count, f->skipped_count == 1 ? "" : "s");
+	fputs("smtbench fleet: ", out);
+	if (f->host_count || !f->matrix_node_count) /* a fleet of matrices alone: those only */
+		fprintf(out, "%zu node%s in %zu group%s; ", f->host_count,
+		        f->host_count == 1 ? "" : "s", f->group_count, f->group_count == 1 ? "" : "s");
+	if (f->matrix_node_count)
+		fprintf(out, "%zu matrix folder%s in %zu matrix group%s; ", f->matrix_node_count,
+		        f->matrix_node_count == 1 ? "" : "s", f->matrix_group_count,
+		        f->matrix_group_count == 1 ? "" : "s");
+	fprintf(out, "%zu folder%s skipped\n", f->skipped_count, f->skipped_count == 1 ? "" : "s");
 	for (size_t gi = 0; gi < f->group_count; gi++) {
 		const struct fleet_group *g = &f->groups[gi];
 		fprintf(out, "\n");
@@ -140,6 +147,7 @@ int fleet_print_text(const struct fleet *f, FILE *out)
 		pooled_lines(out, g, "  ");
 		outlier_lines(out, f, g, "  ");
 	}
+	fleet_matrix_print(f, out, false);
 	if (f->skipped_count) {
 		fprintf(out, "\nSkipped (not used):\n");
 		for (size_t i = 0; i < f->skipped_count; i++)
@@ -151,14 +159,14 @@ int fleet_print_text(const struct fleet *f, FILE *out)
 
 /* ---- JSON --------------------------------------------------------------------------------- */
 
-static json_t *num_or_null(double v)
+json_t *fleet_num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *pair(const double v[2])
+json_t *fleet_pair_json(const double v[2])
 {
-	return json_pack("[o, o]", num_or_null(v[0]), num_or_null(v[1]));
+	return json_pack("[o, o]", fleet_num_or_null(v[0]), fleet_num_or_null(v[1]));
 }
 
 static json_t *host_json(const struct fleet_host *h)
@@ -166,16 +174,17 @@ static json_t *host_json(const struct fleet_host *h)
 	return json_pack("{s:s, s:s, s:I, s:o, s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, "
 	                 "s:b, s:o}",
 	                 "dir", h->dir, "host", h->host, "n", (json_int_t)h->n,
-	                 "ratio_mean", num_or_null(h->ratio_mean), "ratio_ci", pair(h->ratio_ci),
+	                 "ratio_mean", fleet_num_or_null(h->ratio_mean),
+	                 "ratio_ci", fleet_pair_json(h->ratio_ci),
 	                 "verdict", h->verdict, "cpu_model", h->cpu_model, "smt", h->smt,
 	                 "os_kernel", h->os_kernel, "workload", h->workload,
 	                 "comparison", h->comparison, "pooled", h->pooled,
-	                 "log_ratio_mean", num_or_null(h->log_mean),
-	                 "log_ratio_sd", num_or_null(h->log_sd), "outlier", h->outlier,
-	                 "others_predict_ci", h->loo_known ? pair(h->loo_ci) : json_null());
+	                 "log_ratio_mean", fleet_num_or_null(h->log_mean),
+	                 "log_ratio_sd", fleet_num_or_null(h->log_sd), "outlier", h->outlier,
+	                 "others_predict_ci", h->loo_known ? fleet_pair_json(h->loo_ci) : json_null());
 }
 
-static json_t *pooled_json(const struct fleet_pooled *p)
+json_t *fleet_pooled_json(const struct fleet_pooled *p)
 {
 	/* The same keys either way (the contract drops none): nulls where nothing is pooled. */
 	if (!p->ok)
@@ -184,16 +193,16 @@ static json_t *pooled_json(const struct fleet_pooled *p)
 		                 (json_int_t)p->nodes, "spread_ci", "log_ratio_mean", "log_ratio_ci",
 		                 "predictive_log_ci");
 	return json_pack("{s:f, s:o, s:f, s:o, s:I, s:o, s:f, s:o, s:o}",
-	                 "ratio_mean", p->ratio_mean, "ratio_ci", pair(p->ratio_ci),
-	                 "spread_mean", p->tau_mean, "predictive_ci", pair(p->predictive_ci),
-	                 "nodes", (json_int_t)p->nodes, "spread_ci", pair(p->tau_ci),
-	                 "log_ratio_mean", p->mu_mean, "log_ratio_ci", pair(p->mu_ci),
-	                 "predictive_log_ci", pair(p->predictive_log_ci));
+	                 "ratio_mean", p->ratio_mean, "ratio_ci", fleet_pair_json(p->ratio_ci),
+	                 "spread_mean", p->tau_mean, "predictive_ci", fleet_pair_json(p->predictive_ci),
+	                 "nodes", (json_int_t)p->nodes, "spread_ci", fleet_pair_json(p->tau_ci),
+	                 "log_ratio_mean", p->mu_mean, "log_ratio_ci", fleet_pair_json(p->mu_ci),
+	                 "predictive_log_ci", fleet_pair_json(p->predictive_log_ci));
 }
 
 /* Appends value (taken) to array; false when either is NULL or the append failed (a string
  * that is not UTF-8, out of memory): the caller reports it, never leaves the item out. */
-static bool append(json_t *array, json_t *value)
+bool fleet_json_append(json_t *array, json_t *value)
 {
 	return value && array && json_array_append_new(array, value) == 0;
 }
@@ -204,7 +213,8 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 	bool ok = hosts && outliers;
 	for (size_t k = 0; ok && k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		ok = append(hosts, host_json(h)) && (!h->outlier || append(outliers, json_string(h->dir)));
+		ok = fleet_json_append(hosts, host_json(h))
+		     && (!h->outlier || fleet_json_append(outliers, json_string(h->dir)));
 	}
 	if (!ok) {
 		json_decref(hosts);
@@ -214,26 +224,27 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 	return json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
 	                 "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
 	                 "comparison", g->comparison, "settings", g->settings, "hosts", hosts, "pooled",
-	                 pooled_json(&g->pooled), "outliers", outliers,
+	                 fleet_pooled_json(&g->pooled), "outliers", outliers,
 	                 "outliers_judged", g->pooled.nodes >= FLEET_OUTLIER_MIN_NODES);
 }
 
 json_t *fleet_json(const struct fleet *f)
 {
-	json_t *groups = json_array(), *skipped = json_array();
-	bool ok = groups && skipped;
+	json_t *groups = json_array(), *skipped = json_array(), *matrix = fleet_matrix_json(f);
+	bool ok = groups && skipped && matrix;
 	for (size_t g = 0; ok && g < f->group_count; g++)
-		ok = append(groups, group_json(f, &f->groups[g]));
+		ok = fleet_json_append(groups, group_json(f, &f->groups[g]));
 	for (size_t i = 0; ok && i < f->skipped_count; i++)
-		ok = append(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
+		ok = fleet_json_append(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
 		                               "reason", f->skipped[i].reason));
 	if (!ok) {
 		json_decref(groups);
 		json_decref(skipped);
+		json_decref(matrix);
 		return NULL;
 	}
-	return json_pack("{s:o, s:o, s:s, s:s}", "groups", groups, "skipped", skipped,
-	                 "tool", "smtbench", "version", SMTBENCH_VERSION);
+	return json_pack("{s:o, s:o, s:s, s:s, s:o}", "groups", groups, "skipped", skipped,
+	                 "tool", "smtbench", "version", SMTBENCH_VERSION, "matrix_groups", matrix);
 }
 
 /* ---- fleet.md ------------------------------------------------------------------------------ */
@@ -271,8 +282,12 @@ char *fleet_markdown(const struct fleet *f)
 	FILE *out = open_memstream(&text, &size);
 	if (!out)
 		return NULL;
-	fprintf(out, "# smtbench fleet\n\n%zu node(s) in %zu group(s); %zu folder(s) skipped.\n",
-	        f->host_count, f->group_count, f->skipped_count);
+	fprintf(out, "# smtbench fleet\n\n%zu node(s) in %zu group(s); ", f->host_count,
+	        f->group_count);
+	if (f->matrix_node_count)
+		fprintf(out, "%zu matrix folder(s) in %zu matrix group(s); ", f->matrix_node_count,
+		        f->matrix_group_count);
+	fprintf(out, "%zu folder(s) skipped.\n", f->skipped_count);
 	for (size_t gi = 0; gi < f->group_count; gi++) {
 		const struct fleet_group *g = &f->groups[gi];
 		fprintf(out, "\n## ");
@@ -285,6 +300,7 @@ char *fleet_markdown(const struct fleet *f)
 		pooled_lines(out, g, "- ");
 		outlier_lines(out, f, g, "- ");
 	}
+	fleet_matrix_print(f, out, true);
 	if (f->skipped_count) {
 		fprintf(out, "\n## Skipped\n\n");
 		for (size_t i = 0; i < f->skipped_count; i++)

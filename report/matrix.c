@@ -23,6 +23,8 @@ struct matrix_report {
 	char *files_dir;            /* where the files go (report --out); NULL: dir */
 	char *shown_files_dir;      /* the same escaped; NULL: shown_dir */
 	bool exclude_contaminated;
+	double rope_pct;            /* the ROPE, ±%: report --rope, else meta.json's; NAN none */
+	char *rope_rule;            /* the ROPE's rule in words, or NULL without one */
 	json_t *meta;               /* meta.json (a matrix's: it has "matrix") */
 	struct analysis_matrix *m;
 	char *placement;            /* the pairing placement's name, escaped */
@@ -170,7 +172,7 @@ static int make_answer(struct matrix_report *r)
 	char none[80];
 	snprintf(none, sizeof none, "none of the %zu pairs", pairs);
 	r->answer = text_printf("%s, slowdown under %g%% with %g%% probability both ways: %s; %s",
-	                        placement_phrase(m->placement), 100 * ANALYSIS_MATRIX_SAFE_SLOWDOWN,
+	                        placement_phrase(m->placement), 100 * m->safe_slowdown,
 	                        100 * ANALYSIS_MATRIX_SAFE_PROBABILITY, safe ? list : none, worst);
 	free(list);
 	return r->answer ? 0 : -1;
@@ -269,8 +271,42 @@ static int make_pairing_note(struct matrix_report *r)
 	return r->pairing_note ? 0 : -1;
 }
 
-struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated, char *err,
-                                        size_t err_size)
+/* The ROPE: rope_pct as given (report --rope), else meta.json's matrix.rope_pct (matrix
+ * --rope), else none (NAN). A recorded value that is not a percentage above 0 and below 100
+ * is not used, and said. */
+static int choose_rope(struct matrix_report *r, double rope_pct)
+{
+	r->rope_pct = rope_pct;
+	const json_t *recorded = json_object_get(json_object_get(r->meta, "matrix"), "rope_pct");
+	if (!isnan(rope_pct) || !recorded || json_is_null(recorded))
+		return 0;
+	double v = json_number_value(recorded);
+	if (json_is_number(recorded) && v > 0 && v < 100) {
+		r->rope_pct = v;
+		return 0;
+	}
+	return add_warning(r, text_printf("meta.json's matrix.rope_pct is not a percentage above 0 "
+	                                  "and below 100: not used (give smtbench report --rope "
+	                                  "PCT)"));
+}
+
+/* The ROPE's rule in words (the rule of analysis.h's enum analysis_verdict). */
+static int make_rope_rule(struct matrix_report *r)
+{
+	if (isnan(r->rope_pct))
+		return 0;
+	r->rope_rule = text_printf(
+		"With --rope %g: a cell is practically the same when P(within ±%g%%) >= %g, slower "
+		"when P(slower by more than %g%%) >= %g, faster when P(faster by more than %g%%) >= %g; "
+		"a pair is safe when each one's slowdown beside the other is under %g%% with "
+		"probability %g.", r->rope_pct, r->rope_pct, ANALYSIS_EQUIVALENCE_PROBABILITY,
+		r->rope_pct, ANALYSIS_DIRECTION_PROBABILITY, r->rope_pct,
+		ANALYSIS_DIRECTION_PROBABILITY, r->rope_pct, ANALYSIS_MATRIX_SAFE_PROBABILITY);
+	return r->rope_rule ? 0 : -1;
+}
+
+struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated,
+                                        double rope_pct, char *err, size_t err_size)
 {
 	struct matrix_report *r = calloc(1, sizeof *r);
 	if (!r || !(r->dir = strdup(dir)) || !(r->shown_dir = text_escape(dir))) {
@@ -290,8 +326,15 @@ struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminat
 	for (size_t i = 0; names && i < n; i++)
 		if (!names[i])
 			n = i; /* a damaged list: the file's order for the rest */
+	if (choose_rope(r, rope_pct) < 0 || make_rope_rule(r) < 0) {
+		free(names);
+		set_error(err, err_size, "out of memory");
+		matrix_report_free(&r);
+		return NULL;
+	}
 	struct analysis_options opt;
 	analysis_options_init(&opt);
+	opt.rope_pct = r->rope_pct;
 	r->m = analysis_matrix_load(dir, names, names ? n : 0, exclude_contaminated, &opt, err,
 	                            err_size);
 	free(names);
@@ -416,6 +459,8 @@ int matrix_report_print_summary(const struct matrix_report *r, bool files_writte
 		        r->pus[0], r->pus[1], r->shares ? ", sharing " : "",
 		        r->shares ? r->shares : "", r->pus[0]);
 	fprintf(out, "\nAnswer: %s\n", r->answer);
+	if (r->rope_rule)
+		fprintf(out, "%s\n", r->rope_rule);
 	if (r->pairing_note)
 		fprintf(out, "%s\n", r->pairing_note);
 	fprintf(out, "\nSlowdown of the victim (row) beside the aggressor (column), against the "
@@ -493,16 +538,17 @@ static void ratio_colour(double ratio, char buf[8], bool *dark)
 	*dark = a > 0.55;
 }
 
-static void heatmap_cell(FILE *out, const struct analysis_matrix_cell *c, double x, double y)
+static void heatmap_cell(FILE *out, const struct matrix_heat_cell *c, const char *unit, double x,
+                         double y)
 {
 	char fill[8] = "#dddddd";
 	bool dark = false;
-	bool settled = cell_settled(c);
+	bool settled = c->settled;
 	if (settled)
-		ratio_colour(c->vs_baseline.ratio_mean, fill, &dark);
+		ratio_colour(c->ratio_mean, fill, &dark);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\" "
 	        "stroke=\"#fff\" stroke-width=\"2\"/>\n", x, y, HM_CELL_W, HM_CELL_H, fill);
-	bool undecided = !settled || c->vs_baseline.verdict == ANALYSIS_VERDICT_UNDECIDED;
+	bool undecided = !settled || !c->decided;
 	if (undecided)
 		fprintf(out, "<rect class=\"undecided\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
 		        "fill=\"url(#hatch)\"/>\n", x, y, HM_CELL_W, HM_CELL_H);
@@ -511,11 +557,11 @@ static void heatmap_cell(FILE *out, const struct analysis_matrix_cell *c, double
 	if (!settled) { /* the grid's mean, not the data's: no number, no colour */
 		fprintf(out, "<text class=\"ratio\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 		        "font-size=\"15\" font-weight=\"bold\">?</text>\n<text x=\"%.1f\" y=\"%.1f\" "
-		        "text-anchor=\"middle\" font-size=\"11\">%zu blocks: too few</text>\n", cx, y + 23,
-		        cx, y + 41, c->group.n);
+		        "text-anchor=\"middle\" font-size=\"11\">%zu %s: too few</text>\n", cx, y + 23,
+		        cx, y + 41, c->n, unit);
 		return;
 	}
-	const struct analysis_comparison *k = &c->vs_baseline;
+	const struct matrix_heat_cell *k = c;
 	char m[48], lo[48], hi[48];
 	double res = half_width(k->ratio_ci);
 	fprintf(out, "<text class=\"ratio\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
@@ -527,7 +573,7 @@ static void heatmap_cell(FILE *out, const struct analysis_matrix_cell *c, double
 	        format_number(hi, sizeof hi, k->ratio_ci[1], res));
 }
 
-static void heatmap_legend(FILE *out, double y, int width)
+static void heatmap_legend(FILE *out, double y, int width, const char *unit)
 {
 	double x0 = HM_LEFT, w = 240;
 	fputs("<defs><linearGradient id=\"slowdown\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">", out);
@@ -551,15 +597,16 @@ static void heatmap_legend(FILE *out, double y, int width)
 	        "stroke=\"#999\"/><rect x=\"%.1f\" y=\"%.1f\" width=\"28\" height=\"14\" "
 	        "fill=\"url(#hatch)\"/>\n", hx, y, hx, y);
 	svg_text(out, hx + 34, y + 12, "start", 11, NULL, "hatched: not enough data to say");
-	svg_text(out, x0, y + 52, "start", 11, NULL,
-	         "colour: the victim's slowdown against itself alone (log scale; 2× and above "
-	         "darkest); grey, ?: too few blocks for a number");
+	char text[200];
+	snprintf(text, sizeof text, "colour: the victim's slowdown against itself alone (log scale; "
+	         "2× and above darkest); grey, ?: too few %s for a number", unit);
+	svg_text(out, x0, y + 52, "start", 11, NULL, text);
 }
 
-char *matrix_report_svg_heatmap(const struct matrix_report *r)
+char *matrix_svg_heatmap(const char *title, const char *description, const char *const *names,
+                         size_t count, const struct matrix_heat_cell *cells, const char *unit)
 {
-	const struct analysis_matrix *m = r->m;
-	int n = (int)m->nkernels;
+	int n = (int)count;
 	int width = HM_LEFT + n * HM_CELL_W + 20;
 	if (width < HM_LEFT + 520)
 		width = HM_LEFT + 520;
@@ -569,12 +616,7 @@ char *matrix_report_svg_heatmap(const struct matrix_report *r)
 	FILE *out = open_memstream(&buf, &len);
 	if (!out)
 		return NULL;
-	char title[200];
-	snprintf(title, sizeof title, "Interference matrix on %s: victim's slowdown beside each "
-	         "aggressor", r->placement ? r->placement : "(no pairs yet)");
-	svg_begin(out, width, height, title, "Rows: victims; columns: aggressors; each cell the "
-	          "victim's user time beside the aggressor over its time alone, paired by block, "
-	          "with its 95% interval; hatched cells have no verdict.");
+	svg_begin(out, width, height, title, description);
 	fputs("<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\" "
 	      "patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" "
 	      "stroke=\"#555\" stroke-width=\"2\" stroke-opacity=\"0.45\"/></pattern></defs>\n", out);
@@ -583,20 +625,58 @@ char *matrix_report_svg_heatmap(const struct matrix_report *r)
 	svg_text(out, 10, HM_TOP - 8, "start", 12, NULL, "victim ↓");
 	for (int g = 0; g < n; g++)
 		svg_text(out, HM_LEFT + (g + 0.5) * HM_CELL_W, HM_TOP - 8, "middle", 12, "bold",
-		         m->kernels[g]);
+		         names[g]);
 	for (int v = 0; v < n; v++) {
 		double y = HM_TOP + v * HM_CELL_H;
-		svg_text(out, HM_LEFT - 8, y + HM_CELL_H / 2.0 + 4, "end", 12, "bold", m->kernels[v]);
+		svg_text(out, HM_LEFT - 8, y + HM_CELL_H / 2.0 + 4, "end", 12, "bold", names[v]);
 		for (int g = 0; g < n; g++)
-			heatmap_cell(out, analysis_matrix_cell(m, v, g), HM_LEFT + g * HM_CELL_W, y);
+			heatmap_cell(out, &cells[v * n + g], unit, HM_LEFT + g * HM_CELL_W, y);
 	}
-	heatmap_legend(out, HM_TOP + n * HM_CELL_H + 16, width);
+	heatmap_legend(out, HM_TOP + n * HM_CELL_H + 16, width, unit);
 	svg_end(out);
 	if (fclose(out) != 0) {
 		free(buf);
 		return NULL;
 	}
 	return buf;
+}
+
+char *matrix_report_svg_heatmap(const struct matrix_report *r)
+{
+	const struct analysis_matrix *m = r->m;
+	size_t n = m->nkernels;
+	struct matrix_heat_cell *cells = calloc(n * n + 1, sizeof *cells);
+	if (!cells)
+		return NULL;
+	for (size_t v = 0; v < n; v++)
+		for (size_t g = 0; g < n; g++) {
+			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
+			const struct analysis_comparison *k = &c->vs_baseline;
+			cells[v * n + g] = (struct matrix_heat_cell){
+				.settled = cell_settled(c), .decided = k->verdict != ANALYSIS_VERDICT_UNDECIDED,
+				.ratio_mean = k->ratio_mean, .ratio_ci = { k->ratio_ci[0], k->ratio_ci[1] },
+				.n = c->group.n };
+		}
+	char title[200];
+	snprintf(title, sizeof title, "Interference matrix on %s: victim's slowdown beside each "
+	         "aggressor", r->placement ? r->placement : "(no pairs yet)");
+	char *svg = matrix_svg_heatmap(title, "Rows: victims; columns: aggressors; each cell the "
+	                               "victim's user time beside the aggressor over its time alone, "
+	                               "paired by block, with its 95% interval; hatched cells have "
+	                               "no verdict.", (const char *const *)m->kernels, n, cells,
+	                               "blocks");
+	free(cells);
+	return svg;
+}
+
+bool matrix_report_commands(const struct matrix_report *r)
+{
+	return r->commands;
+}
+
+const struct analysis_matrix *matrix_report_matrix(const struct matrix_report *r)
+{
+	return r->m;
 }
 
 /* ---- report.json ---- */
@@ -752,6 +832,10 @@ static char *report_json_text(const struct matrix_report *r)
 		return NULL;
 	/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
 	json_object_set_new(doc, "workloads", json_string(r->commands ? "commands" : "kernels"));
+	/* The ROPE the verdicts and safe_pairs used (null: none), and a safe cell's bound. */
+	json_object_set_new(doc, "rope_pct", isnan(r->rope_pct) ? json_null()
+	                                                        : json_real(r->rope_pct));
+	json_object_set_new(doc, "safe_slowdown_pct", json_real(100 * m->safe_slowdown));
 	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	char *withnl = text ? text_printf("%s\n", text) : NULL;
@@ -792,6 +876,8 @@ static char *report_md_text(const struct matrix_report *r)
 		return NULL;
 	fprintf(out, "# smtbench interference matrix: %s\n\n**Answer:** %s\n\n", r->shown_dir,
 	        r->answer);
+	if (r->rope_rule)
+		fprintf(out, "%s\n\n", r->rope_rule);
 	if (r->pairing_note)
 		fprintf(out, "%s\n\n", r->pairing_note);
 	fprintf(out, "Machine: %s. %s\n\n", r->machine, stop_text(r));
@@ -946,16 +1032,15 @@ static char *report_html_text(const struct matrix_report *r, const char *heatmap
 	FILE *out = open_memstream(&buf, &len);
 	if (!out)
 		return NULL;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<title>smtbench interference matrix: ", out);
-	report_xml_escape(out, r->shown_dir);
-	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>smtbench interference "
-	        "matrix: ", style_sheet);
-	report_xml_escape(out, r->shown_dir);
-	fputs("</h1>\n<p class=\"verdict\" id=\"answer\">", out);
+	report_html_begin(out, "smtbench interference matrix: ", r->shown_dir, style_sheet);
+	fputs("<p class=\"verdict\" id=\"answer\">", out);
 	report_xml_escape(out, r->answer);
 	fputs("</p>\n", out);
+	if (r->rope_rule) {
+		fputs("<p id=\"rope\">", out);
+		report_xml_escape(out, r->rope_rule);
+		fputs("</p>\n", out);
+	}
 	if (r->pairing_note) {
 		fputs("<p class=\"nosmt\">", out);
 		report_xml_escape(out, r->pairing_note);
@@ -995,9 +1080,13 @@ static char *report_html_text(const struct matrix_report *r, const char *heatmap
 	        "priors; its 95%% credible interval is shown under it. The verdict says slower or "
 	        "faster only when P(slower) or its complement is at least %g; hatched cells have "
 	        "no verdict. A pair is safe to share when each kernel's slowdown beside the other "
-	        "is under %g%% with probability %g.</p>\n</body>\n</html>\n",
-	        ANALYSIS_DIRECTION_PROBABILITY, 100 * ANALYSIS_MATRIX_SAFE_SLOWDOWN,
-	        ANALYSIS_MATRIX_SAFE_PROBABILITY);
+	        "is under %g%% with probability %g.", ANALYSIS_DIRECTION_PROBABILITY,
+	        100 * r->m->safe_slowdown, ANALYSIS_MATRIX_SAFE_PROBABILITY);
+	if (r->rope_rule) {
+		fputc(' ', out);
+		report_xml_escape(out, r->rope_rule);
+	}
+	fputs("</p>\n</body>\n</html>\n", out);
 	if (fclose(out) != 0) {
 		free(buf);
 		return NULL;
@@ -1053,6 +1142,7 @@ void matrix_report_free(struct matrix_report **p)
 	free(r->shares);
 	free(r->machine);
 	free(r->answer);
+	free(r->rope_rule);
 	free(r->pairing_note);
 	for (size_t i = 0; i < r->warning_count; i++)
 		free(r->warnings[i]);

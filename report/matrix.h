@@ -24,12 +24,15 @@ extern const char *const matrix_report_file_names[MATRIX_REPORT_FILE_COUNT];
 bool matrix_report_applies(const char *dir);
 
 /* Loads and compares the folder's cells (exclude_contaminated as for report_new_excluding).
- * NULL with err when samples.csv cannot be read or holds no matrix. */
-struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated, char *err,
-                                        size_t err_size);
+ * rope_pct: the region of practical equivalence, ±%, as `analyze --rope` uses it (a cell can
+ * then be "practically the same", and the safe pairs' bound is the ROPE); NAN: the one
+ * meta.json records (matrix --rope), else none. NULL with err when samples.csv cannot be read
+ * or holds no matrix. */
+struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated,
+                                        double rope_pct, char *err, size_t err_size);
 
-/* The answer first: the pairs safe to share (slowdown under 5% with 95% probability, both
- * ways) and the worst cell. Owned by the report. */
+/* The answer first: the pairs safe to share (slowdown under 5%, or the ROPE, with 95%
+ * probability, both ways) and the worst cell. Owned by the report. */
 const char *matrix_report_answer(const struct matrix_report *r);
 
 /* The terminal summary: the answer, the matrix as a table, sensitivity and contentiousness,
@@ -39,6 +42,28 @@ int matrix_report_print_summary(const struct matrix_report *r, bool files_writte
 /* The heat map (victims as rows, aggressors as columns, colour the slowdown, each cell its
  * ratio and interval, undecided cells hatched) as a new SVG string; NULL on out of memory. */
 char *matrix_report_svg_heatmap(const struct matrix_report *r);
+
+/* One cell of a heat map, as matrix_svg_heatmap draws it. */
+struct matrix_heat_cell {
+	bool settled;           /* ratio_mean and ratio_ci are the data's: printed and coloured */
+	bool decided;           /* it has a verdict (slower, faster, practically the same) */
+	double ratio_mean, ratio_ci[2];
+	size_t n;               /* what it rests on (blocks, nodes), printed when not settled */
+};
+
+/* The one heat map of every matrix report (a folder's, a fleet's pooled cells): count
+ * workloads named names[], cells[v * count + g] the victim v beside the aggressor g; a cell
+ * that is not settled grey with "?" and its n in unit ("blocks", "nodes"); one not decided
+ * hatched. A new SVG string; NULL on out of memory. */
+char *matrix_svg_heatmap(const char *title, const char *description, const char *const *names,
+                         size_t count, const struct matrix_heat_cell *cells, const char *unit);
+
+/* Whether the workloads are named commands (matrix --commands), not kernels. */
+bool matrix_report_commands(const struct matrix_report *r);
+
+/* The folder's cells as analysis/matrix.h compares them (fleet pools them). Owned by r. */
+struct analysis_matrix;
+const struct analysis_matrix *matrix_report_matrix(const struct matrix_report *r);
 
 /* Writes report.md, report.json, heatmap.svg and report.html atomically. -1 with err naming
  * the file. */

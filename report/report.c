@@ -628,7 +628,7 @@ static void load_meta(struct report *rep, const char *dir)
 
 struct report *report_new(const char *dir, char *err, size_t err_size)
 {
-	return report_new_excluding(dir, false, err, err_size);
+	return report_new_excluding(dir, false, NAN, err, err_size);
 }
 
 /* One placement per dataset group, with its sample mean; its pair comes later (read_pairs).
@@ -709,8 +709,8 @@ static int word_user_time(struct report *rep)
 	return rc;
 }
 
-struct report *report_new_excluding(const char *dir, bool exclude_contaminated, char *err,
-                                    size_t err_size)
+struct report *report_new_excluding(const char *dir, bool exclude_contaminated, double rope_pct,
+                                    char *err, size_t err_size)
 {
 	struct report *rep = calloc(1, sizeof *rep);
 	if (!rep || !(rep->dir = strdup(dir)) || !(rep->shown_dir = text_escape(dir))) {
@@ -727,6 +727,7 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
 		goto fail;
 	struct analysis_options opt;
 	analysis_options_init(&opt);
+	opt.rope_pct = rope_pct;
 	rep->result = analysis_run(rep->data, &opt, err, err_size);
 	if (!rep->result)
 		goto fail;

@@ -34,9 +34,10 @@ struct report *report_new(const char *dir, char *err, size_t err_size);
 
 /* The same; with exclude_contaminated, the trials that shared their CPUs (foreign CPU time or
  * steal above ANALYSIS_CONTAMINATED_SHARE of the trial's duration) are left out of the analysis
- * (analysis_load_folder_excluding), and every format says how many. */
-struct report *report_new_excluding(const char *dir, bool exclude_contaminated, char *err,
-                                    size_t err_size);
+ * (analysis_load_folder_excluding), and every format says how many. rope_pct: the region of
+ * practical equivalence, ±%, as `analyze --rope` takes it (report --rope); NAN for none. */
+struct report *report_new_excluding(const char *dir, bool exclude_contaminated, double rope_pct,
+                                    char *err, size_t err_size);
 
 /*
  * The terminal summary: the machine and the pairs used, per placement n / mean / interval, the
@@ -103,6 +104,11 @@ int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double
 
 /* Writes text to out with &, <, >, " and ' escaped for XML and HTML. */
 void report_xml_escape(FILE *out, const char *text);
+
+/* The head of every self-contained HTML page (report.html of a run or a matrix, fleet.html),
+ * written once here: the doctype, UTF-8, the viewport, <title>title what</title> with the
+ * page's own style sheet, then <body> and <h1>title what</h1>. what (escaped) may be NULL. */
+void report_html_begin(FILE *out, const char *title, const char *what, const char *style_sheet);
 
 
 #endif

@@ -88,14 +88,7 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 	FILE *out = open_memstream(&buf, &len);
 	if (!out)
 		return NULL;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
-	      "smtbench report: ", out);
-	esc(out, rep->shown_dir);
-	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>smtbench report: ",
-	        style_sheet);
-	esc(out, rep->shown_dir);
-	fputs("</h1>\n", out);
+	report_html_begin(out, "smtbench report: ", rep->shown_dir, style_sheet);
 	if (rep->no_sibling) {
 		char why[600];
 		fputs("<p class=\"nosmt\">", out);

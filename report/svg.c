@@ -72,6 +72,19 @@ void report_xml_escape(FILE *out, const char *text)
 	}
 }
 
+void report_html_begin(FILE *out, const char *title, const char *what, const char *style_sheet)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      out);
+	report_xml_escape(out, title);
+	report_xml_escape(out, what);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style_sheet);
+	report_xml_escape(out, title);
+	report_xml_escape(out, what);
+	fputs("</h1>\n", out);
+}
+
 /* Styles are the placement registry's rows (common/placements.h); other names (two-file
  * datasets) share them. */
 int svg_placement_style(const char *name)

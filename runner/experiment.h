@@ -76,6 +76,8 @@ struct experiment {
 	double precision_pct;    /* --precision: stop at a 95% interval within ±this %; 0 for none */
 	bool one_process;        /* --one-process: each trial runs one process bound to all of its
 	                          * placement's CPUs (topo_pair_cpus), judged by its wall time */
+	double rope_pct;         /* matrix --rope: the reports' ROPE, ±%, recorded for them (it
+	                          * changes no trial); 0 for none */
 	char **command_line;     /* argv of smtbench itself, NULL-terminated, owned */
 	/* Derived. */
 	struct workload a, b;    /* b.argv is NULL when both processes run a */

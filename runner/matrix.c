@@ -81,6 +81,7 @@ json_t *matrix_meta_json(const struct experiment *e)
 		"{s:f, s:I, s:s}", "target_pct", e->allocation->target_pct,
 		"from_block", (json_int_t)e->plan.adaptive_from, "rule", MATRIX_ALLOCATION_RULE)
 		: json_null());
+	json_object_set_new(m, "rope_pct", e->rope_pct > 0 ? json_real(e->rope_pct) : json_null());
 	return m;
 }
 
@@ -153,6 +154,15 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
 		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] needs a name (not used "
 		          "before), a command (its words as strings or {\"hex\": ...}), an absolute "
 		          "path and a sha256", dir, i);
+		return -1;
+	}
+	char why[ERR_LEN];
+	if (workload_argv_fits(w->argv, why, sizeof why) != 0) {
+		free(path);
+		strings_free(w->argv);
+		w->argv = NULL;
+		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] is too long to execute: "
+		          "%s", dir, i, why);
 		return -1;
 	}
 	w->name = xstrdup(name);
@@ -331,6 +341,11 @@ static int command_line(const char *file, long number, char *text, struct experi
 		free(shown);
 		strings_free(argv);
 		return rc;
+	}
+	if (workload_argv_fits(argv, why, sizeof why) != 0) {
+		strings_free(argv);
+		return line_error(err, err_size, file, number, "%s: the command is too long to "
+		                  "execute: %s", name, why);
 	}
 	if (e->nworkloads == PLAN_MAX_WORKLOADS) {
 		strings_free(argv);

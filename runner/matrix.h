@@ -23,7 +23,8 @@ void matrix_plan_cells(struct plan *p, int n, enum placement placement);
 enum placement matrix_placement(const struct plan *p);
 
 /* meta.json's "matrix": {"placement", "kernels": [{"name", "iters", "path", "sha256",
- * "calibration"}], "cells": [{"victim", "aggressor" (null: the baseline), "placement"}]}; a
+ * "calibration"}], "cells": [{"victim", "aggressor" (null: the baseline), "placement"}],
+ * "allocation", "rope_pct" (matrix --rope, for the reports; null: none)}; a
  * matrix of commands has "commands": [{"name", "command" (its words, each a string or
  * {"hex": ...}: text_to_json), "path", "sha256", "calibration": null}] instead of "kernels". */
 json_t *matrix_meta_json(const struct experiment *e);

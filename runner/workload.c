@@ -293,3 +293,30 @@ void workload_env_release(struct workload_env *env)
 	free(env->placement_var);
 	memset(env, 0, sizeof *env);
 }
+
+int workload_argv_fits(char *const *argv, char *err, size_t err_size)
+{
+	long page = sysconf(_SC_PAGESIZE), arg_max = sysconf(_SC_ARG_MAX);
+	size_t word_max = (size_t)(page > 0 ? page : 4096) * 32, total = 0;
+	size_t words = 0;
+	for (char *const *a = argv; *a; a++, words++) {
+		size_t len = strlen(*a) + 1;
+		if (len > word_max) {
+			set_error(err, err_size, "word %zu is %zu bytes long; the kernel takes at most %zu "
+			          "bytes in one argument", words + 1, len - 1, word_max - 1);
+			return -1;
+		}
+		total += len + sizeof(char *);
+	}
+	for (char **v = environ; v && *v; v++)
+		total += strlen(*v) + 1 + sizeof(char *);
+	/* the two NULLs, and the variables every workload gets (workload_env_init: its CPUs and
+	 * placement), with room */
+	total += 2 * sizeof(char *) + 4096;
+	if (arg_max > 0 && total > (size_t)arg_max) {
+		set_error(err, err_size, "its %zu words and the environment take %zu bytes; execve "
+		          "takes at most %ld (ARG_MAX)", words, total, arg_max);
+		return -1;
+	}
+	return 0;
+}

@@ -48,6 +48,14 @@ void xworkload_command(struct workload *w, char *const *argv, int argc);
  * reason alone (the caller names the command). */
 int workload_command_check(const char *name, char *err, size_t err_size);
 
+/* Whether execve could take argv (NULL-terminated) with this process's environment: each word
+ * within the kernel's limit for one argument (32 pages, MAX_ARG_STRLEN) and the words, the
+ * environment and their pointers together within sysconf(_SC_ARG_MAX). 0, or -1 with err
+ * saying which limit and by how much (the caller names the command). Checked up front, so a
+ * command that could never start is refused before a folder is written, not as E2BIG in every
+ * trial. */
+int workload_argv_fits(char *const *argv, char *err, size_t err_size);
+
 /* For --resume of a folder that recorded no path: w->argv came from meta.json alone; resolves
  * it as xworkload_command does. */
 void xworkload_resolve(struct workload *w);

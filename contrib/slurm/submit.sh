@@ -3,20 +3,25 @@
 #
 #   FLEET_DIR=/shared/smtbench contrib/slurm/submit.sh fleet --nodes=16 -- [smtbench run options]
 #   FLEET_DIR=/shared/smtbench contrib/slurm/submit.sh array --array=0-15 -- [smtbench run options]
+#   FLEET_DIR=/shared/smtbench contrib/slurm/submit.sh fleet --matrix --nodes=16 -- [smtbench matrix options]
 #
 # Options before `--` go to sbatch (nodes, partition, --begin, ...); those after it to
-# `smtbench run`. Prints the two job ids. The report lands in $FLEET_DIR/fleet-report/.
+# `smtbench run` (with --matrix, to `smtbench matrix`: each node runs the interference matrix,
+# and the report pools it cell by cell). Prints the two job ids. The report lands in
+# $FLEET_DIR/fleet-report/.
 set -euo pipefail
 usage() {
 	cat <<'EOF'
-usage: FLEET_DIR=DIR submit.sh fleet|array [SBATCH OPTIONS] -- [SMTBENCH RUN OPTIONS]
+usage: FLEET_DIR=DIR submit.sh fleet|array [--matrix] [SBATCH OPTIONS] -- [SMTBENCH OPTIONS]
        submit.sh -h | --help
 
 Submits the runs of smtbench on the nodes, then the fleet report once they have ended.
   fleet   one job over --nodes=N nodes (smtbench-fleet.sbatch), a run on each
   array   a job array (--array=0-15), one node per task (smtbench-array.sbatch)
+  --matrix  each node runs `smtbench matrix` (the interference matrix) instead of
+          `smtbench run`; the report pools the matrices cell by cell per CPU model
 Options before `--` go to sbatch (nodes, partition, --begin, ...); those after it to
-`smtbench run` (e.g. --blocks 30). FLEET_DIR is a folder every node sees; the report lands
+`smtbench run`, or `smtbench matrix` with --matrix (e.g. --blocks 30). FLEET_DIR is a folder every node sees; the report lands
 in $FLEET_DIR/fleet-report/. Prints the two job ids.
 Exit status: 0 submitted; 2 bad input; else sbatch's.
 EOF
@@ -34,8 +39,13 @@ case $kind in
 	array) script=$here/smtbench-array.sbatch ;;
 	*) echo "submit.sh: the first word is fleet or array, not '$kind'" >&2; exit 2 ;;
 esac
+# What each node runs (the job scripts read SMTBENCH_COMMAND; sbatch exports the environment).
+export SMTBENCH_COMMAND=run
 sbatch_opts=()
-while (($#)) && [[ $1 != -- ]]; do sbatch_opts+=("$1"); shift; done
+while (($#)) && [[ $1 != -- ]]; do
+	if [[ $1 == --matrix ]]; then SMTBENCH_COMMAND=matrix; else sbatch_opts+=("$1"); fi
+	shift
+done
 (($#)) && shift # the --
 mkdir -p "$FLEET_DIR"
 # ${a[@]+"${a[@]}"}: an empty array under set -u fails on bash before 4.4.

@@ -111,6 +111,15 @@ check_status 0 "submit.sh array: two tasks, then the report" \
 array_job=$(sed -n 's/^runs: job \([0-9]*\);.*/\1/p' <<<"$t_out")
 report_job=$(sed -n 's/.*report: job \([0-9]*\) .*/\1/p' <<<"$t_out")
 
+# A matrix on the cluster (submit.sh --matrix: each node runs smtbench matrix), into a fleet
+# folder of its own so that the runs' report above is unchanged by it.
+mfleet=$c/mfleet
+check_status 0 "submit.sh fleet --matrix: smtbench matrix on the node, then the report" \
+	env FLEET_DIR="$mfleet" "$submit" fleet --matrix --nodes=1 -- --kernels nop,mul-latency \
+	--placement non-sibling --trial-time 0.01 --blocks 4 --warmup-blocks 0 --progress none
+matrix_job=$(sed -n 's/^runs: job \([0-9]*\);.*/\1/p' <<<"$t_out")
+matrix_report_job=$(sed -n 's/.*report: job \([0-9]*\) .*/\1/p' <<<"$t_out")
+
 task0=$FLEET_DIR/$host-${array_job}_0
 has_rows() { (($(cat "$task0/samples.csv" 2>/dev/null | wc -l) > 4)); }
 check "array task 0 is running and writing $task0" poll 120 has_rows
@@ -144,6 +153,25 @@ check "the dependent report job wrote fleet-report/" \
 check "its output is the fleet report over the three runs, in two groups" \
 	grep -q "smtbench fleet: 3 nodes in 2 groups; 0 folders skipped" \
 	"$FLEET_DIR/smtbench-report-$report_job.out"
+
+check "the matrix job wrote $host-$matrix_job/, a complete matrix of 2 kernels" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1] + "/meta.json"))
+assert m["status"] == "complete" and [k["name"] for k in m["matrix"]["kernels"]] == ["nop", "mul-latency"], m["status"]' \
+	"$mfleet/$host-$matrix_job"
+check "its report job pooled it as a matrix folder" \
+	grep -q "smtbench fleet: 1 matrix folder in 1 matrix group; 0 folders skipped" \
+	"$mfleet/smtbench-report-$matrix_report_job.out"
+check_status 0 "smtbench fleet over run folders and a matrix folder together" \
+	"$SMTBENCH" fleet "$FLEET_DIR" "$mfleet" --json
+check "... the runs in their two groups, the matrix apart in matrix_groups (4 cells, 1 node)" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+assert len(j["groups"]) == 2 and j["skipped"] == [], (len(j["groups"]), j["skipped"])
+mg, = j["matrix_groups"]
+assert mg["placement"] == "non-sibling" and mg["kernels"] == ["nop", "mul-latency"], mg["kernels"]
+assert len(mg["nodes"]) == 1 and len(mg["cells"]) == 4, mg
+assert all(c["pooled"]["nodes"] <= 1 and len(c["nodes"]) == 1 for c in mg["cells"]), mg["cells"]' "$t_out"
 
 check_status 0 "smtbench fleet over what the jobs wrote" "$SMTBENCH" fleet "$FLEET_DIR"
 printf '%s\n' "$t_out" | sed 's/^/# /'

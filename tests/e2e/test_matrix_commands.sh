@@ -112,6 +112,19 @@ json.dump(m, open(sys.argv[1], "w"))
 EOF
 check_status 2 "--resume of a matrix whose command's file changed is refused" \
 	"$SMTBENCH" matrix --resume "$t_tmp/changed"
+# A recorded command too long to execute (a hostile meta.json) is refused, naming it.
+cp -r "$t_tmp/int" "$t_tmp/toolong"
+python3 - "$t_tmp/toolong/meta.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["status"] = "interrupted"
+m["matrix"]["commands"][1]["command"].append("x" * 200000)
+json.dump(m, open(sys.argv[1], "w"))
+EOF
+check_status 2 "--resume of a matrix whose recorded command is too long to execute is refused" \
+	"$SMTBENCH" matrix --resume "$t_tmp/toolong"
+check "…naming meta.json's command and the limit" contains "$t_err" \
+	"meta.json: matrix.commands[1] is too long to execute: word"
 
 # --- bad lines: FILE:LINE, what is wrong, exit 2, nothing written --------------------------------
 printf '#!/bin/sh\nexit 0\n' >"$t_tmp/noexec.sh"
@@ -137,6 +150,16 @@ bad_line "e: $t_tmp/noexec.sh" "e: cannot execute '$t_tmp/noexec.sh': Permission
 	"a command that is not executable"
 bad_line "e: $t_tmp" "e: cannot execute '$t_tmp': Is a directory" "a folder as the command"
 bad_line "e: sh -c 'true" "a ' quote is not closed" "an unclosed quote"
+# Too long to execute (checked up front, not as E2BIG in every trial): one word past the
+# kernel's limit for an argument, and words that together pass ARG_MAX.
+bad_line "big: echo $(head -c 200000 /dev/zero | tr '\0' x)" \
+	"big: the command is too long to execute: word 2 is 200000 bytes long; the kernel takes at most" \
+	"a word longer than one argument may be"
+many=$(printf 'y%.0s' $(seq 100000))
+words=$(for _ in $(seq 25); do printf ' %s' "$many"; done)
+bad_line "many: echo$words" "many: the command is too long to execute: its 26 words and the environment take" \
+	"words past ARG_MAX together"
+check "…naming ARG_MAX" contains "$t_err" "(ARG_MAX)"
 printf '# nothing\n\n' >"$t_tmp/empty.txt"
 check_status 2 "a file with no commands" "$SMTBENCH" matrix --commands "$t_tmp/empty.txt" --out "$t_tmp/bad"
 check "…says so" contains "$t_err" "no commands in the file"

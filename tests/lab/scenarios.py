@@ -311,6 +311,63 @@ def check_threads_on_siblings(ctx):
               f"no pair with 20 samples where both ran: {j['pairs']}"))
 
 
+# ---- the rigs' interference matrix (tests/lab/guest/rig-matrix.sh) ---------------------------
+
+# Two kernels: 4 sibling cells and 2 baselines, with the no-contention check's ROPE (the guest
+# records it with matrix --rope, so the host's `smtbench report` uses it).
+MATRIX_KERNELS = ["nop", "mul-latency"]
+
+
+def matrix_report(ctx):
+    """report.json of the guest's matrix, written here by `smtbench report`, after the checks of
+    its shape: the sibling pair the pinning was made for, both kernels, every cell, the ROPE."""
+    status = ctx.text("rig-matrix/status").strip()
+    if status != "0":
+        raise CheckFailed(f"the guest's matrix exited {status}: "
+                          f"{ctx.text('rig-matrix/log')[-800:]}")
+    report, _ = ctx.report(ctx.path("rig-matrix/run"))
+    cells = {(c["victim"], c["aggressor"]): c for c in report["cells"]}
+    want = {(v, g) for v in MATRIX_KERNELS for g in MATRIX_KERNELS}
+    yield (report["placement"] == "sibling" and sorted(report["pus"]) == SIBLING
+           and report["kernels"] == MATRIX_KERNELS and set(cells) == want,
+           f"the matrix ran {report['kernels']} on {report['placement']} CPUs {report['pus']} "
+           f"(want {MATRIX_KERNELS} on sibling {SIBLING}), cells {sorted(cells)}")
+    yield (report["rope_pct"] == NO_CONTENTION_ROPE_PCT,
+           f"the matrix's report used the recorded --rope {NO_CONTENTION_ROPE_PCT} (rope_pct "
+           f"{report['rope_pct']})")
+    return report
+
+
+def matrix_cells_text(report):
+    def one(c):
+        if c["ratio_mean"] is None:
+            return f"{c['victim']} beside {c['aggressor']}: {c['verdict']} ({c['n']} blocks)"
+        return (f"{c['victim']} beside {c['aggressor']} {fmt(c['ratio_mean'])} "
+                f"({fmt(c['ratio_ci'][0])}–{fmt(c['ratio_ci'][1])}) {c['verdict']}")
+    return "; ".join(one(c) for c in report["cells"])
+
+
+def check_matrix_contention(ctx):
+    """Every sibling cell of the matrix is slower: both vCPUs of the core share a host CPU."""
+    report = yield from matrix_report(ctx)
+    text = matrix_cells_text(report)
+    ctx.note = (ctx.note or "") + f"; matrix: {text}"
+    slower = [c for c in report["cells"] if c["verdict"] == "slower"]
+    yield (len(slower) == len(report["cells"]) == len(MATRIX_KERNELS) ** 2,
+           f"every sibling cell of the matrix is 'slower' (with --rope {NO_CONTENTION_ROPE_PCT}): "
+           f"{text}")
+
+
+def check_matrix_no_contention(ctx):
+    """No sibling cell of the matrix is slower: the sibling's vCPU has a host CPU of its own."""
+    report = yield from matrix_report(ctx)
+    text = matrix_cells_text(report)
+    ctx.note = (ctx.note or "") + f"; matrix: {text}"
+    slower = [c for c in report["cells"] if c["verdict"] == "slower"]
+    yield (not slower and len(report["cells"]) == len(MATRIX_KERNELS) ** 2,
+           f"no sibling cell of the matrix is 'slower' (with --rope {NO_CONTENTION_ROPE_PCT}): {text}")
+
+
 def check_contention(ctx):
     report = yield from run_folder_report(ctx)
     p = chosen_pairs(report)
@@ -338,6 +395,7 @@ def check_contention(ctx):
            f"95% CI {fmt(slo)}–{fmt(shi)} (contains it or lies within ±0.4 of it)")
     yield from check_one_process_contention(ctx)
     yield from check_threads_on_siblings(ctx)
+    yield from check_matrix_contention(ctx)
 
 
 def check_no_contention(ctx):
@@ -369,6 +427,7 @@ def check_no_contention(ctx):
            f"{roped['verdict']!r})")
     yield from check_one_process_no_contention(ctx)
     yield from check_threads_on_siblings(ctx)
+    yield from check_matrix_no_contention(ctx)
 
 
 # ---- scenario 4: SMT turned off -------------------------------------------------------------
@@ -557,11 +616,11 @@ SCENARIOS = [
     Scenario("contention", "siblings' vCPUs on one host CPU: sibling is slower",
              "contention", check_contention,
              "siblings' vCPUs on one host CPU: sibling ~2× non-sibling and solo",
-             pin=CONTENTION_PIN, timeout_s=165),  # 150, + 15 for rig-one-process.sh
+             pin=CONTENTION_PIN, timeout_s=185),  # 150 + 15 rig-one-process.sh + 20 rig-matrix.sh
     Scenario("no-contention", "siblings' vCPUs on two host CPUs: no 'slower' verdict",
              "contention", check_no_contention,
              "each measured vCPU alone on a host CPU: 1×",
-             pin=NO_CONTENTION_PIN, timeout_s=165),  # 150, + 15 for rig-one-process.sh
+             pin=NO_CONTENTION_PIN, timeout_s=185),  # 150 + 15 rig-one-process.sh + 20 rig-matrix.sh
     Scenario("nosmt", "SMT turned off (nosmt): sibling unavailable, the reason says turned off",
              "nosmt", check_nosmt,
              "SMT turned off (`nosmt`): CPUs 1 and 3 offline",
