@@ -75,6 +75,8 @@ check "non-sibling's process really had two CPUs" \
 	test "$(awk '$1 == "non-sibling" { print $2 }' "$t_tmp/one.log" | sort -u | tr -cd ',' | wc -c)" -eq 1
 check "samples.csv: one row per trial, process 0, role a" \
 	test "$(csv "$one" '(len(rows), len({r["trial"] for r in rows}), {(r["proc"], r["role"]) for r in rows})')" = "(12, 12, {('0', 'a')})"
+check "samples.csv's contamination columns are filled for every trial (foreign_s, steal_s over the process's CPUs)" \
+	test "$(csv "$one" 'all(r["foreign_s"] != "" and r["steal_s"] != "" and r["leftovers"] == "0" for r in rows)')" = True
 check "samples.csv's pu is the first CPU of the placement (A)" \
 	test "$(csv "$one" 'len({r["pu"] for r in rows})')" -eq 1
 check "meta.json: settings.one_process true, metric wall" \
@@ -94,6 +96,13 @@ SMTBENCH_CPUS=99 SMTBENCH_PLACEMENT=bogus check_status 0 "a run started with the
 	--progress none --out "$t_tmp/env" -- "$probe" "$t_tmp/env.log"
 check "…the workload sees the run's values, not the caller's" \
 	test "$(check_seen "$t_tmp/env" "$t_tmp/env.log" 1)" = ok
+
+# And a matrix's workloads, each its one CPU.
+printf 'probe: %s %s\n' "$probe" "$t_tmp/matrix.log" >"$t_tmp/commands.txt"
+check_status 0 "a matrix of the probe (--commands)" "$SMTBENCH" matrix --commands "$t_tmp/commands.txt" \
+	--placement non-sibling --blocks 1 --warmup-blocks 0 --progress none --out "$t_tmp/matrix"
+check "…each of its processes sees its one CPU and its placement" \
+	test "$(check_seen "$t_tmp/matrix" "$t_tmp/matrix.log" 0)" = ok
 
 # --- analyze's default metric comes from the folder; every report says it ---------------------
 check_status 0 "analyze of a one-process folder" "$SMTBENCH" analyze "$one"
@@ -153,6 +162,15 @@ check "…saying it is run's" contains "$t_err" "--one-process is for run"
 check "…nothing written" test ! -e "$t_tmp/no3"
 check_status 2 "--resume takes no --one-process" "$SMTBENCH" run --resume "$one" --one-process
 
+# A kernel whose thread count does not fit the mode runs, with a warning.
+check_status 0 "--one-process with the one-thread kernel nop" "$SMTBENCH" run --one-process \
+	--kernel nop --iters 1000 --placements non-sibling,solo --blocks 1 --warmup-blocks 0 \
+	--progress none --out "$t_tmp/nop1"
+check "…warns that it keeps one of two CPUs busy" contains "$t_err" "kernel nop has one thread: with --one-process it keeps one of a placement's two CPUs busy"
+check_status 0 "nop-2t as copies" "$SMTBENCH" run --kernel nop-2t --iters 1000 \
+	--placements non-sibling,solo --blocks 1 --warmup-blocks 0 --progress none --out "$t_tmp/nop2"
+check "…warns that each copy's threads take turns on its one CPU" contains "$t_err" "kernel nop-2t has 2 threads: without --one-process"
+
 # --- what run guarantees holds for one process ------------------------------------------------
 check_status 1 "a one-process command that hangs is killed at --trial-timeout" "$SMTBENCH" run \
 	--one-process --placements solo,non-sibling --blocks 2 --warmup-blocks 0 --trial-timeout 1 \
@@ -182,6 +200,44 @@ check "…every trial once, one row each (60)" \
 	test "$(csv "$t_tmp/term" '(len(rows), sorted(int(r["trial"]) for r in rows) == list(range(60)))')" = "(60, True)"
 check "…still one process (meta.json), still analysed by wall time" \
 	test "$(json "$t_tmp/term/meta.json" '(d["settings"]["one_process"], d["metric"], d["status"])')" = "(True, 'wall', 'complete')"
+# A meta.json whose settings.one_process is not a boolean, or one process beside a second
+# workload: --resume refuses it, naming the key, and changes nothing.
+for bad in '"yes"' 'true, "beside_command": ["true"]'; do
+	rm -rf "$t_tmp/bad-meta"
+	cp -r "$t_tmp/term" "$t_tmp/bad-meta"
+	python3 - "$t_tmp/bad-meta/meta.json" "$bad" <<'EOF'
+import sys
+path, bad = sys.argv[1], sys.argv[2]
+text = open(path).read().replace('"one_process": true', '"one_process": ' + bad)
+text = text.replace('"status": "complete"', '"status": "interrupted"', 1)
+open(path, "w").write(text)
+EOF
+	before=$(md5sum <"$t_tmp/bad-meta/samples.csv")
+	check_status 2 "--resume of a meta.json with settings.one_process: ${bad:0:24}" "$SMTBENCH" run --resume "$t_tmp/bad-meta"
+	check "…names settings.one_process" contains "$t_err" "settings.one_process"
+	check "…samples.csv unchanged" test "$(md5sum <"$t_tmp/bad-meta/samples.csv")" = "$before"
+done
+
+# --precision follows the wall time the folder is judged by: meta.json's interval (the runner's)
+# is analyze's default one on the same folder, to 0.5% of its width.
+check_status 0 "run --one-process --precision 50" "$SMTBENCH" run --one-process \
+	--placements non-sibling,solo --precision 50 --blocks 14 --warmup-blocks 0 --progress none \
+	--out "$t_tmp/precision" -- sh -c "$busy"
+check "…its plan says the rule follows wall time" contains "$t_out" "non-sibling/solo (wall time) is known to ±50%"
+"$SMTBENCH" analyze --json "$t_tmp/precision" >"$t_tmp/precision.json" 2>/dev/null
+check "…meta.json's precision interval is analyze's (by wall time) on the same blocks" python3 - \
+	"$t_tmp/precision/meta.json" "$t_tmp/precision.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))["precision"]
+analysis = json.load(open(sys.argv[2]))
+c = next(c for c in analysis["comparisons"] if c["a"]["name"] == "non-sibling" and c["b"]["name"] == "solo")
+lo, hi = c["ratio_ci"]
+print(f"# runner {p['blocks']} blocks [{p['ci'][0]:.5f}, {p['ci'][1]:.5f}]; analyze ({analysis['metric']}) "
+      f"{c['blocks_paired']} blocks [{lo:.5f}, {hi:.5f}]")
+sys.exit(not (analysis["metric"] == "wall" and c["design"] == "paired"
+              and c["blocks_paired"] == p["blocks"]
+              and abs(p["ci"][0] - lo) <= 0.005 * (hi - lo) and abs(p["ci"][1] - hi) <= 0.005 * (hi - lo)))
+EOF
 
 # --- the two-thread kernel: one PU takes about twice two cores --------------------------------
 # Its two threads take turns on same-pu's one CPU and run side by side on non-sibling's two, so
