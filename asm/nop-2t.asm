@@ -92,9 +92,7 @@ second_thread:
 align 64
 nop_loop:
 .loop:
-%rep 2048
-	nop
-%endrep
+	SEED_NOPS
 	dec ITERS
 	jnz .loop
 	ret

@@ -144,7 +144,9 @@ for k in "${names[@]}"; do
 		bash -c 'grep -q "^%include \"kernel.inc\"" "$1" && [[ $(grep -c "^KERNEL " "$1") == 1 ]] &&
 		         grep -q "^KERNEL \"$2\"$" "$1"' _ "$src" "$k"
 done
-check "the nop loop uses %rep 2048" grep -q '^%rep 2048' "$root/asm/nop.asm"
+check "the nop loop is SEED_NOPS, kernel.inc's %rep 2048 (nop-2t's threads run the same)" \
+	bash -c 'grep -q "^[[:space:]]*SEED_NOPS$" "$1/asm/nop.asm" && grep -q "^[[:space:]]*SEED_NOPS$" "$1/asm/nop-2t.asm" &&
+	         grep -A1 "^%macro SEED_NOPS 0" "$1/asm/kernel.inc" | grep -q "^%rep 2048"' _ "$root"
 
 # --- the table the runner lists matches asm/ -------------------------------------------------
 if "$SMTBENCH" run --list-kernels >"$t_tmp/list" 2>/dev/null; then
