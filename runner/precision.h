@@ -6,7 +6,8 @@
  * contention, then control) whose two placements the run has: sibling against non-sibling where
  * the machine allows it. In each measured block where both have an ok trial, d = log(A's user
  * time) - log(B's) (a trial's time: the mean of its role-a processes', as the analysis's trial
- * unit). The interval is the one `analyze` gives by default (the paired design, normal model,
+ * unit; with run --one-process the one process's wall time, the metric its folder is analysed
+ * by). The interval is the one `analyze` gives by default (the paired design, normal model,
  * uniform priors on delta and sigma): the marginal posterior of delta is a Student-t with
  * n - 2 degrees of freedom, centre mean(d), scale sqrt(SS / (n (n - 2))), so the ratio's
  * interval is exp(mean ± t(0.975; n - 2) · scale). A run that says "precision reached" leaves
@@ -51,7 +52,8 @@ struct precision_interval {
 /* A tracker for the placements planned (in any order); target_pct 0 for none. */
 void precision_init(struct precision_tracker *t, double target_pct,
                     const enum placement *planned, int nplanned);
-/* One measured ok trial's user time (seconds, > 0; others are ignored) in its block. */
+/* One measured ok trial's time (seconds, > 0; others are ignored) in its block: user time, or
+ * wall time for one process (run --one-process). */
 void precision_add(struct precision_tracker *t, long block, enum placement p, double utime_s);
 /* One paired block's log ratio d given directly (a matrix cell's, allocate.h): the tracker
  * then follows d alone, whatever its placements. */
