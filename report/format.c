@@ -57,3 +57,12 @@ const char *format_design(char *buf, size_t size, const struct analysis_comparis
 		         c->blocks_paired == 1 ? "" : "s");
 	return buf;
 }
+
+const char *format_interval(char *buf, size_t size, const double ci[2], double res)
+{
+	char lo[48], hi[48];
+	format_number(lo, sizeof lo, ci[0], res);
+	format_number(hi, sizeof hi, ci[1], res);
+	snprintf(buf, size, "%s%s%s", lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–", hi);
+	return buf;
+}

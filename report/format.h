@@ -12,6 +12,11 @@
  * "inf", "-inf"; never "-0". Returns buf. */
 const char *format_number(char *buf, size_t size, double v, double resolution);
 
+/* An interval as every plot and table writes it: "lo–hi" by format_number at resolution
+ * res, or "lo to hi" when a bound is negative (a dash next to a minus sign misreads). Returns
+ * buf. */
+const char *format_interval(char *buf, size_t size, const double ci[2], double res);
+
 /* A ring of number buffers, so that several formatted numbers fit in one printf. */
 enum { FORMAT_RING_SIZE = 16 };
 struct format_ring {

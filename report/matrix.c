@@ -66,19 +66,13 @@ bool matrix_report_applies(const char *dir)
 
 /* ---- numbers and words every format shares ---- */
 
-static double half_width(const double ci[2])
-{
-	return fabs(ci[1] - ci[0]) / 2;
-}
-
 /* "1.02× (0.95–1.10)"; "n/a" for a cell without a comparison. */
 static const char *ratio_text(char *buf, size_t size, const struct analysis_comparison *c)
 {
-	char m[48], lo[48], hi[48];
-	double res = half_width(c->ratio_ci);
-	snprintf(buf, size, "%s× (%s–%s)", format_number(m, sizeof m, c->ratio_mean, res),
-	         format_number(lo, sizeof lo, c->ratio_ci[0], res),
-	         format_number(hi, sizeof hi, c->ratio_ci[1], res));
+	char m[48], ci[100];
+	double res = report_half_width(c->ratio_ci);
+	snprintf(buf, size, "%s× (%s)", format_number(m, sizeof m, c->ratio_mean, res),
+	         format_interval(ci, sizeof ci, c->ratio_ci, res));
 	return buf;
 }
 
@@ -561,16 +555,14 @@ static void heatmap_cell(FILE *out, const struct matrix_heat_cell *c, const char
 		        cx, y + 41, c->n, unit);
 		return;
 	}
-	const struct matrix_heat_cell *k = c;
-	char m[48], lo[48], hi[48];
-	double res = half_width(k->ratio_ci);
+	char m[48], ci[100];
+	double res = report_half_width(c->ratio_ci);
 	fprintf(out, "<text class=\"ratio\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 	        "font-size=\"15\" font-weight=\"bold\" fill=\"%s\">%s×</text>\n", cx, y + 23, colour,
-	        format_number(m, sizeof m, k->ratio_mean, res));
+	        format_number(m, sizeof m, c->ratio_mean, res));
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
-	        "fill=\"%s\">%s–%s</text>\n", cx, y + 41, colour,
-	        format_number(lo, sizeof lo, k->ratio_ci[0], res),
-	        format_number(hi, sizeof hi, k->ratio_ci[1], res));
+	        "fill=\"%s\">%s</text>\n", cx, y + 41, colour,
+	        format_interval(ci, sizeof ci, c->ratio_ci, res));
 }
 
 static void heatmap_legend(FILE *out, double y, int width, const char *unit)
@@ -634,11 +626,7 @@ char *matrix_svg_heatmap(const char *title, const char *description, const char 
 	}
 	heatmap_legend(out, HM_TOP + n * HM_CELL_H + 16, width, unit);
 	svg_end(out);
-	if (fclose(out) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return svg_finish(out, &buf);
 }
 
 char *matrix_report_svg_heatmap(const struct matrix_report *r)
@@ -853,7 +841,7 @@ static void md_summaries(FILE *out, const struct analysis_matrix *m,
 	for (size_t k = 0; k < m->nkernels; k++) {
 		const struct analysis_comparison *c = &s[k].c;
 		char a[48], lo[48], hi[48];
-		double res = half_width(c->ratio_ci);
+		double res = report_half_width(c->ratio_ci);
 		if (!summary_settled(&s[k]))
 			fprintf(out, "| `%s` | %zu | n/a | n/a | n/a | %s |\n", m->kernels[k], s[k].blocks,
 			        analysis_verdict_name(ANALYSIS_VERDICT_UNDECIDED));

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/internal.h"
@@ -51,6 +52,16 @@ int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double
 	*first = f == 0 ? 0 : f; /* no "-0" */
 	*step = s;
 	return n;
+}
+
+char *svg_finish(FILE *out, char **buf)
+{
+	if (fclose(out) != 0) {
+		free(*buf);
+		*buf = NULL;
+		return NULL;
+	}
+	return *buf;
 }
 
 void report_xml_escape(FILE *out, const char *text)

@@ -8,6 +8,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* Closes the memstream a plot was written into and hands over its text (open_memstream sets
+ * *buf only at the close); NULL, the text freed, when writing it failed. */
+char *svg_finish(FILE *out, char **buf);
+
 /* A stable 0..4 palette and marker index for a placement name (the registry's order). */
 int svg_placement_style(const char *name);
 const char *svg_color(int style);

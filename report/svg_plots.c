@@ -15,28 +15,7 @@
 
 enum { WIDTH = 780, LEFT = 90, RIGHT = 30 };
 
-/* Closes a memstream and hands over its text; open_memstream sets *buf only at the close. */
-static char *finish(FILE *out, char **buf)
-{
-	if (fclose(out) != 0) {
-		free(*buf);
-		return NULL;
-	}
-	return *buf;
-}
-
 /* ---- posterior.svg ------------------------------------------------------------------------ */
-
-/* An interval as a legend writes it: "lo–hi", or "lo to hi" when a bound is negative (a dash
- * next to a minus sign misreads), as the terminal and report.md do. */
-static const char *interval_text(char *buf, size_t size, const double ci[2], double res)
-{
-	char lo[48], hi[48];
-	format_number(lo, sizeof lo, ci[0], res);
-	format_number(hi, sizeof hi, ci[1], res);
-	snprintf(buf, size, "%s%s%s", lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–", hi);
-	return buf;
-}
 
 struct curve {
 	const double *values, *probs;
@@ -316,7 +295,7 @@ static int mean_panels(const struct report *rep, const struct analysis_compariso
 		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s%s, 95%% CI %s s",
 		         sides[s]->name, sides[s]->n, format_number(m, sizeof m, sides[s]->mu_mean, res),
 		         grid_note,
-		         interval_text(ci, sizeof ci, sides[s]->mu_ci, res));
+		         format_interval(ci, sizeof ci, sides[s]->mu_ci, res));
 	}
 	double alo, ahi, blo, bhi;
 	curve_range(&mu[0], &alo, &ahi);
@@ -348,7 +327,7 @@ static void difference_panel(const struct analysis_comparison *c, const char *me
 	snprintf(diff->label, sizeof diff->label, "%s − %s: mean %s s%s, 95%% CI %s s; "
 	         "P(%s slower) = %.2f", c->a.name, c->b.name,
 	         format_number(m, sizeof m, c->diff_mean, res), grid_note,
-	         interval_text(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
+	         format_interval(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
 	p->curves = diff;
 	p->ncurves = 1;
 	p->ref = 0;
@@ -378,7 +357,7 @@ static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
 	ratio->style = 3;
 	snprintf(ratio->label, sizeof ratio->label, "%s / %s: mean %s×%s, 95%% CI %s×",
 	         c->a.name, c->b.name, format_number(m, sizeof m, c->ratio_mean, res), grid_note,
-	         interval_text(ci, sizeof ci, c->ratio_ci, res));
+	         format_interval(ci, sizeof ci, c->ratio_ci, res));
 	p->curves = ratio;
 	p->ncurves = 1;
 	p->ref = 1;
@@ -414,7 +393,7 @@ static char *posterior_svg(const struct analysis_comparison *c, const struct pan
 		top += panel_height(&panels[i]) + 14;
 	}
 	svg_end(out);
-	return finish(out, &buf);
+	return svg_finish(out, &buf);
 }
 
 char *report_svg_posterior(const struct report *rep)
@@ -752,7 +731,7 @@ char *report_svg_run_order(const struct report *rep)
 	fputs(body, out);
 	free(body);
 	svg_end(out);
-	return finish(out, &buf);
+	return svg_finish(out, &buf);
 }
 
 /* ---- samples.svg -------------------------------------------------------------------------- */
@@ -902,5 +881,5 @@ char *report_svg_samples(const struct report *rep)
 	report_xml_escape(out, ytitle);
 	fputs("</text>\n", out);
 	svg_end(out);
-	return finish(out, &buf);
+	return svg_finish(out, &buf);
 }
