@@ -2,7 +2,6 @@
  * cmd_analyze.c — `smtbench analyze DIR | FILE_A FILE_B [options]`: loads the samples, runs the
  * analysis module, and prints the answer (text, or the --json contract).
  */
-#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -15,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/commands.h"
+#include "common/text.h"
 #include "runner/util.h"
 #include "common/error.h"
 #include "report/matrix.h"
@@ -200,8 +200,9 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 			data = analysis_load_hyperfine(paths[0], a->metric_given ? a->metric
 			                                        : ANALYSIS_METRIC_WALL, err, sizeof err);
 		} else if (!is_folder) {
-			warnx("%s: not a folder; give a results folder, a hyperfine --export-json file "
-			      "(FILE.json), or two files of numbers", paths[0]);
+			text_warnx("%s: not a folder; give a results folder, a hyperfine "
+			           "--export-json file (FILE.json), or two files of numbers",
+			           paths[0]);
 			return NULL;
 		} else {
 			/* Without --metric, the folder's own: wall time for one process given the
@@ -212,16 +213,16 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 			                                   a->metric_given ? a->metric : folder_metric,
 			                                   a->exclude_contaminated, err, sizeof err);
 			if (data && matrix_report_applies(paths[0]))
-				warnx("%s is an interference matrix (smtbench matrix): each placement here "
-				      "pools every kernel; `smtbench report %s` compares its cells", paths[0],
-				      paths[0]);
+				text_warnx("%s is an interference matrix (smtbench matrix): each "
+				           "placement here pools every kernel; `smtbench report "
+				           "%s` compares its cells", paths[0], paths[0]);
 		}
 	} else {
 		if (a->exclude_contaminated)
-			warnx("--exclude-contaminated: plain files have no foreign_s or steal_s; "
-			      "nothing is left out");
+			text_warnx("--exclude-contaminated: plain files have no foreign_s or "
+			           "steal_s; nothing is left out");
 		if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
-			warnx("--unit process: plain files hold one sample per line already");
+			text_warnx("--unit process: plain files hold one sample per line already");
 		if (a->metric_given)
 			usage_exit("analyze", "--metric: two files of numbers hold one kind of time "
 			           "already; --metric is for a results folder or a hyperfine export");
@@ -230,22 +231,22 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
 	}
 	if (!data) {
-		warnx("%s", err);
+		text_warnx("%s", err);
 		return NULL;
 	}
 	for (size_t i = 0; i < data->warning_count; i++)
-		warnx("%s/%s", paths[0], data->warnings[i]);
+		text_warnx("%s/%s", paths[0], data->warnings[i]);
 	size_t contaminated = 0;
 	for (size_t i = 0; i < data->group_count; i++)
 		contaminated += data->groups[i].contaminated_trials;
 	if (npaths == 1 && a->exclude_contaminated)
-		warnx("--exclude-contaminated: %zu trial(s) left out (foreign CPU time or steal above "
-		      "%g%% of the trial's duration)", data->excluded_contaminated,
-		      100 * ANALYSIS_CONTAMINATED_SHARE);
+		text_warnx("--exclude-contaminated: %zu trial(s) left out (foreign CPU time or "
+		           "steal above %g%% of the trial's duration)", data->excluded_contaminated,
+		           100 * ANALYSIS_CONTAMINATED_SHARE);
 	else if (contaminated)
-		warnx("%zu trial(s) shared their CPUs (foreign CPU time or steal above %g%% of the "
-		      "trial's duration); --exclude-contaminated leaves them out", contaminated,
-		      100 * ANALYSIS_CONTAMINATED_SHARE);
+		text_warnx("%zu trial(s) shared their CPUs (foreign CPU time or steal above %g%% "
+		           "of the trial's duration); --exclude-contaminated leaves them out",
+		           contaminated, 100 * ANALYSIS_CONTAMINATED_SHARE);
 	return data;
 }
 
@@ -256,18 +257,18 @@ static int print_result(const struct analysis_result *result, bool json)
 	if (json) {
 		json_t *root = output_analysis_json(result);
 		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-			warnx("cannot write the JSON result");
+			text_warnx("cannot write the JSON result");
 			status = EXIT_FAILURE_RUNTIME;
 		} else {
 			putchar('\n');
 		}
 		json_decref(root);
 	} else if (output_analysis_text(stdout, result) < 0) {
-		warn("writing the result");
+		text_warn("writing the result");
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	if (fflush(stdout) != 0 && status == EXIT_OK) {
-		warn("stdout");
+		text_warn("stdout");
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	return status;
@@ -290,7 +291,7 @@ int cmd_analyze(int argc, char **argv)
 	struct analysis_result *result = analysis_run(data, &a.opt, err, sizeof err);
 	analysis_dataset_free(&data);
 	if (!result) {
-		warnx("%s", err);
+		text_warnx("%s", err);
 		return EXIT_USAGE;
 	}
 	int status = print_result(result, a.json);

@@ -4,12 +4,12 @@
  * short letter the table gives it, and whether it takes a value. `make install` writes them into
  * the shells' completion folders; `options` prints the table itself, one option a line.
  */
-#include <err.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "common/placements.h"
+#include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/util.h"
 
@@ -297,7 +297,7 @@ int cmd_completions(int argc, char **argv)
 		usage_exit("completions", "'%s' is not a shell this knows; give bash, zsh or fish",
 		           shell);
 	if (fflush(stdout) != 0) {
-		warn("stdout");
+		text_warn("stdout");
 		return EXIT_FAILURE_RUNTIME;
 	}
 	return EXIT_OK;

@@ -4,7 +4,6 @@
  * the pooled slowdown, the node-to-node spread and the nodes that disagree, and every folder
  * that could not be used with its reason.
  */
-#include <err.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "fleet/fleet.h"
 #include "cli/commands.h"
 #include "runner/util.h"
@@ -93,8 +93,8 @@ static int print_fleet(const struct fleet *f, bool json)
 	json_t *j = fleet_json(f);
 	int status = EXIT_OK;
 	if (!j) {
-		warnx("fleet: the JSON could not be made (out of memory, or a name that is not "
-		      "UTF-8)");
+		text_warnx("fleet: the JSON could not be made (out of memory, or a name that is "
+		           "not UTF-8)");
 		status = EXIT_FAILURE_RUNTIME;
 	} else if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
 		status = EXIT_FAILURE_RUNTIME;
@@ -111,34 +111,37 @@ int cmd_fleet(int argc, char **argv)
 	int first = parse_fleet_options(argc, argv, &o);
 	struct stat st;
 	if (o.out_dir && stat(o.out_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		warnx("fleet: --out %s is not a folder; give a folder for fleet.md, fleet.json and "
-		      "fleet.html", o.out_dir);
+		text_warnx("fleet: --out %s is not a folder; give a folder for fleet.md, "
+		           "fleet.json and fleet.html", o.out_dir);
 		return EXIT_USAGE;
 	}
 	char err[ERR_LEN];
 	struct fleet *f = fleet_load(argv + first, (size_t)(argc - first), err, sizeof err);
 	if (!f) {
-		warnx("fleet: %s", err);
+		text_warnx("fleet: %s", err);
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
 	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
 	bool usable = f->host_count + f->matrix_node_count > 0;
 	if (o.out_dir && usable && fleet_write_files(f, o.out_dir, err, sizeof err) != 0) {
-		warnx("fleet: cannot write the fleet report: %s", err);
+		text_warnx("fleet: cannot write the fleet report: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	int printed = print_fleet(f, o.json);
 	if (status == EXIT_OK)
 		status = printed;
 	if (status == EXIT_OK && !usable) {
-		warnx("fleet: no usable results folder under the given folder(s)%s; nothing written",
-		      f->skipped_count ? " (see the skipped ones and their reasons)" : "");
+		text_warnx("fleet: no usable results folder under the given folder(s)%s; nothing "
+		           "written", f->skipped_count ? " (see the skipped ones and their reasons)" : "");
 		status = EXIT_USAGE;
 	}
-	if (status == EXIT_OK && o.out_dir && !o.json)
+	if (status == EXIT_OK && o.out_dir && !o.json) {
+		char *shown = xescaped(o.out_dir);
 		printf("\nFleet report: %s/fleet.html (open it in a browser); also fleet.md, fleet.json\n",
-		       o.out_dir);
+		       shown);
+		free(shown);
+	}
 	fleet_free(&f);
 	return status;
 }

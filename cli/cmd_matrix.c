@@ -7,7 +7,6 @@
  * Everything the user gave is checked before anything is written: a bad option or kernel is one
  * line and exit 2 with no folder created; a placement this machine cannot give is exit 3.
  */
-#include <err.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,7 +257,7 @@ static void choose_kernels(struct experiment *e, const struct matrix_options *o)
 			e->nworkloads++;
 			continue;
 		}
-		warnx("leaving out kernel %s: this CPU cannot run it", k->name);
+		text_warnx("leaving out kernel %s: this CPU cannot run it", k->name);
 		workload_release(w);
 	}
 }
@@ -268,9 +267,11 @@ static void print_plan(const struct experiment *e)
 	enum placement p = matrix_placement(&e->plan);
 	const struct topo_pair *pair = &e->pairs[p];
 	bool commands = !e->workloads[0].is_kernel;
+	char *out = xescaped(e->out_dir);
 	printf("smtbench matrix: %d %s%s on %s → %s\n", e->nworkloads,
 	       commands ? "command" : "kernel", e->nworkloads == 1 ? "" : "s", placement_name(p),
-	       e->out_dir);
+	       out);
+	free(out);
 	printf("  victim on CPU %d; aggressor on CPU %d (%s%s%s); baseline: the victim alone on "
 	       "CPU %d\n", pair->pus[0], pair->pus[1], placement_name(p),
 	       pair->shares[0] ? ", share " : "", pair->shares, e->pairs[PLACEMENT_SOLO].pus[0]);
@@ -359,14 +360,15 @@ static void plan_matrix(struct experiment *e, const struct matrix_options *o, st
 	run_choose_pairs(e, topo, wanted);
 	if (!e->pairs[o->placement].available || e->skipped_reason[o->placement][0]
 	    || !e->pairs[PLACEMENT_SOLO].available)
-		errx(EXIT_UNAVAILABLE, "matrix: the %s placement is not possible on this machine (%s); "
-		     "--placement non-sibling or same-pu give comparison maps", placement_name(o->placement),
-		     e->skipped_reason[o->placement][0] ? e->skipped_reason[o->placement] : "see smtbench topo");
+		text_errx(EXIT_UNAVAILABLE, "matrix: the %s placement is not possible on this "
+		          "machine (%s); --placement non-sibling or same-pu give comparison maps",
+		          placement_name(o->placement), e->skipped_reason[o->placement][0]
+		          ? e->skipped_reason[o->placement] : "see smtbench topo");
 	topo_get_info(topo, info);
 	run_warn_about_machine(e, info);
 	choose_kernels(e, o);
 	if (e->nworkloads == 0)
-		errx(EXIT_UNAVAILABLE, "matrix: this CPU runs none of the kernels");
+		text_errx(EXIT_UNAVAILABLE, "matrix: this CPU runs none of the kernels");
 	if (!o->have_seed)
 		e->plan.seed = plan_fresh_seed();
 	e->plan.warmup_blocks = e->warmup;
@@ -391,7 +393,7 @@ static int new_matrix(struct experiment *e, const struct matrix_options *o)
 	char err[ERR_LEN];
 	struct topo *topo = topo_load(NULL, err, sizeof err);
 	if (!topo)
-		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+		text_errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
 	struct topo_info info;
 	plan_matrix(e, o, topo, &info);
 	if (!e->out_dir)

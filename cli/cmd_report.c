@@ -4,7 +4,6 @@
  * terminal summary. For a folder after --resume, an older folder, or the seed's example;
  * --exclude-contaminated leaves out the trials that shared their CPUs, as `analyze` does.
  */
-#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -15,6 +14,7 @@
 
 #include "common/error.h"
 #include "analysis/analysis.h"
+#include "common/text.h"
 #include "report/matrix.h"
 #include "report/report.h"
 #include "cli/commands.h"
@@ -95,14 +95,14 @@ static int matrix_report(const struct report_args *a)
 	struct matrix_report *rep = matrix_report_new(a->dir, a->exclude_contaminated, a->rope_pct,
 	                                              err, sizeof err);
 	if (!rep) {
-		warnx("report: %s", err);
+		text_warnx("report: %s", err);
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
 	bool written = (!a->out_dir || matrix_report_set_files_dir(rep, a->out_dir) == 0)
 	               && matrix_report_write_files(rep, err, sizeof err) == 0;
 	if (!written) {
-		warnx("report: cannot write the reports: %s", err);
+		text_warnx("report: cannot write the reports: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	if (matrix_report_print_summary(rep, written, stdout) != 0)
@@ -150,8 +150,8 @@ int cmd_report(int argc, char **argv)
 	a.dir = argv[optind];
 	struct stat st;
 	if (stat(a.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		warnx("report: %s is not a directory; give a results folder (e.g. results/seed-example)",
-		      a.dir);
+		text_warnx("report: %s is not a directory; give a results folder (e.g. "
+		           "results/seed-example)", a.dir);
 		return EXIT_USAGE;
 	}
 	if (a.out_dir)
@@ -162,14 +162,14 @@ int cmd_report(int argc, char **argv)
 	struct report *rep = report_new_excluding(a.dir, a.exclude_contaminated, a.rope_pct, err,
 	                                          sizeof err);
 	if (!rep) {
-		warnx("report: %s", err);
+		text_warnx("report: %s", err);
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
 	bool written = (!a.out_dir || report_set_files_dir(rep, a.out_dir) == 0)
 	               && report_write_files(rep, err, sizeof err) == 0;
 	if (!written) {
-		warnx("report: cannot write the reports: %s", err);
+		text_warnx("report: cannot write the reports: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	if (report_print_summary(rep, written, stdout) != 0)

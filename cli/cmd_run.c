@@ -4,7 +4,6 @@
  * Everything the user gave is checked before anything is written: a bad option, kernel,
  * placement, pair or command is one line on stderr and exit 2 with no folder created.
  */
-#include <err.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/text.h"
 #include "runner/calibrate.h"
 #include "cli/commands.h"
 #include "common/number.h"
@@ -146,8 +146,8 @@ static int parse_placements(const char *list, bool wanted[PLACEMENT_COUNT])
 		enum placement p;
 		if (placement_parse(name, &p) != 0) {
 			char known[256];
-			warnx("unknown placement '%s' in --placements; the placements are %s", name,
-			      placement_names_list(known, sizeof known));
+			text_warnx("unknown placement '%s' in --placements; the placements are %s",
+			           name, placement_names_list(known, sizeof known));
 			free(copy);
 			exit(EXIT_USAGE);
 		}
@@ -189,7 +189,7 @@ void run_choose_pairs(struct experiment *e, const struct topo *topo,
 	char err[ERR_LEN];
 	struct topo_relation rel;
 	if (e->have_pair && topo_relate(topo, e->pair, &rel, err, sizeof err) != 0)
-		errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
+		text_errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
 	e->plan.nplacements = 0;
 	for (int p = 0; p < PLACEMENT_COUNT; p++) {
 		if (!wanted[p])
@@ -197,10 +197,11 @@ void run_choose_pairs(struct experiment *e, const struct topo *topo,
 		struct topo_pair *pair = &e->pairs[p];
 		if (e->have_pair) {
 			if (topo_pair_from_cpus(&rel, (enum placement)p, pair, err, sizeof err) != 0)
-				errx(EXIT_USAGE, "%s", err);
+				text_errx(EXIT_USAGE, "%s", err);
 		} else if (topo_choose(topo, (enum placement)p, pair) != 0) {
 			snprintf(e->skipped_reason[p], sizeof e->skipped_reason[p], "%s", pair->reason);
-			warnx("skipping %s: %s", placement_name((enum placement)p), pair->reason);
+			text_warnx("skipping %s: %s", placement_name((enum placement)p),
+			           pair->reason);
 			continue;
 		}
 		e->plan.placements[e->plan.nplacements++] = (enum placement)p;
@@ -231,15 +232,15 @@ bool run_preflight_kernel(const struct experiment *e, const struct workload *w, 
 	if (o == TRIAL_INTERRUPTED)
 		exit(128 + sig);
 	if (o != TRIAL_COMPLETED)
-		err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
+		text_err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
 	if (r.procs[0].status == PROC_UNSUPPORTED && !required)
 		return false;
 	if (r.procs[0].status == PROC_UNSUPPORTED)
-		errx(EXIT_UNAVAILABLE, "kernel %s cannot run on this CPU (it lacks the instructions "
-		     "the kernel needs); choose another with --kernel", w->name);
+		text_errx(EXIT_UNAVAILABLE, "kernel %s cannot run on this CPU (it lacks the "
+		          "instructions the kernel needs); choose another with --kernel", w->name);
 	if (r.procs[0].status != PROC_OK)
-		errx(EXIT_FAILURE_RUNTIME, "kernel %s failed a trial run on CPU %d: %s", w->name,
-		     spec.procs[0].pu, r.procs[0].error);
+		text_errx(EXIT_FAILURE_RUNTIME, "kernel %s failed a trial run on CPU %d: %s",
+		          w->name, spec.procs[0].pu, r.procs[0].error);
 	return true;
 }
 
@@ -266,7 +267,7 @@ void run_calibrate_workload(const struct experiment *e, struct workload *w,
 	if (rc > 0)
 		exit(128 + rc);
 	if (rc < 0)
-		errx(EXIT_FAILURE_RUNTIME, "%s", err);
+		text_errx(EXIT_FAILURE_RUNTIME, "%s", err);
 	*iters = cal->iters;
 	workload_release(w);
 	xworkload_kernel(w, kernel, *iters);
@@ -284,15 +285,20 @@ int run_finish(struct experiment *e, struct store *s, enum run_outcome outcome)
 	const char *dir = store_dir(s);
 	int status = EXIT_OK;
 	if (outcome == RUN_INTERRUPTED) {
-		warnx("interrupted by SIG%s after %lld trials; the results so far are valid. Continue "
-		      "with: smtbench %s --resume %s", sigabbrev_np(e->interrupt_signal),
-		      (long long)json_integer_value(json_object_get(e->meta, "trials_done")),
-		      e->nworkloads > 0 ? "matrix" : "run", dir);
+		text_warnx("interrupted by SIG%s after %lld trials; the results so far are valid. "
+		           "Continue with: smtbench %s --resume %s",
+		           sigabbrev_np(e->interrupt_signal),
+		           (long long)json_integer_value(json_object_get(e->meta, "trials_done")),
+		           e->nworkloads > 0 ? "matrix" : "run", dir);
 		status = 128 + e->interrupt_signal;
 	} else if (outcome == RUN_FAILED) {
 		status = EXIT_FAILURE_RUNTIME;
 	}
-	summary_after_run(dir, stdout);
+	/* Reports that could not be written are a failure too (exit 1), unless a signal or a
+	 * failure set the status already. The samples are safe: `smtbench report DIR` writes
+	 * the reports later. */
+	if (!summary_after_run(dir, stdout) && status == EXIT_OK)
+		status = EXIT_FAILURE_RUNTIME;
 	return status;
 }
 
@@ -335,19 +341,22 @@ int run_resume(const char *dir, char **command_line, enum progress_mode progress
 	resume_open(dir, command_line, &r);
 	r.e.progress_mode = progress_mode;
 	r.e.progress_interval_s = progress_interval_s;
+	char *shown = xescaped(dir);
 	if (r.complete) {
-		printf("%s is complete; nothing to resume.\n", dir);
+		printf("%s is complete; nothing to resume.\n", shown);
+		free(shown);
 		resume_release(&r);
 		return EXIT_OK;
 	}
 	if (r.scan.cut_lines)
-		warnx("%s/samples.csv: cut %ld line(s) of a trial that did not finish; it runs again",
-		      dir, r.scan.cut_lines);
+		text_warnx("%s/samples.csv: cut %ld line(s) of a trial that did not finish; it "
+		           "runs again", dir, r.scan.cut_lines);
 	long total = plan_total_trials(&r.e.plan);
 	if (total >= 0)
-		printf("resuming %s at trial %ld of %ld\n", dir, r.scan.ntrials, total);
+		printf("resuming %s at trial %ld of %ld\n", shown, r.scan.ntrials, total);
 	else
-		printf("resuming %s at trial %ld\n", dir, r.scan.ntrials);
+		printf("resuming %s at trial %ld\n", shown, r.scan.ntrials);
+	free(shown);
 	run_print_protections(&r.e);
 	fflush(stdout);
 	enum run_outcome outcome = experiment_run(&r.e, r.store, r.scan.ntrials, r.scan.trials,
@@ -657,11 +666,11 @@ static void settle_settings(struct experiment *e, const struct run_options *o, i
 		           e->beside_kernel ? "--beside-kernel" : "--beside");
 	const struct kernel *k = e->a.is_kernel ? kernel_find(e->kernel) : NULL;
 	if (k && e->one_process && k->threads < 2)
-		warnx("kernel %s has one thread: with --one-process it keeps one of a placement's two "
-		      "CPUs busy (nop-2t has two threads)", k->name);
+		text_warnx("kernel %s has one thread: with --one-process it keeps one of a "
+		           "placement's two CPUs busy (nop-2t has two threads)", k->name);
 	else if (k && !e->one_process && k->threads > 1)
-		warnx("kernel %s has %d threads: without --one-process each copy is bound to one CPU, "
-		      "where its threads take turns", k->name, k->threads);
+		text_warnx("kernel %s has %d threads: without --one-process each copy is bound to "
+		           "one CPU, where its threads take turns", k->name, k->threads);
 	set_names(e, o->names);
 	if (e->trials != -2 && e->duration_s > 0)
 		usage_exit("run", "--blocks (--trials) and --duration exclude each other; give one");
@@ -703,7 +712,7 @@ static void default_wanted(const struct experiment *e, const struct topo *topo,
 	char err[ERR_LEN];
 	struct topo_relation rel;
 	if (topo_relate(topo, e->pair, &rel, err, sizeof err) != 0)
-		errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
+		text_errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
 	wanted[rel.relation] = true;
 	wanted[PLACEMENT_SOLO] = true;
 }
@@ -713,21 +722,23 @@ void run_warn_about_machine(const struct experiment *e, const struct topo_info *
 {
 	if (e->plan.nplacements == 1) {
 		bool solo = e->plan.placements[0] == PLACEMENT_SOLO;
-		warnx("only %s will run: with one placement there is nothing to compare it with, so "
-		      "the run ends without an answer (%s)", placement_name(e->plan.placements[0]),
-		      solo ? "add another placement: --placements non-sibling,solo, for one"
+		text_warnx("only %s will run: with one placement there is nothing to compare it "
+		           "with, so the run ends without an answer (%s)",
+		           placement_name(e->plan.placements[0]), solo
+		           ? "add another placement: --placements non-sibling,solo, for one"
 		           : "add solo, for one");
 	}
 	if (info->virtual_machine)
-		warnx("this is a virtual machine (%s): its CPU numbering and siblings need not be "
-		      "the host's", info->hypervisor[0] ? info->hypervisor : "hypervisor unknown");
+		text_warnx("this is a virtual machine (%s): its CPU numbering and siblings need "
+		           "not be the host's",
+		           info->hypervisor[0] ? info->hypervisor : "hypervisor unknown");
 	struct topo_cpu_quota quota;
 	topo_cpu_quota(&quota);
 	if (quota.cpus > 0 && quota.cpus < 2)
-		warnx("a CPU quota of %.3g CPUs applies to this run (%s): two busy processes cannot "
-		      "run at the same time, so a pair's contention is not what its placement says "
-		      "(see the overlap in the report); run outside that cgroup", quota.cpus,
-		      quota.source);
+		text_warnx("a CPU quota of %.3g CPUs applies to this run (%s): two busy processes "
+		           "cannot run at the same time, so a pair's contention is not what its "
+		           "placement says (see the overlap in the report); run outside that "
+		           "cgroup", quota.cpus, quota.source);
 }
 
 /* The results folder, complete or not at all: samples.csv's header, meta.json's first state and
@@ -743,7 +754,7 @@ struct store *run_create_folder(struct experiment *e, const struct topo *topo,
 	char err[ERR_LEN];
 	struct store *s = store_create(e->out_dir, err, sizeof err);
 	if (!s)
-		errx(EXIT_USAGE, "%s", err);
+		text_errx(EXIT_USAGE, "%s", err);
 	e->meta = meta_new(e, info);
 	char *xml_path = xasprintf("%s/topology.xml", store_dir(s));
 	int rc = topo_export_xml(topo, xml_path, err, sizeof err);
@@ -754,7 +765,8 @@ struct store *run_create_folder(struct experiment *e, const struct topo *topo,
 		rc = store_publish(s, err, sizeof err);
 	if (rc != 0) {
 		store_close(&s); /* removes the temporary folder: nothing of value is in it */
-		errx(EXIT_FAILURE_RUNTIME, "cannot create results folder %s: %s", e->out_dir, err);
+		text_errx(EXIT_FAILURE_RUNTIME, "cannot create results folder %s: %s", e->out_dir,
+		          err);
 	}
 	return s;
 }
@@ -766,14 +778,22 @@ static void print_workload_sizes(const struct experiment *e)
 		run_print_calibration("", e->kernel, &e->cal_a);
 	else if (e->kernel)
 		printf("  %s: %lu iterations (--iters: not calibrated)\n", e->kernel, e->iters);
-	else
+	else {
+		char *name = xescaped(e->a.name), *file = xescaped(e->a.argv[0]);
 		printf("  %s%s%s%s is a command: it cannot be calibrated; its length is shown after "
-		       "the warm-up\n", e->a.name, e->a.named ? " (" : "",
-		       e->a.named ? e->a.argv[0] : "", e->a.named ? ")" : "");
+		       "the warm-up\n", name, e->a.named ? " (" : "", e->a.named ? file : "",
+		       e->a.named ? ")" : "");
+		free(name);
+		free(file);
+	}
 	if (e->one_process && e->cal_a.iters)
 		printf("  (calibrated as one process alone on one CPU: its threads' CPU time together)\n");
-	if (e->b.named)
-		printf("  beside it: %s (%s)\n", e->b.name, e->b.argv[0]);
+	if (e->b.named) {
+		char *name = xescaped(e->b.name), *file = xescaped(e->b.argv[0]);
+		printf("  beside it: %s (%s)\n", name, file);
+		free(name);
+		free(file);
+	}
 	if (e->cal_b.iters)
 		run_print_calibration("beside ", e->beside_kernel, &e->cal_b);
 	else if (e->beside_kernel)
@@ -796,13 +816,18 @@ static void print_workload_sizes(const struct experiment *e)
 static void print_plan(const struct experiment *e)
 {
 	long total = plan_total_trials(&e->plan);
-	if (e->b.argv)
-		printf("smtbench run: %s beside %s → %s\n", e->a.name, e->b.name, e->out_dir);
+	char *a = xescaped(e->a.name), *b = e->b.argv ? xescaped(e->b.name) : NULL;
+	char *out = xescaped(e->out_dir);
+	if (b)
+		printf("smtbench run: %s beside %s → %s\n", a, b, out);
 	else if (e->one_process)
 		printf("smtbench run: %s, one process per trial on all of the placement's CPUs, judged "
-		       "by its wall time → %s\n", e->a.name, e->out_dir);
+		       "by its wall time → %s\n", a, out);
 	else
-		printf("smtbench run: %s → %s\n", e->a.name, e->out_dir);
+		printf("smtbench run: %s → %s\n", a, out);
+	free(a);
+	free(b);
+	free(out);
 	for (int i = 0; i < e->plan.nplacements; i++) {
 		const struct topo_pair *pair = &e->pairs[e->plan.placements[i]];
 		int cpus[2];
@@ -846,7 +871,7 @@ static int new_run(struct experiment *e, const struct run_options *o)
 	char err[ERR_LEN];
 	struct topo *topo = topo_load(NULL, err, sizeof err);
 	if (!topo)
-		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+		text_errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
 	if (!o->placements)
 		default_wanted(e, topo, wanted);
 	/* An --out that exists is the user's mistake: say so before anything about the machine. */
@@ -857,8 +882,8 @@ static int new_run(struct experiment *e, const struct run_options *o)
 	topo_get_info(topo, &info);
 	run_choose_pairs(e, topo, wanted);
 	if (e->plan.nplacements == 0)
-		errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on this machine "
-		     "(reasons above); `smtbench topo` shows what it can do");
+		text_errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on "
+		          "this machine (reasons above); `smtbench topo` shows what it can do");
 	run_warn_about_machine(e, &info);
 	if (!o->have_seed)
 		e->plan.seed = plan_fresh_seed();

@@ -2,7 +2,6 @@
  * cmd_threads.c — `smtbench threads PID...`: which cores a running program's threads share.
  * The sampling is runner/threads.c's; this file parses the command line and words the answer.
  */
-#include <err.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 #include <jansson.h>
 
 #include "cli/commands.h"
+#include "common/text.h"
 #include "runner/threads.h"
 #include "runner/util.h"
 #include "topology/topology.h"
@@ -353,7 +353,7 @@ static int *checked_pids(int argc, char **argv, int *npids)
 		pids[i] = (int)pid;
 		if (threads_check_pid(pids[i], err, sizeof err) != 0) {
 			free(pids);
-			warnx("%s", err);
+			text_warnx("%s", err);
 			return NULL;
 		}
 	}
@@ -394,7 +394,7 @@ static int print_result(const struct threads_result *r, const struct topo_info *
 		print_text(r, info);
 	}
 	if (fflush(stdout) == EOF) {
-		warn("cannot write to standard output");
+		text_warn("cannot write to standard output");
 		status = EXIT_FAILURE_RUNTIME;
 	}
 	return status;
@@ -420,7 +420,7 @@ int cmd_threads(int argc, char **argv)
 	struct topo *t = topo_load(NULL, err, sizeof err);
 	if (!t) {
 		free(pids);
-		warnx("%s", err);
+		text_warnx("%s", err);
 		return EXIT_FAILURE_RUNTIME;
 	}
 	struct topo_info info;
@@ -430,7 +430,7 @@ int cmd_threads(int argc, char **argv)
 	free(pids);
 	if (rc != 0) {
 		topo_free(&t);
-		warnx("%s", err);
+		text_warnx("%s", err);
 		return EXIT_FAILURE_RUNTIME;
 	}
 	int status = print_result(&r, &info, a.json);

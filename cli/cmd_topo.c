@@ -2,14 +2,15 @@
  * cmd_topo.c — `smtbench topo`: which CPUs share a core here (or on any machine given as an
  * hwloc synthetic string or XML file), and the pair each placement would use.
  */
-#include <err.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "cli/commands.h"
+#include "common/text.h"
 #include "runner/util.h"
 #include "topology/topology.h"
 
@@ -53,8 +54,10 @@ static void print_threads_per_core(const struct topo_info *info)
 	printf("threads per core: by CPU kind (biggest first):\n");
 	for (int k = 0; k < info->nkinds; k++) {
 		const struct topo_kind *kind = &info->kinds[k];
-		printf("  %-14s %d per core (%d cores, %d PUs)\n", kind->name,
-		       kind->max_threads_per_core, kind->cores, kind->pus);
+		char *name = xescaped(kind->name); /* from an XML file, as the model below */
+		printf("  %-14s %d per core (%d cores, %d PUs)\n", name, kind->max_threads_per_core,
+		       kind->cores, kind->pus);
+		free(name);
 	}
 }
 
@@ -70,18 +73,24 @@ static void print_info(const struct topo_info *info, const char *spec)
 {
 	if (info->source == TOPO_THIS_SYSTEM)
 		printf("topology:         this system\n");
-	else
-		printf("topology:         %s %s\n", info->source_name, spec);
+	else {
+		char *shown = xescaped(spec);
+		printf("topology:         %s %s\n", info->source_name, shown);
+		free(shown);
+	}
 	if (info->cpu_model[0]) {
 		/* The one rule chose (common/cpu_model.h); say so when hwloc's string differs, so that
 		 * a user comparing with lstopo sees why. */
 		char hwloc[CPU_MODEL_LEN];
 		cpu_model_choose(NULL, info->cpu_model_hwloc, hwloc, sizeof hwloc);
+		char *model = xescaped(info->cpu_model), *hwloc_model = xescaped(hwloc);
 		if (hwloc[0] && strcmp(hwloc, info->cpu_model))
 			printf("CPU model:        %s (from /proc/cpuinfo; hwloc names it \"%s\")\n",
-			       info->cpu_model, hwloc);
+			       model, hwloc_model);
 		else
-			printf("CPU model:        %s\n", info->cpu_model);
+			printf("CPU model:        %s\n", model);
+		free(model);
+		free(hwloc_model);
 	}
 	if (info->packages > 0 || info->pus == 0)
 		printf("packages:         %d\n", info->packages);
@@ -280,7 +289,7 @@ static int print_json(json_t *root)
 	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
 	json_decref(root);
 	if (rc < 0 || putchar('\n') == EOF || fflush(stdout) == EOF) {
-		warn("cannot write JSON to standard output");
+		text_warn("cannot write JSON to standard output");
 		return EXIT_FAILURE_RUNTIME;
 	}
 	return EXIT_OK;
@@ -294,7 +303,7 @@ static int show_pair(const struct topo *t, const int pair[2], bool json)
 	char err[ERR_LEN];
 	struct topo_relation rel;
 	if (topo_relate(t, pair, &rel, err, sizeof err) < 0) {
-		warnx("%s", err);
+		text_warnx("%s", err);
 		return EXIT_USAGE;
 	}
 	if (json)
@@ -348,15 +357,15 @@ int cmd_topo(int argc, char **argv)
 		usage_exit("topo", "unexpected argument '%s'", argv[optind]);
 	int pair[2] = { 0, 0 };
 	if (pair_text && parse_cpu_pair(pair_text, pair) < 0) {
-		warnx("--pair '%s': expected two CPU numbers (OS indexes) as A,B, e.g. --pair 0,1",
-		      pair_text);
+		text_warnx("--pair '%s': expected two CPU numbers (OS indexes) as A,B, e.g. "
+		           "--pair 0,1", pair_text);
 		return EXIT_USAGE;
 	}
 
 	char err[ERR_LEN];
 	struct topo *t = topo_load(spec, err, sizeof err);
 	if (!t) {
-		warnx("%s", err);
+		text_warnx("%s", err);
 		return spec ? EXIT_USAGE : EXIT_FAILURE_RUNTIME;
 	}
 	int status = pair_text ? show_pair(t, pair, json) : show_machine(t, spec, json);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "common/text.h"
 #include "runner/util.h"
 
 static void usage(FILE *out)
@@ -46,11 +47,10 @@ static int unknown_command(const char *name)
 	char suggestion[256];
 	suggest_names(name, names, count, "", suggestion, sizeof suggestion);
 	if (*suggestion)
-		fprintf(stderr, "%s: unknown command '%s'; did you mean %s? (see 'smtbench --help')\n",
-		        program_invocation_short_name, name, suggestion);
+		text_warnx("unknown command '%s'; did you mean %s? (see 'smtbench --help')", name,
+		           suggestion);
 	else
-		fprintf(stderr, "%s: unknown command '%s' (see 'smtbench --help')\n",
-		        program_invocation_short_name, name);
+		text_warnx("unknown command '%s' (see 'smtbench --help')", name);
 	return EXIT_USAGE;
 }
 
@@ -83,8 +83,8 @@ int main(int argc, char **argv)
 		return command->run(2, help_argv);
 	}
 	if (name[0] == '-') {
-		fprintf(stderr, "%s: unknown option '%s'; give a command first, or --help or --version "
-		        "(see 'smtbench --help')\n", program_invocation_short_name, name);
+		text_warnx("unknown option '%s'; give a command first, or --help or --version (see "
+		           "'smtbench --help')", name);
 		return EXIT_USAGE;
 	}
 	const struct subcommand *command = subcommand_find(name);

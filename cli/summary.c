@@ -1,7 +1,6 @@
 #include "common/error.h"
 #include "cli/summary.h"
 
-#include <err.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -20,38 +19,38 @@ static void no_analysis_yet(FILE *out, const char *err, const char *dir)
 }
 
 /* A matrix's folder (smtbench matrix) gets the matrix's reports. */
-static void matrix_summary(const char *dir, FILE *out)
+static bool matrix_summary(const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
 	struct matrix_report *rep = matrix_report_new(dir, false, NAN, err, sizeof err);
 	if (!rep) {
 		no_analysis_yet(out, err, dir);
-		return;
+		return true;
 	}
 	fprintf(out, "\n");
 	bool written = matrix_report_write_files(rep, err, sizeof err) == 0;
 	if (!written)
-		warnx("cannot write the reports: %s", err);
+		text_warnx("cannot write the reports: %s", err);
 	matrix_report_print_summary(rep, written, out);
 	matrix_report_free(&rep);
+	return written;
 }
 
-void summary_after_run(const char *dir, FILE *out)
+bool summary_after_run(const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
-	if (matrix_report_applies(dir)) {
-		matrix_summary(dir, out);
-		return;
-	}
+	if (matrix_report_applies(dir))
+		return matrix_summary(dir, out);
 	struct report *rep = report_new(dir, err, sizeof err);
 	if (!rep) {
 		no_analysis_yet(out, err, dir);
-		return;
+		return true;
 	}
 	fprintf(out, "\n");
 	bool written = report_write_files(rep, err, sizeof err) == 0;
 	if (!written)
-		warnx("cannot write the reports: %s", err);
+		text_warnx("cannot write the reports: %s", err);
 	report_print_summary(rep, written, out);
 	report_free(&rep);
+	return written;
 }

@@ -5,8 +5,13 @@
 #ifndef SMTBENCH_CLI_SUMMARY_H
 #define SMTBENCH_CLI_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-void summary_after_run(const char *dir, FILE *out);
+/* Analyses dir, writes its reports and prints the summary to out. False when the reports could
+ * not be written (said on stderr; the summary then points to none): the run failed to give what
+ * it promised, though its samples are safe. True otherwise, also when there is nothing to
+ * analyse yet (a short or interrupted run; said). */
+bool summary_after_run(const char *dir, FILE *out);
 
 #endif

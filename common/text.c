@@ -1,5 +1,6 @@
 #include "common/text.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,70 @@ char *text_escape(const char *text)
 	}
 	*o = '\0';
 	return out;
+}
+
+/* One message on stderr, escaped whole (text.h); with_errno appends errno's text as it was on
+ * entry (formatting may change errno). */
+static void say(bool with_errno, const char *fmt, va_list ap)
+{
+	int saved_errno = errno;
+	va_list again;
+	va_copy(again, ap);
+	char *message = NULL, fallback[1024];
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
+	char *shown = message ? text_escape(message) : NULL;
+	if (!shown) { /* out of memory: no escapes, but no control byte either */
+		vsnprintf(fallback, sizeof fallback, fmt, again);
+		for (unsigned char *c = (unsigned char *)fallback; *c; c++)
+			if (*c < 0x20 || *c >= 0x7f)
+				*c = '?';
+	}
+	va_end(again);
+	fflush(stdout);
+	if (with_errno)
+		fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name,
+		        shown ? shown : fallback, strerror(saved_errno));
+	else
+		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		        shown ? shown : fallback);
+	free(shown);
+	free(message);
+	errno = saved_errno;
+}
+
+void text_warnx(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(false, fmt, ap);
+	va_end(ap);
+}
+
+void text_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(true, fmt, ap);
+	va_end(ap);
+}
+
+void text_errx(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(false, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void text_err(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(true, fmt, ap);
+	va_end(ap);
+	exit(status);
 }
 
 /* An object's keys that are not printable, renamed to their escapes (a key is shown too: a

@@ -4,10 +4,12 @@
  * Command lines, paths, meta.json's strings and samples.csv's fields may hold any bytes: a
  * terminal escape sequence, a newline, bytes that are not UTF-8. Every reader passes such text
  * through text_escape() once, where it enters (the loaders, the report's meta.json, fleet), so
- * that no byte of it reaches a terminal, a report or a JSON file raw. Text that needs an escape
- * has its backslashes doubled too, so that its escapes read back to the bytes they stand for;
- * printable text is shown as it is (a literal "\x1b" in it then reads like an escape: where the
- * exact bytes matter, meta.json keeps them, text_to_json).
+ * that no byte of it reaches a terminal, a report or a JSON file raw; the runner's lines escape
+ * what they quote, and every message on stderr goes through text_warnx() and its kin, which
+ * escape it whole. Text that needs an escape has its backslashes doubled too, so that its
+ * escapes read back to the bytes they stand for; printable text is shown as it is (a literal
+ * "\x1b" in it then reads like an escape: where the exact bytes matter, meta.json keeps them,
+ * text_to_json).
  */
 #ifndef SMTBENCH_COMMON_TEXT_H
 #define SMTBENCH_COMMON_TEXT_H
@@ -33,6 +35,20 @@ char *text_escape(const char *text);
  * replaced by text_escape() of it, in place. -1 on out of memory (the value may then be part
  * escaped). */
 int text_escape_json(json_t *value);
+
+/*
+ * The err(3) family for every message this program writes on stderr: "smtbench: MESSAGE\n",
+ * where MESSAGE is the text formatted and then passed through text_escape() whole, so that a
+ * path, an argument or a name quoted in it reaches the terminal escaped whatever the caller
+ * did (a message that also quotes already escaped text then shows its backslashes doubled:
+ * still unambiguous). text_warn and text_err append ": " and errno's text, as warn(3) does;
+ * text_errx and text_err exit with status. A message that cannot be escaped (out of memory)
+ * is written with every byte outside printable ASCII as '?'.
+ */
+void text_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void text_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void text_errx(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+void text_err(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 
 /*
  * Bytes that must come back exactly (a command's arguments, a path) in JSON, which holds only

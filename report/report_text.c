@@ -131,7 +131,16 @@ int report_print_summary(const struct report *rep, bool files_written, FILE *out
 
 /* ---- report.md --------------------------------------------------------------------------- */
 
-/* Markdown table cells: '|' would end the cell. */
+/* Markdown text on one line (a heading, a list item): a newline would end it. Outside a table
+ * '|' is an ordinary character, and "\\|" in a `code span` would show its backslash. */
+static void md_line(FILE *out, const char *text)
+{
+	for (const char *p = text ? text : ""; *p; p++)
+		fputc(*p == '\n' ? ' ' : *p, out);
+}
+
+/* Markdown table cells: '|' would end the cell (escaped so even in a `code span`, as GFM
+ * reads it), and a newline the row. */
 static void md_cell(FILE *out, const char *text)
 {
 	for (const char *p = text ? text : ""; *p; p++) {
@@ -243,7 +252,7 @@ static void write_md(const struct report *rep, FILE *out)
 {
 	const struct analysis_result *r = rep->result;
 	fputs("# smtbench report: ", out);
-	md_cell(out, rep->shown_dir);
+	md_line(out, rep->shown_dir);
 	fputs("\n\n", out);
 	if (rep->no_sibling) {
 		char buf[600];
@@ -262,9 +271,9 @@ static void write_md(const struct report *rep, FILE *out)
 	fprintf(out, "## Placements\n\nOne sample per %s: ", report_unit_label(rep));
 	if (rep->beside_workload) {
 		fprintf(out, "the %s of ", report_metric_label(rep));
-		md_cell(out, rep->workload ? rep->workload : "the workload");
+		md_line(out, rep->workload ? rep->workload : "the workload");
 		fputs(", the measured workload (role a); ", out);
-		md_cell(out, rep->beside_workload);
+		md_line(out, rep->beside_workload);
 		fputs(" ran beside it (role b) and is not measured.", out);
 	} else if (rep->data->one_process) {
 		fprintf(out, "the %s of its one process, bound to all of the placement's CPUs (run "
@@ -306,7 +315,7 @@ static void write_md(const struct report *rep, FILE *out)
 	fputs("\n", out);
 	for (size_t i = 0; i < r->comparison_count; i++) {
 		fputs("- ", out);
-		md_cell(out, rep->sentences[i]);
+		md_line(out, rep->sentences[i]);
 		fputs("\n", out);
 	}
 	fputs("\n## Warnings\n\n", out);
@@ -314,7 +323,7 @@ static void write_md(const struct report *rep, FILE *out)
 		fputs("None: no drift, outliers, failed trials or frequency differences found.\n", out);
 	for (size_t i = 0; i < rep->warning_count; i++) {
 		fputs("- ", out);
-		md_cell(out, rep->warnings[i]);
+		md_line(out, rep->warnings[i]);
 		fputs("\n", out);
 	}
 	fputs("\n## Diagnostics per placement\n\n"
@@ -342,7 +351,7 @@ static void write_md(const struct report *rep, FILE *out)
 	      "![Every sample in run order](run-order.svg)\n\n"
 	      "![Samples per placement](samples.svg)\n\n", out);
 	fputs("## Machine\n\n", out);
-	md_cell(out, rep->machine);
+	md_line(out, rep->machine);
 	fputs("\n\n", out);
 	if (rep->meta) {
 		static const char *const keys[] = { "host", "cpu_model", "cpu_model_sources",

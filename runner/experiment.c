@@ -1,6 +1,5 @@
 #include "runner/experiment.h"
 
-#include <err.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/text.h"
 #include "runner/matrix.h"
 #include "runner/meta.h"
 #include "runner/precision.h"
@@ -352,11 +352,11 @@ static void run_state_init(struct run_state *st, long first_trial,
 	st->log_fd = store_open_file(st->s, "workload-stderr.log", O_WRONLY | O_CREAT | O_APPEND,
 	                             0666);
 	if (st->log_fd < 0)
-		warn("cannot open %s; the workloads' error output is discarded", st->log_path);
+		text_warn("cannot open %s; the workloads' error output is discarded", st->log_path);
 	char err[ERR_LEN];
 	meta_begin_segment(st->e->meta, first_trial);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
-		warnx("%s", err);
+		text_warnx("%s", err);
 	st->outcome = RUN_COMPLETE;
 	st->run_start_s = st->last_line_s = trial_now_s();
 }
@@ -441,11 +441,12 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
 	if (st->failures <= FAILURES_SHOWN)
-		warnx("trial %ld (%s) failed: process %d on CPU %d %s", t, placement_name(p),
-		      failed_proc, st->e->pairs[p].pus[failed_proc], result->procs[failed_proc].error);
+		text_warnx("trial %ld (%s) failed: process %d on CPU %d %s", t, placement_name(p),
+		           failed_proc, st->e->pairs[p].pus[failed_proc],
+		           result->procs[failed_proc].error);
 	if (strcmp(failure, "unsupported") != 0)
 		return false;
-	warnx("the workload is not supported on this CPU; stopping");
+	text_warnx("the workload is not supported on this CPU; stopping");
 	return true;
 }
 
@@ -458,11 +459,11 @@ static bool first_block_failed(const struct run_state *st, long t)
 		return false;
 	off_t logged = st->log_capped ? 1 : st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
 	if (logged > 0)
-		warnx("every trial of the first block failed; stopping (the workloads' error output "
-		      "is in %s)", st->log_path);
+		text_warnx("every trial of the first block failed; stopping (the workloads' error "
+		           "output is in %s)", st->log_path);
 	else
-		warnx("every trial of the first block failed; stopping (the workloads wrote nothing "
-		      "on their error output)");
+		text_warnx("every trial of the first block failed; stopping (the workloads wrote "
+		           "nothing on their error output)");
 	return true;
 }
 
@@ -491,9 +492,9 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 		return false;
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
-	warnx("%d trials in a row ran past the trial time limit of %g s and were killed; stopping "
-	      "(the workload hangs, or needs longer: set the limit with --trial-timeout SECONDS, "
-	      "0 for none)", st->timeouts_in_row, st->timeout_s);
+	text_warnx("%d trials in a row ran past the trial time limit of %g s and were killed; "
+	           "stopping (the workload hangs, or needs longer: set the limit with "
+	           "--trial-timeout SECONDS, 0 for none)", st->timeouts_in_row, st->timeout_s);
 	return true;
 }
 
@@ -521,8 +522,8 @@ static void cap_workload_log(struct run_state *st)
 	close(st->log_fd);
 	st->log_fd = null_fd;
 	st->log_capped = true;
-	warnx("%s passed its cap of %lld MiB; the workloads' later error output is discarded",
-	      st->log_path, (long long)(WORKLOAD_STDERR_MAX_BYTES >> 20));
+	text_warnx("%s passed its cap of %lld MiB; the workloads' later error output is discarded",
+	           st->log_path, (long long)(WORKLOAD_STDERR_MAX_BYTES >> 20));
 }
 
 /* Runs trial t and appends it to samples.csv. */
@@ -540,14 +541,15 @@ static enum step run_one_trial(struct run_state *st, long t)
 		return STEP_STOP_BEFORE;
 	}
 	if (o == TRIAL_SYSTEM_ERROR) {
-		warn("trial %ld (%s): cannot start its processes", t, placement_name(labels.placement));
+		text_warn("trial %ld (%s): cannot start its processes", t,
+		          placement_name(labels.placement));
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
 	}
 	cap_workload_log(st);
 	char err[ERR_LEN];
 	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
-		warnx("%s", err);
+		text_warnx("%s", err);
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
 	}
@@ -580,16 +582,16 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
 	if (st->failures > FAILURES_SHOWN)
-		warnx("%ld failed trials in all (recorded in samples.csv with their status)",
-		      st->failures);
+		text_warnx("%ld failed trials in all (recorded in samples.csv with their status)",
+		           st->failures);
 	if (st->leftover_trials > 0)
-		warnx("%ld trial(s) left processes running after they ended; %ld process(es) killed "
-		      "in all (see the leftovers column of samples.csv)", st->leftover_trials,
-		      st->leftovers);
+		text_warnx("%ld trial(s) left processes running after they ended; %ld process(es) "
+		           "killed in all (see the leftovers column of samples.csv)",
+		           st->leftover_trials, st->leftovers);
 	/* Every trial meta.json counts is on disk before meta.json says so. */
 	char err[ERR_LEN];
 	if (store_sync(st->s, err, sizeof err) != 0)
-		warnx("%s", err);
+		text_warnx("%s", err);
 	meta_end_segment(st->e->meta, trials_done,
 	                 st->outcome == RUN_COMPLETE ? "complete"
 	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
@@ -598,7 +600,7 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	if (st->e->allocation)
 		matrix_meta_set_stops(st->e, st->outcome == RUN_COMPLETE);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
-		warnx("%s", err);
+		text_warnx("%s", err);
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		for (int k = 0; k < TRIAL_MAX_PROCS; k++)
 			workload_env_release(&st->env[p][k]);
@@ -621,11 +623,11 @@ static void show_command_length(const struct run_state *st, long t)
 		return;
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
-	fprintf(stderr, "smtbench: %s is a command, which cannot be calibrated: it ran %.3g s of %s "
-	        "in the %s (its own length sets the trial's)\n", e->a.name,
-	        st->means.every_sum / (double)st->means.every_n,
-	        e->one_process ? "wall time per trial" : "user time per copy",
-	        st->warmup_trials > 0 ? "warm-up" : "first block");
+	text_warnx("%s is a command, which cannot be calibrated: it ran %.3g s of %s in the %s (its "
+	           "own length sets the trial's)", e->a.name,
+	           st->means.every_sum / (double)st->means.every_n,
+	           e->one_process ? "wall time per trial" : "user time per copy",
+	           st->warmup_trials > 0 ? "warm-up" : "first block");
 }
 
 /* After a whole measured block: whether the precision target is met. */

@@ -4,7 +4,6 @@
 #include "runner/matrix.h"
 #include "common/fileio.h"
 
-#include <err.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -76,7 +75,7 @@ json_t *matrix_meta_json(const struct experiment *e)
 	                      commands ? "commands" : "kernels", kernels,
 	                      "cells", cells);
 	if (!m)
-		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json's matrix");
+		text_errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json's matrix");
 	json_object_set_new(m, "allocation", e->allocation ? json_pack(
 		"{s:f, s:I, s:s}", "target_pct", e->allocation->target_pct,
 		"from_block", (json_int_t)e->plan.adaptive_from, "rule", MATRIX_ALLOCATION_RULE)

@@ -1,7 +1,6 @@
 #include "runner/meta.h"
 #include "runner/precision.h"
 
-#include <err.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -32,7 +31,7 @@ static json_t *stored(const char *s)
 {
 	json_t *j = text_to_json(s);
 	if (!j)
-		errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
 	return j;
 }
 
@@ -48,7 +47,7 @@ static json_t *string_array(char *const *argv)
 	json_t *a = json_array();
 	for (; *argv; argv++)
 		if (json_array_append_new(a, stored(*argv)) != 0)
-			errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
+			text_errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
 	return a;
 }
 
@@ -236,7 +235,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		"status", "running",
 		"trials_done", (json_int_t)0);
 	if (!meta)
-		errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
+		text_errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
 	add_speed_settings(meta, e);
 	/* What the analysis compares by default: one process's wall time, or each copy's user
 	 * time (samples_csv.h). */

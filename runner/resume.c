@@ -3,13 +3,13 @@
  */
 #include "runner/resume.h"
 
-#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
+#include "common/text.h"
 #include "runner/matrix.h"
 #include "runner/meta.h"
 #include "runner/trial.h"
@@ -30,24 +30,26 @@ static void check_against_plan(struct experiment *e, const struct store_scan *sc
 		bool active[PLAN_MAX_CELLS];
 		if (e->allocation && plan_needs_schedule(&e->plan, t->trial)) {
 			if (allocation_choose(e->allocation, active) == 0)
-				errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld comes after "
-				     "every cell was within the precision target, where the run stops; the "
-				     "file was changed or is not this matrix's", dir, t->line, t->trial);
+				text_errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial "
+				          "%ld comes after every cell was within the precision "
+				          "target, where the run stops; the file was changed or "
+				          "is not this matrix's", dir, t->line, t->trial);
 			plan_schedule(&e->plan, active);
 		}
 		if (total >= 0 && t->trial >= total)
-			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is beyond the "
-			     "plan's %ld trials in meta.json; the file was changed or is not this "
-			     "run's", dir, t->line, t->trial, total);
+			text_errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is "
+			          "beyond the plan's %ld trials in meta.json; the file was "
+			          "changed or is not this run's", dir, t->line, t->trial, total);
 		enum placement want = plan_placement_of(&e->plan, t->trial);
 		long block = plan_block_of(&e->plan, t->trial);
 		if (t->placement != want || t->block != block
 		    || t->warmup != (plan_is_warmup(&e->plan, t->trial) != 0))
-			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is %s in block "
-			     "%ld%s, where the plan in meta.json (seed %llu) has %s in block %ld; the "
-			     "file was changed or is not this run's", dir, t->line, t->trial,
-			     placement_name(t->placement), t->block, t->warmup ? " (warm-up)" : "",
-			     (unsigned long long)e->plan.seed, placement_name(want), block);
+			text_errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld is %s "
+			          "in block %ld%s, where the plan in meta.json (seed %llu) has %s "
+			          "in block %ld; the file was changed or is not this run's", dir,
+			          t->line, t->trial, placement_name(t->placement), t->block,
+			          t->warmup ? " (warm-up)" : "", (unsigned long long)e->plan.seed,
+			          placement_name(want), block);
 		int cell = plan_cell_of(&e->plan, t->trial);
 		if (cell < 0)
 			continue;
@@ -58,10 +60,12 @@ static void check_against_plan(struct experiment *e, const struct store_scan *sc
 		const char *a = t->workload_a >= 0 ? scan->workloads[t->workload_a] : "?";
 		const char *b = t->workload_b >= 0 ? scan->workloads[t->workload_b] : NULL;
 		if (strcmp(a, victim) != 0 || (aggressor ? !b || strcmp(b, aggressor) != 0 : b != NULL))
-			errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld runs %s beside %s, "
-			     "where the plan in meta.json (seed %llu) has %s beside %s; the file was "
-			     "changed or is not this matrix's", dir, t->line, t->trial, a, b ? b : "nothing",
-			     (unsigned long long)e->plan.seed, victim, aggressor ? aggressor : "nothing");
+			text_errx(EXIT_USAGE, "cannot resume: %s/samples.csv:%ld: trial %ld runs "
+			          "%s beside %s, where the plan in meta.json (seed %llu) has %s "
+			          "beside %s; the file was changed or is not this matrix's", dir,
+			          t->line, t->trial, a, b ? b : "nothing",
+			          (unsigned long long)e->plan.seed, victim,
+			          aggressor ? aggressor : "nothing");
 		if (e->allocation)
 			allocation_add(e->allocation, t->block, cell, t->ok, t->utime_a_s);
 	}
@@ -109,8 +113,8 @@ static void resolve_recorded_workloads(struct experiment *e, const char *dir)
 		workload_set_name(&e->b, json_string_value(json_array_get(names, 1)));
 	const char *version = json_string_value(json_object_get(e->meta, "version"));
 	if (version && strcmp(version, SMTBENCH_VERSION) != 0)
-		warnx("%s was started by smtbench %s; this is %s (its workloads are the same files, "
-		      "checked by their SHA-256)", dir, version, SMTBENCH_VERSION);
+		text_warnx("%s was started by smtbench %s; this is %s (its workloads are the same "
+		           "files, checked by their SHA-256)", dir, version, SMTBENCH_VERSION);
 }
 
 /* For --resume: the recorded pairs must still be usable here and still be what they were. */
@@ -124,16 +128,17 @@ static void check_recorded_pairs(const struct experiment *e, const struct topo *
 		struct topo_relation rel;
 		char err[ERR_LEN];
 		if (topo_relate(topo, pus, &rel, err, sizeof err) != 0)
-			errx(EXIT_USAGE, "cannot resume %s: its %s placement used CPUs %d,%d: %s", dir,
-			     placement_name(p), pus[0], pus[1], err);
+			text_errx(EXIT_USAGE, "cannot resume %s: its %s placement used CPUs "
+			          "%d,%d: %s", dir, placement_name(p), pus[0], pus[1], err);
 		enum placement want = p == PLACEMENT_SOLO ? PLACEMENT_SAME_PU : p;
 		if (!topo_relation_serves(rel.relation, want))
-			errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d are now a %s pair, not %s", dir,
-			     pus[0], pus[1], placement_name(rel.relation), placement_name(p));
+			text_errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d are now a %s pair, "
+			          "not %s", dir, pus[0], pus[1], placement_name(rel.relation),
+			          placement_name(p));
 		if (pair->npus > 1 && pair->shares[0] && strcmp(pair->shares, rel.shares) != 0)
-			errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d now share %s, where the run "
-			     "recorded %s; the machine's topology changed", dir, pus[0], pus[1],
-			     rel.shares, pair->shares);
+			text_errx(EXIT_USAGE, "cannot resume %s: CPUs %d,%d now share %s, where "
+			          "the run recorded %s; the machine's topology changed", dir,
+			          pus[0], pus[1], rel.shares, pair->shares);
 	}
 }
 
@@ -144,8 +149,8 @@ static void check_host(const struct experiment *e, const char *dir)
 	gethostname(host, sizeof host - 1);
 	const char *recorded_host = json_string_value(json_object_get(e->meta, "host"));
 	if (recorded_host && strcmp(recorded_host, host) != 0)
-		errx(EXIT_USAGE, "cannot resume %s here: it was recorded on host %s, this is %s", dir,
-		     recorded_host, host);
+		text_errx(EXIT_USAGE, "cannot resume %s here: it was recorded on host %s, this is "
+		          "%s", dir, recorded_host, host);
 }
 
 void resume_open(const char *dir, char **command_line, struct resumed *r)
@@ -153,23 +158,23 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 	*r = (struct resumed){ .e = { .command_line = command_line } };
 	char err[ERR_LEN];
 	if (store_is_partial(dir))
-		errx(EXIT_USAGE, "cannot resume %s: it is the temporary folder of a run killed while "
-		     "creating its results folder; it holds no trial: remove it (rm -r) and start a "
-		     "new run", dir);
+		text_errx(EXIT_USAGE, "cannot resume %s: it is the temporary folder of a run "
+		          "killed while creating its results folder; it holds no trial: remove it "
+		          "(rm -r) and start a new run", dir);
 	/* From here on a stop signal waits for a trial boundary (see experiment_run). */
 	trial_block_signals(&r->e.child_sigmask);
 	r->store = store_open(dir, err, sizeof err);
 	if (!r->store)
-		errx(EXIT_USAGE, "cannot resume: %s", err);
+		text_errx(EXIT_USAGE, "cannot resume: %s", err);
 	if (meta_load(dir, &r->e, err, sizeof err) != 0)
-		errx(EXIT_USAGE, "cannot resume: %s", err);
+		text_errx(EXIT_USAGE, "cannot resume: %s", err);
 	const char *status = json_string_value(json_object_get(r->e.meta, "status"));
 	r->complete = status && !strcmp(status, "complete");
 	if (!r->complete)
 		check_host(&r->e, dir);
 	if (store_scan(r->store, r->e.one_process, &r->scan, err, sizeof err) != 0)
-		errx(EXIT_USAGE, "cannot resume: %s; nothing was changed (repair or remove the "
-		     "damaged line by hand, then resume again)", err);
+		text_errx(EXIT_USAGE, "cannot resume: %s; nothing was changed (repair or remove "
+		          "the damaged line by hand, then resume again)", err);
 	if (r->e.plan.ncells > 0 && r->e.precision_pct > 0) { /* a matrix with --precision */
 		r->e.plan.adaptive_from = r->e.plan.warmup_blocks + PRECISION_MIN_BLOCKS;
 		r->e.allocation = allocation_new(&r->e.plan, r->e.precision_pct);
@@ -180,15 +185,18 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 	resolve_recorded_workloads(&r->e, dir);
 	struct topo *topo = topo_load(NULL, err, sizeof err);
 	if (!topo)
-		errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
+		text_errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
 	check_recorded_pairs(&r->e, topo, dir);
 	topo_free(&topo);
 
 	if (store_cut_torn(r->store, &r->scan, err, sizeof err) != 0)
-		errx(EXIT_FAILURE_RUNTIME, "cannot resume: %s", err);
-	json_object_set_new(r->e.meta, "resumed_with",
-	                    json_pack("[s, s, s, s]", "smtbench", r->e.nworkloads ? "matrix" : "run",
-	                              "--resume", dir));
+		text_errx(EXIT_FAILURE_RUNTIME, "cannot resume: %s", err);
+	/* The folder as bytes (text_to_json): json_pack's "s" gives NULL for one that is not UTF-8,
+	 * and resumed_with went missing. */
+	json_t *with = json_pack("[s, s, s, o]", "smtbench", r->e.nworkloads ? "matrix" : "run",
+	                         "--resume", text_to_json(dir));
+	if (!with || json_object_set_new(r->e.meta, "resumed_with", with) != 0)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (meta.json's resumed_with)");
 }
 
 void resume_release(struct resumed *r)

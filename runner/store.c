@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/samples_csv.h"
+#include "common/text.h"
 #include "runner/util.h"
 #include "common/fileio.h"
 #include "common/number.h"
@@ -680,15 +681,26 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	return s;
 }
 
-/* Workload names go into an unquoted CSV field: keep them to one safe token. */
+/* Workload names go into an unquoted CSV field that people read: escaped as every outside text
+ * is shown (common/text.h: a newline, an escape sequence, a byte that is not UTF-8 as \xNN),
+ * then kept to one token (a comma or a quote as '_'). Cut at outlen - 1 bytes, never inside an
+ * escape or a UTF-8 character. */
 static void sanitize_token(const char *in, char *out, size_t outlen)
 {
+	char *shown = in ? text_escape(in) : NULL;
 	size_t i = 0;
-	for (; in && in[i] && i + 1 < outlen; i++) {
-		char c = in[i];
-		out[i] = (c == ',' || c == '"' || c == '\n' || c == '\r') ? '_' : c;
+	while (shown && shown[i]) {
+		unsigned char c = (unsigned char)shown[i];
+		/* one escape (\xNN or \\) or one character: all of it, or nothing of it */
+		size_t len = c == '\\' ? (shown[i + 1] == 'x' ? 4 : 2)
+		             : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		if (i + len + 1 > outlen)
+			break;
+		for (size_t k = 0; k < len; k++, i++)
+			out[i] = shown[i] == ',' || shown[i] == '"' ? '_' : shown[i];
 	}
 	out[i] = '\0';
+	free(shown);
 }
 
 /* Formats a double for the CSV: empty when unknown. */

@@ -2,7 +2,6 @@
 #include "common/number.h"
 
 #include <ctype.h>
-#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -10,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
+
 static void out_of_memory(size_t size)
 {
-	errx(EXIT_FAILURE_RUNTIME, "out of memory (%zu bytes)", size);
+	text_errx(EXIT_FAILURE_RUNTIME, "out of memory (%zu bytes)", size);
 }
 
 void *xmalloc(size_t size)
@@ -65,6 +66,14 @@ char *xasprintf(const char *fmt, ...)
 	if (n < 0)
 		out_of_memory(strlen(fmt));
 	return s;
+}
+
+char *xescaped(const char *text)
+{
+	char *shown = text_escape(text);
+	if (!shown)
+		out_of_memory(4 * strlen(text) + 1);
+	return shown;
 }
 
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)
@@ -139,9 +148,7 @@ void usage_exit(const char *command, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: %s (see 'smtbench %s --help')\n", program_invocation_short_name,
-	        message, command);
-	exit(EXIT_USAGE);
+	text_errx(EXIT_USAGE, "%s (see 'smtbench %s --help')", message, command);
 }
 
 void getopt_failure(const char *command, int c, char *const *argv)

@@ -34,6 +34,8 @@ char *xstrdup(const char *s);
 void strings_free(char **strings);
 /* printf into a new string the caller frees. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* text as it may be shown (common/text.h's text_escape), a new string the caller frees. */
+char *xescaped(const char *text);
 
 /* Whole-string decimal integer in [min, max]; no sign, no spaces, no trailing text. */
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out);

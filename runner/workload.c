@@ -1,6 +1,5 @@
 #include "runner/workload.h"
 
-#include <err.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -15,6 +14,7 @@
 
 #include <nettle/sha2.h>
 
+#include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/util.h"
 #include "common/error.h"
@@ -118,12 +118,12 @@ static void settle_file(struct workload *w, char *path)
 {
 	char *absolute = realpath(path, NULL);
 	if (!absolute)
-		err(EXIT_USAGE, "cannot execute '%s'", path);
+		text_err(EXIT_USAGE, "cannot execute '%s'", path);
 	free(path);
 	w->path = absolute;
 	char err[ERR_LEN];
 	if (workload_sha256(w->path, w->sha256, err, sizeof err) != 0)
-		errx(EXIT_USAGE, "%s", err);
+		text_errx(EXIT_USAGE, "%s", err);
 }
 
 static char *base_name(const char *path)
@@ -136,11 +136,12 @@ void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
 {
 	const struct kernel *k = kernel_find(name);
 	if (!k)
-		errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists them", name);
+		text_errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists "
+		          "them", name);
 	char err[ERR_LEN];
 	char *path = kernel_path(name, err, sizeof err);
 	if (!path)
-		errx(EXIT_FAILURE_RUNTIME, "%s", err);
+		text_errx(EXIT_FAILURE_RUNTIME, "%s", err);
 	w->name = xstrdup(name);
 	settle_file(w, path);
 	w->argv = xcalloc(3, sizeof *w->argv);
@@ -171,12 +172,13 @@ void xworkload_command(struct workload *w, char *const *argv, int argc)
 {
 	char *path = resolve_command(argv[0]);
 	if (!path)
-		errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], strerror(errno));
+		text_errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], strerror(errno));
 	int format_error = exec_format_error(path);
 	if (format_error)
-		errx(EXIT_USAGE, "cannot execute '%s' (%s): %s%s", argv[0], path,
-		     strerror(format_error), format_error == ENOEXEC
-		     ? " (neither an ELF executable nor a #! script with a usable interpreter)" : "");
+		text_errx(EXIT_USAGE, "cannot execute '%s' (%s): %s%s", argv[0], path,
+		          strerror(format_error), format_error == ENOEXEC
+		          ? " (neither an ELF executable nor a #! script with a usable interpreter)"
+		          : "");
 	w->name = base_name(argv[0]);
 	settle_file(w, path);
 	w->argv = xcalloc((size_t)argc + 1, sizeof *w->argv);
@@ -201,15 +203,15 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 {
 	char err[ERR_LEN], now[65];
 	if (access(w->path, X_OK) != 0)
-		errx(EXIT_USAGE, "cannot resume %s: its workload %s, recorded in meta.json, is gone "
-		     "or cannot be executed (%s); restore that file, or start a new run", dir,
-		     w->path, strerror(errno));
+		text_errx(EXIT_USAGE, "cannot resume %s: its workload %s, recorded in meta.json, "
+		          "is gone or cannot be executed (%s); restore that file, or start a new "
+		          "run", dir, w->path, strerror(errno));
 	if (workload_sha256(w->path, now, err, sizeof err) != 0)
-		errx(EXIT_USAGE, "cannot resume %s: %s", dir, err);
+		text_errx(EXIT_USAGE, "cannot resume %s: %s", dir, err);
 	if (strcmp(now, w->sha256) != 0)
-		errx(EXIT_USAGE, "cannot resume %s: its workload %s has changed since the run "
-		     "started (SHA-256 %.12s... in meta.json, %.12s... now); restore that file, or "
-		     "start a new run", dir, w->path, w->sha256, now);
+		text_errx(EXIT_USAGE, "cannot resume %s: its workload %s has changed since the "
+		          "run started (SHA-256 %.12s... in meta.json, %.12s... now); restore "
+		          "that file, or start a new run", dir, w->path, w->sha256, now);
 	if (kernel) {
 		strings_free(w->argv);
 		w->name = xstrdup(kernel);

@@ -319,4 +319,37 @@ EOF
 	umount "$mnt"
 fi
 
+# --- reports that cannot be written: said, no "Report: …/report.html", exit 1 (issue 21, #10) ---
+# The run used to print where the reports were, having just said it could not write them, and
+# exit 0. A folder in report.html's place makes the write fail the same way on any machine.
+d="$t_tmp/noreport"
+cp -r "$t_tmp/base" "$d" && unfinish "$d" 8
+rm "$d/report.html" && mkdir -p "$d/report.html/in-the-way"
+check_status 1 "--resume whose report.html cannot be written (a folder in its place) exits 1" \
+	"$SMTBENCH" run --resume "$d"
+check "…says it cannot write the reports" contains "$t_err" "cannot write the reports"
+check "…says they were not written, and never points to report.html" \
+	bash -c '[[ $1 == *"Report: not written"* && $1 != *"report.html (open it in a browser)"* ]]' _ "$t_out"
+check "…and every trial is there all the same" trials_once "$d" 10
+# A disk that fills when the reports are written: room for the samples, not for the reports.
+mnt="$t_tmp/full-reports"
+mkdir -p "$mnt"
+d="$t_tmp/noreport-src"
+cp -r "$t_tmp/base" "$d" && unfinish "$d" 8
+rm -f "$d"/report.* "$d"/*.svg
+pages=4   # margin: meta.json rewritten through a temporary file, the last trials' rows
+for f in "$d"/*; do pages=$((pages + ($(stat -c %s "$f") + 4095) / 4096)); done
+if [[ $(id -u) -ne 0 ]] || ! mount -t tmpfs -o size=$((pages * 4))k smtbench-test "$mnt" 2>/dev/null; then
+	skip "disk full while writing the reports: needs root and a tmpfs mount"
+else
+	cp -r "$d" "$mnt/run"
+	check_status 1 "--resume on a disk with room for the samples but not the reports exits 1" \
+		"$SMTBENCH" run --resume "$mnt/run"
+	check "…says why (no space)" contains "$t_err" "No space left on device"
+	check "…and does not point to reports it could not write" \
+		bash -c '[[ $1 == *"Report: not written"* && $1 != *"report.html (open it in a browser)"* ]]' _ "$t_out"
+	check "…with every trial stored" trials_once "$mnt/run" 10
+	umount "$mnt"
+fi
+
 done_testing

@@ -5,7 +5,8 @@
 source "$(dirname "$0")/lib.sh"
 
 raw_control() { # raw_control TEXT: true when TEXT holds a control byte other than \n and \t
-	python3 -c 'import sys; t = sys.argv[1]; sys.exit(0 if any(ord(c) < 32 and c not in "\n\t" or ord(c) == 127 for c in t) else 1)' "$1"
+	# (C0, DEL, C1) or a byte that is not UTF-8 (which Python's argv holds as U+DC80-U+DCFF)
+	python3 -c 'import sys; t = sys.argv[1]; sys.exit(0 if any(ord(c) < 32 and c not in "\n\t" or 127 <= ord(c) < 160 or 0xdc80 <= ord(c) <= 0xdcff for c in t) else 1)' "$1"
 }
 export -f raw_control
 make_run() { # make_run DIR: a small real results folder
@@ -168,4 +169,80 @@ check_status 0 "an --out whose name is not UTF-8" \
 check "... writes every report (report.json failed as 'out of memory' before)" \
 	test -s "$t_tmp/o"$'\xe9'/report.json -a -s "$t_tmp/o"$'\xe9'/report.html -a -s "$t_tmp/o"$'\xe9'/posterior.svg
 check "... and names it escaped" contains "$t_out" 'o\xe9/report.html'
+
+# --- the run's own lines: a command, its arguments and --out as hostile bytes ---------------
+# The plan line, the command's length and samples.csv's workload column quoted them raw.
+H=$'ev\xff\x1b[31mil\na|b,c'
+H_shown='ev\xff\x1b[31mil\x0aa|b'
+cp "$w" "$t_tmp/$H"
+d=$t_tmp/out-$H
+check_status 0 "a run of a command, an argument beside it and an --out, all named with hostile bytes" \
+	"$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --out "$d" -- "$t_tmp/$H" "$H" \
+	--beside "$t_tmp/$H" '|'
+check "... prints no raw control byte or byte that is not UTF-8" bash -c '! raw_control "$1"' _ "$t_out$t_err"
+check "... names the command, the one beside it and the folder escaped in the plan line" \
+	contains "$t_out" "smtbench run: $H_shown,c beside $H_shown,c → $t_tmp/out-$H_shown,c"
+check "... and in the line on the command's length" contains "$t_err" "smtbench: $H_shown,c is a command"
+check "... samples.csv's workload column holds it escaped, one token (no raw byte, no comma)" python3 -c '
+import sys
+lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")
+w = lines[0].split(",").index("workload")
+names = {l.split(",")[w] for l in lines[1:] if l}
+assert names == {r"ev\xff\x1b[31mil\x0aa|b_c"}, names
+assert all(len(l.split(",")) == len(lines[0].split(",")) for l in lines if l)' "$d/samples.csv"
+# Its --resume: meta.json's resumed_with names the folder as bytes (it went missing: json_pack
+# refused the text), and the plan line names it escaped.
+d2=$t_tmp/resume-$H
+cp -r "$d" "$d2"
+python3 - "$d2" <<'PY'
+import json, sys
+d = sys.argv[1]
+lines = open(d + "/samples.csv", "rb").read().split(b"\n")
+keep = [lines[0]] + [l for l in lines[1:] if l and int(l.split(b",")[0]) < 4]
+open(d + "/samples.csv", "wb").write(b"\n".join(keep) + b"\n")
+m = json.load(open(d + "/meta.json"))
+m["status"] = "interrupted"
+json.dump(m, open(d + "/meta.json", "w"))
+PY
+check_status 0 "--resume of that run from a folder named with hostile bytes" "$SMTBENCH" run --resume "$d2"
+check "... prints no raw control byte and names the folder escaped" \
+	bash -c '! raw_control "$1" && [[ $1 == *"resuming $2/resume-$3,c at trial 4"* ]]' _ "$t_out$t_err" "$t_tmp" "$H_shown"
+check "... meta.json's resumed_with holds the folder's bytes exactly" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1] + "/meta.json"))
+want = ["smtbench", "run", "--resume", {"hex": sys.argv[1].encode("utf-8", "surrogateescape").hex()}]
+assert m.get("resumed_with") == want, m.get("resumed_with")' "$d2"
+
+# Messages that quote a path or an argument: every one passes the sanitiser (common/text.h).
+check_status 2 "a command that does not exist, named with hostile bytes" \
+	"$SMTBENCH" run --trials 2 -- "/nonexistent/$H"
+check "... is named escaped" bash -c '! raw_control "$1" && [[ $1 == *"/nonexistent/$2,c"* ]]' _ "$t_err" "$H_shown"
+check_status 2 "--resume of a folder that does not exist, named with hostile bytes" \
+	"$SMTBENCH" run --resume "$t_tmp/none-$H"
+check "... is named escaped" bash -c '! raw_control "$1" && [[ $1 == *"none-$2,c"* ]]' _ "$t_err" "$H_shown"
+printf '0.25\n0.26\n0.2x%s\n' "$H" >"$t_tmp/num-$H.txt"
+printf '0.25\n0.26\n0.27\n' >"$t_tmp/num-b.txt"
+check_status 2 "a file of numbers with hostile bytes in its name and in a bad line" \
+	"$SMTBENCH" analyze "$t_tmp/num-$H.txt" "$t_tmp/num-b.txt"
+check "... names both escaped" bash -c '! raw_control "$1" && [[ $1 == *"num-$2,c.txt:3: "* ]]' _ "$t_err" "$H_shown"
+check_status 2 "an unknown command with hostile bytes is refused" "$SMTBENCH" "$H"
+check "... quoting it escaped" bash -c '! raw_control "$1" && [[ $1 == *"unknown command '"'"'$2,c'"'"'"* ]]' _ "$t_err" "$H_shown"
+check_status 2 "an unknown option with hostile bytes is refused" "$SMTBENCH" run "--$H"
+check "... quoting it escaped" bash -c '! raw_control "$1" && [[ $1 == *"--$2,c"* ]]' _ "$t_err" "$H_shown"
+check_status 2 "an option value with hostile bytes is refused" "$SMTBENCH" run --trials "$H"
+check "... quoting it escaped" bash -c '! raw_control "$1" && [[ $1 == *"--trials: '"'"'$2,c"* ]]' _ "$t_err" "$H_shown"
+cp "$SMTBENCH_ROOT/tests/fixtures/topologies/intel-4s2c2t.xml" "$t_tmp/topo-$H.xml"
+check_status 0 "topo of an XML file whose name holds hostile bytes" \
+	"$SMTBENCH" topo --topology "$t_tmp/topo-$H.xml"
+check "... names it escaped" bash -c '! raw_control "$1" && [[ $1 == *"topo-$2,c.xml"* ]]' _ "$t_out" "$H_shown"
+
+# report.md: '|' is escaped in table cells only; in a list item inside a `code span` "\|" showed
+# its backslash.
+cp "$w" "$t_tmp/x|y"
+d=$t_tmp/pipe
+check_status 0 "a run of a command named x|y" \
+	"$SMTBENCH" run --placements solo,same-pu --trials 8 --warmup 0 --out "$d" -- "$t_tmp/x|y"
+check "... report.md's comparison sentence names it as it is, not x\\|y" \
+	bash -c 'grep -q "^- On CPU .*\`x|y\`" "$1" && ! grep "^- " "$1" | grep -qF "x\\|y"' _ "$d/report.md"
+check "... and its tables still escape it (| command | .../x\\|y |)" grep -qF 'x\|y |' "$d/report.md"
 done_testing

@@ -1,9 +1,14 @@
 /*
  * test_text.c — common/text.h: the one sanitiser (what is printable UTF-8, its \xNN escapes, in
- * place over a JSON value, keys included) and bytes that must come back exactly through JSON.
+ * place over a JSON value, keys included), bytes that must come back exactly through JSON, and
+ * the program's messages on stderr, escaped whole.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -83,10 +88,60 @@ static void bytes_round_trip(void)
 	json_decref(num);
 }
 
+/* What a child writes on stderr when it calls say(kind): text_warnx, text_warn with errno
+ * ENOENT, or text_errx, which exits 3. *status is the child's exit status. */
+static char *stderr_of(int kind, const char *arg, int *status)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		if (kind == 0)
+			text_warnx("cannot open '%s'", arg);
+		errno = ENOENT;
+		if (kind == 1)
+			text_warn("cannot open '%s'", arg);
+		if (kind == 2)
+			text_errx(3, "cannot open '%s'", arg);
+		_exit(0);
+	}
+	close(fds[1]);
+	static char buf[512];
+	size_t len = 0;
+	ssize_t n;
+	while (len + 1 < sizeof buf && (n = read(fds[0], buf + len, sizeof buf - 1 - len)) > 0)
+		len += (size_t)n;
+	buf[len] = '\0';
+	close(fds[0]);
+	waitpid(pid, status, 0);
+	*status = WIFEXITED(*status) ? WEXITSTATUS(*status) : -1;
+	return buf;
+}
+
+static void messages(void)
+{
+	const char *hostile = "/tmp/ev\xff\x1b[31mil\na|b";
+	int status;
+	char *got = stderr_of(0, hostile, &status);
+	CHECK_STR(got, "test_text: cannot open '/tmp/ev\\xff\\x1b[31mil\\x0aa|b'\n",
+	          "text_warnx escapes a quoted path's bytes, escape sequence and newline");
+	got = stderr_of(1, hostile, &status);
+	CHECK_STR(got, "test_text: cannot open '/tmp/ev\\xff\\x1b[31mil\\x0aa|b': No such file or "
+	          "directory\n", "text_warn adds errno's text as it was when called");
+	got = stderr_of(2, "plain \\ path", &status);
+	CHECK(status == 3 && !strcmp(got, "test_text: cannot open 'plain \\ path'\n"),
+	      "text_errx exits with its status; printable text is shown as it is (got %d, %s)",
+	      status, got);
+}
+
 int main(void)
 {
 	escapes();
 	json_values_and_keys();
 	bytes_round_trip();
+	messages();
 	return test_done("test_text");
 }
