@@ -212,10 +212,15 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 			data = analysis_load_folder_metric(paths[0], a->unit,
 			                                   a->metric_given ? a->metric : folder_metric,
 			                                   a->exclude_contaminated, err, sizeof err);
-			if (data && matrix_report_applies(paths[0]))
+			if (data && matrix_report_applies(paths[0])) {
+				/* --rope's meaning for the cells is report's: say how to ask it there. */
+				char rope[64] = "";
+				if (!isnan(a->opt.rope_pct))
+					snprintf(rope, sizeof rope, " --rope %g", a->opt.rope_pct);
 				text_warnx("%s is an interference matrix (smtbench matrix): each "
-				           "placement here pools every kernel; `smtbench report "
-				           "%s` compares its cells", paths[0], paths[0]);
+				           "placement here pools every kernel; `smtbench report %s%s` "
+				           "compares its cells", paths[0], paths[0], rope);
+			}
 		}
 	} else {
 		if (a->exclude_contaminated)

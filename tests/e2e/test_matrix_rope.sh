@@ -87,6 +87,11 @@ check_status 2 "report --rope 0 is refused" "$SMTBENCH" report "$m" --rope 0
 check_status 2 "analyze --rope 100 is refused with the same words" "$SMTBENCH" analyze "$m" --rope 100
 check "... the same words" contains "$t_err" "--rope '100': give a percentage above 0 and below 100"
 
+# analyze of a matrix's folder pools each placement; with --rope it names report --rope.
+check_status 0 "analyze --rope 5 of a matrix's folder" "$SMTBENCH" analyze "$m" --rope 5
+check "... says that report --rope 5 compares its cells" contains "$t_err" \
+	"is an interference matrix (smtbench matrix): each placement here pools every kernel; \`smtbench report $m --rope 5\` compares its cells"
+
 # report --rope on a run's folder: the run's verdicts take the ROPE as analyze --rope does.
 run=$t_tmp/run
 python3 "$SMTBENCH_ROOT/tests/e2e/fleet_synth.py" "$run" h --ratio 1.01 --noise 0.002 --trials 20
