@@ -337,19 +337,33 @@ static void text_table(FILE *out, const struct fleet_matrix_group *g)
 	fputc('\n', out);
 }
 
+/* A name in a table cell of fleet.md: '|' would end the cell, so it is written \| (a name comes
+ * from samples.csv, escaped but not otherwise limited). */
+static void markdown_name(FILE *out, const char *name)
+{
+	fputs(" `", out);
+	for (; *name; name++) {
+		if (*name == '|')
+			fputc('\\', out);
+		fputc(*name, out);
+	}
+	fputs("` |", out);
+}
+
 static void markdown_table(FILE *out, const struct fleet_matrix_group *g)
 {
 	fputs("Pooled slowdown of the victim (row) beside the aggressor (column), against the victim "
 	      "alone; 95% interval; + slower, - faster, ? not enough data to say.\n\n| victim \\ "
 	      "aggressor |", out);
 	for (size_t a = 0; a < g->name_count; a++)
-		fprintf(out, " `%s` |", g->names[a]);
+		markdown_name(out, g->names[a]);
 	fputs("\n|---|", out);
 	for (size_t a = 0; a < g->name_count; a++)
 		fputs("---:|", out);
 	fputc('\n', out);
 	for (size_t v = 0; v < g->name_count; v++) {
-		fprintf(out, "| `%s` |", g->names[v]);
+		fputc('|', out);
+		markdown_name(out, g->names[v]);
 		for (size_t a = 0; a < g->name_count; a++) {
 			char cell[160];
 			pooled_text(cell, sizeof cell, &g->cells[v * g->name_count + a]);

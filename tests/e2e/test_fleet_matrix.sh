@@ -102,6 +102,13 @@ assert svgs[2].count('class="undecided"') == 4 and svgs[1].count('class="undecid
 assert "Deviates in nop beside nop: <b>node6</b>" in html
 PY
 
+# A workload named with '|' (samples.csv's names are not otherwise limited) stays inside its
+# cell of fleet.md's table.
+msynth "$t_tmp/pipe/n1" n1 --kernels 'nop,x|y' --seed 9
+check_status 0 "fleet over a matrix with a workload named x|y" "$SMTBENCH" fleet "$t_tmp/pipe" --out "$t_tmp/pipe-report"
+check "... fleet.md writes it \\| in the table" eval \
+	'grep -qF "| victim \\ aggressor | \`nop\` | \`x\\|y\` |" "$t_tmp/pipe-report/fleet.md"'
+
 # A directory of matrix folders alone: usable (before, every one was skipped as mixing workloads).
 check_status 0 "fleet over matrix folders alone" "$SMTBENCH" fleet "$f/a"
 check "... says so on its first line" contains "$t_out" "smtbench fleet: 6 matrix folders in 1 matrix group; 0 folders skipped"

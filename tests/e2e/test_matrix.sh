@@ -129,9 +129,10 @@ check "…rewrites report.json and report.html, says it is a matrix" eval \
 check_status 0 "analyze on a matrix folder still answers" "$SMTBENCH" analyze "$t_tmp/ns"
 check "…and says that its placements pool every kernel, pointing to report" eval \
 	'contains "$t_err" "is an interference matrix" && contains "$t_err" "smtbench report"'
-check_status 2 "fleet does not pool a matrix folder (yet): skipped, with its reason" \
+check_status 0 "fleet pools a matrix folder as a matrix (issue 20), not as a run" \
 	"$SMTBENCH" fleet "$t_tmp/ns"
-check "…the reason names the mixed workloads" contains "$t_out$t_err" "mixes measured workloads"
+check "…one matrix folder in one matrix group of 3 kernels on non-sibling, none skipped" eval \
+	'contains "$t_out" "smtbench fleet: 1 matrix folder in 1 matrix group; 0 folders skipped" && contains "$t_out" "3 kernels on non-sibling (1 node)"'
 check_status 0 "matrix --resume of a complete matrix is a no-op" "$SMTBENCH" matrix --resume "$t_tmp/ns"
 check "…says it is complete" contains "$t_out" "is complete; nothing to resume"
 
@@ -214,8 +215,8 @@ else
 		'contains "$t_err" "sibling" && contains "$t_err" "SMT" && [[ ! -e $t_tmp/sib ]]'
 fi
 check_status 0 "matrix --help" "$SMTBENCH" matrix --help
-check "…lists --kernels and --placement, and says what is not done yet" eval \
-	'contains "$t_out" "--kernels" && contains "$t_out" "--placement" && contains "$t_out" "Not yet"'
+check "…lists --kernels, --placement and --rope, and says fleet pools matrix folders" eval \
+	'contains "$t_out" "--kernels" && contains "$t_out" "--placement" && contains "$t_out" "--rope PCT" && contains "$t_out" "smtbench fleet pools the matrix folders"'
 # A hostile block number (2^60) in a copy of a matrix folder: blocks are indexed by position,
 # never by value, so the report still comes out (it once sized an array by the largest block).
 cp -r "$t_tmp/ns" "$t_tmp/hostile-block"
