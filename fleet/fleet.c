@@ -94,42 +94,68 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The walk of the folders given. A folder that is an ancestor of the one being searched is not
- * entered again: a link loop (`ln -s . again`, `ln -s .. up`) is listed once and ends there
- * rather than multiplying the walk. A link that leads out of the folders given is not followed
- * (it is listed, with its target, to be given by itself), so that `ln -s /usr x` does not walk
- * /usr. Two paths to one results folder (a `latest` link) are told apart later
- * (mark_duplicates). */
+/* The walk of the folders given. Every folder searched is remembered by its identity (device
+ * and inode), so that none is searched twice however many paths lead to it: a link to a
+ * folder of nodes (`latest -> run1`) or a folder given twice is listed once, as the same folder,
+ * instead of once per node inside it. Links are followed after the real folders (in the order
+ * found), so that the nodes are read and named through the paths without a link. A link back
+ * to a folder it is in (`ln -s . again`, `ln -s .. up`) is listed once as a loop. A link that
+ * leads out of the folders given is not followed (it is listed, with its target, to be given by
+ * itself), so that `ln -s /usr x` does not walk /usr. Two paths to one results folder (a link
+ * to a node) are told apart later (mark_duplicates). */
 struct walk {
 	struct paths *out;
 	char **roots;              /* realpath() of each folder given */
 	size_t root_count;
-	struct folder_id { dev_t dev; ino_t ino; } *path; /* the folders being searched, outermost first */
-	size_t depth, cap;
+	struct searched { dev_t dev; ino_t ino; char *path; } *searched; /* every folder searched */
+	size_t searched_count, searched_cap;
+	struct link { char *path; int depth; } *links; /* links to folders, to follow after */
+	size_t link_count, link_cap, links_followed;
 };
 
-/* Enters the folder st: 1 when it is one of the folders being searched (a loop), else 0 and it
- * is pushed on the path (leave() pops it); -1 on out of memory. */
-static int enter(struct walk *w, const struct stat *st)
+/* The path a folder st was searched through, or NULL when it has not been. */
+static const char *searched_as(const struct walk *w, const struct stat *st)
 {
-	for (size_t i = 0; i < w->depth; i++)
-		if (w->path[i].dev == st->st_dev && w->path[i].ino == st->st_ino)
-			return 1;
-	if (w->depth == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 16;
-		struct folder_id *grown = realloc(w->path, cap * sizeof *grown);
+	for (size_t i = 0; i < w->searched_count; i++)
+		if (w->searched[i].dev == st->st_dev && w->searched[i].ino == st->st_ino)
+			return w->searched[i].path;
+	return NULL;
+}
+
+/* Remembers the folder st, searched through path. 0, or -1 on out of memory. */
+static int remember_searched(struct walk *w, const struct stat *st, const char *path)
+{
+	if (w->searched_count == w->searched_cap) {
+		size_t cap = w->searched_cap ? 2 * w->searched_cap : 16;
+		struct searched *grown = realloc(w->searched, cap * sizeof *grown);
 		if (!grown)
 			return -1;
-		w->path = grown;
-		w->cap = cap;
+		w->searched = grown;
+		w->searched_cap = cap;
 	}
-	w->path[w->depth++] = (struct folder_id){ st->st_dev, st->st_ino };
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	w->searched[w->searched_count++] = (struct searched){ st->st_dev, st->st_ino, copy };
 	return 0;
 }
 
-static void leave(struct walk *w)
+/* Keeps the link at path (a folder depth levels below the folder given) to follow later. */
+static int defer_link(struct walk *w, const char *path, int depth)
 {
-	w->depth--;
+	if (w->link_count == w->link_cap) {
+		size_t cap = w->link_cap ? 2 * w->link_cap : 16;
+		struct link *grown = realloc(w->links, cap * sizeof *grown);
+		if (!grown)
+			return -1;
+		w->links = grown;
+		w->link_cap = cap;
+	}
+	char *copy = strdup(path);
+	if (!copy)
+		return -1;
+	w->links[w->link_count++] = (struct link){ copy, depth };
+	return 0;
 }
 
 /* Whether the real path real lies in one of the folders given. */
@@ -144,38 +170,47 @@ static bool inside_roots(const struct walk *w, const char *real)
 	return false;
 }
 
+/* Whether the real path real is the folder the link at path lies in, or one above it. */
+static bool link_is_loop(const char *path, const char *real)
+{
+	/* The folder the link is in, cut from its path: "path/.." would go through the link. */
+	char *parent = strdup(path);
+	char *slash = parent ? strrchr(parent, '/') : NULL;
+	if (slash)
+		*slash = '\0';
+	char *parent_real = parent ? realpath(slash ? (*parent ? parent : "/") : ".", NULL) : NULL;
+	size_t len = strlen(real);
+	bool loop = parent_real && !strncmp(parent_real, real, len)
+	            && (parent_real[len] == '/' || parent_real[len] == '\0' || !strcmp(real, "/"));
+	free(parent);
+	free(parent_real);
+	return loop;
+}
+
 static void walk_release(struct walk *w)
 {
 	for (size_t i = 0; i < w->root_count; i++)
 		free(w->roots[i]);
 	free(w->roots);
-	free(w->path);
+	for (size_t i = 0; i < w->searched_count; i++)
+		free(w->searched[i].path);
+	free(w->searched);
+	for (size_t i = 0; i < w->link_count; i++)
+		free(w->links[i].path);
+	free(w->links);
 }
 
 static int find_folders(struct walk *w, const char *dir, int depth);
 
-/* One entry of a folder being searched: a folder to search, a link (followed only inside the
- * folders given), or anything else (ignored). *too_deep set for a folder past the depth. */
+/* One entry of a folder being searched: a folder to search, a link to a folder (kept for
+ * follow_links), or anything else (ignored). *too_deep set for a folder past the depth. */
 static int visit_entry(struct walk *w, const char *sub, int depth, bool *too_deep)
 {
 	struct stat lst, st;
 	if (lstat(sub, &lst) != 0 || stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
 		return 0;
-	if (S_ISLNK(lst.st_mode)) {
-		/* Followed only when its target is known to lie inside the folders given. */
-		char *real = realpath(sub, NULL);
-		if (!real || !inside_roots(w, real)) {
-			int rc = push_path(w->out, strdup(sub), real
-			                   ? text_printf("a link to %s, outside the folders given: not "
-			                                 "followed; give that folder itself to include it",
-			                                 real)
-			                   : text_printf("a link whose target cannot be resolved (%s): "
-			                                 "not followed", strerror(errno)));
-			free(real);
-			return rc;
-		}
-		free(real);
-	}
+	if (S_ISLNK(lst.st_mode))
+		return defer_link(w, sub, depth + 1);
 	if (depth >= FLEET_MAX_DEPTH) {
 		*too_deep = true;
 		return 0;
@@ -183,10 +218,49 @@ static int visit_entry(struct walk *w, const char *sub, int depth, bool *too_dee
 	return find_folders(w, sub, depth + 1);
 }
 
+/* Follows the links found, after the real folders (the links found on the way are appended and
+ * followed in turn): each is searched only when its target lies inside the folders given, is not
+ * a folder the link is in, and has not been searched already; else it is listed once with why. */
+static int follow_links(struct walk *w)
+{
+	int rc = 0;
+	while (rc == 0 && w->links_followed < w->link_count) {
+		struct link l = w->links[w->links_followed++];
+		char *real = realpath(l.path, NULL);
+		struct stat st;
+		const char *as;
+		if (!real)
+			rc = push_path(w->out, strdup(l.path),
+			               text_printf("a link whose target cannot be resolved (%s): not "
+			                           "followed", strerror(errno)));
+		else if (!inside_roots(w, real))
+			rc = push_path(w->out, strdup(l.path),
+			               text_printf("a link to %s, outside the folders given: not "
+			                           "followed; give that folder itself to include it", real));
+		else if (link_is_loop(l.path, real))
+			rc = push_path(w->out, strdup(l.path),
+			               strdup("a link back to a folder it is in (a loop): not followed"));
+		else if (stat(real, &st) == 0 && !has_file(real, "meta.json")
+		         && !has_file(real, "samples.csv") && (as = searched_as(w, &st)))
+			rc = push_path(w->out, strdup(l.path),
+			               text_printf("a link to the same folder as %s, searched there: "
+			                           "counted once", as));
+		else if (l.depth > FLEET_MAX_DEPTH)
+			rc = push_path(w->out, strdup(l.path),
+			               text_printf("a link deeper than %d levels below the folder given: "
+			                           "not followed; give a folder nearer to it",
+			                           FLEET_MAX_DEPTH));
+		else
+			rc = find_folders(w, l.path, l.depth);
+		free(real);
+	}
+	return rc;
+}
+
 /* A results folder holds meta.json or samples.csv; other folders are searched, down to
- * FLEET_MAX_DEPTH levels. Hidden folders (a fleet report's temporary files, .git) are not. A
- * folder that cannot be listed or searched, or whose subfolders are too deep, is listed as
- * skipped with its reason. */
+ * FLEET_MAX_DEPTH levels, once each (struct walk). Hidden folders (a fleet report's temporary
+ * files, .git) are not. A folder that cannot be listed or searched, or whose subfolders are too
+ * deep, is listed as skipped with its reason. */
 static int find_folders(struct walk *w, const char *dir, int depth)
 {
 	if (access(dir, X_OK) != 0) /* no search permission: not even meta.json can be seen */
@@ -201,21 +275,19 @@ static int find_folders(struct walk *w, const char *dir, int depth)
 	if (stat(dir, &st) != 0)
 		return push_path(w->out, strdup(dir),
 		                 text_printf("cannot be read (%s): not searched", strerror(errno)));
-	int loop = enter(w, &st);
-	if (loop != 0)
-		return loop < 0 ? -1 : push_path(w->out, strdup(dir),
-		                                 strdup("a link back to a folder it is in (a loop): "
-		                                        "not followed"));
-	/* Entered: every way out below leaves it. */
+	const char *as = searched_as(w, &st);
+	if (as) /* given twice, or one given inside another */
+		return push_path(w->out, strdup(dir),
+		                 text_printf("the same folder as %s, searched there: counted once", as));
+	if (remember_searched(w, &st, dir) < 0)
+		return -1;
 	struct dirent **names = NULL;
 	int count = scandir(dir, &names, NULL, alphasort);
-	if (count < 0) {
-		leave(w);
+	if (count < 0)
 		return push_path(w->out, strdup(dir),
 		                 text_printf("cannot be listed (%s): not searched for "
 		                                        "results folders; make it readable",
 		                                        strerror(errno)));
-	}
 	int rc = 0;
 	bool too_deep = false;
 	for (int i = 0; i < count; i++) {
@@ -228,7 +300,6 @@ static int find_folders(struct walk *w, const char *dir, int depth)
 		free(names[i]);
 	}
 	free(names);
-	leave(w);
 	if (rc == 0 && too_deep)
 		rc = push_path(w->out, strdup(dir),
 		               text_printf("its subfolders are deeper than %d levels below "
@@ -951,6 +1022,8 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 		if (rc < 0)
 			goto oom;
 	}
+	if (follow_links(&walk) < 0)
+		goto oom;
 	if (found.count) /* none found: items is NULL, which qsort may not be given */
 		qsort(found.items, found.count, sizeof *found.items, compare_paths);
 	if (!(f = calloc(1, sizeof *f)))

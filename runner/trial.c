@@ -363,7 +363,7 @@ const char *proc_status_name(enum proc_status status)
 		[PROC_PENDING] = "exec-failed", [PROC_OK] = "ok", [PROC_EXIT] = "exit",
 		[PROC_SIGNAL] = "signal", [PROC_EXEC_FAILED] = "exec-failed",
 		[PROC_BIND_FAILED] = "bind-failed", [PROC_UNSUPPORTED] = "unsupported",
-		[PROC_TIMEOUT] = "timeout", [PROC_KILLED] = "killed",
+		[PROC_TIMEOUT] = "timeout", [PROC_KILLED] = "killed", [PROC_MOVED] = "moved",
 	};
 	return (unsigned)status < sizeof names / sizeof names[0] ? names[status] : "unknown";
 }
@@ -659,17 +659,64 @@ static void child_ended(struct trial_state *st, int i, int status, const struct 
 	r->wall_s = now - st->release_s;
 }
 
-/* Reaps the children that have ended: their times and how they ended. Returns how many. */
+/* The CPUs in set as a list ("0,3"), cut short with "..." to fit buf. */
+static void format_cpus(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < CPU_SETSIZE && used < size; cpu++) {
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		int n = snprintf(buf + used, size - used, "%s%d", used ? "," : "", cpu);
+		if (n < 0 || (size_t)n >= size - used) {
+			snprintf(buf + (size > 4 ? size - 4 : 0), size > 4 ? 4 : size, "...");
+			return;
+		}
+		used += (size_t)n;
+	}
+}
+
+/* A process that ended well but whose affinity is no longer its PU alone changed it itself
+ * (taskset inside it, a library that pins its threads): its time is not the placement's. The
+ * mask is read from the process as it ended (a zombie keeps it until it is reaped); only the
+ * process smtbench started is seen, not its threads or children. */
+static void check_still_bound(struct proc_result *r, int pu, const cpu_set_t *ended_on)
+{
+	cpu_set_t bound;
+	CPU_ZERO(&bound);
+	CPU_SET(pu, &bound);
+	if (r->status != PROC_OK || CPU_EQUAL(&bound, ended_on))
+		return;
+	char cpus[64];
+	format_cpus(ended_on, cpus, sizeof cpus);
+	r->status = PROC_MOVED;
+	snprintf(r->error, sizeof r->error, "changed its own CPU affinity to CPU(s) %s after it was "
+	         "bound to CPU %d: not this placement's time (let smtbench place it)", cpus, pu);
+}
+
+/* Reaps the children that have ended: their times, how they ended, and whether they were
+ * still bound to their PU (read before the reap: waitid's WNOWAIT leaves the zombie). Returns
+ * how many. */
 static int reap_ended(struct trial_state *st)
 {
 	int reaped = 0;
 	for (int i = 0; i < st->spec->nprocs; i++) {
 		struct child *c = &st->children[i];
-		int status;
-		struct rusage ru;
-		if (c->reaped || wait4(c->pid, &status, WNOHANG, &ru) != c->pid)
+		siginfo_t info = { .si_pid = 0 };
+		if (c->reaped || waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0
+		    || info.si_pid != c->pid)
 			continue;
+		cpu_set_t ended_on;
+		CPU_ZERO(&ended_on);
+		bool mask_known = sched_getaffinity(c->pid, sizeof ended_on, &ended_on) == 0;
+		int status = 0;
+		struct rusage ru;
+		memset(&ru, 0, sizeof ru);
+		while (wait4(c->pid, &status, 0, &ru) < 0 && errno == EINTR)
+			;
 		child_ended(st, i, status, &ru);
+		if (mask_known)
+			check_still_bound(&st->out->procs[i], st->spec->procs[i].pu, &ended_on);
 		reaped++;
 	}
 	return reaped;

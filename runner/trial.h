@@ -73,6 +73,8 @@ enum proc_status {
 	PROC_TIMEOUT,       /* "timeout": still running at the trial's time limit, and killed */
 	PROC_KILLED,        /* "killed": killed with the trial when the runner was stopped by a
 	                     * signal or a system call failed while waiting */
+	PROC_MOVED,         /* "moved": it ended well, but had changed its own CPU affinity after
+	                     * it was bound (read back when it ended): not the placement's time */
 };
 
 /* The status's name in samples.csv and in messages. */

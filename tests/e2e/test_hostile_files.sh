@@ -90,11 +90,10 @@ vlimit='ulimit -v 400000;'
 check_status 2 "a file with a line of 50 MB is refused, not read into memory" \
 	"${limit[@]}" bash -c "$vlimit"' exec "$@"' _ "$SMTBENCH" analyze "$t_tmp/long.txt" "$t_tmp/b.txt"
 check "... naming the file and the line" contains "$t_err" "long.txt:6: a line of more than 4096 bytes"
-mkfifo "$t_tmp/fifo.txt"
-( printf '0.31\n0.32\n0.33\n' >"$t_tmp/fifo.txt" ) &
+# A pipe that has its writer before analyze opens it, as <(cmd) gives (a named FIFO whose writer
+# came later could be opened first and read as empty, and the writer then blocked for ever).
 check_status 0 "a FIFO with a writer (analyze <(cmd) <(cmd)) still works for plain files" \
-	"${limit[@]}" "$SMTBENCH" analyze "$t_tmp/fifo.txt" "$t_tmp/b.txt"
-wait
+	"${limit[@]}" "$SMTBENCH" analyze <(printf '0.31\n0.32\n0.33\n') "$t_tmp/b.txt"
 
 # --- fleet's reasons (item 11) ----------------------------------------------------------------
 root=$t_tmp/reasons
@@ -228,6 +227,30 @@ check "... its log stops past the 64 MiB cap, one trial's output over at most ($
 check "... says so in the log and on stderr" bash -c 'tail -c 200 "$1" | grep -q "passed its cap of 64 MiB" && [[ $2 == *"passed its cap of 64 MiB"* ]]' _ "$d/workload-stderr.log" "$t_err"
 rm -rf "$d"
 
+# --- a workload that changes its own affinity ----------------------------------------------
+# Bound to its PU, the command widens its own mask (taskset -p on itself): its time is not the
+# placement's. The runner reads the mask back from the ended process (before it is reaped) and
+# records the trial as failed, status "moved", said; it used to record it as an ok sample.
+allowed=$(taskset -c -p $$ 2>/dev/null | sed 's/.*: //')
+if ! command -v taskset >/dev/null || [[ -z $allowed || $allowed != *[,-]* ]]; then
+	skip "a workload that moves itself needs taskset (util-linux) and two CPUs to move between"
+else
+	d=$t_tmp/moved
+	check_status 1 "a command that widens its own affinity to CPUs $allowed: the run stops after its first block" \
+		"${limit[@]}" "$SMTBENCH" run --placements solo,same-pu --trials 2 --warmup 0 --out "$d" -- \
+		sh -c "taskset -p -c $allowed \$\$ >/dev/null"
+	check "... every trial is stored with status moved" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["status"] == "moved" for r in rows), [(r["trial"], r["status"]) for r in rows]' "$d/samples.csv"
+	check "... and says which CPUs it moved to" contains "$t_err" "changed its own CPU affinity to CPU(s) $allowed after it was bound to CPU"
+	check_status 0 "the same command without taskset runs as ok" \
+		"${limit[@]}" "$SMTBENCH" run --placements solo,same-pu --trials 2 --warmup 0 --out "$d-control" -- \
+		sh -c 'exit 0'
+	check "... with no row moved" bash -c '! grep -q ",moved," "$1"' _ "$d-control/samples.csv"
+	rm -rf "$d" "$d-control"
+fi
+
 # --- links in a fleet folder (item 3) --------------------------------------------------------
 links=$t_tmp/links
 make_run "$links/node"
@@ -246,4 +269,34 @@ assert len(why) == 10, sorted(why)
 assert all("a loop" in why[root + "/l%d" % i] for i in range(1, 9)), why
 assert "outside the folders given" in why[root + "/evil"] and "/usr" in why[root + "/evil"], why
 assert "same folder as" in why[root + "/latest"], why' "$t_out" "$links"
+
+# Two 'latest'-style links beside a folder of 20 nodes, and a ladder of 8 folders each with two
+# links to the next (2^8 paths to the node at its foot): each folder is searched once, and each
+# link is one line. The old walk listed every node once per link (51,056 lines for 200 nodes)
+# and walked the ladder's 256 paths.
+many=$t_tmp/many
+make_run "$many/run/n01"
+for i in $(seq -w 2 20); do cp -r "$many/run/n01" "$many/run/n$i"; done
+ln -s run "$many/latest"
+ln -s run "$many/current"
+for k in 0 1 2 3 4 5 6 7; do
+	mkdir -p "$many/ladder/d$k"
+	ln -s "../d$((k + 1))" "$many/ladder/d$k/a"
+	ln -s "../d$((k + 1))" "$many/ladder/d$k/b"
+done
+cp -r "$many/run/n01" "$many/ladder/d8"
+check_status 0 "fleet over 20 nodes with two links to their folder, and a ladder of links" \
+	"${limit[@]}" "$SMTBENCH" fleet "$many" --json
+check "... 21 nodes, each link listed once as the same folder, nothing else skipped" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1]); root = sys.argv[2]
+hosts = sorted(h["dir"] for g in j["groups"] for h in g["hosts"])
+want = sorted([root + "/run/n%02d" % i for i in range(1, 21)] + [root + "/ladder/d8"])
+assert hosts == want, hosts
+why = {s["dir"]: s["reason"] for s in j["skipped"]}
+links = [root + "/latest", root + "/current"] + [root + "/ladder/d%d/%s" % (k, x) for k in range(8) for x in "ab"]
+assert sorted(why) == sorted(links), sorted(why)
+assert all("same folder as" in why[l] for l in links), why' "$t_out" "$many"
+check_status 0 "... and its text report is short" "${limit[@]}" "$SMTBENCH" fleet "$many"
+check "... ($(wc -l <<<"$t_out") lines, 18 of them skipped links)" test "$(grep -c 'same folder as' <<<"$t_out")" -eq 18
 done_testing
