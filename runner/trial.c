@@ -431,13 +431,19 @@ struct child_setup {
 
 /* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails, with nothing left
  * open. */
+/* The mask proc is bound to: its CPUs, or its PU alone. */
+static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
+{
+	CPU_ZERO(mask);
+	if (proc->ncpus <= 0)
+		CPU_SET(proc->pu, mask);
+	for (int k = 0; k < proc->ncpus; k++)
+		CPU_SET(proc->cpus[k], mask);
+}
+
 static int prepare_child(const struct trial_proc_spec *proc, struct child_setup *cs)
 {
-	CPU_ZERO(&cs->mask);
-	if (proc->ncpus <= 0)
-		CPU_SET(proc->pu, &cs->mask);
-	for (int k = 0; k < proc->ncpus; k++)
-		CPU_SET(proc->cpus[k], &cs->mask);
+	bound_mask(proc, &cs->mask);
 	if (pipe2(cs->ready, O_CLOEXEC) != 0)
 		return -1;
 	if (pipe2(cs->exec_pipe, O_CLOEXEC) != 0) {
@@ -676,22 +682,23 @@ static void format_cpus(const cpu_set_t *set, char *buf, size_t size)
 	}
 }
 
-/* A process that ended well but whose affinity is no longer its PU alone changed it itself
- * (taskset inside it, a library that pins its threads): its time is not the placement's. The
- * mask is read from the process as it ended (a zombie keeps it until it is reaped); only the
- * process smtbench started is seen, not its threads or children. */
-static void check_still_bound(struct proc_result *r, int pu, const cpu_set_t *ended_on)
+/* A process that ended well but whose affinity is no longer the mask it was bound to changed
+ * it itself (taskset inside it, a library that pins itself): its time is not the placement's.
+ * The mask is read from the process as it ended (a zombie keeps it until it is reaped); only
+ * the process smtbench started is seen, not its other threads or its children. */
+static void check_still_bound(struct proc_result *r, const struct trial_proc_spec *proc,
+                              const cpu_set_t *ended_on)
 {
 	cpu_set_t bound;
-	CPU_ZERO(&bound);
-	CPU_SET(pu, &bound);
+	bound_mask(proc, &bound);
 	if (r->status != PROC_OK || CPU_EQUAL(&bound, ended_on))
 		return;
-	char cpus[64];
-	format_cpus(ended_on, cpus, sizeof cpus);
+	char now[64], was[64];
+	format_cpus(ended_on, now, sizeof now);
 	r->status = PROC_MOVED;
 	snprintf(r->error, sizeof r->error, "changed its own CPU affinity to CPU(s) %s after it was "
-	         "bound to CPU %d: not this placement's time (let smtbench place it)", cpus, pu);
+	         "bound to %s: not this placement's time (let smtbench place it)", now,
+	         cpus_text(proc, was, sizeof was));
 }
 
 /* Reaps the children that have ended: their times, how they ended, and whether they were
@@ -716,7 +723,7 @@ static int reap_ended(struct trial_state *st)
 			;
 		child_ended(st, i, status, &ru);
 		if (mask_known)
-			check_still_bound(&st->out->procs[i], st->spec->procs[i].pu, &ended_on);
+			check_still_bound(&st->out->procs[i], &st->spec->procs[i], &ended_on);
 		reaped++;
 	}
 	return reaped;
