@@ -49,6 +49,15 @@ struct paths {
  * not printable text is skipped: the reports could not name it, and must not drop it. */
 static int push_path(struct paths *p, char *path, char *reason)
 {
+	if (reason) { /* it may quote a link's target or another path: escaped, as every path */
+		char *clean = text_escape(reason);
+		free(reason);
+		if (!clean) {
+			free(path);
+			return -1;
+		}
+		reason = clean;
+	}
 	bool escaped = path && !text_is_printable(path);
 	char *shown = path ? text_escape(path) : NULL;
 	if (shown && escaped && !reason)

@@ -270,6 +270,16 @@ assert all("a loop" in why[root + "/l%d" % i] for i in range(1, 9)), why
 assert "outside the folders given" in why[root + "/evil"] and "/usr" in why[root + "/evil"], why
 assert "same folder as" in why[root + "/latest"], why' "$t_out" "$links"
 
+# A link out of the folders given whose target's name holds a terminal escape: named, escaped.
+esc=$t_tmp/esc
+make_run "$esc/in/node"
+mkdir -p "$esc/out"$'\e[31mred'
+ln -s "$esc/out"$'\e[31mred' "$esc/in/away"
+check_status 0 "fleet beside a link to a folder named with an escape sequence" \
+	"${limit[@]}" "$SMTBENCH" fleet "$esc/in"
+check "... names its target escaped, with no escape byte in the output" \
+	bash -c '[[ $1 == *"away: a link to "*"out\x1b[31mred, outside the folders given"* && $1 != *$'"'"'\e'"'"'* ]]' _ "$t_out"
+
 # Two 'latest'-style links beside a folder of 20 nodes, and a ladder of 8 folders each with two
 # links to the next (2^8 paths to the node at its foot): each folder is searched once, and each
 # link is one line. The old walk listed every node once per link (51,056 lines for 200 nodes)
