@@ -440,7 +440,10 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 		st->early_failures++;
 	if (st->progress)
 		fprintf(stderr, "\r\033[K");
-	if (st->failures <= FAILURES_SHOWN)
+	if (st->failures <= FAILURES_SHOWN && st->one_ncpus[p] == 2) /* --one-process on a pair */
+		text_warnx("trial %ld (%s) failed: its process on CPUs %d,%d %s", t, placement_name(p),
+		           st->one_cpus[p][0], st->one_cpus[p][1], result->procs[failed_proc].error);
+	else if (st->failures <= FAILURES_SHOWN)
 		text_warnx("trial %ld (%s) failed: process %d on CPU %d %s", t, placement_name(p),
 		           failed_proc, st->e->pairs[p].pus[failed_proc],
 		           result->procs[failed_proc].error);

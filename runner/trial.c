@@ -429,8 +429,6 @@ struct child_setup {
 	int exec_pipe[2];
 };
 
-/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails, with nothing left
- * open. */
 /* The mask proc is bound to: its CPUs, or its PU alone. */
 static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 {
@@ -441,6 +439,8 @@ static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 		CPU_SET(proc->cpus[k], mask);
 }
 
+/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails, with nothing left
+ * open. */
 static int prepare_child(const struct trial_proc_spec *proc, struct child_setup *cs)
 {
 	bound_mask(proc, &cs->mask);

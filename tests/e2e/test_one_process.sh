@@ -175,6 +175,8 @@ check "…warns that each copy's threads take turns on its one CPU" contains "$t
 check_status 1 "a one-process command that hangs is killed at --trial-timeout" "$SMTBENCH" run \
 	--one-process --placements solo,non-sibling --blocks 2 --warmup-blocks 0 --trial-timeout 1 \
 	--progress none --out "$t_tmp/hang" -- sleep 30
+check "…the failure names the process's CPUs: the pair for non-sibling" \
+	bash -c '[[ $1 =~ trial\ [01]\ \(non-sibling\)\ failed:\ its\ process\ on\ CPUs\ [0-9]+,[0-9]+\ still\ running ]]' _ "$t_err"
 check "…its rows say timeout, one per trial, and the failed first block stops the run" \
 	test "$(csv "$t_tmp/hang" '(len(rows), {r["status"] for r in rows})')" = "(2, {'timeout'})"
 check_status 0 "a one-process command that leaves a process behind" "$SMTBENCH" run --one-process \
