@@ -383,6 +383,18 @@ static int warn_failed_trials(struct report *rep)
 		"status column of samples.csv", failed)) : 0;
 }
 
+/* The run cut workload-stderr.log at its cap (meta.json's workload_stderr_log). */
+static int warn_stderr_cut(struct report *rep)
+{
+	json_t *log = rep->meta ? json_object_get(rep->meta, "workload_stderr_log") : NULL;
+	if (!json_is_true(json_object_get(log, "cut")))
+		return 0;
+	return warn(rep, text_printf(
+		"workload-stderr.log passed its cap of %lld MiB and was cut there: the workloads' "
+		"later error output was discarded (said at the log's end)",
+		(long long)(json_integer_value(json_object_get(log, "cap_bytes")) >> 20)));
+}
+
 /* Each placement's own problems, in the words analyze's diagnostics use too. */
 static int warn_groups(struct report *rep)
 {
@@ -521,6 +533,7 @@ static int warn_contaminated(struct report *rep)
 /* The report's warnings, in the order shown: a new warning is one producer more here. */
 static int (*const warning_producers[])(struct report *) = {
 	warn_meta_problem, warn_control, warn_quota, warn_virtual_machine, warn_failed_trials,
+	warn_stderr_cut,
 	warn_leftovers, warn_contaminated, warn_groups, warn_frequency, warn_grid_bound,
 	warn_notes, warn_damaged_lines,
 };

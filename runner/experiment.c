@@ -504,21 +504,18 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
-/* workload-stderr.log is kept for a person to read why a workload failed; a workload that
- * writes without end (90 MB from 9 processes was seen) must not fill the disk the samples are
- * on. Past this size, later trials' error output is discarded, said once in the log and on
- * stderr. A single trial can still write more than this before the check after it. */
-#define WORKLOAD_STDERR_MAX_BYTES ((off_t)64 << 20)
-
 static void cap_workload_log(struct run_state *st)
 {
 	if (st->log_fd < 0 || st->log_capped || lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES)
 		return;
-	static const char note[] = "\n[smtbench: this log passed its cap of 64 MiB; the workloads' "
-	                           "later error output is discarded]\n";
-	if (write(st->log_fd, note, sizeof note - 1) < 0) {
+	char note[160];
+	int len = snprintf(note, sizeof note, "\n[smtbench: this log passed its cap of %lld MiB; the "
+	                   "workloads' later error output is discarded]\n",
+	                   WORKLOAD_STDERR_MAX_BYTES >> 20);
+	if (write(st->log_fd, note, (size_t)len) < 0) {
 		/* the note is a courtesy: the cap holds without it */
 	}
+	meta_set_workload_stderr_cut(st->e->meta); /* saved with the run's end */
 	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null_fd < 0)
 		return;
@@ -526,7 +523,7 @@ static void cap_workload_log(struct run_state *st)
 	st->log_fd = null_fd;
 	st->log_capped = true;
 	text_warnx("%s passed its cap of %lld MiB; the workloads' later error output is discarded",
-	           st->log_path, (long long)(WORKLOAD_STDERR_MAX_BYTES >> 20));
+	           st->log_path, WORKLOAD_STDERR_MAX_BYTES >> 20);
 }
 
 /* Runs trial t and appends it to samples.csv. */

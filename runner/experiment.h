@@ -30,6 +30,12 @@
 #define RUN_TRIAL_TIME_MIN_S 0.001
 #define RUN_TRIAL_TIME_MAX_S 3600.0
 #define RUN_MAX_PRECISION_PCT 50.0
+/* workload-stderr.log is kept for a person to read why a workload failed; a workload that
+ * writes without end (90 MB from 9 processes was seen) must not fill the disk the samples are
+ * on. Past this size later trials' error output is discarded, said at the log's end, on stderr,
+ * in meta.json (workload_stderr_log.cut) and so in the report's warnings. A single trial can
+ * still write more than this before the check after it. */
+#define WORKLOAD_STDERR_MAX_BYTES ((long long)64 << 20)
 /* The trial time limit (--trial-timeout). By default it is automatic: TRIAL_TIMEOUT_FACTOR times
  * the slowest warm-up trial's wall time (the first block's without warm-up), at least
  * TRIAL_TIMEOUT_MIN_S; until those trials have run, TRIAL_TIMEOUT_UNCALIBRATED_S. A trial still

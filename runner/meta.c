@@ -242,9 +242,17 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 	json_object_set_new(meta, "metric", json_string(e->one_process ? SAMPLES_METRIC_WALL
 	                                                                : SAMPLES_METRIC_USER));
 	json_object_set_new(meta, "trial_timeout", trial_timeout_json(e));
+	json_object_set_new(meta, "workload_stderr_log", json_pack("{s:I, s:b}", "cap_bytes",
+	                    (json_int_t)WORKLOAD_STDERR_MAX_BYTES, "cut", 0));
 	if (e->plan.ncells > 0) /* smtbench matrix: its kernels and cells (runner/matrix.h) */
 		json_object_set_new(meta, "matrix", matrix_meta_json(e));
 	return meta;
+}
+
+void meta_set_workload_stderr_cut(json_t *meta)
+{
+	json_object_set_new(meta, "workload_stderr_log", json_pack("{s:I, s:b}", "cap_bytes",
+	                    (json_int_t)WORKLOAD_STDERR_MAX_BYTES, "cut", 1));
 }
 
 void meta_begin_segment(json_t *meta, long first_trial)

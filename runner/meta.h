@@ -30,6 +30,9 @@ void meta_set_precision(json_t *meta, const struct precision_tracker *t);
  * slowest_s (meta.json's trial_timeout object). */
 void meta_set_trial_timeout(json_t *meta, double limit_s, double slowest_s);
 
+/* workload_stderr_log {"cap_bytes", "cut"}: "cut" set true once the log passed its cap. */
+void meta_set_workload_stderr_cut(json_t *meta);
+
 /* Writes DIR/meta.json atomically. -1 with err. */
 int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size);
 

@@ -225,6 +225,11 @@ size=$(stat -c %s "$d/workload-stderr.log")
 check "... its log stops past the 64 MiB cap, one trial's output over at most ($size bytes)" \
 	test "$size" -le $(((64 << 20) + 40000000 + 200))
 check "... says so in the log and on stderr" bash -c 'tail -c 200 "$1" | grep -q "passed its cap of 64 MiB" && [[ $2 == *"passed its cap of 64 MiB"* ]]' _ "$d/workload-stderr.log" "$t_err"
+check "... and in the summary's warnings, from meta.json's workload_stderr_log" bash -c '
+[[ $1 == *"workload-stderr.log passed its cap of 64 MiB and was cut there"* ]] &&
+python3 -c "import json, sys; l = json.load(open(sys.argv[1]))[\"workload_stderr_log\"]; assert l == {\"cap_bytes\": 64 << 20, \"cut\": True}, l" "$2"' _ "$t_out" "$d/meta.json"
+check_status 0 "report of that folder says it too" "$SMTBENCH" report "$d"
+check "... among its warnings" contains "$t_out" "workload-stderr.log passed its cap of 64 MiB"
 rm -rf "$d"
 
 # --- a workload that changes its own affinity ----------------------------------------------
