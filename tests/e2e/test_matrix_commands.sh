@@ -17,8 +17,11 @@ cmds=$t_tmp/cmds.txt
 	echo "c.2: python3 -c 's = 0' -c 'x=1'"
 } >"$cmds"
 # -c twice: python runs the first, and the second is its argv[1]; what matters is the words.
+# The trial time limit is set far away: the checks are of structure, and on this 2-CPU machine
+# under heavy load (three copies of this test beside a build) a 0.02 s python3 once waited 11 s
+# of wall for its CPU and was killed at the default limit (10 s), failing "every cell ok".
 plan=(--commands "$cmds" --placement non-sibling --blocks 3 --warmup-blocks 1 --seed 5
-      --progress none)
+      --progress none --trial-timeout 300)
 
 # cells_check DIR BLOCKS: every block (warm-up included) runs each of the 9 pairs and 3
 # baselines once, by name; trials 0..N-1 once each, all ok.
