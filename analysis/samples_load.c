@@ -215,7 +215,7 @@ static int line_reader_fill(struct line_reader *r)
 /* The next line and its length with its '\n' if it has one (as getline gives them); the text
  * is writable up to that length and ends at its '\n' or, for a last line without one, at a
  * '\0'. 1 for a line, 0 at the end of the file, -1 with errno: EMSGSIZE for a line of more
- * than SAMPLES_CSV_LINE_MAX bytes (the buffer, a chunk, never has to grow for one). */
+ * than SAMPLES_CSV_LINE_MAX bytes (the buffer grows by a chunk at a time up to it). */
 static int next_line(struct line_reader *r, char **line, size_t *len)
 {
 	for (;;) {
@@ -565,9 +565,9 @@ static void folder_load_release(struct folder_load *L)
 /* The message for a line past SAMPLES_CSV_LINE_MAX, at path:line_no. */
 static void long_line_error(const char *path, long line_no, char *err, size_t err_size)
 {
-	set_error(err, err_size, "%s:%ld: a line of more than %d bytes: not a samples.csv that "
+	set_error(err, err_size, "%s:%ld: a line of more than %d MiB: not a samples.csv that "
 	          "smtbench wrote (a row is a few hundred bytes)", path, line_no,
-	          (int)SAMPLES_CSV_LINE_MAX);
+	          (int)(SAMPLES_CSV_LINE_MAX >> 20));
 }
 
 /* Reads the header line through r into hdr; *data_start is where the data lines begin. -1

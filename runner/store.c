@@ -562,9 +562,9 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, bool one_process,
 		}
 	}
 	if (len == FILEIO_LINE_TOO_LONG) {
-		set_error(err, err_size, "%s:%ld: a line of more than %d bytes: not a samples.csv that "
+		set_error(err, err_size, "%s:%ld: a line of more than %d MiB: not a samples.csv that "
 		          "smtbench wrote; the file is damaged", csv, line_no + 1,
-		          (int)SAMPLES_CSV_LINE_MAX);
+		          (int)(SAMPLES_CSV_LINE_MAX >> 20));
 		rc = -1;
 	} else if (rc == 0 && len < 0 && errno) {
 		set_error(err, err_size, "cannot read %s: %s", csv, strerror(errno));

@@ -62,18 +62,18 @@ limited() { "${limit[@]}" bash -c "$mem_limit"' exec "$@"' _ "$@"; }
 check_status 2 "analyze of a samples.csv with 20 GB of NULs after its rows is refused at once" \
 	limited "$SMTBENCH" analyze "$sparse/n1"
 check "... naming the file, the line and the bound" \
-	contains "$t_err" "n1/samples.csv:$long_at: a line of more than 65536 bytes"
+	contains "$t_err" "n1/samples.csv:$long_at: a line of more than 4 MiB"
 check_status 2 "report of it is refused at once" limited "$SMTBENCH" report "$sparse/n1"
-check "... naming the line" contains "$t_err" "samples.csv:$long_at: a line of more than 65536 bytes"
+check "... naming the line" contains "$t_err" "samples.csv:$long_at: a line of more than 4 MiB"
 check_status 0 "fleet over it and a good node ends" limited "$SMTBENCH" fleet "$sparse"
-check "... skipping it with the reason" bash -c 'grep -q "n1: .*samples.csv:$2: a line of more than 65536 bytes" <<<"$1"' _ "$t_out" "$long_at"
+check "... skipping it with the reason" bash -c 'grep -q "n1: .*samples.csv:$2: a line of more than 4 MiB" <<<"$1"' _ "$t_out" "$long_at"
 cp -r "$sparse/n1" "$sparse/resume"
 python3 - "$sparse/resume/meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1])); m["status"] = "running"; json.dump(m, open(sys.argv[1], "w"))
 PY
 check_status 2 "run --resume of it is refused at once" limited "$SMTBENCH" run --resume "$sparse/resume"
-check "... naming the line, and the file is left as it was" bash -c '[[ $1 == *"samples.csv:$3: a line of more than 65536 bytes"* ]] && [[ $(stat -c %s "$2") == 21474836480 ]]' _ "$t_err" "$sparse/resume/samples.csv" "$long_at"
+check "... naming the line, and the file is left as it was" bash -c '[[ $1 == *"samples.csv:$3: a line of more than 4 MiB"* ]] && [[ $(stat -c %s "$2") == 21474836480 ]]' _ "$t_err" "$sparse/resume/samples.csv" "$long_at"
 rm -rf "$sparse"
 
 # --- plain files of numbers (analyze FILE_A FILE_B) -------------------------------------------
