@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/internal.h"
+#include "common/fileio.h"
 #include "common/number.h"
 
 struct analysis_dataset *dataset_new(const char *source, bool from_folder,
@@ -440,20 +441,18 @@ static int parse_number_text(const char *path, long line_no, const char *text, d
 enum { NUMBER_LINE_MAX = 4096 };
 #define NUMBERS_FILE_MAX_BYTES ((long long)8 << 30)
 
-/* Opens a file of numbers: a regular file, or a FIFO or pipe (`analyze <(cmd) <(cmd)`); a
- * device (/dev/zero), a folder or a socket is refused, named. The open is O_NONBLOCK so that a
- * FIFO with no writer cannot hang it (it then reads as empty). NULL with err. */
+/* Opens a file of numbers: a regular file, or a FIFO or pipe (`analyze <(cmd) <(cmd)`), by the
+ * one open every reader uses (fileio_open_readable: a device such as /dev/zero, a folder, is
+ * refused, named; a FIFO cannot hang it); "-" is standard input. NULL with err. */
 static FILE *open_numbers(const char *path, char *err, size_t err_size)
 {
 	/* "-": standard input, as a pipe or a redirected file (a terminal would wait for typing). */
 	bool stdin_path = !strcmp(path, "-");
 	int fd = stdin_path ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
-	                    : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	                    : fileio_open_readable(path, err, err_size);
+	if (fd < 0) {
+		if (stdin_path)
+			set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
 		return NULL;
 	}
 	if (stdin_path && isatty(fd)) {
@@ -462,14 +461,15 @@ static FILE *open_numbers(const char *path, char *err, size_t err_size)
 		close(fd);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
-		set_error(err, err_size, "%s is %s, not a file of numbers", path,
-		          S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode)
-		          ? "a block device" : S_ISDIR(st.st_mode) ? "a folder" : "not a regular file");
+	struct stat st;
+	if (stdin_path && (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)
+	                                            || S_ISSOCK(st.st_mode)))) {
+		set_error(err, err_size, "-: standard input is not a file or a pipe (a device?); "
+		          "pipe the numbers in or redirect a file");
 		close(fd);
 		return NULL;
 	}
-	FILE *f = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 ? fdopen(fd, "r") : NULL;
+	FILE *f = fdopen(fd, "r");
 	if (!f) {
 		set_error(err, err_size, "%s: cannot open: %s", path, strerror(errno));
 		close(fd);

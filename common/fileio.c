@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,9 @@ static const char *file_kind(mode_t mode)
 	       : S_ISSOCK(mode) ? "a socket" : "not a regular file";
 }
 
-int fileio_open_regular(const char *path, int flags, char *err, size_t err_size)
+/* The open of fileio_open_regular and fileio_open_readable: a pipe (a FIFO, a socket) is
+ * refused unless pipes_too. */
+static int open_checked(const char *path, int flags, bool pipes_too, char *err, size_t err_size)
 {
 	int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
@@ -115,7 +118,8 @@ int fileio_open_regular(const char *path, int flags, char *err, size_t err_size)
 		close(fd);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	bool pipe = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+	if (!S_ISREG(st.st_mode) && !(pipes_too && pipe)) {
 		set_error(err, err_size, "%s is %s, not a regular file", path, file_kind(st.st_mode));
 		close(fd);
 		return -1;
@@ -127,6 +131,16 @@ int fileio_open_regular(const char *path, int flags, char *err, size_t err_size)
 		return -1;
 	}
 	return fd;
+}
+
+int fileio_open_regular(const char *path, int flags, char *err, size_t err_size)
+{
+	return open_checked(path, flags, false, err, err_size);
+}
+
+int fileio_open_readable(const char *path, char *err, size_t err_size)
+{
+	return open_checked(path, O_RDONLY, true, err, err_size);
 }
 
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size)

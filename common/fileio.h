@@ -43,6 +43,11 @@ int fileio_read_first_line(const char *path, char *buf, size_t len);
  */
 int fileio_open_regular(const char *path, int flags, char *err, size_t err_size);
 
+/* The same for reading a stream that may also be a pipe: a regular file, a FIFO or a socket
+ * (`analyze <(cmd) <(cmd)`); a device (/dev/zero) or a folder is refused, named. A FIFO with no
+ * writer does not hang the open: it reads as empty. The descriptor, or -1 with err. */
+int fileio_open_readable(const char *path, char *err, size_t err_size);
+
 /* The most fileio_read_all reads: meta.json and the like are kilobytes; a file past this is
  * refused rather than read until memory runs out. */
 #define FILEIO_READ_ALL_MAX ((size_t)64 << 20)

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/inotify.h>
@@ -230,6 +231,29 @@ static void test_set_error(void)
 	CHECK_STR(err, "cpu 12 ", "a NULL or zero-sized buffer is left alone");
 }
 
+/* The one open of every reader: a regular file, and for fileio_open_readable a pipe too; a
+ * device or a folder never, named; a FIFO without a writer never hangs it. */
+static void test_open_kinds(const char *dir)
+{
+	char err[256], fifo[512];
+	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+	if (!CHECK(mkfifo(fifo, 0600) == 0, "a FIFO"))
+		return;
+	int fd = fileio_open_regular(fifo, O_RDONLY, err, sizeof err);
+	CHECK(fd < 0 && strstr(err, "is a FIFO, not a regular file"), "open_regular refuses a FIFO at once: %s", err);
+	fd = fileio_open_readable(fifo, err, sizeof err);
+	char byte;
+	CHECK(fd >= 0 && read(fd, &byte, 1) == 0, "open_readable takes a FIFO without a writer, at once, as empty");
+	if (fd >= 0)
+		close(fd);
+	unlink(fifo);
+	fd = fileio_open_readable("/dev/zero", err, sizeof err);
+	CHECK(fd < 0 && strstr(err, "/dev/zero is a character device, not a regular file"),
+	      "open_readable refuses /dev/zero, naming it: %s", err);
+	fd = fileio_open_readable(dir, err, sizeof err);
+	CHECK(fd < 0 && strstr(err, "is a folder"), "open_readable refuses a folder: %s", err);
+}
+
 /* fileio_read_line: getline's lines, and a line past its bound refused without reading it all. */
 static void test_read_line(void)
 {
@@ -278,6 +302,7 @@ int main(void)
 	test_first_line(dir);
 	test_pipe();
 	test_read_line();
+	test_open_kinds(dir);
 	test_set_error();
 	rmdir(dir);
 	return test_done("test_fileio");
