@@ -74,10 +74,12 @@ KERNEL "nop-2t"
 	syscall                         ; returns at the wake, or at once if the word changed
 	jmp .wait
 .clone_failed:
-	; No way to run the second thread: the kernel cannot do what it is for.
+	; No second thread: clone fails for a limit (EAGAIN from pids.max or RLIMIT_NPROC, ENOMEM),
+	; never for the CPU, so this is an ordinary failure (exit 1), not "unsupported" (77), which
+	; would stop the run as if this CPU could not run the kernel.
 	lea rsi, [msg_clone_failed]
 	mov rdx, msg_clone_failed_len
-	jmp kernel_exit_unsupported
+	jmp kernel_exit_failed
 
 ;; The second thread: the loop, then exit this thread alone (the kernel then clears child_tid
 ;; and wakes the main thread).

@@ -148,6 +148,20 @@ check "the nop loop is SEED_NOPS, kernel.inc's %rep 2048 (nop-2t's threads run t
 	bash -c 'grep -q "^[[:space:]]*SEED_NOPS$" "$1/asm/nop.asm" && grep -q "^[[:space:]]*SEED_NOPS$" "$1/asm/nop-2t.asm" &&
 	         grep -A1 "^%macro SEED_NOPS 0" "$1/asm/kernel.inc" | grep -q "^%rep 2048"' _ "$root"
 
+# --- nop-2t when its second thread cannot start ------------------------------------------------
+# clone fails for a limit (here RLIMIT_NPROC of 1 for an unprivileged user who then has one
+# process), never for the CPU: an ordinary failure, exit 1, not 77 ("not supported on this CPU",
+# which stops a run as if no retry could help).
+if ((EUID == 0)) && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
+	cp "$kdir/nop-2t" "$t_tmp/nop-2t" && chmod 755 "$t_tmp" "$t_tmp/nop-2t"
+	check_status 1 "nop-2t whose second thread cannot start (RLIMIT_NPROC 1, as nobody)" \
+		prlimit --nproc=1:1 setpriv --reuid=65534 --regid=65534 --clear-groups "$t_tmp/nop-2t" 1000
+	check "…says why" test "$t_err" = "nop-2t: cannot start the second thread (clone failed)"
+else
+	skip "nop-2t with clone failing needs root, setpriv and prlimit (util-linux) to run it as nobody under RLIMIT_NPROC"
+	skip "…its message, as above"
+fi
+
 # --- the table the runner lists matches asm/ -------------------------------------------------
 if "$SMTBENCH" run --list-kernels >"$t_tmp/list" 2>/dev/null; then
 	listed=$(awk 'NR > 1 { print $1 }' "$t_tmp/list" | sort | tr '\n' ' ')
