@@ -1192,23 +1192,20 @@ static int add_trials(struct folder_load *L)
 	return rc < 0 ? -1 : builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
 }
 
-/* The largest meta.json analysis_folder_metric reads: smtbench writes a few kilobytes. */
-#define META_JSON_MAX_BYTES (16 << 20)
-
 enum analysis_metric analysis_folder_metric(const char *dir, bool *one_process)
 {
 	*one_process = false;
+	/* Read as every other reader of meta.json reads it (fileio_read_all: a regular file, the
+	 * same bound), so that no reader takes a file another refuses. */
 	char *path = text_printf("%s/meta.json", dir);
 	char why[ERR_LEN];
-	int fd = path ? fileio_open_regular(path, O_RDONLY, why, sizeof why) : -1;
+	size_t len = 0;
+	char *text = path ? fileio_read_all(path, &len, why, sizeof why) : NULL;
 	free(path);
-	if (fd < 0)
+	if (!text)
 		return ANALYSIS_METRIC_USER;
-	json_t *meta = NULL;
-	struct stat st;
-	if (fstat(fd, &st) == 0 && st.st_size <= META_JSON_MAX_BYTES)
-		meta = json_loadfd(fd, 0, NULL);
-	close(fd);
+	json_t *meta = json_loadb(text, len, 0, NULL);
+	free(text);
 	*one_process = json_is_true(json_object_get(json_object_get(meta, "settings"),
 	                                            "one_process"));
 	const char *metric = json_string_value(json_object_get(meta, "metric"));
