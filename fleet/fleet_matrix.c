@@ -249,13 +249,16 @@ static const char *verdict_mark(const char *verdict)
 	return "?";
 }
 
-/* "1.80× (1.75–1.85) +", or "n/a (1 node) ?" for a cell pooled from too few nodes. */
+/* "1.80× (1.75–1.85) +", or "n/a (1 of 2 settled) ?" for a cell pooled from fewer than
+ * FLEET_POOL_MIN_NODES settled nodes: of the nodes that measured it, those whose answer could
+ * be pooled, and how many pooling needs. */
 static void pooled_text(char *buf, size_t size, const struct fleet_matrix_cell *c)
 {
 	struct format_ring ns = { .next = 0 };
 	const struct fleet_pooled *p = &c->pooled;
 	if (!p->ok) {
-		snprintf(buf, size, "n/a (%zu node%s) ?", p->nodes, p->nodes == 1 ? "" : "s");
+		snprintf(buf, size, "n/a (%zu of %zu node%s settled; pooling needs %d) ?", p->nodes,
+		         c->nodes, c->nodes == 1 ? "" : "s", FLEET_POOL_MIN_NODES);
 		return;
 	}
 	double res = report_half_width(p->ratio_ci);

@@ -113,4 +113,11 @@ check "... fleet.md writes it \\| in the table" eval \
 check_status 0 "fleet over matrix folders alone" "$SMTBENCH" fleet "$f/a"
 check "... says so on its first line" contains "$t_out" "smtbench fleet: 6 matrix folders in 1 matrix group; 0 folders skipped"
 
+# One node: no cell can be pooled, and each says how many of its nodes were settled and how many
+# pooling needs (it said "n/a (0 nodes)", counting only pooled nodes, under "(1 node)").
+msynth "$t_tmp/one/only" only --seed 1
+check_status 0 "fleet over a single matrix folder" "$SMTBENCH" fleet "$t_tmp/one"
+check "... each cell says 1 of 1 node settled and that pooling needs 2" eval \
+	'(($(grep -o "n/a (1 of 1 node settled; pooling needs 2) ?" <<<"$t_out" | wc -l) == 4))'
+
 done_testing
