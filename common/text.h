@@ -27,7 +27,11 @@ char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool text_is_printable(const char *text);
 
 /* text as it may be shown: itself when printable (text_is_printable), else every byte that is
- * not printable UTF-8 as \xNN and each backslash as \\, so that the escapes are unambiguous.
+ * not printable UTF-8 as \xNN and each backslash as \\, so that within an escaped text the
+ * escapes are unambiguous. Printable text keeps its backslashes as they are, so that a command
+ * such as `printf 'a\n'` reads as typed: a printable text that spells "\x1b" therefore shows as
+ * an escaped ESC would. meta.json keeps the bytes exactly; samples.csv's workload column is this
+ * form (results/README.md).
  * A new string the caller frees; NULL on out of memory. */
 char *text_escape(const char *text);
 
