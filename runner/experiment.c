@@ -194,6 +194,8 @@ static void utc_stamp(char *buf, size_t size)
 
 /* After trial t (done trials in all): the redrawn line, or a timestamped line when a measured
  * block has just ended and the interval has passed (or the longest gap, whatever ended). */
+static void cap_workload_log(struct run_state *st, bool at_open);
+
 static void show_progress(struct run_state *st, long t, long first_trial)
 {
 	const struct experiment *e = st->e;
@@ -355,6 +357,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 		text_warn("cannot open %s; the workloads' error output is discarded", st->log_path);
 	char err[ERR_LEN];
 	meta_begin_segment(st->e->meta, first_trial);
+	cap_workload_log(st, true);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		text_warnx("%s", err);
 	st->outcome = RUN_COMPLETE;
@@ -504,26 +507,34 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
-static void cap_workload_log(struct run_state *st)
+/* Past WORKLOAD_STDERR_MAX_BYTES, workload-stderr.log gives way to /dev/null, and meta.json says
+ * so at once (a run killed later must still say it). At a resume's open the log may already be
+ * past its cap (its note already at its end): it stays capped, the note not written twice. */
+static void cap_workload_log(struct run_state *st, bool at_open)
 {
 	if (st->log_fd < 0 || st->log_capped || lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES)
 		return;
-	char note[160];
-	int len = snprintf(note, sizeof note, "\n[smtbench: this log passed its cap of %lld MiB; the "
-	                   "workloads' later error output is discarded]\n",
-	                   WORKLOAD_STDERR_MAX_BYTES >> 20);
-	if (write(st->log_fd, note, (size_t)len) < 0) {
-		/* the note is a courtesy: the cap holds without it */
+	if (!at_open) {
+		char note[160];
+		int len = snprintf(note, sizeof note, "\n[smtbench: this log passed its cap of %lld MiB; "
+		                   "the workloads' later error output is discarded]\n",
+		                   WORKLOAD_STDERR_MAX_BYTES >> 20);
+		if (write(st->log_fd, note, (size_t)len) < 0) {
+			/* the note is a courtesy: the cap holds without it */
+		}
 	}
-	meta_set_workload_stderr_cut(st->e->meta); /* saved with the run's end */
 	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null_fd < 0)
 		return;
 	close(st->log_fd);
 	st->log_fd = null_fd;
 	st->log_capped = true;
-	text_warnx("%s passed its cap of %lld MiB; the workloads' later error output is discarded",
-	           st->log_path, WORKLOAD_STDERR_MAX_BYTES >> 20);
+	meta_set_workload_stderr_cut(st->e->meta);
+	char err[ERR_LEN];
+	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
+		text_warnx("%s", err);
+	text_warnx("%s %s its cap of %lld MiB; the workloads' later error output is discarded",
+	           st->log_path, at_open ? "is past" : "passed", WORKLOAD_STDERR_MAX_BYTES >> 20);
 }
 
 /* Runs trial t and appends it to samples.csv. */
@@ -546,7 +557,7 @@ static enum step run_one_trial(struct run_state *st, long t)
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
 	}
-	cap_workload_log(st);
+	cap_workload_log(st, false);
 	char err[ERR_LEN];
 	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
 		text_warnx("%s", err);

@@ -232,6 +232,35 @@ check_status 0 "report of that folder says it too" "$SMTBENCH" report "$d"
 check "... among its warnings" contains "$t_out" "workload-stderr.log passed its cap of 64 MiB"
 rm -rf "$d"
 
+# The cap holds across a kill and a resume: meta.json says "cut" as soon as the log passes the
+# cap (it was saved only at the run's end, so a killed run said "cut": false), and a resumed run
+# finds its log past the cap and keeps discarding (each resume appended one more trial's output).
+d=$t_tmp/loud2
+"$SMTBENCH" run --placements solo --trials 12 --warmup 0 --progress none --out "$d" -- \
+	sh -c 'head -c 40000000 /dev/zero | tr "\\0" x >&2; sleep 0.2' >/dev/null 2>"$t_tmp/loud2.err" &
+runner=$!
+# 40 MB a trial: the log passes the cap with the second trial; killed once three are stored,
+# with nine still to run.
+for _ in $(seq 600); do
+	[[ -f $d/samples.csv ]] && (($(wc -l <"$d/samples.csv") >= 4)) && break
+	sleep 0.1
+done
+kill -KILL "$runner" 2>/dev/null
+wait "$runner" 2>/dev/null
+check "killed mid-run (after $(($(wc -l <"$d/samples.csv") - 1)) of 12 trials)" \
+	test "$(($(wc -l <"$d/samples.csv") - 1))" -lt 12
+check "killed after the cap: meta.json already says cut" python3 -c '
+import json, sys; l = json.load(open(sys.argv[1]))["workload_stderr_log"]; assert l["cut"] is True, l' "$d/meta.json"
+before=$(stat -c %s "$d/workload-stderr.log")
+check_status 0 "run --resume of it" "$SMTBENCH" run --resume "$d" --progress none
+after=$(stat -c %s "$d/workload-stderr.log")
+check "... the log did not grow past its cap again ($before bytes before the resume, $after after)" \
+	test "$after" -eq "$before"
+check "... the resume says the log is past its cap" contains "$t_err" "is past its cap of 64 MiB"
+check "... one note in the log, not one per resume" \
+	test "$(grep -c "passed its cap" "$d/workload-stderr.log")" -eq 1
+rm -rf "$d"
+
 # --- a workload that changes its own affinity ----------------------------------------------
 # Bound to its PU, the command widens its own mask (taskset -p on itself): its time is not the
 # placement's. The runner reads the mask back from the ended process (before it is reaped) and
