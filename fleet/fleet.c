@@ -482,6 +482,18 @@ static char *incomplete_reason(const json_t *meta, const char *status, const cha
 }
 
 /* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
+/* What to do about a meta.json fileio_read_all refused, by what it is: the advice follows the
+ * cause (permissions are no help for a FIFO). */
+static const char *unreadable_advice(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return "replace it with the run's own meta.json (a regular file) or rerun it";
+	if (access(path, R_OK) != 0 && errno == EACCES)
+		return "fix its permissions or rerun it";
+	return "rerun it";
+}
+
 static char *meta_problem(const char *dir, json_t **meta)
 {
 	*meta = NULL;
@@ -494,10 +506,12 @@ static char *meta_problem(const char *dir, json_t **meta)
 	char read_err[ERR_LEN];
 	size_t len;
 	char *text = fileio_read_all(path, &len, read_err, sizeof read_err);
+	if (!text) { /* unreadable, not a regular file, too big: said as it is, not "damaged" */
+		const char *advice = unreadable_advice(path);
+		free(path);
+		return text_printf("meta.json cannot be read (%s); %s", read_err, advice);
+	}
 	free(path);
-	if (!text) /* unreadable, not a regular file, too big: said as it is, not "damaged" */
-		return text_printf("meta.json cannot be read (%s); fix its permissions or rerun it",
-		                   read_err);
 	json_error_t jerr;
 	*meta = json_loadb(text, len, 0, &jerr);
 	free(text);

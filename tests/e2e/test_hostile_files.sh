@@ -21,6 +21,8 @@ for what in samples.csv meta.json; do
 		"${limit[@]}" "$SMTBENCH" fleet "$t_tmp/fifo-$what"
 	check "... and names the FIFO as the reason that node is skipped" \
 		contains "$t_out" "$what is a FIFO, not a regular file"
+	[[ $what == meta.json ]] && check "... with advice that fits a FIFO (not 'fix its permissions')" \
+		eval 'contains "$t_out" "replace it with the run'"'"'s own meta.json" && ! contains "$t_out" "fix its permissions"'
 done
 d=$t_tmp/fifo-samples.csv/n1
 check_status 2 "analyze of a folder whose samples.csv is a FIFO is refused at once" \
