@@ -231,18 +231,20 @@ static bool spec_is_file(const char *spec)
 /* The file at path into a new NUL-terminated buffer (*len without the NUL); -1 with err. */
 static int read_xml_file(const char *path, char **out, size_t *len, char *err, size_t err_size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A regular file, or a pipe (`--topology <(lstopo --of xml)`); a FIFO with no writer
+	 * reads as empty instead of blocking the open, and a device is refused (fileio.h). */
+	char why[ERR_LEN];
+	int fd = fileio_open_readable(path, why, sizeof why);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		set_error(err, err_size, "cannot read topology file '%s': %s", path, strerror(errno));
+		set_error(err, err_size, "cannot read topology file: %s", fd < 0 ? why : strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size > TOPO_XML_MAX_BYTES)) {
-		set_error(err, err_size, S_ISDIR(st.st_mode) ? "topology file '%s' is a directory"
-		          : "topology file '%s' is larger than %ld MiB: not an hwloc XML export", path,
-		          TOPO_XML_MAX_BYTES >> 20);
+	if (S_ISREG(st.st_mode) && st.st_size > TOPO_XML_MAX_BYTES) {
+		set_error(err, err_size, "topology file '%s' is larger than %ld MiB: not an hwloc XML "
+		          "export", path, TOPO_XML_MAX_BYTES >> 20);
 		close(fd);
 		return -1;
 	}

@@ -217,6 +217,16 @@ for g in j["groups"]:
     said = sum(1 for h in g["hosts"] if h["pooled"])
     assert said == g["pooled"]["nodes"], (said, g["pooled"]["nodes"], [h["dir"] for h in g["hosts"]])' "$t_out"
 
+# --- topo --topology: a FIFO with no writer, a device ----------------------------------------
+# It opened the file plainly: a FIFO with no writer blocked in open() for good.
+mkfifo "$t_tmp/topo.fifo"
+check_status 2 "topo --topology FIFO (no writer) ends at once" "${limit[@]}" "$SMTBENCH" topo --topology "$t_tmp/topo.fifo"
+check "... saying it is empty" contains "$t_err" "topo.fifo' is empty"
+check_status 2 "topo --topology /dev/zero is refused" "${limit[@]}" "$SMTBENCH" topo --topology /dev/zero
+check "... naming what it is" contains "$t_err" "/dev/zero is a character device, not a regular file"
+check_status 0 "topo --topology <(cat XML), a pipe, still works" "${limit[@]}" "$SMTBENCH" topo \
+	--topology <(cat "$SMTBENCH_ROOT/tests/fixtures/one-core-per-package.xml")
+
 # --- workload-stderr.log has a cap ---------------------------------------------------------
 # 20 MB of error output per process: without the cap 6 blocks of solo + same-pu write 360 MB.
 d=$t_tmp/loud
