@@ -156,7 +156,7 @@ static int difference_at_b(struct analysis_comparison *c, double b_mean)
 static void summarize_log_ratio(struct analysis_comparison *c, double rope_pct)
 {
 	const struct analysis_dist *lr = &c->log_ratio;
-	double p_gt = 0, p_lt = 0, p_eq = 0, ratio_mean = 0;
+	double p_gt = 0, p_lt = 0, p_eq = 0, delta_mean = 0;
 	for (size_t i = 0; i < lr->count; i++) {
 		/* The lattice cell at 0 straddles zero: half of it counts on each side. */
 		if (lr->values[i] > 0)
@@ -165,11 +165,16 @@ static void summarize_log_ratio(struct analysis_comparison *c, double rope_pct)
 			p_lt += lr->probs[i];
 		else
 			p_eq += lr->probs[i];
-		ratio_mean += lr->probs[i] * exp(lr->values[i]);
+		delta_mean += lr->probs[i] * lr->values[i];
 	}
 	c->p_a_gt_b = p_gt + 0.5 * p_eq;
 	c->p_a_lt_b = p_lt + 0.5 * p_eq;
-	c->ratio_mean = ratio_mean;
+	/* The ratio's point estimate is exp of delta's posterior mean (its geometric mean), not the
+	 * mean of exp(delta): with few blocks delta's marginal has Student-t tails, under which
+	 * E[exp(delta)] has no finite value and the grid's edge sets it (4 blocks read 2.79x
+	 * beside a 95% interval of 0.492-2.00). exp(E[delta]) lies inside the interval and, with
+	 * enough blocks, differs from E[exp(delta)] by a factor exp(var(delta) / 2) ~ 1. */
+	c->ratio_mean = exp(delta_mean);
 	c->ratio_ci[0] = exp(analysis_dist_quantile(lr, 0.025));
 	c->ratio_ci[1] = exp(analysis_dist_quantile(lr, 0.975));
 	c->p_rope = c->p_rope_above = c->p_rope_below = NAN;

@@ -51,10 +51,9 @@ static void yield_from(struct analysis_smt_yield *y, const struct analysis_compa
 	y->design = c->design;
 	y->settled = analysis_comparison_settled(c);
 	if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		double mean = 0;
-		for (size_t i = 0; i < c->log_ratio.count; i++)
-			mean += c->log_ratio.probs[i] * exp(-c->log_ratio.values[i]);
-		y->mean = work * mean;
+		/* exp(-E[delta]), as the ratio's point estimate is exp(E[delta]) (paired.c: the mean of
+		 * exp(-delta) is the grid's edge's under few blocks' heavy tails). */
+		y->mean = work / c->ratio_mean;
 	} else {
 		y->mean = work * inverse_ratio_mean(c);
 	}

@@ -221,6 +221,36 @@ static void test_a_a(void)
 	      "in %d of %d folders (at most 5%%)", verdicts, runs);
 }
 
+/* Few blocks, noisy: the ratio's point estimate lies inside its own 95% interval. It was the
+ * posterior mean of exp(delta), which Student-t tails leave to the grid's edge: a 4-trial
+ * folder read 2.79x beside an interval of 0.492-2.00. */
+static void test_point_inside_interval(void)
+{
+	struct scenario sc = { .blocks = 4, .ratio = 1.3, .noise_sd = 0.4, .drift_sd = 0.05,
+	                       .with_block_column = true };
+	struct rng r = { 99 };
+	int inside = 0, runs = 0;
+	double worst = 0;
+	for (int i = 0; i < 100; i++) {
+		char dir[256];
+		snprintf(dir, sizeof dir, "%s/few-%d", tmp_root, i);
+		write_folder(dir, &sc, &r);
+		struct analysis_result *res = analyze_dir(dir, ANALYSIS_PAIR_AUTO);
+		const struct analysis_comparison *c = headline(res);
+		if (c && c->design == ANALYSIS_DESIGN_PAIRED) {
+			runs++;
+			bool in = c->ratio_ci[0] <= c->ratio_mean && c->ratio_mean <= c->ratio_ci[1];
+			inside += in;
+			if (!in && c->ratio_mean / c->ratio_ci[1] > worst)
+				worst = c->ratio_mean / c->ratio_ci[1];
+		}
+		analysis_result_free(&res);
+	}
+	CHECK(runs == 100 && inside == runs, "4 noisy blocks: the ratio's point estimate lies inside "
+	      "its 95%% interval in %d of %d paired folders (the worst %.3gx its upper end)", inside,
+	      runs, worst);
+}
+
 /* A note of the result containing text. */
 static bool has_note(const struct analysis_result *r, const char *text)
 {
@@ -363,6 +393,7 @@ int main(void)
 	test_dropped_and_fallback();
 	test_files_and_seed();
 	test_smt_yield();
+	test_point_inside_interval();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
 	if (system(cmd) != 0)
