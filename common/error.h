@@ -15,6 +15,15 @@
 
 #define ERR_LEN 1024
 
+/* The program's exit statuses (the man page's EXIT STATUS). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAILURE_RUNTIME = 1, /* something failed while running: a syscall, a write, a child */
+	EXIT_USAGE = 2,           /* bad input: option, value, file; nothing was written */
+	EXIT_UNAVAILABLE = 3,     /* valid request this machine cannot satisfy (e.g. no placement left) */
+	EXIT_INTERRUPTED = 130,   /* stopped by SIGINT/SIGTERM; the results folder is valid and resumable */
+};
+
 /* printf into err (truncated to err_size); nothing when err is NULL or err_size is 0. */
 void set_error(char *err, size_t err_size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

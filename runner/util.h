@@ -1,6 +1,6 @@
 /*
- * util.h — the runner's small helpers: allocation that exits on out-of-memory, strict number
- * parsing for command-line values, and the program's exit statuses.
+ * util.h — the runner's small helpers: strict number parsing for command-line values, and the
+ * usage errors of a command line.
  *
  * Error policy (sbase style): x… functions exit the program on failure; parse_… functions
  * return 0 on success and -1 on failure, leaving the message to the caller, who knows which
@@ -12,30 +12,11 @@
 
 #include <stddef.h>
 
-/* Exit statuses, documented in the README and in `smtbench --help`. */
-enum {
-	EXIT_OK = 0,
-	EXIT_FAILURE_RUNTIME = 1, /* something failed while running: a syscall, a write, a child */
-	EXIT_USAGE = 2,           /* bad input: option, value, file; nothing was written */
-	EXIT_UNAVAILABLE = 3,     /* valid request this machine cannot satisfy (e.g. no placement left) */
-	EXIT_INTERRUPTED = 130,   /* stopped by SIGINT/SIGTERM; the results folder is valid and resumable */
-};
+#include "common/alloc.h"
+#include "common/error.h"
 
 /* Kernels exit with this status when the CPU lacks what they need (e.g. AVX2). */
 #define KERNEL_EXIT_UNSUPPORTED 77
-
-/* Allocation: never returns NULL; on failure prints "smtbench: out of memory (N bytes)" and
- * exits 1. The caller owns the result and frees it with free(). */
-void *xmalloc(size_t size);
-void *xcalloc(size_t count, size_t size);
-void *xrealloc(void *ptr, size_t size);
-char *xstrdup(const char *s);
-/* Frees a NULL-terminated array of strings and the strings in it; NULL is fine. */
-void strings_free(char **strings);
-/* printf into a new string the caller frees. */
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* text as it may be shown (common/text.h's text_escape), a new string the caller frees. */
-char *xescaped(const char *text);
 
 /* Whole-string decimal integer in [min, max]; no sign, no spaces, no trailing text. */
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out);

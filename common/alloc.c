@@ -1,0 +1,82 @@
+#include "common/alloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/text.h"
+
+static void out_of_memory(size_t size)
+{
+	text_errx(EXIT_FAILURE_RUNTIME, "out of memory (%zu bytes)", size);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return xrealloc(ptr, count * size);
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		out_of_memory(strlen(s) + 1);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
+char *xescaped(const char *text)
+{
+	char *shown = text_escape(text);
+	if (!shown)
+		out_of_memory(4 * strlen(text) + 1);
+	return shown;
+}
+
+void strings_free(char **strings)
+{
+	if (strings)
+		for (char **p = strings; *p; p++)
+			free(*p);
+	free(strings);
+}

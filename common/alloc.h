@@ -1,0 +1,26 @@
+/*
+ * alloc.h — allocation that exits on out-of-memory (sbase's e… helpers), for every layer.
+ *
+ * A program that measures has no useful way on when malloc fails: these never return NULL; on
+ * failure they print "smtbench: out of memory (N bytes)" and exit with EXIT_FAILURE_RUNTIME.
+ * The caller owns each result and frees it with free() (strings_free for string arrays).
+ */
+#ifndef SMTBENCH_COMMON_ALLOC_H
+#define SMTBENCH_COMMON_ALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* count elements of size bytes: exits when count * size overflows, as on out of memory. */
+void *xreallocarray(void *ptr, size_t count, size_t size);
+char *xstrdup(const char *s);
+/* printf into a new string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* text as it may be shown (common/text.h's text_escape), a new string. */
+char *xescaped(const char *text);
+/* Frees a NULL-terminated array of strings and the strings in it; NULL is fine. */
+void strings_free(char **strings);
+
+#endif
