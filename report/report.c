@@ -280,8 +280,8 @@ static char *machine_text(const json_t *meta)
 }
 
 /* The same-pu control fails when it finds a difference from solo that matters: a verdict of
- * slower or faster whose ratio interval lies wholly outside 1 ± REPORT_CONTROL_TOLERANCE_PCT %
- * (or ± the ROPE, when one is given). Broken accounting is off by tens of percent; the paired
+ * slower or faster whose ratio interval lies wholly outside 1 / (1 + t) to 1 + t, t being
+ * REPORT_CONTROL_TOLERANCE_PCT % (or the ROPE's, when one is given: symmetric in log as it is). Broken accounting is off by tens of percent; the paired
  * design resolves differences of 0.1 %, which a context switch's cache refill alone can make. */
 static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 {
@@ -291,7 +291,7 @@ static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 	if (!isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]))
 		return c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
 	double tolerance = (isnan(rope_pct) ? REPORT_CONTROL_TOLERANCE_PCT : rope_pct) / 100;
-	return c->ratio_ci[0] > 1 + tolerance || c->ratio_ci[1] < 1 - tolerance;
+	return c->ratio_ci[0] > 1 + tolerance || c->ratio_ci[1] < 1 / (1 + tolerance);
 }
 
 /* ---- warnings: a table of producers, each adding what it finds, in the order shown --------- */
