@@ -64,5 +64,8 @@ mkdir -p "$out/fleet-files"
 case_ fleet-files fleet "$F/fleet" --out "$out/fleet-files"
 case_ fleet-runs fleet "$F/fleet/node-a" "$F/fleet/node-b" "$F/fleet/killed"
 
-# What varies between runs of this script: where it wrote, and the version.
-find "$out" -type f -print0 | xargs -0 sed -i -e "s#$out#@OUT@#g" -e "s#$version#@VERSION@#g"
+# What varies between runs of this script: where it wrote, and the version (taken literally:
+# in a regular expression the version's dots would match the digits of "0.100").
+literal() { printf '%s' "$1" | sed 's/[][\\.*^$#]/\\&/g'; }
+find "$out" -type f -print0 |
+	xargs -0 sed -i -e "s#$(literal "$out")#@OUT@#g" -e "s#$(literal "$version")#@VERSION@#g"
