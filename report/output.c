@@ -217,8 +217,14 @@ static void print_grid_line(FILE *out, const struct analysis_comparison *c)
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		return;
 	const struct analysis_paired_grid *p = &c->paired_grid;
-	fprintf(out, "  paired grid: uniform priors on delta and sigma; delta %zu points, step "
-	        "%.3g (%.3g to %.3g); sigma %zu points (%.3g to %.3g); widened %d time%s; edge "
+	if (p->closed_form) {
+		fprintf(out, "  paired posterior: uniform priors on delta and sigma, in closed form: "
+		        "delta is Student-t with %g degrees of freedom, centre %.4g, scale %.3g\n",
+		        p->dof, c->log_ratio_mean, p->scale);
+		return;
+	}
+	fprintf(out, "  paired grid: uniform priors on delta and sigma; delta %zu points, finest "
+	        "step %.3g (%.3g to %.3g); sigma %zu points, log-spaced (%.3g to %.3g); widened %d time%s; edge "
 	        "mass %.2g%s\n", p->delta_points, p->delta_step, p->delta_range[0],
 	        p->delta_range[1], p->sigma_points, p->sigma_range[0], p->sigma_range[1],
 	        p->widenings, p->widenings == 1 ? "" : "s", p->edge_mass,
