@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/cpusplit.h"
 #include "runner/cpustat.h"
 #include "runner/util.h"
 #include "common/fileio.h"
@@ -405,6 +406,7 @@ struct trial_state {
 	int npus;
 	struct cpustat stat_before; /* the PUs' ticks just before the processes started */
 	bool stat_known;
+	struct cpusplit split;      /* one process given several CPUs: its time on each */
 };
 
 /* Undoes a half-made start: every child killed and reaped, every descriptor closed. errno is
@@ -459,6 +461,30 @@ static int prepare_child(const struct trial_proc_spec *proc, struct child_setup 
 static void read_cpustat_before(struct trial_state *st)
 {
 	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
+}
+
+_Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
+
+/* One process given a placement's CPUs: its task clock on each of them starts counting now,
+ * just before it is started (nothing is measured where perf events are not allowed). */
+static void start_cpu_split(struct trial_state *st)
+{
+	const struct trial_proc_spec *proc = &st->spec->procs[0];
+	if (st->spec->nprocs == 1 && proc->ncpus > 0 && proc->ncpus <= CPUSPLIT_MAX_CPUS)
+		cpusplit_start(&st->split, proc->cpus, proc->ncpus);
+}
+
+/* After the process was reaped: its CPU time on each of its CPUs, into the result. */
+static void measure_cpu_split(struct trial_state *st)
+{
+	struct trial_result *out = st->out;
+	int n = st->split.ncpus;
+	int cpus[CPUSPLIT_MAX_CPUS];
+	memcpy(cpus, st->split.cpus, sizeof cpus);
+	if (n == 0 || cpusplit_finish(&st->split, out->cpu_split_s) != 0)
+		return;
+	memcpy(out->cpu_split_cpu, cpus, (size_t)n * sizeof *cpus);
+	out->cpu_split_n = n;
 }
 
 /* The CPUs the trial's processes are bound to, each once, into pus (at most TRIAL_MAX_PUS);
@@ -612,6 +638,7 @@ static enum start_result start_processes(struct trial_state *st)
 	struct child_fds fds = { .ready = cs[last].ready[1], .exec = cs[last].exec_pipe[1],
 	                         .bound = -1 };
 	read_cpustat_before(st);
+	start_cpu_split(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
 	if (pid == 0)
@@ -931,8 +958,10 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 		if (outcome == TRIAL_COMPLETED) {
 			out->overlap = overlap_of(&st);
 			measure_foreign(&st);
+			measure_cpu_split(&st);
 		}
 	}
+	cpusplit_stop(&st.split);
 	int saved_errno = errno;
 	out->leftovers = sweep_leftovers(&st);
 	errno = saved_errno;
