@@ -11,8 +11,12 @@
  * once after it. Both are bound before either execs, and one that cannot bind stops the other
  * from running (it never execs alone); no fork copies the runner, and the runner is not woken
  * until both have exec'd. start_s is when the first went on to exec, which it reports.
- * The parent reaps with wait4 and keeps each child's rusage. For one process given several
- * CPUs, its CPU time on each of them is measured too (runner/cpusplit.h).
+ * The parent reaps with wait4 and keeps each child's rusage. While the trial runs the runner
+ * waits on the CPUs it may use that the trial's processes were not given (where there are any;
+ * its own mask is restored after the trial) and wakes without a signal only to read the CPU
+ * frequency once and at the time limit, so that it takes as little as it can from what it
+ * measures. For one process given several CPUs, its CPU time on each of them is measured too
+ * (runner/cpusplit.h).
  *
  * Signals: the caller blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for the whole run (see
  * trial_block_signals) and passes the mask it had before, which children restore before exec.
