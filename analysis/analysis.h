@@ -131,6 +131,11 @@ struct analysis_group {
 	                               * ANALYSIS_CONTAMINATED_SHARE of the trial's duration */
 	size_t leftover_trials;       /* trials (any) whose leftovers column is above 0 */
 	size_t leftovers;             /* the processes those trials left, summed */
+	size_t spread_known;          /* measured usable trials of one process given two or more
+	                               * CPUs whose per_cpu_s says how its CPU time was spread */
+	size_t unspread_trials;       /* of those, the process ran on one of its CPUs (each other
+	                               * CPU together under SAMPLES_UNSPREAD_SHARE of its time) */
+	int spread_cpus;              /* the CPUs those trials' process was given (2), 0 if none */
 };
 
 struct analysis_dataset {
