@@ -236,7 +236,12 @@ CONTENTION_FLOOR = 1.3
 # read 1.03 (1.00-1.07), "slower" at P = 0.98 with no rope. A difference of a few per cent is the
 # rig's, not a shared core's (truth about 2): the verdict is taken with a region of practical
 # equivalence of 10 %, and the interval must stay below the bound the contention scenario clears.
+# 'Not enough data to say' with that rope is a right answer, even with an interval that leaves
+# out 1: one run in 23 here read 1.06 (1.01-1.12) at load 11, and the copy on vCPU 2, alone on
+# host CPU 0 in both placements, read 1.07 by itself: the host's speed varying in time, not a
+# difference between the pairs, which a right 95% interval leaves out 1 for in 1 run of 20.
 NO_CONTENTION_ROPE_PCT = 10
+ROPE_EDGE_TOLERANCE = 1e-3
 
 
 def timed_note(ctx, cal, h, c):
@@ -522,6 +527,26 @@ def check_contention(ctx):
     yield from check_matrix_contention(ctx)
 
 
+def check_rope_verdict_fits_interval(roped):
+    """With the ROPE, no 'faster' either, and 'practically the same' whenever the 95% interval
+    lies inside the ROPE: then P(within) is at least 0.95, the rule's threshold, so any other
+    verdict is the tool's error. 'Not enough data to say' stays a right answer when the interval
+    reaches past the ROPE, even if it leaves out 1: a right 95% interval does that in 1 run of 20
+    when the truth is 1, and a noisy run's is wider than the ROPE."""
+    rope = NO_CONTENTION_ROPE_PCT / 100
+    below, above = 1 / (1 + rope), 1 + rope
+    rlo, rhi = roped["ratio_ci"]
+    # The interval's ends are quantiles found numerically: one touching the ROPE's edge is
+    # not taken as inside, so that the last digit cannot fail a right answer.
+    inside = below * (1 + ROPE_EDGE_TOLERANCE) <= rlo and rhi * (1 + ROPE_EDGE_TOLERANCE) <= above
+    verdict = roped["verdict"]
+    yield (verdict != "faster" and (verdict == "practically the same" or not inside),
+           f"with --rope {NO_CONTENTION_ROPE_PCT} no 'faster' either, and 'practically the same' if "
+           f"the 95% CI lies inside the ROPE {below:.3g}–{above:.3g}: sibling/non-sibling "
+           f"{fmt(roped['ratio_mean'])}, 95% CI {fmt(rlo)}–{fmt(rhi)} "
+           f"({'inside' if inside else 'not inside'}), it says {verdict!r}")
+
+
 def check_no_contention(ctx):
     report = yield from run_folder_report(ctx)
     p = chosen_pairs(report)
@@ -544,11 +569,7 @@ def check_no_contention(ctx):
     yield (roped["verdict"] != "slower",
            f"no 'slower' verdict with --rope {NO_CONTENTION_ROPE_PCT} (it says {roped['verdict']!r};"
            f" without a rope: {h['verdict']!r}: {h['sentence']})")
-    same = roped["verdict"] == "practically the same"
-    yield ((lo <= 1 <= hi) or same,
-           f"sibling/non-sibling {fmt(h['ratio_mean'])}, 95% CI {fmt(lo)}–{fmt(hi)} contains 1, "
-           f"or with --rope {NO_CONTENTION_ROPE_PCT} 'practically the same' (it says "
-           f"{roped['verdict']!r})")
+    yield from check_rope_verdict_fits_interval(roped)
     yield from check_one_process_no_contention(ctx)
     yield from check_threads_on_siblings(ctx)
     yield from check_matrix_no_contention(ctx)
