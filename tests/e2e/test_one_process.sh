@@ -5,6 +5,7 @@
 # settings.one_process and metric, analyze's default metric per folder, the reports naming the
 # metric, what run guarantees (time limit, leftovers, --resume), the refusals, and the two-thread
 # kernel nop-2t: its wall time per CPU second on one PU (same-pu) about twice that on two cores.
+# serial: measures time (nop-2t's wall time per CPU second, same-pu over non-sibling)
 source "$(dirname "$0")/lib.sh"
 
 (($(nproc) >= 2)) || skip_all "needs 2 CPUs for non-sibling (this machine has $(nproc))"
