@@ -5,13 +5,16 @@
 # that exits during the window is reported as exited; a PID that does not exist is one line and
 # exit 2; another user's process; the JSON contract. Shares are compared with generous bounds,
 # never times: this runs on a noisy shared machine.
+# serial: measures time (where busy threads ran, in 80% of the samples; an idle core looked for)
 source "$(dirname "$0")/lib.sh"
 
 busy=$SMTBENCH_ROOT/tests/e2e/threads_busy.py
 command -v python3 >/dev/null || skip_all "needs python3 for its busy threads (apt-get install python3)"
 
 # Starts threads_busy.py in the background (arguments after the ready file) and waits until its
-# threads are pinned and named; sets $pid.
+# threads are pinned and named; sets $pid. A process meant to outlive its checks runs for 600 s
+# and is ended by stop_busy (one of 20 s once ended before the text run, on a loaded machine);
+# one meant to exit during a 10 s window runs for 5 s after it is ready.
 started=()
 start_busy() {
 	local ready=$t_tmp/ready.$RANDOM
@@ -46,7 +49,7 @@ check "... in one line naming it" test "$t_err" = "smtbench: process $gone does 
 check "... with nothing on standard output" test -z "$t_out"
 tid=$(ls /proc/$$/task | head -1)
 if [[ $tid == "$$" ]]; then
-	start_busy 3 0
+	start_busy 600 0
 	tid=$(ls /proc/$pid/task | sort -n | tail -1)
 	check_status 2 "a thread's ID is refused, naming its process" "$SMTBENCH" threads "$tid"
 	check "... '$tid is a thread of process $pid'" contains "$t_err" "$tid is a thread of process $pid"
@@ -69,7 +72,7 @@ if [[ -z ${a:-} ]]; then
 	skip "two busy threads on one PU and on different cores need two cores ($(nproc) CPU here)"
 else
 	# Both threads on CPU a.
-	start_busy 20 "$a,$a"
+	start_busy 600 "$a,$a"
 	check_status 0 "two busy threads pinned to CPU $a: sampled for 2 s" \
 		"$SMTBENCH" threads --for 2s --json "$pid"
 	echo "$t_out" >"$t_tmp/same.json"
@@ -96,7 +99,7 @@ sys.exit(not any('worker-1' in w and 'worker-2' in w and 'shared PU $a' in w and
 	stop_busy
 
 	# One thread on each of two cores.
-	start_busy 20 "$a,$b"
+	start_busy 600 "$a,$b"
 	check_status 0 "busy threads pinned to CPUs $a and $b (different cores)" \
 		"$SMTBENCH" threads --for 2s --json "$pid"
 	echo "$t_out" >"$t_tmp/apart.json"
@@ -119,7 +122,7 @@ read -r sa sb <<<"$(pair_of sibling)"
 if [[ -z ${sa:-} ]]; then
 	skip "busy threads on SMT siblings need a machine with SMT (this one has none; the QEMU lab's contention rigs check it in SMT guests: tests/lab/guest/rig-one-process.sh)"
 else
-	start_busy 20 "$sa,$sb"
+	start_busy 600 "$sa,$sb"
 	"$SMTBENCH" threads --for 2s --json "$pid" >"$t_tmp/siblings.json"
 	check "busy threads pinned to siblings $sa and $sb: one core as siblings in 80%+ of the samples" ask "
 w = {t['comm']: t['tid'] for t in j['threads']}
@@ -129,7 +132,7 @@ sys.exit(not (p['both_running'] >= 20 and p['same_core_siblings'] >= 0.8))" "$t_
 fi
 
 # ---- Threads and processes that exit during the window ----
-start_busy 20 0 --short-thread 0.4
+start_busy 600 0 --short-thread 0.4
 check_status 0 "a thread that exits during the window" "$SMTBENCH" threads --for 2s --json "$pid"
 echo "$t_out" >"$t_tmp/short.json"
 check "... is reported as exited, the others not" ask "
@@ -138,7 +141,7 @@ sys.exit(not (t['short-lived']['exited'] and not t['worker-1']['exited']
               and not j['processes'][0]['exited']))" "$t_tmp/short.json"
 stop_busy
 
-start_busy 3 0
+start_busy 5 0
 check_status 0 "a process that exits during the window: what was seen is reported" \
 	"$SMTBENCH" threads --for 10s --json "$pid"
 echo "$t_out" >"$t_tmp/vanished.json"
@@ -146,7 +149,7 @@ check "... the process and its threads are marked exited, the window ends with i
 sys.exit(not (j['processes'][0]['exited'] and all(t['exited'] for t in j['threads'])
               and j['threads'] and j['window_s'] < 9.5))" "$t_tmp/vanished.json"
 stop_busy
-start_busy 3 0
+start_busy 5 0
 check_status 0 "... the same as text" "$SMTBENCH" threads --for 10s "$pid"
 check "... which says so" contains "$t_out" "Process $pid (python3) exited"
 stop_busy
@@ -154,7 +157,14 @@ stop_busy
 # ---- Stopped early ----
 "$SMTBENCH" threads --for 60s --json $$ >"$t_tmp/stopped.json" &
 sampler=$!
-sleep 2
+# Once it catches SIGTERM (its handler is set just before it samples; the window always takes a
+# first sample), a kill ends the window with what it saw: wait for that, not for a time.
+catches_term() {
+	local caught
+	caught=$(awk '/^SigCgt:/ { print $2 }' "/proc/$sampler/status" 2>/dev/null)
+	[[ -n $caught ]] && (((16#$caught >> 14) & 1))
+}
+await 10 catches_term
 kill -TERM "$sampler"
 wait "$sampler"
 rc=$?
@@ -168,7 +178,7 @@ if ((EUID == 0)); then
 	elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$SMTBENCH"; then
 		skip "another user's process: nobody cannot run $SMTBENCH (a folder on its path is closed)"
 	else
-		start_busy 20 0
+		start_busy 600 0
 		as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 		if "${as_nobody[@]}" sh -c "cat /proc/$pid/task/*/stat" >/dev/null 2>&1; then
 			check_status 0 "root's process sampled by nobody (its /proc is readable to all here)" \
