@@ -1,7 +1,12 @@
 # smtbench — GNU Make build.
 #
 #   make                 build build/smtbench and the kernels under build/kernels/
-#   make test            build and run every test (ends with "N passed, N failed, N skipped")
+#   make test            build and run every test: those that do not measure time at once (J of
+#                        them; default: the CPUs + 1), then those that do, alone; the wall time
+#                        and the ten slowest, then the last line "N passed, N failed, N skipped".
+#                        With QEMU and busybox installed the lab runs, its kernel fetched first
+#                        (LAB=0 leaves it out, its checks counted as skipped); T=NAME filters;
+#                        TIMED=0 leaves out those that measure time (counted as skipped)
 #   make test SANITIZE=1 the same, built with ASan+UBSan under build/sanitize/
 #   make run             run the default experiment on this machine (calibrated, to ±1% or 45 s)
 #   make bench           time the analysis for growing sample counts and grids, the runner's
@@ -179,8 +184,18 @@ $(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LAYER_LIBS) $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LAYER_LIBS) $(ALL_LDFLAGS) $(LIBS)
 
+# `make test J=N` runs N tests at once (tests/run.sh: default the CPUs + 1); LAB=0 leaves the lab
+# out. Where QEMU and busybox are installed the lab runs: its kernel is fetched first if missing,
+# or make test stops with the command to run (tests/lab/ensure-kernel.sh).
+# TIMED=0 leaves out the tests that measure time (a package build does: a build machine is busy),
+# each counted as one skip with its reason.
+J     ?=
+LAB   ?= 1
+TIMED ?= 1
 test: all $(TEST_BINS) $(LAB_IMAGE)
-	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) tests/run.sh $(BUILD) $(T)
+	$(Q)SMTBENCH_LAB=$(LAB) tests/lab/ensure-kernel.sh $(LAB_KERNEL_DIR) '$(T)'
+	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) SMTBENCH_LAB=$(LAB) SMTBENCH_TEST_TIMED=$(TIMED) \
+	  $(if $(J),SMTBENCH_TEST_JOBS=$(J)) tests/run.sh $(BUILD) $(T)
 
 $(LAB_INITRAMFS): $(PROGRAM) $(KERNELS) $(LAB_SRCS)
 	@mkdir -p $(@D)

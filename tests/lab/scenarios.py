@@ -37,6 +37,12 @@ class Scenario:
     def vcpus(self):
         return self.sockets * self.cores * self.threads
 
+    @property
+    def timed(self):
+        """A pinned scenario measures time (the contrast of two vCPUs on one host CPU or two), so
+        nothing else may run beside it: `make test` runs these as test_lab_timed, alone."""
+        return self.pin is not None
+
 
 @dataclass
 class Context:
