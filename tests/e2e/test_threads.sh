@@ -132,9 +132,25 @@ sys.exit(not (p['both_running'] >= 20 and p['same_core_siblings'] >= 0.8))" "$t_
 fi
 
 # ---- Threads and processes that exit during the window ----
-start_busy 600 0 --short-thread 0.4
-check_status 0 "a thread that exits during the window" "$SMTBENCH" threads --for 2s --json "$pid"
-echo "$t_out" >"$t_tmp/short.json"
+# The short-lived thread (idle, blocked on a FIFO) exits once the window has begun: the sampler
+# has pinned itself to the CPU the busy thread does not use (the last step before the window)
+# and sleeps between two samples (the only sleep after that step follows a sample), so the
+# thread is seen in the window, then gone.
+mkfifo "$t_tmp/short-exit"
+start_busy 600 0 --short-thread "$t_tmp/short-exit"
+"$SMTBENCH" threads --for 5s --json "$pid" >"$t_tmp/short.json" 2>"$t_tmp/short.err" &
+sampler=$!
+window_begun() {
+	local stat
+	[[ $(awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$sampler/status" 2>/dev/null) =~ ^[0-9]+$ ]] &&
+		read -r stat 2>/dev/null <"/proc/$sampler/stat" && [[ ${stat##*) } == S* ]]
+}
+await 30 window_begun
+echo exit >"$t_tmp/short-exit"
+wait "$sampler"
+rc=$?
+check "a thread that exits during the window (exit $rc)" test "$rc" = 0
+t_out=$(cat "$t_tmp/short.json")
 check "... is reported as exited, the others not" ask "
 t = {t['comm']: t for t in j['threads']}
 sys.exit(not (t['short-lived']['exited'] and not t['worker-1']['exited']
