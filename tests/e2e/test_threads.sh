@@ -124,7 +124,7 @@ else
 	fi
 fi
 
-# ---- The JSON contract (README.md) ----
+# ---- The JSON contract (docs/usage.md, `threads`) ----
 check "the JSON has the contract's keys and types" ask "
 top = {'pids': list, 'window_s': float, 'interval_ms': int, 'samples': int,
        'sampler_cpu_s': float, 'threads': list, 'pairs': list, 'warnings': list}

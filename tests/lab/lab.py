@@ -419,7 +419,7 @@ def main():
     which.add_argument("--untimed", action="store_true",
                        help="only the others (what the guest's kernel and smtbench say)")
     p.add_argument("--keep", help="keep every guest's files under this folder")
-    p.add_argument("--table", action="store_true", help="print the README's table of results")
+    p.add_argument("--table", action="store_true", help="print the table of results (docs/lab.md)")
     p.add_argument("--sanitized", action="store_true",
                    default=os.environ.get("SMTBENCH_SANITIZE") == "1",
                    help="the build is ASan+UBSan's (default: from SMTBENCH_SANITIZE=1)")

@@ -27,7 +27,7 @@ class Scenario:
     title: str
     guest: str                      # tests/lab/guest/GUEST.sh
     check: object                   # check(ctx) -> iterable of (bool, str)
-    truth: str                      # what was built in, for the README's table
+    truth: str                      # what was built in, for docs/lab.md's table
     cpu: str = "Skylake-Client"
     sockets: int = 1
     cores: int = 2
@@ -53,7 +53,7 @@ class Context:
     out: str
     smtbench: str
     report: object
-    row: tuple = field(default=None)   # (smtbench's answer, ratio, interval) for the README's table
+    row: tuple = field(default=None)   # (smtbench's answer, ratio, interval) for docs/lab.md's table
     note: str = None                   # what a timed scenario measured, printed pass or fail
 
     def path(self, name):
