@@ -95,7 +95,7 @@ ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes 
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 LIBS        = $(DEP_LIBS) -lm -pthread
 
-# Layers (DESIGN.md): one folder each, built as one static library each. Includes go one way,
+# Layers (docs/DESIGN.md): one folder each, built as one static library each. Includes go one way,
 # common <- topology <- runner <- cli and common <- analysis <- report <- fleet <- cli
 # (tests/e2e/test_layers.sh checks every #include against this). LINK_ORDER lists them users
 # first, as the linker wants archives; cli/main.c holds main() and is left out of cli's library,
