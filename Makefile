@@ -1,7 +1,12 @@
 # smtbench — GNU Make build.
 #
 #   make                 build build/smtbench and the kernels under build/kernels/
-#   make test            build and run every test (ends with "N passed, N failed, N skipped")
+#   make test            build and run every test: those that do not measure time at once (J of
+#                        them; default: the CPUs + 1), then those that do, alone; the wall time
+#                        and the ten slowest, then the last line "N passed, N failed, N skipped".
+#                        With QEMU and busybox installed the lab runs, its kernel fetched first
+#                        (LAB=0 leaves it out, its checks counted as skipped); T=NAME filters;
+#                        TIMED=0 leaves out those that measure time (counted as skipped)
 #   make test SANITIZE=1 the same, built with ASan+UBSan under build/sanitize/
 #   make run             run the default experiment on this machine (calibrated, to ±1% or 45 s)
 #   make bench           time the analysis for growing sample counts and grids, the runner's
@@ -10,6 +15,9 @@
 #   make fuzz            build the libFuzzer harnesses into $(BUILD)/fuzz/ (clang; see tests/fuzz/README.md)
 #   make lab             boot real SMT kernels in QEMU and check the known truths (tests/lab/)
 #   make lab-kernel      fetch the lab's guest kernel into build/lab-kernel/ (apt-get download)
+#   make dist            the source tarball build/smtbench-VERSION.tar.gz (the files git tracks)
+#   make deb             the Debian package, built from that tarball: build/deb/smtbench_VERSION_*.deb
+#   make version         print the version (VERSION below: the one place it is written)
 #   make install         install under $(DESTDIR)$(PREFIX): bin/, libexec/smtbench/, share/man/man1/,
 #                        share/smtbench/slurm/ (contrib/slurm's job scripts and submit.sh), and
 #                        the bash, zsh and fish completions (`smtbench completions SHELL`)
@@ -31,6 +39,7 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 DESTDIR  ?=
 CFLAGS   ?= -O2 -g
+CPPFLAGS ?=
 LDFLAGS  ?=
 SANITIZE ?= 0
 BENCH_QUICK ?= 0
@@ -43,6 +52,9 @@ BUILD    ?= build
 SAN_FLAGS =
 endif
 
+# The version, in this one place: `smtbench -V`, meta.json's "version" and the tarball's name
+# come from it; debian/changelog's top entry must say the same (debian/rules refuses to build a
+# package otherwise, and test_package checks it): a release changes this line and adds that entry.
 VERSION := 0.1.0
 
 ifeq ($(V),1)
@@ -51,9 +63,13 @@ else
 Q := @
 endif
 
+# Goals that build nothing need none of the build's tools: clean, version and dist run anywhere.
+NO_BUILD_GOALS := clean version dist
+BUILDING := $(if $(MAKECMDGOALS),$(filter-out $(NO_BUILD_GOALS),$(MAKECMDGOALS)),all)
+
 # One line that says exactly what to install, instead of a cascade of compiler errors.
 # `make clean` must work on a machine without any of it.
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(BUILDING),)
 HAVE_PKG_CONFIG := $(shell command -v $(PKG_CONFIG) 2>/dev/null)
 # $(call lib_missing,MODULE VERSION,PACKAGE,HEADER): PACKAGE when the library is not there; without
 # pkg-config, judged by its header alone, so that only what is really missing is named.
@@ -75,11 +91,11 @@ endif
 
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
               -I. $(DEP_CFLAGS) -DSMTBENCH_VERSION='"$(VERSION)"' \
-              $(SAN_FLAGS) $(CFLAGS)
+              $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 LIBS        = $(DEP_LIBS) -lm -pthread
 
-# Layers (DESIGN.md): one folder each, built as one static library each. Includes go one way,
+# Layers (docs/DESIGN.md): one folder each, built as one static library each. Includes go one way,
 # common <- topology <- runner <- cli and common <- analysis <- report <- fleet <- cli
 # (tests/e2e/test_layers.sh checks every #include against this). LINK_ORDER lists them users
 # first, as the linker wants archives; cli/main.c holds main() and is left out of cli's library,
@@ -109,11 +125,11 @@ PROGRAM     := $(BUILD)/smtbench
 LAB_INITRAMFS := $(BUILD)/lab/initramfs.cpio.gz
 LAB_SRCS      := tests/lab/init tests/lab/mkinitramfs.sh $(wildcard tests/lab/guest/*.sh)
 LAB_KERNEL_DIR := build/lab-kernel
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(BUILDING),)
 LAB_IMAGE     := $(if $(shell command -v busybox 2>/dev/null),$(LAB_INITRAMFS))
 endif
 
-.PHONY: all test run bench fuzz lab lab-kernel install uninstall clean
+.PHONY: all test run bench fuzz lab lab-kernel install uninstall clean version dist deb
 .DELETE_ON_ERROR:
 # Keep the kernels' intermediate objects, so that a second make rebuilds nothing.
 .SECONDARY:
@@ -143,7 +159,7 @@ FLAGS_STAMP   := $(BUILD)/cflags.stamp
 quote = '$(subst ','\'',$(1))'
 write_if_changed = $(shell mkdir -p $(dir $(1)) && [ "$$(cat $(1) 2>/dev/null)" = $(call quote,$(2)) ] \
                    || printf '%s' $(call quote,$(2)) > $(1))
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(BUILDING),)
 $(call write_if_changed,$(LIBEXEC_STAMP),$(LIBEXECDIR))
 $(call write_if_changed,$(FLAGS_STAMP),$(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(LIBS))
 endif
@@ -179,8 +195,18 @@ $(BUILD)/tests/bench_%: tests/bench/bench_%.c $(LAYER_LIBS) $(FLAGS_STAMP)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LAYER_LIBS) $(ALL_LDFLAGS) $(LIBS)
 
+# `make test J=N` runs N tests at once (tests/run.sh: default the CPUs + 1); LAB=0 leaves the lab
+# out. Where QEMU and busybox are installed the lab runs: its kernel is fetched first if missing,
+# or make test stops with the command to run (tests/lab/ensure-kernel.sh).
+# TIMED=0 leaves out the tests that measure time (a package build does: a build machine is busy),
+# each counted as one skip with its reason.
+J     ?=
+LAB   ?= 1
+TIMED ?= 1
 test: all $(TEST_BINS) $(LAB_IMAGE)
-	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) tests/run.sh $(BUILD) $(T)
+	$(Q)SMTBENCH_LAB=$(LAB) tests/lab/ensure-kernel.sh $(LAB_KERNEL_DIR) '$(T)'
+	$(Q)SMTBENCH_SANITIZE=$(SANITIZE) SMTBENCH_LAB=$(LAB) SMTBENCH_TEST_TIMED=$(TIMED) \
+	  $(if $(J),SMTBENCH_TEST_JOBS=$(J)) tests/run.sh $(BUILD) $(T)
 
 $(LAB_INITRAMFS): $(PROGRAM) $(KERNELS) $(LAB_SRCS)
 	@mkdir -p $(@D)
@@ -268,6 +294,36 @@ uninstall:
 
 clean:
 	rm -rf build $(filter-out build build/%,$(BUILD))
+
+version:
+	@echo $(VERSION)
+
+# The source tarball: the files git tracks, as they are in the work tree (a change not committed
+# yet is in it, and said), under smtbench-VERSION/, owned by root, dated by the last commit, in a
+# fixed order: the same tree gives the same bytes. debian/ is in it: it is the package's source.
+DIST_NAME := smtbench-$(VERSION)
+DISTDIR   ?= build
+dist:
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	  { echo "make dist: it packs the files git tracks; run it in a git checkout" >&2; exit 1; }
+	@git diff --quiet HEAD -- 2>/dev/null || \
+	  echo "make dist: the work tree has changes not committed; the tarball has them"
+	@mkdir -p $(DISTDIR)
+	$(Q)set -e; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	git ls-files -z | xargs -0 -r sh -c 'for f do [ ! -e "$$f" ] || printf "%s\0" "$$f"; done' sh >"$$list"; \
+	tar --null -T "$$list" --transform 's,^,$(DIST_NAME)/,S' --sort=name --owner=0 --group=0 \
+	  --numeric-owner --mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) -cf - | \
+	  gzip -n -9 >$(DISTDIR)/$(DIST_NAME).tar.gz.tmp; \
+	mv $(DISTDIR)/$(DIST_NAME).tar.gz.tmp $(DISTDIR)/$(DIST_NAME).tar.gz
+	@echo "$(DISTDIR)/$(DIST_NAME).tar.gz"
+
+# The Debian package, built as a user would from the tarball (so it also shows that the tarball
+# builds), unsigned, binary only; the .deb, .changes and .buildinfo are left in build/deb/.
+deb: dist
+	rm -rf build/deb && mkdir -p build/deb
+	tar -xzf $(DISTDIR)/$(DIST_NAME).tar.gz -C build/deb
+	cd build/deb/$(DIST_NAME) && dpkg-buildpackage -us -uc -b
+	@ls build/deb/*.deb
 
 # Dependency files of exactly the objects, tests and kernels this Makefile builds (never a stale
 # one left behind by a removed source).

@@ -376,7 +376,11 @@ struct analysis_smt_yield {
 	const char *baseline;       /* the baseline placement's name (borrowed from the result) */
 	enum analysis_design design;
 	bool settled;               /* the comparison it comes from is settled */
-	double mean, ci[2];         /* posterior mean and 95% interval */
+	double mean, ci[2];         /* point estimate and 95% interval. Unpaired: the posterior
+	                             * mean of work x mu_baseline / mu_sibling; paired: work /
+	                             * exp(E[delta]), the inverse of the ratio's point estimate (the
+	                             * posterior mean of exp(-delta) is not finite under few blocks'
+	                             * heavy tails). The interval is the ratio's, inverted */
 	bool one_process;           /* one process's wall time: baseline time / sibling time */
 	double work;                /* the work the sibling core does against the baseline's one
 	                             * unit: 2 for two copies (or threads by user time), 1 for one

@@ -208,7 +208,7 @@ static void print_text(const struct threads_result *r, const struct topo_info *i
 	       r->window_s > 0 ? 100 * r->sampler_cpu_s / r->window_s : 0, r->sampler_note);
 }
 
-/* ---- JSON: a contract (README.md, "smtbench threads --json") ---- */
+/* ---- JSON: a contract (docs/usage.md, "threads") ---- */
 
 static json_t *json_cpu_set(const cpu_set_t *set, int ncpus)
 {

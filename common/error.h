@@ -6,7 +6,7 @@
  * what to do. err may be NULL or err_size 0 (the message is then dropped). Buffers of
  * ERR_LEN bytes hold any message this program writes.
  *
- * In common/, the layer every other one may include (DESIGN.md's layout).
+ * In common/, the layer every other one may include (docs/DESIGN.md, "Layers").
  */
 #ifndef SMTBENCH_COMMON_ERROR_H
 #define SMTBENCH_COMMON_ERROR_H

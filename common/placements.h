@@ -5,7 +5,8 @@
  * and markers are report/svg.c's, by this table's enum), all from this table. Needs no hwloc,
  * so the analysis can read it too.
  *
- * Adding a placement is one X(...) row here plus its pair-choice function in topology/pairs.c.
+ * Adding a placement is one X(...) row here plus its pair-choice function in topology/pairs.c
+ * and its colour, marker and dash in report/svg.c (docs/DESIGN.md, "Adding a placement").
  * Names are contracts (samples.csv, meta.json, --placements): never rename a row.
  */
 #ifndef SMTBENCH_COMMON_PLACEMENTS_H

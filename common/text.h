@@ -6,10 +6,13 @@
  * through text_escape() once, where it enters (the loaders, the report's meta.json, fleet), so
  * that no byte of it reaches a terminal, a report or a JSON file raw; the runner's lines escape
  * what they quote, and every message on stderr goes through text_warnx() and its kin, which
- * escape it whole. Text that needs an escape has its backslashes doubled too, so that its
- * escapes read back to the bytes they stand for; printable text is shown as it is (a literal
- * "\x1b" in it then reads like an escape: where the exact bytes matter, meta.json keeps them,
- * text_to_json).
+ * escape it whole. The one exception is the runner's progress (runner/experiment.c), written
+ * with fprintf: a redrawn line and timestamped lines that hold only numbers and names the tool
+ * has checked (placements, kernels, and --name and --commands names, which allow only
+ * A-Z a-z 0-9 . _ + -), so that nothing in them needs an escape. Text that needs an escape
+ * has its backslashes doubled too, so that its escapes read back to the bytes they stand for;
+ * printable text is shown as it is (a literal "\x1b" in it then reads like an escape: where the
+ * exact bytes matter, meta.json keeps them, text_to_json).
  */
 #ifndef SMTBENCH_COMMON_TEXT_H
 #define SMTBENCH_COMMON_TEXT_H

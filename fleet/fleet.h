@@ -184,7 +184,7 @@ int fleet_outliers(const double *m, const double *s, const double *lo, const dou
 
 /* The terminal report. Returns 0, or -1 when writing failed. */
 int fleet_print_text(const struct fleet *f, FILE *out);
-/* The --json contract (see README "On a cluster"). New reference; NULL when any part of it
+/* The --json contract (see docs/cluster.md). New reference; NULL when any part of it
  * could not be made (out of memory, a string that is not UTF-8): never a part left out. */
 json_t *fleet_json(const struct fleet *f);
 /* fleet.md, and the forest plot and fleet.html, as new strings; NULL on out of memory. */

@@ -763,10 +763,14 @@ static int word_user_time(struct report *rep)
 		rep->user_ratio_mean = c->ratio_mean;
 		rep->user_ratio_ci[0] = c->ratio_ci[0];
 		rep->user_ratio_ci[1] = c->ratio_ci[1];
+		/* The one number rule (format.h), at half the interval's width, as the answer's. */
+		struct format_ring ns = { .next = 0 };
+		double res = (c->ratio_ci[1] - c->ratio_ci[0]) / 2;
 		rep->user_time_text = text_printf(
-			"%s takes %.3g× the user CPU time of %s (its threads' CPU time together; 95%% CI "
-			"%.3g–%.3g, %s); the answer above is by wall time, the program's elapsed time",
-			c->a.name, c->ratio_mean, c->b.name, c->ratio_ci[0], c->ratio_ci[1],
+			"%s takes %s× the user CPU time of %s (its threads' CPU time together; 95%% CI "
+			"%s–%s, %s); the answer above is by wall time, the program's elapsed time",
+			c->a.name, format_num(&ns, c->ratio_mean, res), c->b.name,
+			format_num(&ns, c->ratio_ci[0], res), format_num(&ns, c->ratio_ci[1], res),
 			analysis_design_name(c->design));
 		rc = rep->user_time_text ? 0 : -1;
 	}

@@ -3,8 +3,9 @@
  * three SVG plots and report.html, all from DIR/samples.csv and (optionally) DIR/meta.json.
  *
  * A report is built once (report_new: load, analyse, gather the machine and the pairs) and then
- * printed or written. Like the rest of analysis/, nothing here prints on its own or exits:
- * failures return NULL or -1 with one line in err[err_size] (no trailing newline).
+ * printed or written. Nothing here exits, and it prints only to the stream it is given (the
+ * summary) or to the files it is asked to write: failures return NULL or -1 with one line in
+ * err[err_size] (no trailing newline).
  * Ownership: report_new's result is the caller's, released by report_free(&p).
  * Times are in seconds, frequencies in MHz.
  */

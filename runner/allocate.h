@@ -2,7 +2,7 @@
  * allocate.h — where a matrix's blocks go with --precision: each pair cell's interval, and the
  * cells the next block runs.
  *
- * The rule (README, "Matrix"): the first PRECISION_MIN_BLOCKS measured blocks run every cell.
+ * The rule (docs/matrix.md, "--precision"): the first PRECISION_MIN_BLOCKS measured blocks run every cell.
  * From then on each block runs every pair cell whose 95% interval is not yet within ±target%
  * and the baseline of each victim among them (so that every pair in a block has its baseline
  * there: pairing by block still holds), and no other cell; when every pair cell is within the

@@ -30,8 +30,8 @@ struct store {
 	double last_sync_s;    /* monotonic time of the last fsync */
 };
 
-/* The start of the name a creation killed half way leaves behind: README.md ("The results folder")
- * tells users how to recognise and remove such a folder. */
+/* The start of the name a creation killed half way leaves behind: docs/overnight.md ("A results
+ * folder is complete or absent") tells users how to recognise and remove such a folder. */
 #define STORE_PARTIAL_PREFIX ".smtbench-partial-"
 
 static char *join_path(const char *dir, const char *name)

@@ -1,5 +1,5 @@
 /*
- * pairs.c — choose the pair of PUs each placement should use (DESIGN.md, "Choosing pairs"),
+ * pairs.c — choose the pair of PUs each placement should use (docs/DESIGN.md, "Choosing pairs"),
  * and say how two PUs named by the user are related. Works on the model that topology.c
  * builds (internal.h). Pairs are chosen once, at load time, so every caller sees the same answer.
  *

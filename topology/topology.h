@@ -89,7 +89,7 @@ struct topo_pair {
 };
 
 /*
- * Chooses the pair for placement p the careful way (DESIGN.md, "Choosing pairs"): siblings from
+ * Chooses the pair for placement p the careful way (docs/DESIGN.md, "Choosing pairs"): siblings from
  * each Core's cpuset, usable PUs only, PU 0's core avoided when another will do; non-sibling
  * keeps the sibling pair's first PU and the same CPU kind, and shares the deepest level below
  * Core; solo and same-pu use that same first PU. Always fills *out; returns 0 when available,

@@ -26,6 +26,46 @@ check_status() {
 		not_ok "$what: exit $rc, want $want; stderr: $(head -c 300 "$t_tmp/err")"; fi
 }
 contains() { [[ $1 == *"$2"* ]]; }
+
+# This test's own processes. tests/run.sh starts each test in a session of its own (setsid), so
+# they are the processes of this shell's session, zombies included (/proc/PID/stat stays readable
+# while a zombie waits to be reaped). One that left the session with setsid is not among them: a
+# test finds such a process by a name of its own making (a pattern with $$ in it).
+# session_processes [STATES]: "PID STATE NAME" of each process in this session whose state (R, S,
+# D, Z, T...) is one of the letters STATES (default: any), this shell and its subshells included.
+session_of() { # session_of PID: its session id
+	local stat
+	read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
+	set -- ${stat##*) }
+	echo "$4"
+}
+t_session=$(session_of $$)
+session_processes() {
+	local states=${1:-} p stat rest name
+	for p in /proc/[0-9]*; do
+		read -r stat 2>/dev/null <"$p/stat" || continue
+		name=${stat#*(}; name=${name%) *}
+		rest=${stat##*) }
+		set -- $rest
+		[[ $4 == "$t_session" ]] || continue
+		[[ -z $states || $states == *"$1"* ]] && echo "${p#/proc/} $1 $name"
+	done
+	return 0
+}
+# await SECONDS COMMAND...: runs COMMAND until it succeeds, at most SECONDS (fractions allowed);
+# the status is the last run's. What a test waits for, it waits for this way: on the condition,
+# with a deadline, never a fixed sleep.
+await() {
+	local limit=$1; shift
+	local now deadline
+	now=${EPOCHREALTIME:-$SECONDS.000000}
+	deadline=$((${now/[.,]/} + $(awk -v s="$limit" 'BEGIN { printf "%d", s * 1000000 }')))
+	until "$@"; do
+		now=${EPOCHREALTIME:-$SECONDS.000000}
+		((${now/[.,]/} >= deadline)) && { "$@"; return; }
+		sleep 0.05
+	done
+}
 # done_testing: the plan (TAP's "1..N", at the end) and this script's own count line.
 done_testing() {
 	echo "1..$t_n"

@@ -15,6 +15,7 @@
 #    0.89-1.12, and a CI run failed at 1.129 with 7 disturbed blocks of 21.) The check that the
 #    scaled data fail is kept: with these bounds it holds for every accepted median.
 # Checked by running this script 20 times in a row beside a busy loop on every CPU.
+# serial: measures time (same-pu's user time over solo's, and the CPU time per wall second)
 source "$(dirname "$0")/lib.sh"
 
 ITERS=${SMTBENCH_TEST_ITERS:-700000}

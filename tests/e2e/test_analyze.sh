@@ -131,7 +131,10 @@ assert [(x["a"]["name"].split()[-1], x["b"]["name"].split()[-1]) for x in c] == 
     [("2000000", "8000000"), ("2000000", "2000001")], c
 assert all(x["design"] == "unpaired" and x["a"]["n"] == 10 and x["label"] == "commands"
            for x in c), c
-assert c[0]["verdict"] == "faster" and c[0]["ratio_ci"][1] < 0.5, c[0]
+# 2M against 8M iterations: 0.25 by work. Wall times on a busy machine (other tests run beside
+# this one) spread far: the upper end was 0.516 once, at a load average of 10. The interval must
+# exclude 1, which a swapped or mislabelled pair of commands (4, or about 1) still fails.
+assert c[0]["verdict"] == "faster" and c[0]["ratio_ci"][1] < 1, c[0]
 assert any("not interleaved" in n for n in d["notes"]), d["notes"]
 ' "$t_out"
 	check_status 0 "…in text" "$SMTBENCH" analyze "$t_tmp/hf.json"

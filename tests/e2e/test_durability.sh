@@ -111,9 +111,12 @@ check "…and nothing is cut before every check has passed" test "$(sum_of "$d")
 # whatever its meta.json says (here: none at all).
 d="$t_tmp/locked"
 cp -r "$t_tmp/base" "$d" && unfinish "$d" 8 && rm "$d/meta.json"
-flock "$d/samples.csv" sleep 5 &
+# The holder keeps the lock until it is killed (a holder of a few seconds could let go before a
+# loaded machine got to the check).
+(exec 8>>"$d/samples.csv" && flock 8 && exec sleep infinity) &
 holder=$!
-for _ in $(seq 50); do flock -n "$d/samples.csv" true || break; sleep 0.05; done
+locked_by_other() { ! flock -n "$d/samples.csv" true; }
+await 10 locked_by_other
 check_status 2 "--resume of a folder another process holds locked" "$SMTBENCH" run --resume "$d"
 check "…says it is being written, before reading meta.json" contains "$t_err" "another smtbench run"
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null

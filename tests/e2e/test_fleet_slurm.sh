@@ -44,7 +44,21 @@ munged -F -f --key-file="$c/munge.key" --socket="$c/munge.sock" --pid-file="$c/m
 pids+=($!)
 
 host=$(hostname -s)
-port=$((20000 + $$ % 20000))
+# Two free ports in a row (slurmctld's, slurmd's), asked of the kernel: another cluster of this
+# test, in another checkout, may be running at the same time.
+port=$(python3 -c '
+import random, socket
+for _ in range(200):
+    p = random.randrange(20000, 60000)
+    try:
+        for q in (p, p + 1):
+            with socket.socket() as s:
+                s.bind(("", q))
+    except OSError:
+        continue
+    print(p)
+    break')
+[[ -n $port ]] || port=$((20000 + $$ % 20000))
 export SLURM_CONF=$c/slurm.conf
 cat >"$SLURM_CONF" <<EOF
 ClusterName=smtbenchtest
@@ -85,11 +99,14 @@ pids+=($!)
 slurmd -D -f "$SLURM_CONF" >"$c/slurmd.out" 2>&1 &
 pids+=($!)
 
-# poll SECONDS COMMAND...: runs COMMAND every second until it succeeds or SECONDS have passed.
+# poll SECONDS COMMAND...: runs COMMAND every quarter of a second (each is a query to
+# slurmctld) until it succeeds or SECONDS have passed.
 poll() {
-	local limit=$1; shift
-	for ((s = 0; s < limit; s++)); do "$@" && return 0; sleep 1; done
-	return 1
+	local deadline=$((SECONDS + $1)); shift
+	until "$@"; do
+		((SECONDS >= deadline)) && return 1
+		sleep 0.25
+	done
 }
 node_idle() { [[ $(sinfo -h -o %T 2>/dev/null) == idle ]]; }
 if ! check "the one-node cluster is up (node $host idle)" poll 60 node_idle; then

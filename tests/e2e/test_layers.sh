@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layers (DESIGN.md's layout): every #include in common/ topology/ runner/ analysis/ report/
+# The layers (docs/DESIGN.md, "Layers"): every #include in common/ topology/ runner/ analysis/ report/
 # fleet/ cli/ goes one way, and a folder's internal.h stays inside it (tests/tools/check_layers.py,
 # where the rules are written). The checker is also shown to catch each kind of break, naming
 # the file and line, on a copy of the tree with one bad include planted.

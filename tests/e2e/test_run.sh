@@ -22,20 +22,24 @@ col() { # col DIR NAME: that column of every data row
 	local c; c=$(columns "$1" "$2"); tail -n +2 "$1/samples.csv" | cut -d, -f"$c"
 }
 # Kernels run with argv[0] = their name, so they are found by their executable: a live process
-# whose /proc/PID/exe is under the build's kernels/ (a zombie has no exe link: it is gone).
+# whose /proc/PID/exe is under this test's own copy of the kernels (a zombie has no exe link: it
+# is gone). Its own copy, so that the kernels other tests run at the same time are not counted.
+kdir=$t_tmp/kernels
+mkdir -p "$kdir" && cp "$SMTBENCH_BUILD"/kernels/* "$kdir/"
+export SMTBENCH_KERNEL_DIR=$kdir
 kernel_processes() {
 	local p exe
 	for p in /proc/[0-9]*; do
 		exe=$(readlink "$p/exe" 2>/dev/null) || continue
-		[[ $exe == "$SMTBENCH_BUILD/kernels/"* ]] && echo "${p#/proc/}"
+		[[ $exe == "$kdir/"* ]] && echo "${p#/proc/}"
 	done
 	return 0
 }
 # The detector must see a running kernel, or every "nothing left behind" check means nothing.
-"$SMTBENCH_BUILD/kernels/nop" 100000000 &
+"$kdir/nop" 100000000 &
 probe=$!
-sleep 0.2
-check "kernel_processes sees a running kernel (pid $probe)" test "$(kernel_processes)" = "$probe"
+sees_probe() { [[ $(kernel_processes) == "$probe" ]]; }
+check "kernel_processes sees a running kernel (pid $probe)" await 10 sees_probe
 kill -KILL "$probe"; wait "$probe" 2>/dev/null
 
 # --- a small complete run -------------------------------------------------------------------
@@ -147,14 +151,20 @@ done
 check "SIGKILL: the runner had children running" test -n "$children"
 kill -KILL "$runner"
 wait "$runner" 2>/dev/null
-sleep 1
 # A killed child whose new parent does not reap it stays a zombie (state Z): dead, not running.
-alive=""
-for c in $children; do
-	state=$(awk '{print $3}' "/proc/$c/stat" 2>/dev/null)
-	[[ -n $state && $state != Z ]] && alive+=" $c($state)"
-done
-check "SIGKILL: its children are gone within a second (alive:$alive)" test -z "$alive"
+# PR_SET_PDEATHSIG kills the children as the runner dies; the kernel takes a moment to end them.
+children_alive() {
+	local c state
+	for c in $children; do
+		state=$(awk '{print $3}' "/proc/$c/stat" 2>/dev/null)
+		[[ -n $state && $state != Z ]] && echo -n " $c($state)"
+	done
+	return 0
+}
+children_gone() { [[ -z $(children_alive) ]]; }
+start=$SECONDS
+await 5 children_gone
+check "SIGKILL: its children are gone within 5 s (in $((SECONDS - start)) s; alive:$(children_alive))" children_gone
 for p in $(kernel_processes); do kill -KILL "$p"; done
 
 # --- bad input: one line, exit 2, nothing written ---------------------------------------------
@@ -253,11 +263,11 @@ check_status 2 "--resume of a folder that is not a run" "$SMTBENCH" run --resume
 # --- a user's command, and A beside B --------------------------------------------------------
 check_status 0 "a user's command runs on both CPUs" \
 	"$SMTBENCH" run --placements solo,same-pu --trials 2 --warmup 0 --out "$t_tmp/cmd" -- \
-	"$SMTBENCH_BUILD/kernels/nop" 1000
+	"$kdir/nop" 1000
 check "its rows name the command" test "$(col "$t_tmp/cmd" workload | sort -u)" = nop
 check_status 0 "A beside B: nop beside pause" \
 	"$SMTBENCH" run --placements same-pu --trials 2 --warmup 0 --out "$t_tmp/ab" -- \
-	"$SMTBENCH_BUILD/kernels/nop" 1000 --beside "$SMTBENCH_BUILD/kernels/pause" 1000
+	"$kdir/nop" 1000 --beside "$kdir/pause" 1000
 check "A beside B: proc 0 is role a (nop), proc 1 is role b (pause)" \
 	test "$(tail -n +2 "$t_tmp/ab/samples.csv" | cut -d, -f5,6,8 | sort -u | tr '\n' ' ')" = "0,a,nop 1,b,pause "
 check_status 0 "--beside-kernel: nop beside pause" \

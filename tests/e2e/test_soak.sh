@@ -80,16 +80,61 @@ check "every (block, placement) present exactly once, every trial whole: $once" 
 	test "$once" = "300 True 300 1 True"
 check "the same plan as the uninterrupted run with the same seed" \
 	test "$(plan_of "$d")" = "$(plan_of "$t_tmp/ref")"
-sleep 0.2
-left=""
-for p in /proc/[0-9]*; do
-	exe=$(readlink "$p/exe" 2>/dev/null) || continue
-	[[ $exe == "$kdir/"* ]] && left+=" ${p#/proc/}"
-	grep -qs -- "$d" "$p/cmdline" && left+=" ${p#/proc/}"
-done
-check "no process of the run is left alive:${left:- none}" test -z "$left"
-zombies=$(ps -eo stat=,comm= | awk '$1 ~ /^Z/ && ($2 == "nop" || $2 == "smtbench")' | wc -l)
-check "no zombie is left ($zombies)" test "$zombies" -eq 0
+# What the run left: a live process running one of its kernels or naming its folder, and any
+# zombie of this test's session (its own processes: tests/run.sh gives each test a session, so a
+# zombie elsewhere on the machine, of another test or another user, is not counted). A process
+# killed with its runner is reaped a moment later, so this waits, at most 10 s, for none to be left.
+run_leftovers() {
+	local p exe
+	for p in /proc/[0-9]*; do
+		exe=$(readlink "$p/exe" 2>/dev/null) || continue
+		[[ $exe == "$kdir/"* ]] && echo "${p#/proc/}"
+		grep -qs -- "$d" "$p/cmdline" && echo "${p#/proc/}"
+	done
+	return 0
+}
+nothing_left() { [[ -z $(run_leftovers) && -z $(session_processes Z) ]]; }
+await 10 nothing_left
+left=$(run_leftovers | tr '\n' ' ')
+check "no process of the run is left alive: ${left:-none}" test -z "$left"
+zombies=$(session_processes Z)
+check "no zombie of this test is left ($(grep -c . <<<"$zombies")${zombies:+: $(tr '\n' ';' <<<"$zombies")})" \
+	test -z "$zombies"
+
+# The zombie count is this test's own: a zombie named nop in another session (as another test or
+# another user may leave one) is not counted, one in this session is. Each is the child of a
+# python3 that does not reap it until told to (SIGTERM).
+cp /bin/true "$t_tmp/nop"
+hold_zombie='
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+child = os.fork()
+if child == 0:
+    os.execv(sys.argv[1], [sys.argv[1]])
+signal.sigwait({signal.SIGTERM})
+os.waitpid(child, 0)'
+zombie_of() { # zombie_of PARENT: the pid of a zombie named nop whose parent is PARENT
+	local p stat parent=$1
+	for p in /proc/[0-9]*; do
+		read -r stat 2>/dev/null <"$p/stat" || continue
+		[[ $stat == *"(nop) Z $parent "* ]] && { echo "${p#/proc/}"; return 0; }
+	done
+	return 1
+}
+setsid python3 -c "$hold_zombie" "$t_tmp/nop" &
+elsewhere=$!
+python3 -c "$hold_zombie" "$t_tmp/nop" &
+here_too=$!
+await 10 zombie_of "$elsewhere" >/dev/null; stray=$(zombie_of "$elsewhere")
+await 10 zombie_of "$here_too" >/dev/null; own=$(zombie_of "$here_too")
+counted=$(session_processes Z | cut -d' ' -f1 | tr '\n' ' ')
+check "a stray zombie named nop in another session (pid ${stray:-none}, session $(session_of "${stray:-0}")) is not counted as this test's" \
+	eval '[[ -n $stray && " $counted" != *" $stray "* ]]'
+check "one in this test's session (pid ${own:-none}) is (counted: ${counted:-none})" \
+	eval '[[ -n $own && " $counted" == *" $own "* ]]'
+kill -TERM "$elsewhere" "$here_too" 2>/dev/null
+wait "$elsewhere" "$here_too" 2>/dev/null
+
 check_status 0 "analyze of the soaked folder" "$SMTBENCH" analyze "$d"
 # The design line counts the blocks a comparison could not pair (a trial of 0 s user time, as
 # a tiny nop can measure, has no log): information, not damage.

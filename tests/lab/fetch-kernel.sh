@@ -2,7 +2,8 @@
 # fetch-kernel.sh DEST — the lab's guest kernel: Debian's cloud kernel image (what the
 # linux-image-cloud-amd64 package points to today), downloaded with `apt-get download` and
 # unpacked with `dpkg-deb -x` into DEST/boot/. Nothing is installed on this machine; only
-# vmlinuz and its config are kept (the guest needs no modules: its root is an initramfs).
+# vmlinuz and its config are kept (the guest needs no modules: its root is an initramfs). As root
+# on a machine whose package lists were never read, it runs `apt-get update` first.
 set -euo pipefail
 dest=${1:?usage: fetch-kernel.sh DEST}
 meta=linux-image-cloud-amd64
@@ -14,7 +15,14 @@ for tool in apt-get apt-cache dpkg-deb; do
 		exit 3
 	}
 done
-pkg=$(apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
+kernel_package() { apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'; }
+pkg=$(kernel_package)
+if [[ -z $pkg ]] && ((EUID == 0)); then
+	# A machine whose package lists were never read (a fresh container): read them, as root.
+	echo "fetch-kernel.sh: apt knows no $meta yet; reading the package lists (apt-get update)" >&2
+	apt-get update -qq >&2 || true
+	pkg=$(kernel_package)
+fi
 if [[ -z $pkg ]]; then
 	echo "fetch-kernel.sh: apt knows no $meta: run 'apt-get update' first (a Debian system's" \
 	     "package lists are needed; Ubuntu has no cloud-amd64 kernel: use SMTBENCH_LAB_KERNEL=PATH)" >&2

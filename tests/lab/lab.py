@@ -10,7 +10,7 @@ the scenario was built to have. Output: TAP lines, as every test under tests/ pr
 scenario this machine cannot run is one "ok N - # SKIP" line that says why and what to install.
 
 usage: lab.py --build BUILD_DIR [--kernel VMLINUZ] [--initramfs FILE] [--only NAME,...]
-              [--keep DIR] [--table] [--sanitized]
+              [--timed | --untimed] [--keep DIR] [--table] [--sanitized]
 """
 import argparse
 import base64
@@ -35,6 +35,7 @@ import scenarios  # noqa: E402  (the table lives beside this file)
 QEMU = "qemu-system-x86_64"
 INSTALL_QEMU = "apt-get install qemu-system-x86 busybox-static"
 FETCH_KERNEL = "make lab-kernel"
+LAB_SWITCH = "SMTBENCH_LAB"   # SMTBENCH_LAB=0 (make test LAB=0): the lab's scenarios say SKIP
 BEGIN, END, SHA = "SMTBENCH-LAB-BEGIN", "SMTBENCH-LAB-END", "SMTBENCH-LAB-SHA256"
 
 
@@ -345,22 +346,28 @@ def report_on_host(smtbench, folder):
 
 
 def unavailable(sc, qemu, kernel, initramfs, host_cpus, sanitized):
-    """Why this scenario cannot run here (and what to do), or None."""
-    if sanitized and sc.pin is not None:
-        return ("measured in the plain `make test`; under SANITIZE=1 the lab checks the "
-                "sanitized program on the topology, offline, cgroup, two-socket and resume "
-                "scenarios, and leaves the two timed runs out to keep CI within its time")
+    """(False, why) when this scenario cannot run here and is skipped; (True, why) when it could
+    run but something it was given or needs is missing, a failure: a machine with QEMU and
+    busybox runs the lab, and a missing kernel is never skipped in silence. None: it runs."""
+    if os.environ.get(LAB_SWITCH) == "0":
+        return False, f"the lab is turned off ({LAB_SWITCH}=0, make test LAB=0)"
+    if sanitized and sc.timed:
+        return False, ("measured in the plain `make test`; under SANITIZE=1 the lab checks the "
+                       "sanitized program on the topology, offline, cgroup, two-socket and resume "
+                       "scenarios, and leaves the two timed runs out to keep CI within its time")
     if qemu is None:
-        return f"{QEMU} not found; install it with: {INSTALL_QEMU}"
-    if kernel is None and os.environ.get("SMTBENCH_LAB_KERNEL"):
-        return f"SMTBENCH_LAB_KERNEL={os.environ['SMTBENCH_LAB_KERNEL']} is not a file"
-    if kernel is None:
-        return f"no guest kernel under build/lab-kernel/; fetch it (nothing is installed) with: {FETCH_KERNEL}"
+        return False, f"{QEMU} not found; install it with: {INSTALL_QEMU}"
     if initramfs is None:
-        return f"no initramfs (busybox missing?); install with: {INSTALL_QEMU}"
-    if sc.pin is not None and len(host_cpus) < 2:
-        return (f"this process may use {len(host_cpus)} host CPU(s): placing guest siblings on one "
-                "host CPU or on two different ones needs at least 2")
+        return False, f"no initramfs (busybox missing?); install with: {INSTALL_QEMU}"
+    if kernel is None and os.environ.get("SMTBENCH_LAB_KERNEL"):
+        return True, f"SMTBENCH_LAB_KERNEL={os.environ['SMTBENCH_LAB_KERNEL']} is not a file"
+    if kernel is None:
+        return True, (f"QEMU and busybox are installed, so the lab runs here, but its guest kernel "
+                      f"is not under build/lab-kernel/: run {FETCH_KERNEL} (apt-get download; "
+                      f"nothing is installed), or {LAB_SWITCH}=0 (make test LAB=0) to leave the lab out")
+    if sc.timed and len(host_cpus) < 2:
+        return False, (f"this process may use {len(host_cpus)} host CPU(s): placing guest siblings "
+                       "on one host CPU or on two different ones needs at least 2")
     return None
 
 
@@ -406,8 +413,13 @@ def main():
                         "build/lab-kernel/boot/vmlinuz-*)")
     p.add_argument("--initramfs", help="default: BUILD/lab/initramfs.cpio.gz")
     p.add_argument("--only", help="comma-separated scenario names")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--timed", action="store_true",
+                       help="only the timed scenarios (vCPUs pinned, a contrast measured)")
+    which.add_argument("--untimed", action="store_true",
+                       help="only the others (what the guest's kernel and smtbench say)")
     p.add_argument("--keep", help="keep every guest's files under this folder")
-    p.add_argument("--table", action="store_true", help="print the README's table of results")
+    p.add_argument("--table", action="store_true", help="print the table of results (docs/lab.md)")
     p.add_argument("--sanitized", action="store_true",
                    default=os.environ.get("SMTBENCH_SANITIZE") == "1",
                    help="the build is ASan+UBSan's (default: from SMTBENCH_SANITIZE=1)")
@@ -431,6 +443,8 @@ def main():
                   + ", ".join(s.name for s in chosen), file=sys.stderr)
             return 2
         chosen = [s for s in chosen if s.name in names]
+    if args.timed or args.untimed:
+        chosen = [s for s in chosen if s.timed == args.timed]
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
 
@@ -445,9 +459,13 @@ def main():
     tap.note(f"lab: kernel {kernel}, host CPUs {host_cpus[:2]} of {host_cpus}, build {args.build}")
     tap.note(f"lab: time limits × {time_scale()[0]:.2g} at the start ({time_scale()[1]})")
     for sc in chosen:
-        why = unavailable(sc, qemu, kernel, args.initramfs, host_cpus, args.sanitized)
-        if why:
-            tap.skip(f"{sc.name}: {sc.title}", why)
+        cannot = unavailable(sc, qemu, kernel, args.initramfs, host_cpus, args.sanitized)
+        if cannot:
+            fatal, why = cannot
+            if fatal:
+                tap.not_ok(f"{sc.name}: {sc.title}: {why}")
+            else:
+                tap.skip(f"{sc.name}: {sc.title}", why)
             continue
         run_scenario(sc, args, tap, smtbench, kernel, host_cpus, args.keep, table)
     tap.note(f"lab: {len(chosen)} scenario(s) in {time.monotonic() - started:.0f} s")

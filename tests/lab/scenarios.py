@@ -27,7 +27,7 @@ class Scenario:
     title: str
     guest: str                      # tests/lab/guest/GUEST.sh
     check: object                   # check(ctx) -> iterable of (bool, str)
-    truth: str                      # what was built in, for the README's table
+    truth: str                      # what was built in, for docs/lab.md's table
     cpu: str = "Skylake-Client"
     sockets: int = 1
     cores: int = 2
@@ -40,6 +40,12 @@ class Scenario:
     def vcpus(self):
         return self.sockets * self.cores * self.threads
 
+    @property
+    def timed(self):
+        """A pinned scenario measures time (the contrast of two vCPUs on one host CPU or two), so
+        nothing else may run beside it: `make test` runs these as test_lab_timed, alone."""
+        return self.pin is not None
+
 
 @dataclass
 class Context:
@@ -47,7 +53,7 @@ class Context:
     out: str
     smtbench: str
     report: object
-    row: tuple = field(default=None)   # (smtbench's answer, ratio, interval) for the README's table
+    row: tuple = field(default=None)   # (smtbench's answer, ratio, interval) for docs/lab.md's table
     note: str = None                   # what a timed scenario measured, printed pass or fail
 
     def path(self, name):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The layers' include rules (DESIGN.md), checked on every #include "..." of the C sources.
+"""The layers' include rules (docs/DESIGN.md, "Layers"), checked on every #include "..." of the C sources.
 
 usage: check_layers.py [ROOT]
 

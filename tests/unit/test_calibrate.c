@@ -9,6 +9,8 @@
  * iteration a minute apart), so a kernel gets ATTEMPTS tries of calibration and check, each
  * printed; one within the bound passes it. User time alone is printed beside it (for a kernel with a large set-up, such as
  * mem-chase's page faults, it is the CPU time less that set-up's system time).
+ *
+ * serial: measures time (each kernel's CPU time against the target; other tests beside it move it)
  */
 #include <signal.h>
 #include <stdio.h>

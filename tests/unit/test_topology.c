@@ -5,7 +5,7 @@
  *
  * The expected pairs were worked out by hand from `lstopo-no-graphics -i FILE --of console`
  * and checked with `hwloc-calc -i FILE --physical-input -I core|l3cache|package pu:N`, by the
- * rules of DESIGN.md "Choosing pairs" (siblings from Core cpusets, PU 0's core avoided when
+ * rules of docs/DESIGN.md "Choosing pairs" (siblings from Core cpusets, PU 0's core avoided when
  * another core does as well, non-sibling sharing the deepest level, same CPU kind).
  */
 #ifndef _GNU_SOURCE

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner/experiment.h"
@@ -171,17 +172,33 @@ static void test_exit_77(void)
 	}
 }
 
-static void test_trial_interrupted(void)
+/* Whether path exists within limit_s seconds: what a test waits for, it polls for. */
+static bool await_file(const char *path, double limit_s)
+{
+	for (double end = trial_now_s() + limit_s; access(path, F_OK) != 0;) {
+		if (trial_now_s() > end)
+			return false;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	return true;
+}
+
+static void test_trial_interrupted(const char *base)
 {
 	int cpu = first_usable_cpu(), sig;
+	char started[600], script[700];
+	snprintf(started, sizeof started, "%s/interrupted-started", base);
+	snprintf(script, sizeof script, ": > '%s'; exec sleep 20", started);
+	/* SIGTERM once the workload runs (it says so with a file), so that it is the running
+	 * trial that the signal interrupts. */
 	pid_t self = getpid();
 	pid_t killer = fork();
 	if (killer == 0) {
-		usleep(200 * 1000);
+		await_file(started, 60);
 		kill(self, SIGTERM);
 		_exit(0);
 	}
-	char *sleeper[] = { "sh", "-c", "sleep 20", NULL };
+	char *sleeper[] = { "sh", "-c", script, NULL };
 	const char *p1[] = { "/bin/sh" };
 	char *const *a1[] = { sleeper };
 	struct trial_result r;
@@ -386,7 +403,7 @@ int main(void)
 	trial_block_signals(&child_mask);
 	test_trial_paths();
 	test_exit_77();
-	test_trial_interrupted();
+	test_trial_interrupted(base);
 	test_pair_start(base);
 	test_experiment(base);
 	test_workload(base);

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runner/cpustat.h"
@@ -155,7 +156,10 @@ static void test_timeout(void)
 	snprintf(log, sizeof log, "%s/timeout", base);
 	struct trial_result r;
 	double start = trial_now_s();
-	enum trial_outcome o = run_sh("sleep 7 & echo $! >&2; exec sleep 1000", log, 0.3, &r);
+	/* A limit of 5 s, not less: the shell must have started its background sleep and said its
+	 * pid before the limit ends it, which a loaded machine (tests run at once) can delay by
+	 * more than a second; a 0.3 s limit once killed it before that. */
+	enum trial_outcome o = run_sh("sleep 7 & echo $! >&2; exec sleep 1000", log, 5, &r);
 	double took = trial_now_s() - start;
 	read_file(log, text, sizeof text);
 	long pid = atol(text);
@@ -164,8 +168,21 @@ static void test_timeout(void)
 	      proc_status_name(r.procs[0].status), r.procs[0].signal, r.procs[0].error);
 	CHECK(took < 100, "it ended at its limit, not after 1000 s (%.1f s)", took);
 	CHECK(pid > 0 && !exists(pid), "its background sleep (pid %ld) died with it", pid);
-	run_sh("exit 0", log, 0.3, &r);
+	/* The next trial, under a limit it stays far from (a shell's start alone took over 0.3 s
+	 * on a loaded machine): nothing of the last one's limit is left over. */
+	run_sh("exit 0", log, 60, &r);
 	CHECK(!r.timed_out && r.procs[0].status == PROC_OK, "a quick trial under a limit: ok");
+}
+
+/* Whether path exists within limit_s seconds: what a test waits for, it polls for. */
+static bool await_file(const char *path, double limit_s)
+{
+	for (double end = trial_now_s() + limit_s; access(path, F_OK) != 0;) {
+		if (trial_now_s() > end)
+			return false;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	return true;
 }
 
 /* In a child: SIGHUP inherited as ignored; a SIGHUP during a trial must not interrupt it. */
@@ -179,16 +196,24 @@ static void test_ignored_hangup(void)
 		sigset_t mask;
 		trial_block_signals(&mask);
 		child_mask = mask;
+		/* The hangup comes while the workload runs: it says it has started with a file, and
+		 * ends only once the hangup has been sent (another file), at most 60 s later. */
+		char log[600], started[600], sent[600], script[2000];
+		snprintf(log, sizeof log, "%s/hup", base);
+		snprintf(started, sizeof started, "%s/hup-started", base);
+		snprintf(sent, sizeof sent, "%s/hup-sent", base);
+		snprintf(script, sizeof script, ": > '%s'; n=0; while [ ! -e '%s' ] && [ $n -lt 6000 ]; "
+		         "do sleep 0.01; n=$((n+1)); done", started, sent);
 		pid_t self = getpid(), killer = fork();
 		if (killer == 0) {
-			usleep(200 * 1000);
+			await_file(started, 60);
 			kill(self, SIGHUP);
+			close(open(sent, O_WRONLY | O_CREAT, 0644));
 			_exit(0);
 		}
 		struct trial_result r;
-		char log[600];
-		snprintf(log, sizeof log, "%s/hup", base);
-		enum trial_outcome o = run_sh("sleep 0.6", log, 0, &r);
+		enum trial_outcome o = run_sh(script, log, 0, &r);
+		waitpid(killer, NULL, 0);
 		int code = (o == TRIAL_COMPLETED && r.procs[0].status == PROC_OK ? 0 : 1)
 		           | (trial_signal_ignored(SIGHUP) ? 0 : 2)
 		           | (trial_pending_stop_signal() == 0 ? 0 : 4);

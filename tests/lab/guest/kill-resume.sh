@@ -13,7 +13,12 @@ kill -9 $runner
 wait $runner
 echo $? >killed.status
 cp run/samples.csv samples-at-kill.csv
-sleep 1   # the children's PR_SET_PDEATHSIG has fired by now, or never will
+# The children's PR_SET_PDEATHSIG fires as the runner dies; the kernel takes a moment to end
+# them: wait until none is left, at most 10 s, then record what is.
+i=0
+while [ -n "$(lab_processes)" ] && [ $i -lt 200 ]; do
+	sleep 0.05; i=$((i + 1))
+done
 lab_processes >left-after-kill
 $SMTBENCH run --resume run >resume.log 2>&1
 echo $? >resume.status
