@@ -14,38 +14,13 @@
 #include "cli/commands.h"
 #include "common/text.h"
 #include "runner/threads.h"
-#include "runner/util.h"
 #include "topology/topology.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* Pairs the text lists; --json lists them all. */
 #define TEXT_MAX_PAIRS 20
-
-static void help(void)
-{
-	subcommand_usage(stdout, "threads");
-	printf("\n"
-	       "Samples every thread of the given processes (threads that start or exit meanwhile\n"
-	       "included) from /proc, and answers, for each pair of threads that were both running\n"
-	       "(state R) in a sample, the share of those samples they spent on one PU, on SMT\n"
-	       "siblings of one core, or on different cores. Lists each thread's name, allowed CPUs,\n"
-	       "the CPUs it ran on and its CPU time over the window, and warns when busy threads\n"
-	       "shared a core (or a PU) while a core sat idle. The sampler runs on a CPU outside the\n"
-	       "threads' allowed CPUs where there is one, and states its own CPU time.\n"
-	       "\n"
-	       "  --for DURATION      how long to sample, as --duration of run: 90s, 15m, 1h30m\n"
-	       "                      (default %gs)\n"
-	       "  --interval MS       milliseconds between samples, %d to %d (default %d)\n"
-	       "  -j, --json          print JSON instead (a stable format for other programs)\n"
-	       "  -h, --help          show this help\n"
-	       "  -V, --version       show smtbench's version\n"
-	       "\n"
-	       "Exit status: 0 success (a process that exited during the window is reported as far as\n"
-	       "it was seen); 1 /proc or the topology could not be read; 2 bad input (an option, a\n"
-	       "PID that does not exist or whose threads cannot be read); 128+signal when interrupted\n"
-	       "(130 for ^C): what was seen until then is reported.\n",
-	       THREADS_DEFAULT_WINDOW_S, THREADS_MIN_INTERVAL_MS, THREADS_MAX_INTERVAL_MS,
-	       THREADS_DEFAULT_INTERVAL_MS);
-}
 
 static volatile sig_atomic_t stop_requested;
 
@@ -292,13 +267,25 @@ static json_t *json_result(const struct threads_result *r)
 	return root;
 }
 
-/* threads' options; their short letters come from the command table (cli/commands.c). */
-const struct option threads_long_options[] = {
-	{ "for", required_argument, NULL, 'f' },
-	{ "interval", required_argument, NULL, 'I' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+enum { OPT_FOR = 1, OPT_INTERVAL, OPT_JSON };
+
+const struct cli_option threads_options[] = {
+	{ "for", 0, OPT_FOR, CLI_WORD, "DURATION", NULL, "how long to sample, as run --duration: "
+	  "90s, 15m, 1h30m (default 5s, at most a week)" },
+	{ "interval", 0, OPT_INTERVAL, CLI_WORD, "MS", NULL, "milliseconds between samples, "
+	  STR(THREADS_MIN_INTERVAL_MS) " to " STR(THREADS_MAX_INTERVAL_MS) " (default "
+	  STR(THREADS_DEFAULT_INTERVAL_MS) ")" },
+	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "print JSON instead (a stable format for "
+	  "other programs)" },
+	{ 0 },
+};
+
+const struct cli_example threads_examples[] = {
+	{ "which cores the threads of a running server share, sampled for 10 seconds",
+	  "smtbench threads $(pidof myserver) --for 10s" },
+	{ "two processes, sampled every 50 ms, as JSON", "smtbench threads 1234 5678 --interval 50 "
+	  "--json" },
+	{ 0 },
 };
 
 /* What threads' command line asked for. */
@@ -306,34 +293,19 @@ struct threads_args {
 	double window_s;
 	unsigned long interval_ms;
 	bool json;
-	bool done; /* --help answered */
 };
 
 static void parse_threads_options(int argc, char **argv, struct threads_args *a)
 {
-	int opt;
 	optind = 1;
-	while (!a->done && (opt = cli_getopt(argc, argv, "threads")) != -1) {
-		switch (opt) {
-		case 'f':
-			if (parse_duration_s(optarg, &a->window_s) != 0)
-				usage_exit("threads", "--for: '%s' is not a duration such as 5s, 90s, 15m or "
-				           "1h30m", optarg);
-			if (a->window_s > THREADS_MAX_WINDOW_S)
-				usage_exit("threads", "--for: '%s' is longer than a week", optarg);
-			break;
-		case 'I':
-			if (parse_ulong(optarg, THREADS_MIN_INTERVAL_MS, THREADS_MAX_INTERVAL_MS,
-			                &a->interval_ms) != 0)
-				usage_exit("threads", "--interval: '%s' is not a number of milliseconds from "
-				           "%d to %d", optarg, THREADS_MIN_INTERVAL_MS,
-				           THREADS_MAX_INTERVAL_MS);
-			break;
-		case 'j': a->json = true; break;
-		case 'h': help(); a->done = true; break;
-		default:
-			getopt_failure("threads", opt, argv);
-		}
+	for (int opt; (opt = cli_getopt(argc, argv, "threads")) != -1;) {
+		if (opt == OPT_FOR)
+			a->window_s = cli_duration("threads", THREADS_MAX_WINDOW_S);
+		else if (opt == OPT_INTERVAL)
+			a->interval_ms = cli_whole("threads", THREADS_MIN_INTERVAL_MS,
+			                           THREADS_MAX_INTERVAL_MS);
+		else
+			a->json = true;
 	}
 }
 
@@ -405,8 +377,6 @@ int cmd_threads(int argc, char **argv)
 	struct threads_args a = { .window_s = THREADS_DEFAULT_WINDOW_S,
 	                          .interval_ms = THREADS_DEFAULT_INTERVAL_MS };
 	parse_threads_options(argc, argv, &a);
-	if (a.done)
-		return EXIT_OK;
 	if (optind >= argc)
 		usage_exit("threads", "give the PID of at least one running process");
 	if (a.interval_ms > a.window_s * 1000)

@@ -11,32 +11,7 @@
 
 #include "cli/commands.h"
 #include "common/text.h"
-#include "runner/util.h"
 #include "topology/topology.h"
-
-static void help(void)
-{
-	char placements[128];
-	subcommand_usage(stdout, "topo");
-	printf("\n"
-	       "Shows packages, cores, logical CPUs (PUs) and threads per core, the SMT state, and the\n"
-	       "pair of CPUs each placement (%s) would\n"
-	       "use, with the deepest hwloc object the pair shares, or why the placement is not\n"
-	       "possible. Only CPUs this process may use count (cgroup, affinity mask, online).\n"
-	       "\n"
-	       "  -t, --topology SPEC  plan for another machine: an hwloc XML file or a synthetic\n"
-	       "                       description such as \"pack:2 core:4 pu:2(indexes=core)\"\n"
-	       "  -p, --pair A,B       say what CPUs A and B (OS numbers) share: the same PU, one core\n"
-	       "                       (SMT siblings), or different cores sharing L3, a package, or nothing\n"
-	       "  -j, --json           print JSON instead (a stable format for other programs)\n"
-	       "  -h, --help           show this help\n"
-	       "  -V, --version        show smtbench's version\n"
-	       "\n"
-	       "Exit status: 0 success; 1 this system's topology could not be read; 2 bad input (an\n"
-	       "unknown option, a topology that cannot be loaded, a CPU that does not exist or may\n"
-	       "not be used here).\n",
-	       placement_names_list(placements, sizeof placements));
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Text output, for a person.                                                                   */
@@ -328,13 +303,26 @@ static int show_machine(const struct topo *t, const char *spec, bool json)
 	return EXIT_OK;
 }
 
-/* topo's options; their short letters come from the command table (cli/commands.c). */
-const struct option topo_long_options[] = {
-	{ "topology", required_argument, NULL, 't' },
-	{ "pair", required_argument, NULL, 'p' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+enum { OPT_TOPOLOGY = 1, OPT_PAIR, OPT_JSON };
+
+const struct cli_option topo_options[] = {
+	{ "topology", 't', OPT_TOPOLOGY, CLI_FILE, "SPEC", NULL, "plan for another machine: an "
+	  "hwloc XML file or a synthetic description such as \"pack:2 core:4 pu:2(indexes=core)\"" },
+	{ "pair", 'p', OPT_PAIR, CLI_WORD, "A,B", NULL, "say what CPUs A and B (OS numbers) share: "
+	  "the same PU, one core (SMT siblings), or different cores sharing L3, a package, or "
+	  "nothing" },
+	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "print JSON instead (a stable format for "
+	  "other programs)" },
+	{ 0 },
+};
+
+const struct cli_example topo_examples[] = {
+	{ "this machine: its cores, SMT siblings, and the pair of CPUs each placement would use",
+	  "smtbench topo" },
+	{ "plan for a two-socket server from its XML (lstopo --of xml)",
+	  "smtbench topo --topology intel-skylake-2x6140.xml" },
+	{ "what CPUs 0 and 1 share here", "smtbench topo --pair 0,1" },
+	{ 0 },
 };
 
 int cmd_topo(int argc, char **argv)
@@ -344,14 +332,12 @@ int cmd_topo(int argc, char **argv)
 	int opt;
 	optind = 1;
 	while ((opt = cli_getopt(argc, argv, "topo")) != -1) {
-		switch (opt) {
-		case 't': spec = optarg; break;
-		case 'p': pair_text = optarg; break;
-		case 'j': json = true; break;
-		case 'h': help(); return EXIT_OK;
-		default:
-			getopt_failure("topo", opt, argv);
-		}
+		if (opt == OPT_TOPOLOGY)
+			spec = optarg;
+		else if (opt == OPT_PAIR)
+			pair_text = optarg;
+		else
+			json = true;
 	}
 	if (optind < argc)
 		usage_exit("topo", "unexpected argument '%s'", argv[optind]);

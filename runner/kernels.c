@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner/util.h"
+#include "common/alloc.h"
 
 #ifndef SMTBENCH_LIBEXECDIR
 #define SMTBENCH_LIBEXECDIR "/usr/local/libexec/smtbench"

@@ -14,7 +14,7 @@
 #include "common/samples_csv.h"
 #include "common/text.h"
 #include "runner/matrix.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 
 static void utc_now(char *out, size_t len)
 {

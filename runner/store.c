@@ -16,7 +16,7 @@
 
 #include "common/samples_csv.h"
 #include "common/text.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "common/fileio.h"
 #include "common/number.h"
 

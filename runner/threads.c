@@ -16,7 +16,7 @@
 
 #include "common/error.h"
 #include "common/text.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 
 /* ---- A small map from a 64-bit key to an index (open addressing, grows at half full). ---- */
 

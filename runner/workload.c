@@ -16,7 +16,7 @@
 
 #include "common/text.h"
 #include "runner/kernels.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "common/error.h"
 #include "common/fileio.h"
 

@@ -187,8 +187,9 @@ check_status 2 "--trial-time with --commands (commands are not calibrated)" \
 check "…says why" contains "$t_err" "commands are not calibrated"
 check "nothing was written by any bad input" test ! -e "$t_tmp/bad"
 check_status 0 "--help tells the file's syntax and quoting" "$SMTBENCH" matrix --help
+help=$(tr -s ' \n' ' ' <<<"$t_out")
 check "…(name: command args, quotes, not calibrated)" eval \
-	'contains "$t_out" "--commands FILE" && contains "$t_out" "no escapes" && contains "$t_out" "Commands are not calibrated"'
+	'contains "$help" "--commands FILE" && contains "$help" "no escapes" && contains "$help" "commands are not calibrated"'
 
 # One name rule with run --name: a '+' is allowed (g++).
 printf 'g++: true\nb: true\n' >"$t_tmp/plus.txt"
