@@ -62,7 +62,8 @@ const struct cli_example matrix_examples[] = {
 	  "smtbench matrix" },
 	{ "your own workloads, one a line in a file, each cell to ±5% within two hours",
 	  "smtbench matrix --commands workloads.txt --precision 5 --duration 2h" },
-	{ "continue a matrix that was stopped", "smtbench matrix --resume results/20261129T192606Z-host" },
+	{ "then smtbench fleet pools the matrix folders of many nodes cell by cell per CPU model",
+	  "smtbench fleet /shared/fleet --out /shared/fleet/fleet-report" },
 	{ 0 },
 };
 
