@@ -29,29 +29,6 @@ static void on_stop(int sig)
 	stop_requested = sig;
 }
 
-/* "0-3,8" from the CPUs set in set (the first ncpus); "none" when empty. */
-static void cpu_list(const cpu_set_t *set, int ncpus, char *out, size_t size)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	for (int cpu = 0; cpu < ncpus && cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, set))
-			continue;
-		int last = cpu;
-		while (last + 1 < ncpus && last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-			last++;
-		int n = last == cpu ? snprintf(out + used, size - used, "%s%d", used ? "," : "", cpu)
-		                    : snprintf(out + used, size - used, "%s%d-%d", used ? "," : "",
-		                               cpu, last);
-		if (n < 0 || (size_t)n >= size - used)
-			break;
-		used += (size_t)n;
-		cpu = last;
-	}
-	if (!used)
-		snprintf(out, size, "none");
-}
-
 static const char *thread_label(const struct threads_thread *th, char *buf, size_t size)
 {
 	snprintf(buf, size, "%d (%s)", th->tid, th->comm);
@@ -71,9 +48,9 @@ static char *warning_text(const struct threads_result *r, const struct threads_w
 	if (!w->idle_allowed) {
 		cpu_set_t both;
 		CPU_OR(&both, &a->allowed, &b->allowed);
-		char allowed[128];
-		cpu_list(&both, r->ncpus, allowed, sizeof allowed);
-		snprintf(tail, sizeof tail, "; their allowed CPUs (%s) keep them off it", allowed);
+		char *allowed = text_cpu_list(&both, true);
+		snprintf(tail, sizeof tail, "; their allowed CPUs (%.100s) keep them off it", allowed);
+		free(allowed);
 	}
 	return xasprintf("threads %s and %s shared %s in %.0f%% of the samples where both ran, "
 	                 "while core %d was idle (busy %.0f%% of the window)%s",
@@ -137,15 +114,13 @@ static void print_threads(const struct threads_result *r)
 	       "CPU time");
 	for (int i = 0; i < r->nthreads; i++) {
 		const struct threads_thread *th = &r->threads[i];
-		char allowed[128], ran[128];
-		if (th->allowed_known)
-			cpu_list(&th->allowed, r->ncpus, allowed, sizeof allowed);
-		else
-			snprintf(allowed, sizeof allowed, "?");
+		char ran[128], *allowed = th->allowed_known ? text_cpu_list(&th->allowed, true)
+		                                            : xstrdup("?");
 		ran_on_text(r, th, ran, sizeof ran);
 		printf("  %-8d %-8d %-16s %-10s %-24s %.2f s (%.0f%%)%s\n", th->pid, th->tid, th->comm,
-		       allowed, ran, th->cpu_s, r->window_s > 0 ? 100 * th->cpu_s / r->window_s : 0,
-		       th->exited ? ", exited" : "");
+		       *allowed ? allowed : "none", ran, th->cpu_s,
+		       r->window_s > 0 ? 100 * th->cpu_s / r->window_s : 0, th->exited ? ", exited" : "");
+		free(allowed);
 	}
 }
 
@@ -199,28 +174,8 @@ static json_t *json_share(int count, int of)
 	return json_real(of > 0 ? (double)count / of : 0);
 }
 
-static json_t *json_result(const struct threads_result *r)
+static json_t *json_threads(const struct threads_result *r)
 {
-	json_t *root = json_object(), *pids = json_array(), *processes = json_array();
-	for (int i = 0; i < r->nprocesses; i++) {
-		const struct threads_process *p = &r->processes[i];
-		json_array_append_new(pids, json_integer(p->pid));
-		json_array_append_new(processes, json_pack("{s:i, s:s, s:b, s:o}", "pid", p->pid,
-		                                           "comm", p->comm, "exited", p->exited,
-		                                           "exited_after_s", p->exited
-		                                           ? json_real(p->exited_after_s)
-		                                           : json_null()));
-	}
-	json_object_set_new(root, "pids", pids);
-	json_object_set_new(root, "window_s", json_real(r->window_s));
-	json_object_set_new(root, "interval_ms", json_integer(r->interval_ms));
-	json_object_set_new(root, "samples", json_integer(r->samples));
-	json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
-	json_object_set_new(root, "sampler_cpu_s", json_real(r->sampler_cpu_s));
-	json_object_set_new(root, "sampler_cpu", r->sampler_cpu >= 0 ? json_integer(r->sampler_cpu)
-	                                                             : json_null());
-	json_object_set_new(root, "sampler_note", json_string(r->sampler_note));
-	json_object_set_new(root, "processes", processes);
 	json_t *threads = json_array();
 	for (int i = 0; i < r->nthreads; i++) {
 		const struct threads_thread *th = &r->threads[i];
@@ -237,8 +192,13 @@ static json_t *json_result(const struct threads_result *r)
 			"ran_on_samples", ran_on_samples, "cpu_s", th->cpu_s, "running_samples",
 			th->running_samples, "exited", th->exited));
 	}
-	json_object_set_new(root, "threads", threads);
-	json_t *pairs = json_array();
+	return threads;
+}
+
+/* The pairs, the CPUs and the warnings. */
+static void json_answer(const struct threads_result *r, json_t *root)
+{
+	json_t *pairs = json_array(), *cpus = json_array(), *warnings = json_array();
 	for (int i = 0; i < r->npairs; i++) {
 		const struct threads_pair *p = &r->pairs[i];
 		json_array_append_new(pairs, json_pack(
@@ -248,22 +208,41 @@ static json_t *json_result(const struct threads_result *r)
 			json_share(p->same_pu, p->both_running), "different_cores",
 			json_share(p->different_cores, p->both_running)));
 	}
-	json_object_set_new(root, "pairs", pairs);
-	json_t *cpus = json_array();
 	for (int i = 0; i < r->ncpus; i++)
 		json_array_append_new(cpus, json_pack("{s:i, s:o, s:o}", "cpu", r->cpus[i].cpu, "core",
 		                                      r->cpus[i].core >= 0
 		                                      ? json_integer(r->cpus[i].core) : json_null(),
 		                                      "busy", r->cpus[i].busy >= 0
 		                                      ? json_real(r->cpus[i].busy) : json_null()));
-	json_object_set_new(root, "cpus", cpus);
-	json_t *warnings = json_array();
 	for (int i = 0; i < r->nwarnings; i++) {
 		char *text = warning_text(r, &r->warnings[i]);
 		json_array_append_new(warnings, json_string(text));
 		free(text);
 	}
+	json_object_set_new(root, "pairs", pairs);
+	json_object_set_new(root, "cpus", cpus);
 	json_object_set_new(root, "warnings", warnings);
+}
+
+static json_t *json_result(const struct threads_result *r)
+{
+	json_t *pids = json_array(), *processes = json_array();
+	for (int i = 0; i < r->nprocesses; i++) {
+		const struct threads_process *p = &r->processes[i];
+		json_array_append_new(pids, json_integer(p->pid));
+		json_array_append_new(processes, json_pack("{s:i, s:s, s:b, s:o}", "pid", p->pid,
+		                                           "comm", p->comm, "exited", p->exited,
+		                                           "exited_after_s", p->exited
+		                                           ? json_real(p->exited_after_s)
+		                                           : json_null()));
+	}
+	json_t *root = json_pack("{s:o, s:f, s:i, s:i, s:b, s:f, s:o, s:s, s:o, s:o}", "pids", pids,
+	                         "window_s", r->window_s, "interval_ms", r->interval_ms, "samples",
+	                         r->samples, "interrupted", r->interrupted, "sampler_cpu_s",
+	                         r->sampler_cpu_s, "sampler_cpu", r->sampler_cpu >= 0
+	                         ? json_integer(r->sampler_cpu) : json_null(), "sampler_note",
+	                         r->sampler_note, "processes", processes, "threads", json_threads(r));
+	json_answer(r, root);
 	return root;
 }
 

@@ -14,6 +14,7 @@
 #ifndef SMTBENCH_COMMON_TEXT_H
 #define SMTBENCH_COMMON_TEXT_H
 
+#include <sched.h>
 #include <stdbool.h>
 
 #include <jansson.h>
@@ -62,5 +63,10 @@ void text_err(int status, const char *fmt, ...) __attribute__((noreturn, format(
  */
 json_t *text_to_json(const char *text);
 char *text_from_json(const json_t *value);
+
+/* The one formatter of a set of CPUs, ascending, into a new string (exits on out of memory):
+ * Linux's list form with ranges ("0-3,8") as messages and tables show it, or without ranges
+ * ("0,1,2,3,8") for SMTBENCH_CPUS, one number per CPU as programs split it; "" for none. */
+char *text_cpu_list(const cpu_set_t *set, bool ranges);
 
 #endif

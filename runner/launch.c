@@ -154,9 +154,7 @@ struct store *launch_create_folder(struct experiment *e, const struct topo *topo
 	if (!s)
 		text_errx(EXIT_USAGE, "%s", err);
 	e->meta = meta_new(e, info);
-	char *xml_path = xasprintf("%s/topology.xml", store_dir(s));
-	int rc = topo_export_xml(topo, xml_path, err, sizeof err);
-	free(xml_path);
+	int rc = topo_export_xml(topo, store_dir(s), "topology.xml", err, sizeof err);
 	if (rc == 0)
 		rc = meta_save(e->meta, store_dir(s), err, sizeof err);
 	if (rc == 0)
