@@ -33,15 +33,6 @@ enum placement matrix_placement(const struct plan *p)
 	return PLACEMENT_SOLO;
 }
 
-static json_t *calibration_json(const struct calibration *c)
-{
-	if (c->iters == 0)
-		return json_null();
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:i}", "iters", (json_int_t)c->iters,
-	                 "trial_time_s", c->trial_time_s, "ns_per_iter", c->ns_per_iter,
-	                 "startup_s", c->startup_s, "calibration_s", c->calibration_s, "pu", c->pu);
-}
-
 json_t *matrix_meta_json(const struct experiment *e)
 {
 	json_t *kernels = json_array(), *cells = json_array();
@@ -61,7 +52,7 @@ json_t *matrix_meta_json(const struct experiment *e)
 			"{s:s, s:I, s:o, s:s, s:o}", "name", w->name,
 			"iters", (json_int_t)strtoull(w->argv[1], NULL, 10),
 			"path", text_to_json(w->path), "sha256", w->sha256,
-			"calibration", calibration_json(&e->cal_workloads[i])));
+			"calibration", calibration_to_json(&e->cal_workloads[i])));
 	}
 	for (int i = 0; i < e->plan.ncells; i++) {
 		const struct plan_cell *c = &e->plan.cells[i];
