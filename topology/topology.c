@@ -221,52 +221,24 @@ static bool spec_is_file(const char *spec)
 }
 
 /* An XML topology file whole, refused when larger than this: a real machine's export is tens of
- * kilobytes (a few MB for the largest), so a bigger file is not one, and reading it would only
- * cost time and memory. */
-#define TOPO_XML_MAX_BYTES (64L << 20)
+ * kilobytes (a few MB for the largest), so a bigger file is not one. */
+#define TOPO_XML_MAX_BYTES ((size_t)64 << 20)
 /* What the parser in the trial child may use before it is stopped. */
 #define TOPO_XML_CPU_LIMIT_S 30
 
-/* The file at path into a new NUL-terminated buffer (*len without the NUL); -1 with err. */
+/* The file at path into a new NUL-terminated buffer (*len without the NUL): a regular file,
+ * or a pipe (`--topology <(lstopo --of xml)`); a FIFO with no writer reads as empty instead of
+ * blocking the open, and a device is refused (fileio.h). -1 with err. */
 static int read_xml_file(const char *path, char **out, size_t *len, char *err, size_t err_size)
 {
-	/* A regular file, or a pipe (`--topology <(lstopo --of xml)`); a FIFO with no writer
-	 * reads as empty instead of blocking the open, and a device is refused (fileio.h). */
 	char why[ERR_LEN];
 	int fd = fileio_open_readable(path, why, sizeof why);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		set_error(err, err_size, "cannot read topology file: %s", fd < 0 ? why : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > TOPO_XML_MAX_BYTES) {
-		set_error(err, err_size, "topology file '%s' is larger than %ld MiB: not an hwloc XML "
-		          "export", path, TOPO_XML_MAX_BYTES >> 20);
-		close(fd);
-		return -1;
-	}
-	char *buf = malloc((size_t)TOPO_XML_MAX_BYTES + 2);
-	ssize_t n = buf ? fileio_read_full(fd, buf, (size_t)TOPO_XML_MAX_BYTES + 1) : -1;
-	int saved = errno;
-	close(fd);
-	if (n < 0 || n > TOPO_XML_MAX_BYTES || n == 0) {
-		if (n == 0)
-			set_error(err, err_size, "topology file '%s' is empty", path);
-		else if (n > 0)
-			set_error(err, err_size, "topology file '%s' is larger than %ld MiB: not an hwloc "
-			          "XML export", path, TOPO_XML_MAX_BYTES >> 20);
-		else
-			set_error(err, err_size, "cannot read topology file '%s': %s", path,
-			          buf ? strerror(saved) : "out of memory");
-		free(buf);
-		return -1;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = (size_t)n;
-	return 0;
+	*out = fd < 0 ? NULL : fileio_read_fd(fd, path, TOPO_XML_MAX_BYTES, len, why, sizeof why);
+	if (!*out)
+		set_error(err, err_size, "cannot read topology file: %s", why);
+	else if (*len == 0)
+		set_error(err, err_size, "topology file '%s' is empty", path);
+	return *out && *len ? 0 : -1;
 }
 
 /* The XML format of an hwloc export, from its <topology version="MAJOR.MINOR"> tag. False when
