@@ -186,74 +186,71 @@ static json_t *json_pus(const int *pus, int n)
 	return arr;
 }
 
-/* A source's CPU model, or null when it names none (or is not UTF-8, which JSON cannot hold). */
+/* A name from the topology (a CPU model, a kind), or null when it is not UTF-8, which JSON
+ * cannot hold. */
+static json_t *json_text(const char *name)
+{
+	json_t *s = json_string(name);
+	return s ? s : json_null();
+}
+
+/* A source's CPU model, or null when it names none (or is not UTF-8). */
 static json_t *json_model(const char *model)
 {
-	json_t *s = model[0] ? json_string(model) : NULL;
-	return s ? s : json_null();
+	return model[0] ? json_text(model) : json_null();
+}
+
+static json_t *json_pair(const struct topo_pair *pair)
+{
+	json_t *obj = json_pack("{s:s, s:b}", "name", placement_name(pair->placement), "available",
+	                        pair->available);
+	if (!pair->available)
+		json_object_set_new(obj, "reason", json_string(pair->reason));
+	if (pair->available)
+		json_object_set_new(obj, "pus", json_pus(pair->pus, pair->npus));
+	if (pair->available && pair->placement != PLACEMENT_SOLO)
+		json_object_set_new(obj, "shares", json_string(pair->shares));
+	if (pair->available && pair->core >= 0)
+		json_object_set_new(obj, "core", json_integer(pair->core));
+	return obj;
 }
 
 static json_t *json_info(const struct topo_info *info, const struct topo_pair pairs[PLACEMENT_COUNT])
 {
-	json_t *root = json_object();
-	json_object_set_new(root, "source", json_string(info->source_name));
-	json_object_set_new(root, "pus", json_integer(info->pus));
-	json_object_set_new(root, "cores", json_integer(info->cores));
-	json_object_set_new(root, "packages", json_integer(info->packages));
-	json_object_set_new(root, "max_threads_per_core", json_integer(info->max_threads_per_core));
-	json_object_set_new(root, "smt", json_string(info->smt));
-	json_object_set_new(root, "virtual_machine", json_boolean(info->virtual_machine));
-	if (info->source == TOPO_THIS_SYSTEM) {
-		struct topo_cpu_quota quota;
+	json_t *root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:b}", "source", info->source_name,
+	                         "pus", info->pus, "cores", info->cores, "packages", info->packages,
+	                         "max_threads_per_core", info->max_threads_per_core, "smt", info->smt,
+	                         "virtual_machine", info->virtual_machine);
+	struct topo_cpu_quota quota;
+	if (info->source == TOPO_THIS_SYSTEM)
 		topo_cpu_quota(&quota);
+	if (info->source == TOPO_THIS_SYSTEM)
 		json_object_set_new(root, "cpu_quota", quota.cpus > 0 ? json_real(quota.cpus)
 		                                                      : json_null());
-	}
 	if (info->hypervisor[0])
 		json_object_set_new(root, "hypervisor", json_string(info->hypervisor));
-	json_object_set_new(root, "cpu_model", json_string(info->cpu_model));
-	json_object_set_new(root, "cpu_model_sources",
-	                    json_pack("{s:o, s:o}", "hwloc", json_model(info->cpu_model_hwloc),
-	                              "proc_cpuinfo", json_model(info->cpu_model_proc)));
-	json_object_set_new(root, "disallowed_pus", json_integer(info->disallowed_pus));
-	json_t *kinds = json_array();
-	for (int k = 0; k < info->nkinds; k++) {
-		json_t *kind = json_object();
-		json_object_set_new(kind, "name", json_string(info->kinds[k].name));
-		json_object_set_new(kind, "cores", json_integer(info->kinds[k].cores));
-		json_object_set_new(kind, "pus", json_integer(info->kinds[k].pus));
-		json_object_set_new(kind, "max_threads_per_core",
-		                    json_integer(info->kinds[k].max_threads_per_core));
-		json_array_append_new(kinds, kind);
-	}
-	json_object_set_new(root, "cpu_kinds", kinds);
-	json_t *list = json_array();
-	for (int p = 0; p < PLACEMENT_COUNT; p++) {
-		const struct topo_pair *pair = &pairs[p];
-		json_t *obj = json_object();
-		json_object_set_new(obj, "name", json_string(placement_name(pair->placement)));
-		json_object_set_new(obj, "available", json_boolean(pair->available));
-		if (pair->available) {
-			json_object_set_new(obj, "pus", json_pus(pair->pus, pair->npus));
-			if (pair->placement != PLACEMENT_SOLO)
-				json_object_set_new(obj, "shares", json_string(pair->shares));
-			if (pair->core >= 0)
-				json_object_set_new(obj, "core", json_integer(pair->core));
-		} else {
-			json_object_set_new(obj, "reason", json_string(pair->reason));
-		}
-		json_array_append_new(list, obj);
-	}
-	json_object_set_new(root, "placements", list);
+	json_t *kinds = json_array(), *list = json_array();
+	for (int k = 0; k < info->nkinds; k++)
+		json_array_append_new(kinds, json_pack("{s:o, s:i, s:i, s:i}", "name",
+		                                       json_text(info->kinds[k].name), "cores",
+		                                       info->kinds[k].cores,
+		                                       "pus", info->kinds[k].pus, "max_threads_per_core",
+		                                       info->kinds[k].max_threads_per_core));
+	for (int p = 0; p < PLACEMENT_COUNT; p++)
+		json_array_append_new(list, json_pair(&pairs[p]));
+	json_object_update_new(root, json_pack(
+		"{s:o, s:{s:o, s:o}, s:i, s:o, s:o}", "cpu_model", json_text(info->cpu_model),
+		"cpu_model_sources",
+		"hwloc", json_model(info->cpu_model_hwloc), "proc_cpuinfo",
+		json_model(info->cpu_model_proc), "disallowed_pus", info->disallowed_pus, "cpu_kinds",
+		kinds, "placements", list));
 	return root;
 }
 
 static json_t *json_relation(const struct topo_relation *rel)
 {
-	json_t *root = json_object();
-	json_object_set_new(root, "pus", json_pus(rel->pus, 2));
-	json_object_set_new(root, "relation", json_string(placement_name(rel->relation)));
-	json_object_set_new(root, "shares", json_string(rel->shares));
+	json_t *root = json_pack("{s:o, s:s, s:s}", "pus", json_pus(rel->pus, 2), "relation",
+	                         placement_name(rel->relation), "shares", rel->shares);
 	if (rel->core >= 0)
 		json_object_set_new(root, "core", json_integer(rel->core));
 	return root;
