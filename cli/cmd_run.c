@@ -14,7 +14,6 @@
 #include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
-#include "runner/precision.h"
 #include "runner/workload.h"
 
 #define DEFAULT_TRIALS 30
@@ -107,18 +106,6 @@ static void take_names(const char *list, struct run_options *o)
 			           "--name A,B)", o->names[i], WORKLOAD_NAME_RULE);
 }
 
-static void list_kernels(void)
-{
-	/* Not a default: run calibrates its count unless --iters is given. This one took about
-	 * 0.25 s alone where kernels.c measured it, and only scales --beside-kernel's count. */
-	printf("%-16s %-26s %15s  %s\n", "kernel", "bound by", "reference iters", "what it does");
-	for (size_t i = 0; i < kernel_count(); i++) {
-		const struct kernel *k = kernel_at(i);
-		printf("%-16s %-26s %15lu  %s\n", k->name, k->bound_by, k->default_iters, k->summary);
-	}
-	exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME);
-}
-
 /* One option of cli_getopt into e or o; bad values exit 2. */
 static void take_option(int opt, struct experiment *e, struct run_options *o)
 {
@@ -138,7 +125,7 @@ static void take_option(int opt, struct experiment *e, struct run_options *o)
 		break;
 	case OPT_NAME: take_names(optarg, o); break;
 	case OPT_ONE_PROCESS: e->one_process = true; break;
-	case OPT_LIST_KERNELS: list_kernels();
+	case OPT_LIST_KERNELS: exit(kernels_print(stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME);
 	}
 }
 
@@ -303,21 +290,6 @@ static void print_workload_sizes(const struct experiment *e)
 		printf("  beside %s: %lu iterations\n", e->beside_kernel, e->beside_iters);
 }
 
-/* The comparison --precision follows, as the plan states it. */
-static void print_precision(const struct experiment *e)
-{
-	struct precision_tracker t;
-	precision_init(&t, e->precision_pct, e->plan.placements, e->plan.nplacements);
-	if (t.have_comparison)
-		printf("  stops when %s/%s%s is known to ±%g%% (95%% interval, paired by block, as "
-		       "analyze gives it), after at least %d blocks, or at the limit above\n",
-		       placement_name(t.a), placement_name(t.b), e->one_process ? " (wall time)" : "",
-		       e->precision_pct, PRECISION_MIN_BLOCKS);
-	else
-		printf("  --precision %g: one placement has nothing to compare with; the run goes to "
-		       "the limit above\n", e->precision_pct);
-}
-
 static void print_plan(const struct experiment *e)
 {
 	char *a = xescaped(e->a.name), *b = e->b.argv ? xescaped(e->b.name) : NULL;
@@ -348,8 +320,7 @@ static void print_plan(const struct experiment *e)
 		       "warm-up block%s first), seed %llu\n", e->plan.nplacements, e->duration_s,
 		       e->warmup, e->warmup == 1 ? "" : "s", (unsigned long long)e->plan.seed);
 	print_workload_sizes(e);
-	if (e->precision_pct > 0)
-		print_precision(e);
+	launch_print_precision(e);
 	launch_print_protections(e);
 	fflush(stdout);
 }

@@ -12,6 +12,7 @@
 #include "common/alloc.h"
 #include "common/text.h"
 #include "runner/meta.h"
+#include "runner/precision.h"
 #include "runner/trial.h"
 
 char *launch_default_dir(void)
@@ -165,6 +166,20 @@ struct store *launch_create_folder(struct experiment *e, const struct topo *topo
 		          err);
 	}
 	return s;
+}
+
+void launch_print_precision(const struct experiment *e)
+{
+	struct precision_tracker t;
+	precision_init(&t, e->precision_pct, e->plan.placements, e->plan.nplacements);
+	if (e->precision_pct > 0 && t.have_comparison)
+		printf("  stops when %s/%s%s is known to ±%g%% (95%% interval, paired by block, as "
+		       "analyze gives it), after at least %d blocks, or at the limit above\n",
+		       placement_name(t.a), placement_name(t.b), e->one_process ? " (wall time)" : "",
+		       e->precision_pct, PRECISION_MIN_BLOCKS);
+	else if (e->precision_pct > 0)
+		printf("  --precision %g: one placement has nothing to compare with; the run goes to "
+		       "the limit above\n", e->precision_pct);
 }
 
 void launch_print_protections(const struct experiment *e)

@@ -47,6 +47,9 @@ void launch_warn_about_machine(const struct experiment *e, const struct topo_inf
 struct store *launch_create_folder(struct experiment *e, const struct topo *topo,
                                    const struct topo_info *info);
 
+/* With --precision, the comparison the run follows and the target, as run's plan states them. */
+void launch_print_precision(const struct experiment *e);
+
 /* The trial time limit and the stop signals the run ignores, as the plan states them. */
 void launch_print_protections(const struct experiment *e);
 

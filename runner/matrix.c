@@ -235,8 +235,8 @@ static int line_error(char *err, size_t err_size, const char *file, long line, c
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	char *shown = text_escape(file);
-	set_error(err, err_size, "%s:%ld: %s", shown ? shown : "?", line, what);
+	char *shown = xescaped(file);
+	set_error(err, err_size, "%s:%ld: %s", shown, line, what);
 	free(shown);
 	return -1;
 }
@@ -394,9 +394,9 @@ int matrix_commands_read(const char *file, struct experiment *e, char *err, size
 	}
 	free(text);
 	if (rc == 0 && e->nworkloads == 0) {
-		char *shown = text_escape(file);
+		char *shown = xescaped(file);
 		set_error(err, err_size, "%s: no commands in the file (a line is `name: command args`)",
-		          shown ? shown : "?");
+		          shown);
 		free(shown);
 		rc = -1;
 	}

@@ -687,7 +687,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
  * escape or a UTF-8 character. */
 static void sanitize_token(const char *in, char *out, size_t outlen)
 {
-	char *shown = in ? text_escape(in) : NULL;
+	char *shown = in ? xescaped(in) : NULL;
 	size_t i = 0;
 	while (shown && shown[i]) {
 		unsigned char c = (unsigned char)shown[i];

@@ -118,8 +118,8 @@ static int read_stat(const char *path, struct stat_line *out)
 /* The name in the first line of a file such as /proc/PID/comm, escaped, into out. */
 static void escaped_copy(char *out, size_t size, const char *raw)
 {
-	char *escaped = text_escape(raw);
-	snprintf(out, size, "%s", escaped ? escaped : "?");
+	char *escaped = xescaped(raw);
+	snprintf(out, size, "%s", escaped);
 	free(escaped);
 }
 
