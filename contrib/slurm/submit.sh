@@ -47,7 +47,15 @@ while (($#)) && [[ $1 != -- ]]; do
 	shift
 done
 (($#)) && shift # the --
+# The jobs run in FLEET_DIR (sbatch --chdir), so every path they are given is made absolute here:
+# a relative FLEET_DIR or SMTBENCH would be read again from inside FLEET_DIR (rel/rel/NODE).
 mkdir -p "$FLEET_DIR"
+FLEET_DIR=$(cd "$FLEET_DIR" && pwd)
+export FLEET_DIR
+case ${SMTBENCH:-} in
+	*/*) [[ $SMTBENCH == /* ]] || SMTBENCH=$(cd "$(dirname "$SMTBENCH")" && pwd)/${SMTBENCH##*/}
+	     export SMTBENCH ;;
+esac
 # ${a[@]+"${a[@]}"}: an empty array under set -u fails on bash before 4.4.
 runs=$(sbatch --parsable --chdir="$FLEET_DIR" ${sbatch_opts[@]+"${sbatch_opts[@]}"} "$script" "$@")
 runs=${runs%%;*}
