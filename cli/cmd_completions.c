@@ -20,6 +20,9 @@ const struct cli_option completions_options[] = { { 0 } };
 const struct cli_example completions_examples[] = {
 	{ "bash's completions in this shell", "source <(smtbench completions bash)" },
 	{ "zsh's, for one user", "smtbench completions zsh >~/.zfunc/_smtbench" },
+	{ "the tables themselves, one option a line: the command, the long option, its short form "
+	  "or -, and what its value is (flag, word, choice, kernel, placements, file or dir)",
+	  "smtbench completions options" },
 	{ 0 },
 };
 
