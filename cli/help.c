@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fileio.h"
 #include "common/text.h"
 
 const char cli_exit_status[] =
@@ -226,8 +227,9 @@ static int man_part(FILE *out, const char *name)
 int cli_man_refresh(FILE *in, FILE *out)
 {
 	static const char begin[] = ".\\\" generated: ", end[] = ".\\\" end of generated: ";
-	char line[1024], part[128] = "";
-	while (fgets(line, sizeof line, in)) {
+	char *line = NULL, part[128] = "";
+	size_t cap = 0;
+	while (fileio_read_line(in, &line, &cap, 1 << 16) > 0) {
 		bool opens = !part[0] && !strncmp(line, begin, strlen(begin));
 		bool closes = part[0] && !strncmp(line, end, strlen(end));
 		if (!part[0] || closes)
@@ -240,9 +242,11 @@ int cli_man_refresh(FILE *in, FILE *out)
 		         line + strlen(begin));
 		if (man_part(out, part) != 0) {
 			text_warnx("the man page names a generated part '%s' that no table has", part);
+			free(line);
 			return -1;
 		}
 	}
+	free(line);
 	if (part[0])
 		text_warnx("the man page's generated part '%s' has no end line", part);
 	return part[0] || ferror(in) ? -1 : 0;

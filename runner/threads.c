@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/cpustat.h"
 #include "common/alloc.h"
@@ -126,16 +127,17 @@ static void escaped_copy(char *out, size_t size, const char *raw)
 /* Tgid of a /proc/PID/status, or -1. */
 static int read_tgid(int pid)
 {
-	char path[64], line[256];
+	char path[64], *line = NULL;
+	size_t cap = 0;
 	snprintf(path, sizeof path, "/proc/%d/status", pid);
 	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
 	int tgid = -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
+	while (f && tgid < 0 && fileio_read_line(f, &line, &cap, 1 << 16) > 0)
+		if (sscanf(line, "Tgid: %d", &tgid) != 1)
+			tgid = -1;
+	free(line);
+	if (f)
+		fclose(f);
 	return tgid;
 }
 
@@ -555,14 +557,9 @@ static void record_processes(struct threads_result *out, const int *pids, int np
 		if (twice)
 			continue;
 		p->pid = pids[i];
-		char path[64], raw[64] = "";
+		char path[64], raw[64];
 		snprintf(path, sizeof path, "/proc/%d/comm", p->pid);
-		FILE *f = fopen(path, "re");
-		if (f) {
-			if (fgets(raw, sizeof raw, f))
-				raw[strcspn(raw, "\n")] = '\0';
-			fclose(f);
-		}
+		fileio_read_first_line(path, raw, sizeof raw);
 		escaped_copy(p->comm, sizeof p->comm, raw);
 		out->nprocesses++;
 	}
