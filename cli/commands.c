@@ -334,9 +334,11 @@ int parse_duration_s(const char *text, double *out_s)
 unsigned long cli_whole(const char *command, unsigned long min, unsigned long max)
 {
 	unsigned long value;
+	char top[32];
+	snprintf(top, sizeof top, max == (unsigned long)INT64_MAX ? "2^63-1" : "%lu", max);
 	if (parse_ulong(optarg, min, max, &value) != 0)
-		usage_exit(command, "--%s: '%s' is not a whole number from %lu to %lu", cli_option_name,
-		           optarg, min, max);
+		usage_exit(command, "--%s: '%s' is not a whole number from %lu to %s", cli_option_name,
+		           optarg, min, top);
 	return value;
 }
 
