@@ -47,6 +47,17 @@ static const char *value_words(enum cli_value v, const char *choices, char *out,
 	return out;
 }
 
+/* The first clause of an option's sentence (an alias: its option's), for a completion menu. */
+static const char *brief(const struct cli_option *o, char *out, size_t size)
+{
+	while (!o->help)
+		o--;
+	snprintf(out, size, "%.*s", (int)strcspn(o->help, ";("), o->help);
+	for (size_t n = strlen(out); n > 0 && out[n - 1] == ' ';)
+		out[--n] = '\0';
+	return out;
+}
+
 /* Calls f on every option of command c: its rows, then -h and -V. */
 #define EACH_OPTION(c, o) \
 	for (int table_ = 0; table_ < 2; table_++) \
@@ -141,11 +152,11 @@ static void print_bash(void)
 	       "complete -o filenames -F _smtbench smtbench\n");
 }
 
-/* text for zsh inside single quotes, a ':' escaped where it would end a field. */
+/* text for zsh inside single quotes, a ':', '[' or ']' escaped where it would end a field. */
 static void zsh_text(const char *text)
 {
 	for (const char *p = text; *p; p++)
-		printf("%s", *p == '\'' ? "'\\''" : *p == ':' ? "\\:" : (char[2]){ *p, 0 });
+		printf("%s%c", *p == '\'' ? "'\\'" : strchr(":[]", *p) ? "\\" : "", *p);
 }
 
 /* zsh's action for a value or an operand of this kind. */
@@ -166,9 +177,16 @@ static void zsh_command(const struct subcommand *c)
 		const char *action = o->value == CLI_FLAG ? "" : zsh_action(o->value, o->choices, buf,
 		                                                            sizeof buf);
 		const char *colon = o->value == CLI_FLAG ? "" : ":value:";
-		printf(" \\\n\t\t\t'--%s%s%s%s'", o->name, *colon ? "=" : "", colon, action);
-		if (o->letter)
-			printf(" \\\n\t\t\t'-%c%s%s%s'", o->letter, *colon ? "+" : "", colon, action);
+		char about[160];
+		brief(o, about, sizeof about);
+		printf(" \\\n\t\t\t'--%s%s[", o->name, *colon ? "=" : "");
+		zsh_text(about);
+		printf("]%s%s'", colon, action);
+		if (o->letter) {
+			printf(" \\\n\t\t\t'-%c%s[", o->letter, *colon ? "+" : "");
+			zsh_text(about);
+			printf("]%s%s'", colon, action);
+		}
 	}
 	if (c->operands != CLI_FLAG)
 		printf(" \\\n\t\t\t'*:%s:%s'", value_kind[c->operands], c->operands == CLI_PID
@@ -213,6 +231,13 @@ static void print_zsh(void)
 	       "_smtbench \"$@\"\n");
 }
 
+/* text inside fish's single quotes, where \\ and \' are the only escapes. */
+static void fish_text(const char *text)
+{
+	for (const char *p = text; *p; p++)
+		printf("%s%c", *p == '\'' || *p == '\\' ? "\\" : "", *p);
+}
+
 /* fish's flags for a value or an operand of this kind. */
 static void fish_value(enum cli_value v, const char *choices)
 {
@@ -231,17 +256,14 @@ static void fish_command(const struct subcommand *c)
 {
 	const char *n = "-n '__fish_seen_subcommand_from";
 	EACH_OPTION(c, o) {
-		const struct cli_option *said = o;
-		while (!said->help)
-			said--;
+		char about[160];
 		printf("complete -c smtbench %s %s; and not __smtbench_after_dashes' -l %s", n, c->name,
 		       o->name);
 		if (o->letter)
 			printf(" -s %c", o->letter);
 		fish_value(o->value, o->choices);
 		printf(" -d '");
-		for (const char *p = said->help; *p; p++)
-			printf("%s%c", *p == '\'' || *p == '\\' ? "\\" : "", *p);
+		fish_text(brief(o, about, sizeof about));
 		printf("'\n");
 	}
 	printf("complete -c smtbench %s %s; and not __smtbench_after_dashes'", n, c->name);
@@ -267,9 +289,7 @@ static void print_fish(void)
 	       "complete -c smtbench -n __fish_use_subcommand -a help -d 'the help of a command'\n");
 	for (size_t i = 0; i < subcommand_count; i++) {
 		printf("complete -c smtbench -n __fish_use_subcommand -a %s -d '", subcommands[i].name);
-		/* fish's single quotes: \\ and \' are the only escapes. */
-		for (const char *p = subcommands[i].summary; *p; p++)
-			printf("%s%c", *p == '\'' || *p == '\\' ? "\\" : "", *p);
+		fish_text(subcommands[i].summary);
 		printf("'\ncomplete -c smtbench -n '__fish_seen_subcommand_from help' -f -a %s\n",
 		       subcommands[i].name);
 	}

@@ -174,7 +174,7 @@ for command in want:
     elif shell == "zsh":
         m = re.search(r"^\t%s\)\n(.*?)^\t\t;;" % re.escape(command), text, re.M | re.S)
         body = m.group(1) if m else ""
-        got[command] = set(re.findall(r"'(--?[A-Za-z][A-Za-z-]*)[=+]?[:']", body))
+        got[command] = set(re.findall(r"'(--?[A-Za-z][A-Za-z-]*)[=+]?(?:\[(?:[^]\\]|\\.)*\])?[:']", body))
     else:
         got[command] = set()
         cond = "'__fish_seen_subcommand_from %s;" % command
@@ -238,7 +238,7 @@ for line in table.splitlines():
         continue
     m = re.search(r"^\t%s\)\n(.*?)^\t\t;;" % re.escape(command), zsh, re.M | re.S)
     want = ":_files'" if kind == "file" else ":_files -/'"
-    if not m or "'%s=:value%s" % (long, want) not in m.group(1):
+    if not m or not re.search(r"'%s=\[(?:[^]\\]|\\.)*\]:value%s" % (re.escape(long), re.escape(want)), m.group(1)):
         bad.append("zsh %s %s" % (command, long))
     f = [l for l in fish.splitlines() if "from %s;" % command in l and " -l %s " % long[2:] in l]
     want = " -r -F" if kind == "file" else "__fish_complete_directories"
@@ -247,6 +247,9 @@ for line in table.splitlines():
 print("# not completed as a path:", bad) if bad else None
 sys.exit(1 if bad or "matrix --commands file" not in table.replace(" - ", " ") else 0)
 EOF2
+check "zsh and fish describe each option by its sentence's first clause (--blocks: measured blocks)" eval \
+	'grep -qF "'"'"'--blocks=[measured blocks]:value: '"'"'" "$t_tmp/completion.zsh" &&
+	 grep -q -- "from run; .* -l blocks -s b -x -d '"'"'measured blocks'"'"'" "$t_tmp/completion.fish"'
 if command -v zsh >/dev/null 2>&1; then
 	check "zsh -n reads the zsh script" zsh -n "$t_tmp/completion.zsh"
 else
