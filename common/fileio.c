@@ -258,11 +258,7 @@ int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const v
 		return -1;
 	}
 	size_t tmp_len = strlen(name) + 64;
-	char *tmp = malloc(tmp_len);
-	if (!tmp) {
-		set_error(err, err_size, "cannot write %s/%s: out of memory", dir, name);
-		return -1;
-	}
+	char *tmp = xmalloc(tmp_len);
 	int rc = -1;
 	if (write_temp(dirfd, dir, name, tmp, tmp_len, data, len, err, err_size) != 0)
 		goto out;
