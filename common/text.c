@@ -264,6 +264,8 @@ char *text_cpu_list(const cpu_set_t *set, bool ranges)
 		for (last = cpu; CPU_ISSET(cpu, set) && ranges && last + 1 < CPU_SETSIZE
 		     && CPU_ISSET(last + 1, set);)
 			last++;
+		if (last == cpu + 1) /* two in a row are two numbers, as taskset writes them */
+			last = cpu;
 		if (CPU_ISSET(cpu, set))
 			fprintf(out, "%s%d", ftell(out) ? "," : "", cpu);
 		if (last > cpu)

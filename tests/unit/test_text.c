@@ -137,16 +137,18 @@ static void messages(void)
 	      status, got);
 }
 
-/* The one CPU list formatter: ranges for a person, one number per CPU for SMTBENCH_CPUS. */
+/* The one CPU list formatter: ranges of three or more for a person (as taskset writes them),
+ * one number per CPU for SMTBENCH_CPUS. */
 static void cpu_lists(void)
 {
 	static const struct { int cpus[8], n; const char *ranges, *plain; } cases[] = {
 		{ { 0 }, 0, "", "" },
 		{ { 3 }, 1, "3", "3" },
-		{ { 1, 0 }, 2, "0-1", "0,1" },
+		{ { 1, 0 }, 2, "0,1", "0,1" },
+		{ { 4, 5, 6 }, 3, "4-6", "4,5,6" },
 		{ { 0, 1, 2, 3, 8 }, 5, "0-3,8", "0,1,2,3,8" },
-		{ { 5, 7, 9, 10 }, 4, "5,7,9-10", "5,7,9,10" },
-		{ { CPU_SETSIZE - 2, CPU_SETSIZE - 1 }, 2, "1022-1023", "1022,1023" },
+		{ { 5, 7, 9, 10 }, 4, "5,7,9,10", "5,7,9,10" },
+		{ { CPU_SETSIZE - 3, CPU_SETSIZE - 2, CPU_SETSIZE - 1 }, 3, "1021-1023", "1021,1022,1023" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		cpu_set_t set;
