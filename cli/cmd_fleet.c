@@ -14,49 +14,27 @@
 #include "common/text.h"
 #include "fleet/fleet.h"
 #include "cli/commands.h"
-#include "runner/util.h"
-
-static void fleet_help(void)
-{
-	subcommand_usage(stdout, "fleet");
-	printf("\n"
-	       "Finds every results folder (one holding meta.json or samples.csv) under the given\n"
-	       "folders, e.g. the FLEET_DIR the SLURM scripts in contrib/slurm/ write into, and\n"
-	       "reports:\n"
-	       "  per node   host, kernel, the headline comparison (sibling vs non-sibling where\n"
-	       "             measured, else the best the node allows): ratio, 95%% CI, verdict;\n"
-	       "  per group  (same CPU model, SMT state, workload and its settings, placements and\n"
-	       "             comparison) the pooled slowdown with its 95%% CI, the node-to-node\n"
-	       "             spread (sd of the log ratio: 0.05 is about 5 %%) and the interval a new\n"
-	       "             node would fall in, from a hierarchical model;\n"
-	       "  the nodes whose interval lies outside what the other nodes predict, to check;\n"
-	       "  matrix folders (smtbench matrix) apart, cell by cell: per group (same CPU model,\n"
-	       "             SMT state, placement, kind of workload) each cell pooled across the\n"
-	       "             nodes, as a heat map, and per cell the nodes that deviate;\n"
-	       "  every folder that could not be used, with its reason.\n"
-	       "\n"
-	       "  -j, --json     print the JSON contract instead of the text\n"
-	       "  -o, --out DIR  also write DIR/fleet.md, DIR/fleet.json and DIR/fleet.html (with\n"
-	       "                 a forest plot, and a heat map per matrix group), each\n"
-	       "                 atomically; DIR is created if absent\n"
-	       "\n"
-	       "Exit status: 0 reported; 1 a file could not be written; 2 bad input (a DIR that is\n"
-	       "not a directory), or no usable results folder at all.\n");
-}
 
 struct fleet_options {
 	bool json;
 	const char *out_dir;
 };
 
-enum { OPT_HELP = 256, OPT_JSON, OPT_OUT };
+enum { OPT_JSON = 1, OPT_OUT };
 
-/* fleet's options; their short letters come from the command table (cli/commands.c). */
-const struct option fleet_long_options[] = {
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ NULL, 0, NULL, 0 },
+const struct cli_option fleet_options[] = {
+	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "print the JSON contract instead of the text" },
+	{ "out", 'o', OPT_OUT, CLI_DIR, "DIR", NULL, "also write DIR/fleet.md, DIR/fleet.json and "
+	  "DIR/fleet.html (a forest plot, a heat map per matrix group), each atomically; DIR is "
+	  "created if absent" },
+	{ 0 },
+};
+
+const struct cli_example fleet_examples[] = {
+	{ "every node's folder that the SLURM scripts wrote under FLEET_DIR, with fleet.html",
+	  "smtbench fleet /shared/fleet --out /shared/fleet/fleet-report" },
+	{ "the same answer as JSON, for a script", "smtbench fleet /shared/fleet --json" },
+	{ 0 },
 };
 
 /* The options; returns optind (the first folder), or exits for --help or a bad option. */
@@ -66,18 +44,12 @@ static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "fleet")) != -1) {
 		switch (c) {
-		case 'h':
-		case OPT_HELP:
-			fleet_help();
-			exit(EXIT_OK);
 		case OPT_JSON:
 			o->json = true;
 			break;
 		case OPT_OUT:
 			o->out_dir = optarg;
 			break;
-		default:
-			getopt_failure("fleet", c, argv);
 		}
 	}
 	if (argc - optind < 1)

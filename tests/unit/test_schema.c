@@ -10,7 +10,7 @@
 #include "report/svg.h"
 #include "common/samples_csv.h"
 #include "runner/store.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "tests/harness.h"
 #include "common/placements.h"
 #include "topology/topology.h"

@@ -15,7 +15,7 @@
 #include "runner/experiment.h"
 #include "runner/meta.h"
 #include "runner/trial.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "runner/workload.h"
 #include "tests/harness.h"
 #include "tests/unit/usable_cpu.h"
