@@ -17,7 +17,7 @@
 #include "common/text.h"
 #include "runner/util.h"
 #include "common/error.h"
-#include "report/matrix.h"
+#include "common/folder.h"
 #include "report/output.h"
 
 static void analyze_help(void)
@@ -207,12 +207,13 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 		} else {
 			/* Without --metric, the folder's own: wall time for one process given the
 			 * placement's CPUs (run --one-process), user time for copies. */
-			bool one_process;
-			enum analysis_metric folder_metric = analysis_folder_metric(paths[0], &one_process);
-			data = analysis_load_folder_metric(paths[0], a->unit,
-			                                   a->metric_given ? a->metric : folder_metric,
-			                                   a->exclude_contaminated, err, sizeof err);
-			if (data && matrix_report_applies(paths[0])) {
+			struct results_folder *f = folder_open(paths[0]);
+			data = analysis_load_folder(f, &(struct analysis_take){
+				.unit = a->unit, .metric_given = a->metric_given, .metric = a->metric,
+				.exclude_contaminated = a->exclude_contaminated }, err, sizeof err);
+			bool matrix = f->kind == FOLDER_MATRIX;
+			folder_free(&f);
+			if (data && matrix) {
 				/* --rope's meaning for the cells is report's: say how to ask it there. */
 				char rope[64] = "";
 				if (!isnan(a->opt.rope_pct))

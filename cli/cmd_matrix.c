@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "common/folder.h"
 #include "common/number.h"
 #include "cli/run_shared.h"
 #include "common/text.h"
-#include "report/matrix.h"
 #include "runner/kernels.h"
 #include "runner/matrix.h"
 #include "runner/precision.h"
@@ -439,9 +439,11 @@ int cmd_matrix(int argc, char **argv)
 			           "--progress-interval: the matrix continues with the settings recorded "
 			           "in %s/meta.json", o.resume_dir);
 		struct stat st;
+		struct results_folder *f = folder_open(o.resume_dir);
+		bool matrix = f->kind == FOLDER_MATRIX;
+		folder_free(&f);
 		if (stat(o.resume_dir, &st) == 0 && S_ISDIR(st.st_mode)
-		    && access(o.resume_dir, F_OK) == 0 && !matrix_report_applies(o.resume_dir)
-		    && !store_is_partial(o.resume_dir))
+		    && access(o.resume_dir, F_OK) == 0 && !matrix && !store_is_partial(o.resume_dir))
 			usage_exit("matrix", "%s is not a matrix's folder (its meta.json has no \"matrix\"); "
 			           "a run is continued with smtbench run --resume %s", o.resume_dir,
 			           o.resume_dir);

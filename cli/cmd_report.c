@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "common/folder.h"
 #include "analysis/analysis.h"
 #include "common/text.h"
 #include "report/matrix.h"
@@ -89,10 +90,10 @@ static void prepare_out_dir(const char *out_dir)
 
 /* A matrix's folder (smtbench matrix, meta.json's "matrix"): report.md, report.json,
  * heatmap.svg and report.html of its cells (report/matrix.h). */
-static int matrix_report(const struct report_args *a)
+static int matrix_report(const struct report_args *a, struct results_folder *f)
 {
 	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(a->dir, a->exclude_contaminated, a->rope_pct,
+	struct matrix_report *rep = matrix_report_new(f, a->exclude_contaminated, a->rope_pct,
 	                                              err, sizeof err);
 	if (!rep) {
 		text_warnx("report: %s", err);
@@ -157,12 +158,16 @@ int cmd_report(int argc, char **argv)
 	if (a.out_dir)
 		prepare_out_dir(a.out_dir);
 	char err[ERR_LEN];
-	if (matrix_report_applies(a.dir))
-		return matrix_report(&a);
-	struct report *rep = report_new_excluding(a.dir, a.exclude_contaminated, a.rope_pct, err,
-	                                          sizeof err);
+	struct results_folder *f = folder_open(a.dir);
+	if (f->kind == FOLDER_MATRIX) {
+		int status = matrix_report(&a, f);
+		folder_free(&f);
+		return status;
+	}
+	struct report *rep = report_new(f, a.exclude_contaminated, a.rope_pct, err, sizeof err);
 	if (!rep) {
 		text_warnx("report: %s", err);
+		folder_free(&f);
 		return EXIT_USAGE;
 	}
 	int status = EXIT_OK;
@@ -175,5 +180,6 @@ int cmd_report(int argc, char **argv)
 	if (report_print_summary(rep, written, stdout) != 0)
 		status = EXIT_FAILURE_RUNTIME;
 	report_free(&rep);
+	folder_free(&f);
 	return status;
 }

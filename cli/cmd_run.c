@@ -379,7 +379,9 @@ static bool looks_resumable(const char *dir, bool *complete, char *err, size_t e
 		return false;
 	}
 	struct experiment recorded = { .command_line = NULL };
-	bool ok = meta_load(dir, &recorded, err, err_size) == 0;
+	struct results_folder *f = folder_open(dir);
+	bool ok = meta_load(f, &recorded, err, err_size) == 0;
+	folder_free(&f);
 	const char *status = json_string_value(json_object_get(recorded.meta, "status"));
 	*complete = ok && status && !strcmp(status, "complete");
 	experiment_release(&recorded);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/folder.h"
 #include "common/text.h"
 #include "report/matrix.h"
 #include "report/report.h"
@@ -19,10 +20,10 @@ static void no_analysis_yet(FILE *out, const char *err, const char *dir)
 }
 
 /* A matrix's folder (smtbench matrix) gets the matrix's reports. */
-static bool matrix_summary(const char *dir, FILE *out)
+static bool matrix_summary(struct results_folder *f, const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(dir, false, NAN, err, sizeof err);
+	struct matrix_report *rep = matrix_report_new(f, false, NAN, err, sizeof err);
 	if (!rep) {
 		no_analysis_yet(out, err, dir);
 		return true;
@@ -36,12 +37,10 @@ static bool matrix_summary(const char *dir, FILE *out)
 	return written;
 }
 
-bool summary_after_run(const char *dir, FILE *out)
+static bool run_summary(struct results_folder *f, const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
-	if (matrix_report_applies(dir))
-		return matrix_summary(dir, out);
-	struct report *rep = report_new(dir, err, sizeof err);
+	struct report *rep = report_new(f, false, NAN, err, sizeof err);
 	if (!rep) {
 		no_analysis_yet(out, err, dir);
 		return true;
@@ -52,5 +51,14 @@ bool summary_after_run(const char *dir, FILE *out)
 		text_warnx("cannot write the reports: %s", err);
 	report_print_summary(rep, written, out);
 	report_free(&rep);
+	return written;
+}
+
+bool summary_after_run(const char *dir, FILE *out)
+{
+	struct results_folder *f = folder_open(dir);
+	bool written = f->kind == FOLDER_MATRIX ? matrix_summary(f, dir, out)
+	                                        : run_summary(f, dir, out);
+	folder_free(&f);
 	return written;
 }

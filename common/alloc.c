@@ -80,3 +80,30 @@ void strings_free(char **strings)
 			free(*p);
 	free(strings);
 }
+
+void xgrow(void *array_ptr, size_t *cap, size_t need, size_t elem)
+{
+	void **array = array_ptr;
+	if (need <= *cap)
+		return;
+	size_t grown = *cap ? *cap : 8;
+	while (grown < need)
+		grown = grown > SIZE_MAX / 2 ? need : 2 * grown;
+	*array = xreallocarray(*array, grown, elem);
+	*cap = grown;
+}
+
+void strings_push(char ***list, size_t *count, char *s)
+{
+	*list = xreallocarray(*list, *count + 1, sizeof **list);
+	(*list)[(*count)++] = s;
+}
+
+void strings_release(char ***list, size_t *count)
+{
+	for (size_t i = 0; i < *count; i++)
+		free((*list)[i]);
+	free(*list);
+	*list = NULL;
+	*count = 0;
+}

@@ -20,6 +20,13 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* text as it may be shown (common/text.h's text_escape), a new string. */
 char *xescaped(const char *text);
+/* Grows the array at *array_ptr (a T **, of elem-byte items, capacity *cap) to hold at least
+ * need items, doubling, so that appending one at a time costs O(1) on average. */
+void xgrow(void *array_ptr, size_t *cap, size_t need, size_t elem);
+/* Appends s (taken; a list's strings are its own) to the list *list of *count strings. */
+void strings_push(char ***list, size_t *count, char *s);
+/* Frees count strings and the list; sets *list NULL and *count 0. */
+void strings_release(char ***list, size_t *count);
 /* Frees a NULL-terminated array of strings and the strings in it; NULL is fine. */
 void strings_free(char **strings);
 

@@ -17,13 +17,13 @@
 #include "fleet/internal.h"
 #include "analysis/analysis.h"
 #include "analysis/matrix.h"
+#include "common/alloc.h"
 #include "common/cpu_model.h"
 #include "common/error.h"
-#include "common/fileio.h"
+#include "common/folder.h"
 #include "common/text.h"
 #include "report/matrix.h"
 #include "report/report.h"
-#include "common/samples_csv.h"
 
 /* Folders nested deeper than this under a given folder are not searched (a loop of links, or a
  * path given by mistake); the folder at this depth that has subfolders is listed as skipped. */
@@ -403,71 +403,25 @@ static char *group_key(const char *cpu_model, const char *smt, const json_t *set
 	return text;
 }
 
-/* The columns of samples.csv's header line (split in place) that mixed_workloads reads. */
-static bool header_columns(char *header, int *c_role, int *c_work)
-{
-	char *fields[SAMPLES_COLUMN_COUNT * 2];
-	size_t n = samples_csv_split(header, fields, sizeof fields / sizeof *fields);
-	*c_role = *c_work = -1;
-	for (size_t i = 0; i < n && i < sizeof fields / sizeof *fields; i++) {
-		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_ROLE]))
-			*c_role = (int)i;
-		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_WORKLOAD]))
-			*c_work = (int)i;
-	}
-	return *c_role >= 0 && *c_work >= 0;
-}
-
 /* Different measured workloads among samples.csv's role-a rows: the first two, else NULL. */
-static char *mixed_workloads(const char *dir)
+static char *mixed_workloads(struct results_folder *f)
 {
-	char *path = text_printf("%s/samples.csv", dir);
-	/* Not a regular file (a FIFO would hang here): the loader says why, next. */
-	int fd = path ? fileio_open_regular(path, O_RDONLY, NULL, 0) : -1;
-	free(path);
-	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!in) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	char *line = NULL, *first = NULL, *found = NULL;
-	size_t cap = 0;
-	int c_role = -1, c_work = -1;
-	bool header = false;
-	/* A line too long to be a row ends the look: the loader says why, next. */
-	while (!found && fileio_read_line(in, &line, &cap, SAMPLES_CSV_LINE_MAX) > 0) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!header) {
-			if (!(header = header_columns(line, &c_role, &c_work)))
-				break;
+	const struct samples_table *t = folder_samples(f, NULL, 0);
+	const char *first = NULL;
+	for (size_t i = 0; t && i < t->workload_count; i++) {
+		if (!t->workloads[i].first_line_as[0])
 			continue;
-		}
-		char *fields[SAMPLES_COLUMN_COUNT * 2];
-		size_t n = samples_csv_split(line, fields, sizeof fields / sizeof *fields);
-		size_t stored = n < sizeof fields / sizeof *fields ? n : sizeof fields / sizeof *fields;
-		if ((size_t)c_role >= stored || (size_t)c_work >= stored || strcmp(fields[c_role], "a")
-		    || !*fields[c_work])
-			continue;
-		if (!first)
-			first = strdup(fields[c_work]);
-		else if (strcmp(first, fields[c_work]))
-			found = text_printf("%s and %s", first, fields[c_work]);
+		if (first)
+			return xasprintf("%s and %s", first, t->workloads[i].name);
+		first = t->workloads[i].name;
 	}
-	free(line);
-	free(first);
-	fclose(in);
-	return found;
+	return NULL;
 }
 
-static bool is_matrix(const json_t *meta)
+static char *incomplete_reason(const struct results_folder *f, const char *status)
 {
-	return json_is_object(json_object_get(meta, "matrix"));
-}
-
-static char *incomplete_reason(const json_t *meta, const char *status, const char *dir)
-{
-	json_t *done = json_object_get(meta, "trials_done");
+	const char *kind = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	json_t *done = json_object_get(f->meta, "trials_done");
 	char count[64];
 	if (json_is_integer(done) && json_integer_value(done) >= 0)
 		snprintf(count, sizeof count, "%lld trials done",
@@ -475,13 +429,10 @@ static char *incomplete_reason(const json_t *meta, const char *status, const cha
 	else
 		snprintf(count, sizeof count, "trials done unknown: meta.json's trials_done is %s",
 		         done ? "damaged" : "missing");
-	return text_printf("incomplete: its %s is %s (%s); continue it with smtbench %s "
-	                   "--resume %s", is_matrix(meta) ? "matrix" : "run",
-	                   status ? status : "of unknown status", count,
-	                   is_matrix(meta) ? "matrix" : "run", dir);
+	return xasprintf("incomplete: its %s is %s (%s); continue it with smtbench %s --resume %s",
+	                 kind, status ? status : "of unknown status", count, kind, f->dir);
 }
 
-/* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
 /* What to do about a meta.json fileio_read_all refused, by what it is: the advice follows the
  * cause (permissions are no help for a FIFO). */
 static const char *unreadable_advice(const char *path)
@@ -494,56 +445,51 @@ static const char *unreadable_advice(const char *path)
 	return "rerun it";
 }
 
-static char *meta_problem(const char *dir, json_t **meta)
+/* Why the folder's meta.json rules it out, or NULL when it does not. */
+static char *meta_problem(struct results_folder *f)
 {
-	*meta = NULL;
-	if (!has_file(dir, "meta.json"))
-		return strdup("no meta.json: not a finished smtbench results folder (a run that did "
-		              "not start, or samples copied without it); rerun it");
-	char *path = text_printf("%s/meta.json", dir);
-	if (!path)
-		return strdup("out of memory reading meta.json");
-	char read_err[ERR_LEN];
-	size_t len;
-	char *text = fileio_read_all(path, &len, read_err, sizeof read_err);
-	if (!text) { /* unreadable, not a regular file, too big: said as it is, not "damaged" */
-		const char *advice = unreadable_advice(path);
-		free(path);
-		return text_printf("meta.json cannot be read (%s); %s", read_err, advice);
+	switch (f->meta_status) {
+	case FOLDER_META_ABSENT:
+		return xstrdup("no meta.json: not a finished smtbench results folder (a run that did "
+		               "not start, or samples copied without it); rerun it");
+	case FOLDER_META_UNREADABLE: /* not a regular file, too big: said as it is, not "damaged" */
+		return xasprintf("meta.json cannot be read (%s); %s", f->meta_error,
+		                 unreadable_advice(f->meta_path));
+	case FOLDER_META_NOT_JSON:
+		return xasprintf("meta.json is damaged (line %d: %s); rerun it", f->meta_error_line,
+		                 f->meta_error);
+	case FOLDER_META_NOT_OBJECT:
+	case FOLDER_META_OK:
+		break;
 	}
-	free(path);
-	json_error_t jerr;
-	*meta = json_loadb(text, len, 0, &jerr);
-	free(text);
-	if (!*meta)
-		return text_printf("meta.json is damaged (line %d: %s); rerun it",
-		                              jerr.line, jerr.text);
-	/* Everything read from it is shown: escaped once, here (common/text.h). */
-	if (text_escape_json(*meta) < 0)
-		return strdup("out of memory reading meta.json");
-	const char *tool = report_meta_string(*meta, "tool");
-	const char *version = report_meta_string(*meta, "version");
-	if (!json_is_object(*meta) || !tool || strcmp(tool, "smtbench"))
-		return strdup("meta.json was not written by smtbench run");
+	const char *tool = folder_meta_string(f, "tool");
+	const char *version = folder_meta_string(f, "version");
+	if (!f->meta || !tool || strcmp(tool, "smtbench"))
+		return xstrdup("meta.json was not written by smtbench run");
 	if (!version || strcmp(version, SMTBENCH_VERSION))
-		return text_printf("made by smtbench %s, this is smtbench %s: not pooled "
-		                              "with this version's runs; rerun it with this version",
-		                              version ? version : "(no version)", SMTBENCH_VERSION);
-	const char *status = report_meta_string(*meta, "status");
-	if (!status || strcmp(status, "complete"))
-		return incomplete_reason(*meta, status, dir);
-	if (!has_file(dir, "samples.csv"))
-		return strdup("no samples.csv; rerun it");
-	if (is_matrix(*meta)) /* a matrix's rows hold every workload by design */
+		return xasprintf("made by smtbench %s, this is smtbench %s: not pooled with this "
+		                 "version's runs; rerun it with this version",
+		                 version ? version : "(no version)", SMTBENCH_VERSION);
+	const char *status = folder_meta_string(f, "status");
+	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		return xasprintf("being written: its runner (pid %ld on %s) is still running; wait for "
+		                 "it to end", f->runner_pid, f->runner_host);
+	if (f->state == FOLDER_KILLED)
+		return xasprintf("incomplete: its runner (pid %ld on %s) was killed, and meta.json "
+		                 "still says running; continue it with smtbench %s --resume %s",
+		                 f->runner_pid, f->runner_host, command, f->dir);
+	if (f->state != FOLDER_COMPLETE)
+		return incomplete_reason(f, status);
+	if (!has_file(f->dir, "samples.csv"))
+		return xstrdup("no samples.csv; rerun it");
+	if (f->kind == FOLDER_MATRIX) /* a matrix's rows hold every workload by design */
 		return NULL;
-	char *mixed = mixed_workloads(dir);
-	if (mixed) {
-		char *why = text_printf("samples.csv mixes measured workloads (%s): one "
-		                                   "folder must hold one workload's runs", mixed);
-		free(mixed);
-		return why;
-	}
-	return NULL;
+	char *mixed = mixed_workloads(f);
+	char *why = mixed ? xasprintf("samples.csv mixes measured workloads (%s): one folder must "
+	                              "hold one workload's runs", mixed) : NULL;
+	free(mixed);
+	return why;
 }
 
 /* The normal summary of the node's log ratio. Paired: the moments of delta's posterior (the
@@ -653,10 +599,10 @@ static const char *without_dir(const char *err, const char *dir)
 }
 
 /* A matrix's folder (smtbench matrix) into a matrix node, or a skip with its reason. */
-static void examine_matrix(struct outcome *o, const json_t *meta)
+static void examine_matrix(struct outcome *o, struct results_folder *f)
 {
 	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(o->dir, false, NAN, err, sizeof err);
+	struct matrix_report *rep = matrix_report_new(f, false, NAN, err, sizeof err);
 	const struct analysis_matrix *m = rep ? matrix_report_matrix(rep) : NULL;
 	if (!rep) {
 		o->reason = strstr(err, ANALYSIS_DAMAGED)
@@ -669,11 +615,11 @@ static void examine_matrix(struct outcome *o, const json_t *meta)
 			"continue it with smtbench matrix --resume, or rerun it", m->warning_count,
 			m->warnings[0]);
 	} else {
-		char *model = cpu_model_of_meta(meta);
+		char *model = cpu_model_of_meta(f->shown_meta);
 		o->usable = o->matrix = true;
-		o->rc = model ? fleet_matrix_node_fill(&o->node, o->dir, meta_str(meta, "host"),
-		                                       *model ? model : "unknown", smt_state(meta),
-		                                       meta_str(meta, "os_kernel"), rep) : -1;
+		o->rc = model ? fleet_matrix_node_fill(&o->node, o->dir, meta_str(f->shown_meta, "host"),
+		                                       *model ? model : "unknown", smt_state(f->shown_meta),
+		                                       meta_str(f->shown_meta, "os_kernel"), rep) : -1;
 		free(model);
 	}
 	matrix_report_free(&rep);
@@ -685,17 +631,17 @@ static void examine(struct outcome *o)
 	const char *dir = o->dir;
 	if (o->reason)             /* skipped before reading it */
 		return;
-	json_t *meta;
+	struct results_folder *f = folder_open(dir);
 	struct report *rep = NULL;
-	o->reason = meta_problem(dir, &meta);
+	o->reason = meta_problem(f);
 	if (o->reason)
 		goto escape;   /* it may quote meta.json (jansson's message quotes the bad bytes) */
-	if (is_matrix(meta)) {
-		examine_matrix(o, meta);
+	if (f->kind == FOLDER_MATRIX) {
+		examine_matrix(o, f);
 		goto escape;
 	}
 	char err[ERR_LEN];
-	rep = report_new(dir, err, sizeof err);
+	rep = report_new(f, false, NAN, err, sizeof err);
 	if (!rep) {
 		/* the loader's message starts with the folder ("DIR: ..." or "DIR/samples.csv:1:
 		 * ..."), already named in the list */
@@ -713,7 +659,7 @@ static void examine(struct outcome *o)
 			data->warnings[0]);
 	} else {
 		o->usable = true;
-		o->rc = host_fill(&o->host, dir, meta, rep);
+		o->rc = host_fill(&o->host, dir, f->shown_meta, rep);
 	}
 escape:
 	if (o->reason) { /* it may quote meta.json or samples.csv */
@@ -724,7 +670,7 @@ escape:
 	if (!o->usable && !o->reason)
 		o->rc = -1;
 	report_free(&rep);
-	json_decref(meta);
+	folder_free(&f);
 }
 
 /* Folders are read and analysed in parallel (each one alone: report_new shares nothing), one

@@ -39,6 +39,7 @@ struct report_placement {
 };
 
 struct report {
+	struct results_folder *folder; /* borrowed: what the report is of */
 	char *dir;                 /* as given: for opening and writing its files */
 	char *shown_dir;           /* the same escaped (text_escape), for every output */
 	char *files_dir;           /* where report_write_files writes (report --out); NULL: dir */
@@ -75,6 +76,10 @@ char *report_subject(const struct report *rep);
 /* Why the run stopped, as meta.json's stop_reason records it, in one sentence into buf ("" when
  * meta.json has none: an older folder, a failed run, or files); returns buf. */
 const char *report_stop_text(const struct report *rep, char *buf, size_t size);
+/* A run that is still being written, or whose runner was killed (common/folder.h's state), in
+ * one sentence into buf ("" for any other state); returns buf. */
+struct results_folder;
+const char *report_state_text(const struct results_folder *f, char *buf, size_t size);
 /* The paragraph every output puts before the answer when no sibling placement was measured
  * (rep->no_sibling): why, and that the answer below is what this run can say. Into buf. */
 const char *report_no_sibling_text(const struct report *rep, char *buf, size_t size);

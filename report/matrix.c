@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "analysis/matrix.h"
+#include "common/alloc.h"
 #include "common/fileio.h"
+#include "common/folder.h"
 #include "report/internal.h"
 
 const char *const matrix_report_file_names[MATRIX_REPORT_FILE_COUNT] = {
@@ -36,33 +38,8 @@ struct matrix_report {
 	bool commands;              /* named commands (matrix --commands), not kernels */
 	char **warnings;
 	size_t warning_count;
+	char state_text[1024];       /* report_state_text, or "" */
 };
-
-static json_t *load_meta(const char *dir)
-{
-	char *path = text_printf("%s/meta.json", dir);
-	char err[ERR_LEN];
-	size_t len = 0;
-	char *text = path ? fileio_read_all(path, &len, err, sizeof err) : NULL;
-	free(path);
-	if (!text)
-		return NULL;
-	json_t *meta = json_loadb(text, len, 0, NULL);
-	free(text);
-	if (meta && !json_is_object(meta)) {
-		json_decref(meta);
-		return NULL;
-	}
-	return meta;
-}
-
-bool matrix_report_applies(const char *dir)
-{
-	json_t *meta = load_meta(dir);
-	bool yes = meta && json_is_object(json_object_get(meta, "matrix"));
-	json_decref(meta);
-	return yes;
-}
 
 /* ---- numbers and words every format shares ---- */
 
@@ -299,17 +276,15 @@ static int make_rope_rule(struct matrix_report *r)
 	return r->rope_rule ? 0 : -1;
 }
 
-struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated,
+struct matrix_report *matrix_report_new(struct results_folder *f, bool exclude_contaminated,
                                         double rope_pct, char *err, size_t err_size)
 {
-	struct matrix_report *r = calloc(1, sizeof *r);
-	if (!r || !(r->dir = strdup(dir)) || !(r->shown_dir = text_escape(dir))) {
-		set_error(err, err_size, "out of memory");
-		matrix_report_free(&r);
-		return NULL;
-	}
+	struct matrix_report *r = xcalloc(1, sizeof *r);
+	r->dir = xstrdup(f->dir);
+	r->shown_dir = xstrdup(f->shown_dir);
 	r->exclude_contaminated = exclude_contaminated;
-	r->meta = load_meta(dir);
+	r->meta = json_incref(f->meta);
+	report_state_text(f, r->state_text, sizeof r->state_text);
 	const json_t *matrix = json_object_get(r->meta, "matrix");
 	r->commands = json_is_array(json_object_get(matrix, "commands"));
 	json_t *kernels = json_object_get(matrix, r->commands ? "commands" : "kernels");
@@ -329,7 +304,7 @@ struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminat
 	struct analysis_options opt;
 	analysis_options_init(&opt);
 	opt.rope_pct = r->rope_pct;
-	r->m = analysis_matrix_load(dir, names, names ? n : 0, exclude_contaminated, &opt, err,
+	r->m = analysis_matrix_load(f, names, names ? n : 0, exclude_contaminated, &opt, err,
 	                            err_size);
 	free(names);
 	if (!r->m) {
@@ -354,6 +329,8 @@ const char *matrix_report_answer(const struct matrix_report *r)
 /* Why the run stopped, from meta.json's stop_reason ("" when it has none). */
 static const char *stop_text(const struct matrix_report *r)
 {
+	if (*r->state_text)
+		return r->state_text;
 	const char *reason = report_meta_string(r->meta, "stop_reason");
 	if (!reason)
 		return "";

@@ -19,16 +19,14 @@ struct matrix_report;
 #define MATRIX_REPORT_FILE_COUNT 4
 extern const char *const matrix_report_file_names[MATRIX_REPORT_FILE_COUNT];
 
-/* Whether DIR/meta.json is a matrix's (it has a "matrix" object): `report` and the end of a run
- * then write these reports instead of report.h's. */
-bool matrix_report_applies(const char *dir);
-
-/* Loads and compares the folder's cells (exclude_contaminated as for report_new_excluding).
+/* Loads and compares the cells of a matrix's folder (common/folder.h's FOLDER_MATRIX;
+ * exclude_contaminated as for report_new).
  * rope_pct: the region of practical equivalence, ±%, as `analyze --rope` uses it (a cell can
  * then be "practically the same", and the safe pairs' bound is the ROPE); NAN: the one
  * meta.json records (matrix --rope), else none. NULL with err when samples.csv cannot be read
  * or holds no matrix. */
-struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminated,
+struct results_folder;
+struct matrix_report *matrix_report_new(struct results_folder *f, bool exclude_contaminated,
                                         double rope_pct, char *err, size_t err_size);
 
 /* The answer first: the pairs safe to share (slowdown under 5%, or the ROPE, with 95%

@@ -14,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/alloc.h"
 #include "common/cpu_model.h"
-#include "common/fileio.h"
+#include "common/folder.h"
 #include "report/internal.h"
 #include "report/output.h"
 #include "report/diagnostics.h"
@@ -95,9 +96,31 @@ const char *report_no_sibling_text(const struct report *rep, char *buf, size_t s
 	return buf;
 }
 
+const char *report_state_text(const struct results_folder *f, char *buf, size_t size)
+{
+	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	char runner[300] = "";
+	if (f->runner_pid)
+		snprintf(runner, sizeof runner, " (pid %ld on %s)", f->runner_pid, f->runner_host);
+	buf[0] = '\0';
+	if (f->state == FOLDER_KILLED)
+		snprintf(buf, size, "Stopped: killed (meta.json says running, but its runner%s is gone: "
+		         "killed, or the machine restarted; continue with smtbench %s --resume %s).",
+		         runner, command, f->shown_dir);
+	else if (f->state == FOLDER_RUNNING && f->runner_pid)
+		snprintf(buf, size, "Still running: its runner%s is writing more trials; this is a "
+		         "report of those written so far.", runner);
+	else if (f->state == FOLDER_RUNNING)
+		snprintf(buf, size, "Not finished: meta.json says running, and whether its runner is "
+		         "alive cannot be seen (the folder does not record its runner's pid); this is "
+		         "a report of the trials written so far.");
+	return buf;
+}
+
 const char *report_stop_text(const struct report *rep, char *buf, size_t size)
 {
-	buf[0] = '\0';
+	if (*report_state_text(rep->folder, buf, size))
+		return buf;
 	const char *reason = report_meta_string(rep->meta, "stop_reason");
 	if (!reason)
 		return buf;
@@ -599,49 +622,31 @@ static int choose_headline(struct report *rep)
 	return 0;
 }
 
-/* DIR/meta.json into rep->meta. Present but damaged: said once among the warnings
- * (meta_problem), then the report goes on without it, as for a folder that has none. */
-static void load_meta(struct report *rep, const char *dir)
+/* The folder's meta.json into rep->meta, escaped. Present but damaged: said once among the
+ * warnings (meta_problem), then the report goes on without it, as for a folder that has none. */
+static void load_meta(struct report *rep, const struct results_folder *f)
 {
-	char *meta_path = text_printf("%s/meta.json", dir);
-	if (meta_path && access(meta_path, F_OK) == 0) {
-		json_error_t jerr;
-		char why[ERR_LEN];
-		size_t len;
-		char *text = fileio_read_all(meta_path, &len, why, sizeof why);
-		rep->meta = text ? json_loadb(text, len, 0, &jerr) : NULL;
-		free(text);
-		if (!text)
-			rep->meta_problem = text_printf("%s; the machine and the pairs are not reported",
-			                                why);
-		else if (!rep->meta)
-			rep->meta_problem = text_printf(
-				"%s is not valid JSON (line %d: %s); the machine and the pairs are not "
-				"reported", meta_path, jerr.line, jerr.text);
-		else if (!json_is_object(rep->meta)) {
-			json_decref(rep->meta);
-			rep->meta = NULL;
-			rep->meta_problem = text_printf(
-				"%s is not a JSON object; the machine and the pairs are not reported",
-				meta_path);
-		} else if (text_escape_json(rep->meta) < 0) {
-			/* Everything the report shows of it is escaped once, here (common/text.h). */
-			json_decref(rep->meta);
-			rep->meta = NULL;
-			rep->meta_problem = text_printf("out of memory reading %s", meta_path);
-		}
+	const char *lost = "the machine and the pairs are not reported";
+	char *problem = NULL;
+	switch (f->meta_status) {
+	case FOLDER_META_OK:
+		rep->meta = json_incref(f->shown_meta);
+		break;
+	case FOLDER_META_ABSENT:
+		break;
+	case FOLDER_META_UNREADABLE:
+		problem = xasprintf("%s; %s", f->meta_error, lost);
+		break;
+	case FOLDER_META_NOT_JSON:
+		problem = xasprintf("%s is not valid JSON (line %d: %s); %s", f->meta_path,
+		                    f->meta_error_line, f->meta_error, lost);
+		break;
+	case FOLDER_META_NOT_OBJECT:
+		problem = xasprintf("%s is not a JSON object; %s", f->meta_path, lost);
+		break;
 	}
-	free(meta_path);
-	if (rep->meta_problem) { /* jansson's message may quote the damaged bytes */
-		char *shown = text_escape(rep->meta_problem);
-		free(rep->meta_problem);
-		rep->meta_problem = shown;
-	}
-}
-
-struct report *report_new(const char *dir, char *err, size_t err_size)
-{
-	return report_new_excluding(dir, false, NAN, err, err_size);
+	rep->meta_problem = problem ? xescaped(problem) : NULL;
+	free(problem);
 }
 
 /* One placement per dataset group, with its sample mean; its pair comes later (read_pairs).
@@ -694,9 +699,11 @@ static int word_user_time(struct report *rep)
 		return 0;
 	const struct analysis_comparison *h = &rep->result->comparisons[rep->headline];
 	char err[ERR_LEN];
-	struct analysis_dataset *user = analysis_load_folder_metric(
-		rep->dir, ANALYSIS_UNIT_TRIAL, ANALYSIS_METRIC_USER, rep->exclude_contaminated, err,
-		sizeof err);
+	struct analysis_dataset *user = analysis_load_folder(
+		rep->folder, &(struct analysis_take){ .metric_given = true,
+		                                      .metric = ANALYSIS_METRIC_USER,
+		                                      .exclude_contaminated = rep->exclude_contaminated },
+		err, sizeof err);
 	struct analysis_options opt;
 	analysis_options_init(&opt);
 	struct analysis_result *r = user ? analysis_run(user, &opt, err, sizeof err) : NULL;
@@ -722,20 +729,17 @@ static int word_user_time(struct report *rep)
 	return rc;
 }
 
-struct report *report_new_excluding(const char *dir, bool exclude_contaminated, double rope_pct,
-                                    char *err, size_t err_size)
+struct report *report_new(struct results_folder *f, bool exclude_contaminated, double rope_pct,
+                          char *err, size_t err_size)
 {
-	struct report *rep = calloc(1, sizeof *rep);
-	if (!rep || !(rep->dir = strdup(dir)) || !(rep->shown_dir = text_escape(dir))) {
-		if (rep)
-			free(rep->dir);
-		free(rep);
-		set_error(err, err_size, "out of memory");
-		return NULL;
-	}
+	struct report *rep = xcalloc(1, sizeof *rep);
+	rep->folder = f;
+	rep->dir = xstrdup(f->dir);
+	rep->shown_dir = xstrdup(f->shown_dir);
 	rep->exclude_contaminated = exclude_contaminated;
-	rep->data = analysis_load_folder_excluding(dir, ANALYSIS_UNIT_TRIAL, exclude_contaminated,
-	                                           err, err_size);
+	rep->data = analysis_load_folder(
+		f, &(struct analysis_take){ .exclude_contaminated = exclude_contaminated }, err,
+		err_size);
 	if (!rep->data)
 		goto fail;
 	struct analysis_options opt;
@@ -744,7 +748,7 @@ struct report *report_new_excluding(const char *dir, bool exclude_contaminated, 
 	rep->result = analysis_run(rep->data, &opt, err, err_size);
 	if (!rep->result)
 		goto fail;
-	load_meta(rep, dir);
+	load_meta(rep, f);
 
 	if (init_placements(rep) < 0)
 		goto oom;

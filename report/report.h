@@ -24,20 +24,18 @@ struct report;
 extern const char *const report_file_names[REPORT_FILE_COUNT];
 
 /*
- * Loads DIR/samples.csv and DIR/meta.json (absent or unreadable meta.json: the report says
- * "not recorded"; present but not a JSON object: also one warning naming the file and the
- * JSON error), runs the default analysis (normal model, unit trial) and prepares the
- * summary. Returns NULL with a message when samples.csv cannot be read or holds no two
- * placements with two samples each.
+ * The report of a results folder (common/folder.h; borrowed until report_free): its
+ * samples.csv analysed the default way (normal model, unit trial), its meta.json (absent or
+ * unreadable: the report says "not recorded"; present but not a JSON object: also one warning
+ * naming the file and the JSON error). With exclude_contaminated, the trials that shared their
+ * CPUs (foreign CPU time or steal above ANALYSIS_CONTAMINATED_SHARE of the trial's duration)
+ * are left out, and every format says how many. rope_pct: the region of practical
+ * equivalence, ±%, as `analyze --rope` takes it (report --rope); NAN for none. NULL with a
+ * message when samples.csv cannot be read or holds no two placements with two samples each.
  */
-struct report *report_new(const char *dir, char *err, size_t err_size);
-
-/* The same; with exclude_contaminated, the trials that shared their CPUs (foreign CPU time or
- * steal above ANALYSIS_CONTAMINATED_SHARE of the trial's duration) are left out of the analysis
- * (analysis_load_folder_excluding), and every format says how many. rope_pct: the region of
- * practical equivalence, ±%, as `analyze --rope` takes it (report --rope); NAN for none. */
-struct report *report_new_excluding(const char *dir, bool exclude_contaminated, double rope_pct,
-                                    char *err, size_t err_size);
+struct results_folder;
+struct report *report_new(struct results_folder *f, bool exclude_contaminated, double rope_pct,
+                          char *err, size_t err_size);
 
 /*
  * The terminal summary: the machine and the pairs used, per placement n / mean / interval, the

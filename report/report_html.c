@@ -108,7 +108,7 @@ char *report_html(const struct report *rep, const char *posterior_svg,
 		esc_code(out, rep->smt_yield_text);
 		fputs(".</p>\n", out);
 	}
-	char left_out[300];
+	char left_out[1024];
 	/* Why the run stopped, as the summary and report.md say it (it was missing here). */
 	if (*report_stop_text(rep, left_out, sizeof left_out)) {
 		fputs("<p id=\"stopped\">", out);

@@ -100,7 +100,7 @@ int report_print_summary(const struct report *rep, bool files_written, FILE *out
 		fprintf(out, "By user time: %s.\n", rep->user_time_text);
 	if (rep->smt_yield_text)
 		fprintf(out, "SMT yield: %s.\n", rep->smt_yield_text);
-	char stop[300];
+	char stop[1024];
 	if (*report_stop_text(rep, stop, sizeof stop))
 		fprintf(out, "%s\n", stop);
 	if (*report_exclusion_text(rep, stop, sizeof stop))
@@ -263,7 +263,7 @@ static void write_md(const struct report *rep, FILE *out)
 		fprintf(out, "**By user time:** %s.\n\n", rep->user_time_text);
 	if (rep->smt_yield_text)
 		fprintf(out, "**SMT yield:** %s.\n\n", rep->smt_yield_text);
-	char stop[300];
+	char stop[1024];
 	if (*report_stop_text(rep, stop, sizeof stop))
 		fprintf(out, "%s\n\n", stop);
 	if (*report_exclusion_text(rep, stop, sizeof stop))

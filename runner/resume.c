@@ -166,7 +166,10 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 	r->store = store_open(dir, err, sizeof err);
 	if (!r->store)
 		text_errx(EXIT_USAGE, "cannot resume: %s", err);
-	if (meta_load(dir, &r->e, err, sizeof err) != 0)
+	struct results_folder *f = folder_open(dir);
+	int loaded = meta_load(f, &r->e, err, sizeof err);
+	folder_free(&f);
+	if (loaded != 0)
 		text_errx(EXIT_USAGE, "cannot resume: %s", err);
 	const char *status = json_string_value(json_object_get(r->e.meta, "status"));
 	r->complete = status && !strcmp(status, "complete");

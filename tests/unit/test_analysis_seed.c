@@ -78,7 +78,7 @@ int main(void)
 	}
 	analysis_dataset_free(&d);
 
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_PROCESS, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_PROCESS, err, sizeof err);
 	if (CHECK(d != NULL, "load the shipped folder: %s", d ? "ok" : err)) {
 		int sib = analysis_dataset_find(d, "sibling"), non = analysis_dataset_find(d, "non-sibling");
 		CHECK(sib >= 0 && non >= 0 && d->groups[sib].n == 18 && d->groups[non].n == 20,
@@ -93,7 +93,7 @@ int main(void)
 	analysis_dataset_free(&d);
 
 	/* Unit trial: 9 and 10 trials, each the mean of its two processes. */
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "load the folder by trial")) {
 		int sib = analysis_dataset_find(d, "sibling");
 		CHECK(sib >= 0 && d->groups[sib].n == 9, "9 sibling trials");

@@ -18,6 +18,18 @@
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
 
+/* The folders the reports are of: a report borrows its folder, so they are let go at the end. */
+static struct results_folder *folders[32];
+static size_t folder_count;
+
+static struct report *report_of(const char *dir, char *err, size_t err_size)
+{
+	struct results_folder *f = folder_open(dir);
+	if (folder_count < sizeof folders / sizeof folders[0])
+		folders[folder_count++] = f;
+	return report_new(f, false, NAN, err, err_size);
+}
+
 /* Removes a test's temporary folder and everything in it. */
 static void remove_tree(const char *dir)
 {
@@ -174,7 +186,7 @@ static void test_folder(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_folder(run, 0.25, 0.26) == 0, "a hand-written results folder");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
+	struct report *rep = report_of(run, err, sizeof err);
 	CHECK(rep != NULL, "report_new on it succeeds (%s)", err);
 	if (!rep)
 		return;
@@ -278,7 +290,7 @@ static void test_folder(void)
 
 	char missing[700];
 	snprintf(missing, sizeof missing, "%s/none", dir);
-	rep = report_new(missing, err, sizeof err);
+	rep = report_of(missing, err, sizeof err);
 	CHECK(rep == NULL && err[0], "a folder without samples.csv is an error: %s", err);
 	remove_tree(dir);
 }
@@ -296,7 +308,7 @@ static void test_control_failed(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_folder(run, 0.27, 0.26) == 0, "a folder whose same-pu user time is 8%% above solo");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
+	struct report *rep = report_of(run, err, sizeof err);
 	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
 		char *text = NULL;
 		size_t len = 0;
@@ -329,7 +341,7 @@ static void test_legend_negative(void)
 	 * 0.25 exactly, so that even the paired design's interval straddles 0. */
 	CHECK(write_folder(run, 0.25, 0.2499) == 0, "a folder where non-sibling matches solo");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
+	struct report *rep = report_of(run, err, sizeof err);
 	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
 		char *svg = report_svg_posterior(rep);
 		const char *label = svg ? strstr(svg, "non-sibling − solo: mean") : NULL;
@@ -457,7 +469,7 @@ static void test_three_trials(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_pair_folder(run, 3, false) == 0, "a folder with 3 trials per placement");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
+	struct report *rep = report_of(run, err, sizeof err);
 	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
 		const char *h = report_headline(rep);
 		CHECK(h && strstr(h, "Not enough data to say: non-sibling placement cannot be told apart "
@@ -509,7 +521,7 @@ static void test_beside(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_pair_folder(run, 10, true) == 0, "a folder with `pause` beside `nop`");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
+	struct report *rep = report_of(run, err, sizeof err);
 	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
 		const char *h = report_headline(rep);
 		CHECK(h && strstr(h, "Non-sibling placement makes `nop` (run beside `pause`) ")
@@ -556,7 +568,7 @@ static void test_fuzz_regressions(void)
 	FILE *f = fopen(path, "w");
 	fputs("trial,warmup,placement,role,status,utime_s\nx,0,solo,a,ok,1\n", f);
 	fclose(f);
-	struct report *rep = report_new(dir, err, sizeof err);
+	struct report *rep = report_of(dir, err, sizeof err);
 	CHECK(rep == NULL && *err, "a folder without one good line: no report, a message (%s)", err);
 	report_free(&rep);
 
@@ -570,7 +582,7 @@ static void test_fuzz_regressions(void)
 	fputs("{\"skipped_placements\": [{\"name\": \"sibling\", \"reason\": \"first\"}, "
 	      "{\"name\": \"sibling\", \"reason\": \"second\"}]}", f);
 	fclose(f);
-	rep = report_new(run, err, sizeof err);
+	rep = report_of(run, err, sizeof err);
 	if (CHECK(rep != NULL, "report_new with sibling skipped twice (%s)", rep ? "ok" : err)) {
 		char *text = summary_of(rep);
 		CHECK(text && strstr(text, "No sibling placement was measured (first)"),
@@ -599,5 +611,7 @@ int main(void)
 	test_three_trials();
 	test_beside();
 	test_fuzz_regressions();
+	for (size_t i = 0; i < folder_count; i++)
+		folder_free(&folders[i]);
 	return test_done("test_report");
 }

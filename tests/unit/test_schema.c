@@ -12,6 +12,7 @@
 #include "runner/store.h"
 #include "runner/util.h"
 #include "tests/harness.h"
+#include "tests/unit/analysis_testdata.h"
 #include "common/placements.h"
 #include "topology/topology.h"
 
@@ -126,7 +127,7 @@ static void test_round_trip(void)
 	free(trials);
 
 	char aerr[256];
-	struct analysis_dataset *d = analysis_load_folder(run, ANALYSIS_UNIT_TRIAL, aerr, sizeof aerr);
+	struct analysis_dataset *d = load_dir(run, ANALYSIS_UNIT_TRIAL, aerr, sizeof aerr);
 	CHECK(d != NULL, "analysis_load_folder: %s", d ? "ok" : aerr);
 	if (d) {
 		CHECK(d->group_count == 2 && !strcmp(d->groups[0].name, "solo") &&
