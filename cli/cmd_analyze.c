@@ -18,7 +18,7 @@
 #include "runner/util.h"
 #include "common/error.h"
 #include "common/folder.h"
-#include "report/output.h"
+#include "report/report.h"
 
 static void analyze_help(void)
 {
@@ -261,7 +261,7 @@ static int print_result(const struct analysis_result *result, bool json)
 {
 	int status = EXIT_OK;
 	if (json) {
-		json_t *root = output_analysis_json(result);
+		json_t *root = analyze_json(result);
 		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
 			text_warnx("cannot write the JSON result");
 			status = EXIT_FAILURE_RUNTIME;
@@ -269,7 +269,7 @@ static int print_result(const struct analysis_result *result, bool json)
 			putchar('\n');
 		}
 		json_decref(root);
-	} else if (output_analysis_text(stdout, result) < 0) {
+	} else if (analyze_print(stdout, result) < 0) {
 		text_warn("writing the result");
 		status = EXIT_FAILURE_RUNTIME;
 	}

@@ -53,16 +53,36 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
 	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		out_of_memory(strlen(fmt));
 	return s;
+}
+
+FILE *xmemstream(char **text, size_t *len)
+{
+	FILE *out = open_memstream(text, len);
+	if (!out)
+		out_of_memory(BUFSIZ);
+	return out;
+}
+
+char *xmemstream_close(FILE *out, char **text)
+{
+	if (fclose(out) != 0 || !*text) /* a memstream's writes fail only for want of memory */
+		out_of_memory(BUFSIZ);
+	return *text;
 }
 
 char *xescaped(const char *text)

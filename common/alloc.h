@@ -8,7 +8,9 @@
 #ifndef SMTBENCH_COMMON_ALLOC_H
 #define SMTBENCH_COMMON_ALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
@@ -18,6 +20,11 @@ void *xreallocarray(void *ptr, size_t count, size_t size);
 char *xstrdup(const char *s);
 /* printf into a new string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* open_memstream(3) for a text being built: *text is set only when it is closed, by
+ * xmemstream_close, which returns the text (the caller's to free). */
+FILE *xmemstream(char **text, size_t *len);
+char *xmemstream_close(FILE *out, char **text);
 /* text as it may be shown (common/text.h's text_escape), a new string. */
 char *xescaped(const char *text);
 /* Grows the array at *array_ptr (a T **, of elem-byte items, capacity *cap) to hold at least

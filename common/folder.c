@@ -95,15 +95,12 @@ static void classify(struct results_folder *f)
 	          : one_process ? FOLDER_ONE_PROCESS : FOLDER_RUN;
 	const char *metric = json_string_value(json_object_get(f->meta, "metric"));
 	f->wall_metric = metric ? !strcmp(metric, SAMPLES_METRIC_WALL) : one_process;
-	static const struct { const char *status; enum folder_state state; } states[] = {
-		{ "complete", FOLDER_COMPLETE }, { "interrupted", FOLDER_INTERRUPTED },
-		{ "failed", FOLDER_FAILED }, { "running", FOLDER_RUNNING },
-	};
+	/* meta.json's status is one of the states' names; "killed" is found, never written. */
 	const char *status = json_string_value(json_object_get(f->meta, "status"));
 	f->state = FOLDER_UNRECORDED;
-	for (size_t i = 0; status && i < sizeof states / sizeof states[0]; i++)
-		if (!strcmp(status, states[i].status))
-			f->state = states[i].state;
+	for (enum folder_state s = FOLDER_COMPLETE; status && s <= FOLDER_RUNNING; s++)
+		if (!strcmp(status, folder_state_name(s)))
+			f->state = s;
 	if (f->state == FOLDER_RUNNING)
 		f->state = running_state(f);
 }
@@ -136,6 +133,16 @@ const struct samples_table *folder_samples(struct results_folder *f, char *err, 
 	if (!f->samples)
 		set_error(err, err_size, "%s", f->samples_error);
 	return f->samples;
+}
+
+const char *folder_state_name(enum folder_state state)
+{
+	static const char *const names[] = {
+		[FOLDER_COMPLETE] = "complete", [FOLDER_INTERRUPTED] = "interrupted",
+		[FOLDER_FAILED] = "failed", [FOLDER_RUNNING] = "running", [FOLDER_KILLED] = "killed",
+		[FOLDER_UNRECORDED] = NULL,
+	};
+	return names[state];
 }
 
 const char *folder_meta_string(const struct results_folder *f, const char *key)

@@ -74,6 +74,10 @@ struct results_folder *folder_open(const char *dir);
  * message every time it is asked) when it cannot be read (samples_table.h). */
 const struct samples_table *folder_samples(struct results_folder *f, char *err, size_t err_size);
 
+/* The state's name in every report: "complete", "interrupted", "failed", "running", "killed";
+ * NULL for FOLDER_UNRECORDED. */
+const char *folder_state_name(enum folder_state state);
+
 /* meta.json's shown string member key, or NULL (no meta.json, absent, not a string). */
 const char *folder_meta_string(const struct results_folder *f, const char *key);
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "report/output.h"
+#include "report/report.h"
 #include "tests/fuzz/fuzz_common.h"
 #include "tests/unit/analysis_testdata.h"
 
@@ -51,10 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r) {
 			FILE *null = fopen("/dev/null", "w");
 			if (null) {
-				output_analysis_text(null, r);
+				analyze_print(null, r);
 				fclose(null);
 			}
-			json_t *j = output_analysis_json(r);
+			json_t *j = analyze_json(r);
 			char *text = json_dumps(j, 0);
 			free(text);
 			json_decref(j);

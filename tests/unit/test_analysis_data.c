@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "tests/harness.h"
-#include "report/output.h"
+#include "report/report.h"
 #include "tests/unit/analysis_testdata.h"
 
 static void write_file(const char *path, const char *text)
@@ -79,7 +79,7 @@ int main(void)
 			CHECK(r->comparison_count == 1 && !strcmp(r->comparisons[0].label, "headline"),
 			      "only the comparison with data: the headline");
 			CHECK_INT(r->warning_count, 4, "the result carries the warnings");
-			json_t *j = output_analysis_json(r);
+			json_t *j = analyze_json(r);
 			CHECK(json_array_size(json_object_get(j, "comparisons")) == 1 &&
 			      json_array_size(json_object_get(j, "warnings")) == 4 &&
 			      json_is_string(json_object_get(j, "unit")),
@@ -176,7 +176,7 @@ int main(void)
 		char *text = NULL;
 		size_t text_len = 0;
 		FILE *out = open_memstream(&text, &text_len);
-		CHECK(out && output_analysis_text(out, r) == 0, "and printed");
+		CHECK(out && analyze_print(out, r) == 0, "and printed");
 		if (out)
 			fclose(out);
 		CHECK(text && strstr(text, "A and B"), "the text names the files");

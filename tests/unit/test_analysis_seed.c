@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "tests/harness.h"
-#include "report/output.h"
+#include "report/report.h"
 #include "tests/unit/analysis_testdata.h"
 
 static void check_seed_numbers(const struct analysis_result *r, const char *how)
@@ -51,7 +51,7 @@ int main(void)
 		char *text = NULL;
 		size_t size = 0;
 		FILE *mem = open_memstream(&text, &size);
-		output_analysis_text(mem, r);
+		analyze_print(mem, r);
 		fclose(mem);
 		CHECK(strstr(text, "slower with probability of 1.00"), "text: probability 1.00");
 		CHECK(strstr(text, "on average 19.58s slower"), "text: 19.58 s");

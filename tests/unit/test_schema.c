@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "report/format.h"
+#include "report/words.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "common/samples_csv.h"
