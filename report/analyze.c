@@ -65,12 +65,14 @@ static void answer(struct doc *d, const struct analysis_comparison *c,
 	free(sentence);
 	bool settled = analysis_comparison_settled(c), up = !(c->p_rope_below > c->p_rope_above);
 	double rope = r->options.rope_pct;
+	char within[48];
 	if (settled && c->verdict == ANALYSIS_VERDICT_UNDECIDED && !isnan(c->p_rope))
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "With --rope %g %%, '%s' needs P(%s more than "
-		         "%g %% %s) >= %g; here it is %.2f, and P(within ±%g %%) = %.2f ('practically "
+		         "%g %% %s) >= %g; here it is %.2f, and P(within %s) = %.2f ('practically "
 		         "the same' needs >= %g).", rope, up ? "slower" : "faster", c->a.name, rope,
 		         up ? "slower" : "faster", ANALYSIS_DIRECTION_PROBABILITY,
-		         up ? c->p_rope_above : c->p_rope_below, rope, c->p_rope,
+		         up ? c->p_rope_above : c->p_rope_below,
+		         format_rope(within, sizeof within, rope), c->p_rope,
 		         ANALYSIS_EQUIVALENCE_PROBABILITY);
 	else if (settled && c->verdict == ANALYSIS_VERDICT_UNDECIDED)
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "A verdict needs a probability of at least %g "
@@ -144,11 +146,12 @@ static void effect_lines(struct doc *d, const struct analysis_comparison *c, dou
 	struct format_ring ns = { .next = 0 };
 	double res = half_width(c->diff_ci), rres = half_width(c->ratio_ci);
 	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
-	char within[200] = "";
+	char within[200] = "", span[48];
 	if (!isnan(c->p_rope))
-		snprintf(within, sizeof within, "   P(slowdown within ±%g%%) %s   P(slower by > %g%%) "
-		         "%s   P(faster by > %g%%) %s", rope, prob(&ns, c->p_rope), rope,
-		         prob(&ns, c->p_rope_above), rope, prob(&ns, c->p_rope_below));
+		snprintf(within, sizeof within, "   P(ratio within %s) %s   P(slower by > %g%%) %s   "
+		         "P(faster by > %g%%) %s", format_rope(span, sizeof span, rope),
+		         prob(&ns, c->p_rope), rope, prob(&ns, c->p_rope_above), rope,
+		         prob(&ns, c->p_rope_below));
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "P(A > B) %s   P(A < B) %s%s", prob(&ns, c->p_a_gt_b),
 	         prob(&ns, c->p_a_lt_b), within);
 	/* Unsettled: the numbers are what the grid gives, and said to be so. */
@@ -213,9 +216,15 @@ static void grid_lines(struct doc *d, const struct analysis_comparison *c)
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		return;
 	const struct analysis_paired_grid *p = &c->paired_grid;
+	if (p->closed_form) {
+		doc_para(d, DOC_ALL, "paired posterior", NULL, NULL, "uniform priors on delta and "
+		         "sigma, in closed form: delta is Student-t with %g degrees of freedom, centre "
+		         "%.4g, scale %.3g", p->dof, c->log_ratio_mean, p->scale);
+		return;
+	}
 	doc_para(d, DOC_ALL, "paired grid", NULL, NULL, "uniform priors on delta and sigma; delta %zu "
-	         "points, step %.3g (%.3g to %.3g); sigma %zu points (%.3g to %.3g); widened %d "
-	         "time%s; edge mass %.2g%s", p->delta_points, p->delta_step, p->delta_range[0],
+	         "points, finest step %.3g (%.3g to %.3g); sigma %zu points, log-spaced (%.3g to "
+	         "%.3g); widened %d time%s; edge mass %.2g%s", p->delta_points, p->delta_step, p->delta_range[0],
 	         p->delta_range[1], p->sigma_points, p->sigma_range[0], p->sigma_range[1],
 	         p->widenings, p->widenings == 1 ? "" : "s", p->edge_mass, p->at_bound ? bound : "");
 }
@@ -373,7 +382,7 @@ static json_t *paired_json(const struct analysis_comparison *c)
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		return json_null();
 	const struct analysis_paired_grid *g = &c->paired_grid;
-	return json_pack("{s:o, s:o, s:o, s:{s:I, s:I, s:o, s:o, s:o, s:i, s:o, s:b}}",
+	json_t *o = json_pack("{s:o, s:o, s:o, s:{s:I, s:I, s:o, s:o, s:o, s:i, s:o, s:b}}",
 	                 "log_ratio_mean", json_number_or_null(c->log_ratio_mean),
 	                 "log_ratio_sd", json_number_or_null(c->log_ratio_sd),
 	                 "t_ratio_ci", json_interval(c->paired_t_ratio_ci),
@@ -383,6 +392,14 @@ static json_t *paired_json(const struct analysis_comparison *c)
 	                 "delta_range", json_interval(g->delta_range), "sigma_range", json_interval(g->sigma_range),
 	                 "widenings", g->widenings, "edge_mass", json_number_or_null(g->edge_mass),
 	                 "at_bound", g->at_bound);
+	/* How delta's posterior was computed: "closed form" (the normal model's Student-t, its
+	 * degrees of freedom and scale; centre log_ratio_mean) or "grid". */
+	if (o) {
+		json_object_set_new(o, "method", json_string(g->closed_form ? "closed form" : "grid"));
+		json_object_set_new(o, "t_dof", g->closed_form ? json_real(g->dof) : json_null());
+		json_object_set_new(o, "t_scale", g->closed_form ? json_real(g->scale) : json_null());
+	}
+	return o;
 }
 
 static json_t *comparison_json(const struct analysis_comparison *c)
@@ -402,6 +419,10 @@ static json_t *comparison_json(const struct analysis_comparison *c)
 	                      "cohens_d", json_number_or_null(c->cohens_d), "grid", grid_json(&c->grid),
 	                      "verdict", verdict_name(c->verdict));
 	if (o) {
+		/* The ROPE's other two probabilities, beside p_rope: P(A / B above 1 + PCT %) and
+		 * P(below 1 / (1 + PCT %)); null without a ROPE. */
+		json_object_set_new(o, "p_rope_above", json_number_or_null(c->p_rope_above));
+		json_object_set_new(o, "p_rope_below", json_number_or_null(c->p_rope_below));
 		json_object_set_new(o, "design", json_string(design_name(c->design)));
 		json_object_set_new(o, "blocks_paired", json_integer((json_int_t)c->blocks_paired));
 		json_object_set_new(o, "blocks_dropped", json_integer((json_int_t)c->blocks_dropped));

@@ -22,7 +22,9 @@ struct matrix_model {
 	struct results_folder *folder;     /* borrowed */
 	const json_t *meta;                /* shown (escaped) */
 	bool exclude_contaminated;
-	double rope_pct;                   /* --rope, else meta.json's matrix.rope_pct; NAN none */
+	double rope_pct;                   /* --rope, else meta.json's matrix.rope_pct, else the
+	                                    * matrix's default (the safe bound's, analysis/matrix.h) */
+	bool rope_default;                 /* no ROPE was given: the default one judged the cells */
 	bool rope_ignored;                 /* meta.json's recorded one was not a percentage */
 	bool commands;                     /* named commands (matrix --commands), not kernels */
 	struct analysis_matrix *m;
@@ -65,13 +67,6 @@ static const struct analysis_matrix_cell *worst_cell(const struct analysis_matri
 			worst = c;
 	}
 	return worst;
-}
-
-/* Whether kernels i and j may share: each is safe beside the other (one cell when i == j). */
-static bool pair_safe(const struct analysis_matrix *m, size_t i, size_t j)
-{
-	return analysis_matrix_cell(m, (int)i, (int)j)->safe
-	       && analysis_matrix_cell(m, (int)j, (int)i)->safe;
 }
 
 /* ---- the model ------------------------------------------------------------------------------ */
@@ -132,6 +127,8 @@ static int matrix_model_load(struct matrix_model *mm, struct results_folder *f,
 	free(names);
 	if (!mm->m)
 		return -1;
+	mm->rope_default = isnan(mm->rope_pct);
+	mm->rope_pct = mm->m->rope_pct;
 	read_pair(mm);
 	return 0;
 }
@@ -143,15 +140,13 @@ static char *answer_sentence(const struct matrix_model *mm)
 {
 	const struct analysis_matrix *m = mm->m;
 	char *list = xstrdup(""), *longer;
-	size_t pairs = 0, safe = 0;
-	for (size_t i = 0; i < m->nkernels; i++)
-		for (size_t j = i; j < m->nkernels; j++, pairs++)
-			if (pair_safe(m, i, j)) {
-				longer = xasprintf("%s%s%s + %s", list, safe++ ? ", " : "", m->kernels[i],
-				                   m->kernels[j]);
-				free(list);
-				list = longer;
-			}
+	for (size_t i = 0; i < m->safe_pair_count; i++) {
+		const struct analysis_safe_pair *p = &m->safe_pairs[i];
+		longer = xasprintf("%s%s%s + %s", list, i ? ", " : "", m->kernels[p->a],
+		                   m->kernels[p->b]);
+		free(list);
+		list = longer;
+	}
 	const struct analysis_matrix_cell *w = worst_cell(m);
 	struct format_ring ns = { .next = 0 };
 	char worst[300], none[80];
@@ -161,14 +156,20 @@ static char *answer_sentence(const struct matrix_model *mm)
 	else
 		snprintf(worst, sizeof worst, "no cell has enough data to say yet (at least %d blocks "
 		         "each)", ANALYSIS_SETTLED_MIN_N);
-	snprintf(none, sizeof none, "none of the %zu pairs", pairs);
+	snprintf(none, sizeof none, "none of the %zu pairs", m->nkernels * (m->nkernels + 1) / 2);
 	const char *p = m->placement;
-	char *s = xasprintf("%s, slowdown under %g%% with %g%% probability both ways: %s; %s",
-	                    p && !strcmp(p, "sibling") ? "Safe to share a core"
+	const char *where = p && !strcmp(p, "sibling") ? "Safe to share a core"
 	                    : p && !strcmp(p, "same-pu") ? "Safe to time-share one CPU (same-pu)"
-	                    : "Safe side by side on two cores (non-sibling)",
-	                    100 * m->safe_slowdown, 100 * ANALYSIS_MATRIX_SAFE_PROBABILITY,
-	                    safe ? list : none, worst);
+	                    : "Safe side by side on two cores (non-sibling)";
+	/* What the probability covers: every listed pair at once, both ways. */
+	char *s = m->safe_pair_count
+	          ? xasprintf("%s, each kernel slowed by at most %g%% beside the other, every listed "
+	                      "pair at once with probability %.3f (at least %g): %s; %s", where,
+	                      100 * m->safe_slowdown, m->safe_joint_probability,
+	                      ANALYSIS_MATRIX_SAFE_PROBABILITY, list, worst)
+	          : xasprintf("%s, each kernel slowed by at most %g%% beside the other with "
+	                      "probability %g: %s; %s", where, 100 * m->safe_slowdown,
+	                      ANALYSIS_MATRIX_SAFE_PROBABILITY, none, worst);
 	free(list);
 	return s;
 }
@@ -191,18 +192,26 @@ static char *pairing_note(const struct matrix_model *mm)
 	                 mm->commands ? "command" : "kernel");
 }
 
-/* The ROPE's rule in words (the rule of analysis.h's enum analysis_verdict); NULL without one. */
+/* The ROPE's rule in words (the rule of analysis.h's enum analysis_verdict), and the safe
+ * list's (analysis/matrix.h). */
 static char *rope_rule(const struct matrix_model *mm)
 {
-	double r = mm->rope_pct;
-	if (isnan(r))
-		return NULL;
-	return xasprintf("With --rope %g: a cell is practically the same when P(within ±%g%%) >= %g, "
-	                 "slower when P(slower by more than %g%%) >= %g, faster when P(faster by more "
-	                 "than %g%%) >= %g; a pair is safe when each one's slowdown beside the other "
-	                 "is under %g%% with probability %g.", r, r, ANALYSIS_EQUIVALENCE_PROBABILITY,
-	                 r, ANALYSIS_DIRECTION_PROBABILITY, r, ANALYSIS_DIRECTION_PROBABILITY, r,
-	                 ANALYSIS_MATRIX_SAFE_PROBABILITY);
+	char rope[48], given[64];
+	if (mm->rope_default)
+		snprintf(given, sizeof given, "With the default ROPE of %g%% (no --rope given)",
+		         mm->rope_pct);
+	else
+		snprintf(given, sizeof given, "With --rope %g", mm->rope_pct);
+	return xasprintf("%s: a cell is practically the same when P(within %s) >= %g, slower when "
+	                 "P(slower by more than %g%%) >= %g, faster when P(faster by more than %g%%) "
+	                 ">= %g; the safe pairs are listed so that, with probability %g or more, "
+	                 "every listed pair at once slows neither kernel by more than %g%% (pairs "
+	                 "taken by their probability, each only while its chance of a larger slowdown "
+	                 "is at most %g over the pairs not yet listed; cells practically the same or "
+	                 "faster).", given, format_rope(rope, sizeof rope, mm->rope_pct),
+	                 ANALYSIS_EQUIVALENCE_PROBABILITY, mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY,
+	                 mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_MATRIX_SAFE_PROBABILITY,
+	                 mm->rope_pct, 1 - ANALYSIS_MATRIX_SAFE_PROBABILITY);
 }
 
 static void matrix_warnings(const struct matrix_model *mm, char ***list, size_t *count)
@@ -467,11 +476,12 @@ static struct doc *matrix_doc(const struct matrix_model *mm, const char *answer,
 	doc_para(d, DOC_FILES, NULL, NULL, NULL, "Every block ran every cell once in a random order: "
 	         "each victim beside each aggressor, and each victim alone. A cell's slowdown is "
 	         "exp(delta), delta the mean over blocks of log(victim's user time beside the "
-	         "aggressor) − log(its time alone in the same block), from a grid posterior with flat "
+	         "aggressor) − log(its time alone in the same block), from its posterior with flat "
 	         "priors; its 95%% credible interval is shown under it. The verdict says slower or "
-	         "faster only when P(slower) or its complement is at least %g; hatched cells have no "
-	         "verdict. A pair is safe to share when each kernel's slowdown beside the other is "
-	         "under %g%% with probability %g. Every number is in report.json.",
+	         "faster only when P(slower, or faster, by more than the ROPE) is at least %g; "
+	         "hatched cells have no verdict. The pairs listed as safe to share slow neither "
+	         "kernel by more than %g%% beside the other, every listed pair at once with "
+	         "probability %g or more. Every number is in report.json.",
 	         ANALYSIS_DIRECTION_PROBABILITY, 100 * m->safe_slowdown,
 	         ANALYSIS_MATRIX_SAFE_PROBABILITY);
 	return d;
@@ -548,6 +558,9 @@ static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
 			c->note ? json_string(c->note) : json_null(), "stop",
 			cell_stop(meta, m->kernels[c->victim], m->kernels[c->aggressor])),
 			comparison_json(&c->vs_baseline, c->compared)));
+		/* P(its slowdown at most the safe bound), where the cell could be listed; else null. */
+		json_object_set_new(json_array_get(cells, json_array_size(cells) - 1), "p_safe",
+		                    isnan(c->p_safe) ? json_null() : json_real(c->p_safe));
 	}
 	return cells;
 }
@@ -573,11 +586,31 @@ static json_t *baselines_json(const struct analysis_matrix *m, const json_t *met
 static json_t *safe_pairs_json(const struct analysis_matrix *m)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < m->nkernels; i++)
-		for (size_t j = i; j < m->nkernels; j++)
-			if (pair_safe(m, i, j))
-				json_array_append_new(a, json_pack("[s, s]", m->kernels[i], m->kernels[j]));
+	for (size_t i = 0; i < m->safe_pair_count; i++)
+		json_array_append_new(a, json_pack("[s, s]", m->kernels[m->safe_pairs[i].a],
+		                                   m->kernels[m->safe_pairs[i].b]));
 	return a;
+}
+
+/* The joint safe list with what its probability covers (analysis/matrix.h's rule). */
+static json_t *safe_list_json(const struct analysis_matrix *m)
+{
+	json_t *pairs = json_array();
+	for (size_t i = 0; i < m->safe_pair_count; i++) {
+		const struct analysis_safe_pair *p = &m->safe_pairs[i];
+		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels", m->kernels[p->a],
+		                                       m->kernels[p->b], "probability", p->probability));
+	}
+	char *covers = xasprintf("every listed pair at once: each kernel's slowdown beside the "
+	                         "other at most %g%%", 100 * m->safe_slowdown);
+	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}",
+	                      "probability", m->safe_joint_probability,
+	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
+	                      "candidates", (json_int_t)m->safe_candidates,
+	                      "pairs_considered", (json_int_t)(m->nkernels * (m->nkernels + 1) / 2),
+	                      "pairs", pairs);
+	free(covers);
+	return o;
 }
 
 static json_t *worst_json(const struct analysis_matrix *m)
@@ -624,9 +657,12 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 	free(note);
 	/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
 	json_object_set_new(doc, "workloads", json_string(mm->commands ? "commands" : "kernels"));
-	/* The ROPE the verdicts and safe_pairs used (null: none), and a safe cell's bound. */
+	/* The ROPE the verdicts and safe_pairs used (the default's when none was given:
+	 * rope_default), and a safe cell's bound. */
 	json_object_set_new(doc, "rope_pct", json_number_or_null(mm->rope_pct));
+	json_object_set_new(doc, "rope_default", json_boolean(mm->rope_default));
 	json_object_set_new(doc, "safe_slowdown_pct", json_real(100 * m->safe_slowdown));
+	json_object_set_new(doc, "safe_list", safe_list_json(m));
 	/* The folder's state (common/folder.h): null for a folder that records none. */
 	json_object_set_new(doc, "state", mm->folder->state == FOLDER_UNRECORDED ? json_null()
 	                    : json_string(folder_state_name(mm->folder->state)));

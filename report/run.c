@@ -283,8 +283,8 @@ static void warn_meta_problem(const struct run_model *m, struct warnings *w)
 }
 
 /* The same-pu control fails when it finds a difference from solo that matters: a verdict of
- * slower or faster whose ratio interval lies wholly outside 1 ± CONTROL_TOLERANCE_PCT % (or ±
- * the ROPE, when one is given). Broken accounting is off by tens of percent; the paired design
+ * slower or faster whose ratio interval lies wholly outside 1 / (1 + t) to 1 + t, t being
+ * CONTROL_TOLERANCE_PCT % (or the ROPE's, when one is given: symmetric in log as it is). Broken accounting is off by tens of percent; the paired design
  * resolves differences of 0.1 %, which a context switch's cache refill alone can make. */
 static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 {
@@ -294,7 +294,7 @@ static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 	if (!isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]))
 		return decided;
 	double tolerance = (isnan(rope_pct) ? CONTROL_TOLERANCE_PCT : rope_pct) / 100;
-	return c->ratio_ci[0] > 1 + tolerance || c->ratio_ci[1] < 1 - tolerance;
+	return c->ratio_ci[0] > 1 + tolerance || c->ratio_ci[1] < 1 / (1 + tolerance);
 }
 
 /* The control first: when it fails, nothing else in the report can be trusted. */

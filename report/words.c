@@ -108,6 +108,13 @@ const char *design_name(enum analysis_design d)
 	return d == ANALYSIS_DESIGN_PAIRED ? "paired" : "unpaired";
 }
 
+const char *format_rope(char *buf, size_t size, double rope_pct)
+{
+	double hi = 1 + rope_pct / 100;
+	snprintf(buf, size, "%.3g–%.3g×", 1 / hi, hi);
+	return buf;
+}
+
 const char *format_design(char *buf, size_t size, const struct analysis_comparison *c)
 {
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
@@ -232,8 +239,9 @@ static char *probability_clause(const struct analysis_comparison *c, double rope
 	case ANALYSIS_VERDICT_UNDECIDED:
 		break;
 	}
-	return xasprintf("P(within ±%g%%) = %s, P(slower) = %s", rope_pct, prob_text(p1, c->p_rope),
-	                   prob_text(p2, c->p_a_gt_b));
+	char rope[48];
+	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(rope, sizeof rope, rope_pct),
+	                 prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
 }
 
 char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
