@@ -488,6 +488,37 @@ static void x_grid(FILE *out, const struct svg_axis *x, double top, double botto
 	}
 }
 
+/* A placement's trials in run order: warm-ups grey and hollow, outliers ringed, a far-off
+ * warm-up pinned inside the edge with its value. */
+static void run_order_markers(FILE *out, const struct analysis_dataset *d, int group,
+                              const struct svg_axis *x, const struct svg_axis *y, double r)
+{
+	int style = svg_placement_style(d->groups[group].name);
+	const char *color = svg_color(style);
+	double lo = y->lo, hi = y->hi, plot_top = y->p1, plot_bottom = y->p0;
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		if (pt->group != group)
+			continue;
+		double px = svg_map(x, (double)pt->trial), v = pt->value_s;
+		/* Off the scale (only a far-off warm-up can be): pinned inside the edge, labelled. */
+		bool above = v > hi, below = v < lo;
+		double py = above ? plot_top + r + 3 : below ? plot_bottom - r - 3 : svg_map(y, v);
+		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
+		if (above || below) {
+			char value[48], note[80];
+			snprintf(note, sizeof note, "%s %s s", above ? "↑" : "↓",
+			         format_number(value, sizeof value, v, fabs(v) * 0.01));
+			bool right_half = px > (RUN_LEFT + WIDTH - RIGHT) / 2.0;
+			svg_text(out, px + (right_half ? -r - 4 : r + 4), py + 4,
+			         right_half ? "end" : "start", 11, NULL, note);
+		}
+		if (pt->outlier)
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
+			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
+	}
+}
+
 /* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
  * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
 static void run_order_panel(FILE *out, const struct run_model *m, int group,
@@ -533,27 +564,7 @@ static void run_order_panel(FILE *out, const struct run_model *m, int group,
 		        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, py, WIDTH - RIGHT,
 		        py, color);
 	}
-	for (size_t i = 0; i < d->point_count; i++) {
-		const struct analysis_point *pt = &d->points[i];
-		if (pt->group != group)
-			continue;
-		double px = svg_map(x, (double)pt->trial), v = pt->value_s;
-		/* Off the scale (only a far-off warm-up can be): pinned inside the edge, labelled. */
-		bool above = v > hi, below = v < lo;
-		double py = above ? plot_top + r + 3 : below ? plot_bottom - r - 3 : svg_map(&y, v);
-		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
-		if (above || below) {
-			char value[48], note[80];
-			snprintf(note, sizeof note, "%s %s s", above ? "↑" : "↓",
-			         format_number(value, sizeof value, v, fabs(v) * 0.01));
-			bool right_half = px > (RUN_LEFT + WIDTH - RIGHT) / 2.0;
-			svg_text(out, px + (right_half ? -r - 4 : r + 4), py + 4,
-			         right_half ? "end" : "start", 11, NULL, note);
-		}
-		if (pt->outlier)
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
-			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
-	}
+	run_order_markers(out, d, group, x, &y, r);
 	char ytitle[80];
 	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", run_metric_label(m),
 	         run_unit_label(m));
