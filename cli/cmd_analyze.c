@@ -16,8 +16,8 @@
 #include "cli/commands.h"
 #include "common/text.h"
 #include "common/error.h"
-#include "report/matrix.h"
-#include "report/output.h"
+#include "common/folder.h"
+#include "report/report.h"
 
 /* What `analyze`'s options asked for. */
 struct analyze_args {
@@ -175,12 +175,13 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 		} else {
 			/* Without --metric, the folder's own: wall time for one process given the
 			 * placement's CPUs (run --one-process), user time for copies. */
-			bool one_process;
-			enum analysis_metric folder_metric = analysis_folder_metric(paths[0], &one_process);
-			data = analysis_load_folder_metric(paths[0], a->unit,
-			                                   a->metric_given ? a->metric : folder_metric,
-			                                   a->exclude_contaminated, err, sizeof err);
-			if (data && matrix_report_applies(paths[0])) {
+			struct results_folder *f = folder_open(paths[0]);
+			data = analysis_load_folder(f, &(struct analysis_take){
+				.unit = a->unit, .metric_given = a->metric_given, .metric = a->metric,
+				.exclude_contaminated = a->exclude_contaminated }, err, sizeof err);
+			bool matrix = f->kind == FOLDER_MATRIX;
+			folder_free(&f);
+			if (data && matrix) {
 				/* --rope's meaning for the cells is report's: say how to ask it there. */
 				char rope[64] = "";
 				if (!isnan(a->opt.rope_pct))
@@ -228,7 +229,7 @@ static int print_result(const struct analysis_result *result, bool json)
 {
 	int status = EXIT_OK;
 	if (json) {
-		json_t *root = output_analysis_json(result);
+		json_t *root = analyze_json(result);
 		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
 			text_warnx("cannot write the JSON result");
 			status = EXIT_FAILURE_RUNTIME;
@@ -236,7 +237,7 @@ static int print_result(const struct analysis_result *result, bool json)
 			putchar('\n');
 		}
 		json_decref(root);
-	} else if (output_analysis_text(stdout, result) < 0) {
+	} else if (analyze_print(stdout, result) < 0) {
 		text_warn("writing the result");
 		status = EXIT_FAILURE_RUNTIME;
 	}

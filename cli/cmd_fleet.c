@@ -4,6 +4,7 @@
  * the pooled slowdown, the node-to-node spread and the nodes that disagree, and every folder
  * that could not be used with its reason.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "fleet/fleet.h"
+#include "report/report.h"
 #include "cli/commands.h"
 
 struct fleet_options {
@@ -58,23 +60,34 @@ static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 }
 
 /* The answer on stdout: the JSON contract or the text. EXIT_OK or EXIT_FAILURE_RUNTIME. */
-static int print_fleet(const struct fleet *f, bool json)
+static int print_fleet(const struct report *r, bool json)
 {
 	if (!json)
-		return fleet_print_text(f, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
-	json_t *j = fleet_json(f);
-	int status = EXIT_OK;
-	if (!j) {
-		text_warnx("fleet: the JSON could not be made (out of memory, or a name that is "
-		           "not UTF-8)");
-		status = EXIT_FAILURE_RUNTIME;
-	} else if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
-		status = EXIT_FAILURE_RUNTIME;
-	} else {
-		putchar('\n');
+		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+	if (!r->json) {
+		text_warnx("fleet: the JSON could not be made (a name that is not UTF-8)");
+		return EXIT_FAILURE_RUNTIME;
 	}
-	json_decref(j);
-	return status;
+	if (json_dumpf(r->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+		return EXIT_FAILURE_RUNTIME;
+	putchar('\n');
+	return EXIT_OK;
+}
+
+/* --out DIR: made when absent, then fleet.md, fleet.json and fleet.html written into it. */
+static int write_fleet(const struct report *r, const char *dir)
+{
+	char err[ERR_LEN];
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		text_warnx("fleet: cannot write the fleet report: %s: cannot create it: %s", dir,
+		           strerror(errno));
+		return EXIT_FAILURE_RUNTIME;
+	}
+	if (report_write(r, dir, err, sizeof err) != 0) {
+		text_warnx("fleet: cannot write the fleet report: %s", err);
+		return EXIT_FAILURE_RUNTIME;
+	}
+	return EXIT_OK;
 }
 
 int cmd_fleet(int argc, char **argv)
@@ -93,14 +106,11 @@ int cmd_fleet(int argc, char **argv)
 		text_warnx("fleet: %s", err);
 		return EXIT_USAGE;
 	}
-	int status = EXIT_OK;
+	struct report *r = fleet_report(f);
 	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
 	bool usable = f->host_count + f->matrix_node_count > 0;
-	if (o.out_dir && usable && fleet_write_files(f, o.out_dir, err, sizeof err) != 0) {
-		text_warnx("fleet: cannot write the fleet report: %s", err);
-		status = EXIT_FAILURE_RUNTIME;
-	}
-	int printed = print_fleet(f, o.json);
+	int status = o.out_dir && usable ? write_fleet(r, o.out_dir) : EXIT_OK;
+	int printed = print_fleet(r, o.json);
 	if (status == EXIT_OK)
 		status = printed;
 	if (status == EXIT_OK && !usable) {
@@ -108,12 +118,9 @@ int cmd_fleet(int argc, char **argv)
 		           "written", f->skipped_count ? " (see the skipped ones and their reasons)" : "");
 		status = EXIT_USAGE;
 	}
-	if (status == EXIT_OK && o.out_dir && !o.json) {
-		char *shown = xescaped(o.out_dir);
-		printf("\nFleet report: %s/fleet.html (open it in a browser); also fleet.md, fleet.json\n",
-		       shown);
-		free(shown);
-	}
+	if (status == EXIT_OK && o.out_dir && !o.json)
+		report_print_files(r, o.out_dir, stdout);
+	report_free(&r);
 	fleet_free(&f);
 	return status;
 }

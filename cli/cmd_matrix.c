@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "cli/run_shared.h"
+#include "common/folder.h"
 #include "common/text.h"
-#include "report/matrix.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
 #include "runner/matrix.h"
@@ -262,8 +262,10 @@ static void plan_matrix(struct experiment *e, const struct matrix_options *o, st
 static void refuse_resume_of_a_run(const char *dir)
 {
 	struct stat st;
-	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && !matrix_report_applies(dir)
-	    && !store_is_partial(dir))
+	struct results_folder *f = folder_open(dir);
+	bool matrix = f->kind == FOLDER_MATRIX;
+	folder_free(&f);
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && !matrix && !store_is_partial(dir))
 		usage_exit("matrix", "%s is not a matrix's folder (its meta.json has no \"matrix\"); "
 		           "a run is continued with smtbench run --resume %s", dir, dir);
 }

@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "common/folder.h"
 #include "analysis/analysis.h"
 #include "common/text.h"
-#include "report/matrix.h"
 #include "report/report.h"
 #include "cli/commands.h"
 
@@ -62,30 +62,6 @@ static void prepare_out_dir(const char *out_dir)
 		usage_exit("report", "--out %s: cannot make this folder: %s", out_dir, strerror(errno));
 }
 
-/* A matrix's folder (smtbench matrix, meta.json's "matrix"): report.md, report.json,
- * heatmap.svg and report.html of its cells (report/matrix.h). */
-static int matrix_report(const struct report_args *a)
-{
-	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(a->dir, a->exclude_contaminated, a->rope_pct,
-	                                              err, sizeof err);
-	if (!rep) {
-		text_warnx("report: %s", err);
-		return EXIT_USAGE;
-	}
-	int status = EXIT_OK;
-	bool written = (!a->out_dir || matrix_report_set_files_dir(rep, a->out_dir) == 0)
-	               && matrix_report_write_files(rep, err, sizeof err) == 0;
-	if (!written) {
-		text_warnx("report: cannot write the reports: %s", err);
-		status = EXIT_FAILURE_RUNTIME;
-	}
-	if (matrix_report_print_summary(rep, written, stdout) != 0)
-		status = EXIT_FAILURE_RUNTIME;
-	matrix_report_free(&rep);
-	return status;
-}
-
 static void parse_report_options(int argc, char **argv, struct report_args *a)
 {
 	int c;
@@ -123,23 +99,25 @@ int cmd_report(int argc, char **argv)
 	if (a.out_dir)
 		prepare_out_dir(a.out_dir);
 	char err[ERR_LEN];
-	if (matrix_report_applies(a.dir))
-		return matrix_report(&a);
-	struct report *rep = report_new_excluding(a.dir, a.exclude_contaminated, a.rope_pct, err,
-	                                          sizeof err);
+	struct results_folder *f = folder_open(a.dir);
+	struct report_options o = { a.exclude_contaminated, a.rope_pct };
+	struct report *rep = report_folder(f, &o, err, sizeof err);
 	if (!rep) {
 		text_warnx("report: %s", err);
+		folder_free(&f);
 		return EXIT_USAGE;
 	}
+	const char *into = a.out_dir ? a.out_dir : a.dir;
 	int status = EXIT_OK;
-	bool written = (!a.out_dir || report_set_files_dir(rep, a.out_dir) == 0)
-	               && report_write_files(rep, err, sizeof err) == 0;
+	bool written = report_write(rep, into, err, sizeof err) == 0;
 	if (!written) {
 		text_warnx("report: cannot write the reports: %s", err);
 		status = EXIT_FAILURE_RUNTIME;
 	}
-	if (report_print_summary(rep, written, stdout) != 0)
+	if (report_print(rep, stdout) != 0 || report_print_files(rep, written ? into : NULL,
+	                                                          stdout) != 0)
 		status = EXIT_FAILURE_RUNTIME;
 	report_free(&rep);
+	folder_free(&f);
 	return status;
 }

@@ -1,6 +1,7 @@
 #include "runner/meta.h"
 #include "runner/precision.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -250,9 +251,10 @@ void meta_begin_segment(json_t *meta, long first_trial)
 {
 	char now[32];
 	utc_now(now, sizeof now);
-	json_array_append_new(json_object_get(meta, "segments"),
-	                      json_pack("{s:s, s:I}", "started_utc", now, "first_trial",
-	                                (json_int_t)first_trial));
+	json_t *segment = json_pack("{s:s, s:I}", "started_utc", now, "first_trial",
+	                            (json_int_t)first_trial);
+	folder_mark_runner(segment); /* who writes it: a reader tells a killed run by it */
+	json_array_append_new(json_object_get(meta, "segments"), segment);
 	json_object_set_new(meta, "status", json_string("running"));
 }
 
@@ -356,19 +358,26 @@ static int load_workloads(const char *dir, const json_t *workloads, struct exper
 static int load_placements(const char *dir, const json_t *placements, struct experiment *e,
                            char *err, size_t err_size);
 
-int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
+int meta_load(const struct results_folder *f, struct experiment *e, char *err, size_t err_size)
 {
-	char *text = store_read_file(dir, "meta.json", err, err_size);
-	if (!text)
-		return -1;
-	json_error_t jerr;
-	json_t *meta = json_loads(text, 0, &jerr);
-	free(text);
-	if (!meta) {
-		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir, jerr.line,
-		          jerr.text);
+	const char *dir = f->dir;
+	if (f->meta_status == FOLDER_META_ABSENT) {
+		set_error(err, err_size, "%s: cannot open: %s", f->meta_path, strerror(ENOENT));
 		return -1;
 	}
+	if (f->meta_status == FOLDER_META_UNREADABLE) {
+		set_error(err, err_size, "%s", f->meta_error);
+		return -1;
+	}
+	if (f->meta_status == FOLDER_META_NOT_JSON) {
+		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir,
+		          f->meta_error_line, f->meta_error);
+		return -1;
+	}
+	/* The runner's own copy: it adds segments and counts as the run goes on. */
+	json_t *meta = f->meta ? json_deep_copy(f->meta) : json_object();
+	if (!meta)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory reading %s", f->meta_path);
 	e->meta = meta;
 	json_t *settings = json_object_get(meta, "settings");
 	json_t *seed = json_object_get(meta, "seed");

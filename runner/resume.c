@@ -168,7 +168,10 @@ static void open_checked(const char *dir, char **command_line, struct resumed *r
 	r->store = store_open(dir, err, sizeof err);
 	if (!r->store)
 		text_errx(EXIT_USAGE, "cannot resume: %s", err);
-	if (meta_load(dir, &r->e, err, sizeof err) != 0)
+	struct results_folder *f = folder_open(dir);
+	int loaded = meta_load(f, &r->e, err, sizeof err);
+	folder_free(&f);
+	if (loaded != 0)
 		text_errx(EXIT_USAGE, "cannot resume: %s", err);
 	const char *status = json_string_value(json_object_get(r->e.meta, "status"));
 	r->complete = status && !strcmp(status, "complete");
@@ -230,7 +233,9 @@ bool resume_possible(const char *dir, bool *complete, char *err, size_t err_size
 		return false;
 	}
 	struct experiment recorded = { .command_line = NULL };
-	bool ok = meta_load(dir, &recorded, err, err_size) == 0;
+	struct results_folder *f = folder_open(dir);
+	bool ok = meta_load(f, &recorded, err, err_size) == 0;
+	folder_free(&f);
 	const char *status = json_string_value(json_object_get(recorded.meta, "status"));
 	*complete = ok && status && !strcmp(status, "complete");
 	experiment_release(&recorded);
