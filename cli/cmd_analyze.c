@@ -153,57 +153,67 @@ static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
 		a->unit = ANALYSIS_UNIT_PROCESS;
 }
 
+/* One path: a results folder, or a hyperfine export (a file, or standard input). NULL with err,
+ * or after saying why. */
+static struct analysis_dataset *load_one(const char *path, const struct analyze_args *a,
+                                         char *err, size_t err_size)
+{
+	struct stat st;
+	bool from_stdin = !strcmp(path, "-");
+	bool is_folder = !from_stdin && (stat(path, &st) != 0 || S_ISDIR(st.st_mode));
+	if (from_stdin || (!is_folder && analysis_is_hyperfine_json(path)))
+		/* hyperfine's own measure is the wall time of each run. */
+		return analysis_load_hyperfine(path, a->metric_given ? a->metric : ANALYSIS_METRIC_WALL,
+		                               err, err_size);
+	if (!is_folder) {
+		set_error(err, err_size, "%s: not a folder; give a results folder, a hyperfine "
+		          "--export-json file (FILE.json), or two files of numbers", path);
+		return NULL;
+	}
+	/* Without --metric, the folder's own: wall time for one process given the placement's
+	 * CPUs (run --one-process), user time for copies. */
+	struct results_folder *f = folder_open(path);
+	struct analysis_dataset *data = analysis_load_folder(f, &(struct analysis_take){
+		.unit = a->unit, .metric_given = a->metric_given, .metric = a->metric,
+		.exclude_contaminated = a->exclude_contaminated }, err, err_size);
+	bool matrix = f->kind == FOLDER_MATRIX;
+	folder_free(&f);
+	if (data && matrix) {
+		/* --rope's meaning for the cells is report's: say how to ask it there. */
+		char rope[64] = "";
+		if (!isnan(a->opt.rope_pct))
+			snprintf(rope, sizeof rope, " --rope %g", a->opt.rope_pct);
+		text_warnx("%s is an interference matrix (smtbench matrix): each placement here pools "
+		           "every kernel; `smtbench report %s%s` compares its cells", path, path, rope);
+	}
+	return data;
+}
+
+/* Two files of numbers; the options that do not apply to them said (or refused). NULL with
+ * err. */
+static struct analysis_dataset *load_two(char **paths, const struct analyze_args *a, char *err,
+                                         size_t err_size)
+{
+	if (a->exclude_contaminated)
+		text_warnx("--exclude-contaminated: plain files have no foreign_s or steal_s; nothing "
+		           "is left out");
+	if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
+		text_warnx("--unit process: plain files hold one sample per line already");
+	if (a->metric_given)
+		usage_exit("analyze", "--metric: two files of numbers hold one kind of time already; "
+		           "--metric is for a results folder or a hyperfine export");
+	if (!strcmp(paths[0], "-") && !strcmp(paths[1], "-"))
+		usage_exit("analyze", "standard input (-) can be one of the two files, not both");
+	return analysis_load_files(paths[0], paths[1], err, err_size);
+}
+
 /* A results folder, or two files of numbers; NULL after saying why. */
 static struct analysis_dataset *load_dataset(char **paths, int npaths,
                                              const struct analyze_args *a)
 {
 	char err[ERR_LEN] = "";
-	struct analysis_dataset *data;
-	if (npaths == 1) {
-		struct stat st;
-		bool from_stdin = !strcmp(paths[0], "-");
-		bool is_folder = !from_stdin && (stat(paths[0], &st) != 0 || S_ISDIR(st.st_mode));
-		if (from_stdin || (!is_folder && analysis_is_hyperfine_json(paths[0]))) {
-			/* hyperfine's own measure is the wall time of each run. */
-			data = analysis_load_hyperfine(paths[0], a->metric_given ? a->metric
-			                                        : ANALYSIS_METRIC_WALL, err, sizeof err);
-		} else if (!is_folder) {
-			text_warnx("%s: not a folder; give a results folder, a hyperfine "
-			           "--export-json file (FILE.json), or two files of numbers",
-			           paths[0]);
-			return NULL;
-		} else {
-			/* Without --metric, the folder's own: wall time for one process given the
-			 * placement's CPUs (run --one-process), user time for copies. */
-			struct results_folder *f = folder_open(paths[0]);
-			data = analysis_load_folder(f, &(struct analysis_take){
-				.unit = a->unit, .metric_given = a->metric_given, .metric = a->metric,
-				.exclude_contaminated = a->exclude_contaminated }, err, sizeof err);
-			bool matrix = f->kind == FOLDER_MATRIX;
-			folder_free(&f);
-			if (data && matrix) {
-				/* --rope's meaning for the cells is report's: say how to ask it there. */
-				char rope[64] = "";
-				if (!isnan(a->opt.rope_pct))
-					snprintf(rope, sizeof rope, " --rope %g", a->opt.rope_pct);
-				text_warnx("%s is an interference matrix (smtbench matrix): each "
-				           "placement here pools every kernel; `smtbench report %s%s` "
-				           "compares its cells", paths[0], paths[0], rope);
-			}
-		}
-	} else {
-		if (a->exclude_contaminated)
-			text_warnx("--exclude-contaminated: plain files have no foreign_s or "
-			           "steal_s; nothing is left out");
-		if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
-			text_warnx("--unit process: plain files hold one sample per line already");
-		if (a->metric_given)
-			usage_exit("analyze", "--metric: two files of numbers hold one kind of time "
-			           "already; --metric is for a results folder or a hyperfine export");
-		if (!strcmp(paths[0], "-") && !strcmp(paths[1], "-"))
-			usage_exit("analyze", "standard input (-) can be one of the two files, not both");
-		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
-	}
+	struct analysis_dataset *data = npaths == 1 ? load_one(paths[0], a, err, sizeof err)
+	                                            : load_two(paths, a, err, sizeof err);
 	if (!data) {
 		text_warnx("%s", err);
 		return NULL;
