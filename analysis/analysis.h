@@ -448,12 +448,6 @@ bool analysis_comparison_settled(const struct analysis_comparison *c);
 double analysis_log_ratio_cdf(const struct analysis_comparison *c, double x);
 double analysis_log_ratio_quantile(const struct analysis_comparison *c, double q);
 
-/* "paired" or "unpaired": the JSON value of "design". */
-const char *analysis_design_name(enum analysis_design d);
-
-/* "slower", "faster", "practically the same", "not enough data to say". */
-const char *analysis_verdict_name(enum analysis_verdict v);
-
 /* ---------------------------------------------------------------------------------------- */
 /* Building blocks, exposed for reports and tests                                             */
 
