@@ -42,28 +42,34 @@ void doc_heading(struct doc *d, unsigned outputs, int level, const char *id, con
 	b->text = xstrdup(text);
 }
 
+/* A paragraph or list item: its text from fmt. */
+static struct doc_block *append_text(struct doc *d, enum doc_kind kind, unsigned outputs,
+                                     const char *id, const char *css, const char *fmt,
+                                     va_list ap)
+{
+	struct doc_block *b = append(d, kind, outputs);
+	b->id = id;
+	b->css = css;
+	b->text = xvasprintf(fmt, ap);
+	return b;
+}
+
 void doc_para(struct doc *d, unsigned outputs, const char *lead, const char *id,
               const char *css, const char *fmt, ...)
 {
-	struct doc_block *b = append(d, DOC_PARAGRAPH, outputs);
-	b->lead = lead ? xstrdup(lead) : NULL;
-	b->id = id;
-	b->css = css;
 	va_list ap;
 	va_start(ap, fmt);
-	b->text = xvasprintf(fmt, ap);
+	struct doc_block *b = append_text(d, DOC_PARAGRAPH, outputs, id, css, fmt, ap);
 	va_end(ap);
+	b->lead = lead ? xstrdup(lead) : NULL;
 }
 
 void doc_item(struct doc *d, unsigned outputs, const char *id, const char *css,
               const char *fmt, ...)
 {
-	struct doc_block *b = append(d, DOC_ITEM, outputs);
-	b->id = id;
-	b->css = css;
 	va_list ap;
 	va_start(ap, fmt);
-	b->text = xvasprintf(fmt, ap);
+	append_text(d, DOC_ITEM, outputs, id, css, fmt, ap);
 	va_end(ap);
 }
 
