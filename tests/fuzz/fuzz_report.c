@@ -1,4 +1,4 @@
-/* fuzz_report.c — report_new on a folder with an arbitrary meta.json and samples.csv, then the
+/* fuzz_report.c — report_folder on a folder with an arbitrary meta.json and samples.csv, then the
  * summary and every report file. The input is meta.json, the separator line below, then
  * samples.csv; without the separator the whole input is samples.csv and there is no meta.json. */
 #include <math.h>
@@ -24,17 +24,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	char err[512];
 	struct results_folder *f = folder_open(fuzz_dir());
-	struct report *rep = report_new(f, false, NAN, err, sizeof err);
+	struct report_options o = { .rope_pct = NAN };
+	struct report *rep = report_folder(f, &o, err, sizeof err);
 	if (!rep) {
 		folder_free(&f);
 		return 0;
 	}
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
-		report_print_summary(rep, true, null);
+		report_print(rep, null);
 		fclose(null);
 	}
-	report_write_files(rep, err, sizeof err);
+	report_write(rep, fuzz_dir(), err, sizeof err);
 	report_free(&rep);
 	folder_free(&f);
 	return 0;
