@@ -125,7 +125,7 @@ check "report.md has the matrix, sensitivity and contentiousness" eval \
 rm "$t_tmp/ns/report.json" "$t_tmp/ns/report.html"
 check_status 0 "smtbench report DIR on a matrix folder" "$SMTBENCH" report "$t_tmp/ns"
 check "…rewrites report.json and report.html, says it is a matrix" eval \
-	'[[ -s $t_tmp/ns/report.json && -s $t_tmp/ns/report.html ]] && contains "$t_out" "interference matrix: 3 kernels on non-sibling"'
+	'[[ -s $t_tmp/ns/report.json && -s $t_tmp/ns/report.html ]] && contains "$t_out" "interference matrix: $t_tmp/ns (3 kernels on non-sibling)"'
 check_status 0 "analyze on a matrix folder still answers" "$SMTBENCH" analyze "$t_tmp/ns"
 check "…and says that its placements pool every kernel, pointing to report" eval \
 	'contains "$t_err" "is an interference matrix" && contains "$t_err" "smtbench report"'

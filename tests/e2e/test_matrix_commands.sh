@@ -76,7 +76,7 @@ assert all(texts.count(n) >= 2 for n in ("a", "b", "c.2")), texts' "$t_tmp/ref/h
 check "report.html holds the heat map; report.md names the commands" eval \
 	'grep -q "<svg" "$t_tmp/ref/report.html" && grep -q "c.2" "$t_tmp/ref/report.md"'
 check_status 0 "smtbench report rewrites it" "$SMTBENCH" report "$t_tmp/ref"
-check "…saying 3 commands" contains "$t_out" "interference matrix: 3 commands on non-sibling"
+check "…saying 3 commands" contains "$t_out" "interference matrix: $t_tmp/ref (3 commands on non-sibling)"
 
 # --- SIGTERM mid-run, then --resume with the file gone ------------------------------------------
 "$SMTBENCH" matrix "${plan[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
