@@ -18,6 +18,8 @@
 #   make dist            the source tarball build/smtbench-VERSION.tar.gz (the files git tracks)
 #   make deb             the Debian package, built from that tarball: build/deb/smtbench_VERSION_*.deb
 #   make version         print the version (VERSION below: the one place it is written)
+#   make man             write the man page's generated parts (SYNOPSIS, each command's
+#                        options, EXAMPLES) into cli/smtbench.1 from the option tables
 #   make install         install under $(DESTDIR)$(PREFIX): bin/, libexec/smtbench/, share/man/man1/,
 #                        share/smtbench/slurm/ (contrib/slurm's job scripts and submit.sh), and
 #                        the bash, zsh and fish completions (`smtbench completions SHELL`)
@@ -129,7 +131,7 @@ ifneq ($(BUILDING),)
 LAB_IMAGE     := $(if $(shell command -v busybox 2>/dev/null),$(LAB_INITRAMFS))
 endif
 
-.PHONY: all test run bench fuzz lab lab-kernel install uninstall clean version dist deb
+.PHONY: all test run bench fuzz lab lab-kernel man install uninstall clean version dist deb
 .DELETE_ON_ERROR:
 # Keep the kernels' intermediate objects, so that a second make rebuilds nothing.
 .SECONDARY:
@@ -219,6 +221,12 @@ lab: all $(LAB_INITRAMFS)
 
 lab-kernel:
 	$(Q)tests/lab/fetch-kernel.sh $(LAB_KERNEL_DIR)
+
+# The page's generated parts come from the tables of the program just built; tests/e2e/test_man.sh
+# fails while the page and the tables disagree.
+man: $(PROGRAM)
+	$(Q)$(PROGRAM) --refresh-man-page <cli/smtbench.1 >$(BUILD)/smtbench.1.new
+	$(Q)mv $(BUILD)/smtbench.1.new cli/smtbench.1
 
 # Calibrated trials (about 0.25 s each) and a precision target, capped by a time budget, so that
 # it ends in about a minute on any machine: the README says what it measured.

@@ -30,9 +30,8 @@
 #define ANALYSIS_GRID_MIN 11
 #define ANALYSIS_GRID_MAX 4001
 
-/* The largest time (seconds) a dataset may hold: the model squares and sums times, and larger
- * ones (a damaged file's 1e200) would overflow to infinity and NaN. Any real time is far below. */
-#define ANALYSIS_TIME_MAX_S 1e100
+/* The largest time (seconds) a dataset may hold (common/samples_csv.h says why). */
+#define ANALYSIS_TIME_MAX_S SAMPLES_TIME_MAX_S
 
 /* wait4's rusage counts CPU time in microseconds: the default floor of sigma. */
 #define ANALYSIS_TIMER_RESOLUTION_S 1e-6
@@ -42,8 +41,8 @@
 #define ANALYSIS_DIRECTION_PROBABILITY 0.975   /* slower/faster: one-sided P at least this */
 #define ANALYSIS_EQUIVALENCE_PROBABILITY 0.95  /* practically the same: P(within ROPE) */
 #define ANALYSIS_OUTLIER_Z 3.5                 /* robust |z| above this is an outlier */
-#define ANALYSIS_POOR_OVERLAP 0.9              /* a trial whose processes overlapped less */
-#define ANALYSIS_WALL_ABOVE_CPU 1.5            /* wall time above this times CPU time: waited */
+#define ANALYSIS_POOR_OVERLAP SAMPLES_POOR_OVERLAP     /* processes overlapped less: poor */
+#define ANALYSIS_WALL_ABOVE_CPU SAMPLES_WALL_ABOVE_CPU /* wall above this × CPU time: waited */
 #define ANALYSIS_CONTAMINATED_SHARE SAMPLES_CONTAMINATED_SHARE /* foreign_s or steal_s above
                                                 * this share of a trial's duration (its longest
                                                 * wall_s): the trial shared its CPUs */
@@ -162,25 +161,31 @@ struct analysis_dataset {
 	char *beside_workload;         /* folders: the first role-b line's workload, or NULL */
 };
 
+/* How a results folder's samples are taken (all zero: the folder's own way, each trial one
+ * sample). */
+struct analysis_take {
+	enum analysis_unit unit;
+	bool metric_given;            /* metric as given (analyze --metric); else the folder's */
+	enum analysis_metric metric;
+	bool exclude_contaminated;    /* an ok measured trial that shared its CPUs (foreign_s or
+	                               * steal_s above ANALYSIS_CONTAMINATED_SHARE of its duration) is
+	                               * counted in its group's contaminated_trials and in
+	                               * excluded_contaminated, and is not a sample */
+};
+
 /*
- * Loads DIR/samples.csv (the contract in results/README.md; columns selected by name). A trial
- * is a sample when all its rows are `ok`: with ANALYSIS_UNIT_TRIAL the mean utime_s of its
- * role-a rows, with ANALYSIS_UNIT_PROCESS each role-a row's utime_s (wall_s where meta.json
- * records that metric: analysis_folder_metric). A damaged line (wrong field
- * count, a bad number, a utime_s above ANALYSIS_TIME_MAX_S, a last line cut short) becomes a
- * warning and is skipped. DIR/meta.json is
- * not needed. Returns NULL with a message when the file cannot be read or its header lacks a
- * required column (trial, warmup, placement, role, status, utime_s).
+ * A results folder's samples.csv (read once by the folder, common/folder.h) as a dataset. A
+ * trial is a sample when all its rows are `ok`: with ANALYSIS_UNIT_TRIAL the mean of its role-a
+ * rows' times, with ANALYSIS_UNIT_PROCESS each role-a row's; the time is user CPU time
+ * (utime_s), or wall time (wall_s) for a folder compared by wall time or when asked (a trial
+ * whose role-a rows lack it is skipped with a warning). A damaged line or trial becomes a
+ * warning and is skipped. meta.json is not needed. NULL with a message when samples.csv cannot
+ * be read (folder_samples). how may be NULL.
  */
-struct analysis_dataset *analysis_load_folder(const char *dir, enum analysis_unit unit,
-                                              char *err, size_t err_size);
-/* The same; with exclude_contaminated, an ok measured trial that shared its CPUs (foreign_s or
- * steal_s above ANALYSIS_CONTAMINATED_SHARE of its duration) is counted in its group's
- * contaminated_trials and in excluded_contaminated, and is not a sample. Files without those
- * columns load as before, nothing excluded. */
-struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum analysis_unit unit,
-                                                        bool exclude_contaminated,
-                                                        char *err, size_t err_size);
+struct results_folder;
+struct analysis_dataset *analysis_load_folder(struct results_folder *f,
+                                              const struct analysis_take *how, char *err,
+                                              size_t err_size);
 
 /*
  * Loads two plain files of numbers (seconds), one per line; blank lines and lines whose first
@@ -192,24 +197,6 @@ struct analysis_dataset *analysis_load_folder_excluding(const char *dir, enum an
  */
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size);
-
-/*
- * How DIR/meta.json says its trials were run and are analysed: *one_process, each trial one
- * process given its placement's CPUs (settings.one_process true: then a trial has one row in
- * every placement), and the metric the folder is analysed by unless analyze --metric says
- * otherwise ("metric": "user" or "wall", samples_csv.h; else wall for one process, user for
- * copies). A folder without a readable meta.json, or with other values there: copies, user
- * time (analysis_load_folder needs no meta.json).
- */
-enum analysis_metric analysis_folder_metric(const char *dir, bool *one_process);
-
-/* A results folder as analysis_load_folder_excluding loads it, each sample the metric's: user
- * time (utime_s), or wall time (wall_s; a trial whose role-a rows lack it is skipped with a
- * warning). */
-struct analysis_dataset *analysis_load_folder_metric(const char *dir, enum analysis_unit unit,
-                                                     enum analysis_metric metric,
-                                                     bool exclude_contaminated,
-                                                     char *err, size_t err_size);
 
 /*
  * A `hyperfine --export-json` file: one group per command (named by the command), its per-run
@@ -464,12 +451,6 @@ bool analysis_comparison_settled(const struct analysis_comparison *c);
  * grid's cells (analysis_dist_quantile's rule). NaN for an unpaired comparison. */
 double analysis_log_ratio_cdf(const struct analysis_comparison *c, double x);
 double analysis_log_ratio_quantile(const struct analysis_comparison *c, double q);
-
-/* "paired" or "unpaired": the JSON value of "design". */
-const char *analysis_design_name(enum analysis_design d);
-
-/* "slower", "faster", "practically the same", "not enough data to say". */
-const char *analysis_verdict_name(enum analysis_verdict v);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Building blocks, exposed for reports and tests                                             */

@@ -31,22 +31,6 @@ void analysis_options_init(struct analysis_options *opt)
 	opt->design = ANALYSIS_PAIR_AUTO;
 }
 
-const char *analysis_design_name(enum analysis_design d)
-{
-	return d == ANALYSIS_DESIGN_PAIRED ? "paired" : "unpaired";
-}
-
-const char *analysis_verdict_name(enum analysis_verdict v)
-{
-	switch (v) {
-	case ANALYSIS_VERDICT_SLOWER: return "slower";
-	case ANALYSIS_VERDICT_FASTER: return "faster";
-	case ANALYSIS_VERDICT_SAME: return "practically the same";
-	case ANALYSIS_VERDICT_UNDECIDED: break;
-	}
-	return "not enough data to say";
-}
-
 static void summary_release(struct analysis_group_summary *s)
 {
 	free(s->name);

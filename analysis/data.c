@@ -20,18 +20,12 @@
 #include "common/number.h"
 
 struct analysis_dataset *dataset_new(const char *source, bool from_folder,
-                                            enum analysis_unit unit)
+                                     enum analysis_unit unit)
 {
-	struct analysis_dataset *d = calloc(1, sizeof *d);
-	if (!d)
-		return NULL;
-	d->source = text_escape(source); /* a path from the command line: shown as text */
+	struct analysis_dataset *d = xcalloc(1, sizeof *d);
+	d->source = xescaped(source); /* a path from the command line: shown as text */
 	d->from_folder = from_folder;
 	d->unit = unit;
-	if (!d->source) {
-		free(d);
-		return NULL;
-	}
 	return d;
 }
 
@@ -48,9 +42,7 @@ void analysis_dataset_free(struct analysis_dataset **p)
 	}
 	free(d->groups);
 	free(d->points);
-	for (size_t i = 0; i < d->warning_count; i++)
-		free(d->warnings[i]);
-	free(d->warnings);
+	strings_release(&d->warnings, &d->warning_count);
 	free(d->workload);
 	free(d->beside_workload);
 	free(d->source);
@@ -74,115 +66,60 @@ void builder_release(struct dataset_builder *b)
 	b->point_sample = NULL;
 }
 
-int grow_array(void **array, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t cap_new = *cap ? *cap * 2 : 16;
-	while (cap_new < need)
-		cap_new *= 2;
-	void *p = realloc(*array, cap_new * elem);
-	if (!p)
-		return -1;
-	*array = p;
-	*cap = cap_new;
-	return 0;
-}
-
 int builder_add_group(struct dataset_builder *b, const char *name)
 {
 	struct analysis_dataset *d = b->data;
-	struct analysis_group *groups = realloc(d->groups, (d->group_count + 1) * sizeof *groups);
-	if (!groups)
-		return -1;
-	d->groups = groups;
-	size_t *caps = realloc(b->group_cap, (d->group_count + 1) * sizeof *caps);
-	if (!caps)
-		return -1;
-	b->group_cap = caps;
-	struct analysis_group *g = &d->groups[d->group_count];
-	memset(g, 0, sizeof *g);
-	g->name = text_escape(name); /* a placement from samples.csv or a path: shown everywhere */
-	if (!g->name)
-		return -1;
+	d->groups = xreallocarray(d->groups, d->group_count + 1, sizeof *d->groups);
+	b->group_cap = xreallocarray(b->group_cap, d->group_count + 1, sizeof *b->group_cap);
+	d->groups[d->group_count] = (struct analysis_group){
+		.name = xescaped(name) /* a placement from samples.csv or a path: shown everywhere */ };
 	b->group_cap[d->group_count] = 0;
 	return (int)d->group_count++;
 }
 
-/* Adds a sample (or a warm-up point) in run order. */
-int builder_add_sample(struct dataset_builder *b, int group, long trial, long block, double value,
-                       bool warmup)
+void builder_add_sample(struct dataset_builder *b, int group, long trial, long block,
+                        double value, bool warmup)
 {
 	struct analysis_dataset *d = b->data;
-	size_t cap_before = b->point_cap;
-	if (grow_array((void **)&d->points, &b->point_cap, d->point_count + 1, sizeof *d->points) < 0)
-		return -1;
-	if (b->point_cap != cap_before) {
-		int *ps = realloc(b->point_sample, b->point_cap * sizeof *ps);
-		if (!ps)
-			return -1;
-		b->point_sample = ps;
-	}
-	struct analysis_point *pt = &d->points[d->point_count];
-	pt->trial = trial;
-	pt->block = block;
-	pt->group = group;
-	pt->value_s = value;
-	pt->warmup = warmup;
-	pt->outlier = false;
-	pt->line = 0;
+	if (d->point_count == b->point_cap)
+		builder_reserve_points(b, b->point_cap ? 2 * b->point_cap : 16);
+	d->points[d->point_count] = (struct analysis_point){
+		.trial = trial, .block = block, .group = group, .value_s = value, .warmup = warmup };
 	b->point_sample[d->point_count] = -1;
 	if (!warmup) {
 		struct analysis_group *g = &d->groups[group];
-		size_t cap = b->group_cap[group];
-		if (grow_array((void **)&g->values_s, &cap, g->n + 1, sizeof *g->values_s) < 0)
-			return -1;
-		size_t cap2 = b->group_cap[group], cap3 = b->group_cap[group];
-		if (grow_array((void **)&g->trials, &cap2, g->n + 1, sizeof *g->trials) < 0 ||
-		    grow_array((void **)&g->blocks, &cap3, g->n + 1, sizeof *g->blocks) < 0)
-			return -1;
-		b->group_cap[group] = cap;
+		if (g->n == b->group_cap[group]) {
+			size_t cap = b->group_cap[group] ? 2 * b->group_cap[group] : 16;
+			g->values_s = xreallocarray(g->values_s, cap, sizeof *g->values_s);
+			g->trials = xreallocarray(g->trials, cap, sizeof *g->trials);
+			g->blocks = xreallocarray(g->blocks, cap, sizeof *g->blocks);
+			b->group_cap[group] = cap;
+		}
 		g->values_s[g->n] = value;
 		g->trials[g->n] = trial;
 		g->blocks[g->n] = block;
-		b->point_sample[d->point_count] = (int)g->n;
-		g->n++;
+		b->point_sample[d->point_count] = (int)g->n++;
 	}
 	d->point_count++;
-	return 0;
 }
 
-int builder_warn(struct dataset_builder *b, char *message)
+void builder_warn(struct dataset_builder *b, char *message)
 {
-	struct analysis_dataset *d = b->data;
-	if (message && !text_is_printable(message)) { /* it may quote a damaged line's bytes */
-		char *shown = text_escape(message);
+	if (!text_is_printable(message)) { /* it may quote a damaged line's bytes */
+		char *shown = xescaped(message);
 		free(message);
 		message = shown;
 	}
-	if (!message || grow_array((void **)&d->warnings, &b->warning_cap, d->warning_count + 1,
-	                     sizeof *d->warnings) < 0) {
-		free(message);
-		return -1;
-	}
-	d->warnings[d->warning_count++] = message;
-	return 0;
+	strings_push(&b->data->warnings, &b->data->warning_count, message);
 }
 
-int builder_reserve_points(struct dataset_builder *b, size_t points)
+void builder_reserve_points(struct dataset_builder *b, size_t points)
 {
 	if (points <= b->point_cap)
-		return 0;
-	struct analysis_point *grown = realloc(b->data->points, points * sizeof *grown);
-	if (!grown)
-		return -1;
-	b->data->points = grown;
-	int *ps = realloc(b->point_sample, points * sizeof *ps);
-	if (!ps)
-		return -1;
-	b->point_sample = ps;
+		return;
+	b->data->points = xreallocarray(b->data->points, points, sizeof *b->data->points);
+	b->point_sample = xreallocarray(b->point_sample, points, sizeof *b->point_sample);
 	b->point_cap = points;
-	return 0;
 }
 
 /* One group's outlier flags, on a thread of its own when the groups are large. */
@@ -204,32 +141,28 @@ static void *flag_group(void *arg)
 
 /* Flags each group's outliers on its points: the groups' flags first (at once, for millions
  * of samples), then one pass over the points. */
-int builder_flag_outliers(struct dataset_builder *b, double resolution)
+void builder_flag_outliers(struct dataset_builder *b, double resolution)
 {
 	struct analysis_dataset *d = b->data;
 	size_t count = d->group_count, total = 0;
-	struct group_flags *gf = calloc(count ? count : 1, sizeof *gf);
-	pthread_t *threads = calloc(count ? count : 1, sizeof *threads);
-	bool *started = calloc(count ? count : 1, sizeof *started);
-	int rc = -1;
-	if (!gf || !threads || !started)
-		goto out;
+	struct group_flags *gf = xcalloc(count, sizeof *gf);
+	pthread_t *threads = xcalloc(count, sizeof *threads);
+	bool *started = xcalloc(count, sizeof *started);
 	for (size_t gi = 0; gi < count; gi++) {
-		gf[gi] = (struct group_flags){ &d->groups[gi], resolution, NULL };
+		gf[gi] = (struct group_flags){ &d->groups[gi], resolution,
+		                               xmalloc(d->groups[gi].n * sizeof *gf[gi].flags) };
 		total += d->groups[gi].n;
-		if (d->groups[gi].n && !(gf[gi].flags = malloc(d->groups[gi].n * sizeof *gf[gi].flags)))
-			goto out;
 	}
 	/* The largest groups on threads, no more of them than there are CPUs; the rest here. */
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t threaded = 0;
 	for (size_t gi = 0; gi < count; gi++)
-		if (gf[gi].flags && total >= OUTLIER_THREADS_MIN_SAMPLES &&
-		    d->groups[gi].n >= total / (2 * count) && (long)threaded + 1 < cpus &&
-		    (started[gi] = pthread_create(&threads[gi], NULL, flag_group, &gf[gi]) == 0))
+		if (total >= OUTLIER_THREADS_MIN_SAMPLES && d->groups[gi].n >= total / (2 * count)
+		    && (long)threaded + 1 < cpus
+		    && (started[gi] = pthread_create(&threads[gi], NULL, flag_group, &gf[gi]) == 0))
 			threaded++;
 	for (size_t gi = 0; gi < count; gi++)
-		if (!started[gi] && gf[gi].flags)
+		if (!started[gi])
 			flag_group(&gf[gi]);
 	for (size_t gi = 0; gi < count; gi++)
 		if (started[gi])
@@ -237,119 +170,11 @@ int builder_flag_outliers(struct dataset_builder *b, double resolution)
 	for (size_t i = 0; i < d->point_count; i++)
 		if (b->point_sample[i] >= 0)
 			d->points[i].outlier = gf[d->points[i].group].flags[b->point_sample[i]];
-	rc = 0;
-out:
-	for (size_t gi = 0; gf && gi < count; gi++)
+	for (size_t gi = 0; gi < count; gi++)
 		free(gf[gi].flags);
 	free(gf);
 	free(threads);
 	free(started);
-	return rc;
-}
-
-/* Decimal digits as one number (the first the most significant), eight or four at a time in a
- * few multiplications instead of one dependent step per digit: ten million lines hold seventy
- * million numbers. False when the bytes are not all digits. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define DIGIT_WORDS 1
-/* The eight characters of w (the first in its low byte). */
-static bool eight_digits_of_word(uint64_t w, uint64_t *value)
-{
-	const uint64_t high = 0xF0F0F0F0F0F0F0F0ULL, zeros = 0x3030303030303030ULL;
-	/* Each byte '0'..'9': its high nibble is 3, and adding 6 does not carry out of the low one. */
-	if ((w & high) != zeros || ((w + 0x0606060606060606ULL) & high) != zeros)
-		return false;
-	w -= zeros;                 /* byte k: digit k (byte 0 is the first character) */
-	w = w * 10 + (w >> 8);      /* bytes 0, 2, 4, 6: the two-digit numbers 01, 23, 45, 67 */
-	const uint64_t pairs = 0x000000FF000000FFULL;
-	*value = ((w & pairs) * (100 + (1000000ULL << 32)) +
-	          ((w >> 16) & pairs) * (1 + (10000ULL << 32))) >> 32;
-	return true;
-}
-#endif
-
-static bool eight_digits(const char *p, uint64_t *value)
-{
-#ifdef DIGIT_WORDS
-	uint64_t w;
-	memcpy(&w, p, sizeof w);
-	return eight_digits_of_word(w, value);
-#else
-	(void)p;
-	(void)value;
-	return false;
-#endif
-}
-
-static bool four_digits(const char *p, uint64_t *value)
-{
-#ifdef DIGIT_WORDS
-	uint32_t w;
-	memcpy(&w, p, sizeof w);
-	if ((w & 0xF0F0F0F0U) != 0x30303030U || ((w + 0x06060606U) & 0xF0F0F0F0U) != 0x30303030U)
-		return false;
-	w -= 0x30303030U;
-	w = w * 10 + (w >> 8);      /* bytes 0 and 2: the two-digit numbers 01 and 23 */
-	*value = (w & 0xFF) * 100 + ((w >> 16) & 0xFF);
-	return true;
-#else
-	(void)p;
-	(void)value;
-	return false;
-#endif
-}
-
-/*
- * Plain decimals ("0.250742", "12", "3.") as strtod reads them, bit for bit, at a fraction of
- * its cost: up to 15 digits make an integer exact in a double and a power of ten up to 10^22
- * is exact too, so one correctly rounded division gives the correctly rounded value (Clinger's
- * fast path). Anything else (a sign, an exponent, more digits, inf, nan, hex) is left to
- * strtod. Returns whether the whole text (len bytes) was such a decimal.
- */
-bool parse_plain_decimal(const char *text, size_t len, double *out)
-{
-	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	                                1e11, 1e12, 1e13, 1e14, 1e15 };
-	uint64_t mantissa = 0, some;
-	int digits = 0, decimals = 0;
-	const char *p = text, *end = text + len;
-#ifdef DIGIT_WORDS
-	/* The runner's own form, "d.dddddd" (%.6f of a time under 10 s), in one word: the point
-	 * replaced by the digit before it and a '0' put first, it reads as the eight digits of
-	 * d * 10^6 + dddddd. */
-	if (len == 8 && text[1] == '.') {
-		uint64_t w;
-		memcpy(&w, text, sizeof w);
-		w = (w & ~0xFFFFULL) | (w & 0xFF) << 8 | '0';
-		if (eight_digits_of_word(w, &some)) {
-			*out = (double)some / 1e6;
-			return true;
-		}
-	}
-#endif
-	for (; p < end && *p >= '0' && *p <= '9'; p++, digits++)
-		mantissa = mantissa * 10 + (uint64_t)(*p - '0');
-	if (p < end && *p == '.') {
-		p++;
-		if (end - p >= 8 && digits + 8 <= 15 && eight_digits(p, &some)) {
-			mantissa = mantissa * 100000000 + some;
-			digits += 8;
-			decimals += 8;
-			p += 8;
-		}
-		if (end - p >= 4 && digits + 4 <= 15 && four_digits(p, &some)) {
-			mantissa = mantissa * 10000 + some;
-			digits += 4;
-			decimals += 4;
-			p += 4;
-		}
-		for (; p < end && *p >= '0' && *p <= '9'; p++, digits++, decimals++)
-			mantissa = mantissa * 10 + (uint64_t)(*p - '0');
-	}
-	if (p != end || digits == 0 || digits > 15)
-		return false;
-	*out = (double)mantissa / pow10[decimals];
-	return true;
 }
 
 /* ---- plain files ---------------------------------------------------------------------- */
@@ -520,7 +345,7 @@ static int number_of_line(const char *path, long line_no, char *line, size_t len
 	if (!*start)
 		return 0;
 	/* Plain decimals the fast way; the rest, and every message, through parse_seconds. */
-	if (parse_plain_decimal(start, (size_t)(end - start), v) && time_ok(*v))
+	if (number_parse_plain(start, (size_t)(end - start), v) && time_ok(*v))
 		return 1;
 	return parse_number_text(path, line_no, start, v, err, err_size) < 0 ? -1 : 1;
 }
@@ -554,11 +379,7 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 		if (got_number == 0)
 			continue;
 		/* The k-th value of each file is block k: what `analyze --paired` pairs. */
-		if (builder_add_sample(b, group, index, index, v, false) < 0) {
-			set_error(err, err_size, "%s: out of memory", path);
-			rc = -1;
-			break;
-		}
+		builder_add_sample(b, group, index, index, v, false);
 		b->data->points[b->data->point_count - 1].line = line_no;
 		index++;
 	}
@@ -578,44 +399,29 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 	return rc;
 }
 
-/* An empty dataset of two files or arrays, its source "A and B"; NULL with err. */
-static struct analysis_dataset *two_group_dataset(const char *name_a, const char *name_b,
-                                                  char *err, size_t err_size)
+/* An empty dataset of two files or arrays, its source "A and B". */
+static struct analysis_dataset *two_group_dataset(const char *name_a, const char *name_b)
 {
-	char *source = text_printf("%s and %s", name_a, name_b);
-	struct analysis_dataset *d = source ? dataset_new(source, false, ANALYSIS_UNIT_TRIAL) : NULL;
+	char *source = xasprintf("%s and %s", name_a, name_b);
+	struct analysis_dataset *d = dataset_new(source, false, ANALYSIS_UNIT_TRIAL);
 	free(source);
-	if (!d)
-		set_error(err, err_size, "out of memory");
 	return d;
 }
 
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size)
 {
-	struct dataset_builder b = { 0 };
-	if (!(b.data = two_group_dataset(path_a, path_b, err, err_size)))
-		return NULL;
+	struct dataset_builder b = { .data = two_group_dataset(path_a, path_b) };
 	const char *paths[2] = { path_a, path_b };
-	for (int k = 0; k < 2; k++) {
-		int group = builder_add_group(&b, paths[k]);
-		if (group < 0) {
-			set_error(err, err_size, "out of memory");
-			goto fail;
+	for (int k = 0; k < 2; k++)
+		if (load_numbers(&b, builder_add_group(&b, paths[k]), paths[k], err, err_size) < 0) {
+			builder_release(&b);
+			analysis_dataset_free(&b.data);
+			return NULL;
 		}
-		if (load_numbers(&b, group, paths[k], err, err_size) < 0)
-			goto fail;
-	}
-	if (builder_flag_outliers(&b, 0.0) < 0) {
-		set_error(err, err_size, "out of memory");
-		goto fail;
-	}
+	builder_flag_outliers(&b, 0.0);
 	builder_release(&b);
 	return b.data;
-fail:
-	builder_release(&b);
-	analysis_dataset_free(&b.data);
-	return NULL;
 }
 
 struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const double *a,
@@ -623,50 +429,31 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
                                                       const double *b_values, size_t nb,
                                                       char *err, size_t err_size)
 {
-	struct dataset_builder b = { 0 };
-	if (!(b.data = two_group_dataset(name_a, name_b, err, err_size)))
-		return NULL;
 	const char *names[2] = { name_a, name_b };
 	const double *values[2] = { a, b_values };
 	size_t counts[2] = { na, nb };
 	for (int k = 0; k < 2; k++) {
 		if (counts[k] < 2) {
-			set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
-			                   names[k], counts[k]);
-			goto fail;
+			set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed", names[k],
+			          counts[k]);
+			return NULL;
 		}
-		int group = builder_add_group(&b, names[k]);
-		if (group < 0)
-			goto oom;
-		/* Reserve once: a million samples should not mean twenty reallocations. */
-		struct analysis_group *g = &b.data->groups[group];
-		g->values_s = malloc(counts[k] * sizeof *g->values_s);
-		g->trials = malloc(counts[k] * sizeof *g->trials);
-		g->blocks = malloc(counts[k] * sizeof *g->blocks);
-		if (!g->values_s || !g->trials || !g->blocks)
-			goto oom;
-		b.group_cap[group] = counts[k];
-		if (builder_reserve_points(&b, na + nb) < 0)
-			goto oom;
-		for (size_t i = 0; i < counts[k]; i++) {
+		for (size_t i = 0; i < counts[k]; i++)
 			if (!time_ok(values[k][i])) {
 				char where[300];
 				snprintf(where, sizeof where, "%s[%zu]", names[k], i);
 				check_time(values[k][i], where, err, err_size);
-				goto fail;
+				return NULL;
 			}
-			if (builder_add_sample(&b, group, (long)i, (long)i, values[k][i], false) < 0)
-				goto oom;
-		}
 	}
-	if (builder_flag_outliers(&b, 0.0) < 0)
-		goto oom;
+	struct dataset_builder b = { .data = two_group_dataset(name_a, name_b) };
+	builder_reserve_points(&b, na + nb);
+	for (int k = 0; k < 2; k++) {
+		int group = builder_add_group(&b, names[k]);
+		for (size_t i = 0; i < counts[k]; i++)
+			builder_add_sample(&b, group, (long)i, (long)i, values[k][i], false);
+	}
+	builder_flag_outliers(&b, 0.0);
 	builder_release(&b);
 	return b.data;
-oom:
-	set_error(err, err_size, "out of memory");
-fail:
-	builder_release(&b);
-	analysis_dataset_free(&b.data);
-	return NULL;
 }

@@ -69,8 +69,7 @@ static int add_command(struct dataset_builder *b, const char *path, size_t k, js
 			return -1;
 		}
 	int group = builder_add_group(b, command);
-	if (group < 0 || builder_reserve_points(b, b->data->point_count + json_array_size(values)) < 0)
-		goto oom;
+	builder_reserve_points(b, b->data->point_count + json_array_size(values));
 	size_t i;
 	json_t *v;
 	json_array_foreach(values, i, v) {
@@ -80,8 +79,7 @@ static int add_command(struct dataset_builder *b, const char *path, size_t k, js
 			          "(a number from 0 to 1e100)", path, k, b->data->groups[group].name, i);
 			return -1;
 		}
-		if (builder_add_sample(b, group, (long)i, (long)i, s, false) < 0)
-			goto oom;
+		builder_add_sample(b, group, (long)i, (long)i, s, false);
 	}
 	if (b->data->groups[group].n < 2) {
 		set_error(err, err_size, "%s: results[%zu] (%s): %zu run(s); at least 2 are needed",
@@ -89,9 +87,6 @@ static int add_command(struct dataset_builder *b, const char *path, size_t k, js
 		return -1;
 	}
 	return 0;
-oom:
-	set_error(err, err_size, "%s: out of memory", path);
-	return -1;
 }
 
 /* The export's "results" array of 2 to HYPERFINE_COMMANDS_MAX commands, or NULL with err. */
@@ -175,20 +170,17 @@ struct analysis_dataset *analysis_load_hyperfine(const char *path, enum analysis
 	}
 	struct dataset_builder b = { 0 };
 	json_t *results = results_of(path, root, err, err_size);
-	if (results && !(b.data = dataset_new(path, false, ANALYSIS_UNIT_TRIAL)))
-		set_error(err, err_size, "out of memory");
-	if (b.data)
+	if (results) {
+		b.data = dataset_new(path, false, ANALYSIS_UNIT_TRIAL);
 		b.data->metric = metric;
-	bool ok = results && b.data;
+		b.data->from_hyperfine = true;
+	}
+	bool ok = results;
 	for (size_t k = 0; ok && k < json_array_size(results); k++)
 		ok = add_command(&b, path, k, json_array_get(results, k), metric, err, err_size) == 0;
-	if (ok && builder_flag_outliers(&b, 0.0) < 0) {
-		set_error(err, err_size, "out of memory");
-		ok = false;
-	}
-	json_decref(root);
 	if (ok)
-		b.data->from_hyperfine = true;
+		builder_flag_outliers(&b, 0.0);
+	json_decref(root);
 	builder_release(&b);
 	if (!ok)
 		analysis_dataset_free(&b.data);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
+#include "common/alloc.h"
 #include "common/error.h"
 #include "common/text.h"
 
@@ -40,7 +41,7 @@ void drift_fit(const long *x, const double *y, size_t n, double *slope, double c
  * count. A point within `resolution` of the median is never an outlier. */
 size_t robust_outliers(const double *x, size_t n, double resolution, bool *out);
 
-/* ---- datasets under construction (data.c), for the loaders ---- */
+/* ---- datasets under construction (data.c), for the loaders; out of memory exits ---- */
 
 #define UTF8_BOM "\xEF\xBB\xBF"
 
@@ -51,26 +52,21 @@ struct dataset_builder {
 	size_t *group_cap;
 	int *point_sample; /* for each point: its index in its group's values, or -1 (warm-up) */
 };
-/* An empty dataset; NULL on out of memory. */
+/* An empty dataset of source (shown escaped). */
 struct analysis_dataset *dataset_new(const char *source, bool from_folder, enum analysis_unit unit);
 /* Frees the builder's own arrays (not the dataset). */
 void builder_release(struct dataset_builder *b);
-/* A new group; its index, or -1 on out of memory. */
+/* A new group (its name shown escaped); its index. */
 int builder_add_group(struct dataset_builder *b, const char *name);
-/* Room for this many points in all, so that adding them does not reallocate. -1: no memory. */
-int builder_reserve_points(struct dataset_builder *b, size_t points);
-/* Adds a sample (or a warm-up point) in run order. -1 on out of memory. */
-int builder_add_sample(struct dataset_builder *b, int group, long trial, long block, double value,
-                       bool warmup);
-/* Adds a warning, taking the message (NULL: out of memory, returns -1). */
-int builder_warn(struct dataset_builder *b, char *message);
-/* Flags each group's outliers on its points. -1 on out of memory. */
-int builder_flag_outliers(struct dataset_builder *b, double resolution);
-/* Grows *array (of elem-byte items, capacity *cap) to hold need items, doubling. */
-int grow_array(void **array, size_t *cap, size_t need, size_t elem);
-/* A plain decimal ("0.250742", "12", "3.") of len bytes, exactly as strtod reads it, quickly;
- * false for any other text (a sign, an exponent, more than 15 digits), which strtod must read. */
-bool parse_plain_decimal(const char *text, size_t len, double *out);
+/* Room for this many points in all, so that adding them does not reallocate. */
+void builder_reserve_points(struct dataset_builder *b, size_t points);
+/* Adds a sample (or a warm-up point) in run order. */
+void builder_add_sample(struct dataset_builder *b, int group, long trial, long block,
+                        double value, bool warmup);
+/* Adds a warning, taking the message (escaped here when it is not printable). */
+void builder_warn(struct dataset_builder *b, char *message);
+/* Flags each group's outliers on its points. */
+void builder_flag_outliers(struct dataset_builder *b, double resolution);
 
 /* What is wrong with a time (a file of numbers, samples.csv's times, an array): the one number
  * rule of common/number.h (decimal, the whole text, no blank, no hex, no inf or nan, no
@@ -87,20 +83,6 @@ enum seconds_problem {
 };
 /* text (NUL-terminated) as a time into *out (set whatever the answer, for messages). */
 enum seconds_problem parse_seconds(const char *text, double *out);
-
-/* ---- a results folder's samples.csv (samples_load.c) ---- */
-
-/* analysis_load_folder_excluding, with the file read in `parts` parts at once (0: one per CPU
- * this process may use, none under 4 MiB; at most 16). The dataset is the same for any number
- * of parts: tests hold it to that. */
-struct analysis_dataset *samples_load(const char *dir, enum analysis_unit unit,
-                                      bool exclude_contaminated, size_t parts,
-                                      char *err, size_t err_size);
-/* The same with a metric: each sample user time (samples_load) or wall time. */
-struct analysis_dataset *samples_load_metric(const char *dir, enum analysis_unit unit,
-                                             enum analysis_metric metric,
-                                             bool exclude_contaminated, size_t parts,
-                                             char *err, size_t err_size);
 
 /* ---- the paired design (paired.c) ---- */
 

@@ -1,166 +1,50 @@
 /*
  * matrix.c — the interference matrix's cells from a results folder, and their comparisons
- * (see matrix.h). The samples are the loader's (samples_load.c: damaged lines, failed and
- * contaminated trials as for every folder); a second, light pass over samples.csv reads which
- * kernels each trial ran (its role-a and role-b workloads), which the dataset does not keep.
+ * (see matrix.h). The samples are the dataset's (samples_load.c: damaged lines, failed and
+ * contaminated trials as for every folder); which kernels each trial ran (its role-a and
+ * role-b workloads) comes from the same records (the folder's samples table).
  */
 #include "analysis/matrix.h"
 
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/internal.h"
-#include "common/fileio.h"
-#include "common/text.h"
+#include "common/folder.h"
+#include "common/samples_table.h"
 
-/* What a trial ran, from its rows: kernel indexes (-1 none) and whether a measured row failed. */
+/* What a trial ran, from its records: workload indexes (the table's; -1 none) and whether a
+ * row failed. */
 struct trial_kernels {
-	short victim, aggressor;
-	bool failed, warmup, seen;
+	long trial;
+	int victim, aggressor;
+	bool failed, warmup;
 };
 
-struct cell_map {
-	struct trial_kernels *trials;
-	size_t ntrials, cap;
-	char **names;              /* raw names, as in the file */
-	size_t nnames;
-};
-
-static void cell_map_release(struct cell_map *m)
+/* Each trial's workloads, in run order (the dataset's points follow the same order). */
+static struct trial_kernels *trial_kernels_of(const struct samples_table *t, size_t *count)
 {
-	free(m->trials);
-	for (size_t i = 0; i < m->nnames; i++)
-		free(m->names[i]);
-	free(m->names);
-}
-
-/* The index of kernel name, added when new; -1 on out of memory or too many names. */
-static int name_index(struct cell_map *m, const char *name)
-{
-	for (size_t i = 0; i < m->nnames; i++)
-		if (!strcmp(m->names[i], name))
-			return (int)i;
-	if (m->nnames >= ANALYSIS_MATRIX_MAX_KERNELS)
-		return -1;
-	char **grown = realloc(m->names, (m->nnames + 1) * sizeof *grown);
-	if (!grown)
-		return -1;
-	m->names = grown;
-	if (!(m->names[m->nnames] = strdup(name)))
-		return -1;
-	return (int)m->nnames++;
-}
-
-static struct trial_kernels *trial_slot(struct cell_map *m, long trial)
-{
-	if (trial < 0 || trial > 100000000L * (ANALYSIS_MATRIX_MAX_KERNELS + 1))
-		return NULL;
-	if ((size_t)trial >= m->cap) {
-		size_t cap = m->cap ? m->cap : 1024;
-		while (cap <= (size_t)trial)
-			cap *= 2;
-		struct trial_kernels *grown = realloc(m->trials, cap * sizeof *grown);
-		if (!grown)
-			return NULL;
-		memset(grown + m->cap, 0, (cap - m->cap) * sizeof *grown);
-		m->trials = grown;
-		m->cap = cap;
-	}
-	if ((size_t)trial >= m->ntrials)
-		m->ntrials = (size_t)trial + 1;
-	struct trial_kernels *t = &m->trials[trial];
-	if (!t->seen)
-		*t = (struct trial_kernels){ .victim = -1, .aggressor = -1, .seen = true };
-	return t;
-}
-
-/* One row of samples.csv into the map (a row that does not parse is the loader's to warn of). */
-static int map_row(struct cell_map *m, char **f, const int col[SAMPLES_COLUMN_COUNT])
-{
-	char *end;
-	long trial = strtol(f[col[SAMPLES_COL_TRIAL]], &end, 10);
-	if (*end || end == f[col[SAMPLES_COL_TRIAL]])
-		return 0;
-	const char *role = f[col[SAMPLES_COL_ROLE]];
-	const char *work = f[col[SAMPLES_COL_WORKLOAD]];
-	struct trial_kernels *t = trial_slot(m, trial);
-	if (!t)
-		return -1;
-	t->warmup = !strcmp(f[col[SAMPLES_COL_WARMUP]], "1");
-	if (strcmp(f[col[SAMPLES_COL_STATUS]], "ok") != 0)
-		t->failed = true;
-	if (!*work || (strcmp(role, "a") && strcmp(role, "b")))
-		return 0;
-	int k = name_index(m, work);
-	if (k < 0)
-		return -1;
-	if (!strcmp(role, "a"))
-		t->victim = (short)k;
-	else
-		t->aggressor = (short)k;
-	return 0;
-}
-
-/* Reads each trial's kernels. -1 with err. */
-static int read_cell_map(const char *dir, struct cell_map *m, char *err, size_t err_size)
-{
-	char *path = text_printf("%s/samples.csv", dir);
-	if (!path) {
-		set_error(err, err_size, "out of memory");
-		return -1;
-	}
-	int fd = fileio_open_regular(path, O_RDONLY, err, err_size);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		free(path);
-		return -1;
-	}
-	char *line = NULL, *fields[SAMPLES_COLUMN_COUNT + 8];
-	size_t cap = 0, nheader = 0;
-	ssize_t len;
-	int col[SAMPLES_COLUMN_COUNT], rc = 0;
-	for (int c = 0; c < SAMPLES_COLUMN_COUNT; c++)
-		col[c] = -1;
-	if ((len = getline(&line, &cap, f)) > 0) {
-		line[strcspn(line, "\r\n")] = '\0';
-		nheader = samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT + 8);
-		for (size_t i = 0; i < nheader && i < SAMPLES_COLUMN_COUNT + 8; i++)
-			for (int c = 0; c < SAMPLES_COLUMN_COUNT; c++)
-				if (!strcmp(fields[i], samples_csv_names[c]) && col[c] < 0)
-					col[c] = (int)i;
-	}
-	static const enum samples_column needed[] = { SAMPLES_COL_TRIAL, SAMPLES_COL_WARMUP,
-	                                              SAMPLES_COL_ROLE, SAMPLES_COL_WORKLOAD,
-	                                              SAMPLES_COL_STATUS };
-	for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
-		if (col[needed[i]] < 0) {
-			set_error(err, err_size, "%s: no %s column: not a matrix's samples", path,
-			          samples_csv_names[needed[i]]);
-			rc = -1;
+	struct trial_kernels *trials = NULL;
+	size_t cap = 0;
+	*count = 0;
+	struct samples_cursor c = { .table = t };
+	const struct samples_record *r;
+	size_t n;
+	while (samples_next_trial(&c, &r, &n)) {
+		struct trial_kernels k = { r[0].trial, -1, -1, false, r[0].warmup };
+		for (size_t i = 0; i < n; i++) {
+			k.failed = k.failed || !r[i].ok;
+			if (r[i].workload != SAMPLES_NO_WORKLOAD)
+				*(r[i].role_a ? &k.victim : &k.aggressor) = r[i].workload;
 		}
-	while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
-		if (line[len - 1] != '\n')
-			break; /* a torn last line: the loader skips it too */
-		line[strcspn(line, "\r\n")] = '\0';
-		if (samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT + 8) != nheader)
-			continue;
-		if (map_row(m, fields, col) < 0) {
-			set_error(err, err_size, "%s: out of memory, or more than %d kernel names", path,
-			          ANALYSIS_MATRIX_MAX_KERNELS);
-			rc = -1;
-		}
+		xgrow(&trials, &cap, *count + 1, sizeof *trials);
+		trials[(*count)++] = k;
 	}
-	free(line);
-	fclose(f);
-	free(path);
-	return rc;
+	samples_cursor_release(&c);
+	return trials;
 }
 
 /* ---- cells ---- */
@@ -178,25 +62,14 @@ const struct analysis_matrix_cell *analysis_matrix_cell(const struct analysis_ma
 	return &m->cells[cell_index(m, v, g)];
 }
 
-static int group_add(struct analysis_group *g, double value, long trial, long block)
+static void group_add(struct analysis_group *g, double value, long trial, long block)
 {
-	size_t n = g->n + 1;
-	double *v = realloc(g->values_s, n * sizeof *v);
-	if (v)
-		g->values_s = v;
-	long *t = realloc(g->trials, n * sizeof *t);
-	if (t)
-		g->trials = t;
-	long *b = realloc(g->blocks, n * sizeof *b);
-	if (b)
-		g->blocks = b;
-	if (!v || !t || !b)
-		return -1;
+	g->values_s = xreallocarray(g->values_s, g->n + 1, sizeof *g->values_s);
+	g->trials = xreallocarray(g->trials, g->n + 1, sizeof *g->trials);
+	g->blocks = xreallocarray(g->blocks, g->n + 1, sizeof *g->blocks);
 	g->values_s[g->n] = value;
 	g->trials[g->n] = trial;
-	g->blocks[g->n] = block;
-	g->n = n;
-	return 0;
+	g->blocks[g->n++] = block;
 }
 
 static void group_release(struct analysis_group *g)
@@ -209,77 +82,70 @@ static void group_release(struct analysis_group *g)
 }
 
 /* The kernels: those asked for, then the file's others, each escaped for output; map_of[i] is
- * the matrix's index of the file's name i. -1 on out of memory. */
-static int order_kernels(struct analysis_matrix *m, const struct cell_map *map,
-                         const char *const *kernels, size_t nkernels, int *map_of)
+ * the matrix's index of the table's workload i. */
+static void order_kernels(struct analysis_matrix *m, const struct samples_table *t,
+                          const char *const *kernels, size_t nkernels, int *map_of)
 {
-	m->kernels = calloc(map->nnames + nkernels + 1, sizeof *m->kernels);
-	if (!m->kernels)
-		return -1;
-	for (size_t i = 0; i < map->nnames; i++)
+	m->kernels = xcalloc(t->workload_count + 1, sizeof *m->kernels);
+	for (size_t i = 0; i < t->workload_count; i++)
 		map_of[i] = -1;
 	for (size_t k = 0; k < nkernels; k++)
-		for (size_t i = 0; i < map->nnames; i++)
-			if (map_of[i] < 0 && !strcmp(map->names[i], kernels[k]))
+		for (size_t i = 0; i < t->workload_count; i++)
+			if (map_of[i] < 0 && !strcmp(t->workloads[i].name, kernels[k]))
 				map_of[i] = (int)m->nkernels++;
-	for (size_t i = 0; i < map->nnames; i++)
+	for (size_t i = 0; i < t->workload_count; i++)
 		if (map_of[i] < 0)
 			map_of[i] = (int)m->nkernels++;
-	for (size_t i = 0; i < map->nnames; i++)
-		if (!(m->kernels[map_of[i]] = text_escape(map->names[i])))
-			return -1;
-	return 0;
+	for (size_t i = 0; i < t->workload_count; i++)
+		m->kernels[map_of[i]] = xescaped(t->workloads[i].name);
 }
 
-static int make_cells(struct analysis_matrix *m)
+static void make_cells(struct analysis_matrix *m)
 {
 	size_t n = m->nkernels * (m->nkernels + 1);
-	m->cells = calloc(n ? n : 1, sizeof *m->cells);
-	if (!m->cells)
-		return -1;
+	m->cells = xcalloc(n, sizeof *m->cells);
 	m->ncells = n;
 	for (size_t v = 0; v < m->nkernels; v++)
 		for (int g = -1; g < (int)m->nkernels; g++) {
 			struct analysis_matrix_cell *c = &m->cells[cell_index(m, (int)v, g)];
 			c->victim = (int)v;
 			c->aggressor = g;
-			c->group.name = g < 0 ? text_printf("%s alone", m->kernels[v])
-			                      : text_printf("%s beside %s", m->kernels[v], m->kernels[g]);
-			if (!c->group.name)
-				return -1;
+			c->group.name = g < 0 ? xasprintf("%s alone", m->kernels[v])
+			                      : xasprintf("%s beside %s", m->kernels[v], m->kernels[g]);
 		}
-	return 0;
 }
 
-/* The dataset's measured samples into their cells. -1 on out of memory. */
-static int fill_cells(struct analysis_matrix *m, const struct analysis_dataset *d,
-                      const struct cell_map *map, const int *map_of)
+/* The dataset's measured samples into their cells (the trials, in the same run order, say
+ * which), and each cell's failed trials. */
+static void fill_cells(struct analysis_matrix *m, const struct analysis_dataset *d,
+                      const struct trial_kernels *trials, size_t ntrials, const int *map_of)
 {
+	size_t k = 0;
 	for (size_t i = 0; i < d->point_count; i++) {
 		const struct analysis_point *p = &d->points[i];
-		if (p->warmup || p->trial < 0 || (size_t)p->trial >= map->ntrials)
+		while (k < ntrials && trials[k].trial < p->trial)
+			k++;
+		if (p->warmup || k == ntrials || trials[k].trial != p->trial)
 			continue;
-		const struct trial_kernels *t = &map->trials[p->trial];
+		const struct trial_kernels *t = &trials[k];
 		const char *placement = d->groups[p->group].name;
 		bool alone = !strcmp(placement, "solo");
-		if (!t->seen || t->victim < 0 || (!alone && t->aggressor < 0))
+		if (t->victim < 0 || (!alone && t->aggressor < 0))
 			continue;
-		if (!alone && !m->placement && !(m->placement = strdup(placement)))
-			return -1;
+		if (!alone && !m->placement)
+			m->placement = xstrdup(placement);
 		if (!alone && strcmp(placement, m->placement) != 0)
 			continue; /* a second pairing placement: not a matrix smtbench wrote */
 		int v = map_of[t->victim], g = alone ? -1 : map_of[t->aggressor];
-		if (group_add(&m->cells[cell_index(m, v, g)].group, p->value_s, p->trial, p->block) < 0)
-			return -1;
+		group_add(&m->cells[cell_index(m, v, g)].group, p->value_s, p->trial, p->block);
 	}
-	for (size_t t = 0; t < map->ntrials; t++) {
-		const struct trial_kernels *k = &map->trials[t];
-		if (!k->seen || k->warmup || !k->failed || k->victim < 0)
+	for (size_t i = 0; i < ntrials; i++) {
+		const struct trial_kernels *t = &trials[i];
+		if (t->warmup || !t->failed || t->victim < 0)
 			continue;
-		int g = k->aggressor < 0 ? -1 : map_of[k->aggressor];
-		m->cells[cell_index(m, map_of[k->victim], g)].failed_trials++;
+		int g = t->aggressor < 0 ? -1 : map_of[t->aggressor];
+		m->cells[cell_index(m, map_of[t->victim], g)].failed_trials++;
 	}
-	return 0;
 }
 
 double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double bound)
@@ -457,7 +323,7 @@ static int summarize(struct analysis_matrix *m, const double *vb, const long *bl
 	struct analysis_group a = { 0 }, b = { 0 };
 	s->kernel = k;
 	int rc = 0;
-	for (long blk = 0; blk < nblocks && rc == 0; blk++) {
+	for (long blk = 0; blk < nblocks; blk++) {
 		double la = 0, lb = 0;
 		bool whole = true;
 		for (size_t j = 0; j < m->nkernels && whole; j++) {
@@ -468,24 +334,20 @@ static int summarize(struct analysis_matrix *m, const double *vb, const long *bl
 			la += log(cell);
 			lb += log(base);
 		}
-		if (whole)
-			rc = group_add(&a, exp(la / (double)m->nkernels), -1, blocks[blk]) < 0
-			     || group_add(&b, exp(lb / (double)m->nkernels), -1, blocks[blk]) < 0 ? -1 : 0;
+		if (whole) {
+			group_add(&a, exp(la / (double)m->nkernels), -1, blocks[blk]);
+			group_add(&b, exp(lb / (double)m->nkernels), -1, blocks[blk]);
+		}
 	}
-	a.name = text_printf(as_victim ? "%s beside each (geometric mean)"
-	                               : "each beside %s (geometric mean)", m->kernels[k]);
-	b.name = text_printf(as_victim ? "%s alone" : "each alone (geometric mean)", m->kernels[k]);
-	if (rc < 0 || !a.name || !b.name) {
-		rc = -1;
-		goto done;
-	}
+	a.name = xasprintf(as_victim ? "%s beside each (geometric mean)"
+	                             : "each beside %s (geometric mean)", m->kernels[k]);
+	b.name = xasprintf(as_victim ? "%s alone" : "each alone (geometric mean)", m->kernels[k]);
 	s->blocks = a.n;
 	char err[ERR_LEN];
 	if (analysis_compare_groups(&a, &b, 0, opt, &s->c, &s->note, err, sizeof err) == 0)
 		s->compared = true;
-	else if (!(s->note = strdup(err)))
-		rc = -1;
-done:
+	else
+		s->note = xstrdup(err);
 	group_release(&a);
 	group_release(&b);
 	return rc;
@@ -508,8 +370,8 @@ static int summarize_all(struct analysis_matrix *m, const struct analysis_option
 	return rc;
 }
 
-/* The dataset's totals and warnings, kept for the report. -1 on out of memory. */
-static int take_totals(struct analysis_matrix *m, struct analysis_dataset *d)
+/* The dataset's totals and warnings, kept for the report. */
+static void take_totals(struct analysis_matrix *m, struct analysis_dataset *d)
 {
 	m->measured_blocks = d->measured_blocks;
 	m->warmup_trials = d->warmup_trials;
@@ -521,18 +383,18 @@ static int take_totals(struct analysis_matrix *m, struct analysis_dataset *d)
 	m->warning_count = d->warning_count;
 	d->warnings = NULL;
 	d->warning_count = 0;
-	m->source = strdup(d->source);
-	return m->source ? 0 : -1;
+	m->source = xstrdup(d->source);
 }
 
-struct analysis_matrix *analysis_matrix_load(const char *dir, const char *const *kernels,
-                                             size_t nkernels, bool exclude_contaminated,
+struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
+                                             const char *const *kernels, size_t nkernels,
+                                             bool exclude_contaminated,
                                              const struct analysis_options *opt, char *err,
                                              size_t err_size)
 {
-	struct analysis_dataset *d = analysis_load_folder_excluding(dir, ANALYSIS_UNIT_TRIAL,
-	                                                            exclude_contaminated, err,
-	                                                            err_size);
+	struct analysis_dataset *d = analysis_load_folder(
+		f, &(struct analysis_take){ .exclude_contaminated = exclude_contaminated }, err,
+		err_size);
 	if (!d)
 		return NULL;
 	/* The cells and summaries are judged against the matrix's ROPE: the one given, else the
@@ -541,33 +403,33 @@ struct analysis_matrix *analysis_matrix_load(const char *dir, const char *const 
 	if (isnan(judged.rope_pct))
 		judged.rope_pct = 100 * ANALYSIS_MATRIX_SAFE_SLOWDOWN;
 	opt = &judged;
-	struct cell_map map = { 0 };
-	struct analysis_matrix *m = calloc(1, sizeof *m);
-	int *map_of = NULL;
-	if (!m || read_cell_map(dir, &map, err, err_size) != 0)
-		goto fail;
-	map_of = calloc(map.nnames + 1, sizeof *map_of);
-	if (!map_of || take_totals(m, d) != 0
-	    || order_kernels(m, &map, kernels, nkernels, map_of) != 0 || make_cells(m) != 0
-	    || fill_cells(m, d, &map, map_of) != 0 || compare_cells(m, opt) != 0
-	    || summarize_all(m, opt) != 0) {
-		set_error(err, err_size, "%s: out of memory", dir);
-		goto fail;
-	}
-	if (m->nkernels == 0) {
-		set_error(err, err_size, "%s/samples.csv holds no trial of a kernel: not a matrix", dir);
-		goto fail;
+	const struct samples_table *t = f->samples;
+	struct analysis_matrix *m = xcalloc(1, sizeof *m);
+	int *map_of = xcalloc(t->workload_count, sizeof *map_of);
+	size_t ntrials;
+	struct trial_kernels *trials = trial_kernels_of(t, &ntrials);
+	int rc = -1;
+	if (t->workload_count > ANALYSIS_MATRIX_MAX_KERNELS) {
+		set_error(err, err_size, "%s/samples.csv: more than %d kernel names: not a matrix "
+		          "smtbench wrote", f->dir, ANALYSIS_MATRIX_MAX_KERNELS);
+	} else if (t->workload_count == 0) {
+		set_error(err, err_size, "%s/samples.csv holds no trial of a kernel: not a matrix",
+		          f->dir);
+	} else {
+		take_totals(m, d);
+		order_kernels(m, t, kernels, nkernels, map_of);
+		make_cells(m);
+		fill_cells(m, d, trials, ntrials, map_of);
+		rc = compare_cells(m, opt) != 0 || summarize_all(m, opt) != 0 ? -1 : 0;
+		if (rc < 0)
+			set_error(err, err_size, "%s: out of memory", f->dir);
 	}
 	free(map_of);
-	cell_map_release(&map);
+	free(trials);
 	analysis_dataset_free(&d);
+	if (rc < 0)
+		analysis_matrix_free(&m);
 	return m;
-fail:
-	free(map_of);
-	cell_map_release(&map);
-	analysis_dataset_free(&d);
-	analysis_matrix_free(&m);
-	return NULL;
 }
 
 static void summary_release(struct analysis_matrix_summary *s)

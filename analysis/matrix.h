@@ -108,13 +108,15 @@ size_t analysis_safe_pairs(size_t nkernels, const double *p_safe, double probabi
 double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double bound);
 
 /*
- * Loads DIR/samples.csv (its trials by placement, role and workload) and compares every cell.
+ * The folder's samples (its trials by placement, role and workload) and every cell compared.
  * kernels (may be NULL): the order of the rows and columns (meta.json's matrix.kernels); names
  * found in the file but not listed follow in the order found. exclude_contaminated as in
  * analysis_load_folder_excluding. NULL with err when the file cannot be read or holds no cell.
  */
-struct analysis_matrix *analysis_matrix_load(const char *dir, const char *const *kernels,
-                                             size_t nkernels, bool exclude_contaminated,
+struct results_folder;
+struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
+                                             const char *const *kernels, size_t nkernels,
+                                             bool exclude_contaminated,
                                              const struct analysis_options *opt, char *err,
                                              size_t err_size);
 

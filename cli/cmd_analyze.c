@@ -15,55 +15,9 @@
 #include "analysis/analysis.h"
 #include "cli/commands.h"
 #include "common/text.h"
-#include "runner/util.h"
 #include "common/error.h"
-#include "report/matrix.h"
-#include "report/output.h"
-
-static void analyze_help(void)
-{
-	subcommand_usage(stdout, "analyze");
-	printf("\n"
-	       "Compares placements with a Bayesian grid posterior, the grid chosen from the data\n"
-	       "and widened until its edges hold negligible mass. DIR is a results folder\n"
-	       "(samples.csv); with two files of numbers (seconds, one per line, # comments) A is\n"
-	       "the first. For a folder: sibling vs non-sibling, each contended placement vs solo,\n"
-	       "and same-pu vs solo (a control).\n"
-	       "A folder's comparisons are paired by block: d = log A - log B in each block (every\n"
-	       "placement once, in random order), d ~ Normal(delta, sigma), uniform priors; the\n"
-	       "slowdown is exp(delta), and drift shared by a block cancels. Fewer than %d paired\n"
-	       "blocks, or a samples.csv without block numbers: unpaired, said.\n"
-	       "\n"
-	       "  --unpaired         each placement an independent group: samples ~ Normal(mu,\n"
-	       "                     sigma), the ratio mu_A / mu_B\n"
-	       "  --paired           two files: pair them value by value (equal counts needed)\n"
-	       "  --metric user|wall what a sample measures: user CPU time (the default for a\n"
-	       "                     folder of copies) or wall time (samples.csv's wall_s: the\n"
-	       "                     default for a folder of one process on each placement's\n"
-	       "                     CPUs, as its meta.json records; hyperfine's per-run\n"
-	       "                     times, its default)\n"
-	       "  --seed-grid        reproduce seed 003 exactly (grids linspace(5, 35, 101)); on a\n"
-	       "                     folder it implies --unit process (the seed used every process\n"
-	       "                     time) unless --unit is given\n"
-	       "  --model normal|t   likelihood; t (4 degrees of freedom) resists outliers; on large\n"
-	       "                     data it is summed binned, its log-likelihood within 1e-7\n"
-	       "  --unit trial|process  a sample is a trial's mean (default) or each process's time\n"
-	       "  --rope PCT         region of practical equivalence, ±PCT %%: then 'slower' needs\n"
-	       "                     P(slowdown > PCT %%) >= %g, 'faster' P(speed-up > PCT %%)\n"
-	       "                     >= %g, 'practically the same' P(within ±PCT %%) >= %g\n"
-	       "  --grid N           points per axis, %d to %d (default %d)\n"
-	       "  -j, --json         the stable machine-readable result\n"
-	       "  --exclude-contaminated  leave out the trials that shared their CPUs: foreign CPU\n"
-	       "                     time or steal (samples.csv's foreign_s, steal_s) above %g%%\n"
-	       "                     of the trial's duration; says how many\n"
-	       "\n"
-	       "Sigma's grid never goes below the timer's resolution (1 µs, rusage) or 0.1%% of the\n"
-	       "mean, whichever is smaller, so identical samples work.\n"
-	       "Exit status: 0 answered; 2 bad input (option, file, too few samples).\n",
-	       ANALYSIS_PAIRED_MIN_BLOCKS, ANALYSIS_DIRECTION_PROBABILITY,
-	       ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_EQUIVALENCE_PROBABILITY, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX,
-	       ANALYSIS_GRID_DEFAULT, 100 * ANALYSIS_CONTAMINATED_SHARE);
-}
+#include "common/folder.h"
+#include "report/report.h"
 
 /* What `analyze`'s options asked for. */
 struct analyze_args {
@@ -73,10 +27,9 @@ struct analyze_args {
 	bool exclude_contaminated;
 	enum analysis_metric metric;
 	bool metric_given;
-	bool done; /* --help answered */
 };
 
-enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON, OPT_HELP,
+enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON,
        OPT_EXCLUDE_CONTAMINATED, OPT_PAIRED, OPT_UNPAIRED, OPT_METRIC };
 
 /* --metric, --paired and --unpaired into a: what a sample is and how samples are matched. */
@@ -100,7 +53,7 @@ static void take_measure_option(int c, struct analyze_args *a)
 }
 
 /* One option of getopt_long into a; bad values exit 2. */
-static void take_analyze_option(int c, char **argv, struct analyze_args *a)
+static void take_analyze_option(int c, struct analyze_args *a)
 {
 	unsigned long n;
 	switch (c) {
@@ -144,31 +97,46 @@ static void take_analyze_option(int c, char **argv, struct analyze_args *a)
 	case OPT_UNPAIRED:
 		take_measure_option(c, a);
 		break;
-	case OPT_HELP:
-	case 'h':
-		analyze_help();
-		a->done = true;
-		break;
-	default:
-		getopt_failure("analyze", c, argv);
 	}
 }
 
-/* analyze's options: the command table (cli/commands.c) reads them for the short letters,
- * the suggestions and the completions. */
-const struct option analyze_long_options[] = {
-	{ "seed-grid", no_argument, NULL, OPT_SEED_GRID },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "unit", required_argument, NULL, OPT_UNIT },
-	{ "rope", required_argument, NULL, OPT_ROPE },
-	{ "grid", required_argument, NULL, OPT_GRID },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "exclude-contaminated", no_argument, NULL, OPT_EXCLUDE_CONTAMINATED },
-	{ "paired", no_argument, NULL, OPT_PAIRED },
-	{ "unpaired", no_argument, NULL, OPT_UNPAIRED },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const struct cli_option analyze_options[] = {
+	{ "unpaired", 0, OPT_UNPAIRED, CLI_FLAG, NULL, NULL, "each placement an independent group: "
+	  "samples ~ Normal(mu, sigma), the ratio mu_A / mu_B" },
+	{ "paired", 0, OPT_PAIRED, CLI_FLAG, NULL, NULL, "two files: pair them value by value "
+	  "(equal counts needed); a folder is paired by block by default" },
+	{ "metric", 0, OPT_METRIC, CLI_CHOICE, NULL, "user wall", "what a sample measures: user "
+	  "CPU time (a folder of copies' default) or wall time (the default of a folder of one "
+	  "process, and of a hyperfine export)" },
+	{ "seed-grid", 0, OPT_SEED_GRID, CLI_FLAG, NULL, NULL, "reproduce seed 003 exactly (grids "
+	  "linspace(5, 35, 101)); on a folder it implies --unit process unless --unit is given" },
+	{ "model", 0, OPT_MODEL, CLI_CHOICE, NULL, "normal t", "the likelihood; t (4 degrees of "
+	  "freedom) resists outliers" },
+	{ "unit", 0, OPT_UNIT, CLI_CHOICE, NULL, "trial process", "in a folder, a sample is a "
+	  "trial's mean (the default) or each process's time" },
+	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, "region of practical "
+	  "equivalence, a ratio within 1/(1+PCT/100) to 1+PCT/100: then a comparison can be "
+	  "'practically the same'" },
+	{ "grid", 0, OPT_GRID, CLI_WORD, "N", NULL, "points per axis, " STR(ANALYSIS_GRID_MIN) " to "
+	  STR(ANALYSIS_GRID_MAX) " (default " STR(ANALYSIS_GRID_DEFAULT) ")" },
+	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "the stable machine-readable result" },
+	{ "exclude-contaminated", 0, OPT_EXCLUDE_CONTAMINATED, CLI_FLAG, NULL, NULL, "leave out the "
+	  "trials that shared their CPUs (foreign CPU time or steal above 10% of the trial's "
+	  "duration); says how many" },
+	{ 0 },
+};
+
+const struct cli_example analyze_examples[] = {
+	{ "the seed article's data: sibling against non-sibling, paired by block",
+	  "smtbench analyze results/seed-example" },
+	{ "the seed article's own computation, exactly", "smtbench analyze results/seed-example "
+	  "--seed-grid" },
+	{ "two files of times in seconds, one a line, as JSON", "smtbench analyze --json "
+	  "with-ht.txt without-ht.txt" },
+	{ 0 },
 };
 
 static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
@@ -178,11 +146,65 @@ static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
 	int c;
 	optind = 1;
 	opterr = 0; /* errors are ours: one line with the program's name */
-	while (!a->done && (c = cli_getopt(argc, argv, "analyze")) != -1)
-		take_analyze_option(c, argv, a);
+	while ((c = cli_getopt(argc, argv, "analyze")) != -1)
+		take_analyze_option(c, a);
 	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
 	if (a->opt.seed_grid && !a->unit_given)
 		a->unit = ANALYSIS_UNIT_PROCESS;
+}
+
+/* One path: a results folder, or a hyperfine export (a file, or standard input). NULL with err,
+ * or after saying why. */
+static struct analysis_dataset *load_one(const char *path, const struct analyze_args *a,
+                                         char *err, size_t err_size)
+{
+	struct stat st;
+	bool from_stdin = !strcmp(path, "-");
+	bool is_folder = !from_stdin && (stat(path, &st) != 0 || S_ISDIR(st.st_mode));
+	if (from_stdin || (!is_folder && analysis_is_hyperfine_json(path)))
+		/* hyperfine's own measure is the wall time of each run. */
+		return analysis_load_hyperfine(path, a->metric_given ? a->metric : ANALYSIS_METRIC_WALL,
+		                               err, err_size);
+	if (!is_folder) {
+		set_error(err, err_size, "%s: not a folder; give a results folder, a hyperfine "
+		          "--export-json file (FILE.json), or two files of numbers", path);
+		return NULL;
+	}
+	/* Without --metric, the folder's own: wall time for one process given the placement's
+	 * CPUs (run --one-process), user time for copies. */
+	struct results_folder *f = folder_open(path);
+	struct analysis_dataset *data = analysis_load_folder(f, &(struct analysis_take){
+		.unit = a->unit, .metric_given = a->metric_given, .metric = a->metric,
+		.exclude_contaminated = a->exclude_contaminated }, err, err_size);
+	bool matrix = f->kind == FOLDER_MATRIX;
+	folder_free(&f);
+	if (data && matrix) {
+		/* --rope's meaning for the cells is report's: say how to ask it there. */
+		char rope[64] = "";
+		if (!isnan(a->opt.rope_pct))
+			snprintf(rope, sizeof rope, " --rope %g", a->opt.rope_pct);
+		text_warnx("%s is an interference matrix (smtbench matrix): each placement here pools "
+		           "every kernel; `smtbench report %s%s` compares its cells", path, path, rope);
+	}
+	return data;
+}
+
+/* Two files of numbers; the options that do not apply to them said (or refused). NULL with
+ * err. */
+static struct analysis_dataset *load_two(char **paths, const struct analyze_args *a, char *err,
+                                         size_t err_size)
+{
+	if (a->exclude_contaminated)
+		text_warnx("--exclude-contaminated: plain files have no foreign_s or steal_s; nothing "
+		           "is left out");
+	if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
+		text_warnx("--unit process: plain files hold one sample per line already");
+	if (a->metric_given)
+		usage_exit("analyze", "--metric: two files of numbers hold one kind of time already; "
+		           "--metric is for a results folder or a hyperfine export");
+	if (!strcmp(paths[0], "-") && !strcmp(paths[1], "-"))
+		usage_exit("analyze", "standard input (-) can be one of the two files, not both");
+	return analysis_load_files(paths[0], paths[1], err, err_size);
 }
 
 /* A results folder, or two files of numbers; NULL after saying why. */
@@ -190,51 +212,8 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
                                              const struct analyze_args *a)
 {
 	char err[ERR_LEN] = "";
-	struct analysis_dataset *data;
-	if (npaths == 1) {
-		struct stat st;
-		bool from_stdin = !strcmp(paths[0], "-");
-		bool is_folder = !from_stdin && (stat(paths[0], &st) != 0 || S_ISDIR(st.st_mode));
-		if (from_stdin || (!is_folder && analysis_is_hyperfine_json(paths[0]))) {
-			/* hyperfine's own measure is the wall time of each run. */
-			data = analysis_load_hyperfine(paths[0], a->metric_given ? a->metric
-			                                        : ANALYSIS_METRIC_WALL, err, sizeof err);
-		} else if (!is_folder) {
-			text_warnx("%s: not a folder; give a results folder, a hyperfine "
-			           "--export-json file (FILE.json), or two files of numbers",
-			           paths[0]);
-			return NULL;
-		} else {
-			/* Without --metric, the folder's own: wall time for one process given the
-			 * placement's CPUs (run --one-process), user time for copies. */
-			bool one_process;
-			enum analysis_metric folder_metric = analysis_folder_metric(paths[0], &one_process);
-			data = analysis_load_folder_metric(paths[0], a->unit,
-			                                   a->metric_given ? a->metric : folder_metric,
-			                                   a->exclude_contaminated, err, sizeof err);
-			if (data && matrix_report_applies(paths[0])) {
-				/* --rope's meaning for the cells is report's: say how to ask it there. */
-				char rope[64] = "";
-				if (!isnan(a->opt.rope_pct))
-					snprintf(rope, sizeof rope, " --rope %g", a->opt.rope_pct);
-				text_warnx("%s is an interference matrix (smtbench matrix): each "
-				           "placement here pools every kernel; `smtbench report %s%s` "
-				           "compares its cells", paths[0], paths[0], rope);
-			}
-		}
-	} else {
-		if (a->exclude_contaminated)
-			text_warnx("--exclude-contaminated: plain files have no foreign_s or "
-			           "steal_s; nothing is left out");
-		if (a->unit_given && a->unit == ANALYSIS_UNIT_PROCESS)
-			text_warnx("--unit process: plain files hold one sample per line already");
-		if (a->metric_given)
-			usage_exit("analyze", "--metric: two files of numbers hold one kind of time "
-			           "already; --metric is for a results folder or a hyperfine export");
-		if (!strcmp(paths[0], "-") && !strcmp(paths[1], "-"))
-			usage_exit("analyze", "standard input (-) can be one of the two files, not both");
-		data = analysis_load_files(paths[0], paths[1], err, sizeof err);
-	}
+	struct analysis_dataset *data = npaths == 1 ? load_one(paths[0], a, err, sizeof err)
+	                                            : load_two(paths, a, err, sizeof err);
 	if (!data) {
 		text_warnx("%s", err);
 		return NULL;
@@ -260,7 +239,7 @@ static int print_result(const struct analysis_result *result, bool json)
 {
 	int status = EXIT_OK;
 	if (json) {
-		json_t *root = output_analysis_json(result);
+		json_t *root = analyze_json(result);
 		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
 			text_warnx("cannot write the JSON result");
 			status = EXIT_FAILURE_RUNTIME;
@@ -268,7 +247,7 @@ static int print_result(const struct analysis_result *result, bool json)
 			putchar('\n');
 		}
 		json_decref(root);
-	} else if (output_analysis_text(stdout, result) < 0) {
+	} else if (analyze_print(stdout, result) < 0) {
 		text_warn("writing the result");
 		status = EXIT_FAILURE_RUNTIME;
 	}
@@ -283,8 +262,6 @@ int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_args a = { .json = false };
 	parse_analyze_options(argc, argv, &a);
-	if (a.done)
-		return EXIT_OK;
 	int rest = argc - optind;
 	if (rest != 1 && rest != 2)
 		usage_exit("analyze", "give a results folder, a hyperfine --export-json file, or two "

@@ -1,9 +1,12 @@
 /*
  * cmd_completions.c — `smtbench completions bash|zsh|fish|options`: shell completions generated
- * from the command table (cli/commands.c): every command, every long option of its row, the
- * short letter the table gives it, and whether it takes a value. `make install` writes them into
- * the shells' completion folders; `options` prints the table itself, one option a line.
+ * from the option tables (commands.h): every command and option, the short letters, and for
+ * each value what it is: a file or a folder (file names offered, quoted as one word each), a
+ * kernel, placements or a choice (those words), or something to type (nothing). Nothing is
+ * offered after `--` (a command of the user's follows). `make install` writes them into the
+ * shells' completion folders; `options` prints the tables, one option a line.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,196 +14,188 @@
 #include "common/placements.h"
 #include "common/text.h"
 #include "runner/kernels.h"
-#include "runner/util.h"
 
-static void completions_help(void)
-{
-	subcommand_usage(stdout, "completions");
-	printf("\n"
-	       "Prints a completion script for the shell, generated from smtbench's command table:\n"
-	       "the commands, every option of each, its short form, and which take a value.\n"
-	       "\n"
-	       "  bash     source it, or install it as\n"
-	       "           share/bash-completion/completions/smtbench\n"
-	       "  zsh      install it as _smtbench in a folder of $fpath (share/zsh/site-functions)\n"
-	       "  fish     install it as share/fish/vendor_completions.d/smtbench.fish\n"
-	       "  options  the table itself: per line the command, the long option, its short form\n"
-	       "           or -, and 'value' or 'flag'\n"
-	       "  -h, --help     show this help\n"
-	       "  -V, --version  show smtbench's version\n"
-	       "\n"
-	       "`make install` installs all three. Exit status: 0 printed; 2 bad input.\n");
-}
+const struct cli_option completions_options[] = { { 0 } };
 
-const struct option completions_long_options[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct cli_example completions_examples[] = {
+	{ "bash's completions in this shell", "source <(smtbench completions bash)" },
+	{ "zsh's, for one user", "smtbench completions zsh >~/.zfunc/_smtbench" },
+	{ "the tables themselves, one option a line: the command, the long option, its short form "
+	  "or -, and what its value is (flag, word, choice, kernel, placements, file or dir)",
+	  "smtbench completions options" },
+	{ 0 },
 };
 
-/* Every option a command answers to: its row's, and --version, which cli_getopt adds. */
-static size_t command_options(const struct subcommand *c, struct option *out, size_t max)
-{
-	size_t n = 0;
-	bool have_version = false;
-	for (const struct option *o = c->options; o->name && n + 1 < max; o++) {
-		out[n++] = *o;
-		have_version |= !strcmp(o->name, "version");
-	}
-	if (!have_version)
-		out[n++] = (struct option){ "version", no_argument, NULL, 0 };
-	return n;
-}
+static const char *const value_kind[] = {
+	[CLI_FLAG] = "flag", [CLI_WORD] = "word", [CLI_CHOICE] = "choice", [CLI_KERNEL] = "kernel",
+	[CLI_PLACEMENTS] = "placements", [CLI_FILE] = "file", [CLI_DIR] = "dir", [CLI_PID] = "pid",
+};
 
-/* Whether an option's value is a file or folder (completed as such) rather than a word. */
-static bool takes_path(const char *name)
-{
-	static const char *const paths[] = { "out", "resume", "topology" };
-	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
-		if (!strcmp(paths[i], name))
-			return true;
-	return false;
-}
-
-/* The words an option's value may be, from their own tables, space-separated into out; "" for
- * a value that is not one of a list. */
-static void value_words(const char *name, char *out, size_t out_size)
+/* The words offered for a value of this kind, blank-separated, into out ("" for none). */
+static const char *value_words(enum cli_value v, const char *choices, char *out, size_t size)
 {
 	size_t used = 0;
 	out[0] = '\0';
-	if (!strcmp(name, "kernel") || !strcmp(name, "beside-kernel"))
-		for (size_t i = 0; i < kernel_count() && used < out_size; i++)
-			used += (size_t)snprintf(out + used, out_size - used, "%s%s", i ? " " : "",
-			                         kernel_at(i)->name);
-	else if (!strcmp(name, "placements"))
-		for (int p = 0; p < PLACEMENT_COUNT && used < out_size; p++)
-			used += (size_t)snprintf(out + used, out_size - used, "%s%s", p ? " " : "",
-			                         placement_name((enum placement)p));
+	for (size_t i = 0; v == CLI_KERNEL && i < kernel_count() && used < size; i++)
+		used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "",
+		                         kernel_at(i)->name);
+	for (int p = 0; v == CLI_PLACEMENTS && p < PLACEMENT_COUNT && used < size; p++)
+		used += (size_t)snprintf(out + used, size - used, "%s%s", p ? " " : "",
+		                         placement_name((enum placement)p));
+	if (v == CLI_CHOICE)
+		snprintf(out, size, "%s", choices);
+	return out;
 }
+
+/* The first clause of an option's sentence (an alias: its option's), for a completion menu. */
+static const char *brief(const struct cli_option *o, char *out, size_t size)
+{
+	while (!o->help)
+		o--;
+	snprintf(out, size, "%.*s", (int)strcspn(o->help, ";("), o->help);
+	for (size_t n = strlen(out); n > 0 && out[n - 1] == ' ';)
+		out[--n] = '\0';
+	return out;
+}
+
+/* Calls f on every option of command c: its rows, then -h and -V. */
+#define EACH_OPTION(c, o) \
+	for (int table_ = 0; table_ < 2; table_++) \
+		for (const struct cli_option *o = table_ ? cli_common_options : (c)->options; o->name; o++)
 
 static void print_options(void)
 {
-	struct option options[80];
-	for (size_t i = 0; i < subcommand_count; i++) {
-		size_t n = command_options(&subcommands[i], options, 80);
-		for (size_t j = 0; j < n; j++) {
-			char letter = short_option_letter(options[j].name);
-			printf("%s --%s %s%c %s\n", subcommands[i].name, options[j].name, letter ? "-" : "",
-			       letter ? letter : '-', options[j].has_arg ? "value" : "flag");
-		}
+	for (size_t i = 0; i < subcommand_count; i++)
+		EACH_OPTION(&subcommands[i], o)
+			printf("%s --%s %s%c %s\n", subcommands[i].name, o->name, o->letter ? "-" : "",
+			       o->letter ? o->letter : '-', value_kind[o->value]);
+}
+
+/* bash: what to offer for a value of this kind: its _smtbench_reply arguments. */
+static void bash_reply(enum cli_value v, const char *choices)
+{
+	char words[512];
+	value_words(v, choices, words, sizeof words);
+	if (v == CLI_FILE || v == CLI_DIR)
+		printf("%s", value_kind[v]);
+	else
+		printf("words '%s'", words);
+}
+
+static void bash_command(const struct subcommand *c)
+{
+	bool first = true;
+	printf("\t%s)\n\t\twords='", c->name);
+	EACH_OPTION(c, o) {
+		printf("%s--%s", first ? "" : " ", o->name);
+		if (o->letter)
+			printf(" -%c", o->letter);
+		first = false;
 	}
+	printf("'\n\t\tcase $prev in\n");
+	EACH_OPTION(c, o) {
+		if (o->value == CLI_FLAG)
+			continue;
+		printf("\t\t");
+		if (o->letter)
+			printf("-%c|", o->letter);
+		printf("--%s) ", o->name);
+		if (o->value != CLI_WORD) {
+			printf("_smtbench_reply ");
+			bash_reply(o->value, o->choices);
+			printf("; ");
+		}
+		printf("return ;;\n");
+	}
+	printf("\t\tesac\n\t\toperand=(");
+	if (c->operands == CLI_FILE || c->operands == CLI_DIR || c->operands == CLI_CHOICE)
+		bash_reply(c->operands, c->operand_choices);
+	printf(") ;;\n");
 }
 
 static void print_bash(void)
 {
-	struct option options[80];
 	printf("# bash completion for smtbench, generated by `smtbench completions bash`.\n"
+	       "# COMPREPLY for the current word, one entry per name: never split or globbed.\n"
+	       "_smtbench_reply() { # file | dir | words WORDS\n"
+	       "\tcase $1 in\n"
+	       "\tfile) mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n"
+	       "\tdir) mapfile -t COMPREPLY < <(compgen -d -- \"$cur\") ;;\n"
+	       "\twords) mapfile -t COMPREPLY < <(compgen -W \"$2\" -- \"$cur\") ;;\n"
+	       "\tesac\n"
+	       "}\n"
 	       "_smtbench() {\n"
-	       "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	       "\tlocal commands=\"");
+	       "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} i\n"
+	       "\tlocal commands='");
 	for (size_t i = 0; i < subcommand_count; i++)
 		printf("%s ", subcommands[i].name);
-	printf("help\"\n"
+	printf("help' words='' operand=()\n"
+	       "\tCOMPREPLY=()\n"
 	       "\tif ((COMP_CWORD == 1)); then\n"
-	       "\t\tCOMPREPLY=($(compgen -W \"$commands -h --help -V --version\" -- \"$cur\"))\n"
+	       "\t\t_smtbench_reply words \"$commands -h --help -V --version\"\n"
 	       "\t\treturn\n"
 	       "\tfi\n"
-	       "\tlocal words='' values='' paths=''\n"
+	       "\t# After '--' comes a command of the user's: nothing is offered.\n"
+	       "\tfor ((i = 2; i < COMP_CWORD; i++)); do [[ ${COMP_WORDS[i]} == -- ]] && return; done\n"
 	       "\tcase ${COMP_WORDS[1]} in\n"
-	       "\thelp) ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W \"$commands\" -- \"$cur\"))"
-	       "; return ;;\n");
-	for (size_t i = 0; i < subcommand_count; i++) {
-		size_t n = command_options(&subcommands[i], options, 80);
-		printf("\t%s)\n\t\twords='", subcommands[i].name);
-		for (size_t j = 0; j < n; j++) {
-			char letter = short_option_letter(options[j].name);
-			printf("%s--%s", j ? " " : "", options[j].name);
-			if (letter)
-				printf(" -%c", letter);
-		}
-		printf("'\n\t\tvalues='");
-		for (size_t j = 0, k = 0; j < n; j++) {
-			if (!options[j].has_arg || takes_path(options[j].name))
-				continue;
-			char letter = short_option_letter(options[j].name);
-			printf("%s--%s", k++ ? " " : "", options[j].name);
-			if (letter)
-				printf(" -%c", letter);
-		}
-		printf("'\n\t\tpaths='");
-		for (size_t j = 0, k = 0; j < n; j++) {
-			if (!options[j].has_arg || !takes_path(options[j].name))
-				continue;
-			char letter = short_option_letter(options[j].name);
-			printf("%s--%s", k++ ? " " : "", options[j].name);
-			if (letter)
-				printf(" -%c", letter);
-		}
-		printf("' ;;\n");
-	}
+	       "\thelp) ((COMP_CWORD == 2)) && _smtbench_reply words \"$commands\"; return ;;\n");
+	for (size_t i = 0; i < subcommand_count; i++)
+		bash_command(&subcommands[i]);
 	printf("\t*) return ;;\n"
 	       "\tesac\n"
-	       "\t# After an option that takes a value: a path, or nothing to offer.\n"
-	       "\tif [[ \" $paths \" == *\" $prev \"* ]]; then\n"
-	       "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-	       "\t\treturn\n"
-	       "\tfi\n"
-	       "\tcase $prev in\n");
-	for (size_t i = 0; i < subcommand_count; i++) {
-		size_t n = command_options(&subcommands[i], options, 80);
-		for (size_t j = 0; j < n; j++) {
-			char words[512];
-			value_words(options[j].name, words, sizeof words);
-			char letter = short_option_letter(options[j].name);
-			if (!words[0] || !options[j].has_arg)
-				continue;
-			if (letter)
-				printf("\t-%c | ", letter);
-			else
-				printf("\t");
-			printf("--%s) COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n",
-			       options[j].name, words);
-		}
-	}
-	printf("\tesac\n"
-	       "\t[[ \" $values \" == *\" $prev \"* ]] && return\n"
 	       "\tif [[ $cur == -* ]]; then\n"
-	       "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-	       "\telse\n"
-	       "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+	       "\t\t_smtbench_reply words \"$words\"\n"
+	       "\telif ((${#operand[@]})); then\n"
+	       "\t\t_smtbench_reply \"${operand[@]}\"\n"
 	       "\tfi\n"
 	       "}\n"
 	       "complete -o filenames -F _smtbench smtbench\n");
 }
 
-/* text for zsh inside single quotes, a ':' escaped where it would end a field. */
-static void zsh_text(const char *text, bool colons)
+/* text for zsh inside single quotes, a ':', '[' or ']' escaped where it would end a field. */
+static void zsh_text(const char *text)
 {
 	for (const char *p = text; *p; p++)
-		if (*p == '\'')
-			fputs("'\\''", stdout);
-		else if (*p == ':' && colons)
-			fputs("\\:", stdout);
-		else
-			putchar(*p);
+		printf("%s%c", *p == '\'' ? "'\\'" : strchr(":[]", *p) ? "\\" : "", *p);
 }
 
-/* One _arguments spec per name of the option: --NAME (=: a value) and -L (+: a value). */
-static void zsh_option(const struct option *o)
+/* zsh's action for a value or an operand of this kind. */
+static const char *zsh_action(enum cli_value v, const char *choices, char *buf, size_t size)
 {
-	char words[512], list[600];
-	value_words(o->name, words, sizeof words);
-	snprintf(list, sizeof list, ":value:(%s)", words);
-	const char *action = !o->has_arg ? "" : takes_path(o->name) ? ":value:_files"
-	                   : words[0] ? list : ":value: ";
-	char letter = short_option_letter(o->name);
-	printf("\t\t\t'--%s%s%s' \\\n", o->name, o->has_arg ? "=" : "", action);
-	if (letter)
-		printf("\t\t\t'-%c%s%s' \\\n", letter, o->has_arg ? "+" : "", action);
+	char words[512];
+	if (v == CLI_FILE || v == CLI_DIR)
+		return v == CLI_FILE ? "_files" : "_files -/";
+	snprintf(buf, size, "(%s)", value_words(v, choices, words, sizeof words));
+	return v == CLI_WORD ? " " : buf;
+}
+
+static void zsh_command(const struct subcommand *c)
+{
+	char buf[600];
+	printf("\t%s)\n\t\t_arguments", c->name);
+	EACH_OPTION(c, o) {
+		const char *action = o->value == CLI_FLAG ? "" : zsh_action(o->value, o->choices, buf,
+		                                                            sizeof buf);
+		const char *colon = o->value == CLI_FLAG ? "" : ":value:";
+		char about[160];
+		brief(o, about, sizeof about);
+		printf(" \\\n\t\t\t'--%s%s[", o->name, *colon ? "=" : "");
+		zsh_text(about);
+		printf("]%s%s'", colon, action);
+		if (o->letter) {
+			printf(" \\\n\t\t\t'-%c%s[", o->letter, *colon ? "+" : "");
+			zsh_text(about);
+			printf("]%s%s'", colon, action);
+		}
+	}
+	if (c->operands != CLI_FLAG)
+		printf(" \\\n\t\t\t'*:%s:%s'", value_kind[c->operands], c->operands == CLI_PID
+		       ? "_pids" : zsh_action(c->operands, c->operand_choices, buf, sizeof buf));
+	printf("\n\t\t;;\n");
 }
 
 static void print_zsh(void)
 {
-	struct option options[80];
 	printf("#compdef smtbench\n"
 	       "# zsh completion for smtbench, generated by `smtbench completions zsh`.\n"
 	       "_smtbench() {\n"
@@ -208,7 +203,7 @@ static void print_zsh(void)
 	       "\tcommands=(\n");
 	for (size_t i = 0; i < subcommand_count; i++) {
 		printf("\t\t'%s:", subcommands[i].name);
-		zsh_text(subcommands[i].summary, true);
+		zsh_text(subcommands[i].summary);
 		printf("'\n");
 	}
 	printf("\t\t'help:the help of a command'\n"
@@ -223,82 +218,102 @@ static void print_zsh(void)
 	       "\tfi\n"
 	       "\tshift words\n"
 	       "\t((CURRENT--))\n"
+	       "\t# After '--' comes a command of the user's: nothing is offered.\n"
+	       "\t((${words[(I)--]} && ${words[(I)--]} < CURRENT)) && return 1\n"
 	       "\tcase $words[1] in\n"
 	       "\thelp)\n"
 	       "\t\t((CURRENT == 2)) && _describe -t commands 'smtbench command' commands\n"
 	       "\t\t;;\n");
-	for (size_t i = 0; i < subcommand_count; i++) {
-		size_t n = command_options(&subcommands[i], options, 80);
-		printf("\t%s)\n\t\t_arguments \\\n", subcommands[i].name);
-		for (size_t j = 0; j < n; j++)
-			zsh_option(&options[j]);
-		printf("\t\t\t'*:file:_files'\n\t\t;;\n");
-	}
+	for (size_t i = 0; i < subcommand_count; i++)
+		zsh_command(&subcommands[i]);
 	printf("\tesac\n"
 	       "}\n"
 	       "_smtbench \"$@\"\n");
 }
 
+/* text inside fish's single quotes, where \\ and \' are the only escapes. */
+static void fish_text(const char *text)
+{
+	for (const char *p = text; *p; p++)
+		printf("%s%c", *p == '\'' || *p == '\\' ? "\\" : "", *p);
+}
+
+/* fish's flags for a value or an operand of this kind. */
+static void fish_value(enum cli_value v, const char *choices)
+{
+	char words[512];
+	if (v == CLI_FILE)
+		printf(" -r -F");
+	else if (v == CLI_DIR)
+		printf(" -x -a '(__fish_complete_directories (commandline -ct))'");
+	else if (v != CLI_FLAG && *value_words(v, choices, words, sizeof words))
+		printf(" -x -a '%s'", words);
+	else if (v != CLI_FLAG)
+		printf(" -x");
+}
+
+static void fish_command(const struct subcommand *c)
+{
+	const char *n = "-n '__fish_seen_subcommand_from";
+	EACH_OPTION(c, o) {
+		char about[160];
+		printf("complete -c smtbench %s %s; and not __smtbench_after_dashes' -l %s", n, c->name,
+		       o->name);
+		if (o->letter)
+			printf(" -s %c", o->letter);
+		fish_value(o->value, o->choices);
+		printf(" -d '");
+		fish_text(brief(o, about, sizeof about));
+		printf("'\n");
+	}
+	printf("complete -c smtbench %s %s; and not __smtbench_after_dashes'", n, c->name);
+	if (c->operands == CLI_PID)
+		printf(" -x -a '(__fish_complete_pids)'\n");
+	else if (c->operands == CLI_FLAG || c->operands == CLI_WORD)
+		printf(" -f\n");
+	else
+		fish_value(c->operands, c->operand_choices), printf("\n");
+}
+
 static void print_fish(void)
 {
-	struct option options[80];
 	printf("# fish completion for smtbench, generated by `smtbench completions fish`.\n"
+	       "# After '--' comes a command of the user's: nothing is offered.\n"
+	       "function __smtbench_after_dashes\n"
+	       "\tcontains -- -- (commandline -opc)[3..-1]\n"
+	       "end\n"
+	       "complete -c smtbench -n __smtbench_after_dashes -f\n"
 	       "complete -c smtbench -n __fish_use_subcommand -f\n"
 	       "complete -c smtbench -n __fish_use_subcommand -s h -l help -d 'show the help'\n"
 	       "complete -c smtbench -n __fish_use_subcommand -s V -l version -d 'show the version'\n"
 	       "complete -c smtbench -n __fish_use_subcommand -a help -d 'the help of a command'\n");
 	for (size_t i = 0; i < subcommand_count; i++) {
 		printf("complete -c smtbench -n __fish_use_subcommand -a %s -d '", subcommands[i].name);
-		/* fish's single quotes: \\ and \' are the only escapes. */
-		for (const char *p = subcommands[i].summary; *p; p++)
-			printf("%s%c", *p == '\'' || *p == '\\' ? "\\" : "", *p);
-		printf("'\n");
-		printf("complete -c smtbench -n '__fish_seen_subcommand_from help' -f -a %s\n",
+		fish_text(subcommands[i].summary);
+		printf("'\ncomplete -c smtbench -n '__fish_seen_subcommand_from help' -f -a %s\n",
 		       subcommands[i].name);
 	}
-	for (size_t i = 0; i < subcommand_count; i++) {
-		size_t n = command_options(&subcommands[i], options, 80);
-		for (size_t j = 0; j < n; j++) {
-			char letter = short_option_letter(options[j].name);
-			printf("complete -c smtbench -n '__fish_seen_subcommand_from %s' -l %s",
-			       subcommands[i].name, options[j].name);
-			if (letter)
-				printf(" -s %c", letter);
-			char words[512];
-			value_words(options[j].name, words, sizeof words);
-			if (options[j].has_arg)
-				printf(takes_path(options[j].name) ? " -r -F" : " -x");
-			if (options[j].has_arg && words[0])
-				printf(" -a '%s'", words);
-			printf("\n");
-		}
-	}
+	for (size_t i = 0; i < subcommand_count; i++)
+		fish_command(&subcommands[i]);
 }
 
 int cmd_completions(int argc, char **argv)
 {
+	static const char *const shells[] = { "bash", "zsh", "fish", "options", NULL };
+	static void (*const print[])(void) = { print_bash, print_zsh, print_fish, print_options };
 	optind = 1;
-	if (cli_getopt(argc, argv, "completions") != -1) { /* --help: its only option */
-		completions_help();
-		return EXIT_OK;
-	}
+	while (cli_getopt(argc, argv, "completions") != -1)
+		; /* only --help and --version, which exit */
 	if (argc - optind != 1)
 		usage_exit("completions", "give one shell: bash, zsh or fish (or options)");
-	const char *shell = argv[optind];
-	if (!strcmp(shell, "bash"))
-		print_bash();
-	else if (!strcmp(shell, "zsh"))
-		print_zsh();
-	else if (!strcmp(shell, "fish"))
-		print_fish();
-	else if (!strcmp(shell, "options"))
-		print_options();
-	else
-		usage_exit("completions", "'%s' is not a shell this knows; give bash, zsh or fish",
-		           shell);
-	if (fflush(stdout) != 0) {
-		text_warn("stdout");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	return EXIT_OK;
+	for (int i = 0; shells[i]; i++)
+		if (!strcmp(argv[optind], shells[i])) {
+			print[i]();
+			if (fflush(stdout) == 0)
+				return EXIT_OK;
+			text_warn("stdout");
+			return EXIT_FAILURE_RUNTIME;
+		}
+	usage_exit("completions", "'%s' is not a shell this knows; give bash, zsh or fish",
+	           argv[optind]);
 }

@@ -4,6 +4,7 @@
  * the pooled slowdown, the node-to-node spread and the nodes that disagree, and every folder
  * that could not be used with its reason.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,50 +14,29 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "fleet/fleet.h"
+#include "report/report.h"
 #include "cli/commands.h"
-#include "runner/util.h"
-
-static void fleet_help(void)
-{
-	subcommand_usage(stdout, "fleet");
-	printf("\n"
-	       "Finds every results folder (one holding meta.json or samples.csv) under the given\n"
-	       "folders, e.g. the FLEET_DIR the SLURM scripts in contrib/slurm/ write into, and\n"
-	       "reports:\n"
-	       "  per node   host, kernel, the headline comparison (sibling vs non-sibling where\n"
-	       "             measured, else the best the node allows): ratio, 95%% CI, verdict;\n"
-	       "  per group  (same CPU model, SMT state, workload and its settings, placements and\n"
-	       "             comparison) the pooled slowdown with its 95%% CI, the node-to-node\n"
-	       "             spread (sd of the log ratio: 0.05 is about 5 %%) and the interval a new\n"
-	       "             node would fall in, from a hierarchical model;\n"
-	       "  the nodes whose interval lies outside what the other nodes predict, to check;\n"
-	       "  matrix folders (smtbench matrix) apart, cell by cell: per group (same CPU model,\n"
-	       "             SMT state, placement, kind of workload) each cell pooled across the\n"
-	       "             nodes, as a heat map, and per cell the nodes that deviate;\n"
-	       "  every folder that could not be used, with its reason.\n"
-	       "\n"
-	       "  -j, --json     print the JSON contract instead of the text\n"
-	       "  -o, --out DIR  also write DIR/fleet.md, DIR/fleet.json and DIR/fleet.html (with\n"
-	       "                 a forest plot, and a heat map per matrix group), each\n"
-	       "                 atomically; DIR is created if absent\n"
-	       "\n"
-	       "Exit status: 0 reported; 1 a file could not be written; 2 bad input (a DIR that is\n"
-	       "not a directory), or no usable results folder at all.\n");
-}
 
 struct fleet_options {
 	bool json;
 	const char *out_dir;
 };
 
-enum { OPT_HELP = 256, OPT_JSON, OPT_OUT };
+enum { OPT_JSON = 1, OPT_OUT };
 
-/* fleet's options; their short letters come from the command table (cli/commands.c). */
-const struct option fleet_long_options[] = {
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ NULL, 0, NULL, 0 },
+const struct cli_option fleet_options[] = {
+	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "print the JSON contract instead of the text" },
+	{ "out", 'o', OPT_OUT, CLI_DIR, "DIR", NULL, "also write DIR/fleet.md, DIR/fleet.json and "
+	  "DIR/fleet.html (a forest plot, a heat map per matrix group), each atomically; DIR is "
+	  "created if absent" },
+	{ 0 },
+};
+
+const struct cli_example fleet_examples[] = {
+	{ "every node's folder that the SLURM scripts wrote under FLEET_DIR, with fleet.html",
+	  "smtbench fleet /shared/fleet --out /shared/fleet/fleet-report" },
+	{ "the same answer as JSON, for a script", "smtbench fleet /shared/fleet --json" },
+	{ 0 },
 };
 
 /* The options; returns optind (the first folder), or exits for --help or a bad option. */
@@ -66,18 +46,12 @@ static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "fleet")) != -1) {
 		switch (c) {
-		case 'h':
-		case OPT_HELP:
-			fleet_help();
-			exit(EXIT_OK);
 		case OPT_JSON:
 			o->json = true;
 			break;
 		case OPT_OUT:
 			o->out_dir = optarg;
 			break;
-		default:
-			getopt_failure("fleet", c, argv);
 		}
 	}
 	if (argc - optind < 1)
@@ -86,23 +60,34 @@ static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 }
 
 /* The answer on stdout: the JSON contract or the text. EXIT_OK or EXIT_FAILURE_RUNTIME. */
-static int print_fleet(const struct fleet *f, bool json)
+static int print_fleet(const struct report *r, bool json)
 {
 	if (!json)
-		return fleet_print_text(f, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
-	json_t *j = fleet_json(f);
-	int status = EXIT_OK;
-	if (!j) {
-		text_warnx("fleet: the JSON could not be made (out of memory, or a name that is "
-		           "not UTF-8)");
-		status = EXIT_FAILURE_RUNTIME;
-	} else if (json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
-		status = EXIT_FAILURE_RUNTIME;
-	} else {
-		putchar('\n');
+		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+	if (!r->json) {
+		text_warnx("fleet: the JSON could not be made (a name that is not UTF-8)");
+		return EXIT_FAILURE_RUNTIME;
 	}
-	json_decref(j);
-	return status;
+	if (json_dumpf(r->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+		return EXIT_FAILURE_RUNTIME;
+	putchar('\n');
+	return EXIT_OK;
+}
+
+/* --out DIR: made when absent, then fleet.md, fleet.json and fleet.html written into it. */
+static int write_fleet(const struct report *r, const char *dir)
+{
+	char err[ERR_LEN];
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		text_warnx("fleet: cannot write the fleet report: %s: cannot create it: %s", dir,
+		           strerror(errno));
+		return EXIT_FAILURE_RUNTIME;
+	}
+	if (report_write(r, dir, err, sizeof err) != 0) {
+		text_warnx("fleet: cannot write the fleet report: %s", err);
+		return EXIT_FAILURE_RUNTIME;
+	}
+	return EXIT_OK;
 }
 
 int cmd_fleet(int argc, char **argv)
@@ -121,14 +106,11 @@ int cmd_fleet(int argc, char **argv)
 		text_warnx("fleet: %s", err);
 		return EXIT_USAGE;
 	}
-	int status = EXIT_OK;
+	struct report *r = fleet_report(f);
 	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
 	bool usable = f->host_count + f->matrix_node_count > 0;
-	if (o.out_dir && usable && fleet_write_files(f, o.out_dir, err, sizeof err) != 0) {
-		text_warnx("fleet: cannot write the fleet report: %s", err);
-		status = EXIT_FAILURE_RUNTIME;
-	}
-	int printed = print_fleet(f, o.json);
+	int status = o.out_dir && usable ? write_fleet(r, o.out_dir) : EXIT_OK;
+	int printed = print_fleet(r, o.json);
 	if (status == EXIT_OK)
 		status = printed;
 	if (status == EXIT_OK && !usable) {
@@ -136,12 +118,9 @@ int cmd_fleet(int argc, char **argv)
 		           "written", f->skipped_count ? " (see the skipped ones and their reasons)" : "");
 		status = EXIT_USAGE;
 	}
-	if (status == EXIT_OK && o.out_dir && !o.json) {
-		char *shown = xescaped(o.out_dir);
-		printf("\nFleet report: %s/fleet.html (open it in a browser); also fleet.md, fleet.json\n",
-		       shown);
-		free(shown);
-	}
+	if (status == EXIT_OK && o.out_dir && !o.json)
+		report_print_files(r, o.out_dir, stdout);
+	report_free(&r);
 	fleet_free(&f);
 	return status;
 }

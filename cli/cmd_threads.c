@@ -14,67 +14,19 @@
 #include "cli/commands.h"
 #include "common/text.h"
 #include "runner/threads.h"
-#include "runner/util.h"
 #include "topology/topology.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* Pairs the text lists; --json lists them all. */
 #define TEXT_MAX_PAIRS 20
-
-static void help(void)
-{
-	subcommand_usage(stdout, "threads");
-	printf("\n"
-	       "Samples every thread of the given processes (threads that start or exit meanwhile\n"
-	       "included) from /proc, and answers, for each pair of threads that were both running\n"
-	       "(state R) in a sample, the share of those samples they spent on one PU, on SMT\n"
-	       "siblings of one core, or on different cores. Lists each thread's name, allowed CPUs,\n"
-	       "the CPUs it ran on and its CPU time over the window, and warns when busy threads\n"
-	       "shared a core (or a PU) while a core sat idle. The sampler runs on a CPU outside the\n"
-	       "threads' allowed CPUs where there is one, and states its own CPU time.\n"
-	       "\n"
-	       "  --for DURATION      how long to sample, as --duration of run: 90s, 15m, 1h30m\n"
-	       "                      (default %gs)\n"
-	       "  --interval MS       milliseconds between samples, %d to %d (default %d)\n"
-	       "  -j, --json          print JSON instead (a stable format for other programs)\n"
-	       "  -h, --help          show this help\n"
-	       "  -V, --version       show smtbench's version\n"
-	       "\n"
-	       "Exit status: 0 success (a process that exited during the window is reported as far as\n"
-	       "it was seen); 1 /proc or the topology could not be read; 2 bad input (an option, a\n"
-	       "PID that does not exist or whose threads cannot be read); 128+signal when interrupted\n"
-	       "(130 for ^C): what was seen until then is reported.\n",
-	       THREADS_DEFAULT_WINDOW_S, THREADS_MIN_INTERVAL_MS, THREADS_MAX_INTERVAL_MS,
-	       THREADS_DEFAULT_INTERVAL_MS);
-}
 
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
 {
 	stop_requested = sig;
-}
-
-/* "0-3,8" from the CPUs set in set (the first ncpus); "none" when empty. */
-static void cpu_list(const cpu_set_t *set, int ncpus, char *out, size_t size)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	for (int cpu = 0; cpu < ncpus && cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, set))
-			continue;
-		int last = cpu;
-		while (last + 1 < ncpus && last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
-			last++;
-		int n = last == cpu ? snprintf(out + used, size - used, "%s%d", used ? "," : "", cpu)
-		                    : snprintf(out + used, size - used, "%s%d-%d", used ? "," : "",
-		                               cpu, last);
-		if (n < 0 || (size_t)n >= size - used)
-			break;
-		used += (size_t)n;
-		cpu = last;
-	}
-	if (!used)
-		snprintf(out, size, "none");
 }
 
 static const char *thread_label(const struct threads_thread *th, char *buf, size_t size)
@@ -96,9 +48,9 @@ static char *warning_text(const struct threads_result *r, const struct threads_w
 	if (!w->idle_allowed) {
 		cpu_set_t both;
 		CPU_OR(&both, &a->allowed, &b->allowed);
-		char allowed[128];
-		cpu_list(&both, r->ncpus, allowed, sizeof allowed);
-		snprintf(tail, sizeof tail, "; their allowed CPUs (%s) keep them off it", allowed);
+		char *allowed = text_cpu_list(&both, true);
+		snprintf(tail, sizeof tail, "; their allowed CPUs (%.100s) keep them off it", allowed);
+		free(allowed);
 	}
 	return xasprintf("threads %s and %s shared %s in %.0f%% of the samples where both ran, "
 	                 "while core %d was idle (busy %.0f%% of the window)%s",
@@ -162,15 +114,13 @@ static void print_threads(const struct threads_result *r)
 	       "CPU time");
 	for (int i = 0; i < r->nthreads; i++) {
 		const struct threads_thread *th = &r->threads[i];
-		char allowed[128], ran[128];
-		if (th->allowed_known)
-			cpu_list(&th->allowed, r->ncpus, allowed, sizeof allowed);
-		else
-			snprintf(allowed, sizeof allowed, "?");
+		char ran[128], *allowed = th->allowed_known ? text_cpu_list(&th->allowed, true)
+		                                            : xstrdup("?");
 		ran_on_text(r, th, ran, sizeof ran);
 		printf("  %-8d %-8d %-16s %-10s %-24s %.2f s (%.0f%%)%s\n", th->pid, th->tid, th->comm,
-		       allowed, ran, th->cpu_s, r->window_s > 0 ? 100 * th->cpu_s / r->window_s : 0,
-		       th->exited ? ", exited" : "");
+		       *allowed ? allowed : "none", ran, th->cpu_s,
+		       r->window_s > 0 ? 100 * th->cpu_s / r->window_s : 0, th->exited ? ", exited" : "");
+		free(allowed);
 	}
 }
 
@@ -224,28 +174,8 @@ static json_t *json_share(int count, int of)
 	return json_real(of > 0 ? (double)count / of : 0);
 }
 
-static json_t *json_result(const struct threads_result *r)
+static json_t *json_threads(const struct threads_result *r)
 {
-	json_t *root = json_object(), *pids = json_array(), *processes = json_array();
-	for (int i = 0; i < r->nprocesses; i++) {
-		const struct threads_process *p = &r->processes[i];
-		json_array_append_new(pids, json_integer(p->pid));
-		json_array_append_new(processes, json_pack("{s:i, s:s, s:b, s:o}", "pid", p->pid,
-		                                           "comm", p->comm, "exited", p->exited,
-		                                           "exited_after_s", p->exited
-		                                           ? json_real(p->exited_after_s)
-		                                           : json_null()));
-	}
-	json_object_set_new(root, "pids", pids);
-	json_object_set_new(root, "window_s", json_real(r->window_s));
-	json_object_set_new(root, "interval_ms", json_integer(r->interval_ms));
-	json_object_set_new(root, "samples", json_integer(r->samples));
-	json_object_set_new(root, "interrupted", json_boolean(r->interrupted));
-	json_object_set_new(root, "sampler_cpu_s", json_real(r->sampler_cpu_s));
-	json_object_set_new(root, "sampler_cpu", r->sampler_cpu >= 0 ? json_integer(r->sampler_cpu)
-	                                                             : json_null());
-	json_object_set_new(root, "sampler_note", json_string(r->sampler_note));
-	json_object_set_new(root, "processes", processes);
 	json_t *threads = json_array();
 	for (int i = 0; i < r->nthreads; i++) {
 		const struct threads_thread *th = &r->threads[i];
@@ -262,8 +192,13 @@ static json_t *json_result(const struct threads_result *r)
 			"ran_on_samples", ran_on_samples, "cpu_s", th->cpu_s, "running_samples",
 			th->running_samples, "exited", th->exited));
 	}
-	json_object_set_new(root, "threads", threads);
-	json_t *pairs = json_array();
+	return threads;
+}
+
+/* The pairs, the CPUs and the warnings. */
+static void json_answer(const struct threads_result *r, json_t *root)
+{
+	json_t *pairs = json_array(), *cpus = json_array(), *warnings = json_array();
 	for (int i = 0; i < r->npairs; i++) {
 		const struct threads_pair *p = &r->pairs[i];
 		json_array_append_new(pairs, json_pack(
@@ -273,32 +208,63 @@ static json_t *json_result(const struct threads_result *r)
 			json_share(p->same_pu, p->both_running), "different_cores",
 			json_share(p->different_cores, p->both_running)));
 	}
-	json_object_set_new(root, "pairs", pairs);
-	json_t *cpus = json_array();
 	for (int i = 0; i < r->ncpus; i++)
 		json_array_append_new(cpus, json_pack("{s:i, s:o, s:o}", "cpu", r->cpus[i].cpu, "core",
 		                                      r->cpus[i].core >= 0
 		                                      ? json_integer(r->cpus[i].core) : json_null(),
 		                                      "busy", r->cpus[i].busy >= 0
 		                                      ? json_real(r->cpus[i].busy) : json_null()));
-	json_object_set_new(root, "cpus", cpus);
-	json_t *warnings = json_array();
 	for (int i = 0; i < r->nwarnings; i++) {
 		char *text = warning_text(r, &r->warnings[i]);
 		json_array_append_new(warnings, json_string(text));
 		free(text);
 	}
+	json_object_set_new(root, "pairs", pairs);
+	json_object_set_new(root, "cpus", cpus);
 	json_object_set_new(root, "warnings", warnings);
+}
+
+static json_t *json_result(const struct threads_result *r)
+{
+	json_t *pids = json_array(), *processes = json_array();
+	for (int i = 0; i < r->nprocesses; i++) {
+		const struct threads_process *p = &r->processes[i];
+		json_array_append_new(pids, json_integer(p->pid));
+		json_array_append_new(processes, json_pack("{s:i, s:s, s:b, s:o}", "pid", p->pid,
+		                                           "comm", p->comm, "exited", p->exited,
+		                                           "exited_after_s", p->exited
+		                                           ? json_real(p->exited_after_s)
+		                                           : json_null()));
+	}
+	json_t *root = json_pack("{s:o, s:f, s:i, s:i, s:b, s:f, s:o, s:s, s:o, s:o}", "pids", pids,
+	                         "window_s", r->window_s, "interval_ms", r->interval_ms, "samples",
+	                         r->samples, "interrupted", r->interrupted, "sampler_cpu_s",
+	                         r->sampler_cpu_s, "sampler_cpu", r->sampler_cpu >= 0
+	                         ? json_integer(r->sampler_cpu) : json_null(), "sampler_note",
+	                         r->sampler_note, "processes", processes, "threads", json_threads(r));
+	json_answer(r, root);
 	return root;
 }
 
-/* threads' options; their short letters come from the command table (cli/commands.c). */
-const struct option threads_long_options[] = {
-	{ "for", required_argument, NULL, 'f' },
-	{ "interval", required_argument, NULL, 'I' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+enum { OPT_FOR = 1, OPT_INTERVAL, OPT_JSON };
+
+const struct cli_option threads_options[] = {
+	{ "for", 0, OPT_FOR, CLI_WORD, "DURATION", NULL, "how long to sample, as run --duration: "
+	  "90s, 15m, 1h30m (default 5s, at most a week)" },
+	{ "interval", 0, OPT_INTERVAL, CLI_WORD, "MS", NULL, "milliseconds between samples, "
+	  STR(THREADS_MIN_INTERVAL_MS) " to " STR(THREADS_MAX_INTERVAL_MS) " (default "
+	  STR(THREADS_DEFAULT_INTERVAL_MS) ")" },
+	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "print JSON instead (a stable format for "
+	  "other programs)" },
+	{ 0 },
+};
+
+const struct cli_example threads_examples[] = {
+	{ "which cores the threads of a running server share, sampled for 10 seconds",
+	  "smtbench threads $(pidof myserver) --for 10s" },
+	{ "two processes, sampled every 50 ms, as JSON", "smtbench threads 1234 5678 --interval 50 "
+	  "--json" },
+	{ 0 },
 };
 
 /* What threads' command line asked for. */
@@ -306,34 +272,19 @@ struct threads_args {
 	double window_s;
 	unsigned long interval_ms;
 	bool json;
-	bool done; /* --help answered */
 };
 
 static void parse_threads_options(int argc, char **argv, struct threads_args *a)
 {
-	int opt;
 	optind = 1;
-	while (!a->done && (opt = cli_getopt(argc, argv, "threads")) != -1) {
-		switch (opt) {
-		case 'f':
-			if (parse_duration_s(optarg, &a->window_s) != 0)
-				usage_exit("threads", "--for: '%s' is not a duration such as 5s, 90s, 15m or "
-				           "1h30m", optarg);
-			if (a->window_s > THREADS_MAX_WINDOW_S)
-				usage_exit("threads", "--for: '%s' is longer than a week", optarg);
-			break;
-		case 'I':
-			if (parse_ulong(optarg, THREADS_MIN_INTERVAL_MS, THREADS_MAX_INTERVAL_MS,
-			                &a->interval_ms) != 0)
-				usage_exit("threads", "--interval: '%s' is not a number of milliseconds from "
-				           "%d to %d", optarg, THREADS_MIN_INTERVAL_MS,
-				           THREADS_MAX_INTERVAL_MS);
-			break;
-		case 'j': a->json = true; break;
-		case 'h': help(); a->done = true; break;
-		default:
-			getopt_failure("threads", opt, argv);
-		}
+	for (int opt; (opt = cli_getopt(argc, argv, "threads")) != -1;) {
+		if (opt == OPT_FOR)
+			a->window_s = cli_duration("threads", THREADS_MAX_WINDOW_S);
+		else if (opt == OPT_INTERVAL)
+			a->interval_ms = cli_whole("threads", THREADS_MIN_INTERVAL_MS,
+			                           THREADS_MAX_INTERVAL_MS);
+		else
+			a->json = true;
 	}
 }
 
@@ -405,8 +356,6 @@ int cmd_threads(int argc, char **argv)
 	struct threads_args a = { .window_s = THREADS_DEFAULT_WINDOW_S,
 	                          .interval_ms = THREADS_DEFAULT_INTERVAL_MS };
 	parse_threads_options(argc, argv, &a);
-	if (a.done)
-		return EXIT_OK;
 	if (optind >= argc)
 		usage_exit("threads", "give the PID of at least one running process");
 	if (a.interval_ms > a.window_s * 1000)

@@ -11,32 +11,7 @@
 
 #include "cli/commands.h"
 #include "common/text.h"
-#include "runner/util.h"
 #include "topology/topology.h"
-
-static void help(void)
-{
-	char placements[128];
-	subcommand_usage(stdout, "topo");
-	printf("\n"
-	       "Shows packages, cores, logical CPUs (PUs) and threads per core, the SMT state, and the\n"
-	       "pair of CPUs each placement (%s) would\n"
-	       "use, with the deepest hwloc object the pair shares, or why the placement is not\n"
-	       "possible. Only CPUs this process may use count (cgroup, affinity mask, online).\n"
-	       "\n"
-	       "  -t, --topology SPEC  plan for another machine: an hwloc XML file or a synthetic\n"
-	       "                       description such as \"pack:2 core:4 pu:2(indexes=core)\"\n"
-	       "  -p, --pair A,B       say what CPUs A and B (OS numbers) share: the same PU, one core\n"
-	       "                       (SMT siblings), or different cores sharing L3, a package, or nothing\n"
-	       "  -j, --json           print JSON instead (a stable format for other programs)\n"
-	       "  -h, --help           show this help\n"
-	       "  -V, --version        show smtbench's version\n"
-	       "\n"
-	       "Exit status: 0 success; 1 this system's topology could not be read; 2 bad input (an\n"
-	       "unknown option, a topology that cannot be loaded, a CPU that does not exist or may\n"
-	       "not be used here).\n",
-	       placement_names_list(placements, sizeof placements));
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Text output, for a person.                                                                   */
@@ -211,74 +186,71 @@ static json_t *json_pus(const int *pus, int n)
 	return arr;
 }
 
-/* A source's CPU model, or null when it names none (or is not UTF-8, which JSON cannot hold). */
+/* A name from the topology (a CPU model, a kind), or null when it is not UTF-8, which JSON
+ * cannot hold. */
+static json_t *json_text(const char *name)
+{
+	json_t *s = json_string(name);
+	return s ? s : json_null();
+}
+
+/* A source's CPU model, or null when it names none (or is not UTF-8). */
 static json_t *json_model(const char *model)
 {
-	json_t *s = model[0] ? json_string(model) : NULL;
-	return s ? s : json_null();
+	return model[0] ? json_text(model) : json_null();
+}
+
+static json_t *json_pair(const struct topo_pair *pair)
+{
+	json_t *obj = json_pack("{s:s, s:b}", "name", placement_name(pair->placement), "available",
+	                        pair->available);
+	if (!pair->available)
+		json_object_set_new(obj, "reason", json_string(pair->reason));
+	if (pair->available)
+		json_object_set_new(obj, "pus", json_pus(pair->pus, pair->npus));
+	if (pair->available && pair->placement != PLACEMENT_SOLO)
+		json_object_set_new(obj, "shares", json_string(pair->shares));
+	if (pair->available && pair->core >= 0)
+		json_object_set_new(obj, "core", json_integer(pair->core));
+	return obj;
 }
 
 static json_t *json_info(const struct topo_info *info, const struct topo_pair pairs[PLACEMENT_COUNT])
 {
-	json_t *root = json_object();
-	json_object_set_new(root, "source", json_string(info->source_name));
-	json_object_set_new(root, "pus", json_integer(info->pus));
-	json_object_set_new(root, "cores", json_integer(info->cores));
-	json_object_set_new(root, "packages", json_integer(info->packages));
-	json_object_set_new(root, "max_threads_per_core", json_integer(info->max_threads_per_core));
-	json_object_set_new(root, "smt", json_string(info->smt));
-	json_object_set_new(root, "virtual_machine", json_boolean(info->virtual_machine));
-	if (info->source == TOPO_THIS_SYSTEM) {
-		struct topo_cpu_quota quota;
+	json_t *root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:b}", "source", info->source_name,
+	                         "pus", info->pus, "cores", info->cores, "packages", info->packages,
+	                         "max_threads_per_core", info->max_threads_per_core, "smt", info->smt,
+	                         "virtual_machine", info->virtual_machine);
+	struct topo_cpu_quota quota;
+	if (info->source == TOPO_THIS_SYSTEM)
 		topo_cpu_quota(&quota);
+	if (info->source == TOPO_THIS_SYSTEM)
 		json_object_set_new(root, "cpu_quota", quota.cpus > 0 ? json_real(quota.cpus)
 		                                                      : json_null());
-	}
 	if (info->hypervisor[0])
 		json_object_set_new(root, "hypervisor", json_string(info->hypervisor));
-	json_object_set_new(root, "cpu_model", json_string(info->cpu_model));
-	json_object_set_new(root, "cpu_model_sources",
-	                    json_pack("{s:o, s:o}", "hwloc", json_model(info->cpu_model_hwloc),
-	                              "proc_cpuinfo", json_model(info->cpu_model_proc)));
-	json_object_set_new(root, "disallowed_pus", json_integer(info->disallowed_pus));
-	json_t *kinds = json_array();
-	for (int k = 0; k < info->nkinds; k++) {
-		json_t *kind = json_object();
-		json_object_set_new(kind, "name", json_string(info->kinds[k].name));
-		json_object_set_new(kind, "cores", json_integer(info->kinds[k].cores));
-		json_object_set_new(kind, "pus", json_integer(info->kinds[k].pus));
-		json_object_set_new(kind, "max_threads_per_core",
-		                    json_integer(info->kinds[k].max_threads_per_core));
-		json_array_append_new(kinds, kind);
-	}
-	json_object_set_new(root, "cpu_kinds", kinds);
-	json_t *list = json_array();
-	for (int p = 0; p < PLACEMENT_COUNT; p++) {
-		const struct topo_pair *pair = &pairs[p];
-		json_t *obj = json_object();
-		json_object_set_new(obj, "name", json_string(placement_name(pair->placement)));
-		json_object_set_new(obj, "available", json_boolean(pair->available));
-		if (pair->available) {
-			json_object_set_new(obj, "pus", json_pus(pair->pus, pair->npus));
-			if (pair->placement != PLACEMENT_SOLO)
-				json_object_set_new(obj, "shares", json_string(pair->shares));
-			if (pair->core >= 0)
-				json_object_set_new(obj, "core", json_integer(pair->core));
-		} else {
-			json_object_set_new(obj, "reason", json_string(pair->reason));
-		}
-		json_array_append_new(list, obj);
-	}
-	json_object_set_new(root, "placements", list);
+	json_t *kinds = json_array(), *list = json_array();
+	for (int k = 0; k < info->nkinds; k++)
+		json_array_append_new(kinds, json_pack("{s:o, s:i, s:i, s:i}", "name",
+		                                       json_text(info->kinds[k].name), "cores",
+		                                       info->kinds[k].cores,
+		                                       "pus", info->kinds[k].pus, "max_threads_per_core",
+		                                       info->kinds[k].max_threads_per_core));
+	for (int p = 0; p < PLACEMENT_COUNT; p++)
+		json_array_append_new(list, json_pair(&pairs[p]));
+	json_object_update_new(root, json_pack(
+		"{s:o, s:{s:o, s:o}, s:i, s:o, s:o}", "cpu_model", json_text(info->cpu_model),
+		"cpu_model_sources",
+		"hwloc", json_model(info->cpu_model_hwloc), "proc_cpuinfo",
+		json_model(info->cpu_model_proc), "disallowed_pus", info->disallowed_pus, "cpu_kinds",
+		kinds, "placements", list));
 	return root;
 }
 
 static json_t *json_relation(const struct topo_relation *rel)
 {
-	json_t *root = json_object();
-	json_object_set_new(root, "pus", json_pus(rel->pus, 2));
-	json_object_set_new(root, "relation", json_string(placement_name(rel->relation)));
-	json_object_set_new(root, "shares", json_string(rel->shares));
+	json_t *root = json_pack("{s:o, s:s, s:s}", "pus", json_pus(rel->pus, 2), "relation",
+	                         placement_name(rel->relation), "shares", rel->shares);
 	if (rel->core >= 0)
 		json_object_set_new(root, "core", json_integer(rel->core));
 	return root;
@@ -328,13 +300,26 @@ static int show_machine(const struct topo *t, const char *spec, bool json)
 	return EXIT_OK;
 }
 
-/* topo's options; their short letters come from the command table (cli/commands.c). */
-const struct option topo_long_options[] = {
-	{ "topology", required_argument, NULL, 't' },
-	{ "pair", required_argument, NULL, 'p' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+enum { OPT_TOPOLOGY = 1, OPT_PAIR, OPT_JSON };
+
+const struct cli_option topo_options[] = {
+	{ "topology", 't', OPT_TOPOLOGY, CLI_FILE, "SPEC", NULL, "plan for another machine: an "
+	  "hwloc XML file or a synthetic description such as \"pack:2 core:4 pu:2(indexes=core)\"" },
+	{ "pair", 'p', OPT_PAIR, CLI_WORD, "A,B", NULL, "say what CPUs A and B (OS numbers) share: "
+	  "the same PU, one core (SMT siblings), or different cores sharing L3, a package, or "
+	  "nothing" },
+	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "print JSON instead (a stable format for "
+	  "other programs)" },
+	{ 0 },
+};
+
+const struct cli_example topo_examples[] = {
+	{ "this machine: its cores, SMT siblings, and the pair of CPUs each placement would use",
+	  "smtbench topo" },
+	{ "plan for a two-socket server from its XML (lstopo --of xml)",
+	  "smtbench topo --topology intel-skylake-2x6140.xml" },
+	{ "what CPUs 0 and 1 share here", "smtbench topo --pair 0,1" },
+	{ 0 },
 };
 
 int cmd_topo(int argc, char **argv)
@@ -344,14 +329,12 @@ int cmd_topo(int argc, char **argv)
 	int opt;
 	optind = 1;
 	while ((opt = cli_getopt(argc, argv, "topo")) != -1) {
-		switch (opt) {
-		case 't': spec = optarg; break;
-		case 'p': pair_text = optarg; break;
-		case 'j': json = true; break;
-		case 'h': help(); return EXIT_OK;
-		default:
-			getopt_failure("topo", opt, argv);
-		}
+		if (opt == OPT_TOPOLOGY)
+			spec = optarg;
+		else if (opt == OPT_PAIR)
+			pair_text = optarg;
+		else
+			json = true;
 	}
 	if (optind < argc)
 		usage_exit("topo", "unexpected argument '%s'", argv[optind]);

@@ -1,23 +1,27 @@
 #include "cli/commands.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/number.h"
-#include "runner/util.h"
+#include "common/text.h"
 
 const struct subcommand subcommands[] = {
 	{ "topo", cmd_topo,
 	  "show cores, SMT siblings and the CPU pair each placement would use",
 	  "smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]",
-	  topo_long_options, false },
+	  topo_options, topo_examples, false, CLI_FLAG, NULL },
 	{ "threads", cmd_threads,
 	  "which cores a running program's threads share, and whether cores sat idle",
 	  "smtbench threads PID... [--for DURATION] [--interval MS] [--json]",
-	  threads_long_options, false },
+	  threads_options, threads_examples, false, CLI_PID, NULL },
 	{ "run", cmd_run,
 	  "run interleaved paired trials of a kernel or command in each placement",
 	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N | --trial-time S]\n"
@@ -28,7 +32,7 @@ const struct subcommand subcommands[] = {
 	  "             [[--name A[,B]] -- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR [--progress MODE] [--progress-interval T]\n"
 	  "smtbench run --list-kernels",
-	  run_long_options, true },
+	  run_options, run_examples, true, CLI_FLAG, NULL },
 	{ "matrix", cmd_matrix,
 	  "the interference matrix: each workload's slowdown beside each other workload",
 	  "smtbench matrix [--kernels LIST | --commands FILE] [--placement sibling|non-sibling|same-pu]\n"
@@ -36,32 +40,43 @@ const struct subcommand subcommands[] = {
 	  "                [--trial-time S] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]",
-	  matrix_long_options, false },
+	  matrix_options, matrix_examples, false, CLI_FLAG, NULL },
 	{ "analyze", cmd_analyze,
 	  "Bayesian comparison of the placements of a results folder, or of two files",
 	  "smtbench analyze DIR | FILE_A FILE_B | HYPERFINE.json  [--seed-grid]\n"
 	  "                 [--model normal|t] [--unit trial|process] [--rope PCT] [--grid N]\n"
 	  "                 [--json] [--exclude-contaminated] [--unpaired | --paired]\n"
 	  "                 [--metric user|wall]",
-	  analyze_long_options, false },
+	  analyze_options, analyze_examples, false, CLI_FILE, NULL },
 	{ "report", cmd_report,
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
 	  "smtbench report DIR [--exclude-contaminated] [--rope PCT] [--out DIR]",
-	  report_long_options, false },
+	  report_options, report_examples, false, CLI_DIR, NULL },
 	{ "fleet", cmd_fleet,
 	  "one answer for many nodes' results folders: pooled per CPU model, outliers",
 	  "smtbench fleet DIR... [--json] [--out DIR]",
-	  fleet_long_options, false },
+	  fleet_options, fleet_examples, false, CLI_DIR, NULL },
 	{ "completions", cmd_completions,
-	  "shell completions generated from this table: bash, zsh or fish",
+	  "shell completions generated from the option tables: bash, zsh or fish",
 	  "smtbench completions bash|zsh|fish|options",
-	  completions_long_options, false },
+	  completions_options, completions_examples, false, CLI_CHOICE,
+	  "bash zsh fish options" },
 };
 const size_t subcommand_count = sizeof subcommands / sizeof subcommands[0];
+const char cli_help_synopsis[] = "smtbench help [COMMAND] | --help | --version";
+
+/* The ids cli_getopt gives the options every command takes: no table uses them. */
+enum { OPT_HELP = INT_MAX - 2, OPT_VERSION };
+
+const struct cli_option cli_common_options[] = {
+	{ "help", 'h', OPT_HELP, CLI_FLAG, NULL, NULL, "show this help" },
+	{ "version", 'V', OPT_VERSION, CLI_FLAG, NULL, NULL, "show smtbench's version" },
+	{ 0 },
+};
 
 const struct subcommand *subcommand_find(const char *name)
 {
-	for (size_t i = 0; i < subcommand_count; i++)
+	for (size_t i = 0; name && i < subcommand_count; i++)
 		if (!strcmp(subcommands[i].name, name))
 			return &subcommands[i];
 	return NULL;
@@ -77,47 +92,6 @@ void synopsis_print(FILE *out, const char *prefix, const char *synopsis)
 	}
 }
 
-void subcommand_usage(FILE *out, const char *name)
-{
-	const struct subcommand *c = subcommand_find(name);
-	if (c)
-		synopsis_print(out, "usage: ", c->synopsis);
-}
-
-/*
- * The short options, chosen once for every command: a command with the long option answers to
- * its letter as well (cli_getopt). A letter means one thing everywhere; a long option without a
- * row here has no short form.
- */
-static const struct short_option {
-	const char *name;
-	char letter;
-} short_options[] = {
-	{ "help", 'h' },
-	{ "version", 'V' },
-	{ "json", 'j' },
-	{ "out", 'o' },
-	{ "name", 'n' },
-	{ "topology", 't' },
-	{ "pair", 'p' },
-	{ "kernel", 'k' },
-	{ "iters", 'i' },
-	{ "blocks", 'b' },
-	{ "warmup-blocks", 'w' },
-	{ "duration", 'd' },
-	{ "seed", 's' },
-};
-
-char short_option_letter(const char *name)
-{
-	for (size_t i = 0; i < sizeof short_options / sizeof short_options[0]; i++)
-		if (!strcmp(short_options[i].name, name))
-			return short_options[i].letter;
-	return 0;
-}
-
-/* The val cli_getopt gives --version: no command's table uses it. */
-#define VERSION_VAL (INT_MAX - 1)
 #define MAX_OPTIONS 64
 
 const char *cli_option_name = "";
@@ -148,30 +122,38 @@ static size_t edit_distance(const char *a, const char *b)
 	return d[la][lb];
 }
 
+/* Which names to suggest for word, into chosen[]: those word begins, else the nearest typos
+ * (within one edit for a short word and two for a longer). Returns how many. */
+static size_t choose_names(const char *word, const char *const *names, size_t count,
+                           bool chosen[MAX_OPTIONS])
+{
+	size_t nchosen = 0, len = strlen(word);
+	for (size_t i = 0; i < count && len > 0; i++)
+		if (!strncmp(names[i], word, len) && strlen(names[i]) > len)
+			chosen[i] = true, nchosen++;
+	if (nchosen > 0)
+		return nchosen;
+	size_t best = len <= 5 ? 1 : 2;
+	for (size_t i = 0; i < count; i++) {
+		size_t d = edit_distance(word, names[i]);
+		if (d < best && d > 0) {
+			best = d;
+			memset(chosen, 0, MAX_OPTIONS * sizeof *chosen);
+		}
+		chosen[i] = d == best;
+	}
+	for (size_t i = 0; i < count; i++)
+		nchosen += chosen[i];
+	return nchosen;
+}
+
 void suggest_names(const char *word, const char *const *names, size_t count, const char *prefix,
                    char *out, size_t out_size)
 {
 	bool chosen[MAX_OPTIONS] = { false };
-	size_t nchosen = 0, len = strlen(word);
 	if (count > MAX_OPTIONS)
 		count = MAX_OPTIONS;
-	for (size_t i = 0; i < count && len > 0; i++)
-		if (!strncmp(names[i], word, len) && strlen(names[i]) > len)
-			chosen[i] = true, nchosen++;
-	if (nchosen == 0) {
-		/* A typo: the nearest names, within one edit for a short word and two for a longer. */
-		size_t best = len <= 5 ? 1 : 2;
-		for (size_t i = 0; i < count; i++) {
-			size_t d = edit_distance(word, names[i]);
-			if (d < best && d > 0) {
-				best = d;
-				memset(chosen, 0, sizeof chosen);
-			}
-			chosen[i] = d == best;
-		}
-		for (size_t i = 0; i < count; i++)
-			nchosen += chosen[i];
-	}
+	size_t nchosen = choose_names(word, names, count, chosen);
 	/* Shortest first (--trials before --trial-time), else in the table's order. */
 	size_t used = 0, listed = 0;
 	if (out_size)
@@ -187,6 +169,16 @@ void suggest_names(const char *word, const char *const *names, size_t count, con
 				return;
 			used += (size_t)n;
 		}
+}
+
+void usage_exit(const char *command, const char *fmt, ...)
+{
+	char message[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	text_errx(EXIT_USAGE, "%s (see 'smtbench %s --help')", message, command);
 }
 
 /* One line for an option getopt_long refused (c is '?' or ':'), with a suggestion; exits 2. */
@@ -225,39 +217,46 @@ static void option_failure(const char *command, int c, const struct option *opti
 	           given, suggestion);
 }
 
+/* getopt_long's view of a command's rows and the common ones: the options (each row's val 128
+ * plus the index in rows[] of the first row of its id, apart from every letter) and the short
+ * letters. Returns how many rows. */
+static size_t getopt_tables(const struct subcommand *c, const struct cli_option **rows,
+                            struct option *options, char *optstring)
+{
+	size_t n = 0, len = 0;
+	optstring[len++] = c->options_first ? '+' : ':';
+	if (c->options_first)
+		optstring[len++] = ':';
+	for (int table = 0; table < 2; table++)
+		for (const struct cli_option *o = table ? cli_common_options : c->options;
+		     o->name && n < MAX_OPTIONS; o++) {
+			bool value = o->value != CLI_FLAG;
+			size_t first = 0; /* an alias shares its option's val: no ambiguity between them */
+			while (first < n && rows[first]->id != o->id)
+				first++;
+			rows[n] = o;
+			options[n++] = (struct option){ o->name, value ? required_argument : no_argument,
+			                                NULL, 128 + (int)first };
+			if (o->letter) {
+				optstring[len++] = o->letter;
+				if (value)
+					optstring[len++] = ':';
+			}
+		}
+	options[n] = (struct option){ NULL, 0, NULL, 0 };
+	optstring[len] = '\0';
+	return n;
+}
+
 int cli_getopt(int argc, char **argv, const char *name)
 {
-	static struct option options[MAX_OPTIONS + 3];
-	static char optstring[3 * MAX_OPTIONS + 8];
+	static struct option options[MAX_OPTIONS + 1];
+	static const struct cli_option *rows[MAX_OPTIONS];
+	static char optstring[3 * MAX_OPTIONS + 4];
 	const struct subcommand *command = subcommand_find(name);
 	if (!command)
 		abort(); /* a command that is not in the table: a bug */
-	/* The row's options, then --version and --help where the row has none. */
-	size_t n = 0, len = 0;
-	bool have_help = false;
-	optstring[len++] = command->options_first ? '+' : ':';
-	if (command->options_first)
-		optstring[len++] = ':';
-	for (const struct option *o = command->options; o->name && n < MAX_OPTIONS; o++) {
-		options[n++] = *o;
-		have_help |= !strcmp(o->name, "help");
-	}
-	options[n++] = (struct option){ "version", no_argument, NULL, VERSION_VAL };
-	if (!have_help)
-		options[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	options[n] = (struct option){ NULL, 0, NULL, 0 };
-	for (size_t i = 0; i < n; i++) {
-		char letter = short_option_letter(options[i].name);
-		if (!letter)
-			continue;
-		optstring[len++] = letter;
-		if (options[i].has_arg != no_argument)
-			optstring[len++] = ':';
-		if (options[i].has_arg == optional_argument)
-			optstring[len++] = ':';
-	}
-	optstring[len] = '\0';
-
+	size_t n = getopt_tables(command, rows, options, optstring);
 	opterr = 0; /* errors are ours: one line with the program's name */
 	int index = -1;
 	int c = getopt_long(argc, argv, optstring, options, &index);
@@ -265,18 +264,115 @@ int cli_getopt(int argc, char **argv, const char *name)
 		return -1;
 	if (c == '?' || c == ':')
 		option_failure(name, c, options, argv);
-	if (index < 0) /* a short letter: the option it stands for */
-		for (size_t i = 0; i < n && index < 0; i++)
-			if (short_option_letter(options[i].name) == c)
-				index = (int)i;
-	if (index < 0)
-		abort(); /* getopt_long returned a letter it was not given */
-	cli_option_name = options[index].name;
-	if (options[index].val == VERSION_VAL) {
-		printf("smtbench %s\n", SMTBENCH_VERSION);
+	const struct cli_option *row = index >= 0 ? rows[index] : NULL; /* as typed: --trials */
+	for (size_t i = 0; i < n && !row; i++) /* a short letter */
+		if (rows[i]->letter == c)
+			row = rows[i];
+	if (!row)
+		abort(); /* getopt_long returned what it was not given */
+	cli_option_name = row->name;
+	if (row->id == OPT_HELP || row->id == OPT_VERSION) {
+		if (row->id == OPT_HELP)
+			cli_help(stdout, command);
+		else
+			printf("smtbench %s\n", SMTBENCH_VERSION);
 		exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME);
 	}
-	return options[index].val;
+	return row->id;
+}
+
+int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)
+{
+	/* The one number rule (common/number.h), without a sign. */
+	long long v;
+	if (!text || text[0] == '-' || number_parse_whole(text, &v) != NUMBER_OK
+	    || (unsigned long long)v < min || (unsigned long long)v > max)
+		return -1;
+	*out = (unsigned long)v;
+	return 0;
+}
+
+int parse_cpu_pair(const char *text, int out[2])
+{
+	const char *comma = text ? strchr(text, ',') : NULL;
+	if (!comma || comma - text > 15)
+		return -1;
+	char first[16];
+	snprintf(first, sizeof first, "%.*s", (int)(comma - text), text);
+	unsigned long a, b;
+	if (parse_ulong(first, 0, 1UL << 20, &a) || parse_ulong(comma + 1, 0, 1UL << 20, &b))
+		return -1;
+	out[0] = (int)a;
+	out[1] = (int)b;
+	return 0;
+}
+
+int parse_duration_s(const char *text, double *out_s)
+{
+	static const char units[] = "smhd";
+	static const double seconds[] = { 1, 60, 3600, 86400 };
+	double total = 0;
+	for (const char *p = text; p && *p;) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		errno = 0;
+		char *end = NULL;
+		unsigned long v = strtoul(p, &end, 10);
+		const char *unit = *end ? strchr(units, *end) : NULL;
+		/* A bare number is seconds, and only allowed alone or last. */
+		if (errno || v > 100UL * 365 * 86400 || (*end && !unit))
+			return -1;
+		total += (double)v * (unit ? seconds[unit - units] : 1);
+		p = unit ? end + 1 : end;
+	}
+	if (!(total > 0))
+		return -1;
+	*out_s = total;
+	return 0;
+}
+
+unsigned long cli_whole(const char *command, unsigned long min, unsigned long max)
+{
+	unsigned long value;
+	char top[32];
+	snprintf(top, sizeof top, max == (unsigned long)INT64_MAX ? "2^63-1" : "%lu", max);
+	if (parse_ulong(optarg, min, max, &value) != 0)
+		usage_exit(command, "--%s: '%s' is not a whole number from %lu to %s", cli_option_name,
+		           optarg, min, top);
+	return value;
+}
+
+double cli_real(const char *command, double min, double max, const char *what)
+{
+	double value;
+	if (number_parse_real(optarg, &value) != NUMBER_OK || !(min > 0 ? value >= min : value > min)
+	    || !(value <= max))
+		usage_exit(command, "--%s: '%s' is not a number %s %s %g %s %g", cli_option_name,
+		           optarg, what, min > 0 ? "from" : "above", min, min > 0 ? "to" : "and at most",
+		           max);
+	return value;
+}
+
+double cli_duration(const char *command, double max_s)
+{
+	double value;
+	if (parse_duration_s(optarg, &value) != 0 || value > max_s)
+		usage_exit(command, "--%s: '%s' is not a time such as 60 (seconds), 90s, 15m, 8h, 2d "
+		           "or 1h30m, at most %.0f s", cli_option_name, optarg, max_s);
+	return value;
+}
+
+int cli_choice(const char *command, const char *const *words)
+{
+	char list[256] = "";
+	for (int i = 0; words[i]; i++) {
+		if (!strcmp(optarg, words[i]))
+			return i;
+		size_t used = strlen(list);
+		snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : !words[i + 1] ? " or "
+		         : ", ", words[i]);
+	}
+	usage_exit(command, "--%s: '%s': use %s", cli_option_name, optarg, list);
 }
 
 double cli_rope_pct(const char *command, const char *text)

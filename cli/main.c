@@ -10,14 +10,13 @@
 
 #include "cli/commands.h"
 #include "common/text.h"
-#include "runner/util.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage:\n");
 	for (size_t i = 0; i < subcommand_count; i++)
 		synopsis_print(out, "  ", subcommands[i].synopsis);
-	fprintf(out, "  smtbench help [COMMAND] | --help | --version\n");
+	synopsis_print(out, "  ", cli_help_synopsis);
 }
 
 static void help(void)
@@ -30,11 +29,7 @@ static void help(void)
 		printf("  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
 	printf("\n"
 	       "`smtbench COMMAND --help` (or `smtbench help COMMAND`) describes each command's\n"
-	       "options; every command takes -h/--help and -V/--version.\n"
-	       "\n"
-	       "Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written);\n"
-	       "3 not possible on this machine (e.g. no placement it can give); 128+signal when\n"
-	       "interrupted (130 for ^C: the results folder is valid; continue it with --resume).\n");
+	       "options; every command takes -h/--help and -V/--version.\n\n%s\n", cli_exit_status);
 }
 
 /* One line for a command that is not in the table, with the closest names; exits 2. */
@@ -65,6 +60,9 @@ int main(int argc, char **argv)
 		help();
 		return EXIT_OK;
 	}
+	if (!strcmp(name, "--refresh-man-page")) /* `make man`: cli/smtbench.1 on stdin */
+		return cli_man_refresh(stdin, stdout) == 0 && fflush(stdout) == 0 ? EXIT_OK
+		                                                                  : EXIT_FAILURE_RUNTIME;
 	if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
 		printf("smtbench %s\n", SMTBENCH_VERSION);
 		return EXIT_OK;

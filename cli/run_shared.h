@@ -1,59 +1,72 @@
 /*
- * run_shared.h — the parts of `smtbench run` (cmd_run.c) that `smtbench matrix` (cmd_matrix.c)
- * runs the same way: the folder's name, the pairs, the kernel's preflight and calibration, the
- * folder's creation, the plan's protections, --resume, and the end of a run. One copy of each,
- * so that the two commands keep the same guarantees.
+ * run_shared.h — what `smtbench run` (cmd_run.c) and `smtbench matrix` (cmd_matrix.c) share on
+ * the command line: the options both take (their rows and their parsing), --resume, and the
+ * end of a run (folder made, plan printed, trials, reports). The set-up between is
+ * runner/launch.h's.
  */
 #ifndef SMTBENCH_CLI_RUN_SHARED_H
 #define SMTBENCH_CLI_RUN_SHARED_H
 
 #include <stdbool.h>
 
-#include "runner/calibrate.h"
+#include "cli/commands.h"
 #include "runner/experiment.h"
-#include "runner/store.h"
 #include "topology/topology.h"
 
-/* results/<UTC time>-<host> (-2, -3... when taken); a new string. */
-char *run_default_out_dir(void);
-/* The smtbench command line, for meta.json: "smtbench" and then argv (argv[0] is the command's
- * own name, "run" or "matrix"), NULL-terminated; the caller owns it. */
-char **run_copy_command_line(int argc, char **argv);
+/* The ids of the options both commands take; each command's own follow RUN_OPT_OWN. */
+enum {
+	OPT_BLOCKS = 1, OPT_DURATION, OPT_WARMUP, OPT_TRIAL_TIME, OPT_PRECISION, OPT_SEED, OPT_OUT,
+	OPT_TRIAL_TIMEOUT, OPT_RESUME, OPT_PROGRESS, OPT_PROGRESS_INTERVAL, RUN_OPT_OWN
+};
 
-/* The pair of each wanted placement on this system into e (plan.placements), or the reason it
- * is skipped (said on stderr, kept for meta.json). A bad --pair exits 2. */
-void run_choose_pairs(struct experiment *e, const struct topo *topo,
-                      const bool wanted[PLACEMENT_COUNT]);
+/* Their rows, alike in both tables; what is "run" or "matrix". */
+#define RUN_SHARED_OPTIONS(what) \
+	{ "seed", 's', OPT_SEED, CLI_WORD, "N", NULL, \
+	  "seed of the block order (default: random; always recorded)" }, \
+	{ "out", 'o', OPT_OUT, CLI_DIR, "DIR", NULL, "the results folder, which must not exist " \
+	  "(default results/<UTC time>-<host>)" }, \
+	{ "trial-timeout", 0, OPT_TRIAL_TIMEOUT, CLI_WORD, "SECONDS", NULL, "kill a trial still " \
+	  "running after SECONDS (or 90s, 15m, 2h) with its process tree and record it as a " \
+	  "timeout; 0: no limit (default: 10 x the slowest warm-up trial, at least 10 s)" }, \
+	{ "resume", 0, OPT_RESUME, CLI_DIR, "DIR", NULL, "continue an interrupted " what " where " \
+	  "it stopped, with the settings in DIR/meta.json" }, \
+	{ "progress", 0, OPT_PROGRESS, CLI_CHOICE, NULL, "auto bar lines none", "how progress " \
+	  "is shown on stderr: bar (one redrawn line), lines (a timestamped line per measured " \
+	  "block, for a log), none; auto (the default) is bar on a terminal, else lines" }, \
+	{ "progress-interval", 0, OPT_PROGRESS_INTERVAL, CLI_WORD, "T", NULL, "with lines: at " \
+	  "most one line per T, 1s to 10m (default 1m)" }
 
-/* Runs kernel w once, briefly, on the first placement's first CPU. A kernel this CPU cannot run
- * is false when !required, else exit 3; any other failure exits 1. */
-bool run_preflight_kernel(const struct experiment *e, const struct workload *w, bool required);
+/* What the command line says beyond the experiment's settings. */
+struct run_cli {
+	const char *resume_dir;  /* --resume, or NULL */
+	bool have_seed;
+	int settings_given;      /* options that set the run: all but --resume and --progress* */
+	enum progress_mode progress_mode;
+	double progress_interval_s;
+};
 
-/* Calibrates kernel w for e->trial_time_s on solo's CPU (else the first placement's): *iters
- * and w's argv get the count. A stop signal exits 128+signal. */
-void run_calibrate_workload(const struct experiment *e, struct workload *w, const char *kernel,
-                            unsigned long *iters, struct calibration *cal);
+/* Option id (cli_getopt's, of a row above or of --blocks, --duration, --warmup-blocks,
+ * --trial-time or --precision) into e or o; bad values exit 2. false when id is none of them. */
+bool run_take_option(const char *command, int id, struct experiment *e, struct run_cli *o);
 
-/* The plan's line for a calibrated kernel. */
-void run_print_calibration(const char *role, const char *kernel, const struct calibration *c);
+/* --blocks or --duration, and the warm-up, settled: the given ones, else the defaults (with
+ * --precision, PRECISION_DEFAULT_MAX_BLOCKS blocks at most). Both given exits 2. */
+void run_settle_budget(const char *command, struct experiment *e, long blocks, long warmup);
 
-/* The machine's caveats (a VM, a CPU quota), said before the run. */
-void run_warn_about_machine(const struct experiment *e, const struct topo_info *info);
+/* After the options: with --resume (which takes no setting, exit 2 otherwise), the stopped run
+ * in it continued (runner/resume.h) and its exit status; otherwise -1, and e has the command
+ * line (for meta.json) and the progress options. */
+int run_resume_or_begin(const char *command, const struct run_cli *o, int argc, char **argv,
+                        struct experiment *e);
 
-/* The results folder, complete or not at all, with meta.json and topology.xml; the stop signals
- * are blocked from here on (e->child_sigmask). Exits on failure. */
-struct store *run_create_folder(struct experiment *e, const struct topo *topo,
-                                const struct topo_info *info);
+/* An --out that exists: one line saying what it holds (--resume only for a run that --resume
+ * can continue), exit 2. */
+void run_refuse_existing_out(const char *command, const char *dir);
 
-/* The trial time limit and the stop signals the run ignores, as the plan states them. */
-void run_print_protections(const struct experiment *e);
-
-/* After experiment_run: the interrupt said, the summary (the reports written); the exit status. */
-int run_finish(struct experiment *e, struct store *s, enum run_outcome outcome);
-
-/* `--resume DIR` of a run or a matrix (runner/resume.h checks everything first); the exit
- * status. command_line is taken. */
-int run_resume(const char *dir, char **command_line, enum progress_mode progress_mode,
-               double progress_interval_s);
+/* A new run from its plan: the folder made (the topology freed), print_plan, the trials, the
+ * reports; the exit status (128+signal when interrupted, 1 when the reports could not be
+ * written). */
+int run_new(struct experiment *e, struct topo **topo, const struct topo_info *info,
+            void (*print_plan)(const struct experiment *e));
 
 #endif

@@ -1,56 +1,38 @@
-#include "common/error.h"
+/*
+ * summary.c — what `smtbench run` and `smtbench matrix` print when they end (summary.h): the
+ * folder's report (report/report.h: a run's or a matrix's, by its kind), written into it.
+ */
 #include "cli/summary.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/alloc.h"
+#include "common/error.h"
+#include "common/folder.h"
 #include "common/text.h"
-#include "report/matrix.h"
 #include "report/report.h"
-
-/* Too few trials for a comparison is a normal end of a short or interrupted run: said, with
- * where the results are. */
-static void no_analysis_yet(FILE *out, const char *err, const char *dir)
-{
-	char *why = text_escape(err), *shown = text_escape(dir);
-	fprintf(out, "no analysis yet: %s\nresults: %s\n", why ? why : err, shown ? shown : dir);
-	free(why);
-	free(shown);
-}
-
-/* A matrix's folder (smtbench matrix) gets the matrix's reports. */
-static bool matrix_summary(const char *dir, FILE *out)
-{
-	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(dir, false, NAN, err, sizeof err);
-	if (!rep) {
-		no_analysis_yet(out, err, dir);
-		return true;
-	}
-	fprintf(out, "\n");
-	bool written = matrix_report_write_files(rep, err, sizeof err) == 0;
-	if (!written)
-		text_warnx("cannot write the reports: %s", err);
-	matrix_report_print_summary(rep, written, out);
-	matrix_report_free(&rep);
-	return written;
-}
 
 bool summary_after_run(const char *dir, FILE *out)
 {
 	char err[ERR_LEN];
-	if (matrix_report_applies(dir))
-		return matrix_summary(dir, out);
-	struct report *rep = report_new(dir, err, sizeof err);
-	if (!rep) {
-		no_analysis_yet(out, err, dir);
-		return true;
+	struct results_folder *f = folder_open(dir);
+	struct report_options o = { .rope_pct = NAN };
+	struct report *r = report_folder(f, &o, err, sizeof err);
+	bool written = true;
+	if (!r) { /* too few trials to compare: a normal end of a short or interrupted run */
+		char *why = xescaped(err);
+		fprintf(out, "no analysis yet: %s\nresults: %s\n", why, f->shown_dir);
+		free(why);
+	} else {
+		fprintf(out, "\n");
+		written = report_write(r, dir, err, sizeof err) == 0;
+		if (!written)
+			text_warnx("cannot write the reports: %s", err);
+		report_print(r, out);
+		report_print_files(r, written ? dir : NULL, out);
 	}
-	fprintf(out, "\n");
-	bool written = report_write_files(rep, err, sizeof err) == 0;
-	if (!written)
-		text_warnx("cannot write the reports: %s", err);
-	report_print_summary(rep, written, out);
-	report_free(&rep);
+	report_free(&r);
+	folder_free(&f);
 	return written;
 }

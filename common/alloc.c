@@ -53,16 +53,36 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
 	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		out_of_memory(strlen(fmt));
 	return s;
+}
+
+FILE *xmemstream(char **text, size_t *len)
+{
+	FILE *out = open_memstream(text, len);
+	if (!out)
+		out_of_memory(BUFSIZ);
+	return out;
+}
+
+char *xmemstream_close(FILE *out, char **text)
+{
+	if (fclose(out) != 0 || !*text) /* a memstream's writes fail only for want of memory */
+		out_of_memory(BUFSIZ);
+	return *text;
 }
 
 char *xescaped(const char *text)
@@ -79,4 +99,31 @@ void strings_free(char **strings)
 		for (char **p = strings; *p; p++)
 			free(*p);
 	free(strings);
+}
+
+void xgrow(void *array_ptr, size_t *cap, size_t need, size_t elem)
+{
+	void **array = array_ptr;
+	if (need <= *cap)
+		return;
+	size_t grown = *cap ? *cap : 8;
+	while (grown < need)
+		grown = grown > SIZE_MAX / 2 ? need : 2 * grown;
+	*array = xreallocarray(*array, grown, elem);
+	*cap = grown;
+}
+
+void strings_push(char ***list, size_t *count, char *s)
+{
+	*list = xreallocarray(*list, *count + 1, sizeof **list);
+	(*list)[(*count)++] = s;
+}
+
+void strings_release(char ***list, size_t *count)
+{
+	for (size_t i = 0; i < *count; i++)
+		free((*list)[i]);
+	free(*list);
+	*list = NULL;
+	*count = 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/alloc.h"
 #include "common/error.h"
 
 int fileio_write_all(int fd, const void *buf, size_t len)
@@ -143,64 +144,42 @@ int fileio_open_readable(const char *path, char *err, size_t err_size)
 	return open_checked(path, O_RDONLY, true, err, err_size);
 }
 
-char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size)
+char *fileio_read_fd(int fd, const char *path, size_t max, size_t *len_out, char *err,
+                     size_t err_size)
 {
-	int fd = fileio_open_regular(path, O_RDONLY, err, err_size);
-	if (fd < 0)
-		return NULL;
 	struct stat st;
-	if (fstat(fd, &st) != 0)
-		st.st_size = 0; /* read by growing, bounded all the same */
-	if ((size_t)st.st_size > FILEIO_READ_ALL_MAX) {
-		set_error(err, err_size, "%s: %lld bytes, more than the %zu MiB this file may hold",
-		          path, (long long)st.st_size, FILEIO_READ_ALL_MAX >> 20);
-		close(fd);
+	size_t cap = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536;
+	size_t len = 0;
+	/* Read by size, yet bounded: the file may grow while it is read, and one byte more than
+	 * max tells a file of exactly max from one past it. */
+	cap = cap > max + 1 ? max + 1 : cap;
+	char *content = xmalloc(cap + 1);
+	ssize_t n;
+	while ((n = fileio_read_full(fd, content + len, cap - len)) >= 0
+	       && (len += (size_t)n) == cap && cap <= max) {
+		cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+		content = xrealloc(content, cap + 1);
+	}
+	if (n < 0)
+		set_error(err, err_size, "cannot read %s: %s", path, strerror(errno));
+	else if (len > max)
+		set_error(err, err_size, "%s: more than the %zu MiB this file may hold", path,
+		          max >> 20);
+	close(fd);
+	if (n < 0 || len > max) {
+		free(content);
 		return NULL;
 	}
-	/* Read by size, yet bounded: the file may grow while it is read. */
-	size_t cap = (size_t)st.st_size + 1, len = 0;
-	char *content = malloc(cap + 1);
-	while (content) {
-		if (len == cap) {
-			/* Full: one byte more than the cap tells a file of exactly the cap from one
-			 * past it. */
-			if (cap > FILEIO_READ_ALL_MAX) {
-				set_error(err, err_size, "%s: more than the %zu MiB this file may hold",
-				          path, FILEIO_READ_ALL_MAX >> 20);
-				goto fail;
-			}
-			cap = cap * 2 > FILEIO_READ_ALL_MAX ? FILEIO_READ_ALL_MAX + 1 : cap * 2;
-			char *grown = realloc(content, cap + 1);
-			if (!grown) {
-				set_error(err, err_size, "cannot read %s: out of memory", path);
-				goto fail;
-			}
-			content = grown;
-		}
-		ssize_t n = read(fd, content + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			set_error(err, err_size, "cannot read %s: %s", path, strerror(errno));
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (!content) {
-		set_error(err, err_size, "cannot read %s: out of memory", path);
-		goto fail;
-	}
-	close(fd);
 	content[len] = '\0';
 	if (len_out)
 		*len_out = len;
 	return content;
-fail:
-	free(content);
-	close(fd);
-	return NULL;
+}
+
+char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size)
+{
+	int fd = fileio_open_regular(path, O_RDONLY, err, err_size);
+	return fd < 0 ? NULL : fileio_read_fd(fd, path, FILEIO_READ_ALL_MAX, len_out, err, err_size);
 }
 
 /* 64 bits for a temporary file's name, from the kernel, so that no counter or state of ours is
@@ -279,11 +258,7 @@ int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const v
 		return -1;
 	}
 	size_t tmp_len = strlen(name) + 64;
-	char *tmp = malloc(tmp_len);
-	if (!tmp) {
-		set_error(err, err_size, "cannot write %s/%s: out of memory", dir, name);
-		return -1;
-	}
+	char *tmp = xmalloc(tmp_len);
 	int rc = -1;
 	if (write_temp(dirfd, dir, name, tmp, tmp_len, data, len, err, err_size) != 0)
 		goto out;

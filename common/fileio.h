@@ -57,6 +57,12 @@ int fileio_open_readable(const char *path, char *err, size_t err_size);
  * *len_out, when not NULL, gets its length. */
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size);
 
+/* The same from fd, which path names in messages, to its end (a pipe's too), at most max bytes:
+ * more is refused, also when the file grows past max while it is read. Closes fd. Exits on out
+ * of memory (common/alloc.h). */
+char *fileio_read_fd(int fd, const char *path, size_t max, size_t *len_out, char *err,
+                     size_t err_size);
+
 /* Writes dir/name atomically: a temporary file beside it (".NAME.tmp.PID.R", R 16 random hex
  * digits: a name no other thread or process uses, created O_EXCL|O_NOFOLLOW so that neither an
  * old file nor a planted link is reused), written whole, fsync'd and closed, renamed over

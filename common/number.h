@@ -11,6 +11,9 @@
 #ifndef SMTBENCH_COMMON_NUMBER_H
 #define SMTBENCH_COMMON_NUMBER_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 enum number_problem {
 	NUMBER_OK,
 	NUMBER_NOT_A_NUMBER, /* not the form above (blanks, hex, other text, empty) */
@@ -26,5 +29,10 @@ enum number_problem number_parse_real(const char *text, double *out);
 /* text as a whole number: an optional '-' then decimal digits, nothing else (no '+', no blank,
  * no point, no exponent); NUMBER_OVERFLOW beyond a long long. */
 enum number_problem number_parse_whole(const char *text, long long *out);
+
+/* A plain decimal ("0.250742", "12", "3.") of len bytes, exactly as strtod reads it (the same
+ * double, bit for bit), quickly: the samples loader's numbers. False for any other text (a
+ * sign, an exponent, more than 15 digits), which number_parse_real must read. */
+bool number_parse_plain(const char *text, size_t len, double *out);
 
 #endif

@@ -56,6 +56,13 @@
  * share of its duration (its longest wall_s): the one rule the runner's progress lines and the
  * analysis apply. */
 #define SAMPLES_CONTAMINATED_SHARE 0.1
+/* A trial whose processes overlapped less than this share of their time overlapped poorly; a
+ * process whose wall time is above this many times its CPU time waited (other load). */
+#define SAMPLES_POOR_OVERLAP 0.9
+#define SAMPLES_WALL_ABOVE_CPU 1.5
+/* The largest time (seconds) a reader takes: the model squares and sums times, and larger ones
+ * (a damaged file's 1e200) would overflow to infinity and NaN. Any real time is far below. */
+#define SAMPLES_TIME_MAX_S 1e100
 
 /* per_cpu_s (run --one-process): the one process's CPU time on each CPU it was given, as
  * "CPU:seconds" items separated by ';' in the placement's order ("2:0.051203;0:0.049870");

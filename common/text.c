@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
+
 char *text_printf(const char *fmt, ...)
 {
 	va_list ap;
@@ -249,4 +251,27 @@ char *text_from_json(const json_t *value)
 	if (out)
 		out[len] = '\0';
 	return out;
+}
+
+char *text_cpu_list(const cpu_set_t *set, bool ranges)
+{
+	char *list = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&list, &len);
+	if (!out)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a list of CPUs)");
+	for (int cpu = 0, last = 0; cpu < CPU_SETSIZE; cpu = last + 1) {
+		for (last = cpu; CPU_ISSET(cpu, set) && ranges && last + 1 < CPU_SETSIZE
+		     && CPU_ISSET(last + 1, set);)
+			last++;
+		if (last == cpu + 1) /* two in a row are two numbers, as taskset writes them */
+			last = cpu;
+		if (CPU_ISSET(cpu, set))
+			fprintf(out, "%s%d", ftell(out) ? "," : "", cpu);
+		if (last > cpu)
+			fprintf(out, "-%d", last);
+	}
+	if (fclose(out) != 0)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a list of CPUs)");
+	return list;
 }

@@ -17,6 +17,7 @@
 #ifndef SMTBENCH_COMMON_TEXT_H
 #define SMTBENCH_COMMON_TEXT_H
 
+#include <sched.h>
 #include <stdbool.h>
 
 #include <jansson.h>
@@ -65,5 +66,11 @@ void text_err(int status, const char *fmt, ...) __attribute__((noreturn, format(
  */
 json_t *text_to_json(const char *text);
 char *text_from_json(const json_t *value);
+
+/* The one formatter of a set of CPUs, ascending, into a new string (exits on out of memory):
+ * a list with ranges of three or more ("0-3,8,9", as taskset -c writes it) for what a person
+ * reads, or without ranges ("0,1,2,3,8,9") for SMTBENCH_CPUS, one number per CPU as programs
+ * split it; "" for none. */
+char *text_cpu_list(const cpu_set_t *set, bool ranges);
 
 #endif

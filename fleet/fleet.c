@@ -1,11 +1,9 @@
 /*
- * fleet.c — from folders to groups: finds the results folders, reads each as `smtbench report`
- * does (report_new), keeps its headline comparison, says why a folder cannot be used, groups
- * comparable nodes and pools each group (fleet_model.c).
+ * fleet.c — from folders to groups (fleet.h): each folder found (walk.c) read once
+ * (common/folder.h), why it cannot be used, its answer (a run's headline comparison, each cell of
+ * a matrix), comparable nodes grouped, and each group's answers pooled (fleet_model.c).
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,322 +11,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fleet/fleet.h"
-#include "fleet/internal.h"
 #include "analysis/analysis.h"
 #include "analysis/matrix.h"
+#include "common/alloc.h"
 #include "common/cpu_model.h"
 #include "common/error.h"
-#include "common/fileio.h"
+#include "common/folder.h"
 #include "common/text.h"
-#include "report/matrix.h"
+#include "fleet/fleet.h"
+#include "fleet/internal.h"
 #include "report/report.h"
-#include "common/samples_csv.h"
+#include "report/words.h"
 
-/* Folders nested deeper than this under a given folder are not searched (a loop of links, or a
- * path given by mistake); the folder at this depth that has subfolders is listed as skipped. */
-enum { FLEET_MAX_DEPTH = 8 };
 /* The most folders read at once. */
 enum { FLEET_MAX_THREADS = 16 };
 
-/* A folder found: a results folder to read, or one that cannot be read (reason set). */
-struct found {
-	char *path;                /* as found: what is opened */
-	char *shown;               /* as reported (text_escape) */
-	char *reason;              /* why it is skipped without reading it, or NULL */
-	dev_t dev;                 /* the folder's identity: two paths to one folder (a link, */
-	ino_t ino;                 /* the same folder given twice) are one node */
-};
-
-struct paths {
-	struct found *items;
-	size_t count;
-};
-
-/* Adds path (taken) with the reason it is skipped (taken; NULL: to be read). A path that is
- * not printable text is skipped: the reports could not name it, and must not drop it. */
-static int push_path(struct paths *p, char *path, char *reason)
-{
-	if (reason) { /* it may quote a link's target or another path: escaped, as every path */
-		char *clean = text_escape(reason);
-		free(reason);
-		if (!clean) {
-			free(path);
-			return -1;
-		}
-		reason = clean;
-	}
-	bool escaped = path && !text_is_printable(path);
-	char *shown = path ? text_escape(path) : NULL;
-	if (shown && escaped && !reason)
-		reason = strdup("its name is not printable UTF-8 text (shown here with \\xNN escapes): "
-		                "rename it to be reported");
-	struct found *grown = shown && (reason || !escaped)
-	                      ? realloc(p->items, (p->count + 1) * sizeof *grown) : NULL;
-	if (!grown) {
-		free(path);
-		free(shown);
-		free(reason);
-		return -1;
-	}
-	struct stat st;
-	bool known = stat(path, &st) == 0;
-	p->items = grown;
-	p->items[p->count++] = (struct found){ path, shown, reason, known ? st.st_dev : 0,
-	                                       known ? st.st_ino : 0 };
-	return 0;
-}
-
-static void paths_release(struct paths *p)
-{
-	for (size_t i = 0; i < p->count; i++) {
-		free(p->items[i].path);
-		free(p->items[i].shown);
-		free(p->items[i].reason);
-	}
-	free(p->items);
-}
-
-static bool has_file(const char *dir, const char *name)
-{
-	char *path = text_printf("%s/%s", dir, name);
-	bool yes = path && access(path, F_OK) == 0;
-	free(path);
-	return yes;
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The walk of the folders given. Every folder searched is remembered by its identity (device
- * and inode), so that none is searched twice however many paths lead to it: a link to a
- * folder of nodes (`latest -> run1`) or a folder given twice is listed once, as the same folder,
- * instead of once per node inside it. Links are followed after the real folders (in the order
- * found), so that the nodes are read and named through the paths without a link. A link back
- * to a folder it is in (`ln -s . again`, `ln -s .. up`) is listed once as a loop. A link that
- * leads out of the folders given is not followed (it is listed, with its target, to be given by
- * itself), so that `ln -s /usr x` does not walk /usr. Two paths to one results folder (a link
- * to a node) are told apart later (mark_duplicates). */
-struct walk {
-	struct paths *out;
-	char **roots;              /* realpath() of each folder given */
-	size_t root_count;
-	struct searched { dev_t dev; ino_t ino; char *path; } *searched; /* every folder searched */
-	size_t searched_count, searched_cap;
-	struct link { char *path; int depth; } *links; /* links to folders, to follow after */
-	size_t link_count, link_cap, links_followed;
-};
-
-/* The path a folder st was searched through, or NULL when it has not been. */
-static const char *searched_as(const struct walk *w, const struct stat *st)
-{
-	for (size_t i = 0; i < w->searched_count; i++)
-		if (w->searched[i].dev == st->st_dev && w->searched[i].ino == st->st_ino)
-			return w->searched[i].path;
-	return NULL;
-}
-
-/* Remembers the folder st, searched through path. 0, or -1 on out of memory. */
-static int remember_searched(struct walk *w, const struct stat *st, const char *path)
-{
-	if (w->searched_count == w->searched_cap) {
-		size_t cap = w->searched_cap ? 2 * w->searched_cap : 16;
-		struct searched *grown = realloc(w->searched, cap * sizeof *grown);
-		if (!grown)
-			return -1;
-		w->searched = grown;
-		w->searched_cap = cap;
-	}
-	char *copy = strdup(path);
-	if (!copy)
-		return -1;
-	w->searched[w->searched_count++] = (struct searched){ st->st_dev, st->st_ino, copy };
-	return 0;
-}
-
-/* Keeps the link at path (a folder depth levels below the folder given) to follow later. */
-static int defer_link(struct walk *w, const char *path, int depth)
-{
-	if (w->link_count == w->link_cap) {
-		size_t cap = w->link_cap ? 2 * w->link_cap : 16;
-		struct link *grown = realloc(w->links, cap * sizeof *grown);
-		if (!grown)
-			return -1;
-		w->links = grown;
-		w->link_cap = cap;
-	}
-	char *copy = strdup(path);
-	if (!copy)
-		return -1;
-	w->links[w->link_count++] = (struct link){ copy, depth };
-	return 0;
-}
-
-/* Whether the real path real lies in one of the folders given. */
-static bool inside_roots(const struct walk *w, const char *real)
-{
-	for (size_t i = 0; i < w->root_count; i++) {
-		size_t len = strlen(w->roots[i]);
-		if (!strncmp(real, w->roots[i], len)
-		    && (real[len] == '/' || real[len] == '\0' || !strcmp(w->roots[i], "/")))
-			return true;
-	}
-	return false;
-}
-
-/* Whether the real path real is the folder the link at path lies in, or one above it. */
-static bool link_is_loop(const char *path, const char *real)
-{
-	/* The folder the link is in, cut from its path: "path/.." would go through the link. */
-	char *parent = strdup(path);
-	char *slash = parent ? strrchr(parent, '/') : NULL;
-	if (slash)
-		*slash = '\0';
-	char *parent_real = parent ? realpath(slash ? (*parent ? parent : "/") : ".", NULL) : NULL;
-	size_t len = strlen(real);
-	bool loop = parent_real && !strncmp(parent_real, real, len)
-	            && (parent_real[len] == '/' || parent_real[len] == '\0' || !strcmp(real, "/"));
-	free(parent);
-	free(parent_real);
-	return loop;
-}
-
-static void walk_release(struct walk *w)
-{
-	for (size_t i = 0; i < w->root_count; i++)
-		free(w->roots[i]);
-	free(w->roots);
-	for (size_t i = 0; i < w->searched_count; i++)
-		free(w->searched[i].path);
-	free(w->searched);
-	for (size_t i = 0; i < w->link_count; i++)
-		free(w->links[i].path);
-	free(w->links);
-}
-
-static int find_folders(struct walk *w, const char *dir, int depth);
-
-/* One entry of a folder being searched: a folder to search, a link to a folder (kept for
- * follow_links), or anything else (ignored). *too_deep set for a folder past the depth. */
-static int visit_entry(struct walk *w, const char *sub, int depth, bool *too_deep)
-{
-	struct stat lst, st;
-	if (lstat(sub, &lst) != 0 || stat(sub, &st) != 0 || !S_ISDIR(st.st_mode))
-		return 0;
-	if (S_ISLNK(lst.st_mode))
-		return defer_link(w, sub, depth + 1);
-	if (depth >= FLEET_MAX_DEPTH) {
-		*too_deep = true;
-		return 0;
-	}
-	return find_folders(w, sub, depth + 1);
-}
-
-/* Follows the links found, after the real folders (the links found on the way are appended and
- * followed in turn): each is searched only when its target lies inside the folders given, is not
- * a folder the link is in, and has not been searched already; else it is listed once with why. */
-static int follow_links(struct walk *w)
-{
-	int rc = 0;
-	while (rc == 0 && w->links_followed < w->link_count) {
-		struct link l = w->links[w->links_followed++];
-		char *real = realpath(l.path, NULL);
-		struct stat st;
-		const char *as;
-		if (!real)
-			rc = push_path(w->out, strdup(l.path),
-			               text_printf("a link whose target cannot be resolved (%s): not "
-			                           "followed", strerror(errno)));
-		else if (!inside_roots(w, real))
-			rc = push_path(w->out, strdup(l.path),
-			               text_printf("a link to %s, outside the folders given: not "
-			                           "followed; give that folder itself to include it", real));
-		else if (link_is_loop(l.path, real))
-			rc = push_path(w->out, strdup(l.path),
-			               strdup("a link back to a folder it is in (a loop): not followed"));
-		else if (stat(real, &st) == 0 && !has_file(real, "meta.json")
-		         && !has_file(real, "samples.csv") && (as = searched_as(w, &st)))
-			rc = push_path(w->out, strdup(l.path),
-			               text_printf("a link to the same folder as %s, searched there: "
-			                           "counted once", as));
-		else if (l.depth > FLEET_MAX_DEPTH)
-			rc = push_path(w->out, strdup(l.path),
-			               text_printf("a link deeper than %d levels below the folder given: "
-			                           "not followed; give a folder nearer to it",
-			                           FLEET_MAX_DEPTH));
-		else
-			rc = find_folders(w, l.path, l.depth);
-		free(real);
-	}
-	return rc;
-}
-
-/* A results folder holds meta.json or samples.csv; other folders are searched, down to
- * FLEET_MAX_DEPTH levels, once each (struct walk). Hidden folders (a fleet report's temporary
- * files, .git) are not. A folder that cannot be listed or searched, or whose subfolders are too
- * deep, is listed as skipped with its reason. */
-static int find_folders(struct walk *w, const char *dir, int depth)
-{
-	if (access(dir, X_OK) != 0) /* no search permission: not even meta.json can be seen */
-		return push_path(w->out, strdup(dir), access(dir, R_OK) != 0
-		                 ? text_printf("cannot be listed (%s): not searched for results "
-		                               "folders; make it readable", strerror(errno))
-		                 : text_printf("cannot be searched (it is readable but has no search "
-		                               "permission): make it searchable (chmod +x)"));
-	if (has_file(dir, "meta.json") || has_file(dir, "samples.csv"))
-		return push_path(w->out, strdup(dir), NULL);
-	struct stat st;
-	if (stat(dir, &st) != 0)
-		return push_path(w->out, strdup(dir),
-		                 text_printf("cannot be read (%s): not searched", strerror(errno)));
-	const char *as = searched_as(w, &st);
-	if (as) /* given twice, or one given inside another */
-		return push_path(w->out, strdup(dir),
-		                 text_printf("the same folder as %s, searched there: counted once", as));
-	if (remember_searched(w, &st, dir) < 0)
-		return -1;
-	struct dirent **names = NULL;
-	int count = scandir(dir, &names, NULL, alphasort);
-	if (count < 0)
-		return push_path(w->out, strdup(dir),
-		                 text_printf("cannot be listed (%s): not searched for "
-		                                        "results folders; make it readable",
-		                                        strerror(errno)));
-	int rc = 0;
-	bool too_deep = false;
-	for (int i = 0; i < count; i++) {
-		if (rc == 0 && names[i]->d_name[0] != '.') {
-			char *sub = strcmp(dir, ".") ? text_printf("%s/%s", dir, names[i]->d_name)
-			                             : strdup(names[i]->d_name);
-			rc = sub ? visit_entry(w, sub, depth, &too_deep) : -1;
-			free(sub);
-		}
-		free(names[i]);
-	}
-	free(names);
-	if (rc == 0 && too_deep)
-		rc = push_path(w->out, strdup(dir),
-		               text_printf("its subfolders are deeper than %d levels below "
-		                                      "the folder given: not searched; give a folder "
-		                                      "nearer to them", FLEET_MAX_DEPTH));
-	return rc;
-}
-
-/* ---- one folder ------------------------------------------------------------------------- */
+/* ---- what a folder's meta.json says of its node ------------------------------------------- */
 
 static const char *meta_str(const json_t *meta, const char *key)
 {
-	const char *s = report_meta_string(meta, key);
+	const char *s = json_string_value(json_object_get(meta, key));
 	return s && *s ? s : "unknown";
 }
 
 static const char *smt_state(const json_t *meta)
 {
-	const char *control = report_meta_string(meta, "smt_control");
-	const char *active = report_meta_string(meta, "smt_active");
+	const char *control = json_string_value(json_object_get(meta, "smt_control"));
+	const char *active = json_string_value(json_object_get(meta, "smt_active"));
 	if (control && (!strcmp(control, "notsupported") || !strcmp(control, "notimplemented")))
 		return "not supported";
 	if (active && !strcmp(active, "1"))
@@ -338,136 +47,86 @@ static const char *smt_state(const json_t *meta)
 	return "unknown";
 }
 
-/* The measured workload's name, and the one run beside it. */
 /* A name or an argument meta.json stored as bytes (text, or {"hex": ...}: text_to_json) as it
- * is shown: escaped; NULL when absent or on out of memory. */
+ * is shown: escaped; NULL when absent. */
 static char *shown_bytes(const json_t *value)
 {
 	char *raw = text_from_json(value);
-	char *shown = raw ? text_escape(raw) : NULL;
+	char *shown = raw ? xescaped(raw) : NULL;
 	free(raw);
 	return shown;
 }
 
+/* The measured workload's name, and the one run beside it. */
 static char *workload_text(const json_t *meta)
 {
 	json_t *w = json_object_get(meta, "workloads");
 	char *a = shown_bytes(json_object_get(json_object_get(w, "a"), "name"));
 	char *b = shown_bytes(json_object_get(json_object_get(w, "b"), "name"));
-	char *text = b ? text_printf("%s beside %s", a ? a : "unknown", b)
-	               : strdup(a ? a : "unknown");
+	char *text = b ? xasprintf("%s beside %s", a ? a : "unknown", b) : xstrdup(a ? a : "unknown");
 	free(a);
 	free(b);
 	return text;
 }
 
 /* The run's settings that make nodes comparable besides the machine: the measured command with
- * its arguments (a kernel's iterations among them), the one beside it, --iters, the placements
- * and the names given with --name (only when given). A new reference, or NULL. */
+ * its arguments (a kernel's iterations among them), the one beside it, --iters, the placements,
+ * the names given with --name and one process (only when given: a folder without them keeps
+ * the key it always had). */
 static json_t *run_settings(const json_t *meta)
 {
-	json_t *w = json_object_get(meta, "workloads");
-	json_t *settings = json_object_get(meta, "settings");
+	json_t *w = json_object_get(meta, "workloads"), *settings = json_object_get(meta, "settings");
 	json_t *out = json_pack("{s:O?, s:O?, s:O?, s:O?}",
 	                        "iters", json_object_get(settings, "iters"),
 	                        "placements", json_object_get(settings, "placements"),
 	                        "command", json_object_get(json_object_get(w, "a"), "argv"),
 	                        "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
-	/* run --name: the names given are part of the workload, so a folder named otherwise is
-	 * another group; a folder without them keeps the key it always had. */
 	json_t *names = json_object_get(settings, "name");
-	if (out && json_is_array(names) && json_object_set(out, "name", names) != 0) {
-		json_decref(out);
-		return NULL;
-	}
-	/* run --one-process: one process's wall time is another measure than copies' user time,
-	 * so such folders are their own group; other folders keep the key they always had. */
-	if (out && json_is_true(json_object_get(settings, "one_process"))
-	    && json_object_set_new(out, "one_process", json_true()) != 0) {
-		json_decref(out);
-		return NULL;
-	}
+	if (json_is_array(names))
+		json_object_set(out, "name", names);
+	/* run --one-process: one process's wall time is another measure than copies' user time. */
+	if (json_is_true(json_object_get(settings, "one_process")))
+		json_object_set_new(out, "one_process", json_true());
 	return out;
 }
 
-/* What must be equal for nodes to be pooled: CPU model (by the one rule, cpu_model_of_meta, so
- * that folders written before meta.json kept both sources group with newer ones), SMT state,
- * the run's settings and the comparison. */
-static char *group_key(const char *cpu_model, const char *smt, const json_t *settings,
-                       const char *comparison)
+/* What must be equal for nodes to be pooled, as one text. */
+static char *group_key(json_t *parts)
 {
-	json_t *key = json_pack("{s:s, s:s, s:O, s:s}", "cpu_model", cpu_model,
-	                        "smt", smt, "settings", settings, "comparison", comparison);
-	char *text = key ? json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-	json_decref(key);
-	return text;
+	char *text = json_dumps(parts, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(parts);
+	return text ? text : xstrdup("?");
 }
 
-/* The columns of samples.csv's header line (split in place) that mixed_workloads reads. */
-static bool header_columns(char *header, int *c_role, int *c_work)
+/* ---- why a folder cannot be used ---------------------------------------------------------- */
+
+static bool has_file(const char *dir, const char *name)
 {
-	char *fields[SAMPLES_COLUMN_COUNT * 2];
-	size_t n = samples_csv_split(header, fields, sizeof fields / sizeof *fields);
-	*c_role = *c_work = -1;
-	for (size_t i = 0; i < n && i < sizeof fields / sizeof *fields; i++) {
-		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_ROLE]))
-			*c_role = (int)i;
-		if (!strcmp(fields[i], samples_csv_names[SAMPLES_COL_WORKLOAD]))
-			*c_work = (int)i;
-	}
-	return *c_role >= 0 && *c_work >= 0;
+	char *path = xasprintf("%s/%s", dir, name);
+	bool yes = access(path, F_OK) == 0;
+	free(path);
+	return yes;
 }
 
 /* Different measured workloads among samples.csv's role-a rows: the first two, else NULL. */
-static char *mixed_workloads(const char *dir)
+static char *mixed_workloads(struct results_folder *f)
 {
-	char *path = text_printf("%s/samples.csv", dir);
-	/* Not a regular file (a FIFO would hang here): the loader says why, next. */
-	int fd = path ? fileio_open_regular(path, O_RDONLY, NULL, 0) : -1;
-	free(path);
-	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!in) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	char *line = NULL, *first = NULL, *found = NULL;
-	size_t cap = 0;
-	int c_role = -1, c_work = -1;
-	bool header = false;
-	/* A line too long to be a row ends the look: the loader says why, next. */
-	while (!found && fileio_read_line(in, &line, &cap, SAMPLES_CSV_LINE_MAX) > 0) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!header) {
-			if (!(header = header_columns(line, &c_role, &c_work)))
-				break;
+	const struct samples_table *t = folder_samples(f, NULL, 0);
+	const char *first = NULL;
+	for (size_t i = 0; t && i < t->workload_count; i++) {
+		if (!t->workloads[i].first_line_as[0])
 			continue;
-		}
-		char *fields[SAMPLES_COLUMN_COUNT * 2];
-		size_t n = samples_csv_split(line, fields, sizeof fields / sizeof *fields);
-		size_t stored = n < sizeof fields / sizeof *fields ? n : sizeof fields / sizeof *fields;
-		if ((size_t)c_role >= stored || (size_t)c_work >= stored || strcmp(fields[c_role], "a")
-		    || !*fields[c_work])
-			continue;
-		if (!first)
-			first = strdup(fields[c_work]);
-		else if (strcmp(first, fields[c_work]))
-			found = text_printf("%s and %s", first, fields[c_work]);
+		if (first)
+			return xasprintf("%s and %s", first, t->workloads[i].name);
+		first = t->workloads[i].name;
 	}
-	free(line);
-	free(first);
-	fclose(in);
-	return found;
+	return NULL;
 }
 
-static bool is_matrix(const json_t *meta)
+static char *incomplete_reason(const struct results_folder *f, const char *status)
 {
-	return json_is_object(json_object_get(meta, "matrix"));
-}
-
-static char *incomplete_reason(const json_t *meta, const char *status, const char *dir)
-{
-	json_t *done = json_object_get(meta, "trials_done");
+	const char *kind = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	json_t *done = json_object_get(f->meta, "trials_done");
 	char count[64];
 	if (json_is_integer(done) && json_integer_value(done) >= 0)
 		snprintf(count, sizeof count, "%lld trials done",
@@ -475,13 +134,10 @@ static char *incomplete_reason(const json_t *meta, const char *status, const cha
 	else
 		snprintf(count, sizeof count, "trials done unknown: meta.json's trials_done is %s",
 		         done ? "damaged" : "missing");
-	return text_printf("incomplete: its %s is %s (%s); continue it with smtbench %s "
-	                   "--resume %s", is_matrix(meta) ? "matrix" : "run",
-	                   status ? status : "of unknown status", count,
-	                   is_matrix(meta) ? "matrix" : "run", dir);
+	return xasprintf("incomplete: its %s is %s (%s); continue it with smtbench %s --resume %s",
+	                 kind, status ? status : "of unknown status", count, kind, f->dir);
 }
 
-/* Why meta.json rules the folder out, or NULL when it does not. *meta is set when readable. */
 /* What to do about a meta.json fileio_read_all refused, by what it is: the advice follows the
  * cause (permissions are no help for a FIFO). */
 static const char *unreadable_advice(const char *path)
@@ -494,62 +150,57 @@ static const char *unreadable_advice(const char *path)
 	return "rerun it";
 }
 
-static char *meta_problem(const char *dir, json_t **meta)
+/* Why the folder's meta.json rules it out, or NULL when it does not. */
+static char *meta_problem(struct results_folder *f)
 {
-	*meta = NULL;
-	if (!has_file(dir, "meta.json"))
-		return strdup("no meta.json: not a finished smtbench results folder (a run that did "
-		              "not start, or samples copied without it); rerun it");
-	char *path = text_printf("%s/meta.json", dir);
-	if (!path)
-		return strdup("out of memory reading meta.json");
-	char read_err[ERR_LEN];
-	size_t len;
-	char *text = fileio_read_all(path, &len, read_err, sizeof read_err);
-	if (!text) { /* unreadable, not a regular file, too big: said as it is, not "damaged" */
-		const char *advice = unreadable_advice(path);
-		free(path);
-		return text_printf("meta.json cannot be read (%s); %s", read_err, advice);
+	switch (f->meta_status) {
+	case FOLDER_META_ABSENT:
+		return xstrdup("no meta.json: not a finished smtbench results folder (a run that did "
+		               "not start, or samples copied without it); rerun it");
+	case FOLDER_META_UNREADABLE: /* not a regular file, too big: said as it is, not "damaged" */
+		return xasprintf("meta.json cannot be read (%s); %s", f->meta_error,
+		                 unreadable_advice(f->meta_path));
+	case FOLDER_META_NOT_JSON:
+		return xasprintf("meta.json is damaged (line %d: %s); rerun it", f->meta_error_line,
+		                 f->meta_error);
+	case FOLDER_META_NOT_OBJECT:
+	case FOLDER_META_OK:
+		break;
 	}
-	free(path);
-	json_error_t jerr;
-	*meta = json_loadb(text, len, 0, &jerr);
-	free(text);
-	if (!*meta)
-		return text_printf("meta.json is damaged (line %d: %s); rerun it",
-		                              jerr.line, jerr.text);
-	/* Everything read from it is shown: escaped once, here (common/text.h). */
-	if (text_escape_json(*meta) < 0)
-		return strdup("out of memory reading meta.json");
-	const char *tool = report_meta_string(*meta, "tool");
-	const char *version = report_meta_string(*meta, "version");
-	if (!json_is_object(*meta) || !tool || strcmp(tool, "smtbench"))
-		return strdup("meta.json was not written by smtbench run");
+	const char *tool = folder_meta_string(f, "tool");
+	const char *version = folder_meta_string(f, "version");
+	if (!f->meta || !tool || strcmp(tool, "smtbench"))
+		return xstrdup("meta.json was not written by smtbench run");
 	if (!version || strcmp(version, SMTBENCH_VERSION))
-		return text_printf("made by smtbench %s, this is smtbench %s: not pooled "
-		                              "with this version's runs; rerun it with this version",
-		                              version ? version : "(no version)", SMTBENCH_VERSION);
-	const char *status = report_meta_string(*meta, "status");
-	if (!status || strcmp(status, "complete"))
-		return incomplete_reason(*meta, status, dir);
-	if (!has_file(dir, "samples.csv"))
-		return strdup("no samples.csv; rerun it");
-	if (is_matrix(*meta)) /* a matrix's rows hold every workload by design */
+		return xasprintf("made by smtbench %s, this is smtbench %s: not pooled with this "
+		                 "version's runs; rerun it with this version",
+		                 version ? version : "(no version)", SMTBENCH_VERSION);
+	const char *status = folder_meta_string(f, "status");
+	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		return xasprintf("being written: its runner (pid %ld on %s) is still running; wait for "
+		                 "it to end", f->runner_pid, f->runner_host);
+	if (f->state == FOLDER_KILLED)
+		return xasprintf("incomplete: its runner (pid %ld on %s) was killed, and meta.json "
+		                 "still says running; continue it with smtbench %s --resume %s",
+		                 f->runner_pid, f->runner_host, command, f->dir);
+	if (f->state != FOLDER_COMPLETE)
+		return incomplete_reason(f, status);
+	if (!has_file(f->dir, "samples.csv"))
+		return xstrdup("no samples.csv; rerun it");
+	if (f->kind == FOLDER_MATRIX) /* a matrix's rows hold every workload by design */
 		return NULL;
-	char *mixed = mixed_workloads(dir);
-	if (mixed) {
-		char *why = text_printf("samples.csv mixes measured workloads (%s): one "
-		                                   "folder must hold one workload's runs", mixed);
-		free(mixed);
-		return why;
-	}
-	return NULL;
+	char *mixed = mixed_workloads(f);
+	char *why = mixed ? xasprintf("samples.csv mixes measured workloads (%s): one folder must "
+	                              "hold one workload's runs", mixed) : NULL;
+	free(mixed);
+	return why;
 }
 
 /* The normal summary of the node's log ratio. Paired: the moments of delta's posterior (the
  * mean per-block log ratio), the node's own answer. Unpaired: the two posteriors are
  * independent (separate samples), so the mean and variance of log(mu_A) and log(mu_B) add. */
-void fleet_log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
+static void log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
 {
 	if (c->design == ANALYSIS_DESIGN_PAIRED) {
 		double m = analysis_dist_mean(&c->log_ratio), v = 0;
@@ -575,70 +226,19 @@ void fleet_log_ratio_summary(const struct analysis_comparison *c, double *mean, 
 	*sd = sqrt(v[0] + v[1]);
 }
 
-static int host_fill(struct fleet_host *h, const char *dir, const json_t *meta,
-                     const struct report *rep)
+/* A node's answer to comparison c (pooling fills the rest). */
+static struct fleet_answer answer_of(const struct analysis_comparison *c)
 {
-	const struct analysis_comparison *c = report_headline_comparison(rep);
-	h->dir = strdup(dir);
-	h->host = text_escape(meta_str(meta, "host"));
-	char *model = cpu_model_of_meta(meta);
-	const char *named = model && *model ? model : "unknown";
-	h->cpu_model = model ? text_escape(named) : NULL;
-	h->smt = strdup(smt_state(meta));
-	h->os_kernel = text_escape(meta_str(meta, "os_kernel"));
-	char *workload = workload_text(meta);
-	h->workload = workload ? text_escape(workload) : NULL;
-	free(workload);
-	char *comparison = text_printf("%s vs %s", c->a.name, c->b.name);
-	h->comparison = comparison ? text_escape(comparison) : NULL;
-	h->smt_question = c->kind == COMPARISON_HEADLINE;
-	free(comparison);
-	if (!h->comparison) {
-		free(model);
-		return -1;
-	}
-	h->settings = run_settings(meta);
-	h->group_key = h->settings && model ? group_key(named, h->smt, h->settings, h->comparison)
-	                                    : NULL;
-	free(model);
-	/* Paired, the evidence is the blocks that hold both; unpaired, the smaller group. */
-	h->n = c->design == ANALYSIS_DESIGN_PAIRED ? c->blocks_paired
-	                                           : c->a.n < c->b.n ? c->a.n : c->b.n;
-	h->ratio_mean = c->ratio_mean;
-	h->ratio_ci[0] = c->ratio_ci[0];
-	h->ratio_ci[1] = c->ratio_ci[1];
-	h->verdict = analysis_verdict_name(c->verdict);
-	h->settled = analysis_comparison_settled(c);
-	fleet_log_ratio_summary(c, &h->log_mean, &h->log_sd);
-	h->loo_ci[0] = h->loo_ci[1] = NAN;
-	return h->dir && h->host && h->cpu_model && h->smt && h->os_kernel && h->workload
-	       && h->group_key ? 0 : -1;
+	struct fleet_answer a = {
+		/* Paired, the evidence is the blocks that hold both; unpaired, the smaller group. */
+		.n = c->design == ANALYSIS_DESIGN_PAIRED ? c->blocks_paired
+		     : c->a.n < c->b.n ? c->a.n : c->b.n,
+		.ratio_mean = c->ratio_mean, .ratio_ci = { c->ratio_ci[0], c->ratio_ci[1] },
+		.verdict = verdict_name(c->verdict), .settled = analysis_comparison_settled(c),
+		.loo_ci = { NAN, NAN } };
+	log_ratio_summary(c, &a.log_mean, &a.log_sd);
+	return a;
 }
-
-static void host_release(struct fleet_host *h)
-{
-	free(h->dir);
-	free(h->host);
-	free(h->cpu_model);
-	free(h->smt);
-	free(h->os_kernel);
-	free(h->workload);
-	free(h->comparison);
-	free(h->group_key);
-	json_decref(h->settings);
-}
-
-/* One folder's outcome: a host (or a matrix node), or the reason it is skipped. */
-struct outcome {
-	const char *dir;           /* opened */
-	const char *shown;         /* reported */
-	bool usable;
-	bool matrix;               /* usable as a matrix node (node), not a host */
-	struct fleet_host host;
-	struct fleet_matrix_node node;
-	char *reason;
-	int rc;                    /* -1: out of memory */
-};
 
 /* The loader's message without the folder it starts with ("DIR: ..." or "DIR/samples.csv:1:
  * ..."): the folder is named in the list already. */
@@ -652,83 +252,141 @@ static const char *without_dir(const char *err, const char *dir)
 	return err;
 }
 
-/* A matrix's folder (smtbench matrix) into a matrix node, or a skip with its reason. */
-static void examine_matrix(struct outcome *o, const json_t *meta)
+/* ---- one folder --------------------------------------------------------------------------- */
+
+/* One folder's outcome: a host (or a matrix node), or the reason it is skipped. */
+struct outcome {
+	const char *dir;           /* opened */
+	const char *shown;         /* reported */
+	bool usable;
+	bool matrix;               /* usable as a matrix node (node), not a host */
+	struct fleet_host host;
+	struct fleet_matrix_node node;
+	char *reason;
+};
+
+/* The reason for a folder that cannot be analysed, by what the analysis said (err). */
+static char *analysis_problem(const char *err, const char *dir, const char *command)
 {
-	char err[ERR_LEN];
-	struct matrix_report *rep = matrix_report_new(o->dir, false, NAN, err, sizeof err);
-	const struct analysis_matrix *m = rep ? matrix_report_matrix(rep) : NULL;
-	if (!rep) {
-		o->reason = strstr(err, ANALYSIS_DAMAGED)
-		            ? text_printf("%s; continue it with smtbench matrix --resume, or rerun it",
-		                          without_dir(err, o->dir))
-		            : text_printf("cannot be analysed: %s", without_dir(err, o->dir));
-	} else if (m->warning_count) {
-		o->reason = text_printf(
-			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "
-			"continue it with smtbench matrix --resume, or rerun it", m->warning_count,
-			m->warnings[0]);
-	} else {
-		char *model = cpu_model_of_meta(meta);
-		o->usable = o->matrix = true;
-		o->rc = model ? fleet_matrix_node_fill(&o->node, o->dir, meta_str(meta, "host"),
-		                                       *model ? model : "unknown", smt_state(meta),
-		                                       meta_str(meta, "os_kernel"), rep) : -1;
-		free(model);
-	}
-	matrix_report_free(&rep);
+	const char *why = without_dir(err, dir);
+	if (strstr(err, ANALYSIS_DAMAGED))
+		return xasprintf("%s; continue it with smtbench %s --resume, or rerun it", why, command);
+	return xasprintf("%s: %s", strstr(err, "no two placements") ? "no comparison"
+	                 : "cannot be analysed", why);
 }
 
-/* Reads one folder into a host, or a skip with its reason. */
+static char *damaged(size_t lines, char *const *warnings, const char *command)
+{
+	return xasprintf("samples.csv is damaged or cut short (%zu line(s) unreadable; the first: "
+	                 "%s); continue it with smtbench %s --resume, or rerun it", lines,
+	                 warnings[0], command);
+}
+
+/* A run's folder into a host: its headline comparison, as its report leads with it. */
+static void examine_run(struct outcome *o, struct results_folder *f)
+{
+	char err[ERR_LEN];
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	struct analysis_dataset *d = analysis_load_folder(f, NULL, err, sizeof err);
+	struct analysis_result *r = d ? analysis_run(d, &opt, err, sizeof err) : NULL;
+	if (!r) {
+		o->reason = analysis_problem(err, o->dir, "run");
+	} else if (d->warning_count) {
+		o->reason = damaged(d->warning_count, d->warnings, "run");
+	} else {
+		const struct analysis_comparison *c = report_headline(r, d);
+		const json_t *meta = f->shown_meta;
+		struct fleet_host *h = &o->host;
+		char *model = cpu_model_of_meta(meta);
+		o->usable = true;
+		h->dir = xstrdup(o->dir);
+		h->host = xstrdup(meta_str(meta, "host"));
+		h->cpu_model = xstrdup(model && *model ? model : "unknown");
+		h->smt = xstrdup(smt_state(meta));
+		h->os_kernel = xstrdup(meta_str(meta, "os_kernel"));
+		h->workload = workload_text(meta);
+		h->comparison = xasprintf("%s vs %s", c->a.name, c->b.name);
+		h->smt_question = c->kind == COMPARISON_HEADLINE;
+		h->settings = run_settings(meta);
+		h->group_key = group_key(json_pack("{s:s, s:s, s:O, s:s}", "cpu_model", h->cpu_model,
+		                                   "smt", h->smt, "settings", h->settings,
+		                                   "comparison", h->comparison));
+		h->answer = answer_of(c);
+		free(model);
+	}
+	analysis_result_free(&r);
+	analysis_dataset_free(&d);
+}
+
+/* A matrix's folder into a matrix node: each cell's answer, as its report compares them. */
+static void examine_matrix(struct outcome *o, struct results_folder *f)
+{
+	char err[ERR_LEN];
+	bool commands;
+	struct analysis_matrix *m = report_matrix_cells(f, &commands, err, sizeof err);
+	if (!m) {
+		o->reason = analysis_problem(err, o->dir, "matrix");
+		return;
+	}
+	if (m->warning_count) {
+		o->reason = damaged(m->warning_count, m->warnings, "matrix");
+		analysis_matrix_free(&m);
+		return;
+	}
+	const json_t *meta = f->shown_meta;
+	struct fleet_matrix_node *n = &o->node;
+	char *model = cpu_model_of_meta(meta);
+	o->usable = o->matrix = true;
+	*n = (struct fleet_matrix_node){
+		.dir = xstrdup(o->dir), .host = xstrdup(meta_str(meta, "host")),
+		.cpu_model = xstrdup(model && *model ? model : "unknown"), .smt = xstrdup(smt_state(meta)),
+		.os_kernel = xstrdup(meta_str(meta, "os_kernel")),
+		.placement = xstrdup(m->placement ? m->placement : "none"),
+		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
+		.names = xcalloc(m->nkernels, sizeof *n->names),
+		.cells = xcalloc(m->nkernels * m->nkernels, sizeof *n->cells) };
+	free(model);
+	for (size_t v = 0; v < m->nkernels; v++) {
+		n->names[v] = xstrdup(m->kernels[v]);
+		for (size_t g = 0; g < m->nkernels; g++) {
+			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
+			struct fleet_answer *a = &n->cells[v * m->nkernels + g];
+			*a = (struct fleet_answer){ .ratio_mean = NAN, .ratio_ci = { NAN, NAN },
+			                            .log_mean = NAN, .log_sd = NAN, .loo_ci = { NAN, NAN },
+			                            .verdict = verdict_name(ANALYSIS_VERDICT_UNDECIDED) };
+			if (c->compared)
+				*a = answer_of(&c->vs_baseline);
+		}
+	}
+	/* Comparable nodes: the machine, and what the cells ran on and ran. */
+	n->group_key = group_key(json_pack("{s:s, s:s, s:s, s:s, s:s}", "matrix", n->workloads,
+	                                   "cpu_model", n->cpu_model, "smt", n->smt, "placement",
+	                                   n->placement, "kind", "matrix"));
+	analysis_matrix_free(&m);
+}
+
+/* Reads one folder into a host or a matrix node, or a skip with its reason. */
 static void examine(struct outcome *o)
 {
-	const char *dir = o->dir;
-	if (o->reason)             /* skipped before reading it */
+	if (o->reason) /* skipped before reading it */
 		return;
-	json_t *meta;
-	struct report *rep = NULL;
-	o->reason = meta_problem(dir, &meta);
-	if (o->reason)
-		goto escape;   /* it may quote meta.json (jansson's message quotes the bad bytes) */
-	if (is_matrix(meta)) {
-		examine_matrix(o, meta);
-		goto escape;
-	}
-	char err[ERR_LEN];
-	rep = report_new(dir, err, sizeof err);
-	if (!rep) {
-		/* the loader's message starts with the folder ("DIR: ..." or "DIR/samples.csv:1:
-		 * ..."), already named in the list */
-		const char *why_not = without_dir(err, dir);
-		o->reason = strstr(err, ANALYSIS_DAMAGED)
-		            ? text_printf("%s; continue it with smtbench run --resume, or rerun it",
-		                          why_not)
-		            : text_printf("%s: %s", strstr(err, "no two placements")
-		                          ? "no comparison" : "cannot be analysed", why_not);
-	} else if (report_dataset(rep)->warning_count) {
-		const struct analysis_dataset *data = report_dataset(rep);
-		o->reason = text_printf(
-			"samples.csv is damaged or cut short (%zu line(s) unreadable; the first: %s); "
-			"continue it with smtbench run --resume, or rerun it", data->warning_count,
-			data->warnings[0]);
-	} else {
-		o->usable = true;
-		o->rc = host_fill(&o->host, dir, meta, rep);
-	}
-escape:
-	if (o->reason) { /* it may quote meta.json or samples.csv */
-		char *clean = text_escape(o->reason);
+	struct results_folder *f = folder_open(o->dir);
+	o->reason = meta_problem(f);
+	if (!o->reason && f->kind == FOLDER_MATRIX)
+		examine_matrix(o, f);
+	else if (!o->reason)
+		examine_run(o, f);
+	if (o->reason) { /* it may quote meta.json (jansson quotes the bad bytes) or samples.csv */
+		char *clean = xescaped(o->reason);
 		free(o->reason);
 		o->reason = clean;
 	}
-	if (!o->usable && !o->reason)
-		o->rc = -1;
-	report_free(&rep);
-	json_decref(meta);
+	folder_free(&f);
 }
 
-/* Folders are read and analysed in parallel (each one alone: report_new shares nothing), one
- * worker per online CPU; the outcomes keep the folders' order. */
+/* Folders are read and analysed in parallel (each one alone: nothing is shared), one worker
+ * per online CPU; the outcomes keep the folders' order. */
 struct work {
 	struct outcome *outcomes;
 	size_t count;
@@ -764,117 +422,12 @@ static void examine_all(struct outcome *outcomes, size_t count)
 	for (size_t t = 0; t < started; t++)
 		pthread_join(ids[t], NULL);
 }
-
-/* Moves the outcomes into the fleet, in order. */
-static int collect(struct fleet *f, struct outcome *outcomes, size_t count)
-{
-	int rc = 0;
-	f->hosts = calloc(count ? count : 1, sizeof *f->hosts);
-	f->matrix_nodes = calloc(count ? count : 1, sizeof *f->matrix_nodes);
-	f->skipped = calloc(count ? count : 1, sizeof *f->skipped);
-	if (!f->hosts || !f->matrix_nodes || !f->skipped)
-		rc = -1;
-	for (size_t i = 0; i < count; i++) {
-		struct outcome *o = &outcomes[i];
-		if (o->rc < 0)
-			rc = -1;
-		if (rc == 0 && o->usable && o->matrix) {
-			f->matrix_nodes[f->matrix_node_count++] = o->node;
-		} else if (rc == 0 && o->usable) {
-			f->hosts[f->host_count++] = o->host;
-		} else if (rc == 0 && o->reason && (f->skipped[f->skipped_count].dir = strdup(o->shown))) {
-			f->skipped[f->skipped_count++].reason = o->reason;
-		} else {
-			if (o->usable && o->matrix)
-				fleet_matrix_node_release(&o->node);
-			else if (o->usable)
-				host_release(&o->host);
-			free(o->reason);
-			rc = -1;
-		}
-	}
-	return rc;
-}
-
-/* ---- groups ------------------------------------------------------------------------------ */
-
-static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h)
-{
-	for (size_t g = 0; g < f->group_count; g++)
-		if (!strcmp(f->groups[g].key, h->group_key))
-			return &f->groups[g];
-	struct fleet_group *grown = realloc(f->groups, (f->group_count + 1) * sizeof *grown);
-	if (!grown)
-		return NULL;
-	f->groups = grown;
-	struct fleet_group *g = &grown[f->group_count];
-	memset(g, 0, sizeof *g);
-	f->group_count++;
-	g->cpu_model = strdup(h->cpu_model);
-	g->smt = strdup(h->smt);
-	g->workload = strdup(h->workload);
-	g->comparison = strdup(h->comparison);
-	g->smt_question = h->smt_question;
-	g->key = strdup(h->group_key);
-	g->settings = json_incref(h->settings);
-	g->hosts = calloc(f->host_count, sizeof *g->hosts);
-	if (!g->cpu_model || !g->smt || !g->workload || !g->comparison || !g->key || !g->hosts)
-		return NULL;
-	return g;
-}
-
-/* Pools a group's settled nodes and checks each of them against the others. */
-static int pool_group(struct fleet *f, struct fleet_group *g)
-{
-	size_t n = 0, cap = g->host_count ? g->host_count : 1;
-	double *m = malloc(cap * sizeof *m), *s = malloc(cap * sizeof *s);
-	double *lo = malloc(cap * sizeof *lo), *hi = malloc(cap * sizeof *hi);
-	double *loo = malloc(2 * cap * sizeof *loo);
-	bool *out = malloc(cap * sizeof *out);
-	size_t *which = malloc(cap * sizeof *which);
-	int rc = -1;
-	if (!m || !s || !lo || !hi || !loo || !out || !which)
-		goto done;
-	for (size_t k = 0; k < g->host_count; k++) {
-		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		if (!h->settled || !(h->log_sd > 0) || !isfinite(h->log_sd) || !isfinite(h->log_mean))
-			continue;
-		m[n] = h->log_mean;
-		s[n] = h->log_sd;
-		lo[n] = log(h->ratio_ci[0]);
-		hi[n] = log(h->ratio_ci[1]);
-		which[n++] = g->hosts[k];
-	}
-	if (fleet_pool(m, s, n, &g->pooled) < 0 || fleet_outliers(m, s, lo, hi, n, out, loo) < 0)
-		goto done;
-	for (size_t k = 0; k < n; k++) {
-		struct fleet_host *h = &f->hosts[which[k]];
-		h->pooled = true;
-		h->outlier = out[k];
-		h->loo_known = !isnan(loo[2 * k]);
-		h->loo_ci[0] = exp(loo[2 * k]);
-		h->loo_ci[1] = exp(loo[2 * k + 1]);
-	}
-	rc = 0;
-done:
-	free(m);
-	free(s);
-	free(lo);
-	free(hi);
-	free(loo);
-	free(out);
-	free(which);
-	return rc;
-}
-
 /* "command nop 1000000; placements non-sibling, solo": a group's settings in words. */
 static char *settings_words(const json_t *settings)
 {
 	char *text = NULL;
 	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-	if (!out)
-		return NULL;
+	FILE *out = xmemstream(&text, &size);
 	static const char *const keys[] = { "command", "beside_command", "iters", "placements",
 	                                    "name" };
 	static const char *const words[] = { "command", "beside it", "iters", "placements",
@@ -900,18 +453,15 @@ static char *settings_words(const json_t *settings)
 			free(arg);
 		}
 	}
-	if (fclose(out) != 0) {
-		free(text);
-		return NULL;
-	}
-	char *clean = text_escape(text);
+	xmemstream_close(out, &text);
+	char *clean = xescaped(text);
 	free(text);
 	return clean;
 }
 
 /* Groups that the title (CPU model, SMT, workload, comparison) would not tell apart (they differ
  * in --iters, arguments or placements) get their settings in words for the title. */
-static int name_settings(struct fleet *f)
+static void name_settings(struct fleet *f)
 {
 	for (size_t a = 0; a < f->group_count; a++)
 		for (size_t b = 0; b < f->group_count; b++) {
@@ -921,141 +471,190 @@ static int name_settings(struct fleet *f)
 			    || strcmp(g->smt, o->smt) || strcmp(g->workload, o->workload)
 			    || strcmp(g->comparison, o->comparison))
 				continue;
-			if (!(g->settings_text = settings_words(g->settings)))
-				return -1;
+			g->settings_text = settings_words(g->settings);
 		}
-	return 0;
 }
 
-static int build_groups(struct fleet *f)
+
+/* ---- groups, pooled --------------------------------------------------------------------------- */
+
+/* Pools the settled answers among count (those with a usable summary) and checks each of them
+ * against the others (fleet.h's model and rule). */
+static void pool_answers(struct fleet_answer **answers, size_t count, struct fleet_pooled *out)
+{
+	size_t cap = count ? count : 1, n = 0;
+	double *m = xmalloc(cap * sizeof *m), *s = xmalloc(cap * sizeof *s);
+	double *lo = xmalloc(cap * sizeof *lo), *hi = xmalloc(cap * sizeof *hi);
+	double *loo = xmalloc(2 * cap * sizeof *loo);
+	bool *outlier = xmalloc(cap * sizeof *outlier);
+	struct fleet_answer **which = xmalloc(cap * sizeof *which);
+	for (size_t k = 0; k < count; k++) {
+		struct fleet_answer *a = answers[k];
+		if (!a->settled || !(a->log_sd > 0) || !isfinite(a->log_sd) || !isfinite(a->log_mean))
+			continue;
+		m[n] = a->log_mean;
+		s[n] = a->log_sd;
+		lo[n] = log(a->ratio_ci[0]);
+		hi[n] = log(a->ratio_ci[1]);
+		which[n++] = a;
+	}
+	fleet_pool(m, s, n, out);
+	fleet_outliers(m, s, lo, hi, n, outlier, loo);
+	for (size_t k = 0; k < n; k++) {
+		which[k]->pooled = true;
+		which[k]->outlier = outlier[k];
+		which[k]->loo_known = !isnan(loo[2 * k]);
+		which[k]->loo_ci[0] = exp(loo[2 * k]);
+		which[k]->loo_ci[1] = exp(loo[2 * k + 1]);
+	}
+	free(m);
+	free(s);
+	free(lo);
+	free(hi);
+	free(loo);
+	free(outlier);
+	free(which);
+}
+
+/* The group of host h, made when it is the first of its kind. */
+static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h)
+{
+	for (size_t g = 0; g < f->group_count; g++)
+		if (!strcmp(f->groups[g].key, h->group_key))
+			return &f->groups[g];
+	f->groups = xreallocarray(f->groups, f->group_count + 1, sizeof *f->groups);
+	struct fleet_group *g = &f->groups[f->group_count++];
+	*g = (struct fleet_group){ .cpu_model = xstrdup(h->cpu_model), .smt = xstrdup(h->smt),
+	                           .workload = xstrdup(h->workload), .key = xstrdup(h->group_key),
+	                           .comparison = xstrdup(h->comparison),
+	                           .smt_question = h->smt_question,
+	                           .settings = json_incref(h->settings),
+	                           .hosts = xcalloc(f->host_count, sizeof *g->hosts) };
+	return g;
+}
+
+static void build_groups(struct fleet *f)
 {
 	for (size_t i = 0; i < f->host_count; i++) {
 		struct fleet_group *g = group_for(f, &f->hosts[i]);
-		if (!g)
-			return -1;
 		g->hosts[g->host_count++] = i;
 	}
-	for (size_t g = 0; g < f->group_count; g++)
-		if (pool_group(f, &f->groups[g]) < 0)
-			return -1;
-	return name_settings(f);
+	for (size_t gi = 0; gi < f->group_count; gi++) {
+		struct fleet_group *g = &f->groups[gi];
+		struct fleet_answer **answers = xcalloc(g->host_count, sizeof *answers);
+		for (size_t k = 0; k < g->host_count; k++)
+			answers[k] = &f->hosts[g->hosts[k]].answer;
+		pool_answers(answers, g->host_count, &g->pooled);
+		free(answers);
+	}
+	name_settings(f);
 }
 
-static int compare_paths(const void *pa, const void *pb)
+static long name_index(char *const *names, size_t count, const char *name)
 {
-	const struct found *a = pa, *b = pb;
-	return strcmp(a->path, b->path);
+	for (size_t k = 0; k < count; k++)
+		if (!strcmp(names[k], name))
+			return (long)k;
+	return -1;
 }
 
-/* How many of the path's components are symbolic links. */
-static size_t links_in(const char *path)
+const struct fleet_answer *fleet_matrix_node_cell(const struct fleet_matrix_node *n,
+                                                  const char *victim, const char *aggressor)
 {
-	char *prefix = strdup(path);
-	size_t links = 0;
-	for (char *cut = prefix; cut && *cut;) {
-		char *slash = strchr(cut + (*cut == '/'), '/');
-		if (slash)
-			*slash = '\0';
-		struct stat st;
-		links += lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode);
-		if (slash)
-			*slash = '/';
-		cut = slash;
-	}
-	free(prefix);
-	return links;
+	long v = name_index(n->names, n->name_count, victim);
+	long g = name_index(n->names, n->name_count, aggressor);
+	return v < 0 || g < 0 ? NULL : &n->cells[(size_t)v * n->name_count + (size_t)g];
 }
 
-/* The same folder found twice (through a link, or given twice) is read once: through the path
- * with the fewest links (the first of those, in path order); each other path to it is skipped,
- * naming that one. */
-static int mark_duplicates(struct paths *found)
+/* The matrix group of node n, made when it is the first of its kind; n's workloads that the
+ * group does not have yet added, in n's order. */
+static struct fleet_matrix_group *matrix_group_for(struct fleet *f,
+                                                   const struct fleet_matrix_node *n)
 {
-	for (size_t i = 0; i < found->count; i++) {
-		struct found *it = &found->items[i];
-		if (it->reason || !it->ino)
-			continue;
-		size_t keep = i, fewest = links_in(it->path);
-		for (size_t k = i + 1; k < found->count; k++) {
-			const struct found *other = &found->items[k];
-			size_t links;
-			if (!other->reason && other->dev == it->dev && other->ino == it->ino
-			    && (links = links_in(other->path)) < fewest) {
-				keep = k;
-				fewest = links;
-			}
-		}
-		for (size_t k = i; k < found->count; k++) {
-			struct found *other = &found->items[k];
-			if (k == keep || other->reason || other->dev != it->dev || other->ino != it->ino)
-				continue;
-			other->reason = text_printf("same folder as %s (a link, or given "
-			                                       "twice): counted once",
-			                                       found->items[keep].shown);
-			if (!other->reason)
-				return -1;
-		}
+	struct fleet_matrix_group *g = NULL;
+	for (size_t i = 0; i < f->matrix_group_count && !g; i++)
+		if (!strcmp(f->matrix_groups[i].key, n->group_key))
+			g = &f->matrix_groups[i];
+	if (!g) {
+		f->matrix_groups = xreallocarray(f->matrix_groups, f->matrix_group_count + 1,
+		                                 sizeof *f->matrix_groups);
+		g = &f->matrix_groups[f->matrix_group_count++];
+		*g = (struct fleet_matrix_group){
+			.cpu_model = xstrdup(n->cpu_model), .smt = xstrdup(n->smt),
+			.placement = xstrdup(n->placement), .workloads = xstrdup(n->workloads),
+			.key = xstrdup(n->group_key), .nodes = xcalloc(f->matrix_node_count, sizeof *g->nodes),
+			.names = xcalloc(ANALYSIS_MATRIX_MAX_KERNELS * 2, sizeof *g->names) };
 	}
-	return 0;
+	for (size_t k = 0; k < n->name_count; k++) /* more than any matrix holds: left out of it */
+		if (name_index(g->names, g->name_count, n->names[k]) < 0
+		    && g->name_count < ANALYSIS_MATRIX_MAX_KERNELS * 2)
+			g->names[g->name_count++] = xstrdup(n->names[k]);
+	return g;
 }
 
-/* One folder given on the command line, searched for results folders. 0; -1 on out of memory;
- * -2 with err when it is not a folder that can be read (a usage error). */
-static int search_given(struct walk *w, const char *dir, char *err, size_t err_size)
+/* Cell (v, a) of matrix group gr pooled across its nodes that measured it; the nodes whose
+ * answer deviates from what the others predict are marked. */
+static void pool_cell(struct fleet *f, struct fleet_matrix_group *gr, size_t v, size_t a)
 {
-	if (!is_dir(dir)) {
-		set_error(err, err_size, "%s is not a directory; give the folder the runs wrote into "
-		          "(FLEET_DIR)", dir);
-		return -2;
+	struct fleet_matrix_cell *cell = &gr->cells[v * gr->name_count + a];
+	struct fleet_answer **answers = xcalloc(gr->node_count, sizeof *answers);
+	for (size_t k = 0; k < gr->node_count; k++) {
+		const struct fleet_answer *c = fleet_matrix_node_cell(&f->matrix_nodes[gr->nodes[k]],
+		                                                      gr->names[v], gr->names[a]);
+		if (c)
+			answers[cell->nodes++] = (struct fleet_answer *)c;
 	}
-	DIR *readable = opendir(dir);
-	if (!readable) {
-		set_error(err, err_size, "%s cannot be read (%s); give a folder you can read", dir,
-		          strerror(errno));
-		return -2;
+	pool_answers(answers, cell->nodes, &cell->pooled);
+	for (size_t k = 0; k < cell->nodes; k++)
+		cell->deviating += answers[k]->outlier;
+	free(answers);
+	const struct fleet_pooled *p = &cell->pooled;
+	cell->verdict = verdict_name(p->ok && p->ratio_ci[0] > 1 ? ANALYSIS_VERDICT_SLOWER
+	                             : p->ok && p->ratio_ci[1] < 1 ? ANALYSIS_VERDICT_FASTER
+	                             : ANALYSIS_VERDICT_UNDECIDED);
+}
+
+static void build_matrix_groups(struct fleet *f)
+{
+	for (size_t i = 0; i < f->matrix_node_count; i++) {
+		struct fleet_matrix_group *g = matrix_group_for(f, &f->matrix_nodes[i]);
+		g->nodes[g->node_count++] = i;
 	}
-	closedir(readable);
-	char *trimmed = strdup(dir);
-	if (!trimmed)
-		return -1;
-	for (size_t len = strlen(trimmed); len > 1 && trimmed[len - 1] == '/'; len--)
-		trimmed[len - 1] = '\0';
-	/* "./x" is shown as "x", the way a person would type it */
-	if (!strncmp(trimmed, "./", 2) && trimmed[2])
-		memmove(trimmed, trimmed + 2, strlen(trimmed + 2) + 1);
-	int rc = find_folders(w, trimmed, 0);
-	free(trimmed);
-	return rc;
+	for (size_t gi = 0; gi < f->matrix_group_count; gi++) {
+		struct fleet_matrix_group *gr = &f->matrix_groups[gi];
+		gr->cells = xcalloc(gr->name_count * gr->name_count, sizeof *gr->cells);
+		for (size_t v = 0; v < gr->name_count; v++)
+			for (size_t a = 0; a < gr->name_count; a++)
+				pool_cell(f, gr, v, a);
+	}
+}
+
+/* ---- the fleet -------------------------------------------------------------------------------- */
+
+/* Moves the outcomes into the fleet, in order. */
+static void collect(struct fleet *f, struct outcome *outcomes, size_t count)
+{
+	f->hosts = xcalloc(count, sizeof *f->hosts);
+	f->matrix_nodes = xcalloc(count, sizeof *f->matrix_nodes);
+	f->skipped = xcalloc(count, sizeof *f->skipped);
+	for (size_t i = 0; i < count; i++) {
+		struct outcome *o = &outcomes[i];
+		if (o->usable && o->matrix)
+			f->matrix_nodes[f->matrix_node_count++] = o->node;
+		else if (o->usable)
+			f->hosts[f->host_count++] = o->host;
+		else
+			f->skipped[f->skipped_count++] = (struct fleet_skip){ xstrdup(o->shown), o->reason };
+	}
 }
 
 struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_size)
 {
-	struct paths found = { NULL, 0 };
-	struct fleet *f = NULL;
-	struct walk walk = { .out = &found, .roots = calloc(count ? count : 1, sizeof(char *)) };
-	if (!walk.roots)
-		goto oom;
-	for (size_t i = 0; i < count; i++)
-		if ((walk.roots[walk.root_count] = realpath(dirs[i], NULL)))
-			walk.root_count++;
-	for (size_t i = 0; i < count; i++) {
-		int rc = search_given(&walk, dirs[i], err, err_size);
-		if (rc == -2)
-			goto fail;
-		if (rc < 0)
-			goto oom;
-	}
-	if (follow_links(&walk) < 0)
-		goto oom;
-	if (found.count) /* none found: items is NULL, which qsort may not be given */
-		qsort(found.items, found.count, sizeof *found.items, compare_paths);
-	if (!(f = calloc(1, sizeof *f)))
-		goto oom;
-	struct outcome *outcomes = calloc(found.count ? found.count : 1, sizeof *outcomes);
-	if (!outcomes)
-		goto oom;
-	if (mark_duplicates(&found) < 0)
-		goto oom;
+	struct found_list found;
+	if (fleet_find(dirs, count, &found, err, err_size) < 0)
+		return NULL;
+	struct fleet *f = xcalloc(1, sizeof *f);
+	struct outcome *outcomes = xcalloc(found.count, sizeof *outcomes);
 	for (size_t i = 0; i < found.count; i++) {
 		struct found *it = &found.items[i];
 		outcomes[i] = (struct outcome){ .dir = it->path, .shown = it->shown,
@@ -1063,48 +662,75 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 		it->reason = NULL; /* the outcome's now */
 	}
 	examine_all(outcomes, found.count);
-	int rc = collect(f, outcomes, found.count);
+	collect(f, outcomes, found.count);
 	free(outcomes);
-	if (rc < 0 || build_groups(f) < 0 || fleet_matrix_build_groups(f) < 0)
-		goto oom;
-	paths_release(&found);
-	walk_release(&walk);
+	found_list_release(&found);
+	build_groups(f);
+	build_matrix_groups(f);
 	return f;
-oom:
-	set_error(err, err_size, "out of memory");
-fail:
-	paths_release(&found);
-	walk_release(&walk);
-	fleet_free(&f);
-	return NULL;
 }
 
-void fleet_free(struct fleet **p)
+static void free_strings(char **names, size_t count)
 {
-	if (!p || !*p)
-		return;
-	struct fleet *f = *p;
-	for (size_t i = 0; i < f->host_count; i++)
-		host_release(&f->hosts[i]);
-	free(f->hosts);
-	for (size_t g = 0; g < f->group_count; g++) {
-		struct fleet_group *gr = &f->groups[g];
-		free(gr->cpu_model);
-		free(gr->smt);
-		free(gr->workload);
-		free(gr->comparison);
-		free(gr->key);
-		json_decref(gr->settings);
-		free(gr->settings_text);
-		free(gr->hosts);
+	for (size_t k = 0; k < count; k++)
+		free(names[k]);
+	free(names);
+}
+
+static void free_nodes(struct fleet *f)
+{
+	for (size_t i = 0; i < f->host_count; i++) {
+		struct fleet_host *h = &f->hosts[i];
+		char *strings[] = { h->dir, h->host, h->cpu_model, h->smt, h->os_kernel, h->workload,
+		                    h->comparison, h->group_key };
+		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
+			free(strings[k]);
+		json_decref(h->settings);
 	}
-	free(f->groups);
+	for (size_t i = 0; i < f->matrix_node_count; i++) {
+		struct fleet_matrix_node *n = &f->matrix_nodes[i];
+		char *strings[] = { n->dir, n->host, n->cpu_model, n->smt, n->os_kernel, n->placement,
+		                    n->workloads, n->group_key };
+		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
+			free(strings[k]);
+		free_strings(n->names, n->name_count);
+		free(n->cells);
+	}
 	for (size_t i = 0; i < f->skipped_count; i++) {
 		free(f->skipped[i].dir);
 		free(f->skipped[i].reason);
 	}
+	free(f->hosts);
+	free(f->matrix_nodes);
 	free(f->skipped);
-	fleet_matrix_release(f);
+}
+
+void fleet_free(struct fleet **p)
+{
+	if (!*p)
+		return;
+	struct fleet *f = *p;
+	free_nodes(f);
+	for (size_t i = 0; i < f->group_count; i++) {
+		struct fleet_group *g = &f->groups[i];
+		char *strings[] = { g->cpu_model, g->smt, g->workload, g->comparison, g->key,
+		                    g->settings_text };
+		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
+			free(strings[k]);
+		json_decref(g->settings);
+		free(g->hosts);
+	}
+	for (size_t i = 0; i < f->matrix_group_count; i++) {
+		struct fleet_matrix_group *g = &f->matrix_groups[i];
+		char *strings[] = { g->cpu_model, g->smt, g->placement, g->workloads, g->key };
+		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
+			free(strings[k]);
+		free_strings(g->names, g->name_count);
+		free(g->nodes);
+		free(g->cells);
+	}
+	free(f->groups);
+	free(f->matrix_groups);
 	free(f);
 	*p = NULL;
 }

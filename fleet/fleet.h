@@ -2,8 +2,9 @@
  * fleet.h — the fleet module's whole interface: many results folders (one per node, e.g. from
  * the SLURM scripts in contrib/slurm/) in, one answer per group of comparable nodes out.
  *
- * Each folder is read and analysed as `smtbench report` does (report_new: its headline
- * comparison, sibling vs non-sibling where measured, else the best the node allows). Nodes with
+ * Each folder is read once (common/folder.h) and analysed as `smtbench report` does: its
+ * headline comparison (report_headline: sibling vs non-sibling where measured, else the best
+ * the node allows). Nodes with
  * the same CPU model, SMT state, workload (with its arguments: kernel and iterations),
  * --iters, placements and comparison form a group; groups that differ only in these settings
  * carry them in their titles. Per group, a hierarchical model:
@@ -29,7 +30,7 @@
  * (kernels or named commands) form a matrix group; each cell (victim, aggressor) is pooled
  * across the group's nodes that measured it with the model above, from each node's summary of
  * that cell's paired-by-block posterior (the victim beside the aggressor against the victim
- * alone, report/matrix.h), and per cell the nodes whose answer deviates are named by the same
+ * alone, report_matrix_cells), and per cell the nodes whose answer deviates are named by the same
  * leave-one-out rule. A pooled cell is "slower" ("faster") when the pooled slowdown's 95%
  * interval lies above (below) 1, else "not enough data to say".
  *
@@ -54,10 +55,6 @@
 /* Fewer pooled nodes than this: no pooled answer (one node: see its own). */
 #define FLEET_POOL_MIN_NODES 2
 
-/* The files fleet_write_files() writes, in this order. */
-#define FLEET_FILE_COUNT 3
-extern const char *const fleet_file_names[FLEET_FILE_COUNT];
-
 /* The pooled answer of one group (log-ratio scale unless named ratio). */
 struct fleet_pooled {
 	bool ok;                   /* false: fewer than FLEET_POOL_MIN_NODES nodes to pool */
@@ -70,6 +67,20 @@ struct fleet_pooled {
 	double predictive_ci[2];   /* the same as a ratio */
 };
 
+/* A node's answer to one comparison (its headline, or one matrix cell), and what pooling
+ * found of it. */
+struct fleet_answer {
+	size_t n;                  /* paired blocks (paired), else samples of the smaller side */
+	double ratio_mean, ratio_ci[2];
+	const char *verdict;       /* report/words.h's verdict_name() */
+	bool settled;              /* analysis_comparison_settled(): only settled answers are pooled */
+	double log_mean, log_sd;   /* the normal summary of the log ratio's posterior */
+	bool pooled;               /* in its pool (settled, with a usable summary) */
+	bool outlier;              /* deviates from what the pool's other nodes predict */
+	bool loo_known;            /* loo_ci computed (a pool of FLEET_OUTLIER_MIN_NODES or more) */
+	double loo_ci[2];          /* ratio interval the other nodes predict for it */
+};
+
 struct fleet_host {
 	char *dir;                 /* the results folder, as found */
 	char *host, *cpu_model, *smt, *os_kernel, *workload;
@@ -77,16 +88,7 @@ struct fleet_host {
 	bool smt_question;         /* the comparison is the headline, sibling vs non-sibling */
 	json_t *settings;          /* the run's settings that must match (see run_settings) */
 	char *group_key;           /* what makes nodes comparable (see the top of this file) */
-	size_t n;                  /* paired blocks (paired), else samples of the smaller placement */
-	double ratio_mean, ratio_ci[2];
-	const char *verdict;       /* analysis_verdict_name() */
-	bool settled;              /* analysis_comparison_settled(): only settled nodes are pooled */
-	bool pooled;               /* in its group's pool (settled, with a usable summary below):
-	                            * what the reports' "pooled" and pooled.nodes say */
-	double log_mean, log_sd;   /* the normal summary of the log ratio's posterior */
-	bool outlier;
-	bool loo_known;            /* loo_ci computed (a group of FLEET_OUTLIER_MIN_NODES or more) */
-	double loo_ci[2];          /* ratio interval the other nodes predict for it */
+	struct fleet_answer answer;
 };
 
 struct fleet_group {
@@ -106,19 +108,6 @@ struct fleet_skip {
 	char *reason;
 };
 
-/* One cell of a matrix node: the victim's slowdown beside the aggressor against it alone. */
-struct fleet_matrix_node_cell {
-	bool settled;              /* analysis_comparison_settled(): only settled cells are pooled */
-	bool pooled;               /* in its cell's pool (settled, with a usable summary) */
-	size_t n;                  /* paired blocks */
-	double ratio_mean, ratio_ci[2];
-	const char *verdict;       /* analysis_verdict_name() */
-	double log_mean, log_sd;   /* the normal summary of its log ratio's posterior */
-	bool outlier;              /* deviates from what the group's other nodes predict */
-	bool loo_known;
-	double loo_ci[2];          /* ratio interval the other nodes predict for it */
-};
-
 /* A node's matrix folder. */
 struct fleet_matrix_node {
 	char *dir, *host, *cpu_model, *smt, *os_kernel;
@@ -127,7 +116,7 @@ struct fleet_matrix_node {
 	char *group_key;
 	char **names;              /* its workloads in its rows' order, escaped */
 	size_t name_count;
-	struct fleet_matrix_node_cell *cells; /* name_count²: victim v beside g at v*name_count+g */
+	struct fleet_answer *cells; /* name_count²: victim v beside g at v * name_count + g */
 };
 
 /* A pooled cell of a matrix group. */
@@ -182,25 +171,14 @@ int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *
 int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
                    size_t n, bool *outlier, double *loo_log_ci);
 
-/* The terminal report. Returns 0, or -1 when writing failed. */
-int fleet_print_text(const struct fleet *f, FILE *out);
-/* The --json contract (see docs/cluster.md). New reference; NULL when any part of it
- * could not be made (out of memory, a string that is not UTF-8): never a part left out. */
-json_t *fleet_json(const struct fleet *f);
-/* fleet.md, and the forest plot and fleet.html, as new strings; NULL on out of memory. */
-char *fleet_markdown(const struct fleet *f);
-char *fleet_svg_forest(const struct fleet *f);
-char *fleet_html(const struct fleet *f);
-/* A matrix node's cell of victim beside aggressor (by name), or NULL when it has none. */
-const struct fleet_matrix_node_cell *fleet_matrix_node_cell(const struct fleet_matrix_node *n,
-                                                            const char *victim,
-                                                            const char *aggressor);
-/* A matrix group's pooled heat map (report/matrix.h's), as a new SVG string; NULL on out of
- * memory. */
-char *fleet_svg_matrix(const struct fleet *f, size_t group);
+/* A matrix node's answer in the cell victim beside aggressor (by name), or NULL. */
+const struct fleet_answer *fleet_matrix_node_cell(const struct fleet_matrix_node *n,
+                                                  const char *victim, const char *aggressor);
 
-/* Writes fleet.md, fleet.json and fleet.html into dir (created if absent), each atomically.
- * Returns 0, or -1 with a message naming the file. */
-int fleet_write_files(const struct fleet *f, const char *dir, char *err, size_t err_size);
+/* The fleet's report (fleet_report.c): the text on the terminal, fleet.md, fleet.html (with a
+ * forest plot, and a heat map per matrix group) and fleet.json (the --json contract: see the
+ * man page's fleet), as report/report.h writes every report. */
+struct report;
+struct report *fleet_report(const struct fleet *f);
 
 #endif

@@ -1,190 +1,401 @@
 /*
- * fleet_report.c — the fleet's answer as words and numbers: the terminal report, fleet.md, the
- * --json contract, and writing fleet.md / fleet.json / fleet.html atomically. Numbers are
- * formatted by the reports' rule (format_num, report/format.h: the digits an interval's width makes meaningful).
+ * fleet_report.c — the fleet's report (fleet.h): per group of nodes its table, pooled answer and
+ * the nodes that disagree, per matrix group its pooled matrix and the nodes that deviate, the
+ * folders skipped; a forest plot of the nodes and a heat map per matrix group; as one document
+ * (report/doc.h) and fleet.json, the --json contract.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "common/alloc.h"
 #include "fleet/fleet.h"
-#include "fleet/internal.h"
-#include "analysis/analysis.h"
-#include "common/error.h"
-#include "common/text.h"
-#include "report/format.h"
+#include "report/doc.h"
 #include "report/report.h"
-#include "common/fileio.h"
+#include "report/svg.h"
+#include "report/words.h"
 
-const char *const fleet_file_names[FLEET_FILE_COUNT] = { "fleet.md", "fleet.json", "fleet.html" };
+static const char ACT[] = "check this node: BIOS SMT setting, microcode, load?";
 
-const char fleet_act[] = "check this node: BIOS SMT setting, microcode, load?";
+/* ---- words ---------------------------------------------------------------------------------- */
 
-static size_t outlier_count(const struct fleet *f, const struct fleet_group *g)
+static const char *plural(size_t n)
 {
-	size_t n = 0;
-	for (size_t k = 0; k < g->host_count; k++)
-		n += f->hosts[g->hosts[k]].outlier;
-	return n;
+	return n == 1 ? "" : "s";
 }
 
-/* "1.02× (95% CI 0.99–1.05)" style pieces share one resolution: half the interval. */
-static void group_title(FILE *out, const struct fleet_group *g, size_t index, const char *lead)
+static char *group_title(const struct fleet_group *g, size_t index)
 {
-	fprintf(out, "%sGroup %zu: %s, SMT %s, workload %s%s%s%s, %s (%zu node%s)\n", lead,
-	        index + 1, g->cpu_model, g->smt, g->workload, g->settings_text ? " (" : "",
-	        g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "",
-	        g->comparison, g->host_count, g->host_count == 1 ? "" : "s");
+	return xasprintf("Group %zu: %s, SMT %s, workload %s%s%s%s, %s (%zu node%s)", index + 1,
+	                 g->cpu_model, g->smt, g->workload, g->settings_text ? " (" : "",
+	                 g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "",
+	                 g->comparison, g->host_count, plural(g->host_count));
 }
 
-static void pooled_lines(FILE *out, const struct fleet_group *g, const char *lead)
+/* The pooled answer of a group in words: the slowdown, the spread, a new node's interval. */
+static void pooled_items(struct doc *d, const struct fleet_group *g)
 {
 	const struct fleet_pooled *p = &g->pooled;
 	struct format_ring ns = { .next = 0 };
 	if (!p->ok && p->nodes > 0) {
-		fprintf(out, "%sPooled: one node: see its own answer above (a pooled answer and the "
-		        "node-to-node spread need %d or more settled nodes)\n", lead,
-		        FLEET_POOL_MIN_NODES);
+		doc_item(d, DOC_ALL, NULL, NULL, "Pooled: one node: see its own answer above (a pooled "
+		         "answer and the node-to-node spread need %d or more settled nodes)",
+		         FLEET_POOL_MIN_NODES);
 		return;
 	}
 	if (!p->ok) {
-		fprintf(out, "%sPooled: none of its nodes has a settled answer (too few samples); rerun "
-		        "them with more trials\n", lead);
+		doc_item(d, DOC_ALL, NULL, NULL, "Pooled: none of its nodes has a settled answer (too "
+		         "few samples); rerun them with more trials");
 		return;
 	}
-	double res = report_half_width(p->ratio_ci), pres = report_half_width(p->predictive_ci);
-	fprintf(out, "%sPooled slowdown (%s): %s× (95%% CI %s–%s), from %zu node%s\n", lead,
-	        g->comparison, format_num(&ns, p->ratio_mean, res), format_num(&ns, p->ratio_ci[0], res),
-	        format_num(&ns, p->ratio_ci[1], res), p->nodes, p->nodes == 1 ? "" : "s");
-	double tres = report_half_width(p->tau_ci);
-	fprintf(out, "%sNode-to-node spread: %s (sd of the log ratio, about %s %%; 95%% CI %s–%s)\n",
-	        lead, format_num(&ns, p->tau_mean, tres), format_num(&ns, 100 * p->tau_mean, 100 * tres),
-	        format_num(&ns, p->tau_ci[0], tres), format_num(&ns, p->tau_ci[1], tres));
-	fprintf(out, "%sA new node of this group: %s–%s× (95%% predictive interval)\n", lead,
-	        format_num(&ns, p->predictive_ci[0], pres), format_num(&ns, p->predictive_ci[1], pres));
+	double res = half_width(p->ratio_ci), pres = half_width(p->predictive_ci);
+	double tres = half_width(p->tau_ci);
+	doc_item(d, DOC_ALL, NULL, NULL, "Pooled slowdown (%s): %s× (95%% CI %s–%s), from %zu "
+	         "node%s", g->comparison, format_num(&ns, p->ratio_mean, res),
+	         format_num(&ns, p->ratio_ci[0], res), format_num(&ns, p->ratio_ci[1], res), p->nodes,
+	         plural(p->nodes));
+	doc_item(d, DOC_ALL, NULL, NULL, "Node-to-node spread: %s (sd of the log ratio, about %s %%; "
+	         "95%% CI %s–%s)", format_num(&ns, p->tau_mean, tres),
+	         format_num(&ns, 100 * p->tau_mean, 100 * tres), format_num(&ns, p->tau_ci[0], tres),
+	         format_num(&ns, p->tau_ci[1], tres));
+	doc_item(d, DOC_ALL, NULL, NULL, "A new node of this group: %s–%s× (95%% predictive "
+	         "interval)", format_num(&ns, p->predictive_ci[0], pres),
+	         format_num(&ns, p->predictive_ci[1], pres));
 }
 
-static void outlier_lines(FILE *out, const struct fleet *f, const struct fleet_group *g,
-                          const char *lead)
+/* "1.30× (95% CI 1.2–1.4), the other nodes predict 1.0–1.1×: check this node ..." */
+static char *deviation(const struct fleet_answer *a)
 {
-	if (g->pooled.nodes < FLEET_OUTLIER_MIN_NODES) {
-		fprintf(out, "%sNodes that disagree: not judged with fewer than %d pooled nodes\n", lead,
-		        FLEET_OUTLIER_MIN_NODES);
-		return;
-	}
-	if (!outlier_count(f, g)) {
-		fprintf(out, "%sNodes that disagree: none\n", lead);
-		return;
-	}
+	struct format_ring ns = { .next = 0 };
+	double res = half_width(a->ratio_ci), lres = half_width(a->loo_ci);
+	return xasprintf("%s× (95%% CI %s–%s), the other nodes predict %s–%s×: %s",
+	                 format_num(&ns, a->ratio_mean, res), format_num(&ns, a->ratio_ci[0], res),
+	                 format_num(&ns, a->ratio_ci[1], res), format_num(&ns, a->loo_ci[0], lres),
+	                 format_num(&ns, a->loo_ci[1], lres), ACT);
+}
+
+static void outlier_items(struct doc *d, const struct fleet *f, const struct fleet_group *g)
+{
+	size_t outliers = 0;
 	for (size_t k = 0; k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		if (!h->outlier)
+		if (!h->answer.outlier)
 			continue;
-		struct format_ring ns = { .next = 0 };
-		double res = report_half_width(h->ratio_ci), lres = report_half_width(h->loo_ci);
-		fprintf(out, "%sNode that disagrees: %s (%s): %s× (95%% CI %s–%s), the other nodes "
-		        "predict %s–%s×: %s\n", lead, h->host, h->dir, format_num(&ns, h->ratio_mean, res),
-		        format_num(&ns, h->ratio_ci[0], res), format_num(&ns, h->ratio_ci[1], res),
-		        format_num(&ns, h->loo_ci[0], lres), format_num(&ns, h->loo_ci[1], lres), fleet_act);
+		char *text = deviation(&h->answer);
+		doc_item(d, DOC_ALL, NULL, NULL, "Node that disagrees: %s (%s): %s", h->host, h->dir,
+		         text);
+		free(text);
+		outliers++;
 	}
+	if (g->pooled.nodes < FLEET_OUTLIER_MIN_NODES)
+		doc_item(d, DOC_ALL, NULL, NULL, "Nodes that disagree: not judged with fewer than %d "
+		         "pooled nodes", FLEET_OUTLIER_MIN_NODES);
+	else if (!outliers)
+		doc_item(d, DOC_ALL, NULL, NULL, "Nodes that disagree: none");
 }
 
 /* "Linux 6.1.0-18-amd64": the release, without the build string that follows it. */
-static void kernel_release(const char *os_kernel, char *buf, size_t size)
+static char *kernel_release(const char *os_kernel)
 {
 	const char *space = strchr(os_kernel, ' ');
-	size_t len = space ? strcspn(space + 1, " ") + (size_t)(space + 1 - os_kernel) : strlen(os_kernel);
-	snprintf(buf, size, "%.*s", (int)len, os_kernel);
+	size_t len = space ? strcspn(space + 1, " ") + (size_t)(space + 1 - os_kernel)
+	                   : strlen(os_kernel);
+	return xasprintf("%.*s", (int)len, os_kernel);
 }
 
-/* An unsettled node's mean is the grid's artefact, not an answer (analysis.h): "–" instead. */
-static const char *host_mean(struct format_ring *ns, const struct fleet_host *h, double res)
+static void hosts_table(struct doc *d, const struct fleet *f, const struct fleet_group *g)
 {
-	return h->settled ? format_num(ns, h->ratio_mean, res) : "–";
+	static const struct doc_column columns[] = {
+		{ "host", 16, false, 0 }, { "kernel", 24, false, 0 }, { "n", 5, true, 0 },
+		{ "ratio", 8, true, 2 }, { "95% CI", 18, true, 0 }, { "verdict", 0, false, 0 },
+		{ "folder", 0, false, 2 },
+	};
+	doc_table(d, DOC_ALL, NULL, columns, sizeof columns / sizeof columns[0]);
+	for (size_t k = 0; k < g->host_count; k++) {
+		const struct fleet_host *h = &f->hosts[g->hosts[k]];
+		const struct fleet_answer *a = &h->answer;
+		struct format_ring ns = { .next = 0 };
+		double res = half_width(a->ratio_ci);
+		char n[24], verdict[200], *kernel = kernel_release(h->os_kernel);
+		snprintf(n, sizeof n, "%zu", a->n);
+		char *host = xasprintf("%s%s", h->host, a->outlier ? " (disagrees)" : "");
+		snprintf(verdict, sizeof verdict, "%s%s", a->verdict, a->pooled ? "" : " (not pooled)");
+		/* An unsettled node's mean is the grid's artefact, not an answer (analysis.h). */
+		doc_row(d, host, kernel, n, a->settled ? format_num(&ns, a->ratio_mean, res) : "–",
+		        format_ci(&ns, a->ratio_ci, res), verdict, h->dir);
+		free(host);
+		free(kernel);
+	}
+}
+/* ---- the forest plot ------------------------------------------------------------------------- */
+
+/* One row per node with its 95% interval, grouped; each group's predictive interval a shaded band,
+ * its pooled slowdown a diamond; nodes that disagree in red and named. */
+enum { ROW_PX = 22, TOP_PX = 40, BOTTOM_PX = 60, WIDTH_PX = 900, LABEL_PX = 260 };
+static const char OUTLIER_COLOR[] = "#D55E00", NODE_COLOR[] = "#0072B2",
+                  POOLED_COLOR[] = "#000000", BAND_COLOR[] = "#CFE3F2";
+
+/* The x range: every interval drawn, and 1 (no slowdown). */
+static void ratio_range(const struct fleet *f, double *lo, double *hi)
+{
+	*lo = 1;
+	*hi = 1;
+	for (size_t i = 0; i < f->host_count; i++) {
+		if (!isfinite(f->hosts[i].answer.ratio_ci[0]) || !isfinite(f->hosts[i].answer.ratio_ci[1]))
+			continue;
+		*lo = fmin(*lo, f->hosts[i].answer.ratio_ci[0]);
+		*hi = fmax(*hi, f->hosts[i].answer.ratio_ci[1]);
+	}
+	for (size_t g = 0; g < f->group_count; g++)
+		if (f->groups[g].pooled.ok) {
+			*lo = fmin(*lo, f->groups[g].pooled.predictive_ci[0]);
+			*hi = fmax(*hi, f->groups[g].pooled.predictive_ci[1]);
+		}
+	double pad = (*hi - *lo) * 0.05 + 1e-3;
+	*lo -= pad;
+	*hi += pad;
 }
 
-static void host_row(FILE *out, const struct fleet_host *h)
+static size_t row_count(const struct fleet *f)
+{
+	size_t rows = 0;
+	for (size_t g = 0; g < f->group_count; g++)
+		rows += f->groups[g].host_count + 3; /* title, nodes, pooled, gap */
+	return rows ? rows : 1;
+}
+
+/* A label cut by snprintf may end inside a UTF-8 sequence, which would make the SVG invalid
+ * XML: the incomplete character is dropped. */
+static void utf8_whole(char *text)
+{
+	size_t len = strlen(text), lead = len;
+	while (lead > 0 && ((unsigned char)text[lead - 1] & 0xc0) == 0x80)
+		lead--;
+	if (lead == 0 || ((unsigned char)text[lead - 1] & 0x80) == 0)
+		return;
+	unsigned char c = (unsigned char)text[lead - 1];
+	size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+	if (len - (lead - 1) < need)
+		text[lead - 1] = '\0';
+}
+
+static void node_row(FILE *out, const struct svg_axis *x, const struct fleet_host *h, double y)
+{
+	const char *color = h->answer.outlier ? OUTLIER_COLOR : NODE_COLOR;
+	char label[300];
+	snprintf(label, sizeof label, "%s%s", h->host, h->answer.outlier ? " — check this node" : "");
+	utf8_whole(label);
+	fprintf(out, "<g class=\"node%s\" data-dir=\"", h->answer.outlier ? " outlier" : "");
+	report_xml_escape(out, h->dir);
+	fputs("\">\n", out);
+	svg_text(out, LABEL_PX - 8, y + 4, "end", 12, h->answer.outlier ? "bold" : NULL, label);
+	if (isfinite(h->answer.ratio_ci[0]) && isfinite(h->answer.ratio_ci[1])) {
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"2\"%s/>\n", svg_map(x, h->answer.ratio_ci[0]), y,
+		        svg_map(x, h->answer.ratio_ci[1]), y, color,
+		        h->answer.pooled ? "" : " stroke-dasharray=\"4 3\"");
+		svg_marker(out, h->answer.outlier ? 1 : 0, svg_map(x, h->answer.ratio_mean), y, 4.5, color, h->answer.settled);
+	}
+	fputs("</g>\n", out);
+}
+
+static void group_rows(FILE *out, const struct svg_axis *x, const struct fleet *f,
+                       const struct fleet_group *g, size_t index, double *y)
+{
+	char title[600];
+	snprintf(title, sizeof title, "Group %zu: %s, SMT %s, %s%s%s%s, %s", index + 1, g->cpu_model,
+	         g->smt, g->workload, g->settings_text ? " (" : "",
+	         g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "", g->comparison);
+	utf8_whole(title);
+	svg_text(out, 10, *y + 4, "start", 13, "bold", title);
+	*y += ROW_PX;
+	if (g->pooled.ok) { /* the band a new node would fall in, behind the group's nodes */
+		double x0 = svg_map(x, g->pooled.predictive_ci[0]);
+		double x1 = svg_map(x, g->pooled.predictive_ci[1]);
+		fprintf(out, "<rect class=\"predictive\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		        "height=\"%.1f\" fill=\"%s\" opacity=\"0.7\"/>\n", x0, *y - ROW_PX / 2.0,
+		        x1 - x0, (double)ROW_PX * (double)(g->host_count + 1), BAND_COLOR);
+	}
+	for (size_t k = 0; k < g->host_count; k++, *y += ROW_PX)
+		node_row(out, x, &f->hosts[g->hosts[k]], *y);
+	if (g->pooled.ok) {
+		const struct fleet_pooled *p = &g->pooled;
+		svg_text(out, LABEL_PX - 8, *y + 4, "end", 12, "bold", "pooled");
+		fprintf(out, "<path class=\"pooled\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" "
+		        "fill=\"%s\"/>\n", svg_map(x, p->ratio_ci[0]), *y, svg_map(x, p->ratio_mean),
+		        *y - 7, svg_map(x, p->ratio_ci[1]), *y, svg_map(x, p->ratio_mean), *y + 7,
+		        POOLED_COLOR);
+	}
+	*y += 2 * ROW_PX;
+}
+
+static char *forest_plot(const struct fleet *f)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = xmemstream(&text, &size);
+	int height = (int)(TOP_PX + BOTTOM_PX + ROW_PX * row_count(f));
+	svg_begin(out, WIDTH_PX, height, "Forest plot: each node's slowdown with its 95% interval",
+	          "One row per node, grouped by CPU model, SMT state and workload; the shaded band "
+	          "is the 95% interval a new node of the group would fall in, the diamond the pooled "
+	          "slowdown with its 95% interval; nodes that disagree are red squares.");
+	double lo, hi;
+	ratio_range(f, &lo, &hi);
+	struct svg_axis x = { lo, hi, LABEL_PX, WIDTH_PX - 30 };
+	double bottom = height - BOTTOM_PX + 10;
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\" "
+	        "stroke-dasharray=\"3 3\"/>\n", svg_map(&x, 1), TOP_PX - 20, svg_map(&x, 1), bottom);
+	double y = TOP_PX;
+	for (size_t g = 0; g < f->group_count; g++)
+		group_rows(out, &x, f, &f->groups[g], g, &y);
+	svg_x_axis(out, &x, bottom, "slowdown (time of the first placement / the second); 1 = none");
+	svg_end(out);
+	return xmemstream_close(out, &text);
+}
+
+
+/* ---- matrix groups ------------------------------------------------------------------------ */
+
+/* "1.80× (1.75–1.85) +", or "n/a (1 of 2 settled) ?" for a cell pooled from fewer than
+ * FLEET_POOL_MIN_NODES settled nodes: of the nodes that measured it, those whose answer could
+ * be pooled, and how many pooling needs. */
+static char *pooled_text(const struct fleet_matrix_cell *c)
 {
 	struct format_ring ns = { .next = 0 };
-	char kernel[64];
-	kernel_release(h->os_kernel, kernel, sizeof kernel);
-	double res = report_half_width(h->ratio_ci);
-	char ci[128];
-	snprintf(ci, sizeof ci, "%s–%s", format_num(&ns, h->ratio_ci[0], res),
-	         format_num(&ns, h->ratio_ci[1], res));
-	/* the en dash is 3 bytes and one column: printf pads bytes */
-	fprintf(out, "  %-16s %-24s %5zu  %-*s %-20s %s%s%s  %s\n", h->host, kernel, h->n,
-	        h->settled ? 8 : 10, host_mean(&ns, h, res), ci, h->verdict,
-	        h->pooled ? "" : " (not pooled)", h->outlier ? "  << DISAGREES" : "", h->dir);
+	const struct fleet_pooled *p = &c->pooled;
+	if (!p->ok)
+		return xasprintf("n/a (%zu of %zu node%s settled; pooling needs %d) ?", p->nodes,
+		                 c->nodes, plural(c->nodes), FLEET_POOL_MIN_NODES);
+	return xasprintf("%s %s", format_ratio(&ns, p->ratio_mean, p->ratio_ci),
+	                 !strcmp(c->verdict, "slower") ? "+" : !strcmp(c->verdict, "faster") ? "-"
+	                                                                                   : "?");
 }
 
-int fleet_print_text(const struct fleet *f, FILE *out)
+static void matrix_table(struct doc *d, const struct fleet_matrix_group *g)
 {
-	fputs("smtbench fleet: ", out);
-	if (f->host_count || !f->matrix_node_count) /* a fleet of matrices alone: those only */
-		fprintf(out, "%zu node%s in %zu group%s; ", f->host_count,
-		        f->host_count == 1 ? "" : "s", f->group_count, f->group_count == 1 ? "" : "s");
-	if (f->matrix_node_count)
-		fprintf(out, "%zu matrix folder%s in %zu matrix group%s; ", f->matrix_node_count,
-		        f->matrix_node_count == 1 ? "" : "s", f->matrix_group_count,
-		        f->matrix_group_count == 1 ? "" : "s");
-	fprintf(out, "%zu folder%s skipped\n", f->skipped_count, f->skipped_count == 1 ? "" : "s");
-	for (size_t gi = 0; gi < f->group_count; gi++) {
-		const struct fleet_group *g = &f->groups[gi];
-		fprintf(out, "\n");
-		group_title(out, g, gi, "");
-		if (!g->smt_question)
-			fprintf(out, "  (no sibling placement was measured on these nodes: this is the "
-			        "best comparison they allow, not the SMT question)\n");
-		fprintf(out, "  %-16s %-24s %5s  %-8s %-18s %s  %s\n", "host", "kernel", "n", "ratio",
-		        "95% CI", "verdict", "folder");
-		for (size_t k = 0; k < g->host_count; k++)
-			host_row(out, &f->hosts[g->hosts[k]]);
-		pooled_lines(out, g, "  ");
-		outlier_lines(out, f, g, "  ");
+	size_t n = g->name_count;
+	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
+	char **titles = xcalloc(n, sizeof *titles);
+	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
+	for (size_t a = 0; a < n; a++) {
+		titles[a] = xasprintf("`%s`", g->names[a]);
+		columns[a + 1] = (struct doc_column){ titles[a], 21, true, 0 };
 	}
-	fleet_matrix_print(f, out, false);
-	if (f->skipped_count) {
-		fprintf(out, "\nSkipped (not used):\n");
-		for (size_t i = 0; i < f->skipped_count; i++)
-			fprintf(out, "  %s: %s\n", f->skipped[i].dir, f->skipped[i].reason);
+	doc_table(d, DOC_ALL, NULL, columns, n + 1);
+	for (size_t a = 0; a < n; a++)
+		free(titles[a]);
+	free(titles);
+	free(columns);
+	char **row = xcalloc(n + 1, sizeof *row);
+	for (size_t v = 0; v < n; v++) {
+		row[0] = xasprintf("`%s`", g->names[v]);
+		for (size_t a = 0; a < n; a++)
+			row[a + 1] = pooled_text(&g->cells[v * n + a]);
+		doc_row_strings(d, (const char *const *)row);
+		for (size_t k = 0; k <= n; k++)
+			free(row[k]);
 	}
-	fflush(out);
-	return ferror(out) ? -1 : 0;
+	free(row);
 }
 
-/* ---- JSON --------------------------------------------------------------------------------- */
-
-json_t *fleet_num_or_null(double v)
+static void deviation_items(struct doc *d, const struct fleet *f,
+                            const struct fleet_matrix_group *g)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	size_t judged = 0, deviating = 0;
+	for (size_t i = 0; i < g->name_count * g->name_count; i++) {
+		judged += g->cells[i].pooled.nodes >= FLEET_OUTLIER_MIN_NODES;
+		deviating += g->cells[i].deviating;
+	}
+	if (!judged)
+		doc_item(d, DOC_ALL, NULL, NULL, "Nodes that deviate: not judged (a cell needs %d or "
+		         "more nodes with a settled answer)", FLEET_OUTLIER_MIN_NODES);
+	else if (!deviating)
+		doc_item(d, DOC_ALL, NULL, NULL, "Nodes that deviate: none (in %zu cell%s judged)",
+		         judged, plural(judged));
+	for (size_t i = 0; i < g->name_count * g->name_count; i++)
+		for (size_t k = 0; g->cells[i].deviating && k < g->node_count; k++) {
+			const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
+			const char *victim = g->names[i / g->name_count];
+			const char *aggressor = g->names[i % g->name_count];
+			const struct fleet_answer *c = fleet_matrix_node_cell(n, victim, aggressor);
+			if (!c || !c->outlier)
+				continue;
+			char *text = deviation(c);
+			doc_item(d, DOC_ALL, NULL, NULL, "%s beside %s: %s (%s) deviates: %s", victim,
+			         aggressor, n->host, n->dir, text);
+			free(text);
+		}
 }
 
-json_t *fleet_pair_json(const double v[2])
+/* A matrix group's pooled heat map (report/svg.h's). */
+static char *matrix_heatmap(const struct fleet_matrix_group *g, size_t index)
 {
-	return json_pack("[o, o]", fleet_num_or_null(v[0]), fleet_num_or_null(v[1]));
+	size_t n = g->name_count;
+	struct svg_heat_cell *cells = xcalloc(n * n, sizeof *cells);
+	for (size_t i = 0; i < n * n; i++) {
+		const struct fleet_pooled *p = &g->cells[i].pooled;
+		cells[i] = (struct svg_heat_cell){
+			.settled = p->ok, .decided = strcmp(g->cells[i].verdict, "not enough data to say"),
+			.ratio_mean = p->ratio_mean, .ratio_ci = { p->ratio_ci[0], p->ratio_ci[1] },
+			.n = p->nodes };
+	}
+	char title[300];
+	snprintf(title, sizeof title, "Matrix group %zu: %s, %s on %s, pooled over %zu node%s",
+	         index + 1, g->cpu_model, g->workloads, g->placement, g->node_count,
+	         plural(g->node_count));
+	char *svg = svg_heatmap(title, "Rows: victims; columns: aggressors; each cell the victim's "
+	                        "slowdown beside the aggressor against it alone, pooled across the "
+	                        "nodes (hierarchical model), with the 95% interval of the pooled "
+	                        "slowdown; hatched cells have no verdict.",
+	                        (const char *const *)g->names, n, cells, "nodes");
+	free(cells);
+	return svg;
 }
+
+static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
+{
+	const struct fleet_matrix_group *g = &f->matrix_groups[index];
+	char *title = xasprintf("Matrix group %zu: %s, SMT %s, %zu %s on %s (%zu node%s)", index + 1,
+	                        g->cpu_model, g->smt, g->name_count, g->workloads, g->placement,
+	                        g->node_count, plural(g->node_count));
+	char *nodes = xstrdup(""), *longer;
+	for (size_t k = 0; k < g->node_count; k++) {
+		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
+		longer = xasprintf("%s%s %s (%s)", nodes, k ? "," : "", n->host, n->dir);
+		free(nodes);
+		nodes = longer;
+	}
+	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_para(d, DOC_ALL, "Nodes", NULL, NULL, "%s", nodes + 1);
+	doc_para(d, DOC_ALL, NULL, NULL, NULL, "Pooled slowdown of the victim (row) beside the "
+	         "aggressor (column), against the victim alone; 95%% interval; + slower, - faster, ? "
+	         "not enough data to say.");
+	matrix_table(d, g);
+	doc_figure(d, NULL, NULL, title, matrix_heatmap(g, index));
+	deviation_items(d, f, g);
+	free(title);
+	free(nodes);
+}
+
+/* ---- fleet.json ------------------------------------------------------------------------------ */
 
 static json_t *host_json(const struct fleet_host *h)
 {
+	const struct fleet_answer *a = &h->answer;
 	return json_pack("{s:s, s:s, s:I, s:o, s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, "
 	                 "s:b, s:o}",
-	                 "dir", h->dir, "host", h->host, "n", (json_int_t)h->n,
-	                 "ratio_mean", fleet_num_or_null(h->ratio_mean),
-	                 "ratio_ci", fleet_pair_json(h->ratio_ci),
-	                 "verdict", h->verdict, "cpu_model", h->cpu_model, "smt", h->smt,
+	                 "dir", h->dir, "host", h->host, "n", (json_int_t)a->n,
+	                 "ratio_mean", json_number_or_null(a->ratio_mean),
+	                 "ratio_ci", json_interval(a->ratio_ci),
+	                 "verdict", a->verdict, "cpu_model", h->cpu_model, "smt", h->smt,
 	                 "os_kernel", h->os_kernel, "workload", h->workload,
-	                 "comparison", h->comparison, "pooled", h->pooled,
-	                 "log_ratio_mean", fleet_num_or_null(h->log_mean),
-	                 "log_ratio_sd", fleet_num_or_null(h->log_sd), "outlier", h->outlier,
-	                 "others_predict_ci", h->loo_known ? fleet_pair_json(h->loo_ci) : json_null());
+	                 "comparison", h->comparison, "pooled", a->pooled,
+	                 "log_ratio_mean", json_number_or_null(a->log_mean),
+	                 "log_ratio_sd", json_number_or_null(a->log_sd), "outlier", a->outlier,
+	                 "others_predict_ci", a->loo_known ? json_interval(a->loo_ci) : json_null());
 }
 
-json_t *fleet_pooled_json(const struct fleet_pooled *p)
+static json_t *pooled_json(const struct fleet_pooled *p)
 {
 	/* The same keys either way (the contract drops none): nulls where nothing is pooled. */
 	if (!p->ok)
@@ -193,16 +404,16 @@ json_t *fleet_pooled_json(const struct fleet_pooled *p)
 		                 (json_int_t)p->nodes, "spread_ci", "log_ratio_mean", "log_ratio_ci",
 		                 "predictive_log_ci");
 	return json_pack("{s:f, s:o, s:f, s:o, s:I, s:o, s:f, s:o, s:o}",
-	                 "ratio_mean", p->ratio_mean, "ratio_ci", fleet_pair_json(p->ratio_ci),
-	                 "spread_mean", p->tau_mean, "predictive_ci", fleet_pair_json(p->predictive_ci),
-	                 "nodes", (json_int_t)p->nodes, "spread_ci", fleet_pair_json(p->tau_ci),
-	                 "log_ratio_mean", p->mu_mean, "log_ratio_ci", fleet_pair_json(p->mu_ci),
-	                 "predictive_log_ci", fleet_pair_json(p->predictive_log_ci));
+	                 "ratio_mean", p->ratio_mean, "ratio_ci", json_interval(p->ratio_ci),
+	                 "spread_mean", p->tau_mean, "predictive_ci", json_interval(p->predictive_ci),
+	                 "nodes", (json_int_t)p->nodes, "spread_ci", json_interval(p->tau_ci),
+	                 "log_ratio_mean", p->mu_mean, "log_ratio_ci", json_interval(p->mu_ci),
+	                 "predictive_log_ci", json_interval(p->predictive_log_ci));
 }
 
 /* Appends value (taken) to array; false when either is NULL or the append failed (a string
- * that is not UTF-8, out of memory): the caller reports it, never leaves the item out. */
-bool fleet_json_append(json_t *array, json_t *value)
+ * that is not UTF-8): the caller reports it, never leaves the item out. */
+static bool append(json_t *array, json_t *value)
 {
 	return value && array && json_array_append_new(array, value) == 0;
 }
@@ -213,8 +424,8 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 	bool ok = hosts && outliers;
 	for (size_t k = 0; ok && k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		ok = fleet_json_append(hosts, host_json(h))
-		     && (!h->outlier || fleet_json_append(outliers, json_string(h->dir)));
+		ok = append(hosts, host_json(h))
+		     && (!h->answer.outlier || append(outliers, json_string(h->dir)));
 	}
 	if (!ok) {
 		json_decref(hosts);
@@ -224,18 +435,89 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 	return json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
 	                 "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
 	                 "comparison", g->comparison, "settings", g->settings, "hosts", hosts, "pooled",
-	                 fleet_pooled_json(&g->pooled), "outliers", outliers,
+	                 pooled_json(&g->pooled), "outliers", outliers,
 	                 "outliers_judged", g->pooled.nodes >= FLEET_OUTLIER_MIN_NODES);
 }
 
-json_t *fleet_json(const struct fleet *f)
+static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group *g, size_t v,
+                         size_t a)
 {
-	json_t *groups = json_array(), *skipped = json_array(), *matrix = fleet_matrix_json(f);
+	const struct fleet_matrix_cell *cell = &g->cells[v * g->name_count + a];
+	json_t *nodes = json_array(), *outliers = json_array();
+	bool ok = nodes && outliers;
+	for (size_t k = 0; ok && k < g->node_count; k++) {
+		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
+		const struct fleet_answer *c = fleet_matrix_node_cell(n, g->names[v],
+		                                                                g->names[a]);
+		if (!c)
+			continue;
+		ok = append(nodes, json_pack(
+			     "{s:s, s:s, s:I, s:o, s:o, s:s, s:b, s:o, s:o, s:b, s:o}", "dir", n->dir,
+			     "host", n->host, "n", (json_int_t)c->n, "ratio_mean",
+			     json_number_or_null(c->settled ? c->ratio_mean : NAN), "ratio_ci",
+			     json_interval(c->ratio_ci),
+			     "verdict", c->verdict, "pooled", c->pooled,
+			     "log_ratio_mean", json_number_or_null(c->log_mean), "log_ratio_sd",
+			     json_number_or_null(c->log_sd), "outlier", c->outlier, "others_predict_ci",
+			     c->loo_known ? json_interval(c->loo_ci) : json_null()))
+		     && (!c->outlier || append(outliers, json_string(n->dir)));
+	}
+	if (!ok) {
+		json_decref(nodes);
+		json_decref(outliers);
+		return NULL;
+	}
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b}", "victim", g->names[v], "aggressor",
+	                 g->names[a], "verdict", cell->verdict, "pooled",
+	                 pooled_json(&cell->pooled),
+	                 "nodes", nodes, "outliers", outliers, "outliers_judged",
+	                 cell->pooled.nodes >= FLEET_OUTLIER_MIN_NODES);
+}
+
+static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matrix_group *g)
+{
+	json_t *names = json_array(), *nodes = json_array(), *cells = json_array();
+	bool ok = names && nodes && cells;
+	for (size_t k = 0; ok && k < g->name_count; k++)
+		ok = append(names, json_string(g->names[k]));
+	for (size_t k = 0; ok && k < g->node_count; k++) {
+		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
+		ok = append(nodes, json_pack("{s:s, s:s, s:s}", "dir", n->dir, "host",
+		                                        n->host, "os_kernel", n->os_kernel));
+	}
+	for (size_t v = 0; ok && v < g->name_count; v++)
+		for (size_t a = 0; ok && a < g->name_count; a++)
+			ok = append(cells, cell_json(f, g, v, a));
+	if (!ok) {
+		json_decref(names);
+		json_decref(nodes);
+		json_decref(cells);
+		return NULL;
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "cpu_model", g->cpu_model, "smt",
+	                 g->smt, "placement", g->placement, "workloads", g->workloads, "kernels",
+	                 names, "nodes", nodes, "cells", cells);
+}
+
+static json_t *matrix_groups_json(const struct fleet *f)
+{
+	json_t *groups = json_array();
+	for (size_t g = 0; groups && g < f->matrix_group_count; g++)
+		if (!append(groups, matrix_group_json(f, &f->matrix_groups[g]))) {
+			json_decref(groups);
+			return NULL;
+		}
+	return groups;
+}
+
+static json_t *fleet_json(const struct fleet *f)
+{
+	json_t *groups = json_array(), *skipped = json_array(), *matrix = matrix_groups_json(f);
 	bool ok = groups && skipped && matrix;
 	for (size_t g = 0; ok && g < f->group_count; g++)
-		ok = fleet_json_append(groups, group_json(f, &f->groups[g]));
+		ok = append(groups, group_json(f, &f->groups[g]));
 	for (size_t i = 0; ok && i < f->skipped_count; i++)
-		ok = fleet_json_append(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
+		ok = append(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
 		                               "reason", f->skipped[i].reason));
 	if (!ok) {
 		json_decref(groups);
@@ -247,99 +529,51 @@ json_t *fleet_json(const struct fleet *f)
 	                 "tool", "smtbench", "version", SMTBENCH_VERSION, "matrix_groups", matrix);
 }
 
-/* ---- fleet.md ------------------------------------------------------------------------------ */
 
-/* A table cell's text: a '|' would end the cell, so it is written \| (GitHub's escape, which
- * holds inside a code span too). */
-static void markdown_cell(FILE *out, const char *text)
+/* ---- the document --------------------------------------------------------------------------- */
+
+static void group_section(struct doc *d, const struct fleet *f, size_t index)
 {
-	for (; *text; text++) {
-		if (*text == '|')
-			fputc('\\', out);
-		fputc(*text, out);
-	}
+	const struct fleet_group *g = &f->groups[index];
+	char *title = group_title(g, index);
+	doc_heading(d, DOC_ALL, 2, NULL, title);
+	free(title);
+	if (!g->smt_question)
+		doc_para(d, DOC_ALL, NULL, NULL, "nosmt", "(no sibling placement was measured on these "
+		         "nodes: this is the best comparison they allow, not the SMT question)");
+	hosts_table(d, f, g);
+	pooled_items(d, g);
+	outlier_items(d, f, g);
 }
 
-static void markdown_row(FILE *out, const struct fleet_host *h)
+struct report *fleet_report(const struct fleet *f)
 {
-	struct format_ring ns = { .next = 0 };
-	double res = report_half_width(h->ratio_ci);
-	fputs("| ", out);
-	markdown_cell(out, h->host);
-	fprintf(out, "%s | ", h->outlier ? " **(disagrees)**" : "");
-	markdown_cell(out, h->os_kernel);
-	fprintf(out, " | %zu | %s | %s–%s | %s%s | `", h->n, host_mean(&ns, h, res),
-	        format_num(&ns, h->ratio_ci[0], res), format_num(&ns, h->ratio_ci[1], res),
-	        h->verdict, h->pooled ? "" : " (not pooled)");
-	markdown_cell(out, h->dir);
-	fputs("` |\n", out);
-}
-
-char *fleet_markdown(const struct fleet *f)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-	if (!out)
-		return NULL;
-	fprintf(out, "# smtbench fleet\n\n%zu node(s) in %zu group(s); ", f->host_count,
-	        f->group_count);
+	char nodes[160] = "", matrices[160] = "";
+	if (f->host_count || !f->matrix_node_count) /* a fleet of matrices alone: those only */
+		snprintf(nodes, sizeof nodes, "%zu node%s in %zu group%s; ", f->host_count,
+		         plural(f->host_count), f->group_count, plural(f->group_count));
 	if (f->matrix_node_count)
-		fprintf(out, "%zu matrix folder(s) in %zu matrix group(s); ", f->matrix_node_count,
-		        f->matrix_group_count);
-	fprintf(out, "%zu folder(s) skipped.\n", f->skipped_count);
-	for (size_t gi = 0; gi < f->group_count; gi++) {
-		const struct fleet_group *g = &f->groups[gi];
-		fprintf(out, "\n## ");
-		group_title(out, g, gi, "");
-		fprintf(out, "\n| host | kernel | n | ratio | 95%% CI | verdict | folder |\n"
-		        "|---|---|--:|--:|---|---|---|\n");
-		for (size_t k = 0; k < g->host_count; k++)
-			markdown_row(out, &f->hosts[g->hosts[k]]);
-		fprintf(out, "\n");
-		pooled_lines(out, g, "- ");
-		outlier_lines(out, f, g, "- ");
+		snprintf(matrices, sizeof matrices, "%zu matrix folder%s in %zu matrix group%s; ",
+		         f->matrix_node_count, plural(f->matrix_node_count), f->matrix_group_count,
+		         plural(f->matrix_group_count));
+	struct doc *d = doc_new("smtbench fleet: %s%s%zu folder%s skipped", nodes, matrices,
+	                        f->skipped_count, plural(f->skipped_count));
+	for (size_t i = 0; i < f->host_count; i++)
+		if (f->hosts[i].answer.outlier)
+			doc_para(d, DOC_FILES, NULL, NULL, "act", "Disagrees with its group: %s (%s): %s",
+			         f->hosts[i].host, f->hosts[i].dir, ACT);
+	for (size_t g = 0; g < f->group_count; g++)
+		group_section(d, f, g);
+	if (f->host_count) { /* runs' folders; matrix folders have their heat maps */
+		doc_heading(d, DOC_FILES, 2, NULL, "Forest plot");
+		doc_figure(d, "forest", NULL, "Forest plot", forest_plot(f));
 	}
-	fleet_matrix_print(f, out, true);
-	if (f->skipped_count) {
-		fprintf(out, "\n## Skipped\n\n");
-		for (size_t i = 0; i < f->skipped_count; i++)
-			fprintf(out, "- `%s`: %s\n", f->skipped[i].dir, f->skipped[i].reason);
-	}
-	if (fclose(out) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/* ---- writing ------------------------------------------------------------------------------- */
-
-int fleet_write_files(const struct fleet *f, const char *dir, char *err, size_t err_size)
-{
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		set_error(err, err_size, "%s: cannot create it: %s", dir, strerror(errno));
-		return -1;
-	}
-	char *texts[FLEET_FILE_COUNT] = { fleet_markdown(f), NULL, fleet_html(f) };
-	json_t *j = fleet_json(f);
-	char *dumped = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-	if (dumped)
-		texts[1] = text_printf("%s\n", dumped);
-	free(dumped);
-	json_decref(j);
-	int rc = 0;
-	for (size_t i = 0; i < FLEET_FILE_COUNT && rc == 0; i++) {
-		if (!texts[i]) {
-			set_error(err, err_size, "%s/%s: its text could not be made (out of "
-			                   "memory, or a name that is not UTF-8)", dir, fleet_file_names[i]);
-			rc = -1;
-		} else {
-			rc = fileio_write_atomic(dir, fleet_file_names[i], texts[i], strlen(texts[i]), err,
-			                         err_size);
-		}
-	}
-	for (size_t i = 0; i < FLEET_FILE_COUNT; i++)
-		free(texts[i]);
-	return rc;
+	for (size_t g = 0; g < f->matrix_group_count; g++)
+		matrix_section(d, f, g);
+	if (f->skipped_count)
+		doc_heading(d, DOC_ALL, 2, "skipped", "Skipped (not used)");
+	for (size_t i = 0; i < f->skipped_count; i++)
+		doc_item(d, DOC_ALL, NULL, NULL, "%s: %s", f->skipped[i].dir, f->skipped[i].reason);
+	doc_para(d, DOC_FILES, NULL, NULL, "muted", "Every number is in fleet.json.");
+	return report_new(d, fleet_json(f), "fleet", "Fleet report", NULL);
 }

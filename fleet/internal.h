@@ -1,51 +1,33 @@
 /*
- * internal.h — what the fleet's files share and nothing outside fleet/ sees: matrix folders
- * (fleet_matrix.c) read, grouped and pooled, and their parts of each report.
+ * internal.h — what fleet.c takes from walk.c and nothing outside fleet/ sees: the folders
+ * found under the folders given.
  */
 #ifndef SMTBENCH_FLEET_INTERNAL_H
 #define SMTBENCH_FLEET_INTERNAL_H
 
-#include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
+#include <sys/types.h>
 
-#include <jansson.h>
+/* A folder found: a results folder to read, or one that cannot be read (reason set). */
+struct found {
+	char *path;                /* as found: what is opened */
+	char *shown;               /* as reported (escaped) */
+	char *reason;              /* why it is skipped without reading it, or NULL */
+	dev_t dev;                 /* the folder's identity: two paths to one folder (a link, */
+	ino_t ino;                 /* the same folder given twice) are one node */
+};
 
-#include "fleet/fleet.h"
+struct found_list {
+	struct found *items;       /* in path order */
+	size_t count;
+};
 
-struct matrix_report;
-
-/* A matrix folder's node from its report (report/matrix.h) and meta.json; the machine's words
- * (host, CPU model, SMT state, kernel) as fleet.c reads them for a run. -1 on out of memory. */
-int fleet_matrix_node_fill(struct fleet_matrix_node *n, const char *dir, const char *host,
-                           const char *cpu_model, const char *smt, const char *os_kernel,
-                           const struct matrix_report *rep);
-void fleet_matrix_node_release(struct fleet_matrix_node *n);
-
-/* Groups f->matrix_nodes and pools every cell of each group. -1 on out of memory. */
-int fleet_matrix_build_groups(struct fleet *f);
-/* Releases the matrix nodes and groups. */
-void fleet_matrix_release(struct fleet *f);
-
-/* The matrix groups in the terminal report (markdown: in fleet.md's), after the run groups. */
-void fleet_matrix_print(const struct fleet *f, FILE *out, bool markdown);
-/* fleet.json's "matrix_groups"; NULL when any part could not be made. */
-json_t *fleet_matrix_json(const struct fleet *f);
-/* fleet.html's part: per group its heat map and the nodes that deviate. -1 on out of memory. */
-int fleet_matrix_html(const struct fleet *f, FILE *out);
-
-/* The normal summary (mean, sd) of a comparison's log-ratio posterior (fleet.c). */
-struct analysis_comparison;
-void fleet_log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd);
-
-/* fleet.json's pieces (fleet_report.c): a number or null when not finite; a pair of them; a
- * pooled answer with the same keys either way (nulls where nothing is pooled); appending a
- * new value to an array, false when either is NULL or the append failed. */
-json_t *fleet_num_or_null(double v);
-json_t *fleet_pair_json(const double v[2]);
-json_t *fleet_pooled_json(const struct fleet_pooled *p);
-bool fleet_json_append(json_t *array, json_t *value);
-
-/* Shared with fleet_report.c: what to check on a node that deviates. */
-extern const char fleet_act[];
+/* Every results folder (a folder holding meta.json or samples.csv) under the folders given (a
+ * given folder may itself be one), and every folder that cannot be searched, with why (walk.c
+ * says what is searched, and how links are followed). 0, or -1 with err for a given path that
+ * is not a folder that can be read. The list is the caller's (found_list_release). */
+int fleet_find(char *const *dirs, size_t count, struct found_list *out, char *err,
+               size_t err_size);
+void found_list_release(struct found_list *l);
 
 #endif

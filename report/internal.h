@@ -1,34 +1,25 @@
 /*
- * internal.h — what the report layer's .c files share among themselves. Not an interface:
- * nothing outside report/ includes it (tests/tools/check_layers.py). Other layers use
- * report.h, output.h, format.h and svg.h.
+ * internal.h — what the report layer's files share among themselves: a run's model, which the
+ * run builder (run.c) makes and its plots (svg_plots.c) draw. Not an interface: nothing outside
+ * report/ includes it (tests/tools/check_layers.py).
  */
 #ifndef SMTBENCH_REPORT_INTERNAL_H
 #define SMTBENCH_REPORT_INTERNAL_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include <jansson.h>
 
 #include "analysis/analysis.h"
-#include "common/error.h"
-#include "common/text.h"
-#include "report/format.h"
-#include "report/report.h"
-#include "report/svg.h"
-
-/* The accounting control (same-pu vs solo) fails only outside 1 ± this many percent (a ROPE,
- * when given, takes its place): see control_failed in report.c. */
-#define REPORT_CONTROL_TOLERANCE_PCT 1.0
 
 /* One placement as the report shows it: the pair it ran on (meta.json) and its numbers. */
-struct report_placement {
-	char *name;
+struct run_placement {
+	const char *name;          /* the dataset group's */
 	int pus[2];
 	int npus;                  /* 0: not recorded */
 	int core;                  /* -1: not recorded */
-	char *shares;              /* deepest object the pair shares, or NULL */
+	const char *shares;        /* deepest object the pair shares (meta.json's), or NULL */
 	size_t n;                  /* analysed samples */
 	double mean_s;             /* sample mean; NAN for n == 0 */
 	bool has_mu;               /* a comparison gave its posterior */
@@ -38,63 +29,46 @@ struct report_placement {
 	size_t freq_n;
 };
 
-struct report {
-	char *dir;                 /* as given: for opening and writing its files */
-	char *shown_dir;           /* the same escaped (text_escape), for every output */
-	char *files_dir;           /* where report_write_files writes (report --out); NULL: dir */
-	char *shown_files_dir;     /* the same escaped; NULL: shown_dir */
-	bool exclude_contaminated; /* asked to leave out trials that shared their CPUs */
+/* A results folder of a run, analysed: what every part of its report is made of. */
+struct run_model {
+	struct results_folder *folder;     /* borrowed */
+	const json_t *meta;                /* the folder's shown (escaped) meta.json, or NULL */
+	bool exclude_contaminated;
 	struct analysis_dataset *data;
 	struct analysis_result *result;
-	json_t *meta;              /* NULL without a readable meta.json */
-	char *meta_problem;        /* meta.json present but not a JSON object: why; else NULL */
-	char *workload;            /* the role-a workload's name, or NULL */
-	char *beside_workload;     /* the role-b workload's name (run beside, not measured), or NULL */
-	struct report_placement *placements; /* one per dataset group, same order */
+	const struct analysis_comparison *headline;
+	struct run_placement *placements;  /* one per dataset group, same order */
 	size_t placement_count;
-	int headline;              /* index into result->comparisons */
-	bool no_sibling;           /* no sibling placement was measured */
-	char *no_sibling_reason;   /* why, from meta.json's skipped placements, or NULL */
-	char *headline_text;
-	char *smt_yield_text;      /* output_smt_yield_sentence, or NULL when not known */
+	bool no_sibling;                   /* no sibling placement was measured */
+	const char *no_sibling_reason;     /* why, from meta.json's skipped placements, or NULL */
 	/* A folder judged by wall time (run --one-process): the headline comparison again by user
-	 * CPU time (its threads' CPU time together), which every output states after the answer;
-	 * NULL when the folder is judged by user time or that comparison cannot be made. */
-	char *user_time_text;
+	 * CPU time (its threads' CPU time together); known false otherwise. */
+	bool user_known;
 	double user_ratio_mean, user_ratio_ci[2];
-	char **sentences;          /* one per comparison, same order */
-	char **warnings;
-	size_t warning_count;
-	char *machine;             /* one line */
 };
 
-/* What the sentences say was measured: "each copy of `nop`", or with a second workload beside
- * it "`nop` (run beside `pause`)". A new string (caller frees); NULL on out of memory. */
-char *report_subject(const struct report *rep);
-
-/* Why the run stopped, as meta.json's stop_reason records it, in one sentence into buf ("" when
- * meta.json has none: an older folder, a failed run, or files); returns buf. */
-const char *report_stop_text(const struct report *rep, char *buf, size_t size);
-/* The paragraph every output puts before the answer when no sibling placement was measured
- * (rep->no_sibling): why, and that the answer below is what this run can say. Into buf. */
-const char *report_no_sibling_text(const struct report *rep, char *buf, size_t size);
-
-/* With exclude_contaminated, how many trials were left out and why, in one sentence into buf
- * ("" without it); returns buf. */
-const char *report_exclusion_text(const struct report *rep, char *buf, size_t size);
-
-/* Display helpers. */
-const char *report_unit_label(const struct report *rep); /* "trial" or "process" */
+/* "trial" or "process": what one sample is. */
+const char *run_unit_label(const struct run_model *m);
 /* The time a sample is, by the folder's metric: "user CPU time" or "wall time". */
-const char *report_metric_label(const struct report *rep);
-/* The placement's row of the terminal/markdown tables. */
-const struct report_placement *report_find_placement(const struct report *rep, const char *name);
+const char *run_metric_label(const struct run_model *m);
 
-/* report.md (report_text.c) as a new string; NULL on out of memory. */
-char *report_markdown(const struct report *rep);
+/* The builders of report_folder (report.c dispatches by the folder's kind): a run's report
+ * (run.c) and a matrix's (matrix.c). NULL with err. */
+struct report_options;
+struct results_folder;
+struct report *run_report(struct results_folder *f, const struct report_options *o, char *err,
+                          size_t err_size);
+struct report *matrix_report(struct results_folder *f, const struct report_options *o,
+                             char *err, size_t err_size);
 
-/* The HTML page (report_html.c) as a new string; NULL on out of memory. */
-char *report_html(const struct report *rep, const char *posterior_svg,
-                  const char *run_order_svg, const char *samples_svg);
+/* The files a report of stem writes, in order (STEM.md, STEM.json, each figure's, STEM.html),
+ * as a JSON array of names. */
+struct doc;
+json_t *report_files(const struct doc *d, const char *stem);
+
+/* The run's three plots, new SVG strings (svg_plots.c). */
+char *plot_posterior(const struct run_model *m);
+char *plot_run_order(const struct run_model *m);
+char *plot_samples(const struct run_model *m);
 
 #endif

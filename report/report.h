@@ -1,13 +1,12 @@
 /*
- * report.h — the reports of a results folder: the terminal summary, report.md, report.json,
- * three SVG plots and report.html, all from DIR/samples.csv and (optionally) DIR/meta.json.
+ * report.h — every report smtbench writes or prints, each built once, by one builder, as a
+ * document (report/doc.h) with its JSON beside it: a results folder's (a run's or a matrix's,
+ * by the folder's kind: report_folder), analyze's (analyze_doc, analyze_json); fleet/ makes its
+ * own the same way (report_new). One text, one Markdown and one HTML renderer write them all.
  *
- * A report is built once (report_new: load, analyse, gather the machine and the pairs) and then
- * printed or written. Nothing here exits, and it prints only to the stream it is given (the
- * summary) or to the files it is asked to write: failures return NULL or -1 with one line in
- * err[err_size] (no trailing newline).
- * Ownership: report_new's result is the caller's, released by report_free(&p).
- * Times are in seconds, frequencies in MHz.
+ * Nothing here prints unless asked to (report_print) or exits but on out of memory: failures
+ * return NULL or -1 with one line in err. Ownership: a report is the caller's, released by
+ * report_free(&r).
  */
 #ifndef SMTBENCH_REPORT_REPORT_H
 #define SMTBENCH_REPORT_REPORT_H
@@ -18,98 +17,83 @@
 
 #include <jansson.h>
 
-struct report;
+struct doc;
+struct results_folder;
+struct analysis_result;
 
-/* The files report_write_files() writes into the folder, in this order. */
-#define REPORT_FILE_COUNT 6
-extern const char *const report_file_names[REPORT_FILE_COUNT];
+struct report {
+	struct doc *doc;
+	json_t *json;              /* STEM.json */
+	const char *stem;          /* the files' name: "report" (report.md, report.json, ...) */
+	const char *lead;          /* the sentence that names the files begins so: "Report" */
+	char *rewrite;             /* the command that writes the files again, shown when they
+	                            * could not be written; NULL: none */
+};
 
-/*
- * Loads DIR/samples.csv and DIR/meta.json (absent or unreadable meta.json: the report says
- * "not recorded"; present but not a JSON object: also one warning naming the file and the
- * JSON error), runs the default analysis (normal model, unit trial) and prepares the
- * summary. Returns NULL with a message when samples.csv cannot be read or holds no two
- * placements with two samples each.
- */
-struct report *report_new(const char *dir, char *err, size_t err_size);
+/* A report made of its parts (taken). */
+struct report *report_new(struct doc *doc, json_t *json, const char *stem, const char *lead,
+                          char *rewrite);
+void report_free(struct report **r);
 
-/* The same; with exclude_contaminated, the trials that shared their CPUs (foreign CPU time or
- * steal above ANALYSIS_CONTAMINATED_SHARE of the trial's duration) are left out of the analysis
- * (analysis_load_folder_excluding), and every format says how many. rope_pct: the region of
- * practical equivalence, ±%, as `analyze --rope` takes it (report --rope); NAN for none. */
-struct report *report_new_excluding(const char *dir, bool exclude_contaminated, double rope_pct,
-                                    char *err, size_t err_size);
-
-/*
- * The terminal summary: the machine and the pairs used, per placement n / mean / interval, the
- * headline comparison as one sentence, the other comparisons, then warnings. Returns 0, or -1
- * when writing failed.
- */
-int report_print_summary(const struct report *rep, bool files_written, FILE *out);
-
-/* The headline sentence alone (what the summary, report.md and report.html lead with). Owned
- * by the report. */
-const char *report_headline(const struct report *rep);
+struct report_options {
+	bool exclude_contaminated; /* leave out the trials that shared their CPUs (foreign CPU time
+	                            * or steal above ANALYSIS_CONTAMINATED_SHARE of the trial's
+	                            * duration); every format says how many */
+	double rope_pct;           /* the region of practical equivalence, ±%, as analyze --rope
+	                            * takes it; NAN: none (a matrix: the one it was run with) */
+};
 
 /*
- * Writes report.md, report.json, posterior.svg, run-order.svg, samples.svg and report.html into
- * the folder, each atomically (a temporary file renamed over the old one). Returns 0, or -1 with
- * a message naming the file that could not be written.
+ * The report of a results folder (borrowed until report_free): a run's (the answer, the
+ * placements, the comparisons, the warnings, three plots: report.md, report.json,
+ * posterior.svg, run-order.svg, samples.svg, report.html) or a matrix's (the safe pairs, the
+ * cells, sensitivity and contentiousness, the heat map: report.md, report.json, heatmap.svg,
+ * report.html). meta.json is optional (absent: the machine and the pairs read "not
+ * recorded"; damaged: also a warning naming it). NULL with a message when samples.csv cannot
+ * be read or holds nothing to compare.
  */
-int report_write_files(const struct report *rep, char *err, size_t err_size);
-/* Writes the files into out_dir instead of the results folder (report --out: a folder that is
- * read-only, or kept pristine), and the summary names them there. 0, or -1 on out of memory. */
-int report_set_files_dir(struct report *rep, const char *out_dir);
+struct report *report_folder(struct results_folder *f, const struct report_options *o,
+                             char *err, size_t err_size);
 
-/* The SVG plots as new strings (caller frees); NULL on out of memory. Also written by
- * report_write_files; exposed for tests and for `docs/` examples. */
-char *report_svg_posterior(const struct report *rep);
-char *report_svg_run_order(const struct report *rep);
-char *report_svg_samples(const struct report *rep);
-
-void report_free(struct report **p);
-
-/* ---- what fleet reads of a report --------------------------------------------------------- */
+/* The comparison a run's report leads with, and fleet pools: sibling vs non-sibling where both
+ * ran; without a sibling placement, non-sibling's comparison; else the first. */
+struct analysis_comparison;
 struct analysis_dataset;
-struct analysis_comparison;
-/* The dataset the report was made from; borrowed, valid until report_free. */
-const struct analysis_dataset *report_dataset(const struct report *rep);
-/* The headline comparison (sibling vs non-sibling where both ran); borrowed likewise. */
-const struct analysis_comparison *report_headline_comparison(const struct report *rep);
-/* Half the width of an interval, the resolution its numbers are shown with. */
-double report_half_width(const double ci[2]);
-/* meta's string member key, or NULL (meta NULL, key absent or not a string). */
-const char *report_meta_string(const json_t *meta, const char *key);
+const struct analysis_comparison *report_headline(const struct analysis_result *r,
+                                                  const struct analysis_dataset *d);
 
-/* ---- building blocks, exposed for tests ---------------------------------------------------- */
+/* A matrix's folder's cells compared as its report compares them (in the order meta.json lists
+ * its workloads; with the ROPE it was run with), for fleet; *commands: its workloads are named
+ * commands (matrix --commands), not kernels. The caller frees it (analysis_matrix_free). NULL
+ * with err. */
+struct analysis_matrix;
+struct analysis_matrix *report_matrix_cells(struct results_folder *f, bool *commands, char *err,
+                                            size_t err_size);
 
-struct analysis_comparison;
+/* Writes STEM.md, STEM.json, each figure's file and STEM.html into dir, each atomically (a
+ * temporary file renamed over the old one). 0, or -1 with err naming the file. */
+int report_write(const struct report *r, const char *dir, char *err, size_t err_size);
+/* The report on a terminal (text). 0, or -1 when writing failed. */
+int report_print(const struct report *r, FILE *out);
+/* After it, where its files are: "Report: DIR/report.html (open it in a browser); also ...",
+ * or with dir NULL that they were not written and how to write them. */
+int report_print_files(const struct report *r, const char *dir, FILE *out);
 
-/*
- * The slowdown mu_A / mu_B as the posterior plot draws it: 161 equal bins around its 95%
- * interval, each bin's probability the rise of the ratio's CDF across it (the marginals of mu
- * read as piecewise uniform), so the density is smooth. New arrays *values (bin centres) and
- * *probs, *count entries, the caller's to free. Returns -1 when the ratio is undefined (B's mu
- * not above 0, an empty interval) or on out of memory.
- */
+/* analyze's answer for a person, as a document (for the terminal), and the --json contract
+ * (two files: the comparison object itself, plus "diagnostics"; a folder or a hyperfine export:
+ * {"source", "unit", "model", "comparisons": [...], "groups": [...], ...}). */
+struct doc *analyze_doc(const struct analysis_result *r);
+json_t *analyze_json(const struct analysis_result *r);
+/* The document on out (text). 0, or -1 when writing failed. */
+int analyze_print(FILE *out, const struct analysis_result *r);
+
+/* Drawing helpers exposed for tests: the slowdown mu_A / mu_B as the posterior plot draws it
+ * (161 equal bins around its 95% interval, each bin's probability the rise of the ratio's CDF
+ * across it: new arrays the caller frees; -1 when the ratio is undefined), and "nice" axis
+ * ticks covering [lo, hi] (1, 2 or 5 times a power of ten; the count, at least 1; 0 for
+ * non-finite input, max_ticks < 2, or a range the doubles cannot tick). */
 int report_ratio_distribution(const struct analysis_comparison *c, double **values,
                               double **probs, size_t *count);
-
-/*
- * "Nice" axis ticks covering [lo, hi]: a step of 1, 2 or 5 times a power of ten chosen so that
- * at most max_ticks ticks fall in the range; writes the first tick (>= lo), the step, and
- * returns the tick count (at least 1; lo == hi is widened first). Returns 0 for non-finite
- * input, max_ticks < 2, or a range the doubles cannot tick (subnormal, or wider than DBL_MAX).
- */
 int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double *step);
-
-/* Writes text to out with &, <, >, " and ' escaped for XML and HTML. */
-void report_xml_escape(FILE *out, const char *text);
-
-/* The head of every self-contained HTML page (report.html of a run or a matrix, fleet.html),
- * written once here: the doctype, UTF-8, the viewport, <title>title what</title> with the
- * page's own style sheet, then <body> and <h1>title what</h1>. what (escaped) may be NULL. */
-void report_html_begin(FILE *out, const char *title, const char *what, const char *style_sheet);
-
 
 #endif

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/internal.h"
+#include "report/report.h"
+#include "report/svg.h"
 #include "common/placements.h"
 
 int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double *step)
@@ -54,16 +55,6 @@ int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double
 	return n;
 }
 
-char *svg_finish(FILE *out, char **buf)
-{
-	if (fclose(out) != 0) {
-		free(*buf);
-		*buf = NULL;
-		return NULL;
-	}
-	return *buf;
-}
-
 void report_xml_escape(FILE *out, const char *text)
 {
 	for (const char *p = text ? text : ""; *p; p++) {
@@ -81,19 +72,6 @@ void report_xml_escape(FILE *out, const char *text)
 				fputc(*p, out);
 		}
 	}
-}
-
-void report_html_begin(FILE *out, const char *title, const char *what, const char *style_sheet)
-{
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-	      out);
-	report_xml_escape(out, title);
-	report_xml_escape(out, what);
-	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style_sheet);
-	report_xml_escape(out, title);
-	report_xml_escape(out, what);
-	fputs("</h1>\n", out);
 }
 
 /* Styles are the placement registry's rows (common/placements.h); other names (two-file

@@ -6,11 +6,12 @@
 #define SMTBENCH_REPORT_SVG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
-/* Closes the memstream a plot was written into and hands over its text (open_memstream sets
- * *buf only at the close); NULL, the text freed, when writing it failed. */
-char *svg_finish(FILE *out, char **buf);
+/* Writes text to out with &, <, >, " and ' escaped for XML and HTML (a control character, which
+ * XML 1.0 cannot hold, as '?'). */
+void report_xml_escape(FILE *out, const char *text);
 
 /* A stable 0..4 palette and marker index for a placement name (the registry's order). */
 int svg_placement_style(const char *name);
@@ -35,5 +36,19 @@ void svg_text(FILE *out, double x, double y, const char *anchor, int size, const
               const char *text);
 void svg_begin(FILE *out, int width, int height, const char *title, const char *desc);
 void svg_end(FILE *out);
+
+/* One cell of a heat map. */
+struct svg_heat_cell {
+	bool settled;           /* ratio_mean and ratio_ci are the data's: printed and coloured */
+	bool decided;           /* it has a verdict (slower, faster, practically the same) */
+	double ratio_mean, ratio_ci[2];
+	size_t n;               /* what it rests on (blocks, nodes), printed when not settled */
+};
+
+/* The heat map of count workloads named names[], cells[v * count + g] the victim v beside the
+ * aggressor g; a cell that is not settled grey with "?" and its n in unit ("blocks", "nodes");
+ * one not decided hatched. A new SVG string (heatmap.c). */
+char *svg_heatmap(const char *title, const char *description, const char *const *names,
+                  size_t count, const struct svg_heat_cell *cells, const char *unit);
 
 #endif

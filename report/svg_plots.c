@@ -11,7 +11,11 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "common/alloc.h"
 #include "report/internal.h"
+#include "report/report.h"
+#include "report/svg.h"
+#include "report/words.h"
 
 enum { WIDTH = 780, LEFT = 90, RIGHT = 30 };
 
@@ -282,20 +286,19 @@ static void fill_curve(struct curve *c, const struct analysis_dist *d, const dou
 
 /* The posterior of each side's mean: one panel with both curves when both stay wide enough
  * on a shared axis, otherwise one panel each. Returns the panels written. */
-static int mean_panels(const struct report *rep, const struct analysis_comparison *c,
+static int mean_panels(const struct run_model *m, const struct analysis_comparison *c,
                        const char *grid_note, struct curve mu[2], struct panel *panels)
 {
-	const char *unit = report_unit_label(rep);
+	const char *unit = run_unit_label(m);
 	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
 	for (int s = 0; s < 2; s++) {
-		char ci[100], m[48];
-		double res = fabs(sides[s]->mu_ci[1] - sides[s]->mu_ci[0]) / 2;
+		struct format_ring ns = { .next = 0 };
+		double res = half_width(sides[s]->mu_ci);
 		fill_curve(&mu[s], &sides[s]->mu, sides[s]->mu_ci, sides[s]->mu_mean,
 		           svg_placement_style(sides[s]->name));
 		snprintf(mu[s].label, sizeof mu[s].label, "%s (n = %zu): mean %s s%s, 95%% CI %s s",
-		         sides[s]->name, sides[s]->n, format_number(m, sizeof m, sides[s]->mu_mean, res),
-		         grid_note,
-		         format_interval(ci, sizeof ci, sides[s]->mu_ci, res));
+		         sides[s]->name, sides[s]->n, format_num(&ns, sides[s]->mu_mean, res), grid_note,
+		         format_ci(&ns, sides[s]->mu_ci, res));
 	}
 	double alo, ahi, blo, bhi;
 	curve_range(&mu[0], &alo, &ahi);
@@ -309,9 +312,9 @@ static int mean_panels(const struct report *rep, const struct analysis_compariso
 		p->ncurves = shared ? 2 : 1;
 		p->ref = NAN;
 		snprintf(p->title, sizeof p->title, "Posterior of the mean %s per %s%s%s",
-		         report_metric_label(rep), unit, shared ? "" : ": ",
+		         run_metric_label(m), unit, shared ? "" : ": ",
 		         shared ? "" : sides[s]->name);
-		snprintf(p->x_title, sizeof p->x_title, "mean %s per %s (s)", report_metric_label(rep),
+		snprintf(p->x_title, sizeof p->x_title, "mean %s per %s (s)", run_metric_label(m),
 		         unit);
 	}
 	return np;
@@ -321,13 +324,12 @@ static void difference_panel(const struct analysis_comparison *c, const char *me
                              const char *grid_note,
                              struct curve *diff, struct panel *p)
 {
-	char ci[100], m[48];
-	double res = fabs(c->diff_ci[1] - c->diff_ci[0]) / 2;
+	struct format_ring ns = { .next = 0 };
+	double res = half_width(c->diff_ci);
 	fill_curve(diff, &c->diff, c->diff_ci, c->diff_mean, 2);
 	snprintf(diff->label, sizeof diff->label, "%s − %s: mean %s s%s, 95%% CI %s s; "
-	         "P(%s slower) = %.2f", c->a.name, c->b.name,
-	         format_number(m, sizeof m, c->diff_mean, res), grid_note,
-	         format_interval(ci, sizeof ci, c->diff_ci, res), c->a.name, c->p_a_gt_b);
+	         "P(%s slower) = %.2f", c->a.name, c->b.name, format_num(&ns, c->diff_mean, res),
+	         grid_note, format_ci(&ns, c->diff_ci, res), c->a.name, c->p_a_gt_b);
 	p->curves = diff;
 	p->ncurves = 1;
 	p->ref = 0;
@@ -346,8 +348,8 @@ static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
 	size_t rn = 0;
 	if (!isfinite(c->ratio_mean) || report_ratio_distribution(c, rv, rp, &rn) != 0)
 		return false;
-	char ci[100], m[48];
-	double res = fabs(c->ratio_ci[1] - c->ratio_ci[0]) / 2;
+	struct format_ring ns = { .next = 0 };
+	double res = half_width(c->ratio_ci);
 	ratio->values = *rv;
 	ratio->probs = *rp;
 	ratio->count = rn;
@@ -356,8 +358,8 @@ static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
 	ratio->mean = c->ratio_mean;
 	ratio->style = 3;
 	snprintf(ratio->label, sizeof ratio->label, "%s / %s: mean %s×%s, 95%% CI %s×",
-	         c->a.name, c->b.name, format_number(m, sizeof m, c->ratio_mean, res), grid_note,
-	         format_interval(ci, sizeof ci, c->ratio_ci, res));
+	         c->a.name, c->b.name, format_num(&ns, c->ratio_mean, res), grid_note,
+	         format_ci(&ns, c->ratio_ci, res));
 	p->curves = ratio;
 	p->ncurves = 1;
 	p->ref = 1;
@@ -377,9 +379,7 @@ static char *posterior_svg(const struct analysis_comparison *c, const struct pan
 		height += panel_height(&panels[i]) + 14;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
-		return NULL;
+	FILE *out = xmemstream(&buf, &len);
 	char title[300];
 	snprintf(title, sizeof title, "Posterior distributions: %s vs %s", c->a.name, c->b.name);
 	svg_begin(out, WIDTH, (int)ceil(height), title,
@@ -393,21 +393,21 @@ static char *posterior_svg(const struct analysis_comparison *c, const struct pan
 		top += panel_height(&panels[i]) + 14;
 	}
 	svg_end(out);
-	return svg_finish(out, &buf);
+	return xmemstream_close(out, &buf);
 }
 
-char *report_svg_posterior(const struct report *rep)
+char *plot_posterior(const struct run_model *m)
 {
-	const struct analysis_comparison *c = &rep->result->comparisons[rep->headline];
+	const struct analysis_comparison *c = m->headline;
 	/* Too few samples: the means drawn are the grid's, and the legends say so. */
 	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
 	struct curve mu[2], diff, ratio;
 	struct panel panels[4];
 	memset(panels, 0, sizeof panels);
-	int np = mean_panels(rep, c, grid_note, mu, panels);
-	difference_panel(c, report_metric_label(rep), grid_note, &diff, &panels[np++]);
+	int np = mean_panels(m, c, grid_note, mu, panels);
+	difference_panel(c, run_metric_label(m), grid_note, &diff, &panels[np++]);
 	double *rv = NULL, *rp = NULL;
-	if (ratio_panel(c, report_metric_label(rep), grid_note, &ratio, &panels[np], &rv, &rp))
+	if (ratio_panel(c, run_metric_label(m), grid_note, &ratio, &panels[np], &rv, &rp))
 		np++;
 	char *svg = posterior_svg(c, panels, np);
 	free(rv);
@@ -488,15 +488,46 @@ static void x_grid(FILE *out, const struct svg_axis *x, double top, double botto
 	}
 }
 
+/* A placement's trials in run order: warm-ups grey and hollow, outliers ringed, a far-off
+ * warm-up pinned inside the edge with its value. */
+static void run_order_markers(FILE *out, const struct analysis_dataset *d, int group,
+                              const struct svg_axis *x, const struct svg_axis *y, double r)
+{
+	int style = svg_placement_style(d->groups[group].name);
+	const char *color = svg_color(style);
+	double lo = y->lo, hi = y->hi, plot_top = y->p1, plot_bottom = y->p0;
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		if (pt->group != group)
+			continue;
+		double px = svg_map(x, (double)pt->trial), v = pt->value_s;
+		/* Off the scale (only a far-off warm-up can be): pinned inside the edge, labelled. */
+		bool above = v > hi, below = v < lo;
+		double py = above ? plot_top + r + 3 : below ? plot_bottom - r - 3 : svg_map(y, v);
+		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
+		if (above || below) {
+			char value[48], note[80];
+			snprintf(note, sizeof note, "%s %s s", above ? "↑" : "↓",
+			         format_number(value, sizeof value, v, fabs(v) * 0.01));
+			bool right_half = px > (RUN_LEFT + WIDTH - RIGHT) / 2.0;
+			svg_text(out, px + (right_half ? -r - 4 : r + 4), py + 4,
+			         right_half ? "end" : "start", 11, NULL, note);
+		}
+		if (pt->outlier)
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
+			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
+	}
+}
+
 /* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
  * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
-static void run_order_panel(FILE *out, const struct report *rep, int group,
+static void run_order_panel(FILE *out, const struct run_model *m, int group,
                             const struct svg_axis *x, double top, double plot_h, double r)
 {
-	const struct analysis_dataset *d = rep->data;
+	const struct analysis_dataset *d = m->data;
 	const struct analysis_group *grp = &d->groups[group];
-	const struct report_placement *pl = (size_t)group < rep->placement_count
-	                                    ? &rep->placements[group] : NULL;
+	const struct run_placement *pl = (size_t)group < m->placement_count
+	                                    ? &m->placements[group] : NULL;
 	int style = svg_placement_style(grp->name);
 	const char *color = svg_color(style);
 	double lo, hi;
@@ -533,30 +564,10 @@ static void run_order_panel(FILE *out, const struct report *rep, int group,
 		        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, py, WIDTH - RIGHT,
 		        py, color);
 	}
-	for (size_t i = 0; i < d->point_count; i++) {
-		const struct analysis_point *pt = &d->points[i];
-		if (pt->group != group)
-			continue;
-		double px = svg_map(x, (double)pt->trial), v = pt->value_s;
-		/* Off the scale (only a far-off warm-up can be): pinned inside the edge, labelled. */
-		bool above = v > hi, below = v < lo;
-		double py = above ? plot_top + r + 3 : below ? plot_bottom - r - 3 : svg_map(&y, v);
-		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
-		if (above || below) {
-			char value[48], note[80];
-			snprintf(note, sizeof note, "%s %s s", above ? "↑" : "↓",
-			         format_number(value, sizeof value, v, fabs(v) * 0.01));
-			bool right_half = px > (RUN_LEFT + WIDTH - RIGHT) / 2.0;
-			svg_text(out, px + (right_half ? -r - 4 : r + 4), py + 4,
-			         right_half ? "end" : "start", 11, NULL, note);
-		}
-		if (pt->outlier)
-			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
-			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
-	}
+	run_order_markers(out, d, group, x, &y, r);
 	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", report_metric_label(rep),
-	         report_unit_label(rep));
+	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", run_metric_label(m),
+	         run_unit_label(m));
 	svg_y_axis(out, &y, RUN_LEFT, ytitle, true);
 	fputs("</g>\n", out);
 }
@@ -565,15 +576,15 @@ static void run_order_panel(FILE *out, const struct report *rep, int group,
  * hits a block's placements alike cancels here, while a block effect that does not cancel (a
  * trend, a step) shows. The band is the ratio's 95% interval, the dashed line its mean. NULL
  * when there is nothing to draw (unpaired, or out of memory); else the points, *n of them. */
-static struct analysis_block_ratio *block_ratio_points(const struct report *rep, long *n)
+static struct analysis_block_ratio *block_ratio_points(const struct run_model *m, long *n)
 {
-	const struct analysis_comparison *c = report_headline_comparison(rep);
-	int ia = analysis_dataset_find(rep->data, c->a.name);
-	int ib = analysis_dataset_find(rep->data, c->b.name);
+	const struct analysis_comparison *c = m->headline;
+	int ia = analysis_dataset_find(m->data, c->a.name);
+	int ib = analysis_dataset_find(m->data, c->b.name);
 	struct analysis_block_ratio *points = NULL;
 	if (c->design != ANALYSIS_DESIGN_PAIRED || ia < 0 || ib < 0)
 		return NULL;
-	*n = analysis_block_ratios(&rep->data->groups[ia], &rep->data->groups[ib], &points);
+	*n = analysis_block_ratios(&m->data->groups[ia], &m->data->groups[ib], &points);
 	if (*n <= 0) {
 		free(points);
 		return NULL;
@@ -581,11 +592,11 @@ static struct analysis_block_ratio *block_ratio_points(const struct report *rep,
 	return points;
 }
 
-static void block_ratio_panel(FILE *out, const struct report *rep,
+static void block_ratio_panel(FILE *out, const struct run_model *m,
                               const struct analysis_block_ratio *points, long n,
                               const struct svg_axis *x, double top, double plot_h, double r)
 {
-	const struct analysis_comparison *c = report_headline_comparison(rep);
+	const struct analysis_comparison *c = m->headline;
 	double lo = fmin(c->ratio_ci[0], 1.0), hi = fmax(c->ratio_ci[1], 1.0);
 	for (long i = 0; i < n; i++) {
 		lo = fmin(lo, points[i].ratio);
@@ -658,10 +669,10 @@ static double run_order_legend(FILE *out, const struct analysis_dataset *d, cons
 enum { RUN_PANEL_GAP = 18, RUN_X_AXIS_H = 56 };
 
 /* The body of the plot (legend, a panel per placement, the per-block ratio panel, the x axis)
- * as a new string; *height gets the plot's height. NULL on out of memory. */
-static char *run_order_body(const struct report *rep, const char *title, double *height)
+ * as a new string; *height gets the plot's height. */
+static char *run_order_body(const struct run_model *m, const char *title, double *height)
 {
-	const struct analysis_dataset *d = rep->data;
+	const struct analysis_dataset *d = m->data;
 	struct svg_axis x = run_order_x(d);
 	int panels = 0;
 	for (size_t g = 0; g < d->group_count; g++) {
@@ -669,27 +680,23 @@ static char *run_order_body(const struct report *rep, const char *title, double 
 		panels += run_order_range(d, (int)g, &lo, &hi);
 	}
 	long block_count = 0;
-	struct analysis_block_ratio *blocks = block_ratio_points(rep, &block_count);
+	struct analysis_block_ratio *blocks = block_ratio_points(m, &block_count);
 	panels += blocks != NULL;
 	/* Panels tall enough for their axis title, shorter when there are many of them. */
 	double plot_h = panels <= 2 ? 150 : panels <= 3 ? 130 : 112;
 	char *body = NULL;
 	size_t body_len = 0;
-	FILE *out = open_memstream(&body, &body_len);
-	if (!out) {
-		free(blocks);
-		return NULL;
-	}
+	FILE *out = xmemstream(&body, &body_len);
 	double top = run_order_legend(out, d, title, panels);
 	for (size_t g = 0; g < d->group_count; g++) {
 		double lo, hi;
 		if (!run_order_range(d, (int)g, &lo, &hi))
 			continue;
-		run_order_panel(out, rep, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4);
+		run_order_panel(out, m, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4);
 		top += 24 + plot_h + RUN_PANEL_GAP;
 	}
 	if (blocks) {
-		block_ratio_panel(out, rep, blocks, block_count, &x, top, plot_h,
+		block_ratio_panel(out, m, blocks, block_count, &x, top, plot_h,
 		                  block_count > 200 ? 2.5 : 4);
 		top += 24 + plot_h + RUN_PANEL_GAP;
 		free(blocks);
@@ -698,30 +705,19 @@ static char *run_order_body(const struct report *rep, const char *title, double 
 	svg_x_axis(out, &x, axis_y, d->from_folder ? "trial, in the order run (warm-up included)"
 	                                           : "sample, in file order");
 	*height = axis_y + RUN_X_AXIS_H;
-	if (fclose(out) != 0 || !body) { /* open_memstream sets body only at the close */
-		free(body);
-		return NULL;
-	}
-	return body;
+	return xmemstream_close(out, &body);
 }
 
-char *report_svg_run_order(const struct report *rep)
+char *plot_run_order(const struct run_model *m)
 {
 	char title[200];
 	snprintf(title, sizeof title, "Every sample in run order: mean %s per %s",
-	         report_metric_label(rep), report_unit_label(rep));
+	         run_metric_label(m), run_unit_label(m));
 	/* The body first: the height is known only after the legend wraps. */
 	double height = 0;
-	char *body = run_order_body(rep, title, &height);
-	if (!body)
-		return NULL;
-	char *buf = NULL;
+	char *body = run_order_body(m, title, &height), *buf = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out) {
-		free(body);
-		return NULL;
-	}
+	FILE *out = xmemstream(&buf, &len);
 	svg_begin(out, WIDTH, (int)ceil(height), title,
 	          "Each marker is one sample, placed by its run-order index; one panel per "
 	          "placement, each with its own y scale, all sharing the x axis; placements differ "
@@ -731,7 +727,7 @@ char *report_svg_run_order(const struct report *rep)
 	fputs(body, out);
 	free(body);
 	svg_end(out);
-	return svg_finish(out, &buf);
+	return xmemstream_close(out, &buf);
 }
 
 /* ---- samples.svg -------------------------------------------------------------------------- */
@@ -752,99 +748,118 @@ static double quantile_sorted(const double *x, size_t n, double q)
 	return x[i] + (pos - (double)i) * (x[i + 1] - x[i]);
 }
 
-/* One placement's column of samples.svg, on its own y axis: box of quartiles, median, whiskers,
- * every analysed sample spread sideways (outliers ringed), and its name and n below. Returns -1
- * on out of memory. */
-static int samples_column(FILE *out, const struct analysis_dataset *d, size_t g, double left,
-                          double right, double top, double bottom)
+/* A column's box: quartiles, median and whiskers (the farthest samples within 1.5 box lengths). */
+struct box {
+	double lo, hi, q1, median, q3, whisker_lo, whisker_hi;
+};
+
+static struct box box_of(const double *values, size_t n)
+{
+	double *sorted = xmalloc(n * sizeof *sorted);
+	memcpy(sorted, values, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, cmp_double);
+	struct box b = { sorted[0], sorted[n - 1], quantile_sorted(sorted, n, 0.25),
+	                 quantile_sorted(sorted, n, 0.5), quantile_sorted(sorted, n, 0.75), 0, 0 };
+	double iqr = b.q3 - b.q1;
+	b.whisker_lo = b.q1;
+	b.whisker_hi = b.q3;
+	for (size_t i = 0; i < n; i++) {
+		if (sorted[i] >= b.q1 - 1.5 * iqr && sorted[i] < b.whisker_lo)
+			b.whisker_lo = sorted[i];
+		if (sorted[i] <= b.q3 + 1.5 * iqr && sorted[i] > b.whisker_hi)
+			b.whisker_hi = sorted[i];
+	}
+	free(sorted);
+	return b;
+}
+
+static void draw_box(FILE *out, const struct box *b, const struct svg_axis *y, double cx,
+                     double half, const char *color)
+{
+	const char *line = "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n";
+	fprintf(out, line, cx, svg_map(y, b->whisker_lo), cx, svg_map(y, b->q1));
+	fprintf(out, line, cx, svg_map(y, b->q3), cx, svg_map(y, b->whisker_hi));
+	for (int w = 0; w < 2; w++) {
+		double v = w ? b->whisker_hi : b->whisker_lo;
+		fprintf(out, line, cx - half / 3, svg_map(y, v), cx + half / 3, svg_map(y, v));
+	}
+	double by = svg_map(y, b->q3), bh = svg_map(y, b->q1) - by;
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+	        "fill-opacity=\"0.12\" stroke=\"#333\" stroke-width=\"1.2\"/>\n", cx - half, by,
+	        2 * half, bh < 1 ? 1 : bh, color);
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+	        "stroke-width=\"3\"/>\n", cx - half, svg_map(y, b->median), cx + half,
+	        svg_map(y, b->median));
+}
+
+/* Group g's samples, spread sideways by a low-discrepancy sequence (the same picture every
+ * time), its outliers ringed: a group's k-th sample is its k-th measured point, so one pass
+ * over the points marks them all. */
+static void draw_samples(FILE *out, const struct analysis_dataset *d, size_t g,
+                         const struct svg_axis *y, double cx, double half)
 {
 	const struct analysis_group *grp = &d->groups[g];
 	int style = svg_placement_style(grp->name);
-	const char *color = svg_color(style);
-	double *sorted = malloc(grp->n * sizeof *sorted);
-	if (!sorted)
-		return -1;
-	memcpy(sorted, grp->values_s, grp->n * sizeof *sorted);
-	qsort(sorted, grp->n, sizeof *sorted, cmp_double);
-	double ylo = sorted[0], yhi = sorted[grp->n - 1];
-	double ypad = yhi > ylo ? (yhi - ylo) * 0.08 : fmax(fabs(yhi) * 0.01, 1e-6);
-	struct svg_axis y = { ylo - ypad, yhi + ypad, bottom, top };
-	double axis_x = left + 62; /* room for this column's tick labels */
-	double cx = (axis_x + right) / 2;
-	double half = fmin((right - axis_x) * 0.3, 70);
-	double q1 = quantile_sorted(sorted, grp->n, 0.25);
-	double med = quantile_sorted(sorted, grp->n, 0.5);
-	double q3 = quantile_sorted(sorted, grp->n, 0.75);
-	double iqr = q3 - q1, wlo = q1, whi = q3;
+	bool *ringed = xcalloc(grp->n, sizeof *ringed);
+	size_t k = 0;
+	for (size_t i = 0; i < d->point_count && k < grp->n; i++)
+		if (d->points[i].group == (int)g && !d->points[i].warmup)
+			ringed[k++] = d->points[i].outlier;
 	for (size_t i = 0; i < grp->n; i++) {
-		if (sorted[i] >= q1 - 1.5 * iqr && sorted[i] < wlo)
-			wlo = sorted[i];
-		if (sorted[i] <= q3 + 1.5 * iqr && sorted[i] > whi)
-			whi = sorted[i];
+		double jitter = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
+		double px = cx + jitter * half * 0.8, py = svg_map(y, grp->values_s[i]);
+		svg_marker(out, style, px, py, 4, svg_color(style), false);
+		if (ringed[i])
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
+			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py);
 	}
-	free(sorted);
+	free(ringed);
+}
 
+/* One placement's column of samples.svg, on its own y axis: box of quartiles, median, whiskers,
+ * every analysed sample (outliers ringed), and its name and n below. */
+static void samples_column(FILE *out, const struct analysis_dataset *d, size_t g, double left,
+                           double right, double top, double bottom)
+{
+	const struct analysis_group *grp = &d->groups[g];
+	int style = svg_placement_style(grp->name);
+	struct box b = box_of(grp->values_s, grp->n);
+	double ypad = b.hi > b.lo ? (b.hi - b.lo) * 0.08 : fmax(fabs(b.hi) * 0.01, 1e-6);
+	struct svg_axis y = { b.lo - ypad, b.hi + ypad, bottom, top };
+	double axis_x = left + 62; /* room for this column's tick labels */
+	double cx = (axis_x + right) / 2, half = fmin((right - axis_x) * 0.3, 70);
 	fputs("<g class=\"panel\" data-placement=\"", out);
 	report_xml_escape(out, grp->name);
 	fputs("\">\n", out);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 	        "stroke=\"#ccc\"/>\n", axis_x, top, right - axis_x, bottom - top);
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-	        cx, svg_map(&y, wlo), cx, svg_map(&y, q1));
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-	        cx, svg_map(&y, q3), cx, svg_map(&y, whi));
-	for (int w = 0; w < 2; w++) {
-		double v = w ? whi : wlo;
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n",
-		        cx - half / 3, svg_map(&y, v), cx + half / 3, svg_map(&y, v));
-	}
-	double by = svg_map(&y, q3), bh = svg_map(&y, q1) - by;
-	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-	        "fill-opacity=\"0.12\" stroke=\"#333\" stroke-width=\"1.2\"/>\n", cx - half, by,
-	        2 * half, bh < 1 ? 1 : bh, color);
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
-	        "stroke-width=\"3\"/>\n", cx - half, svg_map(&y, med), cx + half, svg_map(&y, med));
-	/* Samples, spread by a low-discrepancy sequence: the same picture every time. */
-	for (size_t i = 0; i < grp->n; i++) {
-		double jitter = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
-		double px = cx + jitter * half * 0.8, py = svg_map(&y, grp->values_s[i]);
-		svg_marker(out, style, px, py, 4, color, false);
-		for (size_t pi = 0; pi < d->point_count; pi++)
-			if (d->points[pi].group == (int)g && d->points[pi].trial == grp->trials[i]
-			    && d->points[pi].outlier && !d->points[pi].warmup) {
-				fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" fill=\"none\" "
-				        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py);
-				break;
-			}
-	}
+	draw_box(out, &b, &y, cx, half, svg_color(style));
+	draw_samples(out, d, g, &y, cx, half);
 	/* Name and n below, on two lines: columns can be narrow. */
 	double name_w = 8.2 * (double)strlen(grp->name);
-	svg_marker(out, style, cx - name_w / 2 - 14, bottom + 16, 5, color, false);
+	svg_marker(out, style, cx - name_w / 2 - 14, bottom + 16, 5, svg_color(style), false);
 	svg_text(out, cx, bottom + 20, "middle", 13, "bold", grp->name);
 	char n_text[48];
 	snprintf(n_text, sizeof n_text, "n = %zu", grp->n);
 	svg_text(out, cx, bottom + 36, "middle", 12, NULL, n_text);
 	svg_y_axis(out, &y, axis_x, "", true);
 	fputs("</g>\n", out);
-	return 0;
 }
 
-char *report_svg_samples(const struct report *rep)
+char *plot_samples(const struct run_model *m)
 {
-	const struct analysis_dataset *d = rep->data;
-	const char *unit = report_unit_label(rep);
+	const struct analysis_dataset *d = m->data;
+	const char *unit = run_unit_label(m);
 	enum { HEIGHT = 460, TOP = 76, BOTTOM = 64, PLOT_LEFT = 34 };
 	size_t shown = 0;
 	for (size_t g = 0; g < d->group_count; g++)
 		shown += d->groups[g].n > 0;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
-		return NULL;
+	FILE *out = xmemstream(&buf, &len);
 	char title[200];
 	snprintf(title, sizeof title, "Analysed samples per placement: %s per %s",
-	         report_metric_label(rep), unit);
+	         run_metric_label(m), unit);
 	svg_begin(out, WIDTH, HEIGHT, title,
 	          "One column per placement, each on its own y scale so that its spread shows; each "
 	          "marker is one analysed sample (warm-ups excluded), spread sideways so they do not "
@@ -865,21 +880,17 @@ char *report_svg_samples(const struct report *rep)
 			continue;
 		double left = PLOT_LEFT + col_w * (double)k;
 		k++;
-		if (samples_column(out, d, g, left, left + col_w - (k < shown ? 10 : 0), TOP,
-		                   HEIGHT - BOTTOM) != 0) {
-			fclose(out);
-			free(buf);
-			return NULL;
-		}
+		samples_column(out, d, g, left, left + col_w - (k < shown ? 10 : 0), TOP,
+		               HEIGHT - BOTTOM);
 	}
 	if (!shown)
 		svg_text(out, WIDTH / 2.0, HEIGHT / 2.0, "middle", 13, NULL, "no analysed samples");
 	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "%s per %s (s)", report_metric_label(rep), unit);
+	snprintf(ytitle, sizeof ytitle, "%s per %s (s)", run_metric_label(m), unit);
 	fprintf(out, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
 	        "font-size=\"13\">", (TOP + HEIGHT - BOTTOM) / 2.0);
 	report_xml_escape(out, ytitle);
 	fputs("</text>\n", out);
 	svg_end(out);
-	return svg_finish(out, &buf);
+	return xmemstream_close(out, &buf);
 }

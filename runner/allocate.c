@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "runner/util.h"
+#include "common/alloc.h"
 
 struct allocation *allocation_new(const struct plan *p, double target_pct)
 {

@@ -132,3 +132,12 @@ int calibrate_kernel(const char *path, const char *name, int pu, double trial_ti
 	out->calibration_s = trial_now_s() - started;
 	return 0;
 }
+
+json_t *calibration_to_json(const struct calibration *c)
+{
+	if (c->iters == 0)
+		return json_null();
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:i}", "iters", (json_int_t)c->iters,
+	                 "trial_time_s", c->trial_time_s, "ns_per_iter", c->ns_per_iter,
+	                 "startup_s", c->startup_s, "calibration_s", c->calibration_s, "pu", c->pu);
+}

@@ -16,6 +16,8 @@
 
 #include <signal.h>
 
+#include <jansson.h>
+
 #include "common/error.h"
 
 /* One copy's CPU time a calibrated kernel aims at, without --trial-time (seconds). */
@@ -43,5 +45,9 @@ struct calibration {
 int calibrate_kernel(const char *path, const char *name, int pu, double trial_time_s,
                      const sigset_t *child_sigmask, struct calibration *out, char *err,
                      size_t err_size);
+
+/* meta.json's record of a calibration: {"iters", "trial_time_s", "ns_per_iter", "startup_s",
+ * "calibration_s", "pu"}, or null when the count was not calibrated (iters 0). */
+json_t *calibration_to_json(const struct calibration *c);
 
 #endif

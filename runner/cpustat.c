@@ -1,5 +1,7 @@
 #include "runner/cpustat.h"
 
+#include "common/fileio.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +49,9 @@ int cpustat_read(const char *path, const int *pus, int npus, struct cpustat *out
 	int wanted = 0, found = 0, rc = 0;
 	for (int i = 0; i < npus; i++)
 		wanted += !listed_before(pus, i, pus[i]);
-	char line[512];
-	while (found < wanted && fgets(line, sizeof line, f)) {
+	char *line = NULL;
+	size_t cap = 0;
+	while (found < wanted && fileio_read_line(f, &line, &cap, 1 << 20) > 0) {
 		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
 			continue;
 		char *end;
@@ -67,6 +70,7 @@ int cpustat_read(const char *path, const int *pus, int npus, struct cpustat *out
 		out->steal += t.steal;
 		found++;
 	}
+	free(line);
 	fclose(f);
 	return rc == 0 && found == wanted ? 0 : -1;
 }

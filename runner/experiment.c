@@ -13,7 +13,7 @@
 #include "runner/meta.h"
 #include "runner/precision.h"
 #include "runner/trial.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 
 /* Failures are listed one line each up to this many; the rest are counted. */
 #define FAILURES_SHOWN 5

@@ -9,6 +9,7 @@
 #define SMTBENCH_RUNNER_KERNELS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "common/error.h"
 
@@ -25,6 +26,10 @@ size_t kernel_count(void);
 const struct kernel *kernel_at(size_t index);
 /* NULL when no kernel has that name. */
 const struct kernel *kernel_find(const char *name);
+
+/* The table for a person (run --list-kernels): name, what bounds it, its reference count and
+ * what it does. 0, or -1 when out could not be written. */
+int kernels_print(FILE *out);
 
 /*
  * The executable of a kernel: next to the running program (<dir of /proc/self/exe>/kernels/NAME,

@@ -12,7 +12,7 @@
 
 #include "common/error.h"
 #include "common/text.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "runner/workload.h"
 
 void matrix_plan_cells(struct plan *p, int n, enum placement placement)
@@ -31,15 +31,6 @@ enum placement matrix_placement(const struct plan *p)
 		if (p->cells[i].b >= 0)
 			return p->cells[i].placement;
 	return PLACEMENT_SOLO;
-}
-
-static json_t *calibration_json(const struct calibration *c)
-{
-	if (c->iters == 0)
-		return json_null();
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:i}", "iters", (json_int_t)c->iters,
-	                 "trial_time_s", c->trial_time_s, "ns_per_iter", c->ns_per_iter,
-	                 "startup_s", c->startup_s, "calibration_s", c->calibration_s, "pu", c->pu);
 }
 
 json_t *matrix_meta_json(const struct experiment *e)
@@ -61,7 +52,7 @@ json_t *matrix_meta_json(const struct experiment *e)
 			"{s:s, s:I, s:o, s:s, s:o}", "name", w->name,
 			"iters", (json_int_t)strtoull(w->argv[1], NULL, 10),
 			"path", text_to_json(w->path), "sha256", w->sha256,
-			"calibration", calibration_json(&e->cal_workloads[i])));
+			"calibration", calibration_to_json(&e->cal_workloads[i])));
 	}
 	for (int i = 0; i < e->plan.ncells; i++) {
 		const struct plan_cell *c = &e->plan.cells[i];
@@ -244,51 +235,92 @@ static int line_error(char *err, size_t err_size, const char *file, long line, c
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	char *shown = text_escape(file);
-	set_error(err, err_size, "%s:%ld: %s", shown ? shown : "?", line, what);
+	char *shown = xescaped(file);
+	set_error(err, err_size, "%s:%ld: %s", shown, line, what);
 	free(shown);
 	return -1;
 }
 
 /* The words of a command: split on blanks (space, tab); '...' and "..." keep their bytes as
  * they are, blanks included (no escapes inside either), and join the text around them. A new
- * NULL-terminated array (*argc words), or NULL with *bad the unclosed quote. */
+ * NULL-terminated array (*argc words), or NULL with *bad the unclosed quote. Linear in the
+ * text: each word is built in one buffer of the text's length, then copied at its own length
+ * (a 1 MB line of 500,000 words once took a minute and 2 GB, a buffer per word). */
 static char **split_words(const char *text, int *argc, char *bad)
 {
 	size_t cap = 4, n = 0;
-	char **argv = xcalloc(cap + 1, sizeof *argv);
-	const char *p = text;
-	for (;;) {
-		p += strspn(p, " \t");
-		if (!*p)
-			break;
-		char *word = xmalloc(strlen(p) + 1), *w = word;
+	char **argv = xcalloc(cap + 1, sizeof *argv), *word = xmalloc(strlen(text) + 1);
+	for (const char *p = text + strspn(text, " \t"); *p; p += strspn(p, " \t")) {
+		char *w = word;
 		while (*p && *p != ' ' && *p != '\t') {
-			if (*p == '\'' || *p == '"') {
-				char quote = *p++;
-				const char *close = strchr(p, quote);
-				if (!close) {
-					*bad = quote;
-					free(word);
-					strings_free(argv);
-					return NULL;
-				}
-				memcpy(w, p, (size_t)(close - p));
-				w += close - p;
-				p = close + 1;
-			} else
-				*w++ = *p++;
+			const char *close = *p == '\'' || *p == '"' ? strchr(p + 1, *p) : p;
+			if (!close) {
+				*bad = *p;
+				free(word);
+				strings_free(argv);
+				return NULL;
+			}
+			size_t len = close > p ? (size_t)(close - p - 1) : 1;
+			memcpy(w, close > p ? p + 1 : p, len);
+			w += len;
+			p = close + 1;
 		}
 		*w = '\0';
-		if (n == cap) {
-			cap *= 2;
-			argv = xrealloc(argv, (cap + 1) * sizeof *argv);
-		}
-		argv[n++] = word;
+		if (n == cap)
+			argv = xreallocarray(argv, (cap *= 2) + 1, sizeof *argv);
+		argv[n++] = xstrdup(word);
 		argv[n] = NULL;
 	}
+	free(word);
 	*argc = (int)n;
 	return argv;
+}
+
+/* The name before a line's colon (blanks around it cut, in place): 0 when it follows the rule
+ * of workload.h and is new, or -1 with err. */
+static int check_name(const char *file, long number, char *name, const struct experiment *e,
+                      const long lines[], char *err, size_t err_size)
+{
+	size_t len = strlen(name);
+	while (len && (name[len - 1] == ' ' || name[len - 1] == '\t'))
+		name[--len] = '\0';
+	if (!len)
+		return line_error(err, err_size, file, number, "empty name before the colon");
+	if (name[strspn(name, WORKLOAD_NAME_CHARS)]) {
+		char *shown = xescaped(name);
+		int rc = line_error(err, err_size, file, number, "the name '%s' has characters other "
+		                    "than A-Z a-z 0-9 . _ + -", shown);
+		free(shown);
+		return rc;
+	}
+	if (len > MATRIX_NAME_MAX)
+		return line_error(err, err_size, file, number, "the name '%.20s...' is longer than %d "
+		                  "characters", name, MATRIX_NAME_MAX);
+	for (int i = 0; i < e->nworkloads; i++)
+		if (!strcmp(e->workloads[i].name, name))
+			return line_error(err, err_size, file, number, "the name '%s' is used already, on "
+			                  "line %ld", name, lines[i]);
+	return 0;
+}
+
+/* A command's words: something to execute, within execve's limits; else -1 with err. */
+static int check_command(const char *file, long number, const char *name, char **argv, int argc,
+                         char *err, size_t err_size)
+{
+	char why[ERR_LEN];
+	if (argc == 0)
+		return line_error(err, err_size, file, number, "empty command after '%s:'", name);
+	if (workload_command_check(argv[0], why, sizeof why) != 0) {
+		char *shown = xescaped(argv[0]);
+		int rc = line_error(err, err_size, file, number, "%s: cannot execute '%s': %s", name,
+		                    shown, why);
+		free(shown);
+		return rc;
+	}
+	if (workload_argv_fits(argv, why, sizeof why) != 0)
+		return line_error(err, err_size, file, number, "%s: the command is too long to "
+		                  "execute: %s", name, why);
+	return 0;
 }
 
 /* One "name: command args" line (no newline) into e->workloads[e->nworkloads]; lines[] the line
@@ -301,62 +333,26 @@ static int command_line(const char *file, long number, char *text, struct experi
 		return line_error(err, err_size, file, number, "no colon: a line is `name: command "
 		                  "args`");
 	*colon = '\0';
-	char *name = text + strspn(text, " \t");
-	size_t len = strlen(name);
-	while (len && (name[len - 1] == ' ' || name[len - 1] == '\t'))
-		name[--len] = '\0';
-	if (!len)
-		return line_error(err, err_size, file, number, "empty name before the colon");
-	/* The one rule for a workload's name (run --name's too: workload.h). */
-	if (name[strspn(name, WORKLOAD_NAME_CHARS)]) {
-		char *shown = text_escape(name);
-		int rc = line_error(err, err_size, file, number, "the name '%s' has characters other "
-		                    "than A-Z a-z 0-9 . _ + -", shown ? shown : "?");
-		free(shown);
-		return rc;
-	}
-	if (len > MATRIX_NAME_MAX)
-		return line_error(err, err_size, file, number, "the name '%.20s...' is longer than %d "
-		                  "characters", name, MATRIX_NAME_MAX);
-	for (int i = 0; i < e->nworkloads; i++)
-		if (!strcmp(e->workloads[i].name, name))
-			return line_error(err, err_size, file, number, "the name '%s' is used already, on "
-			                  "line %ld", name, lines[i]);
-	char bad = 0;
+	char *name = text + strspn(text, " \t"), bad = 0;
+	if (check_name(file, number, name, e, lines, err, err_size) != 0)
+		return -1;
 	int argc = 0;
 	char **argv = split_words(colon + 1, &argc, &bad);
 	if (!argv)
 		return line_error(err, err_size, file, number, "a %c quote is not closed (quotes do not "
 		                  "span lines)", bad);
-	if (argc == 0) {
-		strings_free(argv);
-		return line_error(err, err_size, file, number, "empty command after '%s:'", name);
+	int rc = check_command(file, number, name, argv, argc, err, err_size);
+	if (rc == 0 && e->nworkloads == PLAN_MAX_WORKLOADS)
+		rc = line_error(err, err_size, file, number, "more than %d commands",
+		                PLAN_MAX_WORKLOADS);
+	if (rc == 0) {
+		struct workload *w = &e->workloads[e->nworkloads++];
+		xworkload_command(w, argv, argc);
+		free(w->name);
+		w->name = xstrdup(name);
 	}
-	char why[ERR_LEN];
-	if (workload_command_check(argv[0], why, sizeof why) != 0) {
-		char *shown = text_escape(argv[0]);
-		int rc = line_error(err, err_size, file, number, "%s: cannot execute '%s': %s", name,
-		                    shown ? shown : "?", why);
-		free(shown);
-		strings_free(argv);
-		return rc;
-	}
-	if (workload_argv_fits(argv, why, sizeof why) != 0) {
-		strings_free(argv);
-		return line_error(err, err_size, file, number, "%s: the command is too long to "
-		                  "execute: %s", name, why);
-	}
-	if (e->nworkloads == PLAN_MAX_WORKLOADS) {
-		strings_free(argv);
-		return line_error(err, err_size, file, number, "more than %d commands",
-		                  PLAN_MAX_WORKLOADS);
-	}
-	struct workload *w = &e->workloads[e->nworkloads++];
-	xworkload_command(w, argv, argc);
-	free(w->name);
-	w->name = xstrdup(name);
 	strings_free(argv);
-	return 0;
+	return rc;
 }
 
 /* One line of the file (len bytes at line, its newline cut off): skipped when blank or a
@@ -398,9 +394,9 @@ int matrix_commands_read(const char *file, struct experiment *e, char *err, size
 	}
 	free(text);
 	if (rc == 0 && e->nworkloads == 0) {
-		char *shown = text_escape(file);
+		char *shown = xescaped(file);
 		set_error(err, err_size, "%s: no commands in the file (a line is `name: command args`)",
-		          shown ? shown : "?");
+		          shown);
 		free(shown);
 		rc = -1;
 	}

@@ -1,6 +1,7 @@
 #include "runner/meta.h"
 #include "runner/precision.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -14,7 +15,7 @@
 #include "common/samples_csv.h"
 #include "common/text.h"
 #include "runner/matrix.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 
 static void utc_now(char *out, size_t len)
 {
@@ -72,15 +73,6 @@ static json_t *workload_json(const struct workload *w)
 	                 "kernel", w->is_kernel);
 }
 
-static json_t *calibration_json(const struct calibration *c)
-{
-	if (c->iters == 0)
-		return json_null();
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:i}", "iters", (json_int_t)c->iters,
-	                 "trial_time_s", c->trial_time_s, "ns_per_iter", c->ns_per_iter,
-	                 "startup_s", c->startup_s, "calibration_s", c->calibration_s, "pu", c->pu);
-}
-
 /* Issue 11's settings and measurements: the trial length asked for, the precision target, what
  * calibration found (null for a count given with --iters, and for a command), and stop_reason
  * (set when the run stops). */
@@ -92,8 +84,8 @@ static void add_speed_settings(json_t *meta, const struct experiment *e)
 	json_object_set_new(settings, "precision_pct",
 	                    e->precision_pct > 0 ? json_real(e->precision_pct) : json_null());
 	json_object_set_new(meta, "calibration", json_pack("{s:o, s:o}", "a",
-	                                                   calibration_json(&e->cal_a), "b",
-	                                                   calibration_json(&e->cal_b)));
+	                                                   calibration_to_json(&e->cal_a), "b",
+	                                                   calibration_to_json(&e->cal_b)));
 	json_object_set_new(meta, "stop_reason", json_null());
 }
 
@@ -259,9 +251,10 @@ void meta_begin_segment(json_t *meta, long first_trial)
 {
 	char now[32];
 	utc_now(now, sizeof now);
-	json_array_append_new(json_object_get(meta, "segments"),
-	                      json_pack("{s:s, s:I}", "started_utc", now, "first_trial",
-	                                (json_int_t)first_trial));
+	json_t *segment = json_pack("{s:s, s:I}", "started_utc", now, "first_trial",
+	                            (json_int_t)first_trial);
+	folder_mark_runner(segment); /* who writes it: a reader tells a killed run by it */
+	json_array_append_new(json_object_get(meta, "segments"), segment);
 	json_object_set_new(meta, "status", json_string("running"));
 }
 
@@ -365,19 +358,26 @@ static int load_workloads(const char *dir, const json_t *workloads, struct exper
 static int load_placements(const char *dir, const json_t *placements, struct experiment *e,
                            char *err, size_t err_size);
 
-int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
+int meta_load(const struct results_folder *f, struct experiment *e, char *err, size_t err_size)
 {
-	char *text = store_read_file(dir, "meta.json", err, err_size);
-	if (!text)
-		return -1;
-	json_error_t jerr;
-	json_t *meta = json_loads(text, 0, &jerr);
-	free(text);
-	if (!meta) {
-		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir, jerr.line,
-		          jerr.text);
+	const char *dir = f->dir;
+	if (f->meta_status == FOLDER_META_ABSENT) {
+		set_error(err, err_size, "%s: cannot open: %s", f->meta_path, strerror(ENOENT));
 		return -1;
 	}
+	if (f->meta_status == FOLDER_META_UNREADABLE) {
+		set_error(err, err_size, "%s", f->meta_error);
+		return -1;
+	}
+	if (f->meta_status == FOLDER_META_NOT_JSON) {
+		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir,
+		          f->meta_error_line, f->meta_error);
+		return -1;
+	}
+	/* The runner's own copy: it adds segments and counts as the run goes on. */
+	json_t *meta = f->meta ? json_deep_copy(f->meta) : json_object();
+	if (!meta)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory reading %s", f->meta_path);
 	e->meta = meta;
 	json_t *settings = json_object_get(meta, "settings");
 	json_t *seed = json_object_get(meta, "seed");
@@ -506,6 +506,72 @@ static int load_names(const char *dir, const json_t *settings, const struct expe
 	return ok ? 0 : -1;
 }
 
+/* settings.command and beside_command: a run's commands, as their words were recorded. */
+static int load_commands(const char *dir, const json_t *settings, struct experiment *e,
+                         char *err, size_t err_size)
+{
+	const json_t *command = json_object_get(settings, "command");
+	const json_t *beside = json_object_get(settings, "beside_command");
+	if (!e->kernel && e->nworkloads == 0 && !(e->a.argv = string_array_copy(command))) {
+		set_error(err, err_size, json_is_array(command)
+		          ? "%s/meta.json: settings.command is damaged (an argument that is neither "
+		            "text nor {\"hex\": ...} bytes)"
+		          : "%s/meta.json: settings name neither a kernel nor a command", dir);
+		return -1; /* a matrix names its kernels in "matrix" */
+	}
+	if (!e->beside_kernel && json_array_size(beside) && !(e->b.argv = string_array_copy(beside))) {
+		set_error(err, err_size, "%s/meta.json: settings.beside_command is damaged (an "
+		          "argument that is neither text nor {\"hex\": ...} bytes)", dir);
+		return -1;
+	}
+	return load_names(dir, settings, e, err, err_size);
+}
+
+/* settings.one_process (missing in an older folder: copies) and settings.trial_timeout_s
+ * (missing or null: automatic). */
+static int load_process_settings(const char *dir, const json_t *settings, struct experiment *e,
+                                 char *err, size_t err_size)
+{
+	const json_t *one_process = json_object_get(settings, "one_process");
+	const json_t *timeout = json_object_get(settings, "trial_timeout_s");
+	e->one_process = json_is_true(one_process);
+	e->trial_timeout_s = json_is_number(timeout) ? json_number_value(timeout) : -1;
+	if (one_process && !json_is_boolean(one_process))
+		set_error(err, err_size, "%s/meta.json: settings.one_process must be true or false",
+		          dir);
+	else if (e->one_process && (e->b.argv || e->beside_kernel || e->nworkloads > 0))
+		set_error(err, err_size, "%s/meta.json: settings.one_process is true beside a second "
+		          "workload (a beside command or kernel, or a matrix): it runs one process "
+		          "alone", dir);
+	else if (json_is_number(timeout)
+	         && !(e->trial_timeout_s >= 0 && e->trial_timeout_s <= TRIAL_TIMEOUT_MAX_S))
+		set_error(err, err_size, "%s/meta.json: settings.trial_timeout_s is out of range "
+		          "(0 to %g seconds, or null)", dir, TRIAL_TIMEOUT_MAX_S);
+	else
+		return 0;
+	return -1;
+}
+
+/* settings.pair, --pair as given: absent or null, or two CPU numbers. */
+static int load_pair(const char *dir, const json_t *settings, struct experiment *e, char *err,
+                     size_t err_size)
+{
+	const json_t *pair = json_object_get(settings, "pair");
+	if (!json_is_array(pair) || json_array_size(pair) != 2)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		const json_t *cpu = json_array_get(pair, (size_t)i);
+		if (!json_is_integer(cpu) || json_integer_value(cpu) < 0
+		    || json_integer_value(cpu) > INT_MAX) {
+			set_error(err, err_size, "%s/meta.json: settings.pair is not two CPU numbers", dir);
+			return -1;
+		}
+		e->pair[i] = (int)json_integer_value(cpu);
+	}
+	e->have_pair = true;
+	return 0;
+}
+
 /* meta.json's settings into e: the workload, the counts, the pair. */
 static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
                          char *err, size_t err_size)
@@ -514,67 +580,11 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	const char *beside = json_string_value(json_object_get(settings, "beside_kernel"));
 	e->kernel = kernel ? xstrdup(kernel) : NULL;
 	e->beside_kernel = beside ? xstrdup(beside) : NULL;
-	if (load_counts(dir, settings, e, err, err_size) != 0
-	    || load_speed_settings(dir, settings, e, err, err_size) != 0)
-		return -1;
-	if (!kernel && e->nworkloads == 0) { /* a matrix names its kernels in "matrix" */
-		e->a.argv = string_array_copy(json_object_get(settings, "command"));
-		if (!e->a.argv) {
-			set_error(err, err_size, json_is_array(json_object_get(settings, "command"))
-			          ? "%s/meta.json: settings.command is damaged (an argument that is "
-			            "neither text nor {\"hex\": ...} bytes)"
-			          : "%s/meta.json: settings name neither a kernel nor a command", dir);
-			return -1;
-		}
-	}
-	json_t *beside_command = json_object_get(settings, "beside_command");
-	if (!beside && json_is_array(beside_command) && json_array_size(beside_command)) {
-		e->b.argv = string_array_copy(beside_command);
-		if (!e->b.argv) {
-			set_error(err, err_size, "%s/meta.json: settings.beside_command is damaged (an "
-			          "argument that is neither text nor {\"hex\": ...} bytes)", dir);
-			return -1;
-		}
-	}
-	if (load_names(dir, settings, e, err, err_size) != 0)
-		return -1;
-	/* Missing (an older folder): copies. */
-	json_t *one_process = json_object_get(settings, "one_process");
-	if (one_process && !json_is_boolean(one_process)) {
-		set_error(err, err_size, "%s/meta.json: settings.one_process must be true or false",
-		          dir);
-		return -1;
-	}
-	e->one_process = json_is_true(one_process);
-	if (e->one_process && (e->b.argv || e->beside_kernel || e->nworkloads > 0)) {
-		set_error(err, err_size, "%s/meta.json: settings.one_process is true beside a second "
-		          "workload (a beside command or kernel, or a matrix): it runs one process "
-		          "alone", dir);
-		return -1;
-	}
-	/* Missing (an older folder) or null: automatic. */
-	json_t *timeout = json_object_get(settings, "trial_timeout_s");
-	e->trial_timeout_s = json_is_number(timeout) ? json_number_value(timeout) : -1;
-	if (json_is_number(timeout)
-	    && !(e->trial_timeout_s >= 0 && e->trial_timeout_s <= TRIAL_TIMEOUT_MAX_S)) {
-		set_error(err, err_size, "%s/meta.json: settings.trial_timeout_s is out of range "
-		          "(0 to %g seconds, or null)", dir, TRIAL_TIMEOUT_MAX_S);
-		return -1;
-	}
-	json_t *pair = json_object_get(settings, "pair");
-	if (json_is_array(pair) && json_array_size(pair) == 2) {
-		json_int_t a = json_integer_value(json_array_get(pair, 0));
-		json_int_t b = json_integer_value(json_array_get(pair, 1));
-		if (!json_is_integer(json_array_get(pair, 0)) || !json_is_integer(json_array_get(pair, 1))
-		    || a < 0 || b < 0 || a > INT_MAX || b > INT_MAX) {
-			set_error(err, err_size, "%s/meta.json: settings.pair is not two CPU numbers", dir);
-			return -1;
-		}
-		e->have_pair = true;
-		e->pair[0] = (int)a;
-		e->pair[1] = (int)b;
-	}
-	return 0;
+	return load_counts(dir, settings, e, err, err_size)
+	       || load_speed_settings(dir, settings, e, err, err_size)
+	       || load_commands(dir, settings, e, err, err_size)
+	       || load_process_settings(dir, settings, e, err, err_size)
+	       || load_pair(dir, settings, e, err, err_size) ? -1 : 0;
 }
 
 /* One workload's recorded file: its absolute path and the SHA-256 of its content, which

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "common/folder.h"
 #include "runner/experiment.h"
 #include "runner/store.h"
 
@@ -37,11 +38,12 @@ void meta_set_workload_stderr_cut(json_t *meta);
 int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size);
 
 /*
- * Reads DIR/meta.json back into e's settings (kernel or commands, iterations, trials or
+ * Reads the folder's meta.json (common/folder.h) back into e's settings (kernel or commands, iterations, trials or
  * duration, warm-up, seed, placements and their pairs) for --resume; e->meta receives the
  * document. The workloads are not resolved here. -1 with a one-line err naming the key that is
  * missing or wrong.
  */
-int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size);
+int meta_load(const struct results_folder *f, struct experiment *e, char *err,
+              size_t err_size);
 
 #endif

@@ -4,7 +4,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "runner/util.h"
+#include "common/alloc.h"
 
 /* splitmix64 (Steele, Lea, Flood 2014): small, well mixed, and the same on every platform,
  * which matters more here than statistical strength: a seed must replay the same order. */

@@ -3,17 +3,19 @@
  */
 #include "runner/resume.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
+#include "common/alloc.h"
 #include "common/text.h"
+#include "runner/launch.h"
 #include "runner/matrix.h"
 #include "runner/meta.h"
 #include "runner/trial.h"
-#include "runner/util.h"
 #include "runner/workload.h"
 #include "topology/topology.h"
 
@@ -153,7 +155,7 @@ static void check_host(const struct experiment *e, const char *dir)
 		          "%s", dir, recorded_host, host);
 }
 
-void resume_open(const char *dir, char **command_line, struct resumed *r)
+static void open_checked(const char *dir, char **command_line, struct resumed *r)
 {
 	*r = (struct resumed){ .e = { .command_line = command_line } };
 	char err[ERR_LEN];
@@ -166,7 +168,10 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 	r->store = store_open(dir, err, sizeof err);
 	if (!r->store)
 		text_errx(EXIT_USAGE, "cannot resume: %s", err);
-	if (meta_load(dir, &r->e, err, sizeof err) != 0)
+	struct results_folder *f = folder_open(dir);
+	int loaded = meta_load(f, &r->e, err, sizeof err);
+	folder_free(&f);
+	if (loaded != 0)
 		text_errx(EXIT_USAGE, "cannot resume: %s", err);
 	const char *status = json_string_value(json_object_get(r->e.meta, "status"));
 	r->complete = status && !strcmp(status, "complete");
@@ -197,6 +202,50 @@ void resume_open(const char *dir, char **command_line, struct resumed *r)
 	                         "--resume", text_to_json(dir));
 	if (!with || json_object_set_new(r->e.meta, "resumed_with", with) != 0)
 		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (meta.json's resumed_with)");
+}
+
+/* What resume_open says: complete, or where it resumes and under which protections. */
+static void say_resuming(const struct resumed *r, const char *dir)
+{
+	char *shown = xescaped(dir);
+	long total = plan_total_trials(&r->e.plan);
+	if (r->complete)
+		printf("%s is complete; nothing to resume.\n", shown);
+	else if (r->scan.cut_lines)
+		text_warnx("%s/samples.csv: cut %ld line(s) of a trial that did not finish; it runs "
+		           "again", dir, r->scan.cut_lines);
+	if (!r->complete && total >= 0)
+		printf("resuming %s at trial %ld of %ld\n", shown, r->scan.ntrials, total);
+	else if (!r->complete)
+		printf("resuming %s at trial %ld\n", shown, r->scan.ntrials);
+	free(shown);
+	if (!r->complete)
+		launch_print_protections(&r->e);
+	fflush(stdout);
+}
+
+bool resume_possible(const char *dir, bool *complete, char *err, size_t err_size)
+{
+	*complete = false;
+	if (store_is_partial(dir)) {
+		set_error(err, err_size, "it is the temporary folder of a run killed while creating "
+		          "its results folder");
+		return false;
+	}
+	struct experiment recorded = { .command_line = NULL };
+	struct results_folder *f = folder_open(dir);
+	bool ok = meta_load(f, &recorded, err, err_size) == 0;
+	folder_free(&f);
+	const char *status = json_string_value(json_object_get(recorded.meta, "status"));
+	*complete = ok && status && !strcmp(status, "complete");
+	experiment_release(&recorded);
+	return ok;
+}
+
+void resume_open(const char *dir, char **command_line, struct resumed *r)
+{
+	open_checked(dir, command_line, r);
+	say_resuming(r, dir);
 }
 
 void resume_release(struct resumed *r)

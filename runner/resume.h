@@ -28,11 +28,18 @@ struct resumed {
 
 /*
  * Opens DIR for resuming into *r, with the stop signals blocked from here on (a stop waits for
- * a trial boundary; r->e.child_sigmask is the mask children restore). command_line (this
- * invocation's, for meta.json) is taken: resume_release frees it with the experiment. Exits as
- * above on anything that forbids it.
+ * a trial boundary; r->e.child_sigmask is the mask children restore), and says so on stdout:
+ * "DIR is complete; nothing to resume", or the trial it resumes at with the plan's protections
+ * (a torn trial cut is said on stderr). command_line (this invocation's, for meta.json) is
+ * taken: resume_release frees it with the experiment. Exits as above on anything that forbids
+ * it.
  */
 void resume_open(const char *dir, char **command_line, struct resumed *r);
+
+/* Whether DIR holds a run that resume_open would take up: not the temporary folder of a killed
+ * creation, and a meta.json that meta_load accepts. *complete: that run has finished (nothing
+ * to resume). false with the reason in err. */
+bool resume_possible(const char *dir, bool *complete, char *err, size_t err_size);
 
 /* Releases what resume_open took: the scan, the store (its lock) and the experiment. */
 void resume_release(struct resumed *r);

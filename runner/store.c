@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,7 +17,7 @@
 
 #include "common/samples_csv.h"
 #include "common/text.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "common/fileio.h"
 #include "common/number.h"
 
@@ -136,25 +137,17 @@ static int create_samples(int dir_fd, const char *dir, char *err, size_t err_siz
 /* Splits "a/b/run/" into its parent "a/b" and its name "run" (both new strings). */
 static int split_dir(const char *given, char **parent, char **base, char *err, size_t err_size)
 {
-	char *dir = xstrdup(given);
-	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
-		dir[n - 1] = '\0';
-	char *slash = strrchr(dir, '/');
-	const char *name = slash ? slash + 1 : dir;
-	if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) {
-		set_error(err, err_size, "'%s' does not name a new folder", given);
-		free(dir);
-		return -1;
-	}
-	*base = xstrdup(name);
-	if (slash == dir)
-		*parent = xstrdup("/");
-	else if (slash)
-		*parent = xasprintf("%.*s", (int)(slash - dir), dir);
-	else
-		*parent = xstrdup(".");
-	free(dir);
-	return 0;
+	char *for_dir = xstrdup(given), *for_base = xstrdup(given);
+	*parent = xstrdup(dirname(for_dir)); /* POSIX's: both may change their argument */
+	*base = xstrdup(basename(for_base));
+	free(for_dir);
+	free(for_base);
+	if (strcmp(*base, ".") && strcmp(*base, "..") && strcmp(*base, "/"))
+		return 0;
+	set_error(err, err_size, "'%s' does not name a new folder", given);
+	free(*parent);
+	free(*base);
+	return -1;
 }
 
 struct store *store_create(const char *dir_given, char *err, size_t err_size)
@@ -225,9 +218,7 @@ static const char *base_of(const char *path)
 bool store_is_partial(const char *dir)
 {
 	char *copy = xstrdup(dir);
-	for (size_t n = strlen(copy); n > 1 && copy[n - 1] == '/'; n--)
-		copy[n - 1] = '\0';
-	bool partial = !strncmp(base_of(copy), STORE_PARTIAL_PREFIX, strlen(STORE_PARTIAL_PREFIX));
+	bool partial = !strncmp(basename(copy), STORE_PARTIAL_PREFIX, strlen(STORE_PARTIAL_PREFIX));
 	free(copy);
 	return partial;
 }
@@ -687,7 +678,7 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
  * escape or a UTF-8 character. */
 static void sanitize_token(const char *in, char *out, size_t outlen)
 {
-	char *shown = in ? text_escape(in) : NULL;
+	char *shown = in ? xescaped(in) : NULL;
 	size_t i = 0;
 	while (shown && shown[i]) {
 		unsigned char c = (unsigned char)shown[i];

@@ -10,70 +10,52 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <search.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fileio.h"
 #include "common/text.h"
-#include "runner/util.h"
+#include "runner/cpustat.h"
+#include "common/alloc.h"
 
-/* ---- A small map from a 64-bit key to an index (open addressing, grows at half full). ---- */
+/* ---- A map from a 64-bit key to an index: a tsearch(3) tree of entries ---- */
 
-struct index_map {
-	uint64_t *keys; /* 0: empty; keys are stored + 1 */
-	int *values;
-	size_t cap, used;
+struct map_entry {
+	uint64_t key;
+	int value;
 };
 
-static size_t map_slot(const struct index_map *m, uint64_t key)
+static int entry_cmp(const void *a, const void *b)
 {
-	uint64_t h = key * 0x9E3779B97F4A7C15ull;
-	size_t i = (size_t)(h >> 17) & (m->cap - 1);
-	while (m->keys[i] && m->keys[i] != key + 1)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	uint64_t x = ((const struct map_entry *)a)->key, y = ((const struct map_entry *)b)->key;
+	return (x > y) - (x < y);
 }
 
 /* The value of key, or -1. */
-static int map_get(const struct index_map *m, uint64_t key)
+static int map_get(void *const *map, uint64_t key)
 {
-	if (!m->cap)
-		return -1;
-	size_t i = map_slot(m, key);
-	return m->keys[i] ? m->values[i] : -1;
+	struct map_entry probe = { key, 0 }, **found = tfind(&probe, map, entry_cmp);
+	return found ? (*found)->value : -1;
 }
 
-static void map_put(struct index_map *m, uint64_t key, int value)
+static void map_put(void **map, uint64_t key, int value)
 {
-	if (2 * (m->used + 1) > m->cap) {
-		struct index_map bigger = { 0 };
-		bigger.cap = m->cap ? 2 * m->cap : 64;
-		bigger.keys = xcalloc(bigger.cap, sizeof *bigger.keys);
-		bigger.values = xcalloc(bigger.cap, sizeof *bigger.values);
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->keys[i]) {
-				size_t j = map_slot(&bigger, m->keys[i] - 1);
-				bigger.keys[j] = m->keys[i];
-				bigger.values[j] = m->values[i];
-				bigger.used++;
-			}
-		free(m->keys);
-		free(m->values);
-		*m = bigger;
-	}
-	size_t i = map_slot(m, key);
-	if (!m->keys[i])
-		m->used++;
-	m->keys[i] = key + 1;
-	m->values[i] = value;
+	struct map_entry *entry = xmalloc(sizeof *entry), **slot;
+	*entry = (struct map_entry){ key, value };
+	if (!(slot = tsearch(entry, map, entry_cmp)))
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a map of threads)");
+	(*slot)->value = value;
+	if (*slot != entry)
+		free(entry);
 }
 
-static void map_free(struct index_map *m)
+static void map_free(void **map)
 {
-	free(m->keys);
-	free(m->values);
-	*m = (struct index_map){ 0 };
+	tdestroy(*map, free);
+	*map = NULL;
 }
 
 /* ---- /proc ---- */
@@ -137,24 +119,25 @@ static int read_stat(const char *path, struct stat_line *out)
 /* The name in the first line of a file such as /proc/PID/comm, escaped, into out. */
 static void escaped_copy(char *out, size_t size, const char *raw)
 {
-	char *escaped = text_escape(raw);
-	snprintf(out, size, "%s", escaped ? escaped : "?");
+	char *escaped = xescaped(raw);
+	snprintf(out, size, "%s", escaped);
 	free(escaped);
 }
 
 /* Tgid of a /proc/PID/status, or -1. */
 static int read_tgid(int pid)
 {
-	char path[64], line[256];
+	char path[64], *line = NULL;
+	size_t cap = 0;
 	snprintf(path, sizeof path, "/proc/%d/status", pid);
 	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
 	int tgid = -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
+	while (f && tgid < 0 && fileio_read_line(f, &line, &cap, 1 << 16) > 0)
+		if (sscanf(line, "Tgid: %d", &tgid) != 1)
+			tgid = -1;
+	free(line);
+	if (f)
+		fclose(f);
 	return tgid;
 }
 
@@ -206,28 +189,15 @@ int threads_check_pid(int pid, char *err, size_t err_size)
 	return 0;
 }
 
-/* Busy ticks and all ticks of every "cpuN" line of /proc/stat; -1 when unreadable. busy is
- * user + nice + system + irq + softirq, as runner/cpustat.h counts it. */
+/* Busy ticks of each CPU from /proc/stat (runner/cpustat.h), ULLONG_MAX for one it does not
+ * list (offline); -1 when it cannot be read. */
 static int read_proc_stat(unsigned long long *busy, int ncpus)
 {
-	FILE *f = fopen("/proc/stat", "re");
-	if (!f)
+	struct cpustat t;
+	if (cpustat_read("/proc/stat", NULL, 0, &t) != 0)
 		return -1;
-	char line[512];
-	for (int i = 0; i < ncpus; i++)
-		busy[i] = ULLONG_MAX; /* not listed: offline */
-	while (fgets(line, sizeof line, f)) {
-		int cpu;
-		unsigned long long v[8] = { 0 };
-		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
-			continue;
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
-		           &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 8)
-			continue;
-		if (cpu >= 0 && cpu < ncpus)
-			busy[cpu] = v[0] + v[1] + v[2] + v[5] + v[6];
-	}
-	fclose(f);
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		busy[cpu] = cpustat_read("/proc/stat", &cpu, 1, &t) == 0 ? t.busy : ULLONG_MAX;
 	return 0;
 }
 
@@ -245,8 +215,8 @@ struct sampler {
 	struct threads_result *r;
 	int ncpus;
 	int *core_of;               /* per CPU */
-	struct index_map thread_of; /* tid -> index into r->threads */
-	struct index_map pair_of;   /* (a << 32 | b) -> index into r->pairs */
+	void *thread_of;            /* tid -> index into r->threads (map_put) */
+	void *pair_of;              /* (a << 32 | b) -> index into r->pairs */
 	int thread_cap, pair_cap;
 	int *running;               /* threads running in this sample */
 	int *running_cpu;
@@ -587,14 +557,9 @@ static void record_processes(struct threads_result *out, const int *pids, int np
 		if (twice)
 			continue;
 		p->pid = pids[i];
-		char path[64], raw[64] = "";
+		char path[64], raw[64];
 		snprintf(path, sizeof path, "/proc/%d/comm", p->pid);
-		FILE *f = fopen(path, "re");
-		if (f) {
-			if (fgets(raw, sizeof raw, f))
-				raw[strcspn(raw, "\n")] = '\0';
-			fclose(f);
-		}
+		fileio_read_first_line(path, raw, sizeof raw);
 		escaped_copy(p->comm, sizeof p->comm, raw);
 		out->nprocesses++;
 	}

@@ -17,8 +17,10 @@
 
 #include "runner/cpusplit.h"
 #include "runner/cpustat.h"
-#include "runner/util.h"
+#include "common/alloc.h"
+#include "common/error.h"
 #include "common/fileio.h"
+#include "common/text.h"
 
 /* What a child tells the runner, once, on its ready pipe. */
 enum child_code {
@@ -156,9 +158,10 @@ static char partner_stack[256 << 10] __attribute__((aligned(64)));
 static int partner_main(void *arg);
 
 /*
- * The child's side, between vfork (or clone) and exec. Only async-signal-safe calls: the
- * runner's memory is shared, and a lock it held (malloc's, a sanitizer runtime's) stays held.
- * partner: for a pair's last process, the partner it starts once it is bound (else NULL).
+ * The child's side, between vfork (or clone) and exec: run_child and the steps it is made of.
+ * Only async-signal-safe calls: the runner's memory is shared, and a lock it held (malloc's, a
+ * sanitizer runtime's) stays held. Each step runs on the partner's stack too, hence
+ * ON_PARTNER_STACK on every one; a step that fails reports to the runner and exits.
  *
  * A pair starts so (issue 17: a fork of the runner and a barrier the runner opened made a pair
  * trial cost 3-4 times a solo one on a 2-vCPU VM; this costs 2): the runner vforks the last
@@ -171,70 +174,81 @@ static int partner_main(void *arg);
  * partner that fails to bind exits without the byte: end of file); both were bound before
  * either exec'd. Both wait suspended (vfork) without any wake-up of the runner in between.
  */
-static void __attribute__((noreturn)) ON_PARTNER_STACK
-run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t parent,
-          struct child_fds fds, long max_fd, const struct partner_start *partner)
+
+/* Dies with the runner (even a SIGKILLed one), leads a process group of its own (a terminal's
+ * ^C reaches only the runner, which then kills whole groups, a user command's children too)
+ * and binds to mask, read back. */
+static void ON_PARTNER_STACK child_bind(const cpu_set_t *mask, pid_t parent, int ready_fd)
 {
-	int exec_fd = fds.exec;
-	/* Die with the runner even if it is SIGKILLed; then close the race where the parent died
-	 * before the request took effect (we would have been re-parented already). */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* The parent may have died before the request took effect: we were re-parented then. */
 	if (getppid() != parent)
 		_exit(EXIT_FAILURE_RUNTIME);
-	/* Our own process group: a terminal's ^C reaches only the runner, which then kills whole
-	 * groups, so a user command's own children go too. */
 	setpgid(0, 0);
-
 	if (sched_setaffinity(0, sizeof *mask, mask) != 0) {
-		report_to_parent(fds.ready, CHILD_BIND_FAILED, errno, 0, 0);
+		report_to_parent(ready_fd, CHILD_BIND_FAILED, errno, 0, 0);
 		_exit(EXIT_FAILURE_RUNTIME);
 	}
 	cpu_set_t readback;
 	CPU_ZERO(&readback);
 	if (sched_getaffinity(0, sizeof readback, &readback) != 0 || !CPU_EQUAL(&readback, mask)) {
-		report_to_parent(fds.ready, CHILD_MASK_MISMATCH, errno, 0, 0);
+		report_to_parent(ready_fd, CHILD_MASK_MISMATCH, errno, 0, 0);
 		_exit(EXIT_FAILURE_RUNTIME);
 	}
-	pid_t partner_pid = 0;
-	if (partner) {
-		/* The "bound" pipe is made here, so that only the partner holds its write end (the
-		 * runner, suspended in vfork, would hold a copy of one it made): a partner that exits
-		 * without the byte gives end of file. The partner reads its start from this frame. */
-		struct partner_start start = *partner;
-		int bound_pipe[2];
-		if (pipe2(bound_pipe, O_CLOEXEC) != 0) {
-			report_to_parent(fds.ready, CHILD_SPAWN_FAILED, errno, 0, 0);
-			_exit(EXIT_FAILURE_RUNTIME);
-		}
+}
+
+/* A pair's last process, bound: starts its partner and waits until the partner is bound; the
+ * partner's pid. The "bound" pipe is made here, so that only the partner holds its write end
+ * (the runner, suspended in vfork, would hold a copy of one it made): a partner that exits
+ * without the byte gives end of file. The partner reads its start from this frame, which lives
+ * until clone returns (CLONE_VFORK: once the partner has exec'd or exited). */
+static pid_t ON_PARTNER_STACK child_start_partner(const struct partner_start *partner,
+                                                  int ready_fd)
+{
+	struct partner_start start = *partner;
+	int bound_pipe[2];
+	pid_t pid = -1;
+	if (pipe2(bound_pipe, O_CLOEXEC) == 0) {
 		start.fds.bound = bound_pipe[1];
-		partner_pid = clone(partner_main, partner_stack + sizeof partner_stack,
-		                    CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &start);
-		if (partner_pid < 0) {
-			report_to_parent(fds.ready, CHILD_SPAWN_FAILED, errno, 0, 0);
-			_exit(EXIT_FAILURE_RUNTIME);
-		}
-		close(bound_pipe[1]);
-		char bound;
-		if (fileio_read_full(bound_pipe[0], &bound, 1) != 1) {
-			report_to_parent(fds.ready, CHILD_PARTNER_FAILED, 0, partner_pid, 0);
-			_exit(EXIT_FAILURE_RUNTIME);
-		}
+		pid = clone(partner_main, partner_stack + sizeof partner_stack,
+		            CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, &start);
 	}
-	/* clock_gettime is async-signal-safe. */
+	if (pid < 0) {
+		report_to_parent(ready_fd, CHILD_SPAWN_FAILED, errno, 0, 0);
+		_exit(EXIT_FAILURE_RUNTIME);
+	}
+	close(bound_pipe[1]);
+	char bound;
+	if (fileio_read_full(bound_pipe[0], &bound, 1) != 1) {
+		report_to_parent(ready_fd, CHILD_PARTNER_FAILED, 0, pid, 0);
+		_exit(EXIT_FAILURE_RUNTIME);
+	}
+	return pid;
+}
+
+/* Tells the runner it is ready (with its partner, and when it goes on to exec), then, for a
+ * partner, its last process, after the runner, so that the runner has its report whatever the
+ * last process does next. clock_gettime is async-signal-safe. */
+static void ON_PARTNER_STACK child_ready(struct child_fds fds, pid_t partner_pid)
+{
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	report_to_parent(fds.ready, CHILD_READY, 0, partner_pid,
 	                 (double)now.tv_sec + (double)now.tv_nsec * 1e-9);
 	close(fds.ready);
-	/* The partner tells the last process after the runner, so that the runner has its report
-	 * whatever the last process does next. */
 	if (fds.bound >= 0) {
 		fileio_write_all(fds.bound, "", 1);
 		close(fds.bound);
 	}
+}
 
-	/* The exec pipe must survive the dup2s below (a runner started with 0, 1 or 2 closed gets
-	 * pipes there). */
+/* The workload's descriptors: stdin and stdout /dev/null, stderr the trial's log, nothing else
+ * (neither what the runner inherited nor what it opened) but the exec pipe, moved above 2 first
+ * (a runner started with 0, 1 or 2 closed gets pipes there); it closes itself on exec. Returns
+ * where the exec pipe is. */
+static int ON_PARTNER_STACK child_descriptors(const struct trial_spec *spec, int exec_fd,
+                                              long max_fd)
+{
 	if (exec_fd <= STDERR_FILENO) {
 		int moved = fcntl(exec_fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 		exec_fd = moved >= 0 ? moved : exec_fd;
@@ -248,11 +262,19 @@ run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t
 	}
 	if (spec->stderr_fd >= 0)
 		dup2(spec->stderr_fd, STDERR_FILENO);
-	/* Nothing but 0, 1 and 2 reaches the workload: neither what the runner inherited nor
-	 * what it opened. The exec pipe stays (it closes itself on exec) above 2. */
 	close_descriptors_from(STDERR_FILENO + 1, exec_fd, max_fd);
-	sigprocmask(SIG_SETMASK, spec->child_sigmask, NULL);
+	return exec_fd;
+}
 
+/* partner: for a pair's last process, the partner it starts once it is bound (else NULL). */
+static void __attribute__((noreturn)) ON_PARTNER_STACK
+run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t parent,
+          struct child_fds fds, long max_fd, const struct partner_start *partner)
+{
+	child_bind(mask, parent, fds.ready);
+	child_ready(fds, partner ? child_start_partner(partner, fds.ready) : 0);
+	int exec_fd = child_descriptors(spec, fds.exec, max_fd);
+	sigprocmask(SIG_SETMASK, spec->child_sigmask, NULL);
 	const struct trial_proc_spec *proc = &spec->procs[index];
 	execve(proc->path, proc->argv, proc->envp ? proc->envp : environ);
 	int err = errno;
@@ -512,17 +534,15 @@ static int measured_pus(const struct trial_spec *spec, int pus[TRIAL_MAX_PUS])
 	return n;
 }
 
-/* "CPU 2" or "CPUs 2,3": the CPUs proc is bound to, for messages. */
-static const char *cpus_text(const struct trial_proc_spec *proc, char *buf, size_t len)
+/* "CPU 2" or "CPUs 2,3": the CPUs proc is bound to, for messages (a new string). */
+static char *cpus_text(const struct trial_proc_spec *proc)
 {
-	if (proc->ncpus <= 1) {
-		snprintf(buf, len, "CPU %d", proc->ncpus == 1 ? proc->cpus[0] : proc->pu);
-		return buf;
-	}
-	size_t used = (size_t)snprintf(buf, len, "CPUs %d", proc->cpus[0]);
-	for (int k = 1; k < proc->ncpus && used < len; k++)
-		used += (size_t)snprintf(buf + used, len - used, ",%d", proc->cpus[k]);
-	return buf;
+	cpu_set_t mask;
+	bound_mask(proc, &mask);
+	char *list = text_cpu_list(&mask, true);
+	char *text = xasprintf("CPU%s %s", CPU_COUNT(&mask) > 1 ? "s" : "", list);
+	free(list);
+	return text;
 }
 
 static int ON_PARTNER_STACK partner_main(void *arg)
@@ -553,11 +573,11 @@ static enum start_result await_ready(struct trial_state *st)
 		}
 		ssize_t got = fileio_read_full(st->children[i].ready_fd, &report, sizeof report);
 		close_fd(&st->children[i].ready_fd);
-		char cpus[64];
-		cpus_text(&spec->procs[i], cpus, sizeof cpus);
 		if (got != (ssize_t)sizeof report) {
+			char *cpus = cpus_text(&spec->procs[i]);
 			r->status = PROC_BIND_FAILED;
 			snprintf(r->error, sizeof r->error, "died before binding to %s", cpus);
+			free(cpus);
 			result = NOT_BOUND;
 			continue;
 		}
@@ -572,6 +592,7 @@ static enum start_result await_ready(struct trial_state *st)
 			errno = report.err;
 			return START_FAILED;
 		}
+		char *cpus = cpus_text(&spec->procs[i]);
 		r->status = PROC_BIND_FAILED;
 		if (report.code == CHILD_PARTNER_FAILED)
 			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
@@ -582,6 +603,7 @@ static enum start_result await_ready(struct trial_state *st)
 			snprintf(r->error, sizeof r->error,
 			         "affinity read back after binding to %s is not %s alone", cpus,
 			         spec->procs[i].ncpus > 1 ? "those CPUs" : "that CPU");
+		free(cpus);
 		result = NOT_BOUND;
 	}
 	if (result == STARTED && first_released_s > 0 && isfinite(first_released_s))
@@ -697,23 +719,6 @@ static void child_ended(struct trial_state *st, int i, int status, const struct 
 	r->wall_s = now - st->release_s;
 }
 
-/* The CPUs in set as a list ("0,3"), cut short with "..." to fit buf. */
-static void format_cpus(const cpu_set_t *set, char *buf, size_t size)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int cpu = 0; cpu < CPU_SETSIZE && used < size; cpu++) {
-		if (!CPU_ISSET(cpu, set))
-			continue;
-		int n = snprintf(buf + used, size - used, "%s%d", used ? "," : "", cpu);
-		if (n < 0 || (size_t)n >= size - used) {
-			snprintf(buf + (size > 4 ? size - 4 : 0), size > 4 ? 4 : size, "...");
-			return;
-		}
-		used += (size_t)n;
-	}
-}
-
 /* A process that ended well but whose affinity is no longer the mask it was bound to changed
  * it itself (taskset inside it, a library that pins itself): its time is not the placement's.
  * The mask is read from the process as it ended (a zombie keeps it until it is reaped); only
@@ -725,12 +730,12 @@ static void check_still_bound(struct proc_result *r, const struct trial_proc_spe
 	bound_mask(proc, &bound);
 	if (r->status != PROC_OK || CPU_EQUAL(&bound, ended_on))
 		return;
-	char now[64], was[64];
-	format_cpus(ended_on, now, sizeof now);
+	char *now = text_cpu_list(ended_on, true), *was = cpus_text(proc);
 	r->status = PROC_MOVED;
 	snprintf(r->error, sizeof r->error, "changed its own CPU affinity to CPU(s) %s after it was "
-	         "bound to %s: not this placement's time (let smtbench place it)", now,
-	         cpus_text(proc, was, sizeof was));
+	         "bound to %s: not this placement's time (let smtbench place it)", now, was);
+	free(now);
+	free(was);
 }
 
 /* Reaps the children that have ended: their times, how they ended, and whether they were

@@ -39,6 +39,10 @@
 #include <signal.h>
 #include <stdbool.h>
 
+/* Kernels exit with this status when the CPU lacks what they need (e.g. AVX2): a kernel's
+ * process that does is recorded as "unsupported". */
+#define KERNEL_EXIT_UNSUPPORTED 77
+
 #define TRIAL_MAX_PROCS 2
 /* The most CPUs a trial measures: its processes' together. */
 #define TRIAL_MAX_PUS 2

@@ -16,7 +16,7 @@
 
 #include "common/text.h"
 #include "runner/kernels.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "common/error.h"
 #include "common/fileio.h"
 
@@ -132,53 +132,56 @@ static char *base_name(const char *path)
 	return xstrdup(slash ? slash + 1 : path);
 }
 
-void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
+/* w's name and argv for kernel `name` with `iters` iterations. */
+static void set_kernel(struct workload *w, const char *name, unsigned long iters)
 {
-	const struct kernel *k = kernel_find(name);
-	if (!k)
-		text_errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists "
-		          "them", name);
-	char err[ERR_LEN];
-	char *path = kernel_path(name, err, sizeof err);
-	if (!path)
-		text_errx(EXIT_FAILURE_RUNTIME, "%s", err);
 	w->name = xstrdup(name);
-	settle_file(w, path);
 	w->argv = xcalloc(3, sizeof *w->argv);
 	w->argv[0] = xstrdup(name);
 	w->argv[1] = xasprintf("%lu", iters);
 	w->is_kernel = true;
 }
 
-int workload_command_check(const char *name, char *err, size_t err_size)
+void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
+{
+	if (!kernel_find(name))
+		text_errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists "
+		          "them", name);
+	char err[ERR_LEN];
+	char *path = kernel_path(name, err, sizeof err);
+	if (!path)
+		text_errx(EXIT_FAILURE_RUNTIME, "%s", err);
+	settle_file(w, path);
+	set_kernel(w, name, iters);
+}
+
+/* name found as execvp would find it, and something execve runs: a new string, or NULL with
+ * the reason in err. */
+static char *find_executable(const char *name, char *err, size_t err_size)
 {
 	char *path = resolve_command(name);
-	if (!path) {
-		set_error(err, err_size, "%s", strerror(errno));
-		return -1;
-	}
-	int format_error = exec_format_error(path);
+	int format_error = path ? exec_format_error(path) : errno;
+	if (format_error == 0)
+		return path;
+	set_error(err, err_size, "%s%s", strerror(format_error), format_error == ENOEXEC
+	          ? " (neither an ELF executable nor a #! script with a usable interpreter)" : "");
 	free(path);
-	if (format_error) {
-		set_error(err, err_size, "%s%s", strerror(format_error), format_error == ENOEXEC
-		          ? " (neither an ELF executable nor a #! script with a usable interpreter)"
-		          : "");
-		return -1;
-	}
-	return 0;
+	return NULL;
+}
+
+int workload_command_check(const char *name, char *err, size_t err_size)
+{
+	char *path = find_executable(name, err, err_size);
+	free(path);
+	return path ? 0 : -1;
 }
 
 void xworkload_command(struct workload *w, char *const *argv, int argc)
 {
-	char *path = resolve_command(argv[0]);
+	char why[ERR_LEN];
+	char *path = find_executable(argv[0], why, sizeof why);
 	if (!path)
-		text_errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], strerror(errno));
-	int format_error = exec_format_error(path);
-	if (format_error)
-		text_errx(EXIT_USAGE, "cannot execute '%s' (%s): %s%s", argv[0], path,
-		          strerror(format_error), format_error == ENOEXEC
-		          ? " (neither an ELF executable nor a #! script with a usable interpreter)"
-		          : "");
+		text_errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], why);
 	w->name = base_name(argv[0]);
 	settle_file(w, path);
 	w->argv = xcalloc((size_t)argc + 1, sizeof *w->argv);
@@ -214,11 +217,7 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 		          "that file, or start a new run", dir, w->path, w->sha256, now);
 	if (kernel) {
 		strings_free(w->argv);
-		w->name = xstrdup(kernel);
-		w->argv = xcalloc(3, sizeof *w->argv);
-		w->argv[0] = xstrdup(kernel);
-		w->argv[1] = xasprintf("%lu", iters);
-		w->is_kernel = true;
+		set_kernel(w, kernel, iters);
 	} else {
 		w->name = base_name(w->argv[0]);
 		w->is_kernel = false;
@@ -253,32 +252,21 @@ static bool sets_variable(const char *entry, const char *name)
 	return strncmp(entry, name, len) == 0 && entry[len] == '=';
 }
 
-static int compare_ints(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
 void workload_env_init(struct workload_env *env, const int *cpus, int ncpus,
                        const char *placement_name)
 {
-	int sorted[CPU_SETSIZE];
-	int n = ncpus < CPU_SETSIZE ? ncpus : CPU_SETSIZE;
-	memcpy(sorted, cpus, (size_t)n * sizeof *sorted);
-	qsort(sorted, (size_t)n, sizeof *sorted, compare_ints);
-	char *list = xasprintf("%s=", WORKLOAD_ENV_CPUS);
-	for (int i = 0; i < n; i++) {
-		char *longer = xasprintf("%s%s%d", list, i ? "," : "", sorted[i]);
-		free(list);
-		list = longer;
-	}
-	env->cpus_var = list;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	for (int i = 0; i < ncpus; i++)
+		CPU_SET(cpus[i], &set);
+	char *list = text_cpu_list(&set, false);
+	env->cpus_var = xasprintf("%s=%s", WORKLOAD_ENV_CPUS, list);
+	free(list);
 	env->placement_var = xasprintf("%s=%s", WORKLOAD_ENV_PLACEMENT, placement_name);
-	size_t count = 0;
+	size_t count = 0, k = 0;
 	while (environ && environ[count])
 		count++;
 	env->envp = xcalloc(count + 3, sizeof *env->envp);
-	size_t k = 0;
 	for (size_t i = 0; i < count; i++)
 		if (!sets_variable(environ[i], WORKLOAD_ENV_CPUS)
 		    && !sets_variable(environ[i], WORKLOAD_ENV_PLACEMENT))

@@ -29,19 +29,11 @@ int topo_core_cpus(const struct topo *t, int core, int *out, int max)
 	if (!obj)
 		return 0;
 	int n = 0;
-	for (hwloc_obj_t pu = hwloc_get_next_obj_inside_cpuset_by_type(t->hw, obj->cpuset,
-	                                                                HWLOC_OBJ_PU, NULL);
-	     pu; pu = hwloc_get_next_obj_inside_cpuset_by_type(t->hw, obj->cpuset, HWLOC_OBJ_PU, pu)) {
+	unsigned cpu; /* the cpuset's bits are the PUs' OS indexes, ascending */
+	hwloc_bitmap_foreach_begin(cpu, obj->cpuset) {
 		if (n < max)
-			out[n] = (int)pu->os_index;
+			out[n] = (int)cpu;
 		n++;
-	}
-	/* The tree's order is not always the OS order: ascending, for a person to read. */
-	for (int i = 1; i < n && i < max; i++)
-		for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
-			int swap = out[j];
-			out[j] = out[j - 1];
-			out[j - 1] = swap;
-		}
+	} hwloc_bitmap_foreach_end();
 	return n;
 }

@@ -13,27 +13,22 @@
 
 #include "common/fileio.h"
 
+/* The longest line of /proc or a cgroup file read here; a longer one ends the reading. */
+#define LINE_MAX_BYTES (1 << 20)
+
 void topo_read_proc_cpu_model(char *out, size_t len)
 {
 	out[0] = '\0';
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return;
-	char line[512];
-	while (fgets(line, sizeof line, f)) {
-		if (strncmp(line, "model name", 10) != 0)
-			continue;
-		const char *colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		colon++;
-		while (*colon == ' ' || *colon == '\t')
-			colon++;
-		snprintf(out, len, "%s", colon);
-		out[strcspn(out, "\n")] = '\0';
-		break;
-	}
-	fclose(f);
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char *line = NULL, *colon = NULL;
+	size_t cap = 0;
+	while (f && !colon && fileio_read_line(f, &line, &cap, LINE_MAX_BYTES) > 0)
+		if (!strncmp(line, "model name", 10) && (colon = strchr(line, ':')))
+			snprintf(out, len, "%.*s", (int)strcspn(colon + 1 + strspn(colon + 1, " \t"), "\n"),
+			         colon + 1 + strspn(colon + 1, " \t"));
+	free(line);
+	if (f)
+		fclose(f);
 }
 
 void topo_machine_read(struct topo_machine *out)
@@ -111,12 +106,11 @@ static void walk_up(const char *mount, const char *cgroup, bool v2, struct topo_
 /* The cgroup path of this process for v2 ("0::PATH") or for the v1 hierarchy holding "cpu". */
 static bool cgroup_path(const char *proc_cgroup, bool v2, char *out, size_t len)
 {
-	FILE *f = fopen(proc_cgroup, "r");
-	if (!f)
-		return false;
-	char line[4096];
+	FILE *f = fopen(proc_cgroup, "re");
+	char *line = NULL;
+	size_t cap = 0;
 	bool found = false;
-	while (!found && fgets(line, sizeof line, f)) {
+	while (f && !found && fileio_read_line(f, &line, &cap, LINE_MAX_BYTES) > 0) {
 		line[strcspn(line, "\n")] = '\0';
 		char *controllers = strchr(line, ':');
 		char *path = controllers ? strchr(controllers + 1, ':') : NULL;
@@ -124,54 +118,57 @@ static bool cgroup_path(const char *proc_cgroup, bool v2, char *out, size_t len)
 			continue;
 		*path++ = '\0';
 		controllers++;
-		if (v2) {
+		if (v2)
 			found = !strncmp(line, "0", 1) && !*controllers;
-		} else {
-			for (char *save = NULL, *c = strtok_r(controllers, ",", &save); c && !found;
-			     c = strtok_r(NULL, ",", &save))
-				found = !strcmp(c, "cpu");
-		}
+		for (char *save = NULL, *c = v2 ? NULL : strtok_r(controllers, ",", &save); c && !found;
+		     c = strtok_r(NULL, ",", &save))
+			found = !strcmp(c, "cpu");
 		if (found)
 			snprintf(out, len, "%s", path);
 	}
-	fclose(f);
+	free(line);
+	if (f)
+		fclose(f);
 	return found;
+}
+
+/* One line of mountinfo (ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE
+ * SOURCE SUPEROPTIONS): its mount point when it mounts cgroup2, or cgroup v1 with "cpu". */
+static bool cgroup_mount(char *line, char *mount_point, size_t len, bool *v2)
+{
+	char format[32], fstype[32];
+	snprintf(format, sizeof format, "%%*s %%*s %%*s %%*s %%%zus", len - 1);
+	const char *dash = strstr(line, " - ");
+	char *superopts = dash ? strchr(dash + 3 + strcspn(dash + 3, " ") + 1, ' ') : NULL;
+	if (sscanf(line, format, mount_point) != 1 || !dash
+	    || sscanf(dash + 3, "%31s", fstype) != 1)
+		return false;
+	*v2 = !strcmp(fstype, "cgroup2");
+	bool v1_cpu = false;
+	for (char *save = NULL, *o = strcmp(fstype, "cgroup") || !superopts ? NULL
+	     : strtok_r(superopts + 1, ",\n", &save); o; o = strtok_r(NULL, ",\n", &save))
+		v1_cpu |= !strcmp(o, "cpu");
+	return *v2 || v1_cpu;
 }
 
 void topo_cpu_quota_from(const char *mountinfo, const char *proc_cgroup, const char *root,
                             struct topo_cpu_quota *out)
 {
 	memset(out, 0, sizeof *out);
-	FILE *f = fopen(mountinfo, "r");
-	if (!f)
-		return;
-	char line[4096];
-	while (fgets(line, sizeof line, f)) {
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPEROPTIONS */
-		char mount_point[1024];
-		if (sscanf(line, "%*s %*s %*s %*s %1023s", mount_point) != 1)
-			continue;
-		const char *dash = strstr(line, " - ");
-		if (!dash)
-			continue;
-		char fstype[32], superopts[512] = "";
-		if (sscanf(dash + 3, "%31s %*s %511s", fstype, superopts) < 1)
-			continue;
-		bool v2 = !strcmp(fstype, "cgroup2");
-		bool v1_cpu = false;
-		if (!strcmp(fstype, "cgroup"))
-			for (char *save = NULL, *o = strtok_r(superopts, ",", &save); o;
-			     o = strtok_r(NULL, ",", &save))
-				v1_cpu |= !strcmp(o, "cpu");
-		if (!v2 && !v1_cpu)
-			continue;
-		char path[2048], mount[2048];
-		if (!cgroup_path(proc_cgroup, v2, path, sizeof path))
+	FILE *f = fopen(mountinfo, "re");
+	char *line = NULL, mount_point[1024], path[2048], mount[2048];
+	size_t cap = 0;
+	bool v2;
+	while (f && fileio_read_line(f, &line, &cap, LINE_MAX_BYTES) > 0) {
+		if (!cgroup_mount(line, mount_point, sizeof mount_point, &v2)
+		    || !cgroup_path(proc_cgroup, v2, path, sizeof path))
 			continue;
 		snprintf(mount, sizeof mount, "%s%s", root, mount_point);
 		walk_up(mount, path, v2, out);
 	}
-	fclose(f);
+	free(line);
+	if (f)
+		fclose(f);
 }
 
 void topo_cpu_quota(struct topo_cpu_quota *out)

@@ -4,7 +4,10 @@
  * The model it builds (internal.h) is handed to pairs.c, which chooses the pairs.
  */
 #include "topology/internal.h"
+
+#include "common/alloc.h"
 #include "common/fileio.h"
+#include "common/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -112,21 +115,17 @@ static bool cpuid_hypervisor(char name[TOPO_NAME_LEN])
 
 static bool cpuinfo_has_hypervisor_flag(void)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return false;
-	char *line = NULL;
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char *line = NULL, *save = NULL;
 	size_t cap = 0;
 	bool found = false;
-	while (!found && getline(&line, &cap, f) > 0) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		for (char *word = strtok(line + 5, " \t\n:"); word; word = strtok(NULL, " \t\n:"))
-			if (!strcmp(word, "hypervisor"))
-				found = true;
-	}
+	while (f && !found && fileio_read_line(f, &line, &cap, 1 << 16) > 0)
+		for (char *word = strncmp(line, "flags", 5) ? NULL : strtok_r(line + 5, " \t\n:", &save);
+		     word && !found; word = strtok_r(NULL, " \t\n:", &save))
+			found = !strcmp(word, "hypervisor");
 	free(line);
-	fclose(f);
+	if (f)
+		fclose(f);
 	return found;
 }
 
@@ -222,52 +221,24 @@ static bool spec_is_file(const char *spec)
 }
 
 /* An XML topology file whole, refused when larger than this: a real machine's export is tens of
- * kilobytes (a few MB for the largest), so a bigger file is not one, and reading it would only
- * cost time and memory. */
-#define TOPO_XML_MAX_BYTES (64L << 20)
+ * kilobytes (a few MB for the largest), so a bigger file is not one. */
+#define TOPO_XML_MAX_BYTES ((size_t)64 << 20)
 /* What the parser in the trial child may use before it is stopped. */
 #define TOPO_XML_CPU_LIMIT_S 30
 
-/* The file at path into a new NUL-terminated buffer (*len without the NUL); -1 with err. */
+/* The file at path into a new NUL-terminated buffer (*len without the NUL): a regular file,
+ * or a pipe (`--topology <(lstopo --of xml)`); a FIFO with no writer reads as empty instead of
+ * blocking the open, and a device is refused (fileio.h). -1 with err. */
 static int read_xml_file(const char *path, char **out, size_t *len, char *err, size_t err_size)
 {
-	/* A regular file, or a pipe (`--topology <(lstopo --of xml)`); a FIFO with no writer
-	 * reads as empty instead of blocking the open, and a device is refused (fileio.h). */
 	char why[ERR_LEN];
 	int fd = fileio_open_readable(path, why, sizeof why);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		set_error(err, err_size, "cannot read topology file: %s", fd < 0 ? why : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > TOPO_XML_MAX_BYTES) {
-		set_error(err, err_size, "topology file '%s' is larger than %ld MiB: not an hwloc XML "
-		          "export", path, TOPO_XML_MAX_BYTES >> 20);
-		close(fd);
-		return -1;
-	}
-	char *buf = malloc((size_t)TOPO_XML_MAX_BYTES + 2);
-	ssize_t n = buf ? fileio_read_full(fd, buf, (size_t)TOPO_XML_MAX_BYTES + 1) : -1;
-	int saved = errno;
-	close(fd);
-	if (n < 0 || n > TOPO_XML_MAX_BYTES || n == 0) {
-		if (n == 0)
-			set_error(err, err_size, "topology file '%s' is empty", path);
-		else if (n > 0)
-			set_error(err, err_size, "topology file '%s' is larger than %ld MiB: not an hwloc "
-			          "XML export", path, TOPO_XML_MAX_BYTES >> 20);
-		else
-			set_error(err, err_size, "cannot read topology file '%s': %s", path,
-			          buf ? strerror(saved) : "out of memory");
-		free(buf);
-		return -1;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = (size_t)n;
-	return 0;
+	*out = fd < 0 ? NULL : fileio_read_fd(fd, path, TOPO_XML_MAX_BYTES, len, why, sizeof why);
+	if (!*out)
+		set_error(err, err_size, "cannot read topology file: %s", why);
+	else if (*len == 0)
+		set_error(err, err_size, "topology file '%s' is empty", path);
+	return *out && *len ? 0 : -1;
 }
 
 /* The XML format of an hwloc export, from its <topology version="MAJOR.MINOR"> tag. False when
@@ -388,9 +359,7 @@ static void load_kinds(struct topo *t)
 {
 	int nk = hwloc_cpukinds_get_nr(t->hw, 0);
 	t->nkinds_hw = nk > 0 ? nk : 0;
-	t->kind_names = t->nkinds_hw ? calloc((size_t)t->nkinds_hw, sizeof *t->kind_names) : NULL;
-	if (!t->kind_names)
-		t->nkinds_hw = 0;
+	t->kind_names = xcalloc((size_t)t->nkinds_hw, sizeof *t->kind_names);
 	for (int i = 0; i < t->npus; i++)
 		t->pus[i].kind = t->nkinds_hw ? -1 : 0;
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -432,14 +401,12 @@ const char *topo_kind_name(const struct topo *t, int kind)
 	return t->kind_names[kind];
 }
 
-/* Fills pus[] and cores[] from the usable set; -1 on out of memory. */
-static int build_model(struct topo *t)
+/* Fills pus[] and cores[] from the usable set. */
+static void build_model(struct topo *t)
 {
 	int max = hwloc_bitmap_weight(t->usable);
-	t->pus = calloc(max > 0 ? (size_t)max : 1, sizeof *t->pus);
-	t->cores = calloc(max > 0 ? (size_t)max : 1, sizeof *t->cores);
-	if (!t->pus || !t->cores)
-		return -1;
+	t->pus = xcalloc(max > 0 ? (size_t)max : 1, sizeof *t->pus);
+	t->cores = xcalloc(max > 0 ? (size_t)max : 1, sizeof *t->cores);
 	for (hwloc_obj_t pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, NULL); pu;
 	     pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) {
 		if (!hwloc_bitmap_isset(t->usable, pu->os_index) || t->npus >= max)
@@ -467,7 +434,6 @@ static int build_model(struct topo *t)
 	load_kinds(t);
 	for (int c = 0; c < t->ncores; c++)
 		t->cores[c].kind = t->pus[t->cores[c].first].kind;
-	return 0;
 }
 
 /* Cores, packages, threads per core, and what is present but not usable here. */
@@ -594,37 +560,29 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 }
 
 /* t->usable: PUs present, allowed, and (for this system) in this process's affinity mask.
- * -1 with err when the mask cannot be read; -2 when out of memory. */
+ * -1 with err when the mask cannot be read. */
 static int find_usable(struct topo *t, char *err, size_t err_size)
 {
 	t->usable = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->hw));
-	if (!t->usable)
-		return -2;
-	hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
-	if (t->info.source != TOPO_THIS_SYSTEM)
-		return 0;
 	hwloc_bitmap_t affinity = hwloc_bitmap_alloc();
-	if (!affinity)
-		return -2;
+	if (!t->usable || !affinity)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (hwloc's bitmaps)");
+	hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
 	int rc = 0;
-	if (read_affinity(affinity, hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t->hw))) < 0) {
-		set_error(err, err_size, "cannot read this process's CPU affinity "
-		          "(sched_getaffinity): %s", strerror(errno));
-		rc = -1;
-	} else {
+	if (t->info.source != TOPO_THIS_SYSTEM)
+		;
+	else if (read_affinity(affinity, hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t->hw))) < 0)
+		rc = -1, set_error(err, err_size, "cannot read this process's CPU affinity "
+		                   "(sched_getaffinity): %s", strerror(errno));
+	else
 		hwloc_bitmap_and(t->usable, t->usable, affinity);
-	}
 	hwloc_bitmap_free(affinity);
 	return rc;
 }
 
 struct topo *topo_load(const char *spec, char *err, size_t err_size)
 {
-	struct topo *t = calloc(1, sizeof *t);
-	if (!t) {
-		set_error(err, err_size, "out of memory while loading the topology");
-		return NULL;
-	}
+	struct topo *t = xcalloc(1, sizeof *t);
 	if (hwloc_topology_init(&t->hw) < 0) {
 		set_error(err, err_size, "hwloc_topology_init failed: %s", strerror(errno));
 		free(t);
@@ -634,32 +592,22 @@ struct topo *topo_load(const char *spec, char *err, size_t err_size)
 	 * usable ones are chosen below from the allowed set. */
 	hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE);
-	if (set_source(t, spec, err, err_size) != 0)
-		goto fail;
-	int loaded = hwloc_topology_load(t->hw);
+	int loaded = set_source(t, spec, err, err_size) == 0 ? hwloc_topology_load(t->hw) : -2;
 	free(t->xml); /* hwloc keeps no reference to it once loaded */
 	t->xml = NULL;
-	if (loaded < 0) {
-		if (t->info.source == TOPO_XML)
-			set_error(err, err_size, "'%s' is not a valid hwloc XML topology file", spec);
-		else
-			set_error(err, err_size, "cannot load the %s topology: %s",
-			          spec ? "synthetic" : "system's", strerror(errno));
-		goto fail;
+	if (loaded == -1 && t->info.source == TOPO_XML)
+		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file", spec);
+	else if (loaded == -1)
+		set_error(err, err_size, "cannot load the %s topology: %s", spec ? "synthetic"
+		          : "system's", strerror(errno));
+	if (loaded < 0 || find_usable(t, err, err_size) != 0) {
+		topo_free(&t);
+		return NULL;
 	}
-	int usable = find_usable(t, err, err_size);
-	if (usable == -1)
-		goto fail;
-	if (usable == -2 || build_model(t) < 0)
-		goto oom;
+	build_model(t);
 	fill_info(t);
 	topo_plan_pairs(t);
 	return t;
-oom:
-	set_error(err, err_size, "out of memory while loading the topology");
-fail:
-	topo_free(&t);
-	return NULL;
 }
 
 void topo_free(struct topo **tp)
@@ -683,28 +631,19 @@ void topo_get_info(const struct topo *t, struct topo_info *out)
 	*out = t->info;
 }
 
-int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size)
+int topo_export_xml(const struct topo *t, const char *dir, const char *name, char *err,
+                    size_t err_size)
 {
-	char *xml = NULL;
+	char *xml = NULL, why[ERR_LEN] = "";
 	int len = 0;
-	if (hwloc_topology_export_xmlbuffer(t->hw, &xml, &len, 0) < 0 || len <= 0) {
-		set_error(err, err_size, "cannot write topology XML to '%s': hwloc cannot export it: "
-		          "%s", path, strerror(errno));
-		return -1;
-	}
+	if (hwloc_topology_export_xmlbuffer(t->hw, &xml, &len, 0) < 0 || len <= 0)
+		snprintf(why, sizeof why, "hwloc cannot export it: %s", strerror(errno));
 	/* Written atomically beside its final name (len counts hwloc's ending NUL). */
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-	int rc = -1;
-	if (!dir)
-		set_error(err, err_size, "cannot write topology XML to '%s': out of memory", path);
-	else if ((rc = fileio_write_atomic(dir, slash ? slash + 1 : path, xml, (size_t)len - 1,
-	                                   err, err_size)) != 0) {
-		char why[ERR_LEN];
-		snprintf(why, sizeof why, "%s", err);
-		set_error(err, err_size, "cannot write topology XML to '%s': %s", path, why);
-	}
-	free(dir);
-	hwloc_free_xmlbuffer(t->hw, xml);
-	return rc;
+	else if (fileio_write_atomic(dir, name, xml, (size_t)len - 1, why, sizeof why) == 0)
+		why[0] = '\0';
+	if (xml)
+		hwloc_free_xmlbuffer(t->hw, xml);
+	if (why[0])
+		set_error(err, err_size, "cannot write topology XML to %s/%s: %s", dir, name, why);
+	return why[0] ? -1 : 0;
 }

@@ -137,8 +137,10 @@ int topo_core_count(const struct topo *t);
  * many the core has (more than max when out was too short), 0 when there is no such core. */
 int topo_core_cpus(const struct topo *t, int core, int *out, int max);
 
-/* Writes the topology as hwloc XML (for the results folder). -1 with err on failure. */
-int topo_export_xml(const struct topo *t, const char *path, char *err, size_t err_size);
+/* Writes the topology as hwloc XML into dir/name, atomically (for the results folder). -1 with
+ * err on failure. */
+int topo_export_xml(const struct topo *t, const char *dir, const char *name, char *err,
+                    size_t err_size);
 
 /* hwloc's version as "2.9.0" (static string). */
 const char *topo_hwloc_version(void);

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
-#include "analysis/internal.h"
 #include "common/samples_csv.h"
+#include "tests/unit/analysis_testdata.h"
 
 static double now_s(void)
 {
@@ -167,7 +167,7 @@ static int time_load(const char *dir, size_t parts, double *wall, double *cpu, s
 		char err[512];
 		double t0 = now_s();
 		clock_t c0 = clock();
-		struct analysis_dataset *d = samples_load(dir, ANALYSIS_UNIT_TRIAL, false, parts, err,
+		struct analysis_dataset *d = load_dir_parts(dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .exclude_contaminated = false }, parts, err,
 		                                          sizeof err);
 		walls[k] = now_s() - t0;
 		cpus[k] = (double)(clock() - c0) / CLOCKS_PER_SEC;

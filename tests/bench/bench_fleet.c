@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet.h"
+#include "report/report.h"
 
 enum { FOLDERS = 1000, TRIALS = 20 };
 
@@ -100,8 +101,10 @@ int main(void)
 	double t1 = now_s();
 	snprintf(out, sizeof out, "%s/report", root);
 	FILE *devnull = fopen("/dev/null", "w");
-	int rc = f && devnull && fleet_print_text(f, devnull) == 0
-	         && fleet_write_files(f, out, err, sizeof err) == 0 ? 0 : 1;
+	struct report *r = f ? fleet_report(f) : NULL;
+	int rc = r && devnull && report_print(r, devnull) == 0 && mkdir(out, 0755) == 0
+	         && report_write(r, out, err, sizeof err) == 0 ? 0 : 1;
+	report_free(&r);
 	double t2 = now_s(), c2 = cpu_s();
 	if (rc == 0)
 		printf("bench_fleet: %d folders (%zu nodes in %zu groups): loaded and pooled in %.2f s, "

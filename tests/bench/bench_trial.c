@@ -13,7 +13,7 @@
 #include "runner/kernels.h"
 #include "runner/store.h"
 #include "runner/trial.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 
 #define TRIALS 400
 

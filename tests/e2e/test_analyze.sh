@@ -35,7 +35,7 @@ check_status 0 "a folder the runner wrote (8 blocks)" "$SMTBENCH" analyze "$run"
 check "…its first line says the blocks are paired" \
 	bash -c '[[ $(head -n 1 <<<"$1") == *"normal model, paired by block, unit trial" ]]' _ "$t_out"
 check "…each comparison says it is paired by block, and how many blocks" \
-	eval 'grep -q "^  design: paired by block (8 blocks)" <<<"$t_out"'
+	eval 'grep -q "^design: paired by block (8 blocks)" <<<"$t_out"'
 check_status 0 "folder --json" "$SMTBENCH" analyze "$run" --json
 check "…each comparison carries design, blocks_paired, blocks_dropped and paired" python3 -c '
 import json, sys
@@ -56,7 +56,7 @@ assert all(c["design"] == "unpaired" and c["paired"] is None and c["blocks_paire
 ' "$t_out"
 check_status 0 "folder --unpaired, text" "$SMTBENCH" analyze "$run" --unpaired
 check "…says so on its first line and in each comparison" eval \
-	'[[ $(head -n 1 <<<"$t_out") == *"normal model, unpaired, unit trial" ]] && grep -q "^  design: unpaired (independent groups)" <<<"$t_out"'
+	'[[ $(head -n 1 <<<"$t_out") == *"normal model, unpaired, unit trial" ]] && grep -q "^design: unpaired (independent groups)" <<<"$t_out"'
 check_status 2 "--paired and --unpaired together are refused" \
 	"$SMTBENCH" analyze "$run" --paired --unpaired
 check_status 0 "two files, default" "$SMTBENCH" analyze "$ex/data_ht.txt" "$ex/data_noht.txt" --json
@@ -236,7 +236,7 @@ check "folder, process: the seed's interval" contains "$t_out" "between 16.2 and
 
 check_status 0 "default analysis of the shipped folder" "$SMTBENCH" analyze "$ex"
 check "answer in plain words first (the verdict sentence every output uses)" bash -c \
-	'[[ $(grep -m1 -A1 "^== sibling vs non-sibling" <<<"$1" | tail -n 1) == "sibling is 2.695× slower than non-sibling (95% CI 2.688–2.703); P(slower) = 1.00, unpaired (independent groups)." ]]' _ "$t_out"
+	'[[ $(grep -m1 -A1 "^sibling vs non-sibling (headline):" <<<"$1" | tail -n 1) == "sibling is 2.695× slower than non-sibling (95% CI 2.688–2.703); P(slower) = 1.00, unpaired (independent groups)." ]]' _ "$t_out"
 check "Welch and Cohen's d printed" contains "$t_out" "Cohen's d"
 check "diagnostics printed" contains "$t_out" "Diagnostics"
 
@@ -372,7 +372,7 @@ check "--rope 0.5: slower, and the probability the verdict used" eval \
 printf '# header\n\n1.00\n1.01\n0.99\n1.00\n1.01\n5.0\n1.00\n6.0\n0.99\n' >"$t_tmp/outl.txt"
 check_status 0 "a file with two outliers" "$SMTBENCH" analyze "$t_tmp/outl.txt" "$good"
 check "outliers named by file line: line 8, 10 (the report's words)" contains "$t_out" \
-	"! 2 outlier(s) in $t_tmp/outl.txt (robust |z| > 3.5; kept, not dropped): line 8, 10"
+	"  - 2 outlier(s) in $t_tmp/outl.txt (robust |z| > 3.5; kept, not dropped): line 8, 10"
 
 
 # A damaged samples.csv: the truncated last line is reported and skipped, the rest analysed.

@@ -137,8 +137,8 @@ check "…names --trials, as typed" contains "$t_err" "--trials: 'x' is not a wh
 "$SMTBENCH" run --help >"$t_tmp/run-help"
 check "run --help says what a block is" grep -q "blocks (each runs every placement once" "$t_tmp/run-help"
 check "…and keeps --trials and --warmup as the former names" eval '
-	grep -q -- "--trials N is the same option" "$t_tmp/run-help" &&
-	grep -q -- "--warmup N is the same option" "$t_tmp/run-help"'
+	tr -s " \n" " " <"$t_tmp/run-help" | grep -q -- "--trials N is the same option" &&
+	tr -s " \n" " " <"$t_tmp/run-help" | grep -q -- "--warmup N is the same option"'
 
 # contrib/slurm/submit.sh -h: its usage, exit 0, not a bash error.
 submit=$SMTBENCH_ROOT/contrib/slurm/submit.sh
@@ -174,10 +174,10 @@ for command in want:
     elif shell == "zsh":
         m = re.search(r"^\t%s\)\n(.*?)^\t\t;;" % re.escape(command), text, re.M | re.S)
         body = m.group(1) if m else ""
-        got[command] = set(re.findall(r"'(--?[A-Za-z][A-Za-z-]*)[=+]?[:']", body))
+        got[command] = set(re.findall(r"'(--?[A-Za-z][A-Za-z-]*)[=+]?(?:\[(?:[^]\\]|\\.)*\])?[:']", body))
     else:
         got[command] = set()
-        cond = "'__fish_seen_subcommand_from %s'" % command
+        cond = "'__fish_seen_subcommand_from %s;" % command
         for line in text.splitlines():
             if cond in line:
                 m = re.search(r" -l (\S+)", line)
@@ -211,6 +211,45 @@ check "bash: smtbench run -k <TAB> → the kernels of run --list-kernels ($kerne
 	test "$(complete_bash smtbench run -k '') " = "$kernels"
 check "bash: smtbench run --placements s<TAB> → the placements that begin with s" \
 	test "$(complete_bash smtbench run --placements s)" = "solo same-pu sibling"
+# File names are offered where an option (or the operand) is a file, each as one word: never
+# split at a blank nor glob-expanded (issue 29, item 9); matrix --commands FILE takes a file; a
+# command of the user's follows '--', so nothing is offered after it.
+complete_lines() { # WORDS...: what _smtbench offers, one entry a line
+	(cd "$t_tmp/names" && bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _smtbench; printf "%s\n" "${COMPREPLY[@]}"' \
+		_ "$t_tmp/completion.bash" "$@")
+}
+mkdir -p "$t_tmp/names/a dir" && touch "$t_tmp/names/my results.csv" "$t_tmp/names/x*" "$t_tmp/names/xa"
+check "bash: analyze my<TAB> → 'my results.csv', one word" test "$(complete_lines smtbench analyze my)" = "my results.csv"
+check "bash: analyze x*<TAB> → the file 'x*' alone, not glob-expanded to xa as well" \
+	test "$(complete_lines smtbench analyze 'x*')" = "x*"
+check "bash: matrix --commands my<TAB> → the file" test "$(complete_lines smtbench matrix --commands my)" = "my results.csv"
+check "bash: run --out a<TAB> → the folder 'a dir', one word" test "$(complete_lines smtbench run --out a)" = "a dir"
+check "bash: nothing after --, neither files" test -z "$(complete_lines smtbench run -- x)"
+check "bash: …nor smtbench's options" test -z "$(complete_lines smtbench run -- sh --bl)"
+# Every option the table says takes a file or a folder gets file names in every shell.
+check "zsh and fish: every file or folder option is completed with file or folder names" \
+	python3 - "$t_tmp/completion.zsh" "$t_tmp/completion.fish" "$table" <<'EOF2'
+import re, sys
+zsh, fish, table = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+bad = []
+for line in table.splitlines():
+    command, long, short, kind = line.split()
+    if kind not in ("file", "dir"):
+        continue
+    m = re.search(r"^\t%s\)\n(.*?)^\t\t;;" % re.escape(command), zsh, re.M | re.S)
+    want = ":_files'" if kind == "file" else ":_files -/'"
+    if not m or not re.search(r"'%s=\[(?:[^]\\]|\\.)*\]:value%s" % (re.escape(long), re.escape(want)), m.group(1)):
+        bad.append("zsh %s %s" % (command, long))
+    f = [l for l in fish.splitlines() if "from %s;" % command in l and " -l %s " % long[2:] in l]
+    want = " -r -F" if kind == "file" else "__fish_complete_directories"
+    if len(f) != 1 or want not in f[0]:
+        bad.append("fish %s %s" % (command, long))
+print("# not completed as a path:", bad) if bad else None
+sys.exit(1 if bad or "matrix --commands file" not in table.replace(" - ", " ") else 0)
+EOF2
+check "zsh and fish describe each option by its sentence's first clause (--blocks: measured blocks)" eval \
+	'grep -qF "'"'"'--blocks=[measured blocks]:value: '"'"'" "$t_tmp/completion.zsh" &&
+	 grep -q -- "from run; .* -l blocks -s b -x -d '"'"'measured blocks'"'"'" "$t_tmp/completion.fish"'
 if command -v zsh >/dev/null 2>&1; then
 	check "zsh -n reads the zsh script" zsh -n "$t_tmp/completion.zsh"
 else
@@ -223,6 +262,10 @@ if command -v fish >/dev/null 2>&1; then
 	got=$(fish -c 'source $argv[1]; complete -C"smtbench fleet -"' "$t_tmp/completion.fish" | cut -f1 | tr '\n' ' ')
 	check "fish: smtbench fleet -<TAB> → its options and their letters ($got)" \
 		test "$got" = "-h -j -o -V --help --json --out --version "
+	fish_complete() { (cd "$t_tmp/names" && fish -c 'source $argv[1]; complete -C$argv[2]' "$t_tmp/completion.fish" "$1" | cut -f1); }
+	check "fish: matrix --commands my<TAB> → 'my results.csv'" test "$(fish_complete "smtbench matrix --commands my")" = "my results.csv"
+	check "fish: analyze x<TAB> → the files x* and xa, each once" test "$(fish_complete "smtbench analyze x" | sort | tr '\n' ' ')" = "x* xa "
+	check "fish: nothing after --" test -z "$(fish_complete "smtbench run -- x")"
 else
 	skip "fish is not installed (apt-get install fish): the fish script is not run"
 fi

@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# The man page (cli/smtbench.1): it renders without warnings, its SYNOPSIS is what
-# `smtbench --help` prints (both come from cli/commands.c's table, the page by hand), and it
-# names every option each command's --help lists.
+# The man page (cli/smtbench.1): its generated parts (SYNOPSIS, each command's options, EXAMPLES)
+# are what the option tables give (`make man` writes them), it renders without warnings, its
+# SYNOPSIS is what `smtbench --help` prints, and it names every option each command's --help
+# lists.
 source "$(dirname "$0")/lib.sh"
 
 page=$SMTBENCH_ROOT/cli/smtbench.1
 check "the man page exists" test -s "$page"
+"$SMTBENCH" --refresh-man-page <"$page" >"$t_tmp/refreshed.1"
+check "its generated parts are what the option tables give (else: make man)" \
+	diff "$page" "$t_tmp/refreshed.1"
+[[ -s $t_tmp/refreshed.1 ]] && diff "$page" "$t_tmp/refreshed.1" | head -n 20 | sed 's/^/# /'
+for part in synopsis topo threads run matrix analyze report fleet completions "every command" examples; do
+	check "…the part '$part' is generated" grep -qxF ".\\\" generated: $part" "$page"
+done
+# A table that disagrees with the page: its option renamed in the page is written back.
+sed 's/^\\fB\\-\\-for\\fR \\fIDURATION\\fR$/\\fB\\-\\-four\\fR/' "$page" >"$t_tmp/stale.1"
+check "…a page whose option differs from its table is not what the table gives" \
+	eval '! cmp -s "$t_tmp/stale.1" "$page" && "$SMTBENCH" --refresh-man-page <"$t_tmp/stale.1" | cmp -s - "$page"'
+printf '.\\" generated: nosuch\n.\\" end of generated: nosuch\n' >"$t_tmp/unknown.1"
+check_status 1 "a generated part that no table has is refused" "$SMTBENCH" --refresh-man-page <"$t_tmp/unknown.1"
+check "…naming it" contains "$t_err" "'nosuch'"
 # usage lines of a --help text, leading blanks and the "usage:" label removed.
 usage_lines() { sed -n '/^usage:/,/^$/p' | sed -e 's/^usage://' -e 's/^ *//' -e '/^$/d'; }
 
@@ -36,7 +51,7 @@ for command in topo threads run matrix analyze report fleet completions; do
 		diff <(usage_lines <"$t_tmp/help.$command") \
 		     <(awk -v c="smtbench $command " 'index($0, "smtbench ") == 1 { on = index($0, c) == 1 } on' <<<"$synopsis")
 	missing=""
-	for option in $(grep -o -- '--[a-z][a-z-]*' "$t_tmp/help.$command" | sort -u); do
+	for option in $(sed -n '/^Options:/,/^$/p' "$t_tmp/help.$command" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 		[[ $option == --help ]] && continue
 		grep -Eq -- "^ *(-[a-zA-Z], )?$option\b" <<<"$rendered" || missing+=" $option"
 	done

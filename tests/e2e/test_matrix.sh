@@ -125,7 +125,7 @@ check "report.md has the matrix, sensitivity and contentiousness" eval \
 rm "$t_tmp/ns/report.json" "$t_tmp/ns/report.html"
 check_status 0 "smtbench report DIR on a matrix folder" "$SMTBENCH" report "$t_tmp/ns"
 check "…rewrites report.json and report.html, says it is a matrix" eval \
-	'[[ -s $t_tmp/ns/report.json && -s $t_tmp/ns/report.html ]] && contains "$t_out" "interference matrix: 3 kernels on non-sibling"'
+	'[[ -s $t_tmp/ns/report.json && -s $t_tmp/ns/report.html ]] && contains "$t_out" "interference matrix: $t_tmp/ns (3 kernels on non-sibling)"'
 check_status 0 "analyze on a matrix folder still answers" "$SMTBENCH" analyze "$t_tmp/ns"
 check "…and says that its placements pool every kernel, pointing to report" eval \
 	'contains "$t_err" "is an interference matrix" && contains "$t_err" "smtbench report"'
@@ -202,6 +202,17 @@ check_status 2 "--placement solo is not a pairing" "$SMTBENCH" matrix --placemen
 check_status 2 "--blocks with --duration" "$SMTBENCH" matrix --blocks 3 --duration 1m --out "$t_tmp/bad"
 check_status 2 "--resume with other settings" "$SMTBENCH" matrix --resume "$t_tmp/ns" --blocks 3
 check_status 2 "an existing --out" "$SMTBENCH" matrix --kernels nop --placement non-sibling --out "$t_tmp/ns"
+# A matrix folder whose meta.json is cut short: --resume refuses it in one line, exit 2, with
+# nothing left allocated (issue 29, item 8: a command line copied before the refusal leaked,
+# and under ASan exit 2 became a leak report).
+cp -r "$t_tmp/ns" "$t_tmp/damaged"
+head -c 100 "$t_tmp/ns/meta.json" >"$t_tmp/damaged/meta.json"
+check_status 2 "matrix --resume of a folder whose meta.json is cut short" \
+	"$SMTBENCH" matrix --resume "$t_tmp/damaged"
+check "…one line: $t_err" test "$(wc -l <<<"$t_err")" -eq 1
+check_status 2 "run --resume of it" "$SMTBENCH" run --resume "$t_tmp/damaged"
+check "…one line, naming meta.json: $t_err" eval \
+	'test "$(wc -l <<<"$t_err")" -eq 1 && contains "$t_err" "meta.json"'
 check "nothing was written for bad input" test ! -e "$t_tmp/bad"
 
 # --- sibling on a machine without SMT: exit 3 with the reason, as run does -----------------------
@@ -215,8 +226,9 @@ else
 		'contains "$t_err" "sibling" && contains "$t_err" "SMT" && [[ ! -e $t_tmp/sib ]]'
 fi
 check_status 0 "matrix --help" "$SMTBENCH" matrix --help
+help=$(tr -s ' \n' ' ' <<<"$t_out")
 check "…lists --kernels, --placement and --rope, and says fleet pools matrix folders" eval \
-	'contains "$t_out" "--kernels" && contains "$t_out" "--placement" && contains "$t_out" "--rope PCT" && contains "$t_out" "smtbench fleet pools the matrix folders"'
+	'contains "$help" "--kernels" && contains "$help" "--placement" && contains "$help" "--rope PCT" && contains "$help" "smtbench fleet pools the matrix folders"'
 # A hostile block number (2^60) in a copy of a matrix folder: blocks are indexed by position,
 # never by value, so the report still comes out (it once sized an array by the largest block).
 cp -r "$t_tmp/ns" "$t_tmp/hostile-block"

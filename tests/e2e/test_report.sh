@@ -259,7 +259,7 @@ check "fresh run: the SVGs are well-formed XML" svgs_well_formed "$run"
 check "fresh run: run-order.svg has a panel per placement" panels "$run" run-order
 check "fresh run: the run's summary, report.md and report.json agree" \
 	agree "$run" "$t_tmp/run-summary.txt"
-# One set of words (report/verdict.h, report/diagnostics.h): analyze's answer ends as the report's
+# One set of words (report/words.h): analyze's answer ends as the report's
 # sentence does, and every problem the report warns of in a placement reads the same in analyze.
 check_status 0 "analyze on the fresh run" "$SMTBENCH" analyze "$run"
 check "analyze and the report word the answer and each placement's problems alike" python3 - \
@@ -273,7 +273,7 @@ for sentence in rep["sentences"]:
     assert tail in text, ("not in analyze's output", tail)
 for w in rep["warnings"]:
     if re.match(r"(drift in|[0-9]+ outlier\(s\) in|poor overlap in|wall time above)", w):
-        assert "! " + w in text, ("analyze words it otherwise", w)
+        assert "  - " + w in text, ("analyze words it otherwise", w)
 EOF2
 cp "$run/report.json" "$t_tmp/run.json"
 check_status 0 "report regenerates the fresh run's reports" "$SMTBENCH" report "$run"

@@ -138,7 +138,7 @@ wait "$elsewhere" "$here_too" 2>/dev/null
 check_status 0 "analyze of the soaked folder" "$SMTBENCH" analyze "$d"
 # The design line counts the blocks a comparison could not pair (a trial of 0 s user time, as
 # a tiny nop can measure, has no log): information, not damage.
-dirty=$(grep -v "^  design: " <<<"$t_out$t_err" | grep -Ei "skipped|damaged|missing|failed trials [1-9]")
+dirty=$(grep -v "^design: " <<<"$t_out$t_err" | grep -Ei "skipped|damaged|missing|failed trials [1-9]")
 check "…is clean: no trial skipped, damaged or failed${dirty:+: $dirty}" test -z "$dirty"
 
 done_testing

@@ -1,7 +1,7 @@
 /* fuzz_load_files.c — analysis_load_files on two arbitrary plain files: the input is split at
  * its first NUL byte into file A and file B (no NUL: both files hold the whole input). */
 #include "analysis/analysis.h"
-#include "report/output.h"
+#include "report/report.h"
 #include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opt.grid_points = ANALYSIS_GRID_MIN;
 		struct analysis_result *r = analysis_run(d, &opt, err, sizeof err);
 		if (r) {
-			json_t *j = output_analysis_json(r);
+			json_t *j = analyze_json(r);
 			json_decref(j);
 		}
 		analysis_result_free(&r);

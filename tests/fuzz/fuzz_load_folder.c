@@ -5,16 +5,16 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/internal.h"
-#include "report/output.h"
+#include "report/report.h"
 #include "tests/fuzz/fuzz_common.h"
+#include "tests/unit/analysis_testdata.h"
 
 /* The part count must not matter: same points, same warnings, in the same order. */
 static void same_in_parts(enum analysis_unit unit)
 {
 	char err[512];
-	struct analysis_dataset *one = samples_load(fuzz_dir(), unit, false, 1, err, sizeof err);
-	struct analysis_dataset *three = samples_load(fuzz_dir(), unit, false, 3, err, sizeof err);
+	struct analysis_dataset *one = load_dir_parts(fuzz_dir(), &(struct analysis_take){ .unit = unit, .exclude_contaminated = false }, 1, err, sizeof err);
+	struct analysis_dataset *three = load_dir_parts(fuzz_dir(), &(struct analysis_take){ .unit = unit, .exclude_contaminated = false }, 3, err, sizeof err);
 	if (!one || !three) {
 		if (!one != !three)
 			abort();
@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	for (int unit = ANALYSIS_UNIT_TRIAL; unit <= ANALYSIS_UNIT_PROCESS; unit++) {
 		same_in_parts(unit);
-		struct analysis_dataset *d = analysis_load_folder(fuzz_dir(), unit, err, sizeof err);
+		struct analysis_dataset *d = load_dir(fuzz_dir(), unit, err, sizeof err);
 		if (!d)
 			continue;
 		struct analysis_options opt;
@@ -51,10 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r) {
 			FILE *null = fopen("/dev/null", "w");
 			if (null) {
-				output_analysis_text(null, r);
+				analyze_print(null, r);
 				fclose(null);
 			}
-			json_t *j = output_analysis_json(r);
+			json_t *j = analyze_json(r);
 			char *text = json_dumps(j, 0);
 			free(text);
 			json_decref(j);

@@ -2,8 +2,9 @@
 """structure.py SRC DEST — every HTML page and SVG under SRC as the golden test compares it,
 written to the same relative path under DEST (plus ".txt"): one line per element (its depth,
 tag, id and class), one per text (blanks folded), in document order.
-Coordinates, sizes and colours (the other attributes) are left out: a renderer may move a thing
-without changing what a person reads; what is there, its headings, ids and words may not."""
+Coordinates, sizes and colours (the other attributes), and the style sheet's text, are left out:
+a renderer may move or restyle a thing without changing what a person reads; what is there, its
+headings, ids and words may not."""
 import os
 import sys
 from html.parser import HTMLParser
@@ -17,6 +18,7 @@ class Structure(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.depth = 0
         self.lines = []
+        self.skip = 0  # inside <style> or <script>: how it looks, not what it says
 
     def element(self, tag, attrs, closes):
         a = dict(attrs)
@@ -30,18 +32,20 @@ class Structure(HTMLParser):
             self.depth += 1
 
     def handle_starttag(self, tag, attrs):
+        self.skip += tag in ("style", "script")
         self.element(tag, attrs, False)
 
     def handle_startendtag(self, tag, attrs):
         self.element(tag, attrs, True)
 
     def handle_endtag(self, tag):
+        self.skip -= tag in ("style", "script")
         if tag not in VOID:
             self.depth = max(0, self.depth - 1)
 
     def handle_data(self, data):
         text = " ".join(data.split())
-        if text:
+        if text and not self.skip:
             self.lines.append("  " * self.depth + "'" + text + "'")
 
 

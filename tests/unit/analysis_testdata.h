@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "common/folder.h"
 
 static const double seed_ht[] = {
 	31.17, 31.10, 31.20, 31.19, 31.12, 30.96, 31.08, 30.85, 31.18,
@@ -60,6 +61,44 @@ static inline struct analysis_result *compare_arrays(const double *a, size_t na,
 		printf("# analysis: %s\n", err);
 	analysis_dataset_free(&d);
 	return r;
+}
+
+/* DIR's samples as analysis_load_folder takes them (how), in parts parts (0: automatic): the
+ * folder opened for it and let go. */
+static inline struct analysis_dataset *load_dir_parts(const char *dir,
+                                                      const struct analysis_take *how,
+                                                      size_t parts, char *err, size_t err_size)
+{
+	struct results_folder *f = folder_open(dir);
+	f->parts = parts;
+	struct analysis_dataset *d = analysis_load_folder(f, how, err, err_size);
+	folder_free(&f);
+	return d;
+}
+
+static inline struct analysis_dataset *load_dir_as(const char *dir,
+                                                   const struct analysis_take *how, char *err,
+                                                   size_t err_size)
+{
+	return load_dir_parts(dir, how, 0, err, err_size);
+}
+
+/* DIR's samples, each sample a trial's mean or each process's time: the folder's own metric. */
+static inline struct analysis_dataset *load_dir(const char *dir, enum analysis_unit unit,
+                                                char *err, size_t err_size)
+{
+	return load_dir_as(dir, &(struct analysis_take){ .unit = unit }, err, err_size);
+}
+
+/* The time DIR is compared by, and whether its trials were one process each, as the folder
+ * reads its meta.json. */
+static inline enum analysis_metric folder_metric_of(const char *dir, bool *one_process)
+{
+	struct results_folder *f = folder_open(dir);
+	*one_process = f->kind == FOLDER_ONE_PROCESS;
+	enum analysis_metric m = f->wall_metric ? ANALYSIS_METRIC_WALL : ANALYSIS_METRIC_USER;
+	folder_free(&f);
+	return m;
 }
 
 #endif

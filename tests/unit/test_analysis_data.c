@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "tests/harness.h"
-#include "report/output.h"
+#include "report/report.h"
 #include "tests/unit/analysis_testdata.h"
 
 static void write_file(const char *path, const char *text)
@@ -47,7 +47,7 @@ int main(void)
 	snprintf(path, sizeof path, "%s/samples.csv", dir);
 	write_file(path, csv);
 
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "damaged folder loads: %s", d ? "ok" : err)) {
 		int sib = analysis_dataset_find(d, "sibling"), non = analysis_dataset_find(d, "non-sibling");
 		CHECK(sib == 0 && non == 1, "groups in the stable placement order");
@@ -79,7 +79,7 @@ int main(void)
 			CHECK(r->comparison_count == 1 && !strcmp(r->comparisons[0].label, "headline"),
 			      "only the comparison with data: the headline");
 			CHECK_INT(r->warning_count, 4, "the result carries the warnings");
-			json_t *j = output_analysis_json(r);
+			json_t *j = analyze_json(r);
 			CHECK(json_array_size(json_object_get(j, "comparisons")) == 1 &&
 			      json_array_size(json_object_get(j, "warnings")) == 4 &&
 			      json_is_string(json_object_get(j, "unit")),
@@ -91,7 +91,7 @@ int main(void)
 	analysis_dataset_free(&d);
 	CHECK(d == NULL, "analysis_dataset_free sets the pointer to NULL");
 
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_PROCESS, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_PROCESS, err, sizeof err);
 	if (CHECK(d != NULL, "unit process loads")) {
 		CHECK_INT(d->groups[0].n, 4, "unit process: every role-a time of the good trials");
 	}
@@ -100,7 +100,7 @@ int main(void)
 	/* Fuzzing (tests/fuzz/fuzz_load_folder): a header and only damaged lines left no row, and
 	 * qsort was handed the NULL row array; it loads as an empty dataset with the warning. */
 	write_file(path, "trial,warmup,placement,role,status,utime_s\nx,0,solo,a,ok,1\n");
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "a folder whose every line is damaged loads: %s", d ? "ok" : err)) {
 		CHECK_INT(d->group_count, 0, "no placement without a good row");
 		CHECK(d->warning_count == 1 && strstr(d->warnings[0], "samples.csv:2: bad 'trial' value"),
@@ -109,10 +109,10 @@ int main(void)
 	analysis_dataset_free(&d);
 
 	write_file(path, "trial,placement,role,status\n0,solo,a,ok\n");
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	CHECK(!d && strstr(err, "no 'warmup' column"), "a header without a required column: %s", err);
 	unlink(path);
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	CHECK(!d && strstr(err, "samples.csv: cannot open"), "no samples.csv: %s", err);
 
 	/* Plain files: comments, blank lines; and each error names the file and line. */
@@ -156,7 +156,7 @@ int main(void)
 	snprintf(path, sizeof path, "%s/samples.csv", dir);
 	write_file(path, "trial,warmup,placement,role,status,utime_s\n0,0,solo,a,ok,1\n"
 	           "1,0,solo,a,ok,9e202\n2,0,solo,a,ok,2\n");
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "a folder with a huge time loads: %s", d ? "ok" : err)) {
 		CHECK_INT(d->groups[0].n, 2, "the huge trial is not a sample");
 		CHECK(d->warning_count == 1 && strstr(d->warnings[0], "samples.csv:3: 'utime_s' too large"),
@@ -176,7 +176,7 @@ int main(void)
 		char *text = NULL;
 		size_t text_len = 0;
 		FILE *out = open_memstream(&text, &text_len);
-		CHECK(out && output_analysis_text(out, r) == 0, "and printed");
+		CHECK(out && analyze_print(out, r) == 0, "and printed");
 		if (out)
 			fclose(out);
 		CHECK(text && strstr(text, "A and B"), "the text names the files");

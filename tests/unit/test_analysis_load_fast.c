@@ -94,7 +94,7 @@ static void values_match_strtod(const char *dir, const char *path)
 	}
 	fclose(f);
 	char err[512];
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "random numbers load: %s", d ? "ok" : err)) {
 		size_t differ = 0, n = d->groups[0].n;
 		for (size_t i = 0; i < n && i < valid; i++)
@@ -133,7 +133,7 @@ static void long_lines_and_order(const char *dir, const char *path)
 	char want[96];
 	snprintf(want, sizeof want, "samples.csv:%ld: bad or missing 'utime_s' value", bad_line);
 	char err[512];
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "out of order and long lines load: %s", d ? "ok" : err)) {
 		int solo = analysis_dataset_find(d, "solo"), non = analysis_dataset_find(d, "non-sibling");
 		CHECK(solo >= 0 && non >= 0 && d->groups[solo].n == 30002 && d->groups[non].n == 30000,

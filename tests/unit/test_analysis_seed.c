@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "tests/harness.h"
-#include "report/output.h"
+#include "report/report.h"
 #include "tests/unit/analysis_testdata.h"
 
 static void check_seed_numbers(const struct analysis_result *r, const char *how)
@@ -51,7 +51,7 @@ int main(void)
 		char *text = NULL;
 		size_t size = 0;
 		FILE *mem = open_memstream(&text, &size);
-		output_analysis_text(mem, r);
+		analyze_print(mem, r);
 		fclose(mem);
 		CHECK(strstr(text, "slower with probability of 1.00"), "text: probability 1.00");
 		CHECK(strstr(text, "on average 19.58s slower"), "text: 19.58 s");
@@ -78,7 +78,7 @@ int main(void)
 	}
 	analysis_dataset_free(&d);
 
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_PROCESS, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_PROCESS, err, sizeof err);
 	if (CHECK(d != NULL, "load the shipped folder: %s", d ? "ok" : err)) {
 		int sib = analysis_dataset_find(d, "sibling"), non = analysis_dataset_find(d, "non-sibling");
 		CHECK(sib >= 0 && non >= 0 && d->groups[sib].n == 18 && d->groups[non].n == 20,
@@ -93,7 +93,7 @@ int main(void)
 	analysis_dataset_free(&d);
 
 	/* Unit trial: 9 and 10 trials, each the mean of its two processes. */
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (CHECK(d != NULL, "load the folder by trial")) {
 		int sib = analysis_dataset_find(d, "sibling");
 		CHECK(sib >= 0 && d->groups[sib].n == 9, "9 sibling trials");

@@ -20,7 +20,7 @@
 #include "runner/calibrate.h"
 #include "runner/kernels.h"
 #include "runner/trial.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "tests/harness.h"
 
 #define TARGET_S CALIBRATE_DEFAULT_TRIAL_S

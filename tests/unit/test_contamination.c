@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "common/samples_csv.h"
 #include "tests/harness.h"
+#include "tests/unit/analysis_testdata.h"
 
 static char base[] = "/tmp/smtbench-contamination-XXXXXX";
 
@@ -51,7 +52,7 @@ static void test_flags_and_exclusion(void)
 	}
 	write_csv(dir, SAMPLES_CSV_HEADER, rows);
 	char err[512] = "";
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (!CHECK(d != NULL, "a folder with the new columns loads (%s)", err))
 		return;
 	const struct analysis_group *g = &d->groups[0];
@@ -62,7 +63,7 @@ static void test_flags_and_exclusion(void)
 	      g->leftover_trials, g->leftovers);
 	analysis_dataset_free(&d);
 
-	d = analysis_load_folder_excluding(dir, ANALYSIS_UNIT_TRIAL, true, err, sizeof err);
+	d = load_dir_as(dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .exclude_contaminated = true }, err, sizeof err);
 	if (!CHECK(d != NULL, "exclude_contaminated loads (%s)", err))
 		return;
 	g = &d->groups[0];
@@ -88,7 +89,7 @@ static void test_old_header(void)
 	          "signal,utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,"
 	          "freq_mhz,loadavg_1m,started_utc", rows);
 	char err[512] = "";
-	struct analysis_dataset *d = analysis_load_folder_excluding(dir, ANALYSIS_UNIT_TRIAL, true,
+	struct analysis_dataset *d = load_dir_as(dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .exclude_contaminated = true },
 	                                                            err, sizeof err);
 	if (!CHECK(d != NULL, "a header without foreign_s, steal_s, leftovers loads (%s)", err))
 		return;

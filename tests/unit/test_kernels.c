@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "runner/kernels.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "tests/harness.h"
 
 /* The order the issue lists them in, which --list-kernels shows. */

@@ -8,7 +8,7 @@
 
 #include "runner/matrix.h"
 #include "runner/plan.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "tests/harness.h"
 
 static void test_cells(void)

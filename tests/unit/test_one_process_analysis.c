@@ -72,10 +72,8 @@ static struct analysis_result *analyze(const char *dir, int metric, struct analy
 {
 	char err[512] = "";
 	struct analysis_dataset *d = metric < 0
-	                             ? analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err)
-	                             : analysis_load_folder_metric(dir, ANALYSIS_UNIT_TRIAL,
-	                                                           (enum analysis_metric)metric,
-	                                                           false, err, sizeof err);
+	                             ? load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err)
+	                             : load_dir_as(dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .metric_given = true, .metric = (enum analysis_metric)metric, .exclude_contaminated = false }, err, sizeof err);
 	if (!d) {
 		printf("# load %s: %s\n", dir, err);
 		return NULL;
@@ -104,7 +102,7 @@ static void test_one_process_folder(void)
 	write_text(dir, "meta.json", one_process_meta);
 
 	bool one = false;
-	CHECK(analysis_folder_metric(dir, &one) == ANALYSIS_METRIC_WALL && one,
+	CHECK(folder_metric_of(dir, &one) == ANALYSIS_METRIC_WALL && one,
 	      "meta.json's settings.one_process and metric wall: the folder's metric is wall time");
 	struct analysis_dataset *d = NULL;
 	struct analysis_result *res = analyze(dir, -1, &d);
@@ -150,7 +148,7 @@ static void test_meta_json_decides(void)
 	snprintf(dir, sizeof dir, "%s/no-meta", tmp_root);
 	write_samples(dir, 0, &r);
 	bool one = true;
-	CHECK(analysis_folder_metric(dir, &one) == ANALYSIS_METRIC_USER && !one,
+	CHECK(folder_metric_of(dir, &one) == ANALYSIS_METRIC_USER && !one,
 	      "no meta.json: copies, by user time");
 	struct analysis_dataset *d = NULL;
 	struct analysis_result *res = analyze(dir, -1, &d);
@@ -176,7 +174,7 @@ static void test_meta_json_decides(void)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		write_text(dir, "meta.json", cases[i].meta);
 		one = !cases[i].one;
-		enum analysis_metric m = analysis_folder_metric(dir, &one);
+		enum analysis_metric m = folder_metric_of(dir, &one);
 		CHECK(m == cases[i].metric && one == cases[i].one, "meta.json: %s", cases[i].what);
 	}
 	char path[512];
@@ -187,7 +185,7 @@ static void test_meta_json_decides(void)
 		          "checked");
 		return;
 	}
-	CHECK(analysis_folder_metric(dir, &one) == ANALYSIS_METRIC_USER && !one,
+	CHECK(folder_metric_of(dir, &one) == ANALYSIS_METRIC_USER && !one,
 	      "a FIFO named meta.json is not opened for reading (no hang): copies, user");
 	unlink(path);
 }

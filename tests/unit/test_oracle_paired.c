@@ -27,6 +27,7 @@
 #include <gsl/gsl_integration.h>
 
 #include "analysis/analysis.h"
+#include "report/words.h"
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
 
@@ -350,8 +351,8 @@ static void rope_mirror(double ratio, double rope, double noise, enum analysis_m
 	      "%.3g get mirrored probabilities (within %.3f / %.3f against %.3f / %.3f)", rope, how,
 	      ratio, 1 / ratio, c.p_rope, m.p_rope, c.p_rope_below, m.p_rope_above);
 	CHECK(c.verdict == want && m.verdict == mirrored(want), "--rope %g, %s: %.3g is '%s' and "
-	      "%.3g '%s'", rope, how, ratio, analysis_verdict_name(c.verdict), 1 / ratio,
-	      analysis_verdict_name(m.verdict));
+	      "%.3g '%s'", rope, how, ratio, verdict_name(c.verdict), 1 / ratio,
+	      verdict_name(m.verdict));
 	analysis_comparison_release(&c);
 	analysis_comparison_release(&m);
 }
@@ -380,7 +381,7 @@ static void test_rope_symmetric(void)
 	if (compare_d(d, 6, &opt, &c) == 0 && compare_d(e, 6, &opt, &m) == 0) {
 		CHECK(c.verdict == ANALYSIS_VERDICT_SAME && m.verdict == ANALYSIS_VERDICT_SAME,
 		      "identical blocks at 1/1.6 and 1.6, --rope 67: both practically the same "
-		      "(%s, %s)", analysis_verdict_name(c.verdict), analysis_verdict_name(m.verdict));
+		      "(%s, %s)", verdict_name(c.verdict), verdict_name(m.verdict));
 		analysis_comparison_release(&c);
 		analysis_comparison_release(&m);
 	}

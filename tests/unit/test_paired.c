@@ -89,7 +89,7 @@ static void write_folder(const char *dir, const struct scenario *sc, struct rng 
 static struct analysis_result *analyze_dir(const char *dir, enum analysis_design_request design)
 {
 	char err[512];
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (!d) {
 		printf("# load %s: %s\n", dir, err);
 		return NULL;

@@ -12,8 +12,10 @@
 
 #include "analysis/analysis.h"
 #include "common/samples_csv.h"
+#include "common/folder.h"
 #include "report/report.h"
 #include "tests/harness.h"
+#include "tests/unit/analysis_testdata.h"
 
 static char base[] = "/tmp/smtbench-per-cpu-XXXXXX";
 
@@ -128,19 +130,23 @@ static const char *unspread_warning(const char *dir)
 {
 	static char found[2048];
 	char err[512] = "";
-	struct report *rep = report_new(dir, err, sizeof err);
+	struct results_folder *f = folder_open(dir);
+	struct report_options o = { .rope_pct = NAN };
+	struct report *rep = report_folder(f, &o, err, sizeof err);
 	if (!rep) {
-		fprintf(stderr, "# report_new: %s\n", err);
+		fprintf(stderr, "# report_folder: %s\n", err);
+		folder_free(&f);
 		return NULL;
 	}
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 	if (mem) {
-		report_print_summary(rep, false, mem);
+		report_print(rep, mem);
 		fclose(mem);
 	}
 	report_free(&rep);
+	folder_free(&f);
 	const char *hit = text ? strstr(text, "ran on one of its") : NULL;
 	if (hit) {
 		const char *start = hit, *end = strchr(hit, '\n');
@@ -160,7 +166,7 @@ static void test_counted_and_warned(void)
 	const bool unspread[6] = { true, false, true, true, false, false };
 	write_folder(dir, 6, unspread, NULL);
 	char err[512] = "";
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (!CHECK(d != NULL, "a one-process folder with per_cpu_s loads (%s)", err))
 		return;
 	const struct analysis_group *ns = group(d, "non-sibling"), *solo = group(d, "solo");
@@ -182,7 +188,7 @@ static void test_counted_and_warned(void)
 	snprintf(dir, sizeof dir, "%s/spread", base);
 	const bool none[6] = { false };
 	write_folder(dir, 6, none, NULL);
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	ns = d ? group(d, "non-sibling") : NULL;
 	CHECK(ns && ns->spread_known == 6 && ns->unspread_trials == 0,
 	      "a process that used both CPUs in every trial: none counted");
@@ -197,7 +203,7 @@ static void test_damaged_and_old(void)
 	const bool none[5] = { false };
 	write_folder(dir, 5, none, "1:0.1;0:-1");
 	char err[512] = "";
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	CHECK(d && d->warning_count == 1 && strstr(d->warnings[0], "samples.csv:3:")
 	      && strstr(d->warnings[0], "per_cpu_s"),
 	      "a bad per_cpu_s is a damaged line, warned about by its number and the column (%s)",
@@ -206,7 +212,7 @@ static void test_damaged_and_old(void)
 
 	snprintf(dir, sizeof dir, "%s/empty", base);
 	write_folder(dir, 5, none, "");
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	const struct analysis_group *ns = d ? group(d, "non-sibling") : NULL;
 	CHECK(ns && ns->spread_known == 4 && ns->n == 5 && d->warning_count == 0,
 	      "an empty per_cpu_s (not measured) is a sample that is not judged");
@@ -226,7 +232,7 @@ static void test_damaged_and_old(void)
 	         "overlap,freq_mhz,loadavg_1m,started_utc,foreign_s,steal_s,leftovers\n%s", rows);
 	write_file(dir, "samples.csv", text);
 	write_file(dir, "meta.json", ONE_PROCESS_META);
-	d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	ns = d ? group(d, "non-sibling") : NULL;
 	CHECK(ns && ns->n == 4 && ns->spread_known == 0 && d->warning_count == 0,
 	      "a folder written before per_cpu_s loads as before: every trial, none judged, no "

@@ -13,10 +13,58 @@
 
 #include <jansson.h>
 
+#include "report/doc.h"
 #include "report/report.h"
-#include "report/format.h"
+#include "report/svg.h"
+#include "report/words.h"
 #include "tests/harness.h"
 #include "tests/unit/analysis_testdata.h"
+
+/* The folders the reports are of: a report borrows its folder, so they are let go at the end. */
+static struct results_folder *folders[32];
+static size_t folder_count;
+
+static struct report *report_of(const char *dir, char *err, size_t err_size)
+{
+	struct results_folder *f = folder_open(dir);
+	if (folder_count < sizeof folders / sizeof folders[0])
+		folders[folder_count++] = f;
+	struct report_options o = { .rope_pct = NAN };
+	return report_folder(f, &o, err, err_size);
+}
+
+/* The report's answer: its paragraph led by "Answer" (every output shows it). */
+static const char *answer_of(const struct report *rep)
+{
+	for (size_t i = 0; i < rep->doc->count; i++)
+		if (rep->doc->blocks[i].lead && !strcmp(rep->doc->blocks[i].lead, "Answer"))
+			return rep->doc->blocks[i].text;
+	return NULL;
+}
+
+/* The SVG of the report's figure id (borrowed). */
+static const char *figure_of(const struct report *rep, const char *id)
+{
+	for (size_t i = 0; i < rep->doc->count; i++)
+		if (rep->doc->blocks[i].kind == DOC_FIGURE && rep->doc->blocks[i].id
+		    && !strcmp(rep->doc->blocks[i].id, id))
+			return rep->doc->blocks[i].svg;
+	return NULL;
+}
+
+/* The terminal summary, with where its files were written. */
+static char *summary_of(const struct report *rep)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	if (!out)
+		return NULL;
+	report_print(rep, out);
+	report_print_files(rep, "DIR", out);
+	fclose(out);
+	return text;
+}
 
 /* Removes a test's temporary folder and everything in it. */
 static void remove_tree(const char *dir)
@@ -174,21 +222,18 @@ static void test_folder(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_folder(run, 0.25, 0.26) == 0, "a hand-written results folder");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
-	CHECK(rep != NULL, "report_new on it succeeds (%s)", err);
+	struct report *rep = report_of(run, err, sizeof err);
+	CHECK(rep != NULL, "report_folder on it succeeds (%s)", err);
 	if (!rep)
 		return;
-	const char *h = report_headline(rep);
+	const char *h = answer_of(rep);
 	CHECK(h && strstr(h, "non-sibling placement makes each copy of `a&b<c`")
 	      && strstr(h, "slower than solo"),
 	      "without SMT the headline is non-sibling vs solo, slower: %s", h ? h : "");
 	CHECK(h && strstr(h, "1.04"), "the headline's slowdown is about 1.04×: %s", h ? h : "");
 
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	CHECK(report_print_summary(rep, true, out) == 0, "the summary prints");
-	fclose(out);
+	char *text = summary_of(rep);
+	CHECK(text != NULL, "the summary prints");
 	CHECK(strstr(text, "needs an SMT machine") && strstr(text, "no core has two CPUs"),
 	      "the summary says the sibling question needs an SMT machine, and why");
 	CHECK(strstr(text, "Test CPU on host testhost") != NULL, "the summary names the machine");
@@ -203,12 +248,15 @@ static void test_folder(void)
 	      "the placement row shows the CPUs, what they share and n = 6 (warm-up excluded)");
 	free(text);
 
-	CHECK(report_write_files(rep, err, sizeof err) == 0, "the files are written (%s)", err);
-	for (size_t i = 0; i < REPORT_FILE_COUNT; i++) {
+	CHECK(report_write(rep, run, err, sizeof err) == 0, "the files are written (%s)", err);
+	json_t *files = json_object_get(rep->json, "files");
+	CHECK_INT(json_array_size(files), 6, "report.json lists the six files");
+	for (size_t i = 0; i < json_array_size(files); i++) {
+		const char *name = json_string_value(json_array_get(files, i));
 		char path[700];
-		snprintf(path, sizeof path, "%s/%s", run, report_file_names[i]);
+		snprintf(path, sizeof path, "%s/%s", run, name);
 		struct stat st;
-		CHECK(stat(path, &st) == 0 && st.st_size > 200, "%s written", report_file_names[i]);
+		CHECK(stat(path, &st) == 0 && st.st_size > 200, "%s written", name);
 	}
 	char path[700];
 	snprintf(path, sizeof path, "%s/report.md", run);
@@ -237,7 +285,7 @@ static void test_folder(void)
 	CHECK(html && strstr(html, "<svg") && strstr(html, "id=\"plot-run-order\""),
 	      "report.html holds the plots inline");
 	free(html);
-	char *svg = report_svg_run_order(rep);
+	const char *svg = figure_of(rep, "plot-run-order");
 	CHECK(svg && strstr(svg, "warm-up (not analysed)") && strstr(svg, "non-sibling (n = 6)"),
 	      "the run-order plot has a legend with the warm-ups and each placement's n");
 	/* One panel per placement, each with its own y axis (its own title), in the stable order. */
@@ -264,21 +312,18 @@ static void test_folder(void)
 	      "run-order: solo's y axis spans its own samples (0.2500 ticked, 0.2600 not)");
 	CHECK(non_sib && strstr(non_sib, ">0.2600</text>") && !strstr(non_sib, ">0.2500</text>"),
 	      "run-order: non-sibling's y axis spans its own samples (0.2600 ticked, 0.2500 not)");
-	free(svg);
-	svg = report_svg_samples(rep);
+	svg = figure_of(rep, "plot-samples");
 	CHECK_INT(count_of(svg, "<g class=\"panel\""), 3,
 	          "samples: one column per placement, each on its own y axis");
-	free(svg);
-	svg = report_svg_posterior(rep);
+	svg = figure_of(rep, "plot-posterior");
 	CHECK(svg && strstr(svg, "1×: no slowdown") && strstr(svg, "0 s: no difference"),
 	      "the posterior plot marks 0 s and 1×");
-	free(svg);
 	report_free(&rep);
 	CHECK(rep == NULL, "report_free clears the pointer");
 
 	char missing[700];
 	snprintf(missing, sizeof missing, "%s/none", dir);
-	rep = report_new(missing, err, sizeof err);
+	rep = report_of(missing, err, sizeof err);
 	CHECK(rep == NULL && err[0], "a folder without samples.csv is an error: %s", err);
 	remove_tree(dir);
 }
@@ -296,13 +341,10 @@ static void test_control_failed(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_folder(run, 0.27, 0.26) == 0, "a folder whose same-pu user time is 8%% above solo");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
-	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&text, &len);
-		CHECK(report_print_summary(rep, true, out) == 0, "the summary prints");
-		fclose(out);
+	struct report *rep = report_of(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_folder on it succeeds (%s)", err)) {
+		char *text = summary_of(rep);
+		CHECK(text != NULL, "the summary prints");
 		const char *w = strstr(text, "the accounting control failed: same-pu user time is 1.08");
 		CHECK(w != NULL, "the summary warns that the accounting control failed, with the "
 		      "ratio 1.08");
@@ -329,9 +371,9 @@ static void test_legend_negative(void)
 	 * 0.25 exactly, so that even the paired design's interval straddles 0. */
 	CHECK(write_folder(run, 0.25, 0.2499) == 0, "a folder where non-sibling matches solo");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
-	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
-		char *svg = report_svg_posterior(rep);
+	struct report *rep = report_of(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_folder on it succeeds (%s)", err)) {
+		const char *svg = figure_of(rep, "plot-posterior");
 		const char *label = svg ? strstr(svg, "non-sibling − solo: mean") : NULL;
 		const char *ci = label ? strstr(label, "95% CI -") : NULL;
 		CHECK(ci && strstr(ci, " to ") && strstr(ci, " to ") < strstr(ci, " s;"),
@@ -343,7 +385,6 @@ static void test_legend_negative(void)
 			dash_after_minus = dash_after_minus || (dash && end && dash < end);
 		}
 		CHECK(svg && !dash_after_minus, "no legend interval joins a negative bound with a dash");
-		free(svg);
 		report_free(&rep);
 	}
 	remove_tree(dir);
@@ -432,17 +473,6 @@ static int write_pair_folder(const char *dir, int trials, bool beside)
 	return fclose(f);
 }
 
-static char *summary_of(const struct report *rep)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	if (!out)
-		return NULL;
-	report_print_summary(rep, true, out);
-	fclose(out);
-	return text;
-}
 
 /* Three trials per placement (the walkthrough's `run --trials 3`): the posterior of each mean is
  * a Cauchy, so the headline must not quote a ratio or a difference as the answer. */
@@ -457,9 +487,9 @@ static void test_three_trials(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_pair_folder(run, 3, false) == 0, "a folder with 3 trials per placement");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
-	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
-		const char *h = report_headline(rep);
+	struct report *rep = report_of(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_folder on it succeeds (%s)", err)) {
+		const char *h = answer_of(rep);
 		CHECK(h && strstr(h, "Not enough data to say: non-sibling placement cannot be told apart "
 		                     "from solo with so few trials (n = 3 and 3): the interval is unbounded at this sample size; "
 		                     "run more trials (10 or more per placement)"),
@@ -467,15 +497,14 @@ static void test_three_trials(void)
 		CHECK(h && strstr(h, "Not enough data to say") && !strstr(h, "×") && !strstr(h, " s ")
 		      && !strstr(h, "CI"), "3 trials: the headline quotes no ratio, difference or "
 		      "interval, and keeps the verdict");
-		char *svg = report_svg_posterior(rep);
+		const char *svg = figure_of(rep, "plot-posterior");
 		CHECK(svg && count_of(svg, " (depends on the grid), 95% CI ") == 4,
 		      "3 trials: the posterior plot's four legends mark their means as the grid's");
-		free(svg);
 		char *text = summary_of(rep);
 		CHECK(text && strstr(text, "Answer: Not enough data to say: non-sibling placement cannot"),
 		      "3 trials: the summary's answer is that sentence");
 		free(text);
-		CHECK(report_write_files(rep, err, sizeof err) == 0, "3 trials: files written (%s)", err);
+		CHECK(report_write(rep, run, err, sizeof err) == 0, "3 trials: files written (%s)", err);
 		char path[700];
 		snprintf(path, sizeof path, "%s/report.md", run);
 		char *md = slurp(path);
@@ -509,9 +538,9 @@ static void test_beside(void)
 	snprintf(run, sizeof run, "%s/run", dir);
 	CHECK(write_pair_folder(run, 10, true) == 0, "a folder with `pause` beside `nop`");
 	char err[512] = "";
-	struct report *rep = report_new(run, err, sizeof err);
-	if (CHECK(rep != NULL, "report_new on it succeeds (%s)", err)) {
-		const char *h = report_headline(rep);
+	struct report *rep = report_of(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_folder on it succeeds (%s)", err)) {
+		const char *h = answer_of(rep);
 		CHECK(h && strstr(h, "Non-sibling placement makes `nop` (run beside `pause`) ")
 		      && !strstr(h, "copy"), "beside: the headline names both workloads: %s", h ? h : "");
 		char *text = summary_of(rep);
@@ -520,12 +549,12 @@ static void test_beside(void)
 		      && !strstr(text, "copies") && !strstr(text, "copy of"),
 		      "beside: the summary says which workload is measured, and no 'copies'");
 		free(text);
-		CHECK(report_write_files(rep, err, sizeof err) == 0, "beside: files written (%s)", err);
+		CHECK(report_write(rep, run, err, sizeof err) == 0, "beside: files written (%s)", err);
 		char path[700];
 		snprintf(path, sizeof path, "%s/report.md", run);
 		char *md = slurp(path);
-		CHECK(md && strstr(md, "the user CPU time of nop, the measured workload (role a); pause "
-		                       "ran beside it (role b)") && !strstr(md, "copies")
+		CHECK(md && strstr(md, "the user CPU time of `nop`, the measured workload (role a); "
+		                       "`pause` ran beside it (role b)") && !strstr(md, "copies")
 		      && !strstr(md, "copy of"), "beside: report.md words it likewise");
 		free(md);
 		snprintf(path, sizeof path, "%s/report.html", run);
@@ -556,7 +585,7 @@ static void test_fuzz_regressions(void)
 	FILE *f = fopen(path, "w");
 	fputs("trial,warmup,placement,role,status,utime_s\nx,0,solo,a,ok,1\n", f);
 	fclose(f);
-	struct report *rep = report_new(dir, err, sizeof err);
+	struct report *rep = report_of(dir, err, sizeof err);
 	CHECK(rep == NULL && *err, "a folder without one good line: no report, a message (%s)", err);
 	report_free(&rep);
 
@@ -570,8 +599,8 @@ static void test_fuzz_regressions(void)
 	fputs("{\"skipped_placements\": [{\"name\": \"sibling\", \"reason\": \"first\"}, "
 	      "{\"name\": \"sibling\", \"reason\": \"second\"}]}", f);
 	fclose(f);
-	rep = report_new(run, err, sizeof err);
-	if (CHECK(rep != NULL, "report_new with sibling skipped twice (%s)", rep ? "ok" : err)) {
+	rep = report_of(run, err, sizeof err);
+	if (CHECK(rep != NULL, "report_folder with sibling skipped twice (%s)", rep ? "ok" : err)) {
 		char *text = summary_of(rep);
 		CHECK(text && strstr(text, "No sibling placement was measured (first)"),
 		      "the first reason is the one told: %s", text ? text : "");
@@ -599,5 +628,7 @@ int main(void)
 	test_three_trials();
 	test_beside();
 	test_fuzz_regressions();
+	for (size_t i = 0; i < folder_count; i++)
+		folder_free(&folders[i]);
 	return test_done("test_report");
 }

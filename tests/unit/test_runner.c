@@ -6,9 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/commands.h"
 #include "runner/plan.h"
 #include "runner/store.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "tests/harness.h"
 
 static void test_parse_ulong(void)

@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analysis/internal.h"
 #include "common/samples_csv.h"
 #include "tests/harness.h"
+#include "tests/unit/analysis_testdata.h"
 
 static char base[] = "/tmp/smtbench-parts-XXXXXX";
 
@@ -132,14 +132,14 @@ static int compare_parts(const char *dir, const char *what)
 		for (int exclude = 0; exclude < 2; exclude++) {
 			char err[512];
 			enum analysis_unit u = unit ? ANALYSIS_UNIT_PROCESS : ANALYSIS_UNIT_TRIAL;
-			struct analysis_dataset *whole = samples_load(dir, u, exclude, 1, err, sizeof err);
+			struct analysis_dataset *whole = load_dir_parts(dir, &(struct analysis_take){ .unit = u, .exclude_contaminated = exclude }, 1, err, sizeof err);
 			if (!whole) {
 				CHECK(false, "%s loads whole (%s)", what, err);
 				return 1;
 			}
 			char *want = digest(whole);
 			for (size_t parts = 2; parts <= 16; parts++) {
-				struct analysis_dataset *d = samples_load(dir, u, exclude, parts, err,
+				struct analysis_dataset *d = load_dir_parts(dir, &(struct analysis_take){ .unit = u, .exclude_contaminated = exclude }, parts, err,
 				                                          sizeof err);
 				char *got = d ? digest(d) : NULL;
 				if (!got || !want || strcmp(got, want)) {
@@ -173,7 +173,7 @@ static void same_whatever_the_cuts(bool sorted)
 	      "cuts at every byte of a line (%d loads differ)", sorted ? "rows in order" :
 	      "rows out of order", differ);
 	char err[512];
-	struct analysis_dataset *d = samples_load(dir, ANALYSIS_UNIT_TRIAL, false, 7, err,
+	struct analysis_dataset *d = load_dir_parts(dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .exclude_contaminated = false }, 7, err,
 	                                          sizeof err);
 	if (!CHECK(d != NULL, "the file loads in 7 parts (%s)", d ? "" : err))
 		return;
@@ -228,7 +228,7 @@ static void too_many_placements(void)
 	fclose(f);
 	for (size_t parts = 1; parts <= 7; parts++) {
 		char err[512] = "";
-		struct analysis_dataset *d = samples_load(dir, ANALYSIS_UNIT_TRIAL, false, parts, err,
+		struct analysis_dataset *d = load_dir_parts(dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .exclude_contaminated = false }, parts, err,
 		                                          sizeof err);
 		CHECK(!d && strstr(err, "samples.csv:1002: more than 1000 placement names"),
 		      "5000 placement names in %zu part(s): refused, naming the line of the 1001st (%s)",
@@ -251,7 +251,7 @@ static void unknown_names_and_procs(void)
 		        t == 3 || t == 6 ? "evil-place" : "solo", t == 5 ? 7 : 0);
 	fclose(f);
 	char err[512];
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (!CHECK(d != NULL, "a file with an unknown placement loads (%s)", d ? "" : err))
 		return;
 	char *all = digest(d);
@@ -283,7 +283,7 @@ static void not_a_regular_file(void)
 	}
 	char err[512] = "";
 	alarm(20); /* a hang fails the test rather than CI's time limit */
-	struct analysis_dataset *d = samples_load(fifo_dir, ANALYSIS_UNIT_TRIAL, false, 4, err,
+	struct analysis_dataset *d = load_dir_parts(fifo_dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .exclude_contaminated = false }, 4, err,
 	                                          sizeof err);
 	alarm(0);
 	CHECK(!d && strstr(err, "samples.csv is a FIFO, not a regular file"),
@@ -295,7 +295,7 @@ static void not_a_regular_file(void)
 	CHECK(symlink("/dev/zero", zero) == 0, "samples.csv -> /dev/zero made");
 	err[0] = '\0';
 	alarm(20);
-	d = samples_load(zero_dir, ANALYSIS_UNIT_TRIAL, false, 4, err, sizeof err);
+	d = load_dir_parts(zero_dir, &(struct analysis_take){ .unit = ANALYSIS_UNIT_TRIAL, .exclude_contaminated = false }, 4, err, sizeof err);
 	alarm(0);
 	CHECK(!d && strstr(err, "is a character device, not a regular file"),
 	      "a link to /dev/zero is refused at once: \"%s\"", err);
@@ -319,7 +319,7 @@ static void extras_from_good_lines(void)
 	      "3,0,solo,0,a,cut,ok,0.26,0.0,5000", f);
 	fclose(f);
 	char err[512];
-	struct analysis_dataset *d = analysis_load_folder(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
+	struct analysis_dataset *d = load_dir(dir, ANALYSIS_UNIT_TRIAL, err, sizeof err);
 	if (!CHECK(d != NULL, "the file loads (%s)", d ? "" : err))
 		return;
 	CHECK(d->workload && !strcmp(d->workload, "nop") && d->groups[0].freq_n == 2 &&

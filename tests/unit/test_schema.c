@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "report/format.h"
+#include "report/words.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "common/samples_csv.h"
 #include "runner/store.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "tests/harness.h"
+#include "tests/unit/analysis_testdata.h"
 #include "common/placements.h"
 #include "topology/topology.h"
 
@@ -126,7 +127,7 @@ static void test_round_trip(void)
 	free(trials);
 
 	char aerr[256];
-	struct analysis_dataset *d = analysis_load_folder(run, ANALYSIS_UNIT_TRIAL, aerr, sizeof aerr);
+	struct analysis_dataset *d = load_dir(run, ANALYSIS_UNIT_TRIAL, aerr, sizeof aerr);
 	CHECK(d != NULL, "analysis_load_folder: %s", d ? "ok" : aerr);
 	if (d) {
 		CHECK(d->group_count == 2 && !strcmp(d->groups[0].name, "solo") &&

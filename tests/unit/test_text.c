@@ -137,8 +137,35 @@ static void messages(void)
 	      status, got);
 }
 
+/* The one CPU list formatter: ranges of three or more for a person (as taskset writes them),
+ * one number per CPU for SMTBENCH_CPUS. */
+static void cpu_lists(void)
+{
+	static const struct { int cpus[8], n; const char *ranges, *plain; } cases[] = {
+		{ { 0 }, 0, "", "" },
+		{ { 3 }, 1, "3", "3" },
+		{ { 1, 0 }, 2, "0,1", "0,1" },
+		{ { 4, 5, 6 }, 3, "4-6", "4,5,6" },
+		{ { 0, 1, 2, 3, 8 }, 5, "0-3,8", "0,1,2,3,8" },
+		{ { 5, 7, 9, 10 }, 4, "5,7,9,10", "5,7,9,10" },
+		{ { CPU_SETSIZE - 3, CPU_SETSIZE - 2, CPU_SETSIZE - 1 }, 3, "1021-1023", "1021,1022,1023" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		for (int k = 0; k < cases[i].n; k++)
+			CPU_SET(cases[i].cpus[k], &set);
+		char *ranges = text_cpu_list(&set, true), *plain = text_cpu_list(&set, false);
+		CHECK_STR(ranges, cases[i].ranges, "CPUs as a list with ranges");
+		CHECK_STR(plain, cases[i].plain, "… and one number per CPU");
+		free(ranges);
+		free(plain);
+	}
+}
+
 int main(void)
 {
+	cpu_lists();
 	escapes();
 	json_values_and_keys();
 	bytes_round_trip();

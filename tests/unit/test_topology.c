@@ -511,12 +511,12 @@ static void test_export(void)
 {
 	char path[1200], err[ERR_LEN];
 	struct topo *t = topo_load(fixture_path("intel-skylake-2x6140.xml", path, sizeof path), err, sizeof err);
-	char out[] = "/tmp/smtbench-test-export-XXXXXX.xml";
-	int fd = mkstemps(out, 4);
-	if (!CHECK(t && fd >= 0, "export setup"))
+	char dir[] = "/tmp/smtbench-test-export-XXXXXX", out[64];
+	if (!CHECK(t && mkdtemp(dir), "export setup"))
 		return;
-	close(fd);
-	CHECK(topo_export_xml(t, out, err, sizeof err) == 0, "export to %s (%s)", out, err);
+	snprintf(out, sizeof out, "%s/topology.xml", dir);
+	CHECK(topo_export_xml(t, dir, "topology.xml", err, sizeof err) == 0, "export to %s (%s)",
+	      out, err);
 	struct topo *again = topo_load(out, err, sizeof err);
 	if (CHECK(again != NULL, "the export loads again (%s)", err)) {
 		struct topo_pair a, b;
@@ -527,8 +527,9 @@ static void test_export(void)
 		topo_free(&again);
 	}
 	unlink(out);
+	rmdir(dir);
 	err[0] = '\0';
-	CHECK(topo_export_xml(t, "/nonexistent/dir/x.xml", err, sizeof err) == -1 &&
+	CHECK(topo_export_xml(t, "/nonexistent/dir", "x.xml", err, sizeof err) == -1 &&
 	      strstr(err, "/nonexistent/dir/x.xml"), "export to a bad path: \"%s\"", err);
 	struct topo_pair bad;
 	CHECK(topo_choose(t, PLACEMENT_COUNT, &bad) == -1 && !bad.available,

@@ -16,7 +16,7 @@
 #include "runner/experiment.h"
 #include "runner/meta.h"
 #include "runner/trial.h"
-#include "runner/util.h"
+#include "common/alloc.h"
 #include "runner/workload.h"
 #include "tests/harness.h"
 #include "tests/unit/usable_cpu.h"
@@ -254,6 +254,15 @@ static long data_lines(const char *dir)
 	return n;
 }
 
+/* DIR's meta.json back into e, as --resume reads it (through the folder). */
+static int meta_load_dir(const char *dir, struct experiment *e, char *err, size_t err_size)
+{
+	struct results_folder *f = folder_open(dir);
+	int rc = meta_load(f, e, err, err_size);
+	folder_free(&f);
+	return rc;
+}
+
 static void test_experiment(const char *base)
 {
 	char dir[600], err[ERR_LEN] = "";
@@ -272,7 +281,7 @@ static void test_experiment(const char *base)
 
 	/* meta.json back: the settings --resume needs. */
 	struct experiment back = { .command_line = NULL };
-	CHECK(meta_load(dir, &back, err, sizeof err) == 0, "meta_load (%s)", err);
+	CHECK(meta_load_dir(dir, &back, err, sizeof err) == 0, "meta_load (%s)", err);
 	CHECK(back.trials == 2 && back.warmup == 1 && back.plan.seed == 42 && back.kernel == NULL,
 	      "round trip: trials %ld, warmup %ld, seed %llu, no kernel", back.trials, back.warmup,
 	      (unsigned long long)back.plan.seed);
@@ -307,7 +316,7 @@ static void test_experiment(const char *base)
 		fclose(f);
 	}
 	dir[strlen(dir) - strlen("/meta.json")] = '\0';
-	CHECK(meta_load(dir, &back, err, sizeof err) == -1 && strstr(err, "cannot be resumed"),
+	CHECK(meta_load_dir(dir, &back, err, sizeof err) == -1 && strstr(err, "cannot be resumed"),
 	      "meta.json without settings: \"%s\"", err);
 	experiment_release(&back);
 }

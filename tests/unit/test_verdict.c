@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/verdict.h"
+#include "report/words.h"
 #include "tests/harness.h"
 
 static struct analysis_comparison unsettled(enum analysis_design design)

@@ -1,0 +1,253 @@
+/*
+ * help.c — what the option tables say, written for a person: `smtbench COMMAND --help`, and the
+ * man page's generated parts (SYNOPSIS, each command's OPTIONS, EXAMPLES). See commands.h.
+ */
+#include "cli/commands.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fileio.h"
+#include "common/text.h"
+
+const char cli_exit_status[] =
+	"Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written); 3 not "
+	"possible on this machine (e.g. no placement it can give, a kernel this CPU cannot run); "
+	"128+signal when interrupted (130 for ^C: the results folder is valid; continue it with "
+	"--resume).";
+
+/* Help's width, and where an option's sentence starts at the latest. */
+#define HELP_WIDTH 79
+#define HELP_COLUMN 28
+
+/* text from column `at`, words wrapped before HELP_WIDTH, continuation lines indented by
+ * `indent`; ends the line. */
+static void wrap(FILE *out, const char *text, int at, int indent)
+{
+	for (const char *p = text; *p;) {
+		int len = (int)strcspn(p, " ");
+		if (at > indent && at + 1 + len > HELP_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			at = indent;
+		} else if (at > indent) {
+			fputc(' ', out);
+			at++;
+		}
+		at += fprintf(out, "%.*s", len, p);
+		p += len + strspn(p + len, " ");
+	}
+	fputc('\n', out);
+}
+
+/* An option's value as help and the man page name it: its arg, or its choices as a|b|c. */
+static void value_name(const struct cli_option *o, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", o->value == CLI_FLAG ? "" : o->arg ? o->arg : o->choices);
+	for (char *p = buf; *p; p++)
+		if (*p == ' ' && !o->arg)
+			*p = '|';
+}
+
+static void help_option(FILE *out, const struct cli_option *o)
+{
+	char value[96], left[128];
+	value_name(o, value, sizeof value);
+	snprintf(left, sizeof left, "%c%c%c --%s%s%s", o->letter ? '-' : ' ', o->letter ? o->letter
+	         : ' ', o->letter ? ',' : ' ', o->name, *value ? " " : "", value);
+	int at = fprintf(out, "  %s", left);
+	if (at >= HELP_COLUMN) {
+		fputc('\n', out);
+		at = 0;
+	}
+	fprintf(out, "%*s", HELP_COLUMN - at, "");
+	wrap(out, o->help, HELP_COLUMN, HELP_COLUMN);
+}
+
+void cli_help(FILE *out, const struct subcommand *c)
+{
+	synopsis_print(out, "usage: ", c->synopsis);
+	fprintf(out, "\n%c%s.\n\nOptions:\n", toupper((unsigned char)c->summary[0]), c->summary + 1);
+	for (int table = 0; table < 2; table++)
+		for (const struct cli_option *o = table ? cli_common_options : c->options; o->name; o++)
+			if (o->help)
+				help_option(out, o);
+	fprintf(out, "\nExamples:\n");
+	for (const struct cli_example *e = c->examples; e->line; e++) {
+		char *what = xasprintf("%s:", e->what);
+		fprintf(out, "  ");
+		wrap(out, what, 2, 2);
+		fprintf(out, "    %s\n", e->line);
+		free(what);
+	}
+	fputc('\n', out);
+	wrap(out, cli_exit_status, 0, 0);
+	fprintf(out, "The manual: man smtbench.\n");
+}
+
+/* ---- The man page ---- */
+
+/* text for roff: '-' as \-, a backslash as \e, '±' as \(+-, a leading '.' or '\'' kept from
+ * being a request; with bold_options, every --word in bold. */
+static void roff_text(FILE *out, const char *text, size_t len, bool bold_options)
+{
+	static const char plus_minus[] = "±";
+	if (len && (text[0] == '.' || text[0] == '\''))
+		fputs("\\&", out);
+	bool bold = false;
+	for (size_t i = 0; i < len; i++) {
+		if (bold_options && !bold && !strncmp(text + i, "--", 2) && i + 2 < len
+		    && islower((unsigned char)text[i + 2]) && (i == 0 || strchr(" (/", text[i - 1])))
+			bold = fputs("\\fB", out) >= 0;
+		if (!strncmp(text + i, plus_minus, strlen(plus_minus)) && i + 1 < len) {
+			fputs("\\(+-", out);
+			i += strlen(plus_minus) - 1;
+		} else if (text[i] == '-' || text[i] == '\\') {
+			fputs(text[i] == '-' ? "\\-" : "\\e", out);
+		} else {
+			fputc(text[i], out);
+		}
+		if (bold && (i + 1 == len || !strchr("-abcdefghijklmnopqrstuvwxyz", text[i + 1])))
+			bold = fputs("\\fR", out) < 0;
+	}
+}
+
+/* A synopsis line in roff: options and literal words bold, the names of values (upper case)
+ * italic, punctuation as it is. */
+static void roff_synopsis(FILE *out, const char *line, size_t len)
+{
+	const char *word_chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._";
+	for (size_t i = 0; i < len;) {
+		size_t n = strspn(line + i, word_chars);
+		if (n > len - i)
+			n = len - i;
+		if (n == 0) {
+			fputc(line[i++], out);
+			continue;
+		}
+		bool name = isupper((unsigned char)line[i]);
+		bool plain = !name && !islower((unsigned char)line[i]) && line[i] != '-';
+		fputs(plain ? "" : name ? "\\fI" : "\\fB", out);
+		roff_text(out, line + i, n, false);
+		fputs(plain ? "" : "\\fR", out);
+		i += n;
+	}
+	fputc('\n', out);
+}
+
+static void man_synopsis(FILE *out)
+{
+	fprintf(out, ".nf\n");
+	for (size_t i = 0; i <= subcommand_count; i++) {
+		const char *s = i < subcommand_count ? subcommands[i].synopsis : cli_help_synopsis;
+		for (const char *line = s; *line;) {
+			size_t len = strcspn(line, "\n");
+			roff_synopsis(out, line, len);
+			line += len + (line[len] == '\n');
+		}
+	}
+	fprintf(out, ".fi\n");
+}
+
+/* One option's heading: -L, --NAME VALUE. */
+static void man_heading(FILE *out, const struct cli_option *o)
+{
+	char value[96];
+	value_name(o, value, sizeof value);
+	if (o->letter)
+		fprintf(out, "\\fB\\-%c\\fR, ", o->letter);
+	fprintf(out, "\\fB");
+	roff_text(out, "--", 2, false);
+	roff_text(out, o->name, strlen(o->name), false);
+	fprintf(out, "\\fR");
+	if (o->arg) {
+		fprintf(out, " \\fI");
+		roff_text(out, value, strlen(value), false);
+		fprintf(out, "\\fR");
+	}
+	for (const char *v = o->arg ? "" : value; *v;) { /* choices: each word bold */
+		size_t len = strcspn(v, "|");
+		fprintf(out, "%s\\fB", v == value ? " " : "|");
+		roff_text(out, v, len, false);
+		fprintf(out, "\\fR");
+		v += len + (v[len] == '|');
+	}
+	fputc('\n', out);
+}
+
+static void man_options(FILE *out, const struct cli_option *rows)
+{
+	for (const struct cli_option *o = rows; o->name; o++) {
+		fprintf(out, o->help ? ".TP\n" : ".TQ\n");
+		man_heading(out, o);
+		if (o->help && o[1].name && !o[1].help)
+			continue; /* its aliases first, then the sentence */
+		const struct cli_option *said = o;
+		while (!said->help)
+			said--;
+		char *sentence = xasprintf("%c%s.", toupper((unsigned char)said->help[0]),
+		                           said->help + 1);
+		roff_text(out, sentence, strlen(sentence), true);
+		fputc('\n', out);
+		free(sentence);
+	}
+}
+
+static void man_examples(FILE *out)
+{
+	for (size_t i = 0; i < subcommand_count; i++)
+		for (const struct cli_example *e = subcommands[i].examples; e->line; e++) {
+			char *what = xasprintf("%c%s:", toupper((unsigned char)e->what[0]), e->what + 1);
+			fprintf(out, ".PP\n");
+			roff_text(out, what, strlen(what), true);
+			fprintf(out, "\n.PP\n.RS\n.nf\n");
+			roff_text(out, e->line, strlen(e->line), false);
+			fprintf(out, "\n.fi\n.RE\n");
+			free(what);
+		}
+}
+
+/* The generated part called name; -1 when there is none of that name. */
+static int man_part(FILE *out, const char *name)
+{
+	const struct subcommand *c = subcommand_find(name);
+	if (c)
+		man_options(out, c->options);
+	else if (!strcmp(name, "every command"))
+		man_options(out, cli_common_options);
+	else if (!strcmp(name, "synopsis"))
+		man_synopsis(out);
+	else if (!strcmp(name, "examples"))
+		man_examples(out);
+	else
+		return -1;
+	return 0;
+}
+
+int cli_man_refresh(FILE *in, FILE *out)
+{
+	static const char begin[] = ".\\\" generated: ", end[] = ".\\\" end of generated: ";
+	char *line = NULL, part[128] = "";
+	size_t cap = 0;
+	while (fileio_read_line(in, &line, &cap, 1 << 16) > 0) {
+		bool opens = !part[0] && !strncmp(line, begin, strlen(begin));
+		bool closes = part[0] && !strncmp(line, end, strlen(end));
+		if (!part[0] || closes)
+			fputs(line, out);
+		if (closes)
+			part[0] = '\0';
+		if (!opens)
+			continue;
+		snprintf(part, sizeof part, "%.*s", (int)strcspn(line + strlen(begin), "\n"),
+		         line + strlen(begin));
+		if (man_part(out, part) != 0) {
+			text_warnx("the man page names a generated part '%s' that no table has", part);
+			free(line);
+			return -1;
+		}
+	}
+	free(line);
+	if (part[0])
+		text_warnx("the man page's generated part '%s' has no end line", part);
+	return part[0] || ferror(in) ? -1 : 0;
+}

@@ -1,0 +1,155 @@
+/*
+ * run_shared.c — the command line that `run` and `matrix` share (see run_shared.h).
+ */
+#include "cli/run_shared.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/summary.h"
+#include "common/text.h"
+#include "runner/launch.h"
+#include "runner/precision.h"
+#include "runner/resume.h"
+
+bool run_take_option(const char *command, int id, struct experiment *e, struct run_cli *o)
+{
+	static const char *const modes[] = { "auto", "bar", "lines", "none", NULL };
+	static const enum progress_mode mode_of[] = { PROGRESS_AUTO, PROGRESS_BAR, PROGRESS_LINES,
+	                                              PROGRESS_NONE };
+	bool setting = id != OPT_RESUME && id != OPT_PROGRESS && id != OPT_PROGRESS_INTERVAL;
+	switch (id) {
+	case OPT_BLOCKS: e->trials = (long)cli_whole(command, 1, RUN_MAX_TRIALS); break;
+	case OPT_WARMUP: e->warmup = (long)cli_whole(command, 0, RUN_MAX_WARMUP); break;
+	case OPT_DURATION: e->duration_s = cli_duration(command, RUN_MAX_DURATION_S); break;
+	case OPT_TRIAL_TIME:
+		e->trial_time_s = cli_real(command, RUN_TRIAL_TIME_MIN_S, RUN_TRIAL_TIME_MAX_S,
+		                           "of seconds");
+		break;
+	case OPT_PRECISION:
+		e->precision_pct = cli_real(command, 0, RUN_MAX_PRECISION_PCT, "of percent");
+		break;
+	case OPT_SEED:
+		e->plan.seed = cli_whole(command, 0, (unsigned long)INT64_MAX);
+		o->have_seed = true;
+		break;
+	case OPT_OUT:
+		if (!*optarg)
+			usage_exit(command, "--out: the folder's name is empty");
+		free(e->out_dir);
+		e->out_dir = xstrdup(optarg);
+		break;
+	case OPT_TRIAL_TIMEOUT:
+		e->trial_timeout_s = strcmp(optarg, "0") ? cli_duration(command, TRIAL_TIMEOUT_MAX_S) : 0;
+		break;
+	case OPT_RESUME: o->resume_dir = optarg; break;
+	case OPT_PROGRESS: o->progress_mode = mode_of[cli_choice(command, modes)]; break;
+	case OPT_PROGRESS_INTERVAL:
+		o->progress_interval_s = cli_duration(command, PROGRESS_LINES_MAX_GAP_S);
+		if (o->progress_interval_s < PROGRESS_INTERVAL_MIN_S)
+			usage_exit(command, "--progress-interval: '%s' is shorter than %g s", optarg,
+			           PROGRESS_INTERVAL_MIN_S);
+		break;
+	default: return false;
+	}
+	o->settings_given += setting;
+	return true;
+}
+
+void run_settle_budget(const char *command, struct experiment *e, long blocks, long warmup)
+{
+	if (e->trials != -2 && e->duration_s > 0)
+		usage_exit(command, "--blocks (--trials) and --duration exclude each other; give one");
+	e->trials = e->duration_s > 0 ? -1 : e->trials != -2 ? e->trials
+	            : e->precision_pct > 0 ? PRECISION_DEFAULT_MAX_BLOCKS : blocks;
+	if (e->warmup < 0)
+		e->warmup = warmup;
+}
+
+/* The smtbench command line, for meta.json: "smtbench" and then argv, NULL-terminated. */
+static char **copy_command_line(int argc, char **argv)
+{
+	char **command_line = xcalloc((size_t)argc + 2, sizeof *command_line);
+	command_line[0] = xstrdup("smtbench");
+	for (int i = 0; i < argc; i++)
+		command_line[i + 1] = xstrdup(argv[i]);
+	return command_line;
+}
+
+/* After experiment_run: the interrupt said, the summary (the reports written); the exit status.
+ * Reports that could not be written are a failure too (exit 1), unless a signal or a failure
+ * set the status already: the samples are safe, and `smtbench report DIR` writes them later. */
+static int run_finish(struct experiment *e, struct store *s, enum run_outcome outcome)
+{
+	sigprocmask(SIG_SETMASK, &e->child_sigmask, NULL); /* ^C may stop the report */
+	const char *dir = store_dir(s);
+	int status = outcome == RUN_FAILED ? EXIT_FAILURE_RUNTIME : EXIT_OK;
+	if (outcome == RUN_INTERRUPTED) {
+		text_warnx("interrupted by SIG%s after %lld trials; the results so far are valid. "
+		           "Continue with: smtbench %s --resume %s", sigabbrev_np(e->interrupt_signal),
+		           (long long)json_integer_value(json_object_get(e->meta, "trials_done")),
+		           e->nworkloads > 0 ? "matrix" : "run", dir);
+		status = 128 + e->interrupt_signal;
+	}
+	if (!summary_after_run(dir, stdout) && status == EXIT_OK)
+		status = EXIT_FAILURE_RUNTIME;
+	return status;
+}
+
+int run_resume_or_begin(const char *command, const struct run_cli *o, int argc, char **argv,
+                        struct experiment *e)
+{
+	if (!o->resume_dir) {
+		e->command_line = copy_command_line(argc, argv);
+		e->progress_mode = o->progress_mode;
+		e->progress_interval_s = o->progress_interval_s;
+		return -1;
+	}
+	if (o->settings_given || optind < argc)
+		usage_exit(command, "--resume takes no other options but --progress and "
+		           "--progress-interval: the %s continues with the settings recorded in "
+		           "%s/meta.json", command, o->resume_dir);
+	experiment_release(e);
+	struct resumed r;
+	resume_open(o->resume_dir, copy_command_line(argc, argv), &r);
+	r.e.progress_mode = o->progress_mode;
+	r.e.progress_interval_s = o->progress_interval_s;
+	int rc = EXIT_OK;
+	if (!r.complete)
+		rc = run_finish(&r.e, r.store, experiment_run(&r.e, r.store, r.scan.ntrials,
+		                                              r.scan.trials, r.scan.ntrials));
+	resume_release(&r);
+	return rc;
+}
+
+void run_refuse_existing_out(const char *command, const char *dir)
+{
+	char err[ERR_LEN] = "";
+	bool complete;
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) /* a file, or a link to nowhere */
+		usage_exit(command, "--out %s already exists and is not a folder; choose another "
+		           "--out", dir);
+	if (!resume_possible(dir, &complete, err, sizeof err))
+		usage_exit(command, "results folder %s already exists and is not a %s smtbench can "
+		           "resume (%s); choose another --out", dir, command, err);
+	if (complete)
+		usage_exit(command, "results folder %s already exists and holds a complete %s "
+		           "(nothing to resume); choose another --out", dir, command);
+	usage_exit(command, "results folder %s already exists; choose another --out, or continue "
+	           "it with --resume %s", dir, dir);
+}
+
+int run_new(struct experiment *e, struct topo **topo, const struct topo_info *info,
+            void (*print_plan)(const struct experiment *e))
+{
+	struct store *s = launch_create_folder(e, *topo, info);
+	topo_free(topo);
+	print_plan(e);
+	int rc = run_finish(e, s, experiment_run(e, s, 0, NULL, 0));
+	store_close(&s);
+	return rc;
+}

@@ -1,0 +1,178 @@
+/*
+ * folder.c — a results folder read once (folder.h).
+ */
+#include "common/folder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "common/error.h"
+#include "common/fileio.h"
+#include "common/samples_csv.h"
+#include "common/text.h"
+
+#define BOOT_ID_PATH "/proc/sys/kernel/random/boot_id"
+
+/* meta.json into f->meta, or why it cannot be used. */
+static void read_meta(struct results_folder *f)
+{
+	if (access(f->meta_path, F_OK) != 0) {
+		f->meta_status = FOLDER_META_ABSENT;
+		return;
+	}
+	char why[ERR_LEN];
+	size_t len;
+	char *text = fileio_read_all(f->meta_path, &len, why, sizeof why);
+	json_error_t jerr;
+	f->meta = text ? json_loadb(text, len, 0, &jerr) : NULL;
+	free(text);
+	if (!text) {
+		f->meta_status = FOLDER_META_UNREADABLE;
+		f->meta_error = xescaped(why);
+	} else if (!f->meta) {
+		f->meta_status = FOLDER_META_NOT_JSON;
+		f->meta_error = xescaped(jerr.text); /* jansson's message may quote the bad bytes */
+		f->meta_error_line = jerr.line;
+	} else if (!json_is_object(f->meta)) {
+		f->meta_status = FOLDER_META_NOT_OBJECT;
+		json_decref(f->meta);
+		f->meta = NULL;
+	} else {
+		f->meta_status = FOLDER_META_OK;
+		f->shown_meta = json_deep_copy(f->meta);
+		if (!f->shown_meta || text_escape_json(f->shown_meta) < 0)
+			text_errx(EXIT_FAILURE_RUNTIME, "out of memory reading %s", f->meta_path);
+	}
+}
+
+/* Whether the process pid is one of this program's (not a later process given its number):
+ * its name is this process's. True when that cannot be read (no /proc): alive, for all we know. */
+static bool runner_alive(long pid)
+{
+	if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+		return false;
+	char path[64], name[64], own[64];
+	snprintf(path, sizeof path, "/proc/%ld/comm", pid);
+	if (fileio_read_first_line("/proc/self/comm", own, sizeof own) != 0)
+		return true;
+	return fileio_read_first_line(path, name, sizeof name) == 0 && !strcmp(name, own);
+}
+
+/* Status running: whether its runner (the last segment's mark) is still there. */
+static enum folder_state running_state(struct results_folder *f)
+{
+	json_t *segments = json_object_get(f->meta, "segments");
+	json_t *last = json_array_get(segments, json_array_size(segments) - 1);
+	json_t *pid = json_object_get(last, "pid");
+	const char *host = json_string_value(json_object_get(last, "host"));
+	const char *boot = json_string_value(json_object_get(last, "boot_id"));
+	if (!json_is_integer(pid) || !host) /* older than the mark: cannot tell */
+		return FOLDER_RUNNING;
+	f->runner_pid = (long)json_integer_value(pid);
+	f->runner_host = xescaped(host);
+	char here[256] = "", this_boot[64] = "";
+	gethostname(here, sizeof here - 1);
+	if (strcmp(host, here)) /* another machine's process: it cannot be seen from here */
+		return FOLDER_RUNNING;
+	if (boot && fileio_read_first_line(BOOT_ID_PATH, this_boot, sizeof this_boot) == 0
+	    && strcmp(boot, this_boot))
+		return FOLDER_KILLED; /* the machine restarted since */
+	return runner_alive(f->runner_pid) ? FOLDER_RUNNING : FOLDER_KILLED;
+}
+
+/* Kind, state and metric from meta.json (a folder without one: a run, user time). */
+static void classify(struct results_folder *f)
+{
+	json_t *settings = json_object_get(f->meta, "settings");
+	bool one_process = json_is_true(json_object_get(settings, "one_process"));
+	f->kind = json_is_object(json_object_get(f->meta, "matrix")) ? FOLDER_MATRIX
+	          : one_process ? FOLDER_ONE_PROCESS : FOLDER_RUN;
+	const char *metric = json_string_value(json_object_get(f->meta, "metric"));
+	f->wall_metric = metric ? !strcmp(metric, SAMPLES_METRIC_WALL) : one_process;
+	/* meta.json's status is one of the states' names; "killed" is found, never written. */
+	const char *status = json_string_value(json_object_get(f->meta, "status"));
+	f->state = FOLDER_UNRECORDED;
+	for (enum folder_state s = FOLDER_COMPLETE; status && s <= FOLDER_RUNNING; s++)
+		if (!strcmp(status, folder_state_name(s)))
+			f->state = s;
+	if (f->state == FOLDER_RUNNING)
+		f->state = running_state(f);
+}
+
+struct results_folder *folder_open(const char *dir)
+{
+	struct results_folder *f = xcalloc(1, sizeof *f);
+	f->dir = xstrdup(dir);
+	f->shown_dir = xescaped(dir);
+	f->meta_path = xasprintf("%s/meta.json", dir);
+	read_meta(f);
+	classify(f);
+	return f;
+}
+
+const struct samples_table *folder_samples(struct results_folder *f, char *err, size_t err_size)
+{
+	if (!f->samples && !f->samples_error) {
+		char *path = xasprintf("%s/samples.csv", f->dir);
+		char why[ERR_LEN];
+		int fd = fileio_open_regular(path, O_RDONLY, why, sizeof why);
+		if (fd < 0)
+			f->samples_error = xasprintf("%s (is %s a results folder?)", why, f->dir);
+		else if (!(f->samples = samples_table_read(fd, path, f->parts, why, sizeof why)))
+			f->samples_error = xstrdup(why);
+		if (fd >= 0)
+			close(fd);
+		free(path);
+	}
+	if (!f->samples)
+		set_error(err, err_size, "%s", f->samples_error);
+	return f->samples;
+}
+
+const char *folder_state_name(enum folder_state state)
+{
+	static const char *const names[] = {
+		[FOLDER_COMPLETE] = "complete", [FOLDER_INTERRUPTED] = "interrupted",
+		[FOLDER_FAILED] = "failed", [FOLDER_RUNNING] = "running", [FOLDER_KILLED] = "killed",
+		[FOLDER_UNRECORDED] = NULL,
+	};
+	return names[state];
+}
+
+const char *folder_meta_string(const struct results_folder *f, const char *key)
+{
+	return json_string_value(json_object_get(f->shown_meta, key));
+}
+
+void folder_free(struct results_folder **f)
+{
+	if (!*f)
+		return;
+	free((*f)->dir);
+	free((*f)->shown_dir);
+	free((*f)->meta_path);
+	json_decref((*f)->meta);
+	json_decref((*f)->shown_meta);
+	free((*f)->meta_error);
+	free((*f)->runner_host);
+	samples_table_free(&(*f)->samples);
+	free((*f)->samples_error);
+	free(*f);
+	*f = NULL;
+}
+
+void folder_mark_runner(json_t *segment)
+{
+	char host[256] = "", boot[64] = "";
+	gethostname(host, sizeof host - 1);
+	fileio_read_first_line(BOOT_ID_PATH, boot, sizeof boot);
+	json_object_set_new(segment, "pid", json_integer((json_int_t)getpid()));
+	json_object_set_new(segment, "host", json_string(host));
+	json_object_set_new(segment, "boot_id", *boot ? json_string(boot) : json_null());
+}

@@ -1,0 +1,472 @@
+/*
+ * words.c — the words and numbers of every report (words.h).
+ */
+#include "report/words.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/cpu_model.h"
+#include "common/folder.h"
+#include "common/placements.h"
+
+/* ---- numbers ------------------------------------------------------------------------------ */
+
+const char *format_number(char *buf, size_t size, double v, double resolution)
+{
+	if (isnan(v)) {
+		snprintf(buf, size, "n/a");
+		return buf;
+	}
+	if (isinf(v)) {
+		snprintf(buf, size, v > 0 ? "inf" : "-inf");
+		return buf;
+	}
+	/* No resolution, or one below a double's own noise (an interval of zero width, as a drift
+	 * fitted to perfectly linear data has, is 1e-18 wide after rounding): three or four
+	 * significant digits, not twelve decimals of nothing. */
+	if (!(resolution > 0) || !isfinite(resolution) || resolution < fabs(v) * 1e-9)
+		resolution = v != 0 ? fabs(v) * 1e-3 : 1e-6;
+	/* In double and clamped before the conversion to int: for a subnormal v the fallback
+	 * resolution is 0 and its logarithm infinite. */
+	double wanted = -floor(log10(resolution));
+	/* At least three significant digits, so a narrow interval never prints as one number. */
+	if (v != 0)
+		wanted = fmax(wanted, 2 - floor(log10(fabs(v))));
+	int decimals = wanted < 0 ? 0 : !(wanted < 12) ? 12 : (int)wanted;
+	if (v != 0 && (fabs(v) < 1e-4 || fabs(v) >= 1e9))
+		snprintf(buf, size, "%.3e", v);
+	else
+		snprintf(buf, size, "%.*f", decimals, v);
+	if (!strcmp(buf, "-0") || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+		memmove(buf, buf + 1, strlen(buf)); /* "-0.00" reads as a sign that is not there */
+	return buf;
+}
+
+const char *format_num(struct format_ring *ring, double v, double resolution)
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	return format_number(b, sizeof ring->buf[0], v, resolution);
+}
+
+const char *format_ci(struct format_ring *ring, const double ci[2], double res)
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	char lo[48], hi[48];
+	format_number(lo, sizeof lo, ci[0], res);
+	format_number(hi, sizeof hi, ci[1], res);
+	snprintf(b, sizeof ring->buf[0], "%s%s%s", lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–", hi);
+	return b;
+}
+
+const char *format_ratio(struct format_ring *ring, double mean, const double ci[2])
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	char m[48], lo[48], hi[48];
+	double res = half_width(ci);
+	format_number(m, sizeof m, mean, res);
+	format_number(lo, sizeof lo, ci[0], res);
+	format_number(hi, sizeof hi, ci[1], res);
+	snprintf(b, sizeof ring->buf[0], "%s× (%s%s%s)", m, lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–",
+	         hi);
+	return b;
+}
+
+double half_width(const double ci[2])
+{
+	return fabs(ci[1] - ci[0]) / 2;
+}
+
+json_t *json_number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *json_interval(const double ci[2])
+{
+	return json_pack("[o, o]", json_number_or_null(ci[0]), json_number_or_null(ci[1]));
+}
+
+/* ---- names -------------------------------------------------------------------------------- */
+
+const char *verdict_name(enum analysis_verdict v)
+{
+	switch (v) {
+	case ANALYSIS_VERDICT_SLOWER: return "slower";
+	case ANALYSIS_VERDICT_FASTER: return "faster";
+	case ANALYSIS_VERDICT_SAME: return "practically the same";
+	case ANALYSIS_VERDICT_UNDECIDED: break;
+	}
+	return "not enough data to say";
+}
+
+const char *design_name(enum analysis_design d)
+{
+	return d == ANALYSIS_DESIGN_PAIRED ? "paired" : "unpaired";
+}
+
+const char *format_rope(char *buf, size_t size, double rope_pct)
+{
+	double hi = 1 + rope_pct / 100;
+	snprintf(buf, size, "%.3g–%.3g×", 1 / hi, hi);
+	return buf;
+}
+
+const char *format_design(char *buf, size_t size, const struct analysis_comparison *c)
+{
+	if (c->design != ANALYSIS_DESIGN_PAIRED)
+		snprintf(buf, size, "unpaired (independent groups)");
+	else if (c->blocks_dropped)
+		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped)", c->blocks_paired,
+		         c->blocks_paired == 1 ? "" : "s", c->blocks_dropped);
+	else
+		snprintf(buf, size, "paired by block (%zu block%s)", c->blocks_paired,
+		         c->blocks_paired == 1 ? "" : "s");
+	return buf;
+}
+
+/* ---- the verdict sentence ------------------------------------------------------------------ */
+
+/* A probability as the sentence prints it: "n/a" where the grid could give none (data at the
+ * edge of what a double holds). */
+static const char *prob_text(char buf[16], double p)
+{
+	if (isnan(p))
+		snprintf(buf, 16, "n/a");
+	else
+		snprintf(buf, 16, "%.2f", p);
+	return buf;
+}
+
+/* Too few samples (or a grid at its bound): the posterior's means are the grid's artefacts, so
+ * no ratio or difference is quoted as the answer. */
+static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
+{
+	char p[16];
+	if (c->design == ANALYSIS_DESIGN_PAIRED) {
+		/* The paired answer rests on the blocks both sides ran in, not on each side's count:
+		 * 30 trials a side can still be 4 usable pairs. */
+		bool few = c->blocks_paired < ANALYSIS_SETTLED_MIN_N;
+		return xasprintf(
+			"Not enough data to say: %s%s cannot be told apart from %s with %s paired blocks "
+			"(%zu paired, %zu dropped): %s; run more blocks (10 or more paired); P(slower) = "
+			"%s%s", w->where, w->a, c->b.name, few ? "so few" : "these", c->blocks_paired,
+			c->blocks_dropped,
+			few ? "the interval is unbounded at this number of blocks"
+			    : "the posterior still reaches the edge of the widest grid allowed, so the "
+			      "interval is unbounded here", prob_text(p, c->p_a_gt_b), w->note);
+	}
+	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+	return xasprintf(
+		"Not enough data to say: %s%s cannot be told apart from %s with %s %s (n = %zu and "
+		"%zu): %s; %s (10 or more per %s); P(slower) = %s%s", w->where, w->a, c->b.name,
+		few ? "so few" : "these", w->samples, c->a.n, c->b.n,
+		few ? "the interval is unbounded at this sample size"
+		    : "the posterior still reaches the edge of the widest grid allowed, so the "
+		      "interval is unbounded here", w->more, w->per, prob_text(p, c->p_a_gt_b), w->note);
+}
+
+/* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
+ * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
+ * time", "takes 1.02× B's time"). */
+static char *ratio_effect(const struct analysis_comparison *c, const struct verdict_words *w,
+                          bool decided, bool slower)
+{
+	struct format_ring ns = { .next = 0 };
+	double m = c->ratio_mean, lo = c->ratio_ci[0], hi = c->ratio_ci[1];
+	if (decided && !slower) {
+		/* A speed-up reads best as its own factor: 1/ratio, interval reversed. */
+		m = 1 / c->ratio_mean;
+		lo = 1 / c->ratio_ci[1];
+		hi = 1 / c->ratio_ci[0];
+	}
+	double res = (hi - lo) / 2;
+	const char *ms = format_num(&ns, m, res), *los = format_num(&ns, lo, res),
+	           *his = format_num(&ns, hi, res);
+	if (decided && w->subject)
+		return xasprintf("makes %s %s× %s than %s (95%% CI %s–%s)", w->subject, ms,
+		                   slower ? "slower" : "faster", c->b.name, los, his);
+	if (decided)
+		return xasprintf("is %s× %s than %s (95%% CI %s–%s)", ms,
+		                   slower ? "slower" : "faster", c->b.name, los, his);
+	if (w->subject)
+		return xasprintf("leaves %s at %s× its %s time (95%% CI %s–%s)", w->subject, ms,
+		                   c->b.name, los, his);
+	return xasprintf("takes %s× the time of %s (95%% CI %s–%s)", ms, c->b.name, los, his);
+}
+
+/* The effect as a difference in seconds, where no ratio can be given. */
+static char *difference_effect(const struct analysis_comparison *c, const struct verdict_words *w,
+                               bool decided, bool slower)
+{
+	struct format_ring ns = { .next = 0 };
+	double res = half_width(c->diff_ci);
+	double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
+	double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
+	char *subject = w->subject ? xasprintf("makes %s", w->subject) : xstrdup("is");
+	char *s;
+	if (decided) /* "to" beside a negative bound: a dash would read as a minus */
+		s = xasprintf("%s %s s %s than %s (95%% CI %s%s%s s)", subject,
+		                format_num(&ns, fabs(c->diff_mean), res), slower ? "slower" : "faster",
+		                c->b.name, format_num(&ns, lo, res), lo < 0 || hi < 0 ? " to " : "–",
+		                format_num(&ns, hi, res));
+	else
+		s = xasprintf("differs from %s by %s s%s%s (95%% CI %s to %s s)", c->b.name,
+		                format_num(&ns, c->diff_mean, res), w->subject ? " for " : "",
+		                w->subject ? w->subject : "", format_num(&ns, c->diff_ci[0], res),
+		                format_num(&ns, c->diff_ci[1], res));
+	free(subject);
+	return s;
+}
+
+/* The probability the verdict rests on: P(slower), or with a ROPE the ROPE's. */
+static char *probability_clause(const struct analysis_comparison *c, double rope_pct)
+{
+	char p1[16], p2[16];
+	if (isnan(rope_pct) || isnan(c->p_rope))
+		return xasprintf("P(slower) = %s", prob_text(p1, c->p_a_gt_b));
+	switch (c->verdict) {
+	case ANALYSIS_VERDICT_SLOWER:
+		return xasprintf("P(slower by more than %g%%) = %s", rope_pct,
+		                   prob_text(p1, c->p_rope_above));
+	case ANALYSIS_VERDICT_FASTER:
+		return xasprintf("P(faster by more than %g%%) = %s", rope_pct,
+		                   prob_text(p1, c->p_rope_below));
+	case ANALYSIS_VERDICT_SAME:
+	case ANALYSIS_VERDICT_UNDECIDED:
+		break;
+	}
+	char rope[48];
+	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(rope, sizeof rope, rope_pct),
+	                 prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
+}
+
+char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
+                       const struct verdict_words *w)
+{
+	char *s;
+	if (!analysis_comparison_settled(c)) {
+		s = unsettled_sentence(c, w);
+	} else {
+		/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as
+		 * it is, so that an undecided answer never reads as a claim. */
+		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
+		               || c->verdict == ANALYSIS_VERDICT_FASTER;
+		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+		bool ratio = isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0])
+		             && isfinite(c->ratio_ci[1]) && c->ratio_ci[0] > 0;
+		char *effect = ratio ? ratio_effect(c, w, decided, slower)
+		                     : difference_effect(c, w, decided, slower);
+		char *p = probability_clause(c, rope_pct);
+		char design[96];
+		format_design(design, sizeof design, c);
+		const char *tail = c->verdict == ANALYSIS_VERDICT_UNDECIDED ? " — not enough data to say"
+		                   : c->verdict == ANALYSIS_VERDICT_SAME ? " — practically the same" : "";
+		s = xasprintf("%s%s %s; %s, %s%s%s", w->where, w->a, effect, p, design, tail,
+		              w->note);
+		free(effect);
+		free(p);
+	}
+	if (w->capitalise && s[0] >= 'a' && s[0] <= 'z')
+		s[0] = (char)(s[0] - 'a' + 'A');
+	return s;
+}
+
+/* ---- what SMT gives one core ---------------------------------------------------------------- */
+
+char *smt_yield_sentence(const struct analysis_smt_yield *y, const char *workload)
+{
+	if (!y->known)
+		return NULL;
+	struct format_ring ns = { .next = 0 };
+	double res = half_width(y->ci);
+	char what[200] = "";
+	if (workload)
+		snprintf(what, sizeof what, " for `%s`", workload);
+	char verdict[300];
+	if (!y->settled)
+		snprintf(verdict, sizeof verdict, "too few samples to say what SMT is worth%s", what);
+	else if (y->ci[0] > 1)
+		snprintf(verdict, sizeof verdict, "SMT on is worth +%.0f%% throughput%s",
+		         (y->mean - 1) * 100, what);
+	else if (y->ci[1] < 1)
+		snprintf(verdict, sizeof verdict, "SMT on costs %.0f%% throughput%s",
+		         (1 - y->mean) * 100, what);
+	else
+		snprintf(verdict, sizeof verdict, "SMT neither clearly adds nor costs throughput%s "
+		         "(the interval includes 1×)", what);
+	if (y->one_process)
+		return xasprintf("With SMT this core did %s× the work of one PU alone (95%% CI %s–%s): "
+		                   "%s (the one process's %s wall time / its sibling wall time, %s)",
+		                   format_num(&ns, y->mean, res), format_num(&ns, y->ci[0], res),
+		                   format_num(&ns, y->ci[1], res), verdict, y->baseline,
+		                   y->design == ANALYSIS_DESIGN_PAIRED ? "paired by block" : "unpaired");
+	return xasprintf("With SMT this core did %s× the work of one copy alone (95%% CI %s–%s): "
+	                   "%s (2 × %s time / sibling time per copy, %s)",
+	                   format_num(&ns, y->mean, res), format_num(&ns, y->ci[0], res),
+	                   format_num(&ns, y->ci[1], res), verdict, y->baseline,
+	                   y->design == ANALYSIS_DESIGN_PAIRED ? "paired by block" : "unpaired");
+}
+
+
+/* ---- what is wrong with a placement's samples ----------------------------------------------- */
+
+/* Each problem's sentence of group d, or NULL when d does not have it. */
+static char *drift_of(const struct analysis_group_diagnostics *d, const char *unit)
+{
+	if (!isfinite(d->drift_slope_ci[0]) || !(d->drift_slope_ci[0] > 0 || d->drift_slope_ci[1] < 0))
+		return NULL;
+	struct format_ring ns = { .next = 0 };
+	double res = half_width(d->drift_slope_ci);
+	double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
+	return xasprintf("drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half "
+	                 "%s s", d->name, format_num(&ns, d->drift_slope_s, res), unit,
+	                 format_num(&ns, d->drift_slope_ci[0], res),
+	                 format_num(&ns, d->drift_slope_ci[1], res),
+	                 format_num(&ns, d->first_half_mean_s, hres),
+	                 format_num(&ns, d->second_half_mean_s, hres));
+}
+
+/* Plain files name their outliers by line (where a person finds them), folders by trial. */
+static char *outliers_of(const struct analysis_group_diagnostics *d, const char *unit)
+{
+	if (!d->outlier_count)
+		return NULL;
+	const long *at = d->outlier_lines ? d->outlier_lines : d->outlier_trials;
+	char list[160] = "";
+	size_t used = 0;
+	for (size_t k = 0; k < d->outlier_count && k < 8 && used < sizeof list; k++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", k ? ", " : "", at[k]);
+	return xasprintf("%zu outlier(s) in %s (robust |z| > %g; kept, not dropped): %s %s%s",
+	                 d->outlier_count, d->name, ANALYSIS_OUTLIER_Z,
+	                 d->outlier_lines ? "line" : strcmp(unit, "sample") ? "trial" : "sample",
+	                 list, d->outlier_count > 8 ? ", ..." : "");
+}
+
+static char *poor_overlap_of(const struct analysis_group_diagnostics *d, const char *unit)
+{
+	(void)unit;
+	if (!d->poor_overlap_trials)
+		return NULL;
+	if (d->overlap_of_measured)
+		return xasprintf("poor overlap in %s: in %zu of %zu trials the workload beside (role b) "
+		                 "ended before the measured one had run %g%% of its time, leaving it "
+		                 "alone for the rest", d->name, d->poor_overlap_trials,
+		                 d->overlap_known, 100 * ANALYSIS_POOR_OVERLAP);
+	return xasprintf("poor overlap in %s: in %zu of %zu trials the two processes ran together "
+	                 "less than %g%% of the time", d->name, d->poor_overlap_trials,
+	                 d->overlap_known, 100 * ANALYSIS_POOR_OVERLAP);
+}
+
+/* Not for a placement whose processes take turns on one PU by design (same-pu). */
+static char *wall_above_cpu_of(const struct analysis_group_diagnostics *d, const char *unit)
+{
+	(void)unit;
+	if (!d->wall_above_cpu_trials || placement_info_time_shared(d->name))
+		return NULL;
+	return xasprintf("wall time above %gx CPU time in %zu of %zu %s trials: the processes "
+	                 "waited (other load on the machine?)", ANALYSIS_WALL_ABOVE_CPU,
+	                 d->wall_above_cpu_trials, d->wall_known, d->name);
+}
+
+/* Each problem a group can have, in the order shown. A new one is one line more here. */
+static char *(*const problems[])(const struct analysis_group_diagnostics *, const char *) = {
+	drift_of, outliers_of, poor_overlap_of, wall_above_cpu_of,
+};
+
+void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,
+                    size_t *count)
+{
+	for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++) {
+		char *s = problems[k](d, unit);
+		if (s)
+			strings_push(list, count, s);
+	}
+}
+
+/* ---- the machine ----------------------------------------------------------------------------- */
+
+/* The machine in one line, from meta.json (the CPU model by the one rule, cpu_model.h). */
+char *machine_sentence(const json_t *meta)
+{
+	if (!meta)
+		return xstrdup("not recorded (no readable meta.json)");
+	char *cpu = cpu_model_of_meta(meta), *s = NULL;
+	size_t len = 0;
+	FILE *out = xmemstream(&s, &len);
+	const char *host = json_string_value(json_object_get(meta, "host"));
+	const char *smt = json_string_value(json_object_get(meta, "smt_control"));
+	const char *hv = json_string_value(json_object_get(meta, "hypervisor"));
+	const char *source = json_string_value(json_object_get(meta, "source"));
+	json_t *topo = json_object_get(meta, "topology");
+	bool named = cpu && *cpu;
+	fputs(named ? cpu : "CPU model not recorded", out);
+	if (host)
+		fprintf(out, " on host %s", host);
+	if (json_is_object(topo))
+		fprintf(out, ": %lld cores, %lld logical CPUs, %lld thread(s) per core, %lld package(s)",
+		        (long long)json_integer_value(json_object_get(topo, "cores")),
+		        (long long)json_integer_value(json_object_get(topo, "pus")),
+		        (long long)json_integer_value(json_object_get(topo, "max_threads_per_core")),
+		        (long long)json_integer_value(json_object_get(topo, "packages")));
+	if (json_is_true(json_object_get(meta, "virtual_machine")))
+		fprintf(out, "; virtual machine%s%s%s", hv ? " (" : "", hv ? hv : "", hv ? ")" : "");
+	if (smt)
+		fprintf(out, "; SMT control: %s", smt);
+	if (!named && !host && source)
+		fprintf(out, " (data from: %s)", source);
+	free(cpu);
+	return xmemstream_close(out, &s);
+}
+
+/* ---- why a run stopped ---------------------------------------------------------------------- */
+
+/* The run still being written, or its runner gone (common/folder.h's state); NULL otherwise. */
+static char *state_sentence(const struct results_folder *f, const char *command)
+{
+	char runner[300] = "";
+	if (f->runner_pid)
+		snprintf(runner, sizeof runner, " (pid %ld on %s)", f->runner_pid, f->runner_host);
+	if (f->state == FOLDER_KILLED)
+		return xasprintf("Stopped: killed (meta.json says running, but its runner%s is gone: "
+		                 "killed, or the machine restarted; continue with smtbench %s --resume "
+		                 "%s).", runner, command, f->shown_dir);
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		return xasprintf("Still running: its runner%s is writing more trials; this is a report "
+		                 "of those written so far.", runner);
+	if (f->state == FOLDER_RUNNING)
+		return xstrdup("Not finished: meta.json says running, and whether its runner is alive "
+		               "cannot be seen (the folder does not record its runner's pid); this is a "
+		               "report of the trials written so far.");
+	return NULL;
+}
+
+char *stop_sentence(const struct results_folder *f)
+{
+	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	char *state = state_sentence(f, command);
+	const char *reason = folder_meta_string(f, "stop_reason");
+	if (state || !reason)
+		return state ? state : xstrdup("");
+	json_t *settings = json_object_get(f->meta, "settings");
+	double target = json_number_value(json_object_get(settings, "precision_pct"));
+	bool reached = !strcmp(reason, "precision reached");
+	char missed[96] = "";
+	if (target > 0 && !reached)
+		snprintf(missed, sizeof missed, "; the ±%g%% precision target was not reached", target);
+	if (reached)
+		return xasprintf("Stopped: precision reached (the runner's ±%g%% target for %s 95%% "
+		                 "interval).", target, f->kind == FOLDER_MATRIX ? "every pair's"
+		                 : "its headline ratio's");
+	if (!strcmp(reason, "trials"))
+		return xasprintf("Stopped: trials (every planned block ran%s).", missed);
+	if (!strcmp(reason, "duration"))
+		return xasprintf("Stopped: duration (the time budget ran out%s).", missed);
+	if (!strcmp(reason, "interrupted"))
+		return xasprintf("Stopped: interrupted (continue with smtbench %s --resume %s%s).",
+		                 command, f->shown_dir, missed);
+	return xasprintf("Stopped: %s.", reason);
+}

@@ -1,0 +1,102 @@
+/*
+ * words.h — every word and number a report shows of an analysis, written once for every
+ * builder (run, matrix, fleet, analyze): the number format, the verdict and design names, the
+ * one sentence that states a comparison's answer, what SMT gives one core, what is wrong with a
+ * placement's samples, why a run stopped. Nothing here prints; out of memory exits.
+ */
+#ifndef SMTBENCH_REPORT_WORDS_H
+#define SMTBENCH_REPORT_WORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "analysis/analysis.h"
+
+/* ---- numbers ---- */
+
+/* v for a person, with the digits `resolution` (e.g. half an interval's width) makes
+ * meaningful and at least three significant ones; scientific below 1e-4 and from 1e9; "n/a",
+ * "inf", "-inf"; never "-0". Returns buf. */
+const char *format_number(char *buf, size_t size, double v, double resolution);
+
+/* A ring of number buffers, so that several formatted numbers fit in one printf. */
+enum { FORMAT_RING_SIZE = 16 };
+struct format_ring {
+	char buf[FORMAT_RING_SIZE][160];
+	int next;
+};
+/* v by format_number into the ring's next buffer, valid for FORMAT_RING_SIZE - 1 more calls. */
+const char *format_num(struct format_ring *ring, double v, double resolution);
+/* ci as "lo–hi" at ring's resolution res, or "lo to hi" when a bound is negative (a dash next
+ * to a minus sign misreads). */
+const char *format_ci(struct format_ring *ring, const double ci[2], double res);
+/* "mean× (lo–hi)", every number at half the interval's width. */
+const char *format_ratio(struct format_ring *ring, double mean, const double ci[2]);
+/* The region of practical equivalence of --rope PCT as the ratios it spans, "0.599–1.67×": from
+ * 1 / (1 + PCT/100) to 1 + PCT/100, symmetric in log (analysis.h). Returns buf. */
+const char *format_rope(char *buf, size_t size, double rope_pct);
+
+/* Half the width of an interval: the resolution its numbers are shown with. */
+double half_width(const double ci[2]);
+
+/* A number for JSON: null when it is not finite; an interval as a pair of them. */
+json_t *json_number_or_null(double v);
+json_t *json_interval(const double ci[2]);
+
+/* ---- names ---- */
+
+/* "slower", "faster", "practically the same", "not enough data to say". */
+const char *verdict_name(enum analysis_verdict v);
+/* "paired" or "unpaired": the JSON value of "design". */
+const char *design_name(enum analysis_design d);
+/* Which design answered, in the words every output uses: "paired by block (42 blocks)",
+ * "paired by block (40 blocks; 2 dropped)", "unpaired (independent groups)". Into buf. */
+const char *format_design(char *buf, size_t size, const struct analysis_comparison *c);
+
+/* ---- sentences (each a new string, the caller's) ---- */
+
+/* Who and what a comparison's sentence speaks of. */
+struct verdict_words {
+	const char *where;    /* "on CPUs 0 and 1, " or "" */
+	const char *a;        /* "sibling placement", or a file's or command's name */
+	const char *subject;  /* "each copy of `nop`": "A makes SUBJECT 2.7× slower than B"; NULL:
+	                       * A itself, "A is 2.7× slower than B" */
+	const char *samples;  /* what a sample is, in the plural: "trials", "samples" */
+	const char *more;     /* what to do for more: "run more trials", "collect more samples" */
+	const char *per;      /* per what 10 or more are wanted: "placement", "file" */
+	const char *note;     /* appended as it is (the control's note), or "" */
+	bool capitalise;      /* the sentence starts with prose, not a name (a file keeps its case) */
+};
+
+/* "Sibling placement makes each copy of `nop` 2.695× slower than non-sibling (95% CI
+ * 2.688–2.703); P(slower) = 1.00, paired by block (44 blocks)"; an undecided comparison gives its
+ * factor as it is ("leaves ... at 1.02× its solo time ... — not enough data to say"), an
+ * unsettled one no number at all ("Not enough data to say: ... cannot be told apart ..."). With
+ * a ROPE (rope_pct not NaN) the deciding probability is the one the verdict used. No final full
+ * stop. */
+char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
+                       const struct verdict_words *w);
+
+/* What SMT gives one core: "With SMT this core did 1.24× the work of one copy alone (95% CI
+ * 1.18–1.30): SMT on is worth +24% throughput for `w` (...)", or what it costs, or that the
+ * interval includes 1. workload may be NULL. NULL when the yield is not known. */
+char *smt_yield_sentence(const struct analysis_smt_yield *y, const char *workload);
+
+/* Every problem of group d, in the order shown: drift (its slope's interval excludes 0),
+ * outliers (kept), poor overlap, wall time above CPU time (not for a placement that time-shares
+ * one PU by design). unit: what one sample is ("trial", "sample"). Appended to *list. */
+void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,
+                    size_t *count);
+
+/* The machine in one line, from a folder's shown meta.json (the CPU model by the one rule,
+ * common/cpu_model.h): "EPYC on host h: 2 cores, 2 logical CPUs, ...; SMT control: on". */
+char *machine_sentence(const json_t *meta);
+
+/* Why a run stopped, or that it is still running or was killed, in one sentence ("" when the
+ * folder says nothing of it: an older folder, a failed run, plain files). */
+struct results_folder;
+char *stop_sentence(const struct results_folder *f);
+
+#endif

@@ -1,0 +1,208 @@
+/*
+ * launch.c — the set-up that `run` and `matrix` share (see launch.h).
+ */
+#include "runner/launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "common/text.h"
+#include "runner/cpusplit.h"
+#include "runner/meta.h"
+#include "runner/precision.h"
+#include "runner/trial.h"
+
+char *launch_default_dir(void)
+{
+	char host[64] = "host";
+	gethostname(host, sizeof host - 1);
+	host[sizeof host - 1] = '\0';
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	char *dir = xasprintf("results/%s-%s", stamp, host);
+	/* Two runs in the same second get -2, -3, ...; an explicit --out is never renamed. */
+	for (int i = 2; access(dir, F_OK) == 0 && i < 100; i++) {
+		free(dir);
+		dir = xasprintf("results/%s-%s-%d", stamp, host, i);
+	}
+	return dir;
+}
+
+void launch_choose_pairs(struct experiment *e, const struct topo *topo,
+                         const bool wanted[PLACEMENT_COUNT])
+{
+	char err[ERR_LEN];
+	struct topo_relation rel;
+	if (e->have_pair && topo_relate(topo, e->pair, &rel, err, sizeof err) != 0)
+		text_errx(EXIT_USAGE, "--pair %d,%d: %s", e->pair[0], e->pair[1], err);
+	e->plan.nplacements = 0;
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		if (!wanted[p])
+			continue;
+		struct topo_pair *pair = &e->pairs[p];
+		if (e->have_pair) {
+			if (topo_pair_from_cpus(&rel, (enum placement)p, pair, err, sizeof err) != 0)
+				text_errx(EXIT_USAGE, "%s", err);
+		} else if (topo_choose(topo, (enum placement)p, pair) != 0) {
+			snprintf(e->skipped_reason[p], sizeof e->skipped_reason[p], "%s", pair->reason);
+			text_warnx("skipping %s: %s", placement_name((enum placement)p), pair->reason);
+			continue;
+		}
+		e->plan.placements[e->plan.nplacements++] = (enum placement)p;
+	}
+}
+
+bool launch_preflight(const struct experiment *e, const struct workload *w, bool required)
+{
+	char *argv[] = { w->argv[0], "1", NULL };
+	sigset_t mask, old;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	struct trial_spec spec = {
+		.nprocs = 1,
+		.procs = { { .pu = e->pairs[e->plan.placements[0]].pus[0], .path = w->path,
+		             .argv = argv, .kernel = w->is_kernel } },
+		.stderr_fd = -1,
+		.run_origin_s = trial_now_s(),
+		.child_sigmask = &mask,
+	};
+	trial_block_signals(&old);
+	struct trial_result r;
+	int sig = 0;
+	enum trial_outcome o = trial_run(&spec, &r, &sig);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (o == TRIAL_INTERRUPTED)
+		exit(128 + sig);
+	if (o != TRIAL_COMPLETED)
+		text_err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
+	if (r.procs[0].status == PROC_UNSUPPORTED && !required)
+		return false;
+	if (r.procs[0].status == PROC_UNSUPPORTED)
+		text_errx(EXIT_UNAVAILABLE, "kernel %s cannot run on this CPU (it lacks the "
+		          "instructions the kernel needs); choose another with --kernel", w->name);
+	if (r.procs[0].status != PROC_OK)
+		text_errx(EXIT_FAILURE_RUNTIME, "kernel %s failed a trial run on CPU %d: %s",
+		          w->name, spec.procs[0].pu, r.procs[0].error);
+	return true;
+}
+
+void launch_calibrate(const struct experiment *e, struct workload *w, unsigned long *iters,
+                      struct calibration *cal)
+{
+	int pu = e->pairs[e->plan.placements[0]].pus[0];
+	for (int i = 0; i < e->plan.nplacements; i++)
+		if (e->plan.placements[i] == PLACEMENT_SOLO)
+			pu = e->pairs[PLACEMENT_SOLO].pus[0];
+	char *kernel = xstrdup(w->argv[0]), err[ERR_LEN];
+	sigset_t old;
+	trial_block_signals(&old);
+	int rc = calibrate_kernel(w->path, kernel, pu, e->trial_time_s, &old, cal, err, sizeof err);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (rc > 0)
+		exit(128 + rc);
+	if (rc < 0)
+		text_errx(EXIT_FAILURE_RUNTIME, "%s", err);
+	*iters = cal->iters;
+	workload_release(w);
+	xworkload_kernel(w, kernel, *iters);
+	free(kernel);
+}
+
+void launch_print_calibration(const char *role, const char *kernel, const struct calibration *c)
+{
+	printf("  %s%s: %lu iterations, calibrated for %g s alone on CPU %d (%.4g ns/iteration, "
+	       "%.3g s start-up; calibration took %.2f s)\n", role, kernel, c->iters,
+	       c->trial_time_s, c->pu, c->ns_per_iter, c->startup_s, c->calibration_s);
+}
+
+void launch_warn_about_machine(const struct experiment *e, const struct topo_info *info)
+{
+	if (e->plan.nplacements == 1)
+		text_warnx("only %s will run: with one placement there is nothing to compare it "
+		           "with, so the run ends without an answer (%s)",
+		           placement_name(e->plan.placements[0]),
+		           e->plan.placements[0] == PLACEMENT_SOLO
+		           ? "add another placement: --placements non-sibling,solo, for one"
+		           : "add solo, for one");
+	if (info->virtual_machine)
+		text_warnx("this is a virtual machine (%s): its CPU numbering and siblings need "
+		           "not be the host's", info->hypervisor[0] ? info->hypervisor
+		                                                     : "hypervisor unknown");
+	struct topo_cpu_quota quota;
+	topo_cpu_quota(&quota);
+	if (quota.cpus > 0 && quota.cpus < 2)
+		text_warnx("a CPU quota of %.3g CPUs applies to this run (%s): two busy processes "
+		           "cannot run at the same time, so a pair's contention is not what its "
+		           "placement says (see the overlap in the report); run outside that "
+		           "cgroup", quota.cpus, quota.source);
+}
+
+/* samples.csv's header, meta.json's first state and topology.xml are written under a temporary
+ * name (store_create), then renamed into place. */
+struct store *launch_create_folder(struct experiment *e, const struct topo *topo,
+                                   const struct topo_info *info)
+{
+	if (!e->out_dir)
+		e->out_dir = launch_default_dir();
+	trial_block_signals(&e->child_sigmask);
+	char err[ERR_LEN];
+	struct store *s = store_create(e->out_dir, err, sizeof err);
+	if (!s)
+		text_errx(EXIT_USAGE, "%s", err);
+	e->meta = meta_new(e, info);
+	int rc = topo_export_xml(topo, store_dir(s), "topology.xml", err, sizeof err);
+	if (rc == 0)
+		rc = meta_save(e->meta, store_dir(s), err, sizeof err);
+	if (rc == 0)
+		rc = store_publish(s, err, sizeof err);
+	if (rc != 0) {
+		store_close(&s); /* removes the temporary folder: nothing of value is in it */
+		text_errx(EXIT_FAILURE_RUNTIME, "cannot create results folder %s: %s", e->out_dir,
+		          err);
+	}
+	return s;
+}
+
+void launch_print_precision(const struct experiment *e)
+{
+	struct precision_tracker t;
+	precision_init(&t, e->precision_pct, e->plan.placements, e->plan.nplacements);
+	if (e->precision_pct > 0 && t.have_comparison)
+		printf("  stops when %s/%s%s is known to ±%g%% (95%% interval, paired by block, as "
+		       "analyze gives it), after at least %d blocks, or at the limit above\n",
+		       placement_name(t.a), placement_name(t.b), e->one_process ? " (wall time)" : "",
+		       e->precision_pct, PRECISION_MIN_BLOCKS);
+	else if (e->precision_pct > 0)
+		printf("  --precision %g: one placement has nothing to compare with; the run goes to "
+		       "the limit above\n", e->precision_pct);
+}
+
+void launch_print_protections(const struct experiment *e)
+{
+	if (e->trial_timeout_s > 0)
+		printf("  trial time limit: %g s (--trial-timeout)\n", e->trial_timeout_s);
+	else if (e->trial_timeout_s == 0)
+		printf("  trial time limit: none (--trial-timeout 0)\n");
+	else
+		printf("  trial time limit: %g x the slowest warm-up trial, at least %g s (%g s until "
+		       "the warm-up has run)\n", TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_MIN_S,
+		       TRIAL_TIMEOUT_UNCALIBRATED_S);
+	char why[200];
+	if (e->one_process && cpusplit_available(why, sizeof why))
+		printf("  per trial, the process's CPU time on each of its CPUs (samples.csv's "
+		       "per_cpu_s): the report names trials in which it ran on one of them\n");
+	else if (e->one_process)
+		printf("  the process's CPU time on each of its CPUs (per_cpu_s): not measured here, "
+		       "%s\n", why);
+	static const int stops[] = { SIGHUP, SIGINT, SIGTERM };
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		if (trial_signal_ignored(stops[i]))
+			printf("  SIG%s is ignored (inherited so, as under nohup or in a background job): "
+			       "it will not stop this run\n", sigabbrev_np(stops[i]));
+}

@@ -1,0 +1,56 @@
+/*
+ * launch.h — the steps between a command line and the first trial that `run` and `matrix`
+ * share: the pairs chosen, the kernel tried and calibrated, the machine's caveats said, the
+ * results folder made, the plan's protections stated. One copy of each, so that the two
+ * commands keep the same guarantees. Everything here is set-up: a failure is one line on stderr
+ * and an exit (2 for the user's input, 3 for what this machine cannot do, 1 otherwise).
+ */
+#ifndef SMTBENCH_RUNNER_LAUNCH_H
+#define SMTBENCH_RUNNER_LAUNCH_H
+
+#include <stdbool.h>
+
+#include "runner/calibrate.h"
+#include "runner/experiment.h"
+#include "runner/store.h"
+#include "topology/topology.h"
+
+/* results/<UTC time>-<host> (-2, -3... when taken); a new string. */
+char *launch_default_dir(void);
+
+/* The pair of each wanted placement on this system into e (plan.placements), or the reason it
+ * is skipped (said on stderr, kept for meta.json). With --pair (e->have_pair) the pair serves
+ * the placement it forms, and solo and same-pu use its first CPU; another two-CPU placement
+ * with it, or a bad pair, exits 2. */
+void launch_choose_pairs(struct experiment *e, const struct topo *topo,
+                         const bool wanted[PLACEMENT_COUNT]);
+
+/* Runs kernel w once, briefly, on the first placement's first CPU, so that a CPU without AVX2
+ * is told before a folder full of failed trials is made. A kernel this CPU cannot run is false
+ * when !required, else exit 3; any other failure exits 1. */
+bool launch_preflight(const struct experiment *e, const struct workload *w, bool required);
+
+/* Calibrates kernel w for e->trial_time_s on solo's CPU (else the first placement's): *iters
+ * and w's argv get the count. A stop signal exits 128+signal (nothing is written yet). */
+void launch_calibrate(const struct experiment *e, struct workload *w, unsigned long *iters,
+                      struct calibration *cal);
+
+/* The plan's line for a calibrated kernel. */
+void launch_print_calibration(const char *role, const char *kernel, const struct calibration *c);
+
+/* The machine's caveats (one placement only, a VM, a CPU quota), said before the run. */
+void launch_warn_about_machine(const struct experiment *e, const struct topo_info *info);
+
+/* The results folder e->out_dir (launch_default_dir when NULL), complete or not at all, with
+ * meta.json and topology.xml; the stop signals are blocked from here on (e->child_sigmask), so
+ * a stop waits for a trial boundary and the folder stays resumable. Exits on failure. */
+struct store *launch_create_folder(struct experiment *e, const struct topo *topo,
+                                   const struct topo_info *info);
+
+/* With --precision, the comparison the run follows and the target, as run's plan states them. */
+void launch_print_precision(const struct experiment *e);
+
+/* The trial time limit and the stop signals the run ignores, as the plan states them. */
+void launch_print_protections(const struct experiment *e);
+
+#endif
