@@ -14,11 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cli/run_shared.h"
 #include "common/text.h"
-#include "report/matrix.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
+#include "runner/meta.h"
 #include "runner/matrix.h"
 #include "runner/precision.h"
 #include "runner/workload.h"
@@ -257,13 +259,21 @@ static void plan_matrix(struct experiment *e, const struct matrix_options *o, st
 	}
 }
 
-/* --resume of a folder that is not a matrix's: said, pointing to run --resume (before anything
- * is allocated, so that the exit leaves nothing behind). */
+/* --resume of a run's folder: said, pointing to run --resume (before anything is allocated, so
+ * that the exit leaves nothing behind). Only a meta.json read whole without a "matrix" is a
+ * run's: one that cannot be read (damaged, missing, a partial folder) is left to resume_open,
+ * which names the file, the position and what is wrong. */
 static void refuse_resume_of_a_run(const char *dir)
 {
 	struct stat st;
-	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && !matrix_report_applies(dir)
-	    && !store_is_partial(dir))
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || store_is_partial(dir))
+		return;
+	struct experiment recorded = { .command_line = NULL };
+	char err[ERR_LEN];
+	bool a_run = meta_load(dir, &recorded, err, sizeof err) == 0
+	             && !json_is_object(json_object_get(recorded.meta, "matrix"));
+	experiment_release(&recorded);
+	if (a_run)
 		usage_exit("matrix", "%s is not a matrix's folder (its meta.json has no \"matrix\"); "
 		           "a run is continued with smtbench run --resume %s", dir, dir);
 }

@@ -365,8 +365,8 @@ int meta_load(const char *dir, struct experiment *e, char *err, size_t err_size)
 	json_t *meta = json_loads(text, 0, &jerr);
 	free(text);
 	if (!meta) {
-		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir, jerr.line,
-		          jerr.text);
+		set_error(err, err_size, "%s/meta.json:%d:%d: not valid JSON (byte %d): %s", dir,
+		          jerr.line, jerr.column, jerr.position, jerr.text);
 		return -1;
 	}
 	e->meta = meta;
