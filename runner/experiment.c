@@ -194,7 +194,7 @@ static void utc_stamp(char *buf, size_t size)
 
 /* After trial t (done trials in all): the redrawn line, or a timestamped line when a measured
  * block has just ended and the interval has passed (or the longest gap, whatever ended). */
-static void cap_workload_log(struct run_state *st, bool at_open);
+static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed);
 
 static void show_progress(struct run_state *st, long t, long first_trial)
 {
@@ -357,7 +357,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 		text_warn("cannot open %s; the workloads' error output is discarded", st->log_path);
 	char err[ERR_LEN];
 	meta_begin_segment(st->e->meta, first_trial);
-	cap_workload_log(st, true);
+	cap_workload_log(st, true, false);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		text_warnx("%s", err);
 	st->outcome = RUN_COMPLETE;
@@ -392,6 +392,18 @@ static void stop_interrupted(struct run_state *st, int sig)
 	st->outcome = RUN_INTERRUPTED;
 }
 
+/* The bytes of stderr the next trial may add to workload-stderr.log (its pipe discards the
+ * rest); -1 once the log is /dev/null or was never opened: the workloads get it as it is. */
+static long long log_room(const struct run_state *st)
+{
+	if (st->log_fd < 0 || st->log_capped)
+		return -1;
+	off_t size = lseek(st->log_fd, 0, SEEK_END);
+	if (size < 0)
+		return -1;
+	return size < WORKLOAD_STDERR_MAX_BYTES ? WORKLOAD_STDERR_MAX_BYTES - size : 0;
+}
+
 /* Trial t's processes (CPU, program, role) from its placement and the workloads. */
 static void describe_trial(const struct run_state *st, long t, struct trial_spec *spec,
                            struct trial_labels *labels)
@@ -401,6 +413,7 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 	*spec = (struct trial_spec){
 		.nprocs = e->one_process ? 1 : placement_nprocs(p),
 		.stderr_fd = st->log_fd,
+		.stderr_cap = log_room(st),
 		.run_origin_s = st->origin_s,
 		.child_sigmask = &e->child_sigmask,
 		.timeout_s = st->timeout_s,
@@ -507,12 +520,15 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
-/* Past WORKLOAD_STDERR_MAX_BYTES, workload-stderr.log gives way to /dev/null, and meta.json says
- * so at once (a run killed later must still say it). At a resume's open the log may already be
- * past its cap (its note already at its end): it stays capped, the note not written twice. */
-static void cap_workload_log(struct run_state *st, bool at_open)
+/* At WORKLOAD_STDERR_MAX_BYTES (a trial's stderr overflowed what the log had left: the
+ * runner's pipe discarded the rest), workload-stderr.log gives way to /dev/null, and meta.json
+ * says so at once (a run killed later must still say it). At a resume's open the log may
+ * already be past its cap (its note already at its end): it stays capped, the note not
+ * written twice. */
+static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed)
 {
-	if (st->log_fd < 0 || st->log_capped || lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES)
+	if (st->log_fd < 0 || st->log_capped
+	    || (!overflowed && lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES))
 		return;
 	if (!at_open) {
 		char note[160];
@@ -546,6 +562,8 @@ static enum step run_one_trial(struct run_state *st, long t)
 	struct trial_result result;
 	int interrupt_signal = 0;
 	enum trial_outcome o = trial_run(&spec, &result, &interrupt_signal);
+	if (o != TRIAL_SYSTEM_ERROR)
+		cap_workload_log(st, false, result.stderr_discarded > 0);
 	if (o == TRIAL_INTERRUPTED) {
 		/* The interrupted trial is not stored: --resume runs it again, whole. */
 		stop_interrupted(st, interrupt_signal);
@@ -557,7 +575,6 @@ static enum step run_one_trial(struct run_state *st, long t)
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
 	}
-	cap_workload_log(st, false);
 	char err[ERR_LEN];
 	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
 		text_warnx("%s", err);
