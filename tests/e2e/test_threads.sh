@@ -46,7 +46,7 @@ check "... in one line naming it" test "$t_err" = "smtbench: process $gone does 
 check "... with nothing on standard output" test -z "$t_out"
 tid=$(ls /proc/$$/task | head -1)
 if [[ $tid == "$$" ]]; then
-	start_busy 3 0
+	start_busy 120 0
 	tid=$(ls /proc/$pid/task | sort -n | tail -1)
 	check_status 2 "a thread's ID is refused, naming its process" "$SMTBENCH" threads "$tid"
 	check "... '$tid is a thread of process $pid'" contains "$t_err" "$tid is a thread of process $pid"
@@ -69,7 +69,7 @@ if [[ -z ${a:-} ]]; then
 	skip "two busy threads on one PU and on different cores need two cores ($(nproc) CPU here)"
 else
 	# Both threads on CPU a.
-	start_busy 20 "$a,$a"
+	start_busy 120 "$a,$a"
 	check_status 0 "two busy threads pinned to CPU $a: sampled for 2 s" \
 		"$SMTBENCH" threads --for 2s --json "$pid"
 	echo "$t_out" >"$t_tmp/same.json"
@@ -96,7 +96,7 @@ sys.exit(not any('worker-1' in w and 'worker-2' in w and 'shared PU $a' in w and
 	stop_busy
 
 	# One thread on each of two cores.
-	start_busy 20 "$a,$b"
+	start_busy 120 "$a,$b"
 	check_status 0 "busy threads pinned to CPUs $a and $b (different cores)" \
 		"$SMTBENCH" threads --for 2s --json "$pid"
 	echo "$t_out" >"$t_tmp/apart.json"
@@ -119,7 +119,7 @@ read -r sa sb <<<"$(pair_of sibling)"
 if [[ -z ${sa:-} ]]; then
 	skip "busy threads on SMT siblings need a machine with SMT (this one has none; the QEMU lab's contention rigs check it in SMT guests: tests/lab/guest/rig-one-process.sh)"
 else
-	start_busy 20 "$sa,$sb"
+	start_busy 120 "$sa,$sb"
 	"$SMTBENCH" threads --for 2s --json "$pid" >"$t_tmp/siblings.json"
 	check "busy threads pinned to siblings $sa and $sb: one core as siblings in 80%+ of the samples" ask "
 w = {t['comm']: t['tid'] for t in j['threads']}
@@ -129,7 +129,7 @@ sys.exit(not (p['both_running'] >= 20 and p['same_core_siblings'] >= 0.8))" "$t_
 fi
 
 # ---- Threads and processes that exit during the window ----
-start_busy 20 0 --short-thread 0.4
+start_busy 120 0 --short-thread 0.4
 check_status 0 "a thread that exits during the window" "$SMTBENCH" threads --for 2s --json "$pid"
 echo "$t_out" >"$t_tmp/short.json"
 check "... is reported as exited, the others not" ask "
@@ -168,7 +168,7 @@ if ((EUID == 0)); then
 	elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$SMTBENCH"; then
 		skip "another user's process: nobody cannot run $SMTBENCH (a folder on its path is closed)"
 	else
-		start_busy 20 0
+		start_busy 120 0
 		as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 		if "${as_nobody[@]}" sh -c "cat /proc/$pid/task/*/stat" >/dev/null 2>&1; then
 			check_status 0 "root's process sampled by nobody (its /proc is readable to all here)" \
