@@ -22,7 +22,8 @@
  * trial_block_signals) and passes the mask it had before, which children restore before exec.
  * A stop signal the runner inherited as ignored (SIGHUP under nohup, SIGINT in a shell's `&`
  * job) is neither blocked nor waited for, so it stays ignored, as the shell user meant.
- * trial_run waits with sigtimedwait, so an interrupt kills and reaps every child of the trial
+ * trial_run waits with sigtimedwait (with a capped stderr, ppoll on a signalfd of the same
+ * signals and on the pipe it drains), so an interrupt kills and reaps every child of the trial
  * before it returns: no busy loop outlives the runner. Children also get PR_SET_PDEATHSIG so that
  * even a SIGKILL of the runner takes them down.
  *
