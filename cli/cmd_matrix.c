@@ -19,6 +19,7 @@
 #include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
+#include "runner/meta.h"
 #include "runner/matrix.h"
 #include "runner/precision.h"
 #include "runner/workload.h"
@@ -257,15 +258,21 @@ static void plan_matrix(struct experiment *e, const struct matrix_options *o, st
 	}
 }
 
-/* --resume of a folder that is not a matrix's: said, pointing to run --resume (before anything
- * is allocated, so that the exit leaves nothing behind). */
+/* --resume of a run's folder: said, pointing to run --resume (before anything is allocated, so
+ * that the exit leaves nothing behind). Only a meta.json read whole without a "matrix" is a
+ * run's: one that cannot be read (damaged, missing, a partial folder) is left to resume_open,
+ * which names the file, the position and what is wrong. */
 static void refuse_resume_of_a_run(const char *dir)
 {
 	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || store_is_partial(dir))
+		return;
+	/* Only a meta.json read whole without a "matrix" is a run's: anything that cannot be read
+	 * is left to resume_open, which names what is wrong with it. */
 	struct results_folder *f = folder_open(dir);
-	bool matrix = f->kind == FOLDER_MATRIX;
+	bool a_run = f->meta_status == FOLDER_META_OK && f->kind != FOLDER_MATRIX;
 	folder_free(&f);
-	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && !matrix && !store_is_partial(dir))
+	if (a_run)
 		usage_exit("matrix", "%s is not a matrix's folder (its meta.json has no \"matrix\"); "
 		           "a run is continued with smtbench run --resume %s", dir, dir);
 }

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,14 +125,27 @@ static void print_threads(const struct threads_result *r)
 	}
 }
 
+/* Whether the sampler fell behind its interval (more than 10% over it, on average): reading
+ * many threads can take longer than the interval, and the missed slots were skipped. */
+static bool fell_behind(const struct threads_result *r)
+{
+	return !isnan(r->achieved_interval_ms) && r->achieved_interval_ms > 1.1 * r->interval_ms;
+}
+
 static void print_text(const struct threads_result *r, const struct topo_info *info)
 {
 	printf("Sampled %d thread%s of ", r->nthreads, r->nthreads == 1 ? "" : "s");
 	for (int i = 0; i < r->nprocesses; i++)
 		printf("%s%d (%s)", i == 0 ? "" : i + 1 == r->nprocesses ? " and " : ", ",
 		       r->processes[i].pid, r->processes[i].comm);
-	printf(": %d samples every %d ms over %.2f s%s.\n\n", r->samples, r->interval_ms,
-	       r->window_s, r->interrupted ? " (interrupted)" : "");
+	if (fell_behind(r))
+		printf(": %d samples, every %d ms asked, %.1f ms achieved (reading %d threads took "
+		       "longer than that), over %.2f s%s.\n\n", r->samples, r->interval_ms,
+		       r->achieved_interval_ms, r->nthreads, r->window_s,
+		       r->interrupted ? " (interrupted)" : "");
+	else
+		printf(": %d samples every %d ms over %.2f s%s.\n\n", r->samples, r->interval_ms,
+		       r->window_s, r->interrupted ? " (interrupted)" : "");
 	print_pairs(r);
 	bool no_smt = info->cores > 0 && info->max_threads_per_core < 2 && !info->smt_cores_present;
 	bool exited = false;
@@ -153,9 +167,13 @@ static void print_text(const struct threads_result *r, const struct topo_info *i
 			       "reported.\n", r->processes[i].pid, r->processes[i].comm,
 			       r->processes[i].exited_after_s);
 	print_threads(r);
-	printf("\nCost of sampling: %.3f s of CPU over the %.2f s window (%.1f%% of one CPU); "
-	       "the sampler was %s.\n", r->sampler_cpu_s, r->window_s,
-	       r->window_s > 0 ? 100 * r->sampler_cpu_s / r->window_s : 0, r->sampler_note);
+	if (r->samples >= 2)
+		printf("\nCost of sampling: %.3f s of CPU over the %.2f s window (%.1f%% of one CPU); "
+		       "the sampler was %s.\n", r->sampler_cpu_s, r->window_s,
+		       100 * r->sampler_cpu_s / r->window_s, r->sampler_note);
+	else /* one sample has no window to share the cost over */
+		printf("\nCost of sampling: %.3f s of CPU for one sample; the sampler was %s.\n",
+		       r->sampler_cpu_s, r->sampler_note);
 }
 
 /* ---- JSON: a contract (docs/usage.md, "threads") ---- */
@@ -242,6 +260,8 @@ static json_t *json_result(const struct threads_result *r)
 	                         r->sampler_cpu_s, "sampler_cpu", r->sampler_cpu >= 0
 	                         ? json_integer(r->sampler_cpu) : json_null(), "sampler_note",
 	                         r->sampler_note, "processes", processes, "threads", json_threads(r));
+	json_object_set_new(root, "interval_achieved_ms", isnan(r->achieved_interval_ms)
+	                    ? json_null() : json_real(r->achieved_interval_ms));
 	json_answer(r, root);
 	return root;
 }
@@ -332,6 +352,19 @@ static int sample_until_stopped(const struct topo *t, const int *pids, int npids
 	return rc;
 }
 
+/* No thread was seen: one line, as for a PID without threads found before sampling. */
+static void say_no_threads(const struct threads_result *r)
+{
+	char names[512] = "";
+	size_t used = 0;
+	for (int i = 0; i < r->nprocesses && used < sizeof names; i++)
+		used += (size_t)snprintf(names + used, sizeof names - used, "%s%d (%s)",
+		                         i == 0 ? "" : i + 1 == r->nprocesses ? " and " : ", ",
+		                         r->processes[i].pid, r->processes[i].comm);
+	text_warnx("no threads to sample: %s %s exited, or become a zombie, before the first sample",
+	           names, r->nprocesses == 1 ? "had" : "had each");
+}
+
 /* The result as JSON or text on stdout; the exit status. */
 static int print_result(const struct threads_result *r, const struct topo_info *info, bool json)
 {
@@ -381,6 +414,12 @@ int cmd_threads(int argc, char **argv)
 		topo_free(&t);
 		text_warnx("%s", err);
 		return EXIT_FAILURE_RUNTIME;
+	}
+	if (r.nthreads == 0) { /* each process exited (or became a zombie) before the first sample */
+		say_no_threads(&r);
+		threads_result_free(&r);
+		topo_free(&t);
+		return EXIT_USAGE;
 	}
 	int status = print_result(&r, &info, a.json);
 	threads_result_free(&r);

@@ -12,6 +12,7 @@
 #include "runner/matrix.h"
 #include "runner/meta.h"
 #include "runner/precision.h"
+#include "runner/progressline.h"
 #include "runner/trial.h"
 #include "common/alloc.h"
 
@@ -57,28 +58,33 @@ static void format_hms(double seconds, char *out, size_t len)
 
 /* The precision target's part of the progress line: the interval now, and the time the blocks
  * it still needs should take at this pace. */
-static void show_precision(const struct experiment *e, long blocks_done, double per_trial_s,
-                           const struct running_means *m)
+static void show_precision(struct progressline *l, const struct experiment *e, long blocks_done,
+                           double per_trial_s, const struct running_means *m)
 {
 	struct precision_interval iv;
 	precision_interval(&m->precision, &iv);
 	if (!iv.known)
 		return;
-	fprintf(stderr, "  %s/%s %.4f [%.4f, %.4f] ±%.2f%% (paired, %ld blocks)",
-	        placement_name(m->precision.a), placement_name(m->precision.b), iv.ratio, iv.low,
-	        iv.high, iv.half_pct, iv.blocks);
-	if (e->precision_pct <= 0)
-		return;
-	double blocks_left = fmax(fmax(iv.blocks_needed, PRECISION_MIN_BLOCKS) - (double)blocks_done, 0);
-	char eta[32];
-	format_hms(blocks_left * per_trial_s * plan_block_size(&e->plan), eta, sizeof eta);
-	fprintf(stderr, " → ±%g%% ETA %s", e->precision_pct, eta);
+	char target[64] = "";
+	if (e->precision_pct > 0) {
+		double blocks_left = fmax(fmax(iv.blocks_needed, PRECISION_MIN_BLOCKS)
+		                          - (double)blocks_done, 0);
+		char eta[32];
+		format_hms(blocks_left * per_trial_s * plan_block_size(&e->plan), eta, sizeof eta);
+		snprintf(target, sizeof target, " → ±%g%% ETA %s", e->precision_pct, eta);
+	}
+	progressline_add(l, 1, "  %s/%s %.4f [%.4f, %.4f] ±%.2f%% (paired, %ld blocks)%s",
+	                 placement_name(m->precision.a), placement_name(m->precision.b), iv.ratio,
+	                 iv.low, iv.high, iv.half_pct, iv.blocks, target);
+	progressline_add_instead(l, 2, "  ±%.2f%%%s", iv.half_pct, target);
 }
 
-/* The progress text (no line end): blocks, elapsed, ETA, each placement's mean so far, and the
- * precision target's interval. */
-static void write_progress(const struct experiment *e, long done, long total, double elapsed_s,
-                           long run_done, double run_elapsed_s, const struct running_means *m)
+/* The progress text's parts: blocks, elapsed, ETA, each placement's mean so far, and the
+ * precision target's interval; ranked for a narrow terminal (progressline.h): the blocks, the
+ * ETA and the interval first, the means and the elapsed time dropped first. */
+static void write_progress(struct progressline *l, const struct experiment *e, long done,
+                           long total, double elapsed_s, long run_done, double run_elapsed_s,
+                           const struct running_means *m)
 {
 	char elapsed[32], eta[32];
 	format_hms(elapsed_s, elapsed, sizeof elapsed);
@@ -88,20 +94,22 @@ static void write_progress(const struct experiment *e, long done, long total, do
 	format_hms(remaining, eta, sizeof eta);
 	long blocks_done = plan_block_of(&e->plan, done);
 	if (blocks_done < e->plan.warmup_blocks)
-		fprintf(stderr, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
+		progressline_add(l, 0, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
 	else if (total >= 0 || (e->allocation && e->plan.measured_blocks >= 0))
-		fprintf(stderr, "%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
-		        e->plan.measured_blocks);
+		progressline_add(l, 0, "%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
+		                 e->plan.measured_blocks);
 	else
-		fprintf(stderr, "%ld blocks", blocks_done - e->plan.warmup_blocks);
-	fprintf(stderr, "  %s elapsed, %s %s", elapsed, total >= 0 ? "ETA" : "left", eta);
+		progressline_add(l, 0, "%ld blocks", blocks_done - e->plan.warmup_blocks);
+	progressline_add(l, 3, "  %s elapsed,", elapsed);
+	progressline_add(l, 0, " %s %s", total >= 0 ? "ETA" : "left", eta);
 	/* A matrix's placements hold every kernel: their means say nothing. */
 	for (int i = 0; i < e->plan.nplacements && e->plan.ncells == 0; i++) {
 		enum placement p = e->plan.placements[i];
 		if (m->n[p] > 0)
-			fprintf(stderr, "  %s %.4g s", placement_name(p), m->sum[p] / (double)m->n[p]);
+			progressline_add(l, 5, "  %s %.4g s", placement_name(p),
+			                 m->sum[p] / (double)m->n[p]);
 	}
-	show_precision(e, blocks_done - e->plan.warmup_blocks, per_trial, m);
+	show_precision(l, e, blocks_done - e->plan.warmup_blocks, per_trial, m);
 }
 
 static void count_trial(struct running_means *m, long block, enum placement p, bool warmup,
@@ -158,6 +166,7 @@ struct run_state {
 	double measured_origin_s; /* run time at which the first measured trial started */
 	double run_start_s;       /* when this call started, for the progress line's ETA */
 	bool progress;            /* the redrawn progress line (--progress bar, or auto on a tty) */
+	int columns;              /* the terminal's width for it (0: not read yet) */
 	bool lines;               /* timestamped progress lines (--progress lines, or auto) */
 	double last_line_s;       /* when the last progress line was printed (trial_now_s) */
 	long contaminated_seen;   /* trials that shared their CPUs, for the lines */
@@ -194,7 +203,7 @@ static void utc_stamp(char *buf, size_t size)
 
 /* After trial t (done trials in all): the redrawn line, or a timestamped line when a measured
  * block has just ended and the interval has passed (or the longest gap, whatever ended). */
-static void cap_workload_log(struct run_state *st, bool at_open);
+static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed);
 
 static void show_progress(struct run_state *st, long t, long first_trial)
 {
@@ -210,16 +219,21 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 		return;
 	if (!st->progress && !st->lines)
 		return;
-	char stamp[32];
-	utc_stamp(stamp, sizeof stamp);
-	if (st->progress)
-		fprintf(stderr, "\r\033[K");
-	else
-		fprintf(stderr, "%s  ", stamp);
-	write_progress(e, done, st->total, now - st->origin_s, done - first_trial,
+	struct progressline l = { .nparts = 0 };
+	write_progress(&l, e, done, st->total, now - st->origin_s, done - first_trial,
 	               now - st->run_start_s, &st->means);
-	if (st->lines) {
-		fprintf(stderr, "\n");
+	char text[PROGRESSLINE_MAX_PARTS * PROGRESSLINE_PART_LEN];
+	if (st->progress) {
+		/* One column short of the width: a line that fills the last column leaves some
+		 * terminals' cursor on the next row. */
+		st->columns = progressline_columns(st->columns);
+		progressline_fit(&l, st->columns - 1, text, sizeof text);
+		fprintf(stderr, "\r\033[K%s", text);
+	} else {
+		char stamp[32];
+		utc_stamp(stamp, sizeof stamp);
+		progressline_whole(&l, text, sizeof text);
+		fprintf(stderr, "%s  %s\n", stamp, text);
 		st->last_line_s = now;
 	}
 	fflush(stderr);
@@ -347,6 +361,8 @@ static void run_state_init(struct run_state *st, long first_trial,
 	if (mode == PROGRESS_AUTO)
 		mode = isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINES;
 	st->progress = mode == PROGRESS_BAR;
+	if (st->progress)
+		progressline_watch_resize();
 	st->lines = mode == PROGRESS_LINES;
 	timeout_init(st, previous, nprevious);
 	make_environments(st);
@@ -357,7 +373,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 		text_warn("cannot open %s; the workloads' error output is discarded", st->log_path);
 	char err[ERR_LEN];
 	meta_begin_segment(st->e->meta, first_trial);
-	cap_workload_log(st, true);
+	cap_workload_log(st, true, false);
 	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
 		text_warnx("%s", err);
 	st->outcome = RUN_COMPLETE;
@@ -392,6 +408,18 @@ static void stop_interrupted(struct run_state *st, int sig)
 	st->outcome = RUN_INTERRUPTED;
 }
 
+/* The bytes of stderr the next trial may add to workload-stderr.log (its pipe discards the
+ * rest); -1 once the log is /dev/null or was never opened: the workloads get it as it is. */
+static long long log_room(const struct run_state *st)
+{
+	if (st->log_fd < 0 || st->log_capped)
+		return -1;
+	off_t size = lseek(st->log_fd, 0, SEEK_END);
+	if (size < 0)
+		return -1;
+	return size < WORKLOAD_STDERR_MAX_BYTES ? WORKLOAD_STDERR_MAX_BYTES - size : 0;
+}
+
 /* Trial t's processes (CPU, program, role) from its placement and the workloads. */
 static void describe_trial(const struct run_state *st, long t, struct trial_spec *spec,
                            struct trial_labels *labels)
@@ -401,6 +429,7 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 	*spec = (struct trial_spec){
 		.nprocs = e->one_process ? 1 : placement_nprocs(p),
 		.stderr_fd = st->log_fd,
+		.stderr_cap = log_room(st),
 		.run_origin_s = st->origin_s,
 		.child_sigmask = &e->child_sigmask,
 		.timeout_s = st->timeout_s,
@@ -507,12 +536,15 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
-/* Past WORKLOAD_STDERR_MAX_BYTES, workload-stderr.log gives way to /dev/null, and meta.json says
- * so at once (a run killed later must still say it). At a resume's open the log may already be
- * past its cap (its note already at its end): it stays capped, the note not written twice. */
-static void cap_workload_log(struct run_state *st, bool at_open)
+/* At WORKLOAD_STDERR_MAX_BYTES (a trial's stderr overflowed what the log had left: the
+ * runner's pipe discarded the rest), workload-stderr.log gives way to /dev/null, and meta.json
+ * says so at once (a run killed later must still say it). At a resume's open the log may
+ * already be past its cap (its note already at its end): it stays capped, the note not
+ * written twice. */
+static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed)
 {
-	if (st->log_fd < 0 || st->log_capped || lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES)
+	if (st->log_fd < 0 || st->log_capped
+	    || (!overflowed && lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES))
 		return;
 	if (!at_open) {
 		char note[160];
@@ -546,6 +578,8 @@ static enum step run_one_trial(struct run_state *st, long t)
 	struct trial_result result;
 	int interrupt_signal = 0;
 	enum trial_outcome o = trial_run(&spec, &result, &interrupt_signal);
+	if (o != TRIAL_SYSTEM_ERROR)
+		cap_workload_log(st, false, result.stderr_discarded > 0);
 	if (o == TRIAL_INTERRUPTED) {
 		/* The interrupted trial is not stored: --resume runs it again, whole. */
 		stop_interrupted(st, interrupt_signal);
@@ -557,7 +591,6 @@ static enum step run_one_trial(struct run_state *st, long t)
 		st->outcome = RUN_FAILED;
 		return STEP_STOP_BEFORE;
 	}
-	cap_workload_log(st, false);
 	char err[ERR_LEN];
 	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
 		text_warnx("%s", err);

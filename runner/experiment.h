@@ -31,10 +31,11 @@
 #define RUN_TRIAL_TIME_MAX_S 3600.0
 #define RUN_MAX_PRECISION_PCT 50.0
 /* workload-stderr.log is kept for a person to read why a workload failed; a workload that
- * writes without end (90 MB from 9 processes was seen) must not fill the disk the samples are
- * on. Past this size later trials' error output is discarded, said at the log's end, on stderr,
- * in meta.json (workload_stderr_log.cut) and so in the report's warnings. A single trial can
- * still write more than this before the check after it. */
+ * writes without end (90 MB from 9 processes was seen, 1.1 GB from one trial of 2 s) must not
+ * fill the disk the samples are on. The workloads' stderr is a pipe the runner drains while
+ * each trial runs (runner/errpipe.h): past this size, within a trial as between trials, the
+ * rest is discarded, said at the log's end, on stderr, in meta.json (workload_stderr_log.cut)
+ * and so in the report's warnings; the workloads' writes still succeed. */
 #define WORKLOAD_STDERR_MAX_BYTES ((long long)64 << 20)
 /* The trial time limit (--trial-timeout). By default it is automatic: TRIAL_TIMEOUT_FACTOR times
  * the slowest warm-up trial's wall time (the first block's without warm-up), at least

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -167,7 +168,8 @@ int threads_check_pid(int pid, char *err, size_t err_size)
 		return -1;
 	}
 	struct dirent *d;
-	int readable = 0, saved = 0;
+	int readable = 0, saved = 0, dead = 0;
+	char dead_comm[sizeof ((struct stat_line *)NULL)->comm] = "";
 	errno = 0;
 	while ((d = readdir(dir)) && !readable) {
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
@@ -175,12 +177,21 @@ int threads_check_pid(int pid, char *err, size_t err_size)
 		char stat_path[128];
 		struct stat_line line;
 		snprintf(stat_path, sizeof stat_path, "/proc/%d/task/%d/stat", pid, atoi(d->d_name));
-		if (read_stat(stat_path, &line) == 0)
-			readable = 1;
-		else
+		if (read_stat(stat_path, &line) != 0)
 			saved = errno;
+		else if (line.state == 'Z' || line.state == 'X') /* exited, not yet reaped */
+			dead++, snprintf(dead_comm, sizeof dead_comm, "%s", line.comm);
+		else
+			readable = 1;
 	}
 	closedir(dir);
+	if (!readable && dead > 0) {
+		char *name = xescaped(dead_comm);
+		set_error(err, err_size, "process %d (%s) has no threads to sample: it is a zombie (it "
+		          "exited, and its parent has not reaped it yet)", pid, name);
+		free(name);
+		return -1;
+	}
 	if (!readable) {
 		set_error(err, err_size, "cannot read the threads of process %d (/proc/%d/task/*/stat)%s%s",
 		          pid, pid, saved ? ": " : ": it has none", saved ? strerror(saved) : "");
@@ -628,6 +639,8 @@ static void sample_window(struct sampler *s, double window_s, int interval_ms,
 	}
 	out->interrupted = stop && *stop;
 	out->window_s = last - t0;
+	out->achieved_interval_ms = out->samples >= 2 ? 1000 * out->window_s / (out->samples - 1)
+	                                              : NAN;
 }
 
 /* After the window: each thread's CPU time, the pairs most often both running first (the

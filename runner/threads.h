@@ -103,6 +103,10 @@ struct threads_result {
 	double window_s;                 /* from the first sample to the last */
 	int interval_ms;
 	int samples;
+	/* The interval the samples kept: the window over samples - 1 (NAN below 2 samples). With
+	 * many threads, reading them all can take longer than interval_ms: the grid's missed slots
+	 * are skipped, and this is what was achieved. */
+	double achieved_interval_ms;
 	bool interrupted;                /* *stop was set before the window ended */
 	double sampler_cpu_s;            /* this process's CPU time over the window */
 	int sampler_cpu;                 /* the CPU it was pinned to; -1 when not pinned */

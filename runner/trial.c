@@ -9,13 +9,16 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <dirent.h>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runner/cpusplit.h"
+#include "runner/errpipe.h"
 #include "runner/cpustat.h"
 #include "common/alloc.h"
 #include "common/error.h"
@@ -433,6 +436,8 @@ struct trial_state {
 	struct cpustat stat_before; /* the PUs' ticks just before the processes started */
 	bool stat_known;
 	struct cpusplit split;      /* one process given several CPUs: its time on each */
+	struct errpipe errlog;      /* the workloads' stderr with a cap (read_fd -1: none) */
+	int signal_fd;              /* with errlog: the signals waited for, beside its pipe */
 	bool frequency_readable;    /* /sys gives the first PU's current frequency */
 };
 
@@ -809,6 +814,34 @@ static bool next_wakeup(const struct trial_state *st, bool frequency_due, struct
 	return true;
 }
 
+/* Waits for a signal of waitset until timeout (NULL: none), as sigtimedwait; with a capped
+ * stderr, draining its pipe meanwhile: -1 with EINTR after a drain, so that the caller looks
+ * at the clock again. */
+static int wait_signal(struct trial_state *st, const sigset_t *waitset,
+                       const struct timespec *timeout)
+{
+	siginfo_t info;
+	if (st->errlog.read_fd < 0 || st->signal_fd < 0)
+		return sigtimedwait(waitset, &info, timeout);
+	struct pollfd fds[2] = { { .fd = st->signal_fd, .events = POLLIN },
+	                         { .fd = st->errlog.read_fd, .events = POLLIN } };
+	int n = ppoll(fds, 2, timeout, NULL);
+	if (n < 0)
+		return -1;
+	if (fds[0].revents & POLLIN) {
+		struct signalfd_siginfo si;
+		if (read(st->signal_fd, &si, sizeof si) == (ssize_t)sizeof si)
+			return (int)si.ssi_signo;
+	}
+	if (fds[1].revents) {
+		errpipe_drain(&st->errlog);
+		errno = EINTR;
+		return -1;
+	}
+	errno = n == 0 ? EAGAIN : EINTR;
+	return -1;
+}
+
 /* Waits for every child (SIGCHLD, or a wake-up when one is due: next_wakeup); a stop signal
  * kills them all and ends the trial as interrupted; the time limit kills those still running. */
 static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_signal)
@@ -821,10 +854,9 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 	bool frequency_sampled = !st->frequency_readable;
 	while (remaining > 0) {
 		struct timespec timeout;
-		siginfo_t info;
 		bool frequency_due = !frequency_sampled && remaining == spec->nprocs;
-		int sig = sigtimedwait(&waitset, &info,
-		                       next_wakeup(st, frequency_due, &timeout) ? &timeout : NULL);
+		int sig = wait_signal(st, &waitset,
+		                      next_wakeup(st, frequency_due, &timeout) ? &timeout : NULL);
 		if (sig < 0 && errno != EAGAIN && errno != EINTR) {
 			int saved_errno = errno;
 			kill_and_reap_all(st->children, spec->nprocs, st->out);
@@ -987,10 +1019,52 @@ static void restore_runner_cpus(bool moved, const cpu_set_t *before)
 		sched_setaffinity(0, sizeof *before, before);
 }
 
-enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result *out,
+/* With a cap on the workloads' stderr: its pipe, whose write end stands in for spec's
+ * stderr_fd in *own (a copy of spec the children see), and a signalfd to wait on beside it.
+ * Without a cap, or where either cannot be made, the log is given to the workloads as it is
+ * (the cap is then only checked between trials, as said in the warning). */
+static const struct trial_spec *open_errlog(struct trial_state *st, const struct trial_spec *spec,
+                                            struct trial_spec *own)
+{
+	st->errlog = (struct errpipe){ .read_fd = -1, .write_fd = -1, .null_fd = -1 };
+	st->signal_fd = -1;
+	if (spec->stderr_fd < 0 || spec->stderr_cap < 0)
+		return spec;
+	sigset_t waitset;
+	stop_signal_set(&waitset);
+	sigaddset(&waitset, SIGCHLD);
+	st->signal_fd = signalfd(-1, &waitset, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (st->signal_fd < 0 || errpipe_open(&st->errlog, spec->stderr_fd, spec->stderr_cap) != 0) {
+		text_warn("cannot make the pipe that bounds the workloads' error output; this trial "
+		          "writes it to the log directly");
+		if (st->signal_fd >= 0)
+			close(st->signal_fd);
+		st->signal_fd = -1;
+		return spec;
+	}
+	*own = *spec;
+	own->stderr_fd = st->errlog.write_fd;
+	return own;
+}
+
+/* After the trial and its leftovers: the pipe emptied and closed, its counts in the result. */
+static void close_errlog(struct trial_state *st)
+{
+	if (st->signal_fd < 0)
+		return;
+	errpipe_close(&st->errlog);
+	close(st->signal_fd);
+	st->out->stderr_logged = st->errlog.logged;
+	st->out->stderr_discarded = st->errlog.discarded;
+}
+
+enum trial_outcome trial_run(const struct trial_spec *given, struct trial_result *out,
                              int *interrupt_signal)
 {
-	struct trial_state st = { .spec = spec, .out = out };
+	struct trial_state st = { .out = out };
+	struct trial_spec own;
+	const struct trial_spec *spec = open_errlog(&st, given, &own);
+	st.spec = spec;
 	init_result(spec, out);
 	st.max_fd = sysconf(_SC_OPEN_MAX) > 0 ? sysconf(_SC_OPEN_MAX) : 1024;
 	for (int i = 0; i < spec->nprocs; i++)
@@ -1001,6 +1075,7 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	bool moved = move_runner_off(&st, &runner_cpus);
 	enum trial_outcome outcome = TRIAL_COMPLETED;
 	enum start_result started = start_processes(&st);
+	errpipe_started(&st.errlog);
 	if (started == START_FAILED) {
 		outcome = system_error(&st);
 	} else if (started == NOT_BOUND) {
@@ -1017,6 +1092,7 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	cpusplit_stop(&st.split);
 	int saved_errno = errno;
 	out->leftovers = sweep_leftovers(&st);
+	close_errlog(&st);
 	restore_runner_cpus(moved, &runner_cpus);
 	errno = saved_errno;
 	return outcome;

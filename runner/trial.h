@@ -14,15 +14,16 @@
  * The parent reaps with wait4 and keeps each child's rusage. While the trial runs the runner
  * waits on the CPUs it may use that the trial's processes were not given (where there are any;
  * its own mask is restored after the trial) and wakes without a signal only to read the CPU
- * frequency once and at the time limit, so that it takes as little as it can from what it
- * measures. For one process given several CPUs, its CPU time on each of them is measured too
+ * frequency once, at the time limit and when the workloads write on stderr (spec.stderr_cap),
+ * so that it takes as little as it can from what it measures. For one process given several CPUs, its CPU time on each of them is measured too
  * (runner/cpusplit.h).
  *
  * Signals: the caller blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for the whole run (see
  * trial_block_signals) and passes the mask it had before, which children restore before exec.
  * A stop signal the runner inherited as ignored (SIGHUP under nohup, SIGINT in a shell's `&`
  * job) is neither blocked nor waited for, so it stays ignored, as the shell user meant.
- * trial_run waits with sigtimedwait, so an interrupt kills and reaps every child of the trial
+ * trial_run waits with sigtimedwait (with a capped stderr, ppoll on a signalfd of the same
+ * signals and on the pipe it drains), so an interrupt kills and reaps every child of the trial
  * before it returns: no busy loop outlives the runner. Children also get PR_SET_PDEATHSIG so that
  * even a SIGKILL of the runner takes them down.
  *
@@ -65,6 +66,11 @@ struct trial_spec {
 	int nprocs;
 	struct trial_proc_spec procs[TRIAL_MAX_PROCS];
 	int stderr_fd;         /* where the workloads' stderr goes (stdout goes to /dev/null) */
+	/* With stderr_fd >= 0 and stderr_cap >= 0, the workloads' stderr is a pipe the runner
+	 * drains while the trial runs (runner/errpipe.h): its first stderr_cap bytes go to
+	 * stderr_fd, the rest is discarded and counted; the workloads' writes never fail. Below 0:
+	 * stderr_fd is given to them as it is. */
+	long long stderr_cap;
 	double run_origin_s;   /* monotonic time the run started; start_s/end_s are relative to it */
 	const sigset_t *child_sigmask; /* the mask to restore in children before exec */
 	double timeout_s;      /* kill the trial's processes after this long; 0: no limit */
@@ -110,6 +116,8 @@ struct trial_result {
 	int leftovers;          /* processes still alive after the trial that had to be killed */
 	double foreign_s;       /* busy time of the trial's PUs not its processes'; NAN if unknown */
 	double steal_s;         /* steal time of the trial's PUs (virtual machines); NAN if unknown */
+	long long stderr_logged;    /* with spec->stderr_cap >= 0: bytes of stderr logged, and */
+	long long stderr_discarded; /* bytes past the cap, thrown away */
 	/* One process given a placement's CPUs (cpus/ncpus in its spec): its CPU time, with its
 	 * threads' and children's, on each of those CPUs, in the spec's order (runner/cpusplit.h);
 	 * cpu_split_n is 0 when not measured (copies, perf events not allowed, a trial that did

@@ -210,6 +210,18 @@ head -c 100 "$t_tmp/ns/meta.json" >"$t_tmp/damaged/meta.json"
 check_status 2 "matrix --resume of a folder whose meta.json is cut short" \
 	"$SMTBENCH" matrix --resume "$t_tmp/damaged"
 check "…one line: $t_err" test "$(wc -l <<<"$t_err")" -eq 1
+# …and the true diagnosis: the JSON error with the file and its position, not "not a matrix's
+# folder … continue with smtbench run --resume" (which only led to the same error).
+check "…names meta.json, its line and column, and says it is not valid JSON" eval \
+	'[[ $t_err =~ damaged/meta\.json:[0-9]+(:[0-9]+)?:\ not\ valid\ JSON ]]'
+check "…and does not send a matrix to run --resume" eval \
+	'! contains "$t_err" "not a matrix" && ! contains "$t_err" "run --resume"'
+# A run's folder (meta.json whole, no "matrix") is still pointed to run --resume.
+"$SMTBENCH" run --placements solo --blocks 1 --warmup-blocks 0 --iters 1000 --progress none \
+	--out "$t_tmp/a-run" >/dev/null 2>&1
+check_status 2 "matrix --resume of a run's folder" "$SMTBENCH" matrix --resume "$t_tmp/a-run"
+check "…says it is not a matrix's and names run --resume" eval \
+	'contains "$t_err" "is not a matrix'"'"'s folder" && contains "$t_err" "smtbench run --resume $t_tmp/a-run"'
 check_status 2 "run --resume of it" "$SMTBENCH" run --resume "$t_tmp/damaged"
 check "…one line, naming meta.json: $t_err" eval \
 	'test "$(wc -l <<<"$t_err")" -eq 1 && contains "$t_err" "meta.json"'

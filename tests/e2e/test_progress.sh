@@ -61,4 +61,35 @@ check_status 0 "--resume DIR --progress lines --progress-interval 1" \
 check "…prints progress lines" eval 'grep -qE "$stamp[0-9]+/20 blocks" <<<"$t_err"'
 check_status 2 "--resume with a setting is still refused" \
 	"$SMTBENCH" run --resume "$t_tmp/resume" --trials 3
+# --- the bar fits the terminal's width (TIOCGWINSZ), and follows it on SIGWINCH ------------------
+# Three placements and --precision make the widest bar (189 columns); on a pseudo-terminal of 60
+# columns each drawn bar must fit in 59, at 200 in 199, and a resize mid-run is followed from the
+# next bar on (the one being drawn when it came may keep the old width).
+bars() { # bars COLS RESIZE_TO NAME: the run's bars as JSON (pty_bars.py), at most 120 s
+	python3 "$SMTBENCH_ROOT/tests/e2e/pty_bars.py" "$1" "$2" 120 -- "$SMTBENCH" run \
+		--placements solo,same-pu,non-sibling --precision 0.01 --duration 4s --warmup-blocks 1 \
+		--iters 1000 --progress bar --out "$t_tmp/$3" >"$t_tmp/$3.json"
+}
+widths() { # widths NAME FROM: the widest bar from index FROM on, and the widest of all
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); b = d["bars"]; f = int(sys.argv[2]) if sys.argv[2] != "resize" else (d["first_after_resize"] or 0) + 1
+assert d["status"] == 0 and not d["timed_out"] and len(b) > f, (d["status"], d["timed_out"], len(b))
+print(max(len(x) for x in b[f:]), max(len(x) for x in b))' "$t_tmp/$1.json" "$2"
+}
+bars 200 0 wide
+read -r w200 _ < <(widths wide 0)
+check "at 200 columns the bar holds everything, and fits ($w200 columns)" eval '((w200 > 120 && w200 <= 199))'
+bars 60 0 narrow
+read -r w60 _ < <(widths narrow 0)
+check "at 60 columns every bar fits in 59 ($w60 columns)" eval '((w60 >= 30 && w60 <= 59))'
+check "…and still shows the blocks and the ETA" python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["bars"][-1]; assert "blocks" in b and ("left" in b or "ETA" in b), b' "$t_tmp/narrow.json"
+bars 60 200 widened
+read -r after all < <(widths widened resize)
+check "resized from 60 to 200 columns mid-run: the bars widen ($after columns after, at most 199)" \
+	eval '((after > 60 && after <= 199))'
+bars 200 60 narrowed
+read -r after all < <(widths narrowed resize)
+check "resized from 200 to 60 columns mid-run: the bars after it fit in 59 ($after columns)" \
+	eval '((after <= 59))'
 done_testing

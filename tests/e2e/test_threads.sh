@@ -139,4 +139,49 @@ for p in j['pairs']:
     ok &= abs(p['same_core_siblings'] + p['same_pu'] + p['different_cores'] - 1) < 1e-9
 ok &= all(isinstance(w, str) for w in j['warnings'])
 sys.exit(not ok)" "$t_tmp/short.json"
+# --- a zombie has no threads to sample: one line, exit 2, no report (it said "Sampled 0 threads
+# … (23045.8% of one CPU)" and exited 0) ----------------------------------------------------------
+python3 -c 'import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os._exit(0)
+open(sys.argv[1], "w").write("%d\n" % pid)
+time.sleep(120)' "$t_tmp/zombie.pid" &
+zombie_parent=$!
+zombie=
+is_zombie() { # its PID written and its state Z
+	[[ -s $t_tmp/zombie.pid ]] && zombie=$(cat "$t_tmp/zombie.pid") &&
+		[[ $(cut -d' ' -f3 "/proc/$zombie/stat" 2>/dev/null) == Z ]]
+}
+await 30 is_zombie
+check "a zombie was made ($zombie)" eval '[[ $(cut -d" " -f3 "/proc/$zombie/stat") == Z ]]'
+check_status 2 "threads on a zombie" "$SMTBENCH" threads "$zombie" --for 1s
+check "…one line saying it has no threads to sample and is a zombie, nothing on stdout" eval \
+	'[[ $(wc -l <<<"$t_err") -eq 1 && $t_err == *"no threads to sample"* && $t_err == *zombie* && -z $t_out ]]'
+check_status 2 "threads --json on a zombie" "$SMTBENCH" threads "$zombie" --for 1s --json
+check "…no JSON, the same line" eval '[[ -z $t_out && $t_err == *zombie* ]]'
+kill "$zombie_parent" 2>/dev/null
+wait "$zombie_parent" 2>/dev/null
+
+# --- the interval achieved: 400 threads read every 1 ms cannot keep up -----------------------------
+python3 -c 'import os, sys, threading
+stop = threading.Event()
+for _ in range(400):
+    threading.Thread(target=stop.wait, args=(120,), daemon=True).start()
+open(sys.argv[1], "w").write("%d\n" % os.getpid())
+stop.wait(120)' "$t_tmp/many.pid" &
+many_proc=$!
+await 30 test -s "$t_tmp/many.pid"
+check_status 0 "threads on 400 threads, every 1 ms, as JSON" \
+	"$SMTBENCH" threads "$many_proc" --for 1s --interval 1 --json
+check "…interval_achieved_ms is the window over the samples, and above the 1 ms asked" \
+	python3 -c 'import json, sys
+j = json.loads(sys.argv[1]); a = j["interval_achieved_ms"]
+assert j["samples"] >= 2 and abs(a - 1000 * j["window_s"] / (j["samples"] - 1)) < 1e-6, j
+assert a > 1.1 and j["interval_ms"] == 1, a' "$t_out"
+check_status 0 "the same as text" "$SMTBENCH" threads "$many_proc" --for 1s --interval 1
+check "…its header says the interval asked and the one achieved" eval \
+	'grep -qE "^Sampled 40[0-9] threads of .*: [0-9]+ samples, every 1 ms asked, [0-9.]+ ms achieved" <<<"$t_out"'
+kill "$many_proc" 2>/dev/null
+wait "$many_proc" 2>/dev/null
 done_testing
