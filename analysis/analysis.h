@@ -78,9 +78,10 @@ enum analysis_design_request { ANALYSIS_PAIR_AUTO, ANALYSIS_PAIR_ALWAYS, ANALYSI
 #define ANALYSIS_PAIRED_MIN_BLOCKS 4
 /* Without a ROPE: slower needs P(mu_A > mu_B) >= 0.975, faster P(mu_A < mu_B) >= 0.975 (the
  * same evidence as a 95% equal-tailed interval of the difference that excludes 0). With
- * --rope PCT: slower needs P(mu_A / mu_B > 1 + PCT %) >= 0.975, faster P(mu_A / mu_B <
- * 1 - PCT %) >= 0.975, practically the same P(within ±PCT %) >= 0.95. A comparison that is not
- * settled (analysis_comparison_settled) is always undecided. */
+ * --rope PCT, a ratio from 1 / (1 + PCT/100) to 1 + PCT/100 (symmetric in log: A / B = r and
+ * B / A = r get mirrored answers): slower needs P(mu_A / mu_B > 1 + PCT/100) >= 0.975, faster
+ * P(mu_A / mu_B < 1 / (1 + PCT/100)) >= 0.975, practically the same P(within) >= 0.95. A
+ * comparison that is not settled (analysis_comparison_settled) is always undecided. */
 enum analysis_verdict {
 	ANALYSIS_VERDICT_SLOWER,     /* A is slower than B */
 	ANALYSIS_VERDICT_FASTER,     /* A is faster than B */
@@ -130,6 +131,11 @@ struct analysis_group {
 	                               * ANALYSIS_CONTAMINATED_SHARE of the trial's duration */
 	size_t leftover_trials;       /* trials (any) whose leftovers column is above 0 */
 	size_t leftovers;             /* the processes those trials left, summed */
+	size_t spread_known;          /* measured usable trials of one process given two or more
+	                               * CPUs whose per_cpu_s says how its CPU time was spread */
+	size_t unspread_trials;       /* of those, the process ran on one of its CPUs (each other
+	                               * CPU together under SAMPLES_UNSPREAD_SHARE of its time) */
+	int spread_cpus;              /* the CPUs those trials' process was given (2), 0 if none */
 };
 
 struct analysis_dataset {
@@ -238,12 +244,15 @@ void analysis_dataset_free(struct analysis_dataset **p);
 struct analysis_options {
 	enum analysis_model model;   /* default normal */
 	bool seed_grid;              /* seed 003's exact computation: grids linspace(5, 35, 101) */
-	double rope_pct;             /* region of practical equivalence, ±PCT % of mu_B; NAN: none */
+	double rope_pct;             /* region of practical equivalence: mu_A / mu_B from
+	                              * 1 / (1 + PCT/100) to 1 + PCT/100; NAN: none */
 	int grid_points;             /* points per axis (the narrower group's mu axis, and sigma) */
 	double timer_resolution_s;   /* sigma's floor, capped at 0.1 % of |mean| (see grid.c) */
 	double t_dof;                /* degrees of freedom of the Student-t likelihood (default 4) */
 	enum analysis_t_method t_method; /* default AUTO */
 	enum analysis_design_request design; /* default ANALYSIS_PAIR_AUTO */
+	bool paired_grid;            /* the paired design under the normal model on the grid rather
+	                              * than in closed form (a cross-check; false by default) */
 };
 
 /* Fills *opt with the defaults: normal model, no seed grid, no ROPE, 201 points, 1 µs. */
@@ -289,8 +298,17 @@ struct analysis_grid_report {
 	char warning[256];
 };
 
-/* The paired design's grid over (delta, sigma) of the per-block log ratios. */
+/* How the paired design's posterior of delta was computed. closed_form: the normal model with
+ * flat priors, whose marginal of delta is a Student-t with dof = n - 2 degrees of freedom,
+ * centre the mean log ratio and this scale, sqrt(SS / (n (n - 2))): no grid (sigma_points 0,
+ * sigma_range NaN; delta's axis is the table of its exact cell masses that the plots draw, and
+ * edge_mass the t's mass in its two end cells). Otherwise the grid over (delta, sigma) of the
+ * per-block log ratios (the t model; or sigma's floor binding: blocks identical to the timer's
+ * resolution), delta on a sinh-spaced axis (delta_step is its finest step, at the centre), sigma
+ * log-spaced. */
 struct analysis_paired_grid {
+	bool closed_form;
+	double dof, scale;             /* closed_form: the Student-t's */
 	size_t delta_points, sigma_points;
 	double delta_step;
 	double delta_range[2], sigma_range[2];
@@ -319,8 +337,8 @@ struct analysis_comparison {
 	/* Paired, the ratio and P(slower) come from delta: P(A > B) is P(delta > 0), and the
 	 * difference is in seconds at B's mean, mu_B_mean * (exp(delta) - 1). */
 	double p_a_gt_b, p_a_lt_b;   /* P(mu_A > mu_B), P(mu_A < mu_B) */
-	double p_rope;               /* P(|mu_A / mu_B - 1| <= rope_pct %); NAN without a ROPE */
-	double p_rope_above;         /* P(mu_A / mu_B > 1 + rope_pct %) and P(... < 1 - rope_pct %): */
+	double p_rope;               /* P(mu_A / mu_B within the ROPE); NAN without a ROPE */
+	double p_rope_above;         /* P(mu_A / mu_B > 1 + PCT/100) and P(... < 1 / (1 + PCT/100)): */
 	double p_rope_below;         /* what the verdict uses with a ROPE; NAN without one */
 	double diff_mean, diff_ci[2], diff_hdi[2]; /* mu_A - mu_B, 95% equal-tailed and HDI */
 	double ratio_mean, ratio_ci[2]; /* mu_A / mu_B (mu > 0 on every grid, so always defined
@@ -420,11 +438,28 @@ int analysis_compare_groups(const struct analysis_group *a, const struct analysi
                             size_t err_size);
 void analysis_comparison_release(struct analysis_comparison *c);
 
+/* The paired design's answer from n per-block log ratios d = log(A) - log(B) given directly (a
+ * caller that paired its own blocks, a simulation): *out holds what analysis_compare_groups
+ * gives a paired comparison (the posterior of delta, the ratio, P(slower), the ROPE's
+ * probabilities, the verdict; blocks_paired n, none dropped), with empty per-placement
+ * summaries (a and b named "A" and "B") and no unpaired grid. b_mean_s: B's typical time, at
+ * which the difference in seconds is taken and against which the timer's resolution floors
+ * sigma. -1 with err for bad options, n < 2, a d that is not finite, or out of memory. */
+int analysis_compare_log_ratios(const double *d, size_t n, double b_mean_s,
+                                const struct analysis_options *opt,
+                                struct analysis_comparison *out, char *err, size_t err_size);
+
 /* Whether the comparison's numbers come from the data rather than from the grid: false when
  * widening stopped at its bound (grid.at_bound, or paired_grid.at_bound when paired) or either
  * group has fewer than ANALYSIS_SETTLED_MIN_N samples (paired: fewer paired blocks). Unsettled comparisons are undecided, and text must not quote
  * their means (of the difference, of the ratio) as the answer. */
 bool analysis_comparison_settled(const struct analysis_comparison *c);
+
+/* A paired comparison's posterior of delta = log(A / B): P(delta <= x), and its q-quantile
+ * (0 < q < 1); exact where it is in closed form (paired_grid.closed_form), else read off the
+ * grid's cells (analysis_dist_quantile's rule). NaN for an unpaired comparison. */
+double analysis_log_ratio_cdf(const struct analysis_comparison *c, double x);
+double analysis_log_ratio_quantile(const struct analysis_comparison *c, double q);
 
 /* "paired" or "unpaired": the JSON value of "design". */
 const char *analysis_design_name(enum analysis_design d);

@@ -25,6 +25,10 @@ struct welford welford_of(const double *x, size_t n);
 /* Median absolute deviation from `center`. */
 double mad_of(const double *x, size_t n, double center);
 
+/* Switches GSL's aborting error handler off (once, thread-safe): call before any GSL function,
+ * whose NaN or 0 is then what the caller sees. */
+void gsl_quiet(void);
+
 /* Welch's t-test and Cohen's d from two groups' sufficient statistics. */
 void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p);
 double cohens_d(const struct welford *a, const struct welford *b);
@@ -175,6 +179,9 @@ struct group_posterior {
 	double sigma_floor;
 	bool sigma_floored;
 	bool mu_clamped;      /* the lowest mu is held just above 0 (the prior mu > 0), not an edge */
+	double center;        /* where mu's axis was centred (the data's mean, or median for t) */
+	double sigma_center;  /* and sigma's (the spread it was laid out from) */
+	bool sigma_log_spaced; /* the data-driven grids (edges tested on bands); false: the seed's */
 	double t_loglik_error; /* t model: the fast form's error bound on this grid (0: exact) */
 };
 
@@ -200,6 +207,11 @@ void group_posterior_release(struct group_posterior *gp);
 int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
                                 const double *d, size_t n, double sigma_floor,
                                 const struct analysis_options *opt, char *err, size_t err_size);
+
+/* An axis of `points` offsets scale * sinh(u), u evenly spaced, reaching -reach and +reach, and
+ * each point's cell width (halfway to its neighbours; the end cells symmetric), as
+ * analysis_dist reads cells. Fine near 0, a fixed share of |offset| in the tails. */
+void sinh_axis(double scale, double reach, size_t points, double *offset, double *width);
 
 /* The distribution of mu_A - mu_B: lattice convolution, or the seed's merge of equal floats. */
 int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);

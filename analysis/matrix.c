@@ -282,22 +282,96 @@ static int fill_cells(struct analysis_matrix *m, const struct analysis_dataset *
 	return 0;
 }
 
-/* Whether the slowdown is under bound (m->safe_slowdown) with
- * ANALYSIS_MATRIX_SAFE_PROBABILITY: the posterior of delta (paired, settled) at that quantile. */
-static bool safe_to_share(const struct analysis_comparison *c, double bound)
+double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double bound)
 {
 	if (c->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(c)
-	    || c->log_ratio.count == 0)
-		return false;
-	return analysis_dist_quantile(&c->log_ratio, ANALYSIS_MATRIX_SAFE_PROBABILITY)
-	       < log1p(bound);
+	    || (c->verdict != ANALYSIS_VERDICT_SAME && c->verdict != ANALYSIS_VERDICT_FASTER))
+		return NAN;
+	return analysis_log_ratio_cdf(c, log1p(bound));
 }
 
+static int compare_pairs_by_probability(const void *x, const void *y)
+{
+	const struct analysis_safe_pair *a = x, *b = y;
+	if (a->probability != b->probability)
+		return a->probability > b->probability ? -1 : 1;
+	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
+static int compare_pairs_by_kernel(const void *x, const void *y)
+{
+	const struct analysis_safe_pair *a = x, *b = y;
+	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
+size_t analysis_safe_pairs(size_t nkernels, const double *p_safe, double probability,
+                           struct analysis_safe_pair *pairs, double *joint, size_t *candidates)
+{
+	size_t all = nkernels * (nkernels + 1) / 2, count = 0;
+	for (size_t i = 0; i < nkernels; i++)
+		for (size_t j = i; j < nkernels; j++) {
+			double p = p_safe[i * nkernels + j];
+			if (j != i)
+				p *= p_safe[j * nkernels + i];
+			if (p >= 0 && p <= 1) /* NAN: a cell that cannot be listed */
+				pairs[count++] = (struct analysis_safe_pair){ (int)i, (int)j, p };
+		}
+	*candidates = count;
+	qsort(pairs, count, sizeof *pairs, compare_pairs_by_probability);
+	double alpha = 1 - probability, product = 1;
+	size_t listed = 0;
+	/* Holm's step-down over all the matrix's pairs: the k-th listed (from 0) may fail with
+	 * probability at most alpha / (all - k); and the list as a whole holds at `probability`. */
+	for (; listed < count; listed++) {
+		double p = pairs[listed].probability;
+		if (1 - p > alpha / (double)(all - listed) || product * p < probability)
+			break;
+		product *= p;
+	}
+	qsort(pairs, listed, sizeof *pairs, compare_pairs_by_kernel);
+	*joint = product;
+	return listed;
+}
+
+/* The joint safe list of the compared cells, into m and the cells' safe flags. -1 on out of
+ * memory. */
+static int choose_safe_pairs(struct analysis_matrix *m)
+{
+	size_t k = m->nkernels;
+	double *p = malloc((k ? k * k : 1) * sizeof *p);
+	m->safe_pairs = malloc((k * (k + 1) / 2 + 1) * sizeof *m->safe_pairs);
+	if (!p || !m->safe_pairs) {
+		free(p);
+		return -1;
+	}
+	for (size_t v = 0; v < k; v++)
+		for (size_t g = 0; g < k; g++) {
+			struct analysis_matrix_cell *c = &m->cells[cell_index(m, (int)v, (int)g)];
+			c->p_safe = c->compared ? analysis_matrix_cell_p_safe(&c->vs_baseline,
+			                                                      m->safe_slowdown) : NAN;
+			p[v * k + g] = c->p_safe;
+		}
+	m->safe_pair_count = analysis_safe_pairs(k, p, ANALYSIS_MATRIX_SAFE_PROBABILITY,
+	                                         m->safe_pairs, &m->safe_joint_probability,
+	                                         &m->safe_candidates);
+	for (size_t i = 0; i < m->safe_pair_count; i++) {
+		const struct analysis_safe_pair *s = &m->safe_pairs[i];
+		m->cells[cell_index(m, s->a, s->b)].safe = true;
+		m->cells[cell_index(m, s->b, s->a)].safe = true;
+	}
+	free(p);
+	return 0;
+}
+
+/* Every cell against its victim's baseline, judged against the matrix's ROPE (opt's: see
+ * analysis_matrix_load), then the joint safe list. -1 on out of memory. */
 static int compare_cells(struct analysis_matrix *m, const struct analysis_options *opt)
 {
-	m->safe_slowdown = isnan(opt->rope_pct) ? ANALYSIS_MATRIX_SAFE_SLOWDOWN : opt->rope_pct / 100;
+	m->rope_pct = opt->rope_pct;
+	m->safe_slowdown = opt->rope_pct / 100;
 	for (size_t i = 0; i < m->ncells; i++) {
 		struct analysis_matrix_cell *c = &m->cells[i];
+		c->p_safe = NAN;
 		if (c->aggressor < 0)
 			continue;
 		const struct analysis_matrix_cell *base = analysis_matrix_cell(m, c->victim, -1);
@@ -311,9 +385,8 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 			continue;
 		}
 		c->compared = true;
-		c->safe = safe_to_share(&c->vs_baseline, m->safe_slowdown);
 	}
-	return 0;
+	return choose_safe_pairs(m);
 }
 
 /* ---- sensitivity and contentiousness ---- */
@@ -462,6 +535,12 @@ struct analysis_matrix *analysis_matrix_load(const char *dir, const char *const 
 	                                                            err_size);
 	if (!d)
 		return NULL;
+	/* The cells and summaries are judged against the matrix's ROPE: the one given, else the
+	 * default safe bound's (matrix.h). */
+	struct analysis_options judged = *opt;
+	if (isnan(judged.rope_pct))
+		judged.rope_pct = 100 * ANALYSIS_MATRIX_SAFE_SLOWDOWN;
+	opt = &judged;
 	struct cell_map map = { 0 };
 	struct analysis_matrix *m = calloc(1, sizeof *m);
 	int *map_of = NULL;
@@ -510,6 +589,7 @@ void analysis_matrix_free(struct analysis_matrix **p)
 		free(m->cells[i].note);
 	}
 	free(m->cells);
+	free(m->safe_pairs);
 	for (size_t k = 0; k < m->nkernels; k++) {
 		if (m->sensitivity)
 			summary_release(&m->sensitivity[k]);

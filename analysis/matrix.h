@@ -18,10 +18,23 @@
 
 #include "analysis/analysis.h"
 
-/* A cell is "safe to share" when the 95th percentile of its slowdown's posterior (paired and
- * settled) is below 1 + this: a slowdown under 5% with 95% probability. With a ROPE (--rope
- * PCT, opt->rope_pct) the bound is the ROPE's instead, PCT / 100: a cell whose verdict is
- * "practically the same" (P(within ±PCT %) >= 0.95) is then safe, and so is a faster one. */
+/*
+ * Which pairs of kernels are "safe to share" (matrix.c, analysis_safe_pairs): the list holds
+ * jointly. The bound is the matrix's ROPE (--rope PCT, opt->rope_pct), else
+ * ANALYSIS_MATRIX_SAFE_SLOWDOWN; a matrix always judges its cells against it, so that a cell's
+ * verdict is "slower" (P(slowdown above the bound) >= 0.975), "faster", "practically the same"
+ * (P(within the ROPE) >= 0.95) or "not enough data to say". A pair of kernels i, j (i beside j
+ * and j beside i; one cell when i == j) is a candidate when each of its cells is paired, settled
+ * and "practically the same" or "faster" (so a listed cell never reads "not enough data to
+ * say"); its probability is the product of its cells' P(slowdown at most the bound), the cells'
+ * posteriors being independent. The list: candidates by probability, highest first, each added
+ * while (1) its probability of exceeding the bound is at most (1 - ANALYSIS_MATRIX_SAFE_PROBABILITY)
+ * over the number of the matrix's pairs not yet listed (Holm's step-down over all
+ * nkernels (nkernels + 1) / 2 pairs: a matrix whose every pair sits at the bound lists one in
+ * at most 5% of runs) and (2) the product over the list stays at least
+ * ANALYSIS_MATRIX_SAFE_PROBABILITY: the probability that every listed pair is within the bound
+ * at once, which the answer quotes.
+ */
 #define ANALYSIS_MATRIX_SAFE_SLOWDOWN 0.05
 #define ANALYSIS_MATRIX_SAFE_PROBABILITY 0.95
 /* More kernel names than this in one samples.csv is not a matrix smtbench wrote. */
@@ -33,7 +46,9 @@ struct analysis_matrix_cell {
 	size_t failed_trials;           /* measured trials with a row not ok */
 	bool compared;                  /* vs_baseline holds a comparison (not for baselines) */
 	struct analysis_comparison vs_baseline; /* the cell / its victim's baseline */
-	bool safe;                      /* the slowdown is under 5% with 95% probability */
+	bool safe;                      /* its pair is on the joint safe list (see above) */
+	double p_safe;                  /* P(its slowdown at most the bound), where it may be safe
+	                                 * (a candidate's cell); NAN otherwise */
 	char *note;                     /* why it was not compared, or compared unpaired; or NULL */
 };
 
@@ -52,6 +67,12 @@ struct analysis_matrix {
 	size_t nkernels;
 	char *placement;                /* the placement the pairs ran on, or NULL if none ran */
 	double safe_slowdown;           /* a safe cell's bound: the ROPE's, else the default (above) */
+	double rope_pct;                /* the ROPE the cells were judged against: opt->rope_pct,
+	                                 * else 100 x ANALYSIS_MATRIX_SAFE_SLOWDOWN */
+	struct analysis_safe_pair *safe_pairs; /* the joint safe list, by kernel */
+	size_t safe_pair_count;
+	size_t safe_candidates;         /* pairs that could be listed */
+	double safe_joint_probability;  /* P(every listed pair within the bound); 1 for none */
 	struct analysis_matrix_cell *cells; /* victim by victim: the baseline, then each aggressor */
 	size_t ncells;
 	struct analysis_matrix_summary *sensitivity;     /* one per kernel, as victim */
@@ -61,6 +82,30 @@ struct analysis_matrix {
 	char **warnings;                /* the loader's (lines skipped) */
 	size_t warning_count;
 };
+
+/* One listed pair: kernels a <= b, and P(each one's slowdown beside the other at most the
+ * bound), the product of its cells'. */
+struct analysis_safe_pair {
+	int a, b;
+	double probability;
+};
+
+/*
+ * The joint safe list (the rule above) of nkernels kernels. p_safe[v * nkernels + g]: P(victim
+ * v's slowdown beside aggressor g at most the bound) from that cell's posterior, NAN where the
+ * cell cannot be safe (analysis_matrix_cell_p_safe says which). pairs: room for
+ * nkernels (nkernels + 1) / 2; the listed ones are written there in kernel order. Returns how
+ * many are listed; *joint: the product of their probabilities (1 when none), *candidates: the
+ * pairs that could have been. Fleet's pooled matrix calls it with its pooled cells'
+ * probabilities, so that every list of safe pairs follows one rule.
+ */
+size_t analysis_safe_pairs(size_t nkernels, const double *p_safe, double probability,
+                           struct analysis_safe_pair *pairs, double *joint, size_t *candidates);
+
+/* A compared cell's P(slowdown at most bound) (bound: 0.05 for 5%), or NAN when the cell cannot
+ * be listed: not paired, not settled, or its verdict neither "practically the same" nor
+ * "faster" (against the matrix's ROPE). */
+double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double bound);
 
 /*
  * Loads DIR/samples.csv (its trials by placement, role and workload) and compares every cell.

@@ -7,12 +7,25 @@
  * d = log A - log B inside each block cancels it; independent groups would carry all of it in
  * their spreads. exp(delta) is then the slowdown as a ratio of geometric means, which for the
  * small spreads of CPU times is the ratio of means to within a fraction of the interval.
+ *
+ * The posterior of delta: under the normal model with flat priors, in closed form (a Student-t
+ * with n - 2 degrees of freedom: closed_form_posterior); under the t model, or where sigma's
+ * floor binds, on the grid (grid.c's log_ratio_posterior_compute). Every probability and
+ * quantile the answer quotes goes through analysis_log_ratio_cdf and _quantile, exact where the
+ * posterior is closed.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sf_gamma.h>
+
 #include "analysis/internal.h"
+
+/* The closed form's table (plots, the HDI): at least this many points, reaching the t's
+ * quantile at 1 - this either way. */
+enum { CLOSED_FORM_TABLE_POINTS = 401 };
+static const double CLOSED_FORM_TABLE_TAIL = 1e-9;
 
 /* One sample's block and log value, for sorting by block. */
 struct block_value {
@@ -127,9 +140,11 @@ static void paired_t_interval(struct analysis_comparison *c, const struct welfor
 	c->paired_t_ratio_ci[1] = exp(w->mean + half);
 }
 
-/* The difference in seconds at B's mean: mu_B_mean * (exp(delta) - 1), cell by cell (monotone,
- * so its quantiles are the transformed quantiles of delta). -1 on out of memory. */
-static int difference_at_b(struct analysis_comparison *c, double b_mean)
+/* The difference in seconds at B's mean, mu_B_mean * (exp(delta) - 1): its table cell by cell
+ * from delta's (monotone, so its quantiles are the transformed quantiles of delta), its point
+ * estimate at delta's posterior mean (as the ratio's), its interval from delta's quantiles.
+ * -1 on out of memory. */
+static int difference_at_b(struct analysis_comparison *c, double b_mean, double delta_mean)
 {
 	struct analysis_dist *diff = &c->diff, *lr = &c->log_ratio;
 	dist_release(diff);
@@ -144,46 +159,130 @@ static int difference_at_b(struct analysis_comparison *c, double b_mean)
 		diff->probs[i] = lr->probs[i];
 	}
 	diff->count = lr->count;
-	c->diff_mean = analysis_dist_mean(diff);
-	c->diff_ci[0] = b_mean * expm1(analysis_dist_quantile(lr, 0.025));
-	c->diff_ci[1] = b_mean * expm1(analysis_dist_quantile(lr, 0.975));
+	c->diff_mean = b_mean * expm1(delta_mean);
+	c->diff_ci[0] = b_mean * expm1(analysis_log_ratio_quantile(c, 0.025));
+	c->diff_ci[1] = b_mean * expm1(analysis_log_ratio_quantile(c, 0.975));
 	analysis_dist_hdi(diff, 0.95, c->diff_hdi);
 	return 0;
 }
 
-/* P(slower), the ratio, and with a ROPE the probabilities below, within and above it, all from
- * delta's posterior. */
-static void summarize_log_ratio(struct analysis_comparison *c, double rope_pct)
+double analysis_log_ratio_cdf(const struct analysis_comparison *c, double x)
 {
-	const struct analysis_dist *lr = &c->log_ratio;
-	double p_gt = 0, p_lt = 0, p_eq = 0, delta_mean = 0;
-	for (size_t i = 0; i < lr->count; i++) {
-		/* The lattice cell at 0 straddles zero: half of it counts on each side. */
-		if (lr->values[i] > 0)
-			p_gt += lr->probs[i];
-		else if (lr->values[i] < 0)
-			p_lt += lr->probs[i];
-		else
-			p_eq += lr->probs[i];
-		delta_mean += lr->probs[i] * lr->values[i];
+	const struct analysis_paired_grid *g = &c->paired_grid;
+	if (c->design != ANALYSIS_DESIGN_PAIRED || isnan(x))
+		return NAN;
+	if (g->closed_form)
+		return analysis_student_t_cdf((x - c->log_ratio_mean) / g->scale, g->dof);
+	return dist_cdf(&c->log_ratio, x);
+}
+
+double analysis_log_ratio_quantile(const struct analysis_comparison *c, double q)
+{
+	const struct analysis_paired_grid *g = &c->paired_grid;
+	if (c->design != ANALYSIS_DESIGN_PAIRED || !(q >= 0 && q <= 1))
+		return NAN;
+	if (g->closed_form) {
+		if (q <= 0 || q >= 1)
+			return q <= 0 ? -INFINITY : INFINITY;
+		return c->log_ratio_mean + g->scale * analysis_student_t_quantile(q, g->dof);
 	}
-	c->p_a_gt_b = p_gt + 0.5 * p_eq;
-	c->p_a_lt_b = p_lt + 0.5 * p_eq;
+	return analysis_dist_quantile(&c->log_ratio, q);
+}
+
+/* P(slower), the ratio, and with a ROPE the probabilities below, within and above it, all from
+ * delta's posterior (in closed form where it is one). The ROPE of PCT % is symmetric in log: a
+ * ratio between 1 / (1 + PCT/100) and 1 + PCT/100, so that A / B = r and B / A = r get mirrored
+ * answers. */
+static void summarize_log_ratio(struct analysis_comparison *c, double rope_pct, double delta_mean)
+{
+	c->p_a_lt_b = analysis_log_ratio_cdf(c, 0.0);
+	c->p_a_gt_b = 1.0 - c->p_a_lt_b;
 	/* The ratio's point estimate is exp of delta's posterior mean (its geometric mean), not the
 	 * mean of exp(delta): with few blocks delta's marginal has Student-t tails, under which
 	 * E[exp(delta)] has no finite value and the grid's edge sets it (4 blocks read 2.79x
 	 * beside a 95% interval of 0.492-2.00). exp(E[delta]) lies inside the interval and, with
 	 * enough blocks, differs from E[exp(delta)] by a factor exp(var(delta) / 2) ~ 1. */
 	c->ratio_mean = exp(delta_mean);
-	c->ratio_ci[0] = exp(analysis_dist_quantile(lr, 0.025));
-	c->ratio_ci[1] = exp(analysis_dist_quantile(lr, 0.975));
+	c->ratio_ci[0] = exp(analysis_log_ratio_quantile(c, 0.025));
+	c->ratio_ci[1] = exp(analysis_log_ratio_quantile(c, 0.975));
 	c->p_rope = c->p_rope_above = c->p_rope_below = NAN;
 	if (!isnan(rope_pct)) {
-		double rope = rope_pct / 100.0;
-		c->p_rope_below = dist_cdf(lr, log1p(-rope));
-		c->p_rope_above = 1.0 - dist_cdf(lr, log1p(rope));
+		double bound = log1p(rope_pct / 100.0);
+		c->p_rope_below = analysis_log_ratio_cdf(c, -bound);
+		c->p_rope_above = 1.0 - analysis_log_ratio_cdf(c, bound);
 		c->p_rope = fmax(0.0, 1.0 - c->p_rope_above - c->p_rope_below);
 	}
+}
+
+/* Whether delta's posterior is the closed form's: the normal model (and not asked for its grid),
+ * a spread, and sigma's floor (the timer's resolution, which the grid holds sigma above) too far
+ * below the data's spread to matter: with it, delta's density is the t's times
+ * P((n-1)/2, A / (2 floor^2)), A = SS + n (delta - mean)^2 >= SS, so the t is exact to 1e-12
+ * when Q((n-1)/2, SS / (2 floor^2)) is below that. Identical blocks (quantized times) are
+ * left to the grid, which holds sigma at the floor. */
+static bool closed_form_applies(const struct welford *w, double floor,
+                                const struct analysis_options *opt)
+{
+	if (opt->model != ANALYSIS_MODEL_NORMAL || opt->paired_grid || w->n < 3 || !(w->ss > 0))
+		return false;
+	gsl_quiet();
+	double q = gsl_sf_gamma_inc_Q(0.5 * (double)(w->n - 1), w->ss / (2 * floor * floor));
+	return q <= 1e-12;
+}
+
+/*
+ * Delta's posterior in closed form: with d ~ Normal(delta, sigma) and flat priors on delta and
+ * sigma, integrating sigma out leaves (SS + n (delta - mean)^2)^(-(n-1)/2), a Student-t with
+ * n - 2 degrees of freedom, centre mean(d), scale sqrt(SS / (n (n - 2))). Every number the
+ * answer quotes comes from its CDF and quantiles (GSL); c->log_ratio holds its cell masses on a
+ * sinh-spaced table (as the grid's axis) for the plots and the HDI. -1 on out of memory.
+ */
+static int closed_form_posterior(struct analysis_comparison *c, const struct welford *w,
+                                 const struct analysis_options *opt)
+{
+	double n = (double)w->n;
+	struct analysis_paired_grid *g = &c->paired_grid;
+	memset(g, 0, sizeof *g);
+	g->closed_form = true;
+	g->dof = n - 2;
+	g->scale = sqrt(w->ss / (n * (n - 2)));
+	c->log_ratio_mean = w->mean;
+	size_t points = opt->grid_points > CLOSED_FORM_TABLE_POINTS ? (size_t)opt->grid_points
+	                                                              : CLOSED_FORM_TABLE_POINTS;
+	double reach = g->scale * analysis_student_t_quantile(1 - CLOSED_FORM_TABLE_TAIL, g->dof);
+	struct analysis_dist *lr = &c->log_ratio;
+	dist_release(lr);
+	lr->values = malloc(points * sizeof *lr->values);
+	lr->probs = malloc(points * sizeof *lr->probs);
+	double *width = malloc(points * sizeof *width);
+	if (!lr->values || !lr->probs || !width) {
+		free(width);
+		dist_release(lr);
+		return -1;
+	}
+	sinh_axis(g->scale, reach, points, lr->values, width);
+	/* Each cell's mass: the t's density at its point times its width, normalised (the
+	 * midpoint rule on a smooth density, within 1e-4 of the exact masses: the table only
+	 * draws; the answer's numbers come from the CDF and quantiles). */
+	double total = 0, half_dof1 = 0.5 * (g->dof + 1);
+	for (size_t i = 0; i < points; i++) {
+		double z = lr->values[i] / g->scale;
+		lr->probs[i] = width[i] * exp(-half_dof1 * log1p(z * z / g->dof));
+		total += lr->probs[i];
+	}
+	for (size_t i = 0; i < points; i++) {
+		lr->probs[i] /= total;
+		lr->values[i] += w->mean;
+	}
+	lr->count = points;
+	free(width);
+	g->delta_points = points;
+	g->delta_step = lr->values[points / 2] - lr->values[points / 2 - 1];
+	g->delta_range[0] = lr->values[0];
+	g->delta_range[1] = lr->values[points - 1];
+	g->sigma_range[0] = g->sigma_range[1] = NAN;
+	g->edge_mass = lr->probs[0] + lr->probs[points - 1];
+	return 0;
 }
 
 int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
@@ -192,28 +291,37 @@ int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb
 	/* sigma's floor in log units: the timer's resolution relative to B's typical value (two
 	 * values identical to the microsecond give d = 0 exactly). */
 	double floor = pb->b_median_s > 0 ? opt->timer_resolution_s / pb->b_median_s : 1e-9;
-	struct group_posterior gp;
-	if (log_ratio_posterior_compute(&gp, &c->paired_grid, pb->d, pb->n, floor, opt, err,
-	                                err_size) < 0)
-		return -1;
-	dist_release(&c->log_ratio);
-	c->log_ratio = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
-	gp.mu = gp.mu_prob = NULL;
-	group_posterior_release(&gp);
+	struct welford w = welford_of(pb->d, pb->n);
+	double delta_mean;
+	if (closed_form_applies(&w, floor, opt)) {
+		if (closed_form_posterior(c, &w, opt) < 0)
+			goto oom;
+		delta_mean = w.mean;
+	} else {
+		struct group_posterior gp;
+		if (log_ratio_posterior_compute(&gp, &c->paired_grid, pb->d, pb->n, floor, opt, err,
+		                                err_size) < 0)
+			return -1;
+		dist_release(&c->log_ratio);
+		c->log_ratio = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
+		gp.mu = gp.mu_prob = NULL;
+		group_posterior_release(&gp);
+		delta_mean = analysis_dist_mean(&c->log_ratio);
+	}
 	c->design = ANALYSIS_DESIGN_PAIRED;
 	c->blocks_paired = pb->n;
 	c->blocks_dropped = pb->dropped;
-	struct welford w = welford_of(pb->d, pb->n);
 	c->log_ratio_mean = w.mean;
 	c->log_ratio_sd = welford_sd(&w);
 	paired_t_interval(c, &w);
-	summarize_log_ratio(c, opt->rope_pct);
-	if (difference_at_b(c, b_mean) < 0) {
-		set_error(err, err_size, "out of memory comparing %s and %s by block", c->a.name,
-		          c->b.name);
-		return -1;
-	}
+	summarize_log_ratio(c, opt->rope_pct, delta_mean);
+	if (difference_at_b(c, b_mean, delta_mean) < 0)
+		goto oom;
 	return 0;
+oom:
+	set_error(err, err_size, "out of memory comparing %s and %s by block", c->a.name,
+	          c->b.name);
+	return -1;
 }
 
 long analysis_block_ratios(const struct analysis_group *a, const struct analysis_group *b,

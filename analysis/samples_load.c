@@ -44,13 +44,18 @@ struct csv_row {
 	double shared;             /* per trial: the larger of foreign_s and steal_s, NAN when
 	                            * either is empty or not in the file */
 	int32_t leftovers;         /* per trial; 0 when empty or not in the file */
-	uint16_t placement;        /* index into the placement names (at most PLACEMENT_NAMES_MAX) */
-	uint8_t proc;              /* at most PROC_MAX */
+	/* The rest shares one 32-bit word, so that the row stays 56 bytes. */
+	unsigned placement : 10;   /* index into the placement names (at most PLACEMENT_NAMES_MAX) */
+	unsigned proc : 8;         /* at most PROC_MAX */
 	unsigned warmup : 1, role_a : 1, ok : 1;
 	signed wall_above : 2;     /* wall_s above ANALYSIS_WALL_ABOVE_CPU × CPU time: 1, 0, or
 	                            * -1 when wall_s or stime_s is unknown */
 	signed poor_overlap : 2;   /* overlap below ANALYSIS_POOR_OVERLAP: 1, 0, or -1 unknown */
+	signed unspread : 2;       /* per_cpu_s: the process ran on one of its CPUs: 1, 0, or -1
+	                            * unknown (empty, one CPU) */
+	unsigned per_cpu_n : 2;    /* per_cpu_s: how many CPUs it names (SAMPLES_PER_CPU_MAX) */
 };
+_Static_assert(SAMPLES_PER_CPU_MAX < 4, "per_cpu_n holds the count in 2 bits");
 
 /* A frequency above this is not a CPU's (and would overflow the kHz sum): it is left out. */
 #define FREQ_MAX_MHZ 1e6
@@ -65,7 +70,8 @@ _Static_assert(sizeof(long) != 8 || sizeof(struct csv_row) == 56, "a row grew pa
 /* More placement names than this in one file is not a file smtbench wrote (it has a handful);
  * the limit keeps the name lookup from growing without bound on a hostile file. */
 #define PLACEMENT_NAMES_MAX 1000
-_Static_assert(PLACEMENT_NAMES_MAX <= UINT16_MAX, "placement indices are 16 bits");
+_Static_assert(PLACEMENT_NAMES_MAX < 1024, "placement indices are 10 bits");
+_Static_assert(PROC_MAX < 256, "process numbers are 8 bits");
 
 /* A placement name seen, and the frequency of its measured role-a lines, for the report. */
 struct placement_seen {
@@ -332,6 +338,16 @@ static const char *check_optional(const struct part *p, struct csv_row *r)
 	const char *leftovers = field_of(p, SAMPLES_COL_LEFTOVERS);
 	if (leftovers && *leftovers && parse_count_field(leftovers, &r->leftovers) < 0)
 		return "bad 'leftovers' value";
+	int cpus[SAMPLES_PER_CPU_MAX];
+	double per_cpu[SAMPLES_PER_CPU_MAX];
+	int per_cpu_n = 0;
+	const char *per_cpu_text = field_of(p, SAMPLES_COL_PER_CPU);
+	if (per_cpu_text && *per_cpu_text
+	    && (per_cpu_n = samples_per_cpu_parse(per_cpu_text, strlen(per_cpu_text), cpus,
+	                                          per_cpu)) < 0)
+		return "bad 'per_cpu_s' value (CPU:seconds;CPU:seconds)";
+	r->per_cpu_n = (unsigned)per_cpu_n;
+	r->unspread = samples_per_cpu_unspread(per_cpu, per_cpu_n);
 	/* Either above the share is contamination: the larger one decides. */
 	r->shared = isnan(foreign) || isnan(steal) ? NAN : foreign > steal ? foreign : steal;
 	double cpu = r->utime + stime;
@@ -1110,6 +1126,21 @@ static void count_trial_timing(struct analysis_group *g, const struct csv_row *r
 	}
 }
 
+/* A measured trial of one process given several CPUs: whether it used them, counted in its
+ * group (per_cpu_s; a trial without it is not judged). */
+static void count_trial_spread(struct analysis_group *g, const struct csv_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].role_a || rows[i].unspread < 0)
+			continue;
+		g->spread_known++;
+		g->unspread_trials += (size_t)rows[i].unspread;
+		if ((int)rows[i].per_cpu_n > g->spread_cpus)
+			g->spread_cpus = (int)rows[i].per_cpu_n;
+		return;
+	}
+}
+
 /* The measured blocks, failed and excluded trials' included: what a paired comparison's dropped
  * blocks are counted against. Trials come in run order and a block's trials are consecutive, so
  * a new block is a change of block number (a hostile file's shuffled blocks only miscount). */
@@ -1167,8 +1198,10 @@ static int add_trial(struct folder_load *L, const struct csv_row *rows, size_t n
 	    builder_add_sample(&L->b, group, first->trial, first->block, sum / (double)role_a,
 	                       first->warmup) < 0)
 		return -1;
-	if (!first->warmup)
+	if (!first->warmup) {
 		count_trial_timing(g, rows, n);
+		count_trial_spread(g, rows, n);
+	}
 	return 0;
 }
 

@@ -127,7 +127,7 @@ static void gsl_quiet_now(void)
 	gsl_set_error_handler_off();
 }
 
-static void gsl_quiet(void)
+void gsl_quiet(void)
 {
 	pthread_once(&gsl_quiet_once, gsl_quiet_now);
 }

@@ -1,10 +1,12 @@
 /*
- * samples_csv.c — the column table's names, the line splitter and the row formatter.
+ * samples_csv.c — the column table's names, the line splitter, the row formatter, and the
+ * form of per_cpu_s.
  */
 #include "common/samples_csv.h"
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -81,4 +83,94 @@ int samples_row_print(const struct samples_row *row, FILE *out)
 		fprintf(out, "%s%s", c ? "," : "", row->text[c]);
 	fputc('\n', out);
 	return -1;
+}
+
+void samples_per_cpu_format(char *buf, size_t len, const int *cpus, const double *seconds,
+                            int n)
+{
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int k = 0; k < n && used < len; k++) {
+		int wrote = snprintf(buf + used, len - used, "%s%d:%.6f", k ? ";" : "", cpus[k],
+		                     seconds[k]);
+		if (wrote < 0)
+			break;
+		used += (size_t)wrote;
+	}
+}
+
+/* A CPU number: digits only, at most 7 of them (CPU_SETSIZE's and the kernel's are far
+ * below). */
+static int parse_cpu_number(const char *p, const char *end, int *out)
+{
+	if (p == end || end - p > 7)
+		return -1;
+	int v = 0;
+	for (; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* Seconds as the runner writes them: digits, a point and digits; a finite number >= 0. */
+static int parse_plain_seconds(const char *p, const char *end, double *out)
+{
+	char text[40];
+	size_t n = (size_t)(end - p);
+	if (n == 0 || n >= sizeof text)
+		return -1;
+	bool digits = false, point = false;
+	for (const char *q = p; q < end; q++) {
+		if (*q == '.' && !point)
+			point = true;
+		else if (*q >= '0' && *q <= '9')
+			digits = true;
+		else
+			return -1;
+	}
+	if (!digits)
+		return -1;
+	memcpy(text, p, n);
+	text[n] = '\0';
+	*out = strtod(text, NULL);
+	return 0;
+}
+
+int samples_per_cpu_parse(const char *text, size_t len, int cpus[SAMPLES_PER_CPU_MAX],
+                          double seconds[SAMPLES_PER_CPU_MAX])
+{
+	const char *p = text, *end = text + len;
+	int n = 0;
+	while (p < end) {
+		if (n == SAMPLES_PER_CPU_MAX)
+			return -1;
+		const char *item_end = memchr(p, ';', (size_t)(end - p));
+		if (!item_end)
+			item_end = end;
+		const char *colon = memchr(p, ':', (size_t)(item_end - p));
+		if (!colon || parse_cpu_number(p, colon, &cpus[n]) != 0
+		    || parse_plain_seconds(colon + 1, item_end, &seconds[n]) != 0)
+			return -1;
+		n++;
+		if (item_end < end && item_end + 1 == end)
+			return -1; /* a trailing ';' */
+		p = item_end < end ? item_end + 1 : end;
+	}
+	return n;
+}
+
+int samples_per_cpu_unspread(const double *seconds, int n)
+{
+	double total = 0, most = 0;
+	for (int k = 0; k < n; k++) {
+		total += seconds[k];
+		most = seconds[k] > most ? seconds[k] : most;
+	}
+	if (n < 2 || !(total > 0))
+		return -1;
+	return total - most < SAMPLES_UNSPREAD_SHARE * total;
 }

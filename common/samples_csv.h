@@ -42,7 +42,8 @@
 	X(STARTED_UTC, "started_utc", false)     \
 	X(FOREIGN,     "foreign_s",   false)     \
 	X(STEAL,       "steal_s",     false)     \
-	X(LEFTOVERS,   "leftovers",   false)
+	X(LEFTOVERS,   "leftovers",   false)     \
+	X(PER_CPU,     "per_cpu_s",   false)
 
 /* The time a folder's trials are compared by (meta.json's "metric", analyze --metric): user
  * CPU time (utime_s) for copies, wall time (wall_s) for one process given a placement's CPUs
@@ -55,6 +56,28 @@
  * share of its duration (its longest wall_s): the one rule the runner's progress lines and the
  * analysis apply. */
 #define SAMPLES_CONTAMINATED_SHARE 0.1
+
+/* per_cpu_s (run --one-process): the one process's CPU time on each CPU it was given, as
+ * "CPU:seconds" items separated by ';' in the placement's order ("2:0.051203;0:0.049870");
+ * empty when not measured. A trial whose process ran on one of its CPUs (that CPU had more than
+ * 1 - SAMPLES_UNSPREAD_SHARE of its CPU time, every other CPU together less than this share)
+ * did not use the placement it was given: the one rule, the analysis's (the lab's check copies
+ * it). */
+#define SAMPLES_PER_CPU_MAX 2
+#define SAMPLES_UNSPREAD_SHARE 0.1
+
+/* Writes per_cpu_s's text for n CPUs into buf (at most len bytes; empty for n <= 0). */
+void samples_per_cpu_format(char *buf, size_t len, const int *cpus, const double *seconds,
+                            int n);
+/* Reads per_cpu_s's text of len bytes: the number of CPUs (0 for an empty field), their
+ * numbers and seconds into cpus[] and seconds[] (SAMPLES_PER_CPU_MAX at most); -1 for text
+ * that is not in this form or names more CPUs. */
+int samples_per_cpu_parse(const char *text, size_t len, int cpus[SAMPLES_PER_CPU_MAX],
+                          double seconds[SAMPLES_PER_CPU_MAX]);
+/* Whether a process with these per-CPU times did not spread over its CPUs: 1 when it ran on
+ * one of them (by SAMPLES_UNSPREAD_SHARE), 0 when it used them all enough, -1 when it cannot
+ * be told (fewer than two CPUs, or no CPU time at all). */
+int samples_per_cpu_unspread(const double *seconds, int n);
 
 enum samples_column {
 #define SAMPLES_CSV_ENUM_(id, name, required) SAMPLES_COL_##id,

@@ -58,6 +58,13 @@ const char *format_design(char *buf, size_t size, const struct analysis_comparis
 	return buf;
 }
 
+const char *format_rope(char *buf, size_t size, double rope_pct)
+{
+	double hi = 1 + rope_pct / 100;
+	snprintf(buf, size, "%.3g–%.3g×", 1 / hi, hi);
+	return buf;
+}
+
 const char *format_interval(char *buf, size_t size, const double ci[2], double res)
 {
 	char lo[48], hi[48];

@@ -17,6 +17,10 @@ const char *format_number(char *buf, size_t size, double v, double resolution);
  * buf. */
 const char *format_interval(char *buf, size_t size, const double ci[2], double res);
 
+/* The region of practical equivalence of --rope PCT as the ratios it spans, "0.599–1.67×": from
+ * 1 / (1 + PCT/100) to 1 + PCT/100, symmetric in log (analysis.h). Returns buf. */
+const char *format_rope(char *buf, size_t size, double rope_pct);
+
 /* A ring of number buffers, so that several formatted numbers fit in one printf. */
 enum { FORMAT_RING_SIZE = 16 };
 struct format_ring {

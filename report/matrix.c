@@ -23,7 +23,9 @@ struct matrix_report {
 	char *files_dir;            /* where the files go (report --out); NULL: dir */
 	char *shown_files_dir;      /* the same escaped; NULL: shown_dir */
 	bool exclude_contaminated;
-	double rope_pct;            /* the ROPE, ±%: report --rope, else meta.json's; NAN none */
+	double rope_pct;            /* the ROPE (PCT): report --rope, else meta.json's, else the
+	                             * matrix's default (the safe bound's, analysis/matrix.h) */
+	bool rope_default;          /* no ROPE was given: the default one judged the cells */
 	char *rope_rule;            /* the ROPE's rule in words, or NULL without one */
 	json_t *meta;               /* meta.json (a matrix's: it has "matrix") */
 	struct analysis_matrix *m;
@@ -130,30 +132,21 @@ static const struct analysis_matrix_cell *worst_cell(const struct analysis_matri
 	return worst;
 }
 
-/* Whether kernels i and j may share: each is safe beside the other (one cell when i == j). */
-static bool pair_safe(const struct analysis_matrix *m, int i, int j)
-{
-	return analysis_matrix_cell(m, i, j)->safe && analysis_matrix_cell(m, j, i)->safe;
-}
-
 static int make_answer(struct matrix_report *r)
 {
 	const struct analysis_matrix *m = r->m;
 	char *list = NULL;
-	size_t pairs = 0, safe = 0;
-	for (size_t i = 0; i < m->nkernels; i++)
-		for (size_t j = i; j < m->nkernels; j++, pairs++) {
-			if (!pair_safe(m, (int)i, (int)j))
-				continue;
-			char *item = text_printf("%s%s + %s", safe ? ", " : "", m->kernels[i], m->kernels[j]);
-			int rc = item ? append(&list, item) : -1;
-			free(item);
-			if (rc < 0) {
-				free(list);
-				return -1;
-			}
-			safe++;
+	size_t pairs = m->nkernels * (m->nkernels + 1) / 2;
+	for (size_t i = 0; i < m->safe_pair_count; i++) {
+		const struct analysis_safe_pair *p = &m->safe_pairs[i];
+		char *item = text_printf("%s%s + %s", i ? ", " : "", m->kernels[p->a], m->kernels[p->b]);
+		int rc = item ? append(&list, item) : -1;
+		free(item);
+		if (rc < 0) {
+			free(list);
+			return -1;
 		}
+	}
 	const struct analysis_matrix_cell *w = worst_cell(m);
 	char worst[200], ratio[120];
 	if (w)
@@ -165,9 +158,18 @@ static int make_answer(struct matrix_report *r)
 		         "blocks each)", ANALYSIS_SETTLED_MIN_N);
 	char none[80];
 	snprintf(none, sizeof none, "none of the %zu pairs", pairs);
-	r->answer = text_printf("%s, slowdown under %g%% with %g%% probability both ways: %s; %s",
-	                        placement_phrase(m->placement), 100 * m->safe_slowdown,
-	                        100 * ANALYSIS_MATRIX_SAFE_PROBABILITY, safe ? list : none, worst);
+	/* What the probability covers: every listed pair at once, both ways. */
+	if (m->safe_pair_count)
+		r->answer = text_printf("%s, each kernel slowed by at most %g%% beside the other, every "
+		                        "listed pair at once with probability %.3f (at least %g): %s; %s",
+		                        placement_phrase(m->placement), 100 * m->safe_slowdown,
+		                        m->safe_joint_probability, ANALYSIS_MATRIX_SAFE_PROBABILITY,
+		                        list, worst);
+	else
+		r->answer = text_printf("%s, each kernel slowed by at most %g%% beside the other with "
+		                        "probability %g: %s; %s", placement_phrase(m->placement),
+		                        100 * m->safe_slowdown, ANALYSIS_MATRIX_SAFE_PROBABILITY, none,
+		                        worst);
 	free(list);
 	return r->answer ? 0 : -1;
 }
@@ -284,18 +286,27 @@ static int choose_rope(struct matrix_report *r, double rope_pct)
 	                                  "PCT)"));
 }
 
-/* The ROPE's rule in words (the rule of analysis.h's enum analysis_verdict). */
+/* The ROPE's rule in words (the rule of analysis.h's enum analysis_verdict), and the safe
+ * list's (analysis/matrix.h). */
 static int make_rope_rule(struct matrix_report *r)
 {
-	if (isnan(r->rope_pct))
-		return 0;
+	char rope[48], given[64];
+	if (r->rope_default)
+		snprintf(given, sizeof given, "With the default ROPE of %g%% (no --rope given)",
+		         r->rope_pct);
+	else
+		snprintf(given, sizeof given, "With --rope %g", r->rope_pct);
 	r->rope_rule = text_printf(
-		"With --rope %g: a cell is practically the same when P(within ±%g%%) >= %g, slower "
+		"%s: a cell is practically the same when P(within %s) >= %g, slower "
 		"when P(slower by more than %g%%) >= %g, faster when P(faster by more than %g%%) >= %g; "
-		"a pair is safe when each one's slowdown beside the other is under %g%% with "
-		"probability %g.", r->rope_pct, r->rope_pct, ANALYSIS_EQUIVALENCE_PROBABILITY,
+		"the safe pairs are listed so that, with probability %g or more, every listed pair at "
+		"once slows neither kernel by more than %g%% (pairs taken by their probability, each "
+		"only while its chance of a larger slowdown is at most %g over the pairs not yet "
+		"listed; cells practically the same or faster).", given,
+		format_rope(rope, sizeof rope, r->rope_pct), ANALYSIS_EQUIVALENCE_PROBABILITY,
 		r->rope_pct, ANALYSIS_DIRECTION_PROBABILITY, r->rope_pct,
-		ANALYSIS_DIRECTION_PROBABILITY, r->rope_pct, ANALYSIS_MATRIX_SAFE_PROBABILITY);
+		ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_MATRIX_SAFE_PROBABILITY, r->rope_pct,
+		1 - ANALYSIS_MATRIX_SAFE_PROBABILITY);
 	return r->rope_rule ? 0 : -1;
 }
 
@@ -320,7 +331,7 @@ struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminat
 	for (size_t i = 0; names && i < n; i++)
 		if (!names[i])
 			n = i; /* a damaged list: the file's order for the rest */
-	if (choose_rope(r, rope_pct) < 0 || make_rope_rule(r) < 0) {
+	if (choose_rope(r, rope_pct) < 0) {
 		free(names);
 		set_error(err, err_size, "out of memory");
 		matrix_report_free(&r);
@@ -336,9 +347,11 @@ struct matrix_report *matrix_report_new(const char *dir, bool exclude_contaminat
 		matrix_report_free(&r);
 		return NULL;
 	}
+	r->rope_default = isnan(r->rope_pct);
+	r->rope_pct = r->m->rope_pct;
 	read_pair(r);
 	if ((r->m->placement && !(r->placement = text_escape(r->m->placement)))
-	    || make_machine(r) < 0 || make_answer(r) < 0 || make_pairing_note(r) < 0
+	    || make_rope_rule(r) < 0 || make_machine(r) < 0 || make_answer(r) < 0 || make_pairing_note(r) < 0
 	    || make_warnings(r) < 0) {
 		set_error(err, err_size, "out of memory");
 		matrix_report_free(&r);
@@ -752,6 +765,9 @@ static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
 			c->note ? json_string(c->note) : json_null(), "stop",
 			cell_stop(meta, m->kernels[c->victim], m->kernels[c->aggressor])),
 			comparison_json(&c->vs_baseline, c->compared)));
+		/* P(its slowdown at most the safe bound), where the cell could be listed; else null. */
+		json_object_set_new(json_array_get(cells, json_array_size(cells) - 1), "p_safe",
+		                    isnan(c->p_safe) ? json_null() : json_real(c->p_safe));
 	}
 	return cells;
 }
@@ -776,11 +792,31 @@ static json_t *baselines_json(const struct analysis_matrix *m, const json_t *met
 static json_t *safe_pairs_json(const struct analysis_matrix *m)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < m->nkernels; i++)
-		for (size_t j = i; j < m->nkernels; j++)
-			if (pair_safe(m, (int)i, (int)j))
-				json_array_append_new(a, json_pack("[s, s]", m->kernels[i], m->kernels[j]));
+	for (size_t i = 0; i < m->safe_pair_count; i++)
+		json_array_append_new(a, json_pack("[s, s]", m->kernels[m->safe_pairs[i].a],
+		                                   m->kernels[m->safe_pairs[i].b]));
 	return a;
+}
+
+/* The joint safe list with what its probability covers (analysis/matrix.h's rule). */
+static json_t *safe_list_json(const struct analysis_matrix *m)
+{
+	json_t *pairs = json_array();
+	for (size_t i = 0; i < m->safe_pair_count; i++) {
+		const struct analysis_safe_pair *p = &m->safe_pairs[i];
+		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels", m->kernels[p->a],
+		                                       m->kernels[p->b], "probability", p->probability));
+	}
+	char *covers = text_printf("every listed pair at once: each kernel's slowdown beside the "
+	                           "other at most %g%%", 100 * m->safe_slowdown);
+	json_t *o = json_pack("{s:f, s:f, s:s?, s:I, s:I, s:o}",
+	                      "probability", m->safe_joint_probability,
+	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
+	                      "candidates", (json_int_t)m->safe_candidates,
+	                      "pairs_considered", (json_int_t)(m->nkernels * (m->nkernels + 1) / 2),
+	                      "pairs", pairs);
+	free(covers);
+	return o;
 }
 
 static char *report_json_text(const struct matrix_report *r)
@@ -820,10 +856,13 @@ static char *report_json_text(const struct matrix_report *r)
 		return NULL;
 	/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
 	json_object_set_new(doc, "workloads", json_string(r->commands ? "commands" : "kernels"));
-	/* The ROPE the verdicts and safe_pairs used (null: none), and a safe cell's bound. */
+	/* The ROPE the verdicts and safe_pairs used (the default's when none was given:
+	 * rope_default), and a safe cell's bound. */
 	json_object_set_new(doc, "rope_pct", isnan(r->rope_pct) ? json_null()
 	                                                        : json_real(r->rope_pct));
+	json_object_set_new(doc, "rope_default", json_boolean(r->rope_default));
 	json_object_set_new(doc, "safe_slowdown_pct", json_real(100 * m->safe_slowdown));
+	json_object_set_new(doc, "safe_list", safe_list_json(m));
 	char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(doc);
 	char *withnl = text ? text_printf("%s\n", text) : NULL;
@@ -1064,12 +1103,13 @@ static char *report_html_text(const struct matrix_report *r, const char *heatmap
 	fprintf(out, "<h2>How to read this</h2>\n<p>Every block ran every cell once in a random "
 	        "order: each victim beside each aggressor, and each victim alone. A cell's slowdown "
 	        "is exp(delta), delta the mean over blocks of log(victim's user time beside the "
-	        "aggressor) − log(its time alone in the same block), from a grid posterior with flat "
+	        "aggressor) − log(its time alone in the same block), from its posterior with flat "
 	        "priors; its 95%% credible interval is shown under it. The verdict says slower or "
-	        "faster only when P(slower) or its complement is at least %g; hatched cells have "
-	        "no verdict. A pair is safe to share when each kernel's slowdown beside the other "
-	        "is under %g%% with probability %g.", ANALYSIS_DIRECTION_PROBABILITY,
-	        100 * r->m->safe_slowdown, ANALYSIS_MATRIX_SAFE_PROBABILITY);
+	        "faster only when P(slower, or faster, by more than the ROPE) is at least %g; "
+	        "hatched cells have no verdict. The pairs listed as safe to share slow neither kernel by more than "
+	        "%g%% beside the other, every listed pair at once with probability %g or more.",
+	        ANALYSIS_DIRECTION_PROBABILITY, 100 * r->m->safe_slowdown,
+	        ANALYSIS_MATRIX_SAFE_PROBABILITY);
 	if (r->rope_rule) {
 		fputc(' ', out);
 		report_xml_escape(out, r->rope_rule);

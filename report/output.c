@@ -63,11 +63,13 @@ static void print_rope_rule(FILE *out, const struct analysis_comparison *c,
                             const struct analysis_result *r)
 {
 	bool up = !(c->p_rope_below > c->p_rope_above);
+	char rope[48];
 	fprintf(out, "With --rope %g %%, '%s' needs P(%s more than %g %% %s) >= %g; here it is "
-	        "%.2f, and P(within ±%g %%) = %.2f ('practically the same' needs >= %g).\n",
+	        "%.2f, and P(within %s) = %.2f ('practically the same' needs >= %g).\n",
 	        r->options.rope_pct, up ? "slower" : "faster", c->a.name, r->options.rope_pct,
 	        up ? "slower" : "faster", ANALYSIS_DIRECTION_PROBABILITY,
-	        up ? c->p_rope_above : c->p_rope_below, r->options.rope_pct, c->p_rope,
+	        up ? c->p_rope_above : c->p_rope_below,
+	        format_rope(rope, sizeof rope, r->options.rope_pct), c->p_rope,
 	        ANALYSIS_EQUIVALENCE_PROBABILITY);
 }
 
@@ -172,11 +174,12 @@ static void print_effect_lines(FILE *out, const struct analysis_comparison *c,
 	double res = width(c->diff_ci) / 2;
 	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
 	fprintf(out, "  P(A > B) %s   P(A < B) %s", prob(&ns, c->p_a_gt_b), prob(&ns, c->p_a_lt_b));
+	char rope[48];
 	if (!isnan(c->p_rope))
-		fprintf(out, "   P(slowdown within ±%g%%) %s   P(slower by > %g%%) %s   "
-		        "P(faster by > %g%%) %s", r->options.rope_pct, prob(&ns, c->p_rope),
-		        r->options.rope_pct, prob(&ns, c->p_rope_above), r->options.rope_pct,
-		        prob(&ns, c->p_rope_below));
+		fprintf(out, "   P(ratio within %s) %s   P(slower by > %g%%) %s   "
+		        "P(faster by > %g%%) %s", format_rope(rope, sizeof rope, r->options.rope_pct),
+		        prob(&ns, c->p_rope), r->options.rope_pct, prob(&ns, c->p_rope_above),
+		        r->options.rope_pct, prob(&ns, c->p_rope_below));
 	/* Unsettled: the numbers are what the grid gives, and said to be so. */
 	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
 	fprintf(out, "\n  %s   mean %s s%s   95%% CI [%s, %s] s%s   95%% HDI [%s, %s] s\n",
@@ -214,8 +217,14 @@ static void print_grid_line(FILE *out, const struct analysis_comparison *c)
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		return;
 	const struct analysis_paired_grid *p = &c->paired_grid;
-	fprintf(out, "  paired grid: uniform priors on delta and sigma; delta %zu points, step "
-	        "%.3g (%.3g to %.3g); sigma %zu points (%.3g to %.3g); widened %d time%s; edge "
+	if (p->closed_form) {
+		fprintf(out, "  paired posterior: uniform priors on delta and sigma, in closed form: "
+		        "delta is Student-t with %g degrees of freedom, centre %.4g, scale %.3g\n",
+		        p->dof, c->log_ratio_mean, p->scale);
+		return;
+	}
+	fprintf(out, "  paired grid: uniform priors on delta and sigma; delta %zu points, finest "
+	        "step %.3g (%.3g to %.3g); sigma %zu points, log-spaced (%.3g to %.3g); widened %d time%s; edge "
 	        "mass %.2g%s\n", p->delta_points, p->delta_step, p->delta_range[0],
 	        p->delta_range[1], p->sigma_points, p->sigma_range[0], p->sigma_range[1],
 	        p->widenings, p->widenings == 1 ? "" : "s", p->edge_mass,
@@ -422,7 +431,7 @@ static json_t *paired_json(const struct analysis_comparison *c)
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		return json_null();
 	const struct analysis_paired_grid *g = &c->paired_grid;
-	return json_pack("{s:o, s:o, s:o, s:{s:I, s:I, s:o, s:o, s:o, s:i, s:o, s:b}}",
+	json_t *o = json_pack("{s:o, s:o, s:o, s:{s:I, s:I, s:o, s:o, s:o, s:i, s:o, s:b}}",
 	                 "log_ratio_mean", number_or_null(c->log_ratio_mean),
 	                 "log_ratio_sd", number_or_null(c->log_ratio_sd),
 	                 "t_ratio_ci", pair(c->paired_t_ratio_ci),
@@ -432,6 +441,14 @@ static json_t *paired_json(const struct analysis_comparison *c)
 	                 "delta_range", pair(g->delta_range), "sigma_range", pair(g->sigma_range),
 	                 "widenings", g->widenings, "edge_mass", number_or_null(g->edge_mass),
 	                 "at_bound", g->at_bound);
+	/* How delta's posterior was computed: "closed form" (the normal model's Student-t, its
+	 * degrees of freedom and scale; centre log_ratio_mean) or "grid". */
+	if (o) {
+		json_object_set_new(o, "method", json_string(g->closed_form ? "closed form" : "grid"));
+		json_object_set_new(o, "t_dof", g->closed_form ? json_real(g->dof) : json_null());
+		json_object_set_new(o, "t_scale", g->closed_form ? json_real(g->scale) : json_null());
+	}
+	return o;
 }
 
 json_t *output_comparison_json(const struct analysis_comparison *c)
@@ -451,6 +468,10 @@ json_t *output_comparison_json(const struct analysis_comparison *c)
 	                      "cohens_d", number_or_null(c->cohens_d), "grid", grid_json(&c->grid),
 	                      "verdict", analysis_verdict_name(c->verdict));
 	if (o) {
+		/* The ROPE's other two probabilities, beside p_rope: P(A / B above 1 + PCT %) and
+		 * P(below 1 / (1 + PCT %)); null without a ROPE. */
+		json_object_set_new(o, "p_rope_above", number_or_null(c->p_rope_above));
+		json_object_set_new(o, "p_rope_below", number_or_null(c->p_rope_below));
 		json_object_set_new(o, "design", json_string(analysis_design_name(c->design)));
 		json_object_set_new(o, "blocks_paired", json_integer((json_int_t)c->blocks_paired));
 		json_object_set_new(o, "blocks_dropped", json_integer((json_int_t)c->blocks_dropped));

@@ -280,8 +280,8 @@ static char *machine_text(const json_t *meta)
 }
 
 /* The same-pu control fails when it finds a difference from solo that matters: a verdict of
- * slower or faster whose ratio interval lies wholly outside 1 ± REPORT_CONTROL_TOLERANCE_PCT %
- * (or ± the ROPE, when one is given). Broken accounting is off by tens of percent; the paired
+ * slower or faster whose ratio interval lies wholly outside 1 / (1 + t) to 1 + t, t being
+ * REPORT_CONTROL_TOLERANCE_PCT % (or the ROPE's, when one is given: symmetric in log as it is). Broken accounting is off by tens of percent; the paired
  * design resolves differences of 0.1 %, which a context switch's cache refill alone can make. */
 static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 {
@@ -291,7 +291,7 @@ static bool control_failed(const struct analysis_comparison *c, double rope_pct)
 	if (!isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]))
 		return c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
 	double tolerance = (isnan(rope_pct) ? REPORT_CONTROL_TOLERANCE_PCT : rope_pct) / 100;
-	return c->ratio_ci[0] > 1 + tolerance || c->ratio_ci[1] < 1 - tolerance;
+	return c->ratio_ci[0] > 1 + tolerance || c->ratio_ci[1] < 1 / (1 + tolerance);
 }
 
 /* ---- warnings: a table of producers, each adding what it finds, in the order shown --------- */
@@ -530,11 +530,63 @@ static int warn_contaminated(struct report *rep)
 	return pushed;
 }
 
+/* "two CPUs", "3 CPUs". */
+static const char *cpus_words(int n, char *buf, size_t size)
+{
+	static const char *const words[] = { "no", "one", "two", "three", "four" };
+	if (n >= 0 && n < (int)(sizeof words / sizeof words[0]))
+		snprintf(buf, size, "%s CPU%s", words[n], n == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "%d CPUs", n);
+	return buf;
+}
+
+/* One process given several CPUs whose threads ran on one of them (samples.csv's per_cpu_s):
+ * those trials did not measure the placement. "In 7 of 10 non-sibling trials the process ran on
+ * one of its two CPUs", every placement that had such trials named. */
+static int warn_unspread(struct report *rep)
+{
+	char *counts = strdup("");
+	int cpus = 0;
+	size_t named = 0, left = 0;
+	for (size_t i = 0; i < rep->data->group_count; i++)
+		left += rep->data->groups[i].unspread_trials > 0;
+	for (size_t i = 0; counts && i < rep->data->group_count; i++) {
+		const struct analysis_group *g = &rep->data->groups[i];
+		if (!g->unspread_trials)
+			continue;
+		named++;
+		cpus = g->spread_cpus > cpus ? g->spread_cpus : cpus;
+		char *longer = text_printf("%s%s%zu of %zu %s trials", counts,
+		                           named == 1 ? "" : named == left ? " and " : ", ",
+		                           g->unspread_trials, g->spread_known, g->name);
+		free(counts);
+		counts = longer;
+	}
+	if (!counts)
+		return -1;
+	int pushed = 0;
+	if (named) {
+		char words[32];
+		pushed = warn(rep, text_printf(
+			"In %s the process ran on one of its %s (%g%% or more of its CPU time there: "
+			"samples.csv's per_cpu_s): those trials timed one CPU, not the placement, and "
+			"pull its time and every comparison with it toward one CPU's. A process with "
+			"one busy thread does this, and so does a scheduler that keeps the threads "
+			"together on a busy machine; the trials are analysed all the same: judge by a "
+			"run in which the threads spread", counts, cpus_words(cpus, words, sizeof words),
+			100 * (1 - SAMPLES_UNSPREAD_SHARE)));
+	}
+	free(counts);
+	return pushed;
+}
+
 /* The report's warnings, in the order shown: a new warning is one producer more here. */
 static int (*const warning_producers[])(struct report *) = {
 	warn_meta_problem, warn_control, warn_quota, warn_virtual_machine, warn_failed_trials,
 	warn_stderr_cut,
-	warn_leftovers, warn_contaminated, warn_groups, warn_frequency, warn_grid_bound,
+	warn_leftovers, warn_contaminated, warn_unspread, warn_groups, warn_frequency,
+	warn_grid_bound,
 	warn_notes, warn_damaged_lines,
 };
 

@@ -125,8 +125,9 @@ static char *probability_clause(const struct analysis_comparison *c, double rope
 	case ANALYSIS_VERDICT_UNDECIDED:
 		break;
 	}
-	return text_printf("P(within ±%g%%) = %s, P(slower) = %s", rope_pct, prob_text(p1, c->p_rope),
-	                   prob_text(p2, c->p_a_gt_b));
+	char rope[48];
+	return text_printf("P(within %s) = %s, P(slower) = %s", format_rope(rope, sizeof rope, rope_pct),
+	                   prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
 }
 
 char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,

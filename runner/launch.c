@@ -11,6 +11,7 @@
 
 #include "common/alloc.h"
 #include "common/text.h"
+#include "runner/cpusplit.h"
 #include "runner/meta.h"
 #include "runner/precision.h"
 #include "runner/trial.h"
@@ -192,6 +193,13 @@ void launch_print_protections(const struct experiment *e)
 		printf("  trial time limit: %g x the slowest warm-up trial, at least %g s (%g s until "
 		       "the warm-up has run)\n", TRIAL_TIMEOUT_FACTOR, TRIAL_TIMEOUT_MIN_S,
 		       TRIAL_TIMEOUT_UNCALIBRATED_S);
+	char why[200];
+	if (e->one_process && cpusplit_available(why, sizeof why))
+		printf("  per trial, the process's CPU time on each of its CPUs (samples.csv's "
+		       "per_cpu_s): the report names trials in which it ran on one of them\n");
+	else if (e->one_process)
+		printf("  the process's CPU time on each of its CPUs (per_cpu_s): not measured here, "
+		       "%s\n", why);
 	static const int stops[] = { SIGHUP, SIGINT, SIGTERM };
 	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
 		if (trial_signal_ignored(stops[i]))

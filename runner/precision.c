@@ -75,11 +75,12 @@ void precision_interval(const struct precision_tracker *t, struct precision_inte
 
 bool precision_reached(const struct precision_tracker *t, long measured_blocks)
 {
-	if (t->target_pct <= 0 || measured_blocks < PRECISION_MIN_BLOCKS)
+	if (t->target_pct <= 0 || measured_blocks < PRECISION_MIN_BLOCKS
+	    || t->n < PRECISION_MIN_BLOCKS)
 		return false;
 	struct precision_interval iv;
 	precision_interval(t, &iv);
-	/* The analysis reads its quantiles off a grid, a hair from this closed form either way:
-	 * stopping a margin inside the target keeps its interval within it too. */
+	/* Stopping a margin inside the target keeps analyze's interval, computed from the times as
+	 * samples.csv stores them, within it too. */
 	return iv.known && iv.half_pct <= t->target_pct * PRECISION_GRID_MARGIN;
 }

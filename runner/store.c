@@ -703,9 +703,12 @@ static void format_or_empty(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, fmt, v);
 }
 
+_Static_assert(SAMPLES_PER_CPU_MAX == TRIAL_MAX_PUS, "per_cpu_s holds a trial's CPUs");
+
 /* The trial-wide columns, formatted once for every row of the trial (empty when unknown). */
 struct trial_columns {
 	char freq[32], load[32], foreign[32], steal[32];
+	char per_cpu[SAMPLES_FIELD_LEN];
 };
 
 /* Process i's row of a trial. */
@@ -748,6 +751,7 @@ static void fill_row(struct samples_row *row, const struct trial_labels *labels,
 	samples_row_set(row, SAMPLES_COL_FOREIGN, "%s", cols->foreign);
 	samples_row_set(row, SAMPLES_COL_STEAL, "%s", cols->steal);
 	samples_row_set(row, SAMPLES_COL_LEFTOVERS, "%d", result->leftovers);
+	samples_row_set(row, SAMPLES_COL_PER_CPU, "%s", cols->per_cpu);
 }
 
 /* The trial's rows as one text (caller frees); NULL with err. */
@@ -765,6 +769,8 @@ static char *format_trial(const struct trial_labels *labels, const struct trial_
 	format_or_empty(cols.load, sizeof cols.load, "%.2f", result->loadavg_1m);
 	format_or_empty(cols.foreign, sizeof cols.foreign, "%.3f", result->foreign_s);
 	format_or_empty(cols.steal, sizeof cols.steal, "%.3f", result->steal_s);
+	samples_per_cpu_format(cols.per_cpu, sizeof cols.per_cpu, result->cpu_split_cpu,
+	                       result->cpu_split_s, result->cpu_split_n);
 	struct samples_row row;
 	int unset = -1;
 	for (int i = 0; i < result->nprocs && unset < 0; i++) {

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/cpusplit.h"
 #include "runner/cpustat.h"
 #include "common/alloc.h"
 #include "common/error.h"
@@ -39,9 +40,13 @@ struct child_report {
 	double released_s;
 };
 
-/* While the trial runs, how often the parent wakes without a signal: it samples the CPU
- * frequency on the first wake-up (the processes are busy by then). */
-#define WAKE_INTERVAL_NS 50000000L
+/* While the trial runs, the runner wakes without a signal only when it has something to do:
+ * once this long after the start to read the CPU frequency (the processes are busy by then),
+ * where /sys has it, and at the trial's time limit. Each wake-up runs on a CPU, often one the
+ * workload was given: it used to wake every 50 ms (6-7 times in a 0.3 s trial). */
+#define FREQUENCY_DELAY_S 0.05
+/* The wake-up for the time limit comes this much after it, so that the limit has passed. */
+#define TIMEOUT_MARGIN_S 0.001
 
 double trial_now_s(void)
 {
@@ -427,6 +432,8 @@ struct trial_state {
 	int npus;
 	struct cpustat stat_before; /* the PUs' ticks just before the processes started */
 	bool stat_known;
+	struct cpusplit split;      /* one process given several CPUs: its time on each */
+	bool frequency_readable;    /* /sys gives the first PU's current frequency */
 };
 
 /* Undoes a half-made start: every child killed and reaped, every descriptor closed. errno is
@@ -481,6 +488,30 @@ static int prepare_child(const struct trial_proc_spec *proc, struct child_setup 
 static void read_cpustat_before(struct trial_state *st)
 {
 	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
+}
+
+_Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
+
+/* One process given a placement's CPUs: its task clock on each of them starts counting now,
+ * just before it is started (nothing is measured where perf events are not allowed). */
+static void start_cpu_split(struct trial_state *st)
+{
+	const struct trial_proc_spec *proc = &st->spec->procs[0];
+	if (st->spec->nprocs == 1 && proc->ncpus > 0 && proc->ncpus <= CPUSPLIT_MAX_CPUS)
+		cpusplit_start(&st->split, proc->cpus, proc->ncpus);
+}
+
+/* After the process was reaped: its CPU time on each of its CPUs, into the result. */
+static void measure_cpu_split(struct trial_state *st)
+{
+	struct trial_result *out = st->out;
+	int n = st->split.ncpus;
+	int cpus[CPUSPLIT_MAX_CPUS];
+	memcpy(cpus, st->split.cpus, sizeof cpus);
+	if (n == 0 || cpusplit_finish(&st->split, out->cpu_split_s) != 0)
+		return;
+	memcpy(out->cpu_split_cpu, cpus, (size_t)n * sizeof *cpus);
+	out->cpu_split_n = n;
 }
 
 /* The CPUs the trial's processes are bound to, each once, into pus (at most TRIAL_MAX_PUS);
@@ -634,6 +665,7 @@ static enum start_result start_processes(struct trial_state *st)
 	struct child_fds fds = { .ready = cs[last].ready[1], .exec = cs[last].exec_pipe[1],
 	                         .bound = -1 };
 	read_cpustat_before(st);
+	start_cpu_split(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
 	if (pid == 0)
@@ -760,8 +792,25 @@ static void time_out(struct trial_state *st)
 	}
 }
 
-/* Waits for every child (SIGCHLD, or a wake-up every WAKE_INTERVAL_NS); a stop signal kills
- * them all and ends the trial as interrupted; the time limit kills those still running. */
+/* How long the runner may sleep before its next wake-up without a signal (see
+ * FREQUENCY_DELAY_S) into *ts; false when nothing is due: it sleeps until a signal. */
+static bool next_wakeup(const struct trial_state *st, bool frequency_due, struct timespec *ts)
+{
+	double due = INFINITY;
+	if (frequency_due)
+		due = st->release_s + FREQUENCY_DELAY_S;
+	if (st->spec->timeout_s > 0)
+		due = fmin(due, st->release_s + st->spec->timeout_s + TIMEOUT_MARGIN_S);
+	if (!isfinite(due))
+		return false;
+	double left = fmax(0, due - trial_now_s());
+	ts->tv_sec = (time_t)left;
+	ts->tv_nsec = (long)((left - (double)ts->tv_sec) * 1e9);
+	return true;
+}
+
+/* Waits for every child (SIGCHLD, or a wake-up when one is due: next_wakeup); a stop signal
+ * kills them all and ends the trial as interrupted; the time limit kills those still running. */
 static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_signal)
 {
 	const struct trial_spec *spec = st->spec;
@@ -769,11 +818,13 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 	stop_signal_set(&waitset);
 	sigaddset(&waitset, SIGCHLD);
 	int remaining = spec->nprocs;
-	bool frequency_sampled = false;
+	bool frequency_sampled = !st->frequency_readable;
 	while (remaining > 0) {
-		struct timespec timeout = { 0, WAKE_INTERVAL_NS };
+		struct timespec timeout;
 		siginfo_t info;
-		int sig = sigtimedwait(&waitset, &info, &timeout);
+		bool frequency_due = !frequency_sampled && remaining == spec->nprocs;
+		int sig = sigtimedwait(&waitset, &info,
+		                       next_wakeup(st, frequency_due, &timeout) ? &timeout : NULL);
 		if (sig < 0 && errno != EAGAIN && errno != EINTR) {
 			int saved_errno = errno;
 			kill_and_reap_all(st->children, spec->nprocs, st->out);
@@ -789,9 +840,9 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 			time_out(st);
 			return TRIAL_COMPLETED;
 		}
-		/* Only a wake-up without a signal: the processes have been busy WAKE_INTERVAL_NS, so
-		 * the frequency is theirs (a trial shorter than that has none). */
-		if (sig < 0 && !frequency_sampled && remaining == spec->nprocs) {
+		/* Only a wake-up without a signal: the processes have been busy FREQUENCY_DELAY_S,
+		 * so the frequency is theirs (a trial shorter than that has none). */
+		if (sig < 0 && frequency_due && trial_now_s() - st->release_s >= FREQUENCY_DELAY_S) {
 			sample_frequency(st->pus, st->npus, st->out);
 			frequency_sampled = true;
 		}
@@ -915,6 +966,27 @@ static int sweep_leftovers(const struct trial_state *st)
 	return killed;
 }
 
+/* The runner waits out a trial on the CPUs it may use that the trial's processes were not
+ * given, where there are any, so that its own work in the trial (starting the processes, a
+ * wake-up, reaping them) takes no time from theirs; *before gets its mask, for
+ * restore_runner_cpus. False when it stays where it is: every CPU it may use is the trial's
+ * (both CPUs of a 2-CPU machine in a pair), or the mask cannot be read or set. */
+static bool move_runner_off(const struct trial_state *st, cpu_set_t *before)
+{
+	if (sched_getaffinity(0, sizeof *before, before) != 0)
+		return false;
+	cpu_set_t away = *before;
+	for (int i = 0; i < st->npus; i++)
+		CPU_CLR(st->pus[i], &away);
+	return CPU_COUNT(&away) > 0 && sched_setaffinity(0, sizeof away, &away) == 0;
+}
+
+static void restore_runner_cpus(bool moved, const cpu_set_t *before)
+{
+	if (moved)
+		sched_setaffinity(0, sizeof *before, before);
+}
+
 enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result *out,
                              int *interrupt_signal)
 {
@@ -924,6 +996,9 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 	for (int i = 0; i < spec->nprocs; i++)
 		st.children[i] = (struct child){ .pid = -1, .ready_fd = -1, .exec_fd = -1 };
 	st.npus = measured_pus(spec, st.pus);
+	st.frequency_readable = st.npus > 0 && !isnan(read_cur_freq_mhz(st.pus[0]));
+	cpu_set_t runner_cpus;
+	bool moved = move_runner_off(&st, &runner_cpus);
 	enum trial_outcome outcome = TRIAL_COMPLETED;
 	enum start_result started = start_processes(&st);
 	if (started == START_FAILED) {
@@ -936,10 +1011,13 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 		if (outcome == TRIAL_COMPLETED) {
 			out->overlap = overlap_of(&st);
 			measure_foreign(&st);
+			measure_cpu_split(&st);
 		}
 	}
+	cpusplit_stop(&st.split);
 	int saved_errno = errno;
 	out->leftovers = sweep_leftovers(&st);
+	restore_runner_cpus(moved, &runner_cpus);
 	errno = saved_errno;
 	return outcome;
 }

@@ -11,7 +11,12 @@
  * once after it. Both are bound before either execs, and one that cannot bind stops the other
  * from running (it never execs alone); no fork copies the runner, and the runner is not woken
  * until both have exec'd. start_s is when the first went on to exec, which it reports.
- * The parent reaps with wait4 and keeps each child's rusage.
+ * The parent reaps with wait4 and keeps each child's rusage. While the trial runs the runner
+ * waits on the CPUs it may use that the trial's processes were not given (where there are any;
+ * its own mask is restored after the trial) and wakes without a signal only to read the CPU
+ * frequency once and at the time limit, so that it takes as little as it can from what it
+ * measures. For one process given several CPUs, its CPU time on each of them is measured too
+ * (runner/cpusplit.h).
  *
  * Signals: the caller blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for the whole run (see
  * trial_block_signals) and passes the mask it had before, which children restore before exec.
@@ -105,6 +110,13 @@ struct trial_result {
 	int leftovers;          /* processes still alive after the trial that had to be killed */
 	double foreign_s;       /* busy time of the trial's PUs not its processes'; NAN if unknown */
 	double steal_s;         /* steal time of the trial's PUs (virtual machines); NAN if unknown */
+	/* One process given a placement's CPUs (cpus/ncpus in its spec): its CPU time, with its
+	 * threads' and children's, on each of those CPUs, in the spec's order (runner/cpusplit.h);
+	 * cpu_split_n is 0 when not measured (copies, perf events not allowed, a trial that did
+	 * not complete). */
+	int cpu_split_n;
+	int cpu_split_cpu[TRIAL_MAX_PUS];
+	double cpu_split_s[TRIAL_MAX_PUS];
 };
 
 enum trial_outcome {

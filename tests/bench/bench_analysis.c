@@ -143,7 +143,7 @@ static int write_samples(const char *path, size_t rows)
 			}
 			q += sprintf(q, "1,%d,1408,", (int)(next(&s) & 3));
 			q = put_fixed(q, 0.9987, 4);
-			q += sprintf(q, ",2994,0.52,2026-11-30T22:00:00Z,0.000000,0.000000,0\n");
+			q += sprintf(q, ",2994,0.52,2026-11-30T22:00:00Z,0.000000,0.000000,0,\n");
 			if (written == 0 && fields_in(line) != SAMPLES_COLUMN_COUNT) {
 				/* A writer left behind by a new column would time 10^7 warnings. */
 				fprintf(stderr, "bench_analysis: the bench's rows have %zu fields, "

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# test_matrix_precision.sh — `smtbench matrix --precision PCT`: after the first 10 measured blocks
+# test_matrix_precision.sh — `smtbench matrix --precision PCT`: after the first 20 measured blocks
 # each block runs only the pairs not yet within the target and their victims' baselines; the run
 # stops when every pair is within it or at the budget, each cell's stop in meta.json and
 # report.json; SIGTERM and --resume continue the same allocation (replayed from samples.csv)
 # with no trial lost or run twice. Structure only: which cells reach a target on a noisy shared
-# VM is not asserted, except a ±50% target that 10 blocks of 0.02 s trials always meet.
+# VM is not asserted, except a ±50% target that 20 blocks of 0.02 s trials always meet.
 source "$(dirname "$0")/lib.sh"
 
 common=(--kernels nop,mul-latency --trial-time 0.02 --warmup-blocks 1 --placement non-sibling
@@ -17,7 +17,7 @@ import csv, json, sys
 d, target, complete = sys.argv[1], float(sys.argv[2]), sys.argv[3] == "1"
 meta = json.load(open(d + "/meta.json"))
 m = meta["matrix"]
-assert m["allocation"]["target_pct"] == target and m["allocation"]["from_block"] == 11, m["allocation"]
+assert m["allocation"]["target_pct"] == target and m["allocation"]["from_block"] == 21, m["allocation"]
 cells = [(c["victim"], c["aggressor"] or "") for c in m["cells"]]
 rows = list(csv.DictReader(open(d + "/samples.csv")))
 trials = {}
@@ -41,13 +41,13 @@ for blk in sorted(blocks):
     assert len(got) == len(set(got)), ("a cell twice in block", blk, got)
     if not complete and blk == max(blocks):
         pass  # the block SIGTERM cut short: its other cells run after the resume
-    elif blk < 11:
+    elif blk < 21:
         assert sorted(got) == sorted(cells), ("the first blocks run every cell", blk, got)
     else:
         for v, g in got:
             if g:
                 assert (v, "") in got, ("a pair without its victim's baseline", blk, v, g)
-    if blk >= 11:
+    if blk >= 21:
         if prev is not None:
             assert set(got) <= set(prev), ("a cell came back", blk, got, prev)
         prev = got
@@ -62,7 +62,7 @@ for c, rec in zip(cells, m["cells"]):
         continue
     if stop == "precision reached":
         assert rec["half_pct"] is not None and rec["half_pct"] <= 0.99 * target, rec
-        assert counts[c] >= 10, rec
+        assert counts[c] >= 20, rec
     elif stop == "budget":
         assert complete and (rec["half_pct"] is None or rec["half_pct"] > 0.99 * target), rec
     else:
@@ -76,16 +76,16 @@ print("blocks", len(blocks), "per cell", counts, "stop", reason, stops)
 EOF
 }
 
-# --- a target 10 blocks meet: the run stops there, every cell "precision reached" ---------------
+# --- a target 20 blocks meet: the run stops there, every cell "precision reached" ---------------
 check_status 0 "matrix --precision 50 runs" "$SMTBENCH" matrix "${common[@]}" --precision 50 \
 	--blocks 30 --out "$t_tmp/wide"
 check "the plan says the rule, the 6 cells and the budget" eval \
-	'contains "$t_out" "--precision 50: every cell in the first 10 measured blocks; then each block runs only the pairs whose 95% interval is wider than ±50%" && contains "$t_out" "within ±50%, or at the budget: 30 measured blocks (at most 180 trials"'
-check "meta.json: stopped with precision reached after the 10 first blocks, every cell's stop recorded" \
+	'contains "$t_out" "--precision 50: every cell in the first 20 measured blocks; then each block runs only the pairs whose 95% interval is wider than ±50%" && contains "$t_out" "within ±50%, or at the budget: 30 measured blocks (at most 180 trials"'
+check "meta.json: stopped with precision reached after the 20 first blocks, every cell's stop recorded" \
 	python3 -c '
 import json, sys; m = json.load(open(sys.argv[1]))
 assert m["stop_reason"] == "precision reached", m["stop_reason"]
-assert all(c["stop"] == "precision reached" and c["blocks"] == 10 for c in m["matrix"]["cells"]), m["matrix"]["cells"]' \
+assert all(c["stop"] == "precision reached" and c["blocks"] == 20 for c in m["matrix"]["cells"]), m["matrix"]["cells"]' \
 	"$t_tmp/wide/meta.json"
 check "samples.csv follows the rule" alloc_check "$t_tmp/wide" 50 1
 check "report.json: each cell's and baseline's stop" python3 -c '
@@ -93,7 +93,7 @@ import json, sys; r = json.load(open(sys.argv[1]))
 assert all(c["stop"] == "precision reached" for c in r["cells"]) and len(r["cells"]) == 4, r["cells"]
 assert all(b["stop"] == "precision reached" for b in r["baselines"]), r["baselines"]
 assert r["stop_reason"] == "precision reached"' "$t_tmp/wide/report.json"
-check "the summary counts the pairs within the target" contains "$t_out" "Precision ±50% (blocks by need from block 11 on, warm-up counted): 4 of 4 pairs within it, 0 stopped by the budget"
+check "the summary counts the pairs within the target" contains "$t_out" "Precision ±50% (blocks by need from block 21 on, warm-up counted): 4 of 4 pairs within it, 0 stopped by the budget"
 
 # A trial after the point where the rule stopped the run is not resumed: the replay of
 # samples.csv stops there too.
@@ -119,11 +119,11 @@ check_status 2 "--resume of a matrix with a trial after every cell reached the t
 check "…naming the line and why" contains "$t_err" "comes after every cell was within the precision target"
 
 # --- a target the budget may not meet; SIGTERM in the adaptive blocks; --resume ----------------
-plan=("${common[@]}" --precision 3 --blocks 16 --seed 3)
+plan=("${common[@]}" --precision 3 --blocks 26 --seed 3)
 "$SMTBENCH" matrix "${plan[@]}" --out "$t_tmp/int" >"$t_tmp/int.out" 2>"$t_tmp/int.err" &
 runner=$!
-for _ in $(seq 1200); do # past block 11's first trials: 11 blocks of 10 rows, and a few more
-	[[ -f $t_tmp/int/samples.csv ]] && (($(wc -l <"$t_tmp/int/samples.csv") > 125)) && break
+for _ in $(seq 2400); do # past block 21's first trials: 21 blocks of 10 rows, and a few more
+	[[ -f $t_tmp/int/samples.csv ]] && (($(wc -l <"$t_tmp/int/samples.csv") > 225)) && break
 	sleep 0.05
 done
 kill -TERM "$runner" 2>/dev/null

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# test_matrix_rope.sh — --rope PCT for a matrix (issue 20): with analyze --rope's meaning, a
-# cell can be "practically the same", the safe pairs' bound is the ROPE, `matrix --rope` records
+# test_matrix_rope.sh — --rope PCT for a matrix (issue 20): with analyze --rope's meaning (a
+# ratio from 1/(1+PCT/100) to 1+PCT/100), a cell can be "practically the same", the safe pairs'
+# bound is the ROPE (5% when none is given, which judges the cells too: a listed cell is never
+# "not enough data to say"), the safe list states its joint probability, `matrix --rope` records
 # it in meta.json (matrix.rope_pct) and `report DIR` uses it unless `report --rope` replaces it;
 # report --rope also works on a run's folder; bad values are exit 2 with nothing written. The
 # verdicts are checked on SYNTHETIC matrices (tests/e2e/matrix_synth.py: known slowdowns); one
@@ -22,12 +24,24 @@ m=$t_tmp/m
 synth "$m" n1 --ratio nop:nop=1.8 --ratio nop:mul-latency=1.02 --blocks 12 --seed 3
 
 check_status 0 "report of a matrix without a ROPE" "$SMTBENCH" report "$m"
-check "no cell is 'practically the same' without a ROPE (the verdict needs one)" \
-	eval '! grep -q "practically the same" "$m/report.json"'
-check "report.json's rope_pct is null and the safe bound 5%" python3 -c '
+got=$(cells "$m/report.json")
+check "without --rope the default ROPE of 5% judges the cells: 1x and 1.02x practically the same and safe, 1.8x slower: $(echo $got)" \
+	eval '[[ $got == *"nop:nop=slower,False"* && $got == *"nop:mul-latency=practically the same,True"* \
+	   && $got == *"mul-latency:mul-latency=practically the same,True"* ]]'
+check "... the terminal says which ROPE and its rule" contains "$t_out" \
+	"With the default ROPE of 5% (no --rope given): a cell is practically the same when P(within 0.952–1.05×) >= 0.95"
+check "report.json's rope_pct is 5, rope_default true, the safe bound 5%, the safe list's probability stated" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["rope_pct"] is None and d["safe_slowdown_pct"] == 5, (d["rope_pct"], d["safe_slowdown_pct"])' "$m/report.json"
+assert d["rope_pct"] == 5 and d["rope_default"] is True and d["safe_slowdown_pct"] == 5, (d["rope_pct"], d["safe_slowdown_pct"])
+s = d["safe_list"]
+assert s["target"] == 0.95 and s["probability"] >= 0.95 and s["pairs_considered"] == 3, s
+assert [p["kernels"] for p in s["pairs"]] == d["safe_pairs"], (s["pairs"], d["safe_pairs"])
+assert abs(s["probability"] - __import__("math").prod(p["probability"] for p in s["pairs"])) < 1e-12, s
+assert "every listed pair at once" in s["covers"] and "every listed pair at once with probability" in d["answer"], (s, d["answer"])
+for c in d["cells"]:
+    assert not c["safe"] or c["verdict"] in ("practically the same", "faster"), c
+    assert (c["p_safe"] is None) == (c["verdict"] not in ("practically the same", "faster")), c' "$m/report.json"
 
 check_status 0 "report --rope 5 of the same matrix" "$SMTBENCH" report "$m" --rope 5
 got=$(cells "$m/report.json")
@@ -36,7 +50,7 @@ check "with --rope 5 the cells at 1x and 1.02x are 'practically the same', 1.8x 
 	   && $got == *"mul-latency:nop=practically the same,True"* \
 	   && $got == *"mul-latency:mul-latency=practically the same,True"* ]]'
 check "the terminal says the rule of the ROPE" contains "$t_out" \
-	"With --rope 5: a cell is practically the same when P(within ±5%) >= 0.95"
+	"With --rope 5: a cell is practically the same when P(within 0.952–1.05×) >= 0.95"
 check "... the matrix marks mul-latency's two cells '=' and nop beside nop '+'" python3 -c '
 import re, sys
 rows = [l.split() for l in sys.argv[1].splitlines()
@@ -58,7 +72,7 @@ check "report.md and report.html state the ROPE's rule" eval \
 # The safe bound follows the ROPE: at ±1% the 1.02x cell is no longer safe.
 check_status 0 "report --rope 1" "$SMTBENCH" report "$m" --rope 1
 check "with --rope 1 the answer's bound is 1% and nop + mul-latency is not safe" eval \
-	'contains "$t_out" "slowdown under 1% with 95% probability both ways: mul-latency + mul-latency;"'
+	'contains "$t_out" "each kernel slowed by at most 1% beside the other, every listed pair at once with probability" && contains "$t_out" "(at least 0.95): mul-latency + mul-latency;"'
 
 # matrix --rope is recorded in meta.json; report uses it, report --rope replaces it.
 r=$t_tmp/recorded
@@ -73,8 +87,8 @@ m = json.load(open(sys.argv[1])); m["matrix"]["rope_pct"] = "ten"
 json.dump(m, open(sys.argv[1], "w"))
 EOF
 check_status 0 "a meta.json whose rope_pct is not a number" "$SMTBENCH" report "$r"
-check "... is not used, and the warning names the key and what to do" eval \
-	'contains "$t_out" "meta.json'"'"'s matrix.rope_pct is not a percentage above 0 and below 100: not used (give smtbench report --rope PCT)" && ! contains "$t_out" "With --rope"'
+check "... is not used (the default ROPE is), and the warning names the key and what to do" eval \
+	'contains "$t_out" "meta.json'"'"'s matrix.rope_pct is not a percentage above 0 and below 100: not used (give smtbench report --rope PCT)" && ! contains "$t_out" "With --rope" && contains "$t_out" "With the default ROPE of 5%"'
 
 # Bad values: exit 2, naming --rope, nothing written.
 for bad in 0 100 -3 abc "" 5x nan; do

@@ -3,7 +3,8 @@
 # its placement's CPUs (read back from inside the workload, with SMTBENCH_CPUS and
 # SMTBENCH_PLACEMENT, which copies get too), one samples.csv row per trial, meta.json's
 # settings.one_process and metric, analyze's default metric per folder, the reports naming the
-# metric, what run guarantees (time limit, leftovers, --resume), the refusals, and the two-thread
+# metric, what run guarantees (time limit, leftovers, --resume), the refusals, per_cpu_s (a
+# process that stayed on one of its CPUs is named, one that used both is not), and the two-thread
 # kernel nop-2t: its wall time per CPU second on one PU (same-pu) about twice that on two cores.
 source "$(dirname "$0")/lib.sh"
 
@@ -240,6 +241,69 @@ sys.exit(not (analysis["metric"] == "wall" and c["design"] == "paired"
               and c["blocks_paired"] == p["blocks"]
               and abs(p["ci"][0] - lo) <= 0.005 * (hi - lo) and abs(p["ci"][1] - hi) <= 0.005 * (hi - lo)))
 EOF
+
+# --- per_cpu_s: the process's CPU time on each of its CPUs ------------------------------------
+# A two-thread workload that pins its own threads (tests/e2e/pinned_threads.c): both to the
+# first of its CPUs (together), or one to each (apart), the main thread only waiting with the
+# affinity it was given. Together, non-sibling's process ran on one of its two CPUs in every
+# trial, and the report must say so; apart, it used both, and the report must not. The numbers
+# are where the threads were told to run, not timings: 300M iterations a thread (0.1-0.3 s of
+# CPU) leave the few ms the process spends starting, on either CPU, far under the 10% rule.
+pinned=$t_tmp/pinned_threads
+# per_cpu_s names each of the placement's CPUs in meta.json's order, and together they are the
+# process's CPU time (both come from the scheduler's clock: within 5% and 5 ms).
+per_cpu_as_planned() {
+	python3 - "$1" <<'EOF'
+import csv, json, sys
+d = sys.argv[1]
+pus = {p["name"]: p["pus"] for p in json.load(open(d + "/meta.json"))["placements"]}
+bad = []
+for r in csv.DictReader(open(d + "/samples.csv")):
+    items = [x.split(":") for x in r["per_cpu_s"].split(";")]
+    cpus, secs = [int(c) for c, _ in items], [float(s) for _, s in items]
+    want = list(dict.fromkeys(pus[r["placement"]]))
+    cpu = float(r["utime_s"]) + float(r["stime_s"])
+    if cpus != want or abs(sum(secs) - cpu) > 0.05 * cpu + 0.005:
+        bad.append(f"trial {r['trial']} {r['placement']}: per_cpu_s {r['per_cpu_s']}, CPUs "
+                   f"{want}, utime+stime {cpu:.6f}")
+print("; ".join(bad) or "ok")
+EOF
+}
+per_cpu_checks() {
+	local mode=$1 dir=$t_tmp/pinned-$1 summary least
+	check_status 0 "run --one-process of two threads pinned $mode" "$SMTBENCH" run --one-process \
+		--placements non-sibling,solo --blocks 2 --warmup-blocks 0 --progress none --out "$dir" \
+		-- "$pinned" "$mode" 300000000
+	summary=$t_out
+	if grep -q "(per_cpu_s): not measured here" <<<"$summary"; then
+		skip "per_cpu_s with threads $mode: $(grep -o 'not measured here.*' <<<"$summary")"
+		return
+	fi
+	check "…its plan says each trial records the process's CPU time on each of its CPUs" \
+		contains "$summary" "per trial, the process's CPU time on each of its CPUs (samples.csv's per_cpu_s)"
+	check "…per_cpu_s names the placement's CPUs in order and sums to utime_s + stime_s" \
+		test "$(per_cpu_as_planned "$dir")" = ok
+	least=$(csv "$dir" 'min(min(float(x.split(":")[1]) for x in r["per_cpu_s"].split(";")) / (float(r["utime_s"]) + float(r["stime_s"])) for r in rows if r["placement"] == "non-sibling")')
+	if [[ $mode == together ]]; then
+		check "…non-sibling's process ran on one of its CPUs: the other had $least of its CPU time, under 0.1" \
+			python3 -c "import sys; sys.exit(not $least < 0.1)"
+		check "…the summary names the trials: 'In 2 of 2 non-sibling trials the process ran on one of its two CPUs'" \
+			contains "$summary" "In 2 of 2 non-sibling trials the process ran on one of its two CPUs"
+		check "…so do report.json's warnings" \
+			test "$(json "$dir/report.json" 'sum("In 2 of 2 non-sibling trials the process ran on one of its two CPUs" in w for w in d["warnings"])')" = 1
+	else
+		check "…non-sibling's process used both CPUs: the least-used had $least of its CPU time, at least 0.25" \
+			python3 -c "import sys; sys.exit(not $least >= 0.25)"
+		check "…and neither the summary nor report.md says it ran on one CPU" \
+			bash -c '! grep -q "ran on one of its" "$1/report.md" && ! grep -q "ran on one of its" <<<"$2"' _ "$dir" "$summary"
+	fi
+}
+if "${CC:-cc}" -O1 -pthread -o "$pinned" "$SMTBENCH_ROOT/tests/e2e/pinned_threads.c" 2>"$t_tmp/cc.err"; then
+	per_cpu_checks together
+	per_cpu_checks apart
+else
+	skip "per_cpu_s: the pinned-thread workload does not compile with ${CC:-cc}: $(head -c 300 "$t_tmp/cc.err")"
+fi
 
 # --- the two-thread kernel: one PU takes about twice two cores --------------------------------
 # Its two threads take turns on same-pu's one CPU and run side by side on non-sibling's two, so

@@ -53,9 +53,9 @@ want_rows=$((4 * (1 + 2)))
 check "samples.csv has $want_rows rows (4 blocks x processes per placement)" \
 	test "$(($(wc -l <"$r1/samples.csv") - 1))" -eq "$want_rows"
 check "samples.csv header is the documented contract" \
-	grep -qx 'trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,started_utc,foreign_s,steal_s,leftovers' "$r1/samples.csv"
-check "every row has 26 fields" \
-	test "$(awk -F, 'NF != 26' "$r1/samples.csv" | wc -l)" -eq 0
+	grep -qx 'trial,block,warmup,placement,proc,role,pu,workload,status,exit_code,signal,utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,loadavg_1m,started_utc,foreign_s,steal_s,leftovers,per_cpu_s' "$r1/samples.csv"
+check "every row has 27 fields" \
+	test "$(awk -F, 'NF != 27' "$r1/samples.csv" | wc -l)" -eq 0
 check "every process exited ok" test "$(col "$r1" status | sort -u)" = ok
 check "warm-up flags: the first block only" \
 	test "$(tail -n +2 "$r1/samples.csv" | awk -F, '$3 == 1 && $2 != 0 || $3 == 0 && $2 == 0' | wc -l)" -eq 0
@@ -111,7 +111,7 @@ check "SIGINT: the runner exits with 130 (got $rc)" test "$rc" -eq 130
 check "SIGINT: the message says how to resume" grep -q -- "--resume $t_tmp/int" "$t_tmp/int.err"
 check "SIGINT: no kernel process is left behind" test -z "$(kernel_processes)"
 check "SIGINT: samples.csv is valid (every line complete)" \
-	test "$(awk -F, 'NF != 26' "$t_tmp/int/samples.csv" | wc -l)" -eq 0
+	test "$(awk -F, 'NF != 27' "$t_tmp/int/samples.csv" | wc -l)" -eq 0
 check "SIGINT: meta.json says interrupted" grep -q '"status": "interrupted"' "$t_tmp/int/meta.json"
 stored=$(($(wc -l <"$t_tmp/int/samples.csv") - 1))
 total=$(($(wc -l <"$t_tmp/full/samples.csv") - 1))
@@ -207,7 +207,7 @@ check_status 2 "--resume of a folder another run is writing is refused" \
 check "…saying another run is writing it" contains "$t_err" "another smtbench run"
 kill -INT "$runner"; wait "$runner"
 check "…and the first run's rows are intact (every line complete)" \
-	test "$(awk -F, 'NF != 26' "$t_tmp/locked/samples.csv" | wc -l)" -eq 0
+	test "$(awk -F, 'NF != 27' "$t_tmp/locked/samples.csv" | wc -l)" -eq 0
 
 mkdir -p "$t_tmp/exists"
 check_status 2 "an existing output folder is refused" "$SMTBENCH" run --trials 1 --out "$t_tmp/exists"

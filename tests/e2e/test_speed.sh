@@ -61,14 +61,14 @@ check "duration: stop_reason \"duration\"" test "$(meta "$t_tmp/dur" "m['stop_re
 check "…and the report says why it stopped" grep -q "Stopped: duration" "$t_tmp/dur/report.md"
 
 # --precision 50 is met by any two placements of one machine at the first chance: the run stops
-# after exactly the minimum of 10 measured blocks, long before its 200.
+# after exactly the minimum of 20 measured blocks, long before its 200.
 check_status 0 "--precision 50 with --trials 200" \
 	"$SMTBENCH" run --placements non-sibling,solo --precision 50 --trials 200 "${short[@]}" \
 	--out "$t_tmp/prec"
 check "precision: stop_reason \"precision reached\"" \
 	test "$(meta "$t_tmp/prec" "m['stop_reason']")" = "precision reached"
-check "…after exactly 10 measured blocks (the minimum), not before ($(rows "$t_tmp/prec") rows)" \
-	test "$(meta "$t_tmp/prec" "m['trials_done']")" = 20
+check "…after exactly 20 measured blocks (the minimum), not before ($(rows "$t_tmp/prec") rows)" \
+	test "$(meta "$t_tmp/prec" "m['trials_done']")" = 40
 check "…the terminal summary and report.json say so" \
 	contains "$t_out" "Stopped: precision reached" -a \
 	"$(python3 -c "import json; print(json.load(open('$t_tmp/prec/report.json'))['stop_reason'])")" \

@@ -359,7 +359,8 @@ static void rope_rule(void)
 	char *text = text_of(wide);
 	char want[200];
 	snprintf(want, sizeof want, "With --rope 2 %%, 'slower' needs P(A more than 2 %% slower) "
-	         ">= 0.975; here it is %.2f, and P(within ±2 %%) = %.2f", w->p_rope_above, w->p_rope);
+	         ">= 0.975; here it is %.2f, and P(within 0.98–1.02×) = %.2f", w->p_rope_above,
+	         w->p_rope);
 	CHECK(strstr(text, want) != NULL, "±2 %%: the text states the rule and its numbers: %s", want);
 	snprintf(want, sizeof want, "P(A slower) = %.2f", w->p_a_gt_b);
 	CHECK(!strstr(text, want) && !strstr(text, "at least 0.975 either way"),

@@ -26,12 +26,13 @@ static void write_csv(const char *dir, const char *header, const char *rows)
 	}
 }
 
-/* One solo row of the full schema: trial, wall_s, foreign_s, steal_s, leftovers. */
+/* One solo row of the full schema: trial, wall_s, foreign_s, steal_s, leftovers (per_cpu_s
+ * empty: copies). */
 static void solo_row(char *buf, size_t size, int trial, double utime, const char *wall,
                      const char *foreign, const char *steal, const char *leftovers)
 {
 	snprintf(buf, size, "%d,%d,0,solo,0,a,0,nop,ok,0,,%.3f,0,%s,0,1,0,0,0,1,,,"
-	         "2026-01-01T00:00:00Z,%s,%s,%s\n", trial, trial, utime, wall, foreign, steal,
+	         "2026-01-01T00:00:00Z,%s,%s,%s,\n", trial, trial, utime, wall, foreign, steal,
 	         leftovers);
 }
 

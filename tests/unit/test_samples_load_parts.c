@@ -70,7 +70,7 @@ static void row(FILE *f, long trial, int warmup, const char *placement, int proc
                 int pad)
 {
 	fprintf(f, "%ld,%ld,%d,%s,%d,%s,%d,%s,%s,0,,%.6f,0.000100,%.6f,0,1,1,0,1408,0.9%d,%.3f,0.5,"
-	        "2026-12-01T00:00:00Z%.*s,%s,0.000000,%d\n", trial, trial / 3, warmup, placement,
+	        "2026-12-01T00:00:00Z%.*s,%s,0.000000,%d,\n", trial, trial / 3, warmup, placement,
 	        proc, role, 2 * proc, role[0] == 'a' ? "nop" : "spin", status, utime,
 	        utime * (trial % 11 == 4 ? 3.0 : 1.0) + 0.0004, (int)(trial % 10),
 	        2900.1 + 0.7 * (double)((trial * 37) % 13) + 0.001 * (double)trial, /* sums round */
@@ -112,11 +112,11 @@ static void write_file(const char *path, int pad, bool sorted)
 			break;
 		}
 		case 35: /* a CRLF line end (a good row), and a '\r' within a line (cut there) */
-			fputs("135,1,0,solo,0,a,0,nop,ok,0,,0.3,0,,,,,,,,,,,,,\r\n", f);
-			fputs("136,1,0,solo,0,a,0,nop,ok,0,,0.3\r,0,,,,,,,,,,,,,\n", f);
+			fputs("135,1,0,solo,0,a,0,nop,ok,0,,0.3,0,,,,,,,,,,,,,,\r\n", f);
+			fputs("136,1,0,solo,0,a,0,nop,ok,0,,0.3\r,0,,,,,,,,,,,,,,\n", f);
 			break;
-		case 45: fputs("x45,1,0,solo,0,a,0,nop,ok,0,,0.3,0,,,,,,,,,,,,,\n", f); break;
-		case 52: fputs("52,1,0,solo,0,a,0,nop,ok,0,,abc,0,,,,,,,,,,,,,\n", f); break;
+		case 45: fputs("x45,1,0,solo,0,a,0,nop,ok,0,,0.3,0,,,,,,,,,,,,,,\n", f); break;
+		case 52: fputs("52,1,0,solo,0,a,0,nop,ok,0,,abc,0,,,,,,,,,,,,,,\n", f); break;
 		default: break;
 		}
 	}
@@ -199,8 +199,8 @@ static void tiny_files(void)
 	snprintf(path, sizeof path, "%s/samples.csv", dir);
 	mkdir(dir, 0777);
 	static const char *const bodies[] = {
-		"", "\n", "0,0,0,solo,0,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0\n",
-		"0,0,0,solo,0,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0",
+		"", "\n", "0,0,0,solo,0,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0,\n",
+		"0,0,0,solo,0,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0,",
 	};
 	int differ = 0;
 	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
@@ -224,7 +224,7 @@ static void too_many_placements(void)
 		return;
 	fprintf(f, "%s\n", SAMPLES_CSV_HEADER);
 	for (int t = 0; t < 5000; t++)
-		fprintf(f, "%d,0,0,place-%d,0,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0\n", t, t);
+		fprintf(f, "%d,0,0,place-%d,0,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0,\n", t, t);
 	fclose(f);
 	for (size_t parts = 1; parts <= 7; parts++) {
 		char err[512] = "";
@@ -247,7 +247,7 @@ static void unknown_names_and_procs(void)
 		return;
 	fprintf(f, "%s\n", SAMPLES_CSV_HEADER);
 	for (int t = 0; t < 8; t++)
-		fprintf(f, "%d,0,0,%s,%d,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0\n", t,
+		fprintf(f, "%d,0,0,%s,%d,a,0,nop,ok,0,,0.25,0,0.25,0,0,0,0,0,1,0,0,x,0,0,0,\n", t,
 		        t == 3 || t == 6 ? "evil-place" : "solo", t == 5 ? 7 : 0);
 	fclose(f);
 	char err[512];
