@@ -181,6 +181,31 @@ void usage_exit(const char *command, const char *fmt, ...)
 	text_errx(EXIT_USAGE, "%s (see 'smtbench %s --help')", message, command);
 }
 
+/*
+ * The command's synopsis from its " -- " on, when word is one of the words written there (run's
+ * --beside): such a word belongs after the command the user runs, not among the options. Into
+ * form, the brackets left open by the cut line closed away; false if word is not there.
+ */
+static bool form_after_dashes(const char *command, const char *word, char *form, size_t size)
+{
+	const struct subcommand *c = subcommand_find(command);
+	const char *dashes = c ? strstr(c->synopsis, " -- ") : NULL;
+	if (!dashes)
+		return false;
+	size_t len = strcspn(dashes + 1, "\n"), wlen = strlen(word);
+	bool found = false;
+	for (const char *p = dashes + 1; p < dashes + 1 + len && !found; p++)
+		found = !strncmp(p, word, wlen) && p[-1] != '-' && !isalnum((unsigned char)p[wlen])
+		        && p[wlen] != '-';
+	int open = 0;
+	for (size_t i = 0; i < len; i++)
+		open += dashes[1 + i] == '[' ? 1 : dashes[1 + i] == ']' ? -1 : 0;
+	while (open < 0 && len > 0 && dashes[len] == ']') /* the last of the line */
+		len--, open++;
+	snprintf(form, size, "%.*s", (int)len, dashes + 1);
+	return found;
+}
+
 /* One line for an option getopt_long refused (c is '?' or ':'), with a suggestion; exits 2. */
 static void option_failure(const char *command, int c, const struct option *options,
                            char *const *argv)
@@ -209,8 +234,13 @@ static void option_failure(const char *command, int c, const struct option *opti
 	const struct option *meant = exact ? exact : begun == 1 ? first : NULL;
 	if (meant && meant->has_arg == no_argument && strchr(given, '='))
 		usage_exit(command, "option '--%s' takes no value", meant->name);
-	char suggestion[256];
+	char suggestion[256], form[256];
 	suggest_names(word, names, count, "--", suggestion, sizeof suggestion);
+	if (!strchr(given, '=') && form_after_dashes(command, given, form, sizeof form))
+		usage_exit(command, "'%s' goes after the command to run, not among the options: "
+		           "smtbench %s [OPTION ...] %s%s%s%s", given, command, form,
+		           *suggestion ? " (an option instead: " : "", suggestion,
+		           *suggestion ? ")" : "");
 	if (!*suggestion)
 		usage_exit(command, "unknown option '%s'", given);
 	usage_exit(command, "%s option '%s'; did you mean %s?", begun > 1 ? "ambiguous" : "unknown",
