@@ -96,9 +96,10 @@ static void take_kernel_names(struct experiment *e, const char *list)
 	char *copy = xstrdup(list), *save = NULL;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		const struct kernel *k = kernel_find(name);
+		char message[512];
 		if (!k)
-			usage_exit("matrix", "--kernels: unknown kernel '%s'; smtbench run --list-kernels "
-			           "lists them", name);
+			usage_exit("matrix", "--kernels: %s", kernel_unknown_message(name, message,
+			                                                             sizeof message));
 		for (int i = 0; i < e->nworkloads; i++)
 			if (!strcmp(e->workloads[i].name, name))
 				usage_exit("matrix", "--kernels: '%s' is named twice", name);

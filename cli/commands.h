@@ -144,10 +144,4 @@ int cli_choice(const char *command, const char *const *words);
  * number above 0 and below 100. Otherwise one line naming command's --rope, and exit 2. */
 double cli_rope_pct(const char *command, const char *text);
 
-/* The names closest to word, each after prefix, as "--a, --b or --c" into out ("" if none is
- * close): those that word begins (an ambiguous abbreviation), else those one or two edits away
- * (a typo). For options and for commands alike. */
-void suggest_names(const char *word, const char *const *names, size_t count, const char *prefix,
-                   char *out, size_t out_size);
-
 #endif

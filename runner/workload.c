@@ -144,9 +144,9 @@ static void set_kernel(struct workload *w, const char *name, unsigned long iters
 
 void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
 {
+	char message[512];
 	if (!kernel_find(name))
-		text_errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists "
-		          "them", name);
+		text_errx(EXIT_USAGE, "%s", kernel_unknown_message(name, message, sizeof message));
 	char err[ERR_LEN];
 	char *path = kernel_path(name, err, sizeof err);
 	if (!path)

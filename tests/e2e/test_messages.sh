@@ -28,4 +28,25 @@ check "…says the same" contains "$t_err" "no shell splits it here"
 check_status 2 "a command that is simply not there" "$SMTBENCH" run --out "$t_tmp/one-word" -- no-such-command-here
 check "…gets no word about blanks" eval '! contains "$t_err" blanks'
 
+# A mistyped placement or kernel gets the nearest names (one function for both: text_suggest).
+check_status 2 "run --placements sibbling is refused" "$SMTBENCH" run --placements sibbling --out "$t_tmp/typo"
+check "…with a did-you-mean and the list" \
+	contains "$t_err" "unknown placement 'sibbling'; did you mean sibling? (the placements are solo, same-pu, sibling, non-sibling and cross-package)"
+check_status 2 "run --placements solo,nonsibling" "$SMTBENCH" run --placements solo,nonsibling --out "$t_tmp/typo"
+check "…suggests non-sibling" contains "$t_err" "unknown placement 'nonsibling'; did you mean non-sibling?"
+check_status 2 "a placement far from every name" "$SMTBENCH" run --placements sideways --out "$t_tmp/typo"
+check "…gets the list and no guess" \
+	eval 'contains "$t_err" "the placements are solo" && ! contains "$t_err" "did you mean"'
+check_status 2 "matrix --placement sibbling" "$SMTBENCH" matrix --placement sibbling --out "$t_tmp/typo"
+check "…suggests sibling" contains "$t_err" "'sibbling': did you mean sibling? (use sibling, non-sibling or same-pu)"
+check_status 2 "run --kernel nopp" "$SMTBENCH" run --kernel nopp --out "$t_tmp/typo"
+check "…suggests nop" contains "$t_err" "unknown kernel 'nopp'; did you mean nop? (\`smtbench run --list-kernels\` lists them)"
+check_status 2 "run --beside-kernel mul-latncy" "$SMTBENCH" run --beside-kernel mul-latncy --out "$t_tmp/typo"
+check "…suggests mul-latency" contains "$t_err" "unknown kernel 'mul-latncy'; did you mean mul-latency?"
+check_status 2 "matrix --kernels nop,mem-chace" "$SMTBENCH" matrix --kernels nop,mem-chace --out "$t_tmp/typo"
+check "…suggests mem-chase" contains "$t_err" "--kernels: unknown kernel 'mem-chace'; did you mean mem-chase?"
+check_status 2 "run --kernel mul (the start of two kernels' names)" "$SMTBENCH" run --kernel mul --out "$t_tmp/typo"
+check "…suggests both" contains "$t_err" "did you mean mul-latency or mul-throughput?"
+check "nothing was written by any of them" test ! -e "$t_tmp/typo"
+
 done_testing
