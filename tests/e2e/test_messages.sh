@@ -49,4 +49,37 @@ check_status 2 "run --kernel mul (the start of two kernels' names)" "$SMTBENCH" 
 check "…suggests both" contains "$t_err" "did you mean mul-latency or mul-throughput?"
 check "nothing was written by any of them" test ! -e "$t_tmp/typo"
 
+# Ctrl-C while a kernel is calibrated (before the results folder is made): said, and nothing written.
+# A kernel of the runner's with a count other than the preflight's 1, while its folder does not
+# exist yet: calibration under way (its runs last about 0.1 s each; pgrep is quick enough).
+calibrating() { # calibrating RUNNER_PID DIR
+	[[ ! -e $2 ]] && pgrep -a -P "$1" | grep -Eq '^[0-9]+ [a-z0-9-]+ ([02-9]|1[0-9])[0-9]*$'
+}
+# A background job ignores SIGINT; env gives it the default action a foreground Ctrl-C meets.
+interrupt_calibration() { # interrupt_calibration DIR COMMAND...: its exit status, or 255
+	local dir=$1; shift
+	env --default-signal=INT "$SMTBENCH" "$@" --out "$dir" >"$t_tmp/cal.out" 2>"$t_tmp/cal.err" &
+	local runner=$! seen=0
+	for _ in $(seq 2000); do # 20 s at most
+		calibrating "$runner" "$dir" && { seen=1; break; }
+		kill -0 "$runner" 2>/dev/null || break
+		sleep 0.01
+	done
+	((seen)) && kill -INT "$runner"
+	wait "$runner"; local rc=$?
+	((seen)) && return "$rc"
+	kill -TERM "$runner" 2>/dev/null; wait "$runner" 2>/dev/null
+	return 255
+}
+interrupt_calibration "$t_tmp/cal-matrix" matrix --placement same-pu --kernels nop,mul-latency,pause --blocks 1
+rc=$?
+if ((rc == 255)); then
+	skip "matrix's calibration was not caught under way within 20 s (too quick here to interrupt)"
+else
+	check "Ctrl-C during matrix's calibration exits 130 (got $rc)" test "$rc" = 130
+	check "…saying what it interrupted and that nothing was written" \
+		grep -q "interrupted by SIGINT while calibrating kernel [a-z-]* on CPU [0-9]*, before the run began: nothing was written (no results folder was made)" "$t_tmp/cal.err"
+	check "…and nothing was" test ! -e "$t_tmp/cal-matrix"
+fi
+
 done_testing
