@@ -47,8 +47,8 @@ const struct cli_option matrix_options[] = {
 	  " measured blocks of every cell, each block runs only the pairs whose 95% interval is not "
 	  "yet within ±PCT%, with their baselines, until all are or the budget ends (--blocks, at "
 	  "most " STR(PRECISION_DEFAULT_MAX_BLOCKS) " by default, or --duration)" },
-	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, "region of practical equivalence, ±PCT%, as "
-	  "analyze --rope, for the reports' verdicts and safe pairs; recorded, it changes no trial" },
+	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, CLI_ROPE_HELP ", as analyze "
+	  "--rope, for the reports' verdicts and safe pairs; recorded, it changes no trial" },
 	{ "warmup-blocks", 'w', OPT_WARMUP, CLI_WORD, "N", NULL, "warm-up blocks, stored, never "
 	  "analysed (default " STR(MATRIX_DEFAULT_WARMUP) ")" },
 	{ "trial-time", 0, OPT_TRIAL_TIME, CLI_WORD, "S", NULL, "each kernel calibrated alone on "

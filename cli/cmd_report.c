@@ -26,8 +26,8 @@ const struct cli_option report_options[] = {
 	  "missing; its parent must exist): for a read-only results folder, or to keep it as it is" },
 	{ "exclude-contaminated", 0, OPT_EXCLUDE_CONTAMINATED, CLI_FLAG, NULL, NULL, "leave out the "
 	  "trials that shared their CPUs, as analyze does; every report says how many" },
-	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, "region of practical equivalence, ±PCT%, as "
-	  "analyze --rope; a matrix's folder uses the --rope it was run with unless one is given" },
+	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, CLI_ROPE_HELP ", as analyze "
+	  "--rope; a matrix's folder uses the --rope it was run with unless one is given" },
 	{ 0 },
 };
 

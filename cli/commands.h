@@ -140,8 +140,12 @@ double cli_duration(const char *command, double max_s);
 int cli_choice(const char *command, const char *const *words);
 
 /* --rope PCT, one definition for analyze, report and matrix: the region of practical
- * equivalence, ±PCT % (analysis.h's enum analysis_verdict says what it decides): a whole-string
- * number above 0 and below 100. Otherwise one line naming command's --rope, and exit 2. */
+ * equivalence, a ratio between 1/(1+PCT/100) and 1+PCT/100, symmetric in log (analysis.h's enum
+ * analysis_verdict says what it decides): a whole-string number above 0 and below 100.
+ * Otherwise one line naming command's --rope, and exit 2. CLI_ROPE_HELP is what each command's
+ * --rope row says first (--help, the man page, the completions). */
+#define CLI_ROPE_HELP "region of practical equivalence: a ratio between 1/(1+PCT/100) and " \
+	"1+PCT/100, symmetric in log"
 double cli_rope_pct(const char *command, const char *text);
 
 #endif

@@ -82,4 +82,14 @@ else
 	check "…and nothing was" test ! -e "$t_tmp/cal-matrix"
 fi
 
+# --rope's help, from the one definition (CLI_ROPE_HELP): the ROPE is a ratio between
+# 1/(1+PCT/100) and 1+PCT/100, symmetric in log, not ±PCT% of the ratio.
+for command in analyze matrix report; do
+	rope=$("$SMTBENCH" "$command" --help | sed -n '/^ *--rope PCT/,/^ *--[a-z]/p' | tr -s ' \n' ' ')
+	check "$command --help says what --rope means now" contains "$rope" "a ratio between 1/(1+PCT/100) and 1+PCT/100, symmetric in log"
+	check "…and no longer ±PCT%" eval '! contains "$rope" "±PCT%"'
+done
+check "the man page says it for each of them" \
+	test "$(grep -c '^Region of practical equivalence: a ratio between 1/(1+PCT/100) and 1+PCT/100, symmetric in log' "$SMTBENCH_ROOT/cli/smtbench.1")" = 3
+
 done_testing
