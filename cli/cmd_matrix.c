@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/run_shared.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "report/matrix.h"
 #include "runner/kernels.h"
@@ -222,6 +223,8 @@ static void settle_matrix_settings(struct experiment *e, const struct matrix_opt
 	struct stat st;
 	if (e->out_dir && lstat(e->out_dir, &st) == 0)
 		run_refuse_existing_out("matrix", e->out_dir);
+	if (e->out_dir && fileio_check_parent(e->out_dir, err, sizeof err) != 0)
+		usage_exit("matrix", "--out %s: %s", e->out_dir, err);
 }
 
 /* The placement's pair and solo's on this machine (exit 3 when it cannot give them), the

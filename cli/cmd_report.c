@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "analysis/analysis.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "report/matrix.h"
 #include "report/report.h"
@@ -57,6 +58,9 @@ static void prepare_out_dir(const char *out_dir)
 			usage_exit("report", "--out %s: not a folder; give a folder for the reports", out_dir);
 		return;
 	}
+	char err[ERR_LEN];
+	if (errno == ENOENT && fileio_check_parent(out_dir, err, sizeof err) != 0)
+		usage_exit("report", "--out %s: %s", out_dir, err);
 	if (errno != ENOENT || mkdir(out_dir, 0777) != 0)
 		usage_exit("report", "--out %s: cannot make this folder: %s", out_dir, strerror(errno));
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli/run_shared.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
@@ -347,6 +348,8 @@ static int new_run(struct experiment *e, const struct run_options *o)
 	struct stat out_st;
 	if (e->out_dir && lstat(e->out_dir, &out_st) == 0)
 		run_refuse_existing_out("run", e->out_dir);
+	if (e->out_dir && fileio_check_parent(e->out_dir, err, sizeof err) != 0)
+		usage_exit("run", "--out %s: %s", e->out_dir, err);
 	struct topo_info info;
 	topo_get_info(topo, &info);
 	launch_choose_pairs(e, topo, wanted);

@@ -92,4 +92,21 @@ done
 check "the man page says it for each of them" \
 	test "$(grep -c '^Region of practical equivalence: a ratio between 1/(1+PCT/100) and 1+PCT/100, symmetric in log' "$SMTBENCH_ROOT/cli/smtbench.1")" = 3
 
+# --out whose parent is missing: refused by run, matrix and report alike (one check), naming the
+# parent and what to do, before anything is written; none of them makes parents.
+for command in run matrix; do
+	check_status 2 "$command --out with a missing parent is refused" \
+		"$SMTBENCH" "$command" --placement"$([[ $command == run ]] && echo s)" same-pu --out "$t_tmp/no-such/deeper/x"
+	check "…naming the parent and mkdir -p" contains "$t_err" \
+		"--out $t_tmp/no-such/deeper/x: the folder $t_tmp/no-such/deeper, where $t_tmp/no-such/deeper/x would go, does not exist; make it first (mkdir -p $t_tmp/no-such/deeper) or choose another"
+	check "…and makes nothing" test ! -e "$t_tmp/no-such"
+done
+check_status 2 "report --out with a missing parent is refused the same way" \
+	"$SMTBENCH" report "$SMTBENCH_FIXTURES/folders/run" --out "$t_tmp/no-such/x"
+check "…in the same words" contains "$t_err" \
+	"--out $t_tmp/no-such/x: the folder $t_tmp/no-such, where $t_tmp/no-such/x would go, does not exist; make it first (mkdir -p $t_tmp/no-such)"
+: >"$t_tmp/plain-file"
+check_status 2 "run --out under a file is refused" "$SMTBENCH" run --out "$t_tmp/plain-file/x"
+check "…saying the parent is no folder" contains "$t_err" "$t_tmp/plain-file, where $t_tmp/plain-file/x would go, is not a folder"
+
 done_testing
