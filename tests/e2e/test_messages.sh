@@ -109,4 +109,18 @@ check "…in the same words" contains "$t_err" \
 check_status 2 "run --out under a file is refused" "$SMTBENCH" run --out "$t_tmp/plain-file/x"
 check "…saying the parent is no folder" contains "$t_err" "$t_tmp/plain-file, where $t_tmp/plain-file/x would go, is not a folder"
 
+# A workload that fails: the message quotes the first line of its error output, escaped and cut.
+check_status 1 "a command that fails every trial stops the run" \
+	"$SMTBENCH" run --placements solo --blocks 2 --warmup-blocks 0 --out "$t_tmp/fails" -- \
+	sh -c 'printf "boom: \033[31mred\nsecond line\n" >&2; exit 3'
+check "…quoting the first line of its error output, escaped" contains "$t_err" \
+	"every trial of the first block failed; stopping. The workloads' error output begins \"boom: \\x1b[31mred\" (all of it is in $t_tmp/fails/workload-stderr.log)"
+check "…and only the first" eval '! contains "$t_err" "second line"'
+long=$(printf 'x%.0s' $(seq 300))
+check_status 1 "a command whose error line is 300 bytes long" \
+	"$SMTBENCH" run --placements solo --blocks 2 --warmup-blocks 0 --out "$t_tmp/fails-long" -- \
+	sh -c "echo $long >&2; exit 3"
+check "…is quoted up to 200 bytes, then '...'" contains "$t_err" "begins \"${long:0:200}...\" (all of it"
+check "…and no further" eval '! contains "$t_err" "${long:0:201}"'
+
 done_testing
