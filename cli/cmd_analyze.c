@@ -117,9 +117,8 @@ const struct cli_option analyze_options[] = {
 	  "freedom) resists outliers" },
 	{ "unit", 0, OPT_UNIT, CLI_CHOICE, NULL, "trial process", "in a folder, a sample is a "
 	  "trial's mean (the default) or each process's time" },
-	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, "region of practical "
-	  "equivalence, a ratio within 1/(1+PCT/100) to 1+PCT/100: then a comparison can be "
-	  "'practically the same'" },
+	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, CLI_ROPE_HELP "; then a "
+	  "comparison can be 'practically the same'" },
 	{ "grid", 0, OPT_GRID, CLI_WORD, "N", NULL, "points per axis, " STR(ANALYSIS_GRID_MIN) " to "
 	  STR(ANALYSIS_GRID_MAX) " (default " STR(ANALYSIS_GRID_DEFAULT) ")" },
 	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "the stable machine-readable result" },

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli/run_shared.h"
-#include "common/folder.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
@@ -48,9 +48,8 @@ const struct cli_option matrix_options[] = {
 	  " measured blocks of every cell, each block runs only the pairs whose 95% interval is not "
 	  "yet within ±PCT%, with their baselines, until all are or the budget ends (--blocks, at "
 	  "most " STR(PRECISION_DEFAULT_MAX_BLOCKS) " by default, or --duration)" },
-	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, "region of practical "
-	  "equivalence, 1/(1+PCT/100) to 1+PCT/100, as analyze --rope, for the reports' verdicts "
-	  "and safe pairs (default 5); recorded, it changes no trial" },
+	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, CLI_ROPE_HELP ", as analyze "
+	  "--rope, for the reports' verdicts and safe pairs (default 5); recorded, it changes no trial" },
 	{ "warmup-blocks", 'w', OPT_WARMUP, CLI_WORD, "N", NULL, "warm-up blocks, stored, never "
 	  "analysed (default " STR(MATRIX_DEFAULT_WARMUP) ")" },
 	{ "trial-time", 0, OPT_TRIAL_TIME, CLI_WORD, "S", NULL, "each kernel calibrated alone on "
@@ -98,9 +97,10 @@ static void take_kernel_names(struct experiment *e, const char *list)
 	char *copy = xstrdup(list), *save = NULL;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		const struct kernel *k = kernel_find(name);
+		char message[512];
 		if (!k)
-			usage_exit("matrix", "--kernels: unknown kernel '%s'; smtbench run --list-kernels "
-			           "lists them", name);
+			usage_exit("matrix", "--kernels: %s", kernel_unknown_message(name, message,
+			                                                             sizeof message));
 		for (int i = 0; i < e->nworkloads; i++)
 			if (!strcmp(e->workloads[i].name, name))
 				usage_exit("matrix", "--kernels: '%s' is named twice", name);
@@ -223,6 +223,8 @@ static void settle_matrix_settings(struct experiment *e, const struct matrix_opt
 	struct stat st;
 	if (e->out_dir && lstat(e->out_dir, &st) == 0)
 		run_refuse_existing_out("matrix", e->out_dir);
+	if (e->out_dir && fileio_check_parent(e->out_dir, err, sizeof err) != 0)
+		usage_exit("matrix", "--out %s: %s", e->out_dir, err);
 }
 
 /* The placement's pair and solo's on this machine (exit 3 when it cannot give them), the

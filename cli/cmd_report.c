@@ -15,6 +15,7 @@
 #include "common/error.h"
 #include "common/folder.h"
 #include "analysis/analysis.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "report/report.h"
 #include "cli/commands.h"
@@ -26,9 +27,8 @@ const struct cli_option report_options[] = {
 	  "missing; its parent must exist): for a read-only results folder, or to keep it as it is" },
 	{ "exclude-contaminated", 0, OPT_EXCLUDE_CONTAMINATED, CLI_FLAG, NULL, NULL, "leave out the "
 	  "trials that shared their CPUs, as analyze does; every report says how many" },
-	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, "region of practical "
-	  "equivalence, 1/(1+PCT/100) to 1+PCT/100, as analyze --rope; a matrix's folder uses the "
-	  "--rope it was run with unless one is given" },
+	{ "rope", 0, OPT_ROPE, CLI_WORD, "PCT", NULL, CLI_ROPE_HELP ", as analyze "
+	  "--rope; a matrix's folder uses the --rope it was run with unless one is given" },
 	{ 0 },
 };
 
@@ -58,6 +58,9 @@ static void prepare_out_dir(const char *out_dir)
 			usage_exit("report", "--out %s: not a folder; give a folder for the reports", out_dir);
 		return;
 	}
+	char err[ERR_LEN];
+	if (errno == ENOENT && fileio_check_parent(out_dir, err, sizeof err) != 0)
+		usage_exit("report", "--out %s: %s", out_dir, err);
 	if (errno != ENOENT || mkdir(out_dir, 0777) != 0)
 		usage_exit("report", "--out %s: cannot make this folder: %s", out_dir, strerror(errno));
 }

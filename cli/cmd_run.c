@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli/run_shared.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
@@ -233,9 +234,14 @@ static void parse_wanted(const struct experiment *e, const char *list,
 	bool two_cpus = false;
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		enum placement p;
+		char near[128];
+		if (placement_parse(name, &p) != 0 && *placement_suggest(name, near, sizeof near))
+			usage_exit("run", "--placements: unknown placement '%s'; did you mean %s? (the "
+			           "placements are %s)", name, near, placement_names_list(known,
+			                                                                  sizeof known));
 		if (placement_parse(name, &p) != 0)
-			text_errx(EXIT_USAGE, "unknown placement '%s' in --placements; the placements are "
-			          "%s", name, placement_names_list(known, sizeof known));
+			usage_exit("run", "--placements: unknown placement '%s'; the placements are %s",
+			           name, placement_names_list(known, sizeof known));
 		wanted[p] = true;
 		two_cpus |= placement_nprocs(p) == 2 && p != PLACEMENT_SAME_PU;
 	}
@@ -342,6 +348,8 @@ static int new_run(struct experiment *e, const struct run_options *o)
 	struct stat out_st;
 	if (e->out_dir && lstat(e->out_dir, &out_st) == 0)
 		run_refuse_existing_out("run", e->out_dir);
+	if (e->out_dir && fileio_check_parent(e->out_dir, err, sizeof err) != 0)
+		usage_exit("run", "--out %s: %s", e->out_dir, err);
 	struct topo_info info;
 	topo_get_info(topo, &info);
 	launch_choose_pairs(e, topo, wanted);

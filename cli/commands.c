@@ -96,81 +96,6 @@ void synopsis_print(FILE *out, const char *prefix, const char *synopsis)
 
 const char *cli_option_name = "";
 
-/* Optimal string alignment distance (edits, with a swap of two neighbours as one), capped. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return SIZE_MAX;
-	size_t d[64][64];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	return d[la][lb];
-}
-
-/* Which names to suggest for word, into chosen[]: those word begins, else the nearest typos
- * (within one edit for a short word and two for a longer). Returns how many. */
-static size_t choose_names(const char *word, const char *const *names, size_t count,
-                           bool chosen[MAX_OPTIONS])
-{
-	size_t nchosen = 0, len = strlen(word);
-	for (size_t i = 0; i < count && len > 0; i++)
-		if (!strncmp(names[i], word, len) && strlen(names[i]) > len)
-			chosen[i] = true, nchosen++;
-	if (nchosen > 0)
-		return nchosen;
-	size_t best = len <= 5 ? 1 : 2;
-	for (size_t i = 0; i < count; i++) {
-		size_t d = edit_distance(word, names[i]);
-		if (d < best && d > 0) {
-			best = d;
-			memset(chosen, 0, MAX_OPTIONS * sizeof *chosen);
-		}
-		chosen[i] = d == best;
-	}
-	for (size_t i = 0; i < count; i++)
-		nchosen += chosen[i];
-	return nchosen;
-}
-
-void suggest_names(const char *word, const char *const *names, size_t count, const char *prefix,
-                   char *out, size_t out_size)
-{
-	bool chosen[MAX_OPTIONS] = { false };
-	if (count > MAX_OPTIONS)
-		count = MAX_OPTIONS;
-	size_t nchosen = choose_names(word, names, count, chosen);
-	/* Shortest first (--trials before --trial-time), else in the table's order. */
-	size_t used = 0, listed = 0;
-	if (out_size)
-		out[0] = '\0';
-	for (size_t length = 1; length < 64 && listed < nchosen; length++)
-		for (size_t i = 0; i < count && used < out_size; i++) {
-			if (!chosen[i] || strlen(names[i]) != length)
-				continue;
-			listed++;
-			const char *sep = listed == 1 ? "" : listed == nchosen ? " or " : ", ";
-			int n = snprintf(out + used, out_size - used, "%s%s%s", sep, prefix, names[i]);
-			if (n < 0)
-				return;
-			used += (size_t)n;
-		}
-}
-
 void usage_exit(const char *command, const char *fmt, ...)
 {
 	char message[512];
@@ -179,6 +104,31 @@ void usage_exit(const char *command, const char *fmt, ...)
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
 	text_errx(EXIT_USAGE, "%s (see 'smtbench %s --help')", message, command);
+}
+
+/*
+ * The command's synopsis from its " -- " on, when word is one of the words written there (run's
+ * --beside): such a word belongs after the command the user runs, not among the options. Into
+ * form, the brackets left open by the cut line closed away; false if word is not there.
+ */
+static bool form_after_dashes(const char *command, const char *word, char *form, size_t size)
+{
+	const struct subcommand *c = subcommand_find(command);
+	const char *dashes = c ? strstr(c->synopsis, " -- ") : NULL;
+	if (!dashes)
+		return false;
+	size_t len = strcspn(dashes + 1, "\n"), wlen = strlen(word);
+	bool found = false;
+	for (const char *p = dashes + 1; p < dashes + 1 + len && !found; p++)
+		found = !strncmp(p, word, wlen) && p[-1] != '-' && !isalnum((unsigned char)p[wlen])
+		        && p[wlen] != '-';
+	int open = 0;
+	for (size_t i = 0; i < len; i++)
+		open += dashes[1 + i] == '[' ? 1 : dashes[1 + i] == ']' ? -1 : 0;
+	while (open < 0 && len > 0 && dashes[len] == ']') /* the last of the line */
+		len--, open++;
+	snprintf(form, size, "%.*s", (int)len, dashes + 1);
+	return found;
 }
 
 /* One line for an option getopt_long refused (c is '?' or ':'), with a suggestion; exits 2. */
@@ -209,8 +159,13 @@ static void option_failure(const char *command, int c, const struct option *opti
 	const struct option *meant = exact ? exact : begun == 1 ? first : NULL;
 	if (meant && meant->has_arg == no_argument && strchr(given, '='))
 		usage_exit(command, "option '--%s' takes no value", meant->name);
-	char suggestion[256];
-	suggest_names(word, names, count, "--", suggestion, sizeof suggestion);
+	char suggestion[256], form[256];
+	text_suggest(word, names, count, "--", suggestion, sizeof suggestion);
+	if (!strchr(given, '=') && form_after_dashes(command, given, form, sizeof form))
+		usage_exit(command, "'%s' goes after the command to run, not among the options: "
+		           "smtbench %s [OPTION ...] %s%s%s%s", given, command, form,
+		           *suggestion ? " (an option instead: " : "", suggestion,
+		           *suggestion ? ")" : "");
 	if (!*suggestion)
 		usage_exit(command, "unknown option '%s'", given);
 	usage_exit(command, "%s option '%s'; did you mean %s?", begun > 1 ? "ambiguous" : "unknown",
@@ -372,6 +327,15 @@ int cli_choice(const char *command, const char *const *words)
 		snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : !words[i + 1] ? " or "
 		         : ", ", words[i]);
 	}
+	const char *names[TEXT_SUGGEST_MAX];
+	size_t count = 0;
+	while (count < TEXT_SUGGEST_MAX && words[count])
+		count++, names[count - 1] = words[count - 1];
+	char near[256];
+	text_suggest(optarg, names, count, "", near, sizeof near);
+	if (*near)
+		usage_exit(command, "--%s: '%s': did you mean %s? (use %s)", cli_option_name, optarg,
+		           near, list);
 	usage_exit(command, "--%s: '%s': use %s", cli_option_name, optarg, list);
 }
 

@@ -140,14 +140,12 @@ double cli_duration(const char *command, double max_s);
 int cli_choice(const char *command, const char *const *words);
 
 /* --rope PCT, one definition for analyze, report and matrix: the region of practical
- * equivalence, ±PCT % (analysis.h's enum analysis_verdict says what it decides): a whole-string
- * number above 0 and below 100. Otherwise one line naming command's --rope, and exit 2. */
+ * equivalence, a ratio between 1/(1+PCT/100) and 1+PCT/100, symmetric in log (analysis.h's enum
+ * analysis_verdict says what it decides): a whole-string number above 0 and below 100.
+ * Otherwise one line naming command's --rope, and exit 2. CLI_ROPE_HELP is what each command's
+ * --rope row says first (--help, the man page, the completions). */
+#define CLI_ROPE_HELP "region of practical equivalence: a ratio between 1/(1+PCT/100) and " \
+	"1+PCT/100, symmetric in log"
 double cli_rope_pct(const char *command, const char *text);
-
-/* The names closest to word, each after prefix, as "--a, --b or --c" into out ("" if none is
- * close): those that word begins (an ambiguous abbreviation), else those one or two edits away
- * (a typo). For options and for commands alike. */
-void suggest_names(const char *word, const char *const *names, size_t count, const char *prefix,
-                   char *out, size_t out_size);
 
 #endif

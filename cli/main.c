@@ -40,7 +40,7 @@ static int unknown_command(const char *name)
 	for (size_t i = 0; i < subcommand_count && count < 16; i++)
 		names[count++] = subcommands[i].name;
 	char suggestion[256];
-	suggest_names(name, names, count, "", suggestion, sizeof suggestion);
+	text_suggest(name, names, count, "", suggestion, sizeof suggestion);
 	if (*suggestion)
 		text_warnx("unknown command '%s'; did you mean %s? (see 'smtbench --help')", name,
 		           suggestion);

@@ -23,8 +23,8 @@ enum {
 #define RUN_SHARED_OPTIONS(what) \
 	{ "seed", 's', OPT_SEED, CLI_WORD, "N", NULL, \
 	  "seed of the block order (default: random; always recorded)" }, \
-	{ "out", 'o', OPT_OUT, CLI_DIR, "DIR", NULL, "the results folder, which must not exist " \
-	  "(default results/<UTC time>-<host>)" }, \
+	{ "out", 'o', OPT_OUT, CLI_DIR, "DIR", NULL, "the results folder, which must not exist; " \
+	  "its parent must (default results/<UTC time>-<host>)" }, \
 	{ "trial-timeout", 0, OPT_TRIAL_TIMEOUT, CLI_WORD, "SECONDS", NULL, "kill a trial still " \
 	  "running after SECONDS (or 90s, 15m, 2h) with its process tree and record it as a " \
 	  "timeout; 0: no limit (default: 10 x the slowest warm-up trial, at least 10 s)" }, \

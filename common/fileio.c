@@ -292,3 +292,29 @@ int fileio_write_atomic(const char *dir, const char *name, const void *data, siz
 	close(dirfd);
 	return rc;
 }
+
+int fileio_check_parent(const char *path, char *err, size_t err_size)
+{
+	/* dirname(3) may write into its argument: a copy, trailing slashes dropped ("x/" is x). */
+	char *copy = xstrdup(path);
+	for (size_t n = strlen(copy); n > 1 && copy[n - 1] == '/'; n--)
+		copy[n - 1] = '\0';
+	char *slash = strrchr(copy, '/');
+	const char *parent = !slash ? "." : slash == copy ? "/" : (*slash = '\0', copy);
+	struct stat st;
+	int rc = 0;
+	if (stat(parent, &st) != 0 && errno == ENOENT) {
+		set_error(err, err_size, "the folder %s, where %s would go, does not exist; make it "
+		          "first (mkdir -p %s) or choose another", parent, path, parent);
+		rc = -1;
+	} else if (stat(parent, &st) != 0) {
+		set_error(err, err_size, "cannot reach %s, where %s would go: %s", parent, path,
+		          strerror(errno));
+		rc = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		set_error(err, err_size, "%s, where %s would go, is not a folder", parent, path);
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}

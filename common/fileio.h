@@ -29,6 +29,12 @@ ssize_t fileio_read_full(int fd, void *buf, size_t len);
  * error or out of memory with errno set. */
 ssize_t fileio_read_line(FILE *f, char **line, size_t *cap, size_t max);
 
+/* Whether the folder that would hold path (its parent) exists and is a folder: 0, else -1 with
+ * the reason in err, naming that parent and what to do ("the folder /a/b, where /a/b/c would
+ * go, does not exist; make it first (mkdir -p /a/b) or choose another"). The one check of every
+ * --out that a command makes (run, matrix, report): none of them makes missing parents. */
+int fileio_check_parent(const char *path, char *err, size_t err_size);
+
 /* The first line of a small file (a /sys or /proc fact), without its newline, into buf.
  * 0, or -1 when the file is unreadable or that line is empty; buf is then "". */
 int fileio_read_first_line(const char *path, char *buf, size_t len);

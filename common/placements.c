@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/text.h"
+
 const struct placement_info placement_table[PLACEMENT_COUNT] = {
 #define PLACEMENT_ROW_(id, name_, nprocs_, shared_, role_, headline_)           \
 	[PLACEMENT_##id] = { .name = name_, .nprocs = nprocs_, .time_shared = shared_, \
@@ -101,6 +103,15 @@ int placement_parse(const char *name, enum placement *out)
 int placement_nprocs(enum placement p)
 {
 	return (int)p >= 0 && p < PLACEMENT_COUNT ? placement_table[p].nprocs : 0;
+}
+
+const char *placement_suggest(const char *word, char *buf, size_t len)
+{
+	const char *names[PLACEMENT_COUNT];
+	for (size_t i = 0; i < PLACEMENT_COUNT; i++)
+		names[i] = placement_table[i].name;
+	text_suggest(word, names, PLACEMENT_COUNT, "", buf, len);
+	return buf;
 }
 
 const char *placement_names_list(char *buf, size_t len)

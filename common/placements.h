@@ -60,6 +60,9 @@ int placement_nprocs(enum placement p);
 
 /* "solo, same-pu, ... and cross-package" into buf (cut to len), for messages; returns buf. */
 const char *placement_names_list(char *buf, size_t len);
+/* The placements closest to a mistyped name (text_suggest: "sibling" for "sibbling"), into buf;
+ * "" when none is close. Returns buf. */
+const char *placement_suggest(const char *word, char *buf, size_t len);
 
 /* The registry, indexed by enum placement. */
 extern const struct placement_info placement_table[PLACEMENT_COUNT];

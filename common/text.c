@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,4 +275,79 @@ char *text_cpu_list(const cpu_set_t *set, bool ranges)
 	if (fclose(out) != 0)
 		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a list of CPUs)");
 	return list;
+}
+
+/* Optimal string alignment distance (edits, with a swap of two neighbours as one), capped. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return SIZE_MAX;
+	size_t d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/* Which names to suggest for word, into chosen[]: those word begins, else the nearest typos
+ * (within one edit for a short word and two for a longer). Returns how many. */
+static size_t choose_names(const char *word, const char *const *names, size_t count,
+                           bool chosen[TEXT_SUGGEST_MAX])
+{
+	size_t nchosen = 0, len = strlen(word);
+	for (size_t i = 0; i < count && len > 0; i++)
+		if (!strncmp(names[i], word, len) && strlen(names[i]) > len)
+			chosen[i] = true, nchosen++;
+	if (nchosen > 0)
+		return nchosen;
+	size_t best = len <= 5 ? 1 : 2;
+	for (size_t i = 0; i < count; i++) {
+		size_t d = edit_distance(word, names[i]);
+		if (d < best && d > 0) {
+			best = d;
+			memset(chosen, 0, TEXT_SUGGEST_MAX * sizeof *chosen);
+		}
+		chosen[i] = d == best;
+	}
+	for (size_t i = 0; i < count; i++)
+		nchosen += chosen[i];
+	return nchosen;
+}
+
+void text_suggest(const char *word, const char *const *names, size_t count, const char *prefix,
+                   char *out, size_t out_size)
+{
+	bool chosen[TEXT_SUGGEST_MAX] = { false };
+	if (count > TEXT_SUGGEST_MAX)
+		count = TEXT_SUGGEST_MAX;
+	size_t nchosen = choose_names(word, names, count, chosen);
+	/* Shortest first (--trials before --trial-time), else in the table's order. */
+	size_t used = 0, listed = 0;
+	if (out_size)
+		out[0] = '\0';
+	for (size_t length = 1; length < 64 && listed < nchosen; length++)
+		for (size_t i = 0; i < count && used < out_size; i++) {
+			if (!chosen[i] || strlen(names[i]) != length)
+				continue;
+			listed++;
+			const char *sep = listed == 1 ? "" : listed == nchosen ? " or " : ", ";
+			int n = snprintf(out + used, out_size - used, "%s%s%s", sep, prefix, names[i]);
+			if (n < 0)
+				return;
+			used += (size_t)n;
+		}
 }

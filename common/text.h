@@ -73,4 +73,13 @@ char *text_from_json(const json_t *value);
  * split it; "" for none. */
 char *text_cpu_list(const cpu_set_t *set, bool ranges);
 
+/* The names closest to word, each after prefix, as "--a, --b or --c" into out ("" if none is
+ * close): those that word begins (an abbreviation, maybe ambiguous), else those one edit away
+ * (two for a word of six letters or more: a typo), shortest first. The one did-you-mean of every
+ * name the user types: options, commands, placements, kernels. At most TEXT_SUGGEST_MAX names
+ * are looked at. */
+#define TEXT_SUGGEST_MAX 64
+void text_suggest(const char *word, const char *const *names, size_t count, const char *prefix,
+                  char *out, size_t out_size);
+
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/matrix.h"
 #include "runner/meta.h"
@@ -485,6 +486,28 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 	return true;
 }
 
+/* The first line of workload-stderr.log, cut to STDERR_QUOTE_BYTES with "..." (the message that
+ * quotes it escapes it), into buf; "" when it cannot be read or is empty. Reads at most a page:
+ * the log may hold one endless line. */
+#define STDERR_QUOTE_BYTES 200
+static void first_stderr_line(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n = fileio_read_line(f, &line, &cap, 4096);
+	fclose(f);
+	if (n == FILEIO_LINE_TOO_LONG || n > 0) {
+		size_t keep = line ? strcspn(line, "\n") : 0;
+		snprintf(buf, len, "%.*s%s", (int)(keep > STDERR_QUOTE_BYTES ? STDERR_QUOTE_BYTES : keep),
+		         line, keep > STDERR_QUOTE_BYTES || n == FILEIO_LINE_TOO_LONG ? "..." : "");
+	}
+	free(line);
+}
+
 /* If the first block this call runs fails whole, the workload is broken: stop rather than fill
  * a night with failed trials. That holds for a resumed run as much as a new one. */
 static bool first_block_failed(const struct run_state *st, long t)
@@ -493,7 +516,13 @@ static bool first_block_failed(const struct run_state *st, long t)
 	if (st->early_failures != n || t + 1 - st->first_trial != n)
 		return false;
 	off_t logged = st->log_capped ? 1 : st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
+	char first[STDERR_QUOTE_BYTES + 8];
 	if (logged > 0)
+		first_stderr_line(st->log_path, first, sizeof first);
+	if (logged > 0 && *first)
+		text_warnx("every trial of the first block failed; stopping. The workloads' error "
+		           "output begins \"%s\" (all of it is in %s)", first, st->log_path);
+	else if (logged > 0)
 		text_warnx("every trial of the first block failed; stopping (the workloads' error "
 		           "output is in %s)", st->log_path);
 	else

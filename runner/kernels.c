@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/alloc.h"
+#include "common/text.h"
 
 #ifndef SMTBENCH_LIBEXECDIR
 #define SMTBENCH_LIBEXECDIR "/usr/local/libexec/smtbench"
@@ -68,6 +69,19 @@ const struct kernel *kernel_find(const char *name)
 		if (strcmp(kernel_table[i].name, name) == 0)
 			return &kernel_table[i];
 	return NULL;
+}
+
+const char *kernel_unknown_message(const char *name, char *buf, size_t len)
+{
+	const char *names[TEXT_SUGGEST_MAX];
+	size_t count = 0;
+	for (size_t i = 0; i < kernel_count() && count < TEXT_SUGGEST_MAX; i++)
+		names[count++] = kernel_table[i].name;
+	char near[256];
+	text_suggest(name, names, count, "", near, sizeof near);
+	snprintf(buf, len, "unknown kernel '%s'; %s%s%s`smtbench run --list-kernels` lists them%s",
+	         name, *near ? "did you mean " : "", near, *near ? "? (" : "", *near ? ")" : "");
+	return buf;
 }
 
 /* The target of /proc/self/exe as a new string, or NULL when it cannot be read. */

@@ -26,6 +26,10 @@ size_t kernel_count(void);
 const struct kernel *kernel_at(size_t index);
 /* NULL when no kernel has that name. */
 const struct kernel *kernel_find(const char *name);
+/* The message for a name that is no kernel, into buf: "unknown kernel 'nopp'; did you mean
+ * nop? (`smtbench run --list-kernels` lists them)", the suggestion from text_suggest, left out
+ * when no kernel is close. Returns buf. */
+const char *kernel_unknown_message(const char *name, char *buf, size_t len);
 
 /* The table for a person (run --list-kernels): name, what bounds it, its reference count and
  * what it does. 0, or -1 when out could not be written. */

@@ -59,6 +59,15 @@ void launch_choose_pairs(struct experiment *e, const struct topo *topo,
 	}
 }
 
+/* A signal that stopped the run while it tried or calibrated a kernel, before the results folder
+ * is made: said, and the exit status a signal gives (128 + its number). */
+static void exit_interrupted_before_folder(int sig, const char *doing, const char *kernel, int pu)
+{
+	text_errx(128 + sig, "interrupted by SIG%s while %s kernel %s on CPU %d, before the run "
+	          "began: nothing was written (no results folder was made)",
+	          sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", doing, kernel, pu);
+}
+
 bool launch_preflight(const struct experiment *e, const struct workload *w, bool required)
 {
 	char *argv[] = { w->argv[0], "1", NULL };
@@ -78,7 +87,7 @@ bool launch_preflight(const struct experiment *e, const struct workload *w, bool
 	enum trial_outcome o = trial_run(&spec, &r, &sig);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (o == TRIAL_INTERRUPTED)
-		exit(128 + sig);
+		exit_interrupted_before_folder(sig, "trying", w->name, spec.procs[0].pu);
 	if (o != TRIAL_COMPLETED)
 		text_err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
 	if (r.procs[0].status == PROC_UNSUPPORTED && !required)
@@ -105,7 +114,7 @@ void launch_calibrate(const struct experiment *e, struct workload *w, unsigned l
 	int rc = calibrate_kernel(w->path, kernel, pu, e->trial_time_s, &old, cal, err, sizeof err);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (rc > 0)
-		exit(128 + rc);
+		exit_interrupted_before_folder(rc, "calibrating", kernel, pu);
 	if (rc < 0)
 		text_errx(EXIT_FAILURE_RUNTIME, "%s", err);
 	*iters = cal->iters;

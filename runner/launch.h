@@ -27,11 +27,13 @@ void launch_choose_pairs(struct experiment *e, const struct topo *topo,
 
 /* Runs kernel w once, briefly, on the first placement's first CPU, so that a CPU without AVX2
  * is told before a folder full of failed trials is made. A kernel this CPU cannot run is false
- * when !required, else exit 3; any other failure exits 1. */
+ * when !required, else exit 3; any other failure exits 1; a stop signal exits 128+signal,
+ * saying what it interrupted and that nothing was written. */
 bool launch_preflight(const struct experiment *e, const struct workload *w, bool required);
 
 /* Calibrates kernel w for e->trial_time_s on solo's CPU (else the first placement's): *iters
- * and w's argv get the count. A stop signal exits 128+signal (nothing is written yet). */
+ * and w's argv get the count. A stop signal exits 128+signal, saying what it interrupted and
+ * that nothing was written (no folder exists yet). */
 void launch_calibrate(const struct experiment *e, struct workload *w, unsigned long *iters,
                       struct calibration *cal);
 

@@ -144,9 +144,9 @@ static void set_kernel(struct workload *w, const char *name, unsigned long iters
 
 void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
 {
+	char message[512];
 	if (!kernel_find(name))
-		text_errx(EXIT_USAGE, "unknown kernel '%s'; `smtbench run --list-kernels` lists "
-		          "them", name);
+		text_errx(EXIT_USAGE, "%s", kernel_unknown_message(name, message, sizeof message));
 	char err[ERR_LEN];
 	char *path = kernel_path(name, err, sizeof err);
 	if (!path)
@@ -180,6 +180,17 @@ void xworkload_command(struct workload *w, char *const *argv, int argc)
 {
 	char why[ERR_LEN];
 	char *path = find_executable(argv[0], why, sizeof why);
+	/* "gzip -c f" quoted as one word: no shell splits it, execve looks for a file of that name. */
+	bool one_word = argv[0][strcspn(argv[0], " \t")] != '\0';
+	if (!path && one_word && !strchr(argv[0], '\''))
+		text_errx(EXIT_USAGE, "cannot execute '%s': %s; it is one word holding blanks, and no "
+		          "shell splits it here: write its words apart (%s, not quoted as one), or run a "
+		          "shell (sh -c '%s')", argv[0], why, argv[0], argv[0]);
+	if (!path && one_word)
+		text_errx(EXIT_USAGE, "cannot execute '%s': %s; it is one word holding blanks, and no "
+		          "shell splits it here: write its words apart (not quoted as one), or run a shell "
+		          "(sh -c ...)",
+		          argv[0], why);
 	if (!path)
 		text_errx(EXIT_USAGE, "cannot execute '%s': %s", argv[0], why);
 	w->name = base_name(argv[0]);

@@ -229,7 +229,7 @@ check "…says it is not a folder" contains "$t_err" "--out $t_tmp/a-file: not a
 check_status 2 "report --out under a missing folder" "$SMTBENCH" report "$seed" \
 	--out "$t_tmp/missing/deeper"
 check "…names it, and nothing is written" eval \
-	'contains "$t_err" "cannot make this folder" && [[ ! -e $t_tmp/missing ]]'
+	'contains "$t_err" "the folder $t_tmp/missing, where $t_tmp/missing/deeper would go, does not exist" && [[ ! -e $t_tmp/missing ]]'
 
 # --- a fresh small run on this machine ----------------------------------------------------------
 run=$t_tmp/fresh
