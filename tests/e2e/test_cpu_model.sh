@@ -40,6 +40,7 @@ fi
 
 # --- hwloc's string differs from /proc's ------------------------------------------------------
 run=$t_tmp/runs/plain
+mkdir -p "$t_tmp/runs"
 "$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --iters 1000 --out "$run" \
 	>/dev/null 2>&1
 check "a short run wrote its meta.json and topology.xml" test -s "$run/meta.json" -a -s "$run/topology.xml"
@@ -74,6 +75,7 @@ else
 fi
 
 new=$t_tmp/fleet/new
+mkdir -p "$t_tmp/fleet"
 as_odd "$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --iters 1000 --out "$new" \
 	>/dev/null 2>&1
 check "meta.json of a run there: cpu_model as topo says, both sources kept, keys in order" python3 -c '

@@ -9,7 +9,8 @@ raw_control() { # raw_control TEXT: true when TEXT holds a control byte other th
 	python3 -c 'import sys; t = sys.argv[1]; sys.exit(0 if any(ord(c) < 32 and c not in "\n\t" or 127 <= ord(c) < 160 or 0xdc80 <= ord(c) <= 0xdcff for c in t) else 1)' "$1"
 }
 export -f raw_control
-make_run() { # make_run DIR: a small real results folder
+make_run() { # make_run DIR: a small real results folder (its parent made first: run --out refuses a missing one)
+	mkdir -p "$(dirname "$1")"
 	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 6 --warmup 0 \
 		--out "$1" >/dev/null 2>&1
 }
