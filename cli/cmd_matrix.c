@@ -2,7 +2,8 @@
  * smtbench matrix — the interference matrix: every ordered pair of kernels (the victim on CPU A,
  * the aggressor on the placement's partner CPU) and every victim alone on A, its baseline, all
  * interleaved in randomized blocks in one results folder, through run's trial loop, store and
- * meta.json (runner/matrix.h), and reported per cell (report/matrix.h).
+ * meta.json (runner/matrix.h), and reported per cell (report/report.h: report_folder picks
+ * report/matrix.c by the folder's kind).
  *
  * Everything the user gave is checked before anything is written: a bad option or kernel is one
  * line and exit 2 with no folder created; a placement this machine cannot give is exit 3.
