@@ -197,9 +197,11 @@ for command in want:
 EOF
 done
 # bash: the function completes as bash would call it.
+# It is called as bash calls it: the command, the word to complete (empty after a '=', where bash
+# splits --option=VALUE) and the word before.
+bash_calls='source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); cur=${COMP_WORDS[-1]}; [[ $cur == = ]] && cur=; _smtbench smtbench "$cur" "${COMP_WORDS[-2]}"'
 complete_bash() { # WORDS...: what _smtbench offers for the last word
-	bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _smtbench; echo "${COMPREPLY[*]}"' \
-		_ "$t_tmp/completion.bash" "$@"
+	bash -c "$bash_calls"'; echo "${COMPREPLY[*]}"' _ "$t_tmp/completion.bash" "$@"
 }
 check "bash: smtbench ru<TAB> → run" test "$(complete_bash smtbench ru)" = "run"
 check "bash: smtbench run --bl<TAB> → --blocks" test "$(complete_bash smtbench run --bl)" = "--blocks"
@@ -215,8 +217,7 @@ check "bash: smtbench run --placements s<TAB> → the placements that begin with
 # split at a blank nor glob-expanded (issue 29, item 9); matrix --commands FILE takes a file; a
 # command of the user's follows '--', so nothing is offered after it.
 complete_lines() { # WORDS...: what _smtbench offers, one entry a line
-	(cd "$t_tmp/names" && bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _smtbench; printf "%s\n" "${COMPREPLY[@]}"' \
-		_ "$t_tmp/completion.bash" "$@")
+	(cd "$t_tmp/names" && bash -c "$bash_calls"'; printf "%s\n" "${COMPREPLY[@]}"' _ "$t_tmp/completion.bash" "$@")
 }
 mkdir -p "$t_tmp/names/a dir" && touch "$t_tmp/names/my results.csv" "$t_tmp/names/x*" "$t_tmp/names/xa"
 check "bash: analyze my<TAB> → 'my results.csv', one word" test "$(complete_lines smtbench analyze my)" = "my results.csv"
@@ -226,6 +227,25 @@ check "bash: matrix --commands my<TAB> → the file" test "$(complete_lines smtb
 check "bash: run --out a<TAB> → the folder 'a dir', one word" test "$(complete_lines smtbench run --out a)" = "a dir"
 check "bash: nothing after --, neither files" test -z "$(complete_lines smtbench run -- x)"
 check "bash: …nor smtbench's options" test -z "$(complete_lines smtbench run -- sh --bl)"
+# The word comes as typed: bash inserts a common part of two names as my\ results, and the next
+# tab must still find them; --option=VALUE reaches the function split at '='.
+check "bash: analyze my\\ re<TAB> → 'my results.csv' (the backslash is the typist's quoting)" \
+	test "$(complete_lines smtbench analyze 'my\ re')" = "my results.csv"
+check "bash: matrix --commands=my<TAB> → the file" test "$(complete_lines smtbench matrix --commands = my)" = "my results.csv"
+check "bash: matrix --commands=<TAB> → the files" contains "$(complete_lines smtbench matrix --commands =)" "my results.csv"
+check "bash: run --placements=so<TAB> → solo" test "$(complete_lines smtbench run --placements = so)" = "solo"
+check "bash: nothing for a name with '=' in it that is no option (analyze k=<TAB>)" \
+	test -z "$(complete_lines smtbench analyze k =)"
+# What bash itself does with the replies, on a terminal: file names quoted as inserted, a command
+# or a placement named like a folder here left without a '/', the next tab after a common part.
+mkdir -p "$t_tmp/tty/run" "$t_tmp/tty/sibling" &&
+	touch "$t_tmp/tty/my results.csv" "$t_tmp/tty/my results2.csv" "$t_tmp/tty/x*" "$t_tmp/tty/xa"
+tty_lines=('smtbench ru\t' 'smtbench run --placements sib\t' 'smtbench analyze my\t' 'smtbench analyze my\ results.\t'
+	'smtbench matrix --commands=my\ results.\t' 'smtbench analyze x\*\t' 'smtbench run -- my\t')
+tty_want=$'smtbench run \nsmtbench run --placements sibling \nsmtbench analyze my\\ results\nsmtbench analyze my\\ results.csv \nsmtbench matrix --commands=my\\ results.csv \nsmtbench analyze x\\* \nsmtbench run -- my'
+got=$(python3 "$SMTBENCH_ROOT/tests/e2e/pty_complete.py" bash "$t_tmp/completion.bash" "$t_tmp/tty" 60 "${tty_lines[@]}" 2>&1)
+check "bash on a terminal: ru<TAB> → 'run ' beside a folder run/; my<TAB> → my\\ results, then my\\ results.<TAB> → the file; --commands=my…<TAB>; x\\*; nothing after -- (got: ${got//$'\n'/ | })" \
+	test "$got" = "$tty_want"
 # Every option the table says takes a file or a folder gets file names in every shell.
 check "zsh and fish: every file or folder option is completed with file or folder names" \
 	python3 - "$t_tmp/completion.zsh" "$t_tmp/completion.fish" "$table" <<'EOF2'
@@ -252,6 +272,11 @@ check "zsh and fish describe each option by its sentence's first clause (--block
 	 grep -q -- "from run; .* -l blocks -s b -x -d '"'"'measured blocks'"'"'" "$t_tmp/completion.fish"'
 if command -v zsh >/dev/null 2>&1; then
 	check "zsh -n reads the zsh script" zsh -n "$t_tmp/completion.zsh"
+	got=$(python3 "$SMTBENCH_ROOT/tests/e2e/pty_complete.py" zsh "$t_tmp/completion.zsh" "$t_tmp/tty" 60 \
+		'smtbench matrix --commands my\ results.\t' 'smtbench matrix --commands=my\ results.\t' \
+		'smtbench run --out=ru\t' 'smtbench run --pl\t' 'smtbench run -- my\t' 2>&1)
+	check "zsh on a terminal: matrix --commands my…<TAB> and --commands=my…<TAB> → the file, quoted; --out=ru<TAB> → run/; --pl<TAB> → --placements=; nothing after -- (got: ${got//$'\n'/ | })" \
+		test "$got" = $'smtbench matrix --commands my\\ results.csv \nsmtbench matrix --commands=my\\ results.csv \nsmtbench run --out=run/\nsmtbench run --placements=\nsmtbench run -- my'
 else
 	skip "zsh is not installed (apt-get install zsh): the zsh script is not parsed"
 fi
