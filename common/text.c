@@ -20,6 +20,17 @@ char *text_printf(const char *fmt, ...)
 	return s;
 }
 
+/* The invisible characters that reorder or break what is shown around them: the bidirectional
+ * controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), with which a name can make a
+ * line read in another order than its bytes (the "Trojan Source" trick), and the line and
+ * paragraph separators (U+2028, U+2029), newlines in disguise. Escaped as the C0 and C1
+ * controls are. */
+static bool is_format_control(unsigned cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e)
+	       || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* Length of the valid UTF-8 sequence at s that is not a control character (C0, DEL, C1), or
  * 0: a terminal must never be sent the first byte of an escape sequence. */
 static size_t printable_len(const unsigned char *s)
@@ -41,7 +52,7 @@ static size_t printable_len(const unsigned char *s)
 	                         | (s[3] & 0x3fu);
 	bool overlong = (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
 	bool bad = overlong || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)
-	           || (cp >= 0x80 && cp <= 0x9f);
+	           || (cp >= 0x80 && cp <= 0x9f) || is_format_control(cp);
 	return bad ? 0 : len;
 }
 

@@ -26,8 +26,10 @@
  * layers use it where the runner's x… helpers would exit: they return the error instead. */
 char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Whether text is printable UTF-8 throughout: no control character (C0, DEL, C1), no byte that
- * is not part of a valid, shortest UTF-8 sequence. */
+/* Whether text is printable UTF-8 throughout: no control character (C0, DEL, C1), no
+ * bidirectional control (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: they make a line
+ * read in another order than its bytes) nor line or paragraph separator (U+2028, U+2029), no
+ * byte that is not part of a valid, shortest UTF-8 sequence. */
 bool text_is_printable(const char *text);
 
 /* text as it may be shown: itself when printable (text_is_printable), else every byte that is

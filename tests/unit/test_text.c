@@ -32,6 +32,11 @@ static void escapes(void)
 		{ "cut \xe2\x80", "cut \\xe2\\x80" },
 		{ "back\\slash", "back\\slash" },              /* printable: shown as it is */
 		{ "back\\slash\x1b", "back\\\\slash\\x1b" },   /* needs escapes: backslash doubled */
+		{ "evil\xe2\x80\xaegnp.sh", "evil\\xe2\\x80\\xaegnp.sh" }, /* U+202E right-to-left override */
+		{ "a\xe2\x81\xa6" "b\xe2\x81\xa9", "a\\xe2\\x81\\xa6b\\xe2\\x81\\xa9" }, /* U+2066, U+2069 isolates */
+		{ "\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", "\\xe2\\x80\\x8e\\xe2\\x80\\x8f\\xd8\\x9c" }, /* LRM, RLM, ALM */
+		{ "line\xe2\x80\xa8sep", "line\\xe2\\x80\\xa8sep" },  /* U+2028 line separator */
+		{ "dash \xe2\x80\x90 \xe2\x81\xb0", "dash \xe2\x80\x90 \xe2\x81\xb0" }, /* neighbours stay */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *got = text_escape(cases[i].in);
