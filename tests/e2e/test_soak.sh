@@ -45,7 +45,7 @@ while ((interrupts < 28 && starts < 300)); do
 	pid=$!
 	starts=$((starts + 1))
 	await_rows "$pid" $(($(rows_of "$d") + RANDOM % 12))
-	sig=${sigs[RANDOM % 4]}
+	sig=${sigs[starts % 4]} # each in turn: all four are sent whatever the seed
 	if kill "-$sig" "$pid" 2>/dev/null; then
 		interrupts=$((interrupts + 1))
 		sent[$sig]=$((sent[$sig] + 1))

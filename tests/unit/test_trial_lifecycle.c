@@ -75,8 +75,11 @@ static enum trial_outcome run_sh(const char *script, const char *err_path, doubl
 {
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
 	int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	struct trial_spec spec = { .nprocs = 1, .stderr_fd = fd, .run_origin_s = trial_now_s(),
-	                           .child_sigmask = &child_mask, .timeout_s = timeout_s };
+	/* Through the capped pipe, as a run gives the workloads' stderr (a cap of 0 would log
+	 * nothing: every byte past the cap is discarded). */
+	struct trial_spec spec = { .nprocs = 1, .stderr_fd = fd, .stderr_cap = 1 << 20,
+	                           .run_origin_s = trial_now_s(), .child_sigmask = &child_mask,
+	                           .timeout_s = timeout_s };
 	spec.procs[0] = (struct trial_proc_spec){ .pu = first_usable_cpu(), .path = "/bin/sh",
 	                                          .argv = argv };
 	int sig = 0;
