@@ -107,7 +107,7 @@ PY
 msynth "$t_tmp/pipe/n1" n1 --kernels 'nop,x|y' --seed 9
 check_status 0 "fleet over a matrix with a workload named x|y" "$SMTBENCH" fleet "$t_tmp/pipe" --out "$t_tmp/pipe-report"
 check "... fleet.md writes it \\| in the table" eval \
-	'grep -qF "| victim \\ aggressor | \`nop\` | \`x\\|y\` |" "$t_tmp/pipe-report/fleet.md"'
+	'grep -qF "| victim \\\\ aggressor | \`nop\` | \`x\\|y\` |" "$t_tmp/pipe-report/fleet.md"'
 
 # A directory of matrix folders alone: usable (before, every one was skipped as mixing workloads).
 check_status 0 "fleet over matrix folders alone" "$SMTBENCH" fleet "$f/a"

@@ -92,8 +92,9 @@ mkdir -p "$t_tmp/elsewhere"
 tar -xzf "$tarball" -C "$t_tmp/elsewhere"
 src=$t_tmp/elsewhere/smtbench-$version
 # A plain build, as a user's: not the flags of the make test that runs this (make test SANITIZE=1
-# passes SANITIZE=1 down in MAKEFLAGS, which would put the program under build/sanitize/).
-check_status 0 "unpacked elsewhere, make builds it" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$src" -j2
+# passes SANITIZE=1 down in MAKEFLAGS and the environment, which would put the program under
+# build/sanitize/).
+check_status 0 "unpacked elsewhere, make builds it" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE -u BUILD -u CFLAGS make -s -C "$src" -j2
 check "... an smtbench of version $version" test "$("$src/build/smtbench" -V)" = "smtbench $version"
 kernels=$(ls "$SMTBENCH_BUILD/kernels" | grep -v '\.[od]$' | sort | tr '\n' ' ')
 check "... and every kernel ($kernels)" \
