@@ -430,6 +430,7 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 	*spec = (struct trial_spec){
 		.nprocs = e->one_process ? 1 : placement_nprocs(p),
 		.stderr_fd = st->log_fd,
+		.cap_stderr = true,
 		.stderr_cap = log_room(st),
 		.run_origin_s = st->origin_s,
 		.child_sigmask = &e->child_sigmask,

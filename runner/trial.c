@@ -1028,7 +1028,7 @@ static const struct trial_spec *open_errlog(struct trial_state *st, const struct
 {
 	st->errlog = (struct errpipe){ .read_fd = -1, .write_fd = -1, .null_fd = -1 };
 	st->signal_fd = -1;
-	if (spec->stderr_fd < 0 || spec->stderr_cap < 0)
+	if (spec->stderr_fd < 0 || !spec->cap_stderr || spec->stderr_cap < 0)
 		return spec;
 	sigset_t waitset;
 	stop_signal_set(&waitset);

@@ -66,10 +66,12 @@ struct trial_spec {
 	int nprocs;
 	struct trial_proc_spec procs[TRIAL_MAX_PROCS];
 	int stderr_fd;         /* where the workloads' stderr goes (stdout goes to /dev/null) */
-	/* With stderr_fd >= 0 and stderr_cap >= 0, the workloads' stderr is a pipe the runner
-	 * drains while the trial runs (runner/errpipe.h): its first stderr_cap bytes go to
-	 * stderr_fd, the rest is discarded and counted; the workloads' writes never fail. Below 0:
-	 * stderr_fd is given to them as it is. */
+	/* With stderr_fd >= 0 and cap_stderr, the workloads' stderr is a pipe the runner drains
+	 * while the trial runs (runner/errpipe.h): its first stderr_cap bytes go to stderr_fd (0:
+	 * none, the log being full), the rest is discarded and counted; the workloads' writes
+	 * never fail. Without cap_stderr (a spec's zero value), stderr_fd is given to them as it
+	 * is: a cap is asked for, never implied by a zero. */
+	bool cap_stderr;
 	long long stderr_cap;
 	double run_origin_s;   /* monotonic time the run started; start_s/end_s are relative to it */
 	const sigset_t *child_sigmask; /* the mask to restore in children before exec */
@@ -116,7 +118,7 @@ struct trial_result {
 	int leftovers;          /* processes still alive after the trial that had to be killed */
 	double foreign_s;       /* busy time of the trial's PUs not its processes'; NAN if unknown */
 	double steal_s;         /* steal time of the trial's PUs (virtual machines); NAN if unknown */
-	long long stderr_logged;    /* with spec->stderr_cap >= 0: bytes of stderr logged, and */
+	long long stderr_logged;    /* with spec->cap_stderr: bytes of stderr logged, and */
 	long long stderr_discarded; /* bytes past the cap, thrown away */
 	/* One process given a placement's CPUs (cpus/ncpus in its spec): its CPU time, with its
 	 * threads' and children's, on each of those CPUs, in the spec's order (runner/cpusplit.h);

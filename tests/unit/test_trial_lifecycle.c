@@ -69,17 +69,19 @@ static void test_cpustat(void)
 	      cpustat_tick_s());
 }
 
-/* Runs `sh -c script` alone on the first CPU, its stderr into file err_path. */
-static enum trial_outcome run_sh(const char *script, const char *err_path, double timeout_s,
-                                 struct trial_result *r)
+/* Runs `sh -c script` alone on the first CPU, its stderr into file err_path: through the
+ * capped pipe as a run gives it (capped), or as the file itself (a spec that asks no cap). */
+static enum trial_outcome run_sh_capped(const char *script, const char *err_path,
+                                        double timeout_s, bool capped, struct trial_result *r)
 {
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
 	int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	/* Through the capped pipe, as a run gives the workloads' stderr (a cap of 0 would log
-	 * nothing: every byte past the cap is discarded). */
-	struct trial_spec spec = { .nprocs = 1, .stderr_fd = fd, .stderr_cap = 1 << 20,
-	                           .run_origin_s = trial_now_s(), .child_sigmask = &child_mask,
-	                           .timeout_s = timeout_s };
+	struct trial_spec spec = { .nprocs = 1, .stderr_fd = fd, .run_origin_s = trial_now_s(),
+	                           .child_sigmask = &child_mask, .timeout_s = timeout_s };
+	if (capped) {
+		spec.cap_stderr = true;
+		spec.stderr_cap = 1 << 20;
+	}
 	spec.procs[0] = (struct trial_proc_spec){ .pu = first_usable_cpu(), .path = "/bin/sh",
 	                                          .argv = argv };
 	int sig = 0;
@@ -87,6 +89,31 @@ static enum trial_outcome run_sh(const char *script, const char *err_path, doubl
 	if (fd >= 0)
 		close(fd);
 	return o;
+}
+
+static enum trial_outcome run_sh(const char *script, const char *err_path, double timeout_s,
+                                 struct trial_result *r)
+{
+	return run_sh_capped(script, err_path, timeout_s, true, r);
+}
+
+/* A spec's zero value asks for no cap: the workload writes to the log itself, nothing is
+ * discarded (a zero cap once meant "discard everything" to every spec that did not set it). */
+static void test_uncapped_by_default(void)
+{
+	char log[600], text[64];
+	snprintf(log, sizeof log, "%s/uncapped", base);
+	struct trial_result r;
+	run_sh_capped("echo written >&2; ls -l /proc/$$/fd/2 | grep -c uncapped >&2", log, 0,
+	              false, &r);
+	read_file(log, text, sizeof text);
+	CHECK(r.procs[0].status == PROC_OK && !strcmp(text, "written\n1\n"),
+	      "a spec without cap_stderr gives the workload the log file itself: \"%.40s\"", text);
+	run_sh_capped("echo written >&2", log, 0, true, &r);
+	read_file(log, text, sizeof text);
+	CHECK(r.procs[0].status == PROC_OK && !strcmp(text, "written\n") && r.stderr_logged == 8,
+	      "with cap_stderr it goes through the pipe and is counted (%lld bytes logged)",
+	      r.stderr_logged);
 }
 
 /* Whether process pid still exists (a zombie counts: it has not been reaped). */
@@ -240,6 +267,7 @@ int main(void)
 	test_cpustat();
 	test_descriptors();
 	test_leftovers();
+	test_uncapped_by_default();
 	test_timeout();
 	test_ignored_hangup();
 	char cmd[700];
