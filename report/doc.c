@@ -10,9 +10,9 @@
 #include "common/alloc.h"
 
 const struct doc_renderer doc_renderers[] = {
-	{ DOC_TEXT, NULL, doc_render_text },
-	{ DOC_MARKDOWN, "md", doc_render_markdown },
-	{ DOC_HTML, "html", doc_render_html },
+	{ DOC_TEXT, NULL, false, doc_render_text },
+	{ DOC_MARKDOWN, "md", false, doc_render_markdown },
+	{ DOC_HTML, "html", true, doc_render_html },
 };
 const size_t doc_renderer_count = sizeof doc_renderers / sizeof doc_renderers[0];
 

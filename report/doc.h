@@ -87,6 +87,7 @@ void doc_figure(struct doc *d, const char *id, const char *file, const char *tit
 struct doc_renderer {
 	enum doc_output output;
 	const char *extension;   /* the file it makes: "md", "html"; NULL: the terminal's */
+	bool inlines_figures;    /* written after the figures' files it holds (HTML) */
 	void (*render)(const struct doc *d, FILE *out);
 };
 extern const struct doc_renderer doc_renderers[];
