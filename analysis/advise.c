@@ -738,11 +738,9 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 			a->packed_known = a->packed.known;
 			a->packed_per_core = a->packed.throughput * (double)n / (double)a->packed.cores_used;
 		}
-		a->gain_naive = a->naive.known ? gain(a->objective, &a->best, &a->naive,
-		                                      a->best.throughput, a->naive.throughput,
+		a->gain_naive = a->naive.known ? gain(a->objective, a->best.throughput, a->naive.throughput,
 		                                      a->best.worst, a->naive.worst) : NAN;
-		a->gain_worst = a->worst.known ? gain(a->objective, &a->best, &a->worst,
-		                                      a->best.throughput, a->worst.throughput,
+		a->gain_worst = a->worst.known ? gain(a->objective, a->best.throughput, a->worst.throughput,
 		                                      a->best.worst, a->worst.worst) : NAN;
 		run_draws(a, samplers, rq);
 	}
