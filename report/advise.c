@@ -384,9 +384,10 @@ static size_t folder_cores(const struct results_folder *f)
 }
 
 struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
-                                      const struct advise_request *rq, size_t folder_cores_n,
-                                      char *err, size_t err_size)
+                                      const struct advise_request *rq,
+                                      const struct results_folder *f, char *err, size_t err_size)
 {
+	size_t folder_cores_n = folder_cores(f);
 	size_t nw = m->nkernels;
 	size_t *counts = xcalloc(nw + 1, sizeof *counts);
 	for (size_t w = 0; w < nw; w++)
@@ -448,8 +449,7 @@ struct report *advise_report(struct results_folder *f, const struct advise_reque
 	struct analysis_matrix *m = report_matrix_cells(f, &commands, err, err_size);
 	if (!m)
 		return NULL;
-	size_t from_folder = folder_cores(f);
-	struct analysis_advice *a = advise_matrix(m, rq, from_folder, err, err_size);
+	struct analysis_advice *a = advise_matrix(m, rq, f, err, err_size);
 	if (!a) {
 		analysis_matrix_free(&m);
 		return NULL;

@@ -73,8 +73,8 @@ char *plot_samples(const struct run_model *m);
 
 /* The advice's blocks (the plan, its value, whether pairing pays; full: also SMT on or off per
  * workload and the method) and its JSON (report/advise.c), for advise's report and the
- * matrix's. advise_matrix: the advice from a matrix's cells, cores from rq or else
- * folder_cores (0: unknown, an error). */
+ * matrix's. advise_matrix: the advice from a matrix's cells, cores from rq or else the folder's
+ * meta.json (topology.cores; neither: an error). */
 struct analysis_matrix;
 struct analysis_advice;
 struct advise_request;
@@ -85,7 +85,8 @@ json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advic
 char *advise_answer(const struct analysis_matrix *m, const struct analysis_advice *a);
 char *advise_method(const struct analysis_advice *a);
 struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
-                                      const struct advise_request *rq, size_t folder_cores,
-                                      char *err, size_t err_size);
+                                      const struct advise_request *rq,
+                                      const struct results_folder *f, char *err,
+                                      size_t err_size);
 
 #endif
