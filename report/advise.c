@@ -153,7 +153,8 @@ char *advise_answer(const struct analysis_matrix *m, const struct analysis_advic
 	if (!isnan(a->gain_worst))
 		snprintf(gains + len, sizeof gains - len, ", %s the worst plan's",
 		         format_ratio(&ns, a->gain_worst, a->gain_worst_ci));
-	char *s = xasprintf("Plan on %zu cores (%s): %s; %s, %s%s", a->cores,
+	char *s = xasprintf("Plan on %zu core%s (%s): %s; %s, %s%s", a->cores,
+	                    a->cores == 1 ? "" : "s",
 	                    a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT ? "most throughput"
 	                    : "smallest worst slowdown", plan, value, p_best_text(&ns, a), gains);
 	free(plan);
@@ -165,10 +166,14 @@ static char *pays_sentence(const struct analysis_matrix *m, const struct analysi
 {
 	if (!a->packed_known)
 		return NULL;
+	if (!on_siblings(m))
+		return xasprintf("The %zu cores hold every workload alone. Whether two workloads on "
+		                 "one core's siblings do more than one alone needs a matrix measured on "
+		                 "siblings (these pairs each had a core of their own)", a->cores);
 	struct format_ring ns = { .next = 0 };
 	char *plan = plan_line(m, a, &a->packed);
 	bool pays = a->packed_per_core_ci[0] > 1, costs = a->packed_per_core_ci[1] < 1;
-	char *s = xasprintf("The %zu cores hold every workload alone. Pairing %s: on %zu cores "
+	char *s = xasprintf("The %zu cores hold every workload alone. Pairing %s: on %zu core(s) "
 	                    "(%s) a core does %s the work of one workload alone (P(above 1) = %.2f)%s",
 	                    a->cores, pays ? "still pays" : costs ? "does not pay" : "may or may not "
 	                    "pay", a->packed.cores_used, plan,
@@ -454,9 +459,9 @@ struct report *advise_report(struct results_folder *f, const struct advise_reque
 		analysis_matrix_free(&m);
 		return NULL;
 	}
-	struct doc *d = doc_new("smtbench advise: %s (%zu %s, %zu on %zu cores%s)", f->shown_dir,
+	struct doc *d = doc_new("smtbench advise: %s (%zu %s, %zu on %zu core%s%s)", f->shown_dir,
 	                        m->nkernels, commands ? "commands" : "kernels", a->nitems, a->cores,
-	                        rq->cores ? ", --cores" : " of the machine");
+	                        a->cores == 1 ? "" : "s", rq->cores ? ", --cores" : " of the machine");
 	advise_blocks(d, DOC_ALL, m, a, true);
 	json_t *json = advise_json(m, a);
 	json_object_set_new(json, "dir", json_string(f->shown_dir));
