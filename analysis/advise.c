@@ -576,11 +576,18 @@ static void item_slowdowns(size_t n, const int *iw, size_t nw, const double *cel
 			out[i * n + j] = i == j ? NAN : cell[(size_t)iw[i] * nw + (size_t)iw[j]];
 }
 
+/* The plans the draws value, in this order: the chosen, the naive, the worst, the packed. */
+enum { PLAN_BEST, PLAN_NAIVE, PLAN_WORST, PLAN_PACKED, PLAN_COUNT };
+
 /* Per-draw values of the plans, gathered for their intervals. */
 struct draw_values {
-	double *thr[4], *worst[4]; /* best, naive, worst, packed */
-	double *item[4];           /* each plan's items' slowdowns, draw by draw: [draw * n + i] */
+	size_t draws, n;
+	bool use[PLAN_COUNT];
+	struct analysis_plan_value *plans[PLAN_COUNT];
+	double *thr[PLAN_COUNT], *worst[PLAN_COUNT];
+	double *item[PLAN_COUNT];  /* each plan's items' slowdowns, draw by draw: [draw * n + i] */
 	double *gain_naive, *gain_worst, *per_core;
+	size_t best_count, pays;   /* draws where no plan beat the chosen one; where pairing paid */
 };
 
 /* The chosen plan's gain over another: throughput best / other; worst other / best. */
@@ -589,93 +596,121 @@ static double gain(enum analysis_objective o, double bt, double ot, double bw, d
 	return o == ANALYSIS_OBJECTIVE_THROUGHPUT ? bt / ot : ow / bw;
 }
 
+static void draw_values_init(struct draw_values *dv, struct analysis_advice *a)
+{
+	size_t D = a->draws, n = a->nitems;
+	*dv = (struct draw_values){ .draws = D, .n = n,
+	                            .use = { true, a->naive.known, a->worst.known, a->packed_known },
+	                            .plans = { &a->best, &a->naive, &a->worst, &a->packed } };
+	for (int p = 0; p < PLAN_COUNT; p++) {
+		dv->thr[p] = xmalloc(D * sizeof(double));
+		dv->worst[p] = xmalloc(D * sizeof(double));
+		dv->item[p] = xmalloc(D * n * sizeof(double));
+	}
+	dv->gain_naive = xmalloc(D * sizeof(double));
+	dv->gain_worst = xmalloc(D * sizeof(double));
+	dv->per_core = xmalloc(D * sizeof(double));
+}
+
+/* Every plan valued in draw d, whose item slowdowns are s. */
+static void value_draw(struct draw_values *dv, const struct analysis_advice *a, size_t d,
+                       const double *s)
+{
+	size_t n = dv->n;
+	for (int p = 0; p < PLAN_COUNT; p++) {
+		if (!dv->use[p])
+			continue;
+		const int *partner = dv->plans[p]->partner;
+		dv->thr[p][d] = analysis_plan_throughput(n, s, partner);
+		dv->worst[p][d] = analysis_plan_worst(n, s, partner);
+		for (size_t i = 0; i < n; i++)
+			dv->item[p][d * n + i] = partner[i] < 0 ? 1 : s[i * n + (size_t)partner[i]];
+	}
+	dv->gain_naive[d] = dv->use[PLAN_NAIVE]
+	                    ? gain(a->objective, dv->thr[PLAN_BEST][d], dv->thr[PLAN_NAIVE][d],
+	                           dv->worst[PLAN_BEST][d], dv->worst[PLAN_NAIVE][d]) : NAN;
+	dv->gain_worst[d] = dv->use[PLAN_WORST]
+	                    ? gain(a->objective, dv->thr[PLAN_BEST][d], dv->thr[PLAN_WORST][d],
+	                           dv->worst[PLAN_BEST][d], dv->worst[PLAN_WORST][d]) : NAN;
+	if (dv->use[PLAN_PACKED]) {
+		dv->per_core[d] = dv->thr[PLAN_PACKED][d] * (double)n / (double)a->packed.cores_used;
+		dv->pays += dv->per_core[d] > 1;
+	}
+}
+
+/* The intervals from the draws into the advice, and the draws' arrays freed. */
+static void draw_values_summarise(struct draw_values *dv, struct analysis_advice *a)
+{
+	size_t D = dv->draws, n = dv->n;
+	double *col = xmalloc(D * sizeof *col), ci[2];
+	for (int p = 0; p < PLAN_COUNT; p++) {
+		struct analysis_plan_value *plan = dv->plans[p];
+		for (size_t i = 0; dv->use[p] && i < n; i++) {
+			for (size_t d = 0; d < D; d++)
+				col[d] = dv->item[p][d * n + i];
+			interval_of(col, D, ci);
+			plan->slowdown_ci[2 * i] = ci[0];
+			plan->slowdown_ci[2 * i + 1] = ci[1];
+		}
+		if (dv->use[p]) {
+			interval_of(dv->thr[p], D, plan->throughput_ci);
+			interval_of(dv->worst[p], D, plan->worst_ci);
+		}
+		free(dv->thr[p]);
+		free(dv->worst[p]);
+		free(dv->item[p]);
+	}
+	free(col);
+	interval_of(dv->gain_naive, D, a->gain_naive_ci);
+	interval_of(dv->gain_worst, D, a->gain_worst_ci);
+	if (dv->use[PLAN_PACKED]) {
+		interval_of(dv->per_core, D, a->packed_per_core_ci);
+		a->packed_p_pays = (double)dv->pays / (double)D;
+	}
+	a->p_best = a->p_best_draws ? (double)dv->best_count / (double)a->p_best_draws : NAN;
+	free(dv->gain_naive);
+	free(dv->gain_worst);
+	free(dv->per_core);
+}
+
+/* Each draw's optimum costs 2^n n / 2 steps: P(best) is taken over as many draws as about 4e8
+ * steps allow, at least 100 (all of them when fewer); none for the heuristic. */
+static size_t p_best_draws(const struct analysis_advice *a)
+{
+	if (!a->exact)
+		return 0;
+	double k = floor(4e8 / ldexp((double)a->nitems / 2 + 1, (int)a->nitems));
+	size_t least = a->draws < 100 ? a->draws : 100;
+	return k >= (double)a->draws ? a->draws : k < (double)least ? least : (size_t)k;
+}
+
 /* Draws every cell draws times, values the plans in each, and counts the draws in which no plan
  * beats the chosen one. */
 static void run_draws(struct analysis_advice *a, const struct cell_sampler *samplers,
                       const struct analysis_advise_request *rq)
 {
-	size_t n = a->nitems, nw = a->nworkloads, D = a->draws;
-	struct analysis_plan_value *plans[4] = { &a->best, &a->naive, &a->worst, &a->packed };
-	bool use[4] = { true, a->naive.known, a->worst.known, a->packed_known };
+	size_t n = a->nitems, nw = a->nworkloads;
 	struct draw_values dv;
-	for (int p = 0; p < 4; p++) {
-		dv.thr[p] = xmalloc(D * sizeof(double));
-		dv.worst[p] = xmalloc(D * sizeof(double));
-		dv.item[p] = xmalloc(D * n * sizeof(double));
-	}
-	dv.gain_naive = xmalloc(D * sizeof(double));
-	dv.gain_worst = xmalloc(D * sizeof(double));
-	dv.per_core = xmalloc(D * sizeof(double));
-	double *cell = xmalloc(nw * nw * sizeof *cell), *s = xmalloc(n * n * sizeof *s);
-	int *opt = xmalloc(n * sizeof *opt);
+	draw_values_init(&dv, a);
+	double *cell = xmalloc((nw * nw + 1) * sizeof *cell), *s = xmalloc((n * n + 1) * sizeof *s);
+	int *opt = xmalloc((n + 1) * sizeof *opt);
 	struct rng r;
 	rng_seed(&r, rq->seed);
-	size_t best_count = 0, pays = 0;
-	/* Each draw's optimum costs 2^n n / 2 steps: P(best) is taken over as many draws as about
-	 * 4e8 steps allow, at least 100. */
-	a->p_best_draws = 0;
-	if (a->exact) {
-		double cost = ldexp((double)n / 2 + 1, (int)n);
-		double k = floor(4e8 / cost);
-		a->p_best_draws = k >= (double)D ? D : k < 100 ? (D < 100 ? D : 100) : (size_t)k;
-	}
-	size_t pmin = a->pairs_needed;
-	for (size_t d = 0; d < D; d++) {
+	a->p_best_draws = p_best_draws(a);
+	for (size_t d = 0; d < a->draws; d++) {
 		for (size_t k = 0; k < nw * nw; k++)
 			cell[k] = cell_draw(&samplers[k], &r);
 		item_slowdowns(n, a->item_workload, nw, cell, s);
-		for (int p = 0; p < 4; p++) {
-			if (!use[p])
-				continue;
-			dv.thr[p][d] = analysis_plan_throughput(n, s, plans[p]->partner);
-			dv.worst[p][d] = analysis_plan_worst(n, s, plans[p]->partner);
-			for (size_t i = 0; i < n; i++)
-				dv.item[p][d * n + i] = plans[p]->partner[i] < 0
-				                        ? 1 : s[i * n + (size_t)plans[p]->partner[i]];
-		}
-		dv.gain_naive[d] = use[1] ? gain(a->objective, dv.thr[0][d],
-		                                 dv.thr[1][d], dv.worst[0][d], dv.worst[1][d]) : NAN;
-		dv.gain_worst[d] = use[2] ? gain(a->objective, dv.thr[0][d],
-		                                 dv.thr[2][d], dv.worst[0][d], dv.worst[2][d]) : NAN;
-		if (use[3]) {
-			dv.per_core[d] = dv.thr[3][d] * (double)n / (double)a->packed.cores_used;
-			pays += dv.per_core[d] > 1;
-		}
+		value_draw(&dv, a, d, s);
 		if (d < a->p_best_draws) {
-			struct plan_score mine = plan_score(n, s, a->best.partner, pmin, a->objective);
-			exact_best(n, s, pmin, a->objective, false, opt);
-			struct plan_score top = plan_score(n, s, opt, pmin, a->objective);
-			best_count += !score_better(top, mine, a->objective, false);
+			struct plan_score mine = plan_score(n, s, a->best.partner, a->pairs_needed,
+			                                    a->objective);
+			exact_best(n, s, a->pairs_needed, a->objective, false, opt);
+			struct plan_score top = plan_score(n, s, opt, a->pairs_needed, a->objective);
+			dv.best_count += !score_better(top, mine, a->objective, false);
 		}
 	}
-	a->p_best = a->p_best_draws ? (double)best_count / (double)a->p_best_draws : NAN;
-	for (int p = 0; p < 4; p++) {
-		if (use[p]) {
-			interval_of(dv.thr[p], D, plans[p]->throughput_ci);
-			interval_of(dv.worst[p], D, plans[p]->worst_ci);
-			double *col = xmalloc(D * sizeof *col), ci[2];
-			for (size_t i = 0; i < n; i++) {
-				for (size_t d = 0; d < D; d++)
-					col[d] = dv.item[p][d * n + i];
-				interval_of(col, D, ci);
-				plans[p]->slowdown_ci[2 * i] = ci[0];
-				plans[p]->slowdown_ci[2 * i + 1] = ci[1];
-			}
-			free(col);
-		}
-		free(dv.thr[p]);
-		free(dv.worst[p]);
-		free(dv.item[p]);
-	}
-	interval_of(dv.gain_naive, D, a->gain_naive_ci);
-	interval_of(dv.gain_worst, D, a->gain_worst_ci);
-	if (use[3]) {
-		interval_of(dv.per_core, D, a->packed_per_core_ci);
-		a->packed_p_pays = (double)pays / (double)D;
-	}
-	free(dv.gain_naive);
-	free(dv.gain_worst);
-	free(dv.per_core);
+	draw_values_summarise(&dv, a);
 	free(cell);
 	free(s);
 	free(opt);
