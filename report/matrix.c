@@ -462,7 +462,8 @@ static struct doc *matrix_doc(const struct matrix_model *mm, const char *answer,
 	if (mm->advice)
 		advise_blocks(d, DOC_FILES, m, mm->advice, false);
 	else
-		doc_para(d, DOC_FILES, NULL, NULL, NULL, "No plan: %s.", mm->advice_error);
+		doc_para(d, DOC_FILES, NULL, NULL, NULL, "No plan with smtbench advise's defaults (one "
+		         "copy of each workload on the machine's cores): %s.", mm->advice_error);
 	doc_heading(d, DOC_FILES, 2, NULL, "Heat map");
 	doc_figure(d, "heatmap", "heatmap.svg", "The matrix as a heat map", heatmap(m));
 	matrix_grid(d, m);
