@@ -43,7 +43,7 @@ const struct cli_option advise_options[] = {
 	  "hint (multithread or nomultithread) for steps left unpinned" },
 	{ "draws", 0, OPT_DRAWS, CLI_WORD, "N", NULL, "joint draws of the cells' posteriors for the "
 	  "intervals and P(best) (default 4000)" },
-	{ "seed", 0, OPT_SEED, CLI_WORD, "N", NULL, "the draws' seed (default fixed: the same folder "
+	{ "seed", 's', OPT_SEED, CLI_WORD, "N", NULL, "the draws' seed (default fixed: the same folder "
 	  "gives the same answer)" },
 	{ 0 },
 };
