@@ -243,7 +243,7 @@ static void plan_table(struct doc *d, unsigned outputs, const struct analysis_ma
 }
 
 static void smt_table(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
-                      const struct analysis_advice *a, double rope_pct)
+                      const struct analysis_advice *a)
 {
 	static const struct doc_column cols[] = {
 		{ "workload", 0, false, 0 }, { "yield (95% interval)", 0, false, 2 },
@@ -253,7 +253,6 @@ static void smt_table(struct doc *d, unsigned outputs, const struct analysis_mat
 	for (size_t w = 0; w < a->nworkloads; w++) {
 		struct format_ring ns = { .next = 0 };
 		const struct analysis_smt_advice *s = &a->smt[w];
-		(void)rope_pct;
 		doc_row(d, m->kernels[w], isnan(s->yield) ? "n/a"
 		        : format_ratio(&ns, s->yield, s->yield_ci), decision_of(m, s));
 	}
@@ -276,7 +275,7 @@ void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix
 	if (full) {
 		doc_heading(d, outputs, 2, NULL, on_siblings(m) ? "SMT on or off, per workload"
 		            : "Two copies side by side, per workload");
-		smt_table(d, outputs, m, a, m->rope_pct);
+		smt_table(d, outputs, m, a);
 		for (size_t w = 0; w < a->nworkloads; w++) {
 			char *s = smt_sentence(m, w, &a->smt[w], m->rope_pct);
 			doc_item(d, outputs, NULL, NULL, "%s", s);
