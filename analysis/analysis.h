@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/placements.h"
 #include "common/samples_csv.h"
@@ -471,6 +472,126 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 /* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
 void analysis_format_shortest(double x, char *buf, size_t size);
 
+
+/* ---------------------------------------------------------------------------------------- */
+/* Advice: which workloads share a core (advise.c)                                            */
+
+/*
+ * A plan assigns n items (workload copies) to cores, two on a core's sibling PUs or one alone.
+ * It is an array partner[n]: the item sharing item i's core, or -1 when i is alone. The cores it
+ * uses are n minus its pairs; a plan fits C cores when it has at least n - C pairs (and n <= 2C).
+ * slowdown[i * n + j] is item i's slowdown beside item j (its time beside j over its time
+ * alone; NAN: unknown, so i and j never share a core). Alone an item's slowdown is 1.
+ *
+ * Objectives: THROUGHPUT maximises the work done per unit time, each item's rate 1/slowdown
+ * beside its partner (1 alone), as a share of every item alone on its own core: the sum of rates
+ * over n. WORST minimises the largest slowdown of any item (1 when every item is alone), ties
+ * broken by throughput.
+ */
+enum analysis_objective { ANALYSIS_OBJECTIVE_THROUGHPUT, ANALYSIS_OBJECTIVE_WORST };
+
+/* Up to this many items the plan is exact: bitmask dynamic programming over subsets (the best
+ * perfect matching of every subset, its lowest member paired with each other member in turn,
+ * then the best choice of which members pair), 2^n x n / 2 steps and 2^n values (20 items:
+ * about 10 million steps and 9 MB). Above it (to ANALYSIS_ADVISE_MAX_ITEMS) a heuristic: pairs
+ * taken greedily, best first, as the cores require, then improved by local search (exchange
+ * partners between two pairs, a partner with an item alone, split a pair, join two items alone)
+ * until no move improves the plan; not known to be the best. */
+#define ANALYSIS_ADVISE_EXACT_MAX 20
+#define ANALYSIS_ADVISE_MAX_ITEMS 256
+/* Joint draws of the cells' posteriors (fixed seed: the same folder gives the same answer). */
+#define ANALYSIS_ADVISE_DRAWS 4000
+#define ANALYSIS_ADVISE_SEED 20261202u
+/* Two plans' values that differ by less than this (relative) are equally good. */
+#define ANALYSIS_ADVISE_TIE 1e-9
+
+/* The plan's throughput (sum of rates over n) and worst slowdown; NAN when a pair is unknown. */
+double analysis_plan_throughput(size_t n, const double *slowdown, const int *partner);
+double analysis_plan_worst(size_t n, const double *slowdown, const int *partner);
+
+/*
+ * The best plan for the objective on `cores` cores into partner[n] (worst_case: the worst plan
+ * instead, lowest throughput or largest worst slowdown). *exact: whether the method is exact
+ * (n <= ANALYSIS_ADVISE_EXACT_MAX). -1 with err when n is 0 or above ANALYSIS_ADVISE_MAX_ITEMS,
+ * when n > 2 x cores (the items do not fit), or when no plan avoids the unknown pairs.
+ */
+int analysis_plan_best(size_t n, const double *slowdown, size_t cores,
+                       enum analysis_objective objective, bool worst_case, int *partner,
+                       bool *exact, char *err, size_t err_size);
+
+/* One plan, valued at the cells' point slowdowns and over the joint draws. */
+struct analysis_plan_value {
+	int *partner;                 /* n items */
+	size_t cores_used;
+	double throughput, throughput_ci[2]; /* point (cells at their posterior medians), 95% */
+	double worst, worst_ci[2];
+	double *slowdown;             /* each item's predicted slowdown (1 alone) */
+	double *slowdown_ci;          /* [2 x n]: each item's 95% interval */
+	bool known;                   /* every pair it uses has a usable cell */
+};
+
+/* SMT on or off for one workload: a core with two copies of it on its siblings does `yield`
+ * times the work of one copy alone, 2 / its slowdown beside itself. */
+enum analysis_smt_decision {
+	ANALYSIS_SMT_KEEP_ON,         /* P(yield above 1 + ROPE) >= ANALYSIS_DIRECTION_PROBABILITY */
+	ANALYSIS_SMT_TURN_OFF,        /* P(yield below 1 / (1 + ROPE)) >= the same */
+	ANALYSIS_SMT_EITHER,          /* P(within the ROPE) >= ANALYSIS_EQUIVALENCE_PROBABILITY */
+	ANALYSIS_SMT_UNKNOWN,         /* not enough data to say (or no paired, settled cell) */
+};
+struct analysis_smt_advice {
+	bool measured;                /* the workload's cell beside itself was compared */
+	double yield, yield_ci[2];    /* point (2 / the median slowdown) and 95% interval */
+	double p_on, p_off, p_either; /* the probabilities the decision reads; NAN unknown */
+	enum analysis_smt_decision decision;
+};
+/* The decision for one workload from its cell beside itself (NULL: not measured), with a ROPE
+ * of rope_pct percent (symmetric in log, as analysis.h's verdicts). */
+void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
+                         struct analysis_smt_advice *out);
+
+struct analysis_advise_request {
+	size_t nworkloads;
+	/* cells[v * nworkloads + g]: workload v beside workload g compared with v alone; NULL where
+	 * there is none (v and g then never share a core). A cell that is not settled is unknown. */
+	const struct analysis_comparison *const *cells;
+	const size_t *counts;         /* copies of each workload (NULL: one each); 0 leaves it out */
+	size_t cores;
+	enum analysis_objective objective;
+	size_t draws;                 /* 0: ANALYSIS_ADVISE_DRAWS */
+	uint64_t seed;
+	double rope_pct;              /* the SMT decisions' ROPE */
+};
+
+struct analysis_advice {
+	enum analysis_objective objective;
+	size_t nitems, nworkloads, cores;
+	int *item_workload;           /* each item's workload */
+	size_t pairs_needed;          /* n - cores, at least 0: the plan must pair this many */
+	bool exact;
+	size_t draws;
+	struct analysis_plan_value best, naive, worst;
+	/* When the cores hold every item alone: the best plan on the fewest cores (ceil(n / 2)),
+	 * and its work per core against one item alone per core (above 1: pairing pays). */
+	bool packed_known;
+	struct analysis_plan_value packed;
+	double packed_per_core, packed_per_core_ci[2], packed_p_pays;
+	/* The gain over the naive plan (items paired in the order given) and over the worst plan:
+	 * for throughput best / other, for worst other / best (above 1: the plan is better). */
+	double gain_naive, gain_naive_ci[2], gain_worst, gain_worst_ci[2];
+	double p_best;                /* P(no plan beats the chosen one) over the draws; NAN when
+	                               * not exact (each draw's optimum would be a heuristic's) */
+	size_t p_best_draws;          /* how many draws it is taken over */
+	size_t unknown_pairs;         /* pairs of workloads without usable cells (never shared) */
+	struct analysis_smt_advice *smt; /* one per workload */
+};
+
+/* The advice: the best plan for the objective, its value over the cells' joint draws (each
+ * cell's delta drawn from its own posterior: a Student-t in closed form, the grid's by inverse
+ * CDF, a normal on the log scale from an unpaired cell's interval), the naive and the worst plan
+ * beside it. NULL with err (a count that does not fit the cores, no plan possible). */
+struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq, char *err,
+                                        size_t err_size);
+void analysis_advice_free(struct analysis_advice **p);
 
 /* How analysis_run's error begins when the data's lines did not load (a damaged samples.csv),
  * as against too few samples: "DIR: ANALYSIS_DAMAGED (...)". */

@@ -41,6 +41,11 @@ const struct subcommand subcommands[] = {
 	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]",
 	  matrix_options, matrix_examples, false, CLI_FLAG, NULL },
+	{ "advise", cmd_advise,
+	  "which workloads should share a core, SMT on or off, and a script that applies it",
+	  "smtbench advise DIR [--objective throughput|worst] [--cores N] [--count NAME=N,...]\n"
+	  "                [--draws N] [--seed N] [--json | --slurm] [--script FILE]",
+	  advise_options, advise_examples, false, CLI_DIR, NULL },
 	{ "analyze", cmd_analyze,
 	  "Bayesian comparison of the placements of a results folder, or of two files",
 	  "smtbench analyze DIR | FILE_A FILE_B | HYPERFINE.json  [--seed-grid]\n"

@@ -67,6 +67,7 @@ int cmd_topo(int argc, char **argv);
 int cmd_threads(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
@@ -76,7 +77,8 @@ int cmd_completions(int argc, char **argv);
 #define CLI_TABLES(name) \
 	extern const struct cli_option name##_options[]; \
 	extern const struct cli_example name##_examples[];
-CLI_TABLES(topo) CLI_TABLES(threads) CLI_TABLES(run) CLI_TABLES(matrix) CLI_TABLES(analyze)
+CLI_TABLES(topo) CLI_TABLES(threads) CLI_TABLES(run) CLI_TABLES(matrix) CLI_TABLES(advise)
+CLI_TABLES(analyze)
 CLI_TABLES(report) CLI_TABLES(fleet) CLI_TABLES(completions)
 #undef CLI_TABLES
 

@@ -10,6 +10,7 @@
 
 #include "analysis/matrix.h"
 #include "common/alloc.h"
+#include "common/error.h"
 #include "common/folder.h"
 #include "report/doc.h"
 #include "report/internal.h"
@@ -30,6 +31,9 @@ struct matrix_model {
 	struct analysis_matrix *m;
 	int pus[2];                        /* the victim's CPU and the aggressor's; -1 unknown */
 	const char *shares;                /* what that pair shares, or NULL */
+	struct analysis_advice *advice;    /* the plan on the machine's cores (advise's default), or
+	                                    * NULL with advice_error saying why */
+	char advice_error[ERR_LEN];
 };
 
 /* Whether a cell's (or a summary's) numbers are the data's: compared and settled. An unsettled
@@ -454,6 +458,12 @@ static struct doc *matrix_doc(const struct matrix_model *mm, const char *answer,
 	                        mm->commands ? "commands" : "kernels",
 	                        m->placement ? m->placement : "no pairs yet");
 	matrix_opening(d, mm, answer);
+	doc_heading(d, DOC_FILES, 2, "plan-section", "Plan: which workloads share a core");
+	if (mm->advice)
+		advise_blocks(d, DOC_FILES, m, mm->advice, false);
+	else
+		doc_para(d, DOC_FILES, NULL, NULL, NULL, "No plan with smtbench advise's defaults (one "
+		         "copy of each workload on the machine's cores): %s.", mm->advice_error);
 	doc_heading(d, DOC_FILES, 2, NULL, "Heat map");
 	doc_figure(d, "heatmap", "heatmap.svg", "The matrix as a heat map", heatmap(m));
 	matrix_grid(d, m);
@@ -663,6 +673,11 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 	json_object_set_new(doc, "rope_default", json_boolean(mm->rope_default));
 	json_object_set_new(doc, "safe_slowdown_pct", json_real(100 * m->safe_slowdown));
 	json_object_set_new(doc, "safe_list", safe_list_json(m));
+	/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null with
+	 * advice_note saying why there is none. */
+	json_object_set_new(doc, "advice", mm->advice ? advise_json(m, mm->advice) : json_null());
+	json_object_set_new(doc, "advice_note", mm->advice ? json_null()
+	                    : json_string(mm->advice_error));
 	/* The folder's state (common/folder.h): null for a folder that records none. */
 	json_object_set_new(doc, "state", mm->folder->state == FOLDER_UNRECORDED ? json_null()
 	                    : json_string(folder_state_name(mm->folder->state)));
@@ -677,11 +692,14 @@ struct report *matrix_report(struct results_folder *f, const struct report_optio
 		return NULL;
 	char *answer = answer_sentence(&mm), **warnings = NULL;
 	size_t warning_count = 0;
+	const struct advise_request defaults = { .objective = ANALYSIS_OBJECTIVE_THROUGHPUT };
+	mm.advice = advise_matrix(mm.m, &defaults, f, mm.advice_error, sizeof mm.advice_error);
 	matrix_warnings(&mm, &warnings, &warning_count);
 	struct doc *d = matrix_doc(&mm, answer, warnings, warning_count);
 	json_t *json = matrix_json(&mm, answer, warnings, warning_count);
 	free(answer);
 	strings_release(&warnings, &warning_count);
+	analysis_advice_free(&mm.advice);
 	analysis_matrix_free(&mm.m);
 	return report_new(d, json, "report", "Report",
 	                  xasprintf("smtbench report %s", f->shown_dir));

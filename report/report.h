@@ -17,6 +17,8 @@
 
 #include <jansson.h>
 
+#include "analysis/analysis.h"
+
 struct doc;
 struct results_folder;
 struct analysis_result;
@@ -69,6 +71,32 @@ const struct analysis_comparison *report_headline(const struct analysis_result *
 struct analysis_matrix;
 struct analysis_matrix *report_matrix_cells(struct results_folder *f, bool *commands, char *err,
                                             size_t err_size);
+
+/* `smtbench advise DIR` (report/advise.c): the plan of which workloads share a core, from a
+ * matrix's folder, and SMT on or off per workload. */
+struct advise_request {
+	enum analysis_objective objective;
+	size_t cores;                      /* 0: the folder's machine's (meta.json topology.cores) */
+	const char *const *count_names;    /* --count name=N: copies of these workloads (others 1) */
+	const size_t *count_values;
+	size_t ncounts;
+	size_t draws;                      /* 0: ANALYSIS_ADVISE_DRAWS */
+	uint64_t seed;                     /* 0: ANALYSIS_ADVISE_SEED */
+};
+/* What the advice was made of, for the caller's script (cli/cmd_advise.c). */
+struct advise_outcome {
+	struct analysis_matrix *matrix;    /* kernels[]: the workloads' names (escaped) */
+	struct analysis_advice *advice;
+	bool commands;                     /* named commands (matrix --commands), not kernels */
+};
+/* The advice's report (stem "advise": printed, or --json) and *out, the caller's (released by
+ * advise_outcome_free). NULL with err: not a matrix's folder, an unknown --count name, no cores
+ * known, workloads that do not fit the cores, no plan possible. */
+struct report *advise_report(struct results_folder *f, const struct advise_request *rq,
+                             struct advise_outcome **out, char *err, size_t err_size);
+void advise_outcome_free(struct advise_outcome **p);
+/* "throughput" or "worst": --objective's words and the JSON's. */
+const char *advise_objective_name(enum analysis_objective o);
 
 /* Writes STEM.md, STEM.json, each figure's file and STEM.html into dir, each atomically (a
  * temporary file renamed over the old one). 0, or -1 with err naming the file. */

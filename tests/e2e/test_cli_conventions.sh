@@ -21,7 +21,7 @@ table=$t_out
 commands=$(awk '{ print $1 }' <<<"$table" | uniq | tr '\n' ' ')
 listed=$(grep -E '^  [a-z]+ +[^ ]' "$t_tmp/top-help" | grep -v '^  smtbench' | awk '{ print $1 }' | tr '\n' ' ')
 check "…with every command smtbench --help lists, in its order: $commands" test "$commands" = "$listed"
-for command in topo run analyze report fleet completions; do
+for command in topo run advise analyze report fleet completions; do
 	check "…among them $command" contains " $commands" " $command "
 done
 

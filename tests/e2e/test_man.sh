@@ -11,7 +11,7 @@ check "the man page exists" test -s "$page"
 check "its generated parts are what the option tables give (else: make man)" \
 	diff "$page" "$t_tmp/refreshed.1"
 [[ -s $t_tmp/refreshed.1 ]] && diff "$page" "$t_tmp/refreshed.1" | head -n 20 | sed 's/^/# /'
-for part in synopsis topo threads run matrix analyze report fleet completions "every command" examples; do
+for part in synopsis topo threads run matrix advise analyze report fleet completions "every command" examples; do
 	check "…the part '$part' is generated" grep -qxF ".\\\" generated: $part" "$page"
 done
 # A table that disagrees with the page: its option renamed in the page is written back.
@@ -25,7 +25,7 @@ check "…naming it" contains "$t_err" "'nosuch'"
 usage_lines() { sed -n '/^usage:/,/^$/p' | sed -e 's/^usage://' -e 's/^ *//' -e '/^$/d'; }
 
 # The page says every command takes -h and --help: each prints its help and exits 0.
-for command in topo threads run matrix analyze report fleet completions; do
+for command in topo threads run matrix advise analyze report fleet completions; do
 	"$SMTBENCH" "$command" --help >"$t_tmp/long.$command" 2>&1
 	check_status 0 "smtbench $command -h" "$SMTBENCH" "$command" -h
 	check "... prints what --help prints" test "$t_out" = "$(cat "$t_tmp/long.$command")"
@@ -44,7 +44,7 @@ synopsis=$(sed -n '/^SYNOPSIS/,/^[A-Z]/p' <<<"$rendered" | sed -e '1d;$d' -e 's/
 "$SMTBENCH" --help >"$t_tmp/help"
 check "its SYNOPSIS is, line for line, the usage of smtbench --help" \
 	diff <(usage_lines <"$t_tmp/help") <(echo "$synopsis")
-for command in topo threads run matrix analyze report fleet completions; do
+for command in topo threads run matrix advise analyze report fleet completions; do
 	"$SMTBENCH" "$command" --help >"$t_tmp/help.$command"
 	# The command's own usage: the same forms, each indented after "usage: ".
 	check "smtbench $command --help's usage is the page's $command lines" \

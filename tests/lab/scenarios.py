@@ -484,6 +484,7 @@ def check_matrix_contention(ctx):
     yield (len(slower) == len(report["cells"]) == len(MATRIX_KERNELS) ** 2,
            f"every sibling cell of the matrix is 'slower' (with --rope {NO_CONTENTION_ROPE_PCT}): "
            f"{text}")
+    yield from advise_checks(ctx, True)
 
 
 def check_matrix_no_contention(ctx):
@@ -494,6 +495,43 @@ def check_matrix_no_contention(ctx):
     slower = [c for c in report["cells"] if c["verdict"] == "slower"]
     yield (not slower and len(report["cells"]) == len(MATRIX_KERNELS) ** 2,
            f"no sibling cell of the matrix is 'slower' (with --rope {NO_CONTENTION_ROPE_PCT}): {text}")
+    yield from advise_checks(ctx, False)
+
+
+def advise_checks(ctx, contended):
+    """smtbench advise on the rig's matrix, in the guest: its JSON, and its script run there.
+    The known truth: with both vCPUs of the core on one host CPU, a core with a pair does about
+    one workload's work (no SMT gain: neither 'keep on' nor 'pairing pays'); with a host CPU
+    each, about two (SMT pays: 'keep on' for both kernels, and pairing pays)."""
+    status = ctx.text("rig-matrix/advise-status").strip()
+    yield status == "0", (f"advise on the guest's matrix exits 0 (got {status}: "
+                          f"{ctx.text('rig-matrix/advise.err')[-400:]})")
+    if status != "0":
+        return
+    a = json.loads(ctx.text("rig-matrix/advise.json"))
+    placed = sorted(w for c in a["plan"]["cores"] for w in c["workloads"])
+    yield (a["measured_on_siblings"] and placed == sorted(MATRIX_KERNELS)
+           and 0 <= a["plan"]["p_best"] <= 1,
+           f"advise's plan places {placed} on siblings' cores, P(best) {a['plan']['p_best']}")
+    pays = a["pairing_pays"]
+    decisions = {s["workload"]: s["decision"] for s in a["smt"]}
+    ctx.note = (ctx.note or "") + (f"; advise: {a['answer']}; pairing: "
+                                   f"{fmt(pays['work_per_core']) if pays else 'n/a'}; SMT: {decisions}")
+    if contended:
+        yield (pays is not None and pays["work_per_core_ci"][0] < 1.3
+               and all(d != "keep on" for d in decisions.values()),
+               f"time-sliced siblings: a paired core does about one workload's work "
+               f"({pays and fmt(pays['work_per_core'])}, interval {pays and pays['work_per_core_ci']}) "
+               f"and no kernel is told to keep SMT on ({decisions})")
+    else:
+        yield (pays is not None and pays["work_per_core_ci"][0] > 1.3
+               and all(d == "keep on" for d in decisions.values()),
+               f"siblings with a host CPU each: a paired core does about two workloads' work "
+               f"({pays and fmt(pays['work_per_core'])}, interval {pays and pays['work_per_core_ci']}) "
+               f"and both kernels are told to keep SMT on ({decisions})")
+    plan = ctx.text("rig-matrix/plan-status").strip()
+    yield plan == "0", (f"advise --script's script for one core runs in the guest and exits 0 "
+                        f"(got {plan}: {ctx.text('rig-matrix/plan.log')[-400:]})")
 
 
 def check_contention(ctx):
@@ -767,11 +805,11 @@ SCENARIOS = [
     Scenario("contention", "siblings' vCPUs on one host CPU: sibling is slower",
              "contention", check_contention,
              "siblings' vCPUs on one host CPU: sibling ~2× non-sibling and solo",
-             pin=CONTENTION_PIN, timeout_s=185),  # 150 + 15 rig-one-process.sh + 20 rig-matrix.sh
+             pin=CONTENTION_PIN, timeout_s=195),  # 150 + 15 rig-one-process.sh + 30 rig-matrix.sh (advise too)
     Scenario("no-contention", "siblings' vCPUs on two host CPUs: no 'slower' verdict",
              "contention", check_no_contention,
              "each measured vCPU alone on a host CPU: 1×",
-             pin=NO_CONTENTION_PIN, timeout_s=185),  # 150 + 15 rig-one-process.sh + 20 rig-matrix.sh
+             pin=NO_CONTENTION_PIN, timeout_s=195),  # 150 + 15 rig-one-process.sh + 30 rig-matrix.sh (advise too)
     Scenario("nosmt", "SMT turned off (nosmt): sibling unavailable, the reason says turned off",
              "nosmt", check_nosmt,
              "SMT turned off (`nosmt`): CPUs 1 and 3 offline",

@@ -1,0 +1,485 @@
+/*
+ * advise.c — `smtbench advise`'s answer for a person and for programs: which workloads share a
+ * core (the plan of analysis/advise.c, from a matrix's cells), its throughput with its interval
+ * and P(best), its gain over the naive and the worst plan, whether pairing pays when the cores
+ * are enough, and SMT on or off per workload; one document (report/doc.h) and its JSON
+ * (results/README.md, "advise --json"). The matrix's own report shows the same plan
+ * (advise_blocks and advise_json, from report/matrix.c).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/matrix.h"
+#include "common/alloc.h"
+#include "common/error.h"
+#include "common/folder.h"
+#include "report/doc.h"
+#include "report/internal.h"
+#include "report/report.h"
+#include "report/words.h"
+
+const char *advise_objective_name(enum analysis_objective o)
+{
+	return o == ANALYSIS_OBJECTIVE_WORST ? "worst" : "throughput";
+}
+
+static const char *decision_name(enum analysis_smt_decision d)
+{
+	switch (d) {
+	case ANALYSIS_SMT_KEEP_ON:
+		return "keep on";
+	case ANALYSIS_SMT_TURN_OFF:
+		return "turn off";
+	case ANALYSIS_SMT_EITHER:
+		return "either";
+	case ANALYSIS_SMT_UNKNOWN:
+		break;
+	}
+	return "not enough data to say";
+}
+
+/* Whether the cells ran on siblings: the plan is then about sharing a core. */
+static bool on_siblings(const struct analysis_matrix *m)
+{
+	return m->placement && !strcmp(m->placement, "sibling");
+}
+
+/* What a pair sharing means on this matrix's placement. */
+static const char *sharing_words(const struct analysis_matrix *m)
+{
+	return on_siblings(m) ? "a core (its two sibling PUs)"
+	       : m->placement && !strcmp(m->placement, "same-pu") ? "one CPU, time-shared"
+	       : "the machine side by side (separate cores)";
+}
+
+/* "keep SMT on for gzip: a core does 1.18× (1.12–1.24) the work with both threads busy". */
+static char *smt_sentence(const struct analysis_matrix *m, size_t w,
+                          const struct analysis_smt_advice *s, double rope_pct)
+{
+	struct format_ring ns = { .next = 0 };
+	const char *name = m->kernels[w];
+	if (!s->measured)
+		return xasprintf("%s: not measured beside itself: no SMT advice", name);
+	if (isnan(s->yield))
+		return xasprintf("not enough data to say for %s: its cell beside itself is not settled "
+		                 "and paired (measure more blocks)", name);
+	const char *y = format_ratio(&ns, s->yield, s->yield_ci);
+	if (!on_siblings(m))
+		return xasprintf("%s: two copies on separate cores did %s the work of one alone: not "
+		                 "measured on SMT siblings, so no SMT advice (that needs --placement "
+		                 "sibling on an SMT machine)", name, y);
+	const char *busy = "the work with both threads busy";
+	switch (s->decision) {
+	case ANALYSIS_SMT_KEEP_ON:
+		return xasprintf("keep SMT on for %s: a core does %s %s", name, y, busy);
+	case ANALYSIS_SMT_TURN_OFF:
+		return xasprintf("turn SMT off (or --hint=nomultithread) for %s: a core does %s %s",
+		                 name, y, busy);
+	case ANALYSIS_SMT_EITHER:
+		return xasprintf("SMT on or off makes no practical difference for %s (within ±%g%%): "
+		                 "a core does %s %s", name, rope_pct, y, busy);
+	case ANALYSIS_SMT_UNKNOWN:
+		break;
+	}
+	return xasprintf("not enough data to say whether SMT helps %s: a core does %s %s", name, y,
+	                 busy);
+}
+
+/* The decision's words; a matrix not on siblings gives none. */
+static const char *decision_of(const struct analysis_matrix *m, const struct analysis_smt_advice *s)
+{
+	return on_siblings(m) || !s->measured || isnan(s->yield) ? decision_name(s->decision)
+	       : "not on siblings";
+}
+
+/* The workloads of one core of the plan: item i and its partner. */
+static char *core_names(const struct analysis_matrix *m, const struct analysis_advice *a,
+                        const struct analysis_plan_value *p, size_t i)
+{
+	const char *first = m->kernels[a->item_workload[i]];
+	if (p->partner[i] < 0)
+		return xasprintf("%s alone", first);
+	return xasprintf("%s + %s", first, m->kernels[a->item_workload[p->partner[i]]]);
+}
+
+/* The plan in one line: "a + b, c alone". */
+static char *plan_line(const struct analysis_matrix *m, const struct analysis_advice *a,
+                       const struct analysis_plan_value *p)
+{
+	char *s = xstrdup(""), *longer;
+	for (size_t i = 0; i < a->nitems; i++) {
+		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
+			continue;
+		char *core = core_names(m, a, p, i);
+		longer = xasprintf("%s%s%s", s, *s ? ", " : "", core);
+		free(core);
+		free(s);
+		s = longer;
+	}
+	return s;
+}
+
+static const char *p_best_text(struct format_ring *ns, const struct analysis_advice *a)
+{
+	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
+	if (isnan(a->p_best))
+		snprintf(b, sizeof ns->buf[0], "P(best) not computed (a heuristic's plan)");
+	else
+		snprintf(b, sizeof ns->buf[0], "P(best) %.2f over %zu draws", a->p_best,
+		         a->p_best_draws);
+	return b;
+}
+
+/* The answer: the plan, its value, P(best) and the gains. */
+char *advise_answer(const struct analysis_matrix *m, const struct analysis_advice *a)
+{
+	struct format_ring ns = { .next = 0 };
+	char *plan = plan_line(m, a, &a->best);
+	const struct analysis_plan_value *b = &a->best;
+	char value[400], gains[400] = "";
+	if (a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT)
+		snprintf(value, sizeof value, "throughput %s of every workload alone on its own core",
+		         format_ratio(&ns, b->throughput, b->throughput_ci));
+	else
+		snprintf(value, sizeof value, "worst slowdown %s",
+		         format_ratio(&ns, b->worst, b->worst_ci));
+	if (!isnan(a->gain_naive))
+		snprintf(gains, sizeof gains, "; %s the naive plan's %s (workloads paired in the order "
+		         "given)", format_ratio(&ns, a->gain_naive, a->gain_naive_ci),
+		         a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT ? "throughput" : "worst-slowdown "
+		         "ratio");
+	size_t len = strlen(gains);
+	if (!isnan(a->gain_worst))
+		snprintf(gains + len, sizeof gains - len, ", %s the worst plan's",
+		         format_ratio(&ns, a->gain_worst, a->gain_worst_ci));
+	char *s = xasprintf("Plan on %zu core%s (%s): %s; %s, %s%s", a->cores,
+	                    a->cores == 1 ? "" : "s",
+	                    a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT ? "most throughput"
+	                    : "smallest worst slowdown", plan, value, p_best_text(&ns, a), gains);
+	free(plan);
+	return s;
+}
+
+/* Whether pairing still pays when the cores hold every workload alone. */
+static char *pays_sentence(const struct analysis_matrix *m, const struct analysis_advice *a)
+{
+	if (!a->packed_known)
+		return NULL;
+	if (!on_siblings(m))
+		return xasprintf("The %zu cores hold every workload alone. Whether two workloads on "
+		                 "one core's siblings do more than one alone needs a matrix measured on "
+		                 "siblings (these pairs each had a core of their own)", a->cores);
+	struct format_ring ns = { .next = 0 };
+	char *plan = plan_line(m, a, &a->packed);
+	bool pays = a->packed_per_core_ci[0] > 1, costs = a->packed_per_core_ci[1] < 1;
+	char *s = xasprintf("The %zu cores hold every workload alone. Pairing %s: on %zu core(s) "
+	                    "(%s) a core does %s the work of one workload alone (P(above 1) = %.2f)%s",
+	                    a->cores, pays ? "still pays" : costs ? "does not pay" : "may or may not "
+	                    "pay", a->packed.cores_used, plan,
+	                    format_ratio(&ns, a->packed_per_core, a->packed_per_core_ci),
+	                    a->packed_p_pays, pays ? ", so sharing frees cores for other work at a "
+	                    "gain" : "");
+	free(plan);
+	return s;
+}
+
+static char *pairing_note_of(const struct analysis_matrix *m)
+{
+	if (on_siblings(m))
+		return NULL;
+	return xasprintf("These pairs were measured on separate cores (%s), not siblings: the plan "
+	                 "says which workloads may share %s, not a core's SMT siblings.",
+	                 m->placement ? m->placement : "no pair placement",
+	                 sharing_words(m));
+}
+
+char *advise_method(const struct analysis_advice *a)
+{
+	if (a->exact)
+		return xasprintf("exact: bitmask dynamic programming over the subsets of the %zu "
+		                 "workloads (%.3g steps, 2^n x n / 2)", a->nitems,
+		                 ldexp((double)a->nitems / 2, (int)a->nitems));
+	return xasprintf("heuristic (more than %d workloads): pairs taken greedily as the cores "
+	                 "require, then local search (exchange partners, split and join pairs) until "
+	                 "no move improves the plan; not known to be the best",
+	                 ANALYSIS_ADVISE_EXACT_MAX);
+}
+
+/* ---- the blocks ---------------------------------------------------------------------------- */
+
+static void plan_table(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
+                       const struct analysis_advice *a)
+{
+	static const struct doc_column cols[] = {
+		{ "core", 0, true, 0 }, { "workloads", 0, false, 2 },
+		{ "predicted slowdowns (95% interval)", 0, false, 2 },
+		{ "work of the core", 0, true, 2 },
+	};
+	doc_table(d, outputs, "plan", cols, sizeof cols / sizeof cols[0]);
+	const struct analysis_plan_value *p = &a->best;
+	size_t core = 0;
+	for (size_t i = 0; i < a->nitems; i++) {
+		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
+			continue;
+		struct format_ring ns = { .next = 0 };
+		char id[24], work[48], slow[400];
+		snprintf(id, sizeof id, "%zu", core++);
+		char *names = core_names(m, a, p, i);
+		int j = p->partner[i];
+		if (j < 0) {
+			snprintf(slow, sizeof slow, "1 (alone)");
+			snprintf(work, sizeof work, "1");
+		} else {
+			snprintf(slow, sizeof slow, "%s, %s",
+			         format_ratio(&ns, p->slowdown[i], &p->slowdown_ci[2 * i]),
+			         format_ratio(&ns, p->slowdown[j], &p->slowdown_ci[2 * (size_t)j]));
+			snprintf(work, sizeof work, "%s",
+			         format_num(&ns, 1 / p->slowdown[i] + 1 / p->slowdown[j], 0.001));
+		}
+		doc_row(d, id, names, slow, work);
+		free(names);
+	}
+}
+
+static void smt_table(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
+                      const struct analysis_advice *a)
+{
+	static const struct doc_column cols[] = {
+		{ "workload", 0, false, 0 }, { "yield (95% interval)", 0, false, 2 },
+		{ "decision", 0, false, 2 },
+	};
+	doc_table(d, outputs, "smt", cols, sizeof cols / sizeof cols[0]);
+	for (size_t w = 0; w < a->nworkloads; w++) {
+		struct format_ring ns = { .next = 0 };
+		const struct analysis_smt_advice *s = &a->smt[w];
+		doc_row(d, m->kernels[w], isnan(s->yield) ? "n/a"
+		        : format_ratio(&ns, s->yield, s->yield_ci), decision_of(m, s));
+	}
+}
+
+void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
+                   const struct analysis_advice *a, bool full)
+{
+	char *answer = advise_answer(m, a), *note = pairing_note_of(m);
+	doc_para(d, outputs, NULL, "advice", "answer", "%s.", answer);
+	if (note)
+		doc_para(d, outputs, NULL, NULL, NULL, "%s", note);
+	plan_table(d, outputs, m, a);
+	char *pays = pays_sentence(m, a);
+	if (pays)
+		doc_para(d, outputs, NULL, NULL, NULL, "%s.", pays);
+	if (a->unknown_pairs)
+		doc_para(d, outputs, NULL, NULL, "warn", "%zu pair(s) of workloads have no settled cell "
+		         "(both ways): the plan never puts them together.", a->unknown_pairs);
+	if (full) {
+		doc_heading(d, outputs, 2, NULL, on_siblings(m) ? "SMT on or off, per workload"
+		            : "Two copies side by side, per workload");
+		smt_table(d, outputs, m, a);
+		for (size_t w = 0; w < a->nworkloads; w++) {
+			char *s = smt_sentence(m, w, &a->smt[w], m->rope_pct);
+			doc_item(d, outputs, NULL, NULL, "%s", s);
+			free(s);
+		}
+		char *method = advise_method(a);
+		doc_para(d, outputs, "Method", NULL, NULL, "%s; each value's 95%% interval and P(best) "
+		         "from %zu joint draws of the cells' posteriors (fixed seed); the SMT decisions "
+		         "with the matrix's ROPE of %g%%.", method, a->draws, m->rope_pct);
+		free(method);
+	}
+	free(pays);
+	free(note);
+	free(answer);
+}
+
+/* ---- JSON ---------------------------------------------------------------------------------- */
+
+static json_t *plan_json(const struct analysis_matrix *m, const struct analysis_advice *a,
+                         const struct analysis_plan_value *p)
+{
+	if (!p->known)
+		return json_null();
+	json_t *cores = json_array();
+	for (size_t i = 0; i < a->nitems; i++) {
+		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
+			continue;
+		json_t *names = json_array(), *slow = json_array(), *ci = json_array();
+		size_t members[2] = { i, p->partner[i] < 0 ? i : (size_t)p->partner[i] };
+		for (int k = 0; k < (p->partner[i] < 0 ? 1 : 2); k++) {
+			json_array_append_new(names, json_string(m->kernels[a->item_workload[members[k]]]));
+			json_array_append_new(slow, json_number_or_null(p->slowdown[members[k]]));
+			json_array_append_new(ci, json_interval(&p->slowdown_ci[2 * members[k]]));
+		}
+		json_array_append_new(cores, json_pack("{s:o, s:o, s:o}", "workloads", names,
+		                                       "slowdowns", slow, "slowdown_ci", ci));
+	}
+	return json_pack("{s:o, s:I, s:o, s:o, s:o, s:o}", "cores", cores,
+	                 "cores_used", (json_int_t)p->cores_used,
+	                 "throughput", json_number_or_null(p->throughput),
+	                 "throughput_ci", json_interval(p->throughput_ci),
+	                 "worst_slowdown", json_number_or_null(p->worst),
+	                 "worst_slowdown_ci", json_interval(p->worst_ci));
+}
+
+json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a)
+{
+	json_t *names = json_array(), *smt = json_array(), *counts = json_object();
+	for (size_t w = 0; w < a->nworkloads; w++) {
+		json_array_append_new(names, json_string(m->kernels[w]));
+		size_t c = 0;
+		for (size_t i = 0; i < a->nitems; i++)
+			c += a->item_workload[i] == (int)w;
+		json_object_set_new(counts, m->kernels[w], json_integer((json_int_t)c));
+		const struct analysis_smt_advice *s = &a->smt[w];
+		char *sentence = smt_sentence(m, w, s, m->rope_pct);
+		json_array_append_new(smt, json_pack("{s:s, s:b, s:o, s:o, s:s, s:o, s:o, s:s}",
+		                                     "workload", m->kernels[w], "measured", s->measured,
+		                                     "yield", json_number_or_null(s->yield),
+		                                     "yield_ci", json_interval(s->yield_ci),
+		                                     "decision", decision_of(m, s),
+		                                     "p_keep_on", json_number_or_null(s->p_on),
+		                                     "p_turn_off", json_number_or_null(s->p_off),
+		                                     "sentence", sentence));
+		free(sentence);
+	}
+	char *answer = advise_answer(m, a), *method = advise_method(a), *note = pairing_note_of(m);
+	json_t *best = plan_json(m, a, &a->best);
+	json_object_set_new(best, "p_best", json_number_or_null(a->p_best));
+	json_object_set_new(best, "p_best_draws", json_integer((json_int_t)a->p_best_draws));
+	json_t *pays = json_null();
+	if (a->packed_known)
+		pays = json_pack("{s:o, s:f, s:o, s:f}", "plan", plan_json(m, a, &a->packed),
+		                 "work_per_core", a->packed_per_core,
+		                 "work_per_core_ci", json_interval(a->packed_per_core_ci),
+		                 "p_pays", a->packed_p_pays);
+	json_t *o = json_pack(
+		"{s:i, s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:I, s:I, s:I, s:b, s:s, s:I, s:o, s:o,"
+		" s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:s, s:o}",
+		"advise_version", 1, "objective", advise_objective_name(a->objective),
+		"sharing", sharing_words(m),
+		"placement", m->placement ? json_string(m->placement) : json_null(),
+		"measured_on_siblings", on_siblings(m),
+		"pairing_note", note ? json_string(note) : json_null(),
+		"workloads", names, "counts", counts, "items", (json_int_t)a->nitems,
+		"cores", (json_int_t)a->cores, "pairs_needed", (json_int_t)a->pairs_needed,
+		"exact", a->exact, "method", method, "draws", (json_int_t)a->draws,
+		"plan", best, "naive_plan", plan_json(m, a, &a->naive),
+		"worst_plan", plan_json(m, a, &a->worst),
+		"gain_over_naive", json_number_or_null(a->gain_naive),
+		"gain_over_naive_ci", json_interval(a->gain_naive_ci),
+		"gain_over_worst", json_number_or_null(a->gain_worst),
+		"gain_over_worst_ci", json_interval(a->gain_worst_ci),
+		"pairing_pays", pays, "unknown_pairs", (json_int_t)a->unknown_pairs,
+		"smt", smt, "answer", answer, "rope_pct", json_number_or_null(m->rope_pct));
+	free(answer);
+	free(method);
+	free(note);
+	return o;
+}
+
+/* ---- from a folder ------------------------------------------------------------------------- */
+
+/* The cores the folder's machine had (meta.json's topology.cores), or 0. */
+static size_t folder_cores(const struct results_folder *f)
+{
+	json_int_t c = json_integer_value(json_object_get(json_object_get(f->meta, "topology"),
+	                                                  "cores"));
+	return c > 0 ? (size_t)c : 0;
+}
+
+struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
+                                      const struct advise_request *rq,
+                                      const struct results_folder *f, char *err, size_t err_size)
+{
+	size_t folder_cores_n = folder_cores(f);
+	size_t nw = m->nkernels;
+	size_t *counts = xcalloc(nw + 1, sizeof *counts);
+	for (size_t w = 0; w < nw; w++)
+		counts[w] = 1;
+	for (size_t k = 0; k < rq->ncounts; k++) {
+		size_t w = 0;
+		while (w < nw && strcmp(m->kernels[w], rq->count_names[k]))
+			w++;
+		if (w == nw) {
+			char *known = xstrdup(""), *longer;
+			for (size_t i = 0; i < nw; i++) {
+				longer = xasprintf("%s%s%s", known, i ? ", " : "", m->kernels[i]);
+				free(known);
+				known = longer;
+			}
+			set_error(err, err_size, "--count %s: no workload of that name in the matrix (its "
+			          "workloads: %s)", rq->count_names[k], known);
+			free(known);
+			free(counts);
+			return NULL;
+		}
+		counts[w] = rq->count_values[k];
+	}
+	size_t cores = rq->cores ? rq->cores : folder_cores_n;
+	if (!cores) {
+		set_error(err, err_size, "the folder's meta.json does not say how many cores the "
+		          "machine has: give --cores N");
+		free(counts);
+		return NULL;
+	}
+	const struct analysis_comparison **cells = xcalloc(nw * nw + 1, sizeof *cells);
+	for (size_t v = 0; v < nw; v++)
+		for (size_t g = 0; g < nw; g++) {
+			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
+			cells[v * nw + g] = c && c->compared ? &c->vs_baseline : NULL;
+		}
+	struct analysis_advise_request req = {
+		.nworkloads = nw, .cells = cells, .counts = counts, .cores = cores,
+		.objective = rq->objective, .draws = rq->draws,
+		.seed = rq->seed ? rq->seed : ANALYSIS_ADVISE_SEED, .rope_pct = m->rope_pct,
+	};
+	struct analysis_advice *a = analysis_advise(&req, err, err_size);
+	free(cells);
+	free(counts);
+	return a;
+}
+
+struct report *advise_report(struct results_folder *f, const struct advise_request *rq,
+                             struct advise_outcome **out, char *err, size_t err_size)
+{
+	*out = NULL;
+	if (f->kind != FOLDER_MATRIX) {
+		set_error(err, err_size, "%s is not a matrix's folder: advise needs the cells of "
+		          "`smtbench matrix` (for one pair, `smtbench report` gives the SMT yield)",
+		          f->shown_dir);
+		return NULL;
+	}
+	bool commands;
+	struct analysis_matrix *m = report_matrix_cells(f, &commands, err, err_size);
+	if (!m)
+		return NULL;
+	struct analysis_advice *a = advise_matrix(m, rq, f, err, err_size);
+	if (!a) {
+		analysis_matrix_free(&m);
+		return NULL;
+	}
+	struct doc *d = doc_new("smtbench advise: %s (%zu %s, %zu on %zu core%s%s)", f->shown_dir,
+	                        m->nkernels, commands ? "commands" : "kernels", a->nitems, a->cores,
+	                        a->cores == 1 ? "" : "s", rq->cores ? ", --cores" : " of the machine");
+	advise_blocks(d, DOC_ALL, m, a, true);
+	json_t *json = advise_json(m, a);
+	json_object_set_new(json, "dir", json_string(f->shown_dir));
+	json_object_set_new(json, "cores_from", json_string(rq->cores ? "--cores" : "meta.json"));
+	json_object_set_new(json, "workload_kind", json_string(commands ? "commands" : "kernels"));
+	struct advise_outcome *o = xcalloc(1, sizeof *o);
+	o->matrix = m;
+	o->advice = a;
+	o->commands = commands;
+	*out = o;
+	return report_new(d, json, "advise", "Advice", NULL);
+}
+
+void advise_outcome_free(struct advise_outcome **p)
+{
+	if (!p || !*p)
+		return;
+	analysis_matrix_free(&(*p)->matrix);
+	analysis_advice_free(&(*p)->advice);
+	free(*p);
+	*p = NULL;
+}
