@@ -246,7 +246,7 @@ static char *comparison_sentence(const struct run_model *m, const struct analysi
 	                           .samples = m->data->unit == ANALYSIS_UNIT_TRIAL ? "trials"
 	                                                                          : "samples",
 	                           .more = "run more trials", .per = "placement", .note = note,
-	                           .capitalise = true };
+	                           .capitalise = true, .one_process = m->data->one_process };
 	char *s = verdict_sentence(c, m->result->options.rope_pct, &w);
 	free(where);
 	free(what);
