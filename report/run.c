@@ -939,6 +939,11 @@ static json_t *run_json(const struct run_model *m, const struct run_words *w, co
 	/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
 	json_object_set_new(o, "excluded_contaminated", m->exclude_contaminated
 	                    ? json_integer((json_int_t)m->data->excluded_contaminated) : json_null());
+	/* A run that did not end (killed, interrupted, still written): the sentence with its
+	 * --resume line; null otherwise. */
+	char *incomplete = incomplete_sentence(m->folder);
+	json_object_set_new(o, "incomplete", incomplete ? json_string(incomplete) : json_null());
+	free(incomplete);
 	/* The folder's state (common/folder.h): null for a folder that records none. */
 	json_object_set_new(o, "state", m->folder->state == FOLDER_UNRECORDED ? json_null()
 	                    : json_string(folder_state_name(m->folder->state)));

@@ -489,29 +489,51 @@ char *machine_sentence(const json_t *meta)
 /* ---- why a run stopped ---------------------------------------------------------------------- */
 
 /* The run still being written, or its runner gone (common/folder.h's state); NULL otherwise. */
-static char *state_sentence(const struct results_folder *f, const char *command)
+static char *state_sentence(const struct results_folder *f)
 {
-	char runner[300] = "";
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		return xasprintf("Still running: its runner (pid %ld on %s) is writing more trials; "
+		                 "this is a report of those written so far.", f->runner_pid,
+		                 f->runner_host);
+	if (f->state == FOLDER_KILLED || f->state == FOLDER_RUNNING)
+		return incomplete_sentence(f);
+	return NULL;
+}
+
+char *incomplete_sentence(const struct results_folder *f)
+{
+	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	char runner[300] = "", done[64] = "";
 	if (f->runner_pid)
 		snprintf(runner, sizeof runner, " (pid %ld on %s)", f->runner_pid, f->runner_host);
-	if (f->state == FOLDER_KILLED)
-		return xasprintf("Stopped: killed (meta.json says running, but its runner%s is gone: "
-		                 "killed, or the machine restarted; continue with smtbench %s --resume "
-		                 "%s).", runner, command, f->shown_dir);
-	if (f->state == FOLDER_RUNNING && f->runner_pid)
-		return xasprintf("Still running: its runner%s is writing more trials; this is a report "
-		                 "of those written so far.", runner);
-	if (f->state == FOLDER_RUNNING)
-		return xstrdup("Not finished: meta.json says running, and whether its runner is alive "
-		               "cannot be seen (the folder does not record its runner's pid); this is a "
-		               "report of the trials written so far.");
-	return NULL;
+	json_t *trials = json_object_get(f->meta, "trials_done");
+	if (json_is_integer(trials))
+		snprintf(done, sizeof done, " %lld", (long long)json_integer_value(trials));
+	switch (f->state) {
+	case FOLDER_KILLED:
+		return xasprintf("Incomplete: its runner%s is gone (killed, or the machine restarted) "
+		                 "and meta.json still says running: this answer is of the%s trials "
+		                 "written; continue with smtbench %s --resume %s.", runner, done,
+		                 command, f->shown_dir);
+	case FOLDER_INTERRUPTED:
+		return xasprintf("Incomplete: the run was interrupted: this answer is of the%s trials "
+		                 "written; continue with smtbench %s --resume %s.", done, command,
+		                 f->shown_dir);
+	case FOLDER_RUNNING:
+		return xasprintf("Incomplete: meta.json says running%s%s: this answer is of the trials "
+		                 "written so far; if its runner is gone, continue with smtbench %s "
+		                 "--resume %s.", f->runner_pid ? ", and its runner is writing more"
+		                 : " (whether its runner is alive cannot be seen: the folder does not "
+		                   "record its pid)", runner, command, f->shown_dir);
+	default:
+		return NULL;
+	}
 }
 
 char *stop_sentence(const struct results_folder *f)
 {
 	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	char *state = state_sentence(f, command);
+	char *state = state_sentence(f);
 	const char *reason = folder_meta_string(f, "stop_reason");
 	if (state || !reason)
 		return state ? state : xstrdup("");
