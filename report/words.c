@@ -511,20 +511,22 @@ char *incomplete_sentence(const struct results_folder *f)
 		snprintf(done, sizeof done, " %lld", (long long)json_integer_value(trials));
 	switch (f->state) {
 	case FOLDER_KILLED:
-		return xasprintf("Incomplete: its runner%s is gone (killed, or the machine restarted) "
-		                 "and meta.json still says running: this answer is of the%s trials "
-		                 "written; continue with smtbench %s --resume %s.", runner, done,
+		return xasprintf("Incomplete: killed (meta.json says running, but its runner%s is "
+		                 "gone: killed, or the machine restarted); this answer is of the%s "
+		                 "trials written; continue with smtbench %s --resume %s.", runner, done,
 		                 command, f->shown_dir);
 	case FOLDER_INTERRUPTED:
-		return xasprintf("Incomplete: the run was interrupted: this answer is of the%s trials "
-		                 "written; continue with smtbench %s --resume %s.", done, command,
+		return xasprintf("Incomplete: interrupted; this answer is of the%s trials written; "
+		                 "continue with smtbench %s --resume %s.", done, command,
 		                 f->shown_dir);
 	case FOLDER_RUNNING:
-		return xasprintf("Incomplete: meta.json says running%s%s: this answer is of the trials "
-		                 "written so far; if its runner is gone, continue with smtbench %s "
-		                 "--resume %s.", f->runner_pid ? ", and its runner is writing more"
-		                 : " (whether its runner is alive cannot be seen: the folder does not "
-		                   "record its pid)", runner, command, f->shown_dir);
+		if (f->runner_pid)
+			return xasprintf("Incomplete: still running (its runner%s is writing more "
+			                 "trials); this answer is of those written so far.", runner);
+		return xasprintf("Incomplete: meta.json says running, and whether its runner is alive "
+		                 "cannot be seen (the folder does not record its pid); this answer is of "
+		                 "the trials written so far; if its runner is gone, continue with "
+		                 "smtbench %s --resume %s.", command, f->shown_dir);
 	default:
 		return NULL;
 	}

@@ -116,11 +116,11 @@ char *machine_sentence(const json_t *meta);
  * folder says nothing of it: an older folder, a failed run, plain files). */
 struct results_folder;
 char *stop_sentence(const struct results_folder *f);
-/* A folder whose run did not end: "Incomplete: its runner (pid 4242 on h) is gone (killed, or
- * the machine restarted) and meta.json still says running: this answer is of the N trials
+/* A folder whose run did not end: "Incomplete: killed (meta.json says running, but its runner
+ * (pid 4242 on h) is gone: killed, or the machine restarted); this answer is of the N trials
  * written; continue with smtbench run --resume DIR." for a killed runner, and alike for an
- * interrupted run and one still being written (or whose runner cannot be seen); NULL for a
- * complete, failed or older folder. */
+ * interrupted run, one still being written and one whose runner cannot be seen (no pid
+ * recorded); NULL for a complete, failed or older folder. */
 char *incomplete_sentence(const struct results_folder *f);
 
 #endif
