@@ -672,8 +672,13 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		snprintf(diff, sizeof diff, "%s%s%s", format_num(&ns, c->diff_mean, dres),
 		         settled ? "" : " ", settled ? "" : GRID_MARK);
 		snprintf(p, sizeof p, "%.2f", c->p_a_gt_b);
+		/* The verdict qualified as its sentence is (words.h's conditions). */
+		char verdict[96];
+		snprintf(verdict, sizeof verdict, "%s%s%s", verdict_name(c->verdict),
+		         analysis_under_load(c) ? ", under load" : "",
+		         c->halves_disagree ? ", doubtful" : "");
 		doc_row(d, c->a.name, c->b.name, c->label, ratio, format_ci(&ns, c->ratio_ci, rres),
-		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict_name(c->verdict));
+		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict);
 	}
 	if (unsettled)
 		doc_para(d, DOC_FILES, NULL, NULL, "muted", "%s The mean depends on the grid: with fewer "
