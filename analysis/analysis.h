@@ -495,6 +495,12 @@ void analysis_format_shortest(double x, char *buf, size_t size);
 /* How analysis_run's error begins when the data's lines did not load (a damaged samples.csv),
  * as against too few samples: "DIR: ANALYSIS_DAMAGED (...)". */
 #define ANALYSIS_DAMAGED "samples.csv is damaged"
+/* How its error says why a folder that loaded has no comparison (fleet names these "no
+ * comparison"): one placement measured; every trial left out by --exclude-contaminated; too
+ * few samples. */
+#define ANALYSIS_ONE_PLACEMENT "only one placement was measured"
+#define ANALYSIS_ALL_EXCLUDED "left them all out"
+#define ANALYSIS_TOO_FEW "no two placements with at least 2 samples each to compare"
 
 /* Seed 003's grid (--seed-grid): mu and sigma both on linspace(LO, HI, POINTS) seconds. */
 #define ANALYSIS_SEED_GRID_LO_S 5.0

@@ -606,19 +606,19 @@ static void no_comparison_error(const struct analysis_result *r,
 		}
 	}
 	if (data->from_folder && run == 1)
-		set_error(err, err_size, "%s: only one placement was measured (%s): nothing to "
-		          "compare it with; run two or more (--placements)", data->source, only);
+		set_error(err, err_size, "%s: " ANALYSIS_ONE_PLACEMENT " (%s): nothing to compare it "
+		          "with; run two or more (--placements)", data->source, only);
 	else if (data->from_folder && run == 0)
 		set_error(err, err_size, "%s: no measured trial yet (samples.csv holds none past the "
 		          "warm-up)", data->source);
 	else if (data->excluded_contaminated && total == 0)
 		set_error(err, err_size, "%s: all %zu measured trials shared their CPUs, and "
-		          "--exclude-contaminated left them all out: nothing is left to compare; "
+		          "--exclude-contaminated " ANALYSIS_ALL_EXCLUDED ": nothing is left to compare; "
 		          "analyse without it (the answer then says it was measured under load), or run "
 		          "again on a quieter machine", data->source, excluded);
 	else
-		set_error(err, err_size, "%s: no two placements with at least 2 samples each to "
-		          "compare%s%s", data->source, r->note_count ? ": " : "",
+		set_error(err, err_size, "%s: " ANALYSIS_TOO_FEW "%s%s", data->source,
+		          r->note_count ? ": " : "",
 		          r->note_count ? r->notes[0] : "");
 }
 
