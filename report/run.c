@@ -237,8 +237,12 @@ static char *comparison_sentence(const struct run_model *m, const struct analysi
 {
 	char *where = where_text(find_placement(m, c->a.name)), *what = subject(m);
 	char *a = xasprintf("%s placement", c->a.name);
-	/* One process on same-pu and solo has the same one CPU: its wall time should match. */
+	/* One process on same-pu and solo has the same one CPU: one placement measured twice
+	 * (a folder from before run refused the two together), whose wall time should match. */
 	const char *note = c->kind != COMPARISON_CONTROL ? ""
+	                   : m->data->one_process
+	                   ? " (with one process same-pu is solo's one CPU: the same placement "
+	                     "measured twice, whose wall time should match, 1×)"
 	                   : m->data->metric == ANALYSIS_METRIC_WALL
 	                   ? " (the control: wall time should match solo, 1×)"
 	                   : " (the accounting control: user time should match solo, 1×)";
