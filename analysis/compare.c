@@ -487,7 +487,7 @@ bool analysis_under_load(const struct analysis_comparison *c)
 	       && (double)c->shared_trials > ANALYSIS_UNDER_LOAD_SHARE * (double)c->shared_known;
 }
 
-/* Why group g has fewer than 2 samples, for the note that names it. */
+/* Why few (ga or gb) has fewer than 2 samples, for the note that names it. */
 static char *few_samples_note(const struct analysis_dataset *data, const struct analysis_group *ga,
                               const struct analysis_group *gb, const struct analysis_group *few)
 {
