@@ -339,7 +339,27 @@ struct analysis_comparison {
 	/* With seed_grid: the default method's answer on the same data, to explain the difference. */
 	bool has_default;
 	double default_diff_mean, default_diff_ci[2];
+	/* The conditions beside the verdict (analysis_run's comparisons of a folder; zero
+	 * elsewhere). The analysed trials of A and B that shared their CPUs (foreign_s or steal_s
+	 * above ANALYSIS_CONTAMINATED_SHARE of the trial), of those whose columns say: 0 of them
+	 * when --exclude-contaminated left them out. */
+	size_t shared_trials, shared_known;
+	/* Paired: the ratio A / B in the first and in the second half of the paired blocks (block
+	 * order), each half's own posterior (the normal model in closed form: the n - 2 Student-t
+	 * of its blocks), when each half holds ANALYSIS_PAIRED_MIN_BLOCKS blocks or more with some
+	 * spread; halves_disagree when the two 95% intervals do not overlap: the machine's speed
+	 * moved under the run and hit A and B unequally, which pairing by block cannot cancel. */
+	bool halves_known;
+	double half_ratio[2], half_ratio_ci[2][2];
+	bool halves_disagree;
 };
+
+/* More than this share of a comparison's trials shared their CPUs: the answer was measured
+ * under load, and says so. */
+#define ANALYSIS_UNDER_LOAD_SHARE 0.25
+/* Whether c was measured under load: more than ANALYSIS_UNDER_LOAD_SHARE of the trials whose
+ * contamination is known shared their CPUs. */
+bool analysis_under_load(const struct analysis_comparison *c);
 
 struct analysis_group_diagnostics {
 	char *name;
@@ -596,6 +616,12 @@ void analysis_advice_free(struct analysis_advice **p);
 /* How analysis_run's error begins when the data's lines did not load (a damaged samples.csv),
  * as against too few samples: "DIR: ANALYSIS_DAMAGED (...)". */
 #define ANALYSIS_DAMAGED "samples.csv is damaged"
+/* How its error says why a folder that loaded has no comparison (fleet names these "no
+ * comparison"): one placement measured; every trial left out by --exclude-contaminated; too
+ * few samples. */
+#define ANALYSIS_ONE_PLACEMENT "only one placement was measured"
+#define ANALYSIS_ALL_EXCLUDED "left them all out"
+#define ANALYSIS_TOO_FEW "no two placements with at least 2 samples each to compare"
 
 /* Seed 003's grid (--seed-grid): mu and sigma both on linspace(LO, HI, POINTS) seconds. */
 #define ANALYSIS_SEED_GRID_LO_S 5.0

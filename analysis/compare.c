@@ -466,11 +466,79 @@ static int compare_one(struct analysis_result *r, const struct analysis_dataset 
 	struct paired_blocks pb;
 	if (plan_pairing(r, data, ga, gb, opt, &pb, err, err_size) < 0)
 		return -1;
-	int rc = compare_groups(&r->comparisons[r->comparison_count], kind, ga, gb,
-	                        pb.d ? &pb : NULL, opt, err, err_size);
+	struct analysis_comparison *c = &r->comparisons[r->comparison_count];
+	int rc = compare_groups(c, kind, ga, gb, pb.d ? &pb : NULL, opt, err, err_size);
 	paired_blocks_release(&pb);
-	if (rc == 0)
-		r->comparison_count++;
+	if (rc < 0)
+		return rc;
+	r->comparison_count++;
+	/* What --exclude-contaminated left out is not in the samples: none of these shared. */
+	if (!data->excluded_contaminated)
+		c->shared_trials = ga->contaminated_trials + gb->contaminated_trials;
+	c->shared_known = ga->contamination_known + gb->contamination_known
+	                  - (data->excluded_contaminated ? ga->contaminated_trials
+	                                                   + gb->contaminated_trials : 0);
+	return 0;
+}
+
+bool analysis_under_load(const struct analysis_comparison *c)
+{
+	return c->shared_known > 0
+	       && (double)c->shared_trials > ANALYSIS_UNDER_LOAD_SHARE * (double)c->shared_known;
+}
+
+/* Why few (ga or gb) has fewer than 2 samples, for the note that names it. */
+static char *few_samples_note(const struct analysis_dataset *data, const struct analysis_group *ga,
+                              const struct analysis_group *gb, const struct analysis_group *few)
+{
+	if (data->excluded_contaminated && few->contaminated_trials)
+		return text_printf("%s vs %s: not compared: %s has %zu sample(s) left, at least 2 are "
+		                   "needed: %zu of its trials shared their CPUs and "
+		                   "--exclude-contaminated left them out", ga->name, gb->name,
+		                   few->name, few->n, few->contaminated_trials);
+	return text_printf("%s vs %s: not compared: %s has %zu sample(s), at least 2 are needed",
+	                   ga->name, gb->name, few->name, few->n);
+}
+
+/* The set of group i in a union-find over the groups (parent[i] == i at a root). */
+static size_t group_set(size_t *parent, size_t i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+/* A folder's placements that were run (2 samples or more) and that no comparison made so far
+ * joins, directly or through others (non-sibling and same-pu without solo), compared directly:
+ * each one with the first placement, in table order, of a set it is not joined to (the later
+ * one as A). Every run of two placements then has an answer. -1 with err. */
+static int compare_unplanned(struct analysis_result *r, const struct analysis_dataset *data,
+                             const struct analysis_options *opt, char *err, size_t err_size)
+{
+	size_t n = data->group_count;
+	size_t *parent = malloc((n ? n : 1) * sizeof *parent);
+	if (!parent) {
+		set_error(err, err_size, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		parent[i] = i;
+	for (size_t k = 0; k < r->comparison_count; k++) {
+		int ia = analysis_dataset_find(data, r->comparisons[k].a.name);
+		int ib = analysis_dataset_find(data, r->comparisons[k].b.name);
+		if (ia >= 0 && ib >= 0)
+			parent[group_set(parent, (size_t)ia)] = group_set(parent, (size_t)ib);
+	}
+	int rc = 0;
+	for (size_t j = 1; j < n && rc == 0; j++)
+		for (size_t i = 0; i < j && rc == 0; i++) {
+			const struct analysis_group *ga = &data->groups[j], *gb = &data->groups[i];
+			if (ga->n < 2 || gb->n < 2 || group_set(parent, i) == group_set(parent, j))
+				continue;
+			rc = compare_one(r, data, COMPARISON_UNPLANNED, ga, gb, opt, err, err_size);
+			parent[group_set(parent, j)] = group_set(parent, i);
+		}
+	free(parent);
 	return rc;
 }
 
@@ -487,7 +555,9 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 	size_t plan_count = data->from_folder
 	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX)
 	                    : data->group_count > 1 ? data->group_count - 1 : 1;
-	r->comparisons = calloc(plan_count, sizeof *r->comparisons);
+	/* A folder's unplanned comparisons join its placements' sets: fewer than its groups. */
+	r->comparisons = calloc(plan_count + (data->from_folder ? data->group_count : 0),
+	                        sizeof *r->comparisons);
 	if (!r->comparisons)
 		goto oom;
 	if (data->from_hyperfine && push_string(&r->notes, &r->note_count, text_printf(
@@ -504,19 +574,52 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 		const struct analysis_group *ga = &data->groups[ia], *gb = &data->groups[ib];
 		if (ga->n < 2 || gb->n < 2) {
 			const struct analysis_group *few = ga->n < 2 ? ga : gb;
-			if (push_string(&r->notes, &r->note_count, text_printf(
-				"%s vs %s: not compared: %s has %zu sample(s), at least 2 are needed",
-				ga->name, gb->name, few->name, few->n)) < 0)
+			if (push_string(&r->notes, &r->note_count, few_samples_note(data, ga, gb, few)) < 0)
 				goto oom;
 			continue;
 		}
 		if (compare_one(r, data, p->kind, ga, gb, opt, err, err_size) < 0)
 			return -1;
 	}
-	return 0;
+	return data->from_folder ? compare_unplanned(r, data, opt, err, err_size) : 0;
 oom:
 	set_error(err, err_size, "out of memory");
 	return -1;
+}
+
+/* Why a dataset that loaded gives no comparison, in the error analysis_run returns: one
+ * placement measured, every trial left out as contaminated, or too few samples (its first
+ * note). */
+static void no_comparison_error(const struct analysis_result *r,
+                                const struct analysis_dataset *data, char *err, size_t err_size)
+{
+	size_t run = 0, total = 0, excluded = 0;
+	const char *only = NULL;
+	for (size_t i = 0; i < data->group_count; i++) {
+		const struct analysis_group *g = &data->groups[i];
+		total += g->n;
+		excluded += data->excluded_contaminated ? g->contaminated_trials : 0;
+		if (g->n || (data->excluded_contaminated && g->contaminated_trials)
+		    || g->failed_trials) {
+			run++;
+			only = g->name;
+		}
+	}
+	if (data->from_folder && run == 1)
+		set_error(err, err_size, "%s: " ANALYSIS_ONE_PLACEMENT " (%s): nothing to compare it "
+		          "with; run two or more (--placements)", data->source, only);
+	else if (data->from_folder && run == 0)
+		set_error(err, err_size, "%s: no measured trial yet (samples.csv holds none past the "
+		          "warm-up)", data->source);
+	else if (data->excluded_contaminated && total == 0)
+		set_error(err, err_size, "%s: all %zu measured trials shared their CPUs, and "
+		          "--exclude-contaminated " ANALYSIS_ALL_EXCLUDED ": nothing is left to compare; "
+		          "analyse without it (the answer then says it was measured under load), or run "
+		          "again on a quieter machine", data->source, excluded);
+	else
+		set_error(err, err_size, "%s: " ANALYSIS_TOO_FEW "%s%s", data->source,
+		          r->note_count ? ": " : "",
+		          r->note_count ? r->notes[0] : "");
 }
 
 struct analysis_result *analysis_run(const struct analysis_dataset *data,
@@ -546,9 +649,7 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	}
 	if (r->comparison_count == 0) {
-		set_error(err, err_size, "%s: no two placements with at least 2 samples each "
-		                   "to compare%s%s", data->source, r->note_count ? ": " : "",
-		                   r->note_count ? r->notes[0] : "");
+		no_comparison_error(r, data, err, err_size);
 		analysis_result_free(&r);
 		return NULL;
 	}

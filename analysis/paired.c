@@ -285,6 +285,33 @@ static int closed_form_posterior(struct analysis_comparison *c, const struct wel
 	return 0;
 }
 
+/* One half's ratio and its 95% interval: the closed form's n - 2 Student-t of its log ratios.
+ * False when the half is too short or has no spread. */
+static bool half_ratio(const double *d, size_t n, double *ratio, double ci[2])
+{
+	struct welford w = welford_of(d, n);
+	if (n < ANALYSIS_PAIRED_MIN_BLOCKS || !(w.ss > 0))
+		return false;
+	double scale = sqrt(w.ss / ((double)n * ((double)n - 2)));
+	double t = analysis_student_t_quantile(0.975, (double)n - 2);
+	*ratio = exp(w.mean);
+	ci[0] = exp(w.mean - t * scale);
+	ci[1] = exp(w.mean + t * scale);
+	return isfinite(ci[0]) && isfinite(ci[1]);
+}
+
+/* The ratio in the first and in the second half of the blocks (pb's are in block order): when
+ * their intervals do not overlap, the ratio itself moved during the run. */
+static void compare_halves(struct analysis_comparison *c, const struct paired_blocks *pb)
+{
+	size_t first = pb->n / 2;
+	c->halves_known = half_ratio(pb->d, first, &c->half_ratio[0], c->half_ratio_ci[0])
+	                  && half_ratio(pb->d + first, pb->n - first, &c->half_ratio[1],
+	                                c->half_ratio_ci[1]);
+	c->halves_disagree = c->halves_known && (c->half_ratio_ci[0][1] < c->half_ratio_ci[1][0]
+	                                         || c->half_ratio_ci[1][1] < c->half_ratio_ci[0][0]);
+}
+
 int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
                    const struct analysis_options *opt, char *err, size_t err_size)
 {
@@ -314,6 +341,7 @@ int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb
 	c->log_ratio_mean = w.mean;
 	c->log_ratio_sd = welford_sd(&w);
 	paired_t_interval(c, &w);
+	compare_halves(c, pb);
 	summarize_log_ratio(c, opt->rope_pct, delta_mean);
 	if (difference_at_b(c, b_mean, delta_mean) < 0)
 		goto oom;

@@ -18,6 +18,7 @@
 #include "common/error.h"
 #include "common/folder.h"
 #include "report/report.h"
+#include "report/words.h"
 
 /* What `analyze`'s options asked for. */
 struct analyze_args {
@@ -27,6 +28,7 @@ struct analyze_args {
 	bool exclude_contaminated;
 	enum analysis_metric metric;
 	bool metric_given;
+	char *incomplete;  /* a folder whose run did not end: words.h's incomplete_sentence */
 };
 
 enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON,
@@ -154,7 +156,7 @@ static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
 
 /* One path: a results folder, or a hyperfine export (a file, or standard input). NULL with err,
  * or after saying why. */
-static struct analysis_dataset *load_one(const char *path, const struct analyze_args *a,
+static struct analysis_dataset *load_one(const char *path, struct analyze_args *a,
                                          char *err, size_t err_size)
 {
 	struct stat st;
@@ -176,6 +178,7 @@ static struct analysis_dataset *load_one(const char *path, const struct analyze_
 		.unit = a->unit, .metric_given = a->metric_given, .metric = a->metric,
 		.exclude_contaminated = a->exclude_contaminated }, err, err_size);
 	bool matrix = f->kind == FOLDER_MATRIX;
+	a->incomplete = incomplete_sentence(f);
 	folder_free(&f);
 	if (data && matrix) {
 		/* --rope's meaning for the cells is report's: say how to ask it there. */
@@ -208,7 +211,7 @@ static struct analysis_dataset *load_two(char **paths, const struct analyze_args
 
 /* A results folder, or two files of numbers; NULL after saying why. */
 static struct analysis_dataset *load_dataset(char **paths, int npaths,
-                                             const struct analyze_args *a)
+                                             struct analyze_args *a)
 {
 	char err[ERR_LEN] = "";
 	struct analysis_dataset *data = npaths == 1 ? load_one(paths[0], a, err, sizeof err)
@@ -219,6 +222,8 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 	}
 	for (size_t i = 0; i < data->warning_count; i++)
 		text_warnx("%s/%s", paths[0], data->warnings[i]);
+	if (a->incomplete)
+		text_warnx("%s", a->incomplete);
 	size_t contaminated = 0;
 	for (size_t i = 0; i < data->group_count; i++)
 		contaminated += data->groups[i].contaminated_trials;
@@ -234,11 +239,15 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 }
 
 /* The result as text or JSON on stdout; the exit status. */
-static int print_result(const struct analysis_result *result, bool json)
+static int print_result(const struct analysis_result *result, bool json, const char *incomplete)
 {
 	int status = EXIT_OK;
 	if (json) {
 		json_t *root = analyze_json(result);
+		/* A folder whose run did not end says so, as report.json's "incomplete" does. */
+		if (root && result->from_folder)
+			json_object_set_new(root, "incomplete", incomplete ? json_string(incomplete)
+			                                                   : json_null());
 		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
 			text_warnx("cannot write the JSON result");
 			status = EXIT_FAILURE_RUNTIME;
@@ -266,16 +275,19 @@ int cmd_analyze(int argc, char **argv)
 		usage_exit("analyze", "give a results folder, a hyperfine --export-json file, or two "
 		           "files of numbers");
 	struct analysis_dataset *data = load_dataset(argv + optind, rest, &a);
-	if (!data)
+	if (!data) {
+		free(a.incomplete);
 		return EXIT_USAGE;
+	}
 	char err[ERR_LEN] = "";
 	struct analysis_result *result = analysis_run(data, &a.opt, err, sizeof err);
 	analysis_dataset_free(&data);
-	if (!result) {
+	int status = EXIT_USAGE;
+	if (!result)
 		text_warnx("%s", err);
-		return EXIT_USAGE;
-	}
-	int status = print_result(result, a.json);
+	else
+		status = print_result(result, a.json, a.incomplete);
 	analysis_result_free(&result);
+	free(a.incomplete);
 	return status;
 }

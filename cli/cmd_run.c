@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/analysis.h"
 #include "cli/run_shared.h"
 #include "common/fileio.h"
 #include "common/text.h"
@@ -254,6 +255,17 @@ static void parse_wanted(const struct experiment *e, const char *list,
 		           e->pair[0]);
 }
 
+/* With --one-process, same-pu gives its one process the one CPU solo gives it: the two would
+ * measure the same thing, and the comparison of them would answer nothing. Refused before the
+ * run, naming the one to keep. */
+static void refuse_same_cpus(const struct experiment *e, const bool wanted[PLACEMENT_COUNT])
+{
+	if (e->one_process && wanted[PLACEMENT_SAME_PU] && wanted[PLACEMENT_SOLO])
+		usage_exit("run", "--one-process: same-pu and solo give the one process the same one "
+		           "CPU, so they would measure the same thing; keep one of them in --placements "
+		           "(solo, the baseline every placement is compared with)");
+}
+
 /* Without --placements: the placement --pair forms and solo, or the default list. */
 static void default_wanted(const struct experiment *e, const struct topo *topo,
                            bool wanted[PLACEMENT_COUNT])
@@ -352,10 +364,15 @@ static int new_run(struct experiment *e, const struct run_options *o)
 		usage_exit("run", "--out %s: %s", e->out_dir, err);
 	struct topo_info info;
 	topo_get_info(topo, &info);
+	refuse_same_cpus(e, wanted);
 	launch_choose_pairs(e, topo, wanted);
 	if (e->plan.nplacements == 0)
 		text_errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on "
 		          "this machine (reasons above); `smtbench topo` shows what it can do");
+	if (e->plan.nplacements > 1 && e->trials == 1)
+		usage_exit("run", "--blocks 1 gives each placement one sample, and a comparison needs "
+		           "at least 2 (the paired design %d): give --blocks 2 or more, or one placement "
+		           "in --placements", ANALYSIS_PAIRED_MIN_BLOCKS);
 	launch_warn_about_machine(e, &info);
 	if (!o->run.have_seed)
 		e->plan.seed = plan_fresh_seed();

@@ -80,8 +80,9 @@ static char **copy_command_line(int argc, char **argv)
 }
 
 /* After experiment_run: the interrupt said, the summary (the reports written); the exit status.
- * Reports that could not be written are a failure too (exit 1), unless a signal or a failure
- * set the status already: the samples are safe, and `smtbench report DIR` writes them later. */
+ * Reports that could not be written are a failure too (exit 1), and so is a complete run of two
+ * placements or more with no answer, unless a signal or a failure set the status already: the
+ * samples are safe, and `smtbench report DIR` writes the reports later. */
 static int run_finish(struct experiment *e, struct store *s, enum run_outcome outcome)
 {
 	sigprocmask(SIG_SETMASK, &e->child_sigmask, NULL); /* ^C may stop the report */
@@ -94,7 +95,18 @@ static int run_finish(struct experiment *e, struct store *s, enum run_outcome ou
 		           e->nworkloads > 0 ? "matrix" : "run", dir);
 		status = 128 + e->interrupt_signal;
 	}
-	if (!summary_after_run(dir, stdout) && status == EXIT_OK)
+	/* A run of two placements or more that ran as planned and still has no answer failed to
+	 * give what it promised (its reason said); a run of one placement has nothing to compare
+	 * by design, and an interrupted one may get its answer after --resume. (A matrix's cells
+	 * are its own report's: a short matrix is said as before.) */
+	bool comparable = e->nworkloads == 0 && e->plan.nplacements > 1;
+	enum summary_missing missing = outcome != RUN_COMPLETE ? MISSING_NOT_YET
+	                               : comparable ? MISSING_FAILED
+	                               : e->nworkloads == 0 ? MISSING_NO_NEED : MISSING_NOT_YET;
+	enum summary_outcome said = summary_after_run(dir, missing, stdout);
+	if (status == EXIT_OK && (said == SUMMARY_NOT_WRITTEN
+	                          || (said == SUMMARY_NO_ANSWER && comparable
+	                              && outcome == RUN_COMPLETE)))
 		status = EXIT_FAILURE_RUNTIME;
 	return status;
 }

@@ -13,26 +13,33 @@
 #include "common/text.h"
 #include "report/report.h"
 
-bool summary_after_run(const char *dir, FILE *out)
+enum summary_outcome summary_after_run(const char *dir, enum summary_missing missing, FILE *out)
 {
 	char err[ERR_LEN];
 	struct results_folder *f = folder_open(dir);
 	struct report_options o = { .rope_pct = NAN };
 	struct report *r = report_folder(f, &o, err, sizeof err);
-	bool written = true;
-	if (!r) { /* too few trials to compare: a normal end of a short or interrupted run */
+	enum summary_outcome outcome = SUMMARY_WRITTEN;
+	if (!r) {
 		char *why = xescaped(err);
-		fprintf(out, "no analysis yet: %s\nresults: %s\n", why, f->shown_dir);
+		if (missing == MISSING_FAILED)
+			text_warnx("no answer: %s", why);
+		else
+			fprintf(out, "%s: %s\n", missing == MISSING_NO_NEED ? "no comparison"
+			                                                  : "no analysis yet", why);
+		fprintf(out, "results: %s\n", f->shown_dir);
 		free(why);
+		outcome = SUMMARY_NO_ANSWER;
 	} else {
 		fprintf(out, "\n");
-		written = report_write(r, dir, err, sizeof err) == 0;
-		if (!written)
+		if (report_write(r, dir, err, sizeof err) != 0) {
 			text_warnx("cannot write the reports: %s", err);
+			outcome = SUMMARY_NOT_WRITTEN;
+		}
 		report_print(r, out);
-		report_print_files(r, written ? dir : NULL, out);
+		report_print_files(r, outcome == SUMMARY_WRITTEN ? dir : NULL, out);
 	}
 	report_free(&r);
 	folder_free(&f);
-	return written;
+	return outcome;
 }

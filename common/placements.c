@@ -80,6 +80,7 @@ const char *comparison_kind_name(enum comparison_kind kind)
 		[COMPARISON_CONTROL] = "control",
 		[COMPARISON_FILES] = "files",
 		[COMPARISON_COMMANDS] = "commands",
+		[COMPARISON_UNPLANNED] = "unplanned",
 	};
 	return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "unknown";
 }

@@ -76,17 +76,20 @@ bool placement_info_time_shared(const char *name);
 size_t placement_info_rank(const char *name);
 
 /* What a comparison is for: the SMT question (sibling vs non-sibling), what sharing costs
- * against running alone, the accounting control (same-pu vs solo), two plain files, or two
- * commands of a hyperfine export. */
+ * against running alone, the accounting control (same-pu vs solo), two plain files, two
+ * commands of a hyperfine export, or two placements that were run and that no planned
+ * comparison joins (non-sibling and same-pu without solo: two cores against one CPU), compared
+ * directly so that every run of two placements has an answer. */
 enum comparison_kind {
 	COMPARISON_HEADLINE,
 	COMPARISON_CONTENTION,
 	COMPARISON_CONTROL,
 	COMPARISON_FILES,
 	COMPARISON_COMMANDS,
+	COMPARISON_UNPLANNED,
 };
 /* Its label in every output and in the JSON contract: "headline", "contention", "control",
- * "files", "commands". */
+ * "files", "commands", "unplanned". */
 const char *comparison_kind_name(enum comparison_kind kind);
 
 /* One comparison the analysis makes of a results folder: A against B. */

@@ -271,8 +271,9 @@ static char *analysis_problem(const char *err, const char *dir, const char *comm
 	const char *why = without_dir(err, dir);
 	if (strstr(err, ANALYSIS_DAMAGED))
 		return xasprintf("%s; continue it with smtbench %s --resume, or rerun it", why, command);
-	return xasprintf("%s: %s", strstr(err, "no two placements") ? "no comparison"
-	                 : "cannot be analysed", why);
+	bool nothing = strstr(err, ANALYSIS_TOO_FEW) || strstr(err, ANALYSIS_ONE_PLACEMENT)
+	               || strstr(err, ANALYSIS_ALL_EXCLUDED);
+	return xasprintf("%s: %s", nothing ? "no comparison" : "cannot be analysed", why);
 }
 
 static char *damaged(size_t lines, char *const *warnings, const char *command)

@@ -59,7 +59,7 @@ static void answer(struct doc *d, const struct analysis_comparison *c,
 	                           .more = r->from_folder ? "run more trials" : "collect more samples",
 	                           .per = r->from_folder ? "placement"
 	                                  : r->from_hyperfine ? "command" : "file",
-	                           .note = "" };
+	                           .note = "", .one_process = r->one_process };
 	char *sentence = verdict_sentence(c, r->options.rope_pct, &w);
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "%s.", sentence);
 	free(sentence);
@@ -232,7 +232,10 @@ static void grid_lines(struct doc *d, const struct analysis_comparison *c)
 static void comparison_section(struct doc *d, const struct analysis_comparison *c,
                                const struct analysis_result *r)
 {
-	char *title = xasprintf("%s vs %s (%s)", c->a.name, c->b.name, c->label);
+	char unplanned[160] = "", words[150];
+	if (c->kind == COMPARISON_UNPLANNED)
+		snprintf(unplanned, sizeof unplanned, ": %s", unplanned_words(words, sizeof words, c));
+	char *title = xasprintf("%s vs %s (%s%s)", c->a.name, c->b.name, c->label, unplanned);
 	doc_heading(d, DOC_ALL, 2, NULL, title);
 	free(title);
 	answer(d, c, r);
@@ -402,7 +405,29 @@ static json_t *paired_json(const struct analysis_comparison *c)
 	return o;
 }
 
-static json_t *comparison_json(const struct analysis_comparison *c)
+/* The conditions beside the verdict (words.h's verdict_sentence says them in words). */
+static json_t *conditions_json(const struct analysis_comparison *c, bool one_process)
+{
+	char words[160];
+	json_t *halves = c->halves_known
+	                 ? json_pack("{s:[o, o], s:[o, o], s:b}",
+	                             "ratio", json_number_or_null(c->half_ratio[0]),
+	                             json_number_or_null(c->half_ratio[1]),
+	                             "ratio_ci", json_interval(c->half_ratio_ci[0]),
+	                             json_interval(c->half_ratio_ci[1]),
+	                             "disagree", c->halves_disagree)
+	                 : json_null();
+	return json_pack("{s:o, s:I, s:I, s:b, s:b, s:o}",
+	                 "unplanned", c->kind == COMPARISON_UNPLANNED
+	                 ? json_string(unplanned_words(words, sizeof words, c)) : json_null(),
+	                 "shared_trials", (json_int_t)c->shared_trials,
+	                 "shared_known", (json_int_t)c->shared_known,
+	                 "under_load", analysis_under_load(c),
+	                 "neighbour_speedup", comparison_neighbour_speedup(c, one_process),
+	                 "halves", halves);
+}
+
+static json_t *comparison_json(const struct analysis_comparison *c, bool one_process)
 {
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s}",
@@ -427,6 +452,7 @@ static json_t *comparison_json(const struct analysis_comparison *c)
 		json_object_set_new(o, "blocks_paired", json_integer((json_int_t)c->blocks_paired));
 		json_object_set_new(o, "blocks_dropped", json_integer((json_int_t)c->blocks_dropped));
 		json_object_set_new(o, "paired", paired_json(c));
+		json_object_set_new(o, "conditions", conditions_json(c, one_process));
 	}
 	if (o && c->has_default)
 		json_object_set_new(o, "default_method", json_pack("{s:o, s:o}",
@@ -491,7 +517,7 @@ json_t *analyze_json(const struct analysis_result *r)
 	for (size_t i = 0; i < r->group_count; i++)
 		json_array_append_new(groups, diagnostics_json_with_lines(&r->groups[i]));
 	if (!r->from_folder && !r->from_hyperfine && r->comparison_count == 1) {
-		json_t *o = comparison_json(&r->comparisons[0]);
+		json_t *o = comparison_json(&r->comparisons[0], r->one_process);
 		if (o)
 			json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
 		else
@@ -500,7 +526,7 @@ json_t *analyze_json(const struct analysis_result *r)
 	}
 	json_t *comparisons = json_array();
 	for (size_t i = 0; i < r->comparison_count; i++)
-		json_array_append_new(comparisons, comparison_json(&r->comparisons[i]));
+		json_array_append_new(comparisons, comparison_json(&r->comparisons[i], r->one_process));
 	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
 	                 "source", r->source,
 	                 "unit", r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial",

@@ -237,8 +237,12 @@ static char *comparison_sentence(const struct run_model *m, const struct analysi
 {
 	char *where = where_text(find_placement(m, c->a.name)), *what = subject(m);
 	char *a = xasprintf("%s placement", c->a.name);
-	/* One process on same-pu and solo has the same one CPU: its wall time should match. */
+	/* One process on same-pu and solo has the same one CPU: one placement measured twice
+	 * (a folder from before run refused the two together), whose wall time should match. */
 	const char *note = c->kind != COMPARISON_CONTROL ? ""
+	                   : m->data->one_process
+	                   ? " (with one process same-pu is solo's one CPU: the same placement "
+	                     "measured twice, whose wall time should match, 1×)"
 	                   : m->data->metric == ANALYSIS_METRIC_WALL
 	                   ? " (the control: wall time should match solo, 1×)"
 	                   : " (the accounting control: user time should match solo, 1×)";
@@ -246,7 +250,7 @@ static char *comparison_sentence(const struct run_model *m, const struct analysi
 	                           .samples = m->data->unit == ANALYSIS_UNIT_TRIAL ? "trials"
 	                                                                          : "samples",
 	                           .more = "run more trials", .per = "placement", .note = note,
-	                           .capitalise = true };
+	                           .capitalise = true, .one_process = m->data->one_process };
 	char *s = verdict_sentence(c, m->result->options.rope_pct, &w);
 	free(where);
 	free(what);
@@ -672,8 +676,13 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		snprintf(diff, sizeof diff, "%s%s%s", format_num(&ns, c->diff_mean, dres),
 		         settled ? "" : " ", settled ? "" : GRID_MARK);
 		snprintf(p, sizeof p, "%.2f", c->p_a_gt_b);
+		/* The verdict qualified as its sentence is (words.h's conditions). */
+		char verdict[96];
+		snprintf(verdict, sizeof verdict, "%s%s%s", verdict_name(c->verdict),
+		         analysis_under_load(c) ? ", under load" : "",
+		         c->halves_disagree ? ", doubtful" : "");
 		doc_row(d, c->a.name, c->b.name, c->label, ratio, format_ci(&ns, c->ratio_ci, rres),
-		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict_name(c->verdict));
+		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict);
 	}
 	if (unsettled)
 		doc_para(d, DOC_FILES, NULL, NULL, "muted", "%s The mean depends on the grid: with fewer "
@@ -939,6 +948,11 @@ static json_t *run_json(const struct run_model *m, const struct run_words *w, co
 	/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
 	json_object_set_new(o, "excluded_contaminated", m->exclude_contaminated
 	                    ? json_integer((json_int_t)m->data->excluded_contaminated) : json_null());
+	/* A run that did not end (killed, interrupted, still written): the sentence with its
+	 * --resume line; null otherwise. */
+	char *incomplete = incomplete_sentence(m->folder);
+	json_object_set_new(o, "incomplete", incomplete ? json_string(incomplete) : json_null());
+	free(incomplete);
 	/* The folder's state (common/folder.h): null for a folder that records none. */
 	json_object_set_new(o, "state", m->folder->state == FOLDER_UNRECORDED ? json_null()
 	                    : json_string(folder_state_name(m->folder->state)));

@@ -108,6 +108,29 @@ const char *design_name(enum analysis_design d)
 	return d == ANALYSIS_DESIGN_PAIRED ? "paired" : "unpaired";
 }
 
+const char *placement_span(const char *name)
+{
+	static const char *const spans[PLACEMENT_COUNT] = {
+		[PLACEMENT_SOLO] = "one CPU alone", [PLACEMENT_SAME_PU] = "one CPU",
+		[PLACEMENT_SIBLING] = "two siblings of one core", [PLACEMENT_NON_SIBLING] = "two cores",
+		[PLACEMENT_CROSS_PACKAGE] = "two packages",
+	};
+	enum placement p;
+	return placement_parse(name, &p) == 0 && spans[p] ? spans[p] : name;
+}
+
+const char *unplanned_words(char *buf, size_t size, const struct analysis_comparison *c)
+{
+	snprintf(buf, size, "%s against %s", placement_span(c->a.name), placement_span(c->b.name));
+	return buf;
+}
+
+bool comparison_neighbour_speedup(const struct analysis_comparison *c, bool one_process)
+{
+	return c->kind == COMPARISON_CONTENTION && !one_process
+	       && c->verdict == ANALYSIS_VERDICT_FASTER;
+}
+
 const char *format_rope(char *buf, size_t size, double rope_pct)
 {
 	double hi = 1 + rope_pct / 100;
@@ -244,6 +267,40 @@ static char *probability_clause(const struct analysis_comparison *c, double rope
 	                 prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
 }
 
+/* The conditions beside a settled verdict (words.h), each a clause starting "; ", or "". */
+static char *conditions_clause(const struct analysis_comparison *c, const struct verdict_words *w)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = xmemstream(&text, &len);
+	char words[160];
+	if (c->kind == COMPARISON_UNPLANNED)
+		fprintf(out, "; %s: no planned comparison joins %s and %s, so they are compared "
+		        "directly", unplanned_words(words, sizeof words, c), c->a.name, c->b.name);
+	bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER;
+	if (analysis_under_load(c))
+		fprintf(out, "; measured under load: %zu of %zu trials shared their CPUs, so the %s "
+		        "may be the other work's as much as the placement's", c->shared_trials,
+		        c->shared_known, decided ? "verdict" : "ratio");
+	if (comparison_neighbour_speedup(c, w->one_process))
+		fprintf(out, "; a placement that adds a busy neighbour cannot honestly make the "
+		        "workload faster than %s alone: a sign of interference from outside the "
+		        "experiment; leave out the trials that shared their CPUs (--exclude-contaminated), "
+		        "measure on a quieter machine, or keep other work off these CPUs (isolcpus)",
+		        c->b.name);
+	if (c->halves_disagree) {
+		struct format_ring ns = { .next = 0 };
+		double r0 = half_width(c->half_ratio_ci[0]), r1 = half_width(c->half_ratio_ci[1]);
+		fprintf(out, "; doubtful: the ratio itself moved during the run, %s× (95%% CI %s) in the "
+		        "first half of the blocks and %s× (%s) in the second, so the machine's speed "
+		        "changed unequally for %s and %s and pairing by block could not cancel it",
+		        format_num(&ns, c->half_ratio[0], r0), format_ci(&ns, c->half_ratio_ci[0], r0),
+		        format_num(&ns, c->half_ratio[1], r1), format_ci(&ns, c->half_ratio_ci[1], r1),
+		        c->a.name, c->b.name);
+	}
+	return xmemstream_close(out, &text);
+}
+
 char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
                        const struct verdict_words *w)
 {
@@ -270,6 +327,13 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		free(effect);
 		free(p);
 	}
+	char *conditions = conditions_clause(c, w);
+	if (*conditions) {
+		char *longer = xasprintf("%s%s", s, conditions);
+		free(s);
+		s = longer;
+	}
+	free(conditions);
 	if (w->capitalise && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
 	return s;
@@ -425,29 +489,53 @@ char *machine_sentence(const json_t *meta)
 /* ---- why a run stopped ---------------------------------------------------------------------- */
 
 /* The run still being written, or its runner gone (common/folder.h's state); NULL otherwise. */
-static char *state_sentence(const struct results_folder *f, const char *command)
+static char *state_sentence(const struct results_folder *f)
 {
-	char runner[300] = "";
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		return xasprintf("Still running: its runner (pid %ld on %s) is writing more trials; "
+		                 "this is a report of those written so far.", f->runner_pid,
+		                 f->runner_host);
+	if (f->state == FOLDER_KILLED || f->state == FOLDER_RUNNING)
+		return incomplete_sentence(f);
+	return NULL;
+}
+
+char *incomplete_sentence(const struct results_folder *f)
+{
+	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	char runner[300] = "", done[64] = "";
 	if (f->runner_pid)
 		snprintf(runner, sizeof runner, " (pid %ld on %s)", f->runner_pid, f->runner_host);
-	if (f->state == FOLDER_KILLED)
-		return xasprintf("Stopped: killed (meta.json says running, but its runner%s is gone: "
-		                 "killed, or the machine restarted; continue with smtbench %s --resume "
-		                 "%s).", runner, command, f->shown_dir);
-	if (f->state == FOLDER_RUNNING && f->runner_pid)
-		return xasprintf("Still running: its runner%s is writing more trials; this is a report "
-		                 "of those written so far.", runner);
-	if (f->state == FOLDER_RUNNING)
-		return xstrdup("Not finished: meta.json says running, and whether its runner is alive "
-		               "cannot be seen (the folder does not record its runner's pid); this is a "
-		               "report of the trials written so far.");
-	return NULL;
+	json_t *trials = json_object_get(f->meta, "trials_done");
+	if (json_is_integer(trials))
+		snprintf(done, sizeof done, " %lld", (long long)json_integer_value(trials));
+	switch (f->state) {
+	case FOLDER_KILLED:
+		return xasprintf("Incomplete: killed (meta.json says running, but its runner%s is "
+		                 "gone: killed, or the machine restarted); this answer is of the%s "
+		                 "trials written; continue with smtbench %s --resume %s.", runner, done,
+		                 command, f->shown_dir);
+	case FOLDER_INTERRUPTED:
+		return xasprintf("Incomplete: interrupted; this answer is of the%s trials written; "
+		                 "continue with smtbench %s --resume %s.", done, command,
+		                 f->shown_dir);
+	case FOLDER_RUNNING:
+		if (f->runner_pid)
+			return xasprintf("Incomplete: still running (its runner%s is writing more "
+			                 "trials); this answer is of those written so far.", runner);
+		return xasprintf("Incomplete: meta.json says running, and whether its runner is alive "
+		                 "cannot be seen (the folder does not record its pid); this answer is of "
+		                 "the trials written so far; if its runner is gone, continue with "
+		                 "smtbench %s --resume %s.", command, f->shown_dir);
+	default:
+		return NULL;
+	}
 }
 
 char *stop_sentence(const struct results_folder *f)
 {
 	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	char *state = state_sentence(f, command);
+	char *state = state_sentence(f);
 	const char *reason = folder_meta_string(f, "stop_reason");
 	if (state || !reason)
 		return state ? state : xstrdup("");

@@ -55,6 +55,19 @@ const char *design_name(enum analysis_design d);
  * "paired by block (40 blocks; 2 dropped)", "unpaired (independent groups)". Into buf. */
 const char *format_design(char *buf, size_t size, const struct analysis_comparison *c);
 
+/* What a placement's CPUs are, for an unplanned comparison's words: "one CPU alone" (solo),
+ * "one CPU" (same-pu), "two siblings of one core", "two cores", "two packages"; the name itself
+ * for another. */
+const char *placement_span(const char *name);
+/* An unplanned comparison (COMPARISON_UNPLANNED) in words: "two cores against one CPU". Into
+ * buf; returns buf. */
+const char *unplanned_words(char *buf, size_t size, const struct analysis_comparison *c);
+/* Whether c is a placement that adds a busy neighbour (a second copy or a workload beside it,
+ * on its sibling, another core or package) against the baseline alone, and came out faster:
+ * what a neighbour cannot honestly do, so a sign of interference from outside the experiment.
+ * one_process: one process given the placement's CPUs (a second CPU is no neighbour). */
+bool comparison_neighbour_speedup(const struct analysis_comparison *c, bool one_process);
+
 /* ---- sentences (each a new string, the caller's) ---- */
 
 /* Who and what a comparison's sentence speaks of. */
@@ -68,10 +81,15 @@ struct verdict_words {
 	const char *per;      /* per what 10 or more are wanted: "placement", "file" */
 	const char *note;     /* appended as it is (the control's note), or "" */
 	bool capitalise;      /* the sentence starts with prose, not a name (a file keeps its case) */
+	bool one_process;     /* one process per trial (comparison_neighbour_speedup) */
 };
 
 /* "Sibling placement makes each copy of `nop` 2.695× slower than non-sibling (95% CI
- * 2.688–2.703); P(slower) = 1.00, paired by block (44 blocks)"; an undecided comparison gives its
+ * 2.688–2.703); P(slower) = 1.00, paired by block (44 blocks)", then the conditions that qualify
+ * it, each said where it holds: an unplanned comparison named as such ("two cores against one
+ * CPU"), measured under load ("measured under load: 72 of 72 trials shared their CPUs"), a
+ * neighbour that made it faster (with the remedy), the ratio moved between the run's halves
+ * (the headline doubtful); an undecided comparison gives its
  * factor as it is ("leaves ... at 1.02× its solo time ... — not enough data to say"), an
  * unsettled one no number at all ("Not enough data to say: ... cannot be told apart ..."). With
  * a ROPE (rope_pct not NaN) the deciding probability is the one the verdict used. No final full
@@ -98,5 +116,11 @@ char *machine_sentence(const json_t *meta);
  * folder says nothing of it: an older folder, a failed run, plain files). */
 struct results_folder;
 char *stop_sentence(const struct results_folder *f);
+/* A folder whose run did not end: "Incomplete: killed (meta.json says running, but its runner
+ * (pid 4242 on h) is gone: killed, or the machine restarted); this answer is of the N trials
+ * written; continue with smtbench run --resume DIR." for a killed runner, and alike for an
+ * interrupted run, one still being written and one whose runner cannot be seen (no pid
+ * recorded); NULL for a complete, failed or older folder. */
+char *incomplete_sentence(const struct results_folder *f);
 
 #endif

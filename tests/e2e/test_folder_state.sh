@@ -48,10 +48,18 @@ wait_for "the killed runner to go" 10 gone
 check "after SIGKILL, meta.json still says running" \
 	grep -q '"status": "running"' "$dir/meta.json"
 check_status 0 "report on the killed run" "$SMTBENCH" report "$dir" --out "$t_tmp/r2"
-check "...says it was killed and how to continue it" \
-	contains "$t_out" "Stopped: killed (meta.json says running, but its runner (pid $runner on"
+check "...says it is incomplete, killed, and how to continue it" \
+	contains "$t_out" "Incomplete: killed (meta.json says running, but its runner (pid $runner on"
 check "...with smtbench run --resume" contains "$t_out" "continue with smtbench run --resume $dir"
-check "report.md says so too" grep -q "Stopped: killed" "$t_tmp/r2/report.md"
+check "report.md says so too" grep -q "Incomplete: killed" "$t_tmp/r2/report.md"
+check "report.json's incomplete says so" \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["incomplete"].startswith("Incomplete: killed"), d["incomplete"]' "$t_tmp/r2/report.json"
+"$SMTBENCH" analyze "$dir" >"$t_tmp/a.out" 2>"$t_tmp/a.err"
+check "analyze on the killed run says it is incomplete, with the --resume line" \
+	grep -q "Incomplete: killed (meta.json says running, but its runner (pid $runner on.*continue with smtbench run --resume $dir" "$t_tmp/a.err"
+"$SMTBENCH" analyze --json "$dir" >"$t_tmp/a.json" 2>/dev/null
+check "analyze --json's incomplete says so too" \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "--resume" in d["incomplete"], d["incomplete"]' "$t_tmp/a.json"
 check_status 2 "fleet over the killed run" "$SMTBENCH" fleet "$dir"
 check "...skips it: killed, continue it with --resume" \
 	contains "$t_out" "incomplete: its runner (pid $runner on"

@@ -65,18 +65,18 @@ EOF
 
 # --- one process on each placement's CPUs, read back from inside ------------------------------
 one=$t_tmp/one
-check_status 0 "run --one-process of a command in solo, same-pu and non-sibling" "$SMTBENCH" run \
-	--one-process --placements solo,same-pu,non-sibling --blocks 3 --warmup-blocks 1 \
+check_status 0 "run --one-process of a command in solo and non-sibling" "$SMTBENCH" run \
+	--one-process --placements solo,non-sibling --blocks 3 --warmup-blocks 1 \
 	--progress none --out "$one" -- "$probe" "$t_tmp/one.log"
 check "the plan says one process per trial, judged by its wall time" \
 	contains "$t_out" "one process per trial on all of the placement's CPUs, judged by its wall time"
-check "every trial ran the probe once (4 blocks of 3)" test "$(wc -l <"$t_tmp/one.log")" -eq 12
-check "solo and same-pu got CPU A, non-sibling A and B: affinity and SMTBENCH_CPUS as planned" \
+check "every trial ran the probe once (4 blocks of 2)" test "$(wc -l <"$t_tmp/one.log")" -eq 8
+check "solo got CPU A, non-sibling A and B: affinity and SMTBENCH_CPUS as planned" \
 	test "$(check_seen "$one" "$t_tmp/one.log" 1)" = ok
 check "non-sibling's process really had two CPUs" \
 	test "$(awk '$1 == "non-sibling" { print $2 }' "$t_tmp/one.log" | sort -u | tr -cd ',' | wc -c)" -eq 1
 check "samples.csv: one row per trial, process 0, role a" \
-	test "$(csv "$one" '(len(rows), len({r["trial"] for r in rows}), {(r["proc"], r["role"]) for r in rows})')" = "(12, 12, {('0', 'a')})"
+	test "$(csv "$one" '(len(rows), len({r["trial"] for r in rows}), {(r["proc"], r["role"]) for r in rows})')" = "(8, 8, {('0', 'a')})"
 check "samples.csv's contamination columns are filled for every trial (foreign_s, steal_s over the process's CPUs)" \
 	test "$(csv "$one" 'all(r["foreign_s"] != "" and r["steal_s"] != "" and r["leftovers"] == "0" for r in rows)')" = True
 check "samples.csv's pu is the first CPU of the placement (A)" \
@@ -94,7 +94,7 @@ check "…a pair's two copies ran (5 processes per block)" test "$(wc -l <"$t_tm
 check "meta.json of copies: settings.one_process false, metric user" \
 	test "$(json "$copies/meta.json" '(d["settings"]["one_process"], d["metric"])')" = "(False, 'user')"
 SMTBENCH_CPUS=99 SMTBENCH_PLACEMENT=bogus check_status 0 "a run started with the variables set" \
-	"$SMTBENCH" run --one-process --placements solo,non-sibling --blocks 1 --warmup-blocks 0 \
+	"$SMTBENCH" run --one-process --placements solo,non-sibling --blocks 2 --warmup-blocks 0 \
 	--progress none --out "$t_tmp/env" -- "$probe" "$t_tmp/env.log"
 check "…the workload sees the run's values, not the caller's" \
 	test "$(check_seen "$t_tmp/env" "$t_tmp/env.log" 1)" = ok
@@ -150,7 +150,38 @@ check_status 0 "fleet of the two folders" "$SMTBENCH" fleet --json "$one" "$t_tm
 check "…puts them in two groups, the one-process one marked" \
 	test "$(python3 -c 'import json,sys; g=json.load(sys.stdin)["groups"]; print(len(g), sorted(x["settings"].get("one_process", False) for x in g))' <<<"$t_out")" = "2 [False, True]"
 
+# --- two placements that no planned comparison joins: compared directly -----------------------
+# non-sibling and same-pu without solo: two cores against one CPU. With one process same-pu is
+# solo's one CPU, and the run answers rather than ending with "no analysis yet".
+check_status 0 "run --one-process in non-sibling and same-pu (no solo)" "$SMTBENCH" run \
+	--one-process --placements non-sibling,same-pu --blocks 4 --warmup-blocks 0 \
+	--progress none --out "$t_tmp/two-one" -- "$probe" "$t_tmp/two-one.log"
+check "…same-pu's one process got CPU A, non-sibling's A and B" \
+	test "$(check_seen "$t_tmp/two-one" "$t_tmp/two-one.log" 1)" = ok
+check "…answers, naming the comparison: two cores against one CPU" \
+	contains "$t_out" "two cores against one CPU: no planned comparison joins non-sibling and same-pu, so they are compared directly"
+check "…no 'no analysis yet'" bash -c '[[ $1 != *"no analysis yet"* ]]' _ "$t_out"
+check "…report.json: the headline is non-sibling vs same-pu, label unplanned" \
+	test "$(json "$t_tmp/two-one/report.json" '(d["headline"]["a"], d["headline"]["b"], d["headline"]["label"])')" = "('non-sibling', 'same-pu', 'unplanned')"
+check "…its conditions name it" \
+	test "$(json "$t_tmp/two-one/report.json" 'd["analysis"]["comparisons"][0]["conditions"]["unplanned"]')" = "two cores against one CPU"
+check_status 0 "the same with copies" "$SMTBENCH" run --placements non-sibling,same-pu \
+	--blocks 4 --warmup-blocks 0 --kernel nop --iters 1000 --progress none --out "$t_tmp/two-copies"
+check "…answers too: two cores against one CPU" contains "$t_out" "two cores against one CPU"
+check_status 0 "analyze of the one-process folder" "$SMTBENCH" analyze "$t_tmp/two-one"
+check "…titles the comparison as unplanned" \
+	contains "$t_out" "non-sibling vs same-pu (unplanned: two cores against one CPU)"
+
 # --- refusals: exit 2, nothing written --------------------------------------------------------
+check_status 2 "--one-process with same-pu and solo is refused" "$SMTBENCH" run --one-process \
+	--kernel nop-2t --placements solo,same-pu,non-sibling --out "$t_tmp/no-same"
+check "…saying they are the same CPU, and which to keep" \
+	contains "$t_err" "--one-process: same-pu and solo give the one process the same one CPU"
+check "…nothing written" test ! -e "$t_tmp/no-same"
+check_status 2 "--blocks 1 with two placements is refused" "$SMTBENCH" run \
+	--placements solo,non-sibling --blocks 1 --out "$t_tmp/no-blocks"
+check "…saying a comparison needs 2" contains "$t_err" "--blocks 1 gives each placement one sample, and a comparison needs at least 2"
+check "…nothing written" test ! -e "$t_tmp/no-blocks"
 check_status 2 "--one-process with --beside is refused" "$SMTBENCH" run --one-process \
 	--out "$t_tmp/no1" -- true --beside true
 check "…naming both" contains "$t_err" "--one-process runs one process on all of each placement's CPUs, and --beside runs a second workload"
@@ -166,11 +197,11 @@ check_status 2 "--resume takes no --one-process" "$SMTBENCH" run --resume "$one"
 
 # A kernel whose thread count does not fit the mode runs, with a warning.
 check_status 0 "--one-process with the one-thread kernel nop" "$SMTBENCH" run --one-process \
-	--kernel nop --iters 1000 --placements non-sibling,solo --blocks 1 --warmup-blocks 0 \
+	--kernel nop --iters 1000 --placements non-sibling,solo --blocks 2 --warmup-blocks 0 \
 	--progress none --out "$t_tmp/nop1"
 check "…warns that it keeps one of two CPUs busy" contains "$t_err" "kernel nop has one thread: with --one-process it keeps one of a placement's two CPUs busy"
 check_status 0 "nop-2t as copies" "$SMTBENCH" run --kernel nop-2t --iters 1000 \
-	--placements non-sibling,solo --blocks 1 --warmup-blocks 0 --progress none --out "$t_tmp/nop2"
+	--placements non-sibling,solo --blocks 2 --warmup-blocks 0 --progress none --out "$t_tmp/nop2"
 check "…warns that each copy's threads take turns on its one CPU" contains "$t_err" "kernel nop-2t has 2 threads: without --one-process"
 
 # --- what run guarantees holds for one process ------------------------------------------------

@@ -31,7 +31,7 @@ check "meta.json records the count, its cost per iteration and the calibration's
 check "the workload ran with the calibrated count" test "$(meta "$t_tmp/cal" \
 	"m['workloads']['a']['argv'][1] == str(m['settings']['iters'])")" = True
 check_status 0 "--beside-kernel without --beside-iters is calibrated too" \
-	"$SMTBENCH" run --placements non-sibling,solo --beside-kernel pause --trials 1 "${short[@]}" \
+	"$SMTBENCH" run --placements non-sibling,solo --beside-kernel pause --trials 2 "${short[@]}" \
 	--out "$t_tmp/beside"
 check "…meta.json records its own count, and the beside process ran it" \
 	test "$(meta "$t_tmp/beside" "m['calibration']['b']['iters'] == m['settings']['beside_iters'] > 0

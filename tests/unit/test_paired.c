@@ -9,7 +9,10 @@
  *   - A/A with drift: "slower" or "faster" in at most 5% of 400 folders;
  *   - dropped blocks counted, the fallback to unpaired below 4 blocks and without a block
  *     column (said in a note), two plain files paired value by value, --seed-grid unpaired;
- *   - the SMT yield from known samples: sibling copies 1.6x solo's time give 2 / 1.6 = 1.25.
+ *   - the SMT yield from known samples: sibling copies 1.6x solo's time give 2 / 1.6 = 1.25;
+ *   - placements no planned comparison joins are compared directly (unplanned);
+ *   - each half's ratio interval against the closed form, and how often a stationary ratio's
+ *     halves disagree.
  * Every random number comes from a fixed seed: the test is deterministic, never lucky.
  */
 #include <errno.h>
@@ -381,6 +384,94 @@ static void test_smt_yield(void)
 	analysis_result_free(&res);
 }
 
+/* Two placements that no planned comparison joins (sibling and same-pu: neither the headline's
+ * non-sibling nor solo ran) are compared directly, the later one in table order as A. */
+static void test_unplanned(void)
+{
+	struct rng r = { 11 };
+	char dir[256];
+	struct scenario sc = { .blocks = 12, .ratio = 1.3, .noise_sd = 0.02,
+	                       .with_block_column = true, .baseline = "same-pu" };
+	snprintf(dir, sizeof dir, "%s/unplanned", tmp_root);
+	write_folder(dir, &sc, &r);
+	struct analysis_result *res = analyze_dir(dir, ANALYSIS_PAIR_AUTO);
+	const struct analysis_comparison *c = res && res->comparison_count == 1
+	                                      ? &res->comparisons[0] : NULL;
+	CHECK(c && c->kind == COMPARISON_UNPLANNED && !strcmp(c->label, "unplanned")
+	      && !strcmp(c->a.name, "sibling") && !strcmp(c->b.name, "same-pu")
+	      && c->design == ANALYSIS_DESIGN_PAIRED && c->ratio_ci[0] < 1.3 && 1.3 < c->ratio_ci[1],
+	      "sibling and same-pu alone: one comparison, unplanned, sibling vs same-pu, paired, "
+	      "its interval holding 1.3 (got %s)", res ? "a result" : "no result");
+	analysis_result_free(&res);
+	/* With non-sibling too, the headline joins sibling and non-sibling; same-pu is joined to
+	 * them by one unplanned comparison, not one per placement. */
+	sc.extra = "non-sibling";
+	snprintf(dir, sizeof dir, "%s/joined", tmp_root);
+	write_folder(dir, &sc, &r);
+	res = analyze_dir(dir, ANALYSIS_PAIR_AUTO);
+	size_t unplanned = 0, headlines = 0;
+	for (size_t i = 0; res && i < res->comparison_count; i++) {
+		unplanned += res->comparisons[i].kind == COMPARISON_UNPLANNED;
+		headlines += res->comparisons[i].kind == COMPARISON_HEADLINE;
+	}
+	CHECK(res && res->comparison_count == 2 && headlines == 1 && unplanned == 1
+	      && !strcmp(res->comparisons[1].a.name, "sibling")
+	      && !strcmp(res->comparisons[1].b.name, "same-pu"), "sibling, non-sibling and same-pu: "
+	      "the headline, and one unplanned comparison joining same-pu (sibling vs same-pu)");
+	analysis_result_free(&res);
+}
+
+/* Each half's interval is the closed form's n - 2 Student-t of its blocks: checked against the
+ * formula written here (the mean, SS and GSL's t quantile of each half's blocks); a
+ * stationary ratio says "doubtful" rarely (two 95% intervals of the same ratio that do not
+ * overlap: measured over 2000 runs, at most 1%), a ratio that moved says it. */
+static void test_halves(void)
+{
+	struct analysis_options opt;
+	analysis_options_init(&opt);
+	double d[16];
+	struct rng r = { 21 };
+	for (int i = 0; i < 16; i++)
+		d[i] = (i < 8 ? 0.0 : 0.3) + rng_normal(&r, 0, 0.02);
+	struct analysis_comparison c;
+	char err[256];
+	int rc = analysis_compare_log_ratios(d, 16, 0.25, &opt, &c, err, sizeof err);
+	bool exact = rc == 0 && c.halves_known;
+	for (int h = 0; exact && h < 2; h++) {
+		double m = 0, ss = 0;
+		for (int i = 0; i < 8; i++)
+			m += d[8 * h + i] / 8;
+		for (int i = 0; i < 8; i++)
+			ss += (d[8 * h + i] - m) * (d[8 * h + i] - m);
+		double half = gsl_cdf_tdist_Pinv(0.975, 6) * sqrt(ss / (8.0 * 6.0));
+		exact = fabs(c.half_ratio[h] / exp(m) - 1) < 1e-9
+		        && fabs(c.half_ratio_ci[h][0] / exp(m - half) - 1) < 1e-6
+		        && fabs(c.half_ratio_ci[h][1] / exp(m + half) - 1) < 1e-6;
+	}
+	CHECK(exact && c.halves_disagree, "a ratio that went from 1.0 to 1.35 halfway: each half's "
+	      "interval is the closed form's (t with 6 dof), and they disagree (%.4f, %.4f)",
+	      rc == 0 ? c.half_ratio[0] : NAN, rc == 0 ? c.half_ratio[1] : NAN);
+	if (rc == 0)
+		analysis_comparison_release(&c);
+	rc = analysis_compare_log_ratios(d, 7, 0.25, &opt, &c, err, sizeof err);
+	CHECK(rc == 0 && !c.halves_known && !c.halves_disagree, "7 blocks: halves of 3 and 4 are "
+	      "too few, so nothing is said of them");
+	if (rc == 0)
+		analysis_comparison_release(&c);
+	int runs = 2000, doubtful = 0, known = 0;
+	for (int k = 0; k < runs; k++) {
+		for (int i = 0; i < 12; i++)
+			d[i] = 0.1 + rng_normal(&r, 0, 0.05);
+		if (analysis_compare_log_ratios(d, 12, 0.25, &opt, &c, err, sizeof err) != 0)
+			continue;
+		known += c.halves_known;
+		doubtful += c.halves_disagree;
+		analysis_comparison_release(&c);
+	}
+	CHECK(known == runs && doubtful <= runs / 100, "a stationary ratio, 12 blocks: 'doubtful' "
+	      "in %d of %d runs (at most 1%%)", doubtful, runs);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmp_root)) {
@@ -394,6 +485,8 @@ int main(void)
 	test_files_and_seed();
 	test_smt_yield();
 	test_point_inside_interval();
+	test_unplanned();
+	test_halves();
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
 	if (system(cmd) != 0)
