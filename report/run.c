@@ -42,6 +42,18 @@ static const char *meta_string(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/* The CPU kind meta.json's placements were chosen within (a machine of several kinds), or
+ * NULL: the first placement's cpu_kind (they share the baseline's CPU). */
+static const char *meta_cpu_kind(const json_t *meta)
+{
+	json_t *e;
+	size_t k;
+	json_array_foreach(json_object_get(meta, "placements"), k, e)
+		if (meta_string(e, "cpu_kind"))
+			return meta_string(e, "cpu_kind");
+	return NULL;
+}
+
 /* ---- the model ------------------------------------------------------------------------------ */
 
 /* The pair of a placement as meta.json records it: an array of {name, pus, shares, core} (runs),
@@ -511,9 +523,22 @@ static void warn_analysis(const struct run_model *m, struct warnings *w)
 		                  r->warning_count, r->warnings[0]));
 }
 
+/* A pair whose CPUs are of different kinds: the machine allowed no pair of its placement
+ * within one kind (meta.json's placements[].mixed_kinds). */
+static void warn_kinds(const struct run_model *m, struct warnings *w)
+{
+	json_t *e;
+	size_t k;
+	json_array_foreach(json_object_get(m->meta, "placements"), k, e)
+		if (json_is_true(json_object_get(e, "mixed_kinds")) && meta_string(e, "name"))
+			warn(w, xasprintf("%s's CPUs are of different CPU kinds (this machine has no %s "
+			                  "pair within one kind): its comparisons are confounded by the "
+			                  "kinds' speeds", meta_string(e, "name"), meta_string(e, "name")));
+}
+
 /* The report's warnings, in the order shown: a new warning is one producer more here. */
 static void (*const warning_producers[])(const struct run_model *, struct warnings *) = {
-	warn_meta_problem, warn_control, warn_machine, warn_failed_trials, warn_shared_cpus,
+	warn_meta_problem, warn_control, warn_machine, warn_kinds, warn_failed_trials, warn_shared_cpus,
 	warn_unspread, warn_groups, warn_frequency, warn_analysis,
 };
 
@@ -838,6 +863,10 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 	doc_para(d, DOC_TEXT, "Machine", NULL, NULL, "%s", machine);
 	free(machine);
 	doc_heading(d, DOC_FILES, 2, NULL, "Placements");
+	if (meta_cpu_kind(m->meta))
+		doc_para(d, DOC_ALL, "CPU kind", NULL, NULL, "%s: the machine has several kinds of "
+		         "core; the baseline and the pairs were chosen within this one",
+		         meta_cpu_kind(m->meta));
 	sample_words(d, m);
 	placements_table(d, m);
 	if (r->comparison_count > 1) {
@@ -931,6 +960,9 @@ static json_t *run_json(const struct run_model *m, const struct run_words *w, co
 	json_object_set_new(o, "metric", json_string(m->data->metric == ANALYSIS_METRIC_WALL
 	                                             ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER));
 	json_object_set_new(o, "one_process", json_boolean(m->data->one_process));
+	/* The CPU kind the placements were chosen within (several kinds), else null. */
+	const char *kind = meta_cpu_kind(m->meta);
+	json_object_set_new(o, "cpu_kind", kind ? json_string(kind) : json_null());
 	/* A folder judged by wall time: the headline by user CPU time too (null otherwise). */
 	json_object_set_new(o, "user_time", w->user_time
 	                    ? json_pack("{s:f, s:[f, f], s:s}", "ratio_mean", m->user_ratio_mean,
