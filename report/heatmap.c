@@ -66,16 +66,6 @@ static void heatmap_cell(FILE *out, const struct svg_heat_cell *c, const char *u
 	        "fill=\"%s\">%s</text>\n", cx, y + 41, colour, format_ci(&ns, c->ratio_ci, res));
 }
 
-/* A text's width at size px, estimated on the wide side (0.62 em a character, 0.68 bold;
- * DejaVu Sans and Arial draw narrower), so that the map is made wide enough to hold it. */
-static double text_px(const char *s, double size, bool bold)
-{
-	size_t chars = 0;
-	for (; *s; s++)
-		chars += ((unsigned char)*s & 0xc0) != 0x80; /* UTF-8: count code points */
-	return (double)chars * size * (bold ? 0.68 : 0.62);
-}
-
 /* The colour caption under the legend. */
 static void colour_caption(char *text, size_t size, const char *unit)
 {
@@ -122,10 +112,10 @@ char *svg_heatmap(const char *title, const char *description, const char *const 
 	/* Wide enough for the title and the legend's caption: nothing cut off at the right. */
 	char caption[200];
 	colour_caption(caption, sizeof caption, unit);
-	double need = fmax(10 + text_px(title, 14, true), HM_LEFT + text_px(caption, 11, false));
+	double need = fmax(10 + svg_text_width(title, 14, true), HM_LEFT + svg_text_width(caption, 11, false));
 	for (size_t k = 0; k < count; k++)
 		need = fmax(need, HM_LEFT + ((double)k + 0.5) * HM_CELL_W
-		                  + text_px(names[k], 12, true) / 2);
+		                  + svg_text_width(names[k], 12, true) / 2);
 	if (need + 10 > width)
 		width = (int)ceil(need + 10);
 	int height = HM_TOP + n * HM_CELL_H + HM_LEGEND_H;

@@ -18,7 +18,7 @@ static const char style_sheet[] =
 	".act{border-left:6px solid #D55E00;padding:.4rem 1rem;background:#fbeee6}"
 	/* A table wider than a phone's screen scrolls in its own box, never the page. */
 	"table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}"
-	"p,li{overflow-wrap:anywhere}td,th{border:1px solid #bbb;padding:.25rem .5rem;"
+	"h1,h2,p,li,.verdict{overflow-wrap:anywhere}td,th{border:1px solid #bbb;padding:.25rem .5rem;"
 	"text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#eee}"
 	"figure{margin:1rem 0;max-width:100%}svg{max-width:100%;height:auto}.warn li{margin:.2rem 0}"
 	".muted{color:#555;font-size:.9rem}";

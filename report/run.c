@@ -676,6 +676,7 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 {
 	static const struct doc_column columns[] = {
 		{ "A", 0, false, 0 }, { "B", 0, false, 0 }, { "role", 0, false, 0 },
+		{ "answer (95% CI)", 0, true, 0 },
 		{ "A/B", 0, true, 0 }, { "95% CI", 0, true, 0 }, { "A−B s", 0, true, 0 },
 		{ "95% CI s", 0, true, 0 }, { "P(A slower)", 0, true, 0 }, { "verdict", 0, false, 0 },
 	};
@@ -694,10 +695,12 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		char ratio[64], diff[64], p[16];
 		snprintf(ratio, sizeof ratio, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
 		         settled ? "" : " ", settled ? "" : GRID_MARK);
-		snprintf(diff, sizeof diff, "%s%s%s", format_num(&ns, c->diff_mean, dres),
+		snprintf(diff, sizeof diff, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
 		         settled ? "" : " ", settled ? "" : GRID_MARK);
 		snprintf(p, sizeof p, "%.2f", c->p_a_gt_b);
-		doc_row(d, c->a.name, c->b.name, c->label, ratio, format_ci(&ns, c->ratio_ci, rres),
+		/* The answer's framing ("1.19× faster") beside the raw A/B, so both read alike. */
+		doc_row(d, c->a.name, c->b.name, c->label, format_effect(&ns, c), ratio,
+		        format_ci(&ns, c->ratio_ci, rres),
 		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict_name(c->verdict));
 	}
 	if (unsettled)
@@ -729,7 +732,7 @@ static void diagnostics_table(struct doc *d, const struct run_model *m)
 		if (g->overlap_known)
 			snprintf(overlap, sizeof overlap, "%zu of %zu", g->poor_overlap_trials,
 			         g->overlap_known);
-		doc_row(d, g->name, n, outliers, format_num(&ns, g->drift_slope_s, res),
+		doc_row(d, g->name, n, outliers, format_signed(&ns, g->drift_slope_s, res),
 		        format_ci(&ns, g->drift_slope_ci, res), format_num(&ns, g->first_half_mean_s, hres),
 		        format_num(&ns, g->second_half_mean_s, hres), failed, overlap);
 	}
@@ -834,20 +837,43 @@ static void machine_section(struct doc *d, const struct run_model *m)
 	}
 }
 
+/* How to read the answer: the design that produced each comparison (paired by block, and the
+ * unpaired model where a comparison fell back to it), the verdict rule and the unit. */
 static void how_to_read(struct doc *d, const struct run_model *m)
 {
+	const struct analysis_result *r = m->result;
+	bool paired = false, unpaired = false;
+	for (size_t i = 0; i < r->comparison_count; i++) {
+		paired = paired || r->comparisons[i].design == ANALYSIS_DESIGN_PAIRED;
+		unpaired = unpaired || r->comparisons[i].design != ANALYSIS_DESIGN_PAIRED;
+	}
 	doc_heading(d, DOC_FILES, 2, NULL, "How to read this");
-	doc_para(d, DOC_FILES, NULL, NULL, NULL, "Each placement's samples are modelled as Normal(mu, "
-	         "sigma) with uniform priors, computed on a grid. A 95%% credible interval holds the "
-	         "true mean (or ratio) with probability 0.95 given the data and the model; P(slower) "
-	         "is the posterior probability that A's mean is larger than B's; the verdict says "
-	         "slower or faster only when it (or its complement) is at least %g, the same "
-	         "evidence as a 95%% interval of the difference that excludes 0. The unit is seconds "
-	         "of %s (%s). Placements were interleaved in randomized blocks, so slow drift of the "
-	         "machine hits every placement alike. Every number is in report.json.",
-	         ANALYSIS_DIRECTION_PROBABILITY, run_metric_label(m),
-	         m->data->metric == ANALYSIS_METRIC_WALL ? "from release to reaping, monotonic clock"
-	                                                 : "wait4's rusage");
+	if (paired)
+		doc_para(d, DOC_FILES, NULL, NULL, NULL, "Paired by block%s: each block ran every "
+		         "placement once, in a random order, so a comparison A vs B takes, in each block "
+		         "where both have a usable trial, d = log(A's time) − log(B's time); whatever "
+		         "drifts during the run (the clock, the temperature, other load) hits a block's "
+		         "placements alike and cancels in d. The model is d ~ Normal(delta, sigma) with "
+		         "uniform priors, whose posterior of delta is a Student t with n − 2 degrees of "
+		         "freedom for n blocks (on a grid with a Student-t likelihood, --model t); the "
+		         "ratio A/B is exp(delta), a ratio of geometric means, and P(slower) is "
+		         "P(delta > 0).", unpaired ? " (the comparisons said to be paired)" : "");
+	if (unpaired)
+		doc_para(d, DOC_FILES, NULL, NULL, NULL, "Unpaired%s: each placement's samples are "
+		         "modelled as Normal(mu, sigma) with uniform priors, computed on a grid; the "
+		         "ratio A/B is mu_A / mu_B and P(slower) is P(mu_A > mu_B).",
+		         paired ? " (the comparisons said to be unpaired)" : "");
+	doc_para(d, DOC_FILES, NULL, NULL, NULL, "A 95%% credible interval holds the true ratio (or "
+	         "difference) with probability 0.95 given the data and the model. The verdict says "
+	         "slower or faster only when P(slower) (or its complement) is at least %g, the same "
+	         "evidence as a 95%% interval that excludes 1 (with --rope, beyond the ROPE on that "
+	         "side), and practically the same when the ratio lies within the ROPE with "
+	         "probability %g or more. The answer quotes a speed-up as its own factor (A/B 0.84 is "
+	         "1.19× faster), as the comparisons table's answer column does beside A/B. The unit "
+	         "is seconds of %s (%s). Every number is in report.json.",
+	         ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_EQUIVALENCE_PROBABILITY,
+	         run_metric_label(m), m->data->metric == ANALYSIS_METRIC_WALL
+	                              ? "from release to reaping, monotonic clock" : "wait4's rusage");
 }
 
 /* The whole document: the answer first, then the placements, the comparisons, the warnings,
