@@ -116,8 +116,9 @@ static void print_pair_kinds(const struct topo_info *info, const struct topo_pai
 	if (info->nkinds < 2 || !solo->available)
 		return;
 	char *kind = xescaped(solo->kind);
-	printf("CPU kind:         every pair and the baseline on %s PUs (of %d kinds, the most "
-	       "performant that allows them, by hwloc's efficiency ranking)\n", kind, info->nkinds);
+	printf("CPU kind:         %s (of %d kinds: the most performant, by hwloc's efficiency "
+	       "ranking, that keeps the pairs within one kind; the baseline and every pair on it "
+	       "unless warned below)\n", kind, info->nkinds);
 	free(kind);
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		if (pairs[p].available && pairs[p].mixed_kinds)

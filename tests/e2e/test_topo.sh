@@ -54,11 +54,23 @@ assert d["source"] == "xml" and d["pus"] == 72 and d["cores"] == 36 and d["packa
 assert d["max_threads_per_core"] == 2 and d["smt"] == "on" and d["virtual_machine"] is False
 p = {x["name"]: x for x in d["placements"]}
 assert [x["name"] for x in d["placements"]] == ["solo", "same-pu", "sibling", "non-sibling", "cross-package"]
-assert p["solo"] == {"name": "solo", "available": True, "pus": [2]}, p["solo"]
+assert p["solo"] == {"name": "solo", "available": True, "pus": [2], "cpu_kind": None,
+                     "mixed_kinds": False}, p["solo"]
 assert p["same-pu"]["pus"] == [2, 2] and p["same-pu"]["shares"] == "PU"
 assert p["sibling"]["available"] is True and p["sibling"]["pus"] == [2, 38] and p["sibling"]["shares"] == "Core"
 assert p["non-sibling"]["pus"] == [2, 4] and p["non-sibling"]["shares"] == "L3Cache"
 assert p["cross-package"]["pus"] == [2, 1] and p["cross-package"]["shares"] == "Machine"
+'
+# CPU kinds (issue 28 item 3): the pairs' kind named, a pair that must mix kinds flagged.
+check_status 0 "topo --json on the raptorlake hybrid" "$SMTBENCH" topo --json --topology "$topologies/intel-raptorlake-1370p-hybrid.xml"
+json_check "hybrid JSON: every pair on the performance kind, none mixed" '
+assert all(x["cpu_kind"] == "IntelCore" and not x["mixed_kinds"] for x in d["placements"] if x["available"]), d["placements"]
+'
+check_status 0 "topo --json on cores whose PUs differ in kind" "$SMTBENCH" topo --json --topology "$topologies/fake-kinds-within-cores.xml"
+json_check "kinds within cores JSON: non-sibling within one kind, sibling flagged as mixed" '
+p = {x["name"]: x for x in d["placements"]}
+assert p["non-sibling"]["mixed_kinds"] is False and sorted(p["non-sibling"]["pus"]) == [0, 1], p["non-sibling"]
+assert p["sibling"]["mixed_kinds"] is True, p["sibling"]
 '
 check_status 0 "topo --json on zen3 with SMT off" "$SMTBENCH" topo --json --topology "$topologies/amd-zen3-2x7763-smt-off.xml"
 json_check "smt-off JSON: sibling unavailable with a reason, no pus" '
