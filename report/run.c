@@ -866,8 +866,8 @@ static void how_to_read(struct doc *d, const struct run_model *m)
 	doc_para(d, DOC_FILES, NULL, NULL, NULL, "A 95%% credible interval holds the true ratio (or "
 	         "difference) with probability 0.95 given the data and the model. The verdict says "
 	         "slower or faster only when P(slower) (or its complement) is at least %g, the same "
-	         "evidence as a 95%% interval that excludes 1 (with --rope, beyond the ROPE on that "
-	         "side), and practically the same when the ratio lies within the ROPE with "
+	         "evidence as a 95%% interval of the difference that excludes 0 (with --rope, P beyond "
+	         "the ROPE on that side), and practically the same when the ratio lies within the ROPE with "
 	         "probability %g or more. The answer quotes a speed-up as its own factor (A/B 0.84 is "
 	         "1.19× faster), as the comparisons table's answer column does beside A/B. The unit "
 	         "is seconds of %s (%s). Every number is in report.json.",
