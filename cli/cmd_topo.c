@@ -197,6 +197,10 @@ static void print_relation(const struct topo_relation *rel)
 		printf("CPUs %d and %d: %s, sharing %s.\n", a, b, placement_name(rel->relation),
 		       rel->shares);
 	}
+	if (rel->mixed_kinds)
+		printf("warning: CPUs %d and %d are of different CPU kinds: a comparison on them is "
+		       "confounded by the kinds' speeds (`smtbench topo` shows pairs within one kind)\n",
+		       a, b);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -282,6 +286,8 @@ static json_t *json_relation(const struct topo_relation *rel)
 	                         placement_name(rel->relation), "shares", rel->shares);
 	if (rel->core >= 0)
 		json_object_set_new(root, "core", json_integer(rel->core));
+	/* Whether the two CPUs are of different CPU kinds (topology.h). */
+	json_object_set_new(root, "mixed_kinds", json_boolean(rel->mixed_kinds));
 	return root;
 }
 

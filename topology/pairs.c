@@ -505,6 +505,9 @@ int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *ou
 	out->pus[1] = pus[1];
 	out->core = -1;
 	shares_name(t, a->obj, b->obj, out->shares);
+	out->mixed_kinds = a->kind != b->kind;
+	if (t->info.nkinds >= 2)
+		snprintf(out->kind, sizeof out->kind, "%s", topo_kind_name(t, a->kind));
 	if (a == b) {
 		out->relation = PLACEMENT_SAME_PU;
 	} else if (a->core == b->core) {
@@ -545,6 +548,7 @@ int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struc
 	out->available = true;
 	out->npus = placement_nprocs(p);
 	out->core = -1;
+	snprintf(out->kind, sizeof out->kind, "%s", rel->kind); /* the first CPU's, as the pair's */
 	if (p == PLACEMENT_SOLO || p == PLACEMENT_SAME_PU) {
 		out->pus[0] = out->pus[1] = rel->pus[0];
 		snprintf(out->shares, sizeof out->shares, "%s", p == PLACEMENT_SAME_PU ? "PU" : "");
@@ -561,6 +565,7 @@ int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struc
 	out->pus[0] = rel->pus[0];
 	out->pus[1] = rel->pus[1];
 	out->core = rel->core;
+	out->mixed_kinds = rel->mixed_kinds;
 	snprintf(out->shares, sizeof out->shares, "%s", rel->shares);
 	return 0;
 }

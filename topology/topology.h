@@ -120,6 +120,8 @@ struct topo_relation {
 	enum placement relation;
 	int core;                   /* for sibling: hwloc logical index of the shared core, else -1 */
 	char shares[TOPO_NAME_LEN];
+	char kind[TOPO_NAME_LEN];   /* the first CPU's kind, as topo_pair's (several kinds; else "") */
+	bool mixed_kinds;           /* the two CPUs are of different kinds */
 };
 int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *out,
                 char *err, size_t err_size);

@@ -100,7 +100,9 @@ check_status 0 "--pair 2,38 on skylake" "$SMTBENCH" topo --topology "$sky" --pai
 check "2,38 are SMT siblings on core L#1" contains "$t_out" "SMT siblings"
 check "... naming the core" contains "$t_out" "core L#1"
 check_status 0 "--pair 2,4 --json" "$SMTBENCH" topo --topology "$sky" --pair 2,4 --json
-json_check "2,4: non-sibling sharing L3" 'assert d == {"pus": [2, 4], "relation": "non-sibling", "shares": "L3Cache"}, d'
+json_check "2,4: non-sibling sharing L3, one CPU kind" 'assert d == {"pus": [2, 4], "relation": "non-sibling", "shares": "L3Cache", "mixed_kinds": False}, d'
+check_status 0 "--pair 1,2 on cores whose PUs differ in kind" "$SMTBENCH" topo --topology "$topologies/fake-kinds-within-cores.xml" --pair 1,2
+check "... warns that the two CPUs are of different kinds" contains "$t_out" "warning: CPUs 1 and 2 are of different CPU kinds"
 check_status 0 "--pair 2,1 --json" "$SMTBENCH" topo --topology "$sky" --pair 2,1 --json
 json_check "2,1: cross-package sharing the Machine" 'assert d["relation"] == "cross-package" and d["shares"] == "Machine"'
 check_status 0 "--pair 38,2 --json" "$SMTBENCH" topo --topology "$sky" --pair 38,2 --json

@@ -494,6 +494,14 @@ static void test_pairs_within_one_kind(void)
 	      "the baseline is on the pairs' kind (CPU %d)", solo.pus[0]);
 	CHECK(sib.available && sib.mixed_kinds, "no sibling pair is within one kind: the sibling "
 	      "pair %d,%d says it mixes kinds", sib.pus[0], sib.pus[1]);
+	struct topo_relation rel;
+	struct topo_pair given;
+	CHECK(topo_relate(t, (const int[2]){ 1, 2 }, &rel, err, sizeof err) == 0 && rel.mixed_kinds
+	      && topo_pair_from_cpus(&rel, PLACEMENT_NON_SIBLING, &given, err, sizeof err) == 0
+	      && given.mixed_kinds && !strcmp(given.kind, "SmallCore"),
+	      "a pair the user gives (--pair 1,2) that mixes kinds says so");
+	CHECK(topo_relate(t, (const int[2]){ 1, 0 }, &rel, err, sizeof err) == 0
+	      && !rel.mixed_kinds, "... and one within a kind does not");
 	topo_free(&t);
 
 	t = topo_load(fixture_path("intel-raptorlake-1370p-hybrid.xml", path, sizeof path), err,
