@@ -193,6 +193,7 @@ static void print_plan(const struct experiment *e)
 	printf("  %d cells (%d pairs + %d baselines) in every block, each once, in a random order\n",
 	       e->plan.ncells, n * n, n);
 	print_blocks(e);
+	launch_print_kinds(e);
 	for (int i = 0; i < n; i++)
 		if (commands)
 			print_command(&e->workloads[i]);

@@ -327,6 +327,7 @@ static void print_plan(const struct experiment *e)
 			printf("  %-13s CPUs %d,%d (share %s)\n", placement_name(pair->placement),
 			       pair->pus[0], pair->pus[1], pair->shares);
 	}
+	launch_print_kinds(e);
 	long total = plan_total_trials(&e->plan);
 	if (total >= 0)
 		printf("  %ld trial%s%s: %ld warm-up + %ld measured block%s of %d (each block runs every "

@@ -34,6 +34,11 @@ static void print_threads_per_core(const struct topo_info *info)
 		       kind->cores, kind->pus);
 		free(name);
 	}
+	if (info->mixed_kind_cores)
+		printf("  %d core%s mix%s kinds: %s PUs are of different kinds\n",
+		       info->mixed_kind_cores, info->mixed_kind_cores == 1 ? "" : "s",
+		       info->mixed_kind_cores == 1 ? "es" : "", info->mixed_kind_cores == 1 ? "its"
+		                                                                          : "their");
 }
 
 static void print_smt(const struct topo_info *info)
@@ -102,6 +107,25 @@ static void print_info(const struct topo_info *info, const char *spec)
 			printf("warning: virtual machine: its CPU numbering and siblings need not match "
 			       "the host's\n");
 	}
+}
+
+/* The CPU kind the pairs were chosen within, and those that could not be (several kinds). */
+static void print_pair_kinds(const struct topo_info *info, const struct topo_pair pairs[PLACEMENT_COUNT])
+{
+	const struct topo_pair *solo = &pairs[PLACEMENT_SOLO];
+	if (info->nkinds < 2 || !solo->available)
+		return;
+	char *kind = xescaped(solo->kind);
+	printf("CPU kind:         %s (of %d kinds: the most performant, by hwloc's efficiency "
+	       "ranking, that keeps the pairs within one kind; the baseline and every pair on it "
+	       "unless warned below)\n", kind, info->nkinds);
+	free(kind);
+	for (int p = 0; p < PLACEMENT_COUNT; p++)
+		if (pairs[p].available && pairs[p].mixed_kinds)
+			printf("warning: %s CPUs %d,%d mix CPU kinds: no %s pair here stays within one "
+			       "kind, so its comparison is confounded by the kinds' speeds\n",
+			       placement_name(pairs[p].placement), pairs[p].pus[0], pairs[p].pus[1],
+			       placement_name(pairs[p].placement));
 }
 
 static void print_pairs(const struct topo_pair pairs[PLACEMENT_COUNT])
@@ -173,6 +197,10 @@ static void print_relation(const struct topo_relation *rel)
 		printf("CPUs %d and %d: %s, sharing %s.\n", a, b, placement_name(rel->relation),
 		       rel->shares);
 	}
+	if (rel->mixed_kinds)
+		printf("warning: CPUs %d and %d are of different CPU kinds: a comparison on them is "
+		       "confounded by the kinds' speeds (`smtbench topo` shows pairs within one kind)\n",
+		       a, b);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -212,6 +240,11 @@ static json_t *json_pair(const struct topo_pair *pair)
 		json_object_set_new(obj, "shares", json_string(pair->shares));
 	if (pair->available && pair->core >= 0)
 		json_object_set_new(obj, "core", json_integer(pair->core));
+	/* The CPU kind of its PUs (null on a machine of one kind), and whether they mix kinds. */
+	if (pair->available) {
+		json_object_set_new(obj, "cpu_kind", pair->kind[0] ? json_text(pair->kind) : json_null());
+		json_object_set_new(obj, "mixed_kinds", json_boolean(pair->mixed_kinds));
+	}
 	return obj;
 }
 
@@ -253,6 +286,8 @@ static json_t *json_relation(const struct topo_relation *rel)
 	                         placement_name(rel->relation), "shares", rel->shares);
 	if (rel->core >= 0)
 		json_object_set_new(root, "core", json_integer(rel->core));
+	/* Whether the two CPUs are of different CPU kinds (topology.h). */
+	json_object_set_new(root, "mixed_kinds", json_boolean(rel->mixed_kinds));
 	return root;
 }
 
@@ -297,6 +332,7 @@ static int show_machine(const struct topo *t, const char *spec, bool json)
 	print_info(&info, spec);
 	print_smt_summary(&info, &pairs[PLACEMENT_SIBLING]);
 	print_pairs(pairs);
+	print_pair_kinds(&info, pairs);
 	return EXIT_OK;
 }
 

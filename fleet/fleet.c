@@ -345,6 +345,7 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 		.os_kernel = xstrdup(meta_str(meta, "os_kernel")),
 		.placement = xstrdup(m->placement ? m->placement : "none"),
 		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
+		.safe_slowdown = m->safe_slowdown,
 		.names = xcalloc(m->nkernels, sizeof *n->names),
 		.cells = xcalloc(m->nkernels * m->nkernels, sizeof *n->cells) };
 	free(model);
@@ -481,7 +482,8 @@ static void name_settings(struct fleet *f)
 
 /* Pools the settled answers among count (those with a usable summary) and checks each of them
  * against the others (fleet.h's model and rule). */
-static void pool_answers(struct fleet_answer **answers, size_t count, struct fleet_pooled *out)
+static void pool_answers(struct fleet_answer **answers, size_t count, double bound,
+                         struct fleet_pooled *out)
 {
 	size_t cap = count ? count : 1, n = 0;
 	double *m = xmalloc(cap * sizeof *m), *s = xmalloc(cap * sizeof *s);
@@ -499,7 +501,7 @@ static void pool_answers(struct fleet_answer **answers, size_t count, struct fle
 		hi[n] = log(a->ratio_ci[1]);
 		which[n++] = a;
 	}
-	fleet_pool(m, s, n, out);
+	fleet_pool_judged(m, s, n, bound, out);
 	fleet_outliers(m, s, lo, hi, n, outlier, loo);
 	for (size_t k = 0; k < n; k++) {
 		which[k]->pooled = true;
@@ -545,7 +547,7 @@ static void build_groups(struct fleet *f)
 		struct fleet_answer **answers = xcalloc(g->host_count, sizeof *answers);
 		for (size_t k = 0; k < g->host_count; k++)
 			answers[k] = &f->hosts[g->hosts[k]].answer;
-		pool_answers(answers, g->host_count, &g->pooled);
+		pool_answers(answers, g->host_count, NAN, &g->pooled);
 		free(answers);
 	}
 	name_settings(f);
@@ -605,14 +607,30 @@ static void pool_cell(struct fleet *f, struct fleet_matrix_group *gr, size_t v, 
 		if (c)
 			answers[cell->nodes++] = (struct fleet_answer *)c;
 	}
-	pool_answers(answers, cell->nodes, &cell->pooled);
+	pool_answers(answers, cell->nodes, gr->safe_slowdown, &cell->pooled);
 	for (size_t k = 0; k < cell->nodes; k++)
 		cell->deviating += answers[k]->outlier;
 	free(answers);
-	const struct fleet_pooled *p = &cell->pooled;
-	cell->verdict = verdict_name(p->ok && p->ratio_ci[0] > 1 ? ANALYSIS_VERDICT_SLOWER
-	                             : p->ok && p->ratio_ci[1] < 1 ? ANALYSIS_VERDICT_FASTER
-	                             : ANALYSIS_VERDICT_UNDECIDED);
+	cell->verdict = verdict_name(fleet_pooled_verdict(&cell->pooled));
+	cell->p_safe = fleet_pooled_p_safe(&cell->pooled);
+}
+
+/* The group's joint safe list (analysis/matrix.h's rule, on the pooled cells). */
+static void choose_safe_pairs(struct fleet_matrix_group *gr)
+{
+	size_t n = gr->name_count;
+	double *p = xcalloc(n * n + 1, sizeof *p);
+	for (size_t i = 0; i < n * n; i++)
+		p[i] = gr->cells[i].p_safe;
+	gr->safe_pairs = xcalloc(n * (n + 1) / 2 + 1, sizeof *gr->safe_pairs);
+	gr->safe_pair_count = analysis_safe_pairs(n, p, ANALYSIS_MATRIX_SAFE_PROBABILITY,
+	                                          gr->safe_pairs, &gr->safe_joint_probability,
+	                                          &gr->safe_candidates);
+	for (size_t i = 0; i < gr->safe_pair_count; i++) {
+		size_t a = (size_t)gr->safe_pairs[i].a, b = (size_t)gr->safe_pairs[i].b;
+		gr->cells[a * n + b].safe = gr->cells[b * n + a].safe = true;
+	}
+	free(p);
 }
 
 static void build_matrix_groups(struct fleet *f)
@@ -620,6 +638,9 @@ static void build_matrix_groups(struct fleet *f)
 	for (size_t i = 0; i < f->matrix_node_count; i++) {
 		struct fleet_matrix_group *g = matrix_group_for(f, &f->matrix_nodes[i]);
 		g->nodes[g->node_count++] = i;
+		/* The narrowest bound of its nodes: a pair safe for the group is safe for each. */
+		if (g->node_count == 1 || f->matrix_nodes[i].safe_slowdown < g->safe_slowdown)
+			g->safe_slowdown = f->matrix_nodes[i].safe_slowdown;
 	}
 	for (size_t gi = 0; gi < f->matrix_group_count; gi++) {
 		struct fleet_matrix_group *gr = &f->matrix_groups[gi];
@@ -627,6 +648,7 @@ static void build_matrix_groups(struct fleet *f)
 		for (size_t v = 0; v < gr->name_count; v++)
 			for (size_t a = 0; a < gr->name_count; a++)
 				pool_cell(f, gr, v, a);
+		choose_safe_pairs(gr);
 	}
 }
 
@@ -729,6 +751,7 @@ void fleet_free(struct fleet **p)
 		free_strings(g->names, g->name_count);
 		free(g->nodes);
 		free(g->cells);
+		free(g->safe_pairs);
 	}
 	free(f->groups);
 	free(f->matrix_groups);

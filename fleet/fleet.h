@@ -32,7 +32,17 @@
  * that cell's paired-by-block posterior (the victim beside the aggressor against the victim
  * alone, report_matrix_cells), and per cell the nodes whose answer deviates are named by the same
  * leave-one-out rule. A pooled cell is "slower" ("faster") when the pooled slowdown's 95%
- * interval lies above (below) 1, else "not enough data to say".
+ * interval lies above (below) 1, else "practically the same" when P(mu within the group's ROPE)
+ * >= ANALYSIS_EQUIVALENCE_PROBABILITY, else "not enough data to say". The group's ROPE is the
+ * narrowest of its nodes' matrices' (each node's report.json rope_pct: the safe bound), a ratio
+ * from 1 / (1 + PCT %) to 1 + PCT %, in mu: P(mu <= x) = sum over tau cells of
+ * prob_t Phi((x - mhat_t) sqrt(W_t)), mu's conditional being Normal(mhat_t, 1 / W_t).
+ *
+ * A matrix group's list of pairs safe to share is the single matrix's rule
+ * (analysis/matrix.h, analysis_safe_pairs) on its pooled cells: a pooled cell may be listed when
+ * it is "practically the same" or "faster", with P(pooled slowdown at most the bound) = P(mu <=
+ * log(1 + bound)); the list holds jointly (every listed pair at once with probability at least
+ * ANALYSIS_MATRIX_SAFE_PROBABILITY), the cells' pooled posteriors being independent.
  *
  * Error policy as in analysis.h: nothing here prints or exits; failures return NULL or -1 with
  * one line in err[err_size]. Ownership: fleet_load's result is the caller's, freed by
@@ -46,6 +56,9 @@
 #include <stdio.h>
 
 #include <jansson.h>
+
+#include "analysis/analysis.h"
+#include "analysis/matrix.h"
 
 #define FLEET_TAU_PRIOR_SCALE 0.1
 #define FLEET_TAU_MAX 1.0
@@ -65,6 +78,9 @@ struct fleet_pooled {
 	double tau_mean, tau_ci[2];/* the node-to-node spread, log-ratio units */
 	double predictive_log_ci[2]; /* 95% interval of a new node's log ratio */
 	double predictive_ci[2];   /* the same as a ratio */
+	/* Judged against a ROPE (fleet_pool_judged; NAN otherwise): P(mu below -log(1 + bound)),
+	 * within +-log(1 + bound), above log(1 + bound), and P(mu <= log(1 + bound)). */
+	double p_rope_below, p_rope, p_rope_above, p_at_most_bound;
 };
 
 /* A node's answer to one comparison (its headline, or one matrix cell), and what pooling
@@ -116,13 +132,19 @@ struct fleet_matrix_node {
 	char *group_key;
 	char **names;              /* its workloads in its rows' order, escaped */
 	size_t name_count;
+	double safe_slowdown;      /* the bound its cells were judged against (its ROPE / 100) */
 	struct fleet_answer *cells; /* name_count²: victim v beside g at v * name_count + g */
 };
 
 /* A pooled cell of a matrix group. */
 struct fleet_matrix_cell {
 	struct fleet_pooled pooled;
-	const char *verdict;       /* "slower", "faster" or "not enough data to say" (see above) */
+	const char *verdict;       /* "slower", "faster", "practically the same" or "not enough
+	                            * data to say" (see above) */
+	double p_safe;             /* P(pooled slowdown at most the group's bound) where the cell
+	                            * may be listed as safe ("practically the same" or "faster");
+	                            * NAN otherwise */
+	bool safe;                 /* its pair is on the group's joint safe list */
 	size_t nodes;              /* nodes that measured it, settled or not */
 	size_t deviating;          /* of them, those whose answer deviates (outlier) */
 };
@@ -134,6 +156,11 @@ struct fleet_matrix_group {
 	size_t *nodes;             /* indexes into fleet.matrix_nodes */
 	size_t node_count;
 	struct fleet_matrix_cell *cells; /* name_count², as a node's */
+	double safe_slowdown;      /* the narrowest of its nodes' bounds (see above) */
+	struct analysis_safe_pair *safe_pairs; /* the joint safe list, by index into names */
+	size_t safe_pair_count;
+	size_t safe_candidates;    /* pairs that could have been listed */
+	double safe_joint_probability; /* P(every listed pair within the bound); 1 for none */
 };
 
 struct fleet {
@@ -163,6 +190,17 @@ void fleet_free(struct fleet **p);
 /* The hierarchical model on its own, for tests: n nodes' normal summaries m[i] ± s[i]. With
  * fewer than FLEET_POOL_MIN_NODES nodes nothing is pooled: out->ok is false. */
 int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out);
+
+/* fleet_pool, and the pooled mu judged against the ROPE +-log(1 + bound) (bound 0.05: 5 %):
+ * out's p_rope_below, p_rope, p_rope_above and p_at_most_bound (see above), NAN where nothing
+ * is pooled. */
+int fleet_pool_judged(const double *m, const double *s, size_t n, double bound,
+                      struct fleet_pooled *out);
+
+/* A pooled matrix cell's verdict (the rule above; an analysis.h enum analysis_verdict), and its
+ * P(slowdown at most the bound) where it may be listed as safe, else NAN. */
+enum analysis_verdict fleet_pooled_verdict(const struct fleet_pooled *p);
+double fleet_pooled_p_safe(const struct fleet_pooled *p);
 
 /* The outlier check of each of the n nodes against the other n - 1 (nothing is judged below
  * FLEET_OUTLIER_MIN_NODES nodes): node k's log-scale 95% interval [lo[k], hi[k]] against the

@@ -183,9 +183,14 @@ static int mu_marginal(const struct tau_grid *g, const double *prob, const doubl
 	for (size_t t = 0; t < g->count; t++) {
 		if (prob[t] <= 0)
 			continue;
+		/* Only the cells within 9 sd of this tau cell's mean: beyond, its mass is below
+		 * Phi(-9) = 1e-19 (every cell's mean +- 9 sd lies in [lo, hi] by construction). */
 		double sd = 1 / sqrt(prec[t]);
-		double below = normal_cdf((lo - mhat[t]) / sd);
-		for (size_t j = 0; j < M; j++) {
+		double first = floor((mhat[t] - 9 * sd - lo) / h), last = ceil((mhat[t] + 9 * sd - lo) / h);
+		size_t j0 = first > 0 ? (size_t)first : 0;
+		size_t j1 = last < (double)M ? (size_t)last : M;
+		double below = normal_cdf((lo + (double)j0 * h - mhat[t]) / sd);
+		for (size_t j = j0; j < j1; j++) {
 			double upto = normal_cdf((lo + (double)(j + 1) * h - mhat[t]) / sd);
 			d->probs[j] += prob[t] * (upto - below);
 			below = upto;
@@ -248,10 +253,37 @@ static int model_build(struct model *md, const double *m, const double *s, size_
 	return 0;
 }
 
-int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out)
+/* P(mu <= x): mu's conditional per tau cell is Normal(mhat, 1 / prec). */
+static double mu_cdf(const struct tau_grid *g, const double *prob, const double *mhat,
+                     const double *prec, double x)
+{
+	double f = 0;
+	for (size_t t = 0; t < g->count; t++)
+		if (prob[t] > 0)
+			f += prob[t] * normal_cdf((x - mhat[t]) * sqrt(prec[t]));
+	return f;
+}
+
+/* The ROPE's probabilities of the pooled mu (bound NAN: none). */
+static void judge(const struct model *md, double bound, struct fleet_pooled *out)
+{
+	if (isnan(bound))
+		return;
+	double edge = log1p(bound);
+	double below = mu_cdf(&md->grid, md->prob, md->mhat, md->prec, -edge);
+	double upto = mu_cdf(&md->grid, md->prob, md->mhat, md->prec, edge);
+	out->p_rope_below = below;
+	out->p_rope_above = 1 - upto;
+	out->p_rope = fmax(0.0, upto - below);
+	out->p_at_most_bound = upto;
+}
+
+int fleet_pool_judged(const double *m, const double *s, size_t n, double bound,
+                      struct fleet_pooled *out)
 {
 	memset(out, 0, sizeof *out);
 	out->nodes = n;
+	out->p_rope_below = out->p_rope = out->p_rope_above = out->p_at_most_bound = NAN;
 	if (n < FLEET_POOL_MIN_NODES)
 		return 0; /* one node's "pooled" answer would be its own, widened by tau's prior */
 	for (size_t i = 0; i < n; i++)
@@ -264,12 +296,37 @@ int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *
 	int rc = mu_marginal(&md.grid, md.prob, md.mhat, md.prec, &mu);
 	if (rc == 0) {
 		summarise(&md.grid, md.prob, md.mhat, md.prec, &mu, out);
+		judge(&md, bound, out);
 		out->ok = true;
 	}
 	free(mu.values);
 	free(mu.probs);
 	model_release(&md);
 	return rc;
+}
+
+int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out)
+{
+	return fleet_pool_judged(m, s, n, NAN, out);
+}
+
+enum analysis_verdict fleet_pooled_verdict(const struct fleet_pooled *p)
+{
+	if (!p->ok)
+		return ANALYSIS_VERDICT_UNDECIDED;
+	if (p->ratio_ci[0] > 1)
+		return ANALYSIS_VERDICT_SLOWER;
+	if (p->ratio_ci[1] < 1)
+		return ANALYSIS_VERDICT_FASTER;
+	if (p->p_rope >= ANALYSIS_EQUIVALENCE_PROBABILITY) /* false for NAN: no ROPE */
+		return ANALYSIS_VERDICT_SAME;
+	return ANALYSIS_VERDICT_UNDECIDED;
+}
+
+double fleet_pooled_p_safe(const struct fleet_pooled *p)
+{
+	enum analysis_verdict v = fleet_pooled_verdict(p);
+	return v == ANALYSIS_VERDICT_SAME || v == ANALYSIS_VERDICT_FASTER ? p->p_at_most_bound : NAN;
 }
 
 int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,

@@ -266,9 +266,10 @@ static char *pooled_text(const struct fleet_matrix_cell *c)
 	if (!p->ok)
 		return xasprintf("n/a (%zu of %zu node%s settled; pooling needs %d) ?", p->nodes,
 		                 c->nodes, plural(c->nodes), FLEET_POOL_MIN_NODES);
-	return xasprintf("%s %s", format_ratio(&ns, p->ratio_mean, p->ratio_ci),
+	return xasprintf("%s %s%s", format_ratio(&ns, p->ratio_mean, p->ratio_ci),
 	                 !strcmp(c->verdict, "slower") ? "+" : !strcmp(c->verdict, "faster") ? "-"
-	                                                                                   : "?");
+	                 : !strcmp(c->verdict, "practically the same") ? "=" : "?",
+	                 c->safe ? " safe" : "");
 }
 
 static void matrix_table(struct doc *d, const struct fleet_matrix_group *g)
@@ -327,6 +328,32 @@ static void deviation_items(struct doc *d, const struct fleet *f,
 		}
 }
 
+/* The group's joint safe list and what its probability covers (fleet.h). */
+static void safe_para(struct doc *d, const struct fleet_matrix_group *g)
+{
+	char *list = xstrdup(""), *longer;
+	for (size_t i = 0; i < g->safe_pair_count; i++) {
+		const struct analysis_safe_pair *p = &g->safe_pairs[i];
+		longer = xasprintf("%s%s%s + %s", list, i ? ", " : "", g->names[p->a], g->names[p->b]);
+		free(list);
+		list = longer;
+	}
+	size_t pairs = g->name_count * (g->name_count + 1) / 2;
+	if (g->safe_pair_count)
+		doc_para(d, DOC_ALL, "Safe to share", NULL, NULL, "%s: each slowed by at most %g%% "
+		         "beside the other (pooled), every listed pair at once with probability %.3f "
+		         "(at least %g; %zu of %zu pairs could be listed).", list, 100 * g->safe_slowdown,
+		         g->safe_joint_probability, ANALYSIS_MATRIX_SAFE_PROBABILITY, g->safe_candidates,
+		         pairs);
+	else
+		doc_para(d, DOC_ALL, "Safe to share", NULL, NULL, "none of the %zu pairs: no list of "
+		         "pairs each slowed by at most %g%% beside the other (pooled) holds at once with "
+		         "probability %g (%zu could be listed: each of their pooled cells practically "
+		         "the same or faster).", pairs, 100 * g->safe_slowdown,
+		         ANALYSIS_MATRIX_SAFE_PROBABILITY, g->safe_candidates);
+	free(list);
+}
+
 /* A matrix group's pooled heat map (report/svg.h's). */
 static char *matrix_heatmap(const struct fleet_matrix_group *g, size_t index)
 {
@@ -368,9 +395,12 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 	doc_heading(d, DOC_ALL, 2, NULL, title);
 	doc_para(d, DOC_ALL, "Nodes", NULL, NULL, "%s", nodes + 1);
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "Pooled slowdown of the victim (row) beside the "
-	         "aggressor (column), against the victim alone; 95%% interval; + slower, - faster, ? "
-	         "not enough data to say.");
+	         "aggressor (column), against the victim alone; 95%% interval; + slower, - faster, = "
+	         "practically the same (P >= %g within %g%%), ? not enough data to say; safe: the "
+	         "pair is on the list below.", ANALYSIS_EQUIVALENCE_PROBABILITY,
+	         100 * g->safe_slowdown);
 	matrix_table(d, g);
+	safe_para(d, g);
 	doc_figure(d, NULL, NULL, title, matrix_heatmap(g, index));
 	deviation_items(d, f, g);
 	free(title);
@@ -467,11 +497,44 @@ static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group 
 		json_decref(outliers);
 		return NULL;
 	}
-	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b}", "victim", g->names[v], "aggressor",
-	                 g->names[a], "verdict", cell->verdict, "pooled",
+	/* safe: its pair is on the group's joint list; p_safe: P(pooled slowdown at most the
+	 * bound) where it may be listed, else null (fleet.h). */
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:o}", "victim", g->names[v],
+	                 "aggressor", g->names[a], "verdict", cell->verdict, "pooled",
 	                 pooled_json(&cell->pooled),
 	                 "nodes", nodes, "outliers", outliers, "outliers_judged",
-	                 cell->pooled.nodes >= FLEET_OUTLIER_MIN_NODES);
+	                 cell->pooled.nodes >= FLEET_OUTLIER_MIN_NODES, "safe", cell->safe,
+	                 "p_safe", json_number_or_null(cell->p_safe));
+}
+
+static json_t *safe_pairs_json(const struct fleet_matrix_group *g)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < g->safe_pair_count; i++)
+		json_array_append_new(a, json_pack("[s, s]", g->names[g->safe_pairs[i].a],
+		                                   g->names[g->safe_pairs[i].b]));
+	return a;
+}
+
+/* The joint safe list with what its probability covers: a matrix report's keys. */
+static json_t *safe_list_json(const struct fleet_matrix_group *g)
+{
+	json_t *pairs = json_array();
+	for (size_t i = 0; i < g->safe_pair_count; i++) {
+		const struct analysis_safe_pair *p = &g->safe_pairs[i];
+		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels", g->names[p->a],
+		                                       g->names[p->b], "probability", p->probability));
+	}
+	char *covers = xasprintf("every listed pair at once: each kernel's pooled slowdown beside "
+	                         "the other at most %g%%", 100 * g->safe_slowdown);
+	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}",
+	                      "probability", g->safe_joint_probability,
+	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
+	                      "candidates", (json_int_t)g->safe_candidates,
+	                      "pairs_considered", (json_int_t)(g->name_count * (g->name_count + 1) / 2),
+	                      "pairs", pairs);
+	free(covers);
+	return o;
 }
 
 static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matrix_group *g)
@@ -494,9 +557,11 @@ static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matri
 		json_decref(cells);
 		return NULL;
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "cpu_model", g->cpu_model, "smt",
-	                 g->smt, "placement", g->placement, "workloads", g->workloads, "kernels",
-	                 names, "nodes", nodes, "cells", cells);
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "cpu_model",
+	                 g->cpu_model, "smt", g->smt, "placement", g->placement, "workloads",
+	                 g->workloads, "kernels", names, "nodes", nodes, "cells", cells,
+	                 "safe_pairs", safe_pairs_json(g), "safe_list", safe_list_json(g),
+	                 "safe_slowdown_pct", 100 * g->safe_slowdown);
 }
 
 static json_t *matrix_groups_json(const struct fleet *f)

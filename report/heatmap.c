@@ -66,6 +66,13 @@ static void heatmap_cell(FILE *out, const struct svg_heat_cell *c, const char *u
 	        "fill=\"%s\">%s</text>\n", cx, y + 41, colour, format_ci(&ns, c->ratio_ci, res));
 }
 
+/* The colour caption under the legend. */
+static void colour_caption(char *text, size_t size, const char *unit)
+{
+	snprintf(text, size, "colour: the victim's slowdown against itself alone (log scale; "
+	         "2× and above darkest); grey, ?: too few %s for a number", unit);
+}
+
 static void heatmap_legend(FILE *out, double y, int width, const char *unit)
 {
 	double x0 = HM_LEFT, w = 240;
@@ -91,8 +98,7 @@ static void heatmap_legend(FILE *out, double y, int width, const char *unit)
 	        "fill=\"url(#hatch)\"/>\n", hx, y, hx, y);
 	svg_text(out, hx + 34, y + 12, "start", 11, NULL, "hatched: not enough data to say");
 	char text[200];
-	snprintf(text, sizeof text, "colour: the victim's slowdown against itself alone (log scale; "
-	         "2× and above darkest); grey, ?: too few %s for a number", unit);
+	colour_caption(text, sizeof text, unit);
 	svg_text(out, x0, y + 52, "start", 11, NULL, text);
 }
 
@@ -103,6 +109,15 @@ char *svg_heatmap(const char *title, const char *description, const char *const 
 	int width = HM_LEFT + n * HM_CELL_W + 20;
 	if (width < HM_LEFT + 520)
 		width = HM_LEFT + 520;
+	/* Wide enough for the title and the legend's caption: nothing cut off at the right. */
+	char caption[200];
+	colour_caption(caption, sizeof caption, unit);
+	double need = fmax(10 + svg_text_width(title, 14, true), HM_LEFT + svg_text_width(caption, 11, false));
+	for (size_t k = 0; k < count; k++)
+		need = fmax(need, HM_LEFT + ((double)k + 0.5) * HM_CELL_W
+		                  + svg_text_width(names[k], 12, true) / 2);
+	if (need + 10 > width)
+		width = (int)ceil(need + 10);
 	int height = HM_TOP + n * HM_CELL_H + HM_LEGEND_H;
 	char *buf = NULL;
 	size_t len = 0;

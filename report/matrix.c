@@ -34,6 +34,9 @@ struct matrix_model {
 	struct analysis_advice *advice;    /* the plan on the machine's cores (advise's default), or
 	                                    * NULL with advice_error saying why */
 	char advice_error[ERR_LEN];
+	const char *cpu_kind;              /* the CPU kind the pair was chosen within (a machine of
+	                                    * several kinds), or NULL */
+	bool mixed_kinds;                  /* the pair's CPUs are of different kinds */
 };
 
 /* Whether a cell's (or a summary's) numbers are the data's: compared and settled. An unsettled
@@ -105,6 +108,8 @@ static void read_pair(struct matrix_model *mm)
 		mm->pus[0] = (int)json_integer_value(json_array_get(pus, 0));
 		mm->pus[1] = (int)json_integer_value(json_array_get(pus, 1));
 		mm->shares = json_string_value(json_object_get(p, "shares"));
+		mm->cpu_kind = json_string_value(json_object_get(p, "cpu_kind"));
+		mm->mixed_kinds = json_is_true(json_object_get(p, "mixed_kinds"));
 	}
 }
 
@@ -225,6 +230,11 @@ static void matrix_warnings(const struct matrix_model *mm, char ***list, size_t 
 		strings_push(list, count, xstrdup("meta.json's matrix.rope_pct is not a percentage "
 		                                  "above 0 and below 100: not used (give smtbench "
 		                                  "report --rope PCT)"));
+	if (mm->mixed_kinds)
+		strings_push(list, count, xasprintf("the victim's and the aggressor's CPUs are of "
+		                                    "different CPU kinds (this machine has no %s pair "
+		                                    "within one kind): every cell is confounded by the "
+		                                    "kinds' speeds", mm->m->placement));
 	if (json_is_true(json_object_get(mm->meta, "virtual_machine")))
 		strings_push(list, count, xstrdup("virtual machine: its CPUs are the hypervisor's "
 		                                  "threads, so its pairs need not be the host's, and "
@@ -298,10 +308,12 @@ static void matrix_opening(struct doc *d, const struct matrix_model *mm, const c
 	doc_para(d, DOC_ALL, "Machine", NULL, "muted", "%s", machine);
 	if (mm->pus[0] >= 0)
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "Victim on CPU %d, aggressor on CPU %d (%s%s%s); "
-		         "each victim's baseline: it alone on CPU %d. One sample per trial: the "
+		         "each victim's baseline: it alone on CPU %d%s%s%s. One sample per trial: the "
 		         "victim's user CPU time. Each cell is the victim's time beside the aggressor "
 		         "over its time alone, paired by block.", mm->pus[0], mm->pus[1], m->placement,
-		         mm->shares ? ", sharing " : "", mm->shares ? mm->shares : "", mm->pus[0]);
+		         mm->shares ? ", sharing " : "", mm->shares ? mm->shares : "", mm->pus[0],
+		         mm->cpu_kind ? "; CPU kind " : "", mm->cpu_kind ? mm->cpu_kind : "",
+		         mm->cpu_kind ? " (the machine has several)" : "");
 	doc_para(d, DOC_ALL, NULL, "stopped", NULL, "Blocks: %zu measured.%s%s", m->measured_blocks,
 	         *stop ? " " : "", stop);
 	if (alloc)
@@ -678,6 +690,8 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 	json_object_set_new(doc, "advice", mm->advice ? advise_json(m, mm->advice) : json_null());
 	json_object_set_new(doc, "advice_note", mm->advice ? json_null()
 	                    : json_string(mm->advice_error));
+	/* The CPU kind the pair was chosen within (several kinds), else null (meta.json's). */
+	json_object_set_new(doc, "cpu_kind", mm->cpu_kind ? json_string(mm->cpu_kind) : json_null());
 	/* The folder's state (common/folder.h): null for a folder that records none. */
 	json_object_set_new(doc, "state", mm->folder->state == FOLDER_UNRECORDED ? json_null()
 	                    : json_string(folder_state_name(mm->folder->state)));

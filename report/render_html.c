@@ -16,9 +16,11 @@ static const char style_sheet[] =
 	".verdict{font-size:1.15rem;font-weight:bold;border-left:6px solid #0072B2;padding:.6rem 1rem;"
 	"background:#f2f6fa}.nosmt{border-left:6px solid #E69F00;padding:.4rem 1rem;background:#fdf6e8}"
 	".act{border-left:6px solid #D55E00;padding:.4rem 1rem;background:#fbeee6}"
-	"table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #bbb;padding:.25rem .5rem;"
+	/* A table wider than a phone's screen scrolls in its own box, never the page. */
+	"table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}"
+	"h1,h2,p,li,.verdict{overflow-wrap:anywhere}td,th{border:1px solid #bbb;padding:.25rem .5rem;"
 	"text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#eee}"
-	"figure{margin:1rem 0}svg{max-width:100%;height:auto}.warn li{margin:.2rem 0}"
+	"figure{margin:1rem 0;max-width:100%}svg{max-width:100%;height:auto}.warn li{margin:.2rem 0}"
 	".muted{color:#555;font-size:.9rem}";
 
 /* Escapes text, each `x` (a name or a command, as every text marks them) as <code>x</code>; an

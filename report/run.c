@@ -42,6 +42,18 @@ static const char *meta_string(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+/* The CPU kind meta.json's placements were chosen within (a machine of several kinds), or
+ * NULL: the first placement's cpu_kind (they share the baseline's CPU). */
+static const char *meta_cpu_kind(const json_t *meta)
+{
+	json_t *e;
+	size_t k;
+	json_array_foreach(json_object_get(meta, "placements"), k, e)
+		if (meta_string(e, "cpu_kind"))
+			return meta_string(e, "cpu_kind");
+	return NULL;
+}
+
 /* ---- the model ------------------------------------------------------------------------------ */
 
 /* The pair of a placement as meta.json records it: an array of {name, pus, shares, core} (runs),
@@ -515,9 +527,22 @@ static void warn_analysis(const struct run_model *m, struct warnings *w)
 		                  r->warning_count, r->warnings[0]));
 }
 
+/* A pair whose CPUs are of different kinds: the machine allowed no pair of its placement
+ * within one kind (meta.json's placements[].mixed_kinds). */
+static void warn_kinds(const struct run_model *m, struct warnings *w)
+{
+	json_t *e;
+	size_t k;
+	json_array_foreach(json_object_get(m->meta, "placements"), k, e)
+		if (json_is_true(json_object_get(e, "mixed_kinds")) && meta_string(e, "name"))
+			warn(w, xasprintf("%s's CPUs are of different CPU kinds (this machine has no %s "
+			                  "pair within one kind): its comparisons are confounded by the "
+			                  "kinds' speeds", meta_string(e, "name"), meta_string(e, "name")));
+}
+
 /* The report's warnings, in the order shown: a new warning is one producer more here. */
 static void (*const warning_producers[])(const struct run_model *, struct warnings *) = {
-	warn_meta_problem, warn_control, warn_machine, warn_failed_trials, warn_shared_cpus,
+	warn_meta_problem, warn_control, warn_machine, warn_kinds, warn_failed_trials, warn_shared_cpus,
 	warn_unspread, warn_groups, warn_frequency, warn_analysis,
 };
 
@@ -655,6 +680,7 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 {
 	static const struct doc_column columns[] = {
 		{ "A", 0, false, 0 }, { "B", 0, false, 0 }, { "role", 0, false, 0 },
+		{ "answer (95% CI)", 0, true, 0 },
 		{ "A/B", 0, true, 0 }, { "95% CI", 0, true, 0 }, { "A−B s", 0, true, 0 },
 		{ "95% CI s", 0, true, 0 }, { "P(A slower)", 0, true, 0 }, { "verdict", 0, false, 0 },
 	};
@@ -673,7 +699,7 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		char ratio[64], diff[64], p[16];
 		snprintf(ratio, sizeof ratio, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
 		         settled ? "" : " ", settled ? "" : GRID_MARK);
-		snprintf(diff, sizeof diff, "%s%s%s", format_num(&ns, c->diff_mean, dres),
+		snprintf(diff, sizeof diff, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
 		         settled ? "" : " ", settled ? "" : GRID_MARK);
 		snprintf(p, sizeof p, "%.2f", c->p_a_gt_b);
 		/* The verdict qualified as its sentence is (words.h's conditions). */
@@ -681,7 +707,9 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		snprintf(verdict, sizeof verdict, "%s%s%s", verdict_name(c->verdict),
 		         analysis_under_load(c) ? ", under load" : "",
 		         c->halves_disagree ? ", doubtful" : "");
-		doc_row(d, c->a.name, c->b.name, c->label, ratio, format_ci(&ns, c->ratio_ci, rres),
+		/* The answer's framing ("1.19× faster") beside the raw A/B, so both read alike. */
+		doc_row(d, c->a.name, c->b.name, c->label, format_effect(&ns, c), ratio,
+		        format_ci(&ns, c->ratio_ci, rres),
 		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict);
 	}
 	if (unsettled)
@@ -713,7 +741,7 @@ static void diagnostics_table(struct doc *d, const struct run_model *m)
 		if (g->overlap_known)
 			snprintf(overlap, sizeof overlap, "%zu of %zu", g->poor_overlap_trials,
 			         g->overlap_known);
-		doc_row(d, g->name, n, outliers, format_num(&ns, g->drift_slope_s, res),
+		doc_row(d, g->name, n, outliers, format_signed(&ns, g->drift_slope_s, res),
 		        format_ci(&ns, g->drift_slope_ci, res), format_num(&ns, g->first_half_mean_s, hres),
 		        format_num(&ns, g->second_half_mean_s, hres), failed, overlap);
 	}
@@ -818,20 +846,43 @@ static void machine_section(struct doc *d, const struct run_model *m)
 	}
 }
 
+/* How to read the answer: the design that produced each comparison (paired by block, and the
+ * unpaired model where a comparison fell back to it), the verdict rule and the unit. */
 static void how_to_read(struct doc *d, const struct run_model *m)
 {
+	const struct analysis_result *r = m->result;
+	bool paired = false, unpaired = false;
+	for (size_t i = 0; i < r->comparison_count; i++) {
+		paired = paired || r->comparisons[i].design == ANALYSIS_DESIGN_PAIRED;
+		unpaired = unpaired || r->comparisons[i].design != ANALYSIS_DESIGN_PAIRED;
+	}
 	doc_heading(d, DOC_FILES, 2, NULL, "How to read this");
-	doc_para(d, DOC_FILES, NULL, NULL, NULL, "Each placement's samples are modelled as Normal(mu, "
-	         "sigma) with uniform priors, computed on a grid. A 95%% credible interval holds the "
-	         "true mean (or ratio) with probability 0.95 given the data and the model; P(slower) "
-	         "is the posterior probability that A's mean is larger than B's; the verdict says "
-	         "slower or faster only when it (or its complement) is at least %g, the same "
-	         "evidence as a 95%% interval of the difference that excludes 0. The unit is seconds "
-	         "of %s (%s). Placements were interleaved in randomized blocks, so slow drift of the "
-	         "machine hits every placement alike. Every number is in report.json.",
-	         ANALYSIS_DIRECTION_PROBABILITY, run_metric_label(m),
-	         m->data->metric == ANALYSIS_METRIC_WALL ? "from release to reaping, monotonic clock"
-	                                                 : "wait4's rusage");
+	if (paired)
+		doc_para(d, DOC_FILES, NULL, NULL, NULL, "Paired by block%s: each block ran every "
+		         "placement once, in a random order, so a comparison A vs B takes, in each block "
+		         "where both have a usable trial, d = log(A's time) − log(B's time); whatever "
+		         "drifts during the run (the clock, the temperature, other load) hits a block's "
+		         "placements alike and cancels in d. The model is d ~ Normal(delta, sigma) with "
+		         "uniform priors, whose posterior of delta is a Student t with n − 2 degrees of "
+		         "freedom for n blocks (on a grid with a Student-t likelihood, --model t); the "
+		         "ratio A/B is exp(delta), a ratio of geometric means, and P(slower) is "
+		         "P(delta > 0).", unpaired ? " (the comparisons said to be paired)" : "");
+	if (unpaired)
+		doc_para(d, DOC_FILES, NULL, NULL, NULL, "Unpaired%s: each placement's samples are "
+		         "modelled as Normal(mu, sigma) with uniform priors, computed on a grid; the "
+		         "ratio A/B is mu_A / mu_B and P(slower) is P(mu_A > mu_B).",
+		         paired ? " (the comparisons said to be unpaired)" : "");
+	doc_para(d, DOC_FILES, NULL, NULL, NULL, "A 95%% credible interval holds the true ratio (or "
+	         "difference) with probability 0.95 given the data and the model. The verdict says "
+	         "slower or faster only when P(slower) (or its complement) is at least %g, the same "
+	         "evidence as a 95%% interval of the difference that excludes 0 (with --rope, P beyond "
+	         "the ROPE on that side), and practically the same when the ratio lies within the ROPE with "
+	         "probability %g or more. The answer quotes a speed-up as its own factor (A/B 0.84 is "
+	         "1.19× faster), as the comparisons table's answer column does beside A/B. The unit "
+	         "is seconds of %s (%s). Every number is in report.json.",
+	         ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_EQUIVALENCE_PROBABILITY,
+	         run_metric_label(m), m->data->metric == ANALYSIS_METRIC_WALL
+	                              ? "from release to reaping, monotonic clock" : "wait4's rusage");
 }
 
 /* The whole document: the answer first, then the placements, the comparisons, the warnings,
@@ -847,6 +898,10 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 	doc_para(d, DOC_TEXT, "Machine", NULL, NULL, "%s", machine);
 	free(machine);
 	doc_heading(d, DOC_FILES, 2, NULL, "Placements");
+	if (meta_cpu_kind(m->meta))
+		doc_para(d, DOC_ALL, "CPU kind", NULL, NULL, "%s: the machine has several kinds of "
+		         "core; the baseline and the pairs were chosen within this one",
+		         meta_cpu_kind(m->meta));
 	sample_words(d, m);
 	placements_table(d, m);
 	if (r->comparison_count > 1) {
@@ -940,6 +995,9 @@ static json_t *run_json(const struct run_model *m, const struct run_words *w, co
 	json_object_set_new(o, "metric", json_string(m->data->metric == ANALYSIS_METRIC_WALL
 	                                             ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER));
 	json_object_set_new(o, "one_process", json_boolean(m->data->one_process));
+	/* The CPU kind the placements were chosen within (several kinds), else null. */
+	const char *kind = meta_cpu_kind(m->meta);
+	json_object_set_new(o, "cpu_kind", kind ? json_string(kind) : json_null());
 	/* A folder judged by wall time: the headline by user CPU time too (null otherwise). */
 	json_object_set_new(o, "user_time", w->user_time
 	                    ? json_pack("{s:f, s:[f, f], s:s}", "ratio_mean", m->user_ratio_mean,

@@ -178,6 +178,14 @@ void svg_text(FILE *out, double x, double y, const char *anchor, int size, const
 	fputs("</text>\n", out);
 }
 
+double svg_text_width(const char *text, int size, bool bold)
+{
+	size_t chars = 0;
+	for (const char *s = text; *s; s++)
+		chars += ((unsigned char)*s & 0xc0) != 0x80;
+	return (double)chars * size * (bold ? 0.68 : 0.62);
+}
+
 void svg_x_axis(FILE *out, const struct svg_axis *x, double y_px, const char *title)
 {
 	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",

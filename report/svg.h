@@ -34,6 +34,10 @@ void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *ti
                 bool labels);
 void svg_text(FILE *out, double x, double y, const char *anchor, int size, const char *weight,
               const char *text);
+/* A text's width in px at size, estimated on the wide side (0.62 em a character, 0.68 bold,
+ * counted in UTF-8 code points; DejaVu Sans and Arial draw most text narrower), so that a
+ * figure made this wide cuts nothing off; tests/e2e/svg_fit.py checks by the same rule. */
+double svg_text_width(const char *text, int size, bool bold);
 void svg_begin(FILE *out, int width, int height, const char *title, const char *desc);
 void svg_end(FILE *out);
 

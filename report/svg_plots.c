@@ -382,7 +382,15 @@ static char *posterior_svg(const struct analysis_comparison *c, const struct pan
 	FILE *out = xmemstream(&buf, &len);
 	char title[300];
 	snprintf(title, sizeof title, "Posterior distributions: %s vs %s", c->a.name, c->b.name);
-	svg_begin(out, WIDTH, (int)ceil(height), title,
+	/* Wide enough for every title and legend line (their widths estimated on the wide side);
+	 * the panels keep their places, so a wider figure only adds room at the right. */
+	double need = fmax(WIDTH, WIDTH / 2.0 + svg_text_width(title, 16, true) / 2);
+	for (int i = 0; i < np; i++) {
+		need = fmax(need, LEFT + svg_text_width(panels[i].title, 14, true));
+		for (size_t k = 0; k < (size_t)panels[i].ncurves; k++)
+			need = fmax(need, LEFT + 42 + svg_text_width(panels[i].curves[k].label, 12, false));
+	}
+	svg_begin(out, (int)ceil(need + 8), (int)ceil(height), title,
 	          "Grid posterior of each placement's mean, of their difference and of their ratio; "
 	          "the shaded band is the 95% credible interval, the thin line the posterior mean, "
 	          "the dashed black line no effect.");
@@ -522,7 +530,8 @@ static void run_order_markers(FILE *out, const struct analysis_dataset *d, int g
 /* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
  * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
 static void run_order_panel(FILE *out, const struct run_model *m, int group,
-                            const struct svg_axis *x, double top, double plot_h, double r)
+                            const struct svg_axis *x, double top, double plot_h, double r,
+                            double *need)
 {
 	const struct analysis_dataset *d = m->data;
 	const struct analysis_group *grp = &d->groups[group];
@@ -554,6 +563,7 @@ static void run_order_panel(FILE *out, const struct run_model *m, int group,
 	         mean[0] ? ": mean " : "", mean, mean[0] ? " s (dashed line)" : "");
 	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, color, true);
 	svg_text(out, RUN_LEFT + 18, top + 16, "start", 13, "bold", title);
+	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(title, 13, true));
 
 	x_grid(out, x, plot_top, plot_bottom);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
@@ -594,7 +604,8 @@ static struct analysis_block_ratio *block_ratio_points(const struct run_model *m
 
 static void block_ratio_panel(FILE *out, const struct run_model *m,
                               const struct analysis_block_ratio *points, long n,
-                              const struct svg_axis *x, double top, double plot_h, double r)
+                              const struct svg_axis *x, double top, double plot_h, double r,
+                              double *need)
 {
 	const struct analysis_comparison *c = m->headline;
 	double lo = fmin(c->ratio_ci[0], 1.0), hi = fmax(c->ratio_ci[1], 1.0);
@@ -610,6 +621,7 @@ static void block_ratio_panel(FILE *out, const struct run_model *m,
 	         "dashed, its mean", c->a.name, c->b.name, c->blocks_paired);
 	fputs("<g class=\"panel\" data-panel=\"block-ratio\">\n", out);
 	svg_text(out, RUN_LEFT, top + 16, "start", 13, "bold", title);
+	*need = fmax(*need, RUN_LEFT + svg_text_width(title, 13, true));
 	x_grid(out, x, plot_top, plot_bottom);
 	double band_top = svg_map(&y, c->ratio_ci[1]), band_bottom = svg_map(&y, c->ratio_ci[0]);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#1f77b4\" "
@@ -670,7 +682,8 @@ enum { RUN_PANEL_GAP = 18, RUN_X_AXIS_H = 56 };
 
 /* The body of the plot (legend, a panel per placement, the per-block ratio panel, the x axis)
  * as a new string; *height gets the plot's height. */
-static char *run_order_body(const struct run_model *m, const char *title, double *height)
+static char *run_order_body(const struct run_model *m, const char *title, double *height,
+                            double *width)
 {
 	const struct analysis_dataset *d = m->data;
 	struct svg_axis x = run_order_x(d);
@@ -692,12 +705,13 @@ static char *run_order_body(const struct run_model *m, const char *title, double
 		double lo, hi;
 		if (!run_order_range(d, (int)g, &lo, &hi))
 			continue;
-		run_order_panel(out, m, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4);
+		run_order_panel(out, m, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4,
+		                width);
 		top += 24 + plot_h + RUN_PANEL_GAP;
 	}
 	if (blocks) {
 		block_ratio_panel(out, m, blocks, block_count, &x, top, plot_h,
-		                  block_count > 200 ? 2.5 : 4);
+		                  block_count > 200 ? 2.5 : 4, width);
 		top += 24 + plot_h + RUN_PANEL_GAP;
 		free(blocks);
 	}
@@ -714,11 +728,12 @@ char *plot_run_order(const struct run_model *m)
 	snprintf(title, sizeof title, "Every sample in run order: mean %s per %s",
 	         run_metric_label(m), run_unit_label(m));
 	/* The body first: the height is known only after the legend wraps. */
-	double height = 0;
-	char *body = run_order_body(m, title, &height), *buf = NULL;
+	double height = 0, width = fmax(WIDTH, WIDTH / 2.0 + svg_text_width(title, 16, true) / 2);
+	char *body = run_order_body(m, title, &height, &width), *buf = NULL;
 	size_t len = 0;
 	FILE *out = xmemstream(&buf, &len);
-	svg_begin(out, WIDTH, (int)ceil(height), title,
+	/* As wide as its panel titles need (estimated on the wide side): nothing cut off. */
+	svg_begin(out, (int)ceil(width + 8), (int)ceil(height), title,
 	          "Each marker is one sample, placed by its run-order index; one panel per "
 	          "placement, each with its own y scale, all sharing the x axis; placements differ "
 	          "by colour and shape; warm-ups are grey and hollow; outliers are ringed; the dashed "

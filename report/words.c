@@ -52,13 +52,34 @@ const char *format_num(struct format_ring *ring, double v, double resolution)
 	return format_number(b, sizeof ring->buf[0], v, resolution);
 }
 
+/* A bound of an interval that has a negative one: its minus as the minus sign (U+2212), which
+ * beside " to " reads as a sign, never as a dash. */
+static const char *signed_bound(char *buf, size_t size, double v, double res)
+{
+	char n[40];
+	format_number(n, sizeof n, v, res);
+	snprintf(buf, size, "%s%s", n[0] == '-' ? "−" : "", n[0] == '-' ? n + 1 : n);
+	return buf;
+}
+
+const char *format_signed(struct format_ring *ring, double v, double resolution)
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	return signed_bound(b, sizeof ring->buf[0], v, resolution);
+}
+
 const char *format_ci(struct format_ring *ring, const double ci[2], double res)
 {
 	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	char lo[48], hi[48];
+	char lo[64], hi[64];
+	if (ci[0] < 0 || ci[1] < 0) {
+		snprintf(b, sizeof ring->buf[0], "%s to %s", signed_bound(lo, sizeof lo, ci[0], res),
+		         signed_bound(hi, sizeof hi, ci[1], res));
+		return b;
+	}
 	format_number(lo, sizeof lo, ci[0], res);
 	format_number(hi, sizeof hi, ci[1], res);
-	snprintf(b, sizeof ring->buf[0], "%s%s%s", lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–", hi);
+	snprintf(b, sizeof ring->buf[0], "%s–%s", lo, hi);
 	return b;
 }
 
@@ -195,17 +216,52 @@ static char *unsettled_sentence(const struct analysis_comparison *c, const struc
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
  * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
  * time", "takes 1.02× B's time"). */
+/* The factor an answer quotes: the ratio as it is, or for a decided speed-up its own factor
+ * (1/ratio, the interval reversed). */
+static void effect_factor(const struct analysis_comparison *c, bool decided, bool slower,
+                          double *m, double *lo, double *hi)
+{
+	*m = c->ratio_mean;
+	*lo = c->ratio_ci[0];
+	*hi = c->ratio_ci[1];
+	if (decided && !slower) {
+		*m = 1 / c->ratio_mean;
+		*lo = 1 / c->ratio_ci[1];
+		*hi = 1 / c->ratio_ci[0];
+	}
+}
+
+static bool has_ratio(const struct analysis_comparison *c)
+{
+	return isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0]) && isfinite(c->ratio_ci[1])
+	       && c->ratio_ci[0] > 0;
+}
+
+const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c)
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	if (!analysis_comparison_settled(c) || !has_ratio(c)) {
+		snprintf(b, sizeof ring->buf[0], "n/a");
+		return b;
+	}
+	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+	bool decided = slower || c->verdict == ANALYSIS_VERDICT_FASTER;
+	double m, lo, hi;
+	effect_factor(c, decided, slower, &m, &lo, &hi);
+	double res = (hi - lo) / 2;
+	char ms[48], los[48], his[48];
+	snprintf(b, sizeof ring->buf[0], "%s×%s (%s–%s)", format_number(ms, sizeof ms, m, res),
+	         !decided ? "" : slower ? " slower" : " faster",
+	         format_number(los, sizeof los, lo, res), format_number(his, sizeof his, hi, res));
+	return b;
+}
+
 static char *ratio_effect(const struct analysis_comparison *c, const struct verdict_words *w,
                           bool decided, bool slower)
 {
 	struct format_ring ns = { .next = 0 };
-	double m = c->ratio_mean, lo = c->ratio_ci[0], hi = c->ratio_ci[1];
-	if (decided && !slower) {
-		/* A speed-up reads best as its own factor: 1/ratio, interval reversed. */
-		m = 1 / c->ratio_mean;
-		lo = 1 / c->ratio_ci[1];
-		hi = 1 / c->ratio_ci[0];
-	}
+	double m, lo, hi;
+	effect_factor(c, decided, slower, &m, &lo, &hi);
 	double res = (hi - lo) / 2;
 	const char *ms = format_num(&ns, m, res), *los = format_num(&ns, lo, res),
 	           *his = format_num(&ns, hi, res);
@@ -232,15 +288,13 @@ static char *difference_effect(const struct analysis_comparison *c, const struct
 	char *subject = w->subject ? xasprintf("makes %s", w->subject) : xstrdup("is");
 	char *s;
 	if (decided) /* "to" beside a negative bound: a dash would read as a minus */
-		s = xasprintf("%s %s s %s than %s (95%% CI %s%s%s s)", subject,
+		s = xasprintf("%s %s s %s than %s (95%% CI %s s)", subject,
 		                format_num(&ns, fabs(c->diff_mean), res), slower ? "slower" : "faster",
-		                c->b.name, format_num(&ns, lo, res), lo < 0 || hi < 0 ? " to " : "–",
-		                format_num(&ns, hi, res));
+		                c->b.name, format_ci(&ns, (const double[2]){ lo, hi }, res));
 	else
-		s = xasprintf("differs from %s by %s s%s%s (95%% CI %s to %s s)", c->b.name,
+		s = xasprintf("differs from %s by %s s%s%s (95%% CI %s s)", c->b.name,
 		                format_num(&ns, c->diff_mean, res), w->subject ? " for " : "",
-		                w->subject ? w->subject : "", format_num(&ns, c->diff_ci[0], res),
-		                format_num(&ns, c->diff_ci[1], res));
+		                w->subject ? w->subject : "", format_ci(&ns, c->diff_ci, res));
 	free(subject);
 	return s;
 }
@@ -313,8 +367,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
 		               || c->verdict == ANALYSIS_VERDICT_FASTER;
 		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		bool ratio = isfinite(c->ratio_mean) && isfinite(c->ratio_ci[0])
-		             && isfinite(c->ratio_ci[1]) && c->ratio_ci[0] > 0;
+		bool ratio = has_ratio(c);
 		char *effect = ratio ? ratio_effect(c, w, decided, slower)
 		                     : difference_effect(c, w, decided, slower);
 		char *p = probability_clause(c, rope_pct);

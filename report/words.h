@@ -29,9 +29,16 @@ struct format_ring {
 };
 /* v by format_number into the ring's next buffer, valid for FORMAT_RING_SIZE - 1 more calls. */
 const char *format_num(struct format_ring *ring, double v, double resolution);
-/* ci as "lo–hi" at ring's resolution res, or "lo to hi" when a bound is negative (a dash next
- * to a minus sign misreads). */
+/* v as format_num writes it, a negative one with the minus sign (U+2212), as format_ci writes
+ * its bounds: for a table's column beside such intervals. */
+const char *format_signed(struct format_ring *ring, double v, double resolution);
+/* ci as "lo–hi" at ring's resolution res, or "lo to hi" with minus signs (U+2212) when a bound
+ * is negative ("−0.022 to −0.007": a dash next to a minus sign misreads). */
 const char *format_ci(struct format_ring *ring, const double ci[2], double res);
+/* A comparison's ratio framed as its answer sentence frames it: "1.19× faster (1.11–1.28)"
+ * for a decided speed-up (its own factor, 1 / A/B), "1.04× slower (1.01–1.07)", "0.98×
+ * (0.95–1.01)" without a direction; "n/a" for an unsettled comparison or one with no ratio. */
+const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c);
 /* "mean× (lo–hi)", every number at half the interval's width. */
 const char *format_ratio(struct format_ring *ring, double mean, const double ci[2]);
 /* The region of practical equivalence of --rope PCT as the ratios it spans, "0.599–1.67×": from

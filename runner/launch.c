@@ -192,6 +192,30 @@ void launch_print_precision(const struct experiment *e)
 		       "the limit above\n", e->precision_pct);
 }
 
+void launch_print_kinds(const struct experiment *e)
+{
+	const char *kind = NULL;
+	for (int i = 0; i < e->plan.nplacements; i++) {
+		const struct topo_pair *pair = &e->pairs[e->plan.placements[i]];
+		if (pair->kind[0] && !kind)
+			kind = pair->kind;
+	}
+	if (!kind)
+		return;
+	char *name = xescaped(kind);
+	printf("  CPU kind: %s (the baseline's CPU and every pair's, unless warned below: the "
+	       "most performant kind that keeps the pairs within one kind)\n", name);
+	free(name);
+	for (int i = 0; i < e->plan.nplacements; i++) {
+		const struct topo_pair *pair = &e->pairs[e->plan.placements[i]];
+		if (pair->mixed_kinds)
+			printf("  warning: %s's CPUs %d,%d are of different CPU kinds: this machine has no "
+			       "%s pair within one kind, so its comparison is confounded by the kinds' "
+			       "speeds\n", placement_name(pair->placement), pair->pus[0], pair->pus[1],
+			       placement_name(pair->placement));
+	}
+}
+
 void launch_print_protections(const struct experiment *e)
 {
 	if (e->trial_timeout_s > 0)

@@ -54,5 +54,8 @@ void launch_print_precision(const struct experiment *e);
 
 /* The trial time limit and the stop signals the run ignores, as the plan states them. */
 void launch_print_protections(const struct experiment *e);
+/* On a machine of several CPU kinds, the kind the planned pairs and baseline were chosen within
+ * and each planned pair that mixes kinds (it cannot be kept apart); nothing on other machines. */
+void launch_print_kinds(const struct experiment *e);
 
 #endif

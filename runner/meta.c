@@ -61,6 +61,10 @@ static json_t *pair_json(const struct topo_pair *pair)
 	                      "shares", string_or_null(pair->shares));
 	if (pair->core >= 0)
 		json_object_set_new(o, "core", json_integer(pair->core));
+	/* The CPU kind its PUs were chosen within (a machine of several kinds; else null), and
+	 * whether they mix kinds (topology.h). */
+	json_object_set_new(o, "cpu_kind", string_or_null(pair->kind));
+	json_object_set_new(o, "mixed_kinds", json_boolean(pair->mixed_kinds));
 	return o;
 }
 

@@ -144,25 +144,39 @@ static int score_cmp(const struct partner_score *a, const struct partner_score *
 	return 0;
 }
 
+/* The first usable PU of core `core` (by core_pus_ordered) of CPU kind `kind`, as an index
+ * into pus[]; -1 when it has none. */
+static int core_pu_of_kind(const struct topo *t, int core, int kind)
+{
+	int pus[64];
+	int n = core_pus_ordered(t, core, pus, 64);
+	for (int i = 0; i < n; i++)
+		if (t->pus[pus[i]].kind == kind)
+			return pus[i];
+	return -1;
+}
+
 /* The best partner core for the anchor PU (an index into pus[]) on core `from`: another core
- * of the same kind (and, when cross_package, in another package). -1 when there is none. */
+ * with a PU of the anchor's kind (and, when cross_package, in another package), whose such PU
+ * goes to *partner_pu. -1 when there is none. */
 static int best_partner(const struct topo *t, int from, int anchor_pu, bool cross_package,
-                        struct partner_score *score_out)
+                        struct partner_score *score_out, int *partner_pu)
 {
 	const struct topo_core *c = &t->cores[from];
 	hwloc_obj_t anchor = t->pus[anchor_pu].obj;
-	int best = -1;
+	int best = -1, best_pu = -1;
 	struct partner_score best_score = { -1, 0, 0 };
 	for (int d = 0; d < t->ncores; d++) {
 		const struct topo_core *other = &t->cores[d];
-		if (other->kind != c->kind || !distinct_cores(t, from, d))
+		if (!distinct_cores(t, from, d))
 			continue;
 		if (cross_package &&
 		    (c->package < 0 || other->package < 0 || other->package == c->package))
 			continue;
-		int partner_pu;
-		core_pus_ordered(t, d, &partner_pu, 1);
-		hwloc_obj_t partner = t->pus[partner_pu].obj;
+		int pu = core_pu_of_kind(t, d, t->pus[anchor_pu].kind);
+		if (pu < 0)
+			continue;
+		hwloc_obj_t partner = t->pus[pu].obj;
 		struct partner_score s = {
 			.depth = (int)common_ancestor(t, anchor, partner)->depth,
 			.numa = numa_is_deeper(t, anchor, partner),
@@ -170,39 +184,58 @@ static int best_partner(const struct topo *t, int from, int anchor_pu, bool cros
 		};
 		if (best < 0 || score_cmp(&s, &best_score) > 0) {
 			best = d;
+			best_pu = pu;
 			best_score = s;
 		}
 	}
 	if (score_out)
 		*score_out = best_score;
+	if (partner_pu)
+		*partner_pu = best_pu;
 	return best;
 }
 
-/* The core whose first PU anchors every placement: a core with SMT when there is one (biggest
- * kind first), one with a good non-sibling partner, off PU 0's core when another will do. */
-static int choose_anchor_core(const struct topo *t, bool sibling_mode)
+/* Whether the PU anchor (an index into pus[]) has a sibling of its own kind on its core. */
+static bool sibling_of_kind(const struct topo *t, int anchor)
+{
+	const struct topo_core *c = &t->cores[t->pus[anchor].core];
+	for (int i = c->first; i < c->first + c->count; i++)
+		if (i != anchor && t->pus[i].kind == t->pus[anchor].kind)
+			return true;
+	return false;
+}
+
+/* The PU that anchors every placement (an index into pus[]): on a core with SMT when there is
+ * one; with a sibling and a non-sibling partner of its own CPU kind (both when one PU has them,
+ * else either), of the most performant such kind; off PU 0's core when another will do; the
+ * deepest partner. Each core's PUs in core_pus_ordered's order, the first winning ties. */
+static int choose_anchor(const struct topo *t, bool sibling_mode)
 {
 	int best = -1;
-	int best_key[3] = { 0 };
+	int best_key[5] = { 0 };
 	struct partner_score best_score = { -1, 0, 0 };
 	for (int c = 0; c < t->ncores; c++) {
 		const struct topo_core *core = &t->cores[c];
 		if (sibling_mode && (core->pseudo || core->count < 2))
 			continue;
-		int anchor;
-		core_pus_ordered(t, c, &anchor, 1);
-		struct partner_score s;
-		int partner = best_partner(t, c, anchor, false, &s);
-		int key[3] = { partner >= 0, core->kind, !touches_pu0(t, c) };
-		int cmp = 0;
-		for (int i = 0; i < 3 && !cmp; i++)
-			cmp = key[i] < best_key[i] ? -1 : key[i] > best_key[i];
-		if (!cmp)
-			cmp = score_cmp(&s, &best_score);
-		if (best < 0 || cmp > 0) {
-			best = c;
-			memcpy(best_key, key, sizeof key);
-			best_score = s;
+		int pus[64];
+		int n = core_pus_ordered(t, c, pus, 64);
+		for (int i = 0; i < n; i++) {
+			struct partner_score s;
+			int partner = best_partner(t, c, pus[i], false, &s, NULL);
+			bool sibling = !sibling_mode || sibling_of_kind(t, pus[i]);
+			int key[5] = { partner >= 0 && sibling, partner >= 0, sibling, t->pus[pus[i]].kind,
+			               !touches_pu0(t, c) };
+			int cmp = 0;
+			for (int k = 0; k < 5 && !cmp; k++)
+				cmp = key[k] < best_key[k] ? -1 : key[k] > best_key[k];
+			if (!cmp)
+				cmp = score_cmp(&s, &best_score);
+			if (best < 0 || cmp > 0) {
+				best = pus[i];
+				memcpy(best_key, key, sizeof key);
+				best_score = s;
+			}
 		}
 	}
 	return best;
@@ -235,6 +268,11 @@ static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
 		p->shares[0] = '\0';
 	else
 		shares_name(t, t->pus[a].obj, t->pus[b].obj, p->shares);
+	p->mixed_kinds = t->pus[a].kind != t->pus[b].kind;
+	if (t->info.nkinds >= 2)
+		snprintf(p->kind, sizeof p->kind, "%s", topo_kind_name(t, t->pus[a].kind));
+	else
+		p->kind[0] = '\0';
 }
 
 /* Why PUs of the topology cannot be used here, counted by cause in the order that decides it
@@ -326,11 +364,9 @@ static void choose_sibling(struct topo *t, struct topo_pair *sib, const struct a
 static bool pair_with_partner(struct topo *t, struct topo_pair *p, const struct anchor *a,
                               bool other_package)
 {
-	int partner = best_partner(t, a->core, a->pus[0], other_package, NULL);
-	if (partner < 0)
-		return false;
 	int partner_pu;
-	core_pus_ordered(t, partner, &partner_pu, 1);
+	if (best_partner(t, a->core, a->pus[0], other_package, NULL, &partner_pu) < 0)
+		return false;
 	set_pair(t, p, a->pus[0], partner_pu);
 	return true;
 }
@@ -346,8 +382,8 @@ static void choose_non_sibling(struct topo *t, struct topo_pair *non, const stru
 	} else if (info->cores == 1) {
 		set_unavailable(non, "only one usable core");
 	} else {
-		set_unavailable(non, "no other usable core of the same CPU kind (%s)",
-		                topo_kind_name(t, t->cores[a->core].kind));
+		set_unavailable(non, "no other usable core with a PU of the same CPU kind (%s)",
+		                topo_kind_name(t, t->pus[a->pus[0]].kind));
 	}
 }
 
@@ -367,7 +403,7 @@ static void choose_cross_package(struct topo *t, struct topo_pair *cross, const 
 			set_unavailable(cross, "only one package");
 	} else {
 		set_unavailable(cross, "no usable core of the same CPU kind (%s) in another package",
-		                topo_kind_name(t, t->cores[a->core].kind));
+		                topo_kind_name(t, t->pus[a->pus[0]].kind));
 	}
 }
 
@@ -396,8 +432,17 @@ void topo_plan_pairs(struct topo *t)
 	struct anchor a = { .sibling_mode = t->info.max_threads_per_core >= 2,
 	                    .this_system = t->info.source == TOPO_THIS_SYSTEM };
 	a.what = a.this_system ? "this machine" : "this topology";
-	a.core = choose_anchor_core(t, a.sibling_mode);
-	a.npus = core_pus_ordered(t, a.core, a.pus, 2);
+	/* The anchor PU first, then its sibling: one of its own kind where the core has one. */
+	a.pus[0] = choose_anchor(t, a.sibling_mode);
+	a.core = t->pus[a.pus[0]].core;
+	a.npus = 1;
+	int ordered[64];
+	int n = core_pus_ordered(t, a.core, ordered, 64);
+	for (int pass = 0; pass < 2 && a.npus < 2; pass++)
+		for (int i = 0; i < n && a.npus < 2; i++)
+			if (ordered[i] != a.pus[0]
+			    && (pass == 1 || t->pus[ordered[i]].kind == t->pus[a.pus[0]].kind))
+				a.pus[a.npus++] = ordered[i];
 	for (int p = 0; p < PLACEMENT_COUNT; p++) {
 		if (choose_pair[p])
 			choose_pair[p](t, &t->pairs[p], &a);
@@ -460,6 +505,9 @@ int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *ou
 	out->pus[1] = pus[1];
 	out->core = -1;
 	shares_name(t, a->obj, b->obj, out->shares);
+	out->mixed_kinds = a->kind != b->kind;
+	if (t->info.nkinds >= 2)
+		snprintf(out->kind, sizeof out->kind, "%s", topo_kind_name(t, a->kind));
 	if (a == b) {
 		out->relation = PLACEMENT_SAME_PU;
 	} else if (a->core == b->core) {
@@ -500,6 +548,7 @@ int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struc
 	out->available = true;
 	out->npus = placement_nprocs(p);
 	out->core = -1;
+	snprintf(out->kind, sizeof out->kind, "%s", rel->kind); /* the first CPU's, as the pair's */
 	if (p == PLACEMENT_SOLO || p == PLACEMENT_SAME_PU) {
 		out->pus[0] = out->pus[1] = rel->pus[0];
 		snprintf(out->shares, sizeof out->shares, "%s", p == PLACEMENT_SAME_PU ? "PU" : "");
@@ -516,6 +565,7 @@ int topo_pair_from_cpus(const struct topo_relation *rel, enum placement p, struc
 	out->pus[0] = rel->pus[0];
 	out->pus[1] = rel->pus[1];
 	out->core = rel->core;
+	out->mixed_kinds = rel->mixed_kinds;
 	snprintf(out->shares, sizeof out->shares, "%s", rel->shares);
 	return 0;
 }

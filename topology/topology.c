@@ -432,8 +432,13 @@ static void build_model(struct topo *t)
 		t->pu0_core = core ? core : pu0;
 	}
 	load_kinds(t);
-	for (int c = 0; c < t->ncores; c++)
-		t->cores[c].kind = t->pus[t->cores[c].first].kind;
+	for (int c = 0; c < t->ncores; c++) {
+		struct topo_core *core = &t->cores[c];
+		core->kind = t->pus[core->first].kind;
+		for (int i = core->first + 1; i < core->first + core->count; i++)
+			if (t->pus[i].kind != core->kind)
+				core->kind = TOPO_KIND_MIXED;
+	}
 }
 
 /* Cores, packages, threads per core, and what is present but not usable here. */
@@ -499,20 +504,26 @@ static void count_kinds(struct topo *t, struct topo_info *info)
 		int kind = t->nkinds_hw ? k : 0;
 		struct topo_kind out = { .cores = 0 };
 		snprintf(out.name, sizeof out.name, "%s", topo_kind_name(t, t->nkinds_hw ? kind : -1));
+		/* PU by PU: a core whose PUs are of several kinds counts its PUs in each. */
 		for (int c = 0; c < t->ncores; c++) {
 			const struct topo_core *core = &t->cores[c];
-			if (core->kind != kind)
+			int here = 0;
+			for (int i = core->first; i < core->first + core->count; i++)
+				here += t->pus[i].kind == kind;
+			if (here == 0)
 				continue;
-			out.pus += core->count;
+			out.pus += here;
 			if (core->pseudo)
 				continue;
 			out.cores++;
-			if (core->count > out.max_threads_per_core)
-				out.max_threads_per_core = core->count;
+			if (here > out.max_threads_per_core)
+				out.max_threads_per_core = here;
 		}
 		if (out.pus > 0)
 			info->kinds[info->nkinds++] = out;
 	}
+	for (int c = 0; c < t->ncores; c++)
+		info->mixed_kind_cores += t->cores[c].kind == TOPO_KIND_MIXED && !t->cores[c].pseudo;
 }
 
 static void fill_info(struct topo *t)

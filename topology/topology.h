@@ -67,6 +67,7 @@ struct topo_info {
 	char cpu_model_proc[CPU_MODEL_LEN];
 	int nkinds;                     /* 1 on ordinary machines, 2 on hybrids */
 	struct topo_kind kinds[TOPO_MAX_KINDS]; /* biggest (most performant) kind first */
+	int mixed_kind_cores;           /* cores whose usable PUs are of different kinds */
 	int disallowed_pus;             /* present but not usable here (cgroup, affinity, offline) */
 	bool smt_cores_present;         /* some core has 2+ PUs, usable here or not */
 };
@@ -86,13 +87,23 @@ struct topo_pair {
 	                             * "PU", "Core", "L2Cache", "L3Cache", "Group", "Package",
 	                             * "NUMANode", "Machine"; "" for solo */
 	char reason[TOPO_ERR_LEN];  /* one line, when !available */
+	/* The CPU kind of its PUs where the topology has several (hwloc's cpukinds: a hybrid
+	 * machine's performance and efficiency cores), "" where it has one or none; mixed_kinds:
+	 * its two PUs are of different kinds (kind names the first's), the machine allowing no
+	 * pair of this placement within one kind. */
+	char kind[TOPO_NAME_LEN];
+	bool mixed_kinds;
 };
 
 /*
  * Chooses the pair for placement p the careful way (docs/DESIGN.md, "Choosing pairs"): siblings from
  * each Core's cpuset, usable PUs only, PU 0's core avoided when another will do; non-sibling
  * keeps the sibling pair's first PU and the same CPU kind, and shares the deepest level below
- * Core; solo and same-pu use that same first PU. Always fills *out; returns 0 when available,
+ * Core; solo and same-pu use that same first PU. On a machine with several CPU kinds every pair
+ * and the baseline are chosen within one kind, PU by PU (a core's PUs may differ): the most
+ * performant kind (hwloc's highest efficiency) that gives both a sibling pair and a non-sibling
+ * partner within it, else the one that gives most of them; a pair that must mix kinds says so
+ * (mixed_kinds). Always fills *out; returns 0 when available,
  * -1 when not (out->reason says why, e.g. "this machine has no SMT: every core has one PU").
  */
 int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out);
@@ -109,6 +120,8 @@ struct topo_relation {
 	enum placement relation;
 	int core;                   /* for sibling: hwloc logical index of the shared core, else -1 */
 	char shares[TOPO_NAME_LEN];
+	char kind[TOPO_NAME_LEN];   /* the first CPU's kind, as topo_pair's (several kinds; else "") */
+	bool mixed_kinds;           /* the two CPUs are of different kinds */
 };
 int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *out,
                 char *err, size_t err_size);

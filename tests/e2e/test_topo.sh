@@ -54,11 +54,23 @@ assert d["source"] == "xml" and d["pus"] == 72 and d["cores"] == 36 and d["packa
 assert d["max_threads_per_core"] == 2 and d["smt"] == "on" and d["virtual_machine"] is False
 p = {x["name"]: x for x in d["placements"]}
 assert [x["name"] for x in d["placements"]] == ["solo", "same-pu", "sibling", "non-sibling", "cross-package"]
-assert p["solo"] == {"name": "solo", "available": True, "pus": [2]}, p["solo"]
+assert p["solo"] == {"name": "solo", "available": True, "pus": [2], "cpu_kind": None,
+                     "mixed_kinds": False}, p["solo"]
 assert p["same-pu"]["pus"] == [2, 2] and p["same-pu"]["shares"] == "PU"
 assert p["sibling"]["available"] is True and p["sibling"]["pus"] == [2, 38] and p["sibling"]["shares"] == "Core"
 assert p["non-sibling"]["pus"] == [2, 4] and p["non-sibling"]["shares"] == "L3Cache"
 assert p["cross-package"]["pus"] == [2, 1] and p["cross-package"]["shares"] == "Machine"
+'
+# CPU kinds (issue 28 item 3): the pairs' kind named, a pair that must mix kinds flagged.
+check_status 0 "topo --json on the raptorlake hybrid" "$SMTBENCH" topo --json --topology "$topologies/intel-raptorlake-1370p-hybrid.xml"
+json_check "hybrid JSON: every pair on the performance kind, none mixed" '
+assert all(x["cpu_kind"] == "IntelCore" and not x["mixed_kinds"] for x in d["placements"] if x["available"]), d["placements"]
+'
+check_status 0 "topo --json on cores whose PUs differ in kind" "$SMTBENCH" topo --json --topology "$topologies/fake-kinds-within-cores.xml"
+json_check "kinds within cores JSON: non-sibling within one kind, sibling flagged as mixed" '
+p = {x["name"]: x for x in d["placements"]}
+assert p["non-sibling"]["mixed_kinds"] is False and sorted(p["non-sibling"]["pus"]) == [0, 1], p["non-sibling"]
+assert p["sibling"]["mixed_kinds"] is True, p["sibling"]
 '
 check_status 0 "topo --json on zen3 with SMT off" "$SMTBENCH" topo --json --topology "$topologies/amd-zen3-2x7763-smt-off.xml"
 json_check "smt-off JSON: sibling unavailable with a reason, no pus" '
@@ -88,7 +100,9 @@ check_status 0 "--pair 2,38 on skylake" "$SMTBENCH" topo --topology "$sky" --pai
 check "2,38 are SMT siblings on core L#1" contains "$t_out" "SMT siblings"
 check "... naming the core" contains "$t_out" "core L#1"
 check_status 0 "--pair 2,4 --json" "$SMTBENCH" topo --topology "$sky" --pair 2,4 --json
-json_check "2,4: non-sibling sharing L3" 'assert d == {"pus": [2, 4], "relation": "non-sibling", "shares": "L3Cache"}, d'
+json_check "2,4: non-sibling sharing L3, one CPU kind" 'assert d == {"pus": [2, 4], "relation": "non-sibling", "shares": "L3Cache", "mixed_kinds": False}, d'
+check_status 0 "--pair 1,2 on cores whose PUs differ in kind" "$SMTBENCH" topo --topology "$topologies/fake-kinds-within-cores.xml" --pair 1,2
+check "... warns that the two CPUs are of different kinds" contains "$t_out" "warning: CPUs 1 and 2 are of different CPU kinds"
 check_status 0 "--pair 2,1 --json" "$SMTBENCH" topo --topology "$sky" --pair 2,1 --json
 json_check "2,1: cross-package sharing the Machine" 'assert d["relation"] == "cross-package" and d["shares"] == "Machine"'
 check_status 0 "--pair 38,2 --json" "$SMTBENCH" topo --topology "$sky" --pair 38,2 --json

@@ -375,11 +375,12 @@ static void test_legend_negative(void)
 	if (CHECK(rep != NULL, "report_folder on it succeeds (%s)", err)) {
 		const char *svg = figure_of(rep, "plot-posterior");
 		const char *label = svg ? strstr(svg, "non-sibling − solo: mean") : NULL;
-		const char *ci = label ? strstr(label, "95% CI -") : NULL;
+		/* The negative bound with the minus sign (U+2212), as every interval writes it. */
+		const char *ci = label ? strstr(label, "95% CI −") : NULL;
 		CHECK(ci && strstr(ci, " to ") && strstr(ci, " to ") < strstr(ci, " s;"),
 		      "the difference's legend writes an interval with a negative bound as 'lo to hi'");
 		bool dash_after_minus = false;
-		for (const char *q = svg; q && (q = strstr(q, "CI -")); q++) {
+		for (const char *q = svg; q && (q = strstr(q, "CI −")); q++) {
 			const char *end = strstr(q, " s;");
 			const char *dash = strstr(q, "–");
 			dash_after_minus = dash_after_minus || (dash && end && dash < end);

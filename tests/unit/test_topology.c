@@ -467,6 +467,64 @@ static void test_hybrid_kinds(void)
 	topo_free(&t);
 }
 
+/* Pairs within one CPU kind (issue 28 item 3): a core whose PUs are of different kinds (as in
+ * hwloc's own fakecpukinds.xml) must not pair a small PU with a big one where a same-kind pair
+ * exists; where none exists, the pair says it mixes kinds. */
+static void test_pairs_within_one_kind(void)
+{
+	char path[1200], err[ERR_LEN];
+	struct topo *t = topo_load(fixture_path("fake-kinds-within-cores.xml", path, sizeof path),
+	                           err, sizeof err);
+	if (!CHECK(t != NULL, "kinds within cores: loads (%s)", t ? "" : err))
+		return;
+	struct topo_info info;
+	topo_get_info(t, &info);
+	CHECK_INT(info.nkinds, 3, "kinds within cores: three CPU kinds counted PU by PU");
+	CHECK_INT(info.mixed_kind_cores, 2, "... both cores mix kinds");
+	struct topo_pair non, sib, solo;
+	topo_choose(t, PLACEMENT_NON_SIBLING, &non);
+	topo_choose(t, PLACEMENT_SIBLING, &sib);
+	topo_choose(t, PLACEMENT_SOLO, &solo);
+	CHECK(non.available && !non.mixed_kinds && ((non.pus[0] == 1 && non.pus[1] == 0)
+	                                            || (non.pus[0] == 0 && non.pus[1] == 1)),
+	      "non-sibling stays within one kind: CPUs %d,%d (PUs 0 and 1 are the one same-kind "
+	      "pair on two cores)", non.pus[0], non.pus[1]);
+	CHECK_STR(non.kind, "SmallCore", "... and names its kind");
+	CHECK(solo.available && solo.pus[0] == non.pus[0] && !strcmp(solo.kind, "SmallCore"),
+	      "the baseline is on the pairs' kind (CPU %d)", solo.pus[0]);
+	CHECK(sib.available && sib.mixed_kinds, "no sibling pair is within one kind: the sibling "
+	      "pair %d,%d says it mixes kinds", sib.pus[0], sib.pus[1]);
+	struct topo_relation rel;
+	struct topo_pair given;
+	CHECK(topo_relate(t, (const int[2]){ 1, 2 }, &rel, err, sizeof err) == 0 && rel.mixed_kinds
+	      && topo_pair_from_cpus(&rel, PLACEMENT_NON_SIBLING, &given, err, sizeof err) == 0
+	      && given.mixed_kinds && !strcmp(given.kind, "SmallCore"),
+	      "a pair the user gives (--pair 1,2) that mixes kinds says so");
+	CHECK(topo_relate(t, (const int[2]){ 1, 0 }, &rel, err, sizeof err) == 0
+	      && !rel.mixed_kinds, "... and one within a kind does not");
+	topo_free(&t);
+
+	t = topo_load(fixture_path("intel-raptorlake-1370p-hybrid.xml", path, sizeof path), err,
+	              sizeof err);
+	if (!CHECK(t != NULL, "hybrid loads"))
+		return;
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		struct topo_pair pair;
+		if (topo_choose(t, (enum placement)p, &pair) < 0)
+			continue;
+		CHECK(!pair.mixed_kinds && !strcmp(pair.kind, "IntelCore"), "hybrid: %s on the "
+		      "performance cores' kind (IntelCore), not mixed: CPUs %d,%d, kind %s",
+		      placement_name((enum placement)p), pair.pus[0], pair.pus[1], pair.kind);
+	}
+	topo_free(&t);
+
+	t = topo_load(fixture_path("intel-4s2c2t.xml", path, sizeof path), err, sizeof err);
+	struct topo_pair pair;
+	topo_choose(t, PLACEMENT_NON_SIBLING, &pair);
+	CHECK(!pair.mixed_kinds && !pair.kind[0], "a machine of one kind names none");
+	topo_free(&t);
+}
+
 static void test_load_errors(void)
 {
 	char err[ERR_LEN] = "";
@@ -649,6 +707,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof relations / sizeof relations[0]; i++)
 		check_relation(&relations[i]);
 	test_hybrid_kinds();
+	test_pairs_within_one_kind();
 	test_load_errors();
 	test_export();
 	test_this_system();
