@@ -414,4 +414,13 @@ check_status 2 "a command whose name is a folder on PATH" env PATH="$t_tmp/pathd
 	"$SMTBENCH" run --blocks 1 --out "$t_tmp/dir-cmd" -- dirprog
 check "…says permission denied, not success" contains "$t_err" "cannot execute 'dirprog': Permission denied"
 
+# A command shorter than the clock resolves well: said after the warm-up, with its length.
+check_status 0 "a run of true (about 1 ms a trial)" \
+	"$SMTBENCH" run --placements solo,same-pu --blocks 2 --warmup-blocks 1 --progress none \
+	--out "$t_tmp/short" -- true
+check "…warns after the warm-up that its trials are too short, with the length and the tick" eval \
+	'contains "$t_err" "trials are too short for the clock" && contains "$t_err" "clock ticks of 0.01 s"'
+check "…and its report names the times under one clock tick" \
+	contains "$t_out" "under one clock tick (0.01 s)"
+
 done_testing
