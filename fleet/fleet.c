@@ -277,6 +277,11 @@ static char *analysis_problem(const char *err, const char *dir, const char *comm
 
 static char *damaged(size_t lines, char *const *warnings, const char *command)
 {
+	for (size_t i = 0; i < lines; i++)
+		if (strstr(warnings[i], FOLDER_NOT_NAMED_BY_META))
+			return xasprintf("samples.csv holds trials that meta.json does not describe (the "
+			                 "first: %s): edited, or another run's rows added; not pooled (its "
+			                 "report leaves them out)", warnings[i]);
 	return xasprintf("samples.csv is damaged or cut short (%zu line(s) unreadable; the first: "
 	                 "%s); continue it with smtbench %s --resume, or rerun it", lines,
 	                 warnings[0], command);
