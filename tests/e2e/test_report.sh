@@ -348,4 +348,18 @@ for plot in ("plot-posterior", "plot-run-order", "plot-samples"):
 	done
 fi
 
+# --- many samples: each plot drawn from a summary that says so, the report bounded in size ----
+big=$t_tmp/big
+"$SMTBENCH_ROOT/tests/e2e/big_synth.sh" "$big" 40000
+check_status 0 "report on 40,000 rows" "$SMTBENCH" report "$big"
+check "run-order.svg draws each placement of 10,000 samples from a summary, and says so" \
+	test "$(grep -c 'A summary: each bin of run order shows its samples' "$big/run-order.svg")" -eq 2
+check "samples.svg draws every 5th sample and says so" \
+	test "$(grep -c 'every 5th drawn' "$big/samples.svg")" -eq 2
+check "the per-block ratio panel draws every 5th block and says so" \
+	grep -q 'Every 5th block drawn' "$big/run-order.svg"
+check "…so the plots hold at most a few thousand markers each" eval \
+	'(( $(grep -c "<circle\|<rect\|<path\|<polygon" "$big/run-order.svg") < 6000 && $(grep -c "<circle\|<rect\|<path\|<polygon" "$big/samples.svg") < 6000 ))'
+check "…and report.html stays under 1 MB" test "$(stat -c %s "$big/report.html")" -lt 1000000
+
 done_testing
