@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "common/folder.h"
 #include "common/placements.h"
 
 /* A verdict of slower or faster needs one-sided P >= ANALYSIS_DIRECTION_PROBABILITY (0.975):
@@ -650,6 +651,14 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	}
 	smt_yield_compute(r, data);
+	if (r->comparison_count == 0 && data->warning_count
+	    && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
+		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
+		          "describes (%zu line(s) left out; the first: %s), and no two placements have "
+		          "2 samples to compare", data->source, data->warning_count, data->warnings[0]);
+		analysis_result_free(&r);
+		return NULL;
+	}
 	if (r->comparison_count == 0 && data->warning_count) {
 		/* Nothing to compare because the lines did not load: the file is damaged, and that
 		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */

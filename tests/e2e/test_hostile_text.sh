@@ -63,6 +63,12 @@ for l in lines[1:]:
     out.append(l)
 open(path, "w").write("\n".join(out))
 PY
+# meta.json names the same workload (rows it does not describe are left out).
+python3 - "$d/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["workloads"]["a"]["name"] = "\x1b[31mevil"
+json.dump(m, open(sys.argv[1], "w"))
+PY
 check_status 0 "analyze of a folder whose samples.csv names its workload with an escape" \
 	"$SMTBENCH" analyze "$d"
 check "... prints no raw control byte" bash -c '! raw_control "$1"' _ "$t_out$t_err"
