@@ -722,6 +722,16 @@ static void show_command_length(const struct run_state *st, long t)
 	           st->means.every_sum / (double)st->means.every_n,
 	           e->one_process ? "wall time per trial" : "user time per copy",
 	           st->warmup_trials > 0 ? "warm-up" : "first block");
+	/* The plan could not say how long the run takes: at this pace, now it can. */
+	long total = plan_total_trials(&e->plan), done = t + 1 - st->first_trial;
+	if (total > t + 1 && done > 0) {
+		double per_trial = (trial_now_s() - st->run_start_s) / (double)done;
+		char left[32];
+		format_hms(per_trial * (double)(total - t - 1), left, sizeof left);
+		text_warnx("expected duration: at %.3g s of wall time per trial so far, the %ld trials "
+		           "left take about %s (h:mm:ss)%s", per_trial, total - t - 1, left,
+		           e->precision_pct > 0 ? " at most" : "");
+	}
 	warn_below_resolution(st, e);
 }
 

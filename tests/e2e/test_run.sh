@@ -420,6 +420,8 @@ check_status 0 "a run of true (about 1 ms a trial)" \
 	--out "$t_tmp/short" -- true
 check "…warns after the warm-up that its trials are too short, with the length and the tick" eval \
 	'contains "$t_err" "trials are too short for the clock" && contains "$t_err" "clock ticks of 0.01 s"'
+check "…its plan says the duration is not known before the warm-up, then how long the rest takes" eval \
+	'contains "$t_out" "expected duration: not known before the warm-up (a command is not calibrated" && contains "$t_err" "the 4 trials left take about"'
 check "…and its report names the times under one clock tick" \
 	contains "$t_out" "under one clock tick (0.01 s)"
 
