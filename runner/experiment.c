@@ -766,6 +766,14 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
                                 const struct stored_trial *previous, long nprevious)
 {
 	struct run_state st = { .e = e, .s = s };
+	/* A runner killed by SIGKILL could not end its last trial's daemons: they carry the
+	 * folder's mark (trial.h), so the runner that continues the folder ends them first. */
+	int orphans = trial_kill_marked(store_dir(s));
+	if (orphans)
+		text_warnx("killed %d process(es) left by an earlier runner of %s that was killed "
+		           "(SIGKILL) during a trial: its workloads' daemons, which only a live runner "
+		           "can end", orphans, store_dir(s));
+	trial_mark_workloads(store_dir(s));
 	run_state_init(&st, first_trial, previous, nprevious);
 	long t = first_trial;
 	if (precision_done(&st, t - 1)) /* a resumed run that had reached it already */
