@@ -79,8 +79,9 @@ enum analysis_design_request { ANALYSIS_PAIR_AUTO, ANALYSIS_PAIR_ALWAYS, ANALYSI
  * is counted in clock ticks, ANALYSIS_USER_TICK_S each, and a process that ran less than a tick
  * in user mode can be charged none). A comparison leaves its zero times out and says how many
  * (zero_a, zero_b); where more than this share of either side's times are 0 it is refused with
- * the count, since the times left would be a biased few. */
-#define ANALYSIS_ZERO_SHARE_MAX 0.25
+ * the count, since the times left would be a biased few (a short workload measures 0 s in a
+ * fraction of its trials: a tick that finds it in the kernel charges all its time there). */
+#define ANALYSIS_ZERO_SHARE_MAX 0.5
 /* One clock tick of user time (common/samples_csv.h): a folder's user times below it are
  * warned about as coarse. */
 #define ANALYSIS_USER_TICK_S SAMPLES_USER_TICK_S

@@ -701,7 +701,7 @@ static void warn_below_resolution(const struct run_state *st, const struct exper
 	text_warnx("%s's trials are too short for the clock: %.3g s of user time per copy, under "
 	           "the %g s (%d clock ticks of %g s) that user time, counted in clock ticks, "
 	           "resolves well; %ld of %ld trial(s) so far measured 0 s, which the analysis leaves "
-	           "out (and refuses a comparison where more than a quarter are 0): give the command "
+	           "out (and refuses a comparison where more than half are 0): give the command "
 	           "more work, e.g. a loop (sh -c 'for i in $(seq 100); do CMD; done')", e->a.name,
 	           mean, floor_s, SAMPLES_USER_TICKS_WANTED, SAMPLES_USER_TICK_S,
 	           st->means.zero_n, st->means.every_n);

@@ -11,7 +11,7 @@ raw_control() { # raw_control TEXT: true when TEXT holds a control byte other th
 export -f raw_control
 make_run() { # make_run DIR: a small real results folder (its parent made first: run --out refuses a missing one)
 	mkdir -p "$(dirname "$1")"
-	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 6 --warmup 0 \
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 400000 --trials 6 --warmup 0 \
 		--out "$1" >/dev/null 2>&1
 }
 set_meta() { # set_meta DIR KEY PYTHON-VALUE
