@@ -203,6 +203,9 @@ def main():
                     shutil.copytree(work, os.path.join(args.keep, f"{kind}-{i}"), dirs_exist_ok=True)
                 bad += bool(found)
             shutil.rmtree(work, ignore_errors=True)
+            if (i + 1) % 100 == 0:
+                print(f"# {kind}: {i + 1} mutants, {counts['runs']} runs, {counts['crashes']} "
+                      f"crashes, {counts['raw']} raw controls so far", file=sys.stderr, flush=True)
         exits = ", ".join(f"{k}: {v}" for k, v in sorted(counts["exits"].items(), key=str))
         print(f"{kind}: {args.mutants} mutants, {counts['runs']} runs: {counts['crashes']} crashes, "
               f"{counts['raw']} raw controls, {counts['other']} other exits (exit codes {exits})")
