@@ -122,7 +122,7 @@ static void seed_lines(struct doc *d, const struct analysis_comparison *c)
 /* Which design answered, and for the paired one its classic cross-check on the same blocks. */
 static void design_lines(struct doc *d, const struct analysis_comparison *c)
 {
-	char design[96];
+	char design[160];
 	format_design(design, sizeof design, c);
 	if (c->design != ANALYSIS_DESIGN_PAIRED) {
 		doc_para(d, DOC_ALL, "design", NULL, NULL, "%s", design);

@@ -376,7 +376,7 @@ static void cells_table(struct doc *d, const struct analysis_matrix *m)
 			continue;
 		struct format_ring ns = { .next = 0 };
 		bool known = settled(c->compared, k);
-		char n[24], p[24], design[96];
+		char n[24], p[24], design[160];
 		snprintf(n, sizeof n, "%zu", c->group.n);
 		snprintf(p, sizeof p, "%.2f", k->p_a_gt_b);
 		char *victim = code(m->kernels[c->victim]), *aggressor = code(m->kernels[c->aggressor]);

@@ -119,6 +119,10 @@ const char *format_design(char *buf, size_t size, const struct analysis_comparis
 {
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		snprintf(buf, size, "unpaired (independent groups)");
+	else if (c->blocks_zero)
+		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped, %zu of them for a time "
+		         "of 0 s)", c->blocks_paired, c->blocks_paired == 1 ? "" : "s",
+		         c->blocks_dropped, c->blocks_zero);
 	else if (c->blocks_dropped)
 		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped)", c->blocks_paired,
 		         c->blocks_paired == 1 ? "" : "s", c->blocks_dropped);
@@ -284,7 +288,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		char *effect = ratio ? ratio_effect(c, w, decided, slower)
 		                     : difference_effect(c, w, decided, slower);
 		char *p = probability_clause(c, rope_pct);
-		char design[96];
+		char design[160];
 		format_design(design, sizeof design, c);
 		const char *tail = c->verdict == ANALYSIS_VERDICT_UNDECIDED ? " — not enough data to say"
 		                   : c->verdict == ANALYSIS_VERDICT_SAME ? " — practically the same" : "";

@@ -416,12 +416,12 @@ check "…says permission denied, not success" contains "$t_err" "cannot execute
 
 # A command shorter than the clock resolves well: said after the warm-up, with its length.
 check_status 0 "a run of true (about 1 ms a trial)" \
-	"$SMTBENCH" run --placements solo,same-pu --blocks 2 --warmup-blocks 1 --progress none \
+	"$SMTBENCH" run --placements solo,same-pu --blocks 4 --warmup-blocks 1 --progress none \
 	--out "$t_tmp/short" -- true
 check "…warns after the warm-up that its trials are too short, with the length and the tick" eval \
 	'contains "$t_err" "trials are too short for the clock" && contains "$t_err" "clock ticks of 0.01 s"'
 check "…its plan says the duration is not known before the warm-up, then how long the rest takes" eval \
-	'contains "$t_out" "expected duration: not known before the warm-up (a command is not calibrated" && contains "$t_err" "the 4 trials left take about"'
+	'contains "$t_out" "expected duration: not known before the warm-up (a command is not calibrated" && contains "$t_err" "the 8 trials left take about"'
 check "…and its report names the times under one clock tick" \
 	contains "$t_out" "under one clock tick (0.01 s)"
 

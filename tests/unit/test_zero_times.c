@@ -83,6 +83,8 @@ static void test_few_zeros_left_out(void)
 		char *s = verdict_sentence(&c, NAN, &w);
 		CHECK(strstr(s, "2 of 12 times of sibling measured 0 s") != NULL,
 		      "the answer's sentence says how many times of 0 s it left out: %s", s);
+		CHECK(strstr(s, "2 dropped, 2 of them for a time of 0 s") != NULL,
+		      "…and why its blocks were dropped: %s", s);
 		free(s);
 		analysis_comparison_release(&c);
 	}
