@@ -237,6 +237,7 @@ run: all
 bench: all $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do SMTBENCH_KERNEL_DIR=$(abspath $(BUILD))/kernels SMTBENCH_BUILD=$(abspath $(BUILD)) $$b || exit 1; done
 	$(Q)BENCH_QUICK=$(BENCH_QUICK) tests/bench/bench_experiment.sh $(BUILD)
+	$(Q)BENCH_QUICK=$(BENCH_QUICK) tests/bench/bench_report_scale.sh $(BUILD)
 
 # Fuzz harnesses (not part of `make test`): each is built from the sources in one clang command,
 # all of it instrumented for libFuzzer with ASan+UBSan.

@@ -76,6 +76,16 @@ enum analysis_design { ANALYSIS_DESIGN_PAIRED, ANALYSIS_DESIGN_UNPAIRED };
 enum analysis_design_request { ANALYSIS_PAIR_AUTO, ANALYSIS_PAIR_ALWAYS, ANALYSIS_PAIR_NEVER };
 /* Below this many paired blocks a comparison falls back to the unpaired design, said in a note. */
 #define ANALYSIS_PAIRED_MIN_BLOCKS 4
+/* A time of 0 s is no measurement of a length: it is below the clock's resolution (user time
+ * is counted in clock ticks, ANALYSIS_USER_TICK_S each, and a process that ran less than a tick
+ * in user mode can be charged none). A comparison leaves its zero times out and says how many
+ * (zero_a, zero_b); where more than this share of either side's times are 0 it is refused with
+ * the count, since the times left would be a biased few (a short workload measures 0 s in a
+ * fraction of its trials: a tick that finds it in the kernel charges all its time there). */
+#define ANALYSIS_ZERO_SHARE_MAX 0.5
+/* One clock tick of user time (common/samples_csv.h): a folder's user times below it are
+ * warned about as coarse. */
+#define ANALYSIS_USER_TICK_S SAMPLES_USER_TICK_S
 /* Without a ROPE: slower needs P(mu_A > mu_B) >= 0.975, faster P(mu_A < mu_B) >= 0.975 (the
  * same evidence as a 95% equal-tailed interval of the difference that excludes 0). With
  * --rope PCT, a ratio from 1 / (1 + PCT/100) to 1 + PCT/100 (symmetric in log: A / B = r and
@@ -318,6 +328,10 @@ struct analysis_comparison {
 	 * side had no usable sample (failed, excluded as contaminated, missing, or not above 0). */
 	enum analysis_design design;
 	size_t blocks_paired, blocks_dropped;
+	size_t blocks_zero;          /* paired: of the dropped, blocks where one side measured 0 s */
+	/* Each side's samples of 0 s (below the clock's resolution), left out of every number of
+	 * the comparison: a.n and b.n count the others. */
+	size_t zero_a, zero_b;
 	double log_ratio_mean, log_ratio_sd; /* paired: the sample mean and sd of d */
 	double paired_t_ratio_ci[2];  /* paired: the classic t interval of exp(mean d) (n-1 dof) */
 	struct analysis_dist log_ratio; /* paired: the posterior of delta (plots); empty otherwise */
@@ -366,6 +380,12 @@ struct analysis_group_diagnostics {
 	size_t n;
 	size_t failed_trials, overlap_known, poor_overlap_trials, wall_known, wall_above_cpu_trials;
 	bool overlap_of_measured;    /* as in struct analysis_group */
+	/* Samples of 0 s (below any clock's resolution), and, of user CPU time, samples above 0
+	 * but under one clock tick (ANALYSIS_USER_TICK_S): the kernel splits a process's time
+	 * between user and system by the ticks that found it in each, so a time this short is a
+	 * coarse one. below_tick_samples is 0 for wall times (counted in nanoseconds). */
+	size_t zero_samples, below_tick_samples;
+	bool user_time;              /* the samples are user CPU times (the tick applies) */
 	size_t outlier_count;
 	long *outlier_trials;        /* run-order indexes of the flagged samples */
 	long *outlier_lines;         /* plain files: their line numbers; NULL otherwise */
@@ -618,10 +638,12 @@ void analysis_advice_free(struct analysis_advice **p);
 #define ANALYSIS_DAMAGED "samples.csv is damaged"
 /* How its error says why a folder that loaded has no comparison (fleet names these "no
  * comparison"): one placement measured; every trial left out by --exclude-contaminated; too
- * few samples. */
+ * few samples; no comparison possible, with the first note's reason (too few samples, or too
+ * many times of 0 s). */
 #define ANALYSIS_ONE_PLACEMENT "only one placement was measured"
 #define ANALYSIS_ALL_EXCLUDED "left them all out"
 #define ANALYSIS_TOO_FEW "no two placements with at least 2 samples each to compare"
+#define ANALYSIS_NOT_COMPARED "no two placements could be compared"
 
 /* Seed 003's grid (--seed-grid): mu and sigma both on linspace(LO, HI, POINTS) seconds. */
 #define ANALYSIS_SEED_GRID_LO_S 5.0

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/internal.h"
+#include "common/folder.h"
 #include "common/placements.h"
 
 /* A verdict of slower or faster needs one-sided P >= ANALYSIS_DIRECTION_PROBABILITY (0.975):
@@ -234,12 +235,96 @@ static void compare_by_default(struct analysis_comparison *c, enum comparison_ki
 	}
 }
 
-/* One comparison: each group's posterior (the per-placement table), then the answer by the
- * paired design when pb holds the blocks, else by the unpaired groups. */
+/* The samples of g at 0 s or below (below the clock's resolution). */
+static size_t zero_count(const struct analysis_group *g)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < g->n; i++)
+		n += !(g->values_s[i] > 0);
+	return n;
+}
+
+/* Why ga vs gb cannot be compared for their times of 0 s (a new string), or NULL: more than
+ * ANALYSIS_ZERO_SHARE_MAX of either side's times are 0, or fewer than 2 are above it. */
+static char *zero_refusal(const struct analysis_group *ga, const struct analysis_group *gb)
+{
+	size_t za = zero_count(ga), zb = zero_count(gb);
+	bool a_bad = ga->n - za < 2 || (double)za > ANALYSIS_ZERO_SHARE_MAX * (double)ga->n;
+	bool b_bad = gb->n - zb < 2 || (double)zb > ANALYSIS_ZERO_SHARE_MAX * (double)gb->n;
+	if (!a_bad && !b_bad)
+		return NULL;
+	const struct analysis_group *g = a_bad ? ga : gb;
+	size_t z = a_bad ? za : zb;
+	return text_printf("%s vs %s: not compared: %zu of %zu times of %s are 0 s, below the "
+	                   "clock's resolution (user time is counted in clock ticks of %g s; a "
+	                   "time of 0 is no length), more than the %g%% a comparison can leave "
+	                   "out; give each trial more work (a longer command, more iterations)",
+	                   ga->name, gb->name, z, g->n, g->name, ANALYSIS_USER_TICK_S,
+	                   ANALYSIS_ZERO_SHARE_MAX * 100);
+}
+
+/* g's samples above 0 s, as a group borrowing g's name (release with nonzero_release). */
+static void nonzero_group(const struct analysis_group *g, struct analysis_group *out)
+{
+	*out = *g;
+	out->values_s = xreallocarray(NULL, g->n ? g->n : 1, sizeof *out->values_s);
+	out->trials = g->trials ? xreallocarray(NULL, g->n ? g->n : 1, sizeof *out->trials) : NULL;
+	out->blocks = g->blocks ? xreallocarray(NULL, g->n ? g->n : 1, sizeof *out->blocks) : NULL;
+	out->n = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (!(g->values_s[i] > 0))
+			continue;
+		out->values_s[out->n] = g->values_s[i];
+		if (out->trials)
+			out->trials[out->n] = g->trials[i];
+		if (out->blocks)
+			out->blocks[out->n] = g->blocks[i];
+		out->n++;
+	}
+}
+
+static void nonzero_release(struct analysis_group *g)
+{
+	free(g->values_s);
+	free(g->trials);
+	free(g->blocks);
+}
+
+static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
+                           const struct analysis_group *ga, const struct analysis_group *gb,
+                           const struct paired_blocks *pb, const struct analysis_options *opt,
+                           char *err, size_t err_size);
+
+/* One comparison of the samples above 0 s (a time of 0 is below the clock's resolution: no
+ * length; the caller has refused a comparison with too many, zero_refusal), counted in zero_a
+ * and zero_b. */
 static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
                           const struct analysis_group *ga, const struct analysis_group *gb,
                           const struct paired_blocks *pb, const struct analysis_options *opt,
                           char *err, size_t err_size)
+{
+	size_t za = zero_count(ga), zb = zero_count(gb);
+	if (za == 0 && zb == 0)
+		return compare_nonzero(c, kind, ga, gb, pb, opt, err, err_size);
+	struct analysis_group a, b;
+	nonzero_group(ga, &a);
+	nonzero_group(gb, &b);
+	int rc = compare_nonzero(c, kind, &a, &b, pb, opt, err, err_size);
+	nonzero_release(&a);
+	nonzero_release(&b);
+	if (rc == 0) {
+		c->zero_a = za;
+		c->zero_b = zb;
+	}
+	return rc;
+}
+
+/* One comparison: each group's posterior (the per-placement table), then the answer by the
+ * paired design when pb holds the blocks, else by the unpaired groups. */
+static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
+                           const struct analysis_group *ga, const struct analysis_group *gb,
+                           const struct paired_blocks *pb, const struct analysis_options *opt,
+                           char *err, size_t err_size)
 {
 	memset(c, 0, sizeof *c);
 	struct pair_posterior pp;
@@ -261,6 +346,8 @@ static int compare_groups(struct analysis_comparison *c, enum comparison_kind ki
 	c->design = ANALYSIS_DESIGN_UNPAIRED;
 	if (pb && compare_paired(c, pb, c->b.mu_mean, opt, err, err_size) < 0)
 		goto done;
+	if (pb)
+		c->blocks_zero = pb->zero_blocks;
 	c->verdict = decide(c);
 	if (opt->seed_grid)
 		compare_by_default(c, kind, ga, gb, opt, err, err_size);
@@ -303,6 +390,14 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 	d->overlap_of_measured = g->overlap_of_measured;
 	d->wall_known = g->wall_known;
 	d->wall_above_cpu_trials = g->wall_above_cpu_trials;
+	/* Plain files hold seconds of any clock: only a folder's or an export's metric is known. */
+	d->user_time = data->metric == ANALYSIS_METRIC_USER && (data->from_folder
+	                                                        || data->from_hyperfine);
+	for (size_t i = 0; i < g->n; i++) {
+		d->zero_samples += !(g->values_s[i] > 0);
+		d->below_tick_samples += d->user_time && g->values_s[i] > 0
+		                         && g->values_s[i] < ANALYSIS_USER_TICK_S;
+	}
 	for (size_t i = 0; i < data->point_count; i++)
 		if (data->points[i].group == (int)gi && data->points[i].outlier)
 			d->outlier_count++;
@@ -412,6 +507,22 @@ static bool pairing_wanted(const struct analysis_dataset *data, const struct ana
 	return opt->design == ANALYSIS_PAIR_ALWAYS || data->from_folder;
 }
 
+/* Why ga vs gb falls back to the unpaired design for too few blocks (a new string): the blocks
+ * that hold both, and those that hold both but a time of 0 s on one side. */
+static char *too_few_blocks_note(const struct analysis_group *ga, const struct analysis_group *gb,
+                                 const struct paired_blocks *pb)
+{
+	if (pb->zero_blocks)
+		return text_printf("%s vs %s: compared unpaired: %zu block(s) hold both with times "
+		                   "above 0 s (%zu more hold both but measured 0 s on one side, below "
+		                   "the clock's resolution), fewer than the %d the paired design needs",
+		                   ga->name, gb->name, pb->n, pb->zero_blocks,
+		                   ANALYSIS_PAIRED_MIN_BLOCKS);
+	return text_printf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer than the %d "
+	                   "the paired design needs", ga->name, gb->name, pb->n,
+	                   ANALYSIS_PAIRED_MIN_BLOCKS);
+}
+
 /* The blocks that answer ga vs gb when the paired design does: pb->d stays NULL for the
  * unpaired design, with a note when pairing was asked for and cannot be done. 0; -1 with err
  * (out of memory, or two files of different lengths asked to pair). */
@@ -444,9 +555,7 @@ static int plan_pairing(struct analysis_result *r, const struct analysis_dataset
 		                   "or empty (a file from an older smtbench, or converted from "
 		                   "elsewhere)", ga->name, gb->name);
 	else if (pb->n < ANALYSIS_PAIRED_MIN_BLOCKS)
-		note = text_printf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer than "
-		                   "the %d the paired design needs", ga->name, gb->name, pb->n,
-		                   ANALYSIS_PAIRED_MIN_BLOCKS);
+		note = too_few_blocks_note(ga, gb, pb);
 	else
 		return 0;
 	paired_blocks_release(pb);
@@ -578,6 +687,12 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 				goto oom;
 			continue;
 		}
+		char *refused = zero_refusal(ga, gb);
+		if (refused) {
+			if (push_string(&r->notes, &r->note_count, refused) < 0)
+				goto oom;
+			continue;
+		}
 		if (compare_one(r, data, p->kind, ga, gb, opt, err, err_size) < 0)
 			return -1;
 	}
@@ -616,10 +731,11 @@ static void no_comparison_error(const struct analysis_result *r,
 		          "--exclude-contaminated " ANALYSIS_ALL_EXCLUDED ": nothing is left to compare; "
 		          "analyse without it (the answer then says it was measured under load), or run "
 		          "again on a quieter machine", data->source, excluded);
+	else if (r->note_count) /* the first note says why: too few samples, or times of 0 s */
+		set_error(err, err_size, "%s: " ANALYSIS_NOT_COMPARED ": %s", data->source,
+		          r->notes[0]);
 	else
-		set_error(err, err_size, "%s: " ANALYSIS_TOO_FEW "%s%s", data->source,
-		          r->note_count ? ": " : "",
-		          r->note_count ? r->notes[0] : "");
+		set_error(err, err_size, "%s: " ANALYSIS_TOO_FEW, data->source);
 }
 
 struct analysis_result *analysis_run(const struct analysis_dataset *data,
@@ -639,6 +755,14 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	}
 	smt_yield_compute(r, data);
+	if (r->comparison_count == 0 && data->warning_count
+	    && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
+		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
+		          "describes (%zu line(s) left out; the first: %s), and no two placements have "
+		          "2 samples to compare", data->source, data->warning_count, data->warnings[0]);
+		analysis_result_free(&r);
+		return NULL;
+	}
 	if (r->comparison_count == 0 && data->warning_count) {
 		/* Nothing to compare because the lines did not load: the file is damaged, and that
 		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
@@ -674,6 +798,12 @@ int analysis_compare_groups(const struct analysis_group *a, const struct analysi
 		          a->n < 2 ? a->n : b->n);
 		return -1;
 	}
+	char *refused = zero_refusal(a, b);
+	if (refused) {
+		set_error(err, err_size, "%s", refused);
+		free(refused);
+		return -1;
+	}
 	struct paired_blocks pb = { 0 };
 	bool paired = !opt->seed_grid && opt->design != ANALYSIS_PAIR_NEVER;
 	if (paired && pair_blocks(a, b, measured_blocks, &pb) < 0) {
@@ -682,9 +812,7 @@ int analysis_compare_groups(const struct analysis_group *a, const struct analysi
 	}
 	if (paired && (!pb.blocks_known || pb.n < ANALYSIS_PAIRED_MIN_BLOCKS)) {
 		if (note)
-			*note = text_printf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer "
-			                    "than the %d the paired design needs", a->name, b->name, pb.n,
-			                    ANALYSIS_PAIRED_MIN_BLOCKS);
+			*note = too_few_blocks_note(a, b, &pb);
 		paired_blocks_release(&pb);
 	}
 	int rc = compare_groups(out, COMPARISON_CONTENTION, a, b, pb.d ? &pb : NULL, opt, err,

@@ -91,6 +91,7 @@ struct paired_blocks {
 	double *d;
 	size_t n;
 	size_t dropped;       /* blocks with a measured trial but no usable sample on one side */
+	size_t zero_blocks;   /* of those, blocks both sides ran where one measured 0 s */
 	bool blocks_known;    /* both groups' samples carry block numbers */
 	double b_median_s;    /* the median of B's paired values (sigma's floor in log units) */
 };

@@ -93,11 +93,14 @@ static void order_kernels(struct analysis_matrix *m, const struct samples_table 
 		for (size_t i = 0; i < t->workload_count; i++)
 			if (map_of[i] < 0 && !strcmp(t->workloads[i].name, kernels[k]))
 				map_of[i] = (int)m->nkernels++;
-	for (size_t i = 0; i < t->workload_count; i++)
+	/* Names meta.json does not list are another's rows (left out by the loader, said in its
+	 * warnings); only without a list are the file's names the kernels. */
+	for (size_t i = 0; i < t->workload_count && nkernels == 0; i++)
 		if (map_of[i] < 0)
 			map_of[i] = (int)m->nkernels++;
 	for (size_t i = 0; i < t->workload_count; i++)
-		m->kernels[map_of[i]] = xescaped(t->workloads[i].name);
+		if (map_of[i] >= 0)
+			m->kernels[map_of[i]] = xescaped(t->workloads[i].name);
 }
 
 static void make_cells(struct analysis_matrix *m)
@@ -130,7 +133,8 @@ static void fill_cells(struct analysis_matrix *m, const struct analysis_dataset 
 		const struct trial_kernels *t = &trials[k];
 		const char *placement = d->groups[p->group].name;
 		bool alone = !strcmp(placement, "solo");
-		if (t->victim < 0 || (!alone && t->aggressor < 0))
+		if (t->victim < 0 || (!alone && t->aggressor < 0) || map_of[t->victim] < 0
+		    || (!alone && map_of[t->aggressor] < 0))
 			continue;
 		if (!alone && !m->placement)
 			m->placement = xstrdup(placement);
@@ -141,7 +145,8 @@ static void fill_cells(struct analysis_matrix *m, const struct analysis_dataset 
 	}
 	for (size_t i = 0; i < ntrials; i++) {
 		const struct trial_kernels *t = &trials[i];
-		if (t->warmup || !t->failed || t->victim < 0)
+		if (t->warmup || !t->failed || t->victim < 0 || map_of[t->victim] < 0
+		    || (t->aggressor >= 0 && map_of[t->aggressor] < 0))
 			continue;
 		int g = t->aggressor < 0 ? -1 : map_of[t->aggressor];
 		m->cells[cell_index(m, map_of[t->victim], g)].failed_trials++;

@@ -40,9 +40,11 @@ static int compare_block_values(const void *pa, const void *pb)
 	return (a->block > b->block) - (a->block < b->block);
 }
 
-/* A group's samples with a known block and a value above 0, sorted by block, then merged into
- * one mean log value per block (a placement with two processes of role a, counted per process,
- * has two samples in a block). Returns the number of blocks, or -1 on out of memory. */
+/* A group's samples with a known block, sorted by block, then merged into one mean log value per
+ * block (a placement with two processes of role a, counted per process, has two samples in a
+ * block). A time of 0 s (below the clock's resolution) makes its block's log value -INFINITY:
+ * the block is kept, so that the pairing counts it as held by both but unusable, never as
+ * missing. Returns the number of blocks, or -1 on out of memory. */
 static long blocks_of(const struct analysis_group *g, struct block_value **out)
 {
 	*out = malloc((g->n ? g->n : 1) * sizeof **out);
@@ -50,8 +52,10 @@ static long blocks_of(const struct analysis_group *g, struct block_value **out)
 		return -1;
 	size_t n = 0;
 	for (size_t i = 0; i < g->n; i++)
-		if (g->blocks && g->blocks[i] >= 0 && g->values_s[i] > 0)
-			(*out)[n++] = (struct block_value){ g->blocks[i], g->trials[i], log(g->values_s[i]) };
+		if (g->blocks && g->blocks[i] >= 0)
+			(*out)[n++] = (struct block_value){ g->blocks[i], g->trials[i],
+			                                    g->values_s[i] > 0 ? log(g->values_s[i])
+			                                                       : -INFINITY };
 	qsort(*out, n, sizeof **out, compare_block_values);
 	size_t merged = 0;
 	for (size_t i = 0; i < n;) {
@@ -101,6 +105,10 @@ int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 			i++;
 		} else if (i >= na || vb[j].block < va[i].block) {
 			j++;
+		} else if (isinf(va[i].log_value) || isinf(vb[j].log_value)) {
+			out->zero_blocks++; /* both ran, one measured 0 s: dropped, and said why */
+			i++;
+			j++;
 		} else {
 			out->d[out->n++] = va[i].log_value - vb[j].log_value;
 			b_values[kept_b++] = exp(vb[j].log_value);
@@ -111,7 +119,7 @@ int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 	/* A block where neither side has a usable sample (both failed) is dropped too: the
 	 * measured blocks count every block with a measured trial. */
 	if (measured_blocks == ANALYSIS_DROPPED_OF_A) {
-		out->dropped = a_only + a->failed_trials;
+		out->dropped = a_only + out->zero_blocks + a->failed_trials;
 	} else {
 		size_t seen = measured_blocks > union_count ? measured_blocks : union_count;
 		out->dropped = seen - out->n;
@@ -370,6 +378,9 @@ long analysis_block_ratios(const struct analysis_group *a, const struct analysis
 		if (va[i].block < vb[j].block) {
 			i++;
 		} else if (vb[j].block < va[i].block) {
+			j++;
+		} else if (isinf(va[i].log_value) || isinf(vb[j].log_value)) {
+			i++; /* a time of 0 s has no ratio */
 			j++;
 		} else {
 			(*out)[n++] = (struct analysis_block_ratio){

@@ -15,6 +15,7 @@
 
 /* The building of one dataset. */
 struct trials {
+	const struct results_folder *f;    /* meta.json: the authority on the rows' names */
 	const struct samples_table *t;
 	enum analysis_unit unit;
 	enum analysis_metric metric;
@@ -109,6 +110,17 @@ static size_t stray_row(const struct trials *L, const struct samples_record *row
 /* Whether the trial of n rows can be used; when not, a warning says why. */
 static bool trial_usable(struct trials *L, const struct samples_record *rows, size_t n)
 {
+	/* A row whose placement or workload meta.json does not name (edited, or another run's
+	 * rows appended) is left out with its trial: meta.json says what the folder holds. */
+	for (size_t i = 0; i < n; i++) {
+		char *why = folder_row_disagreement(L->f, &rows[i]);
+		if (why) {
+			builder_warn(&L->b, xasprintf("samples.csv:%ld: trial %ld: %s; trial left out",
+			                              rows[i].line_no, rows[i].trial, why));
+			free(why);
+			return false;
+		}
+	}
 	const struct samples_record *first = &rows[0];
 	bool consistent = true;
 	size_t role_a = 0;
@@ -335,7 +347,7 @@ struct analysis_dataset *analysis_load_folder(struct results_folder *f,
 		return NULL;
 	enum analysis_metric folder_metric = f->wall_metric ? ANALYSIS_METRIC_WALL
 	                                                    : ANALYSIS_METRIC_USER;
-	struct trials L = { .t = t, .unit = how->unit, .last_block = -1,
+	struct trials L = { .f = f, .t = t, .unit = how->unit, .last_block = -1,
 	                    .metric = how->metric_given ? how->metric : folder_metric,
 	                    .one_process = f->kind == FOLDER_ONE_PROCESS,
 	                    .exclude_contaminated = how->exclude_contaminated,

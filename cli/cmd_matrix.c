@@ -202,6 +202,7 @@ static void print_plan(const struct experiment *e)
 	if (commands)
 		printf("  commands are not calibrated: each trial runs its command once, however long "
 		       "it takes\n");
+	launch_print_duration(e);
 	launch_print_protections(e);
 	fflush(stdout);
 }

@@ -339,6 +339,7 @@ static void print_plan(const struct experiment *e)
 		       "warm-up block%s first), seed %llu\n", e->plan.nplacements, e->duration_s,
 		       e->warmup, e->warmup == 1 ? "" : "s", (unsigned long long)e->plan.seed);
 	print_workload_sizes(e);
+	launch_print_duration(e);
 	launch_print_precision(e);
 	launch_print_protections(e);
 	fflush(stdout);

@@ -116,8 +116,128 @@ struct results_folder *folder_open(const char *dir)
 	return f;
 }
 
+/* Why a present meta.json rules out reading the folder's samples (a new string), or NULL: it
+ * says what the folder holds (copies, one process, a matrix) and how its rows are to be read,
+ * so without it the rows would be analysed as another kind, and its reports overwritten. */
+static char *meta_damage(const struct results_folder *f)
+{
+	const char *after = "; it says what the folder holds (a run of copies, one process per "
+	                    "trial, a matrix), so the folder is not analysed or reported without it "
+	                    "and its reports are left as they are: restore meta.json, or move it "
+	                    "aside to read samples.csv as a plain run of copies";
+	switch (f->meta_status) {
+	case FOLDER_META_UNREADABLE:
+		return xasprintf("%s%s", f->meta_error, after);
+	case FOLDER_META_NOT_JSON:
+		return xasprintf("%s/meta.json is damaged: not valid JSON (line %d: %s)%s", f->shown_dir,
+		                 f->meta_error_line, f->meta_error, after);
+	case FOLDER_META_NOT_OBJECT:
+		return xasprintf("%s/meta.json is damaged: not a JSON object%s", f->shown_dir, after);
+	case FOLDER_META_ABSENT:
+	case FOLDER_META_OK:
+		break;
+	}
+	return NULL;
+}
+
+/* Adds name to the list text (", "-separated, escaped) and marks the table's names equal to it. */
+static void name_listed(const char *name, const struct samples_name *names, size_t count,
+                        bool *named, char **text)
+{
+	/* samples.csv holds a name as the runner wrote it: escaped (common/text.h) where it has a
+	 * control character or bytes that are not UTF-8; meta.json holds it as it is. */
+	char *shown = xescaped(name);
+	for (size_t i = 0; i < count; i++)
+		if (!strcmp(names[i].name, name) || !strcmp(names[i].name, shown))
+			named[i] = true;
+	char *joined = *text ? xasprintf("%s, %s", *text, shown) : xstrdup(shown);
+	free(shown);
+	free(*text);
+	*text = joined;
+}
+
+/* The workloads meta.json names in each role: a run's "workloads" a and b; a matrix's kernels
+ * or commands, in either role. False when it names none (an older or foreign meta.json). */
+static bool meta_workloads(struct results_folder *f, const struct samples_table *t)
+{
+	const json_t *matrix = json_object_get(f->meta, "matrix");
+	const json_t *listed = json_object_get(matrix, "commands");
+	if (!listed)
+		listed = json_object_get(matrix, "kernels");
+	const json_t *workloads = json_object_get(f->meta, "workloads");
+	if (!json_is_array(listed) && !json_is_object(workloads))
+		return false;
+	for (int as = 0; as < 2; as++)
+		f->workload_named[as] = xcalloc(t->workload_count + 1, sizeof *f->workload_named[as]);
+	size_t i;
+	const json_t *w;
+	if (json_is_array(listed)) {
+		json_array_foreach(listed, i, w) {
+			const char *name = json_string_value(json_object_get(w, "name"));
+			for (int as = 0; name && as < 2; as++)
+				name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
+				            &f->meta_workloads[as]);
+		}
+		return true;
+	}
+	for (int as = 0; as < 2; as++) {
+		const char *name = json_string_value(json_object_get(json_object_get(workloads,
+		                                                                     as ? "b" : "a"),
+		                                                     "name"));
+		if (name)
+			name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
+			            &f->meta_workloads[as]);
+	}
+	return true;
+}
+
+/* Which of the table's placements and workloads meta.json names (folder_row_disagreement). */
+static void find_agreement(struct results_folder *f, const struct samples_table *t)
+{
+	const json_t *placements = json_object_get(f->meta, "placements");
+	if (json_is_array(placements) && json_array_size(placements) > 0) {
+		f->placement_named = xcalloc(t->placement_count + 1, sizeof *f->placement_named);
+		size_t i;
+		const json_t *p;
+		json_array_foreach(placements, i, p) {
+			const char *name = json_string_value(json_object_get(p, "name"));
+			if (name)
+				name_listed(name, t->placements, t->placement_count, f->placement_named,
+				            &f->meta_placements);
+		}
+	}
+	meta_workloads(f, t);
+}
+
+char *folder_row_disagreement(const struct results_folder *f, const struct samples_record *r)
+{
+	const struct samples_table *t = f->samples;
+	if (!t)
+		return NULL;
+	if (f->placement_named && !f->placement_named[r->placement]) {
+		char *name = xescaped(t->placements[r->placement].name);
+		char *s = xasprintf("placement '%s' is " FOLDER_NOT_NAMED_BY_META " (%s)", name,
+		                    f->meta_placements ? f->meta_placements : "none");
+		free(name);
+		return s;
+	}
+	int as = r->role_a ? 0 : 1;
+	if (f->workload_named[as] && r->workload != SAMPLES_NO_WORKLOAD
+	    && !f->workload_named[as][r->workload]) {
+		char *name = xescaped(t->workloads[r->workload].name);
+		char *s = xasprintf("workload '%s' in role %c is " FOLDER_NOT_NAMED_BY_META " (%s)",
+		                    name, as ? 'b' : 'a',
+		                    f->meta_workloads[as] ? f->meta_workloads[as] : "none in that role");
+		free(name);
+		return s;
+	}
+	return NULL;
+}
+
 const struct samples_table *folder_samples(struct results_folder *f, char *err, size_t err_size)
 {
+	if (!f->samples && !f->samples_error)
+		f->samples_error = meta_damage(f);
 	if (!f->samples && !f->samples_error) {
 		char *path = xasprintf("%s/samples.csv", f->dir);
 		char why[ERR_LEN];
@@ -129,6 +249,8 @@ const struct samples_table *folder_samples(struct results_folder *f, char *err, 
 		if (fd >= 0)
 			close(fd);
 		free(path);
+		if (f->samples && f->meta)
+			find_agreement(f, f->samples);
 	}
 	if (!f->samples)
 		set_error(err, err_size, "%s", f->samples_error);
@@ -163,6 +285,12 @@ void folder_free(struct results_folder **f)
 	free((*f)->runner_host);
 	samples_table_free(&(*f)->samples);
 	free((*f)->samples_error);
+	free((*f)->placement_named);
+	free((*f)->meta_placements);
+	for (int as = 0; as < 2; as++) {
+		free((*f)->workload_named[as]);
+		free((*f)->meta_workloads[as]);
+	}
 	free(*f);
 	*f = NULL;
 }

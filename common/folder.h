@@ -64,6 +64,12 @@ struct results_folder {
 	                            * usable CPU (tests set it) */
 	struct samples_table *samples; /* folder_samples' */
 	char *samples_error;
+	/* With samples: whether meta.json names each of the table's placements and workloads (by
+	 * role: [0] role a, [1] role b); NULL where meta.json does not list them (all agree). */
+	bool *placement_named;
+	bool *workload_named[2];
+	char *meta_placements;         /* meta.json's placements, "solo, non-sibling", for messages */
+	char *meta_workloads[2];       /* and its workloads by role (escaped) */
 };
 
 /* Reads DIR/meta.json (present or not, usable or not: said in meta_status) and what follows
@@ -71,8 +77,19 @@ struct results_folder {
 struct results_folder *folder_open(const char *dir);
 
 /* DIR/samples.csv, read the first time it is asked for and kept; NULL with err (the same
- * message every time it is asked) when it cannot be read (samples_table.h). */
+ * message every time it is asked) when it cannot be read (samples_table.h), or when meta.json
+ * is present but damaged (unreadable, not JSON, not an object): meta.json is the authority on
+ * what the folder holds, and without it the rows would be read as another kind. */
 const struct samples_table *folder_samples(struct results_folder *f, char *err, size_t err_size);
+
+/* Why row r of the folder's samples disagrees with meta.json, which is the authority on what
+ * the folder holds: a placement meta.json does not list, or a workload it does not name in the
+ * row's role ("placement 'x' is " FOLDER_NOT_NAMED_BY_META " (solo, sibling)"); a new string, or NULL
+ * when it agrees (or meta.json does not list them). After folder_samples. */
+char *folder_row_disagreement(const struct results_folder *f, const struct samples_record *r);
+/* Every such reason ends "not named by meta.json (...)" (fleet tells these rows from damage). */
+#define FOLDER_NOT_NAMED_BY_META "not named by meta.json"
+
 
 /* The state's name in every report: "complete", "interrupted", "failed", "running", "killed";
  * NULL for FOLDER_UNRECORDED. */

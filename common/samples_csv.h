@@ -72,6 +72,12 @@
  * it). */
 #define SAMPLES_PER_CPU_MAX 2
 #define SAMPLES_UNSPREAD_SHARE 0.1
+/* The utime_s and stime_s columns come from the kernel's accounting, which splits a process's
+ * run time between user and system by the clock ticks (USER_HZ, 100 on Linux) that found it in
+ * each: a user time under one tick is coarse, and a process that ran less than a tick can be
+ * charged 0 s. A trial's work should last SAMPLES_USER_TICKS_WANTED ticks or more. */
+#define SAMPLES_USER_TICK_S 0.01
+#define SAMPLES_USER_TICKS_WANTED 10
 
 /* Writes per_cpu_s's text for n CPUs into buf (at most len bytes; empty for n <= 0). */
 void samples_per_cpu_format(char *buf, size_t len, const int *cpus, const double *seconds,

@@ -123,19 +123,49 @@ static char *mixed_workloads(struct results_folder *f)
 	return NULL;
 }
 
-static char *incomplete_reason(const struct results_folder *f, const char *status)
+/* The trials samples.csv holds: the progress of a folder being written (meta.json's
+ * trials_done is set only when a segment ends), or -1 when it cannot be read. */
+static long trials_on_disk(struct results_folder *f)
+{
+	const struct samples_table *t = folder_samples(f, NULL, 0);
+	if (!t)
+		return -1;
+	struct samples_cursor c = { .table = t };
+	const struct samples_record *rows;
+	size_t n;
+	long trials = 0;
+	while (samples_next_trial(&c, &rows, &n))
+		trials++;
+	samples_cursor_release(&c);
+	return trials;
+}
+
+/* "(72 trials done, from samples.csv)", with what is wrong with meta.json's count if anything. */
+static char *progress_of(struct results_folder *f)
+{
+	json_t *done = json_object_get(f->meta, "trials_done");
+	const char *wrong = json_is_integer(done) && json_integer_value(done) >= 0 ? NULL
+	                           : done ? "damaged" : "missing";
+	long on_disk = trials_on_disk(f);
+	if (on_disk < 0 && wrong)
+		return xasprintf("trials done unknown: meta.json's trials_done is %s and samples.csv "
+		                 "cannot be read", wrong);
+	if (on_disk < 0)
+		return xasprintf("%lld trials done, from meta.json; samples.csv cannot be read",
+		                 (long long)json_integer_value(done));
+	return xasprintf("%ld trials done, from samples.csv%s%s", on_disk,
+	                 wrong ? "; meta.json's trials_done is " : "",
+	                 wrong ? wrong : "");
+}
+
+static char *incomplete_reason(struct results_folder *f, const char *status)
 {
 	const char *kind = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	json_t *done = json_object_get(f->meta, "trials_done");
-	char count[64];
-	if (json_is_integer(done) && json_integer_value(done) >= 0)
-		snprintf(count, sizeof count, "%lld trials done",
-		         (long long)json_integer_value(done));
-	else
-		snprintf(count, sizeof count, "trials done unknown: meta.json's trials_done is %s",
-		         done ? "damaged" : "missing");
-	return xasprintf("incomplete: its %s is %s (%s); continue it with smtbench %s --resume %s",
-	                 kind, status ? status : "of unknown status", count, kind, f->dir);
+	char *count = progress_of(f);
+	char *s = xasprintf("incomplete: its %s is %s (%s); continue it with smtbench %s --resume %s",
+	                    kind, status ? status : "of unknown status", count, kind, f->dir);
+	free(count);
+	return s;
 }
 
 /* What to do about a meta.json fileio_read_all refused, by what it is: the advice follows the
@@ -177,13 +207,21 @@ static char *meta_problem(struct results_folder *f)
 		                 version ? version : "(no version)", SMTBENCH_VERSION);
 	const char *status = folder_meta_string(f, "status");
 	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	if (f->state == FOLDER_RUNNING && f->runner_pid)
-		return xasprintf("being written: its runner (pid %ld on %s) is still running; wait for "
-		                 "it to end", f->runner_pid, f->runner_host);
-	if (f->state == FOLDER_KILLED)
-		return xasprintf("incomplete: its runner (pid %ld on %s) was killed, and meta.json "
-		                 "still says running; continue it with smtbench %s --resume %s",
-		                 f->runner_pid, f->runner_host, command, f->dir);
+	if (f->state == FOLDER_RUNNING && f->runner_pid) {
+		char *count = progress_of(f), *s;
+		s = xasprintf("being written: its runner (pid %ld on %s) is still running (%s); wait "
+		              "for it to end", f->runner_pid, f->runner_host, count);
+		free(count);
+		return s;
+	}
+	if (f->state == FOLDER_KILLED) {
+		char *count = progress_of(f), *s;
+		s = xasprintf("incomplete: its runner (pid %ld on %s) was killed, and meta.json still "
+		              "says running (%s); continue it with smtbench %s --resume %s",
+		              f->runner_pid, f->runner_host, count, command, f->dir);
+		free(count);
+		return s;
+	}
 	if (f->state != FOLDER_COMPLETE)
 		return incomplete_reason(f, status);
 	if (!has_file(f->dir, "samples.csv"))
@@ -271,13 +309,19 @@ static char *analysis_problem(const char *err, const char *dir, const char *comm
 	const char *why = without_dir(err, dir);
 	if (strstr(err, ANALYSIS_DAMAGED))
 		return xasprintf("%s; continue it with smtbench %s --resume, or rerun it", why, command);
-	bool nothing = strstr(err, ANALYSIS_TOO_FEW) || strstr(err, ANALYSIS_ONE_PLACEMENT)
+	bool nothing = strstr(err, ANALYSIS_TOO_FEW) || strstr(err, ANALYSIS_NOT_COMPARED)
+	               || strstr(err, ANALYSIS_ONE_PLACEMENT)
 	               || strstr(err, ANALYSIS_ALL_EXCLUDED);
 	return xasprintf("%s: %s", nothing ? "no comparison" : "cannot be analysed", why);
 }
 
 static char *damaged(size_t lines, char *const *warnings, const char *command)
 {
+	for (size_t i = 0; i < lines; i++)
+		if (strstr(warnings[i], FOLDER_NOT_NAMED_BY_META))
+			return xasprintf("samples.csv holds trials that meta.json does not describe (the "
+			                 "first: %s): edited, or another run's rows added; not pooled (its "
+			                 "report leaves them out)", warnings[i]);
 	return xasprintf("samples.csv is damaged or cut short (%zu line(s) unreadable; the first: "
 	                 "%s); continue it with smtbench %s --resume, or rerun it", lines,
 	                 warnings[0], command);

@@ -122,7 +122,7 @@ static void seed_lines(struct doc *d, const struct analysis_comparison *c)
 /* Which design answered, and for the paired one its classic cross-check on the same blocks. */
 static void design_lines(struct doc *d, const struct analysis_comparison *c)
 {
-	char design[96];
+	char design[160];
 	format_design(design, sizeof design, c);
 	if (c->design != ANALYSIS_DESIGN_PAIRED) {
 		doc_para(d, DOC_ALL, "design", NULL, NULL, "%s", design);
@@ -132,8 +132,10 @@ static void design_lines(struct doc *d, const struct analysis_comparison *c)
 	double res = half_width(c->paired_t_ratio_ci);
 	doc_para(d, DOC_ALL, "design", NULL, NULL, "%s: d = log A - log B in each block where both "
 	         "have a usable trial, so drift shared by a block cancels; A / B = exp(delta)%s",
-	         design, c->blocks_dropped ? "; dropped: a block where one side failed, was "
-	         "excluded, is missing or measured 0 s" : "");
+	         design, c->blocks_zero ? "; dropped: a block where one side failed, was excluded, "
+	         "is missing or measured 0 s (below the clock's resolution)"
+	         : c->blocks_dropped ? "; dropped: a block where one side failed, was excluded or is "
+	         "missing" : "");
 	doc_para(d, DOC_ALL, "per-block log ratio", NULL, NULL, "mean %.4g, sd %.4g; t interval of "
 	         "A / B on the same blocks [%s, %s]", c->log_ratio_mean, c->log_ratio_sd,
 	         format_num(&ns, c->paired_t_ratio_ci[0], res),

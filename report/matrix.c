@@ -246,6 +246,22 @@ static void matrix_warnings(const struct matrix_model *mm, char ***list, size_t 
 			100 * ANALYSIS_CONTAMINATED_SHARE, mm->exclude_contaminated
 			? "; left out of every cell (--exclude-contaminated)"
 			: "; `smtbench report --exclude-contaminated` leaves them out"));
+	size_t times = 0, zero = 0, below_tick = 0;
+	for (size_t i = 0; i < m->ncells; i++)
+		for (size_t k = 0; k < m->cells[i].group.n; k++) {
+			double v = m->cells[i].group.values_s[k];
+			times++;
+			zero += !(v > 0);
+			below_tick += v > 0 && v < ANALYSIS_USER_TICK_S;
+		}
+	if (zero || below_tick)
+		strings_push(list, count, xasprintf(
+			"times below the clock's resolution: of the %zu victim times, %zu are 0 s (a cell "
+			"leaves them out, and is not compared when more than %g%% of its or its baseline's "
+			"are 0) and %zu more are under one clock tick (%g s): user time is counted in "
+			"clock ticks, so times this short are coarse; give each trial more work (%g s or "
+			"more)", times, zero, ANALYSIS_ZERO_SHARE_MAX * 100, below_tick,
+			ANALYSIS_USER_TICK_S, SAMPLES_USER_TICKS_WANTED * ANALYSIS_USER_TICK_S));
 	if (m->failed_trials)
 		strings_push(list, count, xasprintf("%zu measured trial(s) failed (a process not ok): "
 		                                    "counted, never samples", m->failed_trials));
@@ -376,7 +392,7 @@ static void cells_table(struct doc *d, const struct analysis_matrix *m)
 			continue;
 		struct format_ring ns = { .next = 0 };
 		bool known = settled(c->compared, k);
-		char n[24], p[24], design[96];
+		char n[24], p[24], design[160];
 		snprintf(n, sizeof n, "%zu", c->group.n);
 		snprintf(p, sizeof p, "%.2f", k->p_a_gt_b);
 		char *victim = code(m->kernels[c->victim]), *aggressor = code(m->kernels[c->aggressor]);

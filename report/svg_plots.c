@@ -19,6 +19,29 @@
 
 enum { WIDTH = 780, LEFT = 90, RIGHT = 30 };
 
+/* A panel draws at most PLOT_POINTS_MAX markers, so that the report's size and time stay
+ * bounded at any number of samples: past it the run-order panel is drawn from a summary (the
+ * range and mean of the samples in each of PLOT_BINS bins of run order), the other panels from
+ * every k-th sample, and at most PLOT_RINGS_MAX outliers are ringed (every k-th); each panel so
+ * drawn says so. The box, the means and the axes are always of every sample. */
+enum { PLOT_POINTS_MAX = 2000, PLOT_BINS = 400, PLOT_RINGS_MAX = 200 };
+/* A run-order panel's header above its plot: the title, and a summary's note under it. */
+enum { RUN_HEADER = 24, RUN_NOTE_HEADER = 40 };
+
+/* Every how many of n items one is drawn so that at most max are. */
+static size_t thinning(size_t n, size_t max)
+{
+	return n <= max ? 1 : (n + max - 1) / max;
+}
+
+/* "every 500th": the ordinal of k. */
+static const char *ordinal_suffix(size_t k)
+{
+	if (k % 100 >= 11 && k % 100 <= 13)
+		return "th";
+	return k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+}
+
 /* ---- posterior.svg ------------------------------------------------------------------------ */
 
 struct curve {
@@ -496,24 +519,96 @@ static void x_grid(FILE *out, const struct svg_axis *x, double top, double botto
 	}
 }
 
+/* How a placement's run-order panel is drawn: every point, or (past PLOT_POINTS_MAX analysed
+ * samples) a summary by bins; and how many of its outliers are ringed. */
+struct run_order_drawing {
+	bool binned;
+	size_t outliers, ring_every;
+	size_t warmups, warmup_every;
+};
+
+static struct run_order_drawing run_order_drawing_of(const struct analysis_dataset *d, int group)
+{
+	struct run_order_drawing w = { .binned = d->groups[group].n > PLOT_POINTS_MAX };
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		if (pt->group == group) {
+			w.outliers += pt->outlier;
+			w.warmups += pt->warmup;
+		}
+	}
+	w.ring_every = w.binned ? thinning(w.outliers, PLOT_RINGS_MAX) : 1;
+	w.warmup_every = w.binned ? thinning(w.warmups, PLOT_POINTS_MAX) : 1;
+	return w;
+}
+
+/* One bin of run order: its analysed samples' range and sum. */
+struct run_order_bin {
+	double lo, hi, sum;
+	size_t n;
+};
+
+/* The summary of a placement's many analysed samples: for each bin of run order (PLOT_BINS
+ * across the x axis) with samples, a line over their range and a marker at their mean. */
+static void run_order_bins(FILE *out, const struct analysis_dataset *d, int group,
+                           const struct svg_axis *x, const struct svg_axis *y, double r)
+{
+	int style = svg_placement_style(d->groups[group].name);
+	const char *color = svg_color(style);
+	struct run_order_bin *bins = xcalloc(PLOT_BINS, sizeof *bins);
+	double span = x->p1 - x->p0;
+	for (size_t i = 0; i < d->point_count; i++) {
+		const struct analysis_point *pt = &d->points[i];
+		if (pt->group != group || pt->warmup)
+			continue;
+		double at = (svg_map(x, (double)pt->trial) - x->p0) / span * PLOT_BINS;
+		size_t b = at <= 0 ? 0 : at >= PLOT_BINS - 1 ? PLOT_BINS - 1 : (size_t)at;
+		struct run_order_bin *bin = &bins[b];
+		bin->lo = bin->n ? fmin(bin->lo, pt->value_s) : pt->value_s;
+		bin->hi = bin->n ? fmax(bin->hi, pt->value_s) : pt->value_s;
+		bin->sum += pt->value_s;
+		bin->n++;
+	}
+	for (size_t b = 0; b < PLOT_BINS; b++) {
+		if (!bins[b].n)
+			continue;
+		double px = x->p0 + span * ((double)b + 0.5) / PLOT_BINS;
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-opacity=\"0.5\"/>\n", px, svg_map(y, bins[b].lo), px,
+		        svg_map(y, bins[b].hi), color);
+		svg_marker(out, style, px, svg_map(y, bins[b].sum / (double)bins[b].n), r, color, true);
+	}
+	free(bins);
+}
+
 /* A placement's trials in run order: warm-ups grey and hollow, outliers ringed, a far-off
- * warm-up pinned inside the edge with its value. */
+ * warm-up pinned inside the edge with its value; past PLOT_POINTS_MAX analysed samples, their
+ * summary by bins instead of a marker each (w says how). */
 static void run_order_markers(FILE *out, const struct analysis_dataset *d, int group,
-                              const struct svg_axis *x, const struct svg_axis *y, double r)
+                              const struct svg_axis *x, const struct svg_axis *y, double r,
+                              const struct run_order_drawing *w)
 {
 	int style = svg_placement_style(d->groups[group].name);
 	const char *color = svg_color(style);
 	double lo = y->lo, hi = y->hi, plot_top = y->p1, plot_bottom = y->p0;
+	if (w->binned)
+		run_order_bins(out, d, group, x, y, r);
+	size_t outliers = 0, warmups = 0;
 	for (size_t i = 0; i < d->point_count; i++) {
 		const struct analysis_point *pt = &d->points[i];
 		if (pt->group != group)
+			continue;
+		bool ringed = pt->outlier && outliers++ % w->ring_every == 0;
+		bool drawn = pt->warmup ? warmups++ % w->warmup_every == 0 : !w->binned;
+		if (!drawn && !ringed)
 			continue;
 		double px = svg_map(x, (double)pt->trial), v = pt->value_s;
 		/* Off the scale (only a far-off warm-up can be): pinned inside the edge, labelled. */
 		bool above = v > hi, below = v < lo;
 		double py = above ? plot_top + r + 3 : below ? plot_bottom - r - 3 : svg_map(y, v);
-		svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
-		if (above || below) {
+		if (drawn)
+			svg_marker(out, style, px, py, r, pt->warmup ? "#888" : color, !pt->warmup);
+		if (drawn && (above || below)) {
 			char value[48], note[80];
 			snprintf(note, sizeof note, "%s %s s", above ? "↑" : "↓",
 			         format_number(value, sizeof value, v, fabs(v) * 0.01));
@@ -521,7 +616,7 @@ static void run_order_markers(FILE *out, const struct analysis_dataset *d, int g
 			svg_text(out, px + (right_half ? -r - 4 : r + 4), py + 4,
 			         right_half ? "end" : "start", 11, NULL, note);
 		}
-		if (pt->outlier)
+		if (ringed)
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" "
 			        "stroke=\"#000\" stroke-width=\"1.6\"/>\n", px, py, r * 2.2);
 	}
@@ -529,9 +624,9 @@ static void run_order_markers(FILE *out, const struct analysis_dataset *d, int g
 
 /* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
  * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
-static void run_order_panel(FILE *out, const struct run_model *m, int group,
-                            const struct svg_axis *x, double top, double plot_h, double r,
-                            double *need)
+static double run_order_panel(FILE *out, const struct run_model *m, int group,
+                              const struct svg_axis *x, double top, double plot_h, double r,
+                              double *need)
 {
 	const struct analysis_dataset *d = m->data;
 	const struct analysis_group *grp = &d->groups[group];
@@ -541,17 +636,18 @@ static void run_order_panel(FILE *out, const struct run_model *m, int group,
 	const char *color = svg_color(style);
 	double lo, hi;
 	run_order_range(d, group, &lo, &hi);
-	double plot_top = top + 24, plot_bottom = plot_top + plot_h;
+	struct run_order_drawing w = run_order_drawing_of(d, group);
+	/* A summary's note gets a line of its own under the title. */
+	double header = w.binned ? RUN_NOTE_HEADER : RUN_HEADER;
+	double plot_top = top + header, plot_bottom = plot_top + plot_h;
 	struct svg_axis y = { lo, hi, plot_bottom, plot_top };
-	size_t warmups = 0;
-	for (size_t i = 0; i < d->point_count; i++)
-		warmups += d->points[i].group == group && d->points[i].warmup;
+	size_t warmups = w.warmups;
 
 	fputs("<g class=\"panel\" data-placement=\"", out);
 	report_xml_escape(out, grp->name);
 	fputs("\">\n", out);
 	/* Title: the placement's marker, its name, n, and its mean. */
-	char title[300], mean[48] = "";
+	char title[600], mean[48] = "";
 	if (grp->n && pl && isfinite(pl->mean_s)) {
 		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (hi - lo) / 20;
 		format_number(mean, sizeof mean, pl->mean_s, res);
@@ -564,6 +660,17 @@ static void run_order_panel(FILE *out, const struct run_model *m, int group,
 	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, color, true);
 	svg_text(out, RUN_LEFT + 18, top + 16, "start", 13, "bold", title);
 	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(title, 13, true));
+	if (header == RUN_NOTE_HEADER) {
+		char note[300], rings[120] = "";
+		if (w.ring_every > 1)
+			snprintf(rings, sizeof rings, "; every %zu%s of its %zu outliers ringed",
+			         w.ring_every, ordinal_suffix(w.ring_every), w.outliers);
+		/* outliers are thinned only in a summary */
+		snprintf(note, sizeof note, "A summary: each bin of run order shows its samples' "
+		         "range (line) and mean (marker)%s", rings);
+		svg_text(out, RUN_LEFT + 18, top + 32, "start", 11, NULL, note);
+		*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(note, 11, false));
+	}
 
 	x_grid(out, x, plot_top, plot_bottom);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
@@ -574,12 +681,13 @@ static void run_order_panel(FILE *out, const struct run_model *m, int group,
 		        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, py, WIDTH - RIGHT,
 		        py, color);
 	}
-	run_order_markers(out, d, group, x, &y, r);
+	run_order_markers(out, d, group, x, &y, r, &w);
 	char ytitle[80];
 	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", run_metric_label(m),
 	         run_unit_label(m));
 	svg_y_axis(out, &y, RUN_LEFT, ytitle, true);
 	fputs("</g>\n", out);
+	return header;
 }
 
 /* The headline comparison's per-block ratio, when the paired design answered it: drift that
@@ -602,10 +710,10 @@ static struct analysis_block_ratio *block_ratio_points(const struct run_model *m
 	return points;
 }
 
-static void block_ratio_panel(FILE *out, const struct run_model *m,
-                              const struct analysis_block_ratio *points, long n,
-                              const struct svg_axis *x, double top, double plot_h, double r,
-                              double *need)
+static double block_ratio_panel(FILE *out, const struct run_model *m,
+                                const struct analysis_block_ratio *points, long n,
+                                const struct svg_axis *x, double top, double plot_h, double r,
+                                double *need)
 {
 	const struct analysis_comparison *c = m->headline;
 	double lo = fmin(c->ratio_ci[0], 1.0), hi = fmax(c->ratio_ci[1], 1.0);
@@ -614,7 +722,9 @@ static void block_ratio_panel(FILE *out, const struct run_model *m,
 		hi = fmax(hi, points[i].ratio);
 	}
 	double pad = (hi - lo) * 0.08 + 1e-9;
-	double plot_top = top + 24, plot_bottom = plot_top + plot_h;
+	size_t every = thinning((size_t)n, PLOT_POINTS_MAX);
+	double header = every > 1 ? RUN_NOTE_HEADER : RUN_HEADER;
+	double plot_top = top + header, plot_bottom = plot_top + plot_h;
 	struct svg_axis y = { lo - pad, hi + pad, plot_bottom, plot_top };
 	char title[300];
 	snprintf(title, sizeof title, "%s / %s per block (%zu paired): band, its 95%% interval; "
@@ -622,6 +732,12 @@ static void block_ratio_panel(FILE *out, const struct run_model *m,
 	fputs("<g class=\"panel\" data-panel=\"block-ratio\">\n", out);
 	svg_text(out, RUN_LEFT, top + 16, "start", 13, "bold", title);
 	*need = fmax(*need, RUN_LEFT + svg_text_width(title, 13, true));
+	if (every > 1) {
+		char note[80];
+		snprintf(note, sizeof note, "Every %zu%s block drawn", every, ordinal_suffix(every));
+		svg_text(out, RUN_LEFT, top + 32, "start", 11, NULL, note);
+		*need = fmax(*need, RUN_LEFT + svg_text_width(note, 11, false));
+	}
 	x_grid(out, x, plot_top, plot_bottom);
 	double band_top = svg_map(&y, c->ratio_ci[1]), band_bottom = svg_map(&y, c->ratio_ci[0]);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#1f77b4\" "
@@ -635,11 +751,12 @@ static void block_ratio_panel(FILE *out, const struct run_model *m,
 	        WIDTH - RIGHT, mean_y);
 	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\"/>\n",
 	        RUN_LEFT, one_y, WIDTH - RIGHT, one_y);
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i += (long)every)
 		svg_marker(out, 0, svg_map(x, (double)points[i].trial), svg_map(&y, points[i].ratio), r,
 		           "#1f77b4", true);
 	svg_y_axis(out, &y, RUN_LEFT, "ratio A / B\nper block", true);
 	fputs("</g>\n", out);
+	return header;
 }
 
 /* The run-order plot's x axis: every sample's run-order index, padded. */
@@ -705,14 +822,12 @@ static char *run_order_body(const struct run_model *m, const char *title, double
 		double lo, hi;
 		if (!run_order_range(d, (int)g, &lo, &hi))
 			continue;
-		run_order_panel(out, m, (int)g, &x, top, plot_h, d->point_count > 400 ? 2.5 : 4,
-		                width);
-		top += 24 + plot_h + RUN_PANEL_GAP;
+		top += run_order_panel(out, m, (int)g, &x, top, plot_h,
+		                       d->point_count > 400 ? 2.5 : 4, width) + plot_h + RUN_PANEL_GAP;
 	}
 	if (blocks) {
-		block_ratio_panel(out, m, blocks, block_count, &x, top, plot_h,
-		                  block_count > 200 ? 2.5 : 4, width);
-		top += 24 + plot_h + RUN_PANEL_GAP;
+		top += block_ratio_panel(out, m, blocks, block_count, &x, top, plot_h,
+		                         block_count > 200 ? 2.5 : 4, width) + plot_h + RUN_PANEL_GAP;
 		free(blocks);
 	}
 	double axis_y = panels ? top - RUN_PANEL_GAP : top + 24;
@@ -732,13 +847,17 @@ char *plot_run_order(const struct run_model *m)
 	char *body = run_order_body(m, title, &height, &width), *buf = NULL;
 	size_t len = 0;
 	FILE *out = xmemstream(&buf, &len);
+	char *description = xasprintf(
+		"Each marker is one sample, placed by its run-order index; one panel per placement, "
+		"each with its own y scale, all sharing the x axis; placements differ by colour and "
+		"shape; warm-ups are grey and hollow; outliers are ringed; the dashed line is the "
+		"placement's mean. When the headline comparison is paired by block, a last panel shows "
+		"its ratio in each block, where drift shared by a block cancels. A panel of more than "
+		"%d samples is drawn from a summary (the range and mean of each bin of run order, some "
+		"outliers ringed) and says so in its title.", PLOT_POINTS_MAX);
 	/* As wide as its panel titles need (estimated on the wide side): nothing cut off. */
-	svg_begin(out, (int)ceil(width + 8), (int)ceil(height), title,
-	          "Each marker is one sample, placed by its run-order index; one panel per "
-	          "placement, each with its own y scale, all sharing the x axis; placements differ "
-	          "by colour and shape; warm-ups are grey and hollow; outliers are ringed; the dashed "
-	          "line is the placement's mean. When the headline comparison is paired by block, a "
-	          "last panel shows its ratio in each block, where drift shared by a block cancels.");
+	svg_begin(out, (int)ceil(width + 8), (int)ceil(height), title, description);
+	free(description);
 	fputs(body, out);
 	free(body);
 	svg_end(out);
@@ -820,7 +939,8 @@ static void draw_samples(FILE *out, const struct analysis_dataset *d, size_t g,
 	for (size_t i = 0; i < d->point_count && k < grp->n; i++)
 		if (d->points[i].group == (int)g && !d->points[i].warmup)
 			ringed[k++] = d->points[i].outlier;
-	for (size_t i = 0; i < grp->n; i++) {
+	/* Past PLOT_POINTS_MAX, every k-th sample (the column says so): the box is of them all. */
+	for (size_t i = 0; i < grp->n; i += thinning(grp->n, PLOT_POINTS_MAX)) {
 		double jitter = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
 		double px = cx + jitter * half * 0.8, py = svg_map(y, grp->values_s[i]);
 		svg_marker(out, style, px, py, 4, svg_color(style), false);
@@ -854,8 +974,13 @@ static void samples_column(FILE *out, const struct analysis_dataset *d, size_t g
 	double name_w = 8.2 * (double)strlen(grp->name);
 	svg_marker(out, style, cx - name_w / 2 - 14, bottom + 16, 5, svg_color(style), false);
 	svg_text(out, cx, bottom + 20, "middle", 13, "bold", grp->name);
-	char n_text[48];
-	snprintf(n_text, sizeof n_text, "n = %zu", grp->n);
+	char n_text[96];
+	size_t every = thinning(grp->n, PLOT_POINTS_MAX);
+	if (every > 1)
+		snprintf(n_text, sizeof n_text, "n = %zu (every %zu%s drawn)", grp->n, every,
+		         ordinal_suffix(every));
+	else
+		snprintf(n_text, sizeof n_text, "n = %zu", grp->n);
 	svg_text(out, cx, bottom + 36, "middle", 12, NULL, n_text);
 	svg_y_axis(out, &y, axis_x, "", true);
 	fputs("</g>\n", out);
@@ -875,11 +1000,15 @@ char *plot_samples(const struct run_model *m)
 	char title[200];
 	snprintf(title, sizeof title, "Analysed samples per placement: %s per %s",
 	         run_metric_label(m), unit);
-	svg_begin(out, WIDTH, HEIGHT, title,
-	          "One column per placement, each on its own y scale so that its spread shows; each "
-	          "marker is one analysed sample (warm-ups excluded), spread sideways so they do not "
-	          "hide each other; the box spans the quartiles, the thick line is the median, "
-	          "whiskers reach the farthest sample within 1.5 box lengths; outliers are ringed.");
+	char *description = xasprintf(
+		"One column per placement, each on its own y scale so that its spread shows; each "
+		"marker is one analysed sample (warm-ups excluded), spread sideways so they do not "
+		"hide each other; the box spans the quartiles, the thick line is the median, whiskers "
+		"reach the farthest sample within 1.5 box lengths; outliers are ringed. A column of "
+		"more than %d samples draws every k-th of them (its label says which); its box is of "
+		"them all.", PLOT_POINTS_MAX);
+	svg_begin(out, WIDTH, HEIGHT, title, description);
+	free(description);
 	svg_text(out, WIDTH / 2.0, 24, "middle", 16, "bold", title);
 	svg_text(out, WIDTH / 2.0, 44, "middle", 12, NULL,
 	         "box: quartiles, thick line: median, whiskers: within 1.5 IQR, markers: samples, "

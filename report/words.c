@@ -163,6 +163,10 @@ const char *format_design(char *buf, size_t size, const struct analysis_comparis
 {
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		snprintf(buf, size, "unpaired (independent groups)");
+	else if (c->blocks_zero)
+		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped, %zu of them for a time "
+		         "of 0 s)", c->blocks_paired, c->blocks_paired == 1 ? "" : "s",
+		         c->blocks_dropped, c->blocks_zero);
 	else if (c->blocks_dropped)
 		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped)", c->blocks_paired,
 		         c->blocks_paired == 1 ? "" : "s", c->blocks_dropped);
@@ -355,10 +359,33 @@ static char *conditions_clause(const struct analysis_comparison *c, const struct
 	return xmemstream_close(out, &text);
 }
 
+/* The comparison's times of 0 s, left out, as a clause ("; 3 of 40 times of sibling were 0 s
+ * ..."), or "" (a new string either way). */
+static char *zero_clause(const struct analysis_comparison *c)
+{
+	if (!c->zero_a && !c->zero_b)
+		return xstrdup("");
+	char a[160] = "", b[160] = "";
+	if (c->zero_a)
+		snprintf(a, sizeof a, "%zu of %zu times of %s", c->zero_a, c->a.n + c->zero_a,
+		         c->a.name);
+	if (c->zero_b)
+		snprintf(b, sizeof b, "%s%zu of %zu times of %s", c->zero_a ? " and " : "", c->zero_b,
+		         c->b.n + c->zero_b, c->b.name);
+	return xasprintf("; %s%s measured 0 s, below the clock's resolution (user time is counted "
+	                 "in clock ticks), and %s left out", a, b,
+	                 c->zero_a + c->zero_b == 1 ? "is" : "are");
+}
+
 char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
                        const struct verdict_words *w)
 {
 	char *s;
+	char *zeros = zero_clause(c);
+	struct verdict_words qualified = *w;
+	char *note = xasprintf("%s%s", zeros, w->note);
+	qualified.note = note;
+	w = &qualified;
 	if (!analysis_comparison_settled(c)) {
 		s = unsettled_sentence(c, w);
 	} else {
@@ -371,7 +398,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		char *effect = ratio ? ratio_effect(c, w, decided, slower)
 		                     : difference_effect(c, w, decided, slower);
 		char *p = probability_clause(c, rope_pct);
-		char design[96];
+		char design[160];
 		format_design(design, sizeof design, c);
 		const char *tail = c->verdict == ANALYSIS_VERDICT_UNDECIDED ? " — not enough data to say"
 		                   : c->verdict == ANALYSIS_VERDICT_SAME ? " — practically the same" : "";
@@ -389,6 +416,8 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 	free(conditions);
 	if (w->capitalise && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
+	free(zeros);
+	free(note);
 	return s;
 }
 
@@ -489,9 +518,29 @@ static char *wall_above_cpu_of(const struct analysis_group_diagnostics *d, const
 	                 d->wall_above_cpu_trials, d->wall_known, d->name);
 }
 
+/* Times of 0 s, and user times under one clock tick: what the clock cannot resolve. */
+static char *short_times_of(const struct analysis_group_diagnostics *d, const char *unit)
+{
+	if (!d->zero_samples && !d->below_tick_samples)
+		return NULL;
+	char zero[200] = "", below[240] = "";
+	if (d->zero_samples)
+		snprintf(zero, sizeof zero, "%zu %s 0 s (a comparison leaves them out, and refuses "
+		         "when more than %g%% of a side's are 0)", d->zero_samples,
+		         d->zero_samples == 1 ? "is" : "are", ANALYSIS_ZERO_SHARE_MAX * 100);
+	if (d->below_tick_samples)
+		snprintf(below, sizeof below, "%s%zu %s above 0 but under one clock tick (%g s): user "
+		         "time is counted in clock ticks, so times this short are coarse",
+		         d->zero_samples ? "; " : "", d->below_tick_samples,
+		         d->below_tick_samples == 1 ? "is" : "are", ANALYSIS_USER_TICK_S);
+	return xasprintf("times below the clock's resolution in %s: of its %zu %ss, %s%s; give each "
+	                 "%s more work (%g s or more)", d->name, d->n, unit, zero, below, unit,
+	                 SAMPLES_USER_TICKS_WANTED * ANALYSIS_USER_TICK_S);
+}
+
 /* Each problem a group can have, in the order shown. A new one is one line more here. */
 static char *(*const problems[])(const struct analysis_group_diagnostics *, const char *) = {
-	drift_of, outliers_of, poor_overlap_of, wall_above_cpu_of,
+	short_times_of, drift_of, outliers_of, poor_overlap_of, wall_above_cpu_of,
 };
 
 void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/fileio.h"
+#include "common/samples_csv.h"
 #include "common/text.h"
 #include "runner/matrix.h"
 #include "runner/meta.h"
@@ -45,6 +46,7 @@ struct running_means {
 	struct precision_tracker precision;
 	double every_sum;
 	long every_n;
+	long zero_n;       /* of every_n, trials whose user time was 0 s (below the clock's tick) */
 };
 
 static void format_hms(double seconds, char *out, size_t len)
@@ -120,6 +122,7 @@ static void count_trial(struct running_means *m, long block, enum placement p, b
 		return;
 	m->every_sum += utime_a_s;
 	m->every_n++;
+	m->zero_n += !(utime_a_s > 0);
 	if (warmup)
 		return;
 	m->sum[p] += utime_a_s;
@@ -687,6 +690,24 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	free(st->log_path);
 }
 
+/* After the warm-up: a command whose user time per copy is under what the clock resolves
+ * well (SAMPLES_USER_TICKS_WANTED ticks) is said, with the length measured and how many of
+ * its trials measured 0 s, which the analysis leaves out. */
+static void warn_below_resolution(const struct run_state *st, const struct experiment *e)
+{
+	double mean = st->means.every_sum / (double)st->means.every_n;
+	double floor_s = SAMPLES_USER_TICKS_WANTED * SAMPLES_USER_TICK_S;
+	if (e->one_process || !(mean < floor_s))
+		return;
+	text_warnx("%s's trials are too short for the clock: %.3g s of user time per copy, under "
+	           "the %g s (%d clock ticks of %g s) that user time, counted in clock ticks, "
+	           "resolves well; %ld of %ld trial(s) so far measured 0 s, which the analysis leaves "
+	           "out (and refuses a comparison where more than half are 0): give the command "
+	           "more work, e.g. a loop (sh -c 'for i in $(seq 100); do CMD; done')", e->a.name,
+	           mean, floor_s, SAMPLES_USER_TICKS_WANTED, SAMPLES_USER_TICK_S,
+	           st->means.zero_n, st->means.every_n);
+}
+
 /* A command cannot be calibrated: its length is shown once, after the warm-up (or after the
  * first block without one), from every ok trial so far. */
 static void show_command_length(const struct run_state *st, long t)
@@ -702,6 +723,17 @@ static void show_command_length(const struct run_state *st, long t)
 	           st->means.every_sum / (double)st->means.every_n,
 	           e->one_process ? "wall time per trial" : "user time per copy",
 	           st->warmup_trials > 0 ? "warm-up" : "first block");
+	/* The plan could not say how long the run takes: at this pace, now it can. */
+	long total = plan_total_trials(&e->plan), done = t + 1 - st->first_trial;
+	if (total > t + 1 && done > 0) {
+		double per_trial = (trial_now_s() - st->run_start_s) / (double)done;
+		char left[32];
+		format_hms(per_trial * (double)(total - t - 1), left, sizeof left);
+		text_warnx("expected duration: at %.3g s of wall time per trial so far, the %ld trials "
+		           "left take about %s (h:mm:ss)%s", per_trial, total - t - 1, left,
+		           e->precision_pct > 0 ? " at most" : "");
+	}
+	warn_below_resolution(st, e);
 }
 
 /* After a whole measured block: whether the precision target is met. */
@@ -735,6 +767,14 @@ enum run_outcome experiment_run(struct experiment *e, struct store *s, long firs
                                 const struct stored_trial *previous, long nprevious)
 {
 	struct run_state st = { .e = e, .s = s };
+	/* A runner killed by SIGKILL could not end its last trial's daemons: they carry the
+	 * folder's mark (trial.h), so the runner that continues the folder ends them first. */
+	int orphans = trial_kill_marked(store_dir(s));
+	if (orphans)
+		text_warnx("killed %d process(es) left by an earlier runner of %s that was killed "
+		           "(SIGKILL) during a trial: its workloads' daemons, which only a live runner "
+		           "can end", orphans, store_dir(s));
+	trial_mark_workloads(store_dir(s));
 	run_state_init(&st, first_trial, previous, nprevious);
 	long t = first_trial;
 	if (precision_done(&st, t - 1)) /* a resumed run that had reached it already */

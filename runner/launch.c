@@ -3,6 +3,7 @@
  */
 #include "runner/launch.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,88 @@ void launch_print_calibration(const char *role, const char *kernel, const struct
 	printf("  %s%s: %lu iterations, calibrated for %g s alone on CPU %d (%.4g ns/iteration, "
 	       "%.3g s start-up; calibration took %.2f s)\n", role, kernel, c->iters,
 	       c->trial_time_s, c->pu, c->ns_per_iter, c->startup_s, c->calibration_s);
+}
+
+/* Seconds as the plan says them: "45 s", "12 min 30 s", "5 h 0 min". */
+static void format_duration(double s, char *out, size_t size)
+{
+	long t = (long)(s + 0.5);
+	if (t < 60)
+		snprintf(out, size, "%ld s", t < 1 ? 1 : t);
+	else if (t < 3600)
+		snprintf(out, size, "%ld min %ld s", t / 60, t % 60);
+	else
+		snprintf(out, size, "%ld h %ld min", t / 3600, t % 3600 / 60);
+}
+
+/* A calibrated trial's CPU seconds per copy of workload i of a matrix (a, b: the cell's), or
+ * of the run's measured (i = 0) and beside (i = 1) kernel; NAN when not calibrated. */
+static double calibrated_s(const struct experiment *e, int i)
+{
+	const struct calibration *c = e->nworkloads > 0 ? &e->cal_workloads[i]
+	                              : i == 0 ? &e->cal_a : &e->cal_b;
+	return c->iters ? c->trial_time_s : NAN;
+}
+
+/* One block's expected wall seconds from the calibration: each trial takes its longest copy's
+ * calibrated time, twice that where the copies take turns on one PU; NAN when a workload is not
+ * calibrated (a command, or --iters). */
+static double block_seconds(const struct experiment *e)
+{
+	double sum = 0;
+	int n = plan_block_size(&e->plan);
+	for (int k = 0; k < n; k++) {
+		enum placement p;
+		double t;
+		if (e->plan.ncells > 0) {
+			const struct plan_cell *c = &e->plan.cells[k];
+			p = c->placement;
+			t = calibrated_s(e, c->a);
+			if (c->b >= 0)
+				t = fmax(t, calibrated_s(e, c->b));
+		} else {
+			p = e->plan.placements[k];
+			t = calibrated_s(e, 0);
+			if (e->beside_kernel && p != PLACEMENT_SOLO)
+				t = fmax(t, calibrated_s(e, 1));
+			else if ((e->b.argv || e->beside_kernel) && p != PLACEMENT_SOLO)
+				t = NAN; /* a command beside: its length is its own */
+		}
+		if (isnan(t))
+			return NAN;
+		bool shared = placement_table[p].time_shared && !e->one_process;
+		sum += shared ? 2 * t : t;
+	}
+	return sum;
+}
+
+void launch_print_duration(const struct experiment *e)
+{
+	long total = plan_total_trials(&e->plan);
+	int per_block = plan_block_size(&e->plan);
+	double block_s = block_seconds(e);
+	if (isnan(block_s)) {
+		printf("  expected duration: not known before the warm-up (%s not calibrated; the "
+		       "length of a trial is shown after it)\n",
+		       e->kernel || e->nworkloads > 0 ? "--iters is" : "a command is");
+		return;
+	}
+	double trial_s = block_s / per_block;
+	char when[64];
+	if (total < 0 && e->trials > 0) /* --precision with a budget of blocks */
+		total = (e->plan.warmup_blocks + e->trials) * per_block;
+	if (total >= 0) {
+		bool at_most = e->precision_pct > 0;
+		format_duration((double)total * trial_s, when, sizeof when);
+		printf("  expected duration: %s%ld trials of ~%.2g s: %s%s (from the calibration)\n",
+		       at_most ? "at most " : "", total, trial_s, at_most ? "up to " : "about ", when);
+		return;
+	}
+	format_duration(e->duration_s + (double)e->plan.warmup_blocks * block_s, when, sizeof when);
+	printf("  expected duration: whole blocks of %d trials of ~%.2g s for %.0f s, after %ld "
+	       "warm-up block%s: about %s, as the last block ends (from the calibration)\n",
+	       per_block, trial_s, e->duration_s, e->plan.warmup_blocks,
+	       e->plan.warmup_blocks == 1 ? "" : "s", when);
 }
 
 void launch_warn_about_machine(const struct experiment *e, const struct topo_info *info)

@@ -51,6 +51,10 @@ struct store *launch_create_folder(struct experiment *e, const struct topo *topo
 
 /* With --precision, the comparison the run follows and the target, as run's plan states them. */
 void launch_print_precision(const struct experiment *e);
+/* The plan's line of expected duration, from the calibration: "at most 72000 trials of
+ * ~0.25 s: up to 5 h 0 min"; for a workload not calibrated (a command, --iters), that it is
+ * known only after the warm-up. */
+void launch_print_duration(const struct experiment *e);
 
 /* The trial time limit and the stop signals the run ignores, as the plan states them. */
 void launch_print_protections(const struct experiment *e);

@@ -1097,3 +1097,76 @@ enum trial_outcome trial_run(const struct trial_spec *given, struct trial_result
 	errno = saved_errno;
 	return outcome;
 }
+
+/* ---- what survives a SIGKILL of the runner -------------------------------------------------- */
+
+/* The variable every workload inherits: its value names the folder the trial belongs to. */
+#define TRIAL_MARK_NAME "SMTBENCH_FOLDER"
+
+/* "SMTBENCH_FOLDER=/abs/dir" for dir (a new string), or NULL when dir cannot be resolved. */
+static char *mark_of(const char *dir)
+{
+	char *abs = realpath(dir, NULL);
+	if (!abs)
+		return NULL;
+	char *mark = xasprintf(TRIAL_MARK_NAME "=%s", abs);
+	free(abs);
+	return mark;
+}
+
+void trial_mark_workloads(const char *dir)
+{
+	char *mark = mark_of(dir);
+	if (mark)
+		setenv(TRIAL_MARK_NAME, mark + strlen(TRIAL_MARK_NAME "="), 1);
+	free(mark);
+}
+
+/* Whether /proc/PID/environ holds the entry mark (len bytes with its NUL). */
+static bool environ_holds(const char *pid, const char *mark, size_t len)
+{
+	char path[300];
+	snprintf(path, sizeof path, "/proc/%s/environ", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	/* The environment is read whole (a process's own, at most ARG_MAX-ish): entries are
+	 * NUL-separated, so the mark matches only as a whole entry. */
+	size_t cap = 1 << 16, used = 0;
+	char *buf = xmalloc(cap + 1);
+	ssize_t got;
+	while ((got = read(fd, buf + used, cap - used)) > 0) {
+		used += (size_t)got;
+		if (used == cap)
+			buf = xrealloc(buf, (cap *= 2) + 1);
+	}
+	close(fd);
+	bool found = false;
+	for (size_t at = 0; at < used && !found;) {
+		size_t n = strnlen(buf + at, used - at);
+		found = n + 1 == len && !memcmp(buf + at, mark, n);
+		at += n + 1;
+	}
+	free(buf);
+	return found;
+}
+
+int trial_kill_marked(const char *dir)
+{
+	char *mark = mark_of(dir);
+	DIR *proc = mark ? opendir("/proc") : NULL;
+	int killed = 0;
+	struct dirent *de;
+	while (proc && (de = readdir(proc)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 1 || pid == (long)getpid())
+			continue;
+		if (environ_holds(de->d_name, mark, strlen(mark) + 1) && kill((pid_t)pid, SIGKILL) == 0)
+			killed++;
+	}
+	if (proc)
+		closedir(proc);
+	free(mark);
+	return killed;
+}

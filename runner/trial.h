@@ -153,4 +153,16 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 /* Monotonic clock in seconds. */
 double trial_now_s(void);
 
+/*
+ * What a SIGKILL of the runner leaves: the runner is the trials' subreaper, so a workload's
+ * double-forked daemon comes back to it after every trial and is killed; a SIGKILLed runner can
+ * do nothing, and the daemon of its last trial is re-parented to init. So every workload
+ * inherits SMTBENCH_FOLDER=<the folder's absolute path> (trial_mark_workloads, before the
+ * first trial), and a runner that continues the folder first kills every process of this user
+ * that still carries it (trial_kill_marked, which returns how many). A process that clears its
+ * environment, or runs as another user, is not found.
+ */
+void trial_mark_workloads(const char *dir);
+int trial_kill_marked(const char *dir);
+
 #endif

@@ -384,4 +384,15 @@ check "the rest is analysed" contains "$t_out" "× slower than non-sibling"
 
 check_status 0 "--model t and --grid 101" "$SMTBENCH" analyze "$ex" --model t --grid 101
 check "t model named" contains "$t_out" "Student-t"
+# Times of 0 s are below the clock's resolution: identical all-zero files get no ratio.
+printf '0\n0\n0\n0\n' > "$t_tmp/z1"
+cp "$t_tmp/z1" "$t_tmp/z2"
+check_status 2 "two identical all-zero files are refused" "$SMTBENCH" analyze "$t_tmp/z1" "$t_tmp/z2"
+check "…saying how many times are 0 s and that user time is counted in clock ticks" eval \
+	'contains "$t_err" "4 of 4 times of" && contains "$t_err" "clock ticks" && ! contains "$t_out$t_err" "×"'
+printf '0.1\n0.11\n0.1\n0\n0.12\n0.1\n0.1\n0.11\n' > "$t_tmp/z4"
+printf '0.1\n0.11\n0.1\n0.1\n0.12\n0.1\n0.1\n0.11\n' > "$t_tmp/z5"
+check_status 0 "one time of 0 s in 8 is left out" "$SMTBENCH" analyze "$t_tmp/z4" "$t_tmp/z5"
+check "…and the answer and the diagnostics say so" eval \
+	'contains "$t_out" "1 of 8 times of" && contains "$t_out" "times below the clock'"'"'s resolution"'
 done_testing

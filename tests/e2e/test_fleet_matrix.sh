@@ -43,7 +43,7 @@ check "group 2 (two nodes) is not judged for deviation" contains "$text" \
 check "the run folders are still a run group" contains "$text" \
 	"Group 1: Synthetic CPU 9000 (test data), SMT on, workload nop, sibling vs non-sibling (2 nodes)"
 check "an interrupted matrix is skipped: continue it with matrix --resume" contains "$text" \
-	"$f/bad/interrupted: incomplete: its matrix is interrupted (72 trials done); continue it with smtbench matrix --resume $f/bad/interrupted"
+	"$f/bad/interrupted: incomplete: its matrix is interrupted (72 trials done, from samples.csv); continue it with smtbench matrix --resume $f/bad/interrupted"
 check "a torn samples.csv is skipped, naming the line and matrix --resume" eval \
 	'grep -q "$f/bad/torn: samples.csv is damaged or cut short (1 line(s) unreadable; the first: .*continue it with smtbench matrix --resume, or rerun it" <<<"$text"'
 

@@ -161,8 +161,7 @@ import json, sys
 got = {s["dir"]: s["reason"] for s in json.loads(sys.argv[1])["skipped"]}
 root = sys.argv[2]
 assert set(got) == {root + "/baddone", sys.argv[3]}, got
-assert "trials done unknown: meta.json'"'"'s trials_done is damaged" in got[root + "/baddone"], got
-assert "(0 trials done)" not in got[root + "/baddone"]
+assert "(40 trials done, from samples.csv; meta.json'"'"'s trials_done is damaged)" in got[root + "/baddone"], got
 assert "deeper than 8 levels" in got[sys.argv[3]] and "not searched" in got[sys.argv[3]], got' \
 	"$t_out" "$search" "$deep"
 # Permissions: root reads every folder, so the unreadable-folder checks run as nobody.
@@ -304,5 +303,17 @@ check_status 2 "--out naming a file, not a folder" "$SMTBENCH" fleet "$fleet" --
 check "... is refused before anything is written" test ! -s "$t_tmp/a-file"
 check_status 2 "no folder given" "$SMTBENCH" fleet
 check_status 2 "an unknown option" "$SMTBENCH" fleet --frobnicate "$fleet"
+
+# A folder being written: meta.json's trials_done is set when a segment ends, so progress comes
+# from samples.csv.
+writing=$t_tmp/writing
+synth "$writing/node" h --sibling --status running
+python3 - "$writing/node/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["trials_done"] = 0; json.dump(m, open(sys.argv[1], "w"))
+PY
+check_status 2 "fleet over a folder being written" "$SMTBENCH" fleet "$writing"
+check "…reads its progress from samples.csv, not meta.json's 0" eval \
+	'contains "$t_out$t_err" "(40 trials done, from samples.csv)" && ! contains "$t_out$t_err" "(0 trials done"'
 
 done_testing

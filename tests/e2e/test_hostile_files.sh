@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 make_run() { # make_run DIR: a small real results folder (its parent made first: run --out refuses a missing one)
 	mkdir -p "$(dirname "$1")"
-	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 6 --warmup 0 \
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 400000 --trials 6 --warmup 0 \
 		--out "$1" >/dev/null 2>&1
 }
 limit=(timeout -s KILL 30)

@@ -11,7 +11,7 @@ raw_control() { # raw_control TEXT: true when TEXT holds a control byte other th
 export -f raw_control
 make_run() { # make_run DIR: a small real results folder (its parent made first: run --out refuses a missing one)
 	mkdir -p "$(dirname "$1")"
-	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 6 --warmup 0 \
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 400000 --trials 6 --warmup 0 \
 		--out "$1" >/dev/null 2>&1
 }
 set_meta() { # set_meta DIR KEY PYTHON-VALUE
@@ -62,6 +62,12 @@ for l in lines[1:]:
         l = ",".join(f)
     out.append(l)
 open(path, "w").write("\n".join(out))
+PY
+# meta.json names the same workload (rows it does not describe are left out).
+python3 - "$d/meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1])); m["workloads"]["a"]["name"] = "\x1b[31mevil"
+json.dump(m, open(sys.argv[1], "w"))
 PY
 check_status 0 "analyze of a folder whose samples.csv names its workload with an escape" \
 	"$SMTBENCH" analyze "$d"

@@ -188,15 +188,46 @@ check "warm-ups: the near one (31.25 s) is drawn to scale, not pinned" \
 check "warm-ups: the panel titles count them" \
 	grep -q 'non-sibling (n = 10, 1 warm-up)' "$warm/run-order.svg"
 
-# --- a damaged meta.json: one warning naming the file and the JSON error, then on without it ----
+# --- a damaged meta.json: never analysed as another kind, its reports left as they are -------
 bad=$t_tmp/badmeta
 cp -r "$SMTBENCH_ROOT/results/seed-example" "$bad"
+"$SMTBENCH" report "$bad" >/dev/null 2>&1
 printf '{"cpu_model": "x",\n "host": \n' >"$bad/meta.json"
-check_status 0 "report with a damaged meta.json still succeeds" "$SMTBENCH" report "$bad"
-check "the damaged meta.json is named once, with the JSON error's line" \
-	test "$(grep -c "$bad/meta.json is not valid JSON (line [0-9]" <<<"$t_out$t_err")" -eq 1
-check "... and the report goes on without it" contains "$t_out" "not recorded"
-check "... and report.json lists the warning" grep -q "meta.json is not valid JSON" "$bad/report.json"
+sums_before=$(cd "$bad" && md5sum report.* ./*.svg)
+check_status 2 "report of a folder whose meta.json is damaged is refused" "$SMTBENCH" report "$bad"
+check "…naming meta.json, the JSON error's line, and what to do" eval \
+	'contains "$t_err" "$bad/meta.json is damaged: not valid JSON (line " && contains "$t_err" "restore meta.json"'
+check "…and its reports are left as they were" test "$(cd "$bad" && md5sum report.* ./*.svg)" = "$sums_before"
+check_status 2 "analyze of it is refused too" "$SMTBENCH" analyze "$bad"
+check "…with the same reason" contains "$t_err" "meta.json is damaged"
+mx=$t_tmp/badmatrix
+python3 "$SMTBENCH_ROOT/tests/e2e/matrix_synth.py" "$mx" node1 --blocks 6 --seed 3 >/dev/null
+"$SMTBENCH" report "$mx" >/dev/null 2>&1
+head -c 300 "$mx/meta.json" >"$mx/meta.cut" && mv "$mx/meta.cut" "$mx/meta.json"
+sums_before=$(cd "$mx" && md5sum report.* ./*.svg)
+check_status 2 "a matrix folder whose meta.json is cut short is not reported as a plain run" \
+	"$SMTBENCH" report "$mx"
+check "…nothing says a placement's slowdown, and its matrix reports are left as they were" eval \
+	'! contains "$t_out" "placement leaves" && test "$(cd "$mx" && md5sum report.* ./*.svg)" = "$sums_before"'
+
+# --- rows that meta.json does not describe: warned about with their line, and left out ---------
+ren=$t_tmp/renamed
+python3 "$SMTBENCH_ROOT/tests/e2e/matrix_synth.py" "$ren" node1 --blocks 6 --seed 3 >/dev/null
+awk -F, 'BEGIN { OFS = "," } NR > 1 && NR <= 4 && $6 == "a" { $8 = "zzz" } { print }' \
+	"$ren/samples.csv" >"$ren/s.new" && mv "$ren/s.new" "$ren/samples.csv"
+kernels=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["matrix"]["kernels"]))' "$ren/meta.json")
+check_status 0 "report of a matrix with rows renamed to a workload meta.json does not name" \
+	"$SMTBENCH" report "$ren"
+check "…keeps meta.json's $kernels kernels (no 'zzz')" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1] + "/report.json"))
+assert len(r["kernels"]) == int(sys.argv[2]) and "zzz" not in r["kernels"], r["kernels"]' "$ren" "$kernels"
+check "…and warns of each such row with its line" eval \
+	'contains "$t_out$t_err" "samples.csv:2: trial 0: workload '"'"'zzz'"'"' in role a is not named by meta.json"'
+python3 "$SMTBENCH_ROOT/tests/e2e/matrix_synth.py" "$t_tmp/goodmatrix" node2 --blocks 6 --seed 4 >/dev/null
+check_status 0 "fleet over it and a good matrix" "$SMTBENCH" fleet "$ren" "$t_tmp/goodmatrix"
+check "…does not pool it, saying its rows disagree with meta.json" \
+	contains "$t_out" "holds trials that meta.json does not describe"
 
 # --- report --out: a read-only results folder gets its reports written elsewhere ---------------
 ro=$t_tmp/readonly
@@ -316,5 +347,19 @@ for plot in ("plot-posterior", "plot-run-order", "plot-samples"):
 			"${w:-0}" "${h:-0}" "$sw" "$sh" "${frac:-0}" "${colours:-0}"
 	done
 fi
+
+# --- many samples: each plot drawn from a summary that says so, the report bounded in size ----
+big=$t_tmp/big
+"$SMTBENCH_ROOT/tests/e2e/big_synth.sh" "$big" 40000
+check_status 0 "report on 40,000 rows" "$SMTBENCH" report "$big"
+check "run-order.svg draws each placement of 10,000 samples from a summary, and says so" \
+	test "$(grep -c 'A summary: each bin of run order shows its samples' "$big/run-order.svg")" -eq 2
+check "samples.svg draws every 5th sample and says so" \
+	test "$(grep -c 'every 5th drawn' "$big/samples.svg")" -eq 2
+check "the per-block ratio panel draws every 5th block and says so" \
+	grep -q 'Every 5th block drawn' "$big/run-order.svg"
+check "…so the plots hold at most a few thousand markers each" eval \
+	'(( $(grep -c "<circle\|<rect\|<path\|<polygon" "$big/run-order.svg") < 6000 && $(grep -c "<circle\|<rect\|<path\|<polygon" "$big/samples.svg") < 6000 ))'
+check "…and report.html stays under 1 MB" test "$(stat -c %s "$big/report.html")" -lt 1000000
 
 done_testing

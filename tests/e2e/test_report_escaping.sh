@@ -33,10 +33,13 @@ export -f has_raw
 rlo=$'\u202e' lri=$'\u2066' pdi=$'\u2069'
 bin=$t_tmp/bin
 mkdir -p "$bin"
-true_path=$(type -P true)
+# The workloads are copies of sh running a loop: long enough for user time to count (a time of
+# 0 s, below the clock's tick, would leave nothing to compare and no report).
+sh_path=$(type -P sh)
+busy='i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'
 img='<img src=x onerror=alert(1)>'
-cp "$true_path" "$bin/$img"
-cp "$true_path" "$bin/evil${rlo}hs.gnp"
+cp "$sh_path" "$bin/$img"
+cp "$sh_path" "$bin/evil${rlo}hs.gnp"
 fleet=$t_tmp/fleet
 mkdir -p "$fleet"
 
@@ -63,9 +66,9 @@ run_case() {
 			bash -c '! has_raw "$1"' _ "$d/$f"
 	done
 }
-run_case script true '<script>alert(1)</script>'
-run_case img "$bin/$img"
-run_case bidi "$bin/evil${rlo}hs.gnp" "${lri}abc${pdi} [link](x) *star* _u_ a|b \`tick"
+run_case script sh -c "$busy" '<script>alert(1)</script>'
+run_case img "$bin/$img" -c "$busy"
+run_case bidi "$bin/evil${rlo}hs.gnp" -c "$busy" "${lri}abc${pdi} [link](x) *star* _u_ a|b \`tick"
 
 # The escapes are there, not the text dropped: each outside text is shown, escaped.
 md=$(cat "$fleet/script/report.md")

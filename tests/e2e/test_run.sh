@@ -424,4 +424,33 @@ check_status 2 "a command whose name is a folder on PATH" env PATH="$t_tmp/pathd
 	"$SMTBENCH" run --blocks 1 --out "$t_tmp/dir-cmd" -- dirprog
 check "…says permission denied, not success" contains "$t_err" "cannot execute 'dirprog': Permission denied"
 
+# A command shorter than the clock resolves well: said after the warm-up, with its length.
+check_status 0 "a run of true (about 1 ms a trial)" \
+	"$SMTBENCH" run --placements solo,same-pu --blocks 4 --warmup-blocks 1 --progress none \
+	--out "$t_tmp/short" -- true
+check "…warns after the warm-up that its trials are too short, with the length and the tick" eval \
+	'contains "$t_err" "trials are too short for the clock" && contains "$t_err" "clock ticks of 0.01 s"'
+check "…its plan says the duration is not known before the warm-up, then how long the rest takes" eval \
+	'contains "$t_out" "expected duration: not known before the warm-up (a command is not calibrated" && contains "$t_err" "the 8 trials left take about"'
+check "…and its report names the times under one clock tick" \
+	contains "$t_out" "under one clock tick (0.01 s)"
+
+# A runner killed by SIGKILL during a trial cannot end that trial's double-forked daemon; the
+# runner that continues the folder does (the workloads carry the folder's mark).
+orph=$t_tmp/orphan
+tag=$$
+daemon_cmd="if [ -e $t_tmp/orphan-done ]; then exit 0; fi; setsid sleep 9${tag}1 </dev/null >/dev/null 2>&1 & sleep 9${tag}2"
+"$SMTBENCH" run --placements solo --blocks 1 --warmup-blocks 0 --progress none --out "$orph" \
+	-- sh -c "$daemon_cmd" >/dev/null 2>&1 &
+runner=$!
+daemon_up() { pgrep -f "^sleep 9${tag}1\$" >/dev/null; }
+check "the trial's daemon starts" await 20 daemon_up
+kill -KILL "$runner"; wait "$runner" 2>/dev/null
+check "…and outlives the runner's SIGKILL" daemon_up
+touch "$t_tmp/orphan-done"
+check_status 0 "run --resume of the killed folder" "$SMTBENCH" run --resume "$orph" --progress none
+check "…kills the daemon the killed runner left, and says so" eval \
+	'! daemon_up && contains "$t_err" "left by an earlier runner of"'
+pkill -KILL -f "^sleep 9${tag}[12]\$" 2>/dev/null
+
 done_testing

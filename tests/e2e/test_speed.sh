@@ -24,6 +24,8 @@ check_status 0 "a calibrated run (no --iters)" \
 	"$SMTBENCH" run --placements solo --trials 2 "${short[@]}" --out "$t_tmp/cal"
 check "the plan printout shows the calibrated count and its cost" \
 	contains "$t_out" "calibrated for 0.01 s alone on CPU"
+check "…and the expected duration from it: 2 trials of ~0.01 s" \
+	contains "$t_out" "expected duration: 2 trials of ~0.01 s: about 1 s (from the calibration)"
 check "meta.json records the count, its cost per iteration and the calibration's time" \
 	test "$(meta "$t_tmp/cal" "m['calibration']['a']['iters'] == m['settings']['iters'] > 0 and
 	        m['calibration']['a']['ns_per_iter'] > 0 and m['calibration']['a']['calibration_s'] > 0
@@ -38,9 +40,16 @@ check "…meta.json records its own count, and the beside process ran it" \
 	        and m['workloads']['b']['argv'] == ['pause', str(m['settings']['beside_iters'])]")" = True
 check_status 0 "--iters is not calibrated" \
 	"$SMTBENCH" run --placements solo --trials 1 --warmup 0 --iters 1000 --out "$t_tmp/iters"
+check "…so the plan says its duration is not known before the warm-up" \
+	contains "$t_out" "expected duration: not known before the warm-up (--iters is not calibrated"
 check "…meta.json's calibration is null and the printout says so" \
 	test "$(meta "$t_tmp/iters" "m['calibration']['a'] is None")" = True -a \
 	-n "$(grep -- '--iters: not calibrated' <<<"$t_out")"
+check_status 0 "a calibrated run with --precision and a budget of blocks" \
+	"$SMTBENCH" run --placements solo,same-pu --precision 50 --blocks 30 "${short[@]}" \
+	--out "$t_tmp/budget"
+check "…says at most how many trials and up to how long (same-pu's copies take turns: twice)" \
+	contains "$t_out" "expected duration: at most 60 trials of ~0.015 s: up to 1 s (from the calibration)"
 check_status 2 "--trial-time with --iters is refused" \
 	"$SMTBENCH" run --iters 10 --trial-time 0.1 --out "$t_tmp/bad1"
 check_status 2 "--trial-time with a command is refused (a command cannot be calibrated)" \

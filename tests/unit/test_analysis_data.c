@@ -167,7 +167,8 @@ int main(void)
 
 	/* Subnormal times (found reading the code the fuzzer reached): the text's number format
 	 * took the logarithm of a resolution that underflowed to 0 and converted infinity to int. */
-	const double tiny_a[] = { 1e-320, 0.0 }, tiny_b[] = { 0.0, 1e-320 };
+	/* (Above 0: a time of 0 s is below the clock's resolution and no length, test_zero_times.) */
+	const double tiny_a[] = { 1e-320, 2e-320 }, tiny_b[] = { 3e-320, 1e-320 };
 	d = analysis_dataset_from_arrays("A", tiny_a, 2, "B", tiny_b, 2, err, sizeof err);
 	struct analysis_options opt;
 	analysis_options_init(&opt);
