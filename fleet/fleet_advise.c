@@ -82,10 +82,10 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 	}
 	if (differ)
 		doc_para(d, DOC_ALL, NULL, NULL, "warn", "Its nodes' core counts differ (%s): the plan "
-		         "is for %zu cores%s.", each, cores, rq->cores ? " (--cores)"
+		         "is for %zu core%s%s.", each, cores, cores == 1 ? "" : "s", rq->cores ? " (--cores)"
 		         : ", the smallest, so that every node can hold it (give --cores N for another)");
 	else if (cores)
-		doc_para(d, DOC_ALL, NULL, NULL, NULL, "On %zu cores (%s).", cores,
+		doc_para(d, DOC_ALL, NULL, NULL, NULL, "On %zu core%s (%s).", cores, cores == 1 ? "" : "s",
 		         rq->cores ? "--cores" : "each node's topology");
 	char err[ERR_LEN] = "";
 	struct analysis_advice *a = NULL;
