@@ -4,7 +4,8 @@
  *
  * The optimiser works on known slowdowns: exact by bitmask dynamic programming up to
  * ANALYSIS_ADVISE_EXACT_MAX items, a stated heuristic above. The uncertainty comes from joint
- * draws: in each draw every cell's log slowdown is drawn from its own posterior (the cells'
+ * draws: in each draw every cell's log slowdown is drawn from its own posterior (a matrix's
+ * comparison, or a mixture of normals for fleet's pooled cells; the cells'
  * posteriors are independent, as the matrix's safe list takes them), and the plans chosen from
  * the point estimates are valued in it; the interval is the draws' 2.5% and 97.5% quantiles.
  */
@@ -420,12 +421,13 @@ static double rng_student_t(struct rng *r, double dof)
 }
 
 /* How one cell's log slowdown is drawn. */
-enum cell_draw { DRAW_NONE, DRAW_T, DRAW_GRID, DRAW_NORMAL };
+enum cell_draw { DRAW_NONE, DRAW_T, DRAW_GRID, DRAW_NORMAL, DRAW_MIXTURE };
 struct cell_sampler {
 	enum cell_draw kind;
 	double centre, scale, dof;    /* DRAW_T: t; DRAW_NORMAL: normal on the log scale */
 	const struct analysis_comparison *c; /* DRAW_GRID: its posterior's quantiles */
 	double point;                 /* the slowdown at the posterior median of delta */
+	const struct analysis_log_mixture *mix; /* DRAW_MIXTURE: its components */
 };
 
 static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c)
@@ -435,7 +437,7 @@ static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c)
 		return s;
 	if (c->design == ANALYSIS_DESIGN_PAIRED && c->paired_grid.closed_form) {
 		s = (struct cell_sampler){ DRAW_T, c->log_ratio_mean, c->paired_grid.scale,
-		                           c->paired_grid.dof, c, exp(c->log_ratio_mean) };
+		                           c->paired_grid.dof, c, exp(c->log_ratio_mean), NULL };
 	} else if (c->design == ANALYSIS_DESIGN_PAIRED) {
 		s = (struct cell_sampler){ .kind = DRAW_GRID, .c = c,
 		                           .point = exp(analysis_log_ratio_quantile(c, 0.5)) };
@@ -443,8 +445,93 @@ static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c)
 		/* unpaired: a normal on the log scale through its 95% interval */
 		double lo = log(c->ratio_ci[0]), hi = log(c->ratio_ci[1]);
 		s = (struct cell_sampler){ DRAW_NORMAL, (lo + hi) / 2, (hi - lo) / (2 * 1.959963984540054),
-		                           0, c, exp((lo + hi) / 2) };
+		                           0, c, exp((lo + hi) / 2), NULL };
 	}
+	if (!isfinite(s.point))
+		s.kind = DRAW_NONE;
+	return s;
+}
+
+/* ---- mixtures of normals (fleet's pooled cells) -------------------------------------------- */
+
+static double std_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x)
+{
+	if (!m || !m->count)
+		return NAN;
+	double f = 0;
+	for (size_t t = 0; t < m->count; t++)
+		f += m->weight[t] * std_normal_cdf((x - m->mean[t]) / m->sd[t]);
+	return f;
+}
+
+double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q)
+{
+	if (!m || !m->count)
+		return NAN;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t t = 0; t < m->count; t++) {
+		lo = fmin(lo, m->mean[t] - 12 * m->sd[t]);
+		hi = fmax(hi, m->mean[t] + 12 * m->sd[t]);
+	}
+	for (int k = 0; k < 200 && hi - lo > 1e-12; k++) {
+		double mid = 0.5 * (lo + hi);
+		if (analysis_log_mixture_cdf(m, mid) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* Whether the mixture can be drawn: weights that sum to about 1, sds above 0, finite means. */
+static bool mixture_usable(const struct analysis_log_mixture *m)
+{
+	if (!m || !m->count)
+		return false;
+	double total = 0;
+	for (size_t t = 0; t < m->count; t++) {
+		if (!(m->weight[t] >= 0) || !isfinite(m->mean[t]) || !(m->sd[t] > 0)
+		    || !isfinite(m->sd[t]))
+			return false;
+		total += m->weight[t];
+	}
+	return fabs(total - 1) < 1e-6;
+}
+
+/* A component by its weight (the first whose running sum passes u), then its normal. */
+static double mixture_draw(const struct analysis_log_mixture *m, struct rng *r)
+{
+	double u = rng_uniform(r), sum = 0;
+	size_t t = 0;
+	for (; t + 1 < m->count; t++) {
+		sum += m->weight[t];
+		if (u < sum)
+			break;
+	}
+	return m->mean[t] + m->sd[t] * rng_normal(r);
+}
+
+void analysis_log_mixture_draws(const struct analysis_log_mixture *m, uint64_t seed, size_t n,
+                                double *out)
+{
+	struct rng r;
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++)
+		out[i] = mixture_usable(m) ? mixture_draw(m, &r) : NAN;
+}
+
+static struct cell_sampler mixture_sampler_of(const struct analysis_log_mixture *m)
+{
+	struct cell_sampler s = { .kind = DRAW_NONE, .point = NAN };
+	if (!mixture_usable(m))
+		return s;
+	s = (struct cell_sampler){ .kind = DRAW_MIXTURE, .mix = m,
+	                           .point = exp(analysis_log_mixture_quantile(m, 0.5)) };
 	if (!isfinite(s.point))
 		s.kind = DRAW_NONE;
 	return s;
@@ -453,6 +540,8 @@ static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c)
 static double cell_draw(const struct cell_sampler *s, struct rng *r)
 {
 	switch (s->kind) {
+	case DRAW_MIXTURE:
+		return exp(mixture_draw(s->mix, r));
 	case DRAW_T:
 		return exp(s->centre + s->scale * rng_student_t(r, s->dof));
 	case DRAW_GRID:
@@ -467,24 +556,23 @@ static double cell_draw(const struct cell_sampler *s, struct rng *r)
 
 /* ---- SMT on or off ------------------------------------------------------------------------ */
 
-void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
-                         struct analysis_smt_advice *out)
+/* The decision from the posterior of delta (the log slowdown beside itself), given by its
+ * quantile and CDF. */
+struct delta_posterior {
+	double (*quantile)(const void *p, double q);
+	double (*cdf)(const void *p, double x);
+	const void *p;
+};
+
+static void smt_decide(struct delta_posterior d, double rope_pct, struct analysis_smt_advice *out)
 {
-	*out = (struct analysis_smt_advice){ .yield = NAN, .yield_ci = { NAN, NAN }, .p_on = NAN,
-	                                     .p_off = NAN, .p_either = NAN,
-	                                     .decision = ANALYSIS_SMT_UNKNOWN };
-	if (!self)
-		return;
-	out->measured = true;
-	if (self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self))
-		return;
 	/* yield = 2 / exp(delta): above y exactly when delta below log(2 / y) */
-	out->yield = 2 / exp(analysis_log_ratio_quantile(self, 0.5));
-	out->yield_ci[0] = 2 / exp(analysis_log_ratio_quantile(self, 0.975));
-	out->yield_ci[1] = 2 / exp(analysis_log_ratio_quantile(self, 0.025));
+	out->yield = 2 / exp(d.quantile(d.p, 0.5));
+	out->yield_ci[0] = 2 / exp(d.quantile(d.p, 0.975));
+	out->yield_ci[1] = 2 / exp(d.quantile(d.p, 0.025));
 	double r = isnan(rope_pct) || rope_pct <= 0 ? 0 : rope_pct / 100;
-	out->p_on = analysis_log_ratio_cdf(self, log(2 / (1 + r)));
-	out->p_off = 1 - analysis_log_ratio_cdf(self, log(2 * (1 + r)));
+	out->p_on = d.cdf(d.p, log(2 / (1 + r)));
+	out->p_off = 1 - d.cdf(d.p, log(2 * (1 + r)));
 	out->p_either = r > 0 ? 1 - out->p_on - out->p_off : NAN;
 	if (out->p_on >= ANALYSIS_DIRECTION_PROBABILITY)
 		out->decision = ANALYSIS_SMT_KEEP_ON;
@@ -492,6 +580,58 @@ void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct
 		out->decision = ANALYSIS_SMT_TURN_OFF;
 	else if (r > 0 && out->p_either >= ANALYSIS_EQUIVALENCE_PROBABILITY)
 		out->decision = ANALYSIS_SMT_EITHER;
+}
+
+static void smt_unknown(struct analysis_smt_advice *out)
+{
+	*out = (struct analysis_smt_advice){ .yield = NAN, .yield_ci = { NAN, NAN }, .p_on = NAN,
+	                                     .p_off = NAN, .p_either = NAN,
+	                                     .decision = ANALYSIS_SMT_UNKNOWN };
+}
+
+static double comparison_quantile(const void *p, double q)
+{
+	return analysis_log_ratio_quantile(p, q);
+}
+
+static double comparison_cdf(const void *p, double x)
+{
+	return analysis_log_ratio_cdf(p, x);
+}
+
+static double mixture_quantile(const void *p, double q)
+{
+	return analysis_log_mixture_quantile(p, q);
+}
+
+static double mixture_cdf(const void *p, double x)
+{
+	return analysis_log_mixture_cdf(p, x);
+}
+
+void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
+                         struct analysis_smt_advice *out)
+{
+	smt_unknown(out);
+	if (!self)
+		return;
+	out->measured = true;
+	if (self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self))
+		return;
+	smt_decide((struct delta_posterior){ comparison_quantile, comparison_cdf, self }, rope_pct,
+	           out);
+}
+
+void analysis_smt_advise_mixture(const struct analysis_log_mixture *self, double rope_pct,
+                                 struct analysis_smt_advice *out)
+{
+	smt_unknown(out);
+	if (!self || !self->count)
+		return;
+	out->measured = true;
+	if (!mixture_usable(self))
+		return;
+	smt_decide((struct delta_posterior){ mixture_quantile, mixture_cdf, self }, rope_pct, out);
 }
 
 /* ---- the advice --------------------------------------------------------------------------- */
@@ -740,15 +880,21 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 	struct cell_sampler *samplers = xcalloc(nw * nw + 1, sizeof *samplers);
 	double *point = xmalloc((nw * nw + 1) * sizeof *point);
 	for (size_t k = 0; k < nw * nw; k++) {
-		samplers[k] = cell_sampler_of(rq->cells[k]);
+		samplers[k] = rq->cells ? cell_sampler_of(rq->cells[k])
+		              : mixture_sampler_of(rq->mixtures ? &rq->mixtures[k] : NULL);
 		point[k] = samplers[k].point;
 	}
 	for (size_t v = 0; v < nw; v++)
 		for (size_t g = v; g < nw; g++)
 			a->unknown_pairs += isnan(point[v * nw + g]) || isnan(point[g * nw + v]);
 	a->smt = xcalloc(nw ? nw : 1, sizeof *a->smt);
-	for (size_t v = 0; v < nw; v++)
-		analysis_smt_advise(rq->cells[v * nw + v], rq->rope_pct, &a->smt[v]);
+	for (size_t v = 0; v < nw; v++) {
+		if (rq->cells)
+			analysis_smt_advise(rq->cells[v * nw + v], rq->rope_pct, &a->smt[v]);
+		else
+			analysis_smt_advise_mixture(rq->mixtures ? &rq->mixtures[v * nw + v] : NULL,
+			                            rq->rope_pct, &a->smt[v]);
+	}
 	double *s = xmalloc((n * n + 1) * sizeof *s);
 	item_slowdowns(n, a->item_workload, nw, point, s);
 	plan_value_init(&a->best, n ? n : 1);

@@ -589,11 +589,36 @@ struct analysis_smt_advice {
 void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
                          struct analysis_smt_advice *out);
 
+/*
+ * A cell's posterior of its log slowdown as a mixture of normals: weight[t] (summing to 1) of
+ * Normal(mean[t], sd[t]^2). Fleet's pooled cells are such mixtures over the grid of the spread
+ * tau (fleet.h). count 0: no posterior (the cell is unknown).
+ */
+struct analysis_log_mixture {
+	size_t count;
+	const double *weight, *mean, *sd;
+};
+/* The mixture's CDF at x and its q quantile (bisection on the CDF; NAN when count is 0). */
+double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x);
+double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q);
+/* n draws of the mixture's log slowdown into out, as advise draws it (a component t by weight,
+ * then its normal), from the fixed seed. */
+void analysis_log_mixture_draws(const struct analysis_log_mixture *m, uint64_t seed, size_t n,
+                                double *out);
+/* analysis_smt_advise from a workload's cell beside itself given as a mixture (NULL or count
+ * 0: not measured). */
+void analysis_smt_advise_mixture(const struct analysis_log_mixture *self, double rope_pct,
+                                 struct analysis_smt_advice *out);
+
 struct analysis_advise_request {
 	size_t nworkloads;
 	/* cells[v * nworkloads + g]: workload v beside workload g compared with v alone; NULL where
 	 * there is none (v and g then never share a core). A cell that is not settled is unknown. */
 	const struct analysis_comparison *const *cells;
+	/* Instead of cells (when cells is NULL): each cell's posterior as a mixture of normals of
+	 * its log slowdown (count 0: unknown), drawn so in the joint draws; its point slowdown is
+	 * exp of the mixture's median. */
+	const struct analysis_log_mixture *mixtures;
 	const size_t *counts;         /* copies of each workload (NULL: one each); 0 leaves it out */
 	size_t cores;
 	enum analysis_objective objective;
@@ -627,8 +652,8 @@ struct analysis_advice {
 
 /* The advice: the best plan for the objective, its value over the cells' joint draws (each
  * cell's delta drawn from its own posterior: a Student-t in closed form, the grid's by inverse
- * CDF, a normal on the log scale from an unpaired cell's interval), the naive and the worst plan
- * beside it. NULL with err (a count that does not fit the cores, no plan possible). */
+ * CDF, a normal on the log scale from an unpaired cell's interval; a mixture's by a component
+ * drawn by its weight, then its normal), the naive and the worst plan beside it. NULL with err (a count that does not fit the cores, no plan possible). */
 struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq, char *err,
                                         size_t err_size);
 void analysis_advice_free(struct analysis_advice **p);

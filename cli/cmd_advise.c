@@ -3,7 +3,8 @@
  * a core (report/advise.c builds the answer, analysis/advise.c the plan and its draws), and the
  * means to apply it: --script writes a POSIX shell script that starts the workloads on the
  * plan's CPUs with taskset (real PU numbers from the folder's topology.xml), --slurm prints the
- * matching srun lines.
+ * matching srun lines. A folder of node folders (as `smtbench fleet` takes) gets one plan per
+ * matrix group, from the pooled cells (fleet/fleet_advise.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include "common/fileio.h"
 #include "common/folder.h"
 #include "common/text.h"
+#include "fleet/fleet.h"
 #include "report/report.h"
 #include "topology/topology.h"
 #include "cli/commands.h"
@@ -30,7 +32,8 @@ const struct cli_option advise_options[] = {
 	  "maximises: throughput (default; the work per unit time, each workload's rate 1/its "
 	  "slowdown beside its partner, 1 alone) or worst (the smallest worst slowdown)" },
 	{ "cores", 0, OPT_CORES, CLI_WORD, "N", NULL, "the cores to place the workloads on (default: "
-	  "the cores of the machine the matrix ran on, meta.json's topology.cores)" },
+	  "the cores of the machine the matrix ran on, meta.json's topology.cores; for a fleet, "
+	  "the fewest of each group's nodes')" },
 	{ "count", 0, OPT_COUNT, CLI_WORD, "NAME=N,...", NULL, "copies of these workloads (default "
 	  "one of each; 0 leaves one out)" },
 	{ "json", 'j', OPT_JSON, CLI_FLAG, NULL, NULL, "print the JSON contract instead of the text "
@@ -55,6 +58,8 @@ const struct cli_example advise_examples[] = {
 	  "smtbench advise DIR --cores 4 --count gzip=2 --objective worst" },
 	{ "a script that starts the plan's workloads on their CPUs",
 	  "smtbench advise DIR --script plan.sh && sh plan.sh" },
+	{ "one plan per CPU model from a fleet's matrices, pooled across the nodes",
+	  "smtbench advise fleet-results/" },
 	{ 0 },
 };
 
@@ -129,7 +134,8 @@ static void parse_advise_options(int argc, char **argv, struct advise_args *a)
 	if (a->json && a->slurm)
 		usage_exit("advise", "--json and --slurm both print the answer: give one");
 	if (argc - optind != 1)
-		usage_exit("advise", "give exactly one matrix's results folder");
+		usage_exit("advise", "give exactly one matrix's results folder, or one folder of a "
+		           "fleet's node folders");
 	a->dir = argv[optind];
 }
 
@@ -378,6 +384,54 @@ static int apply_plan(const struct advise_args *args, const struct results_folde
 	return status;
 }
 
+/* A results folder holds meta.json or samples.csv (fleet.h's rule); any other folder is taken
+ * as a fleet's folder of node folders. */
+static bool is_results_folder(const char *dir)
+{
+	static const char *const files[] = { "meta.json", "samples.csv" };
+	for (size_t k = 0; k < 2; k++) {
+		char *path = xasprintf("%s/%s", dir, files[k]);
+		struct stat st;
+		bool here = stat(path, &st) == 0;
+		free(path);
+		if (here)
+			return true;
+	}
+	return false;
+}
+
+/* `smtbench advise FLEETDIR`: one plan per matrix group. Exit 0 when a group has a plan. */
+static int advise_fleet(const struct advise_args *args)
+{
+	if (args->script || args->slurm)
+		usage_exit("advise", "--script and --slurm apply one machine's plan: give one node's "
+		           "matrix folder, not the fleet's %s", args->dir);
+	char err[ERR_LEN];
+	char *dirs[] = { (char *)args->dir };
+	struct fleet *f = fleet_load(dirs, 1, err, sizeof err);
+	if (!f) {
+		text_warnx("advise: %s", err);
+		return EXIT_USAGE;
+	}
+	char *shown = xescaped(args->dir);
+	size_t planned;
+	struct report *r = fleet_advise_report(f, shown, &args->rq, &planned, err, sizeof err);
+	int status = EXIT_USAGE;
+	if (!r) {
+		text_warnx("advise: %s", err);
+	} else {
+		status = print_answer(r, args->json);
+		if (status == EXIT_OK && !planned) {
+			text_warnx("advise: no matrix group of %s has a plan (each says why)", shown);
+			status = EXIT_USAGE;
+		}
+	}
+	report_free(&r);
+	free(shown);
+	fleet_free(&f);
+	return status;
+}
+
 int cmd_advise(int argc, char **argv)
 {
 	struct advise_args args = { .rq = { .objective = ANALYSIS_OBJECTIVE_THROUGHPUT } };
@@ -388,6 +442,10 @@ int cmd_advise(int argc, char **argv)
 	int status = EXIT_USAGE;
 	if (stat(args.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		text_warnx("advise: %s is not a directory; give a matrix's results folder", args.dir);
+		goto out;
+	}
+	if (!is_results_folder(args.dir)) {
+		status = advise_fleet(&args);
 		goto out;
 	}
 	char err[ERR_LEN];

@@ -44,7 +44,9 @@ const struct subcommand subcommands[] = {
 	{ "advise", cmd_advise,
 	  "which workloads should share a core, SMT on or off, and a script that applies it",
 	  "smtbench advise DIR [--objective throughput|worst] [--cores N] [--count NAME=N,...]\n"
-	  "                [--draws N] [--seed N] [--json | --slurm] [--script FILE]",
+	  "                [--draws N] [--seed N] [--json | --slurm] [--script FILE]\n"
+	  "smtbench advise FLEETDIR [--objective throughput|worst] [--cores N] [--count NAME=N,...]\n"
+	  "                [--draws N] [--seed N] [--json]",
 	  advise_options, advise_examples, false, CLI_DIR, NULL },
 	{ "analyze", cmd_analyze,
 	  "Bayesian comparison of the placements of a results folder, or of two files",

@@ -364,6 +364,14 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 	analysis_dataset_free(&d);
 }
 
+/* The cores meta.json says the node's machine has (topology.cores), or 0. */
+static size_t topology_cores(const json_t *meta)
+{
+	json_int_t c = json_integer_value(json_object_get(json_object_get(meta, "topology"),
+	                                                  "cores"));
+	return c > 0 ? (size_t)c : 0;
+}
+
 /* A matrix's folder into a matrix node: each cell's answer, as its report compares them. */
 static void examine_matrix(struct outcome *o, struct results_folder *f)
 {
@@ -389,7 +397,7 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 		.os_kernel = xstrdup(meta_str(meta, "os_kernel")),
 		.placement = xstrdup(m->placement ? m->placement : "none"),
 		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
-		.safe_slowdown = m->safe_slowdown,
+		.safe_slowdown = m->safe_slowdown, .cores = topology_cores(f->meta),
 		.names = xcalloc(m->nkernels, sizeof *n->names),
 		.cells = xcalloc(m->nkernels * m->nkernels, sizeof *n->cells) };
 	free(model);
@@ -525,9 +533,9 @@ static void name_settings(struct fleet *f)
 /* ---- groups, pooled --------------------------------------------------------------------------- */
 
 /* Pools the settled answers among count (those with a usable summary) and checks each of them
- * against the others (fleet.h's model and rule). */
+ * against the others (fleet.h's model and rule); mix (or NULL): the pooled mu's mixture. */
 static void pool_answers(struct fleet_answer **answers, size_t count, double bound,
-                         struct fleet_pooled *out)
+                         struct fleet_pooled *out, struct fleet_mixture *mix)
 {
 	size_t cap = count ? count : 1, n = 0;
 	double *m = xmalloc(cap * sizeof *m), *s = xmalloc(cap * sizeof *s);
@@ -545,7 +553,7 @@ static void pool_answers(struct fleet_answer **answers, size_t count, double bou
 		hi[n] = log(a->ratio_ci[1]);
 		which[n++] = a;
 	}
-	fleet_pool_judged(m, s, n, bound, out);
+	fleet_pool_mixture(m, s, n, bound, out, mix);
 	fleet_outliers(m, s, lo, hi, n, outlier, loo);
 	for (size_t k = 0; k < n; k++) {
 		which[k]->pooled = true;
@@ -591,7 +599,7 @@ static void build_groups(struct fleet *f)
 		struct fleet_answer **answers = xcalloc(g->host_count, sizeof *answers);
 		for (size_t k = 0; k < g->host_count; k++)
 			answers[k] = &f->hosts[g->hosts[k]].answer;
-		pool_answers(answers, g->host_count, NAN, &g->pooled);
+		pool_answers(answers, g->host_count, NAN, &g->pooled, NULL);
 		free(answers);
 	}
 	name_settings(f);
@@ -651,7 +659,7 @@ static void pool_cell(struct fleet *f, struct fleet_matrix_group *gr, size_t v, 
 		if (c)
 			answers[cell->nodes++] = (struct fleet_answer *)c;
 	}
-	pool_answers(answers, cell->nodes, gr->safe_slowdown, &cell->pooled);
+	pool_answers(answers, cell->nodes, gr->safe_slowdown, &cell->pooled, &cell->mixture);
 	for (size_t k = 0; k < cell->nodes; k++)
 		cell->deviating += answers[k]->outlier;
 	free(answers);
@@ -794,6 +802,8 @@ void fleet_free(struct fleet **p)
 			free(strings[k]);
 		free_strings(g->names, g->name_count);
 		free(g->nodes);
+		for (size_t c = 0; c < g->name_count * g->name_count && g->cells; c++)
+			fleet_mixture_release(&g->cells[c].mixture);
 		free(g->cells);
 		free(g->safe_pairs);
 	}

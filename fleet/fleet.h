@@ -83,6 +83,14 @@ struct fleet_pooled {
 	double p_rope_below, p_rope, p_rope_above, p_at_most_bound;
 };
 
+/* The pooled mu's posterior as the mixture over the grid's tau cells of mu's conditional
+ * normals: weight[t] (summing to 1) of Normal(mean[t], sd[t]^2), the cells without mass left
+ * out; count 0 where nothing is pooled. Owned by its holder (fleet_mixture_release). */
+struct fleet_mixture {
+	size_t count;
+	double *weight, *mean, *sd;
+};
+
 /* A node's answer to one comparison (its headline, or one matrix cell), and what pooling
  * found of it. */
 struct fleet_answer {
@@ -133,6 +141,7 @@ struct fleet_matrix_node {
 	char **names;              /* its workloads in its rows' order, escaped */
 	size_t name_count;
 	double safe_slowdown;      /* the bound its cells were judged against (its ROPE / 100) */
+	size_t cores;              /* its machine's cores (meta.json topology.cores; 0 unknown) */
 	struct fleet_answer *cells; /* name_count²: victim v beside g at v * name_count + g */
 };
 
@@ -147,6 +156,7 @@ struct fleet_matrix_cell {
 	bool safe;                 /* its pair is on the group's joint safe list */
 	size_t nodes;              /* nodes that measured it, settled or not */
 	size_t deviating;          /* of them, those whose answer deviates (outlier) */
+	struct fleet_mixture mixture; /* the pooled mu's posterior (count 0: not pooled) */
 };
 
 struct fleet_matrix_group {
@@ -197,6 +207,12 @@ int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *
 int fleet_pool_judged(const double *m, const double *s, size_t n, double bound,
                       struct fleet_pooled *out);
 
+void fleet_mixture_release(struct fleet_mixture *mix);
+
+/* fleet_pool_judged, and (mix not NULL) the pooled mu's mixture into *mix. */
+int fleet_pool_mixture(const double *m, const double *s, size_t n, double bound,
+                       struct fleet_pooled *out, struct fleet_mixture *mix);
+
 /* A pooled matrix cell's verdict (the rule above; an analysis.h enum analysis_verdict), and its
  * P(slowdown at most the bound) where it may be listed as safe, else NAN. */
 enum analysis_verdict fleet_pooled_verdict(const struct fleet_pooled *p);
@@ -218,5 +234,16 @@ const struct fleet_answer *fleet_matrix_node_cell(const struct fleet_matrix_node
  * man page's fleet), as report/report.h writes every report. */
 struct report;
 struct report *fleet_report(const struct fleet *f);
+
+/* `smtbench advise FLEETDIR` (fleet_advise.c): one plan per matrix group from its pooled cells
+ * (each cell's posterior the mixture of fleet_matrix_cell.mixture), on --cores or else the
+ * smallest core count of the group's nodes (said when they differ); a group that cannot have a
+ * plan (one node, no cores known, workloads that do not fit) says why. The text and the JSON
+ * (results/README.md, "advise --json on a fleet"); *planned: the groups with a plan. NULL with
+ * err when the fleet has no matrix group. */
+struct advise_request;
+struct report *fleet_advise_report(const struct fleet *f, const char *shown_dir,
+                                   const struct advise_request *rq, size_t *planned, char *err,
+                                   size_t err_size);
 
 #endif

@@ -278,9 +278,49 @@ static void judge(const struct model *md, double bound, struct fleet_pooled *out
 	out->p_at_most_bound = upto;
 }
 
+/* mu's posterior as the mixture over tau cells of Normal(mhat, 1 / prec), the empty cells left
+ * out. */
+static int keep_mixture(const struct model *md, struct fleet_mixture *mix)
+{
+	size_t count = 0;
+	for (size_t t = 0; t < md->grid.count; t++)
+		count += md->prob[t] > 0;
+	mix->weight = malloc((count + 1) * sizeof *mix->weight);
+	mix->mean = malloc((count + 1) * sizeof *mix->mean);
+	mix->sd = malloc((count + 1) * sizeof *mix->sd);
+	if (!mix->weight || !mix->mean || !mix->sd) {
+		fleet_mixture_release(mix);
+		return -1;
+	}
+	for (size_t t = 0; t < md->grid.count; t++) {
+		if (!(md->prob[t] > 0))
+			continue;
+		mix->weight[mix->count] = md->prob[t];
+		mix->mean[mix->count] = md->mhat[t];
+		mix->sd[mix->count++] = 1 / sqrt(md->prec[t]);
+	}
+	return 0;
+}
+
+void fleet_mixture_release(struct fleet_mixture *mix)
+{
+	free(mix->weight);
+	free(mix->mean);
+	free(mix->sd);
+	memset(mix, 0, sizeof *mix);
+}
+
 int fleet_pool_judged(const double *m, const double *s, size_t n, double bound,
                       struct fleet_pooled *out)
 {
+	return fleet_pool_mixture(m, s, n, bound, out, NULL);
+}
+
+int fleet_pool_mixture(const double *m, const double *s, size_t n, double bound,
+                       struct fleet_pooled *out, struct fleet_mixture *mix)
+{
+	if (mix)
+		memset(mix, 0, sizeof *mix);
 	memset(out, 0, sizeof *out);
 	out->nodes = n;
 	out->p_rope_below = out->p_rope = out->p_rope_above = out->p_at_most_bound = NAN;
@@ -298,6 +338,8 @@ int fleet_pool_judged(const double *m, const double *s, size_t n, double bound,
 		summarise(&md.grid, md.prob, md.mhat, md.prec, &mu, out);
 		judge(&md, bound, out);
 		out->ok = true;
+		if (mix)
+			rc = keep_mixture(&md, mix);
 	}
 	free(mu.values);
 	free(mu.probs);

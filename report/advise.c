@@ -387,23 +387,21 @@ static size_t folder_cores(const struct results_folder *f)
 	return c > 0 ? (size_t)c : 0;
 }
 
-struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
-                                      const struct advise_request *rq,
-                                      const struct results_folder *f, char *err, size_t err_size)
+/* Each workload's copies: --count's, else 1. NULL with err for a name not among names. */
+static size_t *counts_of(char *const *names, size_t nw, const struct advise_request *rq,
+                         char *err, size_t err_size)
 {
-	size_t folder_cores_n = folder_cores(f);
-	size_t nw = m->nkernels;
 	size_t *counts = xcalloc(nw + 1, sizeof *counts);
 	for (size_t w = 0; w < nw; w++)
 		counts[w] = 1;
 	for (size_t k = 0; k < rq->ncounts; k++) {
 		size_t w = 0;
-		while (w < nw && strcmp(m->kernels[w], rq->count_names[k]))
+		while (w < nw && strcmp(names[w], rq->count_names[k]))
 			w++;
 		if (w == nw) {
 			char *known = xstrdup(""), *longer;
 			for (size_t i = 0; i < nw; i++) {
-				longer = xasprintf("%s%s%s", known, i ? ", " : "", m->kernels[i]);
+				longer = xasprintf("%s%s%s", known, i ? ", " : "", names[i]);
 				free(known);
 				known = longer;
 			}
@@ -415,6 +413,18 @@ struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
 		}
 		counts[w] = rq->count_values[k];
 	}
+	return counts;
+}
+
+struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
+                                      const struct advise_request *rq,
+                                      const struct results_folder *f, char *err, size_t err_size)
+{
+	size_t folder_cores_n = folder_cores(f);
+	size_t nw = m->nkernels;
+	size_t *counts = counts_of(m->kernels, nw, rq, err, err_size);
+	if (!counts)
+		return NULL;
 	size_t cores = rq->cores ? rq->cores : folder_cores_n;
 	if (!cores) {
 		set_error(err, err_size, "the folder's meta.json does not say how many cores the "
@@ -472,6 +482,45 @@ struct report *advise_report(struct results_folder *f, const struct advise_reque
 	o->commands = commands;
 	*out = o;
 	return report_new(d, json, "advise", "Advice", NULL);
+}
+
+struct analysis_advice *advise_mixtures(const struct advise_names *names,
+                                        const struct analysis_log_mixture *mixtures, size_t cores,
+                                        const struct advise_request *rq, char *err,
+                                        size_t err_size)
+{
+	size_t *counts = counts_of(names->names, names->count, rq, err, err_size);
+	if (!counts)
+		return NULL;
+	struct analysis_advise_request req = {
+		.nworkloads = names->count, .mixtures = mixtures, .counts = counts, .cores = cores,
+		.objective = rq->objective, .draws = rq->draws,
+		.seed = rq->seed ? rq->seed : ANALYSIS_ADVISE_SEED, .rope_pct = names->rope_pct,
+	};
+	struct analysis_advice *a = analysis_advise(&req, err, err_size);
+	free(counts);
+	return a;
+}
+
+/* The blocks and JSON read only a matrix's names, placement and ROPE: a matrix of just those. */
+static struct analysis_matrix matrix_of_names(const struct advise_names *names)
+{
+	return (struct analysis_matrix){ .kernels = names->names, .nkernels = names->count,
+	                                 .placement = names->placement,
+	                                 .rope_pct = names->rope_pct };
+}
+
+void advise_names_blocks(struct doc *d, const struct advise_names *names,
+                         const struct analysis_advice *a)
+{
+	struct analysis_matrix m = matrix_of_names(names);
+	advise_blocks(d, DOC_ALL, &m, a, true);
+}
+
+json_t *advise_names_json(const struct advise_names *names, const struct analysis_advice *a)
+{
+	struct analysis_matrix m = matrix_of_names(names);
+	return advise_json(&m, a);
 }
 
 void advise_outcome_free(struct advise_outcome **p)

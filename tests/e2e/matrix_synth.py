@@ -39,6 +39,7 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rope", type=float, default=None)
     p.add_argument("--status", default="complete")
+    p.add_argument("--cores", type=int, default=None, help="meta.json's topology.cores")
     a = p.parse_args()
     kernels = a.kernels.split(",")
     ratios = {}
@@ -94,6 +95,9 @@ def main():
         "status": a.status, "trials_done": trial, "stop_reason": "trials",
         "matrix": matrix,
     }
+    if a.cores is not None:
+        meta["topology"] = {"pus": 2 * a.cores, "cores": a.cores, "packages": 1,
+                            "max_threads_per_core": 2, "cpu_kinds": None}
     with open(os.path.join(a.dir, "meta.json"), "w") as f:
         json.dump(meta, f, indent=2)
 
