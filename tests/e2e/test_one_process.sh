@@ -178,6 +178,12 @@ check_status 2 "--one-process with same-pu and solo is refused" "$SMTBENCH" run 
 check "…saying they are the same CPU, and which to keep" \
 	contains "$t_err" "--one-process: same-pu and solo give the one process the same one CPU"
 check "…nothing written" test ! -e "$t_tmp/no-same"
+check_status 2 "--one-process with --pair A,A (same-pu and solo) is refused" "$SMTBENCH" run \
+	--one-process --kernel nop-2t --pair 0,0 --out "$t_tmp/no-same-pair"
+check "…naming --pair, which the user gave, not --placements" \
+	contains "$t_err" "--pair 0,0 names CPU 0 twice (same-pu), and with --one-process same-pu and solo give the one process the same one CPU"
+check "…with no word of --placements" eval '! contains "$t_err" "--placements"'
+check "…nothing written" test ! -e "$t_tmp/no-same-pair"
 check_status 2 "--blocks 1 with two placements is refused" "$SMTBENCH" run \
 	--placements solo,non-sibling --blocks 1 --out "$t_tmp/no-blocks"
 check "…saying a comparison needs 2" contains "$t_err" "--blocks 1 gives each placement one sample, and a comparison needs at least 2"
