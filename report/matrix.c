@@ -698,6 +698,21 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 	return doc;
 }
 
+/* Why a matrix answers nothing when none of its cells could be compared (the first cell's own
+ * reason, as a run names its first pair's), else NULL. */
+static char *no_cell_compared(const struct analysis_matrix *m, const char *shown_dir)
+{
+	const char *why = NULL;
+	for (size_t i = 0; i < m->ncells; i++) {
+		if (m->cells[i].compared)
+			return NULL;
+		if (!why && m->cells[i].aggressor >= 0)
+			why = m->cells[i].note;
+	}
+	return xasprintf("%s: no cell of the matrix could be compared%s%s", shown_dir,
+	                 why ? ": " : "", why ? why : "");
+}
+
 struct report *matrix_report(struct results_folder *f, const struct report_options *o,
                              char *err, size_t err_size)
 {
@@ -714,9 +729,11 @@ struct report *matrix_report(struct results_folder *f, const struct report_optio
 	free(answer);
 	strings_release(&warnings, &warning_count);
 	analysis_advice_free(&mm.advice);
+	struct report *r = report_new(d, json, "report", "Report",
+	                              xasprintf("smtbench report %s", f->shown_dir));
+	r->no_answer = no_cell_compared(mm.m, f->shown_dir);
 	analysis_matrix_free(&mm.m);
-	return report_new(d, json, "report", "Report",
-	                  xasprintf("smtbench report %s", f->shown_dir));
+	return r;
 }
 
 struct analysis_matrix *report_matrix_cells(struct results_folder *f, bool *commands, char *err,

@@ -192,7 +192,23 @@ import json, sys; m = json.load(open(sys.argv[1]))
 assert m["resumed_with"][:3] == ["smtbench", "matrix", "--resume"] and m["status"] == "complete"' "$t_tmp/int/meta.json"
 check "…and its report" report_check "$t_tmp/int"
 
+# --- a complete matrix none of whose cells could be compared: exit 1 with the reason ------------
+# (--duration shorter than a block: one block, and a cell needs 2.) An interrupted one is still
+# "no analysis yet" (its --resume may answer); this one ran as planned and failed to answer.
+printf 'a: sleep 0.2\nb: sleep 0.2\n' >"$t_tmp/short.cmds"
+check_status 1 "a matrix that ran one block (--duration 1)" "$SMTBENCH" matrix \
+	--commands "$t_tmp/short.cmds" --placement non-sibling --duration 1 --warmup-blocks 0 \
+	--progress none --out "$t_tmp/short"
+check "…says there is no answer, and the true reason" \
+	contains "$t_err" "no answer: $t_tmp/short: no cell of the matrix could be compared: a beside a vs a alone: not compared: a beside a has 1 sample(s), at least 2 are needed"
+check "…not 'no analysis yet'" eval '! contains "$t_out" "no analysis yet"'
+check "…its samples are kept and its reports written (each cell says why)" \
+	eval 'test -s "$t_tmp/short/samples.csv" && test -s "$t_tmp/short/report.json"'
+
 # --- bad input: exit 2, one line, nothing written ------------------------------------------------
+check_status 2 "--blocks 1 (a cell needs 2 to be compared) is refused" "$SMTBENCH" matrix \
+	--kernels nop --placement non-sibling --blocks 1 --out "$t_tmp/bad"
+check "…saying a comparison needs 2" contains "$t_err" "--blocks 1 gives each cell one sample, and a comparison needs at least 2"
 check_status 2 "an unknown kernel in --kernels" \
 	"$SMTBENCH" matrix --kernels nop,nosuch --placement non-sibling --out "$t_tmp/bad"
 check "…one line naming it, nothing written" eval \

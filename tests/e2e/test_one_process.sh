@@ -102,7 +102,7 @@ check "…the workload sees the run's values, not the caller's" \
 # And a matrix's workloads, each its one CPU.
 printf 'probe: %s %s\n' "$probe" "$t_tmp/matrix.log" >"$t_tmp/commands.txt"
 check_status 0 "a matrix of the probe (--commands)" "$SMTBENCH" matrix --commands "$t_tmp/commands.txt" \
-	--placement non-sibling --blocks 1 --warmup-blocks 0 --progress none --out "$t_tmp/matrix"
+	--placement non-sibling --blocks 2 --warmup-blocks 0 --progress none --out "$t_tmp/matrix"
 check "…each of its processes sees its one CPU and its placement" \
 	test "$(check_seen "$t_tmp/matrix" "$t_tmp/matrix.log" 0)" = ok
 
