@@ -215,4 +215,10 @@ void dist_hdi_points(const struct analysis_dist *d, double mass, double out[2]);
 
 void dist_release(struct analysis_dist *d);
 
+/* Whether the trial of n rows (samples_next_trial's) shared its CPUs: its foreign or steal time
+ * above ANALYSIS_CONTAMINATED_SHARE of its duration (the longest wall_s); -1 when not known.
+ * The one rule, for a placement's group (samples_load.c) and a matrix's cell (matrix.c). */
+struct samples_record;
+int analysis_trial_shared(const struct samples_record *rows, size_t n);
+
 #endif

@@ -22,6 +22,7 @@ struct trial_kernels {
 	long trial;
 	int victim, aggressor;
 	bool failed, warmup;
+	int shared; /* it shared its CPUs: 1, 0, or -1 unknown (analysis_trial_shared) */
 };
 
 /* Each trial's workloads, in run order (the dataset's points follow the same order). */
@@ -34,12 +35,13 @@ static struct trial_kernels *trial_kernels_of(const struct samples_table *t, siz
 	const struct samples_record *r;
 	size_t n;
 	while (samples_next_trial(&c, &r, &n)) {
-		struct trial_kernels k = { r[0].trial, -1, -1, false, r[0].warmup };
+		struct trial_kernels k = { r[0].trial, -1, -1, false, r[0].warmup, -1 };
 		for (size_t i = 0; i < n; i++) {
 			k.failed = k.failed || !r[i].ok;
 			if (r[i].workload != SAMPLES_NO_WORKLOAD)
 				*(r[i].role_a ? &k.victim : &k.aggressor) = r[i].workload;
 		}
+		k.shared = analysis_trial_shared(r, n);
 		xgrow(&trials, &cap, *count + 1, sizeof *trials);
 		trials[(*count)++] = k;
 	}
@@ -145,11 +147,17 @@ static void fill_cells(struct analysis_matrix *m, const struct analysis_dataset 
 	}
 	for (size_t i = 0; i < ntrials; i++) {
 		const struct trial_kernels *t = &trials[i];
-		if (t->warmup || !t->failed || t->victim < 0 || map_of[t->victim] < 0
+		if (t->warmup || t->victim < 0 || map_of[t->victim] < 0
 		    || (t->aggressor >= 0 && map_of[t->aggressor] < 0))
 			continue;
 		int g = t->aggressor < 0 ? -1 : map_of[t->aggressor];
-		m->cells[cell_index(m, map_of[t->victim], g)].failed_trials++;
+		struct analysis_matrix_cell *c = &m->cells[cell_index(m, map_of[t->victim], g)];
+		if (t->failed) {
+			c->failed_trials++;
+		} else if (t->shared >= 0) { /* an ok measured trial: whether it shared, as a group's */
+			c->group.contamination_known++;
+			c->group.contaminated_trials += (size_t)t->shared;
+		}
 	}
 }
 
@@ -256,6 +264,14 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 			continue;
 		}
 		c->compared = true;
+		/* The conditions, as a run's comparison has them (compare.c): how many of the cell's
+		 * and its baseline's trials shared their CPUs; none of those --exclude-contaminated
+		 * left out did. */
+		struct analysis_comparison *vs = &c->vs_baseline;
+		size_t shared = c->group.contaminated_trials + base->group.contaminated_trials;
+		vs->shared_known = c->group.contamination_known + base->group.contamination_known
+		                   - (m->excluded_contaminated ? shared : 0);
+		vs->shared_trials = m->excluded_contaminated ? 0 : shared;
 	}
 	return choose_safe_pairs(m);
 }

@@ -154,7 +154,7 @@ static bool trial_usable(struct trials *L, const struct samples_record *rows, si
 
 /* Whether the trial of n rows shared its CPUs: its foreign or steal time above
  * ANALYSIS_CONTAMINATED_SHARE of its duration (the longest wall_s). -1 when not known. */
-static int contamination_of(const struct samples_record *rows, size_t n)
+int analysis_trial_shared(const struct samples_record *rows, size_t n)
 {
 	double duration = NAN;
 	for (size_t i = 0; i < n; i++)
@@ -178,7 +178,7 @@ static bool count_trial_health(struct trials *L, const struct samples_record *ro
 	}
 	if (!all_ok || rows[0].warmup)
 		return false;
-	int contaminated = contamination_of(rows, n);
+	int contaminated = analysis_trial_shared(rows, n);
 	if (contaminated < 0)
 		return false;
 	g->contamination_known++;

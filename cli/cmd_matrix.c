@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/analysis.h"
 #include "cli/run_shared.h"
 #include "common/fileio.h"
 #include "common/text.h"
@@ -42,7 +43,8 @@ const struct cli_option matrix_options[] = {
 	{ "placement", 0, OPT_PLACEMENT, CLI_CHOICE, NULL, "sibling non-sibling same-pu", "where "
 	  "the aggressor runs beside the victim's CPU A (default sibling)" },
 	{ "blocks", 'b', OPT_BLOCKS, CLI_WORD, "N", NULL, "measured blocks (each runs every cell "
-	  "once, in a random order; default " STR(MATRIX_DEFAULT_BLOCKS) ")" },
+	  "once, in a random order; default " STR(MATRIX_DEFAULT_BLOCKS) "; at least 2: a cell is "
+	  "compared with its baseline)" },
 	{ "duration", 'd', OPT_DURATION, CLI_WORD, "T", NULL, "instead of --blocks: as many whole "
 	  "blocks as fit in T" },
 	{ "precision", 0, OPT_PRECISION, CLI_WORD, "PCT", NULL, "after " STR(PRECISION_MIN_BLOCKS)
@@ -221,6 +223,11 @@ static void settle_matrix_settings(struct experiment *e, const struct matrix_opt
 	if (o->commands && matrix_commands_read(o->commands, e, err, sizeof err) != 0)
 		usage_exit("matrix", "--commands: %s", err);
 	run_settle_budget("matrix", e, MATRIX_DEFAULT_BLOCKS, MATRIX_DEFAULT_WARMUP);
+	/* Every cell is a comparison with its baseline: one block could answer nothing (as run). */
+	if (e->trials == 1)
+		usage_exit("matrix", "--blocks 1 gives each cell one sample, and a comparison needs at "
+		           "least 2 (the paired design %d): give --blocks 2 or more",
+		           ANALYSIS_PAIRED_MIN_BLOCKS);
 	if (e->trial_time_s <= 0)
 		e->trial_time_s = CALIBRATE_DEFAULT_TRIAL_S;
 	struct stat st;

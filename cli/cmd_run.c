@@ -258,12 +258,20 @@ static void parse_wanted(const struct experiment *e, const char *list,
 /* With --one-process, same-pu gives its one process the one CPU solo gives it: the two would
  * measure the same thing, and the comparison of them would answer nothing. Refused before the
  * run, naming the one to keep. */
-static void refuse_same_cpus(const struct experiment *e, const bool wanted[PLACEMENT_COUNT])
+static void refuse_same_cpus(const struct experiment *e, const struct run_options *o,
+                             const bool wanted[PLACEMENT_COUNT])
 {
-	if (e->one_process && wanted[PLACEMENT_SAME_PU] && wanted[PLACEMENT_SOLO])
-		usage_exit("run", "--one-process: same-pu and solo give the one process the same one "
-		           "CPU, so they would measure the same thing; keep one of them in --placements "
-		           "(solo, the baseline every placement is compared with)");
+	if (!e->one_process || !wanted[PLACEMENT_SAME_PU] || !wanted[PLACEMENT_SOLO])
+		return;
+	if (!o->placements && e->have_pair) /* the placements came from --pair, not --placements */
+		usage_exit("run", "--pair %d,%d names CPU %d twice (same-pu), and with --one-process "
+		           "same-pu and solo give the one process the same one CPU, so there would be "
+		           "nothing to compare; give --pair two different CPUs, or leave out "
+		           "--one-process (then two copies share CPU %d)", e->pair[0], e->pair[1],
+		           e->pair[0], e->pair[0]);
+	usage_exit("run", "--one-process: same-pu and solo give the one process the same one "
+	           "CPU, so they would measure the same thing; keep one of them in --placements "
+	           "(solo, the baseline every placement is compared with)");
 }
 
 /* Without --placements: the placement --pair forms and solo, or the default list. */
@@ -366,7 +374,7 @@ static int new_run(struct experiment *e, const struct run_options *o)
 		usage_exit("run", "--out %s: %s", e->out_dir, err);
 	struct topo_info info;
 	topo_get_info(topo, &info);
-	refuse_same_cpus(e, wanted);
+	refuse_same_cpus(e, o, wanted);
 	launch_choose_pairs(e, topo, wanted);
 	if (e->plan.nplacements == 0)
 		text_errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on "

@@ -95,14 +95,13 @@ static int run_finish(struct experiment *e, struct store *s, enum run_outcome ou
 		           e->nworkloads > 0 ? "matrix" : "run", dir);
 		status = 128 + e->interrupt_signal;
 	}
-	/* A run of two placements or more that ran as planned and still has no answer failed to
-	 * give what it promised (its reason said); a run of one placement has nothing to compare
-	 * by design, and an interrupted one may get its answer after --resume. (A matrix's cells
-	 * are its own report's: a short matrix is said as before.) */
-	bool comparable = e->nworkloads == 0 && e->plan.nplacements > 1;
+	/* A run of two placements or more, or a matrix, that ran as planned and still has no
+	 * answer (a matrix: no cell compared) failed to give what it promised (its reason said);
+	 * a run of one placement has nothing to compare by design, and an interrupted one may get
+	 * its answer after --resume. */
+	bool comparable = e->nworkloads > 0 || e->plan.nplacements > 1;
 	enum summary_missing missing = outcome != RUN_COMPLETE ? MISSING_NOT_YET
-	                               : comparable ? MISSING_FAILED
-	                               : e->nworkloads == 0 ? MISSING_NO_NEED : MISSING_NOT_YET;
+	                               : comparable ? MISSING_FAILED : MISSING_NO_NEED;
 	enum summary_outcome said = summary_after_run(dir, missing, stdout);
 	if (status == EXIT_OK && (said == SUMMARY_NOT_WRITTEN
 	                          || (said == SUMMARY_NO_ANSWER && comparable

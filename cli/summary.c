@@ -38,6 +38,15 @@ enum summary_outcome summary_after_run(const char *dir, enum summary_missing mis
 		}
 		report_print(r, out);
 		report_print_files(r, outcome == SUMMARY_WRITTEN ? dir : NULL, out);
+		/* A matrix none of whose cells could be compared: its page is written (every cell
+		 * says why), and a complete run of it failed to answer, as a run's does. */
+		if (r->no_answer && missing == MISSING_FAILED) {
+			char *why = xescaped(r->no_answer);
+			text_warnx("no answer: %s", why);
+			free(why);
+			if (outcome == SUMMARY_WRITTEN)
+				outcome = SUMMARY_NO_ANSWER;
+		}
 	}
 	report_free(&r);
 	folder_free(&f);

@@ -14,15 +14,16 @@ enum summary_outcome {
 	SUMMARY_NOT_WRITTEN, /* the reports could not be written (said on stderr; the summary then
 	                      * points to none): the run failed to give what it promised, though its
 	                      * samples are safe */
-	SUMMARY_NO_ANSWER,   /* nothing to analyse: the true reason printed */
+	SUMMARY_NO_ANSWER,   /* nothing to analyse, or (a matrix) reports written but no cell
+	                      * compared: the true reason printed */
 };
 
 /* What a folder with no answer means after this run. */
 enum summary_missing {
 	MISSING_NOT_YET,  /* a short or interrupted run: "no analysis yet: WHY" */
 	MISSING_NO_NEED,  /* a run of one placement: nothing to compare, "no comparison: WHY" */
-	MISSING_FAILED,   /* a run of two placements or more that ran as planned: "no answer: WHY"
-	                   * on stderr, the run failed to answer */
+	MISSING_FAILED,   /* a run of two placements or more, or a matrix, that ran as planned:
+	                   * "no answer: WHY" on stderr, the run failed to answer */
 };
 
 /* Analyses dir, writes its reports and prints the summary to out; when there is no answer, its

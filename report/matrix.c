@@ -56,6 +56,24 @@ static const char *cell_text(struct format_ring *ns, const struct analysis_matri
 	return b;
 }
 
+/* A compared cell measured under load (analysis_under_load: its trials and its baseline's). */
+static bool cell_under_load(const struct analysis_matrix_cell *c)
+{
+	return c->compared && analysis_under_load(&c->vs_baseline);
+}
+
+/* The conditions beside a cell's verdict, as a run's comparison has them (the counts of its and
+ * its baseline's trials that shared their CPUs, and whether that is under load); null when the
+ * cell was not compared. */
+static json_t *cell_conditions_json(const struct analysis_matrix_cell *c)
+{
+	if (!c->compared)
+		return json_null();
+	return json_pack("{s:I, s:I, s:b}", "shared_trials", (json_int_t)c->vs_baseline.shared_trials,
+	                 "shared_known", (json_int_t)c->vs_baseline.shared_known,
+	                 "under_load", analysis_under_load(&c->vs_baseline));
+}
+
 /* A verdict as one character of the matrix: + slower, - faster, = the same, ? undecided. */
 static const char *verdict_mark(bool compared, enum analysis_verdict v)
 {
@@ -352,9 +370,15 @@ static void matrix_grid(struct doc *d, const struct analysis_matrix *m)
 		columns[g + 1] = (struct doc_column){ names[g] = code(m->kernels[g]), 0, true, 0 };
 	doc_heading(d, DOC_ALL, 2, NULL, "Matrix (victim's slowdown; rows victims, columns "
 	            "aggressors)");
+	bool any_under_load = false;
+	for (size_t i = 0; i < m->ncells; i++)
+		any_under_load |= cell_under_load(&m->cells[i]);
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "Slowdown of the victim (row) beside the aggressor "
 	         "(column), against the victim alone, paired by block; 95%% interval; + slower, = "
-	         "practically the same, - faster, ? not enough data to say.");
+	         "practically the same, - faster, ? not enough data to say%s.", any_under_load
+	         ? "; ! measured under load: more than a quarter of the trials of the cell and its "
+	           "baseline shared their CPUs (`smtbench report --exclude-contaminated` leaves "
+	           "them out)" : "");
 	doc_table(d, DOC_ALL, "matrix", columns, n + 1);
 	free(columns);
 	char **row = xcalloc(n + 1, sizeof *row);
@@ -363,8 +387,9 @@ static void matrix_grid(struct doc *d, const struct analysis_matrix *m)
 		for (size_t g = 0; g < n; g++) {
 			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
 			struct format_ring ns = { .next = 0 };
-			row[g + 1] = xasprintf("%s %s", cell_text(&ns, c),
-			                       verdict_mark(c->compared, c->vs_baseline.verdict));
+			row[g + 1] = xasprintf("%s %s%s", cell_text(&ns, c),
+			                       verdict_mark(c->compared, c->vs_baseline.verdict),
+			                       cell_under_load(c) ? " !" : "");
 		}
 		doc_row_strings(d, (const char *const *)row);
 		for (size_t k = 0; k <= n; k++)
@@ -597,8 +622,9 @@ static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
 			cell_stop(meta, m->kernels[c->victim], m->kernels[c->aggressor])),
 			comparison_json(&c->vs_baseline, c->compared)));
 		/* P(its slowdown at most the safe bound), where the cell could be listed; else null. */
-		json_object_set_new(json_array_get(cells, json_array_size(cells) - 1), "p_safe",
-		                    isnan(c->p_safe) ? json_null() : json_real(c->p_safe));
+		json_t *cell = json_array_get(cells, json_array_size(cells) - 1);
+		json_object_set_new(cell, "p_safe", isnan(c->p_safe) ? json_null() : json_real(c->p_safe));
+		json_object_set_new(cell, "conditions", cell_conditions_json(c));
 	}
 	return cells;
 }
@@ -714,6 +740,21 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 	return doc;
 }
 
+/* Why a matrix answers nothing when none of its cells could be compared (the first cell's own
+ * reason, as a run names its first pair's), else NULL. */
+static char *no_cell_compared(const struct analysis_matrix *m, const char *shown_dir)
+{
+	const char *why = NULL;
+	for (size_t i = 0; i < m->ncells; i++) {
+		if (m->cells[i].compared)
+			return NULL;
+		if (!why && m->cells[i].aggressor >= 0)
+			why = m->cells[i].note;
+	}
+	return xasprintf("%s: no cell of the matrix could be compared%s%s", shown_dir,
+	                 why ? ": " : "", why ? why : "");
+}
+
 struct report *matrix_report(struct results_folder *f, const struct report_options *o,
                              char *err, size_t err_size)
 {
@@ -730,9 +771,11 @@ struct report *matrix_report(struct results_folder *f, const struct report_optio
 	free(answer);
 	strings_release(&warnings, &warning_count);
 	analysis_advice_free(&mm.advice);
+	struct report *r = report_new(d, json, "report", "Report",
+	                              xasprintf("smtbench report %s", f->shown_dir));
+	r->no_answer = no_cell_compared(mm.m, f->shown_dir);
 	analysis_matrix_free(&mm.m);
-	return report_new(d, json, "report", "Report",
-	                  xasprintf("smtbench report %s", f->shown_dir));
+	return r;
 }
 
 struct analysis_matrix *report_matrix_cells(struct results_folder *f, bool *commands, char *err,

@@ -18,7 +18,8 @@ struct report *report_new(struct doc *doc, json_t *json, const char *stem, const
                           char *rewrite)
 {
 	struct report *r = xcalloc(1, sizeof *r);
-	*r = (struct report){ doc, json, stem, lead, rewrite };
+	*r = (struct report){ .doc = doc, .json = json, .stem = stem, .lead = lead,
+	                      .rewrite = rewrite };
 	return r;
 }
 
@@ -29,6 +30,7 @@ void report_free(struct report **r)
 	doc_free(&(*r)->doc);
 	json_decref((*r)->json);
 	free((*r)->rewrite);
+	free((*r)->no_answer);
 	free(*r);
 	*r = NULL;
 }

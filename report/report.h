@@ -30,6 +30,9 @@ struct report {
 	const char *lead;          /* the sentence that names the files begins so: "Report" */
 	char *rewrite;             /* the command that writes the files again, shown when they
 	                            * could not be written; NULL: none */
+	char *no_answer;           /* why a report that was made answers nothing ("DIR: no cell
+	                            * of the matrix could be compared: ..."): a matrix none of
+	                            * whose cells could be compared; NULL: it answers */
 };
 
 /* A report made of its parts (taken). */

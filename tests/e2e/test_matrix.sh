@@ -192,7 +192,59 @@ import json, sys; m = json.load(open(sys.argv[1]))
 assert m["resumed_with"][:3] == ["smtbench", "matrix", "--resume"] and m["status"] == "complete"' "$t_tmp/int/meta.json"
 check "…and its report" report_check "$t_tmp/int"
 
+# --- a complete matrix none of whose cells could be compared: exit 1 with the reason ------------
+# (--duration shorter than a block: one block, and a cell needs 2.) An interrupted one is still
+# "no analysis yet" (its --resume may answer); this one ran as planned and failed to answer.
+printf 'a: sleep 0.2\nb: sleep 0.2\n' >"$t_tmp/short.cmds"
+check_status 1 "a matrix that ran one block (--duration 1)" "$SMTBENCH" matrix \
+	--commands "$t_tmp/short.cmds" --placement non-sibling --duration 1 --warmup-blocks 0 \
+	--progress none --out "$t_tmp/short"
+check "…says there is no answer, and the true reason" \
+	contains "$t_err" "no answer: $t_tmp/short: no cell of the matrix could be compared: a beside a vs a alone: not compared: a beside a has 1 sample(s), at least 2 are needed"
+check "…not 'no analysis yet'" eval '! contains "$t_out" "no analysis yet"'
+check "…its samples are kept and its reports written (each cell says why)" \
+	eval 'test -s "$t_tmp/short/samples.csv" && test -s "$t_tmp/short/report.json"'
+
+# --- a cell's conditions: how many of its trials and its baseline's shared their CPUs -----------
+# The fixture was measured on a loaded machine. The oracle counts, straight from samples.csv,
+# each measured ok trial whose foreign_s or steal_s is above 10% of its longest wall_s, per
+# cell (victim beside aggressor) plus the victim's baseline, as a run counts A and B.
+check_status 0 "report of the fixture matrix" "$SMTBENCH" report \
+	"$SMTBENCH_ROOT/tests/fixtures/folders/matrix" --out "$t_tmp/fixture-report"
+check "…the table marks a cell under load with ! and says what it means" eval \
+	'grep -q "? !" <<<"$t_out" && contains "$t_out" "! measured under load: more than a quarter of the trials of the cell and its baseline shared their CPUs"'
+check "…each compared cell's conditions: shared_trials of shared_known as samples.csv says" python3 - \
+	"$SMTBENCH_ROOT/tests/fixtures/folders/matrix/samples.csv" "$t_tmp/fixture-report/report.json" <<'EOF'
+import collections, csv, json, sys
+trials = collections.defaultdict(list)
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["warmup"] == "0":
+        trials[r["trial"]].append(r)
+known, shared = collections.Counter(), collections.Counter()
+for rows in trials.values():
+    if any(r["status"] != "ok" for r in rows):
+        continue
+    victim = next(r["workload"] for r in rows if r["role"] == "a")
+    agg = next((r["workload"] for r in rows if r["role"] == "b"), None)
+    duration = max(float(r["wall_s"]) for r in rows)
+    s = max(float(rows[0]["foreign_s"]), float(rows[0]["steal_s"])) > 0.1 * duration
+    known[victim, agg] += 1
+    shared[victim, agg] += s
+cells = json.load(open(sys.argv[2]))["cells"]
+loaded = 0
+for c in cells:
+    v, g, cond = c["victim"], c["aggressor"], c["conditions"]
+    want = (shared[v, g] + shared[v, None], known[v, g] + known[v, None])
+    assert (cond["shared_trials"], cond["shared_known"]) == want, (v, g, cond, want)
+    assert cond["under_load"] == (want[0] > 0.25 * want[1]), (v, g, cond)
+    loaded += cond["under_load"]
+assert loaded > 0, "the fixture has no cell under load"
+EOF
+
 # --- bad input: exit 2, one line, nothing written ------------------------------------------------
+check_status 2 "--blocks 1 (a cell needs 2 to be compared) is refused" "$SMTBENCH" matrix \
+	--kernels nop --placement non-sibling --blocks 1 --out "$t_tmp/bad"
+check "…saying a comparison needs 2" contains "$t_err" "--blocks 1 gives each cell one sample, and a comparison needs at least 2"
 check_status 2 "an unknown kernel in --kernels" \
 	"$SMTBENCH" matrix --kernels nop,nosuch --placement non-sibling --out "$t_tmp/bad"
 check "…one line naming it, nothing written" eval \

@@ -207,7 +207,7 @@ check "…(name: command args, quotes, not calibrated)" eval \
 # One name rule with run --name: a '+' is allowed (g++).
 printf 'g++: true\nb: true\n' >"$t_tmp/plus.txt"
 check_status 0 "a command named g++ (the rule run --name follows)" "$SMTBENCH" matrix \
-	--commands "$t_tmp/plus.txt" --placement non-sibling --blocks 1 --warmup-blocks 0 \
+	--commands "$t_tmp/plus.txt" --placement non-sibling --blocks 2 --warmup-blocks 0 \
 	--progress none --out "$t_tmp/plus"
 check "…named so in samples.csv" grep -q ",g++," "$t_tmp/plus/samples.csv"
 

@@ -71,7 +71,7 @@ interrupt_calibration() { # interrupt_calibration DIR COMMAND...: its exit statu
 	kill -TERM "$runner" 2>/dev/null; wait "$runner" 2>/dev/null
 	return 255
 }
-interrupt_calibration "$t_tmp/cal-matrix" matrix --placement same-pu --kernels nop,mul-latency,pause --blocks 1
+interrupt_calibration "$t_tmp/cal-matrix" matrix --placement same-pu --kernels nop,mul-latency,pause --blocks 2
 rc=$?
 if ((rc == 255)); then
 	skip "matrix's calibration was not caught under way within 20 s (too quick here to interrupt)"

@@ -102,7 +102,7 @@ check "…the workload sees the run's values, not the caller's" \
 # And a matrix's workloads, each its one CPU.
 printf 'probe: %s %s\n' "$probe" "$t_tmp/matrix.log" >"$t_tmp/commands.txt"
 check_status 0 "a matrix of the probe (--commands)" "$SMTBENCH" matrix --commands "$t_tmp/commands.txt" \
-	--placement non-sibling --blocks 1 --warmup-blocks 0 --progress none --out "$t_tmp/matrix"
+	--placement non-sibling --blocks 2 --warmup-blocks 0 --progress none --out "$t_tmp/matrix"
 check "…each of its processes sees its one CPU and its placement" \
 	test "$(check_seen "$t_tmp/matrix" "$t_tmp/matrix.log" 0)" = ok
 
@@ -178,6 +178,12 @@ check_status 2 "--one-process with same-pu and solo is refused" "$SMTBENCH" run 
 check "…saying they are the same CPU, and which to keep" \
 	contains "$t_err" "--one-process: same-pu and solo give the one process the same one CPU"
 check "…nothing written" test ! -e "$t_tmp/no-same"
+check_status 2 "--one-process with --pair A,A (same-pu and solo) is refused" "$SMTBENCH" run \
+	--one-process --kernel nop-2t --pair 0,0 --out "$t_tmp/no-same-pair"
+check "…naming --pair, which the user gave, not --placements" \
+	contains "$t_err" "--pair 0,0 names CPU 0 twice (same-pu), and with --one-process same-pu and solo give the one process the same one CPU"
+check "…with no word of --placements" eval '! contains "$t_err" "--placements"'
+check "…nothing written" test ! -e "$t_tmp/no-same-pair"
 check_status 2 "--blocks 1 with two placements is refused" "$SMTBENCH" run \
 	--placements solo,non-sibling --blocks 1 --out "$t_tmp/no-blocks"
 check "…saying a comparison needs 2" contains "$t_err" "--blocks 1 gives each placement one sample, and a comparison needs at least 2"
