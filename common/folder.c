@@ -144,11 +144,13 @@ static char *meta_damage(const struct results_folder *f)
 static void name_listed(const char *name, const struct samples_name *names, size_t count,
                         bool *named, char **text)
 {
-	/* samples.csv holds a name as the runner wrote it: escaped (common/text.h) where it has a
-	 * control character or bytes that are not UTF-8; meta.json holds it as it is. */
+	/* samples.csv holds a name as the runner wrote it (samples_csv_token: escaped, one token,
+	 * cut); meta.json holds it as it is. */
 	char *shown = xescaped(name);
+	char token[SAMPLES_FIELD_LEN];
+	samples_csv_token(name, token, sizeof token);
 	for (size_t i = 0; i < count; i++)
-		if (!strcmp(names[i].name, name) || !strcmp(names[i].name, shown))
+		if (!strcmp(names[i].name, name) || !strcmp(names[i].name, token))
 			named[i] = true;
 	char *joined = *text ? xasprintf("%s, %s", *text, shown) : xstrdup(shown);
 	free(shown);
@@ -173,20 +175,22 @@ static bool meta_workloads(struct results_folder *f, const struct samples_table 
 	const json_t *w;
 	if (json_is_array(listed)) {
 		json_array_foreach(listed, i, w) {
-			const char *name = json_string_value(json_object_get(w, "name"));
+			/* text, or {"hex": ...} for a name that is not UTF-8 (text_to_json) */
+			char *name = text_from_json(json_object_get(w, "name"));
 			for (int as = 0; name && as < 2; as++)
 				name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
 				            &f->meta_workloads[as]);
+			free(name);
 		}
 		return true;
 	}
 	for (int as = 0; as < 2; as++) {
-		const char *name = json_string_value(json_object_get(json_object_get(workloads,
-		                                                                     as ? "b" : "a"),
-		                                                     "name"));
+		const json_t *role = json_object_get(workloads, as ? "b" : "a");
+		char *name = text_from_json(json_object_get(role, "name"));
 		if (name)
 			name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
 			            &f->meta_workloads[as]);
+		free(name);
 	}
 	return true;
 }

@@ -1,6 +1,6 @@
 /*
- * samples_csv.c — the column table's names, the line splitter, the row formatter, and the
- * form of per_cpu_s.
+ * samples_csv.c — the column table's names, the line splitter, the row formatter, the form
+ * of per_cpu_s, and the workload's token.
  */
 #include "common/samples_csv.h"
 
@@ -11,6 +11,8 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+
+#include "common/alloc.h"
 
 const char *const samples_csv_names[SAMPLES_COLUMN_COUNT] = {
 #define SAMPLES_CSV_NAME_(id, name, required) name,
@@ -173,4 +175,23 @@ int samples_per_cpu_unspread(const double *seconds, int n)
 	if (n < 2 || !(total > 0))
 		return -1;
 	return total - most < SAMPLES_UNSPREAD_SHARE * total;
+}
+
+/* (samples_csv.h) Escaped as every outside text is shown, then one token, cut whole. */
+void samples_csv_token(const char *in, char *out, size_t outlen)
+{
+	char *shown = in ? xescaped(in) : NULL;
+	size_t i = 0;
+	while (shown && shown[i]) {
+		unsigned char c = (unsigned char)shown[i];
+		/* one escape (\xNN or \\) or one character: all of it, or nothing of it */
+		size_t len = c == '\\' ? (shown[i + 1] == 'x' ? 4 : 2)
+		             : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		if (i + len + 1 > outlen)
+			break;
+		for (size_t k = 0; k < len; k++, i++)
+			out[i] = shown[i] == ',' || shown[i] == '"' ? '_' : shown[i];
+	}
+	out[i] = '\0';
+	free(shown);
 }

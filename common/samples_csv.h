@@ -115,6 +115,13 @@ size_t samples_csv_split(char *line, char **fields, size_t max);
 /* The same for a line of len bytes (its end need not be a '\0'; no byte of it is one). */
 size_t samples_csv_split_n(char *line, size_t len, char **fields, size_t max);
 
+/* A workload's name as its unquoted CSV field holds it, the one rule the writer and every
+ * reader that matches names follow: escaped as every outside text is shown (common/text.h: a
+ * newline, an escape sequence, a byte that is not UTF-8 as \xNN), then kept to one token (a
+ * comma or a quote as '_'), cut at outlen - 1 bytes, never inside an escape or a UTF-8
+ * character. */
+void samples_csv_token(const char *in, char *out, size_t outlen);
+
 /* One row being written: every column's text, set by column. Fields longer than
  * SAMPLES_FIELD_LEN - 1 are cut. */
 enum { SAMPLES_FIELD_LEN = 128 };

@@ -672,28 +672,6 @@ struct store *store_resume(const char *dir, struct stored_trial **trials, long *
 	return s;
 }
 
-/* Workload names go into an unquoted CSV field that people read: escaped as every outside text
- * is shown (common/text.h: a newline, an escape sequence, a byte that is not UTF-8 as \xNN),
- * then kept to one token (a comma or a quote as '_'). Cut at outlen - 1 bytes, never inside an
- * escape or a UTF-8 character. */
-static void sanitize_token(const char *in, char *out, size_t outlen)
-{
-	char *shown = in ? xescaped(in) : NULL;
-	size_t i = 0;
-	while (shown && shown[i]) {
-		unsigned char c = (unsigned char)shown[i];
-		/* one escape (\xNN or \\) or one character: all of it, or nothing of it */
-		size_t len = c == '\\' ? (shown[i + 1] == 'x' ? 4 : 2)
-		             : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-		if (i + len + 1 > outlen)
-			break;
-		for (size_t k = 0; k < len; k++, i++)
-			out[i] = shown[i] == ',' || shown[i] == '"' ? '_' : shown[i];
-	}
-	out[i] = '\0';
-	free(shown);
-}
-
 /* Formats a double for the CSV: empty when unknown. */
 static void format_or_empty(char *buf, size_t len, const char *fmt, double v)
 {
@@ -717,7 +695,7 @@ static void fill_row(struct samples_row *row, const struct trial_labels *labels,
 {
 	const struct proc_result *r = &result->procs[i];
 	char workload[SAMPLES_FIELD_LEN];
-	sanitize_token(labels->workload[i], workload, sizeof workload);
+	samples_csv_token(labels->workload[i], workload, sizeof workload);
 	samples_row_clear(row);
 	samples_row_set(row, SAMPLES_COL_TRIAL, "%ld", labels->trial);
 	samples_row_set(row, SAMPLES_COL_BLOCK, "%ld", labels->block);
