@@ -109,7 +109,7 @@ check_status 1 "a run of solo and same-pu that ran one block" "$SMTBENCH" run \
 	--placements solo,same-pu --duration 1 --warmup-blocks 0 --progress none \
 	--out "$t_tmp/short" -- sleep 0.6
 check "…says there is no answer, and why" \
-	contains "$t_err" "no answer: $t_tmp/short: no two placements with at least 2 samples each to compare: same-pu vs solo: not compared"
+	contains "$t_err" "no answer: $t_tmp/short: no two placements could be compared: same-pu vs solo: not compared: same-pu has 1 sample(s)"
 check "…its samples are kept" test -s "$t_tmp/short/samples.csv"
 
 done_testing

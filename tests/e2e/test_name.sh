@@ -18,9 +18,13 @@ col() { # col DIR NAME: that column of every data row
 names_of_role() { paste -d, <(col "$1" role) <(col "$1" workload) | awk -F, -v r="$2" '$1 == r { print $2 }' | sort -u | tr '\n' ' '; }
 
 named=(--placements non-sibling,solo --blocks 3 --warmup-blocks 0 --progress none)
+# The runs that must answer (exit 0) give each copy work the clock can count: a loop of some
+# 20-40 ms of user time; `true` measures 0 s in most trials, and a comparison of such times is
+# refused (exit 1, no answer).
+loop='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 r=$t_tmp/named
 check_status 0 "run --name fast,slow with --beside" "$SMTBENCH" run --name fast,slow "${named[@]}" \
-	--out "$r" -- sh -c 'true' --beside sh -c 'true'
+	--out "$r" -- sh -c "$loop" --beside sh -c "$loop"
 check "the plan line names both: 'smtbench run: fast beside slow'" contains "$t_out" "smtbench run: fast beside slow → $r"
 check "the plan says which command the name stands for" contains "$t_out" "fast (sh) is a command"
 check "the summary's workload line uses the names" contains "$t_out" "Workload: fast, run beside slow"
@@ -30,7 +34,7 @@ check "meta.json: settings.name is [fast, slow]" test "$(json "$r/meta.json" 'd[
 check "meta.json: workloads.a.name and .b.name are the names" \
 	test "$(json "$r/meta.json" 'd["workloads"]["a"]["name"] + " " + d["workloads"]["b"]["name"]')" = "fast slow"
 check "meta.json: the argv is kept as given (argv[0] sh)" \
-	test "$(json "$r/meta.json" 'd["workloads"]["a"]["argv"] + d["settings"]["command"]')" = "['sh', '-c', 'true', 'sh', '-c', 'true']"
+	test "$(json "$r/meta.json" 'd["workloads"]["a"]["argv"] + d["settings"]["command"]')" = "['sh', '-c', '$loop', 'sh', '-c', '$loop']"
 check "report.json: workload fast" test "$(json "$r/report.json" 'd["workload"]')" = "fast"
 check "report.md names fast beside slow" grep -q 'fast' "$r/report.md"
 check_status 0 "analyze of the named folder" "$SMTBENCH" analyze "$r"
@@ -43,13 +47,13 @@ check "…with the names" contains "$t_out" "Workload: fast, run beside slow"
 
 # One name with --beside names A only; -n is --name.
 check_status 0 "run -n fast (one name, with --beside)" "$SMTBENCH" run -n fast "${named[@]}" \
-	--out "$t_tmp/one" -- sh -c 'true' --beside sh -c 'true'
+	--out "$t_tmp/one" -- sh -c "$loop" --beside sh -c "$loop"
 check "…A is fast, B keeps its file name sh" \
 	test "$(names_of_role "$t_tmp/one" a)/$(names_of_role "$t_tmp/one" b)" = "fast /sh "
 check "…settings.name is [fast]" test "$(json "$t_tmp/one/meta.json" 'd["settings"]["name"]')" = "['fast']"
 
 # A run without --name records null and names by argv[0] as before.
-check_status 0 "run without --name" "$SMTBENCH" run "${named[@]}" --out "$t_tmp/plain" -- sh -c 'true' --beside sh -c 'true'
+check_status 0 "run without --name" "$SMTBENCH" run "${named[@]}" --out "$t_tmp/plain" -- sh -c "$loop" --beside sh -c "$loop"
 check "…settings.name is null and the workload is sh" \
 	test "$(json "$t_tmp/plain/meta.json" 'd["settings"]["name"]')/$(names_of_role "$t_tmp/plain" a)" = "None/sh "
 
@@ -62,7 +66,7 @@ for bad in "" "a b" "$long" "gzip/6" "a,b,c" "fast," ",slow" "$(printf 'caf\xc3\
 	check "…nothing written" test ! -e "$t_tmp/bad"
 done
 check_status 0 "a name of 64 bytes of every allowed kind is taken" "$SMTBENCH" run \
-	--name "A-z_0.9+$(printf 'y%.0s' $(seq 56))" "${named[@]}" --out "$t_tmp/long64" -- true
+	--name "A-z_0.9+$(printf 'y%.0s' $(seq 56))" "${named[@]}" --out "$t_tmp/long64" -- sh -c "$loop"
 check_status 2 "--name with a kernel is refused" "$SMTBENCH" run --name fast --kernel nop \
 	--iters 1000 "${named[@]}" --out "$t_tmp/bad"
 check "…saying a kernel has its own name" contains "$t_err" "a kernel has its own name"
@@ -115,9 +119,9 @@ check "…naming settings.name" contains "$t_err" "settings.name"
 
 # --- fleet: the names are part of the workload's group ----------------------------------------
 check_status 0 "a second run named fast,slow" "$SMTBENCH" run --name fast,slow "${named[@]}" \
-	--out "$t_tmp/named2" -- sh -c 'true' --beside sh -c 'true'
+	--out "$t_tmp/named2" -- sh -c "$loop" --beside sh -c "$loop"
 check_status 0 "a run named quick,slow, same command" "$SMTBENCH" run --name quick,slow "${named[@]}" \
-	--out "$t_tmp/quick" -- sh -c 'true' --beside sh -c 'true'
+	--out "$t_tmp/quick" -- sh -c "$loop" --beside sh -c "$loop"
 check_status 0 "fleet of the named, renamed and unnamed folders" "$SMTBENCH" fleet --json \
 	"$r" "$t_tmp/named2" "$t_tmp/quick" "$t_tmp/plain"
 groups=$(python3 -c '

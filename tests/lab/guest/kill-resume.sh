@@ -1,7 +1,10 @@
 # Scenario "kill-resume": SIGKILL the runner mid-run, look for what it left, then --resume.
 set -u
+# nop at 4,000,000 iterations: some 50 ms of user time in a TCG guest (12 ns an iteration),
+# five clock ticks, so that no trial measures 0 s and the run answers (a run whose times are
+# mostly 0 s has no answer and exits 1).
 . /lab/guest/lib.sh
-$SMTBENCH run --placements sibling,non-sibling,solo --kernel nop --iters 1000000 --trials 10 \
+$SMTBENCH run --placements sibling,non-sibling,solo --kernel nop --iters 4000000 --trials 10 \
 	--warmup 1 --seed 7 --out run >run.log 2>&1 &
 runner=$!
 # Kill once some trials are stored (header + at least 8 rows), and at most after 60 s.
