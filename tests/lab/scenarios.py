@@ -543,7 +543,7 @@ def advise_checks(ctx, contended):
 # The lab's siblings are vCPUs time-sliced on a host CPU (contention) or not contending at all
 # (no-contention): every pairing costs alike there, so the plans tie up to noise and the kernels'
 # calibrated lengths (which two share a host CPU sets the wall time), and the check can only say
-# that following the plan is not worse. The margin is from the spread measured here (6 rig runs,
+# that following the plan is not worse. The margin is from the spread measured here (8 rig runs,
 # host load 8-12): single ratios 0.84-1.22, medians of 6 0.92-1.10 (at most 0.08 below 1);
 # 1 - PLAN_MARGIN leaves about twice that.
 PLAN_MARGIN = 0.15
