@@ -106,7 +106,7 @@ check "…one line" one_line "$t_err"
 # --blocks and --warmup-blocks; --trials and --warmup as aliases that do exactly the same.
 run_plan() { # DIR OPTIONS...: a short run; its plan line (the one that counts the trials)
 	local dir=$1; shift
-	"$SMTBENCH" run --placements solo,same-pu --iters 1000 --seed 7 "$@" --out "$dir" \
+	"$SMTBENCH" run --placements solo,same-pu --iters 200000 --seed 7 "$@" --out "$dir" \
 		>"$dir.out" 2>"$dir.err" || return 1
 	grep 'measured block' "$dir.out"
 }

@@ -41,7 +41,7 @@ fi
 # --- hwloc's string differs from /proc's ------------------------------------------------------
 run=$t_tmp/runs/plain
 mkdir -p "$t_tmp/runs"
-"$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --iters 1000 --out "$run" \
+"$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --iters 200000 --out "$run" \
 	>/dev/null 2>&1
 check "a short run wrote its meta.json and topology.xml" test -s "$run/meta.json" -a -s "$run/topology.xml"
 odd="Oxide Virtual  Turin-like Processor"   # two spaces: folded to one by the rule
@@ -76,7 +76,7 @@ fi
 
 new=$t_tmp/fleet/new
 mkdir -p "$t_tmp/fleet"
-as_odd "$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --iters 1000 --out "$new" \
+as_odd "$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --iters 200000 --out "$new" \
 	>/dev/null 2>&1
 check "meta.json of a run there: cpu_model as topo says, both sources kept, keys in order" python3 -c '
 import json, sys

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 # Short trials: the point is the files, not the measurement.
 small_run() { # small_run DIR [more options...]: 5 blocks of solo + same-pu (10 trials, 15 rows)
 	local dir=$1; shift
-	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 1000 --trials 4 --warmup 1 \
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 200000 --trials 4 --warmup 1 \
 		--seed 7 --out "$dir" "$@" >/dev/null 2>"$t_tmp/small_run.err"
 }
 # unfinish DIR K: keep trials 0..K-1 and mark the run interrupted, as a stopped run leaves it.
@@ -149,7 +149,7 @@ check "…and the run ends with every trial once" trials_once "$d" 10
 
 # --- analyze: a duplicated row damages only its own trial ---
 d="$t_tmp/an"
-"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 1000 --trials 12 --warmup 0 \
+"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 200000 --trials 12 --warmup 0 \
 	--seed 3 --out "$d" >/dev/null 2>&1
 line=$(awk -F, 'NR > 1 && $4 == "same-pu" { print NR; exit }' "$d/samples.csv")
 edit_line "$d" "$line" 'l + "\n" + l'

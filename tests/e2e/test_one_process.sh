@@ -166,7 +166,7 @@ check "…report.json: the headline is non-sibling vs same-pu, label unplanned" 
 check "…its conditions name it" \
 	test "$(json "$t_tmp/two-one/report.json" 'd["analysis"]["comparisons"][0]["conditions"]["unplanned"]')" = "two cores against one CPU"
 check_status 0 "the same with copies" "$SMTBENCH" run --placements non-sibling,same-pu \
-	--blocks 4 --warmup-blocks 0 --kernel nop --iters 1000 --progress none --out "$t_tmp/two-copies"
+	--blocks 4 --warmup-blocks 0 --kernel nop --iters 200000 --progress none --out "$t_tmp/two-copies"
 check "…answers too: two cores against one CPU" contains "$t_out" "two cores against one CPU"
 check_status 0 "analyze of the one-process folder" "$SMTBENCH" analyze "$t_tmp/two-one"
 check "…titles the comparison as unplanned" \
@@ -203,10 +203,10 @@ check_status 2 "--resume takes no --one-process" "$SMTBENCH" run --resume "$one"
 
 # A kernel whose thread count does not fit the mode runs, with a warning.
 check_status 0 "--one-process with the one-thread kernel nop" "$SMTBENCH" run --one-process \
-	--kernel nop --iters 1000 --placements non-sibling,solo --blocks 2 --warmup-blocks 0 \
+	--kernel nop --iters 200000 --placements non-sibling,solo --blocks 2 --warmup-blocks 0 \
 	--progress none --out "$t_tmp/nop1"
 check "…warns that it keeps one of two CPUs busy" contains "$t_err" "kernel nop has one thread: with --one-process it keeps one of a placement's two CPUs busy"
-check_status 0 "nop-2t as copies" "$SMTBENCH" run --kernel nop-2t --iters 1000 \
+check_status 0 "nop-2t as copies" "$SMTBENCH" run --kernel nop-2t --iters 200000 \
 	--placements non-sibling,solo --blocks 2 --warmup-blocks 0 --progress none --out "$t_tmp/nop2"
 check "…warns that each copy's threads take turns on its one CPU" contains "$t_err" "kernel nop-2t has 2 threads: without --one-process"
 

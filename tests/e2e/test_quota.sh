@@ -35,7 +35,7 @@ check "…says there is none" contains "$t_out" "CPU quota:        none"
 check_status 0 "topo --json inside the quota" in_group "$SMTBENCH" topo --json
 check "…has \"cpu_quota\": 0.5" python3 -c 'import json,sys; assert json.loads(sys.argv[1])["cpu_quota"] == 0.5' "$t_out"
 check_status 0 "a run inside the quota" in_group "$SMTBENCH" run --placements solo,same-pu --trials 3 \
-	--warmup 0 --iters 1000 --out "$t_tmp/run"
+	--warmup 0 --iters 200000 --out "$t_tmp/run"
 check "…warns on stderr" contains "$t_err" "a CPU quota of 0.5 CPUs applies to this run"
 check "…records it in meta.json" python3 -c '
 import json, sys

@@ -93,7 +93,7 @@ check "no kernel process is left behind" test -z "$(kernel_processes)"
 
 # The same seed gives the same plan.
 check_status 0 "a second run with seed 7" \
-	"$SMTBENCH" run --placements "$placements" --trials 3 --warmup 1 --iters 1000 --seed 7 \
+	"$SMTBENCH" run --placements "$placements" --trials 3 --warmup 1 --iters 200000 --seed 7 \
 	--out "$t_tmp/r1b"
 check "same seed, same order of placements" \
 	test "$(col "$r1" placement | md5sum)" = "$(col "$t_tmp/r1b" placement | md5sum)"
@@ -302,7 +302,7 @@ check "--list-kernels calls its counts reference counts, not a default (run cali
 if ((ncpu >= 2)); then
 	pair=$(python3 -c 'import json,sys; p={x["name"]:x for x in json.load(sys.stdin)["placements"]}; print("%d,%d" % tuple(p["non-sibling"]["pus"]))' < <("$SMTBENCH" topo --json))
 	check_status 0 "--pair $pair runs the placement it forms, and solo" \
-		"$SMTBENCH" run --pair "$pair" --trials 2 --warmup 0 --iters 1000 --out "$t_tmp/pair"
+		"$SMTBENCH" run --pair "$pair" --trials 2 --warmup 0 --trial-time 0.05 --out "$t_tmp/pair"
 	check "--pair: placements are non-sibling and solo, on the CPUs given" python3 - "$t_tmp/pair" "$pair" <<'EOF2'
 import csv, sys
 a, b = map(int, sys.argv[2].split(","))
@@ -434,8 +434,24 @@ check "…warns after the warm-up that its trials are too short, with the length
 	'contains "$t_err" "trials are too short for the clock" && contains "$t_err" "clock ticks of 0.01 s"'
 check "…its plan says the duration is not known before the warm-up, then how long the rest takes" eval \
 	'contains "$t_out" "expected duration: not known before the warm-up (a command is not calibrated" && contains "$t_err" "the 8 trials left take about"'
-check "…and its report names the times under one clock tick" \
-	contains "$t_out" "under one clock tick (0.01 s)"
+# Times above 0 but under one tick, made so (a loop's times vary with the machine's speed): a
+# copy of the run fixture with three of its user times set to 0.004 s.
+cp -r "$SMTBENCH_FIXTURES/folders/run" "$t_tmp/subtick"
+python3 - "$t_tmp/subtick/samples.csv" <<'EOF2'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+changed = 0
+for r in rows:
+    if r["warmup"] == "0" and r["role"] == "a" and r["status"] == "ok" and changed < 3:
+        r["utime_s"] = "0.004"
+        changed += 1
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+EOF2
+check_status 0 "report of a folder with three user times of 0.004 s" "$SMTBENCH" report "$t_tmp/subtick"
+check "…names the times under one clock tick" contains "$t_out" "under one clock tick (0.01 s)"
 
 # A runner killed by SIGKILL during a trial cannot end that trial's double-forked daemon; the
 # runner that continues the folder does (the workloads carry the folder's mark).
