@@ -141,6 +141,19 @@ static void parse_advise_options(int argc, char **argv, struct advise_args *a)
 
 /* ---- the plan's CPUs ------------------------------------------------------------------------ */
 
+/* The PUs (at most 8) of the next core from *next on that has any, *next moved past it; 0 when
+ * no core is left. */
+static int next_core(const struct topo *t, int ncores, int *next, int pus[8])
+{
+	int npus = 0;
+	while (*next < ncores && (npus = topo_core_cpus(t, *next, pus, 8)) == 0)
+		(*next)++;
+	if (*next >= ncores)
+		return 0;
+	(*next)++;
+	return npus;
+}
+
 /* Each item's CPU, from the folder's topology.xml: the plan's cores in order on the machine's
  * cores (a pair on one core's first two PUs; on a machine whose cores have one PU each, a pair
  * takes two cores, as its cells were measured). -1 with err when the machine has too few. */
@@ -159,14 +172,11 @@ static int plan_cpus(const char *dir, const struct analysis_advice *a, int *cpu,
 		int j = a->best.partner[i];
 		if (j >= 0 && j < (int)i)
 			continue;
-		int pus[8], npus = 0;
-		while (next < ncores && (npus = topo_core_cpus(t, next, pus, 8)) == 0)
-			next++;
-		if (next >= ncores) {
+		int pus[8], npus = next_core(t, ncores, &next, pus);
+		if (npus == 0) {
 			rc = -1;
 			break;
 		}
-		next++;
 		cpu[i] = pus[0];
 		if (j < 0)
 			continue;
@@ -175,13 +185,10 @@ static int plan_cpus(const char *dir, const struct analysis_advice *a, int *cpu,
 			continue;
 		}
 		*siblings = false;
-		while (next < ncores && (npus = topo_core_cpus(t, next, pus, 8)) == 0)
-			next++;
-		if (next >= ncores) {
+		if (next_core(t, ncores, &next, pus) == 0) {
 			rc = -1;
 			break;
 		}
-		next++;
 		cpu[j] = pus[0];
 	}
 	if (rc != 0)
