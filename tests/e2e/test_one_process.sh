@@ -59,7 +59,8 @@ for line in open(log):
         bad.append(line.strip() + ": a copy should have one CPU of %s" % want)
 if seen != set(plans):
     bad.append("placements seen %s, planned %s" % (sorted(seen), sorted(plans)))
-print("; ".join(bad) or "ok")
+print("# " + "; ".join(bad) if bad else "# every trial as planned")
+sys.exit(bool(bad))
 EOF
 }
 
@@ -304,7 +305,8 @@ for r in csv.DictReader(open(d + "/samples.csv")):
     if cpus != want or abs(sum(secs) - cpu) > 0.05 * cpu + 0.005:
         bad.append(f"trial {r['trial']} {r['placement']}: per_cpu_s {r['per_cpu_s']}, CPUs "
                    f"{want}, utime+stime {cpu:.6f}")
-print("; ".join(bad) or "ok")
+print("# " + "; ".join(bad) if bad else "# every trial as planned")
+sys.exit(bool(bad))
 EOF
 }
 per_cpu_checks() {
@@ -320,7 +322,7 @@ per_cpu_checks() {
 	check "…its plan says each trial records the process's CPU time on each of its CPUs" \
 		contains "$summary" "per trial, the process's CPU time on each of its CPUs (samples.csv's per_cpu_s)"
 	check "…per_cpu_s names the placement's CPUs in order and sums to utime_s + stime_s" \
-		test "$(per_cpu_as_planned "$dir")" = ok
+		per_cpu_as_planned "$dir"
 	least=$(csv "$dir" 'min(min(float(x.split(":")[1]) for x in r["per_cpu_s"].split(";")) / (float(r["utime_s"]) + float(r["stime_s"])) for r in rows if r["placement"] == "non-sibling")')
 	if [[ $mode == together ]]; then
 		check "…non-sibling's process ran on one of its CPUs: the other had $least of its CPU time, under 0.1" \
