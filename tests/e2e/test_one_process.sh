@@ -73,7 +73,7 @@ check "the plan says one process per trial, judged by its wall time" \
 	contains "$t_out" "one process per trial on all of the placement's CPUs, judged by its wall time"
 check "every trial ran the probe once (4 blocks of 2)" test "$(wc -l <"$t_tmp/one.log")" -eq 8
 check "solo got CPU A, non-sibling A and B: affinity and SMTBENCH_CPUS as planned" \
-	test "$(check_seen "$one" "$t_tmp/one.log" 1)" = ok
+	check_seen "$one" "$t_tmp/one.log" 1
 check "non-sibling's process really had two CPUs" \
 	test "$(awk '$1 == "non-sibling" { print $2 }' "$t_tmp/one.log" | sort -u | tr -cd ',' | wc -c)" -eq 1
 check "samples.csv: one row per trial, process 0, role a" \
@@ -90,7 +90,7 @@ copies=$t_tmp/copies
 check_status 0 "run of two copies of the probe" "$SMTBENCH" run --placements solo,same-pu,non-sibling \
 	--blocks 2 --warmup-blocks 0 --progress none --out "$copies" -- "$probe" "$t_tmp/copies.log"
 check "each copy's SMTBENCH_CPUS is its one CPU, its affinity, and SMTBENCH_PLACEMENT its placement" \
-	test "$(check_seen "$copies" "$t_tmp/copies.log" 0)" = ok
+	check_seen "$copies" "$t_tmp/copies.log" 0
 check "…a pair's two copies ran (5 processes per block)" test "$(wc -l <"$t_tmp/copies.log")" -eq 10
 check "meta.json of copies: settings.one_process false, metric user" \
 	test "$(json "$copies/meta.json" '(d["settings"]["one_process"], d["metric"])')" = "(False, 'user')"
@@ -98,14 +98,14 @@ SMTBENCH_CPUS=99 SMTBENCH_PLACEMENT=bogus check_status 0 "a run started with the
 	"$SMTBENCH" run --one-process --placements solo,non-sibling --blocks 2 --warmup-blocks 0 \
 	--progress none --out "$t_tmp/env" -- "$probe" "$t_tmp/env.log"
 check "…the workload sees the run's values, not the caller's" \
-	test "$(check_seen "$t_tmp/env" "$t_tmp/env.log" 1)" = ok
+	check_seen "$t_tmp/env" "$t_tmp/env.log" 1
 
 # And a matrix's workloads, each its one CPU.
 printf 'probe: %s %s\n' "$probe" "$t_tmp/matrix.log" >"$t_tmp/commands.txt"
 check_status 0 "a matrix of the probe (--commands)" "$SMTBENCH" matrix --commands "$t_tmp/commands.txt" \
 	--placement non-sibling --blocks 2 --warmup-blocks 0 --progress none --out "$t_tmp/matrix"
 check "…each of its processes sees its one CPU and its placement" \
-	test "$(check_seen "$t_tmp/matrix" "$t_tmp/matrix.log" 0)" = ok
+	check_seen "$t_tmp/matrix" "$t_tmp/matrix.log" 0
 
 # --- analyze's default metric comes from the folder; every report says it ---------------------
 check_status 0 "analyze of a one-process folder" "$SMTBENCH" analyze "$one"
@@ -158,7 +158,7 @@ check_status 0 "run --one-process in non-sibling and same-pu (no solo)" "$SMTBEN
 	--one-process --placements non-sibling,same-pu --blocks 4 --warmup-blocks 0 \
 	--progress none --out "$t_tmp/two-one" -- "$probe" "$t_tmp/two-one.log"
 check "…same-pu's one process got CPU A, non-sibling's A and B" \
-	test "$(check_seen "$t_tmp/two-one" "$t_tmp/two-one.log" 1)" = ok
+	check_seen "$t_tmp/two-one" "$t_tmp/two-one.log" 1
 check "…answers, naming the comparison: two cores against one CPU" \
 	contains "$t_out" "two cores against one CPU: no planned comparison joins non-sibling and same-pu, so they are compared directly"
 check "…no 'no analysis yet'" bash -c '[[ $1 != *"no analysis yet"* ]]' _ "$t_out"
