@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -196,15 +195,6 @@ struct run_state {
 	int one_ncpus[PLACEMENT_COUNT];
 };
 
-/* "2026-12-01T17:55:00Z": the progress lines' time stamp, in UTC like meta.json's. */
-static void utc_stamp(char *buf, size_t size)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	if (!gmtime_r(&now, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, size, "?");
-}
-
 /* After trial t (done trials in all): the redrawn line, or a timestamped line when a measured
  * block has just ended and the interval has passed (or the longest gap, whatever ended). */
 static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed);
@@ -235,7 +225,7 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 		fprintf(stderr, "\r\033[K%s", text);
 	} else {
 		char stamp[32];
-		utc_stamp(stamp, sizeof stamp);
+		trial_utc_now(TRIAL_UTC, stamp, sizeof stamp);
 		progressline_whole(&l, text, sizeof text);
 		fprintf(stderr, "%s  %s\n", stamp, text);
 		st->last_line_s = now;
@@ -258,7 +248,7 @@ static void line_if_contaminated(struct run_state *st, long t, const struct tria
 	if (++st->contaminated_seen > PROGRESS_CONTAMINATED_SHOWN + 1)
 		return;
 	char stamp[32];
-	utc_stamp(stamp, sizeof stamp);
+	trial_utc_now(TRIAL_UTC, stamp, sizeof stamp);
 	if (st->contaminated_seen > PROGRESS_CONTAMINATED_SHOWN)
 		fprintf(stderr, "%s  warning: more trials shared their CPUs; the summary counts them\n",
 		        stamp);

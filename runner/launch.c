@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -22,11 +21,8 @@ char *launch_default_dir(void)
 	char host[64] = "host";
 	gethostname(host, sizeof host - 1);
 	host[sizeof host - 1] = '\0';
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
 	char stamp[32];
-	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	trial_utc_now("%Y%m%dT%H%M%SZ", stamp, sizeof stamp);
 	char *dir = xasprintf("results/%s-%s", stamp, host);
 	/* Two runs in the same second get -2, -3, ...; an explicit --out is never renamed. */
 	for (int i = 2; access(dir, F_OK) == 0 && i < 100; i++) {

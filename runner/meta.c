@@ -10,20 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/samples_csv.h"
 #include "common/text.h"
 #include "runner/matrix.h"
 #include "common/alloc.h"
-
-static void utc_now(char *out, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
+#include "common/fileio.h"
 
 /* Strings from the system or the user are bytes: stored so that they come back exactly, even
  * when they are not UTF-8 (text_to_json). A string that cannot be stored would make meta.json
@@ -192,7 +184,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 	struct topo_machine facts;
 	topo_machine_read(&facts);
 	char created[32];
-	utc_now(created, sizeof created);
+	trial_utc_now(TRIAL_UTC, created, sizeof created);
 	json_t *placements, *names, *skipped;
 	placements_json(e, &placements, &names, &skipped);
 	json_t *meta = json_pack(
@@ -254,7 +246,7 @@ void meta_set_workload_stderr_cut(json_t *meta)
 void meta_begin_segment(json_t *meta, long first_trial)
 {
 	char now[32];
-	utc_now(now, sizeof now);
+	trial_utc_now(TRIAL_UTC, now, sizeof now);
 	json_t *segment = json_pack("{s:s, s:I}", "started_utc", now, "first_trial",
 	                            (json_int_t)first_trial);
 	folder_mark_runner(segment); /* who writes it: a reader tells a killed run by it */
@@ -265,7 +257,7 @@ void meta_begin_segment(json_t *meta, long first_trial)
 void meta_end_segment(json_t *meta, long trials_done, const char *status)
 {
 	char now[32];
-	utc_now(now, sizeof now);
+	trial_utc_now(TRIAL_UTC, now, sizeof now);
 	json_t *segments = json_object_get(meta, "segments");
 	json_t *last = json_array_get(segments, json_array_size(segments) - 1);
 	if (last) {
@@ -331,7 +323,7 @@ int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)
 	text = xrealloc(text, len + 2);
 	text[len++] = '\n';
 	text[len] = '\0';
-	int rc = store_write_file(dir, "meta.json", text, len, err, err_size);
+	int rc = fileio_write_atomic(dir, "meta.json", text, len, err, err_size);
 	free(text);
 	return rc;
 }

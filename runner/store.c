@@ -35,11 +35,6 @@ struct store {
  * folder is complete or absent") tells users how to recognise and remove such a folder. */
 #define STORE_PARTIAL_PREFIX ".smtbench-partial-"
 
-static char *join_path(const char *dir, const char *name)
-{
-	return xasprintf("%s/%s", dir, name);
-}
-
 /* mkdir -p for the parents of path (not path itself). */
 static int make_parents(const char *path, char *err, size_t err_size)
 {
@@ -372,7 +367,7 @@ static const char *check_row(char **fields, size_t nfields, bool one_process,
 struct scan_state {
 	struct store_scan *out;
 	bool one_process;          /* one row per trial (run --one-process) */
-	long capacity;
+	size_t capacity;
 	struct scanned_row first;  /* the current trial's first row */
 	long first_line;           /* its line number; 0 before the first trial */
 	int rows;
@@ -400,10 +395,7 @@ static int scan_workload(struct store_scan *out, const char *name)
 static void push_trial(struct scan_state *st)
 {
 	struct store_scan *out = st->out;
-	if (out->ntrials == st->capacity) {
-		st->capacity = st->capacity ? st->capacity * 2 : 64;
-		out->trials = xrealloc(out->trials, (size_t)st->capacity * sizeof *out->trials);
-	}
+	xgrow(&out->trials, &st->capacity, (size_t)out->ntrials + 1, sizeof *out->trials);
 	st->summary.utime_a_s = st->utime_count ? st->utime_sum / st->utime_count : NAN;
 	st->summary.wall_a_s = st->utime_count ? st->wall_sum / st->utime_count : NAN;
 	out->trials[out->ntrials++] = st->summary;
@@ -590,7 +582,7 @@ int store_scan(struct store *s, bool one_process, struct store_scan *out, char *
                size_t err_size)
 {
 	*out = (struct store_scan){ 0 };
-	char *csv = join_path(s->dir, "samples.csv");
+	char *csv = xasprintf("%s/samples.csv", s->dir);
 	int fd = openat(s->dir_fd, "samples.csv", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
@@ -843,18 +835,4 @@ void store_close(struct store **s)
 	free((*s)->dir);
 	free(*s);
 	*s = NULL;
-}
-
-int store_write_file(const char *dir, const char *name, const char *content, size_t len,
-                     char *err, size_t err_size)
-{
-	return fileio_write_atomic(dir, name, content, len, err, err_size);
-}
-
-char *store_read_file(const char *dir, const char *name, char *err, size_t err_size)
-{
-	char *path = join_path(dir, name);
-	char *content = fileio_read_all(path, NULL, err, err_size);
-	free(path);
-	return content;
 }

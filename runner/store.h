@@ -123,12 +123,4 @@ const char *store_dir(const struct store *s);
 
 void store_close(struct store **s);
 
-/* Writes DIR/NAME through a temporary file, fsync and rename, so a reader sees the old file or
- * the new one, never half of one. -1 with err. */
-int store_write_file(const char *dir, const char *name, const char *content, size_t len,
-                     char *err, size_t err_size);
-
-/* Reads DIR/NAME whole into a new NUL-terminated string (caller frees); NULL with err. */
-char *store_read_file(const char *dir, const char *name, char *err, size_t err_size);
-
 #endif

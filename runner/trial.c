@@ -58,6 +58,14 @@ double trial_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void trial_utc_now(const char *fmt, char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || !strftime(buf, size, fmt, &tm))
+		snprintf(buf, size, "?");
+}
+
 /* How many of the leftovers' generations the sweep after a trial follows (a child that forks a
  * child that forks...); each round kills one more level. */
 #define SWEEP_MAX_ROUNDS 64
@@ -292,18 +300,32 @@ struct child {
 	double end_s;
 };
 
-static void kill_and_reap_all(struct child *children, int n, struct trial_result *out)
+/* Waits for child pid to end and reaps it: its status and rusage (zero until known). */
+static void reap_child(pid_t pid, int *status, struct rusage *ru)
+{
+	*status = 0;
+	memset(ru, 0, sizeof *ru);
+	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+		;
+}
+
+/* Kills every child not reaped yet with its process group (a workload's own children too). */
+static void kill_running(const struct child *children, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (children[i].pid > 0 && !children[i].reaped)
 			kill(-children[i].pid, SIGKILL), kill(children[i].pid, SIGKILL);
+}
+
+static void kill_and_reap_all(struct child *children, int n, struct trial_result *out)
+{
+	kill_running(children, n);
 	for (int i = 0; i < n; i++) {
 		if (children[i].pid <= 0 || children[i].reaped)
 			continue;
 		int status;
 		struct rusage ru;
-		while (wait4(children[i].pid, &status, 0, &ru) < 0 && errno == EINTR)
-			;
+		reap_child(children[i].pid, &status, &ru);
 		children[i].reaped = true;
 		if (out)
 			out->procs[i].status = PROC_KILLED;
@@ -410,11 +432,7 @@ static void init_result(const struct trial_spec *spec, struct trial_result *out)
 		out->procs[i].exit_code = -1;
 		out->procs[i].status = PROC_PENDING;
 	}
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	struct tm tm;
-	gmtime_r(&now.tv_sec, &tm);
-	strftime(out->started_utc, sizeof out->started_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	trial_utc_now(TRIAL_UTC, out->started_utc, sizeof out->started_utc);
 }
 
 static void close_fd(int *fd)
@@ -758,11 +776,9 @@ static int reap_ended(struct trial_state *st)
 		cpu_set_t ended_on;
 		CPU_ZERO(&ended_on);
 		bool mask_known = sched_getaffinity(c->pid, sizeof ended_on, &ended_on) == 0;
-		int status = 0;
+		int status;
 		struct rusage ru;
-		memset(&ru, 0, sizeof ru);
-		while (wait4(c->pid, &status, 0, &ru) < 0 && errno == EINTR)
-			;
+		reap_child(c->pid, &status, &ru);
 		child_ended(st, i, status, &ru);
 		if (mask_known)
 			check_still_bound(&st->out->procs[i], &st->spec->procs[i], &ended_on);
@@ -777,9 +793,7 @@ static void time_out(struct trial_state *st)
 {
 	const struct trial_spec *spec = st->spec;
 	st->out->timed_out = true;
-	for (int i = 0; i < spec->nprocs; i++)
-		if (!st->children[i].reaped)
-			kill(-st->children[i].pid, SIGKILL), kill(st->children[i].pid, SIGKILL);
+	kill_running(st->children, spec->nprocs);
 	for (int i = 0; i < spec->nprocs; i++) {
 		struct child *c = &st->children[i];
 		if (c->reaped)
@@ -788,11 +802,9 @@ static void time_out(struct trial_state *st)
 		r->status = PROC_TIMEOUT;
 		snprintf(r->error, sizeof r->error, "still running after the trial's time limit of "
 		         "%g s: killed with its process tree", spec->timeout_s);
-		int status = 0;
+		int status;
 		struct rusage ru;
-		memset(&ru, 0, sizeof ru);
-		while (wait4(c->pid, &status, 0, &ru) < 0 && errno == EINTR)
-			;
+		reap_child(c->pid, &status, &ru);
 		child_ended(st, i, status, &ru);
 	}
 }

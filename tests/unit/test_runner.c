@@ -10,6 +10,7 @@
 #include "runner/plan.h"
 #include "runner/store.h"
 #include "common/alloc.h"
+#include "common/fileio.h"
 #include "tests/harness.h"
 
 static void test_parse_ulong(void)
@@ -178,13 +179,16 @@ static void test_store_create_refuses_existing(void)
 	CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create makes missing parents");
 	store_close(&s);
 	char *csv = xasprintf("%s/samples.csv", sub);
-	char *content = store_read_file(sub, "samples.csv", err, sizeof err);
+	char *content = fileio_read_all(csv, NULL, err, sizeof err);
 	CHECK(content && !strncmp(content, STORE_CSV_HEADER, strlen(STORE_CSV_HEADER)),
 	      "a new samples.csv starts with the header");
 	free(content);
-	CHECK(store_write_file(sub, "meta.json", "{}\n", 3, err, sizeof err) == 0, "store_write_file");
-	content = store_read_file(sub, "meta.json", err, sizeof err);
-	CHECK(content && !strcmp(content, "{}\n"), "store_write_file wrote the content");
+	CHECK(fileio_write_atomic(sub, "meta.json", "{}\n", 3, err, sizeof err) == 0,
+	      "fileio_write_atomic");
+	char *meta = xasprintf("%s/meta.json", sub);
+	content = fileio_read_all(meta, NULL, err, sizeof err);
+	free(meta);
+	CHECK(content && !strcmp(content, "{}\n"), "fileio_write_atomic wrote the content");
 	free(content);
 	char *cmd = xasprintf("rm -rf %s", dir);
 	CHECK(system(cmd) == 0, "clean up");
