@@ -641,29 +641,6 @@ int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, si
 	return 0;
 }
 
-struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
-                           long *dropped_lines, char *err, size_t err_size)
-{
-	*trials = NULL;
-	*ntrials = 0;
-	*dropped_lines = 0;
-	struct store *s = store_open(dir, err, err_size);
-	if (!s)
-		return NULL;
-	struct store_scan scan;
-	if (store_scan(s, false, &scan, err, err_size) != 0 || store_cut_torn(s, &scan, err, err_size) != 0) {
-		store_scan_release(&scan);
-		store_close(&s);
-		return NULL;
-	}
-	*trials = scan.trials;
-	*ntrials = scan.ntrials;
-	*dropped_lines = scan.cut_lines;
-	scan.trials = NULL; /* the caller's now; the rest is released */
-	store_scan_release(&scan);
-	return s;
-}
-
 /* Formats a double for the CSV: empty when unknown. */
 static void format_or_empty(char *buf, size_t len, const char *fmt, double v)
 {

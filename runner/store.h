@@ -88,11 +88,6 @@ void store_scan_release(struct store_scan *scan);
 /* Cuts the torn last trial a scan found (if any) and fsyncs. -1 with err. */
 int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, size_t err_size);
 
-/* store_open, store_scan and store_cut_torn in one: *trials (caller frees) and *ntrials the
- * complete trials, *dropped_lines the lines cut. NULL with err. */
-struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
-                           long *dropped_lines, char *err, size_t err_size);
-
 struct trial_labels {
 	long trial, block;
 	bool warmup;

@@ -950,13 +950,8 @@ static int list_children(pid_t *pids, int max)
 			continue;
 		char stat[512];
 		snprintf(path, sizeof path, "/proc/%.20s/stat", d->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t len = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (len <= 0)
+		if (fileio_read_first_line(path, stat, sizeof stat) != 0)
 			continue;
-		stat[len] = '\0';
 		/* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
 		char *paren = strrchr(stat, ')'), state;
 		long ppid;
@@ -1144,15 +1139,10 @@ static bool environ_holds(const char *pid, const char *mark, size_t len)
 		return false;
 	/* The environment is read whole (a process's own, at most ARG_MAX-ish): entries are
 	 * NUL-separated, so the mark matches only as a whole entry. */
-	size_t cap = 1 << 16, used = 0;
-	char *buf = xmalloc(cap + 1);
-	ssize_t got;
-	while ((got = read(fd, buf + used, cap - used)) > 0) {
-		used += (size_t)got;
-		if (used == cap)
-			buf = xrealloc(buf, (cap *= 2) + 1);
-	}
-	close(fd);
+	size_t used = 0;
+	char *buf = fileio_read_fd(fd, path, FILEIO_READ_ALL_MAX, &used, NULL, 0);
+	if (!buf)
+		return false;
 	bool found = false;
 	for (size_t at = 0; at < used && !found;) {
 		size_t n = strnlen(buf + at, used - at);

@@ -124,13 +124,17 @@ static void test_store_resume_cuts_torn_tail(void)
 	write_text(path, text);
 	free(text);
 
-	struct stored_trial *trials = NULL;
-	long n = 0, dropped = 0;
 	char err[ERR_LEN];
-	struct store *s = store_resume(dir, &trials, &n, &dropped, err, sizeof err);
-	CHECK(s != NULL, "store_resume opens a folder with a torn last trial");
+	struct store_scan scan = { 0 };
+	struct store *s = store_open(dir, err, sizeof err);
+	bool resumed = s && store_scan(s, false, &scan, err, sizeof err) == 0
+	               && store_cut_torn(s, &scan, err, sizeof err) == 0;
+	CHECK(resumed, "store_open, store_scan and store_cut_torn take a folder with a torn last "
+	      "trial");
+	long n = resumed ? scan.ntrials : 0;
+	const struct stored_trial *trials = resumed ? scan.trials : NULL;
 	CHECK_INT(n, 2, "two complete trials are kept");
-	CHECK_INT(dropped, 2, "the torn trial's two lines are cut");
+	CHECK_INT(resumed ? scan.cut_lines : 0, 2, "the torn trial's two lines are cut");
 	if (n == 2) {
 		CHECK(trials[1].placement == PLACEMENT_NON_SIBLING && trials[1].ok,
 		      "trial 1 is an ok non-sibling trial");
@@ -140,7 +144,7 @@ static void test_store_resume_cuts_torn_tail(void)
 	struct stat st;
 	stat(path, &st);
 	store_close(&s);
-	free(trials);
+	store_scan_release(&scan);
 	/* What is left must be exactly the header and the three rows of the two trials. */
 	FILE *f = fopen(path, "r");
 	int lines = 0, c, last = 0;
@@ -155,8 +159,10 @@ static void test_store_resume_cuts_torn_tail(void)
 
 	/* A file that is not ours is refused. */
 	write_text(path, "a,b,c\n1,2,3\n");
-	s = store_resume(dir, &trials, &n, &dropped, err, sizeof err);
-	CHECK(s == NULL && strstr(err, "header"), "a foreign CSV is refused: %s", err);
+	s = store_open(dir, err, sizeof err);
+	CHECK(s && store_scan(s, false, &scan, err, sizeof err) != 0 && strstr(err, "header"),
+	      "a foreign CSV is refused: %s", err);
+	store_close(&s);
 	unlink(path);
 	rmdir(dir);
 }

@@ -91,7 +91,7 @@ static struct trial_result make_result(int nprocs, double utime)
 	return r;
 }
 
-/* What store_append_trial writes, store_resume and analysis_load_folder read back. */
+/* What store_append_trial writes, store_scan and analysis_load_folder read back. */
 static void test_round_trip(void)
 {
 	char dir[] = "/tmp/smtbench-schema-XXXXXX";
@@ -115,16 +115,18 @@ static void test_round_trip(void)
 	}
 	store_close(&s);
 
-	struct stored_trial *trials = NULL;
-	long n = 0, dropped = 0;
-	s = store_resume(run, &trials, &n, &dropped, err, sizeof err);
-	CHECK(s != NULL && n == 6 && dropped == 0, "store_resume reads back 6 complete trials");
+	struct store_scan scan = { 0 };
+	s = store_open(run, err, sizeof err);
+	bool scanned = s && store_scan(s, false, &scan, err, sizeof err) == 0;
+	long n = scan.ntrials;
+	const struct stored_trial *trials = scan.trials;
+	CHECK(scanned && n == 6 && scan.cut_lines == 0, "store_scan reads back 6 complete trials");
 	if (n == 6)
 		CHECK(trials[3].placement == PLACEMENT_SIBLING && !trials[3].warmup && trials[3].ok &&
 		      trials[3].utime_a_s > 2.004 && trials[3].utime_a_s < 2.006,
 		      "trial 3: a measured sibling trial, mean role-a user time 2.005 s");
 	store_close(&s);
-	free(trials);
+	store_scan_release(&scan);
 
 	char aerr[256];
 	struct analysis_dataset *d = load_dir(run, ANALYSIS_UNIT_TRIAL, aerr, sizeof aerr);
