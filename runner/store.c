@@ -641,26 +641,20 @@ int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, si
 	return 0;
 }
 
-/* Formats a double for the CSV: empty when unknown. */
-static void format_or_empty(char *buf, size_t len, const char *fmt, double v)
+/* A measurement into column col, by fmt; empty when unknown (NAN). */
+static void set_measured(struct samples_row *row, enum samples_column col, const char *fmt,
+                         double v)
 {
-	if (isnan(v))
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, fmt, v);
+	samples_row_set(row, col, "%s", "");
+	if (!isnan(v))
+		samples_row_set(row, col, fmt, v);
 }
 
 _Static_assert(SAMPLES_PER_CPU_MAX == TRIAL_MAX_PUS, "per_cpu_s holds a trial's CPUs");
 
-/* The trial-wide columns, formatted once for every row of the trial (empty when unknown). */
-struct trial_columns {
-	char freq[32], load[32], foreign[32], steal[32];
-	char per_cpu[SAMPLES_FIELD_LEN];
-};
-
 /* Process i's row of a trial. */
 static void fill_row(struct samples_row *row, const struct trial_labels *labels,
-                     const struct trial_result *result, const struct trial_columns *cols, int i)
+                     const struct trial_result *result, int i)
 {
 	const struct proc_result *r = &result->procs[i];
 	char workload[SAMPLES_FIELD_LEN];
@@ -692,13 +686,16 @@ static void fill_row(struct samples_row *row, const struct trial_labels *labels,
 	samples_row_set(row, SAMPLES_COL_NIVCSW, "%ld", r->nivcsw);
 	samples_row_set(row, SAMPLES_COL_MAXRSS, "%ld", r->maxrss_kb);
 	samples_row_set(row, SAMPLES_COL_OVERLAP, "%.4f", result->overlap);
-	samples_row_set(row, SAMPLES_COL_FREQ, "%s", cols->freq);
-	samples_row_set(row, SAMPLES_COL_LOADAVG, "%s", cols->load);
+	set_measured(row, SAMPLES_COL_FREQ, "%.0f", result->freq_mhz);
+	set_measured(row, SAMPLES_COL_LOADAVG, "%.2f", result->loadavg_1m);
 	samples_row_set(row, SAMPLES_COL_STARTED_UTC, "%s", result->started_utc);
-	samples_row_set(row, SAMPLES_COL_FOREIGN, "%s", cols->foreign);
-	samples_row_set(row, SAMPLES_COL_STEAL, "%s", cols->steal);
+	set_measured(row, SAMPLES_COL_FOREIGN, "%.3f", result->foreign_s);
+	set_measured(row, SAMPLES_COL_STEAL, "%.3f", result->steal_s);
 	samples_row_set(row, SAMPLES_COL_LEFTOVERS, "%d", result->leftovers);
-	samples_row_set(row, SAMPLES_COL_PER_CPU, "%s", cols->per_cpu);
+	char per_cpu[SAMPLES_FIELD_LEN];
+	samples_per_cpu_format(per_cpu, sizeof per_cpu, result->cpu_split_cpu, result->cpu_split_s,
+	                       result->cpu_split_n);
+	samples_row_set(row, SAMPLES_COL_PER_CPU, "%s", per_cpu);
 }
 
 /* The trial's rows as one text (caller frees); NULL with err. */
@@ -711,17 +708,10 @@ static char *format_trial(const struct trial_labels *labels, const struct trial_
 		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
 		return NULL;
 	}
-	struct trial_columns cols;
-	format_or_empty(cols.freq, sizeof cols.freq, "%.0f", result->freq_mhz);
-	format_or_empty(cols.load, sizeof cols.load, "%.2f", result->loadavg_1m);
-	format_or_empty(cols.foreign, sizeof cols.foreign, "%.3f", result->foreign_s);
-	format_or_empty(cols.steal, sizeof cols.steal, "%.3f", result->steal_s);
-	samples_per_cpu_format(cols.per_cpu, sizeof cols.per_cpu, result->cpu_split_cpu,
-	                       result->cpu_split_s, result->cpu_split_n);
 	struct samples_row row;
 	int unset = -1;
 	for (int i = 0; i < result->nprocs && unset < 0; i++) {
-		fill_row(&row, labels, result, &cols, i);
+		fill_row(&row, labels, result, i);
 		unset = samples_row_print(&row, mem);
 	}
 	if (fclose(mem) != 0 || unset >= 0) {

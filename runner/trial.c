@@ -27,6 +27,7 @@
 
 /* What a child tells the runner, once, on its ready pipe. */
 enum child_code {
+	CHILD_DIED = 0,             /* no report: it died before it could send one */
 	CHILD_READY = 'R',
 	CHILD_BIND_FAILED = 'B',
 	CHILD_MASK_MISMATCH = 'M',
@@ -350,11 +351,6 @@ static double read_leading_number(const char *path)
 	return end == buf ? NAN : value;
 }
 
-static double read_loadavg_1m(void)
-{
-	return read_leading_number("/proc/loadavg");
-}
-
 static double read_cur_freq_mhz(int pu)
 {
 	char path[96];
@@ -426,7 +422,7 @@ static void init_result(const struct trial_spec *spec, struct trial_result *out)
 	out->nprocs = spec->nprocs;
 	out->freq_mhz = NAN;
 	out->foreign_s = out->steal_s = NAN;
-	out->loadavg_1m = read_loadavg_1m();
+	out->loadavg_1m = read_leading_number("/proc/loadavg");
 	for (int i = 0; i < spec->nprocs; i++) {
 		out->procs[i].pu = -1;
 		out->procs[i].exit_code = -1;
@@ -505,12 +501,6 @@ static int prepare_child(const struct trial_proc_spec *proc, struct child_setup 
 		return -1;
 	}
 	return 0;
-}
-
-/* The measured PUs' /proc/stat counters just before the trial's processes start. */
-static void read_cpustat_before(struct trial_state *st)
-{
-	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
 }
 
 _Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
@@ -596,14 +586,8 @@ static enum start_result await_ready(struct trial_state *st)
 		}
 		ssize_t got = fileio_read_full(st->children[i].ready_fd, &report, sizeof report);
 		close_fd(&st->children[i].ready_fd);
-		if (got != (ssize_t)sizeof report) {
-			char *cpus = cpus_text(&spec->procs[i]);
-			r->status = PROC_BIND_FAILED;
-			snprintf(r->error, sizeof r->error, "died before binding to %s", cpus);
-			free(cpus);
-			result = NOT_BOUND;
-			continue;
-		}
+		if (got != (ssize_t)sizeof report)
+			report = (struct child_report){ .code = CHILD_DIED };
 		if (i == spec->nprocs - 1 && i > 0)
 			st->children[0].pid = report.partner > 0 ? report.partner : -1;
 		if (report.code == CHILD_READY) {
@@ -617,7 +601,9 @@ static enum start_result await_ready(struct trial_state *st)
 		}
 		char *cpus = cpus_text(&spec->procs[i]);
 		r->status = PROC_BIND_FAILED;
-		if (report.code == CHILD_PARTNER_FAILED)
+		if (report.code == CHILD_DIED)
+			snprintf(r->error, sizeof r->error, "died before binding to %s", cpus);
+		else if (report.code == CHILD_PARTNER_FAILED)
 			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
 		else if (report.code == CHILD_BIND_FAILED)
 			snprintf(r->error, sizeof r->error, "sched_setaffinity to %s: %s", cpus,
@@ -687,7 +673,8 @@ static enum start_result start_processes(struct trial_state *st)
 	};
 	struct child_fds fds = { .ready = cs[last].ready[1], .exec = cs[last].exec_pipe[1],
 	                         .bound = -1 };
-	read_cpustat_before(st);
+	/* The measured PUs' /proc/stat counters just before the processes start. */
+	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
 	start_cpu_split(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
@@ -1008,7 +995,7 @@ static int sweep_leftovers(const struct trial_state *st)
 /* The runner waits out a trial on the CPUs it may use that the trial's processes were not
  * given, where there are any, so that its own work in the trial (starting the processes, a
  * wake-up, reaping them) takes no time from theirs; *before gets its mask, for
- * restore_runner_cpus. False when it stays where it is: every CPU it may use is the trial's
+ * the end of the trial. False when it stays where it is: every CPU it may use is the trial's
  * (both CPUs of a 2-CPU machine in a pair), or the mask cannot be read or set. */
 static bool move_runner_off(const struct trial_state *st, cpu_set_t *before)
 {
@@ -1018,12 +1005,6 @@ static bool move_runner_off(const struct trial_state *st, cpu_set_t *before)
 	for (int i = 0; i < st->npus; i++)
 		CPU_CLR(st->pus[i], &away);
 	return CPU_COUNT(&away) > 0 && sched_setaffinity(0, sizeof away, &away) == 0;
-}
-
-static void restore_runner_cpus(bool moved, const cpu_set_t *before)
-{
-	if (moved)
-		sched_setaffinity(0, sizeof *before, before);
 }
 
 /* With a cap on the workloads' stderr: its pipe, whose write end stands in for spec's
@@ -1100,7 +1081,8 @@ enum trial_outcome trial_run(const struct trial_spec *given, struct trial_result
 	int saved_errno = errno;
 	out->leftovers = sweep_leftovers(&st);
 	close_errlog(&st);
-	restore_runner_cpus(moved, &runner_cpus);
+	if (moved)
+		sched_setaffinity(0, sizeof runner_cpus, &runner_cpus);
 	errno = saved_errno;
 	return outcome;
 }
