@@ -113,7 +113,7 @@ static int create_samples(int dir_fd, const char *dir, char *err, size_t err_siz
 		close(fd);
 		return -1;
 	}
-	char *header = xasprintf("%s\n", STORE_CSV_HEADER);
+	char *header = xasprintf("%s\n", SAMPLES_CSV_HEADER);
 	const char *step = "write";
 	int rc = fileio_write_all(fd, header, strlen(header));
 	free(header);
@@ -506,8 +506,8 @@ static void scan_finish(struct scan_state *st)
 static long header_length(const char *line, ssize_t len)
 {
 	size_t skip = len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
-	size_t hlen = strlen(STORE_CSV_HEADER);
-	if ((size_t)len < skip + hlen + 1 || memcmp(line + skip, STORE_CSV_HEADER, hlen) != 0)
+	size_t hlen = strlen(SAMPLES_CSV_HEADER);
+	if ((size_t)len < skip + hlen + 1 || memcmp(line + skip, SAMPLES_CSV_HEADER, hlen) != 0)
 		return -1;
 	const char *rest = line + skip + hlen;
 	if (strcmp(rest, "\n") && strcmp(rest, "\r\n"))
@@ -606,7 +606,7 @@ int store_scan(struct store *s, bool one_process, struct store_scan *out, char *
 		          "but a resumed run would mix two formats: start a new run instead", csv);
 	else if (header_len < 0)
 		set_error(err, err_size, "%s:1: not smtbench's samples.csv header (%s)", csv,
-		          STORE_CSV_HEADER);
+		          SAMPLES_CSV_HEADER);
 	else {
 		out->complete_end = header_len;
 		rc = scan_rows(f, csv, header_len, one_process, out, err, err_size);

