@@ -272,15 +272,12 @@ struct store *store_open(const char *dir, char *err, size_t err_size)
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)
-	    || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+	               && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0;
+	if (!regular)
 		set_error(err, err_size, "%s/samples.csv is not a regular file (is %s a results "
 		          "folder?)", dir, dir);
-		close(fd);
-		close(dir_fd);
-		return NULL;
-	}
-	if (lock_samples(fd, dir, err, err_size) != 0) {
+	if (!regular || lock_samples(fd, dir, err, err_size) != 0) {
 		close(fd);
 		close(dir_fd);
 		return NULL;
