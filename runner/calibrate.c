@@ -13,9 +13,8 @@
 /* The largest count tried: a kernel this cheap per iteration is broken. */
 #define ITERS_MAX 1e15
 
-/* One run of count iterations alone on pu: its CPU time in *cpu_s. 0, a signal, or -1. */
-static int run_once(const char *path, const char *name, int pu, unsigned long count,
-                    const sigset_t *child_sigmask, double *cpu_s, char *err, size_t err_size)
+enum trial_outcome calibrate_run(const char *path, const char *name, int pu, unsigned long count,
+                                 const sigset_t *child_sigmask, struct trial_result *r, int *sig)
 {
 	char count_text[32];
 	snprintf(count_text, sizeof count_text, "%lu", count);
@@ -28,9 +27,16 @@ static int run_once(const char *path, const char *name, int pu, unsigned long co
 		.run_origin_s = trial_now_s(),
 		.child_sigmask = child_sigmask,
 	};
+	return trial_run(&spec, r, sig);
+}
+
+/* One run of count iterations alone on pu: its CPU time in *cpu_s. 0, a signal, or -1. */
+static int run_once(const char *path, const char *name, int pu, unsigned long count,
+                    const sigset_t *child_sigmask, double *cpu_s, char *err, size_t err_size)
+{
 	struct trial_result r;
 	int sig = 0;
-	enum trial_outcome o = trial_run(&spec, &r, &sig);
+	enum trial_outcome o = calibrate_run(path, name, pu, count, child_sigmask, &r, &sig);
 	if (o == TRIAL_INTERRUPTED)
 		return sig;
 	if (o != TRIAL_COMPLETED || r.procs[0].status != PROC_OK) {

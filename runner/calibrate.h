@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "common/error.h"
+#include "runner/trial.h"
 
 /* One copy's CPU time a calibrated kernel aims at, without --trial-time (seconds). */
 #define CALIBRATE_DEFAULT_TRIAL_S 0.25
@@ -45,6 +46,13 @@ struct calibration {
 int calibrate_kernel(const char *path, const char *name, int pu, double trial_time_s,
                      const sigset_t *child_sigmask, struct calibration *out, char *err,
                      size_t err_size);
+
+/* One run of the kernel at path (its argv[0] name) alone on PU pu with count iterations, as a
+ * trial (child_sigmask as above): the outcome, *r the result, *sig the stop signal on
+ * TRIAL_INTERRUPTED. Calibration's runs, and launch_preflight's trial run. */
+enum trial_outcome calibrate_run(const char *path, const char *name, int pu, unsigned long count,
+                                 const sigset_t *child_sigmask, struct trial_result *r,
+                                 int *sig);
 
 /* meta.json's record of a calibration: {"iters", "trial_time_s", "ns_per_iter", "startup_s",
  * "calibration_s", "pu"}, or null when the count was not calibrated (iters 0). */

@@ -25,16 +25,11 @@ static bool listed_before(const int *pus, int n, int pu)
 /* One "cpuN v1 v2 ..." line into ticks; -1 when it has fewer than 8 numbers. */
 static int parse_cpu_line(const char *rest, struct cpustat *t)
 {
-	unsigned long long v[8];
-	char *end;
-	const char *p = rest;
-	for (int i = 0; i < 8; i++) {
-		v[i] = strtoull(p, &end, 10);
-		if (end == p)
-			return -1;
-		p = end;
-	}
 	/* user nice system idle iowait irq softirq steal */
+	unsigned long long v[8];
+	if (sscanf(rest, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+	           &v[4], &v[5], &v[6], &v[7]) != 8)
+		return -1;
 	t->busy = v[0] + v[1] + v[2] + v[5] + v[6];
 	t->steal = v[7];
 	return 0;

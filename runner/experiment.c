@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/fileio.h"
@@ -196,13 +195,11 @@ struct run_state {
 	int one_ncpus[PLACEMENT_COUNT];
 };
 
-/* "2026-12-01T17:55:00Z": the progress lines' time stamp, in UTC like meta.json's. */
-static void utc_stamp(char *buf, size_t size)
+/* The redrawn progress line cleared, so that a message can take its place. */
+static void clear_progress(const struct run_state *st)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-	if (!gmtime_r(&now, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, size, "?");
+	if (st->progress)
+		fprintf(stderr, "\r\033[K");
 }
 
 /* After trial t (done trials in all): the redrawn line, or a timestamped line when a measured
@@ -235,7 +232,7 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 		fprintf(stderr, "\r\033[K%s", text);
 	} else {
 		char stamp[32];
-		utc_stamp(stamp, sizeof stamp);
+		trial_utc_now(TRIAL_UTC, stamp, sizeof stamp);
 		progressline_whole(&l, text, sizeof text);
 		fprintf(stderr, "%s  %s\n", stamp, text);
 		st->last_line_s = now;
@@ -258,7 +255,7 @@ static void line_if_contaminated(struct run_state *st, long t, const struct tria
 	if (++st->contaminated_seen > PROGRESS_CONTAMINATED_SHOWN + 1)
 		return;
 	char stamp[32];
-	utc_stamp(stamp, sizeof stamp);
+	trial_utc_now(TRIAL_UTC, stamp, sizeof stamp);
 	if (st->contaminated_seen > PROGRESS_CONTAMINATED_SHOWN)
 		fprintf(stderr, "%s  warning: more trials shared their CPUs; the summary counts them\n",
 		        stamp);
@@ -292,8 +289,7 @@ static void calibrate_timeout(struct run_state *st, long t, bool ok, double span
 	meta_set_trial_timeout(st->e->meta, st->timeout_s, st->slowest_ok_s);
 	if (!announce)
 		return;
-	if (st->progress)
-		fprintf(stderr, "\r\033[K");
+	clear_progress(st);
 	printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s; at least %g s)\n",
 	       st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s, TRIAL_TIMEOUT_MIN_S);
 	fflush(stdout);
@@ -475,8 +471,7 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 	st->failures++;
 	if (t - st->first_trial < plan_block_size(&st->e->plan))
 		st->early_failures++;
-	if (st->progress)
-		fprintf(stderr, "\r\033[K");
+	clear_progress(st);
 	if (st->failures <= FAILURES_SHOWN && st->one_ncpus[p] == 2) /* --one-process on a pair */
 		text_warnx("trial %ld (%s) failed: its process on CPUs %d,%d %s", t, placement_name(p),
 		           st->one_cpus[p][0], st->one_cpus[p][1], result->procs[failed_proc].error);
@@ -558,8 +553,7 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 	st->timeouts_in_row = r->timed_out ? st->timeouts_in_row + 1 : 0;
 	if (st->timeouts_in_row < TRIAL_TIMEOUTS_IN_A_ROW)
 		return false;
-	if (st->progress)
-		fprintf(stderr, "\r\033[K");
+	clear_progress(st);
 	text_warnx("%d trials in a row ran past the trial time limit of %g s and were killed; "
 	           "stopping (the workload hangs, or needs longer: set the limit with "
 	           "--trial-timeout SECONDS, 0 for none)", st->timeouts_in_row, st->timeout_s);
@@ -656,8 +650,7 @@ static enum step run_one_trial(struct run_state *st, long t)
 /* meta.json's segment closed with the outcome; an empty error log removed (it says nothing). */
 static void run_state_finish(struct run_state *st, long trials_done)
 {
-	if (st->progress)
-		fprintf(stderr, "\r\033[K");
+	clear_progress(st);
 	if (st->failures > FAILURES_SHOWN)
 		text_warnx("%ld failed trials in all (recorded in samples.csv with their status)",
 		           st->failures);
@@ -716,8 +709,7 @@ static void show_command_length(const struct run_state *st, long t)
 	long shown_after = st->warmup_trials > 0 ? st->warmup_trials : plan_block_size(&e->plan);
 	if (e->a.is_kernel || e->nworkloads > 0 || t + 1 != shown_after || st->means.every_n == 0)
 		return;
-	if (st->progress)
-		fprintf(stderr, "\r\033[K");
+	clear_progress(st);
 	text_warnx("%s is a command, which cannot be calibrated: it ran %.3g s of %s in the %s (its "
 	           "own length sets the trial's)", e->a.name,
 	           st->means.every_sum / (double)st->means.every_n,

@@ -84,26 +84,6 @@ const char *kernel_unknown_message(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-/* The target of /proc/self/exe as a new string, or NULL when it cannot be read. */
-static char *self_exe_path(void)
-{
-	size_t size = 256;
-	for (;;) {
-		char *buf = xmalloc(size);
-		ssize_t n = readlink("/proc/self/exe", buf, size);
-		if (n < 0) {
-			free(buf);
-			return NULL;
-		}
-		if ((size_t)n < size) {
-			buf[n] = '\0';
-			return buf;
-		}
-		free(buf);      /* possibly truncated: try a bigger buffer */
-		size *= 2;
-	}
-}
-
 /* A regular file this process may execute. */
 static int is_executable_file(const char *path)
 {
@@ -132,7 +112,8 @@ char *kernel_path(const char *name, char *err, size_t err_size)
 	}
 
 	char *beside = NULL;
-	char *exe = self_exe_path();
+	/* The program's own file (the target of /proc/self/exe), a new string. */
+	char *exe = realpath("/proc/self/exe", NULL);
 	if (exe) {
 		char *slash = strrchr(exe, '/');
 		if (slash) {

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
@@ -17,16 +16,14 @@
 #include "runner/precision.h"
 #include "runner/trial.h"
 
-char *launch_default_dir(void)
+/* results/<UTC time>-<host> (-2, -3... when taken); a new string. */
+static char *default_dir(void)
 {
 	char host[64] = "host";
 	gethostname(host, sizeof host - 1);
 	host[sizeof host - 1] = '\0';
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
 	char stamp[32];
-	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	trial_utc_now("%Y%m%dT%H%M%SZ", stamp, sizeof stamp);
 	char *dir = xasprintf("results/%s-%s", stamp, host);
 	/* Two runs in the same second get -2, -3, ...; an explicit --out is never renamed. */
 	for (int i = 2; access(dir, F_OK) == 0 && i < 100; i++) {
@@ -71,24 +68,16 @@ static void exit_interrupted_before_folder(int sig, const char *doing, const cha
 
 bool launch_preflight(const struct experiment *e, const struct workload *w, bool required)
 {
-	char *argv[] = { w->argv[0], "1", NULL };
+	int pu = e->pairs[e->plan.placements[0]].pus[0];
 	sigset_t mask, old;
 	sigprocmask(SIG_SETMASK, NULL, &mask);
-	struct trial_spec spec = {
-		.nprocs = 1,
-		.procs = { { .pu = e->pairs[e->plan.placements[0]].pus[0], .path = w->path,
-		             .argv = argv, .kernel = w->is_kernel } },
-		.stderr_fd = -1,
-		.run_origin_s = trial_now_s(),
-		.child_sigmask = &mask,
-	};
 	trial_block_signals(&old);
 	struct trial_result r;
 	int sig = 0;
-	enum trial_outcome o = trial_run(&spec, &r, &sig);
+	enum trial_outcome o = calibrate_run(w->path, w->argv[0], pu, 1, &mask, &r, &sig);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (o == TRIAL_INTERRUPTED)
-		exit_interrupted_before_folder(sig, "trying", w->name, spec.procs[0].pu);
+		exit_interrupted_before_folder(sig, "trying", w->name, pu);
 	if (o != TRIAL_COMPLETED)
 		text_err(EXIT_FAILURE_RUNTIME, "cannot start kernel %s", w->name);
 	if (r.procs[0].status == PROC_UNSUPPORTED && !required)
@@ -98,7 +87,7 @@ bool launch_preflight(const struct experiment *e, const struct workload *w, bool
 		          "instructions the kernel needs); choose another with --kernel", w->name);
 	if (r.procs[0].status != PROC_OK)
 		text_errx(EXIT_FAILURE_RUNTIME, "kernel %s failed a trial run on CPU %d: %s",
-		          w->name, spec.procs[0].pu, r.procs[0].error);
+		          w->name, pu, r.procs[0].error);
 	return true;
 }
 
@@ -241,7 +230,7 @@ struct store *launch_create_folder(struct experiment *e, const struct topo *topo
                                    const struct topo_info *info)
 {
 	if (!e->out_dir)
-		e->out_dir = launch_default_dir();
+		e->out_dir = default_dir();
 	trial_block_signals(&e->child_sigmask);
 	char err[ERR_LEN];
 	struct store *s = store_create(e->out_dir, err, sizeof err);

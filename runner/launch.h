@@ -15,9 +15,6 @@
 #include "runner/store.h"
 #include "topology/topology.h"
 
-/* results/<UTC time>-<host> (-2, -3... when taken); a new string. */
-char *launch_default_dir(void);
-
 /* The pair of each wanted placement on this system into e (plan.placements), or the reason it
  * is skipped (said on stderr, kept for meta.json). With --pair (e->have_pair) the pair serves
  * the placement it forms, and solo and same-pu use its first CPU; another two-CPU placement
@@ -43,9 +40,10 @@ void launch_print_calibration(const char *role, const char *kernel, const struct
 /* The machine's caveats (one placement only, a VM, a CPU quota), said before the run. */
 void launch_warn_about_machine(const struct experiment *e, const struct topo_info *info);
 
-/* The results folder e->out_dir (launch_default_dir when NULL), complete or not at all, with
- * meta.json and topology.xml; the stop signals are blocked from here on (e->child_sigmask), so
- * a stop waits for a trial boundary and the folder stays resumable. Exits on failure. */
+/* The results folder e->out_dir (when NULL, results/<UTC time>-<host>, -2, -3... when taken),
+ * complete or not at all, with meta.json and topology.xml; the stop signals are blocked from
+ * here on (e->child_sigmask), so a stop waits for a trial boundary and the folder stays
+ * resumable. Exits on failure. */
 struct store *launch_create_folder(struct experiment *e, const struct topo *topo,
                                    const struct topo_info *info);
 

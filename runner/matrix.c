@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "common/alloc.h"
+#include "runner/meta.h"
 #include "runner/workload.h"
 
 void matrix_plan_cells(struct plan *p, int n, enum placement placement)
@@ -40,11 +41,9 @@ json_t *matrix_meta_json(const struct experiment *e)
 	for (int i = 0; i < e->nworkloads; i++) {
 		const struct workload *w = &e->workloads[i];
 		if (commands) {
-			json_t *argv = json_array();
-			for (char **a = w->argv; *a; a++)
-				json_array_append_new(argv, text_to_json(*a));
 			json_array_append_new(kernels, json_pack(
-				"{s:s, s:o, s:o, s:s, s:n}", "name", w->name, "command", argv,
+				"{s:s, s:o, s:o, s:s, s:n}", "name", w->name,
+				"command", meta_argv_json(w->argv),
 				"path", text_to_json(w->path), "sha256", w->sha256, "calibration"));
 			continue;
 		}
@@ -99,19 +98,13 @@ static int load_kernel(const char *dir, const json_t *k, size_t i, struct experi
 {
 	const char *name = json_string_value(json_object_get(k, "name"));
 	const json_t *iters = json_object_get(k, "iters");
-	const char *sha = json_string_value(json_object_get(k, "sha256"));
-	char *path = text_from_json(json_object_get(k, "path"));
-	if (!name || !json_is_integer(iters) || json_integer_value(iters) < 1 || !sha
-	    || strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64 || !path
-	    || path[0] != '/') {
-		free(path);
+	struct workload *w = &e->workloads[i];
+	if (!name || !json_is_integer(iters) || json_integer_value(iters) < 1
+	    || !meta_workload_file(k, w)) {
 		set_error(err, err_size, "%s/meta.json: matrix.kernels[%zu] needs a name, iters (at "
 		          "least 1), an absolute path and a sha256", dir, i);
 		return -1;
 	}
-	struct workload *w = &e->workloads[i];
-	w->path = path;
-	snprintf(w->sha256, sizeof w->sha256, "%s", sha);
 	/* The name and argv are made by xworkload_recorded, once the file is checked. */
 	w->argv = xcalloc(3, sizeof *w->argv);
 	w->argv[0] = xstrdup(name);
@@ -125,41 +118,29 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
                         char *err, size_t err_size)
 {
 	const char *name = json_string_value(json_object_get(c, "name"));
-	const json_t *argv = json_object_get(c, "command");
-	const char *sha = json_string_value(json_object_get(c, "sha256"));
-	char *path = text_from_json(json_object_get(c, "path"));
-	size_t n = json_array_size(argv);
-	bool ok = name && *name && json_is_array(argv) && n > 0 && sha && strlen(sha) == 64
-	          && strspn(sha, "0123456789abcdef") == 64 && path && path[0] == '/';
+	bool ok = name && *name;
 	for (size_t k = 0; ok && k < i; k++)
 		ok = strcmp(e->workloads[k].name, name) != 0;
 	struct workload *w = &e->workloads[i];
-	w->argv = ok ? xcalloc(n + 1, sizeof *w->argv) : NULL;
-	for (size_t k = 0; ok && k < n; k++)
-		ok = (w->argv[k] = text_from_json(json_array_get(argv, k))) != NULL;
-	if (!ok) {
-		free(path);
-		strings_free(w->argv);
-		w->argv = NULL;
+	char why[ERR_LEN] = "";
+	if (ok && (w->argv = meta_argv_from_json(json_object_get(c, "command")))
+	    && meta_workload_file(c, w) && workload_argv_fits(w->argv, why, sizeof why) == 0) {
+		w->name = xstrdup(name);
+		w->is_kernel = false;
+		return 0;
+	}
+	strings_free(w->argv);
+	free(w->path);
+	w->argv = NULL;
+	w->path = NULL;
+	if (*why)
+		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] is too long to execute: "
+		          "%s", dir, i, why);
+	else
 		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] needs a name (not used "
 		          "before), a command (its words as strings or {\"hex\": ...}), an absolute "
 		          "path and a sha256", dir, i);
-		return -1;
-	}
-	char why[ERR_LEN];
-	if (workload_argv_fits(w->argv, why, sizeof why) != 0) {
-		free(path);
-		strings_free(w->argv);
-		w->argv = NULL;
-		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] is too long to execute: "
-		          "%s", dir, i, why);
-		return -1;
-	}
-	w->name = xstrdup(name);
-	w->path = path;
-	snprintf(w->sha256, sizeof w->sha256, "%s", sha);
-	w->is_kernel = false;
-	return 0;
+	return -1;
 }
 
 const char *matrix_workload_name(const struct workload *w)

@@ -10,20 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/samples_csv.h"
 #include "common/text.h"
 #include "runner/matrix.h"
 #include "common/alloc.h"
-
-static void utc_now(char *out, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
+#include "common/fileio.h"
 
 /* Strings from the system or the user are bytes: stored so that they come back exactly, even
  * when they are not UTF-8 (text_to_json). A string that cannot be stored would make meta.json
@@ -41,7 +33,7 @@ static json_t *string_or_null(const char *s)
 	return s && *s ? stored(s) : json_null();
 }
 
-static json_t *string_array(char *const *argv)
+json_t *meta_argv_json(char *const *argv)
 {
 	if (!argv)
 		return json_null();
@@ -73,7 +65,7 @@ static json_t *workload_json(const struct workload *w)
 	if (!w->argv)
 		return json_null();
 	return json_pack("{s:o, s:o, s:s, s:o, s:b}", "name", stored(w->name), "path",
-	                 stored(w->path), "sha256", w->sha256, "argv", string_array(w->argv),
+	                 stored(w->path), "sha256", w->sha256, "argv", meta_argv_json(w->argv),
 	                 "kernel", w->is_kernel);
 }
 
@@ -151,8 +143,8 @@ static json_t *settings_json(const struct experiment *e, json_t *names)
 		"beside_kernel", string_or_null(e->beside_kernel),
 		"iters", e->iters ? json_integer((json_int_t)e->iters) : json_null(),
 		"beside_iters", e->beside_iters ? json_integer((json_int_t)e->beside_iters) : json_null(),
-		"command", e->kernel ? json_null() : string_array(e->a.argv),
-		"beside_command", e->beside_kernel ? json_null() : string_array(e->b.argv),
+		"command", e->kernel ? json_null() : meta_argv_json(e->a.argv),
+		"beside_command", e->beside_kernel ? json_null() : meta_argv_json(e->b.argv),
 		"trials", e->trials >= 0 ? json_integer(e->trials) : json_null(),
 		"duration_s", e->duration_s > 0 ? json_real(e->duration_s) : json_null(),
 		"warmup", (json_int_t)e->warmup,
@@ -192,7 +184,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 	struct topo_machine facts;
 	topo_machine_read(&facts);
 	char created[32];
-	utc_now(created, sizeof created);
+	trial_utc_now(TRIAL_UTC, created, sizeof created);
 	json_t *placements, *names, *skipped;
 	placements_json(e, &placements, &names, &skipped);
 	json_t *meta = json_pack(
@@ -200,7 +192,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		" s:o, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",
 		"tool", "smtbench",
 		"version", SMTBENCH_VERSION,
-		"command_line", string_array(e->command_line),
+		"command_line", meta_argv_json(e->command_line),
 		"created_utc", created,
 		"host", string_or_null(facts.host),
 		"os_kernel", string_or_null(facts.os_kernel),
@@ -254,7 +246,7 @@ void meta_set_workload_stderr_cut(json_t *meta)
 void meta_begin_segment(json_t *meta, long first_trial)
 {
 	char now[32];
-	utc_now(now, sizeof now);
+	trial_utc_now(TRIAL_UTC, now, sizeof now);
 	json_t *segment = json_pack("{s:s, s:I}", "started_utc", now, "first_trial",
 	                            (json_int_t)first_trial);
 	folder_mark_runner(segment); /* who writes it: a reader tells a killed run by it */
@@ -265,7 +257,7 @@ void meta_begin_segment(json_t *meta, long first_trial)
 void meta_end_segment(json_t *meta, long trials_done, const char *status)
 {
 	char now[32];
-	utc_now(now, sizeof now);
+	trial_utc_now(TRIAL_UTC, now, sizeof now);
 	json_t *segments = json_object_get(meta, "segments");
 	json_t *last = json_array_get(segments, json_array_size(segments) - 1);
 	if (last) {
@@ -331,14 +323,14 @@ int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)
 	text = xrealloc(text, len + 2);
 	text[len++] = '\n';
 	text[len] = '\0';
-	int rc = store_write_file(dir, "meta.json", text, len, err, err_size);
+	int rc = fileio_write_atomic(dir, "meta.json", text, len, err, err_size);
 	free(text);
 	return rc;
 }
 
 /* --- reading it back for --resume --- */
 
-static char **string_array_copy(const json_t *a)
+char **meta_argv_from_json(const json_t *a)
 {
 	if (!json_is_array(a) || json_array_size(a) == 0)
 		return NULL;
@@ -516,14 +508,15 @@ static int load_commands(const char *dir, const json_t *settings, struct experim
 {
 	const json_t *command = json_object_get(settings, "command");
 	const json_t *beside = json_object_get(settings, "beside_command");
-	if (!e->kernel && e->nworkloads == 0 && !(e->a.argv = string_array_copy(command))) {
+	if (!e->kernel && e->nworkloads == 0 && !(e->a.argv = meta_argv_from_json(command))) {
 		set_error(err, err_size, json_is_array(command)
 		          ? "%s/meta.json: settings.command is damaged (an argument that is neither "
 		            "text nor {\"hex\": ...} bytes)"
 		          : "%s/meta.json: settings name neither a kernel nor a command", dir);
 		return -1; /* a matrix names its kernels in "matrix" */
 	}
-	if (!e->beside_kernel && json_array_size(beside) && !(e->b.argv = string_array_copy(beside))) {
+	if (!e->beside_kernel && json_array_size(beside)
+	    && !(e->b.argv = meta_argv_from_json(beside))) {
 		set_error(err, err_size, "%s/meta.json: settings.beside_command is damaged (an "
 		          "argument that is neither text nor {\"hex\": ...} bytes)", dir);
 		return -1;
@@ -591,26 +584,30 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	       || load_pair(dir, settings, e, err, err_size) ? -1 : 0;
 }
 
-/* One workload's recorded file: its absolute path and the SHA-256 of its content, which
- * --resume checks (xworkload_recorded). Folders from before they were recorded have neither. */
-static int load_workload(const char *dir, const json_t *w, const char *role,
-                         struct workload *out, char *err, size_t err_size)
+bool meta_workload_file(const json_t *w, struct workload *out)
 {
-	if (!json_is_object(w))
-		return 0;
 	const char *sha = json_string_value(json_object_get(w, "sha256"));
-	if (!sha)
-		return 0;
 	char *path = text_from_json(json_object_get(w, "path")); /* text or {"hex": ...} */
-	if (!path || path[0] != '/' || strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64) {
+	if (!path || path[0] != '/' || !sha || strlen(sha) != 64
+	    || strspn(sha, "0123456789abcdef") != 64) {
 		free(path);
-		set_error(err, err_size, "%s/meta.json: workloads.%s has no absolute path or no "
-		          "valid sha256", dir, role);
-		return -1;
+		return false;
 	}
 	out->path = path;
 	snprintf(out->sha256, sizeof out->sha256, "%s", sha);
-	return 0;
+	return true;
+}
+
+/* One workload's recorded file, which --resume checks (xworkload_recorded). Folders from before
+ * it was recorded have no sha256. */
+static int load_workload(const char *dir, const json_t *w, const char *role,
+                         struct workload *out, char *err, size_t err_size)
+{
+	if (!json_is_string(json_object_get(w, "sha256")) || meta_workload_file(w, out))
+		return 0;
+	set_error(err, err_size, "%s/meta.json: workloads.%s has no absolute path or no valid "
+	          "sha256", dir, role);
+	return -1;
 }
 
 static int load_workloads(const char *dir, const json_t *workloads, struct experiment *e,

@@ -35,11 +35,6 @@ struct store {
  * folder is complete or absent") tells users how to recognise and remove such a folder. */
 #define STORE_PARTIAL_PREFIX ".smtbench-partial-"
 
-static char *join_path(const char *dir, const char *name)
-{
-	return xasprintf("%s/%s", dir, name);
-}
-
 /* mkdir -p for the parents of path (not path itself). */
 static int make_parents(const char *path, char *err, size_t err_size)
 {
@@ -118,7 +113,7 @@ static int create_samples(int dir_fd, const char *dir, char *err, size_t err_siz
 		close(fd);
 		return -1;
 	}
-	char *header = xasprintf("%s\n", STORE_CSV_HEADER);
+	char *header = xasprintf("%s\n", SAMPLES_CSV_HEADER);
 	const char *step = "write";
 	int rc = fileio_write_all(fd, header, strlen(header));
 	free(header);
@@ -277,15 +272,12 @@ struct store *store_open(const char *dir, char *err, size_t err_size)
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)
-	    || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+	               && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0;
+	if (!regular)
 		set_error(err, err_size, "%s/samples.csv is not a regular file (is %s a results "
 		          "folder?)", dir, dir);
-		close(fd);
-		close(dir_fd);
-		return NULL;
-	}
-	if (lock_samples(fd, dir, err, err_size) != 0) {
+	if (!regular || lock_samples(fd, dir, err, err_size) != 0) {
 		close(fd);
 		close(dir_fd);
 		return NULL;
@@ -372,7 +364,7 @@ static const char *check_row(char **fields, size_t nfields, bool one_process,
 struct scan_state {
 	struct store_scan *out;
 	bool one_process;          /* one row per trial (run --one-process) */
-	long capacity;
+	size_t capacity;
 	struct scanned_row first;  /* the current trial's first row */
 	long first_line;           /* its line number; 0 before the first trial */
 	int rows;
@@ -400,10 +392,7 @@ static int scan_workload(struct store_scan *out, const char *name)
 static void push_trial(struct scan_state *st)
 {
 	struct store_scan *out = st->out;
-	if (out->ntrials == st->capacity) {
-		st->capacity = st->capacity ? st->capacity * 2 : 64;
-		out->trials = xrealloc(out->trials, (size_t)st->capacity * sizeof *out->trials);
-	}
+	xgrow(&out->trials, &st->capacity, (size_t)out->ntrials + 1, sizeof *out->trials);
 	st->summary.utime_a_s = st->utime_count ? st->utime_sum / st->utime_count : NAN;
 	st->summary.wall_a_s = st->utime_count ? st->wall_sum / st->utime_count : NAN;
 	out->trials[out->ntrials++] = st->summary;
@@ -514,8 +503,8 @@ static void scan_finish(struct scan_state *st)
 static long header_length(const char *line, ssize_t len)
 {
 	size_t skip = len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
-	size_t hlen = strlen(STORE_CSV_HEADER);
-	if ((size_t)len < skip + hlen + 1 || memcmp(line + skip, STORE_CSV_HEADER, hlen) != 0)
+	size_t hlen = strlen(SAMPLES_CSV_HEADER);
+	if ((size_t)len < skip + hlen + 1 || memcmp(line + skip, SAMPLES_CSV_HEADER, hlen) != 0)
 		return -1;
 	const char *rest = line + skip + hlen;
 	if (strcmp(rest, "\n") && strcmp(rest, "\r\n"))
@@ -590,7 +579,7 @@ int store_scan(struct store *s, bool one_process, struct store_scan *out, char *
                size_t err_size)
 {
 	*out = (struct store_scan){ 0 };
-	char *csv = join_path(s->dir, "samples.csv");
+	char *csv = xasprintf("%s/samples.csv", s->dir);
 	int fd = openat(s->dir_fd, "samples.csv", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
@@ -614,7 +603,7 @@ int store_scan(struct store *s, bool one_process, struct store_scan *out, char *
 		          "but a resumed run would mix two formats: start a new run instead", csv);
 	else if (header_len < 0)
 		set_error(err, err_size, "%s:1: not smtbench's samples.csv header (%s)", csv,
-		          STORE_CSV_HEADER);
+		          SAMPLES_CSV_HEADER);
 	else {
 		out->complete_end = header_len;
 		rc = scan_rows(f, csv, header_len, one_process, out, err, err_size);
@@ -649,49 +638,20 @@ int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, si
 	return 0;
 }
 
-struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
-                           long *dropped_lines, char *err, size_t err_size)
+/* A measurement into column col, by fmt; empty when unknown (NAN). */
+static void set_measured(struct samples_row *row, enum samples_column col, const char *fmt,
+                         double v)
 {
-	*trials = NULL;
-	*ntrials = 0;
-	*dropped_lines = 0;
-	struct store *s = store_open(dir, err, err_size);
-	if (!s)
-		return NULL;
-	struct store_scan scan;
-	if (store_scan(s, false, &scan, err, err_size) != 0 || store_cut_torn(s, &scan, err, err_size) != 0) {
-		store_scan_release(&scan);
-		store_close(&s);
-		return NULL;
-	}
-	*trials = scan.trials;
-	*ntrials = scan.ntrials;
-	*dropped_lines = scan.cut_lines;
-	scan.trials = NULL; /* the caller's now; the rest is released */
-	store_scan_release(&scan);
-	return s;
-}
-
-/* Formats a double for the CSV: empty when unknown. */
-static void format_or_empty(char *buf, size_t len, const char *fmt, double v)
-{
-	if (isnan(v))
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, fmt, v);
+	samples_row_set(row, col, "%s", "");
+	if (!isnan(v))
+		samples_row_set(row, col, fmt, v);
 }
 
 _Static_assert(SAMPLES_PER_CPU_MAX == TRIAL_MAX_PUS, "per_cpu_s holds a trial's CPUs");
 
-/* The trial-wide columns, formatted once for every row of the trial (empty when unknown). */
-struct trial_columns {
-	char freq[32], load[32], foreign[32], steal[32];
-	char per_cpu[SAMPLES_FIELD_LEN];
-};
-
 /* Process i's row of a trial. */
 static void fill_row(struct samples_row *row, const struct trial_labels *labels,
-                     const struct trial_result *result, const struct trial_columns *cols, int i)
+                     const struct trial_result *result, int i)
 {
 	const struct proc_result *r = &result->procs[i];
 	char workload[SAMPLES_FIELD_LEN];
@@ -723,13 +683,16 @@ static void fill_row(struct samples_row *row, const struct trial_labels *labels,
 	samples_row_set(row, SAMPLES_COL_NIVCSW, "%ld", r->nivcsw);
 	samples_row_set(row, SAMPLES_COL_MAXRSS, "%ld", r->maxrss_kb);
 	samples_row_set(row, SAMPLES_COL_OVERLAP, "%.4f", result->overlap);
-	samples_row_set(row, SAMPLES_COL_FREQ, "%s", cols->freq);
-	samples_row_set(row, SAMPLES_COL_LOADAVG, "%s", cols->load);
+	set_measured(row, SAMPLES_COL_FREQ, "%.0f", result->freq_mhz);
+	set_measured(row, SAMPLES_COL_LOADAVG, "%.2f", result->loadavg_1m);
 	samples_row_set(row, SAMPLES_COL_STARTED_UTC, "%s", result->started_utc);
-	samples_row_set(row, SAMPLES_COL_FOREIGN, "%s", cols->foreign);
-	samples_row_set(row, SAMPLES_COL_STEAL, "%s", cols->steal);
+	set_measured(row, SAMPLES_COL_FOREIGN, "%.3f", result->foreign_s);
+	set_measured(row, SAMPLES_COL_STEAL, "%.3f", result->steal_s);
 	samples_row_set(row, SAMPLES_COL_LEFTOVERS, "%d", result->leftovers);
-	samples_row_set(row, SAMPLES_COL_PER_CPU, "%s", cols->per_cpu);
+	char per_cpu[SAMPLES_FIELD_LEN];
+	samples_per_cpu_format(per_cpu, sizeof per_cpu, result->cpu_split_cpu, result->cpu_split_s,
+	                       result->cpu_split_n);
+	samples_row_set(row, SAMPLES_COL_PER_CPU, "%s", per_cpu);
 }
 
 /* The trial's rows as one text (caller frees); NULL with err. */
@@ -742,17 +705,10 @@ static char *format_trial(const struct trial_labels *labels, const struct trial_
 		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
 		return NULL;
 	}
-	struct trial_columns cols;
-	format_or_empty(cols.freq, sizeof cols.freq, "%.0f", result->freq_mhz);
-	format_or_empty(cols.load, sizeof cols.load, "%.2f", result->loadavg_1m);
-	format_or_empty(cols.foreign, sizeof cols.foreign, "%.3f", result->foreign_s);
-	format_or_empty(cols.steal, sizeof cols.steal, "%.3f", result->steal_s);
-	samples_per_cpu_format(cols.per_cpu, sizeof cols.per_cpu, result->cpu_split_cpu,
-	                       result->cpu_split_s, result->cpu_split_n);
 	struct samples_row row;
 	int unset = -1;
 	for (int i = 0; i < result->nprocs && unset < 0; i++) {
-		fill_row(&row, labels, result, &cols, i);
+		fill_row(&row, labels, result, i);
 		unset = samples_row_print(&row, mem);
 	}
 	if (fclose(mem) != 0 || unset >= 0) {
@@ -843,18 +799,4 @@ void store_close(struct store **s)
 	free((*s)->dir);
 	free(*s);
 	*s = NULL;
-}
-
-int store_write_file(const char *dir, const char *name, const char *content, size_t len,
-                     char *err, size_t err_size)
-{
-	return fileio_write_atomic(dir, name, content, len, err, err_size);
-}
-
-char *store_read_file(const char *dir, const char *name, char *err, size_t err_size)
-{
-	char *path = join_path(dir, name);
-	char *content = fileio_read_all(path, NULL, err, err_size);
-	free(path);
-	return content;
 }

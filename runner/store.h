@@ -22,9 +22,6 @@
 
 struct store; /* owned by its creator; store_close(&s) */
 
-/* The samples.csv header line, without the newline (built from common/samples_csv.h). */
-#define STORE_CSV_HEADER SAMPLES_CSV_HEADER
-
 /*
  * Starts a new results folder DIR, complete or not at all: its missing parents are made, then
  * the folder is built under a temporary name beside it (".smtbench-partial-NAME.XXXXXX") with
@@ -88,11 +85,6 @@ void store_scan_release(struct store_scan *scan);
 /* Cuts the torn last trial a scan found (if any) and fsyncs. -1 with err. */
 int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, size_t err_size);
 
-/* store_open, store_scan and store_cut_torn in one: *trials (caller frees) and *ntrials the
- * complete trials, *dropped_lines the lines cut. NULL with err. */
-struct store *store_resume(const char *dir, struct stored_trial **trials, long *ntrials,
-                           long *dropped_lines, char *err, size_t err_size);
-
 struct trial_labels {
 	long trial, block;
 	bool warmup;
@@ -122,13 +114,5 @@ int store_sync(struct store *s, char *err, size_t err_size);
 const char *store_dir(const struct store *s);
 
 void store_close(struct store **s);
-
-/* Writes DIR/NAME through a temporary file, fsync and rename, so a reader sees the old file or
- * the new one, never half of one. -1 with err. */
-int store_write_file(const char *dir, const char *name, const char *content, size_t len,
-                     char *err, size_t err_size);
-
-/* Reads DIR/NAME whole into a new NUL-terminated string (caller frees); NULL with err. */
-char *store_read_file(const char *dir, const char *name, char *err, size_t err_size);
 
 #endif

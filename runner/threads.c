@@ -69,10 +69,11 @@ struct stat_line {
 	int cpu;                  /* field 39, processor: the CPU it last ran on */
 };
 
-/* Reads and parses a stat file; -1 when it is gone or malformed. */
-static int read_stat(const char *path, struct stat_line *out)
+/* Reads and parses /proc/PID/task/TID/stat; -1 when it is gone or malformed. */
+static int read_stat(int pid, int tid, struct stat_line *out)
 {
-	char buf[1024];
+	char path[128], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/stat", pid, tid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -93,28 +94,16 @@ static int read_stat(const char *path, struct stat_line *out)
 		len = sizeof out->comm - 1;
 	memcpy(out->comm, open_paren + 1, len);
 	out->comm[len] = '\0';
-	/* Field 3 onwards, counted from 3. */
-	char *save = NULL;
-	int field = 3;
-	unsigned long long utime = 0, stime = 0;
-	bool have_cpu = false;
+	/* Fields 3 (state), 14 and 15 (utime, stime) and 39 (processor), the others skipped. */
+#define SKIP10_ "%*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+	unsigned long long utime, stime;
 	out->state = '?';
-	for (char *tok = strtok_r(close_paren + 1, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save), field++) {
-		if (field == 3)
-			out->state = tok[0];
-		else if (field == 14)
-			utime = strtoull(tok, NULL, 10);
-		else if (field == 15)
-			stime = strtoull(tok, NULL, 10);
-		else if (field == 39) {
-			out->cpu = atoi(tok);
-			have_cpu = true;
-			break;
-		}
-	}
+	if (sscanf(close_paren + 1, " %c " SKIP10_ "%llu %llu " SKIP10_ SKIP10_ "%*s %*s %*s %d",
+	           &out->state, &utime, &stime, &out->cpu) != 4)
+		return -1;
+#undef SKIP10_
 	out->ticks = utime + stime;
-	return have_cpu ? 0 : -1;
+	return 0;
 }
 
 /* The name in the first line of a file such as /proc/PID/comm, escaped, into out. */
@@ -174,10 +163,8 @@ int threads_check_pid(int pid, char *err, size_t err_size)
 	while ((d = readdir(dir)) && !readable) {
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
-		char stat_path[128];
 		struct stat_line line;
-		snprintf(stat_path, sizeof stat_path, "/proc/%d/task/%d/stat", pid, atoi(d->d_name));
-		if (read_stat(stat_path, &line) != 0)
+		if (read_stat(pid, atoi(d->d_name), &line) != 0)
 			saved = errno;
 		else if (line.state == 'Z' || line.state == 'X') /* exited, not yet reaped */
 			dead++, snprintf(dead_comm, sizeof dead_comm, "%s", line.comm);
@@ -228,10 +215,11 @@ struct sampler {
 	int *core_of;               /* per CPU */
 	void *thread_of;            /* tid -> index into r->threads (map_put) */
 	void *pair_of;              /* (a << 32 | b) -> index into r->pairs */
-	int thread_cap, pair_cap;
+	size_t thread_cap, pair_cap;
 	int *running;               /* threads running in this sample */
 	int *running_cpu;
-	int nrunning, running_cap;
+	int nrunning;
+	size_t running_cap, running_cpu_cap;
 	int sample;                 /* the current sample's number */
 };
 
@@ -242,10 +230,7 @@ static struct threads_thread *thread_find_or_add(struct sampler *s, int pid, int
 	int i = map_get(&s->thread_of, (uint64_t)tid);
 	if (i >= 0)
 		return &r->threads[i];
-	if (r->nthreads == s->thread_cap) {
-		s->thread_cap = s->thread_cap ? 2 * s->thread_cap : 16;
-		r->threads = xrealloc(r->threads, (size_t)s->thread_cap * sizeof *r->threads);
-	}
+	xgrow(&r->threads, &s->thread_cap, (size_t)r->nthreads + 1, sizeof *r->threads);
 	struct threads_thread *th = &r->threads[r->nthreads];
 	*th = (struct threads_thread){ .pid = pid, .tid = tid, .last_sample = -1 };
 	escaped_copy(th->comm, sizeof th->comm, line->comm);
@@ -279,10 +264,8 @@ static bool sample_process(struct sampler *s, struct threads_process *p)
 	while ((d = readdir(dir))) {
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
-		char stat_path[128];
 		struct stat_line line;
-		snprintf(stat_path, sizeof stat_path, "/proc/%d/task/%d/stat", p->pid, atoi(d->d_name));
-		if (read_stat(stat_path, &line) != 0 || line.state == 'Z' || line.state == 'X')
+		if (read_stat(p->pid, atoi(d->d_name), &line) != 0 || line.state == 'Z' || line.state == 'X')
 			continue; /* gone, or exited and not yet reaped */
 		alive = true;
 		struct threads_thread *th = thread_find_or_add(s, p->pid, atoi(d->d_name), &line);
@@ -299,12 +282,9 @@ static bool sample_process(struct sampler *s, struct threads_process *p)
 		th->running_samples++;
 		if (!cpu_valid)
 			continue;
-		if (s->nrunning == s->running_cap) {
-			s->running_cap = s->running_cap ? 2 * s->running_cap : 16;
-			s->running = xrealloc(s->running, (size_t)s->running_cap * sizeof *s->running);
-			s->running_cpu = xrealloc(s->running_cpu,
-			                          (size_t)s->running_cap * sizeof *s->running_cpu);
-		}
+		xgrow(&s->running, &s->running_cap, (size_t)s->nrunning + 1, sizeof *s->running);
+		xgrow(&s->running_cpu, &s->running_cpu_cap, (size_t)s->nrunning + 1,
+		      sizeof *s->running_cpu);
 		s->running[s->nrunning] = (int)(th - s->r->threads);
 		s->running_cpu[s->nrunning++] = line.cpu;
 	}
@@ -336,10 +316,7 @@ static void count_pair(struct sampler *s, int a, int cpu_a, int b, int cpu_b)
 	uint64_t key = (uint64_t)a << 32 | (uint64_t)b;
 	int i = map_get(&s->pair_of, key);
 	if (i < 0) {
-		if (r->npairs == s->pair_cap) {
-			s->pair_cap = s->pair_cap ? 2 * s->pair_cap : 16;
-			r->pairs = xrealloc(r->pairs, (size_t)s->pair_cap * sizeof *r->pairs);
-		}
+		xgrow(&r->pairs, &s->pair_cap, (size_t)r->npairs + 1, sizeof *r->pairs);
 		i = r->npairs++;
 		r->pairs[i] = (struct threads_pair){ .a = a, .b = b, .pu = -1, .core = -1 };
 		map_put(&s->pair_of, key, i);
@@ -459,7 +436,7 @@ static void fill_cpus(struct sampler *s, const unsigned long long *before,
                       const unsigned long long *after)
 {
 	struct threads_result *r = s->r;
-	double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+	double tick_s = cpustat_tick_s();
 	r->ncpus = s->ncpus;
 	r->cpus = xcalloc((size_t)s->ncpus, sizeof *r->cpus);
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
@@ -473,11 +450,7 @@ static void fill_cpus(struct sampler *s, const unsigned long long *before,
 		double busy_s = (double)(after[cpu] - before[cpu]) * tick_s;
 		if (cpu == r->sampler_cpu)
 			busy_s -= r->sampler_cpu_s;
-		c->busy = busy_s / r->window_s;
-		if (c->busy < 0)
-			c->busy = 0;
-		if (c->busy > 1)
-			c->busy = 1;
+		c->busy = fmin(1, fmax(0, busy_s / r->window_s));
 	}
 }
 
@@ -648,7 +621,7 @@ static void sample_window(struct sampler *s, double window_s, int interval_ms,
 static void finish_result(struct sampler *s)
 {
 	struct threads_result *out = s->r;
-	double tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK);
+	double tick_s = cpustat_tick_s();
 	for (int i = 0; i < out->nthreads; i++) {
 		struct threads_thread *th = &out->threads[i];
 		th->cpu_s = (double)(th->ticks_last - th->ticks_first) * tick_s;

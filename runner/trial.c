@@ -27,6 +27,7 @@
 
 /* What a child tells the runner, once, on its ready pipe. */
 enum child_code {
+	CHILD_DIED = 0,             /* no report: it died before it could send one */
 	CHILD_READY = 'R',
 	CHILD_BIND_FAILED = 'B',
 	CHILD_MASK_MISMATCH = 'M',
@@ -56,6 +57,14 @@ double trial_now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void trial_utc_now(const char *fmt, char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || !strftime(buf, size, fmt, &tm))
+		snprintf(buf, size, "?");
 }
 
 /* How many of the leftovers' generations the sweep after a trial follows (a child that forks a
@@ -292,18 +301,32 @@ struct child {
 	double end_s;
 };
 
-static void kill_and_reap_all(struct child *children, int n, struct trial_result *out)
+/* Waits for child pid to end and reaps it: its status and rusage (zero until known). */
+static void reap_child(pid_t pid, int *status, struct rusage *ru)
+{
+	*status = 0;
+	memset(ru, 0, sizeof *ru);
+	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+		;
+}
+
+/* Kills every child not reaped yet with its process group (a workload's own children too). */
+static void kill_running(const struct child *children, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (children[i].pid > 0 && !children[i].reaped)
 			kill(-children[i].pid, SIGKILL), kill(children[i].pid, SIGKILL);
+}
+
+static void kill_and_reap_all(struct child *children, int n, struct trial_result *out)
+{
+	kill_running(children, n);
 	for (int i = 0; i < n; i++) {
 		if (children[i].pid <= 0 || children[i].reaped)
 			continue;
 		int status;
 		struct rusage ru;
-		while (wait4(children[i].pid, &status, 0, &ru) < 0 && errno == EINTR)
-			;
+		reap_child(children[i].pid, &status, &ru);
 		children[i].reaped = true;
 		if (out)
 			out->procs[i].status = PROC_KILLED;
@@ -326,11 +349,6 @@ static double read_leading_number(const char *path)
 	char *end = NULL;
 	double value = strtod(buf, &end);
 	return end == buf ? NAN : value;
-}
-
-static double read_loadavg_1m(void)
-{
-	return read_leading_number("/proc/loadavg");
 }
 
 static double read_cur_freq_mhz(int pu)
@@ -404,17 +422,13 @@ static void init_result(const struct trial_spec *spec, struct trial_result *out)
 	out->nprocs = spec->nprocs;
 	out->freq_mhz = NAN;
 	out->foreign_s = out->steal_s = NAN;
-	out->loadavg_1m = read_loadavg_1m();
+	out->loadavg_1m = read_leading_number("/proc/loadavg");
 	for (int i = 0; i < spec->nprocs; i++) {
 		out->procs[i].pu = -1;
 		out->procs[i].exit_code = -1;
 		out->procs[i].status = PROC_PENDING;
 	}
-	struct timespec now;
-	clock_gettime(CLOCK_REALTIME, &now);
-	struct tm tm;
-	gmtime_r(&now.tv_sec, &tm);
-	strftime(out->started_utc, sizeof out->started_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	trial_utc_now(TRIAL_UTC, out->started_utc, sizeof out->started_utc);
 }
 
 static void close_fd(int *fd)
@@ -487,12 +501,6 @@ static int prepare_child(const struct trial_proc_spec *proc, struct child_setup 
 		return -1;
 	}
 	return 0;
-}
-
-/* The measured PUs' /proc/stat counters just before the trial's processes start. */
-static void read_cpustat_before(struct trial_state *st)
-{
-	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
 }
 
 _Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
@@ -587,14 +595,8 @@ static enum start_result await_ready(struct trial_state *st)
 		}
 		ssize_t got = fileio_read_full(st->children[i].ready_fd, &report, sizeof report);
 		close_fd(&st->children[i].ready_fd);
-		if (got != (ssize_t)sizeof report) {
-			char *cpus = cpus_text(&spec->procs[i]);
-			r->status = PROC_BIND_FAILED;
-			snprintf(r->error, sizeof r->error, "died before binding to %s", cpus);
-			free(cpus);
-			result = NOT_BOUND;
-			continue;
-		}
+		if (got != (ssize_t)sizeof report)
+			report = (struct child_report){ .code = CHILD_DIED };
 		if (i == spec->nprocs - 1 && i > 0)
 			st->children[0].pid = report.partner > 0 ? report.partner : -1;
 		if (report.code == CHILD_READY) {
@@ -608,7 +610,9 @@ static enum start_result await_ready(struct trial_state *st)
 		}
 		char *cpus = cpus_text(&spec->procs[i]);
 		r->status = PROC_BIND_FAILED;
-		if (report.code == CHILD_PARTNER_FAILED)
+		if (report.code == CHILD_DIED)
+			snprintf(r->error, sizeof r->error, "died before binding to %s", cpus);
+		else if (report.code == CHILD_PARTNER_FAILED)
 			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
 		else if (report.code == CHILD_BIND_FAILED)
 			snprintf(r->error, sizeof r->error, "sched_setaffinity to %s: %s", cpus,
@@ -678,7 +682,8 @@ static enum start_result start_processes(struct trial_state *st)
 	};
 	struct child_fds fds = { .ready = cs[last].ready[1], .exec = cs[last].exec_pipe[1],
 	                         .bound = -1 };
-	read_cpustat_before(st);
+	/* The measured PUs' /proc/stat counters just before the processes start. */
+	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
 	start_cpu_split(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
@@ -767,11 +772,9 @@ static int reap_ended(struct trial_state *st)
 		cpu_set_t ended_on;
 		CPU_ZERO(&ended_on);
 		bool mask_known = sched_getaffinity(c->pid, sizeof ended_on, &ended_on) == 0;
-		int status = 0;
+		int status;
 		struct rusage ru;
-		memset(&ru, 0, sizeof ru);
-		while (wait4(c->pid, &status, 0, &ru) < 0 && errno == EINTR)
-			;
+		reap_child(c->pid, &status, &ru);
 		child_ended(st, i, status, &ru);
 		if (mask_known)
 			check_still_bound(&st->out->procs[i], &st->spec->procs[i], &ended_on);
@@ -786,9 +789,7 @@ static void time_out(struct trial_state *st)
 {
 	const struct trial_spec *spec = st->spec;
 	st->out->timed_out = true;
-	for (int i = 0; i < spec->nprocs; i++)
-		if (!st->children[i].reaped)
-			kill(-st->children[i].pid, SIGKILL), kill(st->children[i].pid, SIGKILL);
+	kill_running(st->children, spec->nprocs);
 	for (int i = 0; i < spec->nprocs; i++) {
 		struct child *c = &st->children[i];
 		if (c->reaped)
@@ -797,11 +798,9 @@ static void time_out(struct trial_state *st)
 		r->status = PROC_TIMEOUT;
 		snprintf(r->error, sizeof r->error, "still running after the trial's time limit of "
 		         "%g s: killed with its process tree", spec->timeout_s);
-		int status = 0;
+		int status;
 		struct rusage ru;
-		memset(&ru, 0, sizeof ru);
-		while (wait4(c->pid, &status, 0, &ru) < 0 && errno == EINTR)
-			;
+		reap_child(c->pid, &status, &ru);
 		child_ended(st, i, status, &ru);
 	}
 }
@@ -947,13 +946,8 @@ static int list_children(pid_t *pids, int max)
 			continue;
 		char stat[512];
 		snprintf(path, sizeof path, "/proc/%.20s/stat", d->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t len = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (len <= 0)
+		if (fileio_read_first_line(path, stat, sizeof stat) != 0)
 			continue;
-		stat[len] = '\0';
 		/* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
 		char *paren = strrchr(stat, ')'), state;
 		long ppid;
@@ -1010,7 +1004,7 @@ static int sweep_leftovers(const struct trial_state *st)
 /* The runner waits out a trial on the CPUs it may use that the trial's processes were not
  * given, where there are any, so that its own work in the trial (starting the processes, a
  * wake-up, reaping them) takes no time from theirs; *before gets its mask, for
- * restore_runner_cpus. False when it stays where it is: every CPU it may use is the trial's
+ * the end of the trial. False when it stays where it is: every CPU it may use is the trial's
  * (both CPUs of a 2-CPU machine in a pair), or the mask cannot be read or set. */
 static bool move_runner_off(const struct trial_state *st, cpu_set_t *before)
 {
@@ -1020,12 +1014,6 @@ static bool move_runner_off(const struct trial_state *st, cpu_set_t *before)
 	for (int i = 0; i < st->npus; i++)
 		CPU_CLR(st->pus[i], &away);
 	return CPU_COUNT(&away) > 0 && sched_setaffinity(0, sizeof away, &away) == 0;
-}
-
-static void restore_runner_cpus(bool moved, const cpu_set_t *before)
-{
-	if (moved)
-		sched_setaffinity(0, sizeof *before, before);
 }
 
 /* With a cap on the workloads' stderr: its pipe, whose write end stands in for spec's
@@ -1102,7 +1090,8 @@ enum trial_outcome trial_run(const struct trial_spec *given, struct trial_result
 	int saved_errno = errno;
 	out->leftovers = sweep_leftovers(&st);
 	close_errlog(&st);
-	restore_runner_cpus(moved, &runner_cpus);
+	if (moved)
+		sched_setaffinity(0, sizeof runner_cpus, &runner_cpus);
 	errno = saved_errno;
 	return outcome;
 }
@@ -1141,15 +1130,10 @@ static bool environ_holds(const char *pid, const char *mark, size_t len)
 		return false;
 	/* The environment is read whole (a process's own, at most ARG_MAX-ish): entries are
 	 * NUL-separated, so the mark matches only as a whole entry. */
-	size_t cap = 1 << 16, used = 0;
-	char *buf = xmalloc(cap + 1);
-	ssize_t got;
-	while ((got = read(fd, buf + used, cap - used)) > 0) {
-		used += (size_t)got;
-		if (used == cap)
-			buf = xrealloc(buf, (cap *= 2) + 1);
-	}
-	close(fd);
+	size_t used = 0;
+	char *buf = fileio_read_fd(fd, path, FILEIO_READ_ALL_MAX, &used, NULL, 0);
+	if (!buf)
+		return false;
 	bool found = false;
 	for (size_t at = 0; at < used && !found;) {
 		size_t n = strnlen(buf + at, used - at);

@@ -39,6 +39,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Kernels exit with this status when the CPU lacks what they need (e.g. AVX2): a kernel's
  * process that does is recorded as "unsupported". */
@@ -152,6 +153,11 @@ enum trial_outcome trial_run(const struct trial_spec *spec, struct trial_result 
 
 /* Monotonic clock in seconds. */
 double trial_now_s(void);
+
+/* The wall-clock time now in UTC, by strftime's fmt, into buf ("?" if it cannot be written):
+ * TRIAL_UTC is ISO 8601, as samples.csv, meta.json and the progress lines write it. */
+#define TRIAL_UTC "%Y-%m-%dT%H:%M:%SZ"
+void trial_utc_now(const char *fmt, char *buf, size_t size);
 
 /*
  * What a SIGKILL of the runner leaves: the runner is the trials' subreaper, so a workload's

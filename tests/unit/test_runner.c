@@ -10,6 +10,7 @@
 #include "runner/plan.h"
 #include "runner/store.h"
 #include "common/alloc.h"
+#include "common/fileio.h"
 #include "tests/harness.h"
 
 static void test_parse_ulong(void)
@@ -119,17 +120,21 @@ static void test_store_resume_cuts_torn_tail(void)
 		"2,1,0,non-sibling,0,a,1,nop,ok,0,,0.260000,0.000000,0.26,0.6,0.86,0,1,900,0.9900,,0.10,X"
 		",0.000,0.000,0,\n"
 		"2,1,0,non-sibling,1,a,0,nop,o",
-		STORE_CSV_HEADER);
+		SAMPLES_CSV_HEADER);
 	write_text(path, text);
 	free(text);
 
-	struct stored_trial *trials = NULL;
-	long n = 0, dropped = 0;
 	char err[ERR_LEN];
-	struct store *s = store_resume(dir, &trials, &n, &dropped, err, sizeof err);
-	CHECK(s != NULL, "store_resume opens a folder with a torn last trial");
+	struct store_scan scan = { 0 };
+	struct store *s = store_open(dir, err, sizeof err);
+	bool resumed = s && store_scan(s, false, &scan, err, sizeof err) == 0
+	               && store_cut_torn(s, &scan, err, sizeof err) == 0;
+	CHECK(resumed, "store_open, store_scan and store_cut_torn take a folder with a torn last "
+	      "trial");
+	long n = resumed ? scan.ntrials : 0;
+	const struct stored_trial *trials = resumed ? scan.trials : NULL;
 	CHECK_INT(n, 2, "two complete trials are kept");
-	CHECK_INT(dropped, 2, "the torn trial's two lines are cut");
+	CHECK_INT(resumed ? scan.cut_lines : 0, 2, "the torn trial's two lines are cut");
 	if (n == 2) {
 		CHECK(trials[1].placement == PLACEMENT_NON_SIBLING && trials[1].ok,
 		      "trial 1 is an ok non-sibling trial");
@@ -139,7 +144,7 @@ static void test_store_resume_cuts_torn_tail(void)
 	struct stat st;
 	stat(path, &st);
 	store_close(&s);
-	free(trials);
+	store_scan_release(&scan);
 	/* What is left must be exactly the header and the three rows of the two trials. */
 	FILE *f = fopen(path, "r");
 	int lines = 0, c, last = 0;
@@ -154,8 +159,10 @@ static void test_store_resume_cuts_torn_tail(void)
 
 	/* A file that is not ours is refused. */
 	write_text(path, "a,b,c\n1,2,3\n");
-	s = store_resume(dir, &trials, &n, &dropped, err, sizeof err);
-	CHECK(s == NULL && strstr(err, "header"), "a foreign CSV is refused: %s", err);
+	s = store_open(dir, err, sizeof err);
+	CHECK(s && store_scan(s, false, &scan, err, sizeof err) != 0 && strstr(err, "header"),
+	      "a foreign CSV is refused: %s", err);
+	store_close(&s);
 	unlink(path);
 	rmdir(dir);
 }
@@ -178,13 +185,16 @@ static void test_store_create_refuses_existing(void)
 	CHECK(s != NULL && store_publish(s, err, sizeof err) == 0, "store_create makes missing parents");
 	store_close(&s);
 	char *csv = xasprintf("%s/samples.csv", sub);
-	char *content = store_read_file(sub, "samples.csv", err, sizeof err);
-	CHECK(content && !strncmp(content, STORE_CSV_HEADER, strlen(STORE_CSV_HEADER)),
+	char *content = fileio_read_all(csv, NULL, err, sizeof err);
+	CHECK(content && !strncmp(content, SAMPLES_CSV_HEADER, strlen(SAMPLES_CSV_HEADER)),
 	      "a new samples.csv starts with the header");
 	free(content);
-	CHECK(store_write_file(sub, "meta.json", "{}\n", 3, err, sizeof err) == 0, "store_write_file");
-	content = store_read_file(sub, "meta.json", err, sizeof err);
-	CHECK(content && !strcmp(content, "{}\n"), "store_write_file wrote the content");
+	CHECK(fileio_write_atomic(sub, "meta.json", "{}\n", 3, err, sizeof err) == 0,
+	      "fileio_write_atomic");
+	char *meta = xasprintf("%s/meta.json", sub);
+	content = fileio_read_all(meta, NULL, err, sizeof err);
+	free(meta);
+	CHECK(content && !strcmp(content, "{}\n"), "fileio_write_atomic wrote the content");
 	free(content);
 	char *cmd = xasprintf("rm -rf %s", dir);
 	CHECK(system(cmd) == 0, "clean up");

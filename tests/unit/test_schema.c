@@ -24,7 +24,7 @@ static void test_header_is_the_contract(void)
 	          "utime_s,stime_s,wall_s,start_s,end_s,nvcsw,nivcsw,maxrss_kb,overlap,freq_mhz,"
 	          "loadavg_1m,started_utc,foreign_s,steal_s,leftovers,per_cpu_s",
 	          "the header built from the column table");
-	CHECK_STR(STORE_CSV_HEADER, SAMPLES_CSV_HEADER, "the store writes the table's header");
+	CHECK_STR(SAMPLES_CSV_HEADER, SAMPLES_CSV_HEADER, "the store writes the table's header");
 	/* Every name of the table, in order, is the header's field at the same position. */
 	char *copy = strdup(SAMPLES_CSV_HEADER);
 	char *fields[SAMPLES_COLUMN_COUNT + 1];
@@ -91,7 +91,7 @@ static struct trial_result make_result(int nprocs, double utime)
 	return r;
 }
 
-/* What store_append_trial writes, store_resume and analysis_load_folder read back. */
+/* What store_append_trial writes, store_scan and analysis_load_folder read back. */
 static void test_round_trip(void)
 {
 	char dir[] = "/tmp/smtbench-schema-XXXXXX";
@@ -115,16 +115,18 @@ static void test_round_trip(void)
 	}
 	store_close(&s);
 
-	struct stored_trial *trials = NULL;
-	long n = 0, dropped = 0;
-	s = store_resume(run, &trials, &n, &dropped, err, sizeof err);
-	CHECK(s != NULL && n == 6 && dropped == 0, "store_resume reads back 6 complete trials");
+	struct store_scan scan = { 0 };
+	s = store_open(run, err, sizeof err);
+	bool scanned = s && store_scan(s, false, &scan, err, sizeof err) == 0;
+	long n = scan.ntrials;
+	const struct stored_trial *trials = scan.trials;
+	CHECK(scanned && n == 6 && scan.cut_lines == 0, "store_scan reads back 6 complete trials");
 	if (n == 6)
 		CHECK(trials[3].placement == PLACEMENT_SIBLING && !trials[3].warmup && trials[3].ok &&
 		      trials[3].utime_a_s > 2.004 && trials[3].utime_a_s < 2.006,
 		      "trial 3: a measured sibling trial, mean role-a user time 2.005 s");
 	store_close(&s);
-	free(trials);
+	store_scan_release(&scan);
 
 	char aerr[256];
 	struct analysis_dataset *d = load_dir(run, ANALYSIS_UNIT_TRIAL, aerr, sizeof aerr);
