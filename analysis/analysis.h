@@ -682,7 +682,7 @@ struct analysis_block_ratio {
 	double ratio;
 };
 /* The blocks both groups hold a sample above 0 in, in block order, into the new array *out
- * (the caller frees it). Returns their count, or -1 on out of memory. */
+ * (the caller frees it). Returns their count. */
 long analysis_block_ratios(const struct analysis_group *a, const struct analysis_group *b,
                            struct analysis_block_ratio **out);
 

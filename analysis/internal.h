@@ -96,15 +96,14 @@ struct paired_blocks {
 	double b_median_s;    /* the median of B's paired values (sigma's floor in log units) */
 };
 /* Matches a's and b's samples by block (measured_blocks: the dataset's count, 0 unknown, or
- * ANALYSIS_DROPPED_OF_A).
- * -1 on out of memory. */
-int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
-                size_t measured_blocks, struct paired_blocks *out);
+ * ANALYSIS_DROPPED_OF_A). */
+void pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
+                 size_t measured_blocks, struct paired_blocks *out);
 void paired_blocks_release(struct paired_blocks *p);
 /* Replaces c's difference, ratio, probabilities and ROPE numbers with the paired design's, from
- * pb's log ratios (b_mean: B's mean time, for the difference in seconds). -1 with err. */
-int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
-                   const struct analysis_options *opt, char *err, size_t err_size);
+ * pb's log ratios (pb->n >= 2; b_mean: B's mean time, for the difference in seconds). */
+void compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
+                    const struct analysis_options *opt);
 
 /* ---- SMT yield (yield.c) ---- */
 
@@ -120,7 +119,7 @@ struct t_samples {
 	double *unique, *counts;
 	size_t unique_count;
 };
-int t_samples_init(struct t_samples *ts, const double *values, size_t n); /* -1: no memory */
+void t_samples_init(struct t_samples *ts, const double *values, size_t n);
 void t_samples_release(struct t_samples *ts);
 
 enum { T_ORDER_MAX = 40 };
@@ -139,10 +138,10 @@ struct t_loglik {
 	double s2_total, bins_error;
 	double error_bound;       /* |log-likelihood error| at every grid point; 0 when exact */
 };
-/* Chooses the form for a grid whose smallest sigma is sigma_lo. -1 on out of memory. */
-int t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double *mu_offset,
-                   size_t mu_count, double ref, double sigma_lo,
-                   const struct analysis_options *opt);
+/* Chooses the form for a grid whose smallest sigma is sigma_lo. */
+void t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double *mu_offset,
+                    size_t mu_count, double ref, double sigma_lo,
+                    const struct analysis_options *opt);
 /* row[i] = base + the sum over samples of -(nu+1)/2 log(1 + z^2/nu) at mu_offset[i], sigma. */
 void t_loglik_row(struct t_loglik *tl, double sigma, double base, double *row);
 void t_loglik_end(struct t_loglik *tl);
@@ -176,7 +175,7 @@ struct pair_posterior {
 };
 
 /* Computes both groups' posteriors (the default data-driven grid, widened as needed, or the
- * seed's grid). Returns 0, or -1 with a message (out of memory, grid too large). */
+ * seed's grid). Returns 0, or -1 with a message (too few samples, a grid too fine). */
 int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_group *a,
                            const struct analysis_group *b, const struct analysis_options *opt,
                            char *err, size_t err_size);
@@ -185,11 +184,11 @@ void pair_posterior_release(struct pair_posterior *pp);
 void group_posterior_release(struct group_posterior *gp);
 
 /* The paired design: the posterior of (delta, sigma) for d ~ Normal(delta, sigma) (or the t
- * model) from the n per-block log ratios d, flat priors, delta of any sign; sigma's grid held
- * at sigma_floor or above. gp's mu axis is delta's. Returns 0, or -1 with a message. */
-int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
-                                const double *d, size_t n, double sigma_floor,
-                                const struct analysis_options *opt, char *err, size_t err_size);
+ * model) from the n >= 2 per-block log ratios d, flat priors, delta of any sign; sigma's grid
+ * held at sigma_floor or above. gp's mu axis is delta's. */
+void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+                                 const double *d, size_t n, double sigma_floor,
+                                 const struct analysis_options *opt);
 
 /* An axis of `points` offsets scale * sinh(u), u evenly spaced, reaching -reach and +reach, and
  * each point's cell width (halfway to its neighbours; the end cells symmetric), as
@@ -197,7 +196,7 @@ int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_pair
 void sinh_axis(double scale, double reach, size_t points, double *offset, double *width);
 
 /* The distribution of mu_A - mu_B: lattice convolution, or the seed's merge of equal floats. */
-int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);
+void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);
 
 /* P(mu_A / mu_B <= r) for mu_B > 0 on all its grid. */
 double pair_ratio_cdf(const struct pair_posterior *pp, double r);
