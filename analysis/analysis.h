@@ -291,8 +291,9 @@ struct analysis_grid_report {
 	 * ANALYSIS_T_LOGLIK_TOLERANCE; 0 where every group was summed exactly. */
 	double t_loglik_error;
 	/* Seed grid only: why its numbers are nonsense for these data (a sample mean outside
-	 * [5, 35] s, or mass above ANALYSIS_SEED_EDGE_MASS_MAX in an edge cell of mu or at sigma's
-	 * top; sigma's bottom, 5 s, is the seed's known bias and explained apart); "" when none. */
+	 * [5, 35] s, or mass above ANALYSIS_SEED_EDGE_MASS_MAX (internal.h) in an edge cell of mu
+	 * or at sigma's top; sigma's bottom, 5 s, is the seed's known bias and explained apart);
+	 * "" when none. */
 	char warning[256];
 };
 
@@ -315,9 +316,6 @@ struct analysis_paired_grid {
 	bool at_bound;                 /* widening stopped at its bound */
 	double t_loglik_error;
 };
-
-/* Above this edge mass the seed's fixed grid visibly truncates the posterior. */
-#define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
 
 struct analysis_comparison {
 	enum comparison_kind kind;   /* what it is for (common/placements.h) */
@@ -506,8 +504,6 @@ double analysis_student_t_quantile(double p, double dof);
 double analysis_dist_quantile(const struct analysis_dist *d, double q);
 /* Posterior mean. */
 double analysis_dist_mean(const struct analysis_dist *d);
-/* The shortest interval holding mass `mass` (cells taken in order of density). */
-void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]);
 
 /* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
 void analysis_format_shortest(double x, char *buf, size_t size);
@@ -542,8 +538,6 @@ enum analysis_objective { ANALYSIS_OBJECTIVE_THROUGHPUT, ANALYSIS_OBJECTIVE_WORS
 /* Joint draws of the cells' posteriors (fixed seed: the same folder gives the same answer). */
 #define ANALYSIS_ADVISE_DRAWS 4000
 #define ANALYSIS_ADVISE_SEED 20261202u
-/* Two plans' values that differ by less than this (relative) are equally good. */
-#define ANALYSIS_ADVISE_TIE 1e-9
 
 /* The plan's throughput (sum of rates over n) and worst slowdown; NAN when a pair is unknown. */
 double analysis_plan_throughput(size_t n, const double *slowdown, const int *partner);
@@ -598,9 +592,8 @@ struct analysis_log_mixture {
 	size_t count;
 	const double *weight, *mean, *sd;
 };
-/* The mixture's CDF at x and its q quantile (bisection on the CDF; NAN when count is 0). */
+/* The mixture's CDF at x (NAN when count is 0). */
 double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x);
-double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q);
 /* n draws of the mixture's log slowdown into out, as advise draws it (a component t by weight,
  * then its normal), from the fixed seed. */
 void analysis_log_mixture_draws(const struct analysis_log_mixture *m, uint64_t seed, size_t n,

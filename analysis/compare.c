@@ -93,17 +93,10 @@ static void summarize_group(struct analysis_group_summary *s, struct group_poste
 	s->sigma_floored = gp->sigma_floored;
 }
 
-/* The r with P(mu_A / mu_B <= r) = q, by bisection on the ratio's CDF. */
-static double ratio_quantile(const struct pair_posterior *pp, double lo, double hi, double q)
+/* P(mu_A / mu_B <= r), for bisect_quantile. */
+static double ratio_cdf(const void *pp, double r)
 {
-	for (int i = 0; i < 100; i++) {
-		double mid = 0.5 * (lo + hi);
-		if (pair_ratio_cdf(pp, mid) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
+	return pair_ratio_cdf(pp, r);
 }
 
 bool analysis_comparison_settled(const struct analysis_comparison *c)
@@ -186,8 +179,8 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
 		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
 		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
-		c->ratio_ci[0] = ratio_quantile(pp, lo, hi, 0.025);
-		c->ratio_ci[1] = ratio_quantile(pp, lo, hi, 0.975);
+		c->ratio_ci[0] = bisect_quantile(ratio_cdf, pp, 0.025, lo, hi, 100, 0);
+		c->ratio_ci[1] = bisect_quantile(ratio_cdf, pp, 0.975, lo, hi, 100, 0);
 		if (!isnan(rope)) {
 			p_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
 			p_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
@@ -205,13 +198,13 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 	c->p_rope_below = p_below;
 }
 
-static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
-                          const struct analysis_group *ga, const struct analysis_group *gb,
-                          const struct paired_blocks *pb, const struct analysis_options *opt,
-                          char *err, size_t err_size);
+static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
+                           const struct analysis_group *ga, const struct analysis_group *gb,
+                           const struct paired_blocks *pb, const struct analysis_options *opt,
+                           char *err, size_t err_size);
 
-/* With --seed-grid, the default method on the same data, so that the report can say why they
- * differ. */
+/* With --seed-grid, the default method on the same data (ga's and gb's times above 0 s), so
+ * that the report can say why they differ. */
 static void compare_by_default(struct analysis_comparison *c, enum comparison_kind kind,
                                const struct analysis_group *ga, const struct analysis_group *gb,
                                const struct analysis_options *opt, char *err, size_t err_size)
@@ -219,7 +212,7 @@ static void compare_by_default(struct analysis_comparison *c, enum comparison_ki
 	struct analysis_options plain = *opt;
 	plain.seed_grid = false;
 	struct analysis_comparison other;
-	if (compare_groups(&other, kind, ga, gb, NULL, &plain, err, err_size) == 0) {
+	if (compare_nonzero(&other, kind, ga, gb, NULL, &plain, err, err_size) == 0) {
 		c->has_default = true;
 		c->default_diff_mean = other.diff_mean;
 		c->default_diff_ci[0] = other.diff_ci[0];
@@ -282,11 +275,6 @@ static void nonzero_release(struct analysis_group *g)
 	free(g->trials);
 	free(g->blocks);
 }
-
-static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
-                           const struct analysis_group *ga, const struct analysis_group *gb,
-                           const struct paired_blocks *pb, const struct analysis_options *opt,
-                           char *err, size_t err_size);
 
 /* One comparison of the samples above 0 s (a time of 0 is below the clock's resolution: no
  * length; the caller has refused a comparison with too many, zero_refusal), counted in zero_a

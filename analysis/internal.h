@@ -30,6 +30,12 @@ double mad_of(const double *x, size_t n, double center);
  * whose NaN or 0 is then what the caller sees. */
 void gsl_quiet(void);
 
+/* The x in [lo, hi] where the increasing cdf (of ctx) reaches q, by bisection: at most steps
+ * halvings, fewer once the bracket is at most tol wide. The one root finder of the ratio's and
+ * the mixtures' quantiles, whose CDFs have no inverse in closed form. */
+double bisect_quantile(double (*cdf)(const void *ctx, double x), const void *ctx, double q,
+                       double lo, double hi, int steps, double tol);
+
 /* Welch's t-test and Cohen's d from two groups' sufficient statistics. */
 void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p);
 double cohens_d(const struct welford *a, const struct welford *b);
@@ -40,6 +46,16 @@ void drift_fit(const long *x, const double *y, size_t n, double *slope, double c
 /* Flags |robust z| > 3.5 (Iglewicz and Hoaglin): out[i] set for the outliers; returns the
  * count. A point within `resolution` of the median is never an outlier. */
 size_t robust_outliers(const double *x, size_t n, double resolution, bool *out);
+
+/* Above this edge mass the seed's fixed grid visibly truncates the posterior. */
+#define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
+/* Two plans' values that differ by less than this (relative) are equally good. */
+#define ANALYSIS_ADVISE_TIE 1e-9
+
+/* The shortest interval holding mass `mass` (cells taken in order of density). */
+void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]);
+/* The mixture's q quantile (bisection on its CDF; NAN when count is 0). */
+double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q);
 
 /* ---- datasets under construction (data.c), for the loaders; out of memory exits ---- */
 

@@ -83,6 +83,19 @@ void gsl_quiet(void)
 	pthread_once(&gsl_quiet_once, gsl_quiet_now);
 }
 
+double bisect_quantile(double (*cdf)(const void *ctx, double x), const void *ctx, double q,
+                       double lo, double hi, int steps, double tol)
+{
+	for (int k = 0; k < steps && hi - lo > tol; k++) {
+		double mid = 0.5 * (lo + hi);
+		if (cdf(ctx, mid) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
 double analysis_student_t_cdf(double t, double dof)
 {
 	if (isnan(t) || !(dof > 0))
