@@ -618,12 +618,26 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 	return data->from_folder ? compare_unplanned(r, data, opt, err, err_size) : 0;
 }
 
-/* Why a dataset that loaded gives no comparison, in the error analysis_run returns: one
- * placement measured, every trial left out as contaminated, or too few samples (its first
- * note). */
+/* Why a dataset gives no comparison, in the error analysis_run returns: lines that did not
+ * load (trials meta.json does not describe, or a damaged file), one placement measured, every
+ * trial left out as contaminated, or too few samples (its first note). */
 static void no_comparison_error(const struct analysis_result *r,
                                 const struct analysis_dataset *data, char *err, size_t err_size)
 {
+	if (data->warning_count && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
+		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
+		          "describes (%zu line(s) left out; the first: %s), and no two placements have "
+		          "2 samples to compare", data->source, data->warning_count, data->warnings[0]);
+		return;
+	}
+	if (data->warning_count) {
+		/* Nothing to compare because the lines did not load: the file is damaged, and that
+		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
+		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the first: "
+		          "%s), and no two placements have 2 samples to compare", data->source,
+		          data->warning_count, data->warnings[0]);
+		return;
+	}
 	size_t run = 0, total = 0, excluded = 0;
 	const char *only = NULL;
 	for (size_t i = 0; i < data->group_count; i++) {
@@ -667,27 +681,9 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 		return NULL;
 	}
 	smt_yield_compute(r, data);
-	if (r->comparison_count == 0 && data->warning_count
-	    && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
-		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
-		          "describes (%zu line(s) left out; the first: %s), and no two placements have "
-		          "2 samples to compare", data->source, data->warning_count, data->warnings[0]);
-		analysis_result_free(&r);
-		return NULL;
-	}
-	if (r->comparison_count == 0 && data->warning_count) {
-		/* Nothing to compare because the lines did not load: the file is damaged, and that
-		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
-		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the first: "
-		          "%s), and no two placements have 2 samples to compare", data->source,
-		          data->warning_count, data->warnings[0]);
-		analysis_result_free(&r);
-		return NULL;
-	}
 	if (r->comparison_count == 0) {
 		no_comparison_error(r, data, err, err_size);
 		analysis_result_free(&r);
-		return NULL;
 	}
 	return r;
 }

@@ -68,6 +68,8 @@ struct dataset_builder {
 	size_t *group_cap;
 	int *point_sample; /* for each point: its index in its group's values, or -1 (warm-up) */
 };
+/* Frees a group's name and arrays (a dataset's, a matrix's cell), and empties it. */
+void group_release(struct analysis_group *g);
 /* An empty dataset of source (shown escaped). */
 struct analysis_dataset *dataset_new(const char *source, bool from_folder, enum analysis_unit unit);
 /* Frees the builder's own arrays (not the dataset). */
@@ -105,6 +107,7 @@ enum seconds_problem parse_seconds(const char *text, double *out);
 /* A comparison's samples matched by block: d = log A - log B per block both sides hold. */
 struct paired_blocks {
 	double *d;
+	long *block, *trial;  /* each d's block, and its latest trial of A or B (the plots') */
 	size_t n;
 	size_t dropped;       /* blocks with a measured trial but no usable sample on one side */
 	size_t zero_blocks;   /* of those, blocks both sides ran where one measured 0 s */

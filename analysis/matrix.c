@@ -74,15 +74,6 @@ static void group_add(struct analysis_group *g, double value, long trial, long b
 	g->blocks[g->n++] = block;
 }
 
-static void group_release(struct analysis_group *g)
-{
-	free(g->name);
-	free(g->values_s);
-	free(g->trials);
-	free(g->blocks);
-	memset(g, 0, sizeof *g);
-}
-
 /* The kernels: those asked for, then the file's others, each escaped for output; map_of[i] is
  * the matrix's index of the table's workload i. */
 static void order_kernels(struct analysis_matrix *m, const struct samples_table *t,
@@ -169,18 +160,18 @@ double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double b
 	return analysis_log_ratio_cdf(c, log1p(bound));
 }
 
+static int compare_pairs_by_kernel(const void *x, const void *y)
+{
+	const struct analysis_safe_pair *a = x, *b = y;
+	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
 static int compare_pairs_by_probability(const void *x, const void *y)
 {
 	const struct analysis_safe_pair *a = x, *b = y;
 	if (a->probability != b->probability)
 		return a->probability > b->probability ? -1 : 1;
-	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
-}
-
-static int compare_pairs_by_kernel(const void *x, const void *y)
-{
-	const struct analysis_safe_pair *a = x, *b = y;
-	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+	return compare_pairs_by_kernel(x, y);
 }
 
 size_t analysis_safe_pairs(size_t nkernels, const double *p_safe, double probability,

@@ -88,6 +88,8 @@ void pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 	struct block_value *va, *vb;
 	size_t na = blocks_of(a, &va), nb = blocks_of(b, &vb);
 	out->d = xmalloc((na ? na : 1) * sizeof *out->d);
+	out->block = xmalloc((na ? na : 1) * sizeof *out->block);
+	out->trial = xmalloc((na ? na : 1) * sizeof *out->trial);
 	double *b_values = xmalloc((nb ? nb : 1) * sizeof *b_values);
 	size_t union_count = 0, kept_b = 0, a_only = 0;
 	for (size_t i = 0, j = 0; i < na || j < nb; union_count++) {
@@ -101,6 +103,8 @@ void pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 			i++;
 			j++;
 		} else {
+			out->block[out->n] = va[i].block;
+			out->trial[out->n] = va[i].trial > vb[j].trial ? va[i].trial : vb[j].trial;
 			out->d[out->n++] = va[i].log_value - vb[j].log_value;
 			b_values[kept_b++] = exp(vb[j].log_value);
 			i++;
@@ -124,7 +128,10 @@ void pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 void paired_blocks_release(struct paired_blocks *p)
 {
 	free(p->d);
+	free(p->block);
+	free(p->trial);
 	p->d = NULL;
+	p->block = p->trial = NULL;
 	p->n = 0;
 }
 
@@ -332,27 +339,12 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 long analysis_block_ratios(const struct analysis_group *a, const struct analysis_group *b,
                            struct analysis_block_ratio **out)
 {
-	struct block_value *va, *vb;
-	size_t na = blocks_of(a, &va), nb = blocks_of(b, &vb);
-	*out = xmalloc((na ? na : 1) * sizeof **out);
-	long n = 0;
-	for (size_t i = 0, j = 0; i < na && j < nb;) {
-		if (va[i].block < vb[j].block) {
-			i++;
-		} else if (vb[j].block < va[i].block) {
-			j++;
-		} else if (isinf(va[i].log_value) || isinf(vb[j].log_value)) {
-			i++; /* a time of 0 s has no ratio */
-			j++;
-		} else {
-			(*out)[n++] = (struct analysis_block_ratio){
-				va[i].block, va[i].trial > vb[j].trial ? va[i].trial : vb[j].trial,
-				exp(va[i].log_value - vb[j].log_value) };
-			i++;
-			j++;
-		}
-	}
-	free(va);
-	free(vb);
+	struct paired_blocks pb;
+	pair_blocks(a, b, 0, &pb);
+	*out = xmalloc((pb.n ? pb.n : 1) * sizeof **out);
+	for (size_t i = 0; i < pb.n; i++)
+		(*out)[i] = (struct analysis_block_ratio){ pb.block[i], pb.trial[i], exp(pb.d[i]) };
+	long n = (long)pb.n;
+	paired_blocks_release(&pb);
 	return n;
 }
