@@ -11,8 +11,9 @@
  * posterior's mass at its edges is negligible; both groups' mu grids share one spacing, so that
  * mu_A - mu_B lands exactly on a lattice. `seed_grid` reproduces seed 003's computation instead.
  *
- * Error policy: no function here prints or exits. Functions that can fail return NULL (or -1)
- * and write one line, without a trailing newline, into err[err_size] when err is not NULL.
+ * Error policy: no function here prints, and none exits but on out of memory (common/alloc.h's
+ * x* allocators). Functions that can fail return NULL (or -1) and write one line, without a
+ * trailing newline, into err[err_size] when err is not NULL.
  * Ownership: every *_new/load/run result is the caller's, released by its *_free(&p), which
  * sets p to NULL and accepts a NULL p or *p. Times are in seconds throughout.
  */
@@ -456,7 +457,7 @@ void analysis_result_free(struct analysis_result **p);
  * with *note (when note is not NULL) a new string saying why (the caller frees; NULL when
  * paired or when pairing was not asked for). *out is the caller's, released by
  * analysis_comparison_release. -1 with err for bad options, a group of fewer than 2 samples,
- * or out of memory (out is then empty).
+ * too many times of 0 s, or a grid too fine for the values (out is then empty).
  */
 /* measured_blocks for a B that also ran in blocks of its own (a matrix's baseline, shared by
  * cells that --precision schedules apart): A's dropped blocks are only A's blocks without B and
@@ -474,7 +475,7 @@ void analysis_comparison_release(struct analysis_comparison *c);
  * probabilities, the verdict; blocks_paired n, none dropped), with empty per-placement
  * summaries (a and b named "A" and "B") and no unpaired grid. b_mean_s: B's typical time, at
  * which the difference in seconds is taken and against which the timer's resolution floors
- * sigma. -1 with err for bad options, n < 2, a d that is not finite, or out of memory. */
+ * sigma. -1 with err for bad options, n < 2, or a d that is not finite. */
 int analysis_compare_log_ratios(const double *d, size_t n, double b_mean_s,
                                 const struct analysis_options *opt,
                                 struct analysis_comparison *out, char *err, size_t err_size);

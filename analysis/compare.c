@@ -21,15 +21,11 @@
 
 void analysis_options_init(struct analysis_options *opt)
 {
-	memset(opt, 0, sizeof *opt);
-	opt->model = ANALYSIS_MODEL_NORMAL;
-	opt->seed_grid = false;
-	opt->rope_pct = NAN;
-	opt->grid_points = ANALYSIS_GRID_DEFAULT;
-	opt->timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S;
-	opt->t_dof = 4.0;
-	opt->t_method = ANALYSIS_T_AUTO;
-	opt->design = ANALYSIS_PAIR_AUTO;
+	*opt = (struct analysis_options){ .model = ANALYSIS_MODEL_NORMAL, .rope_pct = NAN,
+	                                  .grid_points = ANALYSIS_GRID_DEFAULT,
+	                                  .timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S,
+	                                  .t_dof = 4.0, .t_method = ANALYSIS_T_AUTO,
+	                                  .design = ANALYSIS_PAIR_AUTO };
 }
 
 static void summary_release(struct analysis_group_summary *s)
@@ -597,8 +593,8 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 	if (data->from_hyperfine)
 		strings_push(&r->notes, &r->note_count, xstrdup(
 			"hyperfine ran each command's runs one after another, not interleaved in "
-			"blocks: the comparisons are unpaired, and drift between the commands' runs is "
-			"not cancelled"));
+			"blocks: the comparisons are unpaired, and drift between the commands' runs "
+			"is not cancelled"));
 	for (size_t k = 0; k < plan_count; k++) {
 		const struct placement_comparison *p = data->from_folder ? &folder_plan[k] : &plan_files;
 		int ia = data->from_folder ? analysis_dataset_find(data, p->a) : 0;
@@ -626,15 +622,16 @@ static void no_comparison_error(const struct analysis_result *r,
 {
 	if (data->warning_count && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
 		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
-		          "describes (%zu line(s) left out; the first: %s), and no two placements have "
-		          "2 samples to compare", data->source, data->warning_count, data->warnings[0]);
+		          "describes (%zu line(s) left out; the first: %s), and no two placements "
+		          "have 2 samples to compare", data->source, data->warning_count,
+		          data->warnings[0]);
 		return;
 	}
 	if (data->warning_count) {
 		/* Nothing to compare because the lines did not load: the file is damaged, and that
 		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
-		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the first: "
-		          "%s), and no two placements have 2 samples to compare", data->source,
+		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the "
+		          "first: %s), and no two placements have 2 samples to compare", data->source,
 		          data->warning_count, data->warnings[0]);
 		return;
 	}

@@ -613,27 +613,24 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
                            char *err, size_t err_size)
 {
 	memset(pp, 0, sizeof *pp);
-	struct group_input in[2];
 	const struct analysis_group *const groups[2] = { a, b };
-	int rc = -1;
-	memset(in, 0, sizeof in);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2; k++)
 		if (groups[k]->n < 2) {
 			set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
-			                   groups[k]->name, groups[k]->n);
-			goto done;
+			          groups[k]->name, groups[k]->n);
+			return -1;
 		}
-		group_input_init(&in[k], groups[k], opt);
-	}
+	struct group_input in[2];
+	group_input_init(&in[0], a, opt);
+	group_input_init(&in[1], b, opt);
 	pp->report.seed_grid = opt->seed_grid;
 	pp->report.model = opt->model;
 	pp->report.points = opt->grid_points;
-	rc = 0;
+	int rc = 0;
 	if (opt->seed_grid)
 		seed_grid_run(pp, in, groups, opt);
 	else
 		rc = lattice_run(pp, in, opt, err, err_size);
-done:
 	group_input_release(&in[0]);
 	group_input_release(&in[1]);
 	if (rc < 0)

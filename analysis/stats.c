@@ -407,10 +407,9 @@ double cell_cdf(const double *values, const double *probs, size_t n, const doubl
 		else
 			hi = mid;
 	}
-	double cell_lo = lo > 0 ? 0.5 * (values[lo - 1] + values[lo])
-	                        : values[0] - 0.5 * (values[1] - values[0]);
-	double cell_hi = lo + 1 < n ? 0.5 * (values[lo] + values[lo + 1])
-	                            : values[lo] + 0.5 * (values[lo] - values[lo - 1]);
+	double cell_lo, cell_hi;
+	dist_cell(&(const struct analysis_dist){ (double *)values, (double *)probs, n }, lo, &cell_lo,
+	          &cell_hi);
 	double frac = (x - cell_lo) / (cell_hi - cell_lo);
 	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
 	return prefix[lo] + frac * probs[lo];
