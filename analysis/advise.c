@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_double.h>
+
 #include "analysis/internal.h"
 
 /* ---- the optimiser ----------------------------------------------------------------------- */
@@ -469,6 +471,11 @@ double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x)
 	return f;
 }
 
+static double mixture_cdf(const void *m, double x)
+{
+	return analysis_log_mixture_cdf(m, x);
+}
+
 double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q)
 {
 	if (!m || !m->count)
@@ -478,14 +485,7 @@ double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, doubl
 		lo = fmin(lo, m->mean[t] - 12 * m->sd[t]);
 		hi = fmax(hi, m->mean[t] + 12 * m->sd[t]);
 	}
-	for (int k = 0; k < 200 && hi - lo > 1e-12; k++) {
-		double mid = 0.5 * (lo + hi);
-		if (analysis_log_mixture_cdf(m, mid) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
+	return bisect_quantile(mixture_cdf, m, q, lo, hi, 200, 1e-12);
 }
 
 /* Whether the mixture can be drawn: weights that sum to about 1, sds above 0, finite means. */
@@ -604,11 +604,6 @@ static double mixture_quantile(const void *p, double q)
 	return analysis_log_mixture_quantile(p, q);
 }
 
-static double mixture_cdf(const void *p, double x)
-{
-	return analysis_log_mixture_cdf(p, x);
-}
-
 void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
                          struct analysis_smt_advice *out)
 {
@@ -667,12 +662,6 @@ static void plan_value_point(struct analysis_plan_value *v, size_t n, const doub
 	v->known = !isnan(v->throughput) && !isnan(v->worst);
 }
 
-static int compare_doubles(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
 /* The 2.5% and 97.5% quantiles of x[0..n) (sorted in place; NAN values first dropped). */
 static void interval_of(double *x, size_t n, double out[2])
 {
@@ -684,7 +673,7 @@ static void interval_of(double *x, size_t n, double out[2])
 		out[0] = out[1] = NAN;
 		return;
 	}
-	qsort(x, k, sizeof *x, compare_doubles);
+	gsl_sort(x, 1, k);
 	/* type 7 quantiles (linear between order statistics) */
 	for (int e = 0; e < 2; e++) {
 		double h = (k - 1) * (e ? 0.975 : 0.025);
@@ -866,6 +855,31 @@ static void naive_plan(size_t n, int *partner)
 		partner[n - 1] = -1;
 }
 
+/* The naive, the worst and (when every item fits alone) the packed plan beside the chosen one,
+ * at the point slowdowns s, and the chosen plan's gains over them. */
+static void value_other_plans(struct analysis_advice *a, const double *s)
+{
+	size_t n = a->nitems;
+	bool exact;
+	naive_plan(n, a->naive.partner);
+	plan_value_point(&a->naive, n, s);
+	if (analysis_plan_best(n, s, a->cores, a->objective, true, a->worst.partner, &exact, NULL,
+	                       0) == 0)
+		plan_value_point(&a->worst, n, s);
+	/* Every item fits alone: would pairing pay? The best plan on the fewest cores. */
+	if (a->cores >= n && n >= 2
+	    && analysis_plan_best(n, s, (n + 1) / 2, ANALYSIS_OBJECTIVE_THROUGHPUT, false,
+	                          a->packed.partner, &exact, NULL, 0) == 0) {
+		plan_value_point(&a->packed, n, s);
+		a->packed_known = a->packed.known;
+		a->packed_per_core = a->packed.throughput * (double)n / (double)a->packed.cores_used;
+	}
+	a->gain_naive = a->naive.known ? gain(a->objective, a->best.throughput, a->naive.throughput,
+	                                      a->best.worst, a->naive.worst) : NAN;
+	a->gain_worst = a->worst.known ? gain(a->objective, a->best.throughput, a->worst.throughput,
+	                                      a->best.worst, a->worst.worst) : NAN;
+}
+
 struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq, char *err,
                                         size_t err_size)
 {
@@ -904,25 +918,8 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 	int rc = analysis_plan_best(n, s, rq->cores, rq->objective, false, a->best.partner,
 	                            &a->exact, err, err_size);
 	if (rc == 0) {
-		bool exact;
 		plan_value_point(&a->best, n, s);
-		naive_plan(n, a->naive.partner);
-		plan_value_point(&a->naive, n, s);
-		if (analysis_plan_best(n, s, rq->cores, rq->objective, true, a->worst.partner, &exact,
-		                       NULL, 0) == 0)
-			plan_value_point(&a->worst, n, s);
-		/* Every item fits alone: would pairing pay? The best plan on the fewest cores. */
-		if (rq->cores >= n && n >= 2
-		    && analysis_plan_best(n, s, (n + 1) / 2, ANALYSIS_OBJECTIVE_THROUGHPUT, false,
-		                          a->packed.partner, &exact, NULL, 0) == 0) {
-			plan_value_point(&a->packed, n, s);
-			a->packed_known = a->packed.known;
-			a->packed_per_core = a->packed.throughput * (double)n / (double)a->packed.cores_used;
-		}
-		a->gain_naive = a->naive.known ? gain(a->objective, a->best.throughput, a->naive.throughput,
-		                                      a->best.worst, a->naive.worst) : NAN;
-		a->gain_worst = a->worst.known ? gain(a->objective, a->best.throughput, a->worst.throughput,
-		                                      a->best.worst, a->worst.worst) : NAN;
+		value_other_plans(a, s);
 		run_draws(a, samplers, rq);
 	}
 	free(samplers);

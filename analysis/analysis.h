@@ -11,8 +11,9 @@
  * posterior's mass at its edges is negligible; both groups' mu grids share one spacing, so that
  * mu_A - mu_B lands exactly on a lattice. `seed_grid` reproduces seed 003's computation instead.
  *
- * Error policy: no function here prints or exits. Functions that can fail return NULL (or -1)
- * and write one line, without a trailing newline, into err[err_size] when err is not NULL.
+ * Error policy: no function here prints, and none exits but on out of memory (common/alloc.h's
+ * x* allocators). Functions that can fail return NULL (or -1) and write one line, without a
+ * trailing newline, into err[err_size] when err is not NULL.
  * Ownership: every *_new/load/run result is the caller's, released by its *_free(&p), which
  * sets p to NULL and accepts a NULL p or *p. Times are in seconds throughout.
  */
@@ -291,8 +292,9 @@ struct analysis_grid_report {
 	 * ANALYSIS_T_LOGLIK_TOLERANCE; 0 where every group was summed exactly. */
 	double t_loglik_error;
 	/* Seed grid only: why its numbers are nonsense for these data (a sample mean outside
-	 * [5, 35] s, or mass above ANALYSIS_SEED_EDGE_MASS_MAX in an edge cell of mu or at sigma's
-	 * top; sigma's bottom, 5 s, is the seed's known bias and explained apart); "" when none. */
+	 * [5, 35] s, or mass above ANALYSIS_SEED_EDGE_MASS_MAX (internal.h) in an edge cell of mu
+	 * or at sigma's top; sigma's bottom, 5 s, is the seed's known bias and explained apart);
+	 * "" when none. */
 	char warning[256];
 };
 
@@ -315,9 +317,6 @@ struct analysis_paired_grid {
 	bool at_bound;                 /* widening stopped at its bound */
 	double t_loglik_error;
 };
-
-/* Above this edge mass the seed's fixed grid visibly truncates the posterior. */
-#define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
 
 struct analysis_comparison {
 	enum comparison_kind kind;   /* what it is for (common/placements.h) */
@@ -458,7 +457,7 @@ void analysis_result_free(struct analysis_result **p);
  * with *note (when note is not NULL) a new string saying why (the caller frees; NULL when
  * paired or when pairing was not asked for). *out is the caller's, released by
  * analysis_comparison_release. -1 with err for bad options, a group of fewer than 2 samples,
- * or out of memory (out is then empty).
+ * too many times of 0 s, or a grid too fine for the values (out is then empty).
  */
 /* measured_blocks for a B that also ran in blocks of its own (a matrix's baseline, shared by
  * cells that --precision schedules apart): A's dropped blocks are only A's blocks without B and
@@ -476,7 +475,7 @@ void analysis_comparison_release(struct analysis_comparison *c);
  * probabilities, the verdict; blocks_paired n, none dropped), with empty per-placement
  * summaries (a and b named "A" and "B") and no unpaired grid. b_mean_s: B's typical time, at
  * which the difference in seconds is taken and against which the timer's resolution floors
- * sigma. -1 with err for bad options, n < 2, a d that is not finite, or out of memory. */
+ * sigma. -1 with err for bad options, n < 2, or a d that is not finite. */
 int analysis_compare_log_ratios(const double *d, size_t n, double b_mean_s,
                                 const struct analysis_options *opt,
                                 struct analysis_comparison *out, char *err, size_t err_size);
@@ -506,8 +505,6 @@ double analysis_student_t_quantile(double p, double dof);
 double analysis_dist_quantile(const struct analysis_dist *d, double q);
 /* Posterior mean. */
 double analysis_dist_mean(const struct analysis_dist *d);
-/* The shortest interval holding mass `mass` (cells taken in order of density). */
-void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]);
 
 /* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
 void analysis_format_shortest(double x, char *buf, size_t size);
@@ -542,8 +539,6 @@ enum analysis_objective { ANALYSIS_OBJECTIVE_THROUGHPUT, ANALYSIS_OBJECTIVE_WORS
 /* Joint draws of the cells' posteriors (fixed seed: the same folder gives the same answer). */
 #define ANALYSIS_ADVISE_DRAWS 4000
 #define ANALYSIS_ADVISE_SEED 20261202u
-/* Two plans' values that differ by less than this (relative) are equally good. */
-#define ANALYSIS_ADVISE_TIE 1e-9
 
 /* The plan's throughput (sum of rates over n) and worst slowdown; NAN when a pair is unknown. */
 double analysis_plan_throughput(size_t n, const double *slowdown, const int *partner);
@@ -598,9 +593,8 @@ struct analysis_log_mixture {
 	size_t count;
 	const double *weight, *mean, *sd;
 };
-/* The mixture's CDF at x and its q quantile (bisection on the CDF; NAN when count is 0). */
+/* The mixture's CDF at x (NAN when count is 0). */
 double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x);
-double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q);
 /* n draws of the mixture's log slowdown into out, as advise draws it (a component t by weight,
  * then its normal), from the fixed seed. */
 void analysis_log_mixture_draws(const struct analysis_log_mixture *m, uint64_t seed, size_t n,
@@ -682,7 +676,7 @@ struct analysis_block_ratio {
 	double ratio;
 };
 /* The blocks both groups hold a sample above 0 in, in block order, into the new array *out
- * (the caller frees it). Returns their count, or -1 on out of memory. */
+ * (the caller frees it). Returns their count. */
 long analysis_block_ratios(const struct analysis_group *a, const struct analysis_group *b,
                            struct analysis_block_ratio **out);
 

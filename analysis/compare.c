@@ -21,15 +21,11 @@
 
 void analysis_options_init(struct analysis_options *opt)
 {
-	memset(opt, 0, sizeof *opt);
-	opt->model = ANALYSIS_MODEL_NORMAL;
-	opt->seed_grid = false;
-	opt->rope_pct = NAN;
-	opt->grid_points = ANALYSIS_GRID_DEFAULT;
-	opt->timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S;
-	opt->t_dof = 4.0;
-	opt->t_method = ANALYSIS_T_AUTO;
-	opt->design = ANALYSIS_PAIR_AUTO;
+	*opt = (struct analysis_options){ .model = ANALYSIS_MODEL_NORMAL, .rope_pct = NAN,
+	                                  .grid_points = ANALYSIS_GRID_DEFAULT,
+	                                  .timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S,
+	                                  .t_dof = 4.0, .t_method = ANALYSIS_T_AUTO,
+	                                  .design = ANALYSIS_PAIR_AUTO };
 }
 
 static void summary_release(struct analysis_group_summary *s)
@@ -40,7 +36,7 @@ static void summary_release(struct analysis_group_summary *s)
 	dist_release(&s->sigma);
 }
 
-static void comparison_release(struct analysis_comparison *c)
+void analysis_comparison_release(struct analysis_comparison *c)
 {
 	summary_release(&c->a);
 	summary_release(&c->b);
@@ -54,7 +50,7 @@ void analysis_result_free(struct analysis_result **p)
 		return;
 	struct analysis_result *r = *p;
 	for (size_t i = 0; i < r->comparison_count; i++)
-		comparison_release(&r->comparisons[i]);
+		analysis_comparison_release(&r->comparisons[i]);
 	free(r->comparisons);
 	for (size_t i = 0; i < r->group_count; i++) {
 		free(r->groups[i].name);
@@ -64,24 +60,18 @@ void analysis_result_free(struct analysis_result **p)
 	free(r->groups);
 	free(r->workload);
 	free(r->beside_workload);
-	for (size_t i = 0; i < r->note_count; i++)
-		free(r->notes[i]);
-	free(r->notes);
-	for (size_t i = 0; i < r->warning_count; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	strings_release(&r->notes, &r->note_count);
+	strings_release(&r->warnings, &r->warning_count);
 	free(r->source);
 	free(r);
 	*p = NULL;
 }
 
 /* Moves a group's marginals out of the posterior into the summary. */
-static int summarize_group(struct analysis_group_summary *s, struct group_posterior *gp,
-                           const struct analysis_group *g)
+static void summarize_group(struct analysis_group_summary *s, struct group_posterior *gp,
+                            const struct analysis_group *g)
 {
-	s->name = strdup(g->name);
-	if (!s->name)
-		return -1;
+	s->name = xstrdup(g->name);
 	struct welford w = welford_of(g->values_s, g->n);
 	s->n = g->n;
 	s->mean_s = w.mean;
@@ -97,20 +87,12 @@ static int summarize_group(struct analysis_group_summary *s, struct group_poster
 	s->sigma_ci[1] = analysis_dist_quantile(&s->sigma, 0.975);
 	s->sigma_floor_s = gp->sigma_floor;
 	s->sigma_floored = gp->sigma_floored;
-	return 0;
 }
 
-/* The r with P(mu_A / mu_B <= r) = q, by bisection on the ratio's CDF. */
-static double ratio_quantile(const struct pair_posterior *pp, double lo, double hi, double q)
+/* P(mu_A / mu_B <= r), for bisect_quantile. */
+static double ratio_cdf(const void *pp, double r)
 {
-	for (int i = 0; i < 100; i++) {
-		double mid = 0.5 * (lo + hi);
-		if (pair_ratio_cdf(pp, mid) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
+	return pair_ratio_cdf(pp, r);
 }
 
 bool analysis_comparison_settled(const struct analysis_comparison *c)
@@ -193,8 +175,8 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
 		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
 		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
-		c->ratio_ci[0] = ratio_quantile(pp, lo, hi, 0.025);
-		c->ratio_ci[1] = ratio_quantile(pp, lo, hi, 0.975);
+		c->ratio_ci[0] = bisect_quantile(ratio_cdf, pp, 0.025, lo, hi, 100, 0);
+		c->ratio_ci[1] = bisect_quantile(ratio_cdf, pp, 0.975, lo, hi, 100, 0);
 		if (!isnan(rope)) {
 			p_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
 			p_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
@@ -212,13 +194,13 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 	c->p_rope_below = p_below;
 }
 
-static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
-                          const struct analysis_group *ga, const struct analysis_group *gb,
-                          const struct paired_blocks *pb, const struct analysis_options *opt,
-                          char *err, size_t err_size);
+static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
+                           const struct analysis_group *ga, const struct analysis_group *gb,
+                           const struct paired_blocks *pb, const struct analysis_options *opt,
+                           char *err, size_t err_size);
 
-/* With --seed-grid, the default method on the same data, so that the report can say why they
- * differ. */
+/* With --seed-grid, the default method on the same data (ga's and gb's times above 0 s), so
+ * that the report can say why they differ. */
 static void compare_by_default(struct analysis_comparison *c, enum comparison_kind kind,
                                const struct analysis_group *ga, const struct analysis_group *gb,
                                const struct analysis_options *opt, char *err, size_t err_size)
@@ -226,12 +208,12 @@ static void compare_by_default(struct analysis_comparison *c, enum comparison_ki
 	struct analysis_options plain = *opt;
 	plain.seed_grid = false;
 	struct analysis_comparison other;
-	if (compare_groups(&other, kind, ga, gb, NULL, &plain, err, err_size) == 0) {
+	if (compare_nonzero(&other, kind, ga, gb, NULL, &plain, err, err_size) == 0) {
 		c->has_default = true;
 		c->default_diff_mean = other.diff_mean;
 		c->default_diff_ci[0] = other.diff_ci[0];
 		c->default_diff_ci[1] = other.diff_ci[1];
-		comparison_release(&other);
+		analysis_comparison_release(&other);
 	}
 }
 
@@ -255,12 +237,12 @@ static char *zero_refusal(const struct analysis_group *ga, const struct analysis
 		return NULL;
 	const struct analysis_group *g = a_bad ? ga : gb;
 	size_t z = a_bad ? za : zb;
-	return text_printf("%s vs %s: not compared: %zu of %zu times of %s are 0 s, below the "
-	                   "clock's resolution (user time is counted in clock ticks of %g s; a "
-	                   "time of 0 is no length), more than the %g%% a comparison can leave "
-	                   "out; give each trial more work (a longer command, more iterations)",
-	                   ga->name, gb->name, z, g->n, g->name, ANALYSIS_USER_TICK_S,
-	                   ANALYSIS_ZERO_SHARE_MAX * 100);
+	return xasprintf("%s vs %s: not compared: %zu of %zu times of %s are 0 s, below the "
+	                 "clock's resolution (user time is counted in clock ticks of %g s; a "
+	                 "time of 0 is no length), more than the %g%% a comparison can leave "
+	                 "out; give each trial more work (a longer command, more iterations)",
+	                 ga->name, gb->name, z, g->n, g->name, ANALYSIS_USER_TICK_S,
+	                 ANALYSIS_ZERO_SHARE_MAX * 100);
 }
 
 /* g's samples above 0 s, as a group borrowing g's name (release with nonzero_release). */
@@ -289,11 +271,6 @@ static void nonzero_release(struct analysis_group *g)
 	free(g->trials);
 	free(g->blocks);
 }
-
-static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
-                           const struct analysis_group *ga, const struct analysis_group *gb,
-                           const struct paired_blocks *pb, const struct analysis_options *opt,
-                           char *err, size_t err_size);
 
 /* One comparison of the samples above 0 s (a time of 0 is below the clock's resolution: no
  * length; the caller has refused a comparison with too many, zero_refusal), counted in zero_a
@@ -333,56 +310,31 @@ static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind k
 	c->kind = kind;
 	c->label = comparison_kind_name(kind);
 	c->grid = pp.report;
-	int rc = -1;
-	if (pair_difference(&pp, &c->diff) < 0)
-		goto oom;
+	pair_difference(&pp, &c->diff);
 	summarize_difference(c, pp.lattice);
 	summarize_ratio(c, &pp, gb, opt->rope_pct);
 	struct welford wa = welford_of(ga->values_s, ga->n), wb = welford_of(gb->values_s, gb->n);
 	welch_test(&wa, &wb, &c->welch_t, &c->welch_df, &c->welch_p);
 	c->cohens_d = cohens_d(&wa, &wb);
-	if (summarize_group(&c->a, &pp.g[0], ga) < 0 || summarize_group(&c->b, &pp.g[1], gb) < 0)
-		goto oom;
+	summarize_group(&c->a, &pp.g[0], ga);
+	summarize_group(&c->b, &pp.g[1], gb);
 	c->design = ANALYSIS_DESIGN_UNPAIRED;
-	if (pb && compare_paired(c, pb, c->b.mu_mean, opt, err, err_size) < 0)
-		goto done;
-	if (pb)
+	if (pb) {
+		compare_paired(c, pb, c->b.mu_mean, opt);
 		c->blocks_zero = pb->zero_blocks;
+	}
 	c->verdict = decide(c);
 	if (opt->seed_grid)
 		compare_by_default(c, kind, ga, gb, opt, err, err_size);
-	rc = 0;
-	goto done;
-oom:
-	set_error(err, err_size, "out of memory comparing %s and %s", ga->name, gb->name);
-done:
 	pair_posterior_release(&pp);
-	if (rc < 0)
-		comparison_release(c);
-	return rc;
-}
-
-static int push_string(char ***list, size_t *count, char *s)
-{
-	if (!s)
-		return -1;
-	char **grown = realloc(*list, (*count + 1) * sizeof *grown);
-	if (!grown) {
-		free(s);
-		return -1;
-	}
-	*list = grown;
-	grown[(*count)++] = s;
 	return 0;
 }
 
-static int diagnose_group(struct analysis_group_diagnostics *d, const struct analysis_dataset *data,
-                          size_t gi)
+static void diagnose_group(struct analysis_group_diagnostics *d,
+                           const struct analysis_dataset *data, size_t gi)
 {
 	const struct analysis_group *g = &data->groups[gi];
-	d->name = strdup(g->name);
-	if (!d->name)
-		return -1;
+	d->name = xstrdup(g->name);
 	d->n = g->n;
 	d->failed_trials = g->failed_trials;
 	d->overlap_known = g->overlap_known;
@@ -398,29 +350,20 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 		d->below_tick_samples += d->user_time && g->values_s[i] > 0
 		                         && g->values_s[i] < ANALYSIS_USER_TICK_S;
 	}
-	for (size_t i = 0; i < data->point_count; i++)
-		if (data->points[i].group == (int)gi && data->points[i].outlier)
-			d->outlier_count++;
-	if (d->outlier_count) {
-		d->outlier_trials = malloc(d->outlier_count * sizeof *d->outlier_trials);
-		if (!d->outlier_trials)
-			return -1;
-		size_t k = 0;
-		bool lines_known = true;
-		for (size_t i = 0; i < data->point_count; i++)
-			if (data->points[i].group == (int)gi && data->points[i].outlier) {
-				lines_known = lines_known && data->points[i].line > 0;
-				d->outlier_trials[k++] = data->points[i].trial;
-			}
-		if (lines_known) {
-			d->outlier_lines = malloc(d->outlier_count * sizeof *d->outlier_lines);
-			if (!d->outlier_lines)
-				return -1;
-			k = 0;
-			for (size_t i = 0; i < data->point_count; i++)
-				if (data->points[i].group == (int)gi && data->points[i].outlier)
-					d->outlier_lines[k++] = data->points[i].line;
+	/* Plain files' lines are known for every point (from 1), a folder's for none (0). */
+	for (size_t i = 0; i < data->point_count; i++) {
+		const struct analysis_point *p = &data->points[i];
+		if (p->group != (int)gi || !p->outlier)
+			continue;
+		d->outlier_trials = xreallocarray(d->outlier_trials, d->outlier_count + 1,
+		                                  sizeof *d->outlier_trials);
+		d->outlier_trials[d->outlier_count] = p->trial;
+		if (p->line > 0) {
+			d->outlier_lines = xreallocarray(d->outlier_lines, d->outlier_count + 1,
+			                                 sizeof *d->outlier_lines);
+			d->outlier_lines[d->outlier_count] = p->line;
 		}
+		d->outlier_count++;
 	}
 	drift_fit(g->trials, g->values_s, g->n, &d->drift_slope_s, d->drift_slope_ci);
 	size_t half = g->n / 2;
@@ -433,7 +376,6 @@ static int diagnose_group(struct analysis_group_diagnostics *d, const struct ana
 	}
 	d->first_half_mean_s = half ? first / (double)half : NAN;
 	d->second_half_mean_s = g->n > half ? second / (double)(g->n - half) : NAN;
-	return 0;
 }
 
 
@@ -467,14 +409,13 @@ static int check_options(const struct analysis_options *opt, char *err, size_t e
 	return 0;
 }
 
-/* The result's copy of the dataset's facts and each group's diagnostics. -1 on out of memory. */
-static int describe_dataset(struct analysis_result *r, const struct analysis_dataset *data,
-                            const struct analysis_options *opt)
+/* The result's copy of the dataset's facts and each group's diagnostics. */
+static void describe_dataset(struct analysis_result *r, const struct analysis_dataset *data,
+                             const struct analysis_options *opt)
 {
-	r->source = strdup(data->source);
-	if ((data->workload && !(r->workload = strdup(data->workload)))
-	    || (data->beside_workload && !(r->beside_workload = strdup(data->beside_workload))))
-		return -1;
+	r->source = xstrdup(data->source);
+	r->workload = data->workload ? xstrdup(data->workload) : NULL;
+	r->beside_workload = data->beside_workload ? xstrdup(data->beside_workload) : NULL;
 	r->from_folder = data->from_folder;
 	r->from_hyperfine = data->from_hyperfine;
 	r->metric = data->metric;
@@ -483,20 +424,12 @@ static int describe_dataset(struct analysis_result *r, const struct analysis_dat
 	r->options = *opt;
 	r->warmup_trials = data->warmup_trials;
 	r->failed_trials = data->failed_trials;
-	if (!r->source)
-		return -1;
 	for (size_t i = 0; i < data->warning_count; i++)
-		if (push_string(&r->warnings, &r->warning_count, strdup(data->warnings[i])) < 0)
-			return -1;
-	r->groups = calloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
-	if (!r->groups)
-		return -1;
-	for (size_t gi = 0; gi < data->group_count; gi++) {
-		r->group_count++;
-		if (diagnose_group(&r->groups[gi], data, gi) < 0)
-			return -1;
-	}
-	return 0;
+		strings_push(&r->warnings, &r->warning_count, xstrdup(data->warnings[i]));
+	r->groups = xcalloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
+	r->group_count = data->group_count;
+	for (size_t gi = 0; gi < data->group_count; gi++)
+		diagnose_group(&r->groups[gi], data, gi);
 }
 
 /* Whether the paired design is asked of this dataset. */
@@ -513,19 +446,19 @@ static char *too_few_blocks_note(const struct analysis_group *ga, const struct a
                                  const struct paired_blocks *pb)
 {
 	if (pb->zero_blocks)
-		return text_printf("%s vs %s: compared unpaired: %zu block(s) hold both with times "
-		                   "above 0 s (%zu more hold both but measured 0 s on one side, below "
-		                   "the clock's resolution), fewer than the %d the paired design needs",
-		                   ga->name, gb->name, pb->n, pb->zero_blocks,
-		                   ANALYSIS_PAIRED_MIN_BLOCKS);
-	return text_printf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer than the %d "
-	                   "the paired design needs", ga->name, gb->name, pb->n,
-	                   ANALYSIS_PAIRED_MIN_BLOCKS);
+		return xasprintf("%s vs %s: compared unpaired: %zu block(s) hold both with times "
+		                 "above 0 s (%zu more hold both but measured 0 s on one side, below "
+		                 "the clock's resolution), fewer than the %d the paired design needs",
+		                 ga->name, gb->name, pb->n, pb->zero_blocks,
+		                 ANALYSIS_PAIRED_MIN_BLOCKS);
+	return xasprintf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer than the %d "
+	                 "the paired design needs", ga->name, gb->name, pb->n,
+	                 ANALYSIS_PAIRED_MIN_BLOCKS);
 }
 
 /* The blocks that answer ga vs gb when the paired design does: pb->d stays NULL for the
  * unpaired design, with a note when pairing was asked for and cannot be done. 0; -1 with err
- * (out of memory, or two files of different lengths asked to pair). */
+ * (a hyperfine export, or two files of different lengths, asked to pair). */
 static int plan_pairing(struct analysis_result *r, const struct analysis_dataset *data,
                         const struct analysis_group *ga, const struct analysis_group *gb,
                         const struct analysis_options *opt, struct paired_blocks *pb,
@@ -545,24 +478,18 @@ static int plan_pairing(struct analysis_result *r, const struct analysis_dataset
 		          ga->name, ga->n, gb->name, gb->n);
 		return -1;
 	}
-	if (pair_blocks(ga, gb, data->measured_blocks, pb) < 0) {
-		set_error(err, err_size, "out of memory");
-		return -1;
-	}
+	pair_blocks(ga, gb, data->measured_blocks, pb);
 	char *note = NULL;
 	if (!pb->blocks_known)
-		note = text_printf("%s vs %s: compared unpaired: samples.csv's block column is missing "
-		                   "or empty (a file from an older smtbench, or converted from "
-		                   "elsewhere)", ga->name, gb->name);
+		note = xasprintf("%s vs %s: compared unpaired: samples.csv's block column is missing "
+		                 "or empty (a file from an older smtbench, or converted from "
+		                 "elsewhere)", ga->name, gb->name);
 	else if (pb->n < ANALYSIS_PAIRED_MIN_BLOCKS)
 		note = too_few_blocks_note(ga, gb, pb);
 	else
 		return 0;
 	paired_blocks_release(pb);
-	if (push_string(&r->notes, &r->note_count, note) < 0) {
-		set_error(err, err_size, "out of memory");
-		return -1;
-	}
+	strings_push(&r->notes, &r->note_count, note);
 	return 0;
 }
 
@@ -601,12 +528,12 @@ static char *few_samples_note(const struct analysis_dataset *data, const struct 
                               const struct analysis_group *gb, const struct analysis_group *few)
 {
 	if (data->excluded_contaminated && few->contaminated_trials)
-		return text_printf("%s vs %s: not compared: %s has %zu sample(s) left, at least 2 are "
-		                   "needed: %zu of its trials shared their CPUs and "
-		                   "--exclude-contaminated left them out", ga->name, gb->name,
-		                   few->name, few->n, few->contaminated_trials);
-	return text_printf("%s vs %s: not compared: %s has %zu sample(s), at least 2 are needed",
-	                   ga->name, gb->name, few->name, few->n);
+		return xasprintf("%s vs %s: not compared: %s has %zu sample(s) left, at least 2 are "
+		                 "needed: %zu of its trials shared their CPUs and "
+		                 "--exclude-contaminated left them out", ga->name, gb->name,
+		                 few->name, few->n, few->contaminated_trials);
+	return xasprintf("%s vs %s: not compared: %s has %zu sample(s), at least 2 are needed",
+	                 ga->name, gb->name, few->name, few->n);
 }
 
 /* The set of group i in a union-find over the groups (parent[i] == i at a root). */
@@ -625,11 +552,7 @@ static int compare_unplanned(struct analysis_result *r, const struct analysis_da
                              const struct analysis_options *opt, char *err, size_t err_size)
 {
 	size_t n = data->group_count;
-	size_t *parent = malloc((n ? n : 1) * sizeof *parent);
-	if (!parent) {
-		set_error(err, err_size, "out of memory");
-		return -1;
-	}
+	size_t *parent = xmalloc((n ? n : 1) * sizeof *parent);
 	for (size_t i = 0; i < n; i++)
 		parent[i] = i;
 	for (size_t k = 0; k < r->comparison_count; k++) {
@@ -665,15 +588,13 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 	                    ? placement_comparisons(folder_plan, PLACEMENT_COMPARISONS_MAX)
 	                    : data->group_count > 1 ? data->group_count - 1 : 1;
 	/* A folder's unplanned comparisons join its placements' sets: fewer than its groups. */
-	r->comparisons = calloc(plan_count + (data->from_folder ? data->group_count : 0),
-	                        sizeof *r->comparisons);
-	if (!r->comparisons)
-		goto oom;
-	if (data->from_hyperfine && push_string(&r->notes, &r->note_count, text_printf(
-		"hyperfine ran each command's runs one after another, not interleaved in blocks: "
-		"the comparisons are unpaired, and drift between the commands' runs is not "
-		"cancelled")) < 0)
-		goto oom;
+	r->comparisons = xcalloc(plan_count + (data->from_folder ? data->group_count : 0),
+	                         sizeof *r->comparisons);
+	if (data->from_hyperfine)
+		strings_push(&r->notes, &r->note_count, xstrdup(
+			"hyperfine ran each command's runs one after another, not interleaved in "
+			"blocks: the comparisons are unpaired, and drift between the commands' runs "
+			"is not cancelled"));
 	for (size_t k = 0; k < plan_count; k++) {
 		const struct placement_comparison *p = data->from_folder ? &folder_plan[k] : &plan_files;
 		int ia = data->from_folder ? analysis_dataset_find(data, p->a) : 0;
@@ -681,33 +602,39 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 		if (ia < 0 || ib < 0 || data->group_count < 2)
 			continue; /* a placement that was not run: nothing to say */
 		const struct analysis_group *ga = &data->groups[ia], *gb = &data->groups[ib];
-		if (ga->n < 2 || gb->n < 2) {
-			const struct analysis_group *few = ga->n < 2 ? ga : gb;
-			if (push_string(&r->notes, &r->note_count, few_samples_note(data, ga, gb, few)) < 0)
-				goto oom;
-			continue;
-		}
-		char *refused = zero_refusal(ga, gb);
-		if (refused) {
-			if (push_string(&r->notes, &r->note_count, refused) < 0)
-				goto oom;
-			continue;
-		}
-		if (compare_one(r, data, p->kind, ga, gb, opt, err, err_size) < 0)
+		/* Too few samples, or too many times of 0 s: a note says which. */
+		char *refused = ga->n < 2 || gb->n < 2
+		                ? few_samples_note(data, ga, gb, ga->n < 2 ? ga : gb)
+		                : zero_refusal(ga, gb);
+		if (refused)
+			strings_push(&r->notes, &r->note_count, refused);
+		else if (compare_one(r, data, p->kind, ga, gb, opt, err, err_size) < 0)
 			return -1;
 	}
 	return data->from_folder ? compare_unplanned(r, data, opt, err, err_size) : 0;
-oom:
-	set_error(err, err_size, "out of memory");
-	return -1;
 }
 
-/* Why a dataset that loaded gives no comparison, in the error analysis_run returns: one
- * placement measured, every trial left out as contaminated, or too few samples (its first
- * note). */
+/* Why a dataset gives no comparison, in the error analysis_run returns: lines that did not
+ * load (trials meta.json does not describe, or a damaged file), one placement measured, every
+ * trial left out as contaminated, or too few samples (its first note). */
 static void no_comparison_error(const struct analysis_result *r,
                                 const struct analysis_dataset *data, char *err, size_t err_size)
 {
+	if (data->warning_count && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
+		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
+		          "describes (%zu line(s) left out; the first: %s), and no two placements "
+		          "have 2 samples to compare", data->source, data->warning_count,
+		          data->warnings[0]);
+		return;
+	}
+	if (data->warning_count) {
+		/* Nothing to compare because the lines did not load: the file is damaged, and that
+		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
+		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the "
+		          "first: %s), and no two placements have 2 samples to compare", data->source,
+		          data->warning_count, data->warnings[0]);
+		return;
+	}
 	size_t run = 0, total = 0, excluded = 0;
 	const char *only = NULL;
 	for (size_t i = 0; i < data->group_count; i++) {
@@ -744,38 +671,16 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 {
 	if (check_options(opt, err, err_size) < 0)
 		return NULL;
-	struct analysis_result *r = calloc(1, sizeof *r);
-	if (!r || describe_dataset(r, data, opt) < 0) {
-		set_error(err, err_size, "out of memory");
-		analysis_result_free(&r);
-		return NULL;
-	}
+	struct analysis_result *r = xcalloc(1, sizeof *r);
+	describe_dataset(r, data, opt);
 	if (compare_planned(r, data, opt, err, err_size) < 0) {
 		analysis_result_free(&r);
 		return NULL;
 	}
 	smt_yield_compute(r, data);
-	if (r->comparison_count == 0 && data->warning_count
-	    && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
-		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
-		          "describes (%zu line(s) left out; the first: %s), and no two placements have "
-		          "2 samples to compare", data->source, data->warning_count, data->warnings[0]);
-		analysis_result_free(&r);
-		return NULL;
-	}
-	if (r->comparison_count == 0 && data->warning_count) {
-		/* Nothing to compare because the lines did not load: the file is damaged, and that
-		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
-		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the first: "
-		          "%s), and no two placements have 2 samples to compare", data->source,
-		          data->warning_count, data->warnings[0]);
-		analysis_result_free(&r);
-		return NULL;
-	}
 	if (r->comparison_count == 0) {
 		no_comparison_error(r, data, err, err_size);
 		analysis_result_free(&r);
-		return NULL;
 	}
 	return r;
 }
@@ -806,10 +711,8 @@ int analysis_compare_groups(const struct analysis_group *a, const struct analysi
 	}
 	struct paired_blocks pb = { 0 };
 	bool paired = !opt->seed_grid && opt->design != ANALYSIS_PAIR_NEVER;
-	if (paired && pair_blocks(a, b, measured_blocks, &pb) < 0) {
-		set_error(err, err_size, "out of memory");
-		return -1;
-	}
+	if (paired)
+		pair_blocks(a, b, measured_blocks, &pb);
 	if (paired && (!pb.blocks_known || pb.n < ANALYSIS_PAIRED_MIN_BLOCKS)) {
 		if (note)
 			*note = too_few_blocks_note(a, b, &pb);
@@ -840,24 +743,12 @@ int analysis_compare_log_ratios(const double *d, size_t n, double b_mean_s,
 		}
 	out->kind = COMPARISON_FILES;
 	out->label = comparison_kind_name(out->kind);
-	out->a.name = strdup("A");
-	out->b.name = strdup("B");
+	out->a.name = xstrdup("A");
+	out->b.name = xstrdup("B");
 	struct paired_blocks pb = { .d = (double *)d, .n = n, .blocks_known = true,
 	                            .b_median_s = b_mean_s };
-	if (!out->a.name || !out->b.name) {
-		set_error(err, err_size, "out of memory");
-		comparison_release(out);
-		return -1;
-	}
-	if (compare_paired(out, &pb, b_mean_s, opt, err, err_size) < 0) {
-		comparison_release(out);
-		return -1;
-	}
+	compare_paired(out, &pb, b_mean_s, opt);
 	out->verdict = decide(out);
 	return 0;
 }
 
-void analysis_comparison_release(struct analysis_comparison *c)
-{
-	comparison_release(c);
-}

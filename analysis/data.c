@@ -29,17 +29,22 @@ struct analysis_dataset *dataset_new(const char *source, bool from_folder,
 	return d;
 }
 
+void group_release(struct analysis_group *g)
+{
+	free(g->name);
+	free(g->values_s);
+	free(g->trials);
+	free(g->blocks);
+	memset(g, 0, sizeof *g);
+}
+
 void analysis_dataset_free(struct analysis_dataset **p)
 {
 	if (!p || !*p)
 		return;
 	struct analysis_dataset *d = *p;
-	for (size_t i = 0; i < d->group_count; i++) {
-		free(d->groups[i].name);
-		free(d->groups[i].values_s);
-		free(d->groups[i].trials);
-		free(d->groups[i].blocks);
-	}
+	for (size_t i = 0; i < d->group_count; i++)
+		group_release(&d->groups[i]);
 	free(d->groups);
 	free(d->points);
 	strings_release(&d->warnings, &d->warning_count);

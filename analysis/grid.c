@@ -90,8 +90,8 @@ static void group_input_set_floor(struct group_input *in, double floor)
 	in->spread = in->floored ? floor : in->raw_spread;
 }
 
-static int group_input_init(struct group_input *in, const struct analysis_group *g,
-                            const struct analysis_options *opt)
+static void group_input_init(struct group_input *in, const struct analysis_group *g,
+                             const struct analysis_options *opt)
 {
 	memset(in, 0, sizeof *in);
 	struct welford w = welford_of(g->values_s, g->n);
@@ -109,12 +109,10 @@ static int group_input_init(struct group_input *in, const struct analysis_group 
 		double mad = mad_of(g->values_s, g->n, in->center);
 		if (mad > 0)
 			spread = 1.4826 * mad;
-		if (t_samples_init(&in->samples, g->values_s, g->n) < 0)
-			return -1;
+		t_samples_init(&in->samples, g->values_s, g->n);
 	}
 	in->raw_spread = spread;
 	group_input_set_floor(in, in->floor);
-	return 0;
 }
 
 static void group_input_release(struct group_input *in)
@@ -196,29 +194,20 @@ static void normalise_marginals(struct group_posterior *gp, const double *sigma_
  * exponentiated against a running maximum, rescaling the accumulated marginal when a larger
  * maximum appears.
  */
-static int group_posterior_fill(struct group_posterior *gp, const struct group_input *in,
-                                const double *mu_offset, double ref, const double *mu_width,
-                                const struct analysis_options *opt)
+static void group_posterior_fill(struct group_posterior *gp, const struct group_input *in,
+                                 const double *mu_offset, double ref, const double *mu_width,
+                                 const struct analysis_options *opt)
 {
 	size_t nm = gp->mu_count, ns = gp->sigma_count;
-	double *row = malloc(nm * sizeof *row);
-	double *sigma_log = malloc(ns * sizeof *sigma_log);
-	if (!row || !sigma_log) {
-		free(row);
-		free(sigma_log);
-		return -1;
-	}
+	double *row = xmalloc(nm * sizeof *row);
+	double *sigma_log = xmalloc(ns * sizeof *sigma_log);
 	for (size_t i = 0; i < nm; i++)
 		gp->mu_prob[i] = 0;
 	double scale_log = -INFINITY; /* mu_prob holds sum exp(l - scale_log) */
 	double mean_offset = in->mean - ref;
 	struct t_loglik tl = { 0 };
-	if (opt->model == ANALYSIS_MODEL_T &&
-	    t_loglik_begin(&tl, &in->samples, mu_offset, nm, ref, gp->sigma[0], opt) < 0) {
-		free(row);
-		free(sigma_log);
-		return -1;
-	}
+	if (opt->model == ANALYSIS_MODEL_T)
+		t_loglik_begin(&tl, &in->samples, mu_offset, nm, ref, gp->sigma[0], opt);
 	gp->t_loglik_error = tl.error_bound;
 	for (size_t j = 0; j < ns; j++) {
 		double log_weight = gp->sigma_log_spaced ? log(gp->sigma[j]) : 0.0;
@@ -245,19 +234,18 @@ static int group_posterior_fill(struct group_posterior *gp, const struct group_i
 	t_loglik_end(&tl);
 	free(row);
 	free(sigma_log);
-	return 0;
 }
 
-static int group_posterior_alloc(struct group_posterior *gp, size_t mu_count, size_t sigma_count)
+static void group_posterior_alloc(struct group_posterior *gp, size_t mu_count,
+                                  size_t sigma_count)
 {
 	group_posterior_release(gp);
 	gp->mu_count = mu_count;
 	gp->sigma_count = sigma_count;
-	gp->mu = malloc(mu_count * sizeof *gp->mu);
-	gp->mu_prob = malloc(mu_count * sizeof *gp->mu_prob);
-	gp->sigma = malloc(sigma_count * sizeof *gp->sigma);
-	gp->sigma_prob = malloc(sigma_count * sizeof *gp->sigma_prob);
-	return gp->mu && gp->mu_prob && gp->sigma && gp->sigma_prob ? 0 : -1;
+	gp->mu = xmalloc(mu_count * sizeof *gp->mu);
+	gp->mu_prob = xmalloc(mu_count * sizeof *gp->mu_prob);
+	gp->sigma = xmalloc(sigma_count * sizeof *gp->sigma);
+	gp->sigma_prob = xmalloc(sigma_count * sizeof *gp->sigma_prob);
 }
 
 /* numpy.linspace(start, stop, num) to the bit: start + i * step, the last point set to stop. */
@@ -269,29 +257,6 @@ static void numpy_linspace(double start, double stop, size_t num, double *out)
 		out[i] = scaled + start;
 	}
 	out[num - 1] = stop;
-}
-
-/* Seed 003: mu and sigma both on linspace(5, 35, 101), uniform priors, normal likelihood. */
-static int seed_grid_compute(struct pair_posterior *pp, struct group_input in[2],
-                             const struct analysis_options *opt, char *err, size_t err_size)
-{
-	for (int k = 0; k < 2; k++) {
-		struct group_posterior *gp = &pp->g[k];
-		if (group_posterior_alloc(gp, ANALYSIS_SEED_GRID_POINTS, ANALYSIS_SEED_GRID_POINTS) < 0)
-			goto oom;
-		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->mu);
-		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->sigma);
-		gp->sigma_floor = in[k].floor;
-		gp->sigma_floored = in[k].floored;
-		if (group_posterior_fill(gp, &in[k], gp->mu, 0.0, NULL, opt) < 0)
-			goto oom;
-	}
-	pp->step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S) / (ANALYSIS_SEED_GRID_POINTS - 1);
-	pp->lattice = false;
-	return 0;
-oom:
-	set_error(err, err_size, "out of memory for the seed grid");
-	return -1;
 }
 
 /* The largest marginal mass in an edge band, and which edges are not negligible. */
@@ -392,14 +357,24 @@ static void seed_grid_warning(struct analysis_grid_report *rep, const struct pai
 		         ANALYSIS_SEED_GRID_HI_S, worst);
 }
 
-/* The seed's grid (5..35 s for mu and sigma), and what the report says of it. */
-static int seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
-                         const struct analysis_group *const groups[2],
-                         const struct analysis_options *opt, char *err, size_t err_size)
+/* Seed 003: mu and sigma both on linspace(5, 35, 101), uniform priors, normal likelihood; and
+ * what the report says of it. */
+static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
+                          const struct analysis_group *const groups[2],
+                          const struct analysis_options *opt)
 {
 	struct analysis_grid_report *rep = &pp->report;
-	if (seed_grid_compute(pp, in, opt, err, err_size) < 0)
-		return -1;
+	for (int k = 0; k < 2; k++) {
+		struct group_posterior *gp = &pp->g[k];
+		group_posterior_alloc(gp, ANALYSIS_SEED_GRID_POINTS, ANALYSIS_SEED_GRID_POINTS);
+		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->mu);
+		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->sigma);
+		gp->sigma_floor = in[k].floor;
+		gp->sigma_floored = in[k].floored;
+		group_posterior_fill(gp, &in[k], gp->mu, 0.0, NULL, opt);
+	}
+	pp->step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S) / (ANALYSIS_SEED_GRID_POINTS - 1);
+	pp->lattice = false;
 	struct edge_check e = check_edges(pp->g, 2, (double[2]){ ANALYSIS_SEED_GRID_LO_S,
 	                                                        ANALYSIS_SEED_GRID_LO_S });
 	rep->edge_mass = e.worst;
@@ -411,7 +386,6 @@ static int seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 	}
 	rep->sigma_points = ANALYSIS_SEED_GRID_POINTS;
 	seed_grid_warning(rep, pp, in, groups);
-	return 0;
 }
 
 /* How far both groups' grids reach, widened where the posterior touches an edge. */
@@ -506,43 +480,48 @@ static void log_spaced_sigma(struct group_posterior *gp, const double sigma[2], 
 	gp->sigma_log_spaced = true;
 }
 
+/* mu = ref + offset[i] (each cell width[i] wide; NULL: a lattice's equal cells) beside gp's
+ * sigma axis, the group's centre and floor, and its posterior on them. */
+static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
+                              const double *offset, double ref, const double *width,
+                              const struct analysis_options *opt)
+{
+	for (size_t i = 0; i < gp->mu_count; i++)
+		gp->mu[i] = ref + offset[i];
+	gp->center = in->center;
+	gp->sigma_center = in->spread;
+	gp->sigma_floor = in->floor;
+	gp->sigma_floored = in->floored;
+	group_posterior_fill(gp, in, offset, ref, width, opt);
+}
+
 /* One group's mu axis on the lattice ref + i * step (i from its lowest index), its sigma axis,
- * and its posterior on them. -1 on out of memory. */
-static int lay_out_group(struct group_posterior *gp, const struct group_input *in,
-                         double half, const double sigma[2], int64_t k_ref, double step,
-                         size_t points, bool positive, const struct analysis_options *opt)
+ * and its posterior on them. */
+static void lay_out_group(struct group_posterior *gp, const struct group_input *in,
+                          double half, const double sigma[2], int64_t k_ref, double step,
+                          size_t points, const struct analysis_options *opt)
 {
 	double ref = (double)k_ref * step;
 	double lo_real = floor((in->center - half - ref) / step);
 	double hi_real = ceil((in->center + half - ref) / step);
 	/* The prior mu > 0 (times, not log ratios): absolute lattice index k_ref + lo >= 1. */
 	double first_positive = 1.0 - (double)k_ref;
-	bool clamped = positive && lo_real < first_positive;
+	bool clamped = lo_real < first_positive;
 	if (clamped)
 		lo_real = first_positive;
 	if (hi_real < lo_real + 1)
 		hi_real = lo_real + 1;
 	size_t count = (size_t)(hi_real - lo_real) + 1;
-	if (group_posterior_alloc(gp, count, points) < 0)
-		return -1;
+	group_posterior_alloc(gp, count, points);
 	gp->k_lo = k_ref + (int64_t)lo_real;
 	gp->mu_clamped = clamped;
-	double *offset = malloc(count * sizeof *offset);
-	if (!offset)
-		return -1;
-	for (size_t i = 0; i < count; i++) {
+	double *offset = xmalloc(count * sizeof *offset);
+	for (size_t i = 0; i < count; i++)
 		offset[i] = (double)((int64_t)lo_real + (int64_t)i) * step;
-		gp->mu[i] = ref + offset[i];
-	}
 	for (size_t j = 0; j < points; j++)
 		gp->sigma[j] = sigma[0] + (sigma[1] - sigma[0]) * (double)j / (double)(points - 1);
-	gp->center = in->center;
-	gp->sigma_center = in->spread;
-	gp->sigma_floor = in->floor;
-	gp->sigma_floored = in->floored;
-	int rc = group_posterior_fill(gp, in, offset, ref, NULL, opt);
+	posterior_on_axes(gp, in, offset, ref, NULL, opt);
 	free(offset);
-	return rc;
 }
 
 /* Both groups on one lattice of this step, its reference near A's center so that offsets
@@ -559,12 +538,8 @@ static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2
 	}
 	for (int k = 0; k < 2; k++) {
 		const double sigma[2] = { x->sigma_lo[k], x->sigma_hi[k] };
-		if (lay_out_group(&pp->g[k], &in[k], x->half[k], sigma, (int64_t)k_ref_real, step,
-		                  points, true, opt) < 0) {
-			set_error(err, err_size, "out of memory for a grid of %d points",
-			                   opt->grid_points);
-			return -1;
-		}
+		lay_out_group(&pp->g[k], &in[k], x->half[k], sigma, (int64_t)k_ref_real, step, points,
+		              opt);
 	}
 	pp->step = step;
 	return 0;
@@ -638,27 +613,24 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
                            char *err, size_t err_size)
 {
 	memset(pp, 0, sizeof *pp);
-	struct group_input in[2];
 	const struct analysis_group *const groups[2] = { a, b };
-	int rc = -1;
-	memset(in, 0, sizeof in);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2; k++)
 		if (groups[k]->n < 2) {
 			set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
-			                   groups[k]->name, groups[k]->n);
-			goto done;
+			          groups[k]->name, groups[k]->n);
+			return -1;
 		}
-		if (group_input_init(&in[k], groups[k], opt) < 0) {
-			set_error(err, err_size, "out of memory reading %s", groups[k]->name);
-			goto done;
-		}
-	}
+	struct group_input in[2];
+	group_input_init(&in[0], a, opt);
+	group_input_init(&in[1], b, opt);
 	pp->report.seed_grid = opt->seed_grid;
 	pp->report.model = opt->model;
 	pp->report.points = opt->grid_points;
-	rc = opt->seed_grid ? seed_grid_run(pp, in, groups, opt, err, err_size)
-	                    : lattice_run(pp, in, opt, err, err_size);
-done:
+	int rc = 0;
+	if (opt->seed_grid)
+		seed_grid_run(pp, in, groups, opt);
+	else
+		rc = lattice_run(pp, in, opt, err, err_size);
 	group_input_release(&in[0]);
 	group_input_release(&in[1]);
 	if (rc < 0)
@@ -682,32 +654,19 @@ void sinh_axis(double scale, double reach, size_t points, double *offset, double
 }
 
 /* The paired design's delta axis (sinh-spaced around the centre, reaching `reach` either way)
- * and sigma's, and the posterior on them. -1 on out of memory. */
-static int lay_out_delta(struct group_posterior *gp, const struct group_input *in, double reach,
-                         const double sigma[2], size_t delta_points, size_t sigma_points,
-                         const struct analysis_options *opt)
+ * and sigma's, and the posterior on them. */
+static void lay_out_delta(struct group_posterior *gp, const struct group_input *in, double reach,
+                          const double sigma[2], size_t delta_points, size_t sigma_points,
+                          const struct analysis_options *opt)
 {
-	if (group_posterior_alloc(gp, delta_points, sigma_points) < 0)
-		return -1;
-	double *offset = malloc(delta_points * sizeof *offset);
-	double *width = malloc(delta_points * sizeof *width);
-	if (!offset || !width) {
-		free(offset);
-		free(width);
-		return -1;
-	}
+	group_posterior_alloc(gp, delta_points, sigma_points);
+	double *offset = xmalloc(delta_points * sizeof *offset);
+	double *width = xmalloc(delta_points * sizeof *width);
 	sinh_axis(mu_scale_of(in), reach, delta_points, offset, width);
-	for (size_t i = 0; i < delta_points; i++)
-		gp->mu[i] = in->center + offset[i];
 	log_spaced_sigma(gp, sigma, sigma_points);
-	gp->center = in->center;
-	gp->sigma_center = in->spread;
-	gp->sigma_floor = in->floor;
-	gp->sigma_floored = in->floored;
-	int rc = group_posterior_fill(gp, in, offset, in->center, width, opt);
+	posterior_on_axes(gp, in, offset, in->center, width, opt);
 	free(offset);
 	free(width);
-	return rc;
 }
 
 /*
@@ -716,11 +675,11 @@ static int lay_out_delta(struct group_posterior *gp, const struct group_input *i
  * centre and a fixed fraction of |x| apart in the tails: the first axis reaches delta's Student-t
  * quantile at 1 - TAIL_OUTSIDE (22,000 scales at 4 blocks, whose tails fall only as 1 / x^2),
  * where an even lattice of the same points would be 11 scales a step. sigma log-spaced; both
- * widened as the pair's are. -1 with err.
+ * widened as the pair's are.
  */
-static int log_ratio_grid_run(struct group_posterior *gp, const struct group_input *in,
-                              const struct analysis_options *opt,
-                              struct analysis_paired_grid *rep, char *err, size_t err_size)
+static void log_ratio_grid_run(struct group_posterior *gp, const struct group_input *in,
+                               const struct analysis_options *opt,
+                               struct analysis_paired_grid *rep)
 {
 	size_t points = (size_t)opt->grid_points;
 	size_t delta_points = points > DELTA_POINTS_MIN ? points : DELTA_POINTS_MIN;
@@ -728,10 +687,7 @@ static int log_ratio_grid_run(struct group_posterior *gp, const struct group_inp
 	initial_extent(in, 1, true, &x);
 	for (int widening = 0;; widening++) {
 		const double sigma[2] = { x.sigma_lo[0], x.sigma_hi[0] };
-		if (lay_out_delta(gp, in, x.half[0], sigma, delta_points, points, opt) < 0) {
-			set_error(err, err_size, "out of memory for a grid of %d points", opt->grid_points);
-			return -1;
-		}
+		lay_out_delta(gp, in, x.half[0], sigma, delta_points, points, opt);
 		struct edge_check e = check_edges(gp, 1, x.sigma_lo);
 		bool last = widening == MAX_WIDENINGS;
 		bool widen = widen_extent(&x, &e, in, 1, true, !last);
@@ -751,31 +707,20 @@ static int log_ratio_grid_run(struct group_posterior *gp, const struct group_inp
 	rep->sigma_range[0] = x.sigma_lo[0];
 	rep->sigma_range[1] = x.sigma_hi[0];
 	rep->t_loglik_error = gp->t_loglik_error;
-	return 0;
 }
 
-int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
-                                const double *d, size_t n, double sigma_floor,
-                                const struct analysis_options *opt, char *err, size_t err_size)
+void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+                                 const double *d, size_t n, double sigma_floor,
+                                 const struct analysis_options *opt)
 {
 	memset(gp, 0, sizeof *gp);
 	memset(rep, 0, sizeof *rep);
-	if (n < 2) {
-		set_error(err, err_size, "%zu paired block(s); at least 2 are needed", n);
-		return -1;
-	}
 	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
 	struct group_input in;
-	if (group_input_init(&in, &sample, opt) < 0) {
-		set_error(err, err_size, "out of memory reading the paired blocks");
-		return -1;
-	}
+	group_input_init(&in, &sample, opt);
 	group_input_set_floor(&in, sigma_floor);
-	int rc = log_ratio_grid_run(gp, &in, opt, rep, err, err_size);
+	log_ratio_grid_run(gp, &in, opt, rep);
 	group_input_release(&in);
-	if (rc < 0)
-		group_posterior_release(gp);
-	return rc;
 }
 
 struct keyed_prob {
@@ -794,13 +739,11 @@ static int compare_keyed(const void *pa, const void *pb)
 
 /* The seed's Pmf.sub_dist: every a_i - b_j in floating point, equal values merged (pandas
  * groupby sums in the original order), sorted. Reproduced, not recommended. */
-static int seed_difference(const struct pair_posterior *pp, struct analysis_dist *out)
+static void seed_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 {
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
 	size_t total = a->mu_count * b->mu_count;
-	struct keyed_prob *pairs = malloc(total * sizeof *pairs);
-	if (!pairs)
-		return -1;
+	struct keyed_prob *pairs = xmalloc(total * sizeof *pairs);
 	for (size_t i = 0; i < a->mu_count; i++)
 		for (size_t j = 0; j < b->mu_count; j++) {
 			size_t k = i * b->mu_count + j;
@@ -809,13 +752,8 @@ static int seed_difference(const struct pair_posterior *pp, struct analysis_dist
 			pairs[k].prob = a->mu_prob[i] * b->mu_prob[j];
 		}
 	qsort(pairs, total, sizeof *pairs, compare_keyed);
-	out->values = malloc(total * sizeof *out->values);
-	out->probs = malloc(total * sizeof *out->probs);
-	if (!out->values || !out->probs) {
-		free(pairs);
-		dist_release(out);
-		return -1;
-	}
+	out->values = xmalloc(total * sizeof *out->values);
+	out->probs = xmalloc(total * sizeof *out->probs);
 	size_t count = 0;
 	for (size_t k = 0; k < total; k++) {
 		if (count && pairs[k].value == out->values[count - 1]) {
@@ -827,22 +765,19 @@ static int seed_difference(const struct pair_posterior *pp, struct analysis_dist
 	}
 	out->count = count;
 	free(pairs);
-	return 0;
 }
 
-int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
+void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!pp->lattice)
-		return seed_difference(pp, out);
+	if (!pp->lattice) {
+		seed_difference(pp, out);
+		return;
+	}
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
 	size_t count = a->mu_count + b->mu_count - 1;
-	out->values = malloc(count * sizeof *out->values);
-	out->probs = calloc(count, sizeof *out->probs);
-	if (!out->values || !out->probs) {
-		dist_release(out);
-		return -1;
-	}
+	out->values = xmalloc(count * sizeof *out->values);
+	out->probs = xcalloc(count, sizeof *out->probs);
 	/* Index m holds d = (a.k_lo + i) - (b.k_lo + j) with m = i - j + (nb - 1). */
 	size_t nb = b->mu_count;
 	for (size_t i = 0; i < a->mu_count; i++) {
@@ -857,15 +792,12 @@ int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 	for (size_t m = 0; m < count; m++)
 		out->values[m] = (double)(d0 + (int64_t)m) * pp->step;
 	out->count = count;
-	return 0;
 }
 
 double pair_ratio_cdf(const struct pair_posterior *pp, double r)
 {
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
-	double *prefix = malloc(a->mu_count * sizeof *prefix);
-	if (!prefix)
-		return NAN;
+	double *prefix = xmalloc(a->mu_count * sizeof *prefix);
 	double cum = 0;
 	for (size_t i = 0; i < a->mu_count; i++) {
 		prefix[i] = cum;

@@ -66,18 +66,12 @@ static uint64_t order_key(double v)
 }
 
 /* Sorts x ascending: least-significant-digit radix sort on order_key, 16 bits a pass (a
- * million samples in a few tens of milliseconds, where qsort takes a few hundred). -1 on out
- * of memory. */
-static int sort_doubles(double *x, size_t n)
+ * million samples in a few tens of milliseconds, where qsort takes a few hundred). */
+static void sort_doubles(double *x, size_t n)
 {
 	enum { DIGIT_BITS = 16, DIGITS = 1 << DIGIT_BITS };
-	uint64_t *keys = malloc(2 * n * sizeof *keys);
-	size_t *count = malloc(DIGITS * sizeof *count);
-	if (!keys || !count) {
-		free(keys);
-		free(count);
-		return -1;
-	}
+	uint64_t *keys = xmalloc(2 * n * sizeof *keys);
+	size_t *count = xmalloc(DIGITS * sizeof *count);
 	uint64_t *from = keys, *to = keys + n;
 	for (size_t i = 0; i < n; i++)
 		from[i] = order_key(x[i]);
@@ -103,25 +97,17 @@ static int sort_doubles(double *x, size_t n)
 	}
 	free(keys);
 	free(count);
-	return 0;
 }
 
-int t_samples_init(struct t_samples *ts, const double *values, size_t n)
+void t_samples_init(struct t_samples *ts, const double *values, size_t n)
 {
 	memset(ts, 0, sizeof *ts);
 	ts->n = n;
-	ts->sorted = malloc(n * sizeof *ts->sorted);
-	ts->unique = malloc(n * sizeof *ts->unique);
-	ts->counts = malloc(n * sizeof *ts->counts);
-	if (!ts->sorted || !ts->unique || !ts->counts) {
-		t_samples_release(ts);
-		return -1;
-	}
+	ts->sorted = xmalloc(n * sizeof *ts->sorted);
+	ts->unique = xmalloc(n * sizeof *ts->unique);
+	ts->counts = xmalloc(n * sizeof *ts->counts);
 	memcpy(ts->sorted, values, n * sizeof *ts->sorted);
-	if (sort_doubles(ts->sorted, n) < 0) {
-		t_samples_release(ts);
-		return -1;
-	}
+	sort_doubles(ts->sorted, n);
 	for (size_t i = 0; i < n; i++) {
 		if (ts->unique_count && ts->sorted[i] == ts->unique[ts->unique_count - 1]) {
 			ts->counts[ts->unique_count - 1] += 1;
@@ -130,7 +116,6 @@ int t_samples_init(struct t_samples *ts, const double *values, size_t n)
 		ts->unique[ts->unique_count] = ts->sorted[i];
 		ts->counts[ts->unique_count++] = 1;
 	}
-	return 0;
 }
 
 void t_samples_release(struct t_samples *ts)
@@ -184,17 +169,15 @@ static double series_bound(const struct t_loglik *tl, double r, int K, double si
 	return (nu + 1) * (samples + curvature);
 }
 
-/* Bins fine enough for the bins' share of the tolerance at sigma_lo. -1 on out of memory. */
-static int choose_bins(struct t_loglik *tl, const struct t_samples *ts, double ref,
-                       double sigma_lo)
+/* Bins fine enough for the bins' share of the tolerance at sigma_lo. */
+static void choose_bins(struct t_loglik *tl, const struct t_samples *ts, double ref,
+                        double sigma_lo)
 {
 	size_t cap = ts->unique_count + 4;
-	tl->bin_mean = malloc(cap * sizeof *tl->bin_mean);
-	tl->bin_count_of = malloc(cap * sizeof *tl->bin_count_of);
-	tl->bin_s2 = malloc(cap * sizeof *tl->bin_s2);
-	tl->scratch = malloc(4 * cap * sizeof *tl->scratch);
-	if (!tl->bin_mean || !tl->bin_count_of || !tl->bin_s2 || !tl->scratch)
-		return -1;
+	tl->bin_mean = xmalloc(cap * sizeof *tl->bin_mean);
+	tl->bin_count_of = xmalloc(cap * sizeof *tl->bin_count_of);
+	tl->bin_s2 = xmalloc(cap * sizeof *tl->bin_s2);
+	tl->scratch = xmalloc(4 * cap * sizeof *tl->scratch);
 	double nu = tl->nu, budget = T_BINS_SHARE * ANALYSIS_T_LOGLIK_TOLERANCE;
 	/* S3 per unit budget; uniform samples in a bin of width h give S3 = n h^3 / 32. */
 	double s3_max = budget * 3 * pow(nu, 1.5) * pow(sigma_lo, 3) / (nu + 1);
@@ -203,7 +186,7 @@ static int choose_bins(struct t_loglik *tl, const struct t_samples *ts, double r
 		double s3 = bins_build(tl, ts, halving == T_HALVINGS_MAX ? 0.0 : h, ref);
 		if (s3 <= s3_max || halving == T_HALVINGS_MAX) {
 			tl->bins_error = (nu + 1) * s3 / (3 * pow(nu, 1.5) * pow(sigma_lo, 3));
-			return 0;
+			return;
 		}
 		h /= 2;
 	}
@@ -224,9 +207,9 @@ static bool choose_order(struct t_loglik *tl, double r, double sigma_lo)
 	return false;
 }
 
-int t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double *mu_offset,
-                   size_t mu_count, double ref, double sigma_lo,
-                   const struct analysis_options *opt)
+void t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double *mu_offset,
+                    size_t mu_count, double ref, double sigma_lo,
+                    const struct analysis_options *opt)
 {
 	memset(tl, 0, sizeof *tl);
 	tl->ts = ts;
@@ -241,17 +224,13 @@ int t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double
 	bool small = (double)ts->unique_count * (double)mu_count <= T_EXACT_ROW_WORK;
 	if (opt->t_method == ANALYSIS_T_EXACT || (opt->t_method == ANALYSIS_T_AUTO && small) ||
 	    !(r <= T_SERIES_RATIO_MAX))
-		return 0;
-	if (choose_bins(tl, ts, ref, sigma_lo) < 0) {
-		t_loglik_end(tl);
-		return -1;
-	}
+		return;
+	choose_bins(tl, ts, ref, sigma_lo);
 	tl->binned = choose_order(tl, r, sigma_lo);
 	if (!tl->binned) {
 		t_loglik_end(tl);
 		tl->error_bound = 0;
 	}
-	return 0;
 }
 
 void t_loglik_end(struct t_loglik *tl)

@@ -8,6 +8,7 @@
  * --metric user is refused with that reason unless a file holds one user time per run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,10 +61,10 @@ static int add_command(struct dataset_builder *b, const char *path, size_t k, js
 	json_t *code;
 	json_array_foreach(codes, ci, code)
 		if (!json_is_integer(code) || json_integer_value(code) != 0) {
-			char *shown = text_escape(command);
+			char *shown = xescaped(command);
 			set_error(err, err_size, "%s: results[%zu] (%s): run %zu exited with %s, so its time "
 			          "is not the command's; rerun hyperfine without -i, or fix the command",
-			          path, k, shown ? shown : "?", ci,
+			          path, k, shown, ci,
 			          json_is_integer(code) ? "a non-zero status" : "no status");
 			free(shown);
 			return -1;
@@ -118,39 +119,13 @@ static char *read_stdin_all(char *err, size_t err_size)
 		          "redirect a file");
 		return NULL;
 	}
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap + 1);
-	while (buf) {
-		if (len == cap) {
-			if (cap >= FILEIO_READ_ALL_MAX) {
-				set_error(err, err_size, "-: more than %zu MiB on standard input; this is not "
-				          "a hyperfine export", FILEIO_READ_ALL_MAX >> 20);
-				free(buf);
-				return NULL;
-			}
-			char *grown = realloc(buf, 2 * cap + 1);
-			if (!grown)
-				break;
-			buf = grown;
-			cap *= 2;
-		}
-		ssize_t got = read(STDIN_FILENO, buf + len, cap - len);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
-			free(buf);
-			return NULL;
-		}
-		if (got == 0) {
-			buf[len] = '\0';
-			return buf;
-		}
-		len += (size_t)got;
+	/* A copy of the descriptor: fileio_read_fd closes the one it reads. */
+	int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0) {
+		set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
+		return NULL;
 	}
-	free(buf);
-	set_error(err, err_size, "-: out of memory reading standard input");
-	return NULL;
+	return fileio_read_fd(fd, "-", FILEIO_READ_ALL_MAX, NULL, err, err_size);
 }
 
 struct analysis_dataset *analysis_load_hyperfine(const char *path, enum analysis_metric metric,

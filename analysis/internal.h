@@ -30,6 +30,12 @@ double mad_of(const double *x, size_t n, double center);
  * whose NaN or 0 is then what the caller sees. */
 void gsl_quiet(void);
 
+/* The x in [lo, hi] where the increasing cdf (of ctx) reaches q, by bisection: at most steps
+ * halvings, fewer once the bracket is at most tol wide. The one root finder of the ratio's and
+ * the mixtures' quantiles, whose CDFs have no inverse in closed form. */
+double bisect_quantile(double (*cdf)(const void *ctx, double x), const void *ctx, double q,
+                       double lo, double hi, int steps, double tol);
+
 /* Welch's t-test and Cohen's d from two groups' sufficient statistics. */
 void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p);
 double cohens_d(const struct welford *a, const struct welford *b);
@@ -40,6 +46,16 @@ void drift_fit(const long *x, const double *y, size_t n, double *slope, double c
 /* Flags |robust z| > 3.5 (Iglewicz and Hoaglin): out[i] set for the outliers; returns the
  * count. A point within `resolution` of the median is never an outlier. */
 size_t robust_outliers(const double *x, size_t n, double resolution, bool *out);
+
+/* Above this edge mass the seed's fixed grid visibly truncates the posterior. */
+#define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
+/* Two plans' values that differ by less than this (relative) are equally good. */
+#define ANALYSIS_ADVISE_TIE 1e-9
+
+/* The shortest interval holding mass `mass` (cells taken in order of density). */
+void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]);
+/* The mixture's q quantile (bisection on its CDF; NAN when count is 0). */
+double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q);
 
 /* ---- datasets under construction (data.c), for the loaders; out of memory exits ---- */
 
@@ -52,6 +68,8 @@ struct dataset_builder {
 	size_t *group_cap;
 	int *point_sample; /* for each point: its index in its group's values, or -1 (warm-up) */
 };
+/* Frees a group's name and arrays (a dataset's, a matrix's cell), and empties it. */
+void group_release(struct analysis_group *g);
 /* An empty dataset of source (shown escaped). */
 struct analysis_dataset *dataset_new(const char *source, bool from_folder, enum analysis_unit unit);
 /* Frees the builder's own arrays (not the dataset). */
@@ -89,6 +107,7 @@ enum seconds_problem parse_seconds(const char *text, double *out);
 /* A comparison's samples matched by block: d = log A - log B per block both sides hold. */
 struct paired_blocks {
 	double *d;
+	long *block, *trial;  /* each d's block, and its latest trial of A or B (the plots') */
 	size_t n;
 	size_t dropped;       /* blocks with a measured trial but no usable sample on one side */
 	size_t zero_blocks;   /* of those, blocks both sides ran where one measured 0 s */
@@ -96,15 +115,14 @@ struct paired_blocks {
 	double b_median_s;    /* the median of B's paired values (sigma's floor in log units) */
 };
 /* Matches a's and b's samples by block (measured_blocks: the dataset's count, 0 unknown, or
- * ANALYSIS_DROPPED_OF_A).
- * -1 on out of memory. */
-int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
-                size_t measured_blocks, struct paired_blocks *out);
+ * ANALYSIS_DROPPED_OF_A). */
+void pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
+                 size_t measured_blocks, struct paired_blocks *out);
 void paired_blocks_release(struct paired_blocks *p);
 /* Replaces c's difference, ratio, probabilities and ROPE numbers with the paired design's, from
- * pb's log ratios (b_mean: B's mean time, for the difference in seconds). -1 with err. */
-int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
-                   const struct analysis_options *opt, char *err, size_t err_size);
+ * pb's log ratios (pb->n >= 2; b_mean: B's mean time, for the difference in seconds). */
+void compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
+                    const struct analysis_options *opt);
 
 /* ---- SMT yield (yield.c) ---- */
 
@@ -120,7 +138,7 @@ struct t_samples {
 	double *unique, *counts;
 	size_t unique_count;
 };
-int t_samples_init(struct t_samples *ts, const double *values, size_t n); /* -1: no memory */
+void t_samples_init(struct t_samples *ts, const double *values, size_t n);
 void t_samples_release(struct t_samples *ts);
 
 enum { T_ORDER_MAX = 40 };
@@ -139,10 +157,10 @@ struct t_loglik {
 	double s2_total, bins_error;
 	double error_bound;       /* |log-likelihood error| at every grid point; 0 when exact */
 };
-/* Chooses the form for a grid whose smallest sigma is sigma_lo. -1 on out of memory. */
-int t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double *mu_offset,
-                   size_t mu_count, double ref, double sigma_lo,
-                   const struct analysis_options *opt);
+/* Chooses the form for a grid whose smallest sigma is sigma_lo. */
+void t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const double *mu_offset,
+                    size_t mu_count, double ref, double sigma_lo,
+                    const struct analysis_options *opt);
 /* row[i] = base + the sum over samples of -(nu+1)/2 log(1 + z^2/nu) at mu_offset[i], sigma. */
 void t_loglik_row(struct t_loglik *tl, double sigma, double base, double *row);
 void t_loglik_end(struct t_loglik *tl);
@@ -176,7 +194,7 @@ struct pair_posterior {
 };
 
 /* Computes both groups' posteriors (the default data-driven grid, widened as needed, or the
- * seed's grid). Returns 0, or -1 with a message (out of memory, grid too large). */
+ * seed's grid). Returns 0, or -1 with a message (too few samples, a grid too fine). */
 int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_group *a,
                            const struct analysis_group *b, const struct analysis_options *opt,
                            char *err, size_t err_size);
@@ -185,11 +203,11 @@ void pair_posterior_release(struct pair_posterior *pp);
 void group_posterior_release(struct group_posterior *gp);
 
 /* The paired design: the posterior of (delta, sigma) for d ~ Normal(delta, sigma) (or the t
- * model) from the n per-block log ratios d, flat priors, delta of any sign; sigma's grid held
- * at sigma_floor or above. gp's mu axis is delta's. Returns 0, or -1 with a message. */
-int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
-                                const double *d, size_t n, double sigma_floor,
-                                const struct analysis_options *opt, char *err, size_t err_size);
+ * model) from the n >= 2 per-block log ratios d, flat priors, delta of any sign; sigma's grid
+ * held at sigma_floor or above. gp's mu axis is delta's. */
+void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+                                 const double *d, size_t n, double sigma_floor,
+                                 const struct analysis_options *opt);
 
 /* An axis of `points` offsets scale * sinh(u), u evenly spaced, reaching -reach and +reach, and
  * each point's cell width (halfway to its neighbours; the end cells symmetric), as
@@ -197,7 +215,7 @@ int log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_pair
 void sinh_axis(double scale, double reach, size_t points, double *offset, double *width);
 
 /* The distribution of mu_A - mu_B: lattice convolution, or the seed's merge of equal floats. */
-int pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);
+void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);
 
 /* P(mu_A / mu_B <= r) for mu_B > 0 on all its grid. */
 double pair_ratio_cdf(const struct pair_posterior *pp, double r);

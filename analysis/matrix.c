@@ -74,15 +74,6 @@ static void group_add(struct analysis_group *g, double value, long trial, long b
 	g->blocks[g->n++] = block;
 }
 
-static void group_release(struct analysis_group *g)
-{
-	free(g->name);
-	free(g->values_s);
-	free(g->trials);
-	free(g->blocks);
-	memset(g, 0, sizeof *g);
-}
-
 /* The kernels: those asked for, then the file's others, each escaped for output; map_of[i] is
  * the matrix's index of the table's workload i. */
 static void order_kernels(struct analysis_matrix *m, const struct samples_table *t,
@@ -169,18 +160,18 @@ double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double b
 	return analysis_log_ratio_cdf(c, log1p(bound));
 }
 
+static int compare_pairs_by_kernel(const void *x, const void *y)
+{
+	const struct analysis_safe_pair *a = x, *b = y;
+	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
 static int compare_pairs_by_probability(const void *x, const void *y)
 {
 	const struct analysis_safe_pair *a = x, *b = y;
 	if (a->probability != b->probability)
 		return a->probability > b->probability ? -1 : 1;
-	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
-}
-
-static int compare_pairs_by_kernel(const void *x, const void *y)
-{
-	const struct analysis_safe_pair *a = x, *b = y;
-	return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+	return compare_pairs_by_kernel(x, y);
 }
 
 size_t analysis_safe_pairs(size_t nkernels, const double *p_safe, double probability,
@@ -212,17 +203,12 @@ size_t analysis_safe_pairs(size_t nkernels, const double *p_safe, double probabi
 	return listed;
 }
 
-/* The joint safe list of the compared cells, into m and the cells' safe flags. -1 on out of
- * memory. */
-static int choose_safe_pairs(struct analysis_matrix *m)
+/* The joint safe list of the compared cells, into m and the cells' safe flags. */
+static void choose_safe_pairs(struct analysis_matrix *m)
 {
 	size_t k = m->nkernels;
-	double *p = malloc((k ? k * k : 1) * sizeof *p);
-	m->safe_pairs = malloc((k * (k + 1) / 2 + 1) * sizeof *m->safe_pairs);
-	if (!p || !m->safe_pairs) {
-		free(p);
-		return -1;
-	}
+	double *p = xmalloc((k ? k * k : 1) * sizeof *p);
+	m->safe_pairs = xmalloc((k * (k + 1) / 2 + 1) * sizeof *m->safe_pairs);
 	for (size_t v = 0; v < k; v++)
 		for (size_t g = 0; g < k; g++) {
 			struct analysis_matrix_cell *c = &m->cells[cell_index(m, (int)v, (int)g)];
@@ -239,12 +225,11 @@ static int choose_safe_pairs(struct analysis_matrix *m)
 		m->cells[cell_index(m, s->b, s->a)].safe = true;
 	}
 	free(p);
-	return 0;
 }
 
 /* Every cell against its victim's baseline, judged against the matrix's ROPE (opt's: see
- * analysis_matrix_load), then the joint safe list. -1 on out of memory. */
-static int compare_cells(struct analysis_matrix *m, const struct analysis_options *opt)
+ * analysis_matrix_load), then the joint safe list. */
+static void compare_cells(struct analysis_matrix *m, const struct analysis_options *opt)
 {
 	m->rope_pct = opt->rope_pct;
 	m->safe_slowdown = opt->rope_pct / 100;
@@ -259,8 +244,7 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 		 * or the baseline's, would count the blocks --precision gave to other cells. */
 		if (analysis_compare_groups(&c->group, &base->group, ANALYSIS_DROPPED_OF_A, opt,
 		                            &c->vs_baseline, &c->note, err, sizeof err) != 0) {
-			if (!(c->note = strdup(err)))
-				return -1;
+			c->note = xstrdup(err);
 			continue;
 		}
 		c->compared = true;
@@ -273,7 +257,7 @@ static int compare_cells(struct analysis_matrix *m, const struct analysis_option
 		                   - (m->excluded_contaminated ? shared : 0);
 		vs->shared_trials = m->excluded_contaminated ? 0 : shared;
 	}
-	return choose_safe_pairs(m);
+	choose_safe_pairs(m);
 }
 
 /* ---- sensitivity and contentiousness ---- */
@@ -286,15 +270,13 @@ static int compare_longs(const void *x, const void *y)
 
 /* The distinct block numbers of every cell's samples, ascending, in a new array (*n of them):
  * blocks come from samples.csv, so they are indexed by their position here, never by their
- * value (a hostile 2^60 must not size an array). NULL on out of memory. */
+ * value (a hostile 2^60 must not size an array). */
 static long *distinct_blocks(const struct analysis_matrix *m, long *n)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < m->ncells; i++)
 		total += m->cells[i].group.n;
-	long *blocks = malloc((total ? total : 1) * sizeof *blocks);
-	if (!blocks)
-		return NULL;
+	long *blocks = xmalloc((total ? total : 1) * sizeof *blocks);
 	size_t k = 0;
 	for (size_t i = 0; i < m->ncells; i++)
 		for (size_t j = 0; j < m->cells[i].group.n; j++)
@@ -313,11 +295,7 @@ static long *distinct_blocks(const struct analysis_matrix *m, long *n)
 static double *values_by_block(const struct analysis_matrix *m, const long *blocks, long nblocks)
 {
 	size_t columns = nblocks > 0 ? (size_t)nblocks : 1;
-	if (m->ncells > SIZE_MAX / sizeof(double) / columns)
-		return NULL;
-	double *v = malloc(m->ncells * columns * sizeof *v);
-	if (!v)
-		return NULL;
+	double *v = xreallocarray(NULL, m->ncells, columns * sizeof *v);
 	for (size_t i = 0; i < m->ncells * columns; i++)
 		v[i] = NAN;
 	for (size_t i = 0; i < m->ncells; i++) {
@@ -337,13 +315,12 @@ static double *values_by_block(const struct analysis_matrix *m, const long *bloc
  * each of its cells and their baselines has a value, A = the geometric mean of the cells'
  * values and B = that of their baselines' (for a row, the one baseline), so that log A - log B
  * is the mean of the cells' log ratios; A against B as any comparison. */
-static int summarize(struct analysis_matrix *m, const double *vb, const long *blocks,
-                     long nblocks, int k, bool as_victim, const struct analysis_options *opt,
-                     struct analysis_matrix_summary *s)
+static void summarize(struct analysis_matrix *m, const double *vb, const long *blocks,
+                      long nblocks, int k, bool as_victim, const struct analysis_options *opt,
+                      struct analysis_matrix_summary *s)
 {
 	struct analysis_group a = { 0 }, b = { 0 };
 	s->kernel = k;
-	int rc = 0;
 	for (long blk = 0; blk < nblocks; blk++) {
 		double la = 0, lb = 0;
 		bool whole = true;
@@ -371,24 +348,21 @@ static int summarize(struct analysis_matrix *m, const double *vb, const long *bl
 		s->note = xstrdup(err);
 	group_release(&a);
 	group_release(&b);
-	return rc;
 }
 
-static int summarize_all(struct analysis_matrix *m, const struct analysis_options *opt)
+static void summarize_all(struct analysis_matrix *m, const struct analysis_options *opt)
 {
 	long nblocks = 0;
 	long *blocks = distinct_blocks(m, &nblocks);
-	m->sensitivity = calloc(m->nkernels + 1, sizeof *m->sensitivity);
-	m->contentiousness = calloc(m->nkernels + 1, sizeof *m->contentiousness);
-	double *vb = blocks ? values_by_block(m, blocks, nblocks) : NULL;
-	int rc = m->sensitivity && m->contentiousness && vb ? 0 : -1;
-	for (size_t k = 0; k < m->nkernels && rc == 0 && m->placement; k++)
-		rc = summarize(m, vb, blocks, nblocks, (int)k, true, opt, &m->sensitivity[k]) < 0
-		     || summarize(m, vb, blocks, nblocks, (int)k, false, opt,
-		                  &m->contentiousness[k]) < 0 ? -1 : 0;
+	m->sensitivity = xcalloc(m->nkernels + 1, sizeof *m->sensitivity);
+	m->contentiousness = xcalloc(m->nkernels + 1, sizeof *m->contentiousness);
+	double *vb = values_by_block(m, blocks, nblocks);
+	for (size_t k = 0; k < m->nkernels && m->placement; k++) {
+		summarize(m, vb, blocks, nblocks, (int)k, true, opt, &m->sensitivity[k]);
+		summarize(m, vb, blocks, nblocks, (int)k, false, opt, &m->contentiousness[k]);
+	}
 	free(vb);
 	free(blocks);
-	return rc;
 }
 
 /* The dataset's totals and warnings, kept for the report. */
@@ -441,9 +415,9 @@ struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
 		order_kernels(m, t, kernels, nkernels, map_of);
 		make_cells(m);
 		fill_cells(m, d, trials, ntrials, map_of);
-		rc = compare_cells(m, opt) != 0 || summarize_all(m, opt) != 0 ? -1 : 0;
-		if (rc < 0)
-			set_error(err, err_size, "%s: out of memory", f->dir);
+		compare_cells(m, opt);
+		summarize_all(m, opt);
+		rc = 0;
 	}
 	free(map_of);
 	free(trials);
@@ -481,12 +455,8 @@ void analysis_matrix_free(struct analysis_matrix **p)
 	}
 	free(m->sensitivity);
 	free(m->contentiousness);
-	for (size_t k = 0; k < m->nkernels; k++)
-		free(m->kernels[k]);
-	free(m->kernels);
-	for (size_t i = 0; i < m->warning_count; i++)
-		free(m->warnings[i]);
-	free(m->warnings);
+	strings_free(m->kernels); /* NULL-terminated: room for every name of the file, and one */
+	strings_release(&m->warnings, &m->warning_count);
 	free(m->placement);
 	free(m->source);
 	free(m);

@@ -44,12 +44,10 @@ static int compare_block_values(const void *pa, const void *pb)
  * block (a placement with two processes of role a, counted per process, has two samples in a
  * block). A time of 0 s (below the clock's resolution) makes its block's log value -INFINITY:
  * the block is kept, so that the pairing counts it as held by both but unusable, never as
- * missing. Returns the number of blocks, or -1 on out of memory. */
-static long blocks_of(const struct analysis_group *g, struct block_value **out)
+ * missing. Returns the number of blocks. */
+static size_t blocks_of(const struct analysis_group *g, struct block_value **out)
 {
-	*out = malloc((g->n ? g->n : 1) * sizeof **out);
-	if (!*out)
-		return -1;
+	*out = xmalloc((g->n ? g->n : 1) * sizeof **out);
 	size_t n = 0;
 	for (size_t i = 0; i < g->n; i++)
 		if (g->blocks && g->blocks[i] >= 0)
@@ -70,7 +68,7 @@ static long blocks_of(const struct analysis_group *g, struct block_value **out)
 		(*out)[merged++] = (struct block_value){ (*out)[i].block, trial, sum / (double)(j - i) };
 		i = j;
 	}
-	return (long)merged;
+	return merged;
 }
 
 /* Whether any sample of the group has a known block. */
@@ -82,24 +80,19 @@ static bool group_has_blocks(const struct analysis_group *g)
 	return false;
 }
 
-int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
-                size_t measured_blocks, struct paired_blocks *out)
+void pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
+                 size_t measured_blocks, struct paired_blocks *out)
 {
 	memset(out, 0, sizeof *out);
 	out->blocks_known = group_has_blocks(a) && group_has_blocks(b);
-	struct block_value *va = NULL, *vb = NULL;
-	long na = blocks_of(a, &va), nb = blocks_of(b, &vb);
-	out->d = malloc((size_t)(na > 0 ? na : 1) * sizeof *out->d);
-	double *b_values = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *b_values);
-	if (na < 0 || nb < 0 || !out->d || !b_values) {
-		free(va);
-		free(vb);
-		free(b_values);
-		paired_blocks_release(out);
-		return -1;
-	}
+	struct block_value *va, *vb;
+	size_t na = blocks_of(a, &va), nb = blocks_of(b, &vb);
+	out->d = xmalloc((na ? na : 1) * sizeof *out->d);
+	out->block = xmalloc((na ? na : 1) * sizeof *out->block);
+	out->trial = xmalloc((na ? na : 1) * sizeof *out->trial);
+	double *b_values = xmalloc((nb ? nb : 1) * sizeof *b_values);
 	size_t union_count = 0, kept_b = 0, a_only = 0;
-	for (long i = 0, j = 0; i < na || j < nb; union_count++) {
+	for (size_t i = 0, j = 0; i < na || j < nb; union_count++) {
 		if (j >= nb || (i < na && va[i].block < vb[j].block)) {
 			a_only++;
 			i++;
@@ -110,6 +103,8 @@ int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 			i++;
 			j++;
 		} else {
+			out->block[out->n] = va[i].block;
+			out->trial[out->n] = va[i].trial > vb[j].trial ? va[i].trial : vb[j].trial;
 			out->d[out->n++] = va[i].log_value - vb[j].log_value;
 			b_values[kept_b++] = exp(vb[j].log_value);
 			i++;
@@ -128,13 +123,15 @@ int pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
 	free(va);
 	free(vb);
 	free(b_values);
-	return 0;
 }
 
 void paired_blocks_release(struct paired_blocks *p)
 {
 	free(p->d);
+	free(p->block);
+	free(p->trial);
 	p->d = NULL;
+	p->block = p->trial = NULL;
 	p->n = 0;
 }
 
@@ -150,18 +147,13 @@ static void paired_t_interval(struct analysis_comparison *c, const struct welfor
 
 /* The difference in seconds at B's mean, mu_B_mean * (exp(delta) - 1): its table cell by cell
  * from delta's (monotone, so its quantiles are the transformed quantiles of delta), its point
- * estimate at delta's posterior mean (as the ratio's), its interval from delta's quantiles.
- * -1 on out of memory. */
-static int difference_at_b(struct analysis_comparison *c, double b_mean, double delta_mean)
+ * estimate at delta's posterior mean (as the ratio's), its interval from delta's quantiles. */
+static void difference_at_b(struct analysis_comparison *c, double b_mean, double delta_mean)
 {
 	struct analysis_dist *diff = &c->diff, *lr = &c->log_ratio;
 	dist_release(diff);
-	diff->values = malloc(lr->count * sizeof *diff->values);
-	diff->probs = malloc(lr->count * sizeof *diff->probs);
-	if (!diff->values || !diff->probs) {
-		dist_release(diff);
-		return -1;
-	}
+	diff->values = xmalloc(lr->count * sizeof *diff->values);
+	diff->probs = xmalloc(lr->count * sizeof *diff->probs);
 	for (size_t i = 0; i < lr->count; i++) {
 		diff->values[i] = b_mean * expm1(lr->values[i]);
 		diff->probs[i] = lr->probs[i];
@@ -171,7 +163,6 @@ static int difference_at_b(struct analysis_comparison *c, double b_mean, double 
 	c->diff_ci[0] = b_mean * expm1(analysis_log_ratio_quantile(c, 0.025));
 	c->diff_ci[1] = b_mean * expm1(analysis_log_ratio_quantile(c, 0.975));
 	analysis_dist_hdi(diff, 0.95, c->diff_hdi);
-	return 0;
 }
 
 double analysis_log_ratio_cdf(const struct analysis_comparison *c, double x)
@@ -243,10 +234,10 @@ static bool closed_form_applies(const struct welford *w, double floor,
  * sigma, integrating sigma out leaves (SS + n (delta - mean)^2)^(-(n-1)/2), a Student-t with
  * n - 2 degrees of freedom, centre mean(d), scale sqrt(SS / (n (n - 2))). Every number the
  * answer quotes comes from its CDF and quantiles (GSL); c->log_ratio holds its cell masses on a
- * sinh-spaced table (as the grid's axis) for the plots and the HDI. -1 on out of memory.
+ * sinh-spaced table (as the grid's axis) for the plots and the HDI.
  */
-static int closed_form_posterior(struct analysis_comparison *c, const struct welford *w,
-                                 const struct analysis_options *opt)
+static void closed_form_posterior(struct analysis_comparison *c, const struct welford *w,
+                                  const struct analysis_options *opt)
 {
 	double n = (double)w->n;
 	struct analysis_paired_grid *g = &c->paired_grid;
@@ -260,14 +251,9 @@ static int closed_form_posterior(struct analysis_comparison *c, const struct wel
 	double reach = g->scale * analysis_student_t_quantile(1 - CLOSED_FORM_TABLE_TAIL, g->dof);
 	struct analysis_dist *lr = &c->log_ratio;
 	dist_release(lr);
-	lr->values = malloc(points * sizeof *lr->values);
-	lr->probs = malloc(points * sizeof *lr->probs);
-	double *width = malloc(points * sizeof *width);
-	if (!lr->values || !lr->probs || !width) {
-		free(width);
-		dist_release(lr);
-		return -1;
-	}
+	lr->values = xmalloc(points * sizeof *lr->values);
+	lr->probs = xmalloc(points * sizeof *lr->probs);
+	double *width = xmalloc(points * sizeof *width);
 	sinh_axis(g->scale, reach, points, lr->values, width);
 	/* Each cell's mass: the t's density at its point times its width, normalised (the
 	 * midpoint rule on a smooth density, within 1e-4 of the exact masses: the table only
@@ -290,7 +276,6 @@ static int closed_form_posterior(struct analysis_comparison *c, const struct wel
 	g->delta_range[1] = lr->values[points - 1];
 	g->sigma_range[0] = g->sigma_range[1] = NAN;
 	g->edge_mass = lr->probs[0] + lr->probs[points - 1];
-	return 0;
 }
 
 /* One half's ratio and its 95% interval: the closed form's n - 2 Student-t of its log ratios.
@@ -320,8 +305,8 @@ static void compare_halves(struct analysis_comparison *c, const struct paired_bl
 	                                         || c->half_ratio_ci[1][1] < c->half_ratio_ci[0][0]);
 }
 
-int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
-                   const struct analysis_options *opt, char *err, size_t err_size)
+void compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
+                    const struct analysis_options *opt)
 {
 	/* sigma's floor in log units: the timer's resolution relative to B's typical value (two
 	 * values identical to the microsecond give d = 0 exactly). */
@@ -329,14 +314,11 @@ int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb
 	struct welford w = welford_of(pb->d, pb->n);
 	double delta_mean;
 	if (closed_form_applies(&w, floor, opt)) {
-		if (closed_form_posterior(c, &w, opt) < 0)
-			goto oom;
+		closed_form_posterior(c, &w, opt);
 		delta_mean = w.mean;
 	} else {
 		struct group_posterior gp;
-		if (log_ratio_posterior_compute(&gp, &c->paired_grid, pb->d, pb->n, floor, opt, err,
-		                                err_size) < 0)
-			return -1;
+		log_ratio_posterior_compute(&gp, &c->paired_grid, pb->d, pb->n, floor, opt);
 		dist_release(&c->log_ratio);
 		c->log_ratio = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
 		gp.mu = gp.mu_prob = NULL;
@@ -351,46 +333,18 @@ int compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb
 	paired_t_interval(c, &w);
 	compare_halves(c, pb);
 	summarize_log_ratio(c, opt->rope_pct, delta_mean);
-	if (difference_at_b(c, b_mean, delta_mean) < 0)
-		goto oom;
-	return 0;
-oom:
-	set_error(err, err_size, "out of memory comparing %s and %s by block", c->a.name,
-	          c->b.name);
-	return -1;
+	difference_at_b(c, b_mean, delta_mean);
 }
 
 long analysis_block_ratios(const struct analysis_group *a, const struct analysis_group *b,
                            struct analysis_block_ratio **out)
 {
-	*out = NULL;
-	struct block_value *va = NULL, *vb = NULL;
-	long na = blocks_of(a, &va), nb = blocks_of(b, &vb);
-	if (na >= 0 && nb >= 0)
-		*out = malloc((size_t)(na > 0 ? na : 1) * sizeof **out);
-	if (!*out) {
-		free(va);
-		free(vb);
-		return -1;
-	}
-	long n = 0;
-	for (long i = 0, j = 0; i < na && j < nb;) {
-		if (va[i].block < vb[j].block) {
-			i++;
-		} else if (vb[j].block < va[i].block) {
-			j++;
-		} else if (isinf(va[i].log_value) || isinf(vb[j].log_value)) {
-			i++; /* a time of 0 s has no ratio */
-			j++;
-		} else {
-			(*out)[n++] = (struct analysis_block_ratio){
-				va[i].block, va[i].trial > vb[j].trial ? va[i].trial : vb[j].trial,
-				exp(va[i].log_value - vb[j].log_value) };
-			i++;
-			j++;
-		}
-	}
-	free(va);
-	free(vb);
+	struct paired_blocks pb;
+	pair_blocks(a, b, 0, &pb);
+	*out = xmalloc((pb.n ? pb.n : 1) * sizeof **out);
+	for (size_t i = 0; i < pb.n; i++)
+		(*out)[i] = (struct analysis_block_ratio){ pb.block[i], pb.trial[i], exp(pb.d[i]) };
+	long n = (long)pb.n;
+	paired_blocks_release(&pb);
 	return n;
 }

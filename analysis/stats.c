@@ -16,6 +16,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "analysis/internal.h"
 
@@ -40,63 +41,15 @@ struct welford welford_of(const double *x, size_t n)
 	return w;
 }
 
-/*
- * Rearranges a[0..n) so that a[k] holds the k-th smallest value, with nothing larger before it
- * and nothing smaller after it (Hoare's selection as Wirth writes it): O(n) on average, where a
- * full sort was the cost of the outlier flags for millions of samples.
- */
-static void select_kth(double *a, ptrdiff_t n, ptrdiff_t k)
-{
-	ptrdiff_t lo = 0, hi = n - 1;
-	while (lo < hi) {
-		double pivot = a[k];
-		ptrdiff_t i = lo, j = hi;
-		do {
-			while (a[i] < pivot)
-				i++;
-			while (pivot < a[j])
-				j--;
-			if (i <= j) {
-				double t = a[i];
-				a[i] = a[j];
-				a[j] = t;
-				i++;
-				j--;
-			}
-		} while (i <= j);
-		if (j < k)
-			lo = i;
-		if (k < i)
-			hi = j;
-	}
-}
-
-/* The median of a[0..n), rearranging a. */
-static double median_in_place(double *a, size_t n)
-{
-	size_t k = n / 2;
-	select_kth(a, (ptrdiff_t)n, (ptrdiff_t)k);
-	double m = a[k];
-	if (n % 2 == 0) {
-		/* The other middle value is the largest of the lower half. */
-		double below = a[0];
-		for (size_t i = 1; i < k; i++)
-			if (a[i] > below)
-				below = a[i];
-		m = 0.5 * (below + m);
-	}
-	return m;
-}
-
+/* GSL's median selects (O(n) on average, where a full sort was the cost of the outlier flags
+ * for millions of samples), rearranging what it is given: a copy here. */
 double median_of(const double *x, size_t n)
 {
 	if (n == 0)
 		return 0.0;
-	double *copy = malloc(n * sizeof *copy);
-	if (!copy)
-		return NAN;
+	double *copy = xmalloc(n * sizeof *copy);
 	memcpy(copy, x, n * sizeof *copy);
-	double m = median_in_place(copy, n);
+	double m = gsl_stats_median(copy, 1, n);
 	free(copy);
 	return m;
 }
@@ -105,12 +58,10 @@ double mad_of(const double *x, size_t n, double center)
 {
 	if (n == 0)
 		return 0.0;
-	double *dev = malloc(n * sizeof *dev);
-	if (!dev)
-		return NAN;
+	double *dev = xmalloc(n * sizeof *dev);
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(x[i] - center);
-	double m = median_in_place(dev, n);
+	double m = gsl_stats_median(dev, 1, n);
 	free(dev);
 	return m;
 }
@@ -130,6 +81,19 @@ static void gsl_quiet_now(void)
 void gsl_quiet(void)
 {
 	pthread_once(&gsl_quiet_once, gsl_quiet_now);
+}
+
+double bisect_quantile(double (*cdf)(const void *ctx, double x), const void *ctx, double q,
+                       double lo, double hi, int steps, double tol)
+{
+	for (int k = 0; k < steps && hi - lo > tol; k++) {
+		double mid = 0.5 * (lo + hi);
+		if (cdf(ctx, mid) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
 }
 
 double analysis_student_t_cdf(double t, double dof)
@@ -334,9 +298,7 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 		out[0] = out[1] = d->values[0];
 		return;
 	}
-	struct density_index *order = malloc(d->count * sizeof *order);
-	if (!order)
-		return;
+	struct density_index *order = xmalloc(d->count * sizeof *order);
 	for (size_t i = 0; i < d->count; i++) {
 		double lo, hi;
 		dist_cell(d, i, &lo, &hi);
@@ -445,10 +407,9 @@ double cell_cdf(const double *values, const double *probs, size_t n, const doubl
 		else
 			hi = mid;
 	}
-	double cell_lo = lo > 0 ? 0.5 * (values[lo - 1] + values[lo])
-	                        : values[0] - 0.5 * (values[1] - values[0]);
-	double cell_hi = lo + 1 < n ? 0.5 * (values[lo] + values[lo + 1])
-	                            : values[lo] + 0.5 * (values[lo] - values[lo - 1]);
+	double cell_lo, cell_hi;
+	dist_cell(&(const struct analysis_dist){ (double *)values, (double *)probs, n }, lo, &cell_lo,
+	          &cell_hi);
 	double frac = (x - cell_lo) / (cell_hi - cell_lo);
 	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
 	return prefix[lo] + frac * probs[lo];

@@ -76,7 +76,7 @@ static void yield_from_same_pu(struct analysis_smt_yield *y, const struct analys
 	char err[ERR_LEN];
 	if (analysis_compare_groups(&data->groups[is], &data->groups[ip], data->measured_blocks,
 	                            &r->options, &c, NULL, err, sizeof err) != 0)
-		return; /* out of memory: the yield is not stated, like any other unknown */
+		return; /* not comparable: the yield is not stated, like any other unknown */
 	yield_from(y, &c, PLACEMENT_SAME_PU);
 	analysis_comparison_release(&c);
 }

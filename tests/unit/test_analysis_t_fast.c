@@ -106,11 +106,14 @@ static void loglik_within_bound(const char *what, size_t n, double quantum, uint
 {
 	enum { MU = 201, SIGMA = 21 };
 	double *x = make_data(n, 1.0, 0.02, quantum, seed);
-	struct t_samples ts;
-	if (!CHECK(x && t_samples_init(&ts, x, n) == 0, "%s: samples sorted", what)) {
-		free(x);
+	if (!CHECK(x, "%s: samples made", what))
 		return;
-	}
+	struct t_samples ts;
+	t_samples_init(&ts, x, n);
+	bool sorted = true;
+	for (size_t i = 1; i < n; i++)
+		sorted = sorted && ts.sorted[i - 1] <= ts.sorted[i];
+	CHECK(sorted, "%s: samples sorted", what);
 	/* As grid.c: mu over the center +- 8 posterior scales, sigma from a bit below the spread. */
 	double mu_offset[MU], ref = 1.0, sd = 0.01, half = 8 * sd / sqrt((double)n);
 	for (int i = 0; i < MU; i++)
@@ -121,10 +124,10 @@ static void loglik_within_bound(const char *what, size_t n, double quantum, uint
 	struct t_loglik fast, exact;
 	double sigma_lo = 0.5 * sd, worst = 0, worst_ratio = 0;
 	opt.t_method = ANALYSIS_T_BINNED;
-	int rc = t_loglik_begin(&fast, &ts, mu_offset, MU, ref, sigma_lo, &opt);
+	t_loglik_begin(&fast, &ts, mu_offset, MU, ref, sigma_lo, &opt);
 	opt.t_method = ANALYSIS_T_EXACT;
-	rc |= t_loglik_begin(&exact, &ts, mu_offset, MU, ref, sigma_lo, &opt);
-	if (CHECK(rc == 0 && fast.binned && !exact.binned, "%s: the fast form applies", what)) {
+	t_loglik_begin(&exact, &ts, mu_offset, MU, ref, sigma_lo, &opt);
+	if (CHECK(fast.binned && !exact.binned, "%s: the fast form applies", what)) {
 		for (int j = 0; j < SIGMA; j++) {
 			double sigma = sigma_lo * (1 + 2.0 * j / (SIGMA - 1)), a[MU], b[MU];
 			t_loglik_row(&fast, sigma, 0, a);
