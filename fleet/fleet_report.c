@@ -328,16 +328,18 @@ static void deviation_items(struct doc *d, const struct fleet *f,
 		}
 }
 
+/* The group's joint safe list as words.h takes it. */
+static struct safe_list safe_list_of(const struct fleet_matrix_group *g)
+{
+	return (struct safe_list){ g->names, g->name_count, g->safe_pairs, g->safe_pair_count,
+	                           g->safe_joint_probability, g->safe_slowdown, g->safe_candidates };
+}
+
 /* The group's joint safe list and what its probability covers (fleet.h). */
 static void safe_para(struct doc *d, const struct fleet_matrix_group *g)
 {
-	char *list = xstrdup(""), *longer;
-	for (size_t i = 0; i < g->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &g->safe_pairs[i];
-		longer = xasprintf("%s%s%s + %s", list, i ? ", " : "", g->names[p->a], g->names[p->b]);
-		free(list);
-		list = longer;
-	}
+	const struct safe_list safe = safe_list_of(g);
+	char *list = safe_list_words(&safe);
 	size_t pairs = g->name_count * (g->name_count + 1) / 2;
 	if (g->safe_pair_count)
 		doc_para(d, DOC_ALL, "Safe to share", NULL, NULL, "%s: each slowed by at most %g%% "
@@ -507,38 +509,9 @@ static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group 
 	                 "p_safe", json_number_or_null(cell->p_safe));
 }
 
-static json_t *safe_pairs_json(const struct fleet_matrix_group *g)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < g->safe_pair_count; i++)
-		json_array_append_new(a, json_pack("[s, s]", g->names[g->safe_pairs[i].a],
-		                                   g->names[g->safe_pairs[i].b]));
-	return a;
-}
-
-/* The joint safe list with what its probability covers: a matrix report's keys. */
-static json_t *safe_list_json(const struct fleet_matrix_group *g)
-{
-	json_t *pairs = json_array();
-	for (size_t i = 0; i < g->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &g->safe_pairs[i];
-		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels", g->names[p->a],
-		                                       g->names[p->b], "probability", p->probability));
-	}
-	char *covers = xasprintf("every listed pair at once: each kernel's pooled slowdown beside "
-	                         "the other at most %g%%", 100 * g->safe_slowdown);
-	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}",
-	                      "probability", g->safe_joint_probability,
-	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
-	                      "candidates", (json_int_t)g->safe_candidates,
-	                      "pairs_considered", (json_int_t)(g->name_count * (g->name_count + 1) / 2),
-	                      "pairs", pairs);
-	free(covers);
-	return o;
-}
-
 static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matrix_group *g)
 {
+	const struct safe_list safe = safe_list_of(g);
 	json_t *names = json_array(), *nodes = json_array(), *cells = json_array();
 	bool ok = names && nodes && cells;
 	for (size_t k = 0; ok && k < g->name_count; k++)
@@ -560,7 +533,8 @@ static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matri
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "cpu_model",
 	                 g->cpu_model, "smt", g->smt, "placement", g->placement, "workloads",
 	                 g->workloads, "kernels", names, "nodes", nodes, "cells", cells,
-	                 "safe_pairs", safe_pairs_json(g), "safe_list", safe_list_json(g),
+	                 "safe_pairs", safe_pairs_json(&safe), "safe_list",
+	                 safe_list_json(&safe, "pooled slowdown"),
 	                 "safe_slowdown_pct", 100 * g->safe_slowdown);
 }
 

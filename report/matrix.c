@@ -94,6 +94,13 @@ static const struct analysis_matrix_cell *worst_cell(const struct analysis_matri
 	return worst;
 }
 
+/* The joint safe list as words.h takes it. */
+static struct safe_list safe_list_of(const struct analysis_matrix *m)
+{
+	return (struct safe_list){ m->kernels, m->nkernels, m->safe_pairs, m->safe_pair_count,
+	                           m->safe_joint_probability, m->safe_slowdown, m->safe_candidates };
+}
+
 /* ---- the model ------------------------------------------------------------------------------ */
 
 /* The ROPE: as given (report --rope), else meta.json's matrix.rope_pct (matrix --rope), else
@@ -166,14 +173,8 @@ static int matrix_model_load(struct matrix_model *mm, struct results_folder *f,
 static char *answer_sentence(const struct matrix_model *mm)
 {
 	const struct analysis_matrix *m = mm->m;
-	char *list = xstrdup(""), *longer;
-	for (size_t i = 0; i < m->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &m->safe_pairs[i];
-		longer = xasprintf("%s%s%s + %s", list, i ? ", " : "", m->kernels[p->a],
-		                   m->kernels[p->b]);
-		free(list);
-		list = longer;
-	}
+	const struct safe_list safe = safe_list_of(m);
+	char *list = safe_list_words(&safe);
 	const struct analysis_matrix_cell *w = worst_cell(m);
 	struct format_ring ns = { .next = 0 };
 	char worst[300], none[80];
@@ -647,36 +648,6 @@ static json_t *baselines_json(const struct analysis_matrix *m, const json_t *met
 	return a;
 }
 
-static json_t *safe_pairs_json(const struct analysis_matrix *m)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < m->safe_pair_count; i++)
-		json_array_append_new(a, json_pack("[s, s]", m->kernels[m->safe_pairs[i].a],
-		                                   m->kernels[m->safe_pairs[i].b]));
-	return a;
-}
-
-/* The joint safe list with what its probability covers (analysis/matrix.h's rule). */
-static json_t *safe_list_json(const struct analysis_matrix *m)
-{
-	json_t *pairs = json_array();
-	for (size_t i = 0; i < m->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &m->safe_pairs[i];
-		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels", m->kernels[p->a],
-		                                       m->kernels[p->b], "probability", p->probability));
-	}
-	char *covers = xasprintf("every listed pair at once: each kernel's slowdown beside the "
-	                         "other at most %g%%", 100 * m->safe_slowdown);
-	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}",
-	                      "probability", m->safe_joint_probability,
-	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
-	                      "candidates", (json_int_t)m->safe_candidates,
-	                      "pairs_considered", (json_int_t)(m->nkernels * (m->nkernels + 1) / 2),
-	                      "pairs", pairs);
-	free(covers);
-	return o;
-}
-
 static json_t *worst_json(const struct analysis_matrix *m)
 {
 	const struct analysis_matrix_cell *w = worst_cell(m);
@@ -690,6 +661,7 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
                            size_t warning_count)
 {
 	const struct analysis_matrix *m = mm->m;
+	const struct safe_list safe = safe_list_of(m);
 	json_t *kernels = json_array(), *warns = json_array();
 	for (size_t k = 0; k < m->nkernels; k++)
 		json_array_append_new(kernels, json_string(m->kernels[k]));
@@ -705,7 +677,7 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 		"pus", mm->pus[0] >= 0 ? json_pack("[i, i]", mm->pus[0], mm->pus[1]) : json_null(),
 		"kernels", kernels, "answer", answer,
 		"pairing_note", note ? json_string(note) : json_null(),
-		"safe_pairs", safe_pairs_json(m), "worst", worst_json(m),
+		"safe_pairs", safe_pairs_json(&safe), "worst", worst_json(m),
 		"cells", cells_json(m, mm->meta), "baselines", baselines_json(m, mm->meta),
 		"sensitivity", summaries_json(m, m->sensitivity),
 		"contentiousness", summaries_json(m, m->contentiousness), "warnings", warns,
@@ -726,7 +698,7 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 	json_object_set_new(doc, "rope_pct", json_number_or_null(mm->rope_pct));
 	json_object_set_new(doc, "rope_default", json_boolean(mm->rope_default));
 	json_object_set_new(doc, "safe_slowdown_pct", json_real(100 * m->safe_slowdown));
-	json_object_set_new(doc, "safe_list", safe_list_json(m));
+	json_object_set_new(doc, "safe_list", safe_list_json(&safe, "slowdown"));
 	/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null with
 	 * advice_note saying why there is none. */
 	json_object_set_new(doc, "advice", mm->advice ? advise_json(m, mm->advice) : json_null());

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/matrix.h"
 #include "common/alloc.h"
 #include "common/cpu_model.h"
 #include "common/folder.h"
@@ -659,4 +660,42 @@ char *stop_sentence(const struct results_folder *f)
 		return xasprintf("Stopped: interrupted (continue with smtbench %s --resume %s%s).",
 		                 command, f->shown_dir, missed);
 	return xasprintf("Stopped: %s.", reason);
+}
+
+char *safe_list_words(const struct safe_list *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = xmemstream(&text, &len);
+	for (size_t i = 0; i < s->count; i++)
+		fprintf(out, "%s%s + %s", i ? ", " : "", s->names[s->pairs[i].a],
+		        s->names[s->pairs[i].b]);
+	return xmemstream_close(out, &text);
+}
+
+json_t *safe_pairs_json(const struct safe_list *s)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < s->count; i++)
+		json_array_append_new(a, json_pack("[s, s]", s->names[s->pairs[i].a],
+		                                   s->names[s->pairs[i].b]));
+	return a;
+}
+
+json_t *safe_list_json(const struct safe_list *s, const char *slowdown)
+{
+	json_t *pairs = json_array();
+	for (size_t i = 0; i < s->count; i++)
+		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels",
+		                                       s->names[s->pairs[i].a],
+		                                       s->names[s->pairs[i].b], "probability",
+		                                       s->pairs[i].probability));
+	char *covers = xasprintf("every listed pair at once: each kernel's %s beside the other at "
+	                         "most %g%%", slowdown, 100 * s->slowdown);
+	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}", "probability", s->joint_probability,
+	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
+	                      "candidates", (json_int_t)s->candidates, "pairs_considered",
+	                      (json_int_t)(s->name_count * (s->name_count + 1) / 2), "pairs", pairs);
+	free(covers);
+	return o;
 }

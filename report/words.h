@@ -130,4 +130,23 @@ char *stop_sentence(const struct results_folder *f);
  * recorded); NULL for a complete, failed or older folder. */
 char *incomplete_sentence(const struct results_folder *f);
 
+/* ---- the joint safe list (analysis/matrix.h's rule) of a folder's matrix or fleet's pooled one ---- */
+
+struct analysis_safe_pair;
+struct safe_list {
+	char *const *names;             /* the workloads the pairs index */
+	size_t name_count;
+	const struct analysis_safe_pair *pairs;
+	size_t count;
+	double joint_probability, slowdown;
+	size_t candidates;
+};
+/* "a + b, c + d": the listed pairs (a new string). */
+char *safe_list_words(const struct safe_list *s);
+/* report.json's "safe_pairs" ([[a, b], ...]) and "safe_list" (the pairs with what their
+ * probability covers: each kernel's `slowdown` beside the other, "slowdown" or "pooled
+ * slowdown"). */
+json_t *safe_pairs_json(const struct safe_list *s);
+json_t *safe_list_json(const struct safe_list *s, const char *slowdown);
+
 #endif
