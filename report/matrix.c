@@ -662,53 +662,46 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 {
 	const struct analysis_matrix *m = mm->m;
 	const struct safe_list safe = safe_list_of(m);
-	json_t *kernels = json_array(), *warns = json_array();
-	for (size_t k = 0; k < m->nkernels; k++)
-		json_array_append_new(kernels, json_string(m->kernels[k]));
-	for (size_t i = 0; i < warning_count; i++)
-		json_array_append_new(warns, json_string(warnings[i]));
 	char *machine = machine_sentence(mm->meta), *note = pairing_note(mm);
-	const char *stop = json_string_value(json_object_get(mm->meta, "stop_reason"));
 	json_t *doc = json_pack(
-		"{s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-		" s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+		"{s:i, s:s, s:s, s:s, s:s?, s:o?, s:o, s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+		" s:I, s:I, s:I, s:I, s:o?, s:s?, s:O?, s:s, s:o, s:b, s:f, s:o, s:o?, s:s?, s:s?,"
+		" s:s?}",
 		"report_version", 1, "kind", "matrix", "dir", mm->folder->shown_dir, "machine", machine,
-		"placement", m->placement ? json_string(m->placement) : json_null(),
-		"pus", mm->pus[0] >= 0 ? json_pack("[i, i]", mm->pus[0], mm->pus[1]) : json_null(),
-		"kernels", kernels, "answer", answer,
-		"pairing_note", note ? json_string(note) : json_null(),
+		"placement", m->placement,
+		"pus", mm->pus[0] >= 0 ? json_pack("[i, i]", mm->pus[0], mm->pus[1]) : NULL,
+		"kernels", json_strings(m->kernels, m->nkernels), "answer", answer, "pairing_note", note,
 		"safe_pairs", safe_pairs_json(&safe), "worst", worst_json(m),
 		"cells", cells_json(m, mm->meta), "baselines", baselines_json(m, mm->meta),
 		"sensitivity", summaries_json(m, m->sensitivity),
-		"contentiousness", summaries_json(m, m->contentiousness), "warnings", warns,
+		"contentiousness", summaries_json(m, m->contentiousness),
+		"warnings", json_strings(warnings, warning_count),
 		"measured_blocks", (json_int_t)m->measured_blocks,
 		"failed_trials", (json_int_t)m->failed_trials,
 		"contaminated_trials", (json_int_t)m->contaminated_trials,
 		"warmup_trials", (json_int_t)m->warmup_trials,
 		"excluded_contaminated", mm->exclude_contaminated
-		                         ? json_integer((json_int_t)m->excluded_contaminated) : json_null(),
-		"stop_reason", stop ? json_string(stop) : json_null(),
-		"meta", mm->meta ? json_incref((json_t *)mm->meta) : json_null());
+		                         ? json_integer((json_int_t)m->excluded_contaminated) : NULL,
+		"stop_reason", json_string_value(json_object_get(mm->meta, "stop_reason")),
+		"meta", (json_t *)mm->meta,
+		/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
+		"workloads", mm->commands ? "commands" : "kernels",
+		/* The ROPE the verdicts and safe_pairs used (the default's when none was given:
+		 * rope_default), and a safe cell's bound. */
+		"rope_pct", json_number_or_null(mm->rope_pct), "rope_default", mm->rope_default,
+		"safe_slowdown_pct", 100 * m->safe_slowdown,
+		"safe_list", safe_list_json(&safe, "slowdown"),
+		/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null
+		 * with advice_note saying why there is none. */
+		"advice", mm->advice ? advise_json(m, mm->advice) : NULL,
+		"advice_note", mm->advice ? NULL : mm->advice_error,
+		/* The CPU kind the pair was chosen within (several kinds), else null (meta.json's). */
+		"cpu_kind", mm->cpu_kind,
+		/* The folder's state (common/folder.h): null for a folder that records none. */
+		"state", mm->folder->state == FOLDER_UNRECORDED ? NULL
+		         : folder_state_name(mm->folder->state));
 	free(machine);
 	free(note);
-	/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
-	json_object_set_new(doc, "workloads", json_string(mm->commands ? "commands" : "kernels"));
-	/* The ROPE the verdicts and safe_pairs used (the default's when none was given:
-	 * rope_default), and a safe cell's bound. */
-	json_object_set_new(doc, "rope_pct", json_number_or_null(mm->rope_pct));
-	json_object_set_new(doc, "rope_default", json_boolean(mm->rope_default));
-	json_object_set_new(doc, "safe_slowdown_pct", json_real(100 * m->safe_slowdown));
-	json_object_set_new(doc, "safe_list", safe_list_json(&safe, "slowdown"));
-	/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null with
-	 * advice_note saying why there is none. */
-	json_object_set_new(doc, "advice", mm->advice ? advise_json(m, mm->advice) : json_null());
-	json_object_set_new(doc, "advice_note", mm->advice ? json_null()
-	                    : json_string(mm->advice_error));
-	/* The CPU kind the pair was chosen within (several kinds), else null (meta.json's). */
-	json_object_set_new(doc, "cpu_kind", mm->cpu_kind ? json_string(mm->cpu_kind) : json_null());
-	/* The folder's state (common/folder.h): null for a folder that records none. */
-	json_object_set_new(doc, "state", mm->folder->state == FOLDER_UNRECORDED ? json_null()
-	                    : json_string(folder_state_name(mm->folder->state)));
 	return doc;
 }
 

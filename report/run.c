@@ -965,55 +965,43 @@ static json_t *headline_json(const struct run_model *m, const char *sentence)
 	                 verdict_name(h->verdict));
 }
 
-static json_t *strings_json(char **list, size_t count)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < count; i++)
-		json_array_append_new(a, json_string(list[i]));
-	return a;
-}
-
 /* report.json: the keys of results/README.md's contract, from the same model and words. */
 static json_t *run_json(const struct run_model *m, const struct run_words *w, const struct doc *d)
 {
-	const char *stop = meta_string(m->meta, "stop_reason");
-	char *machine = machine_sentence(m->meta);
-	json_t *o = json_pack("{s:i, s:s, s:o, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"report_version", 1, "dir", m->folder->shown_dir,
-		"workload", m->data->workload ? json_string(m->data->workload) : json_null(),
+	char *machine = machine_sentence(m->meta), *incomplete = incomplete_sentence(m->folder);
+	json_t *o = json_pack(
+		"{s:i, s:s, s:s?, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:O?, s:s?, s:s?, s:s, s:b, "
+		"s:s?, s:o?, s:o?, s:s?, s:s?}",
+		"report_version", 1, "dir", m->folder->shown_dir, "workload", m->data->workload,
 		"machine", machine, "placements", placements_json(m),
 		"headline", headline_json(m, w->sentences[m->headline - m->result->comparisons]),
-		"no_sibling", m->no_sibling, "sentences", strings_json(w->sentences, w->sentence_count),
-		"warnings", strings_json(w->warnings.items, w->warnings.count),
+		"no_sibling", m->no_sibling, "sentences", json_strings(w->sentences, w->sentence_count),
+		"warnings", json_strings(w->warnings.items, w->warnings.count),
 		"files", report_files(d, "report"), "analysis", analyze_json(m->result),
-		"meta", m->meta ? json_incref((json_t *)m->meta) : json_null(),
-		"no_sibling_reason", m->no_sibling_reason ? json_string(m->no_sibling_reason)
-		                                          : json_null());
+		"meta", (json_t *)m->meta, "no_sibling_reason", m->no_sibling_reason,
+		"stop_reason", meta_string(m->meta, "stop_reason"),
+		/* Which time answered (samples_csv.h's names), and how the trials were run. */
+		"metric", m->data->metric == ANALYSIS_METRIC_WALL ? SAMPLES_METRIC_WALL
+		                                                  : SAMPLES_METRIC_USER,
+		"one_process", m->data->one_process,
+		/* The CPU kind the placements were chosen within (several kinds), else null. */
+		"cpu_kind", meta_cpu_kind(m->meta),
+		/* A folder judged by wall time: the headline by user CPU time too (null otherwise). */
+		"user_time", w->user_time ? json_pack("{s:f, s:[f, f], s:s}", "ratio_mean",
+		                                      m->user_ratio_mean, "ratio_ci", m->user_ratio_ci[0],
+		                                      m->user_ratio_ci[1], "sentence", w->user_time)
+		                          : NULL,
+		/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
+		"excluded_contaminated", m->exclude_contaminated
+		                         ? json_integer((json_int_t)m->data->excluded_contaminated) : NULL,
+		/* A run that did not end (killed, interrupted, still written): the sentence with its
+		 * --resume line; null otherwise. */
+		"incomplete", incomplete,
+		/* The folder's state (common/folder.h): null for a folder that records none. */
+		"state", m->folder->state == FOLDER_UNRECORDED ? NULL
+		         : folder_state_name(m->folder->state));
 	free(machine);
-	json_object_set_new(o, "stop_reason", stop ? json_string(stop) : json_null());
-	/* Which time answered (samples_csv.h's names), and how the trials were run. */
-	json_object_set_new(o, "metric", json_string(m->data->metric == ANALYSIS_METRIC_WALL
-	                                             ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER));
-	json_object_set_new(o, "one_process", json_boolean(m->data->one_process));
-	/* The CPU kind the placements were chosen within (several kinds), else null. */
-	const char *kind = meta_cpu_kind(m->meta);
-	json_object_set_new(o, "cpu_kind", kind ? json_string(kind) : json_null());
-	/* A folder judged by wall time: the headline by user CPU time too (null otherwise). */
-	json_object_set_new(o, "user_time", w->user_time
-	                    ? json_pack("{s:f, s:[f, f], s:s}", "ratio_mean", m->user_ratio_mean,
-	                                "ratio_ci", m->user_ratio_ci[0], m->user_ratio_ci[1],
-	                                "sentence", w->user_time) : json_null());
-	/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
-	json_object_set_new(o, "excluded_contaminated", m->exclude_contaminated
-	                    ? json_integer((json_int_t)m->data->excluded_contaminated) : json_null());
-	/* A run that did not end (killed, interrupted, still written): the sentence with its
-	 * --resume line; null otherwise. */
-	char *incomplete = incomplete_sentence(m->folder);
-	json_object_set_new(o, "incomplete", incomplete ? json_string(incomplete) : json_null());
 	free(incomplete);
-	/* The folder's state (common/folder.h): null for a folder that records none. */
-	json_object_set_new(o, "state", m->folder->state == FOLDER_UNRECORDED ? json_null()
-	                    : json_string(folder_state_name(m->folder->state)));
 	return o;
 }
 

@@ -107,6 +107,14 @@ json_t *json_number_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+json_t *json_strings(char *const *list, size_t count)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < count; i++)
+		json_array_append_new(a, json_string(list[i]));
+	return a;
+}
+
 json_t *json_interval(const double ci[2])
 {
 	return json_pack("[o, o]", json_number_or_null(ci[0]), json_number_or_null(ci[1]));

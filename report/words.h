@@ -51,6 +51,8 @@ double half_width(const double ci[2]);
 /* A number for JSON: null when it is not finite; an interval as a pair of them. */
 json_t *json_number_or_null(double v);
 json_t *json_interval(const double ci[2]);
+/* An array of the strings. */
+json_t *json_strings(char *const *list, size_t count);
 
 /* ---- names ---- */
 
