@@ -116,13 +116,13 @@ static void hosts_table(struct doc *d, const struct fleet *f, const struct fleet
 		const struct fleet_answer *a = &h->answer;
 		struct format_ring ns = { .next = 0 };
 		double res = half_width(a->ratio_ci);
-		char n[24], verdict[200], *kernel = kernel_release(h->os_kernel);
-		snprintf(n, sizeof n, "%zu", a->n);
+		char *kernel = kernel_release(h->os_kernel);
 		char *host = xasprintf("%s%s", h->host, a->outlier ? " (disagrees)" : "");
-		snprintf(verdict, sizeof verdict, "%s%s", a->verdict, a->pooled ? "" : " (not pooled)");
 		/* An unsettled node's mean is the grid's artefact, not an answer (analysis.h). */
-		doc_row(d, host, kernel, n, a->settled ? format_num(&ns, a->ratio_mean, res) : "–",
-		        format_ci(&ns, a->ratio_ci, res), verdict, h->dir);
+		doc_row(d, host, kernel, format_text(&ns, "%zu", a->n),
+		        a->settled ? format_num(&ns, a->ratio_mean, res) : "–",
+		        format_ci(&ns, a->ratio_ci, res), format_text(&ns, "%s%s", a->verdict,
+		        a->pooled ? "" : " (not pooled)"), h->dir);
 		free(host);
 		free(kernel);
 	}
@@ -387,12 +387,10 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 	char *title = xasprintf("Matrix group %zu: %s, SMT %s, %zu %s on %s (%zu node%s)", index + 1,
 	                        g->cpu_model, g->smt, g->name_count, g->workloads, g->placement,
 	                        g->node_count, plural(g->node_count));
-	char *nodes = xstrdup(""), *longer;
+	char *nodes = xstrdup("");
 	for (size_t k = 0; k < g->node_count; k++) {
 		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
-		longer = xasprintf("%s%s %s (%s)", nodes, k ? "," : "", n->host, n->dir);
-		free(nodes);
-		nodes = longer;
+		append_words(&nodes, "%s %s (%s)", k ? "," : "", n->host, n->dir);
 	}
 	doc_heading(d, DOC_ALL, 2, NULL, title);
 	doc_para(d, DOC_ALL, "Nodes", NULL, NULL, "%s", nodes + 1);

@@ -107,15 +107,13 @@ static char *core_names(const struct analysis_matrix *m, const struct analysis_a
 static char *plan_line(const struct analysis_matrix *m, const struct analysis_advice *a,
                        const struct analysis_plan_value *p)
 {
-	char *s = xstrdup(""), *longer;
+	char *s = xstrdup("");
 	for (size_t i = 0; i < a->nitems; i++) {
 		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
 			continue;
 		char *core = core_names(m, a, p, i);
-		longer = xasprintf("%s%s%s", s, *s ? ", " : "", core);
+		append_words(&s, "%s%s", *s ? ", " : "", core);
 		free(core);
-		free(s);
-		s = longer;
 	}
 	return s;
 }
@@ -399,12 +397,9 @@ static size_t *counts_of(char *const *names, size_t nw, const struct advise_requ
 		while (w < nw && strcmp(names[w], rq->count_names[k]))
 			w++;
 		if (w == nw) {
-			char *known = xstrdup(""), *longer;
-			for (size_t i = 0; i < nw; i++) {
-				longer = xasprintf("%s%s%s", known, i ? ", " : "", names[i]);
-				free(known);
-				known = longer;
-			}
+			char *known = xstrdup("");
+			for (size_t i = 0; i < nw; i++)
+				append_words(&known, "%s%s", i ? ", " : "", names[i]);
 			set_error(err, err_size, "--count %s: no workload of that name in the matrix (its "
 			          "workloads: %s)", rq->count_names[k], known);
 			free(known);

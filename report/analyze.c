@@ -185,15 +185,13 @@ static void group_table(struct doc *d, const struct analysis_comparison *c)
 		struct format_ring ns = { .next = 0 };
 		const struct analysis_group_summary *g = sides[s];
 		double mres = half_width(g->mu_ci), sres = half_width(g->sigma_ci);
-		char n[24], mu_ci[100], sigma_ci[100];
-		snprintf(n, sizeof n, "%zu", g->n);
-		snprintf(mu_ci, sizeof mu_ci, "[%s, %s]", format_num(&ns, g->mu_ci[0], mres),
-		         format_num(&ns, g->mu_ci[1], mres));
-		snprintf(sigma_ci, sizeof sigma_ci, "[%s, %s]", format_num(&ns, g->sigma_ci[0], sres),
-		         format_num(&ns, g->sigma_ci[1], sres));
-		doc_row(d, s ? "B" : "A", g->name, n, format_num(&ns, g->mean_s, mres),
-		        format_num(&ns, g->mu_mean, mres), mu_ci, format_num(&ns, g->sigma_mean, sres),
-		        sigma_ci, g->sigma_floored
+		const char *mu_ci = format_text(&ns, "[%s, %s]", format_num(&ns, g->mu_ci[0], mres),
+		                                format_num(&ns, g->mu_ci[1], mres)), *sigma_ci =
+			format_text(&ns, "[%s, %s]", format_num(&ns, g->sigma_ci[0], sres),
+			            format_num(&ns, g->sigma_ci[1], sres));
+		doc_row(d, s ? "B" : "A", g->name, format_text(&ns, "%zu", g->n),
+		        format_num(&ns, g->mean_s, mres), format_num(&ns, g->mu_mean, mres), mu_ci,
+		        format_num(&ns, g->sigma_mean, sres), sigma_ci, g->sigma_floored
 		        ? "spread below the timer's resolution: sigma floored" : "");
 	}
 }

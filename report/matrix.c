@@ -51,9 +51,7 @@ static const char *cell_text(struct format_ring *ns, const struct analysis_matri
 {
 	if (settled(c->compared, &c->vs_baseline))
 		return format_ratio(ns, c->vs_baseline.ratio_mean, c->vs_baseline.ratio_ci);
-	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
-	snprintf(b, sizeof ns->buf[0], "n/a (%zu blocks)", c->group.n);
-	return b;
+	return format_text(ns, "n/a (%zu blocks)", c->group.n);
 }
 
 /* A compared cell measured under load (analysis_under_load: its trials and its baseline's). */
@@ -418,11 +416,10 @@ static void cells_table(struct doc *d, const struct analysis_matrix *m)
 			continue;
 		struct format_ring ns = { .next = 0 };
 		bool known = settled(c->compared, k);
-		char n[24], p[24], design[160];
-		snprintf(n, sizeof n, "%zu", c->group.n);
-		snprintf(p, sizeof p, "%.2f", k->p_a_gt_b);
+		char design[160];
 		char *victim = code(m->kernels[c->victim]), *aggressor = code(m->kernels[c->aggressor]);
-		doc_row(d, victim, aggressor, n, cell_text(&ns, c), known ? p : "n/a",
+		doc_row(d, victim, aggressor, format_text(&ns, "%zu", c->group.n), cell_text(&ns, c),
+		        known ? format_text(&ns, "%.2f", k->p_a_gt_b) : "n/a",
 		        verdict_name(known ? k->verdict : ANALYSIS_VERDICT_UNDECIDED),
 		        c->compared ? format_design(design, sizeof design, k) : "-",
 		        c->safe ? "yes" : "no");
@@ -446,12 +443,11 @@ static void summaries_table(struct doc *d, const struct analysis_matrix *m,
 	for (size_t k = 0; k < m->nkernels; k++) {
 		struct format_ring ns = { .next = 0 };
 		bool known = settled(s[k].compared, &s[k].c);
-		char blocks[24], p[24];
-		snprintf(blocks, sizeof blocks, "%zu", s[k].blocks);
-		snprintf(p, sizeof p, "%.2f", s[k].c.p_a_gt_b);
 		char *name = code(m->kernels[k]);
-		doc_row(d, name, blocks, known ? format_ratio(&ns, s[k].c.ratio_mean, s[k].c.ratio_ci)
-		        : "n/a (too few blocks)", known ? p : "n/a",
+		doc_row(d, name, format_text(&ns, "%zu", s[k].blocks),
+		        known ? format_ratio(&ns, s[k].c.ratio_mean, s[k].c.ratio_ci)
+		              : "n/a (too few blocks)",
+		        known ? format_text(&ns, "%.2f", s[k].c.p_a_gt_b) : "n/a",
 		        verdict_name(known ? s[k].c.verdict : ANALYSIS_VERDICT_UNDECIDED));
 		free(name);
 	}
@@ -469,9 +465,10 @@ static void baselines_table(struct doc *d, const struct analysis_matrix *m)
 		double sum = 0;
 		for (size_t k = 0; k < g->n; k++)
 			sum += g->values_s[k];
-		char n[24], mean[48], *name = code(m->kernels[v]);
-		snprintf(n, sizeof n, "%zu", g->n);
-		doc_row(d, name, n, g->n ? format_number(mean, sizeof mean, sum / (double)g->n, 0) : "n/a");
+		struct format_ring ns = { .next = 0 };
+		char *name = code(m->kernels[v]);
+		doc_row(d, name, format_text(&ns, "%zu", g->n),
+		        g->n ? format_num(&ns, sum / (double)g->n, 0) : "n/a");
 		free(name);
 	}
 }

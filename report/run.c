@@ -381,17 +381,14 @@ static void warn_failed_trials(const struct run_model *m, struct warnings *w)
 static char *per_placement(const struct analysis_dataset *d, size_t (*count)(
 	const struct analysis_group *), size_t (*known)(const struct analysis_group *))
 {
-	char *list = xstrdup(""), *longer;
+	char *list = xstrdup("");
 	for (size_t i = 0; i < d->group_count; i++) {
 		const struct analysis_group *g = &d->groups[i];
 		if (!count(g))
 			continue;
-		char of[48] = "";
+		append_words(&list, "%s%s %zu", *list ? ", " : "", g->name, count(g));
 		if (known)
-			snprintf(of, sizeof of, " of %zu", known(g));
-		longer = xasprintf("%s%s%s %zu%s", list, *list ? ", " : "", g->name, count(g), of);
-		free(list);
-		list = longer;
+			append_words(&list, " of %zu", known(g));
 	}
 	return list;
 }
@@ -450,7 +447,7 @@ static const char *cpus_words(int n, char *buf, size_t size)
 static void warn_unspread(const struct run_model *m, struct warnings *w)
 {
 	const struct analysis_dataset *d = m->data;
-	char *counts = xstrdup(""), *longer;
+	char *counts = xstrdup("");
 	int cpus = 0;
 	size_t named = 0, left = 0;
 	for (size_t i = 0; i < d->group_count; i++)
@@ -461,11 +458,9 @@ static void warn_unspread(const struct run_model *m, struct warnings *w)
 			continue;
 		named++;
 		cpus = g->spread_cpus > cpus ? g->spread_cpus : cpus;
-		longer = xasprintf("%s%s%zu of %zu %s trials", counts,
-		                   named == 1 ? "" : named == left ? " and " : ", ",
-		                   g->unspread_trials, g->spread_known, g->name);
-		free(counts);
-		counts = longer;
+		append_words(&counts, "%s%zu of %zu %s trials",
+		             named == 1 ? "" : named == left ? " and " : ", ", g->unspread_trials,
+		             g->spread_known, g->name);
 	}
 	char words[32];
 	if (named)
@@ -655,15 +650,13 @@ static void placements_table(struct doc *d, const struct run_model *m)
 		const struct run_placement *p = &m->placements[i];
 		struct format_ring ns = { .next = 0 };
 		double res = p->has_mu ? half_width(p->mu_ci) : NAN;
-		char pus[32] = "?", n[24], freq[24] = "-";
-		if (p->npus)
-			snprintf(pus, sizeof pus, p->npus == 1 || p->pus[0] == p->pus[1] ? "%d" : "%d,%d",
-			         p->pus[0], p->pus[1]);
-		snprintf(n, sizeof n, "%zu", p->n);
-		if (p->freq_n)
-			snprintf(freq, sizeof freq, "%.0f", p->freq_mhz);
-		doc_row(d, p->name, pus, p->shares, n, format_num(&ns, p->mean_s, res),
-		        p->has_mu ? format_ci(&ns, p->mu_ci, res) : "n/a", freq);
+		const char *pus = !p->npus ? "?" : p->npus == 1 || p->pus[0] == p->pus[1]
+		                  ? format_text(&ns, "%d", p->pus[0])
+		                  : format_text(&ns, "%d,%d", p->pus[0], p->pus[1]);
+		doc_row(d, p->name, pus, p->shares, format_text(&ns, "%zu", p->n),
+		        format_num(&ns, p->mean_s, res),
+		        p->has_mu ? format_ci(&ns, p->mu_ci, res) : "n/a",
+		        p->freq_n ? format_text(&ns, "%.0f", p->freq_mhz) : "-");
 	}
 	size_t k;
 	json_t *e;
@@ -696,21 +689,19 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		double rres = half_width(c->ratio_ci), dres = half_width(c->diff_ci);
 		bool settled = analysis_comparison_settled(c);
 		unsettled = unsettled || !settled;
-		char ratio[64], diff[64], p[16];
-		snprintf(ratio, sizeof ratio, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
-		         settled ? "" : " ", settled ? "" : GRID_MARK);
-		snprintf(diff, sizeof diff, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
-		         settled ? "" : " ", settled ? "" : GRID_MARK);
-		snprintf(p, sizeof p, "%.2f", c->p_a_gt_b);
+		const char *mark = settled ? "" : " ";
+		const char *ratio = format_text(&ns, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
+		                                mark, settled ? "" : GRID_MARK);
+		const char *diff = format_text(&ns, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
+		                               mark, settled ? "" : GRID_MARK);
 		/* The verdict qualified as its sentence is (words.h's conditions). */
-		char verdict[96];
-		snprintf(verdict, sizeof verdict, "%s%s%s", verdict_name(c->verdict),
-		         analysis_under_load(c) ? ", under load" : "",
-		         c->halves_disagree ? ", doubtful" : "");
+		const char *verdict = format_text(&ns, "%s%s%s", verdict_name(c->verdict),
+		                                  analysis_under_load(c) ? ", under load" : "",
+		                                  c->halves_disagree ? ", doubtful" : "");
 		/* The answer's framing ("1.19× faster") beside the raw A/B, so both read alike. */
 		doc_row(d, c->a.name, c->b.name, c->label, format_effect(&ns, c), ratio,
-		        format_ci(&ns, c->ratio_ci, rres),
-		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict);
+		        format_ci(&ns, c->ratio_ci, rres), diff, format_ci(&ns, c->diff_ci, dres),
+		        format_text(&ns, "%.2f", c->p_a_gt_b), verdict);
 	}
 	if (unsettled)
 		doc_para(d, DOC_FILES, NULL, NULL, "muted", "%s The mean depends on the grid: with fewer "
@@ -734,16 +725,15 @@ static void diagnostics_table(struct doc *d, const struct run_model *m)
 		struct format_ring ns = { .next = 0 };
 		double res = half_width(g->drift_slope_ci);
 		double hres = fabs(g->second_half_mean_s - g->first_half_mean_s) / 4;
-		char n[24], outliers[24], failed[24], overlap[64] = "not recorded";
-		snprintf(n, sizeof n, "%zu", g->n);
-		snprintf(outliers, sizeof outliers, "%zu", g->outlier_count);
-		snprintf(failed, sizeof failed, "%zu", g->failed_trials);
-		if (g->overlap_known)
-			snprintf(overlap, sizeof overlap, "%zu of %zu", g->poor_overlap_trials,
-			         g->overlap_known);
-		doc_row(d, g->name, n, outliers, format_signed(&ns, g->drift_slope_s, res),
-		        format_ci(&ns, g->drift_slope_ci, res), format_num(&ns, g->first_half_mean_s, hres),
-		        format_num(&ns, g->second_half_mean_s, hres), failed, overlap);
+		doc_row(d, g->name, format_text(&ns, "%zu", g->n),
+		        format_text(&ns, "%zu", g->outlier_count),
+		        format_signed(&ns, g->drift_slope_s, res),
+		        format_ci(&ns, g->drift_slope_ci, res),
+		        format_num(&ns, g->first_half_mean_s, hres),
+		        format_num(&ns, g->second_half_mean_s, hres),
+		        format_text(&ns, "%zu", g->failed_trials),
+		        g->overlap_known ? format_text(&ns, "%zu of %zu", g->poor_overlap_trials,
+		                                       g->overlap_known) : "not recorded");
 	}
 }
 

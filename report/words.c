@@ -4,6 +4,7 @@
 #include "report/words.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,16 @@ const char *format_num(struct format_ring *ring, double v, double resolution)
 {
 	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
 	return format_number(b, sizeof ring->buf[0], v, resolution);
+}
+
+const char *format_text(struct format_ring *ring, const char *fmt, ...)
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof ring->buf[0], fmt, ap);
+	va_end(ap);
+	return b;
 }
 
 /* A bound of an interval that has a negative one: its minus as the minus sign (U+2212), which
@@ -417,11 +428,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		free(p);
 	}
 	char *conditions = conditions_clause(c, w);
-	if (*conditions) {
-		char *longer = xasprintf("%s%s", s, conditions);
-		free(s);
-		s = longer;
-	}
+	append_words(&s, "%s", conditions);
 	free(conditions);
 	if (w->capitalise && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
@@ -668,6 +675,17 @@ char *stop_sentence(const struct results_folder *f)
 		return xasprintf("Stopped: interrupted (continue with smtbench %s --resume %s%s).",
 		                 command, f->shown_dir, missed);
 	return xasprintf("Stopped: %s.", reason);
+}
+
+void append_words(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *more = xvasprintf(fmt, ap), *longer = xasprintf("%s%s", *s ? *s : "", more);
+	va_end(ap);
+	free(more);
+	free(*s);
+	*s = longer;
 }
 
 char *safe_list_words(const struct safe_list *s)

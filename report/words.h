@@ -39,6 +39,9 @@ const char *format_ci(struct format_ring *ring, const double ci[2], double res);
  * for a decided speed-up (its own factor, 1 / A/B), "1.04× slower (1.01–1.07)", "0.98×
  * (0.95–1.01)" without a direction; "n/a" for an unsettled comparison or one with no ratio. */
 const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c);
+/* Any printf of a short text (a count, a probability) into the ring's next buffer. */
+const char *format_text(struct format_ring *ring, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* "mean× (lo–hi)", every number at half the interval's width. */
 const char *format_ratio(struct format_ring *ring, double mean, const double ci[2]);
 /* The region of practical equivalence of --rope PCT as the ratios it spans, "0.599–1.67×": from
@@ -78,6 +81,10 @@ const char *unplanned_words(char *buf, size_t size, const struct analysis_compar
 bool comparison_neighbour_speedup(const struct analysis_comparison *c, bool one_process);
 
 /* ---- sentences (each a new string, the caller's) ---- */
+
+/* Appends the text of fmt to *s, a new string of the caller's (or NULL: none yet), which it
+ * replaces: a list built item by item. */
+void append_words(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Who and what a comparison's sentence speaks of. */
 struct verdict_words {
