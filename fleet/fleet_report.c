@@ -272,31 +272,10 @@ static char *pooled_text(const struct fleet_matrix_cell *c)
 	                 c->safe ? " safe" : "");
 }
 
-static void matrix_table(struct doc *d, const struct fleet_matrix_group *g)
+static char *pooled_cell(const void *group, size_t victim, size_t aggressor)
 {
-	size_t n = g->name_count;
-	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
-	char **titles = xcalloc(n, sizeof *titles);
-	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
-	for (size_t a = 0; a < n; a++) {
-		titles[a] = xasprintf("`%s`", g->names[a]);
-		columns[a + 1] = (struct doc_column){ titles[a], 21, true, 0 };
-	}
-	doc_table(d, DOC_ALL, NULL, columns, n + 1);
-	for (size_t a = 0; a < n; a++)
-		free(titles[a]);
-	free(titles);
-	free(columns);
-	char **row = xcalloc(n + 1, sizeof *row);
-	for (size_t v = 0; v < n; v++) {
-		row[0] = xasprintf("`%s`", g->names[v]);
-		for (size_t a = 0; a < n; a++)
-			row[a + 1] = pooled_text(&g->cells[v * n + a]);
-		doc_row_strings(d, (const char *const *)row);
-		for (size_t k = 0; k <= n; k++)
-			free(row[k]);
-	}
-	free(row);
+	const struct fleet_matrix_group *g = group;
+	return pooled_text(&g->cells[victim * g->name_count + aggressor]);
 }
 
 static void deviation_items(struct doc *d, const struct fleet *f,
@@ -399,7 +378,7 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 	         "practically the same (P >= %g within %g%%), ? not enough data to say; safe: the "
 	         "pair is on the list below.", ANALYSIS_EQUIVALENCE_PROBABILITY,
 	         100 * g->safe_slowdown);
-	matrix_table(d, g);
+	doc_matrix_table(d, NULL, g->names, g->name_count, 21, pooled_cell, g);
 	safe_para(d, g);
 	doc_figure(d, NULL, NULL, title, matrix_heatmap(g, index));
 	deviation_items(d, f, g);

@@ -120,13 +120,8 @@ static char *plan_line(const struct analysis_matrix *m, const struct analysis_ad
 
 static const char *p_best_text(struct format_ring *ns, const struct analysis_advice *a)
 {
-	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
-	if (isnan(a->p_best))
-		snprintf(b, sizeof ns->buf[0], "P(best) not computed (a heuristic's plan)");
-	else
-		snprintf(b, sizeof ns->buf[0], "P(best) %.2f over %zu draws", a->p_best,
-		         a->p_best_draws);
-	return b;
+	return isnan(a->p_best) ? "P(best) not computed (a heuristic's plan)"
+	       : format_text(ns, "P(best) %.2f over %zu draws", a->p_best, a->p_best_draws);
 }
 
 /* The answer: the plan, its value, P(best) and the gains. */

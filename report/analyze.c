@@ -19,16 +19,8 @@
  * other read alike. */
 static const char *prob(struct format_ring *ns, double p)
 {
-	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
-	if (isnan(p))
-		snprintf(b, sizeof ns->buf[0], "n/a");
-	else if (p > 0.9999)
-		snprintf(b, sizeof ns->buf[0], ">0.9999");
-	else if (p < 1e-4)
-		snprintf(b, sizeof ns->buf[0], "<0.0001");
-	else
-		snprintf(b, sizeof ns->buf[0], "%.4f", p);
-	return b;
+	return isnan(p) ? "n/a" : p > 0.9999 ? ">0.9999" : p < 1e-4 ? "<0.0001"
+	       : format_text(ns, "%.4f", p);
 }
 
 /* What a sample is, in the plural: trials of a folder (by default), else samples. */

@@ -358,15 +358,20 @@ static void matrix_opening(struct doc *d, const struct matrix_model *mm, const c
 	free(alloc);
 }
 
+/* A cell of the matrix: its ratio and interval, its verdict's mark, and whether under load. */
+static char *grid_cell(const void *matrix, size_t victim, size_t aggressor)
+{
+	const struct analysis_matrix_cell *c = analysis_matrix_cell(matrix, (int)victim,
+	                                                            (int)aggressor);
+	struct format_ring ns = { .next = 0 };
+	return xasprintf("%s %s%s", cell_text(&ns, c),
+	                 verdict_mark(c->compared, c->vs_baseline.verdict),
+	                 cell_under_load(c) ? " !" : "");
+}
+
 /* The matrix itself: each victim (a row) beside each aggressor (a column). */
 static void matrix_grid(struct doc *d, const struct analysis_matrix *m)
 {
-	size_t n = m->nkernels;
-	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
-	char **names = xcalloc(n, sizeof *names);
-	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
-	for (size_t g = 0; g < n; g++)
-		columns[g + 1] = (struct doc_column){ names[g] = code(m->kernels[g]), 0, true, 0 };
 	doc_heading(d, DOC_ALL, 2, NULL, "Matrix (victim's slowdown; rows victims, columns "
 	            "aggressors)");
 	bool any_under_load = false;
@@ -378,26 +383,7 @@ static void matrix_grid(struct doc *d, const struct analysis_matrix *m)
 	         ? "; ! measured under load: more than a quarter of the trials of the cell and its "
 	           "baseline shared their CPUs (`smtbench report --exclude-contaminated` leaves "
 	           "them out)" : "");
-	doc_table(d, DOC_ALL, "matrix", columns, n + 1);
-	free(columns);
-	char **row = xcalloc(n + 1, sizeof *row);
-	for (size_t v = 0; v < n; v++) {
-		row[0] = xstrdup(names[v]);
-		for (size_t g = 0; g < n; g++) {
-			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
-			struct format_ring ns = { .next = 0 };
-			row[g + 1] = xasprintf("%s %s%s", cell_text(&ns, c),
-			                       verdict_mark(c->compared, c->vs_baseline.verdict),
-			                       cell_under_load(c) ? " !" : "");
-		}
-		doc_row_strings(d, (const char *const *)row);
-		for (size_t k = 0; k <= n; k++)
-			free(row[k]);
-	}
-	free(row);
-	for (size_t g = 0; g < n; g++)
-		free(names[g]);
-	free(names);
+	doc_matrix_table(d, "matrix", m->kernels, m->nkernels, 0, grid_cell, m);
 }
 
 static void cells_table(struct doc *d, const struct analysis_matrix *m)
