@@ -216,21 +216,14 @@ static void plan_table(struct doc *d, unsigned outputs, const struct analysis_ma
 		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
 			continue;
 		struct format_ring ns = { .next = 0 };
-		char id[24], work[48], slow[400];
-		snprintf(id, sizeof id, "%zu", core++);
 		char *names = core_names(m, a, p, i);
-		int j = p->partner[i];
-		if (j < 0) {
-			snprintf(slow, sizeof slow, "1 (alone)");
-			snprintf(work, sizeof work, "1");
-		} else {
-			snprintf(slow, sizeof slow, "%s, %s",
-			         format_ratio(&ns, p->slowdown[i], &p->slowdown_ci[2 * i]),
-			         format_ratio(&ns, p->slowdown[j], &p->slowdown_ci[2 * (size_t)j]));
-			snprintf(work, sizeof work, "%s",
-			         format_num(&ns, 1 / p->slowdown[i] + 1 / p->slowdown[j], 0.001));
-		}
-		doc_row(d, id, names, slow, work);
+		size_t j = (size_t)p->partner[i];
+		bool alone = p->partner[i] < 0;
+		doc_row(d, format_text(&ns, "%zu", core++), names, alone ? "1 (alone)"
+		        : format_text(&ns, "%s, %s",
+		                      format_ratio(&ns, p->slowdown[i], &p->slowdown_ci[2 * i]),
+		                      format_ratio(&ns, p->slowdown[j], &p->slowdown_ci[2 * j])),
+		        alone ? "1" : format_num(&ns, 1 / p->slowdown[i] + 1 / p->slowdown[j], 0.001));
 		free(names);
 	}
 }
