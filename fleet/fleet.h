@@ -221,8 +221,8 @@ double fleet_pooled_p_safe(const struct fleet_pooled *p);
 /* The outlier check of each of the n nodes against the other n - 1 (nothing is judged below
  * FLEET_OUTLIER_MIN_NODES nodes): node k's log-scale 95% interval [lo[k], hi[k]] against the
  * interval they predict, written to loo_log_ci[2k], loo_log_ci[2k+1] (NAN when not judged).
- * Out of memory exits (common/alloc.h). */
-void fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
+ * Returns 0 (out of memory exits: common/alloc.h). */
+int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
                    size_t n, bool *outlier, double *loo_log_ci);
 
 /* A matrix node's answer in the cell victim beside aggressor (by name), or NULL. */

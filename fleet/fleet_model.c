@@ -340,15 +340,15 @@ double fleet_pooled_p_safe(const struct fleet_pooled *p)
 	return v == ANALYSIS_VERDICT_SAME || v == ANALYSIS_VERDICT_FASTER ? p->p_at_most_bound : NAN;
 }
 
-void fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
-                    size_t n, bool *outlier, double *loo_log_ci)
+int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
+                   size_t n, bool *outlier, double *loo_log_ci)
 {
 	for (size_t k = 0; k < n; k++) {
 		outlier[k] = false;
 		loo_log_ci[2 * k] = loo_log_ci[2 * k + 1] = NAN;
 	}
 	if (n < FLEET_OUTLIER_MIN_NODES)
-		return;
+		return 0;
 	struct model md;
 	model_build(&md, m, s, n);
 	for (size_t k = 0; k < n; k++) {
@@ -359,4 +359,5 @@ void fleet_outliers(const double *m, const double *s, const double *lo, const do
 		outlier[k] = hi[k] < ci[0] || lo[k] > ci[1];
 	}
 	model_release(&md);
+	return 0;
 }
