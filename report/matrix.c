@@ -119,21 +119,16 @@ static void choose_rope(struct matrix_model *mm, double given)
 /* The pair the cells ran on, from meta.json's placements. */
 static void read_pair(struct matrix_model *mm)
 {
-	size_t i;
-	json_t *p;
+	const json_t *p = meta_placement(mm->meta, mm->m->placement);
+	json_t *pus = json_object_get(p, "pus");
 	mm->pus[0] = mm->pus[1] = -1;
-	json_array_foreach(json_object_get(mm->meta, "placements"), i, p) {
-		const char *name = json_string_value(json_object_get(p, "name"));
-		json_t *pus = json_object_get(p, "pus");
-		if (!name || !mm->m->placement || strcmp(name, mm->m->placement)
-		    || json_array_size(pus) != 2)
-			continue;
-		mm->pus[0] = (int)json_integer_value(json_array_get(pus, 0));
-		mm->pus[1] = (int)json_integer_value(json_array_get(pus, 1));
-		mm->shares = json_string_value(json_object_get(p, "shares"));
-		mm->cpu_kind = json_string_value(json_object_get(p, "cpu_kind"));
-		mm->mixed_kinds = json_is_true(json_object_get(p, "mixed_kinds"));
-	}
+	if (json_array_size(pus) != 2)
+		return;
+	mm->pus[0] = (int)json_integer_value(json_array_get(pus, 0));
+	mm->pus[1] = (int)json_integer_value(json_array_get(pus, 1));
+	mm->shares = json_string_value(json_object_get(p, "shares"));
+	mm->cpu_kind = json_string_value(json_object_get(p, "cpu_kind"));
+	mm->mixed_kinds = json_is_true(json_object_get(p, "mixed_kinds"));
 }
 
 /* The folder's cells compared, in the order meta.json lists its workloads. -1 with err. */

@@ -60,14 +60,9 @@ static const char *meta_cpu_kind(const json_t *meta)
  * or an object keyed by placement name with {pus} (the seed example). */
 static void read_pair(const json_t *meta, struct run_placement *p)
 {
-	json_t *all = json_object_get(meta, "placements"), *entry = NULL, *e;
-	size_t k;
-	if (json_is_object(all))
-		entry = json_object_get(all, p->name);
-	json_array_foreach(all, k, e)
-		if (meta_string(e, "name") && !strcmp(meta_string(e, "name"), p->name))
-			entry = e;
+	const json_t *entry = meta_placement(meta, p->name);
 	json_t *pus = json_object_get(entry, "pus");
+	size_t k;
 	for (k = 0; k < json_array_size(pus) && k < 2; k++)
 		if (json_is_integer(json_array_get(pus, k)))
 			p->pus[p->npus++] = (int)json_integer_value(json_array_get(pus, k));

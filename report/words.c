@@ -572,6 +572,20 @@ void group_problems(const struct analysis_group_diagnostics *d, const char *unit
 /* ---- the machine ----------------------------------------------------------------------------- */
 
 /* The machine in one line, from meta.json (the CPU model by the one rule, cpu_model.h). */
+const json_t *meta_placement(const json_t *meta, const char *name)
+{
+	json_t *all = json_object_get(meta, "placements"), *entry = NULL, *e;
+	size_t k;
+	if (json_is_object(all) && name)
+		entry = json_object_get(all, name);
+	json_array_foreach(all, k, e) {
+		const char *n = json_string_value(json_object_get(e, "name"));
+		if (n && name && !strcmp(n, name))
+			entry = e;
+	}
+	return entry;
+}
+
 char *machine_sentence(const json_t *meta)
 {
 	if (!meta)
@@ -690,13 +704,11 @@ void append_words(char **s, const char *fmt, ...)
 
 char *safe_list_words(const struct safe_list *s)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = xmemstream(&text, &len);
+	char *text = xstrdup("");
 	for (size_t i = 0; i < s->count; i++)
-		fprintf(out, "%s%s + %s", i ? ", " : "", s->names[s->pairs[i].a],
-		        s->names[s->pairs[i].b]);
-	return xmemstream_close(out, &text);
+		append_words(&text, "%s%s + %s", i ? ", " : "", s->names[s->pairs[i].a],
+		             s->names[s->pairs[i].b]);
+	return text;
 }
 
 json_t *safe_pairs_json(const struct safe_list *s)

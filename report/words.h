@@ -124,6 +124,11 @@ char *smt_yield_sentence(const struct analysis_smt_yield *y, const char *workloa
 void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,
                     size_t *count);
 
+/* meta.json's record of the placement name ({name, pus, shares, core, ...}): an entry of its
+ * array of placements (runs, matrices; the last of that name), or of its object keyed by name
+ * (the seed example); NULL when none. */
+const json_t *meta_placement(const json_t *meta, const char *name);
+
 /* The machine in one line, from a folder's shown meta.json (the CPU model by the one rule,
  * common/cpu_model.h): "EPYC on host h: 2 cores, 2 logical CPUs, ...; SMT control: on". */
 char *machine_sentence(const json_t *meta);
