@@ -100,14 +100,6 @@ static char *group_key(json_t *parts)
 
 /* ---- why a folder cannot be used ---------------------------------------------------------- */
 
-static bool has_file(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-	bool yes = access(path, F_OK) == 0;
-	free(path);
-	return yes;
-}
-
 /* Different measured workloads among samples.csv's role-a rows: the first two, else NULL. */
 static char *mixed_workloads(struct results_folder *f)
 {
@@ -224,7 +216,7 @@ static char *meta_problem(struct results_folder *f)
 	}
 	if (f->state != FOLDER_COMPLETE)
 		return incomplete_reason(f, status);
-	if (!has_file(f->dir, "samples.csv"))
+	if (!fleet_has_file(f->dir, "samples.csv"))
 		return xstrdup("no samples.csv; rerun it");
 	if (f->kind == FOLDER_MATRIX) /* a matrix's rows hold every workload by design */
 		return NULL;
@@ -745,30 +737,27 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 	return f;
 }
 
-static void free_strings(char **names, size_t count)
+/* Frees each of count strings (the array itself is not freed: a list of a struct's members). */
+static void free_each(char *const *strings, size_t count)
 {
 	for (size_t k = 0; k < count; k++)
-		free(names[k]);
-	free(names);
+		free(strings[k]);
 }
 
 static void free_nodes(struct fleet *f)
 {
 	for (size_t i = 0; i < f->host_count; i++) {
 		struct fleet_host *h = &f->hosts[i];
-		char *strings[] = { h->dir, h->host, h->cpu_model, h->smt, h->os_kernel, h->workload,
-		                    h->comparison, h->group_key };
-		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
-			free(strings[k]);
+		free_each((char *[]){ h->dir, h->host, h->cpu_model, h->smt, h->os_kernel, h->workload,
+		                      h->comparison, h->group_key }, 8);
 		json_decref(h->settings);
 	}
 	for (size_t i = 0; i < f->matrix_node_count; i++) {
 		struct fleet_matrix_node *n = &f->matrix_nodes[i];
-		char *strings[] = { n->dir, n->host, n->cpu_model, n->smt, n->os_kernel, n->placement,
-		                    n->workloads, n->group_key };
-		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
-			free(strings[k]);
-		free_strings(n->names, n->name_count);
+		free_each((char *[]){ n->dir, n->host, n->cpu_model, n->smt, n->os_kernel, n->placement,
+		                      n->workloads, n->group_key }, 8);
+		free_each(n->names, n->name_count);
+		free(n->names);
 		free(n->cells);
 	}
 	for (size_t i = 0; i < f->skipped_count; i++) {
@@ -788,19 +777,16 @@ void fleet_free(struct fleet **p)
 	free_nodes(f);
 	for (size_t i = 0; i < f->group_count; i++) {
 		struct fleet_group *g = &f->groups[i];
-		char *strings[] = { g->cpu_model, g->smt, g->workload, g->comparison, g->key,
-		                    g->settings_text };
-		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
-			free(strings[k]);
+		free_each((char *[]){ g->cpu_model, g->smt, g->workload, g->comparison, g->key,
+		                      g->settings_text }, 6);
 		json_decref(g->settings);
 		free(g->hosts);
 	}
 	for (size_t i = 0; i < f->matrix_group_count; i++) {
 		struct fleet_matrix_group *g = &f->matrix_groups[i];
-		char *strings[] = { g->cpu_model, g->smt, g->placement, g->workloads, g->key };
-		for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
-			free(strings[k]);
-		free_strings(g->names, g->name_count);
+		free_each((char *[]){ g->cpu_model, g->smt, g->placement, g->workloads, g->key }, 5);
+		free_each(g->names, g->name_count);
+		free(g->names);
 		free(g->nodes);
 		for (size_t c = 0; c < g->name_count * g->name_count && g->cells; c++)
 			fleet_mixture_release(&g->cells[c].mixture);

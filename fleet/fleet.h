@@ -221,7 +221,7 @@ double fleet_pooled_p_safe(const struct fleet_pooled *p);
 /* The outlier check of each of the n nodes against the other n - 1 (nothing is judged below
  * FLEET_OUTLIER_MIN_NODES nodes): node k's log-scale 95% interval [lo[k], hi[k]] against the
  * interval they predict, written to loo_log_ci[2k], loo_log_ci[2k+1] (NAN when not judged).
- * Returns 0, or -1 on out of memory. */
+ * Returns 0 (out of memory exits: common/alloc.h). */
 int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
                    size_t n, bool *outlier, double *loo_log_ci);
 

@@ -13,6 +13,7 @@
 #include "fleet/fleet.h"
 #include "report/doc.h"
 #include "report/report.h"
+#include "report/words.h"
 
 /* The cores a group's plan is made for: --cores, else the smallest of its nodes' (they share a
  * CPU model, but may be sold with different counts); *differ when its nodes' counts differ,
@@ -36,15 +37,13 @@ static size_t group_cores(const struct fleet *f, const struct fleet_matrix_group
 /* "8 (node-a), 16 (node-b)": each node's cores. */
 static char *node_cores_text(const struct fleet *f, const struct fleet_matrix_group *g)
 {
-	char *s = xstrdup(""), *longer;
+	char *s = xstrdup("");
 	for (size_t k = 0; k < g->node_count; k++) {
 		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
 		if (n->cores)
-			longer = xasprintf("%s%s%zu (%s)", s, *s ? ", " : "", n->cores, n->dir);
+			append_words(&s, "%s%zu (%s)", *s ? ", " : "", n->cores, n->dir);
 		else
-			longer = xasprintf("%s%s? (%s)", s, *s ? ", " : "", n->dir);
-		free(s);
-		s = longer;
+			append_words(&s, "%s? (%s)", *s ? ", " : "", n->dir);
 	}
 	return s;
 }

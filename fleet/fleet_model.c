@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "common/alloc.h"
 #include "fleet/fleet.h"
 
 /* Cells whose log density is this far below the largest are taken as empty (e^-30 ≈ 1e-13). */
@@ -40,21 +41,19 @@ static void tau_grid_release(struct tau_grid *g)
 	memset(g, 0, sizeof *g);
 }
 
-static int tau_grid_fill(struct tau_grid *g, const double *m, const double *s, size_t n,
-                         double tau_hi, double centre)
+static void tau_grid_fill(struct tau_grid *g, const double *m, const double *s, size_t n,
+                          double tau_hi, double centre)
 {
 	size_t T = FLEET_TAU_POINTS;
 	tau_grid_release(g);
 	g->count = T;
 	g->step = tau_hi / (double)T;
 	g->centre = centre;
-	g->tau = malloc(T * sizeof *g->tau);
-	g->w_sum = calloc(T, sizeof *g->w_sum);
-	g->s1 = calloc(T, sizeof *g->s1);
-	g->s2 = calloc(T, sizeof *g->s2);
-	g->log_det = calloc(T, sizeof *g->log_det);
-	if (!g->tau || !g->w_sum || !g->s1 || !g->s2 || !g->log_det)
-		return -1;
+	g->tau = xmalloc(T * sizeof *g->tau);
+	g->w_sum = xcalloc(T, sizeof *g->w_sum);
+	g->s1 = xcalloc(T, sizeof *g->s1);
+	g->s2 = xcalloc(T, sizeof *g->s2);
+	g->log_det = xcalloc(T, sizeof *g->log_det);
 	for (size_t t = 0; t < T; t++) {
 		double tau = ((double)t + 0.5) * g->step;
 		g->tau[t] = tau;
@@ -66,7 +65,6 @@ static int tau_grid_fill(struct tau_grid *g, const double *m, const double *s, s
 			g->log_det[t] -= 0.5 * log(v);
 		}
 	}
-	return 0;
 }
 
 /* The posterior over tau cells (normalised into prob) and mu's conditional mean and precision
@@ -139,14 +137,13 @@ static double predictive_quantile(const struct tau_grid *g, const double *prob, 
 
 /* The grid over tau: up to FLEET_TAU_MAX at first, then narrowed to where the posterior has
  * mass (with a quarter more), so that a concentrated posterior gets all the cells. */
-static int tau_grid_build(struct tau_grid *g, const double *m, const double *s, size_t n,
-                          double *prob, double *mhat, double *prec)
+static void tau_grid_build(struct tau_grid *g, const double *m, const double *s, size_t n,
+                           double *prob, double *mhat, double *prec)
 {
 	double centre = median_of(m, n);
 	double tau_hi = FLEET_TAU_MAX;
 	for (int pass = 0; pass < 4; pass++) {
-		if (tau_grid_fill(g, m, s, n, tau_hi, centre) < 0)
-			return -1;
+		tau_grid_fill(g, m, s, n, tau_hi, centre);
 		tau_posterior(g, m, s, n, n, prob, mhat, prec);
 		size_t last = 0;
 		for (size_t t = 0; t < g->count; t++)
@@ -157,7 +154,6 @@ static int tau_grid_build(struct tau_grid *g, const double *m, const double *s, 
 			break;
 		tau_hi = needed;
 	}
-	return 0;
 }
 
 /* P(mu <= x): mu's conditional per tau cell is Normal(mhat, 1 / prec). */
@@ -240,18 +236,13 @@ static void model_release(struct model *md)
 	free(md->prec);
 }
 
-static int model_build(struct model *md, const double *m, const double *s, size_t n)
+static void model_build(struct model *md, const double *m, const double *s, size_t n)
 {
 	memset(md, 0, sizeof *md);
-	md->prob = malloc(FLEET_TAU_POINTS * sizeof *md->prob);
-	md->mhat = malloc(FLEET_TAU_POINTS * sizeof *md->mhat);
-	md->prec = malloc(FLEET_TAU_POINTS * sizeof *md->prec);
-	if (!md->prob || !md->mhat || !md->prec
-	    || tau_grid_build(&md->grid, m, s, n, md->prob, md->mhat, md->prec) < 0) {
-		model_release(md);
-		return -1;
-	}
-	return 0;
+	md->prob = xmalloc(FLEET_TAU_POINTS * sizeof *md->prob);
+	md->mhat = xmalloc(FLEET_TAU_POINTS * sizeof *md->mhat);
+	md->prec = xmalloc(FLEET_TAU_POINTS * sizeof *md->prec);
+	tau_grid_build(&md->grid, m, s, n, md->prob, md->mhat, md->prec);
 }
 
 /* The ROPE's probabilities of the pooled mu (bound NAN: none). */
@@ -270,18 +261,14 @@ static void judge(const struct model *md, double bound, struct fleet_pooled *out
 
 /* mu's posterior as the mixture over tau cells of Normal(mhat, 1 / prec), the empty cells left
  * out. */
-static int keep_mixture(const struct model *md, struct fleet_mixture *mix)
+static void keep_mixture(const struct model *md, struct fleet_mixture *mix)
 {
 	size_t count = 0;
 	for (size_t t = 0; t < md->grid.count; t++)
 		count += md->prob[t] > 0;
-	mix->weight = malloc((count + 1) * sizeof *mix->weight);
-	mix->mean = malloc((count + 1) * sizeof *mix->mean);
-	mix->sd = malloc((count + 1) * sizeof *mix->sd);
-	if (!mix->weight || !mix->mean || !mix->sd) {
-		fleet_mixture_release(mix);
-		return -1;
-	}
+	mix->weight = xmalloc((count + 1) * sizeof *mix->weight);
+	mix->mean = xmalloc((count + 1) * sizeof *mix->mean);
+	mix->sd = xmalloc((count + 1) * sizeof *mix->sd);
 	for (size_t t = 0; t < md->grid.count; t++) {
 		if (!(md->prob[t] > 0))
 			continue;
@@ -289,7 +276,6 @@ static int keep_mixture(const struct model *md, struct fleet_mixture *mix)
 		mix->mean[mix->count] = md->mhat[t];
 		mix->sd[mix->count++] = 1 / sqrt(md->prec[t]);
 	}
-	return 0;
 }
 
 void fleet_mixture_release(struct fleet_mixture *mix)
@@ -320,14 +306,14 @@ int fleet_pool_mixture(const double *m, const double *s, size_t n, double bound,
 		if (!isfinite(m[i]) || !(s[i] > 0) || !isfinite(s[i]))
 			return -1;
 	struct model md;
-	if (model_build(&md, m, s, n) < 0)
-		return -1;
+	model_build(&md, m, s, n);
 	summarise(&md.grid, md.prob, md.mhat, md.prec, out);
 	judge(&md, bound, out);
 	out->ok = true;
-	int rc = mix ? keep_mixture(&md, mix) : 0;
+	if (mix)
+		keep_mixture(&md, mix);
 	model_release(&md);
-	return rc;
+	return 0;
 }
 
 int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out)
@@ -364,8 +350,7 @@ int fleet_outliers(const double *m, const double *s, const double *lo, const dou
 	if (n < FLEET_OUTLIER_MIN_NODES)
 		return 0;
 	struct model md;
-	if (model_build(&md, m, s, n) < 0)
-		return -1;
+	model_build(&md, m, s, n);
 	for (size_t k = 0; k < n; k++) {
 		tau_posterior(&md.grid, m, s, k, n, md.prob, md.mhat, md.prec);
 		double *ci = &loo_log_ci[2 * k];

@@ -116,13 +116,13 @@ static void hosts_table(struct doc *d, const struct fleet *f, const struct fleet
 		const struct fleet_answer *a = &h->answer;
 		struct format_ring ns = { .next = 0 };
 		double res = half_width(a->ratio_ci);
-		char n[24], verdict[200], *kernel = kernel_release(h->os_kernel);
-		snprintf(n, sizeof n, "%zu", a->n);
+		char *kernel = kernel_release(h->os_kernel);
 		char *host = xasprintf("%s%s", h->host, a->outlier ? " (disagrees)" : "");
-		snprintf(verdict, sizeof verdict, "%s%s", a->verdict, a->pooled ? "" : " (not pooled)");
 		/* An unsettled node's mean is the grid's artefact, not an answer (analysis.h). */
-		doc_row(d, host, kernel, n, a->settled ? format_num(&ns, a->ratio_mean, res) : "–",
-		        format_ci(&ns, a->ratio_ci, res), verdict, h->dir);
+		doc_row(d, host, kernel, format_text(&ns, "%zu", a->n),
+		        a->settled ? format_num(&ns, a->ratio_mean, res) : "–",
+		        format_ci(&ns, a->ratio_ci, res), format_text(&ns, "%s%s", a->verdict,
+		        a->pooled ? "" : " (not pooled)"), h->dir);
 		free(host);
 		free(kernel);
 	}
@@ -272,31 +272,10 @@ static char *pooled_text(const struct fleet_matrix_cell *c)
 	                 c->safe ? " safe" : "");
 }
 
-static void matrix_table(struct doc *d, const struct fleet_matrix_group *g)
+static char *pooled_cell(const void *group, size_t victim, size_t aggressor)
 {
-	size_t n = g->name_count;
-	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
-	char **titles = xcalloc(n, sizeof *titles);
-	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
-	for (size_t a = 0; a < n; a++) {
-		titles[a] = xasprintf("`%s`", g->names[a]);
-		columns[a + 1] = (struct doc_column){ titles[a], 21, true, 0 };
-	}
-	doc_table(d, DOC_ALL, NULL, columns, n + 1);
-	for (size_t a = 0; a < n; a++)
-		free(titles[a]);
-	free(titles);
-	free(columns);
-	char **row = xcalloc(n + 1, sizeof *row);
-	for (size_t v = 0; v < n; v++) {
-		row[0] = xasprintf("`%s`", g->names[v]);
-		for (size_t a = 0; a < n; a++)
-			row[a + 1] = pooled_text(&g->cells[v * n + a]);
-		doc_row_strings(d, (const char *const *)row);
-		for (size_t k = 0; k <= n; k++)
-			free(row[k]);
-	}
-	free(row);
+	const struct fleet_matrix_group *g = group;
+	return pooled_text(&g->cells[victim * g->name_count + aggressor]);
 }
 
 static void deviation_items(struct doc *d, const struct fleet *f,
@@ -328,16 +307,18 @@ static void deviation_items(struct doc *d, const struct fleet *f,
 		}
 }
 
+/* The group's joint safe list as words.h takes it. */
+static struct safe_list safe_list_of(const struct fleet_matrix_group *g)
+{
+	return (struct safe_list){ g->names, g->name_count, g->safe_pairs, g->safe_pair_count,
+	                           g->safe_joint_probability, g->safe_slowdown, g->safe_candidates };
+}
+
 /* The group's joint safe list and what its probability covers (fleet.h). */
 static void safe_para(struct doc *d, const struct fleet_matrix_group *g)
 {
-	char *list = xstrdup(""), *longer;
-	for (size_t i = 0; i < g->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &g->safe_pairs[i];
-		longer = xasprintf("%s%s%s + %s", list, i ? ", " : "", g->names[p->a], g->names[p->b]);
-		free(list);
-		list = longer;
-	}
+	const struct safe_list safe = safe_list_of(g);
+	char *list = safe_list_words(&safe);
 	size_t pairs = g->name_count * (g->name_count + 1) / 2;
 	if (g->safe_pair_count)
 		doc_para(d, DOC_ALL, "Safe to share", NULL, NULL, "%s: each slowed by at most %g%% "
@@ -385,12 +366,10 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 	char *title = xasprintf("Matrix group %zu: %s, SMT %s, %zu %s on %s (%zu node%s)", index + 1,
 	                        g->cpu_model, g->smt, g->name_count, g->workloads, g->placement,
 	                        g->node_count, plural(g->node_count));
-	char *nodes = xstrdup(""), *longer;
+	char *nodes = xstrdup("");
 	for (size_t k = 0; k < g->node_count; k++) {
 		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
-		longer = xasprintf("%s%s %s (%s)", nodes, k ? "," : "", n->host, n->dir);
-		free(nodes);
-		nodes = longer;
+		append_words(&nodes, "%s %s (%s)", k ? "," : "", n->host, n->dir);
 	}
 	doc_heading(d, DOC_ALL, 2, NULL, title);
 	doc_para(d, DOC_ALL, "Nodes", NULL, NULL, "%s", nodes + 1);
@@ -399,7 +378,7 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 	         "practically the same (P >= %g within %g%%), ? not enough data to say; safe: the "
 	         "pair is on the list below.", ANALYSIS_EQUIVALENCE_PROBABILITY,
 	         100 * g->safe_slowdown);
-	matrix_table(d, g);
+	doc_matrix_table(d, NULL, g->names, g->name_count, 21, pooled_cell, g);
 	safe_para(d, g);
 	doc_figure(d, NULL, NULL, title, matrix_heatmap(g, index));
 	deviation_items(d, f, g);
@@ -507,38 +486,9 @@ static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group 
 	                 "p_safe", json_number_or_null(cell->p_safe));
 }
 
-static json_t *safe_pairs_json(const struct fleet_matrix_group *g)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < g->safe_pair_count; i++)
-		json_array_append_new(a, json_pack("[s, s]", g->names[g->safe_pairs[i].a],
-		                                   g->names[g->safe_pairs[i].b]));
-	return a;
-}
-
-/* The joint safe list with what its probability covers: a matrix report's keys. */
-static json_t *safe_list_json(const struct fleet_matrix_group *g)
-{
-	json_t *pairs = json_array();
-	for (size_t i = 0; i < g->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &g->safe_pairs[i];
-		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels", g->names[p->a],
-		                                       g->names[p->b], "probability", p->probability));
-	}
-	char *covers = xasprintf("every listed pair at once: each kernel's pooled slowdown beside "
-	                         "the other at most %g%%", 100 * g->safe_slowdown);
-	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}",
-	                      "probability", g->safe_joint_probability,
-	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
-	                      "candidates", (json_int_t)g->safe_candidates,
-	                      "pairs_considered", (json_int_t)(g->name_count * (g->name_count + 1) / 2),
-	                      "pairs", pairs);
-	free(covers);
-	return o;
-}
-
 static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matrix_group *g)
 {
+	const struct safe_list safe = safe_list_of(g);
 	json_t *names = json_array(), *nodes = json_array(), *cells = json_array();
 	bool ok = names && nodes && cells;
 	for (size_t k = 0; ok && k < g->name_count; k++)
@@ -560,7 +510,8 @@ static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matri
 	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "cpu_model",
 	                 g->cpu_model, "smt", g->smt, "placement", g->placement, "workloads",
 	                 g->workloads, "kernels", names, "nodes", nodes, "cells", cells,
-	                 "safe_pairs", safe_pairs_json(g), "safe_list", safe_list_json(g),
+	                 "safe_pairs", safe_pairs_json(&safe), "safe_list",
+	                 safe_list_json(&safe, "pooled slowdown"),
 	                 "safe_slowdown_pct", 100 * g->safe_slowdown);
 }
 

@@ -5,6 +5,7 @@
 #ifndef SMTBENCH_FLEET_INTERNAL_H
 #define SMTBENCH_FLEET_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -29,5 +30,8 @@ struct found_list {
 int fleet_find(char *const *dirs, size_t count, struct found_list *out, char *err,
                size_t err_size);
 void found_list_release(struct found_list *l);
+
+/* Whether dir holds a file (of any kind) named name. */
+bool fleet_has_file(const char *dir, const char *name);
 
 #endif

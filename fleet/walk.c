@@ -62,7 +62,7 @@ static void found(struct walk *w, const char *path, char *reason)
 	                                                 known ? st.st_dev : 0, known ? st.st_ino : 0 };
 }
 
-static bool has_file(const char *dir, const char *name)
+bool fleet_has_file(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	bool yes = access(path, F_OK) == 0;
@@ -72,7 +72,7 @@ static bool has_file(const char *dir, const char *name)
 
 static bool is_results_folder(const char *dir)
 {
-	return has_file(dir, "meta.json") || has_file(dir, "samples.csv");
+	return fleet_has_file(dir, "meta.json") || fleet_has_file(dir, "samples.csv");
 }
 
 /* The path a folder st was searched through, or NULL when it has not been. */

@@ -107,28 +107,21 @@ static char *core_names(const struct analysis_matrix *m, const struct analysis_a
 static char *plan_line(const struct analysis_matrix *m, const struct analysis_advice *a,
                        const struct analysis_plan_value *p)
 {
-	char *s = xstrdup(""), *longer;
+	char *s = xstrdup("");
 	for (size_t i = 0; i < a->nitems; i++) {
 		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
 			continue;
 		char *core = core_names(m, a, p, i);
-		longer = xasprintf("%s%s%s", s, *s ? ", " : "", core);
+		append_words(&s, "%s%s", *s ? ", " : "", core);
 		free(core);
-		free(s);
-		s = longer;
 	}
 	return s;
 }
 
 static const char *p_best_text(struct format_ring *ns, const struct analysis_advice *a)
 {
-	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
-	if (isnan(a->p_best))
-		snprintf(b, sizeof ns->buf[0], "P(best) not computed (a heuristic's plan)");
-	else
-		snprintf(b, sizeof ns->buf[0], "P(best) %.2f over %zu draws", a->p_best,
-		         a->p_best_draws);
-	return b;
+	return isnan(a->p_best) ? "P(best) not computed (a heuristic's plan)"
+	       : format_text(ns, "P(best) %.2f over %zu draws", a->p_best, a->p_best_draws);
 }
 
 /* The answer: the plan, its value, P(best) and the gains. */
@@ -223,21 +216,14 @@ static void plan_table(struct doc *d, unsigned outputs, const struct analysis_ma
 		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
 			continue;
 		struct format_ring ns = { .next = 0 };
-		char id[24], work[48], slow[400];
-		snprintf(id, sizeof id, "%zu", core++);
 		char *names = core_names(m, a, p, i);
-		int j = p->partner[i];
-		if (j < 0) {
-			snprintf(slow, sizeof slow, "1 (alone)");
-			snprintf(work, sizeof work, "1");
-		} else {
-			snprintf(slow, sizeof slow, "%s, %s",
-			         format_ratio(&ns, p->slowdown[i], &p->slowdown_ci[2 * i]),
-			         format_ratio(&ns, p->slowdown[j], &p->slowdown_ci[2 * (size_t)j]));
-			snprintf(work, sizeof work, "%s",
-			         format_num(&ns, 1 / p->slowdown[i] + 1 / p->slowdown[j], 0.001));
-		}
-		doc_row(d, id, names, slow, work);
+		size_t j = (size_t)p->partner[i];
+		bool alone = p->partner[i] < 0;
+		doc_row(d, format_text(&ns, "%zu", core++), names, alone ? "1 (alone)"
+		        : format_text(&ns, "%s, %s",
+		                      format_ratio(&ns, p->slowdown[i], &p->slowdown_ci[2 * i]),
+		                      format_ratio(&ns, p->slowdown[j], &p->slowdown_ci[2 * j])),
+		        alone ? "1" : format_num(&ns, 1 / p->slowdown[i] + 1 / p->slowdown[j], 0.001));
 		free(names);
 	}
 }
@@ -399,12 +385,9 @@ static size_t *counts_of(char *const *names, size_t nw, const struct advise_requ
 		while (w < nw && strcmp(names[w], rq->count_names[k]))
 			w++;
 		if (w == nw) {
-			char *known = xstrdup(""), *longer;
-			for (size_t i = 0; i < nw; i++) {
-				longer = xasprintf("%s%s%s", known, i ? ", " : "", names[i]);
-				free(known);
-				known = longer;
-			}
+			char *known = xstrdup("");
+			for (size_t i = 0; i < nw; i++)
+				append_words(&known, "%s%s", i ? ", " : "", names[i]);
 			set_error(err, err_size, "--count %s: no workload of that name in the matrix (its "
 			          "workloads: %s)", rq->count_names[k], known);
 			free(known);

@@ -19,16 +19,8 @@
  * other read alike. */
 static const char *prob(struct format_ring *ns, double p)
 {
-	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
-	if (isnan(p))
-		snprintf(b, sizeof ns->buf[0], "n/a");
-	else if (p > 0.9999)
-		snprintf(b, sizeof ns->buf[0], ">0.9999");
-	else if (p < 1e-4)
-		snprintf(b, sizeof ns->buf[0], "<0.0001");
-	else
-		snprintf(b, sizeof ns->buf[0], "%.4f", p);
-	return b;
+	return isnan(p) ? "n/a" : p > 0.9999 ? ">0.9999" : p < 1e-4 ? "<0.0001"
+	       : format_text(ns, "%.4f", p);
 }
 
 /* What a sample is, in the plural: trials of a folder (by default), else samples. */
@@ -185,15 +177,13 @@ static void group_table(struct doc *d, const struct analysis_comparison *c)
 		struct format_ring ns = { .next = 0 };
 		const struct analysis_group_summary *g = sides[s];
 		double mres = half_width(g->mu_ci), sres = half_width(g->sigma_ci);
-		char n[24], mu_ci[100], sigma_ci[100];
-		snprintf(n, sizeof n, "%zu", g->n);
-		snprintf(mu_ci, sizeof mu_ci, "[%s, %s]", format_num(&ns, g->mu_ci[0], mres),
-		         format_num(&ns, g->mu_ci[1], mres));
-		snprintf(sigma_ci, sizeof sigma_ci, "[%s, %s]", format_num(&ns, g->sigma_ci[0], sres),
-		         format_num(&ns, g->sigma_ci[1], sres));
-		doc_row(d, s ? "B" : "A", g->name, n, format_num(&ns, g->mean_s, mres),
-		        format_num(&ns, g->mu_mean, mres), mu_ci, format_num(&ns, g->sigma_mean, sres),
-		        sigma_ci, g->sigma_floored
+		const char *mu_ci = format_text(&ns, "[%s, %s]", format_num(&ns, g->mu_ci[0], mres),
+		                                format_num(&ns, g->mu_ci[1], mres)), *sigma_ci =
+			format_text(&ns, "[%s, %s]", format_num(&ns, g->sigma_ci[0], sres),
+			            format_num(&ns, g->sigma_ci[1], sres));
+		doc_row(d, s ? "B" : "A", g->name, format_text(&ns, "%zu", g->n),
+		        format_num(&ns, g->mean_s, mres), format_num(&ns, g->mu_mean, mres), mu_ci,
+		        format_num(&ns, g->sigma_mean, sres), sigma_ci, g->sigma_floored
 		        ? "spread below the timer's resolution: sigma floored" : "");
 	}
 }
@@ -387,7 +377,10 @@ static json_t *paired_json(const struct analysis_comparison *c)
 	if (c->design != ANALYSIS_DESIGN_PAIRED)
 		return json_null();
 	const struct analysis_paired_grid *g = &c->paired_grid;
-	json_t *o = json_pack("{s:o, s:o, s:o, s:{s:I, s:I, s:o, s:o, s:o, s:i, s:o, s:b}}",
+	/* method: how delta's posterior was computed, "closed form" (the normal model's Student-t,
+	 * its degrees of freedom and scale; centre log_ratio_mean) or "grid". */
+	return json_pack("{s:o, s:o, s:o, s:{s:I, s:I, s:o, s:o, s:o, s:i, s:o, s:b}, s:s, s:o?, "
+	                 "s:o?}",
 	                 "log_ratio_mean", json_number_or_null(c->log_ratio_mean),
 	                 "log_ratio_sd", json_number_or_null(c->log_ratio_sd),
 	                 "t_ratio_ci", json_interval(c->paired_t_ratio_ci),
@@ -396,15 +389,9 @@ static json_t *paired_json(const struct analysis_comparison *c)
 	                 "delta_step", json_number_or_null(g->delta_step),
 	                 "delta_range", json_interval(g->delta_range), "sigma_range", json_interval(g->sigma_range),
 	                 "widenings", g->widenings, "edge_mass", json_number_or_null(g->edge_mass),
-	                 "at_bound", g->at_bound);
-	/* How delta's posterior was computed: "closed form" (the normal model's Student-t, its
-	 * degrees of freedom and scale; centre log_ratio_mean) or "grid". */
-	if (o) {
-		json_object_set_new(o, "method", json_string(g->closed_form ? "closed form" : "grid"));
-		json_object_set_new(o, "t_dof", g->closed_form ? json_real(g->dof) : json_null());
-		json_object_set_new(o, "t_scale", g->closed_form ? json_real(g->scale) : json_null());
-	}
-	return o;
+	                 "at_bound", g->at_bound, "method", g->closed_form ? "closed form" : "grid",
+	                 "t_dof", g->closed_form ? json_real(g->dof) : NULL,
+	                 "t_scale", g->closed_form ? json_real(g->scale) : NULL);
 }
 
 /* The conditions beside the verdict (words.h's verdict_sentence says them in words). */
@@ -431,8 +418,10 @@ static json_t *conditions_json(const struct analysis_comparison *c, bool one_pro
 
 static json_t *comparison_json(const struct analysis_comparison *c, bool one_process)
 {
+	/* p_rope_above, p_rope_below: the ROPE's other two probabilities, beside p_rope: P(A / B
+	 * above 1 + PCT %) and P(below 1 / (1 + PCT %)); null without a ROPE. */
 	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s}",
+	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s, s:o, s:o, s:s, s:I, s:I, s:o, s:o}",
 	                      "label", c->label, "a", group_json(&c->a), "b", group_json(&c->b),
 	                      "p_a_gt_b", json_number_or_null(c->p_a_gt_b),
 	                      "p_a_lt_b", json_number_or_null(c->p_a_lt_b),
@@ -444,18 +433,13 @@ static json_t *comparison_json(const struct analysis_comparison *c, bool one_pro
 	                      "welch", "t", json_number_or_null(c->welch_t), "df", json_number_or_null(c->welch_df),
 	                      "p", json_number_or_null(c->welch_p),
 	                      "cohens_d", json_number_or_null(c->cohens_d), "grid", grid_json(&c->grid),
-	                      "verdict", verdict_name(c->verdict));
-	if (o) {
-		/* The ROPE's other two probabilities, beside p_rope: P(A / B above 1 + PCT %) and
-		 * P(below 1 / (1 + PCT %)); null without a ROPE. */
-		json_object_set_new(o, "p_rope_above", json_number_or_null(c->p_rope_above));
-		json_object_set_new(o, "p_rope_below", json_number_or_null(c->p_rope_below));
-		json_object_set_new(o, "design", json_string(design_name(c->design)));
-		json_object_set_new(o, "blocks_paired", json_integer((json_int_t)c->blocks_paired));
-		json_object_set_new(o, "blocks_dropped", json_integer((json_int_t)c->blocks_dropped));
-		json_object_set_new(o, "paired", paired_json(c));
-		json_object_set_new(o, "conditions", conditions_json(c, one_process));
-	}
+	                      "verdict", verdict_name(c->verdict),
+	                      "p_rope_above", json_number_or_null(c->p_rope_above),
+	                      "p_rope_below", json_number_or_null(c->p_rope_below),
+	                      "design", design_name(c->design),
+	                      "blocks_paired", (json_int_t)c->blocks_paired,
+	                      "blocks_dropped", (json_int_t)c->blocks_dropped,
+	                      "paired", paired_json(c), "conditions", conditions_json(c, one_process));
 	if (o && c->has_default)
 		json_object_set_new(o, "default_method", json_pack("{s:o, s:o}",
 		                    "diff_mean", json_number_or_null(c->default_diff_mean),
@@ -495,14 +479,6 @@ static json_t *diagnostics_json_with_lines(const struct analysis_group_diagnosti
 	return o;
 }
 
-static json_t *strings_json(char **list, size_t count)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < count; i++)
-		json_array_append_new(a, json_string(list[i]));
-	return a;
-}
-
 /* {"mean", "ci", "baseline", "design", "settled"}, or null when not known. */
 static json_t *smt_yield_json(const struct analysis_smt_yield *y)
 {
@@ -529,8 +505,8 @@ json_t *analyze_json(const struct analysis_result *r)
 	json_t *comparisons = json_array();
 	for (size_t i = 0; i < r->comparison_count; i++)
 		json_array_append_new(comparisons, comparison_json(&r->comparisons[i], r->one_process));
-	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
-	                 "source", r->source,
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:s, s:b, "
+	                 "s:b, s:s?, s:s?}", "source", r->source,
 	                 "unit", r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial",
 	                 "model", r->options.model == ANALYSIS_MODEL_T ? "t" : "normal",
 	                 "seed_grid", r->options.seed_grid,
@@ -538,19 +514,11 @@ json_t *analyze_json(const struct analysis_result *r)
 	                 "comparisons", comparisons, "groups", groups,
 	                 "warmup_trials", (json_int_t)r->warmup_trials,
 	                 "failed_trials", (json_int_t)r->failed_trials,
-	                 "warnings", strings_json(r->warnings, r->warning_count),
-	                 "notes", strings_json(r->notes, r->note_count));
-	if (o) {
-		json_object_set_new(o, "smt_yield", smt_yield_json(&r->smt_yield));
-		json_object_set_new(o, "metric", json_string(r->metric == ANALYSIS_METRIC_WALL
-		                                             ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER));
-		json_object_set_new(o, "one_process", json_boolean(r->one_process));
-		json_object_set_new(o, "hyperfine", json_boolean(r->from_hyperfine));
-		json_object_set_new(o, "workload", r->workload ? json_string(r->workload)
-		                                               : json_null());
-		json_object_set_new(o, "beside_workload", r->beside_workload
-		                                          ? json_string(r->beside_workload)
-		                                          : json_null());
-	}
-	return o;
+	                 "warnings", json_strings(r->warnings, r->warning_count),
+	                 "notes", json_strings(r->notes, r->note_count),
+	                 "smt_yield", smt_yield_json(&r->smt_yield),
+	                 "metric", r->metric == ANALYSIS_METRIC_WALL ? SAMPLES_METRIC_WALL
+	                                                             : SAMPLES_METRIC_USER,
+	                 "one_process", r->one_process, "hyperfine", r->from_hyperfine,
+	                 "workload", r->workload, "beside_workload", r->beside_workload);
 }

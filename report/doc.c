@@ -112,6 +112,31 @@ void doc_row(struct doc *d, ...)
 	free(cells);
 }
 
+void doc_matrix_table(struct doc *d, const char *id, char *const *names, size_t n, int width,
+                      char *(*cell)(const void *ctx, size_t victim, size_t aggressor),
+                      const void *ctx)
+{
+	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
+	char **row = xcalloc(n + 1, sizeof *row);
+	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
+	for (size_t g = 0; g < n; g++)
+		columns[g + 1] = (struct doc_column){ row[g] = xasprintf("`%s`", names[g]), width, true,
+		                                      0 };
+	doc_table(d, DOC_ALL, id, columns, n + 1);
+	for (size_t g = 0; g < n; g++)
+		free(row[g]);
+	free(columns);
+	for (size_t v = 0; v < n; v++) {
+		row[0] = xasprintf("`%s`", names[v]);
+		for (size_t g = 0; g < n; g++)
+			row[g + 1] = cell(ctx, v, g);
+		doc_row_strings(d, (const char *const *)row);
+		for (size_t k = 0; k <= n; k++)
+			free(row[k]);
+	}
+	free(row);
+}
+
 void doc_figure(struct doc *d, const char *id, const char *file, const char *title, char *svg)
 {
 	struct doc_block *b = append(d, DOC_FIGURE, DOC_FILES);

@@ -80,6 +80,12 @@ void doc_table(struct doc *d, unsigned outputs, const char *id,
 void doc_row(struct doc *d, ...);
 /* The same with the cells in an array. */
 void doc_row_strings(struct doc *d, const char *const *cells);
+/* A matrix's table: a row per victim, a column per aggressor (numeric, at least width wide),
+ * each of the n workloads named as `code`; cell(ctx, victim, aggressor) gives each cell's text
+ * (a new string, taken). */
+void doc_matrix_table(struct doc *d, const char *id, char *const *names, size_t n, int width,
+                      char *(*cell)(const void *ctx, size_t victim, size_t aggressor),
+                      const void *ctx);
 /* The SVG (taken), titled, inline in HTML and written to file when file is not NULL. */
 void doc_figure(struct doc *d, const char *id, const char *file, const char *title, char *svg);
 

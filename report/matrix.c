@@ -51,9 +51,7 @@ static const char *cell_text(struct format_ring *ns, const struct analysis_matri
 {
 	if (settled(c->compared, &c->vs_baseline))
 		return format_ratio(ns, c->vs_baseline.ratio_mean, c->vs_baseline.ratio_ci);
-	char *b = ns->buf[ns->next++ % FORMAT_RING_SIZE];
-	snprintf(b, sizeof ns->buf[0], "n/a (%zu blocks)", c->group.n);
-	return b;
+	return format_text(ns, "n/a (%zu blocks)", c->group.n);
 }
 
 /* A compared cell measured under load (analysis_under_load: its trials and its baseline's). */
@@ -94,6 +92,13 @@ static const struct analysis_matrix_cell *worst_cell(const struct analysis_matri
 	return worst;
 }
 
+/* The joint safe list as words.h takes it. */
+static struct safe_list safe_list_of(const struct analysis_matrix *m)
+{
+	return (struct safe_list){ m->kernels, m->nkernels, m->safe_pairs, m->safe_pair_count,
+	                           m->safe_joint_probability, m->safe_slowdown, m->safe_candidates };
+}
+
 /* ---- the model ------------------------------------------------------------------------------ */
 
 /* The ROPE: as given (report --rope), else meta.json's matrix.rope_pct (matrix --rope), else
@@ -114,21 +119,16 @@ static void choose_rope(struct matrix_model *mm, double given)
 /* The pair the cells ran on, from meta.json's placements. */
 static void read_pair(struct matrix_model *mm)
 {
-	size_t i;
-	json_t *p;
+	const json_t *p = meta_placement(mm->meta, mm->m->placement);
+	json_t *pus = json_object_get(p, "pus");
 	mm->pus[0] = mm->pus[1] = -1;
-	json_array_foreach(json_object_get(mm->meta, "placements"), i, p) {
-		const char *name = json_string_value(json_object_get(p, "name"));
-		json_t *pus = json_object_get(p, "pus");
-		if (!name || !mm->m->placement || strcmp(name, mm->m->placement)
-		    || json_array_size(pus) != 2)
-			continue;
-		mm->pus[0] = (int)json_integer_value(json_array_get(pus, 0));
-		mm->pus[1] = (int)json_integer_value(json_array_get(pus, 1));
-		mm->shares = json_string_value(json_object_get(p, "shares"));
-		mm->cpu_kind = json_string_value(json_object_get(p, "cpu_kind"));
-		mm->mixed_kinds = json_is_true(json_object_get(p, "mixed_kinds"));
-	}
+	if (json_array_size(pus) != 2)
+		return;
+	mm->pus[0] = (int)json_integer_value(json_array_get(pus, 0));
+	mm->pus[1] = (int)json_integer_value(json_array_get(pus, 1));
+	mm->shares = json_string_value(json_object_get(p, "shares"));
+	mm->cpu_kind = json_string_value(json_object_get(p, "cpu_kind"));
+	mm->mixed_kinds = json_is_true(json_object_get(p, "mixed_kinds"));
 }
 
 /* The folder's cells compared, in the order meta.json lists its workloads. -1 with err. */
@@ -166,14 +166,8 @@ static int matrix_model_load(struct matrix_model *mm, struct results_folder *f,
 static char *answer_sentence(const struct matrix_model *mm)
 {
 	const struct analysis_matrix *m = mm->m;
-	char *list = xstrdup(""), *longer;
-	for (size_t i = 0; i < m->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &m->safe_pairs[i];
-		longer = xasprintf("%s%s%s + %s", list, i ? ", " : "", m->kernels[p->a],
-		                   m->kernels[p->b]);
-		free(list);
-		list = longer;
-	}
+	const struct safe_list safe = safe_list_of(m);
+	char *list = safe_list_words(&safe);
 	const struct analysis_matrix_cell *w = worst_cell(m);
 	struct format_ring ns = { .next = 0 };
 	char worst[300], none[80];
@@ -359,15 +353,20 @@ static void matrix_opening(struct doc *d, const struct matrix_model *mm, const c
 	free(alloc);
 }
 
+/* A cell of the matrix: its ratio and interval, its verdict's mark, and whether under load. */
+static char *grid_cell(const void *matrix, size_t victim, size_t aggressor)
+{
+	const struct analysis_matrix_cell *c = analysis_matrix_cell(matrix, (int)victim,
+	                                                            (int)aggressor);
+	struct format_ring ns = { .next = 0 };
+	return xasprintf("%s %s%s", cell_text(&ns, c),
+	                 verdict_mark(c->compared, c->vs_baseline.verdict),
+	                 cell_under_load(c) ? " !" : "");
+}
+
 /* The matrix itself: each victim (a row) beside each aggressor (a column). */
 static void matrix_grid(struct doc *d, const struct analysis_matrix *m)
 {
-	size_t n = m->nkernels;
-	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
-	char **names = xcalloc(n, sizeof *names);
-	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
-	for (size_t g = 0; g < n; g++)
-		columns[g + 1] = (struct doc_column){ names[g] = code(m->kernels[g]), 0, true, 0 };
 	doc_heading(d, DOC_ALL, 2, NULL, "Matrix (victim's slowdown; rows victims, columns "
 	            "aggressors)");
 	bool any_under_load = false;
@@ -379,26 +378,7 @@ static void matrix_grid(struct doc *d, const struct analysis_matrix *m)
 	         ? "; ! measured under load: more than a quarter of the trials of the cell and its "
 	           "baseline shared their CPUs (`smtbench report --exclude-contaminated` leaves "
 	           "them out)" : "");
-	doc_table(d, DOC_ALL, "matrix", columns, n + 1);
-	free(columns);
-	char **row = xcalloc(n + 1, sizeof *row);
-	for (size_t v = 0; v < n; v++) {
-		row[0] = xstrdup(names[v]);
-		for (size_t g = 0; g < n; g++) {
-			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
-			struct format_ring ns = { .next = 0 };
-			row[g + 1] = xasprintf("%s %s%s", cell_text(&ns, c),
-			                       verdict_mark(c->compared, c->vs_baseline.verdict),
-			                       cell_under_load(c) ? " !" : "");
-		}
-		doc_row_strings(d, (const char *const *)row);
-		for (size_t k = 0; k <= n; k++)
-			free(row[k]);
-	}
-	free(row);
-	for (size_t g = 0; g < n; g++)
-		free(names[g]);
-	free(names);
+	doc_matrix_table(d, "matrix", m->kernels, m->nkernels, 0, grid_cell, m);
 }
 
 static void cells_table(struct doc *d, const struct analysis_matrix *m)
@@ -417,11 +397,10 @@ static void cells_table(struct doc *d, const struct analysis_matrix *m)
 			continue;
 		struct format_ring ns = { .next = 0 };
 		bool known = settled(c->compared, k);
-		char n[24], p[24], design[160];
-		snprintf(n, sizeof n, "%zu", c->group.n);
-		snprintf(p, sizeof p, "%.2f", k->p_a_gt_b);
+		char design[160];
 		char *victim = code(m->kernels[c->victim]), *aggressor = code(m->kernels[c->aggressor]);
-		doc_row(d, victim, aggressor, n, cell_text(&ns, c), known ? p : "n/a",
+		doc_row(d, victim, aggressor, format_text(&ns, "%zu", c->group.n), cell_text(&ns, c),
+		        known ? format_text(&ns, "%.2f", k->p_a_gt_b) : "n/a",
 		        verdict_name(known ? k->verdict : ANALYSIS_VERDICT_UNDECIDED),
 		        c->compared ? format_design(design, sizeof design, k) : "-",
 		        c->safe ? "yes" : "no");
@@ -445,12 +424,11 @@ static void summaries_table(struct doc *d, const struct analysis_matrix *m,
 	for (size_t k = 0; k < m->nkernels; k++) {
 		struct format_ring ns = { .next = 0 };
 		bool known = settled(s[k].compared, &s[k].c);
-		char blocks[24], p[24];
-		snprintf(blocks, sizeof blocks, "%zu", s[k].blocks);
-		snprintf(p, sizeof p, "%.2f", s[k].c.p_a_gt_b);
 		char *name = code(m->kernels[k]);
-		doc_row(d, name, blocks, known ? format_ratio(&ns, s[k].c.ratio_mean, s[k].c.ratio_ci)
-		        : "n/a (too few blocks)", known ? p : "n/a",
+		doc_row(d, name, format_text(&ns, "%zu", s[k].blocks),
+		        known ? format_ratio(&ns, s[k].c.ratio_mean, s[k].c.ratio_ci)
+		              : "n/a (too few blocks)",
+		        known ? format_text(&ns, "%.2f", s[k].c.p_a_gt_b) : "n/a",
 		        verdict_name(known ? s[k].c.verdict : ANALYSIS_VERDICT_UNDECIDED));
 		free(name);
 	}
@@ -468,9 +446,10 @@ static void baselines_table(struct doc *d, const struct analysis_matrix *m)
 		double sum = 0;
 		for (size_t k = 0; k < g->n; k++)
 			sum += g->values_s[k];
-		char n[24], mean[48], *name = code(m->kernels[v]);
-		snprintf(n, sizeof n, "%zu", g->n);
-		doc_row(d, name, n, g->n ? format_number(mean, sizeof mean, sum / (double)g->n, 0) : "n/a");
+		struct format_ring ns = { .next = 0 };
+		char *name = code(m->kernels[v]);
+		doc_row(d, name, format_text(&ns, "%zu", g->n),
+		        g->n ? format_num(&ns, sum / (double)g->n, 0) : "n/a");
 		free(name);
 	}
 }
@@ -647,36 +626,6 @@ static json_t *baselines_json(const struct analysis_matrix *m, const json_t *met
 	return a;
 }
 
-static json_t *safe_pairs_json(const struct analysis_matrix *m)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < m->safe_pair_count; i++)
-		json_array_append_new(a, json_pack("[s, s]", m->kernels[m->safe_pairs[i].a],
-		                                   m->kernels[m->safe_pairs[i].b]));
-	return a;
-}
-
-/* The joint safe list with what its probability covers (analysis/matrix.h's rule). */
-static json_t *safe_list_json(const struct analysis_matrix *m)
-{
-	json_t *pairs = json_array();
-	for (size_t i = 0; i < m->safe_pair_count; i++) {
-		const struct analysis_safe_pair *p = &m->safe_pairs[i];
-		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels", m->kernels[p->a],
-		                                       m->kernels[p->b], "probability", p->probability));
-	}
-	char *covers = xasprintf("every listed pair at once: each kernel's slowdown beside the "
-	                         "other at most %g%%", 100 * m->safe_slowdown);
-	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}",
-	                      "probability", m->safe_joint_probability,
-	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
-	                      "candidates", (json_int_t)m->safe_candidates,
-	                      "pairs_considered", (json_int_t)(m->nkernels * (m->nkernels + 1) / 2),
-	                      "pairs", pairs);
-	free(covers);
-	return o;
-}
-
 static json_t *worst_json(const struct analysis_matrix *m)
 {
 	const struct analysis_matrix_cell *w = worst_cell(m);
@@ -690,53 +639,47 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
                            size_t warning_count)
 {
 	const struct analysis_matrix *m = mm->m;
-	json_t *kernels = json_array(), *warns = json_array();
-	for (size_t k = 0; k < m->nkernels; k++)
-		json_array_append_new(kernels, json_string(m->kernels[k]));
-	for (size_t i = 0; i < warning_count; i++)
-		json_array_append_new(warns, json_string(warnings[i]));
+	const struct safe_list safe = safe_list_of(m);
 	char *machine = machine_sentence(mm->meta), *note = pairing_note(mm);
-	const char *stop = json_string_value(json_object_get(mm->meta, "stop_reason"));
 	json_t *doc = json_pack(
-		"{s:i, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-		" s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+		"{s:i, s:s, s:s, s:s, s:s?, s:o?, s:o, s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+		" s:I, s:I, s:I, s:I, s:o?, s:s?, s:O?, s:s, s:o, s:b, s:f, s:o, s:o?, s:s?, s:s?,"
+		" s:s?}",
 		"report_version", 1, "kind", "matrix", "dir", mm->folder->shown_dir, "machine", machine,
-		"placement", m->placement ? json_string(m->placement) : json_null(),
-		"pus", mm->pus[0] >= 0 ? json_pack("[i, i]", mm->pus[0], mm->pus[1]) : json_null(),
-		"kernels", kernels, "answer", answer,
-		"pairing_note", note ? json_string(note) : json_null(),
-		"safe_pairs", safe_pairs_json(m), "worst", worst_json(m),
+		"placement", m->placement,
+		"pus", mm->pus[0] >= 0 ? json_pack("[i, i]", mm->pus[0], mm->pus[1]) : NULL,
+		"kernels", json_strings(m->kernels, m->nkernels), "answer", answer, "pairing_note", note,
+		"safe_pairs", safe_pairs_json(&safe), "worst", worst_json(m),
 		"cells", cells_json(m, mm->meta), "baselines", baselines_json(m, mm->meta),
 		"sensitivity", summaries_json(m, m->sensitivity),
-		"contentiousness", summaries_json(m, m->contentiousness), "warnings", warns,
+		"contentiousness", summaries_json(m, m->contentiousness),
+		"warnings", json_strings(warnings, warning_count),
 		"measured_blocks", (json_int_t)m->measured_blocks,
 		"failed_trials", (json_int_t)m->failed_trials,
 		"contaminated_trials", (json_int_t)m->contaminated_trials,
 		"warmup_trials", (json_int_t)m->warmup_trials,
 		"excluded_contaminated", mm->exclude_contaminated
-		                         ? json_integer((json_int_t)m->excluded_contaminated) : json_null(),
-		"stop_reason", stop ? json_string(stop) : json_null(),
-		"meta", mm->meta ? json_incref((json_t *)mm->meta) : json_null());
+		                         ? json_integer((json_int_t)m->excluded_contaminated) : NULL,
+		"stop_reason", json_string_value(json_object_get(mm->meta, "stop_reason")),
+		"meta", (json_t *)mm->meta,
+		/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
+		"workloads", mm->commands ? "commands" : "kernels",
+		/* The ROPE the verdicts and safe_pairs used (the default's when none was given:
+		 * rope_default), and a safe cell's bound. */
+		"rope_pct", json_number_or_null(mm->rope_pct), "rope_default", mm->rope_default,
+		"safe_slowdown_pct", 100 * m->safe_slowdown,
+		"safe_list", safe_list_json(&safe, "slowdown"),
+		/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null
+		 * with advice_note saying why there is none. */
+		"advice", mm->advice ? advise_json(m, mm->advice) : NULL,
+		"advice_note", mm->advice ? NULL : mm->advice_error,
+		/* The CPU kind the pair was chosen within (several kinds), else null (meta.json's). */
+		"cpu_kind", mm->cpu_kind,
+		/* The folder's state (common/folder.h): null for a folder that records none. */
+		"state", mm->folder->state == FOLDER_UNRECORDED ? NULL
+		         : folder_state_name(mm->folder->state));
 	free(machine);
 	free(note);
-	/* What "kernels" names: kernels, or the commands of matrix --commands by their names. */
-	json_object_set_new(doc, "workloads", json_string(mm->commands ? "commands" : "kernels"));
-	/* The ROPE the verdicts and safe_pairs used (the default's when none was given:
-	 * rope_default), and a safe cell's bound. */
-	json_object_set_new(doc, "rope_pct", json_number_or_null(mm->rope_pct));
-	json_object_set_new(doc, "rope_default", json_boolean(mm->rope_default));
-	json_object_set_new(doc, "safe_slowdown_pct", json_real(100 * m->safe_slowdown));
-	json_object_set_new(doc, "safe_list", safe_list_json(m));
-	/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null with
-	 * advice_note saying why there is none. */
-	json_object_set_new(doc, "advice", mm->advice ? advise_json(m, mm->advice) : json_null());
-	json_object_set_new(doc, "advice_note", mm->advice ? json_null()
-	                    : json_string(mm->advice_error));
-	/* The CPU kind the pair was chosen within (several kinds), else null (meta.json's). */
-	json_object_set_new(doc, "cpu_kind", mm->cpu_kind ? json_string(mm->cpu_kind) : json_null());
-	/* The folder's state (common/folder.h): null for a folder that records none. */
-	json_object_set_new(doc, "state", mm->folder->state == FOLDER_UNRECORDED ? json_null()
-	                    : json_string(folder_state_name(mm->folder->state)));
 	return doc;
 }
 

@@ -60,14 +60,9 @@ static const char *meta_cpu_kind(const json_t *meta)
  * or an object keyed by placement name with {pus} (the seed example). */
 static void read_pair(const json_t *meta, struct run_placement *p)
 {
-	json_t *all = json_object_get(meta, "placements"), *entry = NULL, *e;
-	size_t k;
-	if (json_is_object(all))
-		entry = json_object_get(all, p->name);
-	json_array_foreach(all, k, e)
-		if (meta_string(e, "name") && !strcmp(meta_string(e, "name"), p->name))
-			entry = e;
+	const json_t *entry = meta_placement(meta, p->name);
 	json_t *pus = json_object_get(entry, "pus");
+	size_t k;
 	for (k = 0; k < json_array_size(pus) && k < 2; k++)
 		if (json_is_integer(json_array_get(pus, k)))
 			p->pus[p->npus++] = (int)json_integer_value(json_array_get(pus, k));
@@ -381,17 +376,14 @@ static void warn_failed_trials(const struct run_model *m, struct warnings *w)
 static char *per_placement(const struct analysis_dataset *d, size_t (*count)(
 	const struct analysis_group *), size_t (*known)(const struct analysis_group *))
 {
-	char *list = xstrdup(""), *longer;
+	char *list = xstrdup("");
 	for (size_t i = 0; i < d->group_count; i++) {
 		const struct analysis_group *g = &d->groups[i];
 		if (!count(g))
 			continue;
-		char of[48] = "";
+		append_words(&list, "%s%s %zu", *list ? ", " : "", g->name, count(g));
 		if (known)
-			snprintf(of, sizeof of, " of %zu", known(g));
-		longer = xasprintf("%s%s%s %zu%s", list, *list ? ", " : "", g->name, count(g), of);
-		free(list);
-		list = longer;
+			append_words(&list, " of %zu", known(g));
 	}
 	return list;
 }
@@ -450,7 +442,7 @@ static const char *cpus_words(int n, char *buf, size_t size)
 static void warn_unspread(const struct run_model *m, struct warnings *w)
 {
 	const struct analysis_dataset *d = m->data;
-	char *counts = xstrdup(""), *longer;
+	char *counts = xstrdup("");
 	int cpus = 0;
 	size_t named = 0, left = 0;
 	for (size_t i = 0; i < d->group_count; i++)
@@ -461,11 +453,9 @@ static void warn_unspread(const struct run_model *m, struct warnings *w)
 			continue;
 		named++;
 		cpus = g->spread_cpus > cpus ? g->spread_cpus : cpus;
-		longer = xasprintf("%s%s%zu of %zu %s trials", counts,
-		                   named == 1 ? "" : named == left ? " and " : ", ",
-		                   g->unspread_trials, g->spread_known, g->name);
-		free(counts);
-		counts = longer;
+		append_words(&counts, "%s%zu of %zu %s trials",
+		             named == 1 ? "" : named == left ? " and " : ", ", g->unspread_trials,
+		             g->spread_known, g->name);
 	}
 	char words[32];
 	if (named)
@@ -655,15 +645,13 @@ static void placements_table(struct doc *d, const struct run_model *m)
 		const struct run_placement *p = &m->placements[i];
 		struct format_ring ns = { .next = 0 };
 		double res = p->has_mu ? half_width(p->mu_ci) : NAN;
-		char pus[32] = "?", n[24], freq[24] = "-";
-		if (p->npus)
-			snprintf(pus, sizeof pus, p->npus == 1 || p->pus[0] == p->pus[1] ? "%d" : "%d,%d",
-			         p->pus[0], p->pus[1]);
-		snprintf(n, sizeof n, "%zu", p->n);
-		if (p->freq_n)
-			snprintf(freq, sizeof freq, "%.0f", p->freq_mhz);
-		doc_row(d, p->name, pus, p->shares, n, format_num(&ns, p->mean_s, res),
-		        p->has_mu ? format_ci(&ns, p->mu_ci, res) : "n/a", freq);
+		const char *pus = !p->npus ? "?" : p->npus == 1 || p->pus[0] == p->pus[1]
+		                  ? format_text(&ns, "%d", p->pus[0])
+		                  : format_text(&ns, "%d,%d", p->pus[0], p->pus[1]);
+		doc_row(d, p->name, pus, p->shares, format_text(&ns, "%zu", p->n),
+		        format_num(&ns, p->mean_s, res),
+		        p->has_mu ? format_ci(&ns, p->mu_ci, res) : "n/a",
+		        p->freq_n ? format_text(&ns, "%.0f", p->freq_mhz) : "-");
 	}
 	size_t k;
 	json_t *e;
@@ -696,21 +684,19 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		double rres = half_width(c->ratio_ci), dres = half_width(c->diff_ci);
 		bool settled = analysis_comparison_settled(c);
 		unsettled = unsettled || !settled;
-		char ratio[64], diff[64], p[16];
-		snprintf(ratio, sizeof ratio, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
-		         settled ? "" : " ", settled ? "" : GRID_MARK);
-		snprintf(diff, sizeof diff, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
-		         settled ? "" : " ", settled ? "" : GRID_MARK);
-		snprintf(p, sizeof p, "%.2f", c->p_a_gt_b);
+		const char *mark = settled ? "" : " ";
+		const char *ratio = format_text(&ns, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
+		                                mark, settled ? "" : GRID_MARK);
+		const char *diff = format_text(&ns, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
+		                               mark, settled ? "" : GRID_MARK);
 		/* The verdict qualified as its sentence is (words.h's conditions). */
-		char verdict[96];
-		snprintf(verdict, sizeof verdict, "%s%s%s", verdict_name(c->verdict),
-		         analysis_under_load(c) ? ", under load" : "",
-		         c->halves_disagree ? ", doubtful" : "");
+		const char *verdict = format_text(&ns, "%s%s%s", verdict_name(c->verdict),
+		                                  analysis_under_load(c) ? ", under load" : "",
+		                                  c->halves_disagree ? ", doubtful" : "");
 		/* The answer's framing ("1.19× faster") beside the raw A/B, so both read alike. */
 		doc_row(d, c->a.name, c->b.name, c->label, format_effect(&ns, c), ratio,
-		        format_ci(&ns, c->ratio_ci, rres),
-		        diff, format_ci(&ns, c->diff_ci, dres), p, verdict);
+		        format_ci(&ns, c->ratio_ci, rres), diff, format_ci(&ns, c->diff_ci, dres),
+		        format_text(&ns, "%.2f", c->p_a_gt_b), verdict);
 	}
 	if (unsettled)
 		doc_para(d, DOC_FILES, NULL, NULL, "muted", "%s The mean depends on the grid: with fewer "
@@ -734,16 +720,15 @@ static void diagnostics_table(struct doc *d, const struct run_model *m)
 		struct format_ring ns = { .next = 0 };
 		double res = half_width(g->drift_slope_ci);
 		double hres = fabs(g->second_half_mean_s - g->first_half_mean_s) / 4;
-		char n[24], outliers[24], failed[24], overlap[64] = "not recorded";
-		snprintf(n, sizeof n, "%zu", g->n);
-		snprintf(outliers, sizeof outliers, "%zu", g->outlier_count);
-		snprintf(failed, sizeof failed, "%zu", g->failed_trials);
-		if (g->overlap_known)
-			snprintf(overlap, sizeof overlap, "%zu of %zu", g->poor_overlap_trials,
-			         g->overlap_known);
-		doc_row(d, g->name, n, outliers, format_signed(&ns, g->drift_slope_s, res),
-		        format_ci(&ns, g->drift_slope_ci, res), format_num(&ns, g->first_half_mean_s, hres),
-		        format_num(&ns, g->second_half_mean_s, hres), failed, overlap);
+		doc_row(d, g->name, format_text(&ns, "%zu", g->n),
+		        format_text(&ns, "%zu", g->outlier_count),
+		        format_signed(&ns, g->drift_slope_s, res),
+		        format_ci(&ns, g->drift_slope_ci, res),
+		        format_num(&ns, g->first_half_mean_s, hres),
+		        format_num(&ns, g->second_half_mean_s, hres),
+		        format_text(&ns, "%zu", g->failed_trials),
+		        g->overlap_known ? format_text(&ns, "%zu of %zu", g->poor_overlap_trials,
+		                                       g->overlap_known) : "not recorded");
 	}
 }
 
@@ -965,55 +950,43 @@ static json_t *headline_json(const struct run_model *m, const char *sentence)
 	                 verdict_name(h->verdict));
 }
 
-static json_t *strings_json(char **list, size_t count)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < count; i++)
-		json_array_append_new(a, json_string(list[i]));
-	return a;
-}
-
 /* report.json: the keys of results/README.md's contract, from the same model and words. */
 static json_t *run_json(const struct run_model *m, const struct run_words *w, const struct doc *d)
 {
-	const char *stop = meta_string(m->meta, "stop_reason");
-	char *machine = machine_sentence(m->meta);
-	json_t *o = json_pack("{s:i, s:s, s:o, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"report_version", 1, "dir", m->folder->shown_dir,
-		"workload", m->data->workload ? json_string(m->data->workload) : json_null(),
+	char *machine = machine_sentence(m->meta), *incomplete = incomplete_sentence(m->folder);
+	json_t *o = json_pack(
+		"{s:i, s:s, s:s?, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:o, s:O?, s:s?, s:s?, s:s, s:b, "
+		"s:s?, s:o?, s:o?, s:s?, s:s?}",
+		"report_version", 1, "dir", m->folder->shown_dir, "workload", m->data->workload,
 		"machine", machine, "placements", placements_json(m),
 		"headline", headline_json(m, w->sentences[m->headline - m->result->comparisons]),
-		"no_sibling", m->no_sibling, "sentences", strings_json(w->sentences, w->sentence_count),
-		"warnings", strings_json(w->warnings.items, w->warnings.count),
+		"no_sibling", m->no_sibling, "sentences", json_strings(w->sentences, w->sentence_count),
+		"warnings", json_strings(w->warnings.items, w->warnings.count),
 		"files", report_files(d, "report"), "analysis", analyze_json(m->result),
-		"meta", m->meta ? json_incref((json_t *)m->meta) : json_null(),
-		"no_sibling_reason", m->no_sibling_reason ? json_string(m->no_sibling_reason)
-		                                          : json_null());
+		"meta", (json_t *)m->meta, "no_sibling_reason", m->no_sibling_reason,
+		"stop_reason", meta_string(m->meta, "stop_reason"),
+		/* Which time answered (samples_csv.h's names), and how the trials were run. */
+		"metric", m->data->metric == ANALYSIS_METRIC_WALL ? SAMPLES_METRIC_WALL
+		                                                  : SAMPLES_METRIC_USER,
+		"one_process", m->data->one_process,
+		/* The CPU kind the placements were chosen within (several kinds), else null. */
+		"cpu_kind", meta_cpu_kind(m->meta),
+		/* A folder judged by wall time: the headline by user CPU time too (null otherwise). */
+		"user_time", w->user_time ? json_pack("{s:f, s:[f, f], s:s}", "ratio_mean",
+		                                      m->user_ratio_mean, "ratio_ci", m->user_ratio_ci[0],
+		                                      m->user_ratio_ci[1], "sentence", w->user_time)
+		                          : NULL,
+		/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
+		"excluded_contaminated", m->exclude_contaminated
+		                         ? json_integer((json_int_t)m->data->excluded_contaminated) : NULL,
+		/* A run that did not end (killed, interrupted, still written): the sentence with its
+		 * --resume line; null otherwise. */
+		"incomplete", incomplete,
+		/* The folder's state (common/folder.h): null for a folder that records none. */
+		"state", m->folder->state == FOLDER_UNRECORDED ? NULL
+		         : folder_state_name(m->folder->state));
 	free(machine);
-	json_object_set_new(o, "stop_reason", stop ? json_string(stop) : json_null());
-	/* Which time answered (samples_csv.h's names), and how the trials were run. */
-	json_object_set_new(o, "metric", json_string(m->data->metric == ANALYSIS_METRIC_WALL
-	                                             ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER));
-	json_object_set_new(o, "one_process", json_boolean(m->data->one_process));
-	/* The CPU kind the placements were chosen within (several kinds), else null. */
-	const char *kind = meta_cpu_kind(m->meta);
-	json_object_set_new(o, "cpu_kind", kind ? json_string(kind) : json_null());
-	/* A folder judged by wall time: the headline by user CPU time too (null otherwise). */
-	json_object_set_new(o, "user_time", w->user_time
-	                    ? json_pack("{s:f, s:[f, f], s:s}", "ratio_mean", m->user_ratio_mean,
-	                                "ratio_ci", m->user_ratio_ci[0], m->user_ratio_ci[1],
-	                                "sentence", w->user_time) : json_null());
-	/* null: not asked to leave anything out; a count (0 too) with --exclude-contaminated. */
-	json_object_set_new(o, "excluded_contaminated", m->exclude_contaminated
-	                    ? json_integer((json_int_t)m->data->excluded_contaminated) : json_null());
-	/* A run that did not end (killed, interrupted, still written): the sentence with its
-	 * --resume line; null otherwise. */
-	char *incomplete = incomplete_sentence(m->folder);
-	json_object_set_new(o, "incomplete", incomplete ? json_string(incomplete) : json_null());
 	free(incomplete);
-	/* The folder's state (common/folder.h): null for a folder that records none. */
-	json_object_set_new(o, "state", m->folder->state == FOLDER_UNRECORDED ? json_null()
-	                    : json_string(folder_state_name(m->folder->state)));
 	return o;
 }
 

@@ -262,14 +262,8 @@ int report_ratio_distribution(const struct analysis_comparison *c, double **valu
 		return -1;
 	double lo = fmax(c->ratio_ci[0] - 1.5 * w, 0.0), hi = c->ratio_ci[1] + 1.5 * w;
 	enum { BINS = 161 };
-	double *v = calloc(BINS, sizeof *v), *p = calloc(BINS, sizeof *p);
-	double *prefix = malloc(a->count * sizeof *prefix);
-	if (!v || !p || !prefix) {
-		free(v);
-		free(p);
-		free(prefix);
-		return -1;
-	}
+	double *v = xcalloc(BINS, sizeof *v), *p = xcalloc(BINS, sizeof *p);
+	double *prefix = xmalloc(a->count * sizeof *prefix);
 	double cum = 0;
 	for (size_t i = 0; i < a->count; i++) {
 		prefix[i] = cum;
@@ -373,13 +367,8 @@ static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
 		return false;
 	struct format_ring ns = { .next = 0 };
 	double res = half_width(c->ratio_ci);
-	ratio->values = *rv;
-	ratio->probs = *rp;
-	ratio->count = rn;
-	ratio->ci[0] = c->ratio_ci[0];
-	ratio->ci[1] = c->ratio_ci[1];
-	ratio->mean = c->ratio_mean;
-	ratio->style = 3;
+	fill_curve(ratio, &(struct analysis_dist){ .values = *rv, .probs = *rp, .count = rn },
+	           c->ratio_ci, c->ratio_mean, 3);
 	snprintf(ratio->label, sizeof ratio->label, "%s / %s: mean %s×%s, 95%% CI %s×",
 	         c->a.name, c->b.name, format_num(&ns, c->ratio_mean, res), grid_note,
 	         format_ci(&ns, c->ratio_ci, res));

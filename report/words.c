@@ -4,10 +4,12 @@
 #include "report/words.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/matrix.h"
 #include "common/alloc.h"
 #include "common/cpu_model.h"
 #include "common/folder.h"
@@ -50,6 +52,16 @@ const char *format_num(struct format_ring *ring, double v, double resolution)
 {
 	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
 	return format_number(b, sizeof ring->buf[0], v, resolution);
+}
+
+const char *format_text(struct format_ring *ring, const char *fmt, ...)
+{
+	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof ring->buf[0], fmt, ap);
+	va_end(ap);
+	return b;
 }
 
 /* A bound of an interval that has a negative one: its minus as the minus sign (U+2212), which
@@ -104,6 +116,14 @@ double half_width(const double ci[2])
 json_t *json_number_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *json_strings(char *const *list, size_t count)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < count; i++)
+		json_array_append_new(a, json_string(list[i]));
+	return a;
 }
 
 json_t *json_interval(const double ci[2])
@@ -408,11 +428,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		free(p);
 	}
 	char *conditions = conditions_clause(c, w);
-	if (*conditions) {
-		char *longer = xasprintf("%s%s", s, conditions);
-		free(s);
-		s = longer;
-	}
+	append_words(&s, "%s", conditions);
 	free(conditions);
 	if (w->capitalise && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
@@ -556,6 +572,20 @@ void group_problems(const struct analysis_group_diagnostics *d, const char *unit
 /* ---- the machine ----------------------------------------------------------------------------- */
 
 /* The machine in one line, from meta.json (the CPU model by the one rule, cpu_model.h). */
+const json_t *meta_placement(const json_t *meta, const char *name)
+{
+	json_t *all = json_object_get(meta, "placements"), *entry = NULL, *e;
+	size_t k;
+	if (json_is_object(all) && name)
+		entry = json_object_get(all, name);
+	json_array_foreach(all, k, e) {
+		const char *n = json_string_value(json_object_get(e, "name"));
+		if (n && name && !strcmp(n, name))
+			entry = e;
+	}
+	return entry;
+}
+
 char *machine_sentence(const json_t *meta)
 {
 	if (!meta)
@@ -659,4 +689,51 @@ char *stop_sentence(const struct results_folder *f)
 		return xasprintf("Stopped: interrupted (continue with smtbench %s --resume %s%s).",
 		                 command, f->shown_dir, missed);
 	return xasprintf("Stopped: %s.", reason);
+}
+
+void append_words(char **s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *more = xvasprintf(fmt, ap), *longer = xasprintf("%s%s", *s ? *s : "", more);
+	va_end(ap);
+	free(more);
+	free(*s);
+	*s = longer;
+}
+
+char *safe_list_words(const struct safe_list *s)
+{
+	char *text = xstrdup("");
+	for (size_t i = 0; i < s->count; i++)
+		append_words(&text, "%s%s + %s", i ? ", " : "", s->names[s->pairs[i].a],
+		             s->names[s->pairs[i].b]);
+	return text;
+}
+
+json_t *safe_pairs_json(const struct safe_list *s)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < s->count; i++)
+		json_array_append_new(a, json_pack("[s, s]", s->names[s->pairs[i].a],
+		                                   s->names[s->pairs[i].b]));
+	return a;
+}
+
+json_t *safe_list_json(const struct safe_list *s, const char *slowdown)
+{
+	json_t *pairs = json_array();
+	for (size_t i = 0; i < s->count; i++)
+		json_array_append_new(pairs, json_pack("{s:[s, s], s:f}", "kernels",
+		                                       s->names[s->pairs[i].a],
+		                                       s->names[s->pairs[i].b], "probability",
+		                                       s->pairs[i].probability));
+	char *covers = xasprintf("every listed pair at once: each kernel's %s beside the other at "
+	                         "most %g%%", slowdown, 100 * s->slowdown);
+	json_t *o = json_pack("{s:f, s:f, s:s, s:I, s:I, s:o}", "probability", s->joint_probability,
+	                      "target", ANALYSIS_MATRIX_SAFE_PROBABILITY, "covers", covers,
+	                      "candidates", (json_int_t)s->candidates, "pairs_considered",
+	                      (json_int_t)(s->name_count * (s->name_count + 1) / 2), "pairs", pairs);
+	free(covers);
+	return o;
 }

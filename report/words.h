@@ -39,6 +39,9 @@ const char *format_ci(struct format_ring *ring, const double ci[2], double res);
  * for a decided speed-up (its own factor, 1 / A/B), "1.04× slower (1.01–1.07)", "0.98×
  * (0.95–1.01)" without a direction; "n/a" for an unsettled comparison or one with no ratio. */
 const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c);
+/* Any printf of a short text (a count, a probability) into the ring's next buffer. */
+const char *format_text(struct format_ring *ring, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* "mean× (lo–hi)", every number at half the interval's width. */
 const char *format_ratio(struct format_ring *ring, double mean, const double ci[2]);
 /* The region of practical equivalence of --rope PCT as the ratios it spans, "0.599–1.67×": from
@@ -51,6 +54,8 @@ double half_width(const double ci[2]);
 /* A number for JSON: null when it is not finite; an interval as a pair of them. */
 json_t *json_number_or_null(double v);
 json_t *json_interval(const double ci[2]);
+/* An array of the strings. */
+json_t *json_strings(char *const *list, size_t count);
 
 /* ---- names ---- */
 
@@ -76,6 +81,10 @@ const char *unplanned_words(char *buf, size_t size, const struct analysis_compar
 bool comparison_neighbour_speedup(const struct analysis_comparison *c, bool one_process);
 
 /* ---- sentences (each a new string, the caller's) ---- */
+
+/* Appends the text of fmt to *s, a new string of the caller's (or NULL: none yet), which it
+ * replaces: a list built item by item. */
+void append_words(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Who and what a comparison's sentence speaks of. */
 struct verdict_words {
@@ -115,6 +124,11 @@ char *smt_yield_sentence(const struct analysis_smt_yield *y, const char *workloa
 void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,
                     size_t *count);
 
+/* meta.json's record of the placement name ({name, pus, shares, core, ...}): an entry of its
+ * array of placements (runs, matrices; the last of that name), or of its object keyed by name
+ * (the seed example); NULL when none. */
+const json_t *meta_placement(const json_t *meta, const char *name);
+
 /* The machine in one line, from a folder's shown meta.json (the CPU model by the one rule,
  * common/cpu_model.h): "EPYC on host h: 2 cores, 2 logical CPUs, ...; SMT control: on". */
 char *machine_sentence(const json_t *meta);
@@ -129,5 +143,24 @@ char *stop_sentence(const struct results_folder *f);
  * interrupted run, one still being written and one whose runner cannot be seen (no pid
  * recorded); NULL for a complete, failed or older folder. */
 char *incomplete_sentence(const struct results_folder *f);
+
+/* ---- the joint safe list (analysis/matrix.h's rule) of a folder's matrix or fleet's pooled one ---- */
+
+struct analysis_safe_pair;
+struct safe_list {
+	char *const *names;             /* the workloads the pairs index */
+	size_t name_count;
+	const struct analysis_safe_pair *pairs;
+	size_t count;
+	double joint_probability, slowdown;
+	size_t candidates;
+};
+/* "a + b, c + d": the listed pairs (a new string). */
+char *safe_list_words(const struct safe_list *s);
+/* report.json's "safe_pairs" ([[a, b], ...]) and "safe_list" (the pairs with what their
+ * probability covers: each kernel's `slowdown` beside the other, "slowdown" or "pooled
+ * slowdown"). */
+json_t *safe_pairs_json(const struct safe_list *s);
+json_t *safe_list_json(const struct safe_list *s, const char *slowdown);
 
 #endif
