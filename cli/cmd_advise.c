@@ -6,7 +6,6 @@
  * matching srun lines. A folder of node folders (as `smtbench fleet` takes) gets one plan per
  * matrix group, from the pooled cells (fleet/fleet_advise.c).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -356,10 +355,7 @@ static int print_answer(const struct report *r, bool json)
 {
 	if (!json)
 		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
-	if (!r->json || json_dumpf(r->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-		return EXIT_FAILURE_RUNTIME;
-	putchar('\n');
-	return EXIT_OK;
+	return cli_print_json(r->json, JSON_PRESERVE_ORDER);
 }
 
 /* The plan applied: --script written, --slurm printed. */

@@ -2,7 +2,6 @@
  * cmd_analyze.c — `smtbench analyze DIR | FILE_A FILE_B [options]`: loads the samples, runs the
  * analysis module, and prints the answer (text, or the --json contract).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,13 +36,9 @@ enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON,
 /* --metric, --paired and --unpaired into a: what a sample is and how samples are matched. */
 static void take_measure_option(int c, struct analyze_args *a)
 {
+	static const char *const metrics[] = { "user", "wall", NULL };
 	if (c == OPT_METRIC) {
-		if (!strcmp(optarg, "user"))
-			a->metric = ANALYSIS_METRIC_USER;
-		else if (!strcmp(optarg, "wall"))
-			a->metric = ANALYSIS_METRIC_WALL;
-		else
-			usage_exit("analyze", "--metric '%s': use user or wall", optarg);
+		a->metric = cli_choice("analyze", metrics) ? ANALYSIS_METRIC_WALL : ANALYSIS_METRIC_USER;
 		a->metric_given = true;
 		return;
 	}
@@ -57,36 +52,24 @@ static void take_measure_option(int c, struct analyze_args *a)
 /* One option of getopt_long into a; bad values exit 2. */
 static void take_analyze_option(int c, struct analyze_args *a)
 {
-	unsigned long n;
+	static const char *const models[] = { "normal", "t", NULL };
+	static const char *const units[] = { "trial", "process", NULL };
 	switch (c) {
 	case OPT_SEED_GRID:
 		a->opt.seed_grid = true;
 		break;
 	case OPT_MODEL:
-		if (!strcmp(optarg, "normal"))
-			a->opt.model = ANALYSIS_MODEL_NORMAL;
-		else if (!strcmp(optarg, "t"))
-			a->opt.model = ANALYSIS_MODEL_T;
-		else
-			usage_exit("analyze", "--model '%s': use normal or t", optarg);
+		a->opt.model = cli_choice("analyze", models) ? ANALYSIS_MODEL_T : ANALYSIS_MODEL_NORMAL;
 		break;
 	case OPT_UNIT:
-		if (!strcmp(optarg, "trial"))
-			a->unit = ANALYSIS_UNIT_TRIAL;
-		else if (!strcmp(optarg, "process"))
-			a->unit = ANALYSIS_UNIT_PROCESS;
-		else
-			usage_exit("analyze", "--unit '%s': use trial or process", optarg);
+		a->unit = cli_choice("analyze", units) ? ANALYSIS_UNIT_PROCESS : ANALYSIS_UNIT_TRIAL;
 		a->unit_given = true;
 		break;
 	case OPT_ROPE:
 		a->opt.rope_pct = cli_rope_pct("analyze", optarg);
 		break;
 	case OPT_GRID:
-		if (parse_ulong(optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, &n))
-			usage_exit("analyze", "--grid '%s': give the points per axis, %d to %d", optarg,
-			           ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
-		a->opt.grid_points = (int)n;
+		a->opt.grid_points = (int)cli_whole("analyze", ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
 		break;
 	case OPT_JSON:
 		a->json = true;
@@ -101,9 +84,6 @@ static void take_analyze_option(int c, struct analyze_args *a)
 		break;
 	}
 }
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 const struct cli_option analyze_options[] = {
 	{ "unpaired", 0, OPT_UNPAIRED, CLI_FLAG, NULL, NULL, "each placement an independent group: "
@@ -146,7 +126,6 @@ static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
 	a->unit = ANALYSIS_UNIT_TRIAL;
 	int c;
 	optind = 1;
-	opterr = 0; /* errors are ours: one line with the program's name */
 	while ((c = cli_getopt(argc, argv, "analyze")) != -1)
 		take_analyze_option(c, a);
 	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
@@ -241,29 +220,21 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 /* The result as text or JSON on stdout; the exit status. */
 static int print_result(const struct analysis_result *result, bool json, const char *incomplete)
 {
-	int status = EXIT_OK;
 	if (json) {
 		json_t *root = analyze_json(result);
 		/* A folder whose run did not end says so, as report.json's "incomplete" does. */
 		if (root && result->from_folder)
 			json_object_set_new(root, "incomplete", incomplete ? json_string(incomplete)
 			                                                   : json_null());
-		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-			text_warnx("cannot write the JSON result");
-			status = EXIT_FAILURE_RUNTIME;
-		} else {
-			putchar('\n');
-		}
+		int status = cli_print_json(root, JSON_PRESERVE_ORDER);
 		json_decref(root);
-	} else if (analyze_print(stdout, result) < 0) {
+		return status;
+	}
+	if (analyze_print(stdout, result) < 0 || fflush(stdout) != 0) {
 		text_warn("writing the result");
-		status = EXIT_FAILURE_RUNTIME;
+		return EXIT_FAILURE_RUNTIME;
 	}
-	if (fflush(stdout) != 0 && status == EXIT_OK) {
-		text_warn("stdout");
-		status = EXIT_FAILURE_RUNTIME;
-	}
-	return status;
+	return EXIT_OK;
 }
 
 int cmd_analyze(int argc, char **argv)

@@ -64,14 +64,7 @@ static int print_fleet(const struct report *r, bool json)
 {
 	if (!json)
 		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
-	if (!r->json) {
-		text_warnx("fleet: the JSON could not be made (a name that is not UTF-8)");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	if (json_dumpf(r->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-		return EXIT_FAILURE_RUNTIME;
-	putchar('\n');
-	return EXIT_OK;
+	return cli_print_json(r->json, JSON_PRESERVE_ORDER);
 }
 
 /* --out DIR: made when absent, then fleet.md, fleet.json and fleet.html written into it. */

@@ -243,6 +243,20 @@ int cli_getopt(int argc, char **argv, const char *name)
 	return row->id;
 }
 
+int cli_print_json(const json_t *root, size_t flags)
+{
+	if (!root) {
+		text_warnx("the JSON could not be made (a name that is not UTF-8)");
+		return EXIT_FAILURE_RUNTIME;
+	}
+	if (json_dumpf(root, stdout, JSON_INDENT(2) | flags) < 0 || putchar('\n') == EOF
+	    || fflush(stdout) == EOF) {
+		text_warn("cannot write JSON to standard output");
+		return EXIT_FAILURE_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)
 {
 	/* The one number rule (common/number.h), without a sign. */

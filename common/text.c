@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
 #include "common/error.h"
 
 char *text_printf(const char *fmt, ...)
@@ -269,9 +270,7 @@ char *text_cpu_list(const cpu_set_t *set, bool ranges)
 {
 	char *list = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&list, &len);
-	if (!out)
-		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a list of CPUs)");
+	FILE *out = xmemstream(&list, &len);
 	for (int cpu = 0, last = 0; cpu < CPU_SETSIZE; cpu = last + 1) {
 		for (last = cpu; CPU_ISSET(cpu, set) && ranges && last + 1 < CPU_SETSIZE
 		     && CPU_ISSET(last + 1, set);)
@@ -283,9 +282,7 @@ char *text_cpu_list(const cpu_set_t *set, bool ranges)
 		if (last > cpu)
 			fprintf(out, "-%d", last);
 	}
-	if (fclose(out) != 0)
-		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a list of CPUs)");
-	return list;
+	return xmemstream_close(out, &list);
 }
 
 /* Optimal string alignment distance (edits, with a swap of two neighbours as one), capped. */

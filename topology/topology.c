@@ -185,30 +185,6 @@ static void detect_vm_loaded(hwloc_topology_t hw, struct topo_info *info)
 	}
 }
 
-/* This process's affinity mask into set; -1 when it cannot be read. */
-static int read_affinity(hwloc_bitmap_t set, int max_cpu)
-{
-	for (int ncpus = max_cpu + 1 > 1024 ? max_cpu + 1 : 1024; ncpus <= (1 << 22); ncpus *= 2) {
-		cpu_set_t *mask = CPU_ALLOC(ncpus);
-		if (!mask)
-			return -1;
-		size_t size = CPU_ALLOC_SIZE(ncpus);
-		CPU_ZERO_S(size, mask);
-		if (sched_getaffinity(0, size, mask) == 0) {
-			hwloc_bitmap_zero(set);
-			for (int cpu = 0; cpu < ncpus; cpu++)
-				if (CPU_ISSET_S(cpu, size, mask))
-					hwloc_bitmap_set(set, (unsigned)cpu);
-			CPU_FREE(mask);
-			return 0;
-		}
-		CPU_FREE(mask);
-		if (errno != EINVAL)
-			return -1;
-	}
-	return -1;
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* Loading.                                                                                    */
 
@@ -582,7 +558,8 @@ static int find_usable(struct topo *t, char *err, size_t err_size)
 	int rc = 0;
 	if (t->info.source != TOPO_THIS_SYSTEM)
 		;
-	else if (read_affinity(affinity, hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t->hw))) < 0)
+	/* The calling thread's mask, as sched_getaffinity(0) reads it: the one children inherit. */
+	else if (hwloc_get_cpubind(t->hw, affinity, HWLOC_CPUBIND_THREAD) < 0)
 		rc = -1, set_error(err, err_size, "cannot read this process's CPU affinity "
 		                   "(sched_getaffinity): %s", strerror(errno));
 	else
