@@ -36,9 +36,13 @@ enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON,
 /* --metric, --paired and --unpaired into a: what a sample is and how samples are matched. */
 static void take_measure_option(int c, struct analyze_args *a)
 {
-	static const char *const metrics[] = { "user", "wall", NULL };
 	if (c == OPT_METRIC) {
-		a->metric = cli_choice("analyze", metrics) ? ANALYSIS_METRIC_WALL : ANALYSIS_METRIC_USER;
+		if (!strcmp(optarg, "user"))
+			a->metric = ANALYSIS_METRIC_USER;
+		else if (!strcmp(optarg, "wall"))
+			a->metric = ANALYSIS_METRIC_WALL;
+		else
+			usage_exit("analyze", "--metric '%s': use user or wall", optarg);
 		a->metric_given = true;
 		return;
 	}
@@ -52,24 +56,36 @@ static void take_measure_option(int c, struct analyze_args *a)
 /* One option of getopt_long into a; bad values exit 2. */
 static void take_analyze_option(int c, struct analyze_args *a)
 {
-	static const char *const models[] = { "normal", "t", NULL };
-	static const char *const units[] = { "trial", "process", NULL };
+	unsigned long n;
 	switch (c) {
 	case OPT_SEED_GRID:
 		a->opt.seed_grid = true;
 		break;
 	case OPT_MODEL:
-		a->opt.model = cli_choice("analyze", models) ? ANALYSIS_MODEL_T : ANALYSIS_MODEL_NORMAL;
+		if (!strcmp(optarg, "normal"))
+			a->opt.model = ANALYSIS_MODEL_NORMAL;
+		else if (!strcmp(optarg, "t"))
+			a->opt.model = ANALYSIS_MODEL_T;
+		else
+			usage_exit("analyze", "--model '%s': use normal or t", optarg);
 		break;
 	case OPT_UNIT:
-		a->unit = cli_choice("analyze", units) ? ANALYSIS_UNIT_PROCESS : ANALYSIS_UNIT_TRIAL;
+		if (!strcmp(optarg, "trial"))
+			a->unit = ANALYSIS_UNIT_TRIAL;
+		else if (!strcmp(optarg, "process"))
+			a->unit = ANALYSIS_UNIT_PROCESS;
+		else
+			usage_exit("analyze", "--unit '%s': use trial or process", optarg);
 		a->unit_given = true;
 		break;
 	case OPT_ROPE:
 		a->opt.rope_pct = cli_rope_pct("analyze", optarg);
 		break;
 	case OPT_GRID:
-		a->opt.grid_points = (int)cli_whole("analyze", ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
+		if (parse_ulong(optarg, ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX, &n))
+			usage_exit("analyze", "--grid '%s': give the points per axis, %d to %d", optarg,
+			           ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
+		a->opt.grid_points = (int)n;
 		break;
 	case OPT_JSON:
 		a->json = true;
