@@ -250,7 +250,9 @@ static int write_temp(int dirfd, const char *dir, const char *name, char *tmp, s
 	return rc;
 }
 
-int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
+/* fileio_write_atomic relative to the open folder dirfd (openat/renameat: the folder cannot be
+ * swapped under it); dir only names the folder in messages. */
+static int write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
                            size_t len, char *err, size_t err_size)
 {
 	if (!*name || strchr(name, '/')) {
@@ -288,7 +290,7 @@ int fileio_write_atomic(const char *dir, const char *name, const void *data, siz
 		          strerror(errno));
 		return -1;
 	}
-	int rc = fileio_write_atomic_at(dirfd, dir, name, data, len, err, err_size);
+	int rc = write_atomic_at(dirfd, dir, name, data, len, err, err_size);
 	close(dirfd);
 	return rc;
 }

@@ -48,15 +48,6 @@ static void copy_trimmed(char *dst, size_t len, const char *src)
 		dst[--n] = '\0';
 }
 
-static bool contains_nocase(const char *haystack, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *haystack; haystack++)
-		if (!strncasecmp(haystack, needle, n))
-			return true;
-	return false;
-}
-
 /* Words that, found in a DMI vendor/product or a CPU model, mean a virtual machine. */
 static const struct { const char *marker, *name; } vm_markers[] = {
 	{ "QEMU", "QEMU" },           { "KVM", "KVM" },
@@ -73,7 +64,7 @@ static bool match_vm_marker(const char *text, char name[TOPO_NAME_LEN])
 	if (!text)
 		return false;
 	for (size_t i = 0; i < sizeof vm_markers / sizeof vm_markers[0]; i++) {
-		if (contains_nocase(text, vm_markers[i].marker)) {
+		if (strcasestr(text, vm_markers[i].marker)) {
 			snprintf(name, TOPO_NAME_LEN, "%s", vm_markers[i].name);
 			return true;
 		}
