@@ -114,24 +114,18 @@ static int open_checked(const char *path, int flags, bool pipes_too, char *err, 
 		return -1;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0) {
+	int fl;
+	if (fstat(fd, &st) != 0)
 		set_error(err, err_size, "%s: cannot read its status: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	bool pipe = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
-	if (!S_ISREG(st.st_mode) && !(pipes_too && pipe)) {
+	else if (!S_ISREG(st.st_mode)
+	         && !(pipes_too && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))))
 		set_error(err, err_size, "%s is %s, not a regular file", path, file_kind(st.st_mode));
-		close(fd);
-		return -1;
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		set_error(err, err_size, "%s: cannot clear O_NONBLOCK: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
+	else
+		return fd;
+	close(fd);
+	return -1;
 }
 
 int fileio_open_regular(const char *path, int flags, char *err, size_t err_size)

@@ -108,12 +108,8 @@ static void say(bool with_errno, const char *fmt, va_list ap)
 	}
 	va_end(again);
 	fflush(stdout);
-	if (with_errno)
-		fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name,
-		        shown ? shown : fallback, strerror(saved_errno));
-	else
-		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-		        shown ? shown : fallback);
+	fprintf(stderr, "%s: %s%s%s\n", program_invocation_short_name, shown ? shown : fallback,
+	        with_errno ? ": " : "", with_errno ? strerror(saved_errno) : "");
 	free(shown);
 	free(message);
 	errno = saved_errno;
