@@ -6,7 +6,6 @@
  * matching srun lines. A folder of node folders (as `smtbench fleet` takes) gets one plan per
  * matrix group, from the pooled cells (fleet/fleet_advise.c).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include "report/report.h"
 #include "topology/topology.h"
 #include "cli/commands.h"
+#include "cli/summary.h"
 
 enum { OPT_OBJECTIVE = 1, OPT_CORES, OPT_COUNT, OPT_JSON, OPT_SCRIPT, OPT_SLURM, OPT_DRAWS,
        OPT_SEED };
@@ -352,16 +352,6 @@ static int write_script(const char *file, const char *text)
 	return EXIT_OK;
 }
 
-static int print_answer(const struct report *r, bool json)
-{
-	if (!json)
-		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
-	if (!r->json || json_dumpf(r->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-		return EXIT_FAILURE_RUNTIME;
-	putchar('\n');
-	return EXIT_OK;
-}
-
 /* The plan applied: --script written, --slurm printed. */
 static int apply_plan(const struct advise_args *args, const struct results_folder *f,
                       const struct advise_outcome *o)
@@ -427,7 +417,7 @@ static int advise_fleet(const struct advise_args *args)
 	if (!r) {
 		text_warnx("advise: %s", err);
 	} else {
-		status = print_answer(r, args->json);
+		status = summary_print(r, args->json);
 		if (status == EXIT_OK && !planned) {
 			text_warnx("advise: no matrix group of %s has a plan (each says why)", shown);
 			status = EXIT_USAGE;
@@ -464,7 +454,7 @@ int cmd_advise(int argc, char **argv)
 	} else {
 		status = args.script || args.slurm ? apply_plan(&args, f, o) : EXIT_OK;
 		if (status == EXIT_OK && !args.slurm)
-			status = print_answer(r, args.json);
+			status = summary_print(r, args.json);
 		if (status == EXIT_OK && args.script && !args.json)
 		{
 			char *shown = xescaped(args.script);

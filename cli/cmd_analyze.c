@@ -2,7 +2,6 @@
  * cmd_analyze.c — `smtbench analyze DIR | FILE_A FILE_B [options]`: loads the samples, runs the
  * analysis module, and prints the answer (text, or the --json contract).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -102,9 +101,6 @@ static void take_analyze_option(int c, struct analyze_args *a)
 	}
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 const struct cli_option analyze_options[] = {
 	{ "unpaired", 0, OPT_UNPAIRED, CLI_FLAG, NULL, NULL, "each placement an independent group: "
 	  "samples ~ Normal(mu, sigma), the ratio mu_A / mu_B" },
@@ -146,7 +142,6 @@ static void parse_analyze_options(int argc, char **argv, struct analyze_args *a)
 	a->unit = ANALYSIS_UNIT_TRIAL;
 	int c;
 	optind = 1;
-	opterr = 0; /* errors are ours: one line with the program's name */
 	while ((c = cli_getopt(argc, argv, "analyze")) != -1)
 		take_analyze_option(c, a);
 	/* The seed analysed every process time: --seed-grid reproduces it only with that unit. */
@@ -241,29 +236,21 @@ static struct analysis_dataset *load_dataset(char **paths, int npaths,
 /* The result as text or JSON on stdout; the exit status. */
 static int print_result(const struct analysis_result *result, bool json, const char *incomplete)
 {
-	int status = EXIT_OK;
 	if (json) {
 		json_t *root = analyze_json(result);
 		/* A folder whose run did not end says so, as report.json's "incomplete" does. */
 		if (root && result->from_folder)
 			json_object_set_new(root, "incomplete", incomplete ? json_string(incomplete)
 			                                                   : json_null());
-		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
-			text_warnx("cannot write the JSON result");
-			status = EXIT_FAILURE_RUNTIME;
-		} else {
-			putchar('\n');
-		}
+		int status = cli_print_json(root, JSON_PRESERVE_ORDER);
 		json_decref(root);
-	} else if (analyze_print(stdout, result) < 0) {
+		return status;
+	}
+	if (analyze_print(stdout, result) < 0 || fflush(stdout) != 0) {
 		text_warn("writing the result");
-		status = EXIT_FAILURE_RUNTIME;
+		return EXIT_FAILURE_RUNTIME;
 	}
-	if (fflush(stdout) != 0 && status == EXIT_OK) {
-		text_warn("stdout");
-		status = EXIT_FAILURE_RUNTIME;
-	}
-	return status;
+	return EXIT_OK;
 }
 
 int cmd_analyze(int argc, char **argv)

@@ -16,6 +16,7 @@
 #include "fleet/fleet.h"
 #include "report/report.h"
 #include "cli/commands.h"
+#include "cli/summary.h"
 
 struct fleet_options {
 	bool json;
@@ -59,21 +60,6 @@ static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 	return optind;
 }
 
-/* The answer on stdout: the JSON contract or the text. EXIT_OK or EXIT_FAILURE_RUNTIME. */
-static int print_fleet(const struct report *r, bool json)
-{
-	if (!json)
-		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
-	if (!r->json) {
-		text_warnx("fleet: the JSON could not be made (a name that is not UTF-8)");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	if (json_dumpf(r->json, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
-		return EXIT_FAILURE_RUNTIME;
-	putchar('\n');
-	return EXIT_OK;
-}
-
 /* --out DIR: made when absent, then fleet.md, fleet.json and fleet.html written into it. */
 static int write_fleet(const struct report *r, const char *dir)
 {
@@ -110,7 +96,7 @@ int cmd_fleet(int argc, char **argv)
 	/* No usable folder: nothing worth writing; the skipped ones are still listed. */
 	bool usable = f->host_count + f->matrix_node_count > 0;
 	int status = o.out_dir && usable ? write_fleet(r, o.out_dir) : EXIT_OK;
-	int printed = print_fleet(r, o.json);
+	int printed = summary_print(r, o.json);
 	if (status == EXIT_OK)
 		status = printed;
 	if (status == EXIT_OK && !usable) {

@@ -17,7 +17,6 @@
 
 #include "analysis/analysis.h"
 #include "cli/run_shared.h"
-#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
@@ -28,9 +27,6 @@
 
 #define MATRIX_DEFAULT_BLOCKS 10
 #define MATRIX_DEFAULT_WARMUP 1
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 enum { OPT_KERNELS = RUN_OPT_OWN, OPT_COMMANDS, OPT_PLACEMENT, OPT_ROPE };
 
@@ -222,7 +218,7 @@ static void settle_matrix_settings(struct experiment *e, const struct matrix_opt
 	char err[ERR_LEN];
 	if (o->commands && matrix_commands_read(o->commands, e, err, sizeof err) != 0)
 		usage_exit("matrix", "--commands: %s", err);
-	run_settle_budget("matrix", e, MATRIX_DEFAULT_BLOCKS, MATRIX_DEFAULT_WARMUP);
+	run_settle_budget("matrix", &o->run, e, MATRIX_DEFAULT_BLOCKS, MATRIX_DEFAULT_WARMUP);
 	/* Every cell is a comparison with its baseline: one block could answer nothing (as run). */
 	if (e->trials == 1)
 		usage_exit("matrix", "--blocks 1 gives each cell one sample, and a comparison needs at "
@@ -230,11 +226,7 @@ static void settle_matrix_settings(struct experiment *e, const struct matrix_opt
 		           ANALYSIS_PAIRED_MIN_BLOCKS);
 	if (e->trial_time_s <= 0)
 		e->trial_time_s = CALIBRATE_DEFAULT_TRIAL_S;
-	struct stat st;
-	if (e->out_dir && lstat(e->out_dir, &st) == 0)
-		run_refuse_existing_out("matrix", e->out_dir);
-	if (e->out_dir && fileio_check_parent(e->out_dir, err, sizeof err) != 0)
-		usage_exit("matrix", "--out %s: %s", e->out_dir, err);
+	run_check_out("matrix", e->out_dir);
 }
 
 /* The placement's pair and solo's on this machine (exit 3 when it cannot give them), the
@@ -255,10 +247,6 @@ static void plan_matrix(struct experiment *e, const struct matrix_options *o, st
 	choose_kernels(e, o);
 	if (e->nworkloads == 0)
 		text_errx(EXIT_UNAVAILABLE, "matrix: this CPU runs none of the kernels");
-	if (!o->run.have_seed)
-		e->plan.seed = plan_fresh_seed();
-	e->plan.warmup_blocks = e->warmup;
-	e->plan.measured_blocks = e->trials;
 	matrix_plan_cells(&e->plan, e->nworkloads, o->placement);
 	if (e->precision_pct > 0) { /* blocks chosen by need after the first ones (allocate.h) */
 		e->plan.adaptive_from = e->warmup + PRECISION_MIN_BLOCKS;

@@ -8,11 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/analysis.h"
 #include "cli/run_shared.h"
-#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/kernels.h"
 #include "runner/launch.h"
@@ -24,9 +22,6 @@
 
 enum { OPT_PLACEMENTS = RUN_OPT_OWN, OPT_KERNEL, OPT_ITERS, OPT_BESIDE_KERNEL, OPT_BESIDE_ITERS,
        OPT_PAIR, OPT_NAME, OPT_ONE_PROCESS, OPT_LIST_KERNELS };
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 const struct cli_option run_options[] = {
 	{ "placements", 0, OPT_PLACEMENTS, CLI_PLACEMENTS, "LIST", NULL, "comma-separated "
@@ -88,25 +83,8 @@ const struct cli_example run_examples[] = {
 struct run_options {
 	struct run_cli run;
 	const char *placements; /* --placements, or NULL */
-	char *names[2];         /* --name A[,B], checked; NULL where not given */
+	const char *names;      /* --name A[,B], or NULL */
 };
-
-/* --name A[,B]: one or two names, each by the rule of workload.h, into o; else exit 2. */
-static void take_names(const char *list, struct run_options *o)
-{
-	free(o->names[0]);
-	free(o->names[1]);
-	const char *comma = strchr(list, ',');
-	o->names[0] = xasprintf("%.*s", (int)(comma ? (size_t)(comma - list) : strlen(list)), list);
-	o->names[1] = comma ? xstrdup(comma + 1) : NULL;
-	if (comma && strchr(comma + 1, ','))
-		usage_exit("run", "--name: '%s' holds more than two names: --name A names the command, "
-		           "--name A,B that one and the one after '--beside'", list);
-	for (int i = 0; i < 2; i++)
-		if (o->names[i] && !workload_name_valid(o->names[i]))
-			usage_exit("run", "--name: '%s' is not a name: a name is %s (--name A or "
-			           "--name A,B)", o->names[i], WORKLOAD_NAME_RULE);
-}
 
 /* One option of cli_getopt into e or o; bad values exit 2. */
 static void take_option(int opt, struct experiment *e, struct run_options *o)
@@ -125,7 +103,7 @@ static void take_option(int opt, struct experiment *e, struct run_options *o)
 			usage_exit("run", "--pair: '%s' is not two CPU numbers such as 0,1", optarg);
 		e->have_pair = true;
 		break;
-	case OPT_NAME: take_names(optarg, o); break;
+	case OPT_NAME: o->names = optarg; break;
 	case OPT_ONE_PROCESS: e->one_process = true; break;
 	case OPT_LIST_KERNELS: exit(kernels_print(stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME);
 	}
@@ -181,20 +159,32 @@ static void set_kernel_workloads(struct experiment *e)
 		usage_exit("run", "--beside-iters goes with --beside-kernel");
 }
 
-/* --name: a command's, and the one beside it's; a kernel has its name. */
-static void set_names(struct experiment *e, char *const names[2])
+/* --name A[,B]: a command's, and the one beside it's, each by the rule of workload.h; a kernel
+ * has its name. Else exit 2. */
+static void set_names(struct experiment *e, const char *list)
 {
-	if (!names[0])
+	if (!list)
 		return;
+	const char *comma = strchr(list, ',');
+	if (comma && strchr(comma + 1, ','))
+		usage_exit("run", "--name: '%s' holds more than two names: --name A names the command, "
+		           "--name A,B that one and the one after '--beside'", list);
+	char *names[2] = { xasprintf("%.*s", (int)(comma ? (size_t)(comma - list) : strlen(list)),
+	                             list), comma ? xstrdup(comma + 1) : NULL };
+	for (int i = 0; i < 2; i++)
+		if (names[i] && !workload_name_valid(names[i]))
+			usage_exit("run", "--name: '%s' is not a name: a name is %s (--name A or "
+			           "--name A,B)", names[i], WORKLOAD_NAME_RULE);
 	if (e->a.is_kernel)
 		usage_exit("run", "--name names a command after '--'; a kernel has its own name "
 		           "(%s)", e->a.name);
 	if (names[1] && !e->b.argv)
 		usage_exit("run", "--name %s,%s: the second name is for the command after '--beside', "
 		           "and there is none", names[0], names[1]);
-	workload_set_name(&e->a, names[0]);
-	if (names[1])
-		workload_set_name(&e->b, names[1]);
+	for (int i = 0; i < 2 && names[i]; i++)
+		workload_set_name(i ? &e->b : &e->a, names[i]);
+	free(names[0]);
+	free(names[1]);
 }
 
 /* Workloads, blocks and warm-up from what the options left. */
@@ -223,7 +213,7 @@ static void settle_settings(struct experiment *e, const struct run_options *o, i
 		text_warnx("kernel %s has %d threads: without --one-process each copy is bound to "
 		           "one CPU, where its threads take turns", k->name, k->threads);
 	set_names(e, o->names);
-	run_settle_budget("run", e, DEFAULT_TRIALS, DEFAULT_WARMUP);
+	run_settle_budget("run", &o->run, e, DEFAULT_TRIALS, DEFAULT_WARMUP);
 }
 
 /* --placements LIST into wanted, checked against --pair: the user's input, read before the
@@ -366,12 +356,8 @@ static int new_run(struct experiment *e, const struct run_options *o)
 		text_errx(EXIT_FAILURE_RUNTIME, "cannot read this machine's topology: %s", err);
 	if (!o->placements)
 		default_wanted(e, topo, wanted);
-	/* An --out that exists is the user's mistake: say so before anything about the machine. */
-	struct stat out_st;
-	if (e->out_dir && lstat(e->out_dir, &out_st) == 0)
-		run_refuse_existing_out("run", e->out_dir);
-	if (e->out_dir && fileio_check_parent(e->out_dir, err, sizeof err) != 0)
-		usage_exit("run", "--out %s: %s", e->out_dir, err);
+	/* A bad --out is the user's mistake: say so before anything about the machine. */
+	run_check_out("run", e->out_dir);
 	struct topo_info info;
 	topo_get_info(topo, &info);
 	refuse_same_cpus(e, o, wanted);
@@ -384,10 +370,6 @@ static int new_run(struct experiment *e, const struct run_options *o)
 		           "at least 2 (the paired design %d): give --blocks 2 or more, or one placement "
 		           "in --placements", ANALYSIS_PAIRED_MIN_BLOCKS);
 	launch_warn_about_machine(e, &info);
-	if (!o->run.have_seed)
-		e->plan.seed = plan_fresh_seed();
-	e->plan.warmup_blocks = e->warmup;
-	e->plan.measured_blocks = e->trials;
 	if (e->a.is_kernel)
 		launch_preflight(e, &e->a, true);
 	if (e->b.argv && e->b.is_kernel)
@@ -412,7 +394,5 @@ int cmd_run(int argc, char **argv)
 		rc = new_run(&e, &o);
 		experiment_release(&e);
 	}
-	free(o.names[0]);
-	free(o.names[1]);
 	return rc;
 }

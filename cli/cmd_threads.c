@@ -17,9 +17,6 @@
 #include "runner/threads.h"
 #include "topology/topology.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 /* Pairs the text lists; --json lists them all. */
 #define TEXT_MAX_PAIRS 20
 
@@ -57,6 +54,18 @@ static char *warning_text(const struct threads_result *r, const struct threads_w
 	                 "while core %d was idle (busy %.0f%% of the window)%s",
 	                 thread_label(a, la, sizeof la), thread_label(b, lb, sizeof lb), where,
 	                 100 * w->share, w->idle_core, 100 * w->idle_busy, tail);
+}
+
+/* The processes sampled, "1234 (gzip), 5678 (xz) and 9012 (zstd)": a new string. */
+static char *process_list(const struct threads_result *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = xmemstream(&text, &len);
+	for (int i = 0; i < r->nprocesses; i++)
+		fprintf(out, "%s%d (%s)", i == 0 ? "" : i + 1 == r->nprocesses ? " and " : ", ",
+		        r->processes[i].pid, r->processes[i].comm);
+	return xmemstream_close(out, &text);
 }
 
 /* ---- Text, answer first ---- */
@@ -134,10 +143,9 @@ static bool fell_behind(const struct threads_result *r)
 
 static void print_text(const struct threads_result *r, const struct topo_info *info)
 {
-	printf("Sampled %d thread%s of ", r->nthreads, r->nthreads == 1 ? "" : "s");
-	for (int i = 0; i < r->nprocesses; i++)
-		printf("%s%d (%s)", i == 0 ? "" : i + 1 == r->nprocesses ? " and " : ", ",
-		       r->processes[i].pid, r->processes[i].comm);
+	char *names = process_list(r);
+	printf("Sampled %d thread%s of %s", r->nthreads, r->nthreads == 1 ? "" : "s", names);
+	free(names);
 	if (fell_behind(r))
 		printf(": %d samples, every %d ms asked, %.1f ms achieved (reading %d threads took "
 		       "longer than that), over %.2f s%s.\n\n", r->samples, r->interval_ms,
@@ -355,33 +363,28 @@ static int sample_until_stopped(const struct topo *t, const int *pids, int npids
 /* No thread was seen: one line, as for a PID without threads found before sampling. */
 static void say_no_threads(const struct threads_result *r)
 {
-	char names[512] = "";
-	size_t used = 0;
-	for (int i = 0; i < r->nprocesses && used < sizeof names; i++)
-		used += (size_t)snprintf(names + used, sizeof names - used, "%s%d (%s)",
-		                         i == 0 ? "" : i + 1 == r->nprocesses ? " and " : ", ",
-		                         r->processes[i].pid, r->processes[i].comm);
+	char *names = process_list(r);
 	text_warnx("no threads to sample: %s %s exited, or become a zombie, before the first sample",
 	           names, r->nprocesses == 1 ? "had" : "had each");
+	free(names);
 }
 
 /* The result as JSON or text on stdout; the exit status. */
 static int print_result(const struct threads_result *r, const struct topo_info *info, bool json)
 {
-	int status = r->interrupted ? 128 + (int)stop_requested : EXIT_OK;
+	int status = r->interrupted ? 128 + (int)stop_requested : EXIT_OK, written = EXIT_OK;
 	if (json) {
 		json_t *root = json_result(r);
-		if (json_dumpf(root, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF)
-			status = EXIT_FAILURE_RUNTIME;
+		written = cli_print_json(root, 0);
 		json_decref(root);
 	} else {
 		print_text(r, info);
+		if (fflush(stdout) == EOF) {
+			text_warn("cannot write to standard output");
+			written = EXIT_FAILURE_RUNTIME;
+		}
 	}
-	if (fflush(stdout) == EOF) {
-		text_warn("cannot write to standard output");
-		status = EXIT_FAILURE_RUNTIME;
-	}
-	return status;
+	return written == EXIT_OK ? status : written;
 }
 
 int cmd_threads(int argc, char **argv)

@@ -291,15 +291,12 @@ static json_t *json_relation(const struct topo_relation *rel)
 	return root;
 }
 
+/* root (taken) on stdout; the exit status. */
 static int print_json(json_t *root)
 {
-	int rc = json_dumpf(root, stdout, JSON_INDENT(2));
+	int status = cli_print_json(root, 0);
 	json_decref(root);
-	if (rc < 0 || putchar('\n') == EOF || fflush(stdout) == EOF) {
-		text_warn("cannot write JSON to standard output");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	return EXIT_OK;
+	return status;
 }
 
 /* ------------------------------------------------------------------------------------------ */

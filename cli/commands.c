@@ -243,6 +243,20 @@ int cli_getopt(int argc, char **argv, const char *name)
 	return row->id;
 }
 
+int cli_print_json(const json_t *root, size_t flags)
+{
+	if (!root) {
+		text_warnx("the JSON could not be made (a name that is not UTF-8)");
+		return EXIT_FAILURE_RUNTIME;
+	}
+	if (json_dumpf(root, stdout, JSON_INDENT(2) | flags) < 0 || putchar('\n') == EOF
+	    || fflush(stdout) == EOF) {
+		text_warn("cannot write JSON to standard output");
+		return EXIT_FAILURE_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)
 {
 	/* The one number rule (common/number.h), without a sign. */
@@ -327,19 +341,16 @@ double cli_duration(const char *command, double max_s)
 int cli_choice(const char *command, const char *const *words)
 {
 	char list[256] = "";
-	for (int i = 0; words[i]; i++) {
-		if (!strcmp(optarg, words[i]))
-			return i;
-		size_t used = strlen(list);
-		snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : !words[i + 1] ? " or "
-		         : ", ", words[i]);
-	}
-	const char *names[TEXT_SUGGEST_MAX];
 	size_t count = 0;
-	while (count < TEXT_SUGGEST_MAX && words[count])
-		count++, names[count - 1] = words[count - 1];
+	for (; words[count]; count++) {
+		if (!strcmp(optarg, words[count]))
+			return (int)count;
+		size_t used = strlen(list);
+		snprintf(list + used, sizeof list - used, "%s%s", count == 0 ? "" : !words[count + 1]
+		         ? " or " : ", ", words[count]);
+	}
 	char near[256];
-	text_suggest(optarg, names, count, "", near, sizeof near);
+	text_suggest(optarg, words, count, "", near, sizeof near);
 	if (*near)
 		usage_exit(command, "--%s: '%s': did you mean %s? (use %s)", cli_option_name, optarg,
 		           near, list);

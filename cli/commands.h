@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "common/alloc.h"
 #include "common/error.h"
 
@@ -90,6 +92,10 @@ extern const struct cli_option cli_common_options[];
 /* The synopsis of `smtbench help`, after the commands'. */
 extern const char cli_help_synopsis[];
 
+/* A number's macro as a string, for the option tables' sentences ("default " STR(30)). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* The row named name, or NULL. */
 const struct subcommand *subcommand_find(const char *name);
 
@@ -118,6 +124,10 @@ int cli_man_refresh(FILE *in, FILE *out);
 int cli_getopt(int argc, char **argv, const char *name);
 /* The long name of the option cli_getopt returned last ("trials" for --trials, "out" for -o). */
 extern const char *cli_option_name;
+
+/* root as JSON (indented by 2, with flags, e.g. JSON_PRESERVE_ORDER) and a newline on stdout,
+ * flushed: EXIT_OK, or EXIT_FAILURE_RUNTIME after saying so (root NULL: it could not be made). */
+int cli_print_json(const json_t *root, size_t flags);
 
 /* A bad command line: prints one line, "smtbench: MESSAGE (see 'smtbench COMMAND --help')",
  * and exits with EXIT_USAGE. */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli/summary.h"
+#include "common/fileio.h"
 #include "common/text.h"
 #include "runner/launch.h"
 #include "runner/precision.h"
@@ -59,7 +60,8 @@ bool run_take_option(const char *command, int id, struct experiment *e, struct r
 	return true;
 }
 
-void run_settle_budget(const char *command, struct experiment *e, long blocks, long warmup)
+void run_settle_budget(const char *command, const struct run_cli *o, struct experiment *e,
+                       long blocks, long warmup)
 {
 	if (e->trials != -2 && e->duration_s > 0)
 		usage_exit(command, "--blocks (--trials) and --duration exclude each other; give one");
@@ -67,6 +69,10 @@ void run_settle_budget(const char *command, struct experiment *e, long blocks, l
 	            : e->precision_pct > 0 ? PRECISION_DEFAULT_MAX_BLOCKS : blocks;
 	if (e->warmup < 0)
 		e->warmup = warmup;
+	if (!o->have_seed)
+		e->plan.seed = plan_fresh_seed();
+	e->plan.warmup_blocks = e->warmup;
+	e->plan.measured_blocks = e->trials;
 }
 
 /* The smtbench command line, for meta.json: "smtbench" and then argv, NULL-terminated. */
@@ -136,11 +142,18 @@ int run_resume_or_begin(const char *command, const struct run_cli *o, int argc, 
 	return rc;
 }
 
-void run_refuse_existing_out(const char *command, const char *dir)
+void run_check_out(const char *command, const char *dir)
 {
 	char err[ERR_LEN] = "";
 	bool complete;
 	struct stat st;
+	if (!dir)
+		return;
+	if (lstat(dir, &st) != 0) {
+		if (fileio_check_parent(dir, err, sizeof err) != 0)
+			usage_exit(command, "--out %s: %s", dir, err);
+		return;
+	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) /* a file, or a link to nowhere */
 		usage_exit(command, "--out %s already exists and is not a folder; choose another "
 		           "--out", dir);

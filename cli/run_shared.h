@@ -50,8 +50,10 @@ struct run_cli {
 bool run_take_option(const char *command, int id, struct experiment *e, struct run_cli *o);
 
 /* --blocks or --duration, and the warm-up, settled: the given ones, else the defaults (with
- * --precision, PRECISION_DEFAULT_MAX_BLOCKS blocks at most). Both given exits 2. */
-void run_settle_budget(const char *command, struct experiment *e, long blocks, long warmup);
+ * --precision, PRECISION_DEFAULT_MAX_BLOCKS blocks at most); the plan's blocks and seed (--seed,
+ * else a fresh one) set from them. Both given exits 2. */
+void run_settle_budget(const char *command, const struct run_cli *o, struct experiment *e,
+                       long blocks, long warmup);
 
 /* After the options: with --resume (which takes no setting, exit 2 otherwise), the stopped run
  * in it continued (runner/resume.h) and its exit status; otherwise -1, and e has the command
@@ -59,9 +61,9 @@ void run_settle_budget(const char *command, struct experiment *e, long blocks, l
 int run_resume_or_begin(const char *command, const struct run_cli *o, int argc, char **argv,
                         struct experiment *e);
 
-/* An --out that exists: one line saying what it holds (--resume only for a run that --resume
- * can continue), exit 2. */
-void run_refuse_existing_out(const char *command, const char *dir);
+/* --out, checked before anything is written: one that exists is one line saying what it holds
+ * (--resume only for a run that --resume can continue), and so is a missing parent; exit 2. */
+void run_check_out(const char *command, const char *dir);
 
 /* A new run from its plan: the folder made (the topology freed), print_plan, the trials, the
  * reports; the exit status (128+signal when interrupted, 1 when the reports could not be

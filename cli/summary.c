@@ -4,6 +4,8 @@
  */
 #include "cli/summary.h"
 
+#include "cli/commands.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -51,4 +53,11 @@ enum summary_outcome summary_after_run(const char *dir, enum summary_missing mis
 	report_free(&r);
 	folder_free(&f);
 	return outcome;
+}
+
+int summary_print(const struct report *r, bool json)
+{
+	if (!json)
+		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+	return cli_print_json(r->json, JSON_PRESERVE_ORDER);
 }

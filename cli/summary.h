@@ -1,6 +1,6 @@
 /*
  * summary.h — what `smtbench run` prints when it ends: the analysis of the folder so far and
- * where its reports are.
+ * where its reports are; and a report printed as text or JSON.
  */
 #ifndef SMTBENCH_CLI_SUMMARY_H
 #define SMTBENCH_CLI_SUMMARY_H
@@ -29,5 +29,9 @@ enum summary_missing {
 /* Analyses dir, writes its reports and prints the summary to out; when there is no answer, its
  * true reason in the words `missing` chooses. */
 enum summary_outcome summary_after_run(const char *dir, enum summary_missing missing, FILE *out);
+
+struct report;
+/* A report of advise or fleet on stdout: its text, or with json its JSON; the exit status. */
+int summary_print(const struct report *r, bool json);
 
 #endif

@@ -114,24 +114,18 @@ static int open_checked(const char *path, int flags, bool pipes_too, char *err, 
 		return -1;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0) {
+	int fl;
+	if (fstat(fd, &st) != 0)
 		set_error(err, err_size, "%s: cannot read its status: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	bool pipe = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
-	if (!S_ISREG(st.st_mode) && !(pipes_too && pipe)) {
+	else if (!S_ISREG(st.st_mode)
+	         && !(pipes_too && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))))
 		set_error(err, err_size, "%s is %s, not a regular file", path, file_kind(st.st_mode));
-		close(fd);
-		return -1;
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
 		set_error(err, err_size, "%s: cannot clear O_NONBLOCK: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
+	else
+		return fd;
+	close(fd);
+	return -1;
 }
 
 int fileio_open_regular(const char *path, int flags, char *err, size_t err_size)
@@ -250,7 +244,9 @@ static int write_temp(int dirfd, const char *dir, const char *name, char *tmp, s
 	return rc;
 }
 
-int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
+/* fileio_write_atomic relative to the open folder dirfd (openat/renameat: the folder cannot be
+ * swapped under it); dir only names the folder in messages. */
+static int write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
                            size_t len, char *err, size_t err_size)
 {
 	if (!*name || strchr(name, '/')) {
@@ -288,7 +284,7 @@ int fileio_write_atomic(const char *dir, const char *name, const void *data, siz
 		          strerror(errno));
 		return -1;
 	}
-	int rc = fileio_write_atomic_at(dirfd, dir, name, data, len, err, err_size);
+	int rc = write_atomic_at(dirfd, dir, name, data, len, err, err_size);
 	close(dirfd);
 	return rc;
 }

@@ -79,9 +79,4 @@ char *fileio_read_fd(int fd, const char *path, size_t max, size_t *len_out, char
 int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
                         char *err, size_t err_size);
 
-/* The same, relative to an open folder dirfd (openat/renameat: the folder cannot be swapped
- * under it); dir only names the folder in messages. name must be a plain file name. */
-int fileio_write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
-                           size_t len, char *err, size_t err_size);
-
 #endif

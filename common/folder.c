@@ -46,8 +46,9 @@ static void read_meta(struct results_folder *f)
 	} else {
 		f->meta_status = FOLDER_META_OK;
 		f->shown_meta = json_deep_copy(f->meta);
-		if (!f->shown_meta || text_escape_json(f->shown_meta) < 0)
+		if (!f->shown_meta)
 			text_errx(EXIT_FAILURE_RUNTIME, "out of memory reading %s", f->meta_path);
+		text_escape_json(f->shown_meta);
 	}
 }
 

@@ -107,32 +107,16 @@ static bool eight_digits_of_word(uint64_t w, uint64_t *value)
 }
 #endif
 
-static bool eight_digits(const char *p, uint64_t *value)
+/* The n (8 or 4) characters at p as digits: one word, four of them after four '0's. */
+static bool digits_of(const char *p, size_t n, uint64_t *value)
 {
 #ifdef DIGIT_WORDS
-	uint64_t w;
-	memcpy(&w, p, sizeof w);
+	uint64_t w = 0x3030303030303030ULL;
+	memcpy((char *)&w + (8 - n), p, n);
 	return eight_digits_of_word(w, value);
 #else
 	(void)p;
-	(void)value;
-	return false;
-#endif
-}
-
-static bool four_digits(const char *p, uint64_t *value)
-{
-#ifdef DIGIT_WORDS
-	uint32_t w;
-	memcpy(&w, p, sizeof w);
-	if ((w & 0xF0F0F0F0U) != 0x30303030U || ((w + 0x06060606U) & 0xF0F0F0F0U) != 0x30303030U)
-		return false;
-	w -= 0x30303030U;
-	w = w * 10 + (w >> 8);      /* bytes 0 and 2: the two-digit numbers 01 and 23 */
-	*value = (w & 0xFF) * 100 + ((w >> 16) & 0xFF);
-	return true;
-#else
-	(void)p;
+	(void)n;
 	(void)value;
 	return false;
 #endif
@@ -170,18 +154,13 @@ bool number_parse_plain(const char *text, size_t len, double *out)
 		mantissa = mantissa * 10 + (uint64_t)(*p - '0');
 	if (p < end && *p == '.') {
 		p++;
-		if (end - p >= 8 && digits + 8 <= 15 && eight_digits(p, &some)) {
-			mantissa = mantissa * 100000000 + some;
-			digits += 8;
-			decimals += 8;
-			p += 8;
-		}
-		if (end - p >= 4 && digits + 4 <= 15 && four_digits(p, &some)) {
-			mantissa = mantissa * 10000 + some;
-			digits += 4;
-			decimals += 4;
-			p += 4;
-		}
+		for (int n = 8; n >= 4; n -= 4) /* eight digits, then four, at once where they fit */
+			if (end - p >= n && digits + n <= 15 && digits_of(p, (size_t)n, &some)) {
+				mantissa = mantissa * (n == 8 ? 100000000 : 10000) + some;
+				digits += n;
+				decimals += n;
+				p += n;
+			}
 		for (; p < end && *p >= '0' && *p <= '9'; p++, digits++, decimals++)
 			mantissa = mantissa * 10 + (uint64_t)(*p - '0');
 	}

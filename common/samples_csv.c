@@ -13,6 +13,7 @@
 #endif
 
 #include "common/alloc.h"
+#include "common/number.h"
 
 const char *const samples_csv_names[SAMPLES_COLUMN_COUNT] = {
 #define SAMPLES_CSV_NAME_(id, name, required) name,
@@ -118,30 +119,6 @@ static int parse_cpu_number(const char *p, const char *end, int *out)
 	return 0;
 }
 
-/* Seconds as the runner writes them: digits, a point and digits; a finite number >= 0. */
-static int parse_plain_seconds(const char *p, const char *end, double *out)
-{
-	char text[40];
-	size_t n = (size_t)(end - p);
-	if (n == 0 || n >= sizeof text)
-		return -1;
-	bool digits = false, point = false;
-	for (const char *q = p; q < end; q++) {
-		if (*q == '.' && !point)
-			point = true;
-		else if (*q >= '0' && *q <= '9')
-			digits = true;
-		else
-			return -1;
-	}
-	if (!digits)
-		return -1;
-	memcpy(text, p, n);
-	text[n] = '\0';
-	*out = strtod(text, NULL);
-	return 0;
-}
-
 int samples_per_cpu_parse(const char *text, size_t len, int cpus[SAMPLES_PER_CPU_MAX],
                           double seconds[SAMPLES_PER_CPU_MAX])
 {
@@ -155,7 +132,8 @@ int samples_per_cpu_parse(const char *text, size_t len, int cpus[SAMPLES_PER_CPU
 			item_end = end;
 		const char *colon = memchr(p, ':', (size_t)(item_end - p));
 		if (!colon || parse_cpu_number(p, colon, &cpus[n]) != 0
-		    || parse_plain_seconds(colon + 1, item_end, &seconds[n]) != 0)
+		    /* seconds as the runner writes them: digits, a point and digits */
+		    || !number_parse_plain(colon + 1, (size_t)(item_end - colon - 1), &seconds[n]))
 			return -1;
 		n++;
 		if (item_end < end && item_end + 1 == end)

@@ -316,11 +316,16 @@ static int name_index(struct names *n, const char *name, long line_no)
 	return n->last = (int)n->count++;
 }
 
+static void free_names(struct samples_name *names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i].name);
+	free(names);
+}
+
 static void names_release(struct names *n)
 {
-	for (size_t i = 0; i < n->count; i++)
-		free(n->items[i].name);
-	free(n->items);
+	free_names(n->items, n->count);
 	*n = (struct names){ .last = -1 };
 }
 
@@ -716,13 +721,6 @@ struct samples_table *samples_table_read(int fd, const char *path, size_t parts,
 	names_release(&rd.placements);
 	names_release(&rd.workloads);
 	return rd.t;
-}
-
-static void free_names(struct samples_name *names, size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		free(names[i].name);
-	free(names);
 }
 
 void samples_table_free(struct samples_table **t)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
 #include "common/error.h"
 
 char *text_printf(const char *fmt, ...)
@@ -107,12 +108,8 @@ static void say(bool with_errno, const char *fmt, va_list ap)
 	}
 	va_end(again);
 	fflush(stdout);
-	if (with_errno)
-		fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name,
-		        shown ? shown : fallback, strerror(saved_errno));
-	else
-		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-		        shown ? shown : fallback);
+	fprintf(stderr, "%s: %s%s%s\n", program_invocation_short_name, shown ? shown : fallback,
+	        with_errno ? ": " : "", with_errno ? strerror(saved_errno) : "");
 	free(shown);
 	free(message);
 	errno = saved_errno;
@@ -154,68 +151,50 @@ void text_err(int status, const char *fmt, ...)
 
 /* An object's keys that are not printable, renamed to their escapes (a key is shown too: a
  * report lists meta.json's members by name). Collected first, then renamed: the walk must not
- * change the object it walks. -1 on out of memory. */
-static int escape_keys(json_t *object)
+ * change the object it walks. */
+static void escape_keys(json_t *object)
 {
-	size_t count = 0, k = 0;
+	char **bad = NULL;
+	size_t count = 0;
 	const char *key;
 	json_t *item;
 	json_object_foreach(object, key, item)
-		count += !text_is_printable(key);
-	if (count == 0)
-		return 0;
-	char **bad = calloc(count, sizeof *bad);
-	if (!bad)
-		return -1;
-	int rc = 0;
-	json_object_foreach(object, key, item)
-		if (k < count && !text_is_printable(key) && !(bad[k++] = strdup(key)))
-			rc = -1;
+		if (!text_is_printable(key))
+			strings_push(&bad, &count, xstrdup(key));
 	for (size_t i = 0; i < count; i++) {
-		char *shown = rc == 0 && bad[i] ? text_escape(bad[i]) : NULL;
-		if (rc == 0 && (!shown
-		    || json_object_set(object, shown, json_object_get(object, bad[i])) != 0
-		    || json_object_del(object, bad[i]) != 0))
-			rc = -1;
+		char *shown = xescaped(bad[i]);
+		if (json_object_set(object, shown, json_object_get(object, bad[i])) != 0
+		    || json_object_del(object, bad[i]) != 0)
+			text_errx(EXIT_FAILURE_RUNTIME, "out of memory (escaping a JSON key)");
 		free(shown);
-		free(bad[i]);
 	}
-	free(bad);
-	return rc;
+	strings_release(&bad, &count);
 }
 
-int text_escape_json(json_t *value)
+void text_escape_json(json_t *value)
 {
+	const char *key;
+	json_t *item;
+	size_t i;
 	if (json_is_string(value)) {
 		const char *text = json_string_value(value);
-		if (text_is_printable(text) && strlen(text) == json_string_length(value))
-			return 0;
+		bool cut = strlen(text) != json_string_length(value);
+		if (text_is_printable(text) && !cut)
+			return;
 		/* A string with a NUL inside (\u0000) is cut there, and the cut said. */
-		char *clean = text_escape(text);
-		char *shown = clean && strlen(text) != json_string_length(value)
-		              ? text_printf("%s\\x00...", clean) : NULL;
-		int rc = clean && json_string_set(value, shown ? shown : clean) == 0 ? 0 : -1;
+		char *clean = xescaped(text), *shown = xasprintf("%s%s", clean, cut ? "\\x00..." : "");
+		if (json_string_set(value, shown) != 0)
+			text_errx(EXIT_FAILURE_RUNTIME, "out of memory (escaping a JSON string)");
 		free(shown);
 		free(clean);
-		return rc;
-	}
-	if (json_is_array(value)) {
-		size_t i;
-		json_t *item;
+	} else if (json_is_array(value)) {
 		json_array_foreach(value, i, item)
-			if (text_escape_json(item) < 0)
-				return -1;
-		return 0;
-	}
-	if (json_is_object(value)) {
-		const char *key;
-		json_t *item;
+			text_escape_json(item);
+	} else if (json_is_object(value)) {
 		json_object_foreach(value, key, item)
-			if (text_escape_json(item) < 0)
-				return -1;
-		return escape_keys(value);
+			text_escape_json(item);
+		escape_keys(value);
 	}
-	return 0;
 }
 
 json_t *text_to_json(const char *text)
@@ -269,9 +248,7 @@ char *text_cpu_list(const cpu_set_t *set, bool ranges)
 {
 	char *list = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&list, &len);
-	if (!out)
-		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a list of CPUs)");
+	FILE *out = xmemstream(&list, &len);
 	for (int cpu = 0, last = 0; cpu < CPU_SETSIZE; cpu = last + 1) {
 		for (last = cpu; CPU_ISSET(cpu, set) && ranges && last + 1 < CPU_SETSIZE
 		     && CPU_ISSET(last + 1, set);)
@@ -283,9 +260,7 @@ char *text_cpu_list(const cpu_set_t *set, bool ranges)
 		if (last > cpu)
 			fprintf(out, "-%d", last);
 	}
-	if (fclose(out) != 0)
-		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (a list of CPUs)");
-	return list;
+	return xmemstream_close(out, &list);
 }
 
 /* Optimal string alignment distance (edits, with a swap of two neighbours as one), capped. */

@@ -42,9 +42,8 @@ bool text_is_printable(const char *text);
 char *text_escape(const char *text);
 
 /* Every string in a JSON value (object members' values and their keys, arrays, nested)
- * replaced by text_escape() of it, in place. -1 on out of memory (the value may then be part
- * escaped). */
-int text_escape_json(json_t *value);
+ * replaced by text_escape() of it, in place. Exits on out of memory (common/alloc.h). */
+void text_escape_json(json_t *value);
 
 /*
  * The err(3) family for every message this program writes on stderr: "smtbench: MESSAGE\n",

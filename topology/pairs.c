@@ -20,6 +20,9 @@
 #include <string.h>
 
 #include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+
+#include "common/text.h"
 
 /* ---------------------------------------------------------------------------------------- */
 /* Relations between PUs.                                                                      */
@@ -471,10 +474,10 @@ static const struct topo_pu *usable_pu(const struct topo *t, int os, char *err, 
 	for (int i = 0; i < t->npus; i++)
 		if (t->pus[i].os == os)
 			return &t->pus[i];
-	char *list = NULL;
-	if (hwloc_bitmap_list_asprintf(&list, t->usable) < 0)
-		list = NULL;
-	const char *usable = list && *list ? list : "none";
+	cpu_set_t set; /* listed as every CPU list is (common/text.h) */
+	hwloc_cpuset_to_glibc_sched_affinity(t->hw, t->usable, &set, sizeof set);
+	char *list = text_cpu_list(&set, true);
+	const char *usable = *list ? list : "none";
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
 	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
 		set_error(err, err_size, "CPU %d does not exist in this topology (usable CPUs: %s)",

@@ -48,15 +48,6 @@ static void copy_trimmed(char *dst, size_t len, const char *src)
 		dst[--n] = '\0';
 }
 
-static bool contains_nocase(const char *haystack, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *haystack; haystack++)
-		if (!strncasecmp(haystack, needle, n))
-			return true;
-	return false;
-}
-
 /* Words that, found in a DMI vendor/product or a CPU model, mean a virtual machine. */
 static const struct { const char *marker, *name; } vm_markers[] = {
 	{ "QEMU", "QEMU" },           { "KVM", "KVM" },
@@ -73,7 +64,7 @@ static bool match_vm_marker(const char *text, char name[TOPO_NAME_LEN])
 	if (!text)
 		return false;
 	for (size_t i = 0; i < sizeof vm_markers / sizeof vm_markers[0]; i++) {
-		if (contains_nocase(text, vm_markers[i].marker)) {
+		if (strcasestr(text, vm_markers[i].marker)) {
 			snprintf(name, TOPO_NAME_LEN, "%s", vm_markers[i].name);
 			return true;
 		}
@@ -183,30 +174,6 @@ static void detect_vm_loaded(hwloc_topology_t hw, struct topo_info *info)
 		obj = obj == root ? hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, NULL)
 		                  : hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, obj);
 	}
-}
-
-/* This process's affinity mask into set; -1 when it cannot be read. */
-static int read_affinity(hwloc_bitmap_t set, int max_cpu)
-{
-	for (int ncpus = max_cpu + 1 > 1024 ? max_cpu + 1 : 1024; ncpus <= (1 << 22); ncpus *= 2) {
-		cpu_set_t *mask = CPU_ALLOC(ncpus);
-		if (!mask)
-			return -1;
-		size_t size = CPU_ALLOC_SIZE(ncpus);
-		CPU_ZERO_S(size, mask);
-		if (sched_getaffinity(0, size, mask) == 0) {
-			hwloc_bitmap_zero(set);
-			for (int cpu = 0; cpu < ncpus; cpu++)
-				if (CPU_ISSET_S(cpu, size, mask))
-					hwloc_bitmap_set(set, (unsigned)cpu);
-			CPU_FREE(mask);
-			return 0;
-		}
-		CPU_FREE(mask);
-		if (errno != EINVAL)
-			return -1;
-	}
-	return -1;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -582,7 +549,8 @@ static int find_usable(struct topo *t, char *err, size_t err_size)
 	int rc = 0;
 	if (t->info.source != TOPO_THIS_SYSTEM)
 		;
-	else if (read_affinity(affinity, hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(t->hw))) < 0)
+	/* The calling thread's mask, as sched_getaffinity(0) reads it: the one children inherit. */
+	else if (hwloc_get_cpubind(t->hw, affinity, HWLOC_CPUBIND_THREAD) < 0)
 		rc = -1, set_error(err, err_size, "cannot read this process's CPU affinity "
 		                   "(sched_getaffinity): %s", strerror(errno));
 	else
