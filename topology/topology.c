@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <hwloc.h>
+#include <hwloc/linux.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -549,8 +550,10 @@ static int find_usable(struct topo *t, char *err, size_t err_size)
 	int rc = 0;
 	if (t->info.source != TOPO_THIS_SYSTEM)
 		;
-	/* The calling thread's mask, as sched_getaffinity(0) reads it: the one children inherit. */
-	else if (hwloc_get_cpubind(t->hw, affinity, HWLOC_CPUBIND_THREAD) < 0)
+	/* The calling thread's mask (sched_getaffinity(0), the one children inherit), read from the
+	 * kernel even where hwloc was handed a topology file: hwloc_get_cpubind then answers
+	 * with the whole machine. */
+	else if (hwloc_linux_get_tid_cpubind(t->hw, 0, affinity) < 0)
 		rc = -1, set_error(err, err_size, "cannot read this process's CPU affinity "
 		                   "(sched_getaffinity): %s", strerror(errno));
 	else

@@ -181,6 +181,11 @@ assert p['sibling']['available'] is False
 "
 	check_status 2 "--pair with a CPU outside the affinity mask" taskset -c "$last" "$SMTBENCH" topo --pair "$first,$last"
 	check "the error names CPU $first and the affinity mask" contains "$t_err" "CPU $first may not be used here: it is outside this process's affinity mask"
+	# The mask is the kernel's even when hwloc is handed a topology file (HWLOC_XMLFILE without
+	# HWLOC_THISSYSTEM), where hwloc's own affinity query answers with the whole machine.
+	check_status 0 "topo under taskset -c $last with HWLOC_XMLFILE set" \
+		env HWLOC_XMLFILE="$SMTBENCH_FIXTURES/one-core-per-package.xml" taskset -c "$last" "$SMTBENCH" topo
+	check "…still one usable PU: the affinity mask is read from the kernel" contains "$t_out" "1 usable"
 fi
 beyond=$(( $(getconf _NPROCESSORS_CONF) + 7 ))
 check_status 2 "--pair with a CPU this machine lacks" "$SMTBENCH" topo --pair "0,$beyond"
