@@ -350,20 +350,24 @@ static void diagnose_group(struct analysis_group_diagnostics *d,
 		d->below_tick_samples += d->user_time && g->values_s[i] > 0
 		                         && g->values_s[i] < ANALYSIS_USER_TICK_S;
 	}
-	/* Plain files' lines are known for every point (from 1), a folder's for none (0). */
+	/* Plain files' lines are known for every point (from 1), a folder's for none (0): the
+	 * lines are kept only when every outlier has one, so that each is read beside its trial. */
+	bool lines_known = true;
 	for (size_t i = 0; i < data->point_count; i++) {
 		const struct analysis_point *p = &data->points[i];
 		if (p->group != (int)gi || !p->outlier)
 			continue;
 		d->outlier_trials = xreallocarray(d->outlier_trials, d->outlier_count + 1,
 		                                  sizeof *d->outlier_trials);
+		d->outlier_lines = xreallocarray(d->outlier_lines, d->outlier_count + 1,
+		                                 sizeof *d->outlier_lines);
 		d->outlier_trials[d->outlier_count] = p->trial;
-		if (p->line > 0) {
-			d->outlier_lines = xreallocarray(d->outlier_lines, d->outlier_count + 1,
-			                                 sizeof *d->outlier_lines);
-			d->outlier_lines[d->outlier_count] = p->line;
-		}
-		d->outlier_count++;
+		d->outlier_lines[d->outlier_count++] = p->line;
+		lines_known = lines_known && p->line > 0;
+	}
+	if (!lines_known) {
+		free(d->outlier_lines);
+		d->outlier_lines = NULL;
 	}
 	drift_fit(g->trials, g->values_s, g->n, &d->drift_slope_s, d->drift_slope_ci);
 	size_t half = g->n / 2;

@@ -125,7 +125,11 @@ static char *read_stdin_all(char *err, size_t err_size)
 		set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
 		return NULL;
 	}
-	return fileio_read_fd(fd, "-", FILEIO_READ_ALL_MAX, NULL, err, err_size);
+	char *text = fileio_read_fd(fd, "standard input", FILEIO_READ_ALL_MAX, NULL, err, err_size);
+	if (!text && strstr(err, "more than"))
+		set_error(err, err_size, "-: more than %zu MiB on standard input; this is not a hyperfine "
+		          "export", FILEIO_READ_ALL_MAX >> 20);
+	return text;
 }
 
 struct analysis_dataset *analysis_load_hyperfine(const char *path, enum analysis_metric metric,

@@ -946,8 +946,15 @@ static int list_children(pid_t *pids, int max)
 			continue;
 		char stat[512];
 		snprintf(path, sizeof path, "/proc/%.20s/stat", d->d_name);
-		if (fileio_read_first_line(path, stat, sizeof stat) != 0)
+		/* Read whole, not by line: comm may hold a newline (PR_SET_NAME), and a leftover
+		 * named so must still be found. */
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (len <= 0)
 			continue;
+		stat[len] = '\0';
 		/* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
 		char *paren = strrchr(stat, ')'), state;
 		long ppid;
