@@ -159,6 +159,11 @@ check "analyze - alone reads a hyperfine export from standard input" python3 -c 
 import json, sys; d = json.loads(sys.argv[1]); assert d["hyperfine"] and d["comparisons"][0]["b"]["name"] == "y", d' "$out"
 check_status 2 "standard input as both files" "$SMTBENCH" analyze - - </dev/null
 check "…is refused, saying so" contains "$t_err" "not both"
+# More than a file may hold, from a pipe (which has no size to check first): refused once past it.
+check_status 2 "more than 64 MiB on standard input" \
+	bash -c 'head -c 70000000 /dev/zero | "$1" analyze -' _ "$SMTBENCH"
+check "…says so, and that this is not a hyperfine export" \
+	contains "$t_err" "-: more than 64 MiB on standard input; this is not a hyperfine export"
 
 printf '{"results": [{"command": "a", "times": [1, 2]}' >"$t_tmp/cut.json"
 check_status 2 "a cut-off JSON file" "$SMTBENCH" analyze "$t_tmp/cut.json"
