@@ -613,6 +613,33 @@ static void run_order_markers(FILE *out, const struct analysis_dataset *d, int g
 
 /* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
  * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
+/* A run-order panel's title: the placement's marker, its name, n, and its mean (mean: its text,
+ * empty when unknown); a summary's note on a line of its own under it. */
+static void run_order_title(FILE *out, const struct analysis_group *grp,
+                            const struct run_order_drawing *w, const char *mean, int style,
+                            double top, double *need)
+{
+	char title[600], extra[64] = "";
+	if (w->warmups)
+		snprintf(extra, sizeof extra, ", %zu warm-up%s", w->warmups, w->warmups == 1 ? "" : "s");
+	snprintf(title, sizeof title, "%s (n = %zu%s)%s%s%s", grp->name, grp->n, extra,
+	         mean[0] ? ": mean " : "", mean, mean[0] ? " s (dashed line)" : "");
+	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, svg_color(style), true);
+	svg_text(out, RUN_LEFT + 18, top + 16, "start", 13, "bold", title);
+	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(title, 13, true));
+	if (!w->binned)
+		return;
+	char note[300], rings[120] = "";
+	if (w->ring_every > 1)
+		snprintf(rings, sizeof rings, "; every %zu%s of its %zu outliers ringed",
+		         w->ring_every, ordinal_suffix(w->ring_every), w->outliers);
+	/* outliers are thinned only in a summary */
+	snprintf(note, sizeof note, "A summary: each bin of run order shows its samples' "
+	         "range (line) and mean (marker)%s", rings);
+	svg_text(out, RUN_LEFT + 18, top + 32, "start", 11, NULL, note);
+	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(note, 11, false));
+}
+
 static double run_order_panel(FILE *out, const struct run_model *m, int group,
                               const struct svg_axis *x, double top, double plot_h, double r,
                               double *need)
@@ -630,36 +657,16 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	double header = w.binned ? RUN_NOTE_HEADER : RUN_HEADER;
 	double plot_top = top + header, plot_bottom = plot_top + plot_h;
 	struct svg_axis y = { lo, hi, plot_bottom, plot_top };
-	size_t warmups = w.warmups;
 
 	fputs("<g class=\"panel\" data-placement=\"", out);
 	report_xml_escape(out, grp->name);
 	fputs("\">\n", out);
-	/* Title: the placement's marker, its name, n, and its mean. */
-	char title[600], mean[48] = "";
+	char mean[48] = "";
 	if (grp->n && pl && isfinite(pl->mean_s)) {
 		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (hi - lo) / 20;
 		format_number(mean, sizeof mean, pl->mean_s, res);
 	}
-	char extra[64] = "";
-	if (warmups)
-		snprintf(extra, sizeof extra, ", %zu warm-up%s", warmups, warmups == 1 ? "" : "s");
-	snprintf(title, sizeof title, "%s (n = %zu%s)%s%s%s", grp->name, grp->n, extra,
-	         mean[0] ? ": mean " : "", mean, mean[0] ? " s (dashed line)" : "");
-	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, color, true);
-	svg_text(out, RUN_LEFT + 18, top + 16, "start", 13, "bold", title);
-	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(title, 13, true));
-	if (header == RUN_NOTE_HEADER) {
-		char note[300], rings[120] = "";
-		if (w.ring_every > 1)
-			snprintf(rings, sizeof rings, "; every %zu%s of its %zu outliers ringed",
-			         w.ring_every, ordinal_suffix(w.ring_every), w.outliers);
-		/* outliers are thinned only in a summary */
-		snprintf(note, sizeof note, "A summary: each bin of run order shows its samples' "
-		         "range (line) and mean (marker)%s", rings);
-		svg_text(out, RUN_LEFT + 18, top + 32, "start", 11, NULL, note);
-		*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(note, 11, false));
-	}
+	run_order_title(out, grp, &w, mean, style, top, need);
 
 	x_grid(out, x, plot_top, plot_bottom);
 	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
