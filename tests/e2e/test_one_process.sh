@@ -291,8 +291,8 @@ EOF
 pinned=$t_tmp/pinned_threads
 # per_cpu_s names each of the placement's CPUs in meta.json's order, and together they are the
 # process's CPU time: utime_s + stime_s divided in the task clock's proportions, so the same sum
-# to the printed digits (the raw task clock read up to 5% more than rusage at load 15, and the
-# check, then within 5% and 5 ms, failed once that way).
+# to the printed digits (the raw task clock read up to 24% more than rusage at load 12-30, and
+# the check, then within 5% and 5 ms, failed 9 of 320 trials so).
 per_cpu_as_planned() {
 	python3 - "$1" <<'EOF'
 import csv, json, sys
