@@ -517,8 +517,9 @@ static void start_cpu_split(struct trial_state *st)
 /* After the process was reaped: its CPU time on each of its CPUs, into the result. The task
  * clock and the kernel's CPU time (utime + stime, from rusage) are kept by different clocks of
  * the scheduler: they agree on a quiet machine, but at load 12-30 here the task clock read up
- * to 24% (81 ms of 0.34 s) more, growing with the load. So the split is the process's rusage CPU time
- * divided in the task clock's proportions: one total for the row, the one its times say. */
+ * to 24% (81 ms of 0.34 s) more, growing with the load. So the split is the process's rusage
+ * CPU time divided in the task clock's proportions: one total for the row, the one its times
+ * say. */
 static void measure_cpu_split(struct trial_state *st)
 {
 	struct trial_result *out = st->out;
