@@ -511,17 +511,23 @@ def check_matrix_no_contention(ctx):
     yield from advise_checks(ctx, False)
 
 
+def guest_advise(ctx, name, what):
+    """The guest's `advise --json` (rig-matrix/NAME.json), after the check that it exited 0
+    (NAME-status; NAME.err said why not); None when it did not."""
+    status = ctx.text(f"rig-matrix/{name}-status").strip()
+    yield status == "0", (f"advise on {what} exits 0 (got {status}: "
+                          f"{ctx.text(f'rig-matrix/{name}.err')[-400:]})")
+    return json.loads(ctx.text(f"rig-matrix/{name}.json")) if status == "0" else None
+
+
 def advise_checks(ctx, contended):
     """smtbench advise on the rig's matrix, in the guest: its JSON, and its script run there.
     The known truth: with both vCPUs of the core on one host CPU, a core with a pair does about
-    one workload's work (no SMT gain: neither 'keep on' nor 'pairing pays'); with a host CPU
+    one workload's work (no SMT gain: no yield near 2, pairing does not pay); with a host CPU
     each, about two (SMT pays: 'keep on' for both kernels, and pairing pays)."""
-    status = ctx.text("rig-matrix/advise-status").strip()
-    yield status == "0", (f"advise on the guest's matrix exits 0 (got {status}: "
-                          f"{ctx.text('rig-matrix/advise.err')[-400:]})")
-    if status != "0":
+    a = yield from guest_advise(ctx, "advise", "the guest's matrix")
+    if a is None:
         return
-    a = json.loads(ctx.text("rig-matrix/advise.json"))
     placed = sorted(w for c in a["plan"]["cores"] for w in c["workloads"])
     yield (a["measured_on_siblings"] and placed == sorted(matrix_kernels(contended))
            and 0 <= a["plan"]["p_best"] <= 1,
@@ -566,10 +572,15 @@ def advise_checks(ctx, contended):
 # The rig's siblings are vCPUs time-sliced on a host CPU: every pairing costs alike there, so the
 # plans tie up to noise and the kernels' calibrated lengths (which two share a host CPU sets the
 # wall time), and the check can only say that following the plan is not worse. The margin is
-# from the spread measured here (20 contention rig runs, host load 12-32 with other builds and
-# tests beside them): single ratios 0.74-1.52, medians of 6 0.91-1.16 (at most 0.09 below 1);
-# 1 - PLAN_MARGIN leaves more than half as much again.
-PLAN_MARGIN = 0.15
+# from the spread measured here (27 contention rig runs, host load 5-32 with other builds and
+# tests, once CI, beside them): single ratios 0.74-1.52, medians of 6 0.87-1.16 (at most 0.13
+# below 1, where the plan's walls were 7-20% longer than the worst's in 5 pairs of 6). Part of
+# it is the kernels' lengths: a plan that pairs the kernels whose calibrated counts run longest
+# has the longer wall time, which the cells, being ratios, do not see (plans that paired
+# mul-latency with l1-load: medians 0.87-1.09; worst plans that did: 0.99-1.16). 1 - PLAN_MARGIN
+# still fails a script that puts the three kernels on one vCPU (3 kernels' time against the
+# worst plan's 2: 0.67).
+PLAN_MARGIN = 0.2
 
 
 def taskset_lines(text):
@@ -577,12 +588,9 @@ def taskset_lines(text):
 
 
 def plan_against_worst(ctx):
-    status = ctx.text("rig-matrix/plans-status").strip()
-    yield status == "0", (f"advise on the guest's 2 cores exits 0 (got {status}: "
-                          f"{ctx.text('rig-matrix/plans.err')[-400:]})")
-    if status != "0":
+    a = yield from guest_advise(ctx, "plans", "the guest's 2 cores")
+    if a is None:
         return
-    a = json.loads(ctx.text("rig-matrix/plans.json"))
     plan = [c["workloads"] for c in a["plan"]["cores"]]
     worst = [c["workloads"] for c in a["worst_plan"]["cores"]]
     yield (a["cores"] == 2 and a["pairs_needed"] == 1 and len(plan) == len(worst) == 2,
