@@ -126,7 +126,7 @@ static char *read_stdin_all(char *err, size_t err_size)
 		return NULL;
 	}
 	char *text = fileio_read_fd(fd, "standard input", FILEIO_READ_ALL_MAX, NULL, err, err_size);
-	if (!text && strstr(err, "more than"))
+	if (!text && errno == EFBIG)
 		set_error(err, err_size, "-: more than %zu MiB on standard input; this is not a hyperfine "
 		          "export", FILEIO_READ_ALL_MAX >> 20);
 	return text;

@@ -159,9 +159,11 @@ char *fileio_read_fd(int fd, const char *path, size_t max, size_t *len_out, char
 	else if (len > max)
 		set_error(err, err_size, "%s: more than the %zu MiB this file may hold", path,
 		          max >> 20);
+	int saved_errno = n < 0 ? errno : EFBIG;
 	close(fd);
 	if (n < 0 || len > max) {
 		free(content);
+		errno = saved_errno;
 		return NULL;
 	}
 	content[len] = '\0';

@@ -64,8 +64,8 @@ int fileio_open_readable(const char *path, char *err, size_t err_size);
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size);
 
 /* The same from fd, which path names in messages, to its end (a pipe's too), at most max bytes:
- * more is refused, also when the file grows past max while it is read. Closes fd. Exits on out
- * of memory (common/alloc.h). */
+ * more is refused (errno EFBIG), also when the file grows past max while it is read. Closes fd.
+ * Exits on out of memory (common/alloc.h). */
 char *fileio_read_fd(int fd, const char *path, size_t max, size_t *len_out, char *err,
                      size_t err_size);
 
