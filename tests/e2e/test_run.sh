@@ -263,7 +263,7 @@ check_status 2 "--resume of a folder that is not a run" "$SMTBENCH" run --resume
 # --- a user's command, and A beside B --------------------------------------------------------
 check_status 0 "a user's command runs on both CPUs" \
 	"$SMTBENCH" run --placements solo,same-pu --trials 2 --warmup 0 --out "$t_tmp/cmd" -- \
-	"$kdir/nop" 1000
+	"$kdir/nop" 200000
 check "its rows name the command" test "$(col "$t_tmp/cmd" workload | sort -u)" = nop
 check_status 0 "A beside B: nop beside pause" \
 	"$SMTBENCH" run --placements same-pu --trials 2 --warmup 0 --out "$t_tmp/ab" -- \
