@@ -219,13 +219,13 @@ check "…the failure names the process's CPUs: the pair for non-sibling" \
 	bash -c '[[ $1 =~ trial\ [01]\ \(non-sibling\)\ failed:\ its\ process\ on\ CPUs\ [0-9]+,[0-9]+\ still\ running ]]' _ "$t_err"
 check "…its rows say timeout, one per trial, and the failed first block stops the run" \
 	test "$(csv "$t_tmp/hang" '(len(rows), {r["status"] for r in rows})')" = "(2, {'timeout'})"
+busy='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' # 20-40 ms of user time the clock counts
 check_status 0 "a one-process command that leaves a process behind" "$SMTBENCH" run --one-process \
 	--placements solo,non-sibling --blocks 2 --warmup-blocks 0 --progress none \
-	--out "$t_tmp/left" -- sh -c 'sleep 30 & true'
+	--out "$t_tmp/left" -- sh -c "sleep 30 & $busy"
 check "…every trial's leftover is killed and counted" \
 	test "$(csv "$t_tmp/left" '{r["leftovers"] for r in rows}')" = "{'1'}"
 
-busy='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 "$SMTBENCH" run --one-process --placements non-sibling,solo --blocks 30 --warmup-blocks 0 \
 	--progress none --out "$t_tmp/term" -- sh -c "$busy" >"$t_tmp/term.out" 2>"$t_tmp/term.err" &
 runner=$!

@@ -365,7 +365,7 @@ if ((ncpu >= 2)); then
 	vm=(env HWLOC_XMLFILE="$SMTBENCH_FIXTURES/one-core-per-package.xml" HWLOC_THISSYSTEM=1)
 	check_status 0 "one core per package: --pair 1,0 serves non-sibling" \
 		"${vm[@]}" "$SMTBENCH" run --pair 1,0 --placements non-sibling,solo --trials 2 --warmup 0 \
-		--iters 1000 --out "$t_tmp/vm-pair"
+		--iters 200000 --out "$t_tmp/vm-pair"
 	"${interruptible[@]}" "${vm[@]}" "$SMTBENCH" run --placements non-sibling,solo --trials 6 \
 		--iters "$ITERS" --seed 5 --out "$t_tmp/vm" >/dev/null 2>&1 &
 	runner=$!
@@ -408,7 +408,7 @@ if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
 	&& ! grep -qs , /sys/devices/system/cpu/cpu0/topology/thread_siblings_list \
 	&& ! grep -qs - /sys/devices/system/cpu/cpu0/topology/thread_siblings_list; then
 	check_status 0 "default placements on a machine without SMT" \
-		"$SMTBENCH" run --trials 2 --warmup 0 --iters 1000 --out "$t_tmp/nosmt"
+		"$SMTBENCH" run --trials 2 --warmup 0 --iters 200000 --out "$t_tmp/nosmt"
 	check "it says plainly that sibling needs SMT" contains "$t_err" "skipping sibling"
 	check "it ran solo and the rest, no sibling row" \
 		test -z "$(col "$t_tmp/nosmt" placement | grep -x sibling)"

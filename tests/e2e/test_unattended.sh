@@ -73,9 +73,12 @@ check_status 0 "…and --resume completes it" "$SMTBENCH" run --resume "$t_tmp/t
 check "…with every trial (21 rows)" test "$(($(line_count "$t_tmp/term/samples.csv") - 1))" -eq 21
 
 # --- leftovers: what a trial leaves running is killed and counted ---------------------------
+# The two-placement run must answer (exit 0), so each trial does some 20-40 ms of work the clock
+# can count: a bare `exit 0` measures 0 s in most trials, and a comparison of those is refused.
+loop='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 check_status 0 "a workload that leaves a background sleep" \
 	"$SMTBENCH" run --placements solo,same-pu --trials 2 --warmup 0 --out "$t_tmp/left" -- \
-	sh -c "sleep 7.31$tag & exit 0"
+	sh -c "sleep 7.31$tag & $loop"
 check "…no sleep of it is left alive (alive: $(alive "sleep 7.31$tag" | tr '\n' ' '))" \
 	test -z "$(alive "sleep 7.31$tag")"
 check "…the leftovers column counts one per process of each trial (1 for solo, 2 for same-pu)" \
