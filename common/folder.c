@@ -277,6 +277,20 @@ const char *folder_meta_string(const struct results_folder *f, const char *key)
 	return json_string_value(json_object_get(f->shown_meta, key));
 }
 
+long folder_trials_written(const struct results_folder *f)
+{
+	if (!f->samples)
+		return -1;
+	struct samples_cursor c = { .table = f->samples };
+	const struct samples_record *rows;
+	size_t n;
+	long trials = 0;
+	while (samples_next_trial(&c, &rows, &n))
+		trials++;
+	samples_cursor_release(&c);
+	return trials;
+}
+
 void folder_free(struct results_folder **f)
 {
 	if (!*f)

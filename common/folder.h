@@ -95,6 +95,11 @@ char *folder_row_disagreement(const struct results_folder *f, const struct sampl
  * NULL for FOLDER_UNRECORDED. */
 const char *folder_state_name(enum folder_state state);
 
+/* The trials samples.csv holds, after folder_samples read it (-1 before, or when it could not
+ * be read): a run's progress, which meta.json's trials_done says only when a segment ends (a
+ * runner killed mid-segment leaves it at the segment's start). */
+long folder_trials_written(const struct results_folder *f);
+
 /* meta.json's shown string member key, or NULL (no meta.json, absent, not a string). */
 const char *folder_meta_string(const struct results_folder *f, const char *key);
 

@@ -115,21 +115,10 @@ static char *mixed_workloads(struct results_folder *f)
 	return NULL;
 }
 
-/* The trials samples.csv holds: the progress of a folder being written (meta.json's
- * trials_done is set only when a segment ends), or -1 when it cannot be read. */
+/* The trials samples.csv holds (common/folder.h), or -1 when it cannot be read. */
 static long trials_on_disk(struct results_folder *f)
 {
-	const struct samples_table *t = folder_samples(f, NULL, 0);
-	if (!t)
-		return -1;
-	struct samples_cursor c = { .table = t };
-	const struct samples_record *rows;
-	size_t n;
-	long trials = 0;
-	while (samples_next_trial(&c, &rows, &n))
-		trials++;
-	samples_cursor_release(&c);
-	return trials;
+	return folder_samples(f, NULL, 0) ? folder_trials_written(f) : -1;
 }
 
 /* "(72 trials done, from samples.csv)", with what is wrong with meta.json's count if anything. */

@@ -638,8 +638,12 @@ char *incomplete_sentence(const struct results_folder *f)
 	char runner[300] = "", done[64] = "";
 	if (f->runner_pid)
 		snprintf(runner, sizeof runner, " (pid %ld on %s)", f->runner_pid, f->runner_host);
+	/* samples.csv's count: meta.json's trials_done stays where the killed segment began. */
 	json_t *trials = json_object_get(f->meta, "trials_done");
-	if (json_is_integer(trials))
+	long written = folder_trials_written(f);
+	if (written >= 0)
+		snprintf(done, sizeof done, " %ld", written);
+	else if (json_is_integer(trials))
 		snprintf(done, sizeof done, " %lld", (long long)json_integer_value(trials));
 	switch (f->state) {
 	case FOLDER_KILLED:

@@ -51,6 +51,11 @@ check_status 0 "report on the killed run" "$SMTBENCH" report "$dir" --out "$t_tm
 check "...says it is incomplete, killed, and how to continue it" \
 	contains "$t_out" "Incomplete: killed (meta.json says running, but its runner (pid $runner on"
 check "...with smtbench run --resume" contains "$t_out" "continue with smtbench run --resume $dir"
+# meta.json's trials_done is written when a segment ends: after SIGKILL it still says 0, while
+# samples.csv holds every trial done (each written whole in one append).
+written=$(awk -F, 'NR == 1 { n = NF } NR > 1 && NF == n { print $1 }' "$dir/samples.csv" | sort -u | wc -l)
+check "...counting the $written trials samples.csv holds, not meta.json's trials_done" \
+	contains "$t_out" "this answer is of the $written trials written"
 check "report.md says so too" grep -q "Incomplete: killed" "$t_tmp/r2/report.md"
 check "report.json's incomplete says so" \
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["incomplete"].startswith("Incomplete: killed"), d["incomplete"]' "$t_tmp/r2/report.json"
