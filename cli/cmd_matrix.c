@@ -243,7 +243,7 @@ static void plan_matrix(struct experiment *e, const struct matrix_options *o, st
 		          "(%s); --placement non-sibling or same-pu give comparison maps",
 		          placement_name(o->placement), why[0] ? why : "see smtbench topo");
 	topo_get_info(topo, info);
-	launch_warn_about_machine(e, info);
+	launch_check_machine(e, info);
 	choose_kernels(e, o);
 	if (e->nworkloads == 0)
 		text_errx(EXIT_UNAVAILABLE, "matrix: this CPU runs none of the kernels");

@@ -369,7 +369,7 @@ static int new_run(struct experiment *e, const struct run_options *o)
 		usage_exit("run", "--blocks 1 gives each placement one sample, and a comparison needs "
 		           "at least 2 (the paired design %d): give --blocks 2 or more, or one placement "
 		           "in --placements", ANALYSIS_PAIRED_MIN_BLOCKS);
-	launch_warn_about_machine(e, &info);
+	launch_check_machine(e, &info);
 	if (e->a.is_kernel)
 		launch_preflight(e, &e->a, true);
 	if (e->b.argv && e->b.is_kernel)

@@ -413,6 +413,11 @@ if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
 	check "it ran solo and the rest, no sibling row" \
 		test -z "$(col "$t_tmp/nosmt" placement | grep -x sibling)"
 	check "meta.json records why sibling was skipped" grep -q '"skipped_placements"' "$t_tmp/nosmt/meta.json"
+	check_status 3 "--placements sibling,solo without SMT: refused before the run (solo alone answers nothing)" \
+		"$SMTBENCH" run --placements sibling,solo --blocks 2 --out "$t_tmp/sibling-solo"
+	check "…saying only solo is possible and why that gives no answer" contains "$t_err" \
+		"only solo of the placements asked for is possible on this machine (reasons above), and one placement has nothing to compare it with"
+	check "…nothing written" test ! -e "$t_tmp/sibling-solo"
 fi
 
 # An empty command word, or a name that is only a folder on PATH, is named with the real reason
