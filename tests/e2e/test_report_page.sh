@@ -50,12 +50,13 @@ else
 		for width in 1280 390; do
 			# The page in a frame exactly $width px wide (page_probe.py), drawn by
 			# tests/browser/render.sh: screenshot.png, and dom.html with the width as laid out.
+			# 8000 px high: the whole page, its figures at the end included, at either width.
 			out=$shots/$page-$width
 			rm -rf "$out"
 			python3 "$SMTBENCH_ROOT/tests/e2e/page_probe.py" "$t_tmp/$page/report.html" "$width" \
-				"$t_tmp/$page/probe-$width.html"
+				"$t_tmp/$page/probe-$width.html" 8000
 			bash "$SMTBENCH_ROOT/tests/browser/render.sh" "$t_tmp/$page/probe-$width.html" "$out" \
-				"$((width < 480 ? 500 : width + 20))" 2400
+				"$((width < 480 ? 500 : width + 20))" 8000
 			check "$page page drawn at $width px: $out/screenshot.png" eval \
 				'read -r w h frac colours < <(python3 "$SMTBENCH_ROOT/tests/browser/png_check.py" "$out/screenshot.png") && awk -v f="$frac" "BEGIN { exit !(f > 0.01) }"'
 			scroll=$(grep -o 'data-scroll-width="[0-9]*"' "$out/dom.html" | grep -o '[0-9]*')
