@@ -149,6 +149,16 @@ const char *design_name(enum analysis_design d)
 	return d == ANALYSIS_DESIGN_PAIRED ? "paired" : "unpaired";
 }
 
+const char *unit_name(enum analysis_unit u)
+{
+	return u == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
+}
+
+const char *metric_name(enum analysis_metric m)
+{
+	return m == ANALYSIS_METRIC_WALL ? "wall time" : "user CPU time";
+}
+
 const char *placement_span(const char *name)
 {
 	static const char *const spans[PLACEMENT_COUNT] = {
