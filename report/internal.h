@@ -47,7 +47,7 @@ struct run_model {
 	double user_ratio_mean, user_ratio_ci[2];
 };
 
-/* The builders of report_folder (report_folder.c dispatches by the folder's kind): a run's report
+/* The builders that report_folder (report_folder.c) chooses by the folder's kind: a run's report
  * (run.c) and a matrix's (matrix.c). NULL with err. */
 struct report_options;
 struct results_folder;
@@ -73,7 +73,6 @@ char *plot_samples(const struct run_model *m);
 struct analysis_matrix;
 struct analysis_advice;
 struct advise_request;
-struct doc;
 void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
                    const struct analysis_advice *a, bool full);
 json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a);

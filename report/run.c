@@ -70,13 +70,9 @@ static void make_placements(struct run_model *m)
 	for (size_t i = 0; i < m->placement_count; i++) {
 		struct run_placement *p = &m->placements[i];
 		const struct analysis_group *g = &m->data->groups[i];
-		*p = (struct run_placement){ .name = g->name, .core = -1, .n = g->n, .mean_s = NAN,
+		*p = (struct run_placement){ .name = g->name, .core = -1, .n = g->n,
+		                             .mean_s = group_mean(g),
 		                             .mu_mean = NAN, .mu_ci = { NAN, NAN }, .freq_mhz = NAN };
-		double sum = 0;
-		for (size_t k = 0; k < g->n; k++)
-			sum += g->values_s[k];
-		if (g->n)
-			p->mean_s = sum / (double)g->n;
 		if (g->freq_n) {
 			p->freq_mhz = g->freq_mhz;
 			p->freq_n = g->freq_n;

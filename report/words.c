@@ -113,6 +113,14 @@ double half_width(const double ci[2])
 	return fabs(ci[1] - ci[0]) / 2;
 }
 
+double group_mean(const struct analysis_group *g)
+{
+	double sum = 0;
+	for (size_t k = 0; k < g->n; k++)
+		sum += g->values_s[k];
+	return g->n ? sum / (double)g->n : NAN;
+}
+
 json_t *json_number_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();

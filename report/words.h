@@ -50,6 +50,8 @@ const char *format_rope(char *buf, size_t size, double rope_pct);
 
 /* Half the width of an interval: the resolution its numbers are shown with. */
 double half_width(const double ci[2]);
+/* The mean of a group's samples (values_s); NAN for none. */
+double group_mean(const struct analysis_group *g);
 
 /* A number for JSON: null when it is not finite; an interval as a pair of them. */
 json_t *json_number_or_null(double v);
