@@ -1,10 +1,10 @@
 /*
- * advise.c — `smtbench advise`'s answer for a person and for programs: which workloads share a
- * core (the plan of analysis/advise.c, from a matrix's cells), its throughput with its interval
- * and P(best), its gain over the naive and the worst plan, whether pairing pays when the cores
- * are enough, and SMT on or off per workload; one document (report/doc.h) and its JSON
- * (results/README.md, "advise --json"). The matrix's own report shows the same plan
- * (advise_blocks and advise_json, from report/matrix.c).
+ * advise.c — the advice for a person and for programs: which workloads share a core (the plan
+ * of analysis/advise.c, from a matrix's cells or fleet's pooled ones), its throughput with its
+ * interval and P(best), its gain over the naive and the worst plan, whether pairing pays when the
+ * cores are enough, and SMT on or off per workload; a document's blocks (report/doc.h) and their
+ * JSON (results/README.md, "advise --json"), below the reports that show them: `smtbench
+ * advise`'s and the matrix's own (report/matrix.c), fleet's (fleet/fleet_advise.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -363,7 +363,7 @@ json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advic
 	return o;
 }
 
-/* ---- from a folder ------------------------------------------------------------------------- */
+/* ---- from a matrix's cells or pooled ones ------------------------------------------------- */
 
 /* The cores the folder's machine had (meta.json's topology.cores), or 0. */
 static size_t folder_cores(const struct results_folder *f)
@@ -432,41 +432,6 @@ struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
 	return a;
 }
 
-struct report *advise_report(struct results_folder *f, const struct advise_request *rq,
-                             struct advise_outcome **out, char *err, size_t err_size)
-{
-	*out = NULL;
-	if (f->kind != FOLDER_MATRIX) {
-		set_error(err, err_size, "%s is not a matrix's folder: advise needs the cells of "
-		          "`smtbench matrix` (for one pair, `smtbench report` gives the SMT yield)",
-		          f->shown_dir);
-		return NULL;
-	}
-	bool commands;
-	struct analysis_matrix *m = report_matrix_cells(f, &commands, err, err_size);
-	if (!m)
-		return NULL;
-	struct analysis_advice *a = advise_matrix(m, rq, f, err, err_size);
-	if (!a) {
-		analysis_matrix_free(&m);
-		return NULL;
-	}
-	struct doc *d = doc_new("smtbench advise: %s (%zu %s, %zu on %zu core%s%s)", f->shown_dir,
-	                        m->nkernels, commands ? "commands" : "kernels", a->nitems, a->cores,
-	                        a->cores == 1 ? "" : "s", rq->cores ? ", --cores" : " of the machine");
-	advise_blocks(d, DOC_ALL, m, a, true);
-	json_t *json = advise_json(m, a);
-	json_object_set_new(json, "dir", json_string(f->shown_dir));
-	json_object_set_new(json, "cores_from", json_string(rq->cores ? "--cores" : "meta.json"));
-	json_object_set_new(json, "workload_kind", json_string(commands ? "commands" : "kernels"));
-	struct advise_outcome *o = xcalloc(1, sizeof *o);
-	o->matrix = m;
-	o->advice = a;
-	o->commands = commands;
-	*out = o;
-	return report_new(d, json, "advise", "Advice", NULL);
-}
-
 struct analysis_advice *advise_mixtures(const struct advise_names *names,
                                         const struct analysis_log_mixture *mixtures, size_t cores,
                                         const struct advise_request *rq, char *err,
@@ -504,14 +469,4 @@ json_t *advise_names_json(const struct advise_names *names, const struct analysi
 {
 	struct analysis_matrix m = matrix_of_names(names);
 	return advise_json(&m, a);
-}
-
-void advise_outcome_free(struct advise_outcome **p)
-{
-	if (!p || !*p)
-		return;
-	analysis_matrix_free(&(*p)->matrix);
-	analysis_advice_free(&(*p)->advice);
-	free(*p);
-	*p = NULL;
 }

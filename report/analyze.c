@@ -38,7 +38,7 @@ static const char *unit_words(const struct analysis_result *r)
 		                                         : "one run of each command (its wall time)";
 	if (!r->from_folder)
 		return "one number per line of each file";
-	return r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
+	return unit_name(r->unit);
 }
 
 /* The answer: the one verdict sentence (words.h), then what an undecided verdict would have
@@ -507,7 +507,7 @@ json_t *analyze_json(const struct analysis_result *r)
 		json_array_append_new(comparisons, comparison_json(&r->comparisons[i], r->one_process));
 	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:s, s:b, "
 	                 "s:b, s:s?, s:s?}", "source", r->source,
-	                 "unit", r->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial",
+	                 "unit", unit_name(r->unit),
 	                 "model", r->options.model == ANALYSIS_MODEL_T ? "t" : "normal",
 	                 "seed_grid", r->options.seed_grid,
 	                 "rope_pct", json_number_or_null(r->options.rope_pct),

@@ -47,12 +47,7 @@ struct run_model {
 	double user_ratio_mean, user_ratio_ci[2];
 };
 
-/* "trial" or "process": what one sample is. */
-const char *run_unit_label(const struct run_model *m);
-/* The time a sample is, by the folder's metric: "user CPU time" or "wall time". */
-const char *run_metric_label(const struct run_model *m);
-
-/* The builders of report_folder (report.c dispatches by the folder's kind): a run's report
+/* The builders that report_folder (report_folder.c) chooses by the folder's kind: a run's report
  * (run.c) and a matrix's (matrix.c). NULL with err. */
 struct report_options;
 struct results_folder;
@@ -78,7 +73,6 @@ char *plot_samples(const struct run_model *m);
 struct analysis_matrix;
 struct analysis_advice;
 struct advise_request;
-struct doc;
 void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
                    const struct analysis_advice *a, bool full);
 json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a);

@@ -1,8 +1,8 @@
 /*
- * matrix.c — an interference matrix's report (smtbench matrix; analysis/matrix.h compares its
- * cells): the answer first (which pairs may share, the worst cell), the pair the cells ran on,
- * the heat map, the matrix, each cell, each kernel's sensitivity and contentiousness, the
- * baselines and the warnings, as one document (report/doc.h) and report.json.
+ * matrix.c — an interference matrix's reports (smtbench matrix; analysis/matrix.h compares its
+ * cells): its own (the answer first: which pairs may share, the worst cell; the pair the cells
+ * ran on, the plan, the heat map, the matrix, each cell, sensitivity and contentiousness, the
+ * baselines, the warnings) and `smtbench advise`'s, the plan alone, each a document and JSON.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -443,13 +443,9 @@ static void baselines_table(struct doc *d, const struct analysis_matrix *m)
 	doc_table(d, DOC_FILES, "baselines", columns, sizeof columns / sizeof columns[0]);
 	for (size_t v = 0; v < m->nkernels; v++) {
 		const struct analysis_group *g = &analysis_matrix_cell(m, (int)v, -1)->group;
-		double sum = 0;
-		for (size_t k = 0; k < g->n; k++)
-			sum += g->values_s[k];
 		struct format_ring ns = { .next = 0 };
 		char *name = code(m->kernels[v]);
-		doc_row(d, name, format_text(&ns, "%zu", g->n),
-		        g->n ? format_num(&ns, sum / (double)g->n, 0) : "n/a");
+		doc_row(d, name, format_text(&ns, "%zu", g->n), format_num(&ns, group_mean(g), 0));
 		free(name);
 	}
 }
@@ -613,13 +609,9 @@ static json_t *baselines_json(const struct analysis_matrix *m, const json_t *met
 	json_t *a = json_array();
 	for (size_t v = 0; v < m->nkernels; v++) {
 		const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, -1);
-		double sum = 0;
-		for (size_t k = 0; k < c->group.n; k++)
-			sum += c->group.values_s[k];
 		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:I, s:o}", "kernel", m->kernels[v],
 		                                   "n", (json_int_t)c->group.n, "mean_s",
-		                                   json_number_or_null(c->group.n ? sum / (double)c->group.n
-		                                                                  : NAN),
+		                                   json_number_or_null(group_mean(&c->group)),
 		                                   "failed_trials", (json_int_t)c->failed_trials,
 		                                   "stop", cell_stop(meta, m->kernels[v], NULL)));
 	}
@@ -730,4 +722,46 @@ struct analysis_matrix *report_matrix_cells(struct results_folder *f, bool *comm
 		return NULL;
 	*commands = mm.commands;
 	return mm.m;
+}
+
+struct report *advise_report(struct results_folder *f, const struct advise_request *rq,
+                             struct advise_outcome **out, char *err, size_t err_size)
+{
+	*out = NULL;
+	if (f->kind != FOLDER_MATRIX) {
+		set_error(err, err_size, "%s is not a matrix's folder: advise needs the cells of "
+		          "`smtbench matrix` (for one pair, `smtbench report` gives the SMT yield)",
+		          f->shown_dir);
+		return NULL;
+	}
+	bool commands;
+	struct analysis_matrix *m = report_matrix_cells(f, &commands, err, err_size);
+	if (!m)
+		return NULL;
+	struct analysis_advice *a = advise_matrix(m, rq, f, err, err_size);
+	if (!a) {
+		analysis_matrix_free(&m);
+		return NULL;
+	}
+	struct doc *d = doc_new("smtbench advise: %s (%zu %s, %zu on %zu core%s%s)", f->shown_dir,
+	                        m->nkernels, commands ? "commands" : "kernels", a->nitems, a->cores,
+	                        a->cores == 1 ? "" : "s", rq->cores ? ", --cores" : " of the machine");
+	advise_blocks(d, DOC_ALL, m, a, true);
+	json_t *json = advise_json(m, a);
+	json_object_set_new(json, "dir", json_string(f->shown_dir));
+	json_object_set_new(json, "cores_from", json_string(rq->cores ? "--cores" : "meta.json"));
+	json_object_set_new(json, "workload_kind", json_string(commands ? "commands" : "kernels"));
+	*out = xcalloc(1, sizeof **out);
+	**out = (struct advise_outcome){ .matrix = m, .advice = a, .commands = commands };
+	return report_new(d, json, "advise", "Advice", NULL);
+}
+
+void advise_outcome_free(struct advise_outcome **p)
+{
+	if (!p || !*p)
+		return;
+	analysis_matrix_free(&(*p)->matrix);
+	analysis_advice_free(&(*p)->advice);
+	free(*p);
+	*p = NULL;
 }

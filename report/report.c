@@ -1,7 +1,7 @@
 /*
- * report.c — what every report shares (report.h): a folder's report by its kind, the files
- * every report writes (STEM.md, STEM.json, its figures, STEM.html: each atomically), and the
- * terminal summary with where the files are.
+ * report.c — what every report shares (report.h): a report's parts, the files every report
+ * writes (STEM.md, STEM.json, its figures, STEM.html: each atomically), and the terminal summary
+ * with where the files are.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,6 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "common/fileio.h"
-#include "common/folder.h"
 #include "report/doc.h"
 #include "report/internal.h"
 #include "report/report.h"
@@ -33,13 +32,6 @@ void report_free(struct report **r)
 	free((*r)->no_answer);
 	free(*r);
 	*r = NULL;
-}
-
-struct report *report_folder(struct results_folder *f, const struct report_options *o,
-                             char *err, size_t err_size)
-{
-	return f->kind == FOLDER_MATRIX ? matrix_report(f, o, err, err_size)
-	                                : run_report(f, o, err, err_size);
 }
 
 /* One file of the report: its name and, when made, its text (taken). */

@@ -75,7 +75,7 @@ struct analysis_matrix;
 struct analysis_matrix *report_matrix_cells(struct results_folder *f, bool *commands, char *err,
                                             size_t err_size);
 
-/* `smtbench advise DIR` (report/advise.c): the plan of which workloads share a core, from a
+/* `smtbench advise DIR` (report/matrix.c): the plan of which workloads share a core, from a
  * matrix's folder, and SMT on or off per workload. */
 struct advise_request {
 	enum analysis_objective objective;
@@ -103,7 +103,6 @@ void advise_outcome_free(struct advise_outcome **p);
  * the ROPE of the SMT decisions; mixtures[v * count + g] as analysis_advise_request's; on
  * `cores` cores (the caller's choice), --count and the draws from rq. NULL with err as
  * advise_report. The blocks and the JSON are a matrix's advice's (advise --json's keys). */
-struct doc;
 struct advise_names {
 	char **names;
 	size_t count;

@@ -27,16 +27,6 @@ static const double FREQ_WARN_FRACTION = 0.02;
  * when given, takes its place): see control_failed. */
 static const double CONTROL_TOLERANCE_PCT = 1.0;
 
-const char *run_unit_label(const struct run_model *m)
-{
-	return m->data->unit == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
-}
-
-const char *run_metric_label(const struct run_model *m)
-{
-	return m->data->metric == ANALYSIS_METRIC_WALL ? "wall time" : "user CPU time";
-}
-
 static const char *meta_string(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
@@ -80,13 +70,9 @@ static void make_placements(struct run_model *m)
 	for (size_t i = 0; i < m->placement_count; i++) {
 		struct run_placement *p = &m->placements[i];
 		const struct analysis_group *g = &m->data->groups[i];
-		*p = (struct run_placement){ .name = g->name, .core = -1, .n = g->n, .mean_s = NAN,
+		*p = (struct run_placement){ .name = g->name, .core = -1, .n = g->n,
+		                             .mean_s = group_mean(g),
 		                             .mu_mean = NAN, .mu_ci = { NAN, NAN }, .freq_mhz = NAN };
-		double sum = 0;
-		for (size_t k = 0; k < g->n; k++)
-			sum += g->values_s[k];
-		if (g->n)
-			p->mean_s = sum / (double)g->n;
 		if (g->freq_n) {
 			p->freq_mhz = g->freq_mhz;
 			p->freq_n = g->freq_n;
@@ -474,7 +460,8 @@ static void warn_unspread(const struct run_model *m, struct warnings *w)
 static void warn_groups(const struct run_model *m, struct warnings *w)
 {
 	for (size_t i = 0; i < m->result->group_count; i++)
-		group_problems(&m->result->groups[i], run_unit_label(m), &w->items, &w->count);
+		group_problems(&m->result->groups[i], unit_name(m->data->unit), &w->items,
+		               &w->count);
 }
 
 /* Frequency: only placements whose rows recorded it. With none at all from a run of this tool
@@ -608,7 +595,7 @@ static void opening(struct doc *d, const struct run_model *m, const struct run_w
 static void sample_words(struct doc *d, const struct run_model *m)
 {
 	const char *a = m->data->workload, *b = m->data->beside_workload;
-	const char *unit = run_unit_label(m), *metric = run_metric_label(m);
+	const char *unit = unit_name(m->data->unit), *metric = metric_name(m->data->metric);
 	const char *shown = a ? a : "the workload";
 	if (b) {
 		doc_para(d, DOC_TEXT, "Workload", NULL, NULL, "%s, run beside %s (role b, not measured); "
@@ -866,7 +853,7 @@ static void how_to_read(struct doc *d, const struct run_model *m)
 	         "1.19× faster), as the comparisons table's answer column does beside A/B. The unit "
 	         "is seconds of %s (%s). Every number is in report.json.",
 	         ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_EQUIVALENCE_PROBABILITY,
-	         run_metric_label(m), m->data->metric == ANALYSIS_METRIC_WALL
+	         metric_name(m->data->metric), m->data->metric == ANALYSIS_METRIC_WALL
 	                              ? "from release to reaping, monotonic clock" : "wait4's rusage");
 }
 

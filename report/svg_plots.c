@@ -306,7 +306,7 @@ static void fill_curve(struct curve *c, const struct analysis_dist *d, const dou
 static int mean_panels(const struct run_model *m, const struct analysis_comparison *c,
                        const char *grid_note, struct curve mu[2], struct panel *panels)
 {
-	const char *unit = run_unit_label(m);
+	const char *unit = unit_name(m->data->unit), *metric = metric_name(m->data->metric);
 	const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
 	for (int s = 0; s < 2; s++) {
 		struct format_ring ns = { .next = 0 };
@@ -329,10 +329,8 @@ static int mean_panels(const struct run_model *m, const struct analysis_comparis
 		p->ncurves = shared ? 2 : 1;
 		p->ref = NAN;
 		snprintf(p->title, sizeof p->title, "Posterior of the mean %s per %s%s%s",
-		         run_metric_label(m), unit, shared ? "" : ": ",
-		         shared ? "" : sides[s]->name);
-		snprintf(p->x_title, sizeof p->x_title, "mean %s per %s (s)", run_metric_label(m),
-		         unit);
+		         metric, unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
+		snprintf(p->x_title, sizeof p->x_title, "mean %s per %s (s)", metric, unit);
 	}
 	return np;
 }
@@ -431,9 +429,9 @@ char *plot_posterior(const struct run_model *m)
 	struct panel panels[4];
 	memset(panels, 0, sizeof panels);
 	int np = mean_panels(m, c, grid_note, mu, panels);
-	difference_panel(c, run_metric_label(m), grid_note, &diff, &panels[np++]);
+	difference_panel(c, metric_name(m->data->metric), grid_note, &diff, &panels[np++]);
 	double *rv = NULL, *rp = NULL;
-	if (ratio_panel(c, run_metric_label(m), grid_note, &ratio, &panels[np], &rv, &rp))
+	if (ratio_panel(c, metric_name(m->data->metric), grid_note, &ratio, &panels[np], &rv, &rp))
 		np++;
 	char *svg = posterior_svg(c, panels, np);
 	free(rv);
@@ -685,8 +683,8 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	}
 	run_order_markers(out, d, group, x, &y, r, &w);
 	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", run_metric_label(m),
-	         run_unit_label(m));
+	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", metric_name(m->data->metric),
+	         unit_name(m->data->unit));
 	svg_y_axis(out, &y, RUN_LEFT, ytitle, true);
 	fputs("</g>\n", out);
 	return header;
@@ -843,7 +841,7 @@ char *plot_run_order(const struct run_model *m)
 {
 	char title[200];
 	snprintf(title, sizeof title, "Every sample in run order: mean %s per %s",
-	         run_metric_label(m), run_unit_label(m));
+	         metric_name(m->data->metric), unit_name(m->data->unit));
 	/* The body first: the height is known only after the legend wraps. */
 	double height = 0, width = fmax(WIDTH, WIDTH / 2.0 + svg_text_width(title, 16, true) / 2);
 	char *body = run_order_body(m, title, &height, &width), *buf = NULL;
@@ -991,7 +989,7 @@ static void samples_column(FILE *out, const struct analysis_dataset *d, size_t g
 char *plot_samples(const struct run_model *m)
 {
 	const struct analysis_dataset *d = m->data;
-	const char *unit = run_unit_label(m);
+	const char *unit = unit_name(m->data->unit);
 	enum { HEIGHT = 460, TOP = 76, BOTTOM = 64, PLOT_LEFT = 34 };
 	size_t shown = 0;
 	for (size_t g = 0; g < d->group_count; g++)
@@ -1001,7 +999,7 @@ char *plot_samples(const struct run_model *m)
 	FILE *out = xmemstream(&buf, &len);
 	char title[200];
 	snprintf(title, sizeof title, "Analysed samples per placement: %s per %s",
-	         run_metric_label(m), unit);
+	         metric_name(m->data->metric), unit);
 	char *description = xasprintf(
 		"One column per placement, each on its own y scale so that its spread shows; each "
 		"marker is one analysed sample (warm-ups excluded), spread sideways so they do not "
@@ -1032,7 +1030,7 @@ char *plot_samples(const struct run_model *m)
 	if (!shown)
 		svg_text(out, WIDTH / 2.0, HEIGHT / 2.0, "middle", 13, NULL, "no analysed samples");
 	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "%s per %s (s)", run_metric_label(m), unit);
+	snprintf(ytitle, sizeof ytitle, "%s per %s (s)", metric_name(m->data->metric), unit);
 	fprintf(out, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
 	        "font-size=\"13\">", (TOP + HEIGHT - BOTTOM) / 2.0);
 	report_xml_escape(out, ytitle);

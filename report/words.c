@@ -113,6 +113,14 @@ double half_width(const double ci[2])
 	return fabs(ci[1] - ci[0]) / 2;
 }
 
+double group_mean(const struct analysis_group *g)
+{
+	double sum = 0;
+	for (size_t k = 0; k < g->n; k++)
+		sum += g->values_s[k];
+	return g->n ? sum / (double)g->n : NAN;
+}
+
 json_t *json_number_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -147,6 +155,16 @@ const char *verdict_name(enum analysis_verdict v)
 const char *design_name(enum analysis_design d)
 {
 	return d == ANALYSIS_DESIGN_PAIRED ? "paired" : "unpaired";
+}
+
+const char *unit_name(enum analysis_unit u)
+{
+	return u == ANALYSIS_UNIT_PROCESS ? "process" : "trial";
+}
+
+const char *metric_name(enum analysis_metric m)
+{
+	return m == ANALYSIS_METRIC_WALL ? "wall time" : "user CPU time";
 }
 
 const char *placement_span(const char *name)

@@ -50,6 +50,8 @@ const char *format_rope(char *buf, size_t size, double rope_pct);
 
 /* Half the width of an interval: the resolution its numbers are shown with. */
 double half_width(const double ci[2]);
+/* The mean of a group's samples (values_s); NAN for none. */
+double group_mean(const struct analysis_group *g);
 
 /* A number for JSON: null when it is not finite; an interval as a pair of them. */
 json_t *json_number_or_null(double v);
@@ -63,6 +65,10 @@ json_t *json_strings(char *const *list, size_t count);
 const char *verdict_name(enum analysis_verdict v);
 /* "paired" or "unpaired": the JSON value of "design". */
 const char *design_name(enum analysis_design d);
+/* "trial" or "process": what one sample is (the JSON value of "unit"). */
+const char *unit_name(enum analysis_unit u);
+/* The time a sample is, by the metric: "user CPU time" or "wall time". */
+const char *metric_name(enum analysis_metric m);
 /* Which design answered, in the words every output uses: "paired by block (42 blocks)",
  * "paired by block (40 blocks; 2 dropped)", "unpaired (independent groups)". Into buf. */
 const char *format_design(char *buf, size_t size, const struct analysis_comparison *c);
