@@ -3,7 +3,7 @@
  * options as data: every row of a command's option table (its cmd_NAME.c) says what parsing,
  * `--help`, the shell completions and the man page's OPTIONS need. help.c writes the help and
  * the man page's generated parts from the rows, cmd_completions.c the bash, zsh and fish
- * completions; cli_getopt parses with them. Nothing about an option is written twice.
+ * completions; cli_getopt (help.c) parses with them. Nothing about an option is written twice.
  *
  * Each entry point takes the arguments after the program name (argv[0] is the subcommand's own
  * name, ready for getopt_long) and returns the exit status. Bad input exits 2 through
@@ -12,6 +12,7 @@
 #ifndef SMTBENCH_CLI_COMMANDS_H
 #define SMTBENCH_CLI_COMMANDS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -88,6 +89,8 @@ extern const struct subcommand subcommands[];
 extern const size_t subcommand_count;
 /* What every command also takes (cli_getopt adds them): -h/--help and -V/--version. */
 extern const struct cli_option cli_common_options[];
+/* The ids cli_getopt gives them: no table uses them. */
+enum { CLI_OPT_HELP = INT_MAX - 2, CLI_OPT_VERSION };
 
 /* The synopsis of `smtbench help`, after the commands'. */
 extern const char cli_help_synopsis[];

@@ -1,21 +1,16 @@
 /*
- * help.c — what the option tables say, written for a person: `smtbench COMMAND --help`, and the
- * man page's generated parts (SYNOPSIS, each command's OPTIONS, EXAMPLES). See commands.h.
+ * help.c — what the option tables tell a person: cli_getopt's answers (--help, a refused option
+ * and the one meant), `smtbench COMMAND --help`, the man page's generated parts. See commands.h.
  */
 #include "cli/commands.h"
 
 #include <ctype.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/fileio.h"
 #include "common/text.h"
-
-const char cli_exit_status[] =
-	"Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written); 3 not "
-	"possible on this machine (e.g. no placement it can give, a kernel this CPU cannot run); "
-	"128+signal when interrupted (130 for ^C: the results folder is valid; continue it with "
-	"--resume).";
 
 /* Help's width, and where an option's sentence starts at the latest. */
 #define HELP_WIDTH 79
@@ -83,6 +78,138 @@ void cli_help(FILE *out, const struct subcommand *c)
 	fputc('\n', out);
 	wrap(out, cli_exit_status, 0, 0);
 	fprintf(out, "The manual: man smtbench.\n");
+}
+
+#define MAX_OPTIONS 64
+
+/*
+ * The command's synopsis from its " -- " on, when word is one of the words written there (run's
+ * --beside): such a word belongs after the command the user runs, not among the options. Into
+ * form, the brackets left open by the cut line closed away; false if word is not there.
+ */
+static bool form_after_dashes(const char *command, const char *word, char *form, size_t size)
+{
+	const struct subcommand *c = subcommand_find(command);
+	const char *dashes = c ? strstr(c->synopsis, " -- ") : NULL;
+	if (!dashes)
+		return false;
+	size_t len = strcspn(dashes + 1, "\n"), wlen = strlen(word);
+	bool found = false;
+	for (const char *p = dashes + 1; p < dashes + 1 + len && !found; p++)
+		found = !strncmp(p, word, wlen) && p[-1] != '-' && !isalnum((unsigned char)p[wlen])
+		        && p[wlen] != '-';
+	int open = 0;
+	for (size_t i = 0; i < len; i++)
+		open += dashes[1 + i] == '[' ? 1 : dashes[1 + i] == ']' ? -1 : 0;
+	while (open < 0 && len > 0 && dashes[len] == ']') /* the last of the line */
+		len--, open++;
+	snprintf(form, size, "%.*s", (int)len, dashes + 1);
+	return found;
+}
+
+/* One line for an option getopt_long refused (c is '?' or ':'), with a suggestion; exits 2. */
+static void option_failure(const char *command, int c, const struct option *options,
+                           char *const *argv)
+{
+	const char *given = argv[optind - 1];
+	if (c == ':')
+		usage_exit(command, "option '%s' needs a value", given);
+	if (strncmp(given, "--", 2) != 0)
+		usage_exit(command, "unknown option '-%c'", optopt > 0 ? optopt : '?');
+	char word[64];
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(given + 2, "="), given + 2);
+	const char *names[MAX_OPTIONS] = { NULL };
+	size_t count = 0, begun = 0; /* the options word begins, an alias of the first not counted */
+	const struct option *exact = NULL, *first = NULL;
+	for (const struct option *o = options; o->name && count < MAX_OPTIONS; o++) {
+		names[count++] = o->name;
+		if (!*word || strncmp(o->name, word, strlen(word)) != 0)
+			continue;
+		if (!strcmp(o->name, word))
+			exact = o;
+		if (!first)
+			first = o, begun = 1;
+		else if (o->val != first->val)
+			begun++;
+	}
+	const struct option *meant = exact ? exact : begun == 1 ? first : NULL;
+	if (meant && meant->has_arg == no_argument && strchr(given, '='))
+		usage_exit(command, "option '--%s' takes no value", meant->name);
+	char suggestion[256], form[256];
+	text_suggest(word, names, count, "--", suggestion, sizeof suggestion);
+	if (!strchr(given, '=') && form_after_dashes(command, given, form, sizeof form))
+		usage_exit(command, "'%s' goes after the command to run, not among the options: "
+		           "smtbench %s [OPTION ...] %s%s%s%s", given, command, form,
+		           *suggestion ? " (an option instead: " : "", suggestion,
+		           *suggestion ? ")" : "");
+	if (!*suggestion)
+		usage_exit(command, "unknown option '%s'", given);
+	usage_exit(command, "%s option '%s'; did you mean %s?", begun > 1 ? "ambiguous" : "unknown",
+	           given, suggestion);
+}
+
+/* getopt_long's view of a command's rows and the common ones: the options (each row's val 128
+ * plus the index in rows[] of the first row of its id, apart from every letter) and the short
+ * letters. Returns how many rows. */
+static size_t getopt_tables(const struct subcommand *c, const struct cli_option **rows,
+                            struct option *options, char *optstring)
+{
+	size_t n = 0, len = 0;
+	optstring[len++] = c->options_first ? '+' : ':';
+	if (c->options_first)
+		optstring[len++] = ':';
+	for (int table = 0; table < 2; table++)
+		for (const struct cli_option *o = table ? cli_common_options : c->options;
+		     o->name && n < MAX_OPTIONS; o++) {
+			bool value = o->value != CLI_FLAG;
+			size_t first = 0; /* an alias shares its option's val: no ambiguity between them */
+			while (first < n && rows[first]->id != o->id)
+				first++;
+			rows[n] = o;
+			options[n++] = (struct option){ o->name, value ? required_argument : no_argument,
+			                                NULL, 128 + (int)first };
+			if (o->letter) {
+				optstring[len++] = o->letter;
+				if (value)
+					optstring[len++] = ':';
+			}
+		}
+	options[n] = (struct option){ NULL, 0, NULL, 0 };
+	optstring[len] = '\0';
+	return n;
+}
+
+int cli_getopt(int argc, char **argv, const char *name)
+{
+	static struct option options[MAX_OPTIONS + 1];
+	static const struct cli_option *rows[MAX_OPTIONS];
+	static char optstring[3 * MAX_OPTIONS + 4];
+	const struct subcommand *command = subcommand_find(name);
+	if (!command)
+		abort(); /* a command that is not in the table: a bug */
+	size_t n = getopt_tables(command, rows, options, optstring);
+	opterr = 0; /* errors are ours: one line with the program's name */
+	int index = -1;
+	int c = getopt_long(argc, argv, optstring, options, &index);
+	if (c == -1)
+		return -1;
+	if (c == '?' || c == ':')
+		option_failure(name, c, options, argv);
+	const struct cli_option *row = index >= 0 ? rows[index] : NULL; /* as typed: --trials */
+	for (size_t i = 0; i < n && !row; i++) /* a short letter */
+		if (rows[i]->letter == c)
+			row = rows[i];
+	if (!row)
+		abort(); /* getopt_long returned what it was not given */
+	cli_option_name = row->name;
+	if (row->id == CLI_OPT_HELP || row->id == CLI_OPT_VERSION) {
+		if (row->id == CLI_OPT_HELP)
+			cli_help(stdout, command);
+		else
+			printf("smtbench %s\n", SMTBENCH_VERSION);
+		exit(fflush(stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME);
+	}
+	return row->id;
 }
 
 /* ---- The man page ---- */

@@ -4,16 +4,13 @@
 #include "runner/matrix.h"
 #include "common/fileio.h"
 
-#include <errno.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "common/text.h"
 #include "common/alloc.h"
-#include "runner/meta.h"
 #include "runner/workload.h"
 
 void matrix_plan_cells(struct plan *p, int n, enum placement placement)
@@ -43,7 +40,7 @@ json_t *matrix_meta_json(const struct experiment *e)
 		if (commands) {
 			json_array_append_new(kernels, json_pack(
 				"{s:s, s:o, s:o, s:s, s:n}", "name", w->name,
-				"command", meta_argv_json(w->argv),
+				"command", workload_argv_json(w->argv),
 				"path", text_to_json(w->path), "sha256", w->sha256, "calibration"));
 			continue;
 		}
@@ -100,7 +97,7 @@ static int load_kernel(const char *dir, const json_t *k, size_t i, struct experi
 	const json_t *iters = json_object_get(k, "iters");
 	struct workload *w = &e->workloads[i];
 	if (!name || !json_is_integer(iters) || json_integer_value(iters) < 1
-	    || !meta_workload_file(k, w)) {
+	    || !workload_file_from_json(k, w)) {
 		set_error(err, err_size, "%s/meta.json: matrix.kernels[%zu] needs a name, iters (at "
 		          "least 1), an absolute path and a sha256", dir, i);
 		return -1;
@@ -123,8 +120,8 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
 		ok = strcmp(e->workloads[k].name, name) != 0;
 	struct workload *w = &e->workloads[i];
 	char why[ERR_LEN] = "";
-	if (ok && (w->argv = meta_argv_from_json(json_object_get(c, "command")))
-	    && meta_workload_file(c, w) && workload_argv_fits(w->argv, why, sizeof why) == 0) {
+	if (ok && (w->argv = workload_argv_from_json(json_object_get(c, "command")))
+	    && workload_file_from_json(c, w) && workload_argv_fits(w->argv, why, sizeof why) == 0) {
 		w->name = xstrdup(name);
 		w->is_kernel = false;
 		return 0;

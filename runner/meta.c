@@ -33,17 +33,6 @@ static json_t *string_or_null(const char *s)
 	return s && *s ? stored(s) : json_null();
 }
 
-json_t *meta_argv_json(char *const *argv)
-{
-	if (!argv)
-		return json_null();
-	json_t *a = json_array();
-	for (; *argv; argv++)
-		if (json_array_append_new(a, stored(*argv)) != 0)
-			text_errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
-	return a;
-}
-
 static json_t *pair_json(const struct topo_pair *pair)
 {
 	json_t *pus = json_array();
@@ -65,7 +54,7 @@ static json_t *workload_json(const struct workload *w)
 	if (!w->argv)
 		return json_null();
 	return json_pack("{s:o, s:o, s:s, s:o, s:b}", "name", stored(w->name), "path",
-	                 stored(w->path), "sha256", w->sha256, "argv", meta_argv_json(w->argv),
+	                 stored(w->path), "sha256", w->sha256, "argv", workload_argv_json(w->argv),
 	                 "kernel", w->is_kernel);
 }
 
@@ -143,8 +132,8 @@ static json_t *settings_json(const struct experiment *e, json_t *names)
 		"beside_kernel", string_or_null(e->beside_kernel),
 		"iters", e->iters ? json_integer((json_int_t)e->iters) : json_null(),
 		"beside_iters", e->beside_iters ? json_integer((json_int_t)e->beside_iters) : json_null(),
-		"command", e->kernel ? json_null() : meta_argv_json(e->a.argv),
-		"beside_command", e->beside_kernel ? json_null() : meta_argv_json(e->b.argv),
+		"command", e->kernel ? json_null() : workload_argv_json(e->a.argv),
+		"beside_command", e->beside_kernel ? json_null() : workload_argv_json(e->b.argv),
 		"trials", e->trials >= 0 ? json_integer(e->trials) : json_null(),
 		"duration_s", e->duration_s > 0 ? json_real(e->duration_s) : json_null(),
 		"warmup", (json_int_t)e->warmup,
@@ -192,7 +181,7 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		" s:o, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",
 		"tool", "smtbench",
 		"version", SMTBENCH_VERSION,
-		"command_line", meta_argv_json(e->command_line),
+		"command_line", workload_argv_json(e->command_line),
 		"created_utc", created,
 		"host", string_or_null(facts.host),
 		"os_kernel", string_or_null(facts.os_kernel),
@@ -329,23 +318,6 @@ int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)
 }
 
 /* --- reading it back for --resume --- */
-
-char **meta_argv_from_json(const json_t *a)
-{
-	if (!json_is_array(a) || json_array_size(a) == 0)
-		return NULL;
-	size_t n = json_array_size(a);
-	char **argv = xcalloc(n + 1, sizeof *argv);
-	/* As string_array stored them: text, or {"hex": ...} for bytes that are not UTF-8. */
-	for (size_t i = 0; i < n; i++) {
-		argv[i] = text_from_json(json_array_get(a, i));
-		if (!argv[i]) {
-			strings_free(argv);
-			return NULL;
-		}
-	}
-	return argv;
-}
 
 static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
                          char *err, size_t err_size);
@@ -508,7 +480,7 @@ static int load_commands(const char *dir, const json_t *settings, struct experim
 {
 	const json_t *command = json_object_get(settings, "command");
 	const json_t *beside = json_object_get(settings, "beside_command");
-	if (!e->kernel && e->nworkloads == 0 && !(e->a.argv = meta_argv_from_json(command))) {
+	if (!e->kernel && e->nworkloads == 0 && !(e->a.argv = workload_argv_from_json(command))) {
 		set_error(err, err_size, json_is_array(command)
 		          ? "%s/meta.json: settings.command is damaged (an argument that is neither "
 		            "text nor {\"hex\": ...} bytes)"
@@ -516,7 +488,7 @@ static int load_commands(const char *dir, const json_t *settings, struct experim
 		return -1; /* a matrix names its kernels in "matrix" */
 	}
 	if (!e->beside_kernel && json_array_size(beside)
-	    && !(e->b.argv = meta_argv_from_json(beside))) {
+	    && !(e->b.argv = workload_argv_from_json(beside))) {
 		set_error(err, err_size, "%s/meta.json: settings.beside_command is damaged (an "
 		          "argument that is neither text nor {\"hex\": ...} bytes)", dir);
 		return -1;
@@ -584,26 +556,12 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	       || load_pair(dir, settings, e, err, err_size) ? -1 : 0;
 }
 
-bool meta_workload_file(const json_t *w, struct workload *out)
-{
-	const char *sha = json_string_value(json_object_get(w, "sha256"));
-	char *path = text_from_json(json_object_get(w, "path")); /* text or {"hex": ...} */
-	if (!path || path[0] != '/' || !sha || strlen(sha) != 64
-	    || strspn(sha, "0123456789abcdef") != 64) {
-		free(path);
-		return false;
-	}
-	out->path = path;
-	snprintf(out->sha256, sizeof out->sha256, "%s", sha);
-	return true;
-}
-
 /* One workload's recorded file, which --resume checks (xworkload_recorded). Folders from before
  * it was recorded have no sha256. */
 static int load_workload(const char *dir, const json_t *w, const char *role,
                          struct workload *out, char *err, size_t err_size)
 {
-	if (!json_is_string(json_object_get(w, "sha256")) || meta_workload_file(w, out))
+	if (!json_is_string(json_object_get(w, "sha256")) || workload_file_from_json(w, out))
 		return 0;
 	set_error(err, err_size, "%s/meta.json: workloads.%s has no absolute path or no valid "
 	          "sha256", dir, role);

@@ -34,13 +34,6 @@ void meta_set_trial_timeout(json_t *meta, double limit_s, double slowest_s);
 /* workload_stderr_log {"cap_bytes", "cut"}: "cut" set true once the log passed its cap. */
 void meta_set_workload_stderr_cut(json_t *meta);
 
-/* A command's words in meta.json, exactly (text_to_json; null for NULL), and back: NULL for
- * anything but a non-empty array of such words. */
-json_t *meta_argv_json(char *const *argv);
-char **meta_argv_from_json(const json_t *a);
-/* A workload's recorded file, w's absolute "path" and "sha256", into out; false if not so. */
-bool meta_workload_file(const json_t *w, struct workload *out);
-
 /* Writes DIR/meta.json atomically. -1 with err. */
 int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size);
 

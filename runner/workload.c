@@ -235,6 +235,48 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 	}
 }
 
+json_t *workload_argv_json(char *const *argv)
+{
+	if (!argv)
+		return json_null();
+	json_t *a = json_array();
+	for (; *argv; argv++)
+		if (json_array_append_new(a, text_to_json(*argv)) != 0)
+			text_errx(EXIT_FAILURE_RUNTIME, "out of memory building meta.json");
+	return a;
+}
+
+char **workload_argv_from_json(const json_t *a)
+{
+	if (!json_is_array(a) || json_array_size(a) == 0)
+		return NULL;
+	size_t n = json_array_size(a);
+	char **argv = xcalloc(n + 1, sizeof *argv);
+	/* As workload_argv_json stored them: text, or {"hex": ...} for bytes that are not UTF-8. */
+	for (size_t i = 0; i < n; i++) {
+		argv[i] = text_from_json(json_array_get(a, i));
+		if (!argv[i]) {
+			strings_free(argv);
+			return NULL;
+		}
+	}
+	return argv;
+}
+
+bool workload_file_from_json(const json_t *w, struct workload *out)
+{
+	const char *sha = json_string_value(json_object_get(w, "sha256"));
+	char *path = text_from_json(json_object_get(w, "path")); /* text or {"hex": ...} */
+	if (!path || path[0] != '/' || !sha || strlen(sha) != 64
+	    || strspn(sha, "0123456789abcdef") != 64) {
+		free(path);
+		return false;
+	}
+	out->path = path;
+	snprintf(out->sha256, sizeof out->sha256, "%s", sha);
+	return true;
+}
+
 bool workload_name_valid(const char *name)
 {
 	size_t len = strlen(name);

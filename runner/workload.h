@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 /* What one role runs: a kernel with its iteration count, or a user's command. */
 struct workload {
 	char *name;   /* kernel name or the command's file name (for samples.csv) */
@@ -68,6 +70,13 @@ void xworkload_resolve(struct workload *w);
  */
 void xworkload_recorded(struct workload *w, const char *kernel, unsigned long iters,
                         const char *dir);
+
+/* A command's words in meta.json, exactly (text_to_json; null for NULL), and back: NULL for
+ * anything but a non-empty array of such words. */
+json_t *workload_argv_json(char *const *argv);
+char **workload_argv_from_json(const json_t *a);
+/* A workload's recorded file, w's absolute "path" and "sha256", into out; false if not so. */
+bool workload_file_from_json(const json_t *w, struct workload *out);
 
 /* The SHA-256 of the file at path into hex (64 digits and a NUL). 0, or -1 with err. */
 int workload_sha256(const char *path, char hex[65], char *err, size_t err_size);
