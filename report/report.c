@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/fileio.h"
 #include "common/folder.h"
+#include "common/text.h"
 #include "report/doc.h"
 #include "report/internal.h"
 #include "report/report.h"
