@@ -124,11 +124,6 @@ void paired_blocks_release(struct paired_blocks *p);
 void compare_paired(struct analysis_comparison *c, const struct paired_blocks *pb, double b_mean,
                     const struct analysis_options *opt);
 
-/* ---- SMT yield (yield.c) ---- */
-
-/* Fills r->smt_yield from r's comparisons (see struct analysis_smt_yield). */
-void smt_yield_compute(struct analysis_result *r, const struct analysis_dataset *data);
-
 /* ---- the Student-t log-likelihood (grid_t.c, which states the fast form's error bound) ---- */
 
 /* One group's samples for the t model: sorted, and as distinct values with counts. */

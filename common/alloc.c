@@ -7,35 +7,38 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "common/text.h"
 
+/* Said through error_say, which allocates nothing: text_errx would need memory to escape the
+ * message, and a message of digits needs no escape. */
 static void out_of_memory(size_t size)
 {
-	text_errx(EXIT_FAILURE_RUNTIME, "out of memory (%zu bytes)", size);
+	char message[64];
+	snprintf(message, sizeof message, "out of memory (%zu bytes)", size);
+	error_say(message, NULL);
+	exit(EXIT_FAILURE_RUNTIME);
+}
+
+/* p, which an allocation of size bytes returned; exits when it is NULL. */
+static void *checked(void *p, size_t size)
+{
+	if (!p)
+		out_of_memory(size);
+	return p;
 }
 
 void *xmalloc(size_t size)
 {
-	void *p = malloc(size ? size : 1);
-	if (!p)
-		out_of_memory(size);
-	return p;
+	return checked(malloc(size ? size : 1), size);
 }
 
 void *xcalloc(size_t count, size_t size)
 {
-	void *p = calloc(count ? count : 1, size ? size : 1);
-	if (!p)
-		out_of_memory(count * size);
-	return p;
+	return checked(calloc(count ? count : 1, size ? size : 1), count * size);
 }
 
 void *xrealloc(void *ptr, size_t size)
 {
-	void *p = realloc(ptr, size ? size : 1);
-	if (!p)
-		out_of_memory(size);
-	return p;
+	return checked(realloc(ptr, size ? size : 1), size);
 }
 
 void *xreallocarray(void *ptr, size_t count, size_t size)
@@ -47,10 +50,7 @@ void *xreallocarray(void *ptr, size_t count, size_t size)
 
 char *xstrdup(const char *s)
 {
-	char *p = strdup(s);
-	if (!p)
-		out_of_memory(strlen(s) + 1);
-	return p;
+	return checked(strdup(s), strlen(s) + 1);
 }
 
 char *xvasprintf(const char *fmt, va_list ap)
@@ -72,10 +72,7 @@ char *xasprintf(const char *fmt, ...)
 
 FILE *xmemstream(char **text, size_t *len)
 {
-	FILE *out = open_memstream(text, len);
-	if (!out)
-		out_of_memory(BUFSIZ);
-	return out;
+	return checked(open_memstream(text, len), BUFSIZ);
 }
 
 char *xmemstream_close(FILE *out, char **text)
@@ -83,14 +80,6 @@ char *xmemstream_close(FILE *out, char **text)
 	if (fclose(out) != 0 || !*text) /* a memstream's writes fail only for want of memory */
 		out_of_memory(BUFSIZ);
 	return *text;
-}
-
-char *xescaped(const char *text)
-{
-	char *shown = text_escape(text);
-	if (!shown)
-		out_of_memory(4 * strlen(text) + 1);
-	return shown;
 }
 
 void strings_free(char **strings)

@@ -25,8 +25,6 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
  * xmemstream_close, which returns the text (the caller's to free). */
 FILE *xmemstream(char **text, size_t *len);
 char *xmemstream_close(FILE *out, char **text);
-/* text as it may be shown (common/text.h's text_escape), a new string. */
-char *xescaped(const char *text);
 /* Grows the array at *array_ptr (a T **, of elem-byte items, capacity *cap) to hold at least
  * need items, doubling, so that appending one at a time costs O(1) on average. */
 void xgrow(void *array_ptr, size_t *cap, size_t need, size_t elem);

@@ -28,4 +28,9 @@ enum {
 void set_error(char *err, size_t err_size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The line of every message on stderr, "smtbench: MESSAGE\n" (": CAUSE" before the newline when
+ * cause is not NULL), stdout flushed first. MESSAGE is written as it is and nothing is allocated:
+ * text_warnx and its kin (common/text.h) escape it first; out of memory is said through it. */
+void error_say(const char *message, const char *cause);
+
 #endif

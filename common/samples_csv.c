@@ -12,8 +12,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "common/alloc.h"
 #include "common/number.h"
+#include "common/text.h"
 
 const char *const samples_csv_names[SAMPLES_COLUMN_COUNT] = {
 #define SAMPLES_CSV_NAME_(id, name, required) name,

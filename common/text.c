@@ -10,17 +10,6 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-char *text_printf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 /* The invisible characters that reorder or break what is shown around them: the bidirectional
  * controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), with which a name can make a
  * line read in another order than its bytes (the "Trojan Source" trick), and the line and
@@ -89,6 +78,14 @@ char *text_escape(const char *text)
 	return out;
 }
 
+char *xescaped(const char *text)
+{
+	char *shown = text_escape(text);
+	if (!shown)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (%zu bytes)", 4 * strlen(text) + 1);
+	return shown;
+}
+
 /* One message on stderr, escaped whole (text.h); with_errno appends errno's text as it was on
  * entry (formatting may change errno). */
 static void say(bool with_errno, const char *fmt, va_list ap)
@@ -107,9 +104,7 @@ static void say(bool with_errno, const char *fmt, va_list ap)
 				*c = '?';
 	}
 	va_end(again);
-	fflush(stdout);
-	fprintf(stderr, "%s: %s%s%s\n", program_invocation_short_name, shown ? shown : fallback,
-	        with_errno ? ": " : "", with_errno ? strerror(saved_errno) : "");
+	error_say(shown ? shown : fallback, with_errno ? strerror(saved_errno) : NULL);
 	free(shown);
 	free(message);
 	errno = saved_errno;

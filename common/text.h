@@ -22,10 +22,6 @@
 
 #include <jansson.h>
 
-/* A new string from printf, owned by the caller (free()), or NULL on out of memory. Library
- * layers use it where the runner's x… helpers would exit: they return the error instead. */
-char *text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* Whether text is printable UTF-8 throughout: no control character (C0, DEL, C1), no
  * bidirectional control (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: they make a line
  * read in another order than its bytes) nor line or paragraph separator (U+2028, U+2029), no
@@ -40,6 +36,8 @@ bool text_is_printable(const char *text);
  * form (results/README.md).
  * A new string the caller frees; NULL on out of memory. */
 char *text_escape(const char *text);
+/* The same, exiting on out of memory as common/alloc.h's helpers do. */
+char *xescaped(const char *text);
 
 /* Every string in a JSON value (object members' values and their keys, arrays, nested)
  * replaced by text_escape() of it, in place. Exits on out of memory (common/alloc.h). */

@@ -9,6 +9,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "common/fileio.h"
+#include "common/text.h"
 #include "report/doc.h"
 #include "report/internal.h"
 #include "report/report.h"

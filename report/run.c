@@ -15,6 +15,7 @@
 #include "common/folder.h"
 #include "common/placements.h"
 #include "common/samples_csv.h"
+#include "common/text.h"
 #include "report/doc.h"
 #include "report/internal.h"
 #include "report/report.h"

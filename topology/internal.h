@@ -47,7 +47,6 @@ struct topo {
 	int nkinds_hw;               /* hwloc's kind count */
 	char (*kind_names)[TOPO_NAME_LEN];
 	struct topo_info info;
-	struct topo_pair pairs[PLACEMENT_COUNT];
 	char *xml;                   /* an XML file's content while hwloc loads it, else NULL */
 };
 
@@ -57,10 +56,6 @@ struct topo {
 /* The name of a cpukind of t (an index into kind_names): "all" for -1, an index out of range,
  * or a topology without kinds. The string belongs to t (or is static). */
 const char *topo_kind_name(const struct topo *t, int kind);
-
-/* Fills t->pairs, every placement either available or with its reason, from the model and
- * t->info: call it after the model is built and the info filled. Never fails. */
-void topo_plan_pairs(struct topo *t);
 
 /* This system's /proc/cpuinfo "model name" (the first CPU's) into out; "" when it has none
  * (arm64 and POWER kernels write other fields) or cannot be read. machine.c. */

@@ -1,7 +1,8 @@
 /*
  * pairs.c — choose the pair of PUs each placement should use (docs/DESIGN.md, "Choosing pairs"),
  * and say how two PUs named by the user are related. Works on the model that topology.c
- * builds (internal.h). Pairs are chosen once, at load time, so every caller sees the same answer.
+ * builds (internal.h). A pair is chosen from the model when asked for: the choice depends on
+ * nothing else, so every caller sees the same answer.
  *
  * How "shares" names NUMA nodes: in hwloc 2 a NUMA node is a memory child, outside the parent
  * chain of PUs, and its cpuset is that of the object it hangs from. The deepest normal common
@@ -327,12 +328,12 @@ struct anchor {
 	const char *what; /* "this machine" or "this topology" */
 };
 
-static void choose_alone(struct topo *t, struct topo_pair *p, const struct anchor *a)
+static void choose_alone(const struct topo *t, struct topo_pair *p, const struct anchor *a)
 {
 	set_pair(t, p, a->pus[0], a->pus[0]);
 }
 
-static void choose_sibling(struct topo *t, struct topo_pair *sib, const struct anchor *a)
+static void choose_sibling(const struct topo *t, struct topo_pair *sib, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
 	if (a->sibling_mode && a->npus == 2) {
@@ -364,7 +365,7 @@ static void choose_sibling(struct topo *t, struct topo_pair *sib, const struct a
 
 /* The anchor PU with the first PU of its best partner core (in another package when
  * other_package); false when there is none. */
-static bool pair_with_partner(struct topo *t, struct topo_pair *p, const struct anchor *a,
+static bool pair_with_partner(const struct topo *t, struct topo_pair *p, const struct anchor *a,
                               bool other_package)
 {
 	int partner_pu;
@@ -374,7 +375,7 @@ static bool pair_with_partner(struct topo *t, struct topo_pair *p, const struct 
 	return true;
 }
 
-static void choose_non_sibling(struct topo *t, struct topo_pair *non, const struct anchor *a)
+static void choose_non_sibling(const struct topo *t, struct topo_pair *non, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
 	if (pair_with_partner(t, non, a, false))
@@ -390,7 +391,8 @@ static void choose_non_sibling(struct topo *t, struct topo_pair *non, const stru
 	}
 }
 
-static void choose_cross_package(struct topo *t, struct topo_pair *cross, const struct anchor *a)
+static void choose_cross_package(const struct topo *t, struct topo_pair *cross,
+                                 const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
 	if (pair_with_partner(t, cross, a, true))
@@ -411,7 +413,7 @@ static void choose_cross_package(struct topo *t, struct topo_pair *cross, const 
 }
 
 /* Each placement's pair-choice function: a row in placements.h needs one here. */
-static void (*const choose_pair[PLACEMENT_COUNT])(struct topo *, struct topo_pair *,
+static void (*const choose_pair[PLACEMENT_COUNT])(const struct topo *, struct topo_pair *,
                                                   const struct anchor *) = {
 	[PLACEMENT_SOLO] = choose_alone,
 	[PLACEMENT_SAME_PU] = choose_alone,
@@ -420,51 +422,41 @@ static void (*const choose_pair[PLACEMENT_COUNT])(struct topo *, struct topo_pai
 	[PLACEMENT_CROSS_PACKAGE] = choose_cross_package,
 };
 
-void topo_plan_pairs(struct topo *t)
+/* What every pair starts from, from the model: t has a usable PU. */
+static void find_anchor(const struct topo *t, struct anchor *a)
 {
-	for (int p = 0; p < PLACEMENT_COUNT; p++) {
-		memset(&t->pairs[p], 0, sizeof t->pairs[p]);
-		t->pairs[p].placement = (enum placement)p;
-		t->pairs[p].core = -1;
-	}
-	if (t->npus == 0) {
-		for (int p = 0; p < PLACEMENT_COUNT; p++)
-			set_unavailable(&t->pairs[p], "no usable PU");
-		return;
-	}
-	struct anchor a = { .sibling_mode = t->info.max_threads_per_core >= 2,
-	                    .this_system = t->info.source == TOPO_THIS_SYSTEM };
-	a.what = a.this_system ? "this machine" : "this topology";
+	*a = (struct anchor){ .sibling_mode = t->info.max_threads_per_core >= 2,
+	                      .this_system = t->info.source == TOPO_THIS_SYSTEM };
+	a->what = a->this_system ? "this machine" : "this topology";
 	/* The anchor PU first, then its sibling: one of its own kind where the core has one. */
-	a.pus[0] = choose_anchor(t, a.sibling_mode);
-	a.core = t->pus[a.pus[0]].core;
-	a.npus = 1;
+	a->pus[0] = choose_anchor(t, a->sibling_mode);
+	a->core = t->pus[a->pus[0]].core;
+	a->npus = 1;
 	int ordered[64];
-	int n = core_pus_ordered(t, a.core, ordered, 64);
-	for (int pass = 0; pass < 2 && a.npus < 2; pass++)
-		for (int i = 0; i < n && a.npus < 2; i++)
-			if (ordered[i] != a.pus[0]
-			    && (pass == 1 || t->pus[ordered[i]].kind == t->pus[a.pus[0]].kind))
-				a.pus[a.npus++] = ordered[i];
-	for (int p = 0; p < PLACEMENT_COUNT; p++) {
-		if (choose_pair[p])
-			choose_pair[p](t, &t->pairs[p], &a);
-		else
-			set_unavailable(&t->pairs[p], "no pair-choice function for %s (a bug)",
-			                placement_name((enum placement)p));
-	}
+	int n = core_pus_ordered(t, a->core, ordered, 64);
+	for (int pass = 0; pass < 2 && a->npus < 2; pass++)
+		for (int i = 0; i < n && a->npus < 2; i++)
+			if (ordered[i] != a->pus[0]
+			    && (pass == 1 || t->pus[ordered[i]].kind == t->pus[a->pus[0]].kind))
+				a->pus[a->npus++] = ordered[i];
 }
 
 int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out)
 {
-	if ((int)p < 0 || p >= PLACEMENT_COUNT) {
-		memset(out, 0, sizeof *out);
-		out->placement = p;
-		out->core = -1;
+	memset(out, 0, sizeof *out);
+	out->placement = p;
+	out->core = -1;
+	if ((int)p < 0 || p >= PLACEMENT_COUNT)
 		set_unavailable(out, "unknown placement %d", (int)p);
-		return -1;
+	else if (t->npus == 0)
+		set_unavailable(out, "no usable PU");
+	else if (!choose_pair[p])
+		set_unavailable(out, "no pair-choice function for %s (a bug)", placement_name(p));
+	else {
+		struct anchor a;
+		find_anchor(t, &a);
+		choose_pair[p](t, out, &a);
 	}
-	*out = t->pairs[p];
 	return out->available ? 0 : -1;
 }
 

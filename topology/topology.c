@@ -588,7 +588,6 @@ struct topo *topo_load(const char *spec, char *err, size_t err_size)
 	}
 	build_model(t);
 	fill_info(t);
-	topo_plan_pairs(t);
 	return t;
 }
 
