@@ -652,6 +652,8 @@ static char *state_sentence(const struct results_folder *f)
 
 char *incomplete_sentence(const struct results_folder *f)
 {
+	if (f->state != FOLDER_KILLED && f->state != FOLDER_INTERRUPTED && f->state != FOLDER_RUNNING)
+		return NULL;
 	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
 	char runner[300] = "", done[64] = "";
 	if (f->runner_pid)
