@@ -1,7 +1,7 @@
 /*
  * svg_plots.c — the report's three plots, drawn by hand as SVG:
  *   posterior.svg  the posterior of each placement's mean, of the difference and of the
- *                  slowdown, 95% interval shaded, the "no effect" line marked;
+ *                  ratio, 95% interval shaded, the "no effect" line marked;
  *   run-order.svg  every sample in run order (warm-ups greyed, outliers ringed): drift shows;
  *   samples.svg    each placement's samples as a strip with a box of quartiles.
  * Placements differ by marker shape and dash pattern as well as colour (grey print).
@@ -354,7 +354,7 @@ static void difference_panel(const struct analysis_comparison *c, const char *me
 	snprintf(p->x_title, sizeof p->x_title, "difference of mean %s (s)", metric);
 }
 
-/* The slowdown's panel when the ratio is known, its points in the new arrays *rv and *rp (the
+/* The ratio's panel when the ratio is known, its points in the new arrays *rv and *rp (the
  * caller frees them). False when there is no ratio to draw. */
 static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
                         const char *grid_note,
@@ -369,12 +369,11 @@ static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
 	           c->ratio_ci, c->ratio_mean, 3);
 	/* The answer's own framing beside the curve's: a decided speed-up is quoted as its factor
 	 * (A/B 0.84 is "1.19× faster"), as the answer sentence and the table quote it. */
-	const char *effect = format_effect(&ns, c);
-	bool framed = strstr(effect, " faster") || strstr(effect, " slower");
+	bool framed = effect_decided(c);
 	snprintf(ratio->label, sizeof ratio->label, "%s / %s: mean %s×%s, 95%% CI %s×%s%s",
 	         c->a.name, c->b.name, format_num(&ns, c->ratio_mean, res), grid_note,
 	         format_ci(&ns, c->ratio_ci, res), framed ? "; the answer: " : "",
-	         framed ? effect : "");
+	         framed ? format_effect(&ns, c) : "");
 	p->curves = ratio;
 	p->ncurves = 1;
 	p->ref = 1;

@@ -279,6 +279,12 @@ static bool has_ratio(const struct analysis_comparison *c)
 	       && c->ratio_ci[0] > 0;
 }
 
+bool effect_decided(const struct analysis_comparison *c)
+{
+	return analysis_comparison_settled(c) && has_ratio(c)
+	       && (c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER);
+}
+
 const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c)
 {
 	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
@@ -287,7 +293,7 @@ const char *format_effect(struct format_ring *ring, const struct analysis_compar
 		return b;
 	}
 	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-	bool decided = slower || c->verdict == ANALYSIS_VERDICT_FASTER;
+	bool decided = effect_decided(c);
 	double m, lo, hi;
 	effect_factor(c, decided, slower, &m, &lo, &hi);
 	double res = (hi - lo) / 2;
@@ -660,7 +666,7 @@ char *incomplete_sentence(const struct results_folder *f)
 		snprintf(runner, sizeof runner, " (pid %ld on %s)", f->runner_pid, f->runner_host);
 	/* samples.csv's count: meta.json's trials_done stays where the killed segment began. */
 	json_t *trials = json_object_get(f->meta, "trials_done");
-	long written = folder_trials_written(f);
+	long written = f->state == FOLDER_RUNNING ? -1 : folder_trials_written(f);
 	if (written >= 0)
 		snprintf(done, sizeof done, " %ld", written);
 	else if (json_is_integer(trials))

@@ -39,6 +39,8 @@ const char *format_ci(struct format_ring *ring, const double ci[2], double res);
  * for a decided speed-up (its own factor, 1 / A/B), "1.04× slower (1.01–1.07)", "0.98×
  * (0.95–1.01)" without a direction; "n/a" for an unsettled comparison or one with no ratio. */
 const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c);
+/* Whether format_effect gives the comparison a direction ("faster" or "slower"). */
+bool effect_decided(const struct analysis_comparison *c);
 /* Any printf of a short text (a count, a probability) into the ring's next buffer. */
 const char *format_text(struct format_ring *ring, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

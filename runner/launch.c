@@ -204,15 +204,16 @@ void launch_print_duration(const struct experiment *e)
 
 void launch_check_machine(const struct experiment *e, const struct topo_info *info)
 {
-	/* Two placements or more were asked for and the machine skipped all but one: the run
-	 * would end with nothing to compare, so it does not start. */
+	/* Two placements or more were to run (asked for, or the default) and the machine skipped
+	 * all but one: the run would end with nothing to compare, so it does not start. */
 	bool skipped = false;
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		skipped |= e->skipped_reason[p][0] != '\0';
 	if (e->plan.nplacements == 1 && skipped)
-		text_errx(EXIT_UNAVAILABLE, "only %s of the placements asked for is possible on this "
-		          "machine (reasons above), and one placement has nothing to compare it with: "
-		          "the run would end without an answer; choose two that `smtbench topo` lists",
+		text_errx(EXIT_UNAVAILABLE, "of the placements to run, only %s is possible on this "
+		          "machine (the others skipped above), and one placement has nothing to compare "
+		          "it with: the run would end without an answer; choose two that `smtbench "
+		          "topo` lists (same-pu,solo needs one CPU)",
 		          placement_name(e->plan.placements[0]));
 	if (e->plan.nplacements == 1)
 		text_warnx("only %s will run: with one placement there is nothing to compare it "

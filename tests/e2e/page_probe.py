@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""page_probe.py REPORT.html WIDTH OUT.html [HEIGHT] — a page that shows REPORT.html in a frame exactly
-WIDTH px wide and HEIGHT px high (default 2400) (a headless browser's window is never narrower than 500 px, so a phone's 390 px width
-needs a frame), and once it has loaded writes the framed document's width as laid out,
-data-scroll-width and data-client-width on its <body>, for `chromium --dump-dom` to print. The
+"""page_probe.py REPORT.html WIDTH OUT.html — a page that shows REPORT.html in a frame exactly WIDTH
+px wide and 8000 px high (a headless browser's window is never narrower than 500 px, so a phone's
+390 px width needs a frame), and once it has loaded writes the framed document's size as laid
+out, data-scroll-width, data-client-width and data-scroll-height on its <body>, for
+`chromium --dump-dom` to print. The
 frame's srcdoc keeps it on the page's origin, so the script may read it."""
 import html
 import sys
 
 report, width, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-height = int(sys.argv[4]) if len(sys.argv) > 4 else 2400
+height = 8000  # tests/e2e/test_report_page.sh draws the window as high
 page = open(report, encoding="utf-8").read()
 open(out, "w", encoding="utf-8").write(f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><style>body{{margin:0}}iframe{{border:0;display:block}}</style></head>
@@ -18,6 +19,7 @@ document.getElementById("page").addEventListener("load", function () {{
   var d = this.contentDocument.documentElement;
   document.body.setAttribute("data-scroll-width", d.scrollWidth);
   document.body.setAttribute("data-client-width", d.clientWidth);
+  document.body.setAttribute("data-scroll-height", d.scrollHeight);
 }});
 </script></body></html>
 """)

@@ -54,7 +54,7 @@ else
 			out=$shots/$page-$width
 			rm -rf "$out"
 			python3 "$SMTBENCH_ROOT/tests/e2e/page_probe.py" "$t_tmp/$page/report.html" "$width" \
-				"$t_tmp/$page/probe-$width.html" 8000
+				"$t_tmp/$page/probe-$width.html"
 			bash "$SMTBENCH_ROOT/tests/browser/render.sh" "$t_tmp/$page/probe-$width.html" "$out" \
 				"$((width < 480 ? 500 : width + 20))" 8000
 			check "$page page drawn at $width px: $out/screenshot.png" eval \
@@ -63,6 +63,9 @@ else
 			client=$(grep -o 'data-client-width="[0-9]*"' "$out/dom.html" | grep -o '[0-9]*')
 			check "$page page at $width px: no wider than its window (${scroll:-?} of ${client:-?} px)" \
 				test -n "$scroll" -a -n "$client" -a "${scroll:-1}" -le "${client:-0}"
+			tall=$(grep -o 'data-scroll-height="[0-9]*"' "$out/dom.html" | grep -o '[0-9]*')
+			check "$page page at $width px: the screenshot holds all of it (${tall:-?} of 8000 px)" \
+				test -n "$tall" -a "${tall:-8001}" -le 8000
 		done
 	done
 fi

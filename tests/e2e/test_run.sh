@@ -416,8 +416,12 @@ if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
 	check_status 3 "--placements sibling,solo without SMT: refused before the run (solo alone answers nothing)" \
 		"$SMTBENCH" run --placements sibling,solo --blocks 2 --out "$t_tmp/sibling-solo"
 	check "…saying only solo is possible and why that gives no answer" contains "$t_err" \
-		"only solo of the placements asked for is possible on this machine (reasons above), and one placement has nothing to compare it with"
+		"of the placements to run, only solo is possible on this machine (the others skipped above), and one placement has nothing to compare it with"
 	check "…nothing written" test ! -e "$t_tmp/sibling-solo"
+	check_status 3 "the default placements on one CPU (taskset -c 0): refused the same way" \
+		taskset -c 0 "$SMTBENCH" run --blocks 2 --out "$t_tmp/one-cpu"
+	check "…naming the pair one CPU can give" contains "$t_err" "(same-pu,solo needs one CPU)"
+	check "…nothing written" test ! -e "$t_tmp/one-cpu"
 fi
 
 # An empty command word, or a name that is only a folder on PATH, is named with the real reason
