@@ -71,15 +71,18 @@ check_status 0 "a run of --duration 3" \
 check "duration: stop_reason \"duration\"" test "$(meta "$t_tmp/dur" "m['stop_reason']")" = duration
 check "…and the report says why it stopped" grep -q "Stopped: duration" "$t_tmp/dur/report.md"
 
-# --precision 50 is met by any two placements of one machine at the first chance: the run stops
-# after exactly the minimum of 20 measured blocks, long before its 200.
+# --precision 50 is met by two placements of one machine at the first chance or soon after: the
+# run stops at the minimum of 20 measured blocks, or a few blocks later where a trial of 0.01 s
+# met other load (CI under ASan once took 21), long before its 200. The rule itself, stopping at
+# exactly the minimum once the interval is within, is test_precision's.
 check_status 0 "--precision 50 with --trials 200" \
 	"$SMTBENCH" run --placements non-sibling,solo --precision 50 --trials 200 "${short[@]}" \
 	--out "$t_tmp/prec"
 check "precision: stop_reason \"precision reached\"" \
 	test "$(meta "$t_tmp/prec" "m['stop_reason']")" = "precision reached"
-check "…after exactly 20 measured blocks (the minimum), not before ($(rows "$t_tmp/prec") rows)" \
-	test "$(meta "$t_tmp/prec" "m['trials_done']")" = 40
+done_prec=$(meta "$t_tmp/prec" "m['trials_done']")
+check "…after 20 measured blocks (the minimum), not before, nor long after (${done_prec:-?} trials: 40-60)" \
+	test "${done_prec:-0}" -ge 40 -a "${done_prec:-0}" -le 60
 check "…the terminal summary and report.json say so" \
 	contains "$t_out" "Stopped: precision reached" -a \
 	"$(python3 -c "import json; print(json.load(open('$t_tmp/prec/report.json'))['stop_reason'])")" \
