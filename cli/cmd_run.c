@@ -362,9 +362,6 @@ static int new_run(struct experiment *e, const struct run_options *o)
 	topo_get_info(topo, &info);
 	refuse_same_cpus(e, o, wanted);
 	launch_choose_pairs(e, topo, wanted);
-	if (e->plan.nplacements == 0)
-		text_errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on "
-		          "this machine (reasons above); `smtbench topo` shows what it can do");
 	if (e->plan.nplacements > 1 && e->trials == 1)
 		usage_exit("run", "--blocks 1 gives each placement one sample, and a comparison needs "
 		           "at least 2 (the paired design %d): give --blocks 2 or more, or one placement "

@@ -206,6 +206,9 @@ void launch_check_machine(const struct experiment *e, const struct topo_info *in
 {
 	/* Two placements or more were to run (asked for, or the default) and the machine skipped
 	 * all but one: the run would end with nothing to compare, so it does not start. */
+	if (e->plan.nplacements == 0)
+		text_errx(EXIT_UNAVAILABLE, "none of the placements asked for is possible on "
+		          "this machine (reasons above); `smtbench topo` shows what it can do");
 	bool skipped = false;
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		skipped |= e->skipped_reason[p][0] != '\0';

@@ -37,8 +37,8 @@ void launch_calibrate(const struct experiment *e, struct workload *w, unsigned l
 /* The plan's line for a calibrated kernel. */
 void launch_print_calibration(const char *role, const char *kernel, const struct calibration *c);
 
-/* Before the run: exit 3 when the machine left one of the two placements or more to run
- * (nothing to compare); the caveats (one placement only, a VM, a CPU quota) said. */
+/* Before the run: exit 3 when the machine left none of the placements to run, or one of two or
+ * more (nothing to compare); the caveats (one placement only, a VM, a CPU quota) said. */
 void launch_check_machine(const struct experiment *e, const struct topo_info *info);
 
 /* The results folder e->out_dir (when NULL, results/<UTC time>-<host>, -2, -3... when taken),
