@@ -418,6 +418,10 @@ if [[ $(cat /sys/devices/system/cpu/smt/active 2>/dev/null) != 1 ]] \
 	check "…saying only solo is possible and why that gives no answer" contains "$t_err" \
 		"of the placements to run, only solo is possible on this machine (the others skipped above), and one placement has nothing to compare it with"
 	check "…nothing written" test ! -e "$t_tmp/sibling-solo"
+	check_status 3 "--placements sibling without SMT: none possible, refused before the run" \
+		"$SMTBENCH" run --placements sibling --blocks 2 --out "$t_tmp/sibling-only"
+	check "…saying none is possible" contains "$t_err" "none of the placements asked for is possible on this machine"
+	check "…nothing written" test ! -e "$t_tmp/sibling-only"
 	check_status 3 "the default placements on one CPU (taskset -c 0): refused the same way" \
 		taskset -c 0 "$SMTBENCH" run --blocks 2 --out "$t_tmp/one-cpu"
 	check "…naming the pair one CPU can give" contains "$t_err" "(same-pu,solo needs one CPU)"
