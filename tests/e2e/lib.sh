@@ -4,7 +4,11 @@ set -u
 : "${SMTBENCH:?run through tests/run.sh or make test}"
 t_n=0 t_fail=0 t_skip=0
 t_tmp=$(mktemp -d "${TMPDIR:-/tmp}/smtbench-e2e.XXXXXX")
-trap '[[ -n ${KEEP_TMP:-} ]] || rm -rf "$t_tmp"' EXIT
+# A child forked for `cmd &` is a copy of this shell, EXIT trap included, until it executes cmd:
+# a signal in that moment runs the trap in the child. Cleanup happens in this shell only.
+t_main_pid=$BASHPID
+in_main_shell() { [[ $BASHPID == "$t_main_pid" ]]; }
+trap 'in_main_shell && [[ -z ${KEEP_TMP:-} ]] && rm -rf "$t_tmp"' EXIT
 
 ok()     { t_n=$((t_n + 1)); echo "ok $t_n - $*"; }
 not_ok() { t_n=$((t_n + 1)); t_fail=$((t_fail + 1)); echo "not ok $t_n - $*"; }

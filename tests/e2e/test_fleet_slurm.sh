@@ -26,6 +26,7 @@ c=$t_tmp/cluster
 mkdir -p "$c/state" "$c/spool" "$c/fleet"
 pids=()
 stop_cluster() {
+	in_main_shell || return 0
 	# Jobs first (their steps belong to slurmd), then the daemons, each by its own pid.
 	scancel --full --quiet $(squeue -h -o %A 2>/dev/null) 2>/dev/null
 	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null; done

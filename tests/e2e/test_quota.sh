@@ -16,7 +16,7 @@ elif [[ $(id -u) -eq 0 && -f /sys/fs/cgroup/cgroup.controllers ]] \
 	mkdir "$group" 2>/dev/null && echo "50000 100000" >"$group/cpu.max" 2>/dev/null \
 		&& limit=$group/cpu.max
 fi
-cleanup() { [[ -n $group ]] && rmdir "$group" 2>/dev/null; rm -rf "$t_tmp"; }
+cleanup() { in_main_shell || return 0; [[ -n $group ]] && rmdir "$group" 2>/dev/null; rm -rf "$t_tmp"; }
 trap cleanup EXIT
 if [[ -z $limit ]]; then
 	skip "no writable cgroup hierarchy to make a CPU quota in (needs root and a cgroup v1 cpu or v2 cpu.max hierarchy)"

@@ -16,7 +16,7 @@ start_busy() {
 	pid=$(cat "$ready" 2>/dev/null)
 }
 stop_busy() { for p in "${started[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; started=(); }
-trap 'stop_busy; [[ -n ${KEEP_TMP:-} ]] || rm -rf "$t_tmp"' EXIT
+trap 'in_main_shell && { stop_busy; [[ -n ${KEEP_TMP:-} ]] || rm -rf "$t_tmp"; }' EXIT
 
 # python3 -c CODE FILE: a question about a JSON output; exits 0 for yes.
 ask() { python3 -c "import json, sys; j = json.load(open(sys.argv[1])); $1" "$2"; }
