@@ -190,79 +190,41 @@ static bool time_ok(double v)
 	return v >= 0 && v <= ANALYSIS_TIME_MAX_S;
 }
 
-enum seconds_problem parse_seconds(const char *text, double *out)
+/* What is wrong with a time (a line of a file of numbers, an array's value): the one number
+ * rule of common/number.h (problem: number_parse_real's for text, NUMBER_OK for a double), then
+ * finite, >= 0 and at most ANALYSIS_TIME_MAX_S. 0, or -1 with the message at where ("FILE:LINE",
+ * "NAME[i]"). */
+static int check_time(enum number_problem problem, double v, const char *where, const char *text,
+                      char *err, size_t err_size)
 {
-	/* The form is the one rule of common/number.h; the range is a time's. */
-	static const enum seconds_problem of_number[] = {
-		[NUMBER_OK] = SECONDS_OK, [NUMBER_NOT_A_NUMBER] = SECONDS_NOT_A_NUMBER,
-		[NUMBER_OVERFLOW] = SECONDS_OVERFLOW, [NUMBER_UNDERFLOW] = SECONDS_UNDERFLOW,
-		[NUMBER_NAN] = SECONDS_NAN, [NUMBER_INFINITE] = SECONDS_INFINITE,
-	};
-	enum number_problem problem = number_parse_real(text, out);
-	if (problem != NUMBER_OK)
-		return of_number[problem];
-	if (*out < 0)
-		return SECONDS_NEGATIVE;
-	return *out > ANALYSIS_TIME_MAX_S ? SECONDS_TOO_LARGE : SECONDS_OK;
-}
-
-/* The message for a time that parse_seconds refused, at where ("FILE:LINE", "NAME[i]"). */
-static void seconds_error(enum seconds_problem problem, const char *where, const char *text,
-                          double v, char *err, size_t err_size)
-{
+	if (problem == NUMBER_OK)
+		problem = isnan(v) ? NUMBER_NAN : isinf(v) ? NUMBER_INFINITE : NUMBER_OK;
 	switch (problem) {
-	case SECONDS_OK:
+	case NUMBER_OK:
 		break;
-	case SECONDS_NOT_A_NUMBER:
+	case NUMBER_NOT_A_NUMBER:
 		set_error(err, err_size, "%s: '%.40s' is not a number (one time in seconds per line, "
 		          "in decimal; # starts a comment)", where, text);
-		break;
-	case SECONDS_OVERFLOW:
-	case SECONDS_UNDERFLOW:
+		return -1;
+	case NUMBER_OVERFLOW:
+	case NUMBER_UNDERFLOW:
 		set_error(err, err_size, "%s: '%.40s' is out of range (it %s); give a time in seconds "
 		          "between 1e-300 and 1e100", where, text,
-		          problem == SECONDS_OVERFLOW ? "overflows" : "underflows to 0");
-		break;
-	case SECONDS_NAN:
+		          problem == NUMBER_OVERFLOW ? "overflows" : "underflows to 0");
+		return -1;
+	case NUMBER_NAN:
 		set_error(err, err_size, "%s: NaN is not a time", where);
-		break;
-	case SECONDS_INFINITE:
+		return -1;
+	case NUMBER_INFINITE:
 		set_error(err, err_size, "%s: an infinite time", where);
-		break;
-	case SECONDS_NEGATIVE:
-		set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds", where, v);
-		break;
-	case SECONDS_TOO_LARGE:
-		set_error(err, err_size, "%s: time %g s is too large; times are at most %g seconds",
-		          where, v, ANALYSIS_TIME_MAX_S);
-		break;
-	}
-}
-
-/* A value that is already a double (an array): the same rule but for the text. */
-static int check_time(double v, const char *where, char *err, size_t err_size)
-{
-	enum seconds_problem problem = isnan(v) ? SECONDS_NAN : isinf(v) ? SECONDS_INFINITE
-	                               : v < 0 ? SECONDS_NEGATIVE
-	                               : v > ANALYSIS_TIME_MAX_S ? SECONDS_TOO_LARGE : SECONDS_OK;
-	seconds_error(problem, where, "", v, err, err_size);
-	return problem == SECONDS_OK ? 0 : -1;
-}
-
-/* One line's number, or -1 with the message naming file and line. */
-static int parse_number_text(const char *path, long line_no, const char *text, double *out,
-                             char *err, size_t err_size)
-{
-	double v;
-	enum seconds_problem problem = parse_seconds(text, &v);
-	if (problem != SECONDS_OK) {
-		char where[600];
-		snprintf(where, sizeof where, "%s:%ld", path, line_no);
-		seconds_error(problem, where, text, v, err, err_size);
 		return -1;
 	}
-	*out = v;
-	return 0;
+	if (v < 0)
+		set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds", where, v);
+	else if (v > ANALYSIS_TIME_MAX_S)
+		set_error(err, err_size, "%s: time %g s is too large; times are at most %g seconds",
+		          where, v, ANALYSIS_TIME_MAX_S);
+	return time_ok(v) ? 0 : -1;
 }
 
 /* A line of a file of numbers is one time and perhaps a comment: a longer one is not such a
@@ -349,10 +311,13 @@ static int number_of_line(const char *path, long line_no, char *line, size_t len
 		*--end = '\0';
 	if (!*start)
 		return 0;
-	/* Plain decimals the fast way; the rest, and every message, through parse_seconds. */
+	/* Plain decimals the fast way; the rest, and every message, through check_time. */
 	if (number_parse_plain(start, (size_t)(end - start), v) && time_ok(*v))
 		return 1;
-	return parse_number_text(path, line_no, start, v, err, err_size) < 0 ? -1 : 1;
+	char where[600];
+	snprintf(where, sizeof where, "%s:%ld", path, line_no);
+	enum number_problem problem = number_parse_real(start, v);
+	return check_time(problem, *v, where, start, err, err_size) < 0 ? -1 : 1;
 }
 
 static int load_numbers(struct dataset_builder *b, int group, const char *path, char *err, size_t err_size)
@@ -375,7 +340,7 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 			rc = -1;
 			break;
 		}
-		double v;
+		double v = 0;
 		int got_number = number_of_line(path, line_no, line, len, &v, err, err_size);
 		if (got_number < 0) {
 			rc = -1;
@@ -447,7 +412,7 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
 			if (!time_ok(values[k][i])) {
 				char where[300];
 				snprintf(where, sizeof where, "%s[%zu]", names[k], i);
-				check_time(values[k][i], where, err, err_size);
+				check_time(NUMBER_OK, values[k][i], where, "", err, err_size);
 				return NULL;
 			}
 	}

@@ -86,22 +86,6 @@ void builder_warn(struct dataset_builder *b, char *message);
 /* Flags each group's outliers on its points. */
 void builder_flag_outliers(struct dataset_builder *b, double resolution);
 
-/* What is wrong with a time (a file of numbers, samples.csv's times, an array): the one number
- * rule of common/number.h (decimal, the whole text, no blank, no hex, no inf or nan, no
- * overflow or underflow), then >= 0 and at most ANALYSIS_TIME_MAX_S. */
-enum seconds_problem {
-	SECONDS_OK,
-	SECONDS_NOT_A_NUMBER,
-	SECONDS_OVERFLOW,
-	SECONDS_UNDERFLOW,
-	SECONDS_NAN,
-	SECONDS_INFINITE,
-	SECONDS_NEGATIVE,
-	SECONDS_TOO_LARGE,
-};
-/* text (NUL-terminated) as a time into *out (set whatever the answer, for messages). */
-enum seconds_problem parse_seconds(const char *text, double *out);
-
 /* ---- the paired design (paired.c) ---- */
 
 /* A comparison's samples matched by block: d = log A - log B per block both sides hold. */
