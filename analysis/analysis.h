@@ -2,14 +2,9 @@
  * analysis.h — the analysis module's whole interface: samples in, the answer out.
  *
  * Data flows one way: a dataset (a results folder's samples.csv, or two plain files of numbers)
- * → analysis_run() with options → a result (comparisons of placements and diagnostics) → a text
- * summary, a jansson object, or the distributions a report draws.
- *
- * The model, per group: samples ~ Normal(mu, sigma) (or Student-t with --model t), uniform
- * priors on a grid over (mu, sigma), the prior of mu uniform on mu > 0 (times cannot be
- * negative: the grid's lowest mu is one step above 0, so mu_A / mu_B is always defined). The grid comes from the data and is widened until the
- * posterior's mass at its edges is negligible; both groups' mu grids share one spacing, so that
- * mu_A - mu_B lands exactly on a lattice. `seed_grid` reproduces seed 003's computation instead.
+ * → analysis_run() with options → a result (comparisons of placements and diagnostics), which
+ * the report layer shows. The models are described where they are computed: paired.c (the
+ * paired design), grid.c (the unpaired groups' grid, and seed 003's).
  *
  * Error policy: no function here prints, and none exits but on out of memory (common/alloc.h's
  * x* allocators). Functions that can fail return NULL (or -1) and write one line, without a
@@ -50,10 +45,9 @@
                                                 * wall_s): the trial shared its CPUs */
 
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
-/* How the Student-t log-likelihood is summed over the samples (grid.c explains the bound):
- * AUTO is exact on small data and binned + series elsewhere; EXACT is the slow reference form
- * (every distinct value at every grid point); BINNED asks for the fast form wherever its
- * series converges (tests compare it with EXACT). */
+/* How the Student-t log-likelihood is summed (grid_t.c states the fast form's bound): AUTO
+ * exact on small data, binned + series elsewhere; EXACT the reference; BINNED the fast form
+ * wherever its series converges (tests compare it with EXACT). */
 enum analysis_t_method { ANALYSIS_T_AUTO, ANALYSIS_T_EXACT, ANALYSIS_T_BINNED };
 /* The fast t form's bound on |error| of the log-likelihood at every grid point: posterior
  * probabilities then move by a factor within exp(+-2 x this), i.e. by at most 2e-7 relative. */
@@ -64,16 +58,12 @@ enum analysis_unit { ANALYSIS_UNIT_TRIAL, ANALYSIS_UNIT_PROCESS };
  * its default). */
 enum analysis_metric { ANALYSIS_METRIC_USER, ANALYSIS_METRIC_WALL };
 
-/* Which design answers a comparison. PAIRED: for each block in which both placements have a
- * usable sample, d = log(A's value) - log(B's value) (the mean of the logs where a block holds
- * several of one placement's samples), and the posterior of (delta, sigma) for d ~ Normal(delta,
- * sigma) (or Student-t), flat priors; the slowdown is exp(delta). Drift that hits a block's
- * placements alike cancels in d. UNPAIRED: each placement an independent group (the model
- * above); the seed's computation, and two plain files unless asked to pair them. */
+/* Which design answers a comparison: PAIRED, the per-block log ratios (paired.c); UNPAIRED,
+ * each placement an independent group (grid.c): the seed's computation, and two plain files
+ * unless asked to pair them. */
 enum analysis_design { ANALYSIS_DESIGN_PAIRED, ANALYSIS_DESIGN_UNPAIRED };
-/* What is asked for: AUTO pairs a results folder's blocks and leaves two plain files unpaired;
- * PAIRED also pairs two plain files value by value (they must hold as many values); UNPAIRED
- * never pairs. */
+/* AUTO pairs a results folder's blocks and leaves two plain files unpaired; ALWAYS also pairs
+ * two plain files value by value (of equal length); NEVER never pairs. */
 enum analysis_design_request { ANALYSIS_PAIR_AUTO, ANALYSIS_PAIR_ALWAYS, ANALYSIS_PAIR_NEVER };
 /* Below this many paired blocks a comparison falls back to the unpaired design, said in a note. */
 #define ANALYSIS_PAIRED_MIN_BLOCKS 4

@@ -227,6 +227,19 @@ static int check_time(enum number_problem problem, double v, const char *where, 
 	return time_ok(v) ? 0 : -1;
 }
 
+int stdin_fd(const char *hint, char *err, size_t err_size)
+{
+	/* A pipe or a redirected file: a terminal would wait for typing. */
+	if (isatty(STDIN_FILENO)) {
+		set_error(err, err_size, "-: standard input is a terminal; %s", hint);
+		return -1;
+	}
+	int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
+	return fd;
+}
+
 /* A line of a file of numbers is one time and perhaps a comment: a longer one is not such a
  * file, and is refused rather than read into memory without bound (a file of one 400 MB line,
  * or /dev/zero). The file itself is bounded by what a dataset may hold. */
@@ -238,21 +251,12 @@ enum { NUMBER_LINE_MAX = 4096 };
  * refused, named; a FIFO cannot hang it); "-" is standard input. NULL with err. */
 static FILE *open_numbers(const char *path, char *err, size_t err_size)
 {
-	/* "-": standard input, as a pipe or a redirected file (a terminal would wait for typing). */
 	bool stdin_path = !strcmp(path, "-");
-	int fd = stdin_path ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+	int fd = stdin_path ? stdin_fd("pipe the numbers in (cmd | smtbench analyze - B.txt) or "
+	                               "redirect a file", err, err_size)
 	                    : fileio_open_readable(path, err, err_size);
-	if (fd < 0) {
-		if (stdin_path)
-			set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
+	if (fd < 0)
 		return NULL;
-	}
-	if (stdin_path && isatty(fd)) {
-		set_error(err, err_size, "-: standard input is a terminal; pipe the numbers in "
-		          "(cmd | smtbench analyze - B.txt) or redirect a file");
-		close(fd);
-		return NULL;
-	}
 	struct stat st;
 	if (stdin_path && (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)
 	                                            || S_ISSOCK(st.st_mode)))) {

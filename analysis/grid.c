@@ -266,41 +266,25 @@ struct edge_check {
 	bool sigma_lo[2], sigma_hi[2];
 };
 
-/* The mass of mu's lower and upper edge bands: the points within EDGE_BAND_SHARE of the reach
- * from the centre to each end (at least the end point), so that the test means the same at any
- * number of points (the paired grid's). The lattice and the seed's grid: their end points. */
-static void mu_edge_bands(const struct group_posterior *gp, double *low, double *high)
+/* The mass of an axis's lower and upper edge bands: the points within EDGE_BAND_SHARE of the
+ * reach from the centre to each end (at least the end point; sigma's in log sigma), so that the
+ * test means the same at any number of points (the paired grid's). The lattice and the seed's
+ * grid: their end points. */
+static void edge_bands(const struct group_posterior *gp, const double *v, const double *p,
+                       size_t n, double center, bool in_log, double *low, double *high)
 {
-	size_t n = gp->mu_count;
-	*low = gp->mu_prob[0];
-	*high = gp->mu_prob[n - 1];
+	*low = p[0];
+	*high = p[n - 1];
 	if (!gp->sigma_log_spaced)
 		return;
-	double low_edge = gp->mu[0] + EDGE_BAND_SHARE * (gp->center - gp->mu[0]);
-	double high_edge = gp->mu[n - 1] - EDGE_BAND_SHARE * (gp->mu[n - 1] - gp->center);
-	for (size_t i = 1; i < n && gp->mu[i] <= low_edge; i++)
-		*low += gp->mu_prob[i];
-	for (size_t i = n - 1; i-- > 0 && gp->mu[i] >= high_edge;)
-		*high += gp->mu_prob[i];
-}
-
-/* The same for sigma, in log sigma: the points within EDGE_BAND_SHARE of the log reach from
- * the spread the axis was laid out around to each end. */
-static void sigma_edge_bands(const struct group_posterior *gp, double *low, double *high)
-{
-	size_t n = gp->sigma_count;
-	*low = gp->sigma_prob[0];
-	*high = gp->sigma_prob[n - 1];
-	if (!gp->sigma_log_spaced)
-		return;
-	double log_lo = log(gp->sigma[0]), log_hi = log(gp->sigma[n - 1]);
-	double log_mid = log(gp->sigma_center);
-	double low_edge = log_lo + EDGE_BAND_SHARE * fmax(log_mid - log_lo, 0.0);
-	double high_edge = log_hi - EDGE_BAND_SHARE * fmax(log_hi - log_mid, 0.0);
-	for (size_t j = 1; j < n && log(gp->sigma[j]) <= low_edge; j++)
-		*low += gp->sigma_prob[j];
-	for (size_t j = n - 1; j-- > 0 && log(gp->sigma[j]) >= high_edge;)
-		*high += gp->sigma_prob[j];
+	double lo = in_log ? log(v[0]) : v[0], hi = in_log ? log(v[n - 1]) : v[n - 1];
+	double mid = in_log ? log(center) : center;
+	double low_edge = lo + EDGE_BAND_SHARE * (in_log ? fmax(mid - lo, 0.0) : mid - lo);
+	double high_edge = hi - EDGE_BAND_SHARE * (in_log ? fmax(hi - mid, 0.0) : hi - mid);
+	for (size_t i = 1; i < n && (in_log ? log(v[i]) : v[i]) <= low_edge; i++)
+		*low += p[i];
+	for (size_t i = n - 1; i-- > 0 && (in_log ? log(v[i]) : v[i]) >= high_edge;)
+		*high += p[i];
 }
 
 static struct edge_check check_edges(const struct group_posterior *groups, int count,
@@ -311,8 +295,10 @@ static struct edge_check check_edges(const struct group_posterior *groups, int c
 	for (int k = 0; k < count; k++) {
 		const struct group_posterior *gp = &groups[k];
 		double mu_low, mu_high, bottom, top;
-		mu_edge_bands(gp, &mu_low, &mu_high);
-		sigma_edge_bands(gp, &bottom, &top);
+		edge_bands(gp, gp->mu, gp->mu_prob, gp->mu_count, gp->center, false, &mu_low,
+		           &mu_high);
+		edge_bands(gp, gp->sigma, gp->sigma_prob, gp->sigma_count, gp->sigma_center, true,
+		           &bottom, &top);
 		/* The prior's bound mu > 0 is not an edge either. */
 		if (gp->mu_clamped)
 			mu_low = 0.0;

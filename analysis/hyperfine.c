@@ -8,11 +8,9 @@
  * --metric user is refused with that reason unless a file holds one user time per run.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -113,18 +111,10 @@ static json_t *results_of(const char *path, json_t *root, char *err, size_t err_
  * FILEIO_READ_ALL_MAX bytes, NUL-terminated; NULL with err. */
 static char *read_stdin_all(char *err, size_t err_size)
 {
-	if (isatty(STDIN_FILENO)) {
-		set_error(err, err_size, "-: standard input is a terminal; pipe the export in "
-		          "(hyperfine --export-json /dev/stdout ... | smtbench analyze -) or "
-		          "redirect a file");
+	int fd = stdin_fd("pipe the export in (hyperfine --export-json /dev/stdout ... | "
+	                  "smtbench analyze -) or redirect a file", err, err_size);
+	if (fd < 0)
 		return NULL;
-	}
-	/* A copy of the descriptor: fileio_read_fd closes the one it reads. */
-	int fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0) {
-		set_error(err, err_size, "-: cannot read standard input: %s", strerror(errno));
-		return NULL;
-	}
 	char *text = fileio_read_fd(fd, "standard input", FILEIO_READ_ALL_MAX, NULL, err, err_size);
 	if (!text && errno == EFBIG)
 		set_error(err, err_size, "-: more than %zu MiB on standard input; this is not a hyperfine "

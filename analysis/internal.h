@@ -85,6 +85,9 @@ void builder_add_sample(struct dataset_builder *b, int group, long trial, long b
 void builder_warn(struct dataset_builder *b, char *message);
 /* Flags each group's outliers on its points. */
 void builder_flag_outliers(struct dataset_builder *b, double resolution);
+/* A copy of standard input's descriptor (the reader closes what it reads), refused with
+ * "-: standard input is a terminal; HINT", or -1 with err. */
+int stdin_fd(const char *hint, char *err, size_t err_size);
 
 /* ---- the paired design (paired.c) ---- */
 
