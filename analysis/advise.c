@@ -556,23 +556,30 @@ static double cell_draw(const struct cell_sampler *s, struct rng *r)
 
 /* ---- SMT on or off ------------------------------------------------------------------------ */
 
-/* The decision from the posterior of delta (the log slowdown beside itself), given by its
- * quantile and CDF. */
-struct delta_posterior {
-	double (*quantile)(const void *p, double q);
-	double (*cdf)(const void *p, double x);
-	const void *p;
-};
+/* The posterior of delta (the log slowdown beside itself): a comparison's, else a mixture's. */
+static double delta_quantile(const struct analysis_comparison *c,
+                             const struct analysis_log_mixture *m, double q)
+{
+	return c ? analysis_log_ratio_quantile(c, q) : analysis_log_mixture_quantile(m, q);
+}
 
-static void smt_decide(struct delta_posterior d, double rope_pct, struct analysis_smt_advice *out)
+static double delta_cdf(const struct analysis_comparison *c, const struct analysis_log_mixture *m,
+                        double x)
+{
+	return c ? analysis_log_ratio_cdf(c, x) : analysis_log_mixture_cdf(m, x);
+}
+
+/* The decision from c's posterior of delta, else m's. */
+static void smt_decide(const struct analysis_comparison *c, const struct analysis_log_mixture *m,
+                       double rope_pct, struct analysis_smt_advice *out)
 {
 	/* yield = 2 / exp(delta): above y exactly when delta below log(2 / y) */
-	out->yield = 2 / exp(d.quantile(d.p, 0.5));
-	out->yield_ci[0] = 2 / exp(d.quantile(d.p, 0.975));
-	out->yield_ci[1] = 2 / exp(d.quantile(d.p, 0.025));
+	out->yield = 2 / exp(delta_quantile(c, m, 0.5));
+	out->yield_ci[0] = 2 / exp(delta_quantile(c, m, 0.975));
+	out->yield_ci[1] = 2 / exp(delta_quantile(c, m, 0.025));
 	double r = isnan(rope_pct) || rope_pct <= 0 ? 0 : rope_pct / 100;
-	out->p_on = d.cdf(d.p, log(2 / (1 + r)));
-	out->p_off = 1 - d.cdf(d.p, log(2 * (1 + r)));
+	out->p_on = delta_cdf(c, m, log(2 / (1 + r)));
+	out->p_off = 1 - delta_cdf(c, m, log(2 * (1 + r)));
 	out->p_either = r > 0 ? 1 - out->p_on - out->p_off : NAN;
 	if (out->p_on >= ANALYSIS_DIRECTION_PROBABILITY)
 		out->decision = ANALYSIS_SMT_KEEP_ON;
@@ -589,21 +596,6 @@ static void smt_unknown(struct analysis_smt_advice *out)
 	                                     .decision = ANALYSIS_SMT_UNKNOWN };
 }
 
-static double comparison_quantile(const void *p, double q)
-{
-	return analysis_log_ratio_quantile(p, q);
-}
-
-static double comparison_cdf(const void *p, double x)
-{
-	return analysis_log_ratio_cdf(p, x);
-}
-
-static double mixture_quantile(const void *p, double q)
-{
-	return analysis_log_mixture_quantile(p, q);
-}
-
 void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
                          struct analysis_smt_advice *out)
 {
@@ -613,8 +605,7 @@ void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct
 	out->measured = true;
 	if (self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self))
 		return;
-	smt_decide((struct delta_posterior){ comparison_quantile, comparison_cdf, self }, rope_pct,
-	           out);
+	smt_decide(self, NULL, rope_pct, out);
 }
 
 void analysis_smt_advise_mixture(const struct analysis_log_mixture *self, double rope_pct,
@@ -626,7 +617,7 @@ void analysis_smt_advise_mixture(const struct analysis_log_mixture *self, double
 	out->measured = true;
 	if (!mixture_usable(self))
 		return;
-	smt_decide((struct delta_posterior){ mixture_quantile, mixture_cdf, self }, rope_pct, out);
+	smt_decide(NULL, self, rope_pct, out);
 }
 
 /* ---- the advice --------------------------------------------------------------------------- */

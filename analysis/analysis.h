@@ -189,14 +189,9 @@ struct analysis_dataset *analysis_load_folder(struct results_folder *f,
                                               const struct analysis_take *how, char *err,
                                               size_t err_size);
 
-/*
- * Loads two plain files of numbers (seconds), one per line; blank lines and lines whose first
- * non-blank character is '#' are skipped; A is the first file. Returns NULL with
- * "FILE:LINE: what is wrong" for a non-number (hexadecimal included), NaN, an infinity, a
- * negative time, a time above ANALYSIS_TIME_MAX_S or a value that overflows or underflows a
- * double (strtod's ERANGE), and
- * "FILE: ..." for a file that cannot be read or holds fewer than two samples.
- */
+/* Two plain files of numbers (seconds), one per line, '#' starting a comment; A is the first.
+ * NULL with "FILE:LINE: what is wrong" for a line that is not a time (common/number.h's rule,
+ * 0 to ANALYSIS_TIME_MAX_S), or "FILE: ..." for a file unreadable or of fewer than 2 samples. */
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size);
 
@@ -517,13 +512,9 @@ void analysis_format_shortest(double x, char *buf, size_t size);
  */
 enum analysis_objective { ANALYSIS_OBJECTIVE_THROUGHPUT, ANALYSIS_OBJECTIVE_WORST };
 
-/* Up to this many items the plan is exact: bitmask dynamic programming over subsets (the best
- * perfect matching of every subset, its lowest member paired with each other member in turn,
- * then the best choice of which members pair), 2^n x n / 2 steps and 2^n values (20 items:
- * about 10 million steps and 9 MB). Above it (to ANALYSIS_ADVISE_MAX_ITEMS) a heuristic: pairs
- * taken greedily, best first, as the cores require, then improved by local search (exchange
- * partners between two pairs, a partner with an item alone, split a pair, join two items alone)
- * until no move improves the plan; not known to be the best. */
+/* Up to this many items the plan is exact (advise.c's bitmask dynamic programming: 2^n x n / 2
+ * steps, 2^n values; 20 items: about 10 million steps and 9 MB); above it, to
+ * ANALYSIS_ADVISE_MAX_ITEMS, a heuristic (greedy pairs, then local search), not known best. */
 #define ANALYSIS_ADVISE_EXACT_MAX 20
 #define ANALYSIS_ADVISE_MAX_ITEMS 256
 /* Joint draws of the cells' posteriors (fixed seed: the same folder gives the same answer). */

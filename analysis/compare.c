@@ -246,7 +246,8 @@ static char *zero_refusal(const struct analysis_group *ga, const struct analysis
 	                 ANALYSIS_ZERO_SHARE_MAX * 100);
 }
 
-/* g's samples above 0 s, as a group borrowing g's name (release with nonzero_release). */
+/* g's samples above 0 s, as a group borrowing g's name (released by group_release once its
+ * name is NULL). */
 static void nonzero_group(const struct analysis_group *g, struct analysis_group *out)
 {
 	*out = *g;
@@ -266,13 +267,6 @@ static void nonzero_group(const struct analysis_group *g, struct analysis_group 
 	}
 }
 
-static void nonzero_release(struct analysis_group *g)
-{
-	free(g->values_s);
-	free(g->trials);
-	free(g->blocks);
-}
-
 /* One comparison of the samples above 0 s (a time of 0 is below the clock's resolution: no
  * length; the caller has refused a comparison with too many, zero_refusal), counted in zero_a
  * and zero_b. */
@@ -288,8 +282,9 @@ static int compare_groups(struct analysis_comparison *c, enum comparison_kind ki
 	nonzero_group(ga, &a);
 	nonzero_group(gb, &b);
 	int rc = compare_nonzero(c, kind, &a, &b, pb, opt, err, err_size);
-	nonzero_release(&a);
-	nonzero_release(&b);
+	a.name = b.name = NULL;
+	group_release(&a);
+	group_release(&b);
 	if (rc == 0) {
 		c->zero_a = za;
 		c->zero_b = zb;
@@ -528,11 +523,15 @@ bool analysis_under_load(const struct analysis_comparison *c)
 	       && (double)c->shared_trials > ANALYSIS_UNDER_LOAD_SHARE * (double)c->shared_known;
 }
 
-/* Why few (ga or gb) has fewer than 2 samples, for the note that names it. */
-static char *few_samples_note(const struct analysis_dataset *data, const struct analysis_group *ga,
-                              const struct analysis_group *gb, const struct analysis_group *few)
+/* Why ga vs gb cannot be compared (a new string), or NULL: fewer than 2 samples on one side
+ * (excluded: --exclude-contaminated left some out), or too many times of 0 s. */
+static char *refusal(bool excluded, const struct analysis_group *ga,
+                     const struct analysis_group *gb)
 {
-	if (data->excluded_contaminated && few->contaminated_trials)
+	if (ga->n >= 2 && gb->n >= 2)
+		return zero_refusal(ga, gb);
+	const struct analysis_group *few = ga->n < 2 ? ga : gb;
+	if (excluded && few->contaminated_trials)
 		return xasprintf("%s vs %s: not compared: %s has %zu sample(s) left, at least 2 are "
 		                 "needed: %zu of its trials shared their CPUs and "
 		                 "--exclude-contaminated left them out", ga->name, gb->name,
@@ -607,10 +606,7 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 		if (ia < 0 || ib < 0 || data->group_count < 2)
 			continue; /* a placement that was not run: nothing to say */
 		const struct analysis_group *ga = &data->groups[ia], *gb = &data->groups[ib];
-		/* Too few samples, or too many times of 0 s: a note says which. */
-		char *refused = ga->n < 2 || gb->n < 2
-		                ? few_samples_note(data, ga, gb, ga->n < 2 ? ga : gb)
-		                : zero_refusal(ga, gb);
+		char *refused = refusal(data->excluded_contaminated, ga, gb);
 		if (refused)
 			strings_push(&r->notes, &r->note_count, refused);
 		else if (compare_one(r, data, p->kind, ga, gb, opt, err, err_size) < 0)
@@ -801,13 +797,7 @@ int analysis_compare_groups(const struct analysis_group *a, const struct analysi
 		*note = NULL;
 	if (check_options(opt, err, err_size) < 0)
 		return -1;
-	if (a->n < 2 || b->n < 2) {
-		set_error(err, err_size, "%s vs %s: not compared: %s has %zu sample(s), at least 2 "
-		          "are needed", a->name, b->name, a->n < 2 ? a->name : b->name,
-		          a->n < 2 ? a->n : b->n);
-		return -1;
-	}
-	char *refused = zero_refusal(a, b);
+	char *refused = refusal(false, a, b);
 	if (refused) {
 		set_error(err, err_size, "%s", refused);
 		free(refused);

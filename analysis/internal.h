@@ -19,7 +19,6 @@ struct welford {
 	double mean;
 	double ss;
 };
-void welford_add(struct welford *w, double x);
 double welford_sd(const struct welford *w);
 struct welford welford_of(const double *x, size_t n);
 

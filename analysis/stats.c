@@ -20,7 +20,7 @@
 
 #include "analysis/internal.h"
 
-void welford_add(struct welford *w, double x)
+static void welford_add(struct welford *w, double x)
 {
 	w->n++;
 	double delta = x - w->mean;
