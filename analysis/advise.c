@@ -631,14 +631,6 @@ static void plan_value_init(struct analysis_plan_value *v, size_t n)
 		v->partner[i] = -1;
 }
 
-static void plan_value_release(struct analysis_plan_value *v)
-{
-	free(v->partner);
-	free(v->slowdown);
-	free(v->slowdown_ci);
-	*v = (struct analysis_plan_value){ 0 };
-}
-
 /* The plan's point values at the cells' point slowdowns. */
 static void plan_value_point(struct analysis_plan_value *v, size_t n, const double *slowdown)
 {
@@ -902,10 +894,9 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 	}
 	double *s = xmalloc((n * n + 1) * sizeof *s);
 	item_slowdowns(n, a->item_workload, nw, point, s);
-	plan_value_init(&a->best, n ? n : 1);
-	plan_value_init(&a->naive, n ? n : 1);
-	plan_value_init(&a->worst, n ? n : 1);
-	plan_value_init(&a->packed, n ? n : 1);
+	struct analysis_plan_value *plans[] = { &a->best, &a->naive, &a->worst, &a->packed };
+	for (size_t k = 0; k < 4; k++)
+		plan_value_init(plans[k], n ? n : 1);
 	int rc = analysis_plan_best(n, s, rq->cores, rq->objective, false, a->best.partner,
 	                            &a->exact, err, err_size);
 	if (rc == 0) {
@@ -926,10 +917,12 @@ void analysis_advice_free(struct analysis_advice **p)
 	if (!p || !*p)
 		return;
 	struct analysis_advice *a = *p;
-	plan_value_release(&a->best);
-	plan_value_release(&a->naive);
-	plan_value_release(&a->worst);
-	plan_value_release(&a->packed);
+	struct analysis_plan_value *plans[] = { &a->best, &a->naive, &a->worst, &a->packed };
+	for (size_t k = 0; k < 4; k++) {
+		free(plans[k]->partner);
+		free(plans[k]->slowdown);
+		free(plans[k]->slowdown_ci);
+	}
 	free(a->item_workload);
 	free(a->smt);
 	free(a);

@@ -785,8 +785,6 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 	return r;
 }
 
-/* Two groups of any dataset compared as analysis_run compares two placements (see
- * analysis.h): paired by block where both carry blocks and share enough of them. */
 int analysis_compare_groups(const struct analysis_group *a, const struct analysis_group *b,
                             size_t measured_blocks, const struct analysis_options *opt,
                             struct analysis_comparison *out, char **note, char *err,

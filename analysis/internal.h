@@ -63,7 +63,7 @@ double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, doubl
 /* A growing dataset: its arrays' capacities beside it. */
 struct dataset_builder {
 	struct analysis_dataset *data;
-	size_t point_cap, warning_cap;
+	size_t point_cap;
 	size_t *group_cap;
 	int *point_sample; /* for each point: its index in its group's values, or -1 (warm-up) */
 };

@@ -152,8 +152,6 @@ static bool trial_usable(struct trials *L, const struct samples_record *rows, si
 	return false;
 }
 
-/* Whether the trial of n rows shared its CPUs: its foreign or steal time above
- * ANALYSIS_CONTAMINATED_SHARE of its duration (the longest wall_s). -1 when not known. */
 int analysis_trial_shared(const struct samples_record *rows, size_t n)
 {
 	double duration = NAN;
