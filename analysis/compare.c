@@ -1,11 +1,14 @@
 /*
  * compare.c — from a dataset to the answer: which comparisons to make, each comparison's
- * posterior summaries, classic cross-checks and verdict, each group's diagnostics, and the SMT
- * yield that the comparisons give.
+ * posterior summaries, classic cross-checks (Welch's t-test, its p-value from GSL's regularized
+ * incomplete beta; Cohen's d) and verdict, each group's diagnostics (drift), and the SMT yield
+ * that the comparisons give.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_sf_gamma.h>
 
 #include "analysis/internal.h"
 #include "common/folder.h"
@@ -66,6 +69,111 @@ void analysis_result_free(struct analysis_result **p)
 	free(r->source);
 	free(r);
 	*p = NULL;
+}
+
+/* Welch's t-test from two groups' sufficient statistics. */
+static void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p)
+{
+	double va = a->n > 1 ? a->ss / (double)(a->n - 1) : 0.0;
+	double vb = b->n > 1 ? b->ss / (double)(b->n - 1) : 0.0;
+	double qa = va / (double)a->n, qb = vb / (double)b->n;
+	double se2 = qa + qb;
+	double diff = a->mean - b->mean;
+	if (!(se2 > 0)) {
+		/* Both spreads zero: the test is undefined; say so rather than divide by zero. */
+		*t = *df = *p = NAN;
+		return;
+	}
+	*t = diff / sqrt(se2);
+	double denom = (a->n > 1 ? qa * qa / (double)(a->n - 1) : 0.0) +
+	               (b->n > 1 ? qb * qb / (double)(b->n - 1) : 0.0);
+	*df = se2 * se2 / denom;
+	/* Two-sided: P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2), the regularized incomplete beta. */
+	gsl_quiet();
+	*p = gsl_sf_beta_inc(0.5 * *df, 0.5, *df / (*df + *t * *t));
+}
+
+/* Cohen's d, with the pooled standard deviation. */
+static double cohens_d(const struct welford *a, const struct welford *b)
+{
+	size_t dof = a->n + b->n - 2;
+	if (dof == 0)
+		return NAN;
+	double pooled = sqrt((a->ss + b->ss) / (double)dof);
+	if (!(pooled > 0))
+		return NAN;
+	return (a->mean - b->mean) / pooled;
+}
+
+/* Least-squares slope of y over x, with its 95% interval (NAN for n < 3). */
+static void drift_fit(const long *x, const double *y, size_t n, double *slope, double ci[2])
+{
+	*slope = NAN;
+	ci[0] = ci[1] = NAN;
+	if (n < 2)
+		return;
+	double xm = 0, ym = 0;
+	for (size_t i = 0; i < n; i++) {
+		xm += (double)x[i];
+		ym += y[i];
+	}
+	xm /= (double)n;
+	ym /= (double)n;
+	double sxx = 0, sxy = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxx += ((double)x[i] - xm) * ((double)x[i] - xm);
+		sxy += ((double)x[i] - xm) * (y[i] - ym);
+	}
+	if (!(sxx > 0))
+		return;
+	*slope = sxy / sxx;
+	if (n < 3)
+		return;
+	double rss = 0;
+	for (size_t i = 0; i < n; i++) {
+		double r = y[i] - ym - *slope * ((double)x[i] - xm);
+		rss += r * r;
+	}
+	double se = sqrt(rss / (double)(n - 2) / sxx);
+	double q = analysis_student_t_quantile(0.975, (double)(n - 2));
+	ci[0] = *slope - q * se;
+	ci[1] = *slope + q * se;
+}
+
+/* The seed's quantile rule (empiricaldist Cdf.quantile). */
+static double dist_quantile_next(const struct analysis_dist *d, double q)
+{
+	/* empiricaldist: interp1d(cdf, values, kind="next", fill_value=(values[0], nan)), which
+	 * returns the first value whose cumulative probability is >= q. */
+	double cum = 0;
+	for (size_t i = 0; i < d->count; i++) {
+		cum += d->probs[i];
+		if (cum >= q)
+			return d->values[i];
+	}
+	return NAN;
+}
+
+/* The shortest [v_i, v_j] of a distribution's points holding `mass` (no cells: for the seed's
+ * merged floats, whose spacing is irregular). */
+static void dist_hdi_points(const struct analysis_dist *d, double mass, double out[2])
+{
+	/* Two pointers over the sorted values: the narrowest [v_i, v_j] holding the mass. */
+	out[0] = out[1] = NAN;
+	double best = INFINITY, window = 0;
+	size_t j = 0;
+	for (size_t i = 0; i < d->count; i++) {
+		while (j < d->count && window < mass)
+			window += d->probs[j++];
+		if (window < mass)
+			break;
+		if (d->values[j - 1] - d->values[i] < best) {
+			best = d->values[j - 1] - d->values[i];
+			out[0] = d->values[i];
+			out[1] = d->values[j - 1];
+		}
+		window -= d->probs[i];
+	}
 }
 
 /* Moves a group's marginals out of the posterior into the summary. */

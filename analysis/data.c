@@ -127,6 +127,41 @@ void builder_reserve_points(struct dataset_builder *b, size_t points)
 	b->point_cap = points;
 }
 
+/* Flags |robust z| > ANALYSIS_OUTLIER_Z (Iglewicz and Hoaglin): out[i] set for the outliers;
+ * returns the count. A point within `resolution` of the median is never an outlier. */
+static size_t robust_outliers(const double *x, size_t n, double resolution, bool *out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = false;
+	if (n < 3)
+		return 0;
+	double med = median_of(x, n);
+	double mad = mad_of(x, n, med);
+	double scale; /* z = (x - median) / scale */
+	if (mad > 0) {
+		scale = mad / 0.6745;
+	} else {
+		/* More than half the samples equal the median: fall back to the mean absolute
+		 * deviation, as Iglewicz and Hoaglin suggest. */
+		double mean_ad = 0;
+		for (size_t i = 0; i < n; i++)
+			mean_ad += fabs(x[i] - med);
+		mean_ad /= (double)n;
+		if (!(mean_ad > 0))
+			return 0;
+		scale = 1.253314 * mean_ad;
+	}
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++) {
+		double dev = fabs(x[i] - med);
+		if (dev / scale > ANALYSIS_OUTLIER_Z && dev > resolution) {
+			out[i] = true;
+			count++;
+		}
+	}
+	return count;
+}
+
 /* One group's outlier flags, on a thread of its own when the groups are large. */
 struct group_flags {
 	const struct analysis_group *g;

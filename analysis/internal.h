@@ -35,17 +35,6 @@ void gsl_quiet(void);
 double bisect_quantile(double (*cdf)(const void *ctx, double x), const void *ctx, double q,
                        double lo, double hi, int steps, double tol);
 
-/* Welch's t-test and Cohen's d from two groups' sufficient statistics. */
-void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p);
-double cohens_d(const struct welford *a, const struct welford *b);
-
-/* Least-squares slope of y over x, with its 95% interval (NAN for n < 3). */
-void drift_fit(const long *x, const double *y, size_t n, double *slope, double ci[2]);
-
-/* Flags |robust z| > 3.5 (Iglewicz and Hoaglin): out[i] set for the outliers; returns the
- * count. A point within `resolution` of the median is never an outlier. */
-size_t robust_outliers(const double *x, size_t n, double resolution, bool *out);
-
 /* Above this edge mass the seed's fixed grid visibly truncates the posterior. */
 #define ANALYSIS_SEED_EDGE_MASS_MAX 1e-3
 /* Two plans' values that differ by less than this (relative) are equally good. */
@@ -201,16 +190,8 @@ void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 /* P(mu_A / mu_B <= r) for mu_B > 0 on all its grid. */
 double pair_ratio_cdf(const struct pair_posterior *pp, double r);
 
-/* The seed's quantile rule (empiricaldist Cdf.quantile: the first value whose cumulative
- * probability reaches q). */
-double dist_quantile_next(const struct analysis_dist *d, double q);
-
 /* The piecewise-uniform CDF (see analysis_dist_quantile) at x. */
 double dist_cdf(const struct analysis_dist *d, double x);
-
-/* The shortest [v_i, v_j] of a distribution's points holding `mass` (no cells: for the seed's
- * merged floats, whose spacing is irregular). */
-void dist_hdi_points(const struct analysis_dist *d, double mass, double out[2]);
 
 void dist_release(struct analysis_dist *d);
 

@@ -1,21 +1,15 @@
 /*
- * stats.c — the classic statistics beside the grid posterior: Welford's sums, Welch's t-test
- * (its p-value from the regularized incomplete beta, and the Student-t CDF and quantile, all
- * from GSL's special functions), Cohen's d, robust outliers, drift, and quantiles and intervals
- * of discrete distributions.
+ * stats.c — the statistics every part of the analysis shares: Welford's sums, medians, GSL's
+ * Student-t CDF and quantile, and quantiles, CDFs and intervals of discrete distributions.
  */
-#include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "analysis/internal.h"
@@ -112,105 +106,6 @@ double analysis_student_t_quantile(double p, double dof)
 		return NAN;
 	gsl_quiet();
 	return gsl_cdf_tdist_Pinv(p, dof);
-}
-
-void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p)
-{
-	double va = a->n > 1 ? a->ss / (double)(a->n - 1) : 0.0;
-	double vb = b->n > 1 ? b->ss / (double)(b->n - 1) : 0.0;
-	double qa = va / (double)a->n, qb = vb / (double)b->n;
-	double se2 = qa + qb;
-	double diff = a->mean - b->mean;
-	if (!(se2 > 0)) {
-		/* Both spreads zero: the test is undefined; say so rather than divide by zero. */
-		*t = *df = *p = NAN;
-		return;
-	}
-	*t = diff / sqrt(se2);
-	double denom = (a->n > 1 ? qa * qa / (double)(a->n - 1) : 0.0) +
-	               (b->n > 1 ? qb * qb / (double)(b->n - 1) : 0.0);
-	*df = se2 * se2 / denom;
-	/* Two-sided: P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2), the regularized incomplete beta. */
-	gsl_quiet();
-	*p = gsl_sf_beta_inc(0.5 * *df, 0.5, *df / (*df + *t * *t));
-}
-
-double cohens_d(const struct welford *a, const struct welford *b)
-{
-	size_t dof = a->n + b->n - 2;
-	if (dof == 0)
-		return NAN;
-	double pooled = sqrt((a->ss + b->ss) / (double)dof);
-	if (!(pooled > 0))
-		return NAN;
-	return (a->mean - b->mean) / pooled;
-}
-
-void drift_fit(const long *x, const double *y, size_t n, double *slope, double ci[2])
-{
-	*slope = NAN;
-	ci[0] = ci[1] = NAN;
-	if (n < 2)
-		return;
-	double xm = 0, ym = 0;
-	for (size_t i = 0; i < n; i++) {
-		xm += (double)x[i];
-		ym += y[i];
-	}
-	xm /= (double)n;
-	ym /= (double)n;
-	double sxx = 0, sxy = 0;
-	for (size_t i = 0; i < n; i++) {
-		sxx += ((double)x[i] - xm) * ((double)x[i] - xm);
-		sxy += ((double)x[i] - xm) * (y[i] - ym);
-	}
-	if (!(sxx > 0))
-		return;
-	*slope = sxy / sxx;
-	if (n < 3)
-		return;
-	double rss = 0;
-	for (size_t i = 0; i < n; i++) {
-		double r = y[i] - ym - *slope * ((double)x[i] - xm);
-		rss += r * r;
-	}
-	double se = sqrt(rss / (double)(n - 2) / sxx);
-	double q = analysis_student_t_quantile(0.975, (double)(n - 2));
-	ci[0] = *slope - q * se;
-	ci[1] = *slope + q * se;
-}
-
-size_t robust_outliers(const double *x, size_t n, double resolution, bool *out)
-{
-	for (size_t i = 0; i < n; i++)
-		out[i] = false;
-	if (n < 3)
-		return 0;
-	double med = median_of(x, n);
-	double mad = mad_of(x, n, med);
-	double scale; /* z = (x - median) / scale */
-	if (mad > 0) {
-		scale = mad / 0.6745;
-	} else {
-		/* More than half the samples equal the median: fall back to the mean absolute
-		 * deviation, as Iglewicz and Hoaglin suggest. */
-		double mean_ad = 0;
-		for (size_t i = 0; i < n; i++)
-			mean_ad += fabs(x[i] - med);
-		mean_ad /= (double)n;
-		if (!(mean_ad > 0))
-			return 0;
-		scale = 1.253314 * mean_ad;
-	}
-	size_t count = 0;
-	for (size_t i = 0; i < n; i++) {
-		double dev = fabs(x[i] - med);
-		if (dev / scale > ANALYSIS_OUTLIER_Z && dev > resolution) {
-			out[i] = true;
-			count++;
-		}
-	}
-	return count;
 }
 
 /* Cell i of a distribution read as piecewise uniform: halfway to each neighbour. */
@@ -334,39 +229,6 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 	free(order);
 	out[0] = lo_all;
 	out[1] = hi_all;
-}
-
-void dist_hdi_points(const struct analysis_dist *d, double mass, double out[2])
-{
-	/* Two pointers over the sorted values: the narrowest [v_i, v_j] holding the mass. */
-	out[0] = out[1] = NAN;
-	double best = INFINITY, window = 0;
-	size_t j = 0;
-	for (size_t i = 0; i < d->count; i++) {
-		while (j < d->count && window < mass)
-			window += d->probs[j++];
-		if (window < mass)
-			break;
-		if (d->values[j - 1] - d->values[i] < best) {
-			best = d->values[j - 1] - d->values[i];
-			out[0] = d->values[i];
-			out[1] = d->values[j - 1];
-		}
-		window -= d->probs[i];
-	}
-}
-
-double dist_quantile_next(const struct analysis_dist *d, double q)
-{
-	/* empiricaldist: interp1d(cdf, values, kind="next", fill_value=(values[0], nan)), which
-	 * returns the first value whose cumulative probability is >= q. */
-	double cum = 0;
-	for (size_t i = 0; i < d->count; i++) {
-		cum += d->probs[i];
-		if (cum >= q)
-			return d->values[i];
-	}
-	return NAN;
 }
 
 void dist_release(struct analysis_dist *d)
