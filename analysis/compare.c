@@ -303,29 +303,6 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 	c->p_rope_below = p_below;
 }
 
-static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
-                           const struct analysis_group *ga, const struct analysis_group *gb,
-                           const struct paired_blocks *pb, const struct analysis_options *opt,
-                           char *err, size_t err_size);
-
-/* With --seed-grid, the default method on the same data (ga's and gb's times above 0 s), so
- * that the report can say why they differ. */
-static void compare_by_default(struct analysis_comparison *c, enum comparison_kind kind,
-                               const struct analysis_group *ga, const struct analysis_group *gb,
-                               const struct analysis_options *opt, char *err, size_t err_size)
-{
-	struct analysis_options plain = *opt;
-	plain.seed_grid = false;
-	struct analysis_comparison other;
-	if (compare_nonzero(&other, kind, ga, gb, NULL, &plain, err, err_size) == 0) {
-		c->has_default = true;
-		c->default_diff_mean = other.diff_mean;
-		c->default_diff_ci[0] = other.diff_ci[0];
-		c->default_diff_ci[1] = other.diff_ci[1];
-		analysis_comparison_release(&other);
-	}
-}
-
 /* The samples of g at 0 s or below (below the clock's resolution). */
 static size_t zero_count(const struct analysis_group *g)
 {
@@ -375,31 +352,6 @@ static void nonzero_group(const struct analysis_group *g, struct analysis_group 
 	}
 }
 
-/* One comparison of the samples above 0 s (a time of 0 is below the clock's resolution: no
- * length; the caller has refused a comparison with too many, zero_refusal), counted in zero_a
- * and zero_b. */
-static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
-                          const struct analysis_group *ga, const struct analysis_group *gb,
-                          const struct paired_blocks *pb, const struct analysis_options *opt,
-                          char *err, size_t err_size)
-{
-	size_t za = zero_count(ga), zb = zero_count(gb);
-	if (za == 0 && zb == 0)
-		return compare_nonzero(c, kind, ga, gb, pb, opt, err, err_size);
-	struct analysis_group a, b;
-	nonzero_group(ga, &a);
-	nonzero_group(gb, &b);
-	int rc = compare_nonzero(c, kind, &a, &b, pb, opt, err, err_size);
-	a.name = b.name = NULL;
-	group_release(&a);
-	group_release(&b);
-	if (rc == 0) {
-		c->zero_a = za;
-		c->zero_b = zb;
-	}
-	return rc;
-}
-
 /* One comparison: each group's posterior (the per-placement table), then the answer by the
  * paired design when pb holds the blocks, else by the unpaired groups. */
 static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind kind,
@@ -428,10 +380,48 @@ static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind k
 		c->blocks_zero = pb->zero_blocks;
 	}
 	c->verdict = decide(c);
-	if (opt->seed_grid)
-		compare_by_default(c, kind, ga, gb, opt, err, err_size);
 	pair_posterior_release(&pp);
 	return 0;
+}
+
+/* One comparison of the samples above 0 s (a time of 0 is below the clock's resolution: no
+ * length; the caller has refused a comparison with too many, zero_refusal), counted in zero_a
+ * and zero_b. */
+static int compare_groups(struct analysis_comparison *c, enum comparison_kind kind,
+                          const struct analysis_group *ga, const struct analysis_group *gb,
+                          const struct paired_blocks *pb, const struct analysis_options *opt,
+                          char *err, size_t err_size)
+{
+	size_t za = zero_count(ga), zb = zero_count(gb);
+	struct analysis_group a = *ga, b = *gb;
+	if (za || zb) {
+		nonzero_group(ga, &a);
+		nonzero_group(gb, &b);
+	}
+	int rc = compare_nonzero(c, kind, &a, &b, pb, opt, err, err_size);
+	struct analysis_options plain = *opt;
+	plain.seed_grid = false;
+	struct analysis_comparison other;
+	/* With --seed-grid, the default method on the same data, so that the report can say why
+	 * they differ. */
+	if (rc == 0 && opt->seed_grid
+	    && compare_nonzero(&other, kind, &a, &b, NULL, &plain, err, err_size) == 0) {
+		c->has_default = true;
+		c->default_diff_mean = other.diff_mean;
+		c->default_diff_ci[0] = other.diff_ci[0];
+		c->default_diff_ci[1] = other.diff_ci[1];
+		analysis_comparison_release(&other);
+	}
+	if (za || zb) {
+		a.name = b.name = NULL;
+		group_release(&a);
+		group_release(&b);
+	}
+	if (rc == 0) {
+		c->zero_a = za;
+		c->zero_b = zb;
+	}
+	return rc;
 }
 
 static void diagnose_group(struct analysis_group_diagnostics *d,
