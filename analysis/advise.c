@@ -210,21 +210,10 @@ static bool improve_once(size_t n, const double *slowdown, int *partner, size_t 
 			if (ic == b)
 				continue;
 			int undo[4] = { ia, b, ic, d };
-			int moves[2][4];
-			int count = 0;
-			if (b >= 0 && d >= 0) {
-				memcpy(moves[count++], (int[4]){ ia, d, ic, b }, sizeof moves[0]);
-				memcpy(moves[count++], (int[4]){ ia, ic, b, d }, sizeof moves[0]);
-			} else if (b >= 0) {
-				memcpy(moves[count++], (int[4]){ ic, b, -1, -1 }, sizeof moves[0]);
-				memcpy(moves[count++], (int[4]){ ia, ic, -1, -1 }, sizeof moves[0]);
-			} else if (d >= 0) {
-				memcpy(moves[count++], (int[4]){ ia, d, -1, -1 }, sizeof moves[0]);
-				memcpy(moves[count++], (int[4]){ ia, ic, -1, -1 }, sizeof moves[0]);
-			} else {
-				memcpy(moves[count++], (int[4]){ ia, ic, -1, -1 }, sizeof moves[0]);
-			}
-			for (int k = 0; k < count; k++) {
+			/* a-d and c-b (one alone: it takes the other's partner), then a-c and b-d (a -1
+			 * pairs nothing); both alone, the first is no move at all and is skipped. */
+			int moves[2][4] = { { ia, d, ic, b }, { ia, ic, b, d } };
+			for (int k = b < 0 && d < 0; k < 2; k++) {
 				rearranged(n, partner, m, undo, moves[k][0], moves[k][1], moves[k][2],
 				           moves[k][3]);
 				if (try_move(n, slowdown, partner, m, pmin, objective, worst_case, score)) {

@@ -283,14 +283,10 @@ struct analysis_grid_report {
 	char warning[256];
 };
 
-/* How the paired design's posterior of delta was computed. closed_form: the normal model with
- * flat priors, whose marginal of delta is a Student-t with dof = n - 2 degrees of freedom,
- * centre the mean log ratio and this scale, sqrt(SS / (n (n - 2))): no grid (sigma_points 0,
- * sigma_range NaN; delta's axis is the table of its exact cell masses that the plots draw, and
- * edge_mass the t's mass in its two end cells). Otherwise the grid over (delta, sigma) of the
- * per-block log ratios (the t model; or sigma's floor binding: blocks identical to the timer's
- * resolution), delta on a sinh-spaced axis (delta_step is its finest step, at the centre), sigma
- * log-spaced. */
+/* How the paired design's posterior of delta was computed (paired.c): closed_form, the
+ * Student-t of dof and scale, without a grid (sigma_points 0, sigma_range NaN; delta's axis the
+ * table the plots draw, edge_mass the t's mass in its end cells); else the grid over (delta,
+ * sigma) (grid.c), delta_step its finest step, at the centre. */
 struct analysis_paired_grid {
 	bool closed_form;
 	double dof, scale;             /* closed_form: the Student-t's */

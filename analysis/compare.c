@@ -714,12 +714,7 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 }
 
 /*
- * SMT yield — what SMT gives one core for this workload: with both siblings busy, the work done
- * per unit time relative to one copy running alone. Two copies on siblings each take t_sibling
- * for the work one copy alone does in t_alone, so the core does 2 · t_alone / t_sibling times
- * the work: above 1, SMT adds throughput; below 1, it costs throughput.
- *
- * One process given the placement's CPUs (run --one-process), by its wall time: on the
+ * SMT yield (struct analysis_smt_yield). One process given the placement's CPUs (run --one-process), by its wall time: on the
  * baseline's one PU (solo, same-pu) it does the whole work in t_alone; on the sibling pair its
  * threads share one core and do it in t_sibling, so the core does t_alone / t_sibling times the
  * work. By its user time (analyze --metric user) each thread's CPU time is half the process's

@@ -90,15 +90,10 @@ struct analysis_safe_pair {
 	double probability;
 };
 
-/*
- * The joint safe list (the rule above) of nkernels kernels. p_safe[v * nkernels + g]: P(victim
- * v's slowdown beside aggressor g at most the bound) from that cell's posterior, NAN where the
- * cell cannot be safe (analysis_matrix_cell_p_safe says which). pairs: room for
- * nkernels (nkernels + 1) / 2; the listed ones are written there in kernel order. Returns how
- * many are listed; *joint: the product of their probabilities (1 when none), *candidates: the
- * pairs that could have been. Fleet's pooled matrix calls it with its pooled cells'
- * probabilities, so that every list of safe pairs follows one rule.
- */
+/* The joint safe list (the rule above) of nkernels kernels from p_safe[v * nkernels + g] (NAN:
+ * the cell cannot be safe) into pairs (room for nkernels (nkernels + 1) / 2, in kernel order);
+ * how many are listed, *joint their product (1 for none), *candidates the pairs that could have
+ * been. Fleet's pooled matrix calls it too: every list of safe pairs follows one rule. */
 size_t analysis_safe_pairs(size_t nkernels, const double *p_safe, double probability,
                            struct analysis_safe_pair *pairs, double *joint, size_t *candidates);
 
@@ -111,7 +106,7 @@ double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double b
  * The folder's samples (its trials by placement, role and workload) and every cell compared.
  * kernels (may be NULL): the order of the rows and columns (meta.json's matrix.kernels); names
  * found in the file but not listed follow in the order found. exclude_contaminated as in
- * analysis_load_folder_excluding. NULL with err when the file cannot be read or holds no cell.
+ * struct analysis_take. NULL with err when the file cannot be read or holds no cell.
  */
 struct results_folder;
 struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
