@@ -445,18 +445,15 @@ static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c)
 
 /* ---- mixtures of normals (fleet's pooled cells) -------------------------------------------- */
 
-static double std_normal_cdf(double z)
-{
-	return 0.5 * erfc(-z / sqrt(2.0));
-}
-
 double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x)
 {
 	if (!m || !m->count)
 		return NAN;
 	double f = 0;
-	for (size_t t = 0; t < m->count; t++)
-		f += m->weight[t] * std_normal_cdf((x - m->mean[t]) / m->sd[t]);
+	for (size_t t = 0; t < m->count; t++) {
+		double z = (x - m->mean[t]) / m->sd[t];
+		f += m->weight[t] * (0.5 * erfc(-z / sqrt(2.0)));
+	}
 	return f;
 }
 

@@ -389,10 +389,8 @@ struct analysis_smt_yield {
 	                             * exp(E[delta]), the inverse of the ratio's point estimate (the
 	                             * posterior mean of exp(-delta) is not finite under few blocks'
 	                             * heavy tails). The interval is the ratio's, inverted */
-	bool one_process;           /* one process's wall time: baseline time / sibling time */
-	double work;                /* the work the sibling core does against the baseline's one
-	                             * unit: 2 for two copies (or threads by user time), 1 for one
-	                             * process by wall time */
+	bool one_process;           /* one process's wall time: baseline time / sibling time (the
+	                             * work is 1 unit, not two copies' 2) */
 };
 
 struct analysis_result {

@@ -530,14 +530,6 @@ static void describe_dataset(struct analysis_result *r, const struct analysis_da
 		diagnose_group(&r->groups[gi], data, gi);
 }
 
-/* Whether the paired design is asked of this dataset. */
-static bool pairing_wanted(const struct analysis_dataset *data, const struct analysis_options *opt)
-{
-	if (opt->seed_grid || opt->design == ANALYSIS_PAIR_NEVER)
-		return false;
-	return opt->design == ANALYSIS_PAIR_ALWAYS || data->from_folder;
-}
-
 /* Why ga vs gb falls back to the unpaired design for too few blocks (a new string): the blocks
  * that hold both, and those that hold both but a time of 0 s on one side. */
 static char *too_few_blocks_note(const struct analysis_group *ga, const struct analysis_group *gb,
@@ -563,8 +555,9 @@ static int plan_pairing(struct analysis_result *r, const struct analysis_dataset
                         char *err, size_t err_size)
 {
 	memset(pb, 0, sizeof *pb);
-	if (!pairing_wanted(data, opt))
-		return 0;
+	if (opt->seed_grid || opt->design == ANALYSIS_PAIR_NEVER
+	    || (opt->design != ANALYSIS_PAIR_ALWAYS && !data->from_folder))
+		return 0; /* the paired design is not asked of this dataset */
 	if (data->from_hyperfine) {
 		set_error(err, err_size, "--paired: hyperfine runs each command's runs one after "
 		          "another, never interleaved, so there are no blocks to pair; leave it out");
@@ -749,7 +742,9 @@ static double inverse_ratio_mean(const struct analysis_comparison *c)
 static void yield_from(struct analysis_smt_yield *y, const struct analysis_comparison *c,
                        enum placement baseline)
 {
-	double work = y->work;
+	/* The work the sibling core does against the baseline's one unit: 2 for two copies (or
+	 * threads by user time), 1 for one process by wall time. */
+	double work = y->one_process ? 1 : 2;
 	if (!isfinite(c->ratio_ci[0]) || !isfinite(c->ratio_ci[1]) || !(c->ratio_ci[0] > 0))
 		return;
 	y->known = true;
@@ -793,7 +788,6 @@ static void smt_yield_compute(struct analysis_result *r, const struct analysis_d
 	memset(y, 0, sizeof *y);
 	y->mean = y->ci[0] = y->ci[1] = NAN;
 	y->one_process = data->one_process && data->metric == ANALYSIS_METRIC_WALL;
-	y->work = y->one_process ? 1 : 2;
 	/* Beside a different workload B, two copies' work is not the same work: no yield. */
 	if (!data->from_folder || data->beside_workload)
 		return;

@@ -438,16 +438,13 @@ static void initial_extent(const struct group_input *in, int count, bool log_axe
 
 /* The finest step that either group asks for: its core of MU_HALF_WIDTH_SCALES posterior scales
  * in `points` points, kept while the axes reach farther (the first reach, and widening) until an
- * axis would exceed its cap. Never finer than the doubles can resolve at the center. */
-static double base_step_of(const struct group_input *in, int count, size_t points)
+ * axis would exceed its cap. Never finer than the doubles can resolve at the centers. */
+static double base_step_of(const struct group_input in[2], size_t points)
 {
-	double core = MU_HALF_WIDTH_SCALES * mu_scale_of(&in[0]);
-	if (count > 1)
-		core = fmin(core, MU_HALF_WIDTH_SCALES * mu_scale_of(&in[1]));
+	double core = fmin(MU_HALF_WIDTH_SCALES * mu_scale_of(&in[0]),
+	                   MU_HALF_WIDTH_SCALES * mu_scale_of(&in[1]));
 	double base_step = 2 * core / (double)(points - 1);
-	double magnitude = fabs(in[0].center);
-	if (count > 1)
-		magnitude = fmax(magnitude, fabs(in[1].center));
+	double magnitude = fmax(fabs(in[0].center), fabs(in[1].center));
 	base_step = fmax(base_step, 16 * DBL_EPSILON * magnitude);
 	return base_step > 0 ? base_step : DBL_MIN;
 }
@@ -565,7 +562,7 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 	size_t cap = points * MU_POINTS_CAP_FACTOR;
 	struct grid_extent x;
 	initial_extent(in, 2, false, &x);
-	double base_step = base_step_of(in, 2, points);
+	double base_step = base_step_of(in, points);
 	for (int widening = 0;; widening++) {
 		double step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
 		if (lay_out_pair(pp, in, &x, step, points, opt, err, err_size) < 0)

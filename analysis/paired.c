@@ -71,22 +71,13 @@ static size_t blocks_of(const struct analysis_group *g, struct block_value **out
 	return merged;
 }
 
-/* Whether any sample of the group has a known block. */
-static bool group_has_blocks(const struct analysis_group *g)
-{
-	for (size_t i = 0; g->blocks && i < g->n; i++)
-		if (g->blocks[i] >= 0)
-			return true;
-	return false;
-}
-
 void pair_blocks(const struct analysis_group *a, const struct analysis_group *b,
                  size_t measured_blocks, struct paired_blocks *out)
 {
 	memset(out, 0, sizeof *out);
-	out->blocks_known = group_has_blocks(a) && group_has_blocks(b);
 	struct block_value *va, *vb;
 	size_t na = blocks_of(a, &va), nb = blocks_of(b, &vb);
+	out->blocks_known = na && nb; /* both have a sample with a known block */
 	out->d = xmalloc((na ? na : 1) * sizeof *out->d);
 	out->block = xmalloc((na ? na : 1) * sizeof *out->block);
 	out->trial = xmalloc((na ? na : 1) * sizeof *out->trial);
