@@ -95,8 +95,7 @@ enum analysis_verdict {
  * means and intervals are whatever the grid's bound makes them. */
 #define ANALYSIS_SETTLED_MIN_N 4
 
-/* ---------------------------------------------------------------------------------------- */
-/* Datasets                                                                                   */
+/* ---- Datasets ---- */
 
 /* One sample in run order, as the plots show it. */
 struct analysis_point {
@@ -222,8 +221,7 @@ int analysis_dataset_find(const struct analysis_dataset *data, const char *name)
 
 void analysis_dataset_free(struct analysis_dataset **p);
 
-/* ---------------------------------------------------------------------------------------- */
-/* Options and results                                                                        */
+/* ---- Options and results ---- */
 
 struct analysis_options {
 	enum analysis_model model;   /* default normal */
@@ -471,8 +469,7 @@ bool analysis_comparison_settled(const struct analysis_comparison *c);
 double analysis_log_ratio_cdf(const struct analysis_comparison *c, double x);
 double analysis_log_ratio_quantile(const struct analysis_comparison *c, double q);
 
-/* ---------------------------------------------------------------------------------------- */
-/* Building blocks, exposed for reports and tests                                             */
+/* ---- Building blocks, exposed for reports and tests ---- */
 
 /* Student-t CDF with dof > 0 degrees of freedom (GSL's gsl_cdf_tdist_P); NAN for a bad dof. */
 double analysis_student_t_cdf(double t, double dof);
@@ -488,9 +485,7 @@ double analysis_dist_mean(const struct analysis_dist *d);
 /* Shortest decimal text that reads back as exactly x (like Python's repr of a float). */
 void analysis_format_shortest(double x, char *buf, size_t size);
 
-
-/* ---------------------------------------------------------------------------------------- */
-/* Advice: which workloads share a core (advise.c)                                            */
+/* ---- Advice: which workloads share a core (advise.c) ---- */
 
 /*
  * A plan assigns n items (workload copies) to cores, two on a core's sibling PUs or one alone.

@@ -447,11 +447,9 @@ void analysis_matrix_free(struct analysis_matrix **p)
 	}
 	free(m->cells);
 	free(m->safe_pairs);
-	for (size_t k = 0; k < m->nkernels; k++) {
-		if (m->sensitivity)
-			summary_release(&m->sensitivity[k]);
-		if (m->contentiousness)
-			summary_release(&m->contentiousness[k]);
+	for (size_t k = 0; m->sensitivity && k < m->nkernels; k++) {
+		summary_release(&m->sensitivity[k]);
+		summary_release(&m->contentiousness[k]);
 	}
 	free(m->sensitivity);
 	free(m->contentiousness);
