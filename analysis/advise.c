@@ -462,7 +462,8 @@ static double mixture_cdf(const void *m, double x)
 	return analysis_log_mixture_cdf(m, x);
 }
 
-double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q)
+/* The mixture's q quantile (bisection on its CDF; NAN when count is 0). */
+static double mixture_quantile(const struct analysis_log_mixture *m, double q)
 {
 	if (!m || !m->count)
 		return NAN;
@@ -517,7 +518,7 @@ static struct cell_sampler mixture_sampler_of(const struct analysis_log_mixture 
 	if (!mixture_usable(m))
 		return s;
 	s = (struct cell_sampler){ .kind = DRAW_MIXTURE, .mix = m,
-	                           .point = exp(analysis_log_mixture_quantile(m, 0.5)) };
+	                           .point = exp(mixture_quantile(m, 0.5)) };
 	if (!isfinite(s.point))
 		s.kind = DRAW_NONE;
 	return s;
@@ -546,7 +547,7 @@ static double cell_draw(const struct cell_sampler *s, struct rng *r)
 static double delta_quantile(const struct analysis_comparison *c,
                              const struct analysis_log_mixture *m, double q)
 {
-	return c ? analysis_log_ratio_quantile(c, q) : analysis_log_mixture_quantile(m, q);
+	return c ? analysis_log_ratio_quantile(c, q) : mixture_quantile(m, q);
 }
 
 static double delta_cdf(const struct analysis_comparison *c, const struct analysis_log_mixture *m,

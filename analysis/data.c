@@ -353,10 +353,13 @@ static int number_of_line(const char *path, long line_no, char *line, size_t len
 	/* Plain decimals the fast way; the rest, and every message, through check_time. */
 	if (number_parse_plain(start, (size_t)(end - start), v) && time_ok(*v))
 		return 1;
+	enum number_problem problem = number_parse_real(start, v);
+	if (problem == NUMBER_OK && time_ok(*v))
+		return 1;
 	char where[600];
 	snprintf(where, sizeof where, "%s:%ld", path, line_no);
-	enum number_problem problem = number_parse_real(start, v);
-	return check_time(problem, *v, where, start, err, err_size) < 0 ? -1 : 1;
+	check_time(problem, *v, where, start, err, err_size);
+	return -1;
 }
 
 static int load_numbers(struct dataset_builder *b, int group, const char *path, char *err, size_t err_size)

@@ -42,8 +42,6 @@ double bisect_quantile(double (*cdf)(const void *ctx, double x), const void *ctx
 
 /* The shortest interval holding mass `mass` (cells taken in order of density). */
 void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]);
-/* The mixture's q quantile (bisection on its CDF; NAN when count is 0). */
-double analysis_log_mixture_quantile(const struct analysis_log_mixture *m, double q);
 
 /* ---- datasets under construction (data.c), for the loaders; out of memory exits ---- */
 
