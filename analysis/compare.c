@@ -72,7 +72,8 @@ void analysis_result_free(struct analysis_result **p)
 }
 
 /* Welch's t-test from two groups' sufficient statistics. */
-static void welch_test(const struct welford *a, const struct welford *b, double *t, double *df, double *p)
+static void welch_test(const struct welford *a, const struct welford *b, double *t, double *df,
+                       double *p)
 {
 	double va = a->n > 1 ? a->ss / (double)(a->n - 1) : 0.0;
 	double vb = b->n > 1 ? b->ss / (double)(b->n - 1) : 0.0;
@@ -143,7 +144,7 @@ static void drift_fit(const long *x, const double *y, size_t n, double *slope, d
 /* The seed's quantile rule (empiricaldist Cdf.quantile). */
 static double dist_quantile_next(const struct analysis_dist *d, double q)
 {
-	/* empiricaldist: interp1d(cdf, values, kind="next", fill_value=(values[0], nan)), which
+	/* interp1d(cdf, values, kind="next", fill_value=(values[0], nan)), which
 	 * returns the first value whose cumulative probability is >= q. */
 	double cum = 0;
 	for (size_t i = 0; i < d->count; i++) {
@@ -707,12 +708,13 @@ static int compare_planned(struct analysis_result *r, const struct analysis_data
 }
 
 /*
- * SMT yield (struct analysis_smt_yield). One process given the placement's CPUs (run --one-process), by its wall time: on the
- * baseline's one PU (solo, same-pu) it does the whole work in t_alone; on the sibling pair its
- * threads share one core and do it in t_sibling, so the core does t_alone / t_sibling times the
- * work. By its user time (analyze --metric user) each thread's CPU time is half the process's
- * in both, which gives back the copies' 2 · t_alone / t_sibling. Two cores (non-sibling) are
- * not one core's baseline for one process: no yield from them.
+ * SMT yield (struct analysis_smt_yield) of one process given the placement's CPUs (run
+ * --one-process), by its wall time: on the baseline's one PU (solo, same-pu) it does the whole
+ * work in t_alone; on the sibling pair its threads share one core and do it in t_sibling, so the
+ * core does t_alone / t_sibling times the work. By its user time (analyze --metric user) each
+ * thread's CPU time is half the process's in both, which gives back the copies'
+ * 2 · t_alone / t_sibling. Two cores (non-sibling) are not one core's baseline for one process:
+ * no yield from them.
  */
 
 /* The comparison of sibling against solo among the result's, else against non-sibling (each
