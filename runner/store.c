@@ -700,27 +700,20 @@ static char *format_trial(const struct trial_labels *labels, const struct trial_
                           size_t *len, char *err, size_t err_size)
 {
 	char *rows = NULL;
-	FILE *mem = open_memstream(&rows, len);
-	if (!mem) {
-		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
-		return NULL;
-	}
+	FILE *mem = xmemstream(&rows, len);
 	struct samples_row row;
 	int unset = -1;
 	for (int i = 0; i < result->nprocs && unset < 0; i++) {
 		fill_row(&row, labels, result, i);
 		unset = samples_row_print(&row, mem);
 	}
-	if (fclose(mem) != 0 || unset >= 0) {
-		if (unset >= 0)
-			set_error(err, err_size, "cannot format a trial: no value for samples.csv's "
-			          "column %s (a bug: please report it)", samples_csv_names[unset]);
-		else
-			set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
-		free(rows);
-		return NULL;
-	}
-	return rows;
+	xmemstream_close(mem, &rows);
+	if (unset < 0)
+		return rows;
+	set_error(err, err_size, "cannot format a trial: no value for samples.csv's column %s (a "
+	          "bug: please report it)", samples_csv_names[unset]);
+	free(rows);
+	return NULL;
 }
 
 int store_append_trial(struct store *s, const struct trial_labels *labels,
