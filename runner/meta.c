@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
