@@ -588,6 +588,13 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
+/* The run failed: it stops, before trial t is stored or after (step). */
+static enum step run_failed(struct run_state *st, enum step step)
+{
+	st->outcome = RUN_FAILED;
+	return step;
+}
+
 /* Runs trial t and appends it to samples.csv. */
 static enum step run_one_trial(struct run_state *st, long t)
 {
@@ -607,36 +614,25 @@ static enum step run_one_trial(struct run_state *st, long t)
 	if (o == TRIAL_SYSTEM_ERROR) {
 		text_warn("trial %ld (%s): cannot start its processes", t,
 		          placement_name(labels.placement));
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_BEFORE;
+		return run_failed(st, STEP_STOP_BEFORE);
 	}
 	char err[ERR_LEN];
 	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
 		text_warnx("%s", err);
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_BEFORE;
+		return run_failed(st, STEP_STOP_BEFORE);
 	}
 	int failed_proc = 0;
 	const char *failure = trial_failure(&result, &failed_proc);
-	if (failure && note_failure(st, t, &result, failed_proc, failure)) {
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_AFTER;
-	}
-	if (after_trial_checks(st, t, &result, failure == NULL)) {
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_AFTER;
-	}
+	if ((failure && note_failure(st, t, &result, failed_proc, failure))
+	    || after_trial_checks(st, t, &result, failure == NULL))
+		return run_failed(st, STEP_STOP_AFTER);
 	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
 	            headline_time(st->e, &result, &labels));
 	if (st->e->allocation)
 		allocation_add(st->e->allocation, labels.block, plan_cell_of(&st->e->plan, t),
 		               failure == NULL, mean_role_a_utime(&result, &labels));
 	line_if_contaminated(st, t, &labels, &result, trial_span_s(&result));
-	if (first_block_failed(st, t)) {
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_AFTER;
-	}
-	return STEP_NEXT;
+	return first_block_failed(st, t) ? run_failed(st, STEP_STOP_AFTER) : STEP_NEXT;
 }
 
 /* meta.json's segment closed with the outcome; an empty error log removed (it says nothing). */

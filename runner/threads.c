@@ -77,10 +77,7 @@ static int read_stat(int pid, int tid, struct stat_line *out)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	ssize_t n;
-	do
-		n = read(fd, buf, sizeof buf - 1);
-	while (n < 0 && errno == EINTR);
+	ssize_t n = fileio_read_full(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)
 		return -1;
