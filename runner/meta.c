@@ -437,16 +437,6 @@ static int load_optional_real(const char *dir, const json_t *settings, const cha
 	return 0;
 }
 
-/* --trial-time and --precision as recorded. */
-static int load_speed_settings(const char *dir, const json_t *settings, struct experiment *e,
-                               char *err, size_t err_size)
-{
-	return load_optional_real(dir, settings, "trial_time_s", RUN_TRIAL_TIME_MIN_S,
-	                          RUN_TRIAL_TIME_MAX_S, &e->trial_time_s, err, err_size)
-	       || load_optional_real(dir, settings, "precision_pct", 1e-9, RUN_MAX_PRECISION_PCT,
-	                             &e->precision_pct, err, err_size) ? -1 : 0;
-}
-
 /* settings.name checked as run --name checks it (--resume applies it: resume.c); absent (an
  * older folder) or null: the workloads have their own names. */
 static int load_names(const char *dir, const json_t *settings, const struct experiment *e,
@@ -514,6 +504,15 @@ static int load_process_settings(const char *dir, const json_t *settings, struct
 	return -1;
 }
 
+/* A CPU number (a whole number from 0 to INT_MAX) into *cpu; false if v is none. */
+static bool cpu_number(const json_t *v, int *cpu)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
+		return false;
+	*cpu = (int)json_integer_value(v);
+	return true;
+}
+
 /* settings.pair, --pair as given: absent or null, or two CPU numbers. */
 static int load_pair(const char *dir, const json_t *settings, struct experiment *e, char *err,
                      size_t err_size)
@@ -521,15 +520,11 @@ static int load_pair(const char *dir, const json_t *settings, struct experiment 
 	const json_t *pair = json_object_get(settings, "pair");
 	if (!json_is_array(pair) || json_array_size(pair) != 2)
 		return 0;
-	for (int i = 0; i < 2; i++) {
-		const json_t *cpu = json_array_get(pair, (size_t)i);
-		if (!json_is_integer(cpu) || json_integer_value(cpu) < 0
-		    || json_integer_value(cpu) > INT_MAX) {
+	for (int i = 0; i < 2; i++)
+		if (!cpu_number(json_array_get(pair, (size_t)i), &e->pair[i])) {
 			set_error(err, err_size, "%s/meta.json: settings.pair is not two CPU numbers", dir);
 			return -1;
 		}
-		e->pair[i] = (int)json_integer_value(cpu);
-	}
 	e->have_pair = true;
 	return 0;
 }
@@ -543,7 +538,10 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	e->kernel = kernel ? xstrdup(kernel) : NULL;
 	e->beside_kernel = beside ? xstrdup(beside) : NULL;
 	return load_counts(dir, settings, e, err, err_size)
-	       || load_speed_settings(dir, settings, e, err, err_size)
+	       || load_optional_real(dir, settings, "trial_time_s", RUN_TRIAL_TIME_MIN_S,
+	                             RUN_TRIAL_TIME_MAX_S, &e->trial_time_s, err, err_size)
+	       || load_optional_real(dir, settings, "precision_pct", 1e-9, RUN_MAX_PRECISION_PCT,
+	                             &e->precision_pct, err, err_size)
 	       || load_commands(dir, settings, e, err, err_size)
 	       || load_process_settings(dir, settings, e, err, err_size)
 	       || load_pair(dir, settings, e, err, err_size) ? -1 : 0;
@@ -596,16 +594,12 @@ static int load_placements(const char *dir, const json_t *placements, struct exp
 		tp->placement = p;
 		tp->available = true;
 		tp->npus = placement_nprocs(p);
-		for (int k = 0; k < tp->npus; k++) {
-			const json_t *pu = json_array_get(pus, (size_t)k);
-			if (!json_is_integer(pu) || json_integer_value(pu) < 0
-			    || json_integer_value(pu) > INT_MAX) {
+		for (int k = 0; k < tp->npus; k++)
+			if (!cpu_number(json_array_get(pus, (size_t)k), &tp->pus[k])) {
 				set_error(err, err_size, "%s/meta.json: placements[%zu].pus[%d] is not a "
 				          "CPU number", dir, i, k);
 				return -1;
 			}
-			tp->pus[k] = (int)json_integer_value(pu);
-		}
 		if (tp->npus == 1)
 			tp->pus[1] = -1;
 		json_t *core = json_object_get(entry, "core");
