@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/fileio.h"
+
 /* One task-clock event of the calling process on cpu: with inherit, of everything it starts
  * from now on too. Counting from the start (an event made disabled with enable_on_exec counted
  * nothing in the children on a 6.18 kernel: measured). exclude_kernel is what
@@ -98,14 +100,10 @@ int cpusplit_finish(struct cpusplit *s, double seconds[CPUSPLIT_MAX_CPUS])
 /* kernel.perf_event_paranoid, or -99 when it cannot be read. */
 static int perf_paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int level = -99;
-	if (f) {
-		if (fscanf(f, "%d", &level) != 1)
-			level = -99;
-		fclose(f);
-	}
-	return level;
+	char text[32];
+	int level;
+	return fileio_read_first_line("/proc/sys/kernel/perf_event_paranoid", text, sizeof text) == 0
+	       && sscanf(text, "%d", &level) == 1 ? level : -99;
 }
 
 bool cpusplit_available(char *why, size_t why_size)

@@ -2,6 +2,7 @@
 
 #include "common/fileio.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,6 @@ double cpustat_tick_s(void)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 	return 1.0 / (double)(hz > 0 ? hz : 100);
-}
-
-/* Whether pu is among the first n of pus (so that a PU named twice counts once). */
-static bool listed_before(const int *pus, int n, int pu)
-{
-	for (int i = 0; i < n; i++)
-		if (pus[i] == pu)
-			return true;
-	return false;
 }
 
 /* One "cpuN v1 v2 ..." line into ticks; -1 when it has fewer than 8 numbers. */
@@ -41,20 +33,19 @@ int cpustat_read(const char *path, const int *pus, int npus, struct cpustat *out
 	if (!f)
 		return -1;
 	*out = (struct cpustat){ 0, 0 };
-	int wanted = 0, found = 0, rc = 0;
+	cpu_set_t wanted; /* a PU named twice counts once */
+	CPU_ZERO(&wanted);
 	for (int i = 0; i < npus; i++)
-		wanted += !listed_before(pus, i, pus[i]);
+		CPU_SET(pus[i], &wanted);
+	int rc = 0;
 	char *line = NULL;
 	size_t cap = 0;
-	while (found < wanted && fileio_read_line(f, &line, &cap, 1 << 20) > 0) {
+	while (CPU_COUNT(&wanted) > 0 && fileio_read_line(f, &line, &cap, 1 << 20) > 0) {
 		if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
 			continue;
 		char *end;
 		long pu = strtol(line + 3, &end, 10);
-		bool mine = false;
-		for (int i = 0; i < npus; i++)
-			mine = mine || (pus[i] == pu && !listed_before(pus, i, pus[i]));
-		if (!mine)
+		if (pu >= CPU_SETSIZE || !CPU_ISSET(pu, &wanted))
 			continue;
 		struct cpustat t;
 		if (parse_cpu_line(end, &t) != 0) {
@@ -63,9 +54,9 @@ int cpustat_read(const char *path, const int *pus, int npus, struct cpustat *out
 		}
 		out->busy += t.busy;
 		out->steal += t.steal;
-		found++;
+		CPU_CLR(pu, &wanted);
 	}
 	free(line);
 	fclose(f);
-	return rc == 0 && found == wanted ? 0 : -1;
+	return rc == 0 && CPU_COUNT(&wanted) == 0 ? 0 : -1;
 }

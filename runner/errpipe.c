@@ -75,11 +75,11 @@ static ssize_t log_some(struct errpipe *p)
 	return n;
 }
 
-/* Moves up to max bytes; stops when the pipe is empty or at EOF (read end closed). */
-static void move(struct errpipe *p, long long max)
+/* Moves up to DRAIN_MAX_BYTES; stops when the pipe is empty or at EOF (read end closed). */
+void errpipe_drain(struct errpipe *p)
 {
 	long long moved = 0;
-	while (p->read_fd >= 0 && moved < max) {
+	while (p->read_fd >= 0 && moved < DRAIN_MAX_BYTES) {
 		bool to_log = p->budget > 0;
 		ssize_t n = to_log ? log_some(p) : discard_some(p);
 		if (n < 0 && errno == EINTR)
@@ -97,14 +97,9 @@ static void move(struct errpipe *p, long long max)
 	}
 }
 
-void errpipe_drain(struct errpipe *p)
-{
-	move(p, DRAIN_MAX_BYTES);
-}
-
 void errpipe_close(struct errpipe *p)
 {
-	move(p, DRAIN_MAX_BYTES);
+	errpipe_drain(p);
 	errpipe_started(p);
 	if (p->read_fd >= 0)
 		close(p->read_fd);

@@ -195,6 +195,14 @@ struct run_state {
 	int one_ncpus[PLACEMENT_COUNT];
 };
 
+/* meta.json as it stands written out; a failure is said, and the run goes on. */
+static void save_meta(const struct run_state *st)
+{
+	char err[ERR_LEN];
+	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
+		text_warnx("%s", err);
+}
+
 /* The redrawn progress line cleared, so that a message can take its place. */
 static void clear_progress(const struct run_state *st)
 {
@@ -202,10 +210,39 @@ static void clear_progress(const struct run_state *st)
 		fprintf(stderr, "\r\033[K");
 }
 
+/* At WORKLOAD_STDERR_MAX_BYTES (a trial's stderr overflowed what the log had left: the
+ * runner's pipe discarded the rest), workload-stderr.log gives way to /dev/null, and meta.json
+ * says so at once (a run killed later must still say it). At a resume's open the log may
+ * already be past its cap (its note already at its end): it stays capped, the note not
+ * written twice. */
+static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed)
+{
+	if (st->log_fd < 0 || st->log_capped
+	    || (!overflowed && lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES))
+		return;
+	if (!at_open) {
+		char note[160];
+		int len = snprintf(note, sizeof note, "\n[smtbench: this log passed its cap of %lld MiB; "
+		                   "the workloads' later error output is discarded]\n",
+		                   WORKLOAD_STDERR_MAX_BYTES >> 20);
+		if (write(st->log_fd, note, (size_t)len) < 0) {
+			/* the note is a courtesy: the cap holds without it */
+		}
+	}
+	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null_fd < 0)
+		return;
+	close(st->log_fd);
+	st->log_fd = null_fd;
+	st->log_capped = true;
+	meta_set_workload_stderr_cut(st->e->meta);
+	save_meta(st);
+	text_warnx("%s %s its cap of %lld MiB; the workloads' later error output is discarded",
+	           st->log_path, at_open ? "is past" : "passed", WORKLOAD_STDERR_MAX_BYTES >> 20);
+}
+
 /* After trial t (done trials in all): the redrawn line, or a timestamped line when a measured
  * block has just ended and the interval has passed (or the longest gap, whatever ended). */
-static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed);
-
 static void show_progress(struct run_state *st, long t, long first_trial)
 {
 	const struct experiment *e = st->e;
@@ -371,11 +408,9 @@ static void run_state_init(struct run_state *st, long first_trial,
 	                             0666);
 	if (st->log_fd < 0)
 		text_warn("cannot open %s; the workloads' error output is discarded", st->log_path);
-	char err[ERR_LEN];
 	meta_begin_segment(st->e->meta, first_trial);
 	cap_workload_log(st, true, false);
-	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
-		text_warnx("%s", err);
+	save_meta(st);
 	st->outcome = RUN_COMPLETE;
 	st->run_start_s = st->last_line_s = trial_now_s();
 }
@@ -486,25 +521,15 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 }
 
 /* The first line of workload-stderr.log, cut to STDERR_QUOTE_BYTES with "..." (the message that
- * quotes it escapes it), into buf; "" when it cannot be read or is empty. Reads at most a page:
- * the log may hold one endless line. */
+ * quotes it escapes it), into buf; "" when it cannot be read or is empty. Reads no more than
+ * that: the log may hold one endless line. */
 #define STDERR_QUOTE_BYTES 200
 static void first_stderr_line(const char *path, char *buf, size_t len)
 {
-	buf[0] = '\0';
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n = fileio_read_line(f, &line, &cap, 4096);
-	fclose(f);
-	if (n == FILEIO_LINE_TOO_LONG || n > 0) {
-		size_t keep = line ? strcspn(line, "\n") : 0;
-		snprintf(buf, len, "%.*s%s", (int)(keep > STDERR_QUOTE_BYTES ? STDERR_QUOTE_BYTES : keep),
-		         line, keep > STDERR_QUOTE_BYTES || n == FILEIO_LINE_TOO_LONG ? "..." : "");
-	}
-	free(line);
+	char line[STDERR_QUOTE_BYTES + 2]; /* one byte past the quote tells a longer line */
+	fileio_read_first_line(path, line, sizeof line);
+	snprintf(buf, len, "%.*s%s", STDERR_QUOTE_BYTES, line,
+	         strlen(line) > STDERR_QUOTE_BYTES ? "..." : "");
 }
 
 /* If the first block this call runs fails whole, the workload is broken: stop rather than fill
@@ -563,37 +588,11 @@ static bool after_trial_checks(struct run_state *st, long t, const struct trial_
 /* How a trial left the loop: go on, stop without it (not stored), or stop after it (stored). */
 enum step { STEP_NEXT, STEP_STOP_BEFORE, STEP_STOP_AFTER };
 
-/* At WORKLOAD_STDERR_MAX_BYTES (a trial's stderr overflowed what the log had left: the
- * runner's pipe discarded the rest), workload-stderr.log gives way to /dev/null, and meta.json
- * says so at once (a run killed later must still say it). At a resume's open the log may
- * already be past its cap (its note already at its end): it stays capped, the note not
- * written twice. */
-static void cap_workload_log(struct run_state *st, bool at_open, bool overflowed)
+/* The run failed: it stops, before trial t is stored or after (step). */
+static enum step run_failed(struct run_state *st, enum step step)
 {
-	if (st->log_fd < 0 || st->log_capped
-	    || (!overflowed && lseek(st->log_fd, 0, SEEK_END) <= WORKLOAD_STDERR_MAX_BYTES))
-		return;
-	if (!at_open) {
-		char note[160];
-		int len = snprintf(note, sizeof note, "\n[smtbench: this log passed its cap of %lld MiB; "
-		                   "the workloads' later error output is discarded]\n",
-		                   WORKLOAD_STDERR_MAX_BYTES >> 20);
-		if (write(st->log_fd, note, (size_t)len) < 0) {
-			/* the note is a courtesy: the cap holds without it */
-		}
-	}
-	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null_fd < 0)
-		return;
-	close(st->log_fd);
-	st->log_fd = null_fd;
-	st->log_capped = true;
-	meta_set_workload_stderr_cut(st->e->meta);
-	char err[ERR_LEN];
-	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
-		text_warnx("%s", err);
-	text_warnx("%s %s its cap of %lld MiB; the workloads' later error output is discarded",
-	           st->log_path, at_open ? "is past" : "passed", WORKLOAD_STDERR_MAX_BYTES >> 20);
+	st->outcome = RUN_FAILED;
+	return step;
 }
 
 /* Runs trial t and appends it to samples.csv. */
@@ -615,36 +614,25 @@ static enum step run_one_trial(struct run_state *st, long t)
 	if (o == TRIAL_SYSTEM_ERROR) {
 		text_warn("trial %ld (%s): cannot start its processes", t,
 		          placement_name(labels.placement));
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_BEFORE;
+		return run_failed(st, STEP_STOP_BEFORE);
 	}
 	char err[ERR_LEN];
 	if (store_append_trial(st->s, &labels, &result, err, sizeof err) != 0) {
 		text_warnx("%s", err);
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_BEFORE;
+		return run_failed(st, STEP_STOP_BEFORE);
 	}
 	int failed_proc = 0;
 	const char *failure = trial_failure(&result, &failed_proc);
-	if (failure && note_failure(st, t, &result, failed_proc, failure)) {
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_AFTER;
-	}
-	if (after_trial_checks(st, t, &result, failure == NULL)) {
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_AFTER;
-	}
+	if ((failure && note_failure(st, t, &result, failed_proc, failure))
+	    || after_trial_checks(st, t, &result, failure == NULL))
+		return run_failed(st, STEP_STOP_AFTER);
 	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
 	            headline_time(st->e, &result, &labels));
 	if (st->e->allocation)
 		allocation_add(st->e->allocation, labels.block, plan_cell_of(&st->e->plan, t),
 		               failure == NULL, mean_role_a_utime(&result, &labels));
 	line_if_contaminated(st, t, &labels, &result, trial_span_s(&result));
-	if (first_block_failed(st, t)) {
-		st->outcome = RUN_FAILED;
-		return STEP_STOP_AFTER;
-	}
-	return STEP_NEXT;
+	return first_block_failed(st, t) ? run_failed(st, STEP_STOP_AFTER) : STEP_NEXT;
 }
 
 /* meta.json's segment closed with the outcome; an empty error log removed (it says nothing). */
@@ -669,8 +657,7 @@ static void run_state_finish(struct run_state *st, long trials_done)
 	meta_set_precision(st->e->meta, &st->means.precision);
 	if (st->e->allocation)
 		matrix_meta_set_stops(st->e, st->outcome == RUN_COMPLETE);
-	if (meta_save(st->e->meta, store_dir(st->s), err, sizeof err) != 0)
-		text_warnx("%s", err);
+	save_meta(st);
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		for (int k = 0; k < TRIAL_MAX_PROCS; k++)
 			workload_env_release(&st->env[p][k]);

@@ -111,17 +111,11 @@ char *kernel_path(const char *name, char *err, size_t err_size)
 		return NULL;
 	}
 
-	char *beside = NULL;
-	/* The program's own file (the target of /proc/self/exe), a new string. */
+	/* Beside the program's own file (the target of /proc/self/exe). */
 	char *exe = realpath("/proc/self/exe", NULL);
-	if (exe) {
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			beside = xasprintf("%s/kernels/%s", exe, name);
-		}
-		free(exe);
-	}
+	char *slash = exe ? strrchr(exe, '/') : NULL;
+	char *beside = slash ? xasprintf("%.*s/kernels/%s", (int)(slash - exe), exe, name) : NULL;
+	free(exe);
 	if (beside && is_executable_file(beside))
 		return beside;
 

@@ -36,17 +36,12 @@ json_t *matrix_meta_json(const struct experiment *e)
 	json_t *kernels = json_array(), *cells = json_array();
 	bool commands = e->nworkloads > 0 && !e->workloads[0].is_kernel;
 	for (int i = 0; i < e->nworkloads; i++) {
+		/* A command's words, or a kernel's count; a command is never calibrated (null). */
 		const struct workload *w = &e->workloads[i];
-		if (commands) {
-			json_array_append_new(kernels, json_pack(
-				"{s:s, s:o, s:o, s:s, s:n}", "name", w->name,
-				"command", workload_argv_json(w->argv),
-				"path", text_to_json(w->path), "sha256", w->sha256, "calibration"));
-			continue;
-		}
 		json_array_append_new(kernels, json_pack(
-			"{s:s, s:I, s:o, s:s, s:o}", "name", w->name,
-			"iters", (json_int_t)strtoull(w->argv[1], NULL, 10),
+			"{s:s, s:o, s:o, s:s, s:o}", "name", w->name, commands ? "command" : "iters",
+			commands ? workload_argv_json(w->argv)
+			         : json_integer((json_int_t)strtoull(w->argv[1], NULL, 10)),
 			"path", text_to_json(w->path), "sha256", w->sha256,
 			"calibration", calibration_to_json(&e->cal_workloads[i])));
 	}

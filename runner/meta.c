@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,20 +32,23 @@ static json_t *string_or_null(const char *s)
 	return s && *s ? stored(s) : json_null();
 }
 
+/* A setting or measurement that is null when not asked for (0). */
+static json_t *positive_or_null(double v)
+{
+	return v > 0 ? json_real(v) : json_null();
+}
+
 static json_t *pair_json(const struct topo_pair *pair)
 {
 	json_t *pus = json_array();
 	for (int i = 0; i < pair->npus; i++)
 		json_array_append_new(pus, json_integer(pair->pus[i]));
-	json_t *o = json_pack("{s:s, s:o, s:o}", "name", placement_name(pair->placement), "pus", pus,
-	                      "shares", string_or_null(pair->shares));
-	if (pair->core >= 0)
-		json_object_set_new(o, "core", json_integer(pair->core));
 	/* The CPU kind its PUs were chosen within (a machine of several kinds; else null), and
 	 * whether they mix kinds (topology.h). */
-	json_object_set_new(o, "cpu_kind", string_or_null(pair->kind));
-	json_object_set_new(o, "mixed_kinds", json_boolean(pair->mixed_kinds));
-	return o;
+	return json_pack("{s:s, s:o, s:o, s:o*, s:o, s:b}", "name", placement_name(pair->placement),
+	                 "pus", pus, "shares", string_or_null(pair->shares),
+	                 "core", pair->core >= 0 ? json_integer(pair->core) : NULL,
+	                 "cpu_kind", string_or_null(pair->kind), "mixed_kinds", pair->mixed_kinds);
 }
 
 static json_t *workload_json(const struct workload *w)
@@ -56,22 +58,6 @@ static json_t *workload_json(const struct workload *w)
 	return json_pack("{s:o, s:o, s:s, s:o, s:b}", "name", stored(w->name), "path",
 	                 stored(w->path), "sha256", w->sha256, "argv", workload_argv_json(w->argv),
 	                 "kernel", w->is_kernel);
-}
-
-/* Issue 11's settings and measurements: the trial length asked for, the precision target, what
- * calibration found (null for a count given with --iters, and for a command), and stop_reason
- * (set when the run stops). */
-static void add_speed_settings(json_t *meta, const struct experiment *e)
-{
-	json_t *settings = json_object_get(meta, "settings");
-	json_object_set_new(settings, "trial_time_s",
-	                    e->trial_time_s > 0 ? json_real(e->trial_time_s) : json_null());
-	json_object_set_new(settings, "precision_pct",
-	                    e->precision_pct > 0 ? json_real(e->precision_pct) : json_null());
-	json_object_set_new(meta, "calibration", json_pack("{s:o, s:o}", "a",
-	                                                   calibration_to_json(&e->cal_a), "b",
-	                                                   calibration_to_json(&e->cal_b)));
-	json_object_set_new(meta, "stop_reason", json_null());
 }
 
 /* The trial time limit as it stands at the start: given, none, or automatic (limit_s until the
@@ -114,20 +100,15 @@ static json_t *names_json(const struct experiment *e)
 {
 	if (!e->a.named)
 		return json_null();
-	json_t *names = json_pack("[s]", e->a.name);
-	if (e->b.named)
-		json_array_append_new(names, json_string(e->b.name));
-	return names;
+	return e->b.named ? json_pack("[s, s]", e->a.name, e->b.name) : json_pack("[s]", e->a.name);
 }
 
-/* settings: what was asked for, as --resume reads it back (meta_load). Takes names. */
+/* settings: what was asked for, as --resume reads it back (meta_load). Takes names. The trial
+ * length asked for and the precision target (issue 11) come last. */
 static json_t *settings_json(const struct experiment *e, json_t *names)
 {
-	json_t *pair = e->have_pair ? json_pack("[i, i]", e->pair[0], e->pair[1]) : json_null();
-	/* settings.trial_timeout_s as given: null for automatic, 0 for none. */
-	json_t *timeout = e->trial_timeout_s >= 0 ? json_real(e->trial_timeout_s) : json_null();
-	json_t *settings = json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}",
+	return json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
 		"kernel", string_or_null(e->kernel),
 		"beside_kernel", string_or_null(e->beside_kernel),
 		"iters", e->iters ? json_integer((json_int_t)e->iters) : json_null(),
@@ -135,14 +116,16 @@ static json_t *settings_json(const struct experiment *e, json_t *names)
 		"command", e->kernel ? json_null() : workload_argv_json(e->a.argv),
 		"beside_command", e->beside_kernel ? json_null() : workload_argv_json(e->b.argv),
 		"trials", e->trials >= 0 ? json_integer(e->trials) : json_null(),
-		"duration_s", e->duration_s > 0 ? json_real(e->duration_s) : json_null(),
+		"duration_s", positive_or_null(e->duration_s),
 		"warmup", (json_int_t)e->warmup,
 		"placements", names,
-		"pair", pair);
-	json_object_set_new(settings, "trial_timeout_s", timeout);
-	json_object_set_new(settings, "name", names_json(e));
-	json_object_set_new(settings, "one_process", json_boolean(e->one_process));
-	return settings;
+		"pair", e->have_pair ? json_pack("[i, i]", e->pair[0], e->pair[1]) : json_null(),
+		/* as given: null for automatic, 0 for none */
+		"trial_timeout_s", e->trial_timeout_s >= 0 ? json_real(e->trial_timeout_s) : json_null(),
+		"name", names_json(e),
+		"one_process", e->one_process,
+		"trial_time_s", positive_or_null(e->trial_time_s),
+		"precision_pct", positive_or_null(e->precision_pct));
 }
 
 /* topology: the machine's shape, with its CPU kinds (two on hybrids). */
@@ -168,6 +151,12 @@ static json_t *quota_json(void)
 	                                  stored(quota.source)) : json_null();
 }
 
+/* workload_stderr_log: its cap, and whether a run cut it there. */
+static json_t *stderr_log_json(bool cut)
+{
+	return json_pack("{s:I, s:b}", "cap_bytes", (json_int_t)WORKLOAD_STDERR_MAX_BYTES, "cut", cut);
+}
+
 json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 {
 	struct topo_machine facts;
@@ -178,7 +167,8 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 	placements_json(e, &placements, &names, &skipped);
 	json_t *meta = json_pack(
 		"{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b, s:o, s:o,"
-		" s:o, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I}",
+		" s:o, s:o, s:o, s:I, s:o, s:o, s:{s:s, s:o, s:o}, s:o, s:s, s:I,"
+		" s:{s:o, s:o}, s:n, s:s, s:o, s:o, s:o*}",
 		"tool", "smtbench",
 		"version", SMTBENCH_VERSION,
 		"command_line", workload_argv_json(e->command_line),
@@ -210,26 +200,32 @@ json_t *meta_new(const struct experiment *e, const struct topo_info *info)
 		                ? json_integer(plan_total_trials(&e->plan)) : json_null(),
 		"segments", json_array(),
 		"status", "running",
-		"trials_done", (json_int_t)0);
+		"trials_done", (json_int_t)0,
+		/* what calibration found (null for a count given with --iters, and for a command) */
+		"calibration", "a", calibration_to_json(&e->cal_a), "b", calibration_to_json(&e->cal_b),
+		"stop_reason", /* null until the run stops */
+		/* What the analysis compares by default: one process's wall time, or each copy's user
+		 * time (samples_csv.h). */
+		"metric", e->one_process ? SAMPLES_METRIC_WALL : SAMPLES_METRIC_USER,
+		"trial_timeout", trial_timeout_json(e),
+		"workload_stderr_log", stderr_log_json(false),
+		/* smtbench matrix: its kernels and cells (runner/matrix.h) */
+		"matrix", e->plan.ncells > 0 ? matrix_meta_json(e) : NULL);
 	if (!meta)
 		text_errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json");
-	add_speed_settings(meta, e);
-	/* What the analysis compares by default: one process's wall time, or each copy's user
-	 * time (samples_csv.h). */
-	json_object_set_new(meta, "metric", json_string(e->one_process ? SAMPLES_METRIC_WALL
-	                                                                : SAMPLES_METRIC_USER));
-	json_object_set_new(meta, "trial_timeout", trial_timeout_json(e));
-	json_object_set_new(meta, "workload_stderr_log", json_pack("{s:I, s:b}", "cap_bytes",
-	                    (json_int_t)WORKLOAD_STDERR_MAX_BYTES, "cut", 0));
-	if (e->plan.ncells > 0) /* smtbench matrix: its kernels and cells (runner/matrix.h) */
-		json_object_set_new(meta, "matrix", matrix_meta_json(e));
 	return meta;
 }
 
 void meta_set_workload_stderr_cut(json_t *meta)
 {
-	json_object_set_new(meta, "workload_stderr_log", json_pack("{s:I, s:b}", "cap_bytes",
-	                    (json_int_t)WORKLOAD_STDERR_MAX_BYTES, "cut", 1));
+	json_object_set_new(meta, "workload_stderr_log", stderr_log_json(true));
+}
+
+/* The segment this runner writes: the last one. */
+static json_t *last_segment(json_t *meta)
+{
+	json_t *segments = json_object_get(meta, "segments");
+	return json_array_get(segments, json_array_size(segments) - 1);
 }
 
 void meta_begin_segment(json_t *meta, long first_trial)
@@ -247,8 +243,7 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status)
 {
 	char now[32];
 	trial_utc_now(TRIAL_UTC, now, sizeof now);
-	json_t *segments = json_object_get(meta, "segments");
-	json_t *last = json_array_get(segments, json_array_size(segments) - 1);
+	json_t *last = last_segment(meta);
 	if (last) {
 		json_object_set_new(last, "ended_utc", json_string(now));
 		json_object_set_new(last, "trials_done", json_integer(trials_done));
@@ -273,20 +268,18 @@ void meta_set_precision(json_t *meta, const struct precision_tracker *t)
 	precision_interval(t, &iv);
 	char comparison[64];
 	snprintf(comparison, sizeof comparison, "%s/%s", placement_name(t->a), placement_name(t->b));
-	json_t *ci = json_array();
-	json_array_append_new(ci, iv.known ? json_real(iv.low) : json_null());
-	json_array_append_new(ci, iv.known ? json_real(iv.high) : json_null());
 	json_object_set_new(meta, "precision", json_pack(
-		"{s:s, s:o, s:I, s:o, s:o, s:o}", "comparison", comparison,
-		"target_pct", t->target_pct > 0 ? json_real(t->target_pct) : json_null(),
-		"blocks", (json_int_t)iv.blocks, "ratio", iv.known ? json_real(iv.ratio) : json_null(),
-		"ci", ci, "half_pct", iv.known ? json_real(iv.half_pct) : json_null()));
+		"{s:s, s:o, s:I, s:o, s:[o, o], s:o}", "comparison", comparison,
+		"target_pct", positive_or_null(t->target_pct), "blocks", (json_int_t)iv.blocks,
+		"ratio", iv.known ? json_real(iv.ratio) : json_null(),
+		"ci", iv.known ? json_real(iv.low) : json_null(),
+		iv.known ? json_real(iv.high) : json_null(),
+		"half_pct", iv.known ? json_real(iv.half_pct) : json_null()));
 }
 
 void meta_set_interrupt(json_t *meta, int signal_number)
 {
-	json_t *segments = json_object_get(meta, "segments");
-	json_t *last = json_array_get(segments, json_array_size(segments) - 1);
+	json_t *last = last_segment(meta);
 	if (last)
 		json_object_set_new(last, "signal", json_string(sigabbrev_np(signal_number)
 		                                                ? sigabbrev_np(signal_number) : "?"));
@@ -444,16 +437,6 @@ static int load_optional_real(const char *dir, const json_t *settings, const cha
 	return 0;
 }
 
-/* --trial-time and --precision as recorded. */
-static int load_speed_settings(const char *dir, const json_t *settings, struct experiment *e,
-                               char *err, size_t err_size)
-{
-	return load_optional_real(dir, settings, "trial_time_s", RUN_TRIAL_TIME_MIN_S,
-	                          RUN_TRIAL_TIME_MAX_S, &e->trial_time_s, err, err_size)
-	       || load_optional_real(dir, settings, "precision_pct", 1e-9, RUN_MAX_PRECISION_PCT,
-	                             &e->precision_pct, err, err_size) ? -1 : 0;
-}
-
 /* settings.name checked as run --name checks it (--resume applies it: resume.c); absent (an
  * older folder) or null: the workloads have their own names. */
 static int load_names(const char *dir, const json_t *settings, const struct experiment *e,
@@ -521,6 +504,15 @@ static int load_process_settings(const char *dir, const json_t *settings, struct
 	return -1;
 }
 
+/* A CPU number (a whole number from 0 to INT_MAX) into *cpu; false if v is none. */
+static bool cpu_number(const json_t *v, int *cpu)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX)
+		return false;
+	*cpu = (int)json_integer_value(v);
+	return true;
+}
+
 /* settings.pair, --pair as given: absent or null, or two CPU numbers. */
 static int load_pair(const char *dir, const json_t *settings, struct experiment *e, char *err,
                      size_t err_size)
@@ -528,15 +520,11 @@ static int load_pair(const char *dir, const json_t *settings, struct experiment 
 	const json_t *pair = json_object_get(settings, "pair");
 	if (!json_is_array(pair) || json_array_size(pair) != 2)
 		return 0;
-	for (int i = 0; i < 2; i++) {
-		const json_t *cpu = json_array_get(pair, (size_t)i);
-		if (!json_is_integer(cpu) || json_integer_value(cpu) < 0
-		    || json_integer_value(cpu) > INT_MAX) {
+	for (int i = 0; i < 2; i++)
+		if (!cpu_number(json_array_get(pair, (size_t)i), &e->pair[i])) {
 			set_error(err, err_size, "%s/meta.json: settings.pair is not two CPU numbers", dir);
 			return -1;
 		}
-		e->pair[i] = (int)json_integer_value(cpu);
-	}
 	e->have_pair = true;
 	return 0;
 }
@@ -550,7 +538,10 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	e->kernel = kernel ? xstrdup(kernel) : NULL;
 	e->beside_kernel = beside ? xstrdup(beside) : NULL;
 	return load_counts(dir, settings, e, err, err_size)
-	       || load_speed_settings(dir, settings, e, err, err_size)
+	       || load_optional_real(dir, settings, "trial_time_s", RUN_TRIAL_TIME_MIN_S,
+	                             RUN_TRIAL_TIME_MAX_S, &e->trial_time_s, err, err_size)
+	       || load_optional_real(dir, settings, "precision_pct", 1e-9, RUN_MAX_PRECISION_PCT,
+	                             &e->precision_pct, err, err_size)
 	       || load_commands(dir, settings, e, err, err_size)
 	       || load_process_settings(dir, settings, e, err, err_size)
 	       || load_pair(dir, settings, e, err, err_size) ? -1 : 0;
@@ -603,16 +594,12 @@ static int load_placements(const char *dir, const json_t *placements, struct exp
 		tp->placement = p;
 		tp->available = true;
 		tp->npus = placement_nprocs(p);
-		for (int k = 0; k < tp->npus; k++) {
-			const json_t *pu = json_array_get(pus, (size_t)k);
-			if (!json_is_integer(pu) || json_integer_value(pu) < 0
-			    || json_integer_value(pu) > INT_MAX) {
+		for (int k = 0; k < tp->npus; k++)
+			if (!cpu_number(json_array_get(pus, (size_t)k), &tp->pus[k])) {
 				set_error(err, err_size, "%s/meta.json: placements[%zu].pus[%d] is not a "
 				          "CPU number", dir, i, k);
 				return -1;
 			}
-			tp->pus[k] = (int)json_integer_value(pu);
-		}
 		if (tp->npus == 1)
 			tp->pus[1] = -1;
 		json_t *core = json_object_get(entry, "core");

@@ -6,13 +6,11 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/samples_csv.h"
@@ -365,12 +363,10 @@ struct scan_state {
 	struct store_scan *out;
 	bool one_process;          /* one row per trial (run --one-process) */
 	size_t capacity;
-	struct scanned_row first;  /* the current trial's first row */
-	long first_line;           /* its line number; 0 before the first trial */
+	struct stored_trial summary; /* the current trial (line 0 before the first) */
 	int rows;
 	unsigned procs_seen;       /* bit per proc */
 	off_t end;                 /* just after the current trial's last row */
-	struct stored_trial summary;
 	double utime_sum, wall_sum;
 	int utime_count;
 	char why[ERR_LEN];         /* the message of the last damaged line */
@@ -404,9 +400,9 @@ static const char *add_row(struct scan_state *st, const struct scanned_row *r, c
                            off_t line_end)
 {
 	char *why = st->why;
-	int expected = rows_per_trial(st->one_process, st->first.placement);
-	if (r->placement != st->first.placement || r->block != st->first.block
-	    || r->warmup != st->first.warmup)
+	int expected = rows_per_trial(st->one_process, st->summary.placement);
+	if (r->placement != st->summary.placement || r->block != st->summary.block
+	    || r->warmup != st->summary.warmup)
 		snprintf(why, sizeof st->why, "trial %ld's rows disagree on its placement, block or warmup",
 		         r->trial);
 	else if (st->rows >= expected || (st->procs_seen & (1u << r->proc)))
@@ -444,24 +440,22 @@ static const char *start_trial(struct scan_state *st, const struct scanned_row *
 {
 	char *why = st->why;
 	long want = 0;
-	if (st->first_line) {
-		int expected = rows_per_trial(st->one_process, st->first.placement);
+	if (st->summary.line) {
+		int expected = rows_per_trial(st->one_process, st->summary.placement);
 		if (st->rows < expected) {
 			snprintf(why, sizeof st->why, "trial %ld (from line %ld) has %d of its %d rows, and "
-			         "more trials follow it", st->first.trial, st->first_line, st->rows,
+			         "more trials follow it", st->summary.trial, st->summary.line, st->rows,
 			         expected);
 			return why;
 		}
 		push_trial(st);
-		want = st->first.trial + 1;
+		want = st->summary.trial + 1;
 	}
 	if (r->trial != want) {
 		snprintf(why, sizeof st->why, "trial %ld where trial %ld should be (trials are numbered "
 		         "0, 1, 2, ... in file order)", r->trial, want);
 		return why;
 	}
-	st->first = *r;
-	st->first_line = line_no;
 	st->rows = 0;
 	st->procs_seen = 0;
 	st->summary = (struct stored_trial){ .trial = r->trial, .block = r->block,
@@ -484,19 +478,23 @@ static const char *scan_line(struct scan_state *st, char *line, long line_no, of
 	size_t n = samples_csv_split(line, fields, SAMPLES_COLUMN_COUNT);
 	struct scanned_row r;
 	const char *why = check_row(fields, n, st->one_process, &r, st->why, sizeof st->why);
-	if (!why && (!st->first_line || r.trial != st->first.trial))
+	if (!why && (!st->summary.line || r.trial != st->summary.trial))
 		why = start_trial(st, &r, line_no);
 	if (!why)
 		why = add_row(st, &r, fields, line_end);
 	return why;
 }
 
-/* After the last line: a whole last trial is kept; a torn one (a line without its newline, or
- * fewer rows than its placement has processes) is what store_cut_torn will cut. */
-static void scan_finish(struct scan_state *st)
+/* After the last line: a whole last trial is kept; a torn one (fewer rows than its placement
+ * has processes) and a last line without its newline (torn, unless blank) are what
+ * store_cut_torn will cut. */
+static void scan_finish(struct scan_state *st, bool torn_line)
 {
-	if (st->first_line && st->rows == rows_per_trial(st->one_process, st->first.placement))
+	bool whole = st->summary.line
+	             && st->rows == rows_per_trial(st->one_process, st->summary.placement);
+	if (whole)
 		push_trial(st);
+	st->out->cut_lines = (st->summary.line && !whole ? st->rows : 0) + torn_line;
 }
 
 /* The header line, after an optional UTF-8 byte-order mark: its length with the newline, or -1. */
@@ -522,6 +520,7 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, bool one_process,
 	ssize_t len;
 	long line_no = 1;
 	int rc = 0;
+	bool torn_line = false;
 	while ((len = fileio_read_line(f, &line, &cap, SAMPLES_CSV_LINE_MAX)) > 0) {
 		line_no++;
 		offset += len;
@@ -531,8 +530,10 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, bool one_process,
 			rc = -1;
 			break;
 		}
-		if (line[len - 1] != '\n')
-			break; /* the last line, cut short: store_cut_torn cuts it with its trial */
+		if (line[len - 1] != '\n') { /* the last line, cut short: cut with its trial */
+			torn_line = strspn(line, "\r") != (size_t)len;
+			break;
+		}
 		line[len - 1] = '\0';
 		const char *why = scan_line(&st, line, line_no, offset);
 		if (why) {
@@ -551,28 +552,10 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, bool one_process,
 		rc = -1;
 	}
 	if (rc == 0)
-		scan_finish(&st);
+		scan_finish(&st, torn_line);
 	out->file_size = offset;
 	free(line);
 	return rc;
-}
-
-/* Lines (not blank) that end after offset `from`. */
-static long count_cut_lines(FILE *f, off_t from)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	off_t pos = 0;
-	long n = 0;
-	rewind(f);
-	while ((len = fileio_read_line(f, &line, &cap, SAMPLES_CSV_LINE_MAX)) > 0) {
-		pos += len;
-		if (pos > from && strspn(line, "\r\n") != (size_t)len)
-			n++;
-	}
-	free(line);
-	return n;
 }
 
 int store_scan(struct store *s, bool one_process, struct store_scan *out, char *err,
@@ -608,8 +591,6 @@ int store_scan(struct store *s, bool one_process, struct store_scan *out, char *
 		out->complete_end = header_len;
 		rc = scan_rows(f, csv, header_len, one_process, out, err, err_size);
 	}
-	if (rc == 0 && out->complete_end < out->file_size)
-		out->cut_lines = count_cut_lines(f, out->complete_end);
 	if (rc != 0)
 		store_scan_release(out);
 	fclose(f);
@@ -700,27 +681,20 @@ static char *format_trial(const struct trial_labels *labels, const struct trial_
                           size_t *len, char *err, size_t err_size)
 {
 	char *rows = NULL;
-	FILE *mem = open_memstream(&rows, len);
-	if (!mem) {
-		set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
-		return NULL;
-	}
+	FILE *mem = xmemstream(&rows, len);
 	struct samples_row row;
 	int unset = -1;
 	for (int i = 0; i < result->nprocs && unset < 0; i++) {
 		fill_row(&row, labels, result, i);
 		unset = samples_row_print(&row, mem);
 	}
-	if (fclose(mem) != 0 || unset >= 0) {
-		if (unset >= 0)
-			set_error(err, err_size, "cannot format a trial: no value for samples.csv's "
-			          "column %s (a bug: please report it)", samples_csv_names[unset]);
-		else
-			set_error(err, err_size, "cannot format a trial: %s", strerror(errno));
-		free(rows);
-		return NULL;
-	}
-	return rows;
+	xmemstream_close(mem, &rows);
+	if (unset < 0)
+		return rows;
+	set_error(err, err_size, "cannot format a trial: no value for samples.csv's column %s (a "
+	          "bug: please report it)", samples_csv_names[unset]);
+	free(rows);
+	return NULL;
 }
 
 int store_append_trial(struct store *s, const struct trial_labels *labels,

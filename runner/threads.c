@@ -77,10 +77,7 @@ static int read_stat(int pid, int tid, struct stat_line *out)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	ssize_t n;
-	do
-		n = read(fd, buf, sizeof buf - 1);
-	while (n < 0 && errno == EINTR);
+	ssize_t n = fileio_read_full(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)
 		return -1;
@@ -549,6 +546,18 @@ static void record_processes(struct threads_result *out, const int *pids, int np
 	}
 }
 
+/* The threads and pairs of r freed, and none left. */
+static void free_threads(struct threads_result *r)
+{
+	for (int i = 0; i < r->nthreads; i++)
+		free(r->threads[i].ran_on);
+	free(r->threads);
+	free(r->pairs);
+	r->threads = NULL;
+	r->pairs = NULL;
+	r->nthreads = r->npairs = 0;
+}
+
 /* Two first looks at the threads (their allowed CPUs, and which are busy: the second an
  * interval later, at most 50 ms), then the sampler moves away from them; those looks count as
  * no sample, so everything they recorded is dropped and the window starts from nothing. */
@@ -561,17 +570,9 @@ static void look_then_pin(struct sampler *s, int interval_ms)
 	s->sample = 1;
 	take_sample(s, now_s(CLOCK_MONOTONIC));
 	pin_sampler(s);
-	for (int i = 0; i < out->nthreads; i++)
-		free(out->threads[i].ran_on);
-	free(out->threads);
-	out->threads = NULL;
-	out->nthreads = 0;
-	s->thread_cap = 0;
+	free_threads(out);
+	s->thread_cap = s->pair_cap = 0;
 	map_free(&s->thread_of);
-	free(out->pairs);
-	out->pairs = NULL;
-	out->npairs = 0;
-	s->pair_cap = 0;
 	map_free(&s->pair_of);
 	for (int i = 0; i < out->nprocesses; i++)
 		out->processes[i].exited = false;
@@ -650,24 +651,21 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 	record_processes(out, pids, npids);
 	unsigned long long *before = xcalloc((size_t)s.ncpus, sizeof *before);
 	unsigned long long *after = xcalloc((size_t)s.ncpus, sizeof *after);
-	int rc = -1;
 	look_then_pin(&s, interval_ms);
-	if (read_proc_stat(before, s.ncpus) != 0) {
-		set_error(err, err_size, "cannot read /proc/stat: %s", strerror(errno));
-		goto done;
+	int rc = read_proc_stat(before, s.ncpus);
+	if (rc == 0) {
+		double cpu0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+		sample_window(&s, window_s, interval_ms, stop);
+		out->sampler_cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+		rc = read_proc_stat(after, s.ncpus);
 	}
-	double cpu0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-	sample_window(&s, window_s, interval_ms, stop);
-	out->sampler_cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
-	if (read_proc_stat(after, s.ncpus) != 0) {
+	if (rc == 0) {
+		/* A window of one sample has no length: the busy shares then say nothing. */
+		fill_cpus(&s, before, after);
+		finish_result(&s);
+	} else {
 		set_error(err, err_size, "cannot read /proc/stat: %s", strerror(errno));
-		goto done;
 	}
-	/* A window of one sample has no length: the busy shares then say nothing. */
-	fill_cpus(&s, before, after);
-	finish_result(&s);
-	rc = 0;
-done:
 	free(before);
 	free(after);
 	free(s.core_of);
@@ -682,10 +680,7 @@ done:
 
 void threads_result_free(struct threads_result *r)
 {
-	for (int i = 0; i < r->nthreads; i++)
-		free(r->threads[i].ran_on);
-	free(r->threads);
-	free(r->pairs);
+	free_threads(r);
 	free(r->processes);
 	free(r->cpus);
 	free(r->warnings);

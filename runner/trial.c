@@ -310,29 +310,6 @@ static void reap_child(pid_t pid, int *status, struct rusage *ru)
 		;
 }
 
-/* Kills every child not reaped yet with its process group (a workload's own children too). */
-static void kill_running(const struct child *children, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (children[i].pid > 0 && !children[i].reaped)
-			kill(-children[i].pid, SIGKILL), kill(children[i].pid, SIGKILL);
-}
-
-static void kill_and_reap_all(struct child *children, int n, struct trial_result *out)
-{
-	kill_running(children, n);
-	for (int i = 0; i < n; i++) {
-		if (children[i].pid <= 0 || children[i].reaped)
-			continue;
-		int status;
-		struct rusage ru;
-		reap_child(children[i].pid, &status, &ru);
-		children[i].reaped = true;
-		if (out)
-			out->procs[i].status = PROC_KILLED;
-	}
-}
-
 /* The number a small /proc or /sys file starts with; NAN when unreadable. open and one read,
  * without stdio's buffer and fstat: this runs in every trial. */
 static double read_leading_number(const char *path)
@@ -455,18 +432,59 @@ struct trial_state {
 	bool frequency_readable;    /* /sys gives the first PU's current frequency */
 };
 
-/* Undoes a half-made start: every child killed and reaped, every descriptor closed. errno is
- * kept for the caller's TRIAL_SYSTEM_ERROR. */
-static enum trial_outcome system_error(struct trial_state *st)
+/* Child i has been reaped with status and ru: its times and how it ended. */
+static void child_ended(struct trial_state *st, int i, int status, const struct rusage *ru)
+{
+	double now = trial_now_s();
+	struct child *c = &st->children[i];
+	c->reaped = true;
+	c->end_s = now;
+	struct proc_result *r = &st->out->procs[i];
+	record_exit(r, st->spec->procs[i].kernel, status, ru);
+	r->start_s = st->release_s - st->spec->run_origin_s;
+	r->end_s = now - st->spec->run_origin_s;
+	r->wall_s = now - st->release_s;
+}
+
+/* Kills every child not reaped yet with its process group (a workload's own children too) and
+ * reaps it. as: what it is recorded as; PROC_TIMEOUT keeps its times up to the kill, and
+ * PROC_PENDING records nothing (a start undone). */
+static void kill_and_reap_all(struct trial_state *st, enum proc_status as)
+{
+	const struct trial_spec *spec = st->spec;
+	for (int i = 0; i < spec->nprocs; i++)
+		if (st->children[i].pid > 0 && !st->children[i].reaped)
+			kill(-st->children[i].pid, SIGKILL), kill(st->children[i].pid, SIGKILL);
+	for (int i = 0; i < spec->nprocs; i++) {
+		struct child *c = &st->children[i];
+		if (c->pid <= 0 || c->reaped)
+			continue;
+		int status;
+		struct rusage ru;
+		reap_child(c->pid, &status, &ru);
+		c->reaped = true;
+		struct proc_result *r = &st->out->procs[i];
+		if (as != PROC_PENDING)
+			r->status = as;
+		if (as == PROC_TIMEOUT) {
+			snprintf(r->error, sizeof r->error, "still running after the trial's time limit "
+			         "of %g s: killed with its process tree", spec->timeout_s);
+			child_ended(st, i, status, &ru);
+		}
+	}
+}
+
+/* Every child killed and reaped, every descriptor closed: a half-made start undone (errno is
+ * kept for the caller's TRIAL_SYSTEM_ERROR), or one that failed to bind. */
+static void undo_start(struct trial_state *st)
 {
 	int saved_errno = errno;
-	kill_and_reap_all(st->children, st->spec->nprocs, NULL);
+	kill_and_reap_all(st, PROC_PENDING);
 	for (int i = 0; i < st->spec->nprocs; i++) {
 		close_fd(&st->children[i].ready_fd);
 		close_fd(&st->children[i].exec_fd);
 	}
 	errno = saved_errno;
-	return TRIAL_SYSTEM_ERROR;
 }
 
 /* What one child needs before it is started: the mask that binds it to its PU, the pipe it reports
@@ -634,15 +652,13 @@ static enum start_result await_ready(struct trial_state *st)
  * reaped, and the other is recorded as not started. */
 static void abandon_unbound(struct trial_state *st)
 {
-	kill_and_reap_all(st->children, st->spec->nprocs, NULL);
+	undo_start(st);
 	for (int i = 0; i < st->spec->nprocs; i++) {
 		struct proc_result *r = &st->out->procs[i];
 		if (r->status == PROC_PENDING) {
 			r->status = PROC_BIND_FAILED;
 			snprintf(r->error, sizeof r->error, "not started: its partner failed to bind");
 		}
-		close_fd(&st->children[i].ready_fd);
-		close_fd(&st->children[i].exec_fd);
 	}
 }
 
@@ -725,20 +741,6 @@ static void collect_exec_failures(struct trial_state *st)
 	}
 }
 
-/* Child i has been reaped with status and ru: its times and how it ended. */
-static void child_ended(struct trial_state *st, int i, int status, const struct rusage *ru)
-{
-	double now = trial_now_s();
-	struct child *c = &st->children[i];
-	c->reaped = true;
-	c->end_s = now;
-	struct proc_result *r = &st->out->procs[i];
-	record_exit(r, st->spec->procs[i].kernel, status, ru);
-	r->start_s = st->release_s - st->spec->run_origin_s;
-	r->end_s = now - st->spec->run_origin_s;
-	r->wall_s = now - st->release_s;
-}
-
 /* A process that ended well but whose affinity is no longer the mask it was bound to changed
  * it itself (taskset inside it, a library that pins itself): its time is not the placement's.
  * The mask is read from the process as it ended (a zombie keeps it until it is reaped); only
@@ -782,28 +784,6 @@ static int reap_ended(struct trial_state *st)
 		reaped++;
 	}
 	return reaped;
-}
-
-/* The time limit passed: every process still running is killed with its process group,
- * reaped, and recorded as "timeout" (its times up to the kill are kept). */
-static void time_out(struct trial_state *st)
-{
-	const struct trial_spec *spec = st->spec;
-	st->out->timed_out = true;
-	kill_running(st->children, spec->nprocs);
-	for (int i = 0; i < spec->nprocs; i++) {
-		struct child *c = &st->children[i];
-		if (c->reaped)
-			continue;
-		struct proc_result *r = &st->out->procs[i];
-		r->status = PROC_TIMEOUT;
-		snprintf(r->error, sizeof r->error, "still running after the trial's time limit of "
-		         "%g s: killed with its process tree", spec->timeout_s);
-		int status;
-		struct rusage ru;
-		reap_child(c->pid, &status, &ru);
-		child_ended(st, i, status, &ru);
-	}
 }
 
 /* How long the runner may sleep before its next wake-up without a signal (see
@@ -868,17 +848,19 @@ static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_s
 		                      next_wakeup(st, frequency_due, &timeout) ? &timeout : NULL);
 		if (sig < 0 && errno != EAGAIN && errno != EINTR) {
 			int saved_errno = errno;
-			kill_and_reap_all(st->children, spec->nprocs, st->out);
+			kill_and_reap_all(st, PROC_KILLED);
 			errno = saved_errno;
 			return TRIAL_SYSTEM_ERROR;
 		}
 		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 			*interrupt_signal = sig;
-			kill_and_reap_all(st->children, spec->nprocs, st->out);
+			kill_and_reap_all(st, PROC_KILLED);
 			return TRIAL_INTERRUPTED;
 		}
+		/* The time limit passed: the processes still running are killed and "timeout". */
 		if (spec->timeout_s > 0 && trial_now_s() - st->release_s > spec->timeout_s) {
-			time_out(st);
+			st->out->timed_out = true;
+			kill_and_reap_all(st, PROC_TIMEOUT);
 			return TRIAL_COMPLETED;
 		}
 		/* Only a wake-up without a signal: the processes have been busy FREQUENCY_DELAY_S,
@@ -1082,7 +1064,8 @@ enum trial_outcome trial_run(const struct trial_spec *given, struct trial_result
 	enum start_result started = start_processes(&st);
 	errpipe_started(&st.errlog);
 	if (started == START_FAILED) {
-		outcome = system_error(&st);
+		undo_start(&st);
+		outcome = TRIAL_SYSTEM_ERROR;
 	} else if (started == NOT_BOUND) {
 		abandon_unbound(&st);
 	} else {

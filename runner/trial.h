@@ -3,14 +3,10 @@
  *
  * Each child binds itself to its PU (or, for one process given a placement's CPUs, to those
  * CPUs) with an affinity mask built before it starts, reads the mask back and reports ready;
- * then it execs the workload directly (no shell), with the environment its spec gives. The runner starts
- * the last process (the only one of a solo trial) with vfork and waits until it has exec'd. In a
- * pair, that process, once bound, starts its partner as the runner's child too (clone with
- * CLONE_VFORK | CLONE_PARENT, sharing memory until exec, as vfork does) and waits for it: the
- * partner binds, reports, says so to the last process and execs, and the last process execs at
- * once after it. Both are bound before either execs, and one that cannot bind stops the other
- * from running (it never execs alone); no fork copies the runner, and the runner is not woken
- * until both have exec'd. start_s is when the first went on to exec, which it reports.
+ * then it execs the workload directly (no shell), with the environment its spec gives. A pair
+ * is started by vfork and clone (trial.c says how) so that both are bound before either execs,
+ * one that cannot bind stops the other from running, no fork copies the runner, and the runner
+ * is not woken until both have exec'd. start_s is when the first went on to exec.
  * The parent reaps with wait4 and keeps each child's rusage. While the trial runs the runner
  * waits on the CPUs it may use that the trial's processes were not given (where there are any;
  * its own mask is restored after the trial) and wakes without a signal only to read the CPU

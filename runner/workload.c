@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +85,8 @@ static char *resolve_command(const char *name)
 	return NULL;
 }
 
-int workload_sha256(const char *path, char hex[65], char *err, size_t err_size)
+/* The SHA-256 of the file at path into hex (64 digits and a NUL). 0, or -1 with err. */
+static int workload_sha256(const char *path, char hex[65], char *err, size_t err_size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

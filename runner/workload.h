@@ -78,9 +78,6 @@ char **workload_argv_from_json(const json_t *a);
 /* A workload's recorded file, w's absolute "path" and "sha256", into out; false if not so. */
 bool workload_file_from_json(const json_t *w, struct workload *out);
 
-/* The SHA-256 of the file at path into hex (64 digits and a NUL). 0, or -1 with err. */
-int workload_sha256(const char *path, char hex[65], char *err, size_t err_size);
-
 /* Frees what w owns and zeroes it. */
 void workload_release(struct workload *w);
 
