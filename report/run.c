@@ -102,7 +102,6 @@ static void attach_posteriors(struct run_model *m)
 					p->mu_mean = sides[s]->mu_mean;
 					p->mu_ci[0] = sides[s]->mu_ci[0];
 					p->mu_ci[1] = sides[s]->mu_ci[1];
-					p->mu = &sides[s]->mu;
 				}
 		}
 }
@@ -358,58 +357,40 @@ static void warn_failed_trials(const struct run_model *m, struct warnings *w)
 		                                      >> 20)));
 }
 
-/* "solo 3 of 60, same-pu 1 of 60": the groups with trials counted, and of how many (when
- * known is not NULL). */
-static char *per_placement(const struct analysis_dataset *d, size_t (*count)(
-	const struct analysis_group *), size_t (*known)(const struct analysis_group *))
-{
-	char *list = xstrdup("");
-	for (size_t i = 0; i < d->group_count; i++) {
-		const struct analysis_group *g = &d->groups[i];
-		if (!count(g))
-			continue;
-		append_words(&list, "%s%s %zu", *list ? ", " : "", g->name, count(g));
-		if (known)
-			append_words(&list, " of %zu", known(g));
-	}
-	return list;
-}
-
-static size_t leftover_trials_of(const struct analysis_group *g) { return g->leftover_trials; }
-static size_t contaminated_of(const struct analysis_group *g) { return g->contaminated_trials; }
-static size_t contamination_known_of(const struct analysis_group *g)
-{
-	return g->contamination_known;
-}
-
 /* Trials that left processes running (which the runner killed: they competed with what
- * followed until then), and trials whose CPUs other work used, or the hypervisor stole. */
+ * followed until then), and trials whose CPUs other work used, or the hypervisor stole; each
+ * with its placements ("solo 3 of 60, same-pu 1 of 60"). */
 static void warn_shared_cpus(const struct run_model *m, struct warnings *w)
 {
 	const struct analysis_dataset *d = m->data;
 	size_t leftover = 0, processes = 0, contaminated = 0;
+	char *left = xstrdup(""), *shared = xstrdup("");
 	for (size_t i = 0; i < d->group_count; i++) {
-		leftover += d->groups[i].leftover_trials;
-		processes += d->groups[i].leftovers;
-		contaminated += d->groups[i].contaminated_trials;
+		const struct analysis_group *g = &d->groups[i];
+		leftover += g->leftover_trials;
+		processes += g->leftovers;
+		contaminated += g->contaminated_trials;
+		if (g->leftover_trials)
+			append_words(&left, "%s%s %zu", *left ? ", " : "", g->name, g->leftover_trials);
+		if (g->contaminated_trials)
+			append_words(&shared, "%s%s %zu of %zu", *shared ? ", " : "", g->name,
+			             g->contaminated_trials, g->contamination_known);
 	}
-	char *list = leftover ? per_placement(d, leftover_trials_of, NULL) : NULL;
 	if (leftover)
 		warn(w, xasprintf("%zu trial(s) left processes running after they ended (%s): the "
 		                  "runner killed %zu process(es) in all (the leftovers column of "
 		                  "samples.csv); a workload that starts background processes should "
-		                  "wait for them", leftover, list, processes));
-	free(list);
-	list = contaminated ? per_placement(d, contaminated_of, contamination_known_of) : NULL;
+		                  "wait for them", leftover, left, processes));
 	if (contaminated)
 		warn(w, xasprintf("%zu trial(s) shared their CPUs: foreign CPU time or steal above %g%% "
 		                  "of the trial's duration (from /proc/stat; the foreign_s and steal_s "
 		                  "columns): %s; %s", contaminated, 100 * ANALYSIS_CONTAMINATED_SHARE,
-		                  list, m->exclude_contaminated
+		                  shared, m->exclude_contaminated
 		                  ? "left out of this analysis (--exclude-contaminated)"
 		                  : "`smtbench report --exclude-contaminated` (or `analyze "
 		                    "--exclude-contaminated`) leaves them out"));
-	free(list);
+	free(left);
+	free(shared);
 }
 
 /* "two CPUs", "3 CPUs". */

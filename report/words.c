@@ -160,7 +160,10 @@ const char *metric_name(enum analysis_metric m)
 	return m == ANALYSIS_METRIC_WALL ? "wall time" : "user CPU time";
 }
 
-const char *placement_span(const char *name)
+/* What a placement's CPUs are, for an unplanned comparison's words: "one CPU alone" (solo),
+ * "one CPU" (same-pu), "two siblings of one core", "two cores", "two packages"; the name itself
+ * for another. */
+static const char *placement_span(const char *name)
 {
 	static const char *const spans[PLACEMENT_COUNT] = {
 		[PLACEMENT_SOLO] = "one CPU alone", [PLACEMENT_SAME_PU] = "one CPU",
