@@ -309,9 +309,8 @@ static json_t *plan_json(const struct analysis_matrix *m, const struct analysis_
 
 json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a)
 {
-	json_t *names = json_array(), *smt = json_array(), *counts = json_object();
+	json_t *smt = json_array(), *counts = json_object();
 	for (size_t w = 0; w < a->nworkloads; w++) {
-		json_array_append_new(names, json_string(m->kernels[w]));
 		size_t c = 0;
 		for (size_t i = 0; i < a->nitems; i++)
 			c += a->item_workload[i] == (int)w;
@@ -346,7 +345,7 @@ json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advic
 		"placement", m->placement ? json_string(m->placement) : json_null(),
 		"measured_on_siblings", on_siblings(m),
 		"pairing_note", note ? json_string(note) : json_null(),
-		"workloads", names, "counts", counts, "items", (json_int_t)a->nitems,
+		"workloads", json_strings(m->kernels, a->nworkloads), "counts", counts, "items", (json_int_t)a->nitems,
 		"cores", (json_int_t)a->cores, "pairs_needed", (json_int_t)a->pairs_needed,
 		"exact", a->exact, "method", method, "draws", (json_int_t)a->draws,
 		"plan", best, "naive_plan", plan_json(m, a, &a->naive),

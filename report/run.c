@@ -72,12 +72,10 @@ static void make_placements(struct run_model *m)
 		struct run_placement *p = &m->placements[i];
 		const struct analysis_group *g = &m->data->groups[i];
 		*p = (struct run_placement){ .name = g->name, .core = -1, .n = g->n,
-		                             .mean_s = group_mean(g),
-		                             .mu_mean = NAN, .mu_ci = { NAN, NAN }, .freq_mhz = NAN };
-		if (g->freq_n) {
-			p->freq_mhz = g->freq_mhz;
-			p->freq_n = g->freq_n;
-		}
+		                             .mean_s = group_mean(g), .mu_mean = NAN,
+		                             .mu_ci = { NAN, NAN },
+		                             .freq_mhz = g->freq_n ? g->freq_mhz : NAN,
+		                             .freq_n = g->freq_n };
 		read_pair(m->meta, p);
 	}
 }
@@ -100,8 +98,7 @@ static void attach_posteriors(struct run_model *m)
 						continue;
 					p->has_mu = true;
 					p->mu_mean = sides[s]->mu_mean;
-					p->mu_ci[0] = sides[s]->mu_ci[0];
-					p->mu_ci[1] = sides[s]->mu_ci[1];
+					memcpy(p->mu_ci, sides[s]->mu_ci, sizeof p->mu_ci);
 				}
 		}
 }
@@ -152,8 +149,7 @@ static void compare_user_time(struct run_model *m)
 			continue;
 		m->user_known = true;
 		m->user_ratio_mean = c->ratio_mean;
-		m->user_ratio_ci[0] = c->ratio_ci[0];
-		m->user_ratio_ci[1] = c->ratio_ci[1];
+		memcpy(m->user_ratio_ci, c->ratio_ci, sizeof m->user_ratio_ci);
 	}
 	analysis_result_free(&r);
 	analysis_dataset_free(&user);
