@@ -223,28 +223,27 @@ static const char *prob_text(char buf[16], double p)
  * no ratio or difference is quoted as the answer. */
 static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
 {
-	char p[16];
-	if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		/* The paired answer rests on the blocks both sides ran in, not on each side's count:
-		 * 30 trials a side can still be 4 usable pairs. */
-		bool few = c->blocks_paired < ANALYSIS_SETTLED_MIN_N;
-		return xasprintf(
-			"Not enough data to say: %s%s cannot be told apart from %s with %s paired blocks "
-			"(%zu paired, %zu dropped): %s; run more blocks (10 or more paired); P(slower) = "
-			"%s%s", w->where, w->a, c->b.name, few ? "so few" : "these", c->blocks_paired,
-			c->blocks_dropped,
-			few ? "the interval is unbounded at this number of blocks"
-			    : "the posterior still reaches the edge of the widest grid allowed, so the "
-			      "interval is unbounded here", prob_text(p, c->p_a_gt_b), w->note);
+	char p[16], what[160], more[200];
+	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
+	/* The paired answer rests on the blocks both sides ran in, not on each side's count:
+	 * 30 trials a side can still be 4 usable pairs. */
+	bool few = paired ? c->blocks_paired < ANALYSIS_SETTLED_MIN_N
+	                  : c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+	if (paired) {
+		snprintf(what, sizeof what, "paired blocks (%zu paired, %zu dropped)", c->blocks_paired,
+		         c->blocks_dropped);
+		snprintf(more, sizeof more, "run more blocks (10 or more paired)");
+	} else {
+		snprintf(what, sizeof what, "%s (n = %zu and %zu)", w->samples, c->a.n, c->b.n);
+		snprintf(more, sizeof more, "%s (10 or more per %s)", w->more, w->per);
 	}
-	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
-	return xasprintf(
-		"Not enough data to say: %s%s cannot be told apart from %s with %s %s (n = %zu and "
-		"%zu): %s; %s (10 or more per %s); P(slower) = %s%s", w->where, w->a, c->b.name,
-		few ? "so few" : "these", w->samples, c->a.n, c->b.n,
-		few ? "the interval is unbounded at this sample size"
-		    : "the posterior still reaches the edge of the widest grid allowed, so the "
-		      "interval is unbounded here", w->more, w->per, prob_text(p, c->p_a_gt_b), w->note);
+	return xasprintf("Not enough data to say: %s%s cannot be told apart from %s with %s %s: %s; "
+	                 "%s; P(slower) = %s%s", w->where, w->a, c->b.name, few ? "so few" : "these",
+	                 what, !few ? "the posterior still reaches the edge of the widest grid "
+	                              "allowed, so the interval is unbounded here"
+	                 : paired ? "the interval is unbounded at this number of blocks"
+	                 : "the interval is unbounded at this sample size", more,
+	                 prob_text(p, c->p_a_gt_b), w->note);
 }
 
 /* The factor an answer quotes: the ratio as it is, or for a decided speed-up its own factor
