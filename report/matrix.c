@@ -170,14 +170,13 @@ static char *answer_sentence(const struct matrix_model *mm)
 	char *list = safe_list_words(&safe);
 	const struct analysis_matrix_cell *w = worst_cell(m);
 	struct format_ring ns = { .next = 0 };
-	char worst[300], none[80];
+	char worst[300];
 	if (w)
 		snprintf(worst, sizeof worst, "worst: %s beside %s %s, %s", m->kernels[w->victim],
 		         m->kernels[w->aggressor], cell_text(&ns, w), verdict_name(w->vs_baseline.verdict));
 	else
 		snprintf(worst, sizeof worst, "no cell has enough data to say yet (at least %d blocks "
 		         "each)", ANALYSIS_SETTLED_MIN_N);
-	snprintf(none, sizeof none, "none of the %zu pairs", m->nkernels * (m->nkernels + 1) / 2);
 	const char *p = m->placement;
 	const char *where = p && !strcmp(p, "sibling") ? "Safe to share a core"
 	                    : p && !strcmp(p, "same-pu") ? "Safe to time-share one CPU (same-pu)"
@@ -189,8 +188,9 @@ static char *answer_sentence(const struct matrix_model *mm)
 	                      100 * m->safe_slowdown, m->safe_joint_probability,
 	                      ANALYSIS_MATRIX_SAFE_PROBABILITY, list, worst)
 	          : xasprintf("%s, each kernel slowed by at most %g%% beside the other with "
-	                      "probability %g: %s; %s", where, 100 * m->safe_slowdown,
-	                      ANALYSIS_MATRIX_SAFE_PROBABILITY, none, worst);
+	                      "probability %g: none of the %zu pairs; %s", where,
+	                      100 * m->safe_slowdown, ANALYSIS_MATRIX_SAFE_PROBABILITY,
+	                      m->nkernels * (m->nkernels + 1) / 2, worst);
 	free(list);
 	return s;
 }

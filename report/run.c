@@ -302,16 +302,13 @@ static void warn_control(const struct run_model *m, struct warnings *w)
 		struct format_ring ns = { .next = 0 };
 		char by[200];
 		bool lower = c->verdict == ANALYSIS_VERDICT_FASTER;
-		if (isfinite(c->ratio_mean))
-			snprintf(by, sizeof by, "%s× solo's (95%% CI %s to %s)",
-			         format_num(&ns, c->ratio_mean, half_width(c->ratio_ci)),
-			         format_num(&ns, c->ratio_ci[0], half_width(c->ratio_ci)),
-			         format_num(&ns, c->ratio_ci[1], half_width(c->ratio_ci)));
-		else
-			snprintf(by, sizeof by, "%s s from solo's (95%% CI %s to %s s)",
-			         format_num(&ns, c->diff_mean, half_width(c->diff_ci)),
-			         format_num(&ns, c->diff_ci[0], half_width(c->diff_ci)),
-			         format_num(&ns, c->diff_ci[1], half_width(c->diff_ci)));
+		/* By the ratio, or where there is none by the difference. */
+		bool ratio = isfinite(c->ratio_mean);
+		const double *ci = ratio ? c->ratio_ci : c->diff_ci;
+		snprintf(by, sizeof by, ratio ? "%s× solo's (95%% CI %s to %s)"
+		                              : "%s s from solo's (95%% CI %s to %s s)",
+		         format_num(&ns, ratio ? c->ratio_mean : c->diff_mean, half_width(ci)),
+		         format_num(&ns, ci[0], half_width(ci)), format_num(&ns, ci[1], half_width(ci)));
 		warn(w, xasprintf("the accounting control failed: %s user time is %s, P(%s) = %.2f, "
 		                  "where it should match solo's (1×, within ±%g%%). Either CPU-time "
 		                  "accounting on this machine is suspect, and with it every other "
@@ -627,7 +624,7 @@ static void placements_table(struct doc *d, const struct run_model *m)
 }
 
 /* A mean that the grid, not the data, decides (too few samples): marked, explained below. */
-static const char GRID_MARK[] = "†";
+#define GRID_MARK "†"
 
 static void comparisons_table(struct doc *d, const struct run_model *m, char **sentences)
 {
@@ -649,11 +646,9 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		double rres = half_width(c->ratio_ci), dres = half_width(c->diff_ci);
 		bool settled = analysis_comparison_settled(c);
 		unsettled = unsettled || !settled;
-		const char *mark = settled ? "" : " ";
-		const char *ratio = format_text(&ns, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
-		                                mark, settled ? "" : GRID_MARK);
-		const char *diff = format_text(&ns, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
-		                               mark, settled ? "" : GRID_MARK);
+		const char *mark = settled ? "" : " " GRID_MARK;
+		const char *ratio = format_text(&ns, "%s%s", format_num(&ns, c->ratio_mean, rres), mark);
+		const char *diff = format_text(&ns, "%s%s", format_signed(&ns, c->diff_mean, dres), mark);
 		/* The verdict qualified as its sentence is (words.h's conditions). */
 		const char *verdict = format_text(&ns, "%s%s%s", verdict_name(c->verdict),
 		                                  analysis_under_load(c) ? ", under load" : "",

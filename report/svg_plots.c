@@ -613,8 +613,6 @@ static void run_order_markers(FILE *out, const struct analysis_dataset *d, int g
 	}
 }
 
-/* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
- * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
 /* A run-order panel's title: the placement's marker, its name, n, and its mean (mean: its text,
  * empty when unknown); a summary's note on a line of its own under it. */
 static void run_order_title(FILE *out, const struct analysis_group *grp,
@@ -642,6 +640,8 @@ static void run_order_title(FILE *out, const struct analysis_group *grp,
 	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(note, 11, false));
 }
 
+/* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
+ * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
 static double run_order_panel(FILE *out, const struct run_model *m, int group,
                               const struct svg_axis *x, double top, double plot_h, double r,
                               double *need)

@@ -576,7 +576,6 @@ void group_problems(const struct analysis_group_diagnostics *d, const char *unit
 
 /* ---- the machine ----------------------------------------------------------------------------- */
 
-/* The machine in one line, from meta.json (the CPU model by the one rule, cpu_model.h). */
 const json_t *meta_placement(const json_t *meta, const char *name)
 {
 	json_t *all = json_object_get(meta, "placements"), *entry = NULL, *e;
