@@ -125,7 +125,7 @@ static const char *p_best_text(struct format_ring *ns, const struct analysis_adv
 }
 
 /* The answer: the plan, its value, P(best) and the gains. */
-char *advise_answer(const struct analysis_matrix *m, const struct analysis_advice *a)
+static char *advise_answer(const struct analysis_matrix *m, const struct analysis_advice *a)
 {
 	struct format_ring ns = { .next = 0 };
 	char *plan = plan_line(m, a, &a->best);
@@ -187,7 +187,7 @@ static char *pairing_note_of(const struct analysis_matrix *m)
 	                 sharing_words(m));
 }
 
-char *advise_method(const struct analysis_advice *a)
+static char *advise_method(const struct analysis_advice *a)
 {
 	if (a->exact)
 		return xasprintf("exact: bitmask dynamic programming over the subsets of the %zu "
@@ -309,9 +309,8 @@ static json_t *plan_json(const struct analysis_matrix *m, const struct analysis_
 
 json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a)
 {
-	json_t *names = json_array(), *smt = json_array(), *counts = json_object();
+	json_t *smt = json_array(), *counts = json_object();
 	for (size_t w = 0; w < a->nworkloads; w++) {
-		json_array_append_new(names, json_string(m->kernels[w]));
 		size_t c = 0;
 		for (size_t i = 0; i < a->nitems; i++)
 			c += a->item_workload[i] == (int)w;
@@ -346,7 +345,7 @@ json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advic
 		"placement", m->placement ? json_string(m->placement) : json_null(),
 		"measured_on_siblings", on_siblings(m),
 		"pairing_note", note ? json_string(note) : json_null(),
-		"workloads", names, "counts", counts, "items", (json_int_t)a->nitems,
+		"workloads", json_strings(m->kernels, a->nworkloads), "counts", counts, "items", (json_int_t)a->nitems,
 		"cores", (json_int_t)a->cores, "pairs_needed", (json_int_t)a->pairs_needed,
 		"exact", a->exact, "method", method, "draws", (json_int_t)a->draws,
 		"plan", best, "naive_plan", plan_json(m, a, &a->naive),
@@ -399,36 +398,46 @@ static size_t *counts_of(char *const *names, size_t nw, const struct advise_requ
 	return counts;
 }
 
-struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
-                                      const struct advise_request *rq,
-                                      const struct results_folder *f, char *err, size_t err_size)
+/* The advice of req (its cells or mixtures, cores and ROPE set) for the workloads names, with
+ * rq's --count, objective, draws and seed. NULL with err: a --count name unknown, or no cores
+ * known (only a folder's: fleet names its nodes' lack itself). */
+static struct analysis_advice *advise_of(struct analysis_advise_request *req, char *const *names,
+                                         const struct advise_request *rq, char *err,
+                                         size_t err_size)
 {
-	size_t folder_cores_n = folder_cores(f);
-	size_t nw = m->nkernels;
-	size_t *counts = counts_of(m->kernels, nw, rq, err, err_size);
+	size_t *counts = counts_of(names, req->nworkloads, rq, err, err_size);
 	if (!counts)
 		return NULL;
-	size_t cores = rq->cores ? rq->cores : folder_cores_n;
-	if (!cores) {
+	if (!req->cores) {
 		set_error(err, err_size, "the folder's meta.json does not say how many cores the "
 		          "machine has: give --cores N");
 		free(counts);
 		return NULL;
 	}
+	req->counts = counts;
+	req->objective = rq->objective;
+	req->draws = rq->draws;
+	req->seed = rq->seed ? rq->seed : ANALYSIS_ADVISE_SEED;
+	struct analysis_advice *a = analysis_advise(req, err, err_size);
+	free(counts);
+	return a;
+}
+
+struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
+                                      const struct advise_request *rq,
+                                      const struct results_folder *f, char *err, size_t err_size)
+{
+	size_t nw = m->nkernels, cores = rq->cores ? rq->cores : folder_cores(f);
 	const struct analysis_comparison **cells = xcalloc(nw * nw + 1, sizeof *cells);
 	for (size_t v = 0; v < nw; v++)
 		for (size_t g = 0; g < nw; g++) {
 			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
 			cells[v * nw + g] = c && c->compared ? &c->vs_baseline : NULL;
 		}
-	struct analysis_advise_request req = {
-		.nworkloads = nw, .cells = cells, .counts = counts, .cores = cores,
-		.objective = rq->objective, .draws = rq->draws,
-		.seed = rq->seed ? rq->seed : ANALYSIS_ADVISE_SEED, .rope_pct = m->rope_pct,
-	};
-	struct analysis_advice *a = analysis_advise(&req, err, err_size);
+	struct analysis_advise_request req = { .nworkloads = nw, .cells = cells, .cores = cores,
+	                                       .rope_pct = m->rope_pct };
+	struct analysis_advice *a = advise_of(&req, m->kernels, rq, err, err_size);
 	free(cells);
-	free(counts);
 	return a;
 }
 
@@ -437,17 +446,9 @@ struct analysis_advice *advise_mixtures(const struct advise_names *names,
                                         const struct advise_request *rq, char *err,
                                         size_t err_size)
 {
-	size_t *counts = counts_of(names->names, names->count, rq, err, err_size);
-	if (!counts)
-		return NULL;
-	struct analysis_advise_request req = {
-		.nworkloads = names->count, .mixtures = mixtures, .counts = counts, .cores = cores,
-		.objective = rq->objective, .draws = rq->draws,
-		.seed = rq->seed ? rq->seed : ANALYSIS_ADVISE_SEED, .rope_pct = names->rope_pct,
-	};
-	struct analysis_advice *a = analysis_advise(&req, err, err_size);
-	free(counts);
-	return a;
+	struct analysis_advise_request req = { .nworkloads = names->count, .mixtures = mixtures,
+	                                       .cores = cores, .rope_pct = names->rope_pct };
+	return advise_of(&req, names->names, rq, err, err_size);
 }
 
 /* The blocks and JSON read only a matrix's names, placement and ROPE: a matrix of just those. */

@@ -353,13 +353,10 @@ static json_t *group_json(const struct analysis_group_summary *s)
 
 static json_t *grid_json(const struct analysis_grid_report *g)
 {
-	json_t *mu_points = json_array();
-	json_array_append_new(mu_points, json_integer((json_int_t)g->mu_points[0]));
-	json_array_append_new(mu_points, json_integer((json_int_t)g->mu_points[1]));
-	json_t *o = json_pack("{s:b, s:s, s:i, s:o, s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b}",
+	json_t *o = json_pack("{s:b, s:s, s:i, s:[I, I], s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b}",
 	                 "seed_grid", g->seed_grid,
-	                 "model", g->model == ANALYSIS_MODEL_T ? "t" : "normal",
-	                 "points", g->points, "mu_points", mu_points,
+	                 "model", g->model == ANALYSIS_MODEL_T ? "t" : "normal", "points", g->points,
+	                 "mu_points", (json_int_t)g->mu_points[0], (json_int_t)g->mu_points[1],
 	                 "sigma_points", (json_int_t)g->sigma_points,
 	                 "mu_step", json_number_or_null(g->mu_step),
 	                 "mu_range", "a", json_interval(g->mu_range[0]), "b", json_interval(g->mu_range[1]),
@@ -447,35 +444,31 @@ static json_t *comparison_json(const struct analysis_comparison *c, bool one_pro
 	return o;
 }
 
+/* The outliers by run-order index, and for plain files by line too ("outlier_lines"). */
+static json_t *outliers_json(const long *at, size_t count)
+{
+	json_t *a = json_array();
+	for (size_t k = 0; k < count; k++)
+		json_array_append_new(a, json_integer(at[k]));
+	return a;
+}
+
 static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
 {
-	json_t *outliers = json_array();
-	for (size_t k = 0; k < d->outlier_count; k++)
-		json_array_append_new(outliers, json_integer(d->outlier_trials[k]));
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}}",
+	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}}",
 	                 "name", d->name, "n", (json_int_t)d->n,
 	                 "failed_trials", (json_int_t)d->failed_trials,
 	                 "overlap_known", (json_int_t)d->overlap_known,
 	                 "poor_overlap_trials", (json_int_t)d->poor_overlap_trials,
 	                 "wall_known", (json_int_t)d->wall_known,
 	                 "wall_above_cpu_trials", (json_int_t)d->wall_above_cpu_trials,
-	                 "outlier_trials", outliers,
+	                 "outlier_trials", outliers_json(d->outlier_trials, d->outlier_count),
 	                 "drift", "slope_s", json_number_or_null(d->drift_slope_s),
 	                 "slope_ci", json_interval(d->drift_slope_ci),
 	                 "first_half_mean", json_number_or_null(d->first_half_mean_s),
 	                 "second_half_mean", json_number_or_null(d->second_half_mean_s));
-}
-
-/* Plain files: the outliers' line numbers too ("outlier_lines"), beside the run-order indexes. */
-static json_t *diagnostics_json_with_lines(const struct analysis_group_diagnostics *d)
-{
-	json_t *o = diagnostics_json(d);
-	if (o && d->outlier_lines) {
-		json_t *lines = json_array();
-		for (size_t k = 0; k < d->outlier_count; k++)
-			json_array_append_new(lines, json_integer(d->outlier_lines[k]));
-		json_object_set_new(o, "outlier_lines", lines);
-	}
+	if (o && d->outlier_lines)
+		json_object_set_new(o, "outlier_lines", outliers_json(d->outlier_lines, d->outlier_count));
 	return o;
 }
 
@@ -493,7 +486,7 @@ json_t *analyze_json(const struct analysis_result *r)
 {
 	json_t *groups = json_array();
 	for (size_t i = 0; i < r->group_count; i++)
-		json_array_append_new(groups, diagnostics_json_with_lines(&r->groups[i]));
+		json_array_append_new(groups, diagnostics_json(&r->groups[i]));
 	if (!r->from_folder && !r->from_hyperfine && r->comparison_count == 1) {
 		json_t *o = comparison_json(&r->comparisons[0], r->one_process);
 		if (o)

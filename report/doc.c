@@ -90,7 +90,8 @@ void doc_table(struct doc *d, unsigned outputs, const char *id,
 	b->ncolumns = ncolumns;
 }
 
-void doc_row_strings(struct doc *d, const char *const *cells)
+/* A row with its cells in an array. */
+static void doc_row_strings(struct doc *d, const char *const *cells)
 {
 	struct doc_block *b = &d->blocks[d->count - 1];
 	b->cells = xreallocarray(b->cells, (b->nrows + 1) * b->ncolumns, sizeof *b->cells);

@@ -78,8 +78,6 @@ void doc_table(struct doc *d, unsigned outputs, const char *id,
 /* Appends a row to the document's last block, a table: its ncolumns cells as strings (copied;
  * NULL reads "-"). */
 void doc_row(struct doc *d, ...);
-/* The same with the cells in an array. */
-void doc_row_strings(struct doc *d, const char *const *cells);
 /* A matrix's table: a row per victim, a column per aggressor (numeric, at least width wide),
  * each of the n workloads named as `code`; cell(ctx, victim, aggressor) gives each cell's text
  * (a new string, taken). */

@@ -24,7 +24,6 @@ struct run_placement {
 	double mean_s;             /* sample mean; NAN for n == 0 */
 	bool has_mu;               /* a comparison gave its posterior */
 	double mu_mean, mu_ci[2];
-	const struct analysis_dist *mu; /* borrowed from the result */
 	double freq_mhz;           /* mean freq_mhz of its measured rows; NAN when not recorded */
 	size_t freq_n;
 };
@@ -76,8 +75,6 @@ struct advise_request;
 void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
                    const struct analysis_advice *a, bool full);
 json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a);
-char *advise_answer(const struct analysis_matrix *m, const struct analysis_advice *a);
-char *advise_method(const struct analysis_advice *a);
 struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
                                       const struct advise_request *rq,
                                       const struct results_folder *f, char *err,

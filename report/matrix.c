@@ -170,14 +170,13 @@ static char *answer_sentence(const struct matrix_model *mm)
 	char *list = safe_list_words(&safe);
 	const struct analysis_matrix_cell *w = worst_cell(m);
 	struct format_ring ns = { .next = 0 };
-	char worst[300], none[80];
+	char worst[300];
 	if (w)
 		snprintf(worst, sizeof worst, "worst: %s beside %s %s, %s", m->kernels[w->victim],
 		         m->kernels[w->aggressor], cell_text(&ns, w), verdict_name(w->vs_baseline.verdict));
 	else
 		snprintf(worst, sizeof worst, "no cell has enough data to say yet (at least %d blocks "
 		         "each)", ANALYSIS_SETTLED_MIN_N);
-	snprintf(none, sizeof none, "none of the %zu pairs", m->nkernels * (m->nkernels + 1) / 2);
 	const char *p = m->placement;
 	const char *where = p && !strcmp(p, "sibling") ? "Safe to share a core"
 	                    : p && !strcmp(p, "same-pu") ? "Safe to time-share one CPU (same-pu)"
@@ -189,8 +188,9 @@ static char *answer_sentence(const struct matrix_model *mm)
 	                      100 * m->safe_slowdown, m->safe_joint_probability,
 	                      ANALYSIS_MATRIX_SAFE_PROBABILITY, list, worst)
 	          : xasprintf("%s, each kernel slowed by at most %g%% beside the other with "
-	                      "probability %g: %s; %s", where, 100 * m->safe_slowdown,
-	                      ANALYSIS_MATRIX_SAFE_PROBABILITY, none, worst);
+	                      "probability %g: none of the %zu pairs; %s", where,
+	                      100 * m->safe_slowdown, ANALYSIS_MATRIX_SAFE_PROBABILITY,
+	                      m->nkernels * (m->nkernels + 1) / 2, worst);
 	free(list);
 	return s;
 }
@@ -589,17 +589,19 @@ static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
 		const struct analysis_matrix_cell *c = &m->cells[i];
 		if (c->aggressor < 0)
 			continue;
-		json_array_append_new(cells, merged(json_pack(
+		json_t *cell = merged(json_pack(
 			"{s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "victim", m->kernels[c->victim], "aggressor",
 			m->kernels[c->aggressor], "n", (json_int_t)c->group.n, "failed_trials",
 			(json_int_t)c->failed_trials, "safe", c->safe, "note",
 			c->note ? json_string(c->note) : json_null(), "stop",
 			cell_stop(meta, m->kernels[c->victim], m->kernels[c->aggressor])),
-			comparison_json(&c->vs_baseline, c->compared)));
-		/* P(its slowdown at most the safe bound), where the cell could be listed; else null. */
-		json_t *cell = json_array_get(cells, json_array_size(cells) - 1);
-		json_object_set_new(cell, "p_safe", isnan(c->p_safe) ? json_null() : json_real(c->p_safe));
-		json_object_set_new(cell, "conditions", cell_conditions_json(c));
+			comparison_json(&c->vs_baseline, c->compared));
+		/* p_safe: P(its slowdown at most the safe bound), where the cell could be listed; else
+		 * null. */
+		json_array_append_new(cells, merged(cell, json_pack("{s:o, s:o}", "p_safe",
+		                                                    json_number_or_null(c->p_safe),
+		                                                    "conditions",
+		                                                    cell_conditions_json(c))));
 	}
 	return cells;
 }
@@ -747,10 +749,11 @@ struct report *advise_report(struct results_folder *f, const struct advise_reque
 	                        m->nkernels, commands ? "commands" : "kernels", a->nitems, a->cores,
 	                        a->cores == 1 ? "" : "s", rq->cores ? ", --cores" : " of the machine");
 	advise_blocks(d, DOC_ALL, m, a, true);
-	json_t *json = advise_json(m, a);
-	json_object_set_new(json, "dir", json_string(f->shown_dir));
-	json_object_set_new(json, "cores_from", json_string(rq->cores ? "--cores" : "meta.json"));
-	json_object_set_new(json, "workload_kind", json_string(commands ? "commands" : "kernels"));
+	json_t *json = merged(advise_json(m, a), json_pack("{s:s, s:s, s:s}", "dir", f->shown_dir,
+	                                                   "cores_from", rq->cores ? "--cores"
+	                                                                           : "meta.json",
+	                                                   "workload_kind", commands ? "commands"
+	                                                                             : "kernels"));
 	*out = xcalloc(1, sizeof **out);
 	**out = (struct advise_outcome){ .matrix = m, .advice = a, .commands = commands };
 	return report_new(d, json, "advise", "Advice", NULL);

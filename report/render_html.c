@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
 #include "report/doc.h"
 #include "report/svg.h"
 
@@ -27,19 +28,17 @@ static const char style_sheet[] =
  * unpaired backtick stays as it is. */
 static void html_text(FILE *out, const char *text)
 {
-	const char *open, *close;
-	while ((open = strchr(text, '`')) && (close = strchr(open + 1, '`'))) {
-		char *before = strndup(text, (size_t)(open - text));
-		char *inside = strndup(open + 1, (size_t)(close - open - 1));
-		report_xml_escape(out, before);
+	char *copy = xstrdup(text), *rest = copy, *open, *close;
+	while ((open = strchr(rest, '`')) && (close = strchr(open + 1, '`'))) {
+		*open = *close = '\0';
+		report_xml_escape(out, rest);
 		fputs("<code>", out);
-		report_xml_escape(out, inside);
+		report_xml_escape(out, open + 1);
 		fputs("</code>", out);
-		free(before);
-		free(inside);
-		text = close + 1;
+		rest = close + 1;
 	}
-	report_xml_escape(out, text);
+	report_xml_escape(out, rest);
+	free(copy);
 }
 
 /* "<tag id="..." class="...">". */

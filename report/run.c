@@ -72,12 +72,10 @@ static void make_placements(struct run_model *m)
 		struct run_placement *p = &m->placements[i];
 		const struct analysis_group *g = &m->data->groups[i];
 		*p = (struct run_placement){ .name = g->name, .core = -1, .n = g->n,
-		                             .mean_s = group_mean(g),
-		                             .mu_mean = NAN, .mu_ci = { NAN, NAN }, .freq_mhz = NAN };
-		if (g->freq_n) {
-			p->freq_mhz = g->freq_mhz;
-			p->freq_n = g->freq_n;
-		}
+		                             .mean_s = group_mean(g), .mu_mean = NAN,
+		                             .mu_ci = { NAN, NAN },
+		                             .freq_mhz = g->freq_n ? g->freq_mhz : NAN,
+		                             .freq_n = g->freq_n };
 		read_pair(m->meta, p);
 	}
 }
@@ -100,9 +98,7 @@ static void attach_posteriors(struct run_model *m)
 						continue;
 					p->has_mu = true;
 					p->mu_mean = sides[s]->mu_mean;
-					p->mu_ci[0] = sides[s]->mu_ci[0];
-					p->mu_ci[1] = sides[s]->mu_ci[1];
-					p->mu = &sides[s]->mu;
+					memcpy(p->mu_ci, sides[s]->mu_ci, sizeof p->mu_ci);
 				}
 		}
 }
@@ -153,8 +149,7 @@ static void compare_user_time(struct run_model *m)
 			continue;
 		m->user_known = true;
 		m->user_ratio_mean = c->ratio_mean;
-		m->user_ratio_ci[0] = c->ratio_ci[0];
-		m->user_ratio_ci[1] = c->ratio_ci[1];
+		memcpy(m->user_ratio_ci, c->ratio_ci, sizeof m->user_ratio_ci);
 	}
 	analysis_result_free(&r);
 	analysis_dataset_free(&user);
@@ -307,16 +302,13 @@ static void warn_control(const struct run_model *m, struct warnings *w)
 		struct format_ring ns = { .next = 0 };
 		char by[200];
 		bool lower = c->verdict == ANALYSIS_VERDICT_FASTER;
-		if (isfinite(c->ratio_mean))
-			snprintf(by, sizeof by, "%s× solo's (95%% CI %s to %s)",
-			         format_num(&ns, c->ratio_mean, half_width(c->ratio_ci)),
-			         format_num(&ns, c->ratio_ci[0], half_width(c->ratio_ci)),
-			         format_num(&ns, c->ratio_ci[1], half_width(c->ratio_ci)));
-		else
-			snprintf(by, sizeof by, "%s s from solo's (95%% CI %s to %s s)",
-			         format_num(&ns, c->diff_mean, half_width(c->diff_ci)),
-			         format_num(&ns, c->diff_ci[0], half_width(c->diff_ci)),
-			         format_num(&ns, c->diff_ci[1], half_width(c->diff_ci)));
+		/* By the ratio, or where there is none by the difference. */
+		bool ratio = isfinite(c->ratio_mean);
+		const double *ci = ratio ? c->ratio_ci : c->diff_ci;
+		snprintf(by, sizeof by, ratio ? "%s× solo's (95%% CI %s to %s)"
+		                              : "%s s from solo's (95%% CI %s to %s s)",
+		         format_num(&ns, ratio ? c->ratio_mean : c->diff_mean, half_width(ci)),
+		         format_num(&ns, ci[0], half_width(ci)), format_num(&ns, ci[1], half_width(ci)));
 		warn(w, xasprintf("the accounting control failed: %s user time is %s, P(%s) = %.2f, "
 		                  "where it should match solo's (1×, within ±%g%%). Either CPU-time "
 		                  "accounting on this machine is suspect, and with it every other "
@@ -358,58 +350,40 @@ static void warn_failed_trials(const struct run_model *m, struct warnings *w)
 		                                      >> 20)));
 }
 
-/* "solo 3 of 60, same-pu 1 of 60": the groups with trials counted, and of how many (when
- * known is not NULL). */
-static char *per_placement(const struct analysis_dataset *d, size_t (*count)(
-	const struct analysis_group *), size_t (*known)(const struct analysis_group *))
-{
-	char *list = xstrdup("");
-	for (size_t i = 0; i < d->group_count; i++) {
-		const struct analysis_group *g = &d->groups[i];
-		if (!count(g))
-			continue;
-		append_words(&list, "%s%s %zu", *list ? ", " : "", g->name, count(g));
-		if (known)
-			append_words(&list, " of %zu", known(g));
-	}
-	return list;
-}
-
-static size_t leftover_trials_of(const struct analysis_group *g) { return g->leftover_trials; }
-static size_t contaminated_of(const struct analysis_group *g) { return g->contaminated_trials; }
-static size_t contamination_known_of(const struct analysis_group *g)
-{
-	return g->contamination_known;
-}
-
 /* Trials that left processes running (which the runner killed: they competed with what
- * followed until then), and trials whose CPUs other work used, or the hypervisor stole. */
+ * followed until then), and trials whose CPUs other work used, or the hypervisor stole; each
+ * with its placements ("solo 3 of 60, same-pu 1 of 60"). */
 static void warn_shared_cpus(const struct run_model *m, struct warnings *w)
 {
 	const struct analysis_dataset *d = m->data;
 	size_t leftover = 0, processes = 0, contaminated = 0;
+	char *left = xstrdup(""), *shared = xstrdup("");
 	for (size_t i = 0; i < d->group_count; i++) {
-		leftover += d->groups[i].leftover_trials;
-		processes += d->groups[i].leftovers;
-		contaminated += d->groups[i].contaminated_trials;
+		const struct analysis_group *g = &d->groups[i];
+		leftover += g->leftover_trials;
+		processes += g->leftovers;
+		contaminated += g->contaminated_trials;
+		if (g->leftover_trials)
+			append_words(&left, "%s%s %zu", *left ? ", " : "", g->name, g->leftover_trials);
+		if (g->contaminated_trials)
+			append_words(&shared, "%s%s %zu of %zu", *shared ? ", " : "", g->name,
+			             g->contaminated_trials, g->contamination_known);
 	}
-	char *list = leftover ? per_placement(d, leftover_trials_of, NULL) : NULL;
 	if (leftover)
 		warn(w, xasprintf("%zu trial(s) left processes running after they ended (%s): the "
 		                  "runner killed %zu process(es) in all (the leftovers column of "
 		                  "samples.csv); a workload that starts background processes should "
-		                  "wait for them", leftover, list, processes));
-	free(list);
-	list = contaminated ? per_placement(d, contaminated_of, contamination_known_of) : NULL;
+		                  "wait for them", leftover, left, processes));
 	if (contaminated)
 		warn(w, xasprintf("%zu trial(s) shared their CPUs: foreign CPU time or steal above %g%% "
 		                  "of the trial's duration (from /proc/stat; the foreign_s and steal_s "
 		                  "columns): %s; %s", contaminated, 100 * ANALYSIS_CONTAMINATED_SHARE,
-		                  list, m->exclude_contaminated
+		                  shared, m->exclude_contaminated
 		                  ? "left out of this analysis (--exclude-contaminated)"
 		                  : "`smtbench report --exclude-contaminated` (or `analyze "
 		                    "--exclude-contaminated`) leaves them out"));
-	free(list);
+	free(left);
+	free(shared);
 }
 
 /* "two CPUs", "3 CPUs". */
@@ -650,7 +624,7 @@ static void placements_table(struct doc *d, const struct run_model *m)
 }
 
 /* A mean that the grid, not the data, decides (too few samples): marked, explained below. */
-static const char GRID_MARK[] = "†";
+#define GRID_MARK "†"
 
 static void comparisons_table(struct doc *d, const struct run_model *m, char **sentences)
 {
@@ -672,11 +646,9 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		double rres = half_width(c->ratio_ci), dres = half_width(c->diff_ci);
 		bool settled = analysis_comparison_settled(c);
 		unsettled = unsettled || !settled;
-		const char *mark = settled ? "" : " ";
-		const char *ratio = format_text(&ns, "%s%s%s", format_num(&ns, c->ratio_mean, rres),
-		                                mark, settled ? "" : GRID_MARK);
-		const char *diff = format_text(&ns, "%s%s%s", format_signed(&ns, c->diff_mean, dres),
-		                               mark, settled ? "" : GRID_MARK);
+		const char *mark = settled ? "" : " " GRID_MARK;
+		const char *ratio = format_text(&ns, "%s%s", format_num(&ns, c->ratio_mean, rres), mark);
+		const char *diff = format_text(&ns, "%s%s", format_signed(&ns, c->diff_mean, dres), mark);
 		/* The verdict qualified as its sentence is (words.h's conditions). */
 		const char *verdict = format_text(&ns, "%s%s%s", verdict_name(c->verdict),
 		                                  analysis_under_load(c) ? ", under load" : "",

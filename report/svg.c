@@ -121,9 +121,7 @@ const char *svg_dash(int style)
 void svg_marker(FILE *out, int style, double x, double y, double r, const char *color,
                 bool filled)
 {
-	char fill[32];
-	snprintf(fill, sizeof fill, "%s", filled ? color : "none");
-	const char *common = "stroke-width=\"1.3\"";
+	const char *fill = filled ? color : "none", *common = "stroke-width=\"1.3\"";
 	switch (style_row(style)->marker) {
 	case MARKER_CIRCLE:
 		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" stroke=\"%s\" %s/>",
@@ -135,20 +133,27 @@ void svg_marker(FILE *out, int style, double x, double y, double r, const char *
 		        common);
 		break;
 	case MARKER_TRIANGLE_UP:
+	case MARKER_TRIANGLE_DOWN: { /* the one mirrored: its apex below */
+		double s = style_row(style)->marker == MARKER_TRIANGLE_UP ? 1 : -1;
 		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" stroke=\"%s\" %s/>",
-		        x, y - r * 1.15, x + r, y + r * 0.75, x - r, y + r * 0.75, fill, color, common);
+		        x, y - s * r * 1.15, x + r, y + s * r * 0.75, x - r, y + s * r * 0.75, fill, color,
+		        common);
 		break;
+	}
 	case MARKER_DIAMOND:
 		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" "
 		        "stroke=\"%s\" %s/>", x, y - r * 1.2, x + r * 1.2, y, x, y + r * 1.2, x - r * 1.2,
 		        y, fill, color, common);
 		break;
-	case MARKER_TRIANGLE_DOWN:
-		fprintf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\" stroke=\"%s\" %s/>",
-		        x, y + r * 1.15, x + r, y - r * 0.75, x - r, y - r * 0.75, fill, color, common);
-		break;
 	}
 	fputc('\n', out);
+}
+
+void svg_line(FILE *out, double x1, double y1, double x2, double y2, const char *stroke,
+              const char *more)
+{
+	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>\n", x1, y1,
+	        x2, y2, stroke, more);
 }
 
 double svg_map(const struct svg_axis *a, double v)
@@ -188,8 +193,7 @@ double svg_text_width(const char *text, int size, bool bold)
 
 void svg_x_axis(FILE *out, const struct svg_axis *x, double y_px, const char *title)
 {
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
-	        x->p0, y_px, x->p1, y_px);
+	svg_line(out, x->p0, y_px, x->p1, y_px, "#000", "");
 	double first, step;
 	int n = report_nice_ticks(x->lo, x->hi, 7, &first, &step);
 	for (int i = 0; i < n; i++) {
@@ -197,8 +201,7 @@ void svg_x_axis(FILE *out, const struct svg_axis *x, double y_px, const char *ti
 		double px = svg_map(x, v);
 		char label[48];
 		tick_label(label, sizeof label, v, step);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
-		        px, y_px, px, y_px + 5);
+		svg_line(out, px, y_px, px, y_px + 5, "#000", "");
 		svg_text(out, px, y_px + 18, "middle", 12, NULL, label);
 	}
 	svg_text(out, (x->p0 + x->p1) / 2, y_px + 36, "middle", 13, NULL, title);
@@ -207,8 +210,7 @@ void svg_x_axis(FILE *out, const struct svg_axis *x, double y_px, const char *ti
 void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *title,
                 bool labels)
 {
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
-	        x_px, y->p0, x_px, y->p1);
+	svg_line(out, x_px, y->p0, x_px, y->p1, "#000", "");
 	double title_gap = labels ? 62 : 14;
 	if (labels) {
 		double first, step;
@@ -220,8 +222,7 @@ void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *ti
 			tick_label(label, sizeof label, v, step);
 			/* Keep the title clear of long tick labels (about 7 px a character at 12 px). */
 			title_gap = fmax(title_gap, 8 + 7.0 * (double)strlen(label) + 14);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			        "stroke=\"#000\"/>\n", x_px - 5, py, x_px, py);
+			svg_line(out, x_px - 5, py, x_px, py, "#000", "");
 			svg_text(out, x_px - 8, py + 4, "end", 12, NULL, label);
 		}
 	}

@@ -22,6 +22,10 @@ const char *svg_dash(int style); /* stroke-dasharray or "none" */
 void svg_marker(FILE *out, int style, double x, double y, double r, const char *color,
                 bool filled);
 
+/* A line of colour stroke; more: further attributes, each after a blank (" stroke-width=\"2\""). */
+void svg_line(FILE *out, double x1, double y1, double x2, double y2, const char *stroke,
+              const char *more);
+
 /* Linear map of data onto pixels. */
 struct svg_axis {
 	double lo, hi;       /* data */

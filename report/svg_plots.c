@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_double.h>
+
 #include "analysis/analysis.h"
 #include "common/alloc.h"
 #include "report/internal.h"
@@ -192,9 +194,9 @@ static void draw_curve(FILE *out, const struct curve *c, const struct svg_axis *
 	}
 	fputs("\"/>\n", out);
 	/* The posterior mean. */
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-	        "stroke-width=\"1.2\"/>\n</g>\n", svg_map(x, c->mean), plot_bottom,
-	        svg_map(x, c->mean), svg_map(y, density_interp(c, c->mean)), color);
+	svg_line(out, svg_map(x, c->mean), plot_bottom, svg_map(x, c->mean),
+	         svg_map(y, density_interp(c, c->mean)), color, " stroke-width=\"1.2\"");
+	fputs("</g>\n", out);
 }
 
 /* The "no effect" line, or a note saying on which side it lies off the scale. */
@@ -204,9 +206,8 @@ static void draw_reference(FILE *out, const struct panel *p, const struct svg_ax
 {
 	if (ref_shown) {
 		double rx = svg_map(x, p->ref);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
-		        "stroke-width=\"1.5\" stroke-dasharray=\"5,4\"/>\n", rx, plot_bottom, rx,
-		        plot_top);
+		svg_line(out, rx, plot_bottom, rx, plot_top, "#000",
+		         " stroke-width=\"1.5\" stroke-dasharray=\"5,4\"");
 		bool right_half = rx > (LEFT + WIDTH - RIGHT) / 2.0;
 		svg_text(out, rx + (right_half ? -5 : 5), plot_top + 12, right_half ? "end" : "start",
 		         12, NULL, p->ref_label);
@@ -506,8 +507,7 @@ static void x_grid(FILE *out, const struct svg_axis *x, double top, double botto
 	int n = report_nice_ticks(x->lo, x->hi, 7, &first, &step);
 	for (int i = 0; i < n; i++) {
 		double px = svg_map(x, first + i * step);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-		        px, top, px, bottom);
+		svg_line(out, px, top, px, bottom, "#e4e4e4", "");
 	}
 }
 
@@ -565,9 +565,8 @@ static void run_order_bins(FILE *out, const struct analysis_dataset *d, int grou
 		if (!bins[b].n)
 			continue;
 		double px = x->p0 + span * ((double)b + 0.5) / PLOT_BINS;
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-		        "stroke-opacity=\"0.5\"/>\n", px, svg_map(y, bins[b].lo), px,
-		        svg_map(y, bins[b].hi), color);
+		svg_line(out, px, svg_map(y, bins[b].lo), px, svg_map(y, bins[b].hi), color,
+		         " stroke-opacity=\"0.5\"");
 		svg_marker(out, style, px, svg_map(y, bins[b].sum / (double)bins[b].n), r, color, true);
 	}
 	free(bins);
@@ -614,8 +613,6 @@ static void run_order_markers(FILE *out, const struct analysis_dataset *d, int g
 	}
 }
 
-/* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
- * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
 /* A run-order panel's title: the placement's marker, its name, n, and its mean (mean: its text,
  * empty when unknown); a summary's note on a line of its own under it. */
 static void run_order_title(FILE *out, const struct analysis_group *grp,
@@ -643,6 +640,8 @@ static void run_order_title(FILE *out, const struct analysis_group *grp,
 	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(note, 11, false));
 }
 
+/* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
+ * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
 static double run_order_panel(FILE *out, const struct run_model *m, int group,
                               const struct svg_axis *x, double top, double plot_h, double r,
                               double *need)
@@ -865,12 +864,6 @@ char *plot_run_order(const struct run_model *m)
 
 /* ---- samples.svg -------------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Linear-interpolation quantile of sorted x. */
 static double quantile_sorted(const double *x, size_t n, double q)
 {
@@ -890,7 +883,7 @@ static struct box box_of(const double *values, size_t n)
 {
 	double *sorted = xmalloc(n * sizeof *sorted);
 	memcpy(sorted, values, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_double);
+	gsl_sort(sorted, 1, n);
 	struct box b = { sorted[0], sorted[n - 1], quantile_sorted(sorted, n, 0.25),
 	                 quantile_sorted(sorted, n, 0.5), quantile_sorted(sorted, n, 0.75), 0, 0 };
 	double iqr = b.q3 - b.q1;
@@ -909,20 +902,18 @@ static struct box box_of(const double *values, size_t n)
 static void draw_box(FILE *out, const struct box *b, const struct svg_axis *y, double cx,
                      double half, const char *color)
 {
-	const char *line = "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>\n";
-	fprintf(out, line, cx, svg_map(y, b->whisker_lo), cx, svg_map(y, b->q1));
-	fprintf(out, line, cx, svg_map(y, b->q3), cx, svg_map(y, b->whisker_hi));
+	svg_line(out, cx, svg_map(y, b->whisker_lo), cx, svg_map(y, b->q1), "#333", "");
+	svg_line(out, cx, svg_map(y, b->q3), cx, svg_map(y, b->whisker_hi), "#333", "");
 	for (int w = 0; w < 2; w++) {
 		double v = w ? b->whisker_hi : b->whisker_lo;
-		fprintf(out, line, cx - half / 3, svg_map(y, v), cx + half / 3, svg_map(y, v));
+		svg_line(out, cx - half / 3, svg_map(y, v), cx + half / 3, svg_map(y, v), "#333", "");
 	}
 	double by = svg_map(y, b->q3), bh = svg_map(y, b->q1) - by;
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 	        "fill-opacity=\"0.12\" stroke=\"#333\" stroke-width=\"1.2\"/>\n", cx - half, by,
 	        2 * half, bh < 1 ? 1 : bh, color);
-	fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
-	        "stroke-width=\"3\"/>\n", cx - half, svg_map(y, b->median), cx + half,
-	        svg_map(y, b->median));
+	svg_line(out, cx - half, svg_map(y, b->median), cx + half, svg_map(y, b->median), "#000",
+	         " stroke-width=\"3\"");
 }
 
 /* Group g's samples, spread sideways by a low-discrepancy sequence (the same picture every

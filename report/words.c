@@ -80,18 +80,13 @@ const char *format_signed(struct format_ring *ring, double v, double resolution)
 	return signed_bound(b, sizeof ring->buf[0], v, resolution);
 }
 
+/* Both bounds by signed_bound: with neither negative, that is format_number's text. */
 const char *format_ci(struct format_ring *ring, const double ci[2], double res)
 {
 	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
 	char lo[64], hi[64];
-	if (ci[0] < 0 || ci[1] < 0) {
-		snprintf(b, sizeof ring->buf[0], "%s to %s", signed_bound(lo, sizeof lo, ci[0], res),
-		         signed_bound(hi, sizeof hi, ci[1], res));
-		return b;
-	}
-	format_number(lo, sizeof lo, ci[0], res);
-	format_number(hi, sizeof hi, ci[1], res);
-	snprintf(b, sizeof ring->buf[0], "%s–%s", lo, hi);
+	snprintf(b, sizeof ring->buf[0], "%s%s%s", signed_bound(lo, sizeof lo, ci[0], res),
+	         ci[0] < 0 || ci[1] < 0 ? " to " : "–", signed_bound(hi, sizeof hi, ci[1], res));
 	return b;
 }
 
@@ -100,11 +95,9 @@ const char *format_ratio(struct format_ring *ring, double mean, const double ci[
 	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
 	char m[48], lo[48], hi[48];
 	double res = half_width(ci);
-	format_number(m, sizeof m, mean, res);
-	format_number(lo, sizeof lo, ci[0], res);
-	format_number(hi, sizeof hi, ci[1], res);
-	snprintf(b, sizeof ring->buf[0], "%s× (%s%s%s)", m, lo, ci[0] < 0 || ci[1] < 0 ? " to " : "–",
-	         hi);
+	snprintf(b, sizeof ring->buf[0], "%s× (%s%s%s)", format_number(m, sizeof m, mean, res),
+	         format_number(lo, sizeof lo, ci[0], res), ci[0] < 0 || ci[1] < 0 ? " to " : "–",
+	         format_number(hi, sizeof hi, ci[1], res));
 	return b;
 }
 
@@ -167,7 +160,10 @@ const char *metric_name(enum analysis_metric m)
 	return m == ANALYSIS_METRIC_WALL ? "wall time" : "user CPU time";
 }
 
-const char *placement_span(const char *name)
+/* What a placement's CPUs are, for an unplanned comparison's words: "one CPU alone" (solo),
+ * "one CPU" (same-pu), "two siblings of one core", "two cores", "two packages"; the name itself
+ * for another. */
+static const char *placement_span(const char *name)
 {
 	static const char *const spans[PLACEMENT_COUNT] = {
 		[PLACEMENT_SOLO] = "one CPU alone", [PLACEMENT_SAME_PU] = "one CPU",
@@ -199,18 +195,17 @@ const char *format_rope(char *buf, size_t size, double rope_pct)
 
 const char *format_design(char *buf, size_t size, const struct analysis_comparison *c)
 {
-	if (c->design != ANALYSIS_DESIGN_PAIRED)
-		snprintf(buf, size, "unpaired (independent groups)");
-	else if (c->blocks_zero)
-		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped, %zu of them for a time "
-		         "of 0 s)", c->blocks_paired, c->blocks_paired == 1 ? "" : "s",
+	char dropped[96] = "";
+	if (c->blocks_zero)
+		snprintf(dropped, sizeof dropped, "; %zu dropped, %zu of them for a time of 0 s",
 		         c->blocks_dropped, c->blocks_zero);
 	else if (c->blocks_dropped)
-		snprintf(buf, size, "paired by block (%zu block%s; %zu dropped)", c->blocks_paired,
-		         c->blocks_paired == 1 ? "" : "s", c->blocks_dropped);
+		snprintf(dropped, sizeof dropped, "; %zu dropped", c->blocks_dropped);
+	if (c->design != ANALYSIS_DESIGN_PAIRED)
+		snprintf(buf, size, "unpaired (independent groups)");
 	else
-		snprintf(buf, size, "paired by block (%zu block%s)", c->blocks_paired,
-		         c->blocks_paired == 1 ? "" : "s");
+		snprintf(buf, size, "paired by block (%zu block%s%s)", c->blocks_paired,
+		         c->blocks_paired == 1 ? "" : "s", dropped);
 	return buf;
 }
 
@@ -220,10 +215,7 @@ const char *format_design(char *buf, size_t size, const struct analysis_comparis
  * edge of what a double holds). */
 static const char *prob_text(char buf[16], double p)
 {
-	if (isnan(p))
-		snprintf(buf, 16, "n/a");
-	else
-		snprintf(buf, 16, "%.2f", p);
+	snprintf(buf, 16, isnan(p) ? "n/a" : "%.2f", p);
 	return buf;
 }
 
@@ -231,33 +223,29 @@ static const char *prob_text(char buf[16], double p)
  * no ratio or difference is quoted as the answer. */
 static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
 {
-	char p[16];
-	if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		/* The paired answer rests on the blocks both sides ran in, not on each side's count:
-		 * 30 trials a side can still be 4 usable pairs. */
-		bool few = c->blocks_paired < ANALYSIS_SETTLED_MIN_N;
-		return xasprintf(
-			"Not enough data to say: %s%s cannot be told apart from %s with %s paired blocks "
-			"(%zu paired, %zu dropped): %s; run more blocks (10 or more paired); P(slower) = "
-			"%s%s", w->where, w->a, c->b.name, few ? "so few" : "these", c->blocks_paired,
-			c->blocks_dropped,
-			few ? "the interval is unbounded at this number of blocks"
-			    : "the posterior still reaches the edge of the widest grid allowed, so the "
-			      "interval is unbounded here", prob_text(p, c->p_a_gt_b), w->note);
+	char p[16], what[160], more[200];
+	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
+	/* The paired answer rests on the blocks both sides ran in, not on each side's count:
+	 * 30 trials a side can still be 4 usable pairs. */
+	bool few = paired ? c->blocks_paired < ANALYSIS_SETTLED_MIN_N
+	                  : c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+	if (paired) {
+		snprintf(what, sizeof what, "paired blocks (%zu paired, %zu dropped)", c->blocks_paired,
+		         c->blocks_dropped);
+		snprintf(more, sizeof more, "run more blocks (10 or more paired)");
+	} else {
+		snprintf(what, sizeof what, "%s (n = %zu and %zu)", w->samples, c->a.n, c->b.n);
+		snprintf(more, sizeof more, "%s (10 or more per %s)", w->more, w->per);
 	}
-	bool few = c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
-	return xasprintf(
-		"Not enough data to say: %s%s cannot be told apart from %s with %s %s (n = %zu and "
-		"%zu): %s; %s (10 or more per %s); P(slower) = %s%s", w->where, w->a, c->b.name,
-		few ? "so few" : "these", w->samples, c->a.n, c->b.n,
-		few ? "the interval is unbounded at this sample size"
-		    : "the posterior still reaches the edge of the widest grid allowed, so the "
-		      "interval is unbounded here", w->more, w->per, prob_text(p, c->p_a_gt_b), w->note);
+	return xasprintf("Not enough data to say: %s%s cannot be told apart from %s with %s %s: %s; "
+	                 "%s; P(slower) = %s%s", w->where, w->a, c->b.name, few ? "so few" : "these",
+	                 what, !few ? "the posterior still reaches the edge of the widest grid "
+	                              "allowed, so the interval is unbounded here"
+	                 : paired ? "the interval is unbounded at this number of blocks"
+	                 : "the interval is unbounded at this sample size", more,
+	                 prob_text(p, c->p_a_gt_b), w->note);
 }
 
-/* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
- * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
- * time", "takes 1.02× B's time"). */
 /* The factor an answer quotes: the ratio as it is, or for a decided speed-up its own factor
  * (1/ratio, the interval reversed). */
 static void effect_factor(const struct analysis_comparison *c, bool decided, bool slower,
@@ -304,6 +292,9 @@ const char *format_effect(struct format_ring *ring, const struct analysis_compar
 	return b;
 }
 
+/* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
+ * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
+ * time", "takes 1.02× B's time"). */
 static char *ratio_effect(const struct analysis_comparison *c, const struct verdict_words *w,
                           bool decided, bool slower)
 {
@@ -313,12 +304,10 @@ static char *ratio_effect(const struct analysis_comparison *c, const struct verd
 	double res = (hi - lo) / 2;
 	const char *ms = format_num(&ns, m, res), *los = format_num(&ns, lo, res),
 	           *his = format_num(&ns, hi, res);
-	if (decided && w->subject)
-		return xasprintf("makes %s %s× %s than %s (95%% CI %s–%s)", w->subject, ms,
-		                   slower ? "slower" : "faster", c->b.name, los, his);
 	if (decided)
-		return xasprintf("is %s× %s than %s (95%% CI %s–%s)", ms,
-		                   slower ? "slower" : "faster", c->b.name, los, his);
+		return xasprintf("%s%s %s× %s than %s (95%% CI %s–%s)", w->subject ? "makes " : "is",
+		                 w->subject ? w->subject : "", ms, slower ? "slower" : "faster",
+		                 c->b.name, los, his);
 	if (w->subject)
 		return xasprintf("leaves %s at %s× its %s time (95%% CI %s–%s)", w->subject, ms,
 		                   c->b.name, los, his);
@@ -333,18 +322,14 @@ static char *difference_effect(const struct analysis_comparison *c, const struct
 	double res = half_width(c->diff_ci);
 	double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
 	double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
-	char *subject = w->subject ? xasprintf("makes %s", w->subject) : xstrdup("is");
-	char *s;
 	if (decided) /* "to" beside a negative bound: a dash would read as a minus */
-		s = xasprintf("%s %s s %s than %s (95%% CI %s s)", subject,
-		                format_num(&ns, fabs(c->diff_mean), res), slower ? "slower" : "faster",
-		                c->b.name, format_ci(&ns, (const double[2]){ lo, hi }, res));
-	else
-		s = xasprintf("differs from %s by %s s%s%s (95%% CI %s s)", c->b.name,
-		                format_num(&ns, c->diff_mean, res), w->subject ? " for " : "",
-		                w->subject ? w->subject : "", format_ci(&ns, c->diff_ci, res));
-	free(subject);
-	return s;
+		return xasprintf("%s%s %s s %s than %s (95%% CI %s s)", w->subject ? "makes " : "is",
+		                 w->subject ? w->subject : "", format_num(&ns, fabs(c->diff_mean), res),
+		                 slower ? "slower" : "faster", c->b.name,
+		                 format_ci(&ns, (const double[2]){ lo, hi }, res));
+	return xasprintf("differs from %s by %s s%s%s (95%% CI %s s)", c->b.name,
+	                 format_num(&ns, c->diff_mean, res), w->subject ? " for " : "",
+	                 w->subject ? w->subject : "", format_ci(&ns, c->diff_ci, res));
 }
 
 /* The probability the verdict rests on: P(slower), or with a ROPE the ROPE's. */
@@ -484,17 +469,13 @@ char *smt_yield_sentence(const struct analysis_smt_yield *y, const char *workloa
 	else
 		snprintf(verdict, sizeof verdict, "SMT neither clearly adds nor costs throughput%s "
 		         "(the interval includes 1×)", what);
-	if (y->one_process)
-		return xasprintf("With SMT this core did %s× the work of one PU alone (95%% CI %s–%s): "
-		                   "%s (the one process's %s wall time / its sibling wall time, %s)",
-		                   format_num(&ns, y->mean, res), format_num(&ns, y->ci[0], res),
-		                   format_num(&ns, y->ci[1], res), verdict, y->baseline,
-		                   y->design == ANALYSIS_DESIGN_PAIRED ? "paired by block" : "unpaired");
-	return xasprintf("With SMT this core did %s× the work of one copy alone (95%% CI %s–%s): "
-	                   "%s (2 × %s time / sibling time per copy, %s)",
-	                   format_num(&ns, y->mean, res), format_num(&ns, y->ci[0], res),
-	                   format_num(&ns, y->ci[1], res), verdict, y->baseline,
-	                   y->design == ANALYSIS_DESIGN_PAIRED ? "paired by block" : "unpaired");
+	bool one = y->one_process;
+	return xasprintf("With SMT this core did %s× the work of one %s alone (95%% CI %s–%s): "
+	                 "%s (%s%s%s, %s)", format_num(&ns, y->mean, res), one ? "PU" : "copy",
+	                 format_num(&ns, y->ci[0], res), format_num(&ns, y->ci[1], res), verdict,
+	                 one ? "the one process's " : "2 × ", y->baseline,
+	                 one ? " wall time / its sibling wall time" : " time / sibling time per copy",
+	                 y->design == ANALYSIS_DESIGN_PAIRED ? "paired by block" : "unpaired");
 }
 
 
@@ -595,7 +576,6 @@ void group_problems(const struct analysis_group_diagnostics *d, const char *unit
 
 /* ---- the machine ----------------------------------------------------------------------------- */
 
-/* The machine in one line, from meta.json (the CPU model by the one rule, cpu_model.h). */
 const json_t *meta_placement(const json_t *meta, const char *name)
 {
 	json_t *all = json_object_get(meta, "placements"), *entry = NULL, *e;

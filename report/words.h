@@ -75,10 +75,6 @@ const char *metric_name(enum analysis_metric m);
  * "paired by block (40 blocks; 2 dropped)", "unpaired (independent groups)". Into buf. */
 const char *format_design(char *buf, size_t size, const struct analysis_comparison *c);
 
-/* What a placement's CPUs are, for an unplanned comparison's words: "one CPU alone" (solo),
- * "one CPU" (same-pu), "two siblings of one core", "two cores", "two packages"; the name itself
- * for another. */
-const char *placement_span(const char *name);
 /* An unplanned comparison (COMPARISON_UNPLANNED) in words: "two cores against one CPU". Into
  * buf; returns buf. */
 const char *unplanned_words(char *buf, size_t size, const struct analysis_comparison *c);
