@@ -534,7 +534,7 @@ static void pool_answers(struct fleet_answer **answers, size_t count, double bou
 		hi[n] = log(a->ratio_ci[1]);
 		which[n++] = a;
 	}
-	fleet_pool_mixture(m, s, n, bound, out, mix);
+	fleet_pool(m, s, n, bound, out, mix);
 	fleet_outliers(m, s, lo, hi, n, outlier, loo);
 	for (size_t k = 0; k < n; k++) {
 		which[k]->pooled = true;
