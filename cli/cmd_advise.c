@@ -97,14 +97,13 @@ static void parse_counts(const char *text, struct advise_args *a)
 
 static void parse_advise_options(int argc, char **argv, struct advise_args *a)
 {
-	static const char *const objectives[] = { "throughput", "worst", NULL };
 	int c;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "advise")) != -1) {
 		switch (c) {
 		case OPT_OBJECTIVE:
-			a->rq.objective = cli_choice("advise", objectives) == 1 ? ANALYSIS_OBJECTIVE_WORST
-			                                                        : ANALYSIS_OBJECTIVE_THROUGHPUT;
+			a->rq.objective = cli_choice("advise") == 1 ? ANALYSIS_OBJECTIVE_WORST
+			                                            : ANALYSIS_OBJECTIVE_THROUGHPUT;
 			break;
 		case OPT_CORES:
 			a->rq.cores = cli_whole("advise", 1, 1 << 16);

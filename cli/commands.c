@@ -100,7 +100,7 @@ void synopsis_print(FILE *out, const char *prefix, const char *synopsis)
 	}
 }
 
-const char *cli_option_name = "";
+const struct cli_option *cli_option;
 
 void usage_exit(const char *command, const char *fmt, ...)
 {
@@ -182,7 +182,7 @@ unsigned long cli_whole(const char *command, unsigned long min, unsigned long ma
 	char top[32];
 	snprintf(top, sizeof top, max == (unsigned long)INT64_MAX ? "2^63-1" : "%lu", max);
 	if (parse_ulong(optarg, min, max, &value) != 0)
-		usage_exit(command, "--%s: '%s' is not a whole number from %lu to %s", cli_option_name,
+		usage_exit(command, "--%s: '%s' is not a whole number from %lu to %s", cli_option->name,
 		           optarg, min, top);
 	return value;
 }
@@ -192,7 +192,7 @@ double cli_real(const char *command, double min, double max, const char *what)
 	double value;
 	if (number_parse_real(optarg, &value) != NUMBER_OK || !(min > 0 ? value >= min : value > min)
 	    || !(value <= max))
-		usage_exit(command, "--%s: '%s' is not a number %s %s %g %s %g", cli_option_name,
+		usage_exit(command, "--%s: '%s' is not a number %s %s %g %s %g", cli_option->name,
 		           optarg, what, min > 0 ? "from" : "above", min, min > 0 ? "to" : "and at most",
 		           max);
 	return value;
@@ -203,27 +203,32 @@ double cli_duration(const char *command, double max_s)
 	double value;
 	if (parse_duration_s(optarg, &value) != 0 || value > max_s)
 		usage_exit(command, "--%s: '%s' is not a time such as 60 (seconds), 90s, 15m, 8h, 2d "
-		           "or 1h30m, at most %.0f s", cli_option_name, optarg, max_s);
+		           "or 1h30m, at most %.0f s", cli_option->name, optarg, max_s);
 	return value;
 }
 
-int cli_choice(const char *command, const char *const *words)
+int cli_choice(const char *command)
 {
-	char list[256] = "";
+	char copy[256], list[256] = "", *save = NULL;
+	const char *words[TEXT_SUGGEST_MAX];
 	size_t count = 0;
-	for (; words[count]; count++) {
-		if (!strcmp(optarg, words[count]))
-			return (int)count;
+	snprintf(copy, sizeof copy, "%s", cli_option->choices);
+	for (char *w = strtok_r(copy, " ", &save); w && count < TEXT_SUGGEST_MAX;
+	     w = strtok_r(NULL, " ", &save))
+		words[count++] = w;
+	for (size_t i = 0; i < count; i++) {
+		if (!strcmp(optarg, words[i]))
+			return (int)i;
 		size_t used = strlen(list);
-		snprintf(list + used, sizeof list - used, "%s%s", count == 0 ? "" : !words[count + 1]
-		         ? " or " : ", ", words[count]);
+		snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i + 1 == count
+		         ? " or " : ", ", words[i]);
 	}
 	char near[256];
 	text_suggest(optarg, words, count, "", near, sizeof near);
 	if (*near)
-		usage_exit(command, "--%s: '%s': did you mean %s? (use %s)", cli_option_name, optarg,
+		usage_exit(command, "--%s: '%s': did you mean %s? (use %s)", cli_option->name, optarg,
 		           near, list);
-	usage_exit(command, "--%s: '%s': use %s", cli_option_name, optarg, list);
+	usage_exit(command, "--%s: '%s': use %s", cli_option->name, optarg, list);
 }
 
 double cli_rope_pct(const char *command, const char *text)

@@ -125,8 +125,8 @@ int cli_man_refresh(FILE *in, FILE *out);
  * exit 2.
  */
 int cli_getopt(int argc, char **argv, const char *name);
-/* The long name of the option cli_getopt returned last ("trials" for --trials, "out" for -o). */
-extern const char *cli_option_name;
+/* The row of the option cli_getopt returned last (--trials' row for --trials, --out's for -o). */
+extern const struct cli_option *cli_option;
 
 /* root as JSON (indented by 2, with flags, e.g. JSON_PRESERVE_ORDER) and a newline on stdout,
  * flushed: EXIT_OK, or EXIT_FAILURE_RUNTIME after saying so (root NULL: it could not be made). */
@@ -148,11 +148,11 @@ int parse_duration_s(const char *text, double *out_s);
 /* The value of the option cli_getopt returned last (optarg), or exit 2 naming it as typed
  * (--trials or --blocks) with what it must be: a whole number in [min, max]; a number in
  * [min, max], or (0, max] for min 0 (what names the unit: "of seconds", "of percent"); a
- * duration such as 90s in (0, max_s]; the index of one of words (NULL-terminated). */
+ * duration such as 90s in (0, max_s]; the index of one of its row's choices. */
 unsigned long cli_whole(const char *command, unsigned long min, unsigned long max);
 double cli_real(const char *command, double min, double max, const char *what);
 double cli_duration(const char *command, double max_s);
-int cli_choice(const char *command, const char *const *words);
+int cli_choice(const char *command);
 
 /* --rope PCT, one definition for analyze, report and matrix: the region of practical
  * equivalence, a ratio between 1/(1+PCT/100) and 1+PCT/100, symmetric in log (analysis.h's enum
