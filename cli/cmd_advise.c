@@ -380,22 +380,6 @@ static int apply_plan(const struct advise_args *args, const struct results_folde
 	return status;
 }
 
-/* A results folder holds meta.json or samples.csv (fleet.h's rule); any other folder is taken
- * as a fleet's folder of node folders. */
-static bool is_results_folder(const char *dir)
-{
-	static const char *const files[] = { "meta.json", "samples.csv" };
-	for (size_t k = 0; k < 2; k++) {
-		char *path = xasprintf("%s/%s", dir, files[k]);
-		struct stat st;
-		bool here = stat(path, &st) == 0;
-		free(path);
-		if (here)
-			return true;
-	}
-	return false;
-}
-
 /* `smtbench advise FLEETDIR`: one plan per matrix group. Exit 0 when a group has a plan. */
 static int advise_fleet(const struct advise_args *args)
 {
@@ -440,7 +424,7 @@ int cmd_advise(int argc, char **argv)
 		text_warnx("advise: %s is not a directory; give a matrix's results folder", args.dir);
 		goto out;
 	}
-	if (!is_results_folder(args.dir)) {
+	if (!fleet_is_results_folder(args.dir)) { /* a fleet's folder of node folders */
 		status = advise_fleet(&args);
 		goto out;
 	}

@@ -187,8 +187,11 @@ struct fleet {
 	size_t skipped_count;
 };
 
+/* Whether dir is a results folder: it holds meta.json or samples.csv (of any kind). */
+bool fleet_is_results_folder(const char *dir);
+
 /*
- * Finds every results folder (a directory holding meta.json or samples.csv) under the given
+ * Finds every results folder (fleet_is_results_folder) under the given
  * folders (a given folder may itself be one), analyses each, groups and pools them. A folder
  * that cannot be used is listed in skipped with its reason: also one that cannot be listed,
  * whose subfolders are too deep to search, that is reached twice, or whose name is not text. Returns NULL with a message only for
