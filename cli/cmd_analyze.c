@@ -232,9 +232,7 @@ static int print_result(const struct analysis_result *result, bool json, const c
 		if (root && result->from_folder)
 			json_object_set_new(root, "incomplete", incomplete ? json_string(incomplete)
 			                                                   : json_null());
-		int status = cli_print_json(root, JSON_PRESERVE_ORDER);
-		json_decref(root);
-		return status;
+		return cli_print_json(root, JSON_PRESERVE_ORDER);
 	}
 	if (analyze_print(stdout, result) < 0 || fflush(stdout) != 0) {
 		text_warn("writing the result");

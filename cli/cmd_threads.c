@@ -374,9 +374,7 @@ static int print_result(const struct threads_result *r, const struct topo_info *
 {
 	int status = r->interrupted ? 128 + (int)stop_requested : EXIT_OK, written = EXIT_OK;
 	if (json) {
-		json_t *root = json_result(r);
-		written = cli_print_json(root, 0);
-		json_decref(root);
+		written = cli_print_json(json_result(r), 0);
 	} else {
 		print_text(r, info);
 		if (fflush(stdout) == EOF) {

@@ -112,18 +112,18 @@ void usage_exit(const char *command, const char *fmt, ...)
 	text_errx(EXIT_USAGE, "%s (see 'smtbench %s --help')", message, command);
 }
 
-int cli_print_json(const json_t *root, size_t flags)
+int cli_print_json(json_t *root, size_t flags)
 {
-	if (!root) {
+	int status = EXIT_FAILURE_RUNTIME;
+	if (!root)
 		text_warnx("the JSON could not be made (a name that is not UTF-8)");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	if (json_dumpf(root, stdout, JSON_INDENT(2) | flags) < 0 || putchar('\n') == EOF
-	    || fflush(stdout) == EOF) {
+	else if (json_dumpf(root, stdout, JSON_INDENT(2) | flags) < 0 || putchar('\n') == EOF
+	         || fflush(stdout) == EOF)
 		text_warn("cannot write JSON to standard output");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	return EXIT_OK;
+	else
+		status = EXIT_OK;
+	json_decref(root);
+	return status;
 }
 
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)

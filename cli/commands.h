@@ -128,9 +128,10 @@ int cli_getopt(int argc, char **argv, const char *name);
 /* The row of the option cli_getopt returned last (--trials' row for --trials, --out's for -o). */
 extern const struct cli_option *cli_option;
 
-/* root as JSON (indented by 2, with flags, e.g. JSON_PRESERVE_ORDER) and a newline on stdout,
- * flushed: EXIT_OK, or EXIT_FAILURE_RUNTIME after saying so (root NULL: it could not be made). */
-int cli_print_json(const json_t *root, size_t flags);
+/* root (taken) as JSON (indented by 2, with flags, e.g. JSON_PRESERVE_ORDER) and a newline on
+ * stdout, flushed: EXIT_OK, or EXIT_FAILURE_RUNTIME after saying so (root NULL: it could not be
+ * made). */
+int cli_print_json(json_t *root, size_t flags);
 
 /* A bad command line: prints one line, "smtbench: MESSAGE (see 'smtbench COMMAND --help')",
  * and exits with EXIT_USAGE. */
