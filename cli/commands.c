@@ -12,16 +12,18 @@
 #include "common/number.h"
 #include "common/text.h"
 
+/* A row's name, its entry point, option table and examples (commands.h's CLI_TABLES). */
+#define COMMAND(cmd) \
+	.name = #cmd, .run = cmd_##cmd, .options = cmd##_options, .examples = cmd##_examples
+
 const struct subcommand subcommands[] = {
-	{ "topo", cmd_topo,
+	{ COMMAND(topo),
 	  "show cores, SMT siblings and the CPU pair each placement would use",
-	  "smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]",
-	  topo_options, topo_examples, false, CLI_FLAG, NULL },
-	{ "threads", cmd_threads,
+	  "smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]" },
+	{ COMMAND(threads),
 	  "which cores a running program's threads share, and whether cores sat idle",
-	  "smtbench threads PID... [--for DURATION] [--interval MS] [--json]",
-	  threads_options, threads_examples, false, CLI_PID, NULL },
-	{ "run", cmd_run,
+	  "smtbench threads PID... [--for DURATION] [--interval MS] [--json]", .operands = CLI_PID },
+	{ COMMAND(run),
 	  "run interleaved paired trials of a kernel or command in each placement",
 	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N | --trial-time S]\n"
 	  "             [--blocks N | --duration T] [--precision PCT] [--warmup-blocks N]\n"
@@ -30,43 +32,37 @@ const struct subcommand subcommands[] = {
 	  "             [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "             [[--name A[,B]] -- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR [--progress MODE] [--progress-interval T]\n"
-	  "smtbench run --list-kernels",
-	  run_options, run_examples, true, CLI_FLAG, NULL },
-	{ "matrix", cmd_matrix,
+	  "smtbench run --list-kernels", .options_first = true },
+	{ COMMAND(matrix),
 	  "the interference matrix: each workload's slowdown beside each other workload",
 	  "smtbench matrix [--kernels LIST | --commands FILE] [--placement sibling|non-sibling|same-pu]\n"
 	  "                [--blocks N | --duration T] [--precision PCT] [--rope PCT] [--warmup-blocks N]\n"
 	  "                [--trial-time S] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"
-	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]",
-	  matrix_options, matrix_examples, false, CLI_FLAG, NULL },
-	{ "advise", cmd_advise,
+	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]" },
+	{ COMMAND(advise),
 	  "which workloads should share a core, SMT on or off, and a script that applies it",
 	  "smtbench advise DIR [--objective throughput|worst] [--cores N] [--count NAME=N,...]\n"
 	  "                [--draws N] [--seed N] [--json | --slurm] [--script FILE]\n"
 	  "smtbench advise FLEETDIR [--objective throughput|worst] [--cores N] [--count NAME=N,...]\n"
-	  "                [--draws N] [--seed N] [--json]",
-	  advise_options, advise_examples, false, CLI_DIR, NULL },
-	{ "analyze", cmd_analyze,
+	  "                [--draws N] [--seed N] [--json]", .operands = CLI_DIR },
+	{ COMMAND(analyze),
 	  "Bayesian comparison of the placements of a results folder, or of two files",
 	  "smtbench analyze DIR | FILE_A FILE_B | HYPERFINE.json  [--seed-grid]\n"
 	  "                 [--model normal|t] [--unit trial|process] [--rope PCT] [--grid N]\n"
 	  "                 [--json] [--exclude-contaminated] [--unpaired | --paired]\n"
-	  "                 [--metric user|wall]",
-	  analyze_options, analyze_examples, false, CLI_FILE, NULL },
-	{ "report", cmd_report,
+	  "                 [--metric user|wall]", .operands = CLI_FILE },
+	{ COMMAND(report),
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
 	  "smtbench report DIR [--exclude-contaminated] [--rope PCT] [--out DIR]",
-	  report_options, report_examples, false, CLI_DIR, NULL },
-	{ "fleet", cmd_fleet,
+	  .operands = CLI_DIR },
+	{ COMMAND(fleet),
 	  "one answer for many nodes' results folders: pooled per CPU model, outliers",
-	  "smtbench fleet DIR... [--json] [--out DIR]",
-	  fleet_options, fleet_examples, false, CLI_DIR, NULL },
-	{ "completions", cmd_completions,
+	  "smtbench fleet DIR... [--json] [--out DIR]", .operands = CLI_DIR },
+	{ COMMAND(completions),
 	  "shell completions generated from the option tables: bash, zsh or fish",
 	  "smtbench completions bash|zsh|fish|options",
-	  completions_options, completions_examples, false, CLI_CHOICE,
-	  "bash zsh fish options" },
+	  .operands = CLI_CHOICE, .operand_choices = "bash zsh fish options" },
 };
 const size_t subcommand_count = sizeof subcommands / sizeof subcommands[0];
 const char cli_help_synopsis[] = "smtbench help [COMMAND] | --help | --version";

@@ -55,34 +55,25 @@ struct cli_example {
 struct subcommand {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	const struct cli_option *options; /* its table (cmd_NAME.c), ending in a zeroed row */
+	const struct cli_example *examples; /* ending in a zeroed row */
 	const char *summary;  /* one line: `smtbench --help`, the zsh and fish completions, help */
 	/* Every form of the command, one per line starting "smtbench NAME"; continuation lines
 	 * are indented to follow the command's name. The man page's SYNOPSIS is made from it. */
 	const char *synopsis;
-	const struct cli_option *options; /* its table (cmd_NAME.c), ending in a zeroed row */
-	const struct cli_example *examples; /* ending in a zeroed row */
 	bool options_first;   /* options end at the first operand (a command follows) */
 	enum cli_value operands; /* what its operands are, for completions (CLI_FLAG: none) */
 	const char *operand_choices; /* CLI_CHOICE: the words */
 };
 
-int cmd_topo(int argc, char **argv);
-int cmd_threads(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_matrix(int argc, char **argv);
-int cmd_advise(int argc, char **argv);
-int cmd_analyze(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_fleet(int argc, char **argv);
-int cmd_completions(int argc, char **argv);
-
-/* Each command's option table and examples; its cmd_NAME.c owns them. */
+/* Each command's entry point, cmd_NAME, its option table and its examples; its cmd_NAME.c owns
+ * them. */
 #define CLI_TABLES(name) \
+	int cmd_##name(int argc, char **argv); \
 	extern const struct cli_option name##_options[]; \
 	extern const struct cli_example name##_examples[];
 CLI_TABLES(topo) CLI_TABLES(threads) CLI_TABLES(run) CLI_TABLES(matrix) CLI_TABLES(advise)
-CLI_TABLES(analyze)
-CLI_TABLES(report) CLI_TABLES(fleet) CLI_TABLES(completions)
+CLI_TABLES(analyze) CLI_TABLES(report) CLI_TABLES(fleet) CLI_TABLES(completions)
 #undef CLI_TABLES
 
 extern const struct subcommand subcommands[];
