@@ -267,8 +267,6 @@ static void refuse_resume_of_a_run(const char *dir)
 	struct stat st;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || store_is_partial(dir))
 		return;
-	/* Only a meta.json read whole without a "matrix" is a run's: anything that cannot be read
-	 * is left to resume_open, which names what is wrong with it. */
 	struct results_folder *f = folder_open(dir);
 	bool a_run = f->meta_status == FOLDER_META_OK && f->kind != FOLDER_MATRIX;
 	folder_free(&f);

@@ -99,14 +99,10 @@ static void print_info(const struct topo_info *info, const char *spec)
 		else
 			printf("CPU quota:        none\n");
 	}
-	if (info->virtual_machine) {
-		if (info->hypervisor[0])
-			printf("warning: virtual machine (%s): its CPU numbering and siblings need not "
-			       "match the host's\n", info->hypervisor);
-		else
-			printf("warning: virtual machine: its CPU numbering and siblings need not match "
-			       "the host's\n");
-	}
+	if (info->virtual_machine)
+		printf("warning: virtual machine%s%s%s: its CPU numbering and siblings need not match "
+		       "the host's\n", info->hypervisor[0] ? " (" : "", info->hypervisor,
+		       info->hypervisor[0] ? ")" : "");
 }
 
 /* The CPU kind the pairs were chosen within, and those that could not be (several kinds). */

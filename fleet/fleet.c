@@ -127,19 +127,13 @@ static char *mixed_workloads(struct results_folder *f)
 	return NULL;
 }
 
-/* The trials samples.csv holds (common/folder.h), or -1 when it cannot be read. */
-static long trials_on_disk(struct results_folder *f)
-{
-	return folder_samples(f, NULL, 0) ? folder_trials_written(f) : -1;
-}
-
 /* "(72 trials done, from samples.csv)", with what is wrong with meta.json's count if anything. */
 static char *progress_of(struct results_folder *f)
 {
 	json_t *done = json_object_get(f->meta, "trials_done");
 	const char *wrong = json_is_integer(done) && json_integer_value(done) >= 0 ? NULL
 	                           : done ? "damaged" : "missing";
-	long on_disk = trials_on_disk(f);
+	long on_disk = folder_samples(f, NULL, 0) ? folder_trials_written(f) : -1; /* -1: unread */
 	if (on_disk < 0 && wrong)
 		return xasprintf("trials done unknown: meta.json's trials_done is %s and samples.csv "
 		                 "cannot be read", wrong);
@@ -737,8 +731,7 @@ static void free_nodes(struct fleet *f)
 		struct fleet_matrix_node *n = &f->matrix_nodes[i];
 		free_each((char *[]){ n->dir, n->host, n->cpu_model, n->smt, n->os_kernel, n->placement,
 		                      n->workloads, n->group_key }, 8);
-		free_each(n->names, n->name_count);
-		free(n->names);
+		strings_release(&n->names, &n->name_count);
 		free(n->cells);
 	}
 	for (size_t i = 0; i < f->skipped_count; i++) {
@@ -766,11 +759,10 @@ void fleet_free(struct fleet **p)
 	for (size_t i = 0; i < f->matrix_group_count; i++) {
 		struct fleet_matrix_group *g = &f->matrix_groups[i];
 		free_each((char *[]){ g->cpu_model, g->smt, g->placement, g->workloads, g->key }, 5);
-		free_each(g->names, g->name_count);
-		free(g->names);
-		free(g->nodes);
 		for (size_t c = 0; c < g->name_count * g->name_count && g->cells; c++)
 			fleet_mixture_release(&g->cells[c].mixture);
+		strings_release(&g->names, &g->name_count);
+		free(g->nodes);
 		free(g->cells);
 		free(g->safe_pairs);
 	}

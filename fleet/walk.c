@@ -314,13 +314,11 @@ int fleet_find(char *const *dirs, size_t count, struct found_list *out, char *er
 			qsort(out->items, out->count, sizeof *out->items, by_path);
 		mark_duplicates(out);
 	}
-	for (size_t i = 0; i < w.root_count; i++)
-		free(w.roots[i]);
+	strings_release(&w.roots, &w.root_count);
 	for (size_t i = 0; i < w.searched_count; i++)
 		free(w.searched[i].path);
 	for (size_t i = 0; i < w.link_count; i++)
 		free(w.links[i].path);
-	free(w.roots);
 	free(w.searched);
 	free(w.links);
 	if (rc < 0)
