@@ -32,7 +32,7 @@ struct model {
 	double *prob, *mhat, *prec;
 };
 
-enum { T = FLEET_TAU_POINTS };
+enum { T = FLEET_TAU_POINTS }; /* the grid's tau cells */
 
 static void model_fill(struct model *md, const double *m, const double *s, size_t n,
                        double tau_hi, double centre)
