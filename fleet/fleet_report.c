@@ -256,11 +256,13 @@ static char *forest_plot(const struct fleet *f)
 
 /* ---- matrix groups ------------------------------------------------------------------------ */
 
-/* "1.80× (1.75–1.85) +", or "n/a (1 of 2 settled) ?" for a cell pooled from fewer than
- * FLEET_POOL_MIN_NODES settled nodes: of the nodes that measured it, those whose answer could
- * be pooled, and how many pooling needs. */
-static char *pooled_text(const struct fleet_matrix_cell *c)
+/* Cell (victim, aggressor) of a matrix group's table: "1.80× (1.75–1.85) +", or "n/a (1 of 2
+ * settled) ?" for a cell pooled from fewer than FLEET_POOL_MIN_NODES settled nodes: of the
+ * nodes that measured it, those whose answer could be pooled, and how many pooling needs. */
+static char *pooled_cell(const void *group, size_t victim, size_t aggressor)
 {
+	const struct fleet_matrix_group *g = group;
+	const struct fleet_matrix_cell *c = &g->cells[victim * g->name_count + aggressor];
 	struct format_ring ns = { .next = 0 };
 	const struct fleet_pooled *p = &c->pooled;
 	if (!p->ok)
@@ -270,12 +272,6 @@ static char *pooled_text(const struct fleet_matrix_cell *c)
 	                 !strcmp(c->verdict, "slower") ? "+" : !strcmp(c->verdict, "faster") ? "-"
 	                 : !strcmp(c->verdict, "practically the same") ? "=" : "?",
 	                 c->safe ? " safe" : "");
-}
-
-static char *pooled_cell(const void *group, size_t victim, size_t aggressor)
-{
-	const struct fleet_matrix_group *g = group;
-	return pooled_text(&g->cells[victim * g->name_count + aggressor]);
 }
 
 static void deviation_items(struct doc *d, const struct fleet *f,
