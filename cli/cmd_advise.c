@@ -86,25 +86,23 @@ static void parse_counts(const char *text, struct advise_args *a)
 		for (size_t k = 0; k < a->rq.ncounts; k++)
 			if (!strcmp(a->count_names[k], item))
 				usage_exit("advise", "--count: %s is given twice", item);
-		a->count_names = xreallocarray(a->count_names, a->rq.ncounts + 1, sizeof *a->count_names);
 		a->count_values = xreallocarray(a->count_values, a->rq.ncounts + 1,
 		                                sizeof *a->count_values);
-		a->count_names[a->rq.ncounts] = xstrdup(item);
-		a->count_values[a->rq.ncounts++] = n;
+		a->count_values[a->rq.ncounts] = n;
+		strings_push(&a->count_names, &a->rq.ncounts, xstrdup(item));
 	}
 	free(copy);
 }
 
 static void parse_advise_options(int argc, char **argv, struct advise_args *a)
 {
-	static const char *const objectives[] = { "throughput", "worst", NULL };
 	int c;
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "advise")) != -1) {
 		switch (c) {
 		case OPT_OBJECTIVE:
-			a->rq.objective = cli_choice("advise", objectives) == 1 ? ANALYSIS_OBJECTIVE_WORST
-			                                                        : ANALYSIS_OBJECTIVE_THROUGHPUT;
+			a->rq.objective = cli_choice("advise") == 1 ? ANALYSIS_OBJECTIVE_WORST
+			                                            : ANALYSIS_OBJECTIVE_THROUGHPUT;
 			break;
 		case OPT_CORES:
 			a->rq.cores = cli_whole("advise", 1, 1 << 16);
@@ -165,31 +163,22 @@ static int plan_cpus(const char *dir, const struct analysis_advice *a, int *cpu,
 	free(path);
 	if (!t)
 		return -1;
-	int ncores = topo_core_count(t), next = 0;
-	int rc = 0;
+	int ncores = topo_core_count(t), next = 0, rc = 0;
 	*siblings = true;
 	for (size_t i = 0; i < a->nitems && rc == 0; i++) {
-		int j = a->best.partner[i];
+		int j = a->best.partner[i], pus[9] = { 0 };
 		if (j >= 0 && j < (int)i)
 			continue;
-		int pus[8], npus = next_core(t, ncores, &next, pus);
-		if (npus == 0) {
-			rc = -1;
-			break;
+		int npus = next_core(t, ncores, &next, pus);
+		if (j >= 0 && npus == 1) { /* cores of one PU: the partner on the next core */
+			*siblings = false;
+			npus = next_core(t, ncores, &next, pus + 1) ? 2 : 0;
 		}
+		if (npus == 0)
+			rc = -1;
 		cpu[i] = pus[0];
-		if (j < 0)
-			continue;
-		if (npus >= 2) {
+		if (j >= 0)
 			cpu[j] = pus[1];
-			continue;
-		}
-		*siblings = false;
-		if (next_core(t, ncores, &next, pus) == 0) {
-			rc = -1;
-			break;
-		}
-		cpu[j] = pus[0];
 	}
 	if (rc != 0)
 		set_error(err, err_size, "%s/topology.xml: the plan needs more cores than the machine "
@@ -315,7 +304,7 @@ static int print_slurm(const struct results_folder *f, const struct advise_outco
 			placed |= a->item_workload[i] == (int)w;
 		if (!placed)
 			continue;
-		const char *hint = !o->advice || !o->matrix->placement
+		const char *hint = !o->matrix->placement
 		                   || strcmp(o->matrix->placement, "sibling")
 		                   ? "no --hint (not measured on SMT siblings)"
 		                   : s->decision == ANALYSIS_SMT_KEEP_ON ? "--hint=multithread"
@@ -381,22 +370,6 @@ static int apply_plan(const struct advise_args *args, const struct results_folde
 	return status;
 }
 
-/* A results folder holds meta.json or samples.csv (fleet.h's rule); any other folder is taken
- * as a fleet's folder of node folders. */
-static bool is_results_folder(const char *dir)
-{
-	static const char *const files[] = { "meta.json", "samples.csv" };
-	for (size_t k = 0; k < 2; k++) {
-		char *path = xasprintf("%s/%s", dir, files[k]);
-		struct stat st;
-		bool here = stat(path, &st) == 0;
-		free(path);
-		if (here)
-			return true;
-	}
-	return false;
-}
-
 /* `smtbench advise FLEETDIR`: one plan per matrix group. Exit 0 when a group has a plan. */
 static int advise_fleet(const struct advise_args *args)
 {
@@ -441,7 +414,7 @@ int cmd_advise(int argc, char **argv)
 		text_warnx("advise: %s is not a directory; give a matrix's results folder", args.dir);
 		goto out;
 	}
-	if (!is_results_folder(args.dir)) {
+	if (!fleet_is_results_folder(args.dir)) { /* a fleet's folder of node folders */
 		status = advise_fleet(&args);
 		goto out;
 	}
@@ -466,9 +439,7 @@ int cmd_advise(int argc, char **argv)
 	advise_outcome_free(&o);
 	folder_free(&f);
 out:
-	for (size_t k = 0; k < args.rq.ncounts; k++)
-		free(args.count_names[k]);
-	free(args.count_names);
+	strings_release(&args.count_names, &args.rq.ncounts);
 	free(args.count_values);
 	return status;
 }

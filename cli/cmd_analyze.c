@@ -33,50 +33,39 @@ struct analyze_args {
 enum { OPT_SEED_GRID = 256, OPT_MODEL, OPT_UNIT, OPT_ROPE, OPT_GRID, OPT_JSON,
        OPT_EXCLUDE_CONTAMINATED, OPT_PAIRED, OPT_UNPAIRED, OPT_METRIC };
 
-/* --metric, --paired and --unpaired into a: what a sample is and how samples are matched. */
-static void take_measure_option(int c, struct analyze_args *a)
+/* The index of optarg among its row's two choices, or exit 2: "--model 'x': use normal or t". */
+static int two_choices(void)
 {
-	if (c == OPT_METRIC) {
-		if (!strcmp(optarg, "user"))
-			a->metric = ANALYSIS_METRIC_USER;
-		else if (!strcmp(optarg, "wall"))
-			a->metric = ANALYSIS_METRIC_WALL;
-		else
-			usage_exit("analyze", "--metric '%s': use user or wall", optarg);
-		a->metric_given = true;
-		return;
-	}
-	enum analysis_design_request want = c == OPT_PAIRED ? ANALYSIS_PAIR_ALWAYS
-	                                                    : ANALYSIS_PAIR_NEVER;
-	if (a->opt.design != ANALYSIS_PAIR_AUTO && a->opt.design != want)
-		usage_exit("analyze", "--paired and --unpaired: give one of them");
-	a->opt.design = want;
+	const char *words = cli_option->choices, *second = strchr(words, ' ') + 1;
+	int first_len = (int)(second - 1 - words);
+	if ((int)strlen(optarg) == first_len && !strncmp(optarg, words, (size_t)first_len))
+		return 0;
+	if (!strcmp(optarg, second))
+		return 1;
+	usage_exit("analyze", "--%s '%s': use %.*s or %s", cli_option->name, optarg, first_len,
+	           words, second);
 }
 
 /* One option of getopt_long into a; bad values exit 2. */
 static void take_analyze_option(int c, struct analyze_args *a)
 {
 	unsigned long n;
+	enum analysis_design_request want = c == OPT_PAIRED ? ANALYSIS_PAIR_ALWAYS
+	                                                    : ANALYSIS_PAIR_NEVER;
 	switch (c) {
 	case OPT_SEED_GRID:
 		a->opt.seed_grid = true;
 		break;
 	case OPT_MODEL:
-		if (!strcmp(optarg, "normal"))
-			a->opt.model = ANALYSIS_MODEL_NORMAL;
-		else if (!strcmp(optarg, "t"))
-			a->opt.model = ANALYSIS_MODEL_T;
-		else
-			usage_exit("analyze", "--model '%s': use normal or t", optarg);
+		a->opt.model = two_choices() ? ANALYSIS_MODEL_T : ANALYSIS_MODEL_NORMAL;
 		break;
 	case OPT_UNIT:
-		if (!strcmp(optarg, "trial"))
-			a->unit = ANALYSIS_UNIT_TRIAL;
-		else if (!strcmp(optarg, "process"))
-			a->unit = ANALYSIS_UNIT_PROCESS;
-		else
-			usage_exit("analyze", "--unit '%s': use trial or process", optarg);
+		a->unit = two_choices() ? ANALYSIS_UNIT_PROCESS : ANALYSIS_UNIT_TRIAL;
 		a->unit_given = true;
+		break;
+	case OPT_METRIC:
+		a->metric = two_choices() ? ANALYSIS_METRIC_WALL : ANALYSIS_METRIC_USER;
+		a->metric_given = true;
 		break;
 	case OPT_ROPE:
 		a->opt.rope_pct = cli_rope_pct("analyze", optarg);
@@ -93,10 +82,11 @@ static void take_analyze_option(int c, struct analyze_args *a)
 	case OPT_EXCLUDE_CONTAMINATED:
 		a->exclude_contaminated = true;
 		break;
-	case OPT_METRIC:
 	case OPT_PAIRED:
-	case OPT_UNPAIRED:
-		take_measure_option(c, a);
+	case OPT_UNPAIRED: /* what a sample is matched with */
+		if (a->opt.design != ANALYSIS_PAIR_AUTO && a->opt.design != want)
+			usage_exit("analyze", "--paired and --unpaired: give one of them");
+		a->opt.design = want;
 		break;
 	}
 }
@@ -242,9 +232,7 @@ static int print_result(const struct analysis_result *result, bool json, const c
 		if (root && result->from_folder)
 			json_object_set_new(root, "incomplete", incomplete ? json_string(incomplete)
 			                                                   : json_null());
-		int status = cli_print_json(root, JSON_PRESERVE_ORDER);
-		json_decref(root);
-		return status;
+		return cli_print_json(root, JSON_PRESERVE_ORDER);
 	}
 	if (analyze_print(stdout, result) < 0 || fflush(stdout) != 0) {
 		text_warn("writing the result");

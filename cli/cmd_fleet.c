@@ -43,17 +43,12 @@ const struct cli_example fleet_examples[] = {
 /* The options; returns optind (the first folder), or exits for --help or a bad option. */
 static int parse_fleet_options(int argc, char **argv, struct fleet_options *o)
 {
-	int c;
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "fleet")) != -1) {
-		switch (c) {
-		case OPT_JSON:
+	for (int c; (c = cli_getopt(argc, argv, "fleet")) != -1;) {
+		if (c == OPT_JSON)
 			o->json = true;
-			break;
-		case OPT_OUT:
+		else
 			o->out_dir = optarg;
-			break;
-		}
 	}
 	if (argc - optind < 1)
 		usage_exit("fleet", "give at least one folder holding results folders (FLEET_DIR)");

@@ -76,7 +76,6 @@ struct matrix_options {
 
 static void take_option(int opt, struct experiment *e, struct matrix_options *o)
 {
-	static const char *const pairings[] = { "sibling", "non-sibling", "same-pu", NULL };
 	if (run_take_option("matrix", opt, e, &o->run))
 		return;
 	o->run.settings_given++;
@@ -85,7 +84,8 @@ static void take_option(int opt, struct experiment *e, struct matrix_options *o)
 	case OPT_COMMANDS: o->commands = optarg; break;
 	case OPT_ROPE: e->rope_pct = cli_rope_pct("matrix", optarg); break;
 	case OPT_PLACEMENT:
-		placement_parse(pairings[cli_choice("matrix", pairings)], &o->placement);
+		cli_choice("matrix"); /* the row's choices are placements' names */
+		placement_parse(optarg, &o->placement);
 		break;
 	}
 }
@@ -267,8 +267,6 @@ static void refuse_resume_of_a_run(const char *dir)
 	struct stat st;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || store_is_partial(dir))
 		return;
-	/* Only a meta.json read whole without a "matrix" is a run's: anything that cannot be read
-	 * is left to resume_open, which names what is wrong with it. */
 	struct results_folder *f = folder_open(dir);
 	bool a_run = f->meta_status == FOLDER_META_OK && f->kind != FOLDER_MATRIX;
 	folder_free(&f);

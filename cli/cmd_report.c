@@ -67,22 +67,16 @@ static void prepare_out_dir(const char *out_dir)
 
 static void parse_report_options(int argc, char **argv, struct report_args *a)
 {
-	int c;
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, "report")) != -1) {
-		switch (c) {
-		case OPT_EXCLUDE_CONTAMINATED:
+	for (int c; (c = cli_getopt(argc, argv, "report")) != -1;) {
+		if (c == OPT_EXCLUDE_CONTAMINATED)
 			a->exclude_contaminated = true;
-			break;
-		case OPT_ROPE:
+		else if (c == OPT_ROPE)
 			a->rope_pct = cli_rope_pct("report", optarg);
-			break;
-		case OPT_OUT:
-			if (!*optarg)
-				usage_exit("report", "--out: the folder's name is empty");
+		else if (!*optarg)
+			usage_exit("report", "--out: the folder's name is empty");
+		else
 			a->out_dir = optarg;
-			break;
-		}
 	}
 }
 

@@ -374,9 +374,7 @@ static int print_result(const struct threads_result *r, const struct topo_info *
 {
 	int status = r->interrupted ? 128 + (int)stop_requested : EXIT_OK, written = EXIT_OK;
 	if (json) {
-		json_t *root = json_result(r);
-		written = cli_print_json(root, 0);
-		json_decref(root);
+		written = cli_print_json(json_result(r), 0);
 	} else {
 		print_text(r, info);
 		if (fflush(stdout) == EOF) {
@@ -403,29 +401,23 @@ int cmd_threads(int argc, char **argv)
 		return EXIT_USAGE;
 	char err[ERR_LEN];
 	struct topo *t = topo_load(NULL, err, sizeof err);
-	if (!t) {
-		free(pids);
-		text_warnx("%s", err);
-		return EXIT_FAILURE_RUNTIME;
-	}
 	struct topo_info info;
-	topo_get_info(t, &info);
 	struct threads_result r;
-	int rc = sample_until_stopped(t, pids, npids, &a, &r, err, sizeof err);
-	free(pids);
-	if (rc != 0) {
-		topo_free(&t);
+	int status = EXIT_FAILURE_RUNTIME;
+	if (t)
+		topo_get_info(t, &info);
+	bool sampled = t && sample_until_stopped(t, pids, npids, &a, &r, err, sizeof err) == 0;
+	if (!sampled) {
 		text_warnx("%s", err);
-		return EXIT_FAILURE_RUNTIME;
-	}
-	if (r.nthreads == 0) { /* each process exited (or became a zombie) before the first sample */
+	} else if (r.nthreads == 0) { /* each exited (or became a zombie) before the first sample */
 		say_no_threads(&r);
-		threads_result_free(&r);
-		topo_free(&t);
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+	} else {
+		status = print_result(&r, &info, a.json);
 	}
-	int status = print_result(&r, &info, a.json);
-	threads_result_free(&r);
+	if (sampled)
+		threads_result_free(&r);
+	free(pids);
 	topo_free(&t);
 	return status;
 }

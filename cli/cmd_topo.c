@@ -99,14 +99,10 @@ static void print_info(const struct topo_info *info, const char *spec)
 		else
 			printf("CPU quota:        none\n");
 	}
-	if (info->virtual_machine) {
-		if (info->hypervisor[0])
-			printf("warning: virtual machine (%s): its CPU numbering and siblings need not "
-			       "match the host's\n", info->hypervisor);
-		else
-			printf("warning: virtual machine: its CPU numbering and siblings need not match "
-			       "the host's\n");
-	}
+	if (info->virtual_machine)
+		printf("warning: virtual machine%s%s%s: its CPU numbering and siblings need not match "
+		       "the host's\n", info->hypervisor[0] ? " (" : "", info->hypervisor,
+		       info->hypervisor[0] ? ")" : "");
 }
 
 /* The CPU kind the pairs were chosen within, and those that could not be (several kinds). */
@@ -230,22 +226,17 @@ static json_t *json_model(const char *model)
 
 static json_t *json_pair(const struct topo_pair *pair)
 {
-	json_t *obj = json_pack("{s:s, s:b}", "name", placement_name(pair->placement), "available",
-	                        pair->available);
+	const char *name = placement_name(pair->placement);
 	if (!pair->available)
-		json_object_set_new(obj, "reason", json_string(pair->reason));
-	if (pair->available)
-		json_object_set_new(obj, "pus", json_pus(pair->pus, pair->npus));
-	if (pair->available && pair->placement != PLACEMENT_SOLO)
-		json_object_set_new(obj, "shares", json_string(pair->shares));
-	if (pair->available && pair->core >= 0)
-		json_object_set_new(obj, "core", json_integer(pair->core));
+		return json_pack("{s:s, s:b, s:s}", "name", name, "available", false, "reason",
+		                 pair->reason);
 	/* The CPU kind of its PUs (null on a machine of one kind), and whether they mix kinds. */
-	if (pair->available) {
-		json_object_set_new(obj, "cpu_kind", pair->kind[0] ? json_text(pair->kind) : json_null());
-		json_object_set_new(obj, "mixed_kinds", json_boolean(pair->mixed_kinds));
-	}
-	return obj;
+	return json_pack("{s:s, s:b, s:o, s:s*, s:o*, s:o, s:b}", "name", name, "available", true,
+	                 "pus", json_pus(pair->pus, pair->npus), "shares",
+	                 pair->placement != PLACEMENT_SOLO ? pair->shares : NULL,
+	                 "core", pair->core >= 0 ? json_integer(pair->core) : NULL,
+	                 "cpu_kind", pair->kind[0] ? json_text(pair->kind) : json_null(),
+	                 "mixed_kinds", pair->mixed_kinds);
 }
 
 static json_t *json_info(const struct topo_info *info, const struct topo_pair pairs[PLACEMENT_COUNT])
@@ -255,11 +246,11 @@ static json_t *json_info(const struct topo_info *info, const struct topo_pair pa
 	                         "max_threads_per_core", info->max_threads_per_core, "smt", info->smt,
 	                         "virtual_machine", info->virtual_machine);
 	struct topo_cpu_quota quota;
-	if (info->source == TOPO_THIS_SYSTEM)
+	if (info->source == TOPO_THIS_SYSTEM) {
 		topo_cpu_quota(&quota);
-	if (info->source == TOPO_THIS_SYSTEM)
 		json_object_set_new(root, "cpu_quota", quota.cpus > 0 ? json_real(quota.cpus)
 		                                                      : json_null());
+	}
 	if (info->hypervisor[0])
 		json_object_set_new(root, "hypervisor", json_string(info->hypervisor));
 	json_t *kinds = json_array(), *list = json_array();
@@ -282,21 +273,11 @@ static json_t *json_info(const struct topo_info *info, const struct topo_pair pa
 
 static json_t *json_relation(const struct topo_relation *rel)
 {
-	json_t *root = json_pack("{s:o, s:s, s:s}", "pus", json_pus(rel->pus, 2), "relation",
-	                         placement_name(rel->relation), "shares", rel->shares);
-	if (rel->core >= 0)
-		json_object_set_new(root, "core", json_integer(rel->core));
-	/* Whether the two CPUs are of different CPU kinds (topology.h). */
-	json_object_set_new(root, "mixed_kinds", json_boolean(rel->mixed_kinds));
-	return root;
-}
-
-/* root (taken) on stdout; the exit status. */
-static int print_json(json_t *root)
-{
-	int status = cli_print_json(root, 0);
-	json_decref(root);
-	return status;
+	/* mixed_kinds: whether the two CPUs are of different CPU kinds (topology.h). */
+	return json_pack("{s:o, s:s, s:s, s:o*, s:b}", "pus", json_pus(rel->pus, 2), "relation",
+	                 placement_name(rel->relation), "shares", rel->shares,
+	                 "core", rel->core >= 0 ? json_integer(rel->core) : NULL,
+	                 "mixed_kinds", rel->mixed_kinds);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -311,7 +292,7 @@ static int show_pair(const struct topo *t, const int pair[2], bool json)
 		return EXIT_USAGE;
 	}
 	if (json)
-		return print_json(json_relation(&rel));
+		return cli_print_json(json_relation(&rel), 0);
 	print_relation(&rel);
 	return EXIT_OK;
 }
@@ -325,7 +306,7 @@ static int show_machine(const struct topo *t, const char *spec, bool json)
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		topo_choose(t, (enum placement)p, &pairs[p]);
 	if (json)
-		return print_json(json_info(&info, pairs));
+		return cli_print_json(json_info(&info, pairs), 0);
 	print_info(&info, spec);
 	print_smt_summary(&info, &pairs[PLACEMENT_SIBLING]);
 	print_pairs(pairs);

@@ -12,16 +12,18 @@
 #include "common/number.h"
 #include "common/text.h"
 
+/* A row's name, its entry point, option table and examples (commands.h's CLI_TABLES). */
+#define COMMAND(cmd) \
+	.name = #cmd, .run = cmd_##cmd, .options = cmd##_options, .examples = cmd##_examples
+
 const struct subcommand subcommands[] = {
-	{ "topo", cmd_topo,
+	{ COMMAND(topo),
 	  "show cores, SMT siblings and the CPU pair each placement would use",
-	  "smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]",
-	  topo_options, topo_examples, false, CLI_FLAG, NULL },
-	{ "threads", cmd_threads,
+	  "smtbench topo [--topology SPEC|FILE.xml] [--pair A,B] [--json]" },
+	{ COMMAND(threads),
 	  "which cores a running program's threads share, and whether cores sat idle",
-	  "smtbench threads PID... [--for DURATION] [--interval MS] [--json]",
-	  threads_options, threads_examples, false, CLI_PID, NULL },
-	{ "run", cmd_run,
+	  "smtbench threads PID... [--for DURATION] [--interval MS] [--json]", .operands = CLI_PID },
+	{ COMMAND(run),
 	  "run interleaved paired trials of a kernel or command in each placement",
 	  "smtbench run [--placements LIST] [--kernel NAME] [--iters N | --trial-time S]\n"
 	  "             [--blocks N | --duration T] [--precision PCT] [--warmup-blocks N]\n"
@@ -30,43 +32,37 @@ const struct subcommand subcommands[] = {
 	  "             [--progress auto|bar|lines|none] [--progress-interval T]\n"
 	  "             [[--name A[,B]] -- COMMAND [ARG ...] [--beside COMMAND [ARG ...]]]\n"
 	  "smtbench run --resume DIR [--progress MODE] [--progress-interval T]\n"
-	  "smtbench run --list-kernels",
-	  run_options, run_examples, true, CLI_FLAG, NULL },
-	{ "matrix", cmd_matrix,
+	  "smtbench run --list-kernels", .options_first = true },
+	{ COMMAND(matrix),
 	  "the interference matrix: each workload's slowdown beside each other workload",
 	  "smtbench matrix [--kernels LIST | --commands FILE] [--placement sibling|non-sibling|same-pu]\n"
 	  "                [--blocks N | --duration T] [--precision PCT] [--rope PCT] [--warmup-blocks N]\n"
 	  "                [--trial-time S] [--seed N] [--out DIR] [--trial-timeout SECONDS]\n"
 	  "                [--progress auto|bar|lines|none] [--progress-interval T]\n"
-	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]",
-	  matrix_options, matrix_examples, false, CLI_FLAG, NULL },
-	{ "advise", cmd_advise,
+	  "smtbench matrix --resume DIR [--progress MODE] [--progress-interval T]" },
+	{ COMMAND(advise),
 	  "which workloads should share a core, SMT on or off, and a script that applies it",
 	  "smtbench advise DIR [--objective throughput|worst] [--cores N] [--count NAME=N,...]\n"
 	  "                [--draws N] [--seed N] [--json | --slurm] [--script FILE]\n"
 	  "smtbench advise FLEETDIR [--objective throughput|worst] [--cores N] [--count NAME=N,...]\n"
-	  "                [--draws N] [--seed N] [--json]",
-	  advise_options, advise_examples, false, CLI_DIR, NULL },
-	{ "analyze", cmd_analyze,
+	  "                [--draws N] [--seed N] [--json]", .operands = CLI_DIR },
+	{ COMMAND(analyze),
 	  "Bayesian comparison of the placements of a results folder, or of two files",
 	  "smtbench analyze DIR | FILE_A FILE_B | HYPERFINE.json  [--seed-grid]\n"
 	  "                 [--model normal|t] [--unit trial|process] [--rope PCT] [--grid N]\n"
 	  "                 [--json] [--exclude-contaminated] [--unpaired | --paired]\n"
-	  "                 [--metric user|wall]",
-	  analyze_options, analyze_examples, false, CLI_FILE, NULL },
-	{ "report", cmd_report,
+	  "                 [--metric user|wall]", .operands = CLI_FILE },
+	{ COMMAND(report),
 	  "(re)write report.md, report.json, the plots and report.html of a folder",
 	  "smtbench report DIR [--exclude-contaminated] [--rope PCT] [--out DIR]",
-	  report_options, report_examples, false, CLI_DIR, NULL },
-	{ "fleet", cmd_fleet,
+	  .operands = CLI_DIR },
+	{ COMMAND(fleet),
 	  "one answer for many nodes' results folders: pooled per CPU model, outliers",
-	  "smtbench fleet DIR... [--json] [--out DIR]",
-	  fleet_options, fleet_examples, false, CLI_DIR, NULL },
-	{ "completions", cmd_completions,
+	  "smtbench fleet DIR... [--json] [--out DIR]", .operands = CLI_DIR },
+	{ COMMAND(completions),
 	  "shell completions generated from the option tables: bash, zsh or fish",
 	  "smtbench completions bash|zsh|fish|options",
-	  completions_options, completions_examples, false, CLI_CHOICE,
-	  "bash zsh fish options" },
+	  .operands = CLI_CHOICE, .operand_choices = "bash zsh fish options" },
 };
 const size_t subcommand_count = sizeof subcommands / sizeof subcommands[0];
 const char cli_help_synopsis[] = "smtbench help [COMMAND] | --help | --version";
@@ -100,7 +96,7 @@ void synopsis_print(FILE *out, const char *prefix, const char *synopsis)
 	}
 }
 
-const char *cli_option_name = "";
+const struct cli_option *cli_option;
 
 void usage_exit(const char *command, const char *fmt, ...)
 {
@@ -112,18 +108,18 @@ void usage_exit(const char *command, const char *fmt, ...)
 	text_errx(EXIT_USAGE, "%s (see 'smtbench %s --help')", message, command);
 }
 
-int cli_print_json(const json_t *root, size_t flags)
+int cli_print_json(json_t *root, size_t flags)
 {
-	if (!root) {
+	int status = EXIT_FAILURE_RUNTIME;
+	if (!root)
 		text_warnx("the JSON could not be made (a name that is not UTF-8)");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	if (json_dumpf(root, stdout, JSON_INDENT(2) | flags) < 0 || putchar('\n') == EOF
-	    || fflush(stdout) == EOF) {
+	else if (json_dumpf(root, stdout, JSON_INDENT(2) | flags) < 0 || putchar('\n') == EOF
+	         || fflush(stdout) == EOF)
 		text_warn("cannot write JSON to standard output");
-		return EXIT_FAILURE_RUNTIME;
-	}
-	return EXIT_OK;
+	else
+		status = EXIT_OK;
+	json_decref(root);
+	return status;
 }
 
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)
@@ -182,7 +178,7 @@ unsigned long cli_whole(const char *command, unsigned long min, unsigned long ma
 	char top[32];
 	snprintf(top, sizeof top, max == (unsigned long)INT64_MAX ? "2^63-1" : "%lu", max);
 	if (parse_ulong(optarg, min, max, &value) != 0)
-		usage_exit(command, "--%s: '%s' is not a whole number from %lu to %s", cli_option_name,
+		usage_exit(command, "--%s: '%s' is not a whole number from %lu to %s", cli_option->name,
 		           optarg, min, top);
 	return value;
 }
@@ -192,7 +188,7 @@ double cli_real(const char *command, double min, double max, const char *what)
 	double value;
 	if (number_parse_real(optarg, &value) != NUMBER_OK || !(min > 0 ? value >= min : value > min)
 	    || !(value <= max))
-		usage_exit(command, "--%s: '%s' is not a number %s %s %g %s %g", cli_option_name,
+		usage_exit(command, "--%s: '%s' is not a number %s %s %g %s %g", cli_option->name,
 		           optarg, what, min > 0 ? "from" : "above", min, min > 0 ? "to" : "and at most",
 		           max);
 	return value;
@@ -203,27 +199,32 @@ double cli_duration(const char *command, double max_s)
 	double value;
 	if (parse_duration_s(optarg, &value) != 0 || value > max_s)
 		usage_exit(command, "--%s: '%s' is not a time such as 60 (seconds), 90s, 15m, 8h, 2d "
-		           "or 1h30m, at most %.0f s", cli_option_name, optarg, max_s);
+		           "or 1h30m, at most %.0f s", cli_option->name, optarg, max_s);
 	return value;
 }
 
-int cli_choice(const char *command, const char *const *words)
+int cli_choice(const char *command)
 {
-	char list[256] = "";
+	char copy[256], list[256] = "", *save = NULL;
+	const char *words[TEXT_SUGGEST_MAX];
 	size_t count = 0;
-	for (; words[count]; count++) {
-		if (!strcmp(optarg, words[count]))
-			return (int)count;
+	snprintf(copy, sizeof copy, "%s", cli_option->choices);
+	for (char *w = strtok_r(copy, " ", &save); w && count < TEXT_SUGGEST_MAX;
+	     w = strtok_r(NULL, " ", &save))
+		words[count++] = w;
+	for (size_t i = 0; i < count; i++) {
+		if (!strcmp(optarg, words[i]))
+			return (int)i;
 		size_t used = strlen(list);
-		snprintf(list + used, sizeof list - used, "%s%s", count == 0 ? "" : !words[count + 1]
-		         ? " or " : ", ", words[count]);
+		snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i + 1 == count
+		         ? " or " : ", ", words[i]);
 	}
 	char near[256];
 	text_suggest(optarg, words, count, "", near, sizeof near);
 	if (*near)
-		usage_exit(command, "--%s: '%s': did you mean %s? (use %s)", cli_option_name, optarg,
+		usage_exit(command, "--%s: '%s': did you mean %s? (use %s)", cli_option->name, optarg,
 		           near, list);
-	usage_exit(command, "--%s: '%s': use %s", cli_option_name, optarg, list);
+	usage_exit(command, "--%s: '%s': use %s", cli_option->name, optarg, list);
 }
 
 double cli_rope_pct(const char *command, const char *text)

@@ -55,34 +55,25 @@ struct cli_example {
 struct subcommand {
 	const char *name;
 	int (*run)(int argc, char **argv);
+	const struct cli_option *options; /* its table (cmd_NAME.c), ending in a zeroed row */
+	const struct cli_example *examples; /* ending in a zeroed row */
 	const char *summary;  /* one line: `smtbench --help`, the zsh and fish completions, help */
 	/* Every form of the command, one per line starting "smtbench NAME"; continuation lines
 	 * are indented to follow the command's name. The man page's SYNOPSIS is made from it. */
 	const char *synopsis;
-	const struct cli_option *options; /* its table (cmd_NAME.c), ending in a zeroed row */
-	const struct cli_example *examples; /* ending in a zeroed row */
 	bool options_first;   /* options end at the first operand (a command follows) */
 	enum cli_value operands; /* what its operands are, for completions (CLI_FLAG: none) */
 	const char *operand_choices; /* CLI_CHOICE: the words */
 };
 
-int cmd_topo(int argc, char **argv);
-int cmd_threads(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_matrix(int argc, char **argv);
-int cmd_advise(int argc, char **argv);
-int cmd_analyze(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_fleet(int argc, char **argv);
-int cmd_completions(int argc, char **argv);
-
-/* Each command's option table and examples; its cmd_NAME.c owns them. */
+/* Each command's entry point, cmd_NAME, its option table and its examples; its cmd_NAME.c owns
+ * them. */
 #define CLI_TABLES(name) \
+	int cmd_##name(int argc, char **argv); \
 	extern const struct cli_option name##_options[]; \
 	extern const struct cli_example name##_examples[];
 CLI_TABLES(topo) CLI_TABLES(threads) CLI_TABLES(run) CLI_TABLES(matrix) CLI_TABLES(advise)
-CLI_TABLES(analyze)
-CLI_TABLES(report) CLI_TABLES(fleet) CLI_TABLES(completions)
+CLI_TABLES(analyze) CLI_TABLES(report) CLI_TABLES(fleet) CLI_TABLES(completions)
 #undef CLI_TABLES
 
 extern const struct subcommand subcommands[];
@@ -125,12 +116,13 @@ int cli_man_refresh(FILE *in, FILE *out);
  * exit 2.
  */
 int cli_getopt(int argc, char **argv, const char *name);
-/* The long name of the option cli_getopt returned last ("trials" for --trials, "out" for -o). */
-extern const char *cli_option_name;
+/* The row of the option cli_getopt returned last (--trials' row for --trials, --out's for -o). */
+extern const struct cli_option *cli_option;
 
-/* root as JSON (indented by 2, with flags, e.g. JSON_PRESERVE_ORDER) and a newline on stdout,
- * flushed: EXIT_OK, or EXIT_FAILURE_RUNTIME after saying so (root NULL: it could not be made). */
-int cli_print_json(const json_t *root, size_t flags);
+/* root (taken) as JSON (indented by 2, with flags, e.g. JSON_PRESERVE_ORDER) and a newline on
+ * stdout, flushed: EXIT_OK, or EXIT_FAILURE_RUNTIME after saying so (root NULL: it could not be
+ * made). */
+int cli_print_json(json_t *root, size_t flags);
 
 /* A bad command line: prints one line, "smtbench: MESSAGE (see 'smtbench COMMAND --help')",
  * and exits with EXIT_USAGE. */
@@ -148,11 +140,11 @@ int parse_duration_s(const char *text, double *out_s);
 /* The value of the option cli_getopt returned last (optarg), or exit 2 naming it as typed
  * (--trials or --blocks) with what it must be: a whole number in [min, max]; a number in
  * [min, max], or (0, max] for min 0 (what names the unit: "of seconds", "of percent"); a
- * duration such as 90s in (0, max_s]; the index of one of words (NULL-terminated). */
+ * duration such as 90s in (0, max_s]; the index of one of its row's choices. */
 unsigned long cli_whole(const char *command, unsigned long min, unsigned long max);
 double cli_real(const char *command, double min, double max, const char *what);
 double cli_duration(const char *command, double max_s);
-int cli_choice(const char *command, const char *const *words);
+int cli_choice(const char *command);
 
 /* --rope PCT, one definition for analyze, report and matrix: the region of practical
  * equivalence, a ratio between 1/(1+PCT/100) and 1+PCT/100, symmetric in log (analysis.h's enum

@@ -201,7 +201,7 @@ int cli_getopt(int argc, char **argv, const char *name)
 			row = rows[i];
 	if (!row)
 		abort(); /* getopt_long returned what it was not given */
-	cli_option_name = row->name;
+	cli_option = row;
 	if (row->id == CLI_OPT_HELP || row->id == CLI_OPT_VERSION) {
 		if (row->id == CLI_OPT_HELP)
 			cli_help(stdout, command);

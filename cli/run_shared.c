@@ -18,9 +18,6 @@
 
 bool run_take_option(const char *command, int id, struct experiment *e, struct run_cli *o)
 {
-	static const char *const modes[] = { "auto", "bar", "lines", "none", NULL };
-	static const enum progress_mode mode_of[] = { PROGRESS_AUTO, PROGRESS_BAR, PROGRESS_LINES,
-	                                              PROGRESS_NONE };
 	bool setting = id != OPT_RESUME && id != OPT_PROGRESS && id != OPT_PROGRESS_INTERVAL;
 	switch (id) {
 	case OPT_BLOCKS: e->trials = (long)cli_whole(command, 1, RUN_MAX_TRIALS); break;
@@ -47,7 +44,9 @@ bool run_take_option(const char *command, int id, struct experiment *e, struct r
 		e->trial_timeout_s = strcmp(optarg, "0") ? cli_duration(command, TRIAL_TIMEOUT_MAX_S) : 0;
 		break;
 	case OPT_RESUME: o->resume_dir = optarg; break;
-	case OPT_PROGRESS: o->progress_mode = mode_of[cli_choice(command, modes)]; break;
+	case OPT_PROGRESS: /* its row's choices, in enum progress_mode's order */
+		o->progress_mode = (enum progress_mode)cli_choice(command);
+		break;
 	case OPT_PROGRESS_INTERVAL:
 		o->progress_interval_s = cli_duration(command, PROGRESS_LINES_MAX_GAP_S);
 		if (o->progress_interval_s < PROGRESS_INTERVAL_MIN_S)

@@ -59,5 +59,5 @@ int summary_print(const struct report *r, bool json)
 {
 	if (!json)
 		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
-	return cli_print_json(r->json, JSON_PRESERVE_ORDER);
+	return cli_print_json(json_incref(r->json), JSON_PRESERVE_ORDER);
 }

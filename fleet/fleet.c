@@ -47,6 +47,18 @@ static const char *smt_state(const json_t *meta)
 	return "unknown";
 }
 
+/* The node's facts from meta.json, each a new string. */
+static void node_facts(const json_t *meta, char **host, char **cpu_model, char **smt,
+                       char **os_kernel)
+{
+	char *model = cpu_model_of_meta(meta);
+	*host = xstrdup(meta_str(meta, "host"));
+	*cpu_model = xstrdup(model && *model ? model : "unknown");
+	*smt = xstrdup(smt_state(meta));
+	*os_kernel = xstrdup(meta_str(meta, "os_kernel"));
+	free(model);
+}
+
 /* A name or an argument meta.json stored as bytes (text, or {"hex": ...}: text_to_json) as it
  * is shown: escaped; NULL when absent. */
 static char *shown_bytes(const json_t *value)
@@ -115,19 +127,13 @@ static char *mixed_workloads(struct results_folder *f)
 	return NULL;
 }
 
-/* The trials samples.csv holds (common/folder.h), or -1 when it cannot be read. */
-static long trials_on_disk(struct results_folder *f)
-{
-	return folder_samples(f, NULL, 0) ? folder_trials_written(f) : -1;
-}
-
 /* "(72 trials done, from samples.csv)", with what is wrong with meta.json's count if anything. */
 static char *progress_of(struct results_folder *f)
 {
 	json_t *done = json_object_get(f->meta, "trials_done");
 	const char *wrong = json_is_integer(done) && json_integer_value(done) >= 0 ? NULL
 	                           : done ? "damaged" : "missing";
-	long on_disk = trials_on_disk(f);
+	long on_disk = folder_samples(f, NULL, 0) ? folder_trials_written(f) : -1; /* -1: unread */
 	if (on_disk < 0 && wrong)
 		return xasprintf("trials done unknown: meta.json's trials_done is %s and samples.csv "
 		                 "cannot be read", wrong);
@@ -139,12 +145,23 @@ static char *progress_of(struct results_folder *f)
 	                 wrong ? wrong : "");
 }
 
-static char *incomplete_reason(struct results_folder *f, const char *status)
+/* Why a folder whose run did not end is not used: being written, its runner killed, or
+ * stopped; with how far it got. */
+static char *incomplete_reason(struct results_folder *f)
 {
-	const char *kind = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	char *count = progress_of(f);
-	char *s = xasprintf("incomplete: its %s is %s (%s); continue it with smtbench %s --resume %s",
-	                    kind, status ? status : "of unknown status", count, kind, f->dir);
+	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
+	const char *status = folder_meta_string(f, "status");
+	char *count = progress_of(f), *s;
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		s = xasprintf("being written: its runner (pid %ld on %s) is still running (%s); wait "
+		              "for it to end", f->runner_pid, f->runner_host, count);
+	else if (f->state == FOLDER_KILLED)
+		s = xasprintf("incomplete: its runner (pid %ld on %s) was killed, and meta.json still "
+		              "says running (%s); continue it with smtbench %s --resume %s",
+		              f->runner_pid, f->runner_host, count, command, f->dir);
+	else
+		s = xasprintf("incomplete: its %s is %s (%s); continue it with smtbench %s --resume %s",
+		              command, status ? status : "of unknown status", count, command, f->dir);
 	free(count);
 	return s;
 }
@@ -186,25 +203,8 @@ static char *meta_problem(struct results_folder *f)
 		return xasprintf("made by smtbench %s, this is smtbench %s: not pooled with this "
 		                 "version's runs; rerun it with this version",
 		                 version ? version : "(no version)", SMTBENCH_VERSION);
-	const char *status = folder_meta_string(f, "status");
-	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	if (f->state == FOLDER_RUNNING && f->runner_pid) {
-		char *count = progress_of(f), *s;
-		s = xasprintf("being written: its runner (pid %ld on %s) is still running (%s); wait "
-		              "for it to end", f->runner_pid, f->runner_host, count);
-		free(count);
-		return s;
-	}
-	if (f->state == FOLDER_KILLED) {
-		char *count = progress_of(f), *s;
-		s = xasprintf("incomplete: its runner (pid %ld on %s) was killed, and meta.json still "
-		              "says running (%s); continue it with smtbench %s --resume %s",
-		              f->runner_pid, f->runner_host, count, command, f->dir);
-		free(count);
-		return s;
-	}
 	if (f->state != FOLDER_COMPLETE)
-		return incomplete_reason(f, status);
+		return incomplete_reason(f);
 	if (!fleet_has_file(f->dir, "samples.csv"))
 		return xstrdup("no samples.csv; rerun it");
 	if (f->kind == FOLDER_MATRIX) /* a matrix's rows hold every workload by design */
@@ -324,13 +324,9 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 		const struct analysis_comparison *c = report_headline(r, d);
 		const json_t *meta = f->shown_meta;
 		struct fleet_host *h = &o->host;
-		char *model = cpu_model_of_meta(meta);
 		o->usable = true;
 		h->dir = xstrdup(o->dir);
-		h->host = xstrdup(meta_str(meta, "host"));
-		h->cpu_model = xstrdup(model && *model ? model : "unknown");
-		h->smt = xstrdup(smt_state(meta));
-		h->os_kernel = xstrdup(meta_str(meta, "os_kernel"));
+		node_facts(meta, &h->host, &h->cpu_model, &h->smt, &h->os_kernel);
 		h->workload = workload_text(meta);
 		h->comparison = xasprintf("%s vs %s", c->a.name, c->b.name);
 		h->smt_question = c->kind == COMPARISON_HEADLINE;
@@ -339,7 +335,6 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 		                                   "smt", h->smt, "settings", h->settings,
 		                                   "comparison", h->comparison));
 		h->answer = answer_of(c);
-		free(model);
 	}
 	analysis_result_free(&r);
 	analysis_dataset_free(&d);
@@ -370,18 +365,14 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 	}
 	const json_t *meta = f->shown_meta;
 	struct fleet_matrix_node *n = &o->node;
-	char *model = cpu_model_of_meta(meta);
 	o->usable = o->matrix = true;
 	*n = (struct fleet_matrix_node){
-		.dir = xstrdup(o->dir), .host = xstrdup(meta_str(meta, "host")),
-		.cpu_model = xstrdup(model && *model ? model : "unknown"), .smt = xstrdup(smt_state(meta)),
-		.os_kernel = xstrdup(meta_str(meta, "os_kernel")),
-		.placement = xstrdup(m->placement ? m->placement : "none"),
+		.dir = xstrdup(o->dir), .placement = xstrdup(m->placement ? m->placement : "none"),
 		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
 		.safe_slowdown = m->safe_slowdown, .cores = topology_cores(f->meta),
 		.names = xcalloc(m->nkernels, sizeof *n->names),
 		.cells = xcalloc(m->nkernels * m->nkernels, sizeof *n->cells) };
-	free(model);
+	node_facts(meta, &n->host, &n->cpu_model, &n->smt, &n->os_kernel);
 	for (size_t v = 0; v < m->nkernels; v++) {
 		n->names[v] = xstrdup(m->kernels[v]);
 		for (size_t g = 0; g < m->nkernels; g++) {
@@ -514,16 +505,15 @@ static void name_settings(struct fleet *f)
 /* ---- groups, pooled --------------------------------------------------------------------------- */
 
 /* Pools the settled answers among count (those with a usable summary) and checks each of them
- * against the others (fleet.h's model and rule); mix (or NULL): the pooled mu's mixture. */
-static void pool_answers(struct fleet_answer **answers, size_t count, double bound,
-                         struct fleet_pooled *out, struct fleet_mixture *mix)
+ * against the others (fleet.h's model and rule); mix (or NULL): the pooled mu's mixture. The
+ * pooled answers are moved to the front of answers; returns how many of them deviate. */
+static size_t pool_answers(struct fleet_answer **answers, size_t count, double bound,
+                           struct fleet_pooled *out, struct fleet_mixture *mix)
 {
-	size_t cap = count ? count : 1, n = 0;
-	double *m = xmalloc(cap * sizeof *m), *s = xmalloc(cap * sizeof *s);
-	double *lo = xmalloc(cap * sizeof *lo), *hi = xmalloc(cap * sizeof *hi);
-	double *loo = xmalloc(2 * cap * sizeof *loo);
+	size_t cap = count ? count : 1, n = 0, deviating = 0;
+	double *m = xmalloc(6 * cap * sizeof *m), *s = m + cap, *lo = s + cap, *hi = lo + cap;
+	double *loo = hi + cap;
 	bool *outlier = xmalloc(cap * sizeof *outlier);
-	struct fleet_answer **which = xmalloc(cap * sizeof *which);
 	for (size_t k = 0; k < count; k++) {
 		struct fleet_answer *a = answers[k];
 		if (!a->settled || !(a->log_sd > 0) || !isfinite(a->log_sd) || !isfinite(a->log_mean))
@@ -532,24 +522,21 @@ static void pool_answers(struct fleet_answer **answers, size_t count, double bou
 		s[n] = a->log_sd;
 		lo[n] = log(a->ratio_ci[0]);
 		hi[n] = log(a->ratio_ci[1]);
-		which[n++] = a;
+		answers[n++] = a;
 	}
-	fleet_pool_mixture(m, s, n, bound, out, mix);
+	fleet_pool(m, s, n, bound, out, mix);
 	fleet_outliers(m, s, lo, hi, n, outlier, loo);
 	for (size_t k = 0; k < n; k++) {
-		which[k]->pooled = true;
-		which[k]->outlier = outlier[k];
-		which[k]->loo_known = !isnan(loo[2 * k]);
-		which[k]->loo_ci[0] = exp(loo[2 * k]);
-		which[k]->loo_ci[1] = exp(loo[2 * k + 1]);
+		answers[k]->pooled = true;
+		answers[k]->outlier = outlier[k];
+		deviating += outlier[k];
+		answers[k]->loo_known = !isnan(loo[2 * k]);
+		answers[k]->loo_ci[0] = exp(loo[2 * k]);
+		answers[k]->loo_ci[1] = exp(loo[2 * k + 1]);
 	}
 	free(m);
-	free(s);
-	free(lo);
-	free(hi);
-	free(loo);
 	free(outlier);
-	free(which);
+	return deviating;
 }
 
 /* The group of host h, made when it is the first of its kind. */
@@ -640,9 +627,8 @@ static void pool_cell(struct fleet *f, struct fleet_matrix_group *gr, size_t v, 
 		if (c)
 			answers[cell->nodes++] = (struct fleet_answer *)c;
 	}
-	pool_answers(answers, cell->nodes, gr->safe_slowdown, &cell->pooled, &cell->mixture);
-	for (size_t k = 0; k < cell->nodes; k++)
-		cell->deviating += answers[k]->outlier;
+	cell->deviating = pool_answers(answers, cell->nodes, gr->safe_slowdown, &cell->pooled,
+	                               &cell->mixture);
 	free(answers);
 	cell->verdict = verdict_name(fleet_pooled_verdict(&cell->pooled));
 	cell->p_safe = fleet_pooled_p_safe(&cell->pooled);
@@ -745,8 +731,7 @@ static void free_nodes(struct fleet *f)
 		struct fleet_matrix_node *n = &f->matrix_nodes[i];
 		free_each((char *[]){ n->dir, n->host, n->cpu_model, n->smt, n->os_kernel, n->placement,
 		                      n->workloads, n->group_key }, 8);
-		free_each(n->names, n->name_count);
-		free(n->names);
+		strings_release(&n->names, &n->name_count);
 		free(n->cells);
 	}
 	for (size_t i = 0; i < f->skipped_count; i++) {
@@ -774,11 +759,10 @@ void fleet_free(struct fleet **p)
 	for (size_t i = 0; i < f->matrix_group_count; i++) {
 		struct fleet_matrix_group *g = &f->matrix_groups[i];
 		free_each((char *[]){ g->cpu_model, g->smt, g->placement, g->workloads, g->key }, 5);
-		free_each(g->names, g->name_count);
-		free(g->names);
-		free(g->nodes);
 		for (size_t c = 0; c < g->name_count * g->name_count && g->cells; c++)
 			fleet_mixture_release(&g->cells[c].mixture);
+		strings_release(&g->names, &g->name_count);
+		free(g->nodes);
 		free(g->cells);
 		free(g->safe_pairs);
 	}

@@ -78,8 +78,9 @@ struct fleet_pooled {
 	double tau_mean, tau_ci[2];/* the node-to-node spread, log-ratio units */
 	double predictive_log_ci[2]; /* 95% interval of a new node's log ratio */
 	double predictive_ci[2];   /* the same as a ratio */
-	/* Judged against a ROPE (fleet_pool_judged; NAN otherwise): P(mu below -log(1 + bound)),
-	 * within +-log(1 + bound), above log(1 + bound), and P(mu <= log(1 + bound)). */
+	/* Judged against a ROPE (fleet_pool with a bound; NAN otherwise): P(mu below
+	 * -log(1 + bound)), within +-log(1 + bound), above log(1 + bound), and P(mu <= log(1 +
+	 * bound)). */
 	double p_rope_below, p_rope, p_rope_above, p_at_most_bound;
 };
 
@@ -186,8 +187,11 @@ struct fleet {
 	size_t skipped_count;
 };
 
+/* Whether dir is a results folder: it holds meta.json or samples.csv (of any kind). */
+bool fleet_is_results_folder(const char *dir);
+
 /*
- * Finds every results folder (a directory holding meta.json or samples.csv) under the given
+ * Finds every results folder (fleet_is_results_folder) under the given
  * folders (a given folder may itself be one), analyses each, groups and pools them. A folder
  * that cannot be used is listed in skipped with its reason: also one that cannot be listed,
  * whose subfolders are too deep to search, that is reached twice, or whose name is not text. Returns NULL with a message only for
@@ -197,21 +201,16 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 
 void fleet_free(struct fleet **p);
 
-/* The hierarchical model on its own, for tests: n nodes' normal summaries m[i] ± s[i]. With
- * fewer than FLEET_POOL_MIN_NODES nodes nothing is pooled: out->ok is false. */
-int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out);
-
-/* fleet_pool, and the pooled mu judged against the ROPE +-log(1 + bound) (bound 0.05: 5 %):
- * out's p_rope_below, p_rope, p_rope_above and p_at_most_bound (see above), NAN where nothing
- * is pooled. */
-int fleet_pool_judged(const double *m, const double *s, size_t n, double bound,
-                      struct fleet_pooled *out);
+/* The hierarchical model of n nodes' normal summaries m[i] ± s[i] into out: with fewer than
+ * FLEET_POOL_MIN_NODES nodes nothing is pooled (out->ok false). With a bound (0.05: 5 %; NAN:
+ * none) the pooled mu is judged against the ROPE +-log(1 + bound): out's p_rope_below, p_rope,
+ * p_rope_above and p_at_most_bound (see above), NAN where nothing is judged; with mix (not
+ * NULL), the pooled mu's mixture into *mix. -1 for a summary that is not finite or an sd not
+ * above 0. */
+int fleet_pool(const double *m, const double *s, size_t n, double bound,
+               struct fleet_pooled *out, struct fleet_mixture *mix);
 
 void fleet_mixture_release(struct fleet_mixture *mix);
-
-/* fleet_pool_judged, and (mix not NULL) the pooled mu's mixture into *mix. */
-int fleet_pool_mixture(const double *m, const double *s, size_t n, double bound,
-                       struct fleet_pooled *out, struct fleet_mixture *mix);
 
 /* A pooled matrix cell's verdict (the rule above; an analysis.h enum analysis_verdict), and its
  * P(slowdown at most the bound) where it may be listed as safe, else NAN. */

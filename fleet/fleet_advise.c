@@ -34,20 +34,6 @@ static size_t group_cores(const struct fleet *f, const struct fleet_matrix_group
 	return given ? given : least;
 }
 
-/* "8 (node-a), 16 (node-b)": each node's cores. */
-static char *node_cores_text(const struct fleet *f, const struct fleet_matrix_group *g)
-{
-	char *s = xstrdup("");
-	for (size_t k = 0; k < g->node_count; k++) {
-		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
-		if (n->cores)
-			append_words(&s, "%s%zu (%s)", *s ? ", " : "", n->cores, n->dir);
-		else
-			append_words(&s, "%s? (%s)", *s ? ", " : "", n->dir);
-	}
-	return s;
-}
-
 /* The group's pooled cells as mixtures (pointing into the cells' own arrays). */
 static struct analysis_log_mixture *group_mixtures(const struct fleet_matrix_group *g)
 {
@@ -60,6 +46,30 @@ static struct analysis_log_mixture *group_mixtures(const struct fleet_matrix_gro
 	return mix;
 }
 
+/* The group's plan on cores, or NULL with why in err: one node, or no count of cores. */
+static struct analysis_advice *group_plan(const struct fleet *f,
+                                          const struct fleet_matrix_group *g,
+                                          const struct advise_names *names, size_t cores,
+                                          const struct advise_request *rq, char *err,
+                                          size_t err_size)
+{
+	if (g->node_count < FLEET_POOL_MIN_NODES) {
+		set_error(err, err_size, "one node: its cells are pooled from %d or more nodes "
+		          "(for one node's plan, run advise on its folder, %s)", FLEET_POOL_MIN_NODES,
+		          f->matrix_nodes[g->nodes[0]].dir);
+		return NULL;
+	}
+	if (!cores) {
+		set_error(err, err_size, "its nodes' meta.json do not say how many cores they have: "
+		          "give --cores N");
+		return NULL;
+	}
+	struct analysis_log_mixture *mix = group_mixtures(g);
+	struct analysis_advice *a = advise_mixtures(names, mix, cores, rq, err, err_size);
+	free(mix);
+	return a;
+}
+
 /* One group's section and its JSON entry; whether it has a plan. */
 static bool group_advice(const struct fleet *f, const struct fleet_matrix_group *g,
                          const struct advise_request *rq, struct doc *d, json_t *groups)
@@ -67,7 +77,7 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 	bool differ;
 	const char *from;
 	size_t cores = group_cores(f, g, rq->cores, &differ, &from);
-	char *each = node_cores_text(f, g), *title;
+	char *each = xstrdup(""), *title; /* "8 (node-a), 16 (node-b)": each node's cores */
 	title = xasprintf("%s (SMT %s; pairs on %s; %s), %zu node%s", g->cpu_model, g->smt,
 	                  g->placement, g->workloads, g->node_count, g->node_count == 1 ? "" : "s");
 	doc_heading(d, DOC_ALL, 2, NULL, title);
@@ -78,6 +88,10 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 		json_array_append_new(nodes, json_string(n->dir));
 		json_array_append_new(node_cores, n->cores ? json_integer((json_int_t)n->cores)
 		                                           : json_null());
+		if (n->cores)
+			append_words(&each, "%s%zu (%s)", *each ? ", " : "", n->cores, n->dir);
+		else
+			append_words(&each, "%s? (%s)", *each ? ", " : "", n->dir);
 	}
 	if (differ)
 		doc_para(d, DOC_ALL, NULL, NULL, "warn", "Its nodes' core counts differ (%s): the plan "
@@ -87,21 +101,9 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "On %zu core%s (%s).", cores, cores == 1 ? "" : "s",
 		         rq->cores ? "--cores" : "each node's topology");
 	char err[ERR_LEN] = "";
-	struct analysis_advice *a = NULL;
 	struct advise_names names = { g->names, g->name_count, g->placement,
 	                              100 * g->safe_slowdown };
-	if (g->node_count < FLEET_POOL_MIN_NODES)
-		set_error(err, sizeof err, "one node: its cells are pooled from %d or more nodes "
-		          "(for one node's plan, run advise on its folder, %s)", FLEET_POOL_MIN_NODES,
-		          f->matrix_nodes[g->nodes[0]].dir);
-	else if (!cores)
-		set_error(err, sizeof err, "its nodes' meta.json do not say how many cores they have: "
-		          "give --cores N");
-	else {
-		struct analysis_log_mixture *mix = group_mixtures(g);
-		a = advise_mixtures(&names, mix, cores, rq, err, sizeof err);
-		free(mix);
-	}
+	struct analysis_advice *a = group_plan(f, g, &names, cores, rq, err, sizeof err);
 	if (a)
 		advise_names_blocks(d, &names, a);
 	else

@@ -23,61 +23,47 @@ static double normal_cdf(double z)
 	return 0.5 * erfc(-z / sqrt(2.0));
 }
 
-/* The sums over nodes at each tau cell; m is centred on `centre` for accuracy. */
-struct tau_grid {
-	size_t count;
+/* The grid over tau, its sums over nodes at each cell (m centred on `centre` for accuracy),
+ * and the posterior over its cells with mu's conditional mean and precision per cell. */
+struct model {
 	double step;               /* cell width; cell t's tau is (t + 0.5) * step */
 	double centre;
 	double *tau, *w_sum, *s1, *s2, *log_det; /* log_det: -0.5 sum log(s_i^2 + tau^2) */
+	double *prob, *mhat, *prec;
 };
 
-static void tau_grid_release(struct tau_grid *g)
-{
-	free(g->tau);
-	free(g->w_sum);
-	free(g->s1);
-	free(g->s2);
-	free(g->log_det);
-	memset(g, 0, sizeof *g);
-}
+enum { T = FLEET_TAU_POINTS }; /* the grid's tau cells */
 
-static void tau_grid_fill(struct tau_grid *g, const double *m, const double *s, size_t n,
-                          double tau_hi, double centre)
+static void model_fill(struct model *md, const double *m, const double *s, size_t n,
+                       double tau_hi, double centre)
 {
-	size_t T = FLEET_TAU_POINTS;
-	tau_grid_release(g);
-	g->count = T;
-	g->step = tau_hi / (double)T;
-	g->centre = centre;
-	g->tau = xmalloc(T * sizeof *g->tau);
-	g->w_sum = xcalloc(T, sizeof *g->w_sum);
-	g->s1 = xcalloc(T, sizeof *g->s1);
-	g->s2 = xcalloc(T, sizeof *g->s2);
-	g->log_det = xcalloc(T, sizeof *g->log_det);
+	md->step = tau_hi / (double)T;
+	md->centre = centre;
+	memset(md->w_sum, 0, 4 * T * sizeof *md->w_sum); /* w_sum, s1, s2, log_det */
 	for (size_t t = 0; t < T; t++) {
-		double tau = ((double)t + 0.5) * g->step;
-		g->tau[t] = tau;
+		double tau = ((double)t + 0.5) * md->step;
+		md->tau[t] = tau;
 		for (size_t i = 0; i < n; i++) {
 			double v = s[i] * s[i] + tau * tau, w = 1 / v, d = m[i] - centre;
-			g->w_sum[t] += w;
-			g->s1[t] += w * d;
-			g->s2[t] += w * d * d;
-			g->log_det[t] -= 0.5 * log(v);
+			md->w_sum[t] += w;
+			md->s1[t] += w * d;
+			md->s2[t] += w * d * d;
+			md->log_det[t] -= 0.5 * log(v);
 		}
 	}
 }
 
 /* The posterior over tau cells (normalised into prob) and mu's conditional mean and precision
  * per cell, with node `skip` left out (skip >= n: none). */
-static void tau_posterior(const struct tau_grid *g, const double *m, const double *s,
-                          size_t skip, size_t n, double *prob, double *mhat, double *prec)
+static void tau_posterior(struct model *md, const double *m, const double *s, size_t skip,
+                          size_t n)
 {
 	double best = -INFINITY;
-	for (size_t t = 0; t < g->count; t++) {
-		double tau = g->tau[t];
-		double W = g->w_sum[t], S1 = g->s1[t], S2 = g->s2[t], L = g->log_det[t];
+	for (size_t t = 0; t < T; t++) {
+		double tau = md->tau[t];
+		double W = md->w_sum[t], S1 = md->s1[t], S2 = md->s2[t], L = md->log_det[t];
 		if (skip < n) {
-			double v = s[skip] * s[skip] + tau * tau, w = 1 / v, d = m[skip] - g->centre;
+			double v = s[skip] * s[skip] + tau * tau, w = 1 / v, d = m[skip] - md->centre;
 			W -= w;
 			S1 -= w * d;
 			S2 -= w * d * d;
@@ -87,47 +73,47 @@ static void tau_posterior(const struct tau_grid *g, const double *m, const doubl
 		if (q < 0)
 			q = 0; /* rounding: a sum of squares */
 		double scaled = tau / FLEET_TAU_PRIOR_SCALE;
-		prob[t] = -log1p(scaled * scaled) + L - 0.5 * log(W) - 0.5 * q;
-		mhat[t] = g->centre + S1 / W;
-		prec[t] = W;
-		if (prob[t] > best)
-			best = prob[t];
+		md->prob[t] = -log1p(scaled * scaled) + L - 0.5 * log(W) - 0.5 * q;
+		md->mhat[t] = md->centre + S1 / W;
+		md->prec[t] = W;
+		if (md->prob[t] > best)
+			best = md->prob[t];
 	}
 	double total = 0;
-	for (size_t t = 0; t < g->count; t++) {
-		prob[t] = prob[t] - best < -NEGLIGIBLE_LOG ? 0 : exp(prob[t] - best);
-		total += prob[t];
+	for (size_t t = 0; t < T; t++) {
+		md->prob[t] = md->prob[t] - best < -NEGLIGIBLE_LOG ? 0 : exp(md->prob[t] - best);
+		total += md->prob[t];
 	}
-	for (size_t t = 0; t < g->count; t++)
-		prob[t] /= total;
+	for (size_t t = 0; t < T; t++)
+		md->prob[t] /= total;
 }
 
-/* The CDF at x of a new node's log ratio: the mixture over tau cells of
- * Normal(mhat, 1 / prec + tau^2). */
-static double predictive_cdf(const struct tau_grid *g, const double *prob, const double *mhat,
-                             const double *prec, double x)
+/* The CDF at x of mu (the mixture over tau cells of its conditional Normal(mhat, 1 / prec)),
+ * or with predictive of a new node's log ratio (Normal(mhat, 1 / prec + tau^2)). */
+static double model_cdf(const struct model *md, bool predictive, double x)
 {
 	double f = 0;
-	for (size_t t = 0; t < g->count; t++)
-		if (prob[t] > 0)
-			f += prob[t] * normal_cdf((x - mhat[t]) / sqrt(1 / prec[t] + g->tau[t] * g->tau[t]));
+	for (size_t t = 0; t < T; t++)
+		if (md->prob[t] > 0)
+			f += md->prob[t] * normal_cdf(predictive ? (x - md->mhat[t])
+			                              / sqrt(1 / md->prec[t] + md->tau[t] * md->tau[t])
+			                              : (x - md->mhat[t]) * sqrt(md->prec[t]));
 	return f;
 }
 
-static double predictive_quantile(const struct tau_grid *g, const double *prob, const double *mhat,
-                                  const double *prec, double q)
+static double predictive_quantile(const struct model *md, double q)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	for (size_t t = 0; t < g->count; t++) {
-		if (prob[t] <= 0)
+	for (size_t t = 0; t < T; t++) {
+		if (md->prob[t] <= 0)
 			continue;
-		double sd = sqrt(1 / prec[t] + g->tau[t] * g->tau[t]);
-		lo = fmin(lo, mhat[t] - 12 * sd);
-		hi = fmax(hi, mhat[t] + 12 * sd);
+		double sd = sqrt(1 / md->prec[t] + md->tau[t] * md->tau[t]);
+		lo = fmin(lo, md->mhat[t] - 12 * sd);
+		hi = fmax(hi, md->mhat[t] + 12 * sd);
 	}
 	for (int k = 0; k < 100 && hi - lo > 1e-9; k++) {
 		double mid = 0.5 * (lo + hi);
-		if (predictive_cdf(g, prob, mhat, prec, mid) < q)
+		if (model_cdf(md, true, mid) < q)
 			lo = mid;
 		else
 			hi = mid;
@@ -135,36 +121,29 @@ static double predictive_quantile(const struct tau_grid *g, const double *prob, 
 	return 0.5 * (lo + hi);
 }
 
-/* The grid over tau: up to FLEET_TAU_MAX at first, then narrowed to where the posterior has
- * mass (with a quarter more), so that a concentrated posterior gets all the cells. */
-static void tau_grid_build(struct tau_grid *g, const double *m, const double *s, size_t n,
-                           double *prob, double *mhat, double *prec)
+/* The working arrays of one group, and the grid over tau: up to FLEET_TAU_MAX at first, then
+ * narrowed to where the posterior has mass (with a quarter more), so that a concentrated
+ * posterior gets all the cells. */
+static void model_build(struct model *md, const double *m, const double *s, size_t n)
 {
+	double *block = xcalloc(8 * T, sizeof *block);
+	*md = (struct model){ .tau = block, .w_sum = block + T, .s1 = block + 2 * T,
+	                      .s2 = block + 3 * T, .log_det = block + 4 * T, .prob = block + 5 * T,
+	                      .mhat = block + 6 * T, .prec = block + 7 * T };
 	double centre = median_of(m, n);
 	double tau_hi = FLEET_TAU_MAX;
 	for (int pass = 0; pass < 4; pass++) {
-		tau_grid_fill(g, m, s, n, tau_hi, centre);
-		tau_posterior(g, m, s, n, n, prob, mhat, prec);
+		model_fill(md, m, s, n, tau_hi, centre);
+		tau_posterior(md, m, s, n, n);
 		size_t last = 0;
-		for (size_t t = 0; t < g->count; t++)
-			if (prob[t] > 0)
+		for (size_t t = 0; t < T; t++)
+			if (md->prob[t] > 0)
 				last = t;
-		double needed = fmin(FLEET_TAU_MAX, ((double)last + 1) * g->step * 1.25);
+		double needed = fmin(FLEET_TAU_MAX, ((double)last + 1) * md->step * 1.25);
 		if (needed > 0.5 * tau_hi)
 			break;
 		tau_hi = needed;
 	}
-}
-
-/* P(mu <= x): mu's conditional per tau cell is Normal(mhat, 1 / prec). */
-static double mu_cdf(const struct tau_grid *g, const double *prob, const double *mhat,
-                     const double *prec, double x)
-{
-	double f = 0;
-	for (size_t t = 0; t < g->count; t++)
-		if (prob[t] > 0)
-			f += prob[t] * normal_cdf((x - mhat[t]) * sqrt(prec[t]));
-	return f;
 }
 
 /* mu's quantile q on FLEET_MU_POINTS cells of equal width: the marginal's CDF, exact at the cells'
@@ -172,15 +151,14 @@ static double mu_cdf(const struct tau_grid *g, const double *prob, const double 
  * cell's mean +- 9 sd (beyond, a cell's mass is below Phi(-9) = 1e-19). Only the edges that a
  * bisection visits are evaluated (about 10 of the 802), not the whole marginal: this is what
  * keeps a pooled cell cheap. */
-static double mu_quantile(const struct tau_grid *g, const double *prob, const double *mhat,
-                          const double *prec, double q)
+static double mu_quantile(const struct model *md, double q)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	for (size_t t = 0; t < g->count; t++) {
-		if (prob[t] <= 0)
+	for (size_t t = 0; t < T; t++) {
+		if (md->prob[t] <= 0)
 			continue;
-		lo = fmin(lo, mhat[t] - 9 / sqrt(prec[t]));
-		hi = fmax(hi, mhat[t] + 9 / sqrt(prec[t]));
+		lo = fmin(lo, md->mhat[t] - 9 / sqrt(md->prec[t]));
+		hi = fmax(hi, md->mhat[t] + 9 / sqrt(md->prec[t]));
 	}
 	size_t M = FLEET_MU_POINTS;
 	double h = (hi - lo) / (double)M;
@@ -188,61 +166,37 @@ static double mu_quantile(const struct tau_grid *g, const double *prob, const do
 	size_t below = 0, above = M;
 	while (above - below > 1) {
 		size_t mid = below + (above - below) / 2;
-		if (mu_cdf(g, prob, mhat, prec, lo + (double)mid * h) >= q)
+		if (model_cdf(md, false, lo + (double)mid * h) >= q)
 			above = mid;
 		else
 			below = mid;
 	}
-	double f_lo = mu_cdf(g, prob, mhat, prec, lo + (double)below * h);
-	double f_hi = mu_cdf(g, prob, mhat, prec, lo + (double)above * h);
+	double f_lo = model_cdf(md, false, lo + (double)below * h);
+	double f_hi = model_cdf(md, false, lo + (double)above * h);
 	double frac = f_hi > f_lo ? (q - f_lo) / (f_hi - f_lo) : 0;
 	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
 	return lo + ((double)below + frac) * h;
 }
 
-static void summarise(const struct tau_grid *g, const double *prob, const double *mhat,
-                      const double *prec, struct fleet_pooled *out)
+static void summarise(const struct model *md, struct fleet_pooled *out)
 {
 	out->mu_mean = out->ratio_mean = out->tau_mean = 0;
-	for (size_t t = 0; t < g->count; t++) {
-		out->mu_mean += prob[t] * mhat[t];
-		out->ratio_mean += prob[t] * exp(mhat[t] + 0.5 / prec[t]); /* E exp(mu) | tau */
-		out->tau_mean += prob[t] * g->tau[t];
+	for (size_t t = 0; t < T; t++) {
+		out->mu_mean += md->prob[t] * md->mhat[t];
+		out->ratio_mean += md->prob[t] * exp(md->mhat[t] + 0.5 / md->prec[t]); /* E exp(mu) | tau */
+		out->tau_mean += md->prob[t] * md->tau[t];
 	}
-	out->mu_ci[0] = mu_quantile(g, prob, mhat, prec, 0.025);
-	out->mu_ci[1] = mu_quantile(g, prob, mhat, prec, 0.975);
+	out->mu_ci[0] = mu_quantile(md, 0.025);
+	out->mu_ci[1] = mu_quantile(md, 0.975);
 	out->ratio_ci[0] = exp(out->mu_ci[0]);
 	out->ratio_ci[1] = exp(out->mu_ci[1]);
-	struct analysis_dist tau = { g->tau, (double *)prob, g->count };
+	struct analysis_dist tau = { md->tau, md->prob, T };
 	out->tau_ci[0] = analysis_dist_quantile(&tau, 0.025);
 	out->tau_ci[1] = analysis_dist_quantile(&tau, 0.975);
-	out->predictive_log_ci[0] = predictive_quantile(g, prob, mhat, prec, 0.025);
-	out->predictive_log_ci[1] = predictive_quantile(g, prob, mhat, prec, 0.975);
+	out->predictive_log_ci[0] = predictive_quantile(md, 0.025);
+	out->predictive_log_ci[1] = predictive_quantile(md, 0.975);
 	out->predictive_ci[0] = exp(out->predictive_log_ci[0]);
 	out->predictive_ci[1] = exp(out->predictive_log_ci[1]);
-}
-
-/* Working arrays for one group. */
-struct model {
-	struct tau_grid grid;
-	double *prob, *mhat, *prec;
-};
-
-static void model_release(struct model *md)
-{
-	tau_grid_release(&md->grid);
-	free(md->prob);
-	free(md->mhat);
-	free(md->prec);
-}
-
-static void model_build(struct model *md, const double *m, const double *s, size_t n)
-{
-	memset(md, 0, sizeof *md);
-	md->prob = xmalloc(FLEET_TAU_POINTS * sizeof *md->prob);
-	md->mhat = xmalloc(FLEET_TAU_POINTS * sizeof *md->mhat);
-	md->prec = xmalloc(FLEET_TAU_POINTS * sizeof *md->prec);
-	tau_grid_build(&md->grid, m, s, n, md->prob, md->mhat, md->prec);
 }
 
 /* The ROPE's probabilities of the pooled mu (bound NAN: none). */
@@ -251,8 +205,7 @@ static void judge(const struct model *md, double bound, struct fleet_pooled *out
 	if (isnan(bound))
 		return;
 	double edge = log1p(bound);
-	double below = mu_cdf(&md->grid, md->prob, md->mhat, md->prec, -edge);
-	double upto = mu_cdf(&md->grid, md->prob, md->mhat, md->prec, edge);
+	double below = model_cdf(md, false, -edge), upto = model_cdf(md, false, edge);
 	out->p_rope_below = below;
 	out->p_rope_above = 1 - upto;
 	out->p_rope = fmax(0.0, upto - below);
@@ -260,16 +213,16 @@ static void judge(const struct model *md, double bound, struct fleet_pooled *out
 }
 
 /* mu's posterior as the mixture over tau cells of Normal(mhat, 1 / prec), the empty cells left
- * out. */
+ * out; its three arrays in one allocation, held by weight. */
 static void keep_mixture(const struct model *md, struct fleet_mixture *mix)
 {
 	size_t count = 0;
-	for (size_t t = 0; t < md->grid.count; t++)
+	for (size_t t = 0; t < T; t++)
 		count += md->prob[t] > 0;
-	mix->weight = xmalloc((count + 1) * sizeof *mix->weight);
-	mix->mean = xmalloc((count + 1) * sizeof *mix->mean);
-	mix->sd = xmalloc((count + 1) * sizeof *mix->sd);
-	for (size_t t = 0; t < md->grid.count; t++) {
+	mix->weight = xmalloc(3 * (count + 1) * sizeof *mix->weight);
+	mix->mean = mix->weight + count + 1;
+	mix->sd = mix->mean + count + 1;
+	for (size_t t = 0; t < T; t++) {
 		if (!(md->prob[t] > 0))
 			continue;
 		mix->weight[mix->count] = md->prob[t];
@@ -281,19 +234,11 @@ static void keep_mixture(const struct model *md, struct fleet_mixture *mix)
 void fleet_mixture_release(struct fleet_mixture *mix)
 {
 	free(mix->weight);
-	free(mix->mean);
-	free(mix->sd);
 	memset(mix, 0, sizeof *mix);
 }
 
-int fleet_pool_judged(const double *m, const double *s, size_t n, double bound,
-                      struct fleet_pooled *out)
-{
-	return fleet_pool_mixture(m, s, n, bound, out, NULL);
-}
-
-int fleet_pool_mixture(const double *m, const double *s, size_t n, double bound,
-                       struct fleet_pooled *out, struct fleet_mixture *mix)
+int fleet_pool(const double *m, const double *s, size_t n, double bound,
+               struct fleet_pooled *out, struct fleet_mixture *mix)
 {
 	if (mix)
 		memset(mix, 0, sizeof *mix);
@@ -307,18 +252,13 @@ int fleet_pool_mixture(const double *m, const double *s, size_t n, double bound,
 			return -1;
 	struct model md;
 	model_build(&md, m, s, n);
-	summarise(&md.grid, md.prob, md.mhat, md.prec, out);
+	summarise(&md, out);
 	judge(&md, bound, out);
 	out->ok = true;
 	if (mix)
 		keep_mixture(&md, mix);
-	model_release(&md);
+	free(md.tau);
 	return 0;
-}
-
-int fleet_pool(const double *m, const double *s, size_t n, struct fleet_pooled *out)
-{
-	return fleet_pool_judged(m, s, n, NAN, out);
 }
 
 enum analysis_verdict fleet_pooled_verdict(const struct fleet_pooled *p)
@@ -352,12 +292,12 @@ int fleet_outliers(const double *m, const double *s, const double *lo, const dou
 	struct model md;
 	model_build(&md, m, s, n);
 	for (size_t k = 0; k < n; k++) {
-		tau_posterior(&md.grid, m, s, k, n, md.prob, md.mhat, md.prec);
+		tau_posterior(&md, m, s, k, n);
 		double *ci = &loo_log_ci[2 * k];
-		ci[0] = predictive_quantile(&md.grid, md.prob, md.mhat, md.prec, 0.025);
-		ci[1] = predictive_quantile(&md.grid, md.prob, md.mhat, md.prec, 0.975);
+		ci[0] = predictive_quantile(&md, 0.025);
+		ci[1] = predictive_quantile(&md, 0.975);
 		outlier[k] = hi[k] < ci[0] || lo[k] > ci[1];
 	}
-	model_release(&md);
+	free(md.tau);
 	return 0;
 }

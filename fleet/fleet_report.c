@@ -256,11 +256,13 @@ static char *forest_plot(const struct fleet *f)
 
 /* ---- matrix groups ------------------------------------------------------------------------ */
 
-/* "1.80× (1.75–1.85) +", or "n/a (1 of 2 settled) ?" for a cell pooled from fewer than
- * FLEET_POOL_MIN_NODES settled nodes: of the nodes that measured it, those whose answer could
- * be pooled, and how many pooling needs. */
-static char *pooled_text(const struct fleet_matrix_cell *c)
+/* Cell (victim, aggressor) of a matrix group's table: "1.80× (1.75–1.85) +", or "n/a (1 of 2
+ * settled) ?" for a cell pooled from fewer than FLEET_POOL_MIN_NODES settled nodes: of the
+ * nodes that measured it, those whose answer could be pooled, and how many pooling needs. */
+static char *pooled_cell(const void *group, size_t victim, size_t aggressor)
 {
+	const struct fleet_matrix_group *g = group;
+	const struct fleet_matrix_cell *c = &g->cells[victim * g->name_count + aggressor];
 	struct format_ring ns = { .next = 0 };
 	const struct fleet_pooled *p = &c->pooled;
 	if (!p->ok)
@@ -270,12 +272,6 @@ static char *pooled_text(const struct fleet_matrix_cell *c)
 	                 !strcmp(c->verdict, "slower") ? "+" : !strcmp(c->verdict, "faster") ? "-"
 	                 : !strcmp(c->verdict, "practically the same") ? "=" : "?",
 	                 c->safe ? " safe" : "");
-}
-
-static char *pooled_cell(const void *group, size_t victim, size_t aggressor)
-{
-	const struct fleet_matrix_group *g = group;
-	return pooled_text(&g->cells[victim * g->name_count + aggressor]);
 }
 
 static void deviation_items(struct doc *d, const struct fleet *f,
@@ -427,25 +423,29 @@ static bool append(json_t *array, json_t *value)
 	return value && array && json_array_append_new(array, value) == 0;
 }
 
+/* value (taken), or NULL when ok is false: one of its items could not be made. */
+static json_t *made(bool ok, json_t *value)
+{
+	if (ok)
+		return value;
+	json_decref(value);
+	return NULL;
+}
+
 static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 {
 	json_t *hosts = json_array(), *outliers = json_array();
-	bool ok = hosts && outliers;
+	bool ok = true;
 	for (size_t k = 0; ok && k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
 		ok = append(hosts, host_json(h))
 		     && (!h->answer.outlier || append(outliers, json_string(h->dir)));
 	}
-	if (!ok) {
-		json_decref(hosts);
-		json_decref(outliers);
-		return NULL;
-	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
-	                 "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
-	                 "comparison", g->comparison, "settings", g->settings, "hosts", hosts, "pooled",
-	                 pooled_json(&g->pooled), "outliers", outliers,
-	                 "outliers_judged", g->pooled.nodes >= FLEET_OUTLIER_MIN_NODES);
+	return made(ok, json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
+	                          "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
+	                          "comparison", g->comparison, "settings", g->settings, "hosts", hosts,
+	                          "pooled", pooled_json(&g->pooled), "outliers", outliers,
+	                          "outliers_judged", g->pooled.nodes >= FLEET_OUTLIER_MIN_NODES));
 }
 
 static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group *g, size_t v,
@@ -453,7 +453,7 @@ static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group 
 {
 	const struct fleet_matrix_cell *cell = &g->cells[v * g->name_count + a];
 	json_t *nodes = json_array(), *outliers = json_array();
-	bool ok = nodes && outliers;
+	bool ok = true;
 	for (size_t k = 0; ok && k < g->node_count; k++) {
 		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
 		const struct fleet_answer *c = fleet_matrix_node_cell(n, g->names[v],
@@ -471,26 +471,21 @@ static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group 
 			     c->loo_known ? json_interval(c->loo_ci) : json_null()))
 		     && (!c->outlier || append(outliers, json_string(n->dir)));
 	}
-	if (!ok) {
-		json_decref(nodes);
-		json_decref(outliers);
-		return NULL;
-	}
 	/* safe: its pair is on the group's joint list; p_safe: P(pooled slowdown at most the
 	 * bound) where it may be listed, else null (fleet.h). */
-	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:o}", "victim", g->names[v],
-	                 "aggressor", g->names[a], "verdict", cell->verdict, "pooled",
-	                 pooled_json(&cell->pooled),
-	                 "nodes", nodes, "outliers", outliers, "outliers_judged",
-	                 cell->pooled.nodes >= FLEET_OUTLIER_MIN_NODES, "safe", cell->safe,
-	                 "p_safe", json_number_or_null(cell->p_safe));
+	return made(ok, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:o}",
+	                          "victim", g->names[v], "aggressor", g->names[a],
+	                          "verdict", cell->verdict, "pooled", pooled_json(&cell->pooled),
+	                          "nodes", nodes, "outliers", outliers,
+	                          "outliers_judged", cell->pooled.nodes >= FLEET_OUTLIER_MIN_NODES,
+	                          "safe", cell->safe, "p_safe", json_number_or_null(cell->p_safe)));
 }
 
 static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matrix_group *g)
 {
 	const struct safe_list safe = safe_list_of(g);
 	json_t *names = json_array(), *nodes = json_array(), *cells = json_array();
-	bool ok = names && nodes && cells;
+	bool ok = true;
 	for (size_t k = 0; ok && k < g->name_count; k++)
 		ok = append(names, json_string(g->names[k]));
 	for (size_t k = 0; ok && k < g->node_count; k++) {
@@ -501,48 +496,28 @@ static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matri
 	for (size_t v = 0; ok && v < g->name_count; v++)
 		for (size_t a = 0; ok && a < g->name_count; a++)
 			ok = append(cells, cell_json(f, g, v, a));
-	if (!ok) {
-		json_decref(names);
-		json_decref(nodes);
-		json_decref(cells);
-		return NULL;
-	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "cpu_model",
-	                 g->cpu_model, "smt", g->smt, "placement", g->placement, "workloads",
-	                 g->workloads, "kernels", names, "nodes", nodes, "cells", cells,
-	                 "safe_pairs", safe_pairs_json(&safe), "safe_list",
-	                 safe_list_json(&safe, "pooled slowdown"),
-	                 "safe_slowdown_pct", 100 * g->safe_slowdown);
-}
-
-static json_t *matrix_groups_json(const struct fleet *f)
-{
-	json_t *groups = json_array();
-	for (size_t g = 0; groups && g < f->matrix_group_count; g++)
-		if (!append(groups, matrix_group_json(f, &f->matrix_groups[g]))) {
-			json_decref(groups);
-			return NULL;
-		}
-	return groups;
+	return made(ok, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}",
+	                          "cpu_model", g->cpu_model, "smt", g->smt, "placement", g->placement,
+	                          "workloads", g->workloads, "kernels", names, "nodes", nodes,
+	                          "cells", cells, "safe_pairs", safe_pairs_json(&safe),
+	                          "safe_list", safe_list_json(&safe, "pooled slowdown"),
+	                          "safe_slowdown_pct", 100 * g->safe_slowdown));
 }
 
 static json_t *fleet_json(const struct fleet *f)
 {
-	json_t *groups = json_array(), *skipped = json_array(), *matrix = matrix_groups_json(f);
-	bool ok = groups && skipped && matrix;
+	json_t *groups = json_array(), *skipped = json_array(), *matrix = json_array();
+	bool ok = true;
+	for (size_t g = 0; ok && g < f->matrix_group_count; g++)
+		ok = append(matrix, matrix_group_json(f, &f->matrix_groups[g]));
 	for (size_t g = 0; ok && g < f->group_count; g++)
 		ok = append(groups, group_json(f, &f->groups[g]));
 	for (size_t i = 0; ok && i < f->skipped_count; i++)
 		ok = append(skipped, json_pack("{s:s, s:s}", "dir", f->skipped[i].dir,
 		                               "reason", f->skipped[i].reason));
-	if (!ok) {
-		json_decref(groups);
-		json_decref(skipped);
-		json_decref(matrix);
-		return NULL;
-	}
-	return json_pack("{s:o, s:o, s:s, s:s, s:o}", "groups", groups, "skipped", skipped,
-	                 "tool", "smtbench", "version", SMTBENCH_VERSION, "matrix_groups", matrix);
+	return made(ok, json_pack("{s:o, s:o, s:s, s:s, s:o}", "groups", groups, "skipped", skipped,
+	                          "tool", "smtbench", "version", SMTBENCH_VERSION,
+	                          "matrix_groups", matrix));
 }
 
 

@@ -24,6 +24,7 @@
 #include "common/alloc.h"
 #include "common/error.h"
 #include "common/text.h"
+#include "fleet/fleet.h"
 #include "fleet/internal.h"
 
 /* Folders nested deeper than this under a given folder are not searched (a path given by
@@ -70,7 +71,7 @@ bool fleet_has_file(const char *dir, const char *name)
 	return yes;
 }
 
-static bool is_results_folder(const char *dir)
+bool fleet_is_results_folder(const char *dir)
 {
 	return fleet_has_file(dir, "meta.json") || fleet_has_file(dir, "samples.csv");
 }
@@ -84,15 +85,20 @@ static const char *searched_as(const struct walk *w, const struct stat *st)
 	return NULL;
 }
 
+/* Whether the real path path is the real folder dir or lies in it. */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+	return !strncmp(path, dir, len)
+	       && (path[len] == '/' || path[len] == '\0' || !strcmp(dir, "/"));
+}
+
 /* Whether the real path real lies in one of the folders given. */
 static bool inside_roots(const struct walk *w, const char *real)
 {
-	for (size_t i = 0; i < w->root_count; i++) {
-		size_t len = strlen(w->roots[i]);
-		if (!strncmp(real, w->roots[i], len)
-		    && (real[len] == '/' || real[len] == '\0' || !strcmp(w->roots[i], "/")))
+	for (size_t i = 0; i < w->root_count; i++)
+		if (path_within(real, w->roots[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -104,12 +110,17 @@ static bool link_is_loop(const char *path, const char *real)
 	if (slash)
 		*slash = '\0';
 	char *parent_real = realpath(slash ? (*parent ? parent : "/") : ".", NULL);
-	size_t len = strlen(real);
-	bool loop = parent_real && !strncmp(parent_real, real, len)
-	            && (parent_real[len] == '/' || parent_real[len] == '\0' || !strcmp(real, "/"));
+	bool loop = parent_real && path_within(parent_real, real);
 	free(parent);
 	free(parent_real);
 	return loop;
+}
+
+/* The reason of a folder that cannot be listed, errno's error as why. */
+static char *unlistable(int error)
+{
+	return xasprintf("cannot be listed (%s): not searched for results folders; make it readable",
+	                 strerror(error));
 }
 
 /* A folder entered: a results folder (listed, not entered), one that cannot be searched, one
@@ -130,14 +141,12 @@ static bool enter(struct walk *w, FTSENT *e, int depth)
 		return false;
 	}
 	if (access(path, X_OK) != 0) { /* no search permission: not even meta.json can be seen */
-		found(w, path, access(path, R_OK) != 0
-		      ? xasprintf("cannot be listed (%s): not searched for results folders; make it "
-		                  "readable", strerror(errno))
+		found(w, path, access(path, R_OK) != 0 ? unlistable(errno)
 		      : xstrdup("cannot be searched (it is readable but has no search permission): "
 		                "make it searchable (chmod +x)"));
 		return false;
 	}
-	if (is_results_folder(path)) {
+	if (fleet_is_results_folder(path)) {
 		found(w, path, NULL);
 		return false;
 	}
@@ -147,8 +156,7 @@ static bool enter(struct walk *w, FTSENT *e, int depth)
 		return false;
 	}
 	if (access(path, R_OK) != 0) {
-		found(w, path, xasprintf("cannot be listed (%s): not searched for results folders; "
-		                         "make it readable", strerror(errno)));
+		found(w, path, unlistable(errno));
 		return false;
 	}
 	xgrow(&w->searched, &w->searched_cap, w->searched_count + 1, sizeof *w->searched);
@@ -175,9 +183,7 @@ static void walk_tree(struct walk *w, const char *root, int depth)
 		if (e->fts_info == FTS_D && !enter(w, e, at))
 			fts_set(fts, e, FTS_SKIP);
 		else if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR)
-			found(w, e->fts_path, xasprintf("cannot be listed (%s): not searched for results "
-			                                "folders; make it readable",
-			                                strerror(e->fts_errno)));
+			found(w, e->fts_path, unlistable(e->fts_errno));
 		else if (e->fts_info == FTS_DC) /* a folder inside itself (a bind mount) */
 			found(w, e->fts_path, xstrdup("a folder inside itself (a loop): not searched "
 			                              "again"));
@@ -209,7 +215,8 @@ static void follow_links(struct walk *w)
 			                           "give that folder itself to include it", real));
 		else if (link_is_loop(l.path, real))
 			found(w, l.path, xstrdup("a link back to a folder it is in (a loop): not followed"));
-		else if (stat(real, &st) == 0 && !is_results_folder(real) && (as = searched_as(w, &st)))
+		else if (stat(real, &st) == 0 && !fleet_is_results_folder(real)
+		         && (as = searched_as(w, &st)))
 			found(w, l.path, xasprintf("a link to the same folder as %s, searched there: "
 			                           "counted once", as));
 		else if (l.depth > FLEET_MAX_DEPTH)
@@ -307,13 +314,11 @@ int fleet_find(char *const *dirs, size_t count, struct found_list *out, char *er
 			qsort(out->items, out->count, sizeof *out->items, by_path);
 		mark_duplicates(out);
 	}
-	for (size_t i = 0; i < w.root_count; i++)
-		free(w.roots[i]);
+	strings_release(&w.roots, &w.root_count);
 	for (size_t i = 0; i < w.searched_count; i++)
 		free(w.searched[i].path);
 	for (size_t i = 0; i < w.link_count; i++)
 		free(w.links[i].path);
-	free(w.roots);
 	free(w.searched);
 	free(w.links);
 	if (rc < 0)

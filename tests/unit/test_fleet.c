@@ -137,7 +137,7 @@ static void against_direct(const char *what, const double *m, const double *s, s
 {
 	struct fleet_pooled p;
 	struct direct d;
-	if (!CHECK(fleet_pool(m, s, n, &p) == 0 && p.ok, "%s: pooled", what))
+	if (!CHECK(fleet_pool(m, s, n, NAN, &p, NULL) == 0 && p.ok, "%s: pooled", what))
 		return;
 	direct_posterior(m, s, n, &d);
 	double rw = p.ratio_ci[1] - p.ratio_ci[0], tw = p.tau_ci[1] - p.tau_ci[0];
@@ -223,10 +223,10 @@ static void test_bad_input(void)
 {
 	struct fleet_pooled p;
 	double m[2] = { 0.1, NAN }, s[2] = { 0.01, 0.01 }, z[2] = { 0.01, 0 };
-	CHECK(fleet_pool(m, s, 2, &p) < 0, "a NaN log ratio is refused");
-	CHECK(fleet_pool(m, z, 2, &p) < 0, "a zero sd is refused");
-	CHECK(fleet_pool(m, s, 0, &p) == 0 && !p.ok, "no node: nothing pooled");
-	CHECK(fleet_pool(m, s, 1, &p) == 0 && !p.ok && p.nodes == 1,
+	CHECK(fleet_pool(m, s, 2, NAN, &p, NULL) < 0, "a NaN log ratio is refused");
+	CHECK(fleet_pool(m, z, 2, NAN, &p, NULL) < 0, "a zero sd is refused");
+	CHECK(fleet_pool(m, s, 0, NAN, &p, NULL) == 0 && !p.ok, "no node: nothing pooled");
+	CHECK(fleet_pool(m, s, 1, NAN, &p, NULL) == 0 && !p.ok && p.nodes == 1,
 	      "one node: nothing pooled (its own answer is the answer)");
 }
 
@@ -245,7 +245,7 @@ static void test_mean_inside_interval(void)
 				m[i] = log(1.2) + rng_normal(&r, 0, k % 4 == 0 ? 0.5 : 0.05);
 			}
 			struct fleet_pooled p;
-			if (fleet_pool(m, s, n, &p) != 0 || !p.ok)
+			if (fleet_pool(m, s, n, NAN, &p, NULL) != 0 || !p.ok)
 				continue;
 			tried++;
 			double lo = p.ratio_ci[0], hi = p.ratio_ci[1];
