@@ -72,7 +72,9 @@ for c in cells:
     assert c["verdict"] in verdicts, c
     # With few blocks the posterior of delta is heavy-tailed (Student-t, n - 2 dof), so the
     # mean of exp(delta) may lie outside the equal-tailed interval: only the shape is checked.
-    assert c["design"] == "paired", c
+    # A 0.02 s trial can measure 0 s of user time on a loaded machine (below the clock's
+    # resolution); the cell then falls back to the unpaired design and its note says so.
+    assert c["design"] == "paired" or "measured 0 s" in c["note"], c
     if not c["settled"]:   # the grid's numbers are never given
         assert c["ratio_mean"] is None and c["ratio_ci"] is None, c
         continue
@@ -95,7 +97,7 @@ EOF
 
 heatmap_check() {
 	python3 - "$1" <<'EOF'
-import re, sys, xml.etree.ElementTree as ET
+import json, re, sys, xml.etree.ElementTree as ET
 html = open(sys.argv[1] + "/report.html").read()
 m = re.search(r'<figure id="heatmap">(<svg.*?</svg>)', html, re.S)
 assert m, "no heat map in report.html"
@@ -103,7 +105,10 @@ svg = ET.fromstring(m.group(1))
 ns = "{http://www.w3.org/2000/svg}"
 texts = [t.text or "" for t in svg.iter(ns + "text")]
 ratios = [t.text for t in svg.iter(ns + "text") if t.get("class") == "ratio"]
-assert len(ratios) == 9 and all(r.endswith("×") for r in ratios), ratios
+# A cell that fell back to the unpaired design (a trial measured 0 s) has no ratio to show: "?".
+unpaired = sum(c["design"] != "paired" for c in json.load(open(sys.argv[1] + "/report.json"))["cells"])
+assert len(ratios) == 9 and all(r.endswith("×") or r == "?" for r in ratios), ratios
+assert ratios.count("?") == unpaired, (ratios, unpaired)
 for k in ("nop", "mul-latency", "l1-load"):
     assert texts.count(k) == 2, (k, texts)   # a row label and a column label
 assert svg.find(".//" + ns + "pattern[@id='hatch']") is not None
