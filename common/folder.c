@@ -159,41 +159,33 @@ static void name_listed(const char *name, const struct samples_name *names, size
 	*text = joined;
 }
 
-/* The workloads meta.json names in each role: a run's "workloads" a and b; a matrix's kernels
- * or commands, in either role. False when it names none (an older or foreign meta.json). */
-static bool meta_workloads(struct results_folder *f, const struct samples_table *t)
+/* The workloads meta.json names in each role: a run's "workloads" a and b, each in its role; a
+ * matrix's kernels or commands, in either role. None when it names none (an older or foreign
+ * meta.json). */
+static void meta_workloads(struct results_folder *f, const struct samples_table *t)
 {
 	const json_t *matrix = json_object_get(f->meta, "matrix");
 	const json_t *listed = json_object_get(matrix, "commands");
 	if (!listed)
 		listed = json_object_get(matrix, "kernels");
 	const json_t *workloads = json_object_get(f->meta, "workloads");
-	if (!json_is_array(listed) && !json_is_object(workloads))
-		return false;
+	bool in_matrix = json_is_array(listed);
+	if (!in_matrix && !json_is_object(workloads))
+		return;
 	for (int as = 0; as < 2; as++)
 		f->workload_named[as] = xcalloc(t->workload_count + 1, sizeof *f->workload_named[as]);
-	size_t i;
-	const json_t *w;
-	if (json_is_array(listed)) {
-		json_array_foreach(listed, i, w) {
-			/* text, or {"hex": ...} for a name that is not UTF-8 (text_to_json) */
-			char *name = text_from_json(json_object_get(w, "name"));
-			for (int as = 0; name && as < 2; as++)
+	size_t count = in_matrix ? json_array_size(listed) : 2;
+	for (size_t i = 0; i < count; i++) {
+		const json_t *w = in_matrix ? json_array_get(listed, i)
+		                            : json_object_get(workloads, i ? "b" : "a");
+		/* text, or {"hex": ...} for a name that is not UTF-8 (text_to_json) */
+		char *name = text_from_json(json_object_get(w, "name"));
+		for (int as = 0; name && as < 2; as++)
+			if (in_matrix || (size_t)as == i)
 				name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
 				            &f->meta_workloads[as]);
-			free(name);
-		}
-		return true;
-	}
-	for (int as = 0; as < 2; as++) {
-		const json_t *role = json_object_get(workloads, as ? "b" : "a");
-		char *name = text_from_json(json_object_get(role, "name"));
-		if (name)
-			name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
-			            &f->meta_workloads[as]);
 		free(name);
 	}
-	return true;
 }
 
 /* Which of the table's placements and workloads meta.json names (folder_row_disagreement). */

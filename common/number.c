@@ -107,21 +107,6 @@ static bool eight_digits_of_word(uint64_t w, uint64_t *value)
 }
 #endif
 
-/* The n (8 or 4) characters at p as digits: one word, four of them after four '0's. */
-static bool digits_of(const char *p, size_t n, uint64_t *value)
-{
-#ifdef DIGIT_WORDS
-	uint64_t w = 0x3030303030303030ULL;
-	memcpy((char *)&w + (8 - n), p, n);
-	return eight_digits_of_word(w, value);
-#else
-	(void)p;
-	(void)n;
-	(void)value;
-	return false;
-#endif
-}
-
 /*
  * Plain decimals ("0.250742", "12", "3.") as strtod reads them, bit for bit, at a fraction of
  * its cost: up to 15 digits make an integer exact in a double and a power of ten up to 10^22
@@ -154,13 +139,21 @@ bool number_parse_plain(const char *text, size_t len, double *out)
 		mantissa = mantissa * 10 + (uint64_t)(*p - '0');
 	if (p < end && *p == '.') {
 		p++;
-		for (int n = 8; n >= 4; n -= 4) /* eight digits, then four, at once where they fit */
-			if (end - p >= n && digits + n <= 15 && digits_of(p, (size_t)n, &some)) {
-				mantissa = mantissa * (n == 8 ? 100000000 : 10000) + some;
-				digits += n;
-				decimals += n;
-				p += n;
-			}
+#ifdef DIGIT_WORDS
+		/* Eight digits, then four, at once where they fit: four as one word after four '0's. */
+		for (int n = 8; n >= 4; n -= 4) {
+			uint64_t w = 0x3030303030303030ULL;
+			if (end - p < n || digits + n > 15)
+				continue;
+			memcpy((char *)&w + (8 - n), p, (size_t)n);
+			if (!eight_digits_of_word(w, &some))
+				continue;
+			mantissa = mantissa * (n == 8 ? 100000000 : 10000) + some;
+			digits += n;
+			decimals += n;
+			p += n;
+		}
+#endif
 		for (; p < end && *p >= '0' && *p <= '9'; p++, digits++, decimals++)
 			mantissa = mantissa * 10 + (uint64_t)(*p - '0');
 	}
