@@ -1,8 +1,9 @@
 #include "common/cpu_model.h"
 
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "common/alloc.h"
 
 static bool blank(char c)
 {
@@ -64,6 +65,5 @@ char *cpu_model_of_meta(const json_t *meta)
 	if (!names_one(proc) && !names_one(hwloc))
 		proc = json_string_value(json_object_get(meta, "cpu_model"));
 	size_t size = (proc ? strlen(proc) : 0) + (hwloc ? strlen(hwloc) : 0) + 1;
-	char *out = malloc(size);
-	return out ? cpu_model_choose(proc, hwloc, out, size) : NULL;
+	return cpu_model_choose(proc, hwloc, xmalloc(size), size);
 }

@@ -57,16 +57,10 @@ ssize_t fileio_read_line(FILE *f, char **line, size_t *cap, size_t max)
 		if (len == max)
 			return FILEIO_LINE_TOO_LONG;
 		if (len + 2 > *cap) { /* room for this byte and the NUL */
-			size_t grown_cap = *cap ? *cap * 2 : 256;
-			if (grown_cap > max + 2)
-				grown_cap = max + 2;
-			char *grown = realloc(*line, grown_cap);
-			if (!grown) {
-				errno = ENOMEM;
-				return -1;
-			}
-			*line = grown;
-			*cap = grown_cap;
+			*cap = *cap ? *cap * 2 : 256;
+			if (*cap > max + 2)
+				*cap = max + 2;
+			*line = xrealloc(*line, *cap);
 		}
 		(*line)[len++] = (char)c;
 		if (c == '\n')

@@ -310,12 +310,6 @@ static void free_names(struct samples_name *names, size_t count)
 	free(names);
 }
 
-static void names_release(struct names *n)
-{
-	free_names(n->items, n->count);
-	*n = (struct names){ .last = -1 };
-}
-
 /* The record's names (placement: -1 with names_overflow set when one too many) and what the
  * reports show beside the samples: the workload's first line in each role, and the frequency
  * of each placement's measured lines. */
@@ -412,8 +406,8 @@ static void *part_parse(void *arg)
 static void part_release(struct part *p)
 {
 	free(p->records); /* NULL once the table has taken them */
-	names_release(&p->placements);
-	names_release(&p->workloads);
+	free_names(p->placements.items, p->placements.count);
+	free_names(p->workloads.items, p->workloads.count);
 	for (size_t i = 0; i < p->skipped_count; i++)
 		free(p->skipped[i].why);
 	free(p->skipped);
@@ -694,8 +688,8 @@ struct samples_table *samples_table_read(int fd, const char *path, size_t parts,
 		samples_table_free(&rd.t);
 	for (size_t k = 0; k < rd.part_count; k++)
 		part_release(&rd.parts[k]);
-	names_release(&rd.placements);
-	names_release(&rd.workloads);
+	free_names(rd.placements.items, rd.placements.count);
+	free_names(rd.workloads.items, rd.workloads.count);
 	return rd.t;
 }
 
