@@ -180,18 +180,13 @@ char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_s
 static int random_bits(uint64_t *out)
 {
 	unsigned flags = GRND_INSECURE;
-	for (;;) {
-		ssize_t n = getrandom(out, sizeof *out, flags);
-		if (n == (ssize_t)sizeof *out)
-			return 0;
-		if (n >= 0 || errno == EINTR)
-			continue;
-		if (errno == EINVAL && flags != 0) {
+	ssize_t n;
+	while ((n = getrandom(out, sizeof *out, flags)) != (ssize_t)sizeof *out)
+		if (n < 0 && errno == EINVAL && flags != 0)
 			flags = 0;
-			continue;
-		}
-		return -1;
-	}
+		else if (n < 0 && errno != EINTR)
+			return -1;
+	return 0;
 }
 
 /* A name for the temporary file beside NAME that no one else uses: ".NAME.tmp.PID.R", R 16 hex

@@ -209,26 +209,21 @@ static void find_agreement(struct results_folder *f, const struct samples_table 
 char *folder_row_disagreement(const struct results_folder *f, const struct samples_record *r)
 {
 	const struct samples_table *t = f->samples;
-	if (!t)
-		return NULL;
-	if (f->placement_named && !f->placement_named[r->placement]) {
-		char *name = xescaped(t->placements[r->placement].name);
-		char *s = xasprintf("placement '%s' is " FOLDER_NOT_NAMED_BY_META " (%s)", name,
-		                    f->meta_placements ? f->meta_placements : "none");
-		free(name);
-		return s;
-	}
 	int as = r->role_a ? 0 : 1;
-	if (f->workload_named[as] && r->workload != SAMPLES_NO_WORKLOAD
-	    && !f->workload_named[as][r->workload]) {
-		char *name = xescaped(t->workloads[r->workload].name);
-		char *s = xasprintf("workload '%s' in role %c is " FOLDER_NOT_NAMED_BY_META " (%s)",
-		                    name, as ? 'b' : 'a',
-		                    f->meta_workloads[as] ? f->meta_workloads[as] : "none in that role");
-		free(name);
-		return s;
-	}
-	return NULL;
+	bool placement = t && f->placement_named && !f->placement_named[r->placement];
+	if (!placement && (!t || !f->workload_named[as] || r->workload == SAMPLES_NO_WORKLOAD
+	                   || f->workload_named[as][r->workload]))
+		return NULL;
+	char *name = xescaped(placement ? t->placements[r->placement].name
+	                                : t->workloads[r->workload].name);
+	char *s = placement
+	          ? xasprintf("placement '%s' is " FOLDER_NOT_NAMED_BY_META " (%s)", name,
+	                      f->meta_placements ? f->meta_placements : "none")
+	          : xasprintf("workload '%s' in role %c is " FOLDER_NOT_NAMED_BY_META " (%s)", name,
+	                      as ? 'b' : 'a',
+	                      f->meta_workloads[as] ? f->meta_workloads[as] : "none in that role");
+	free(name);
+	return s;
 }
 
 const struct samples_table *folder_samples(struct results_folder *f, char *err, size_t err_size)

@@ -74,11 +74,8 @@ enum number_problem number_parse_whole(const char *text, long long *out)
 {
 	*out = 0;
 	const char *p = text + (*text == '-');
-	if (!is_digit(*p))
-		return NUMBER_NOT_A_NUMBER;
-	while (is_digit(*p))
-		p++;
-	if (*p)
+	size_t digits = strspn(p, "0123456789");
+	if (!digits || p[digits])
 		return NUMBER_NOT_A_NUMBER;
 	errno = 0;
 	long long v = strtoll(text, NULL, 10);

@@ -454,10 +454,9 @@ static int read_header(const char *path, struct line_reader *r, struct header_ma
 		return -1;
 	}
 	*data_start = line_reader_offset(r);
-	line[len - (line[len - 1] == '\n')] = '\0';
 	if (!strncmp(line, UTF8_BOM, 3))
 		line += 3;
-	line[strcspn(line, "\r\n")] = '\0';
+	line[strcspn(line, "\r\n")] = '\0'; /* its '\n', or the '\0' after a last line */
 	hdr->fields = 1;
 	for (const char *c = line; *c; c++)
 		hdr->fields += *c == ',';
