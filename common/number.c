@@ -56,17 +56,15 @@ static enum number_problem word_problem(const char *text)
 
 enum number_problem number_parse_real(const char *text, double *out)
 {
-	*out = NAN;
 	if (!decimal_form(text)) {
 		enum number_problem word = word_problem(text);
 		*out = word == NUMBER_INFINITE ? (*text == '-' ? -INFINITY : INFINITY) : NAN;
 		return word;
 	}
 	errno = 0;
-	double v = strtod(text, NULL);
-	*out = v;
+	*out = strtod(text, NULL);
 	if (errno == ERANGE)
-		return fabs(v) >= 1.0 ? NUMBER_OVERFLOW : NUMBER_UNDERFLOW;
+		return fabs(*out) >= 1.0 ? NUMBER_OVERFLOW : NUMBER_UNDERFLOW;
 	return NUMBER_OK;
 }
 
