@@ -655,40 +655,32 @@ static int parse_parts(struct reader *rd, int fd, size_t forced_parts, char *err
 	return 0;
 }
 
-/* Every line of the open file into the table: parsed in parts, joined in file order. -1 with
- * err. */
-static int read_table(struct reader *rd, int fd, size_t forced_parts, char *err,
-                      size_t err_size)
-{
-	if (parse_parts(rd, fd, forced_parts, err, err_size) < 0)
-		return -1;
-	long first_line = 2;
-	for (size_t k = 0; k < rd->part_count; k++) {
-		if (join_part(rd, &rd->parts[k], first_line, err, err_size) < 0)
-			return -1;
-		first_line += rd->parts[k].lines;
-	}
-	each_part_at_once(rd->parts, rd->part_count, part_renumber);
-	make_segments(rd);
-	rd->t->placements = rd->placements.items;
-	rd->t->placement_count = rd->placements.count;
-	rd->t->workloads = rd->workloads.items;
-	rd->t->workload_count = rd->workloads.count;
-	rd->placements = rd->workloads = (struct names){ .last = -1 };
-	return 0;
-}
-
+/* Every line of the open file: parsed in parts, joined in file order. */
 struct samples_table *samples_table_read(int fd, const char *path, size_t parts, char *err,
                                          size_t err_size)
 {
 	struct reader rd = { .path = path, .placements = { .last = -1 },
 	                     .workloads = { .last = -1 }, .t = xcalloc(1, sizeof *rd.t) };
-	if (read_table(&rd, fd, parts, err, err_size) < 0)
+	int rc = parse_parts(&rd, fd, parts, err, err_size);
+	long first_line = 2;
+	for (size_t k = 0; rc == 0 && k < rd.part_count; k++) {
+		rc = join_part(&rd, &rd.parts[k], first_line, err, err_size);
+		first_line += rd.parts[k].lines;
+	}
+	if (rc == 0) {
+		each_part_at_once(rd.parts, rd.part_count, part_renumber);
+		make_segments(&rd);
+		rd.t->placements = rd.placements.items;
+		rd.t->placement_count = rd.placements.count;
+		rd.t->workloads = rd.workloads.items;
+		rd.t->workload_count = rd.workloads.count;
+	} else {
 		samples_table_free(&rd.t);
+		free_names(rd.placements.items, rd.placements.count);
+		free_names(rd.workloads.items, rd.workloads.count);
+	}
 	for (size_t k = 0; k < rd.part_count; k++)
 		part_release(&rd.parts[k]);
-	free_names(rd.placements.items, rd.placements.count);
-	free_names(rd.workloads.items, rd.workloads.count);
 	return rd.t;
 }
 
