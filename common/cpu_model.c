@@ -34,10 +34,7 @@ static void normalise(const char *src, char *out, size_t out_size)
 
 static bool names_one(const char *s)
 {
-	for (; s && *s; s++)
-		if (!blank(*s))
-			return true;
-	return false;
+	return s && s[strspn(s, " \t")];
 }
 
 /*
