@@ -1,8 +1,9 @@
 #include "common/cpu_model.h"
 
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "common/alloc.h"
 
 static bool blank(char c)
 {
@@ -33,10 +34,7 @@ static void normalise(const char *src, char *out, size_t out_size)
 
 static bool names_one(const char *s)
 {
-	for (; s && *s; s++)
-		if (!blank(*s))
-			return true;
-	return false;
+	return s && s[strspn(s, " \t")];
 }
 
 /*
@@ -64,6 +62,5 @@ char *cpu_model_of_meta(const json_t *meta)
 	if (!names_one(proc) && !names_one(hwloc))
 		proc = json_string_value(json_object_get(meta, "cpu_model"));
 	size_t size = (proc ? strlen(proc) : 0) + (hwloc ? strlen(hwloc) : 0) + 1;
-	char *out = malloc(size);
-	return out ? cpu_model_choose(proc, hwloc, out, size) : NULL;
+	return cpu_model_choose(proc, hwloc, xmalloc(size), size);
 }

@@ -33,8 +33,8 @@ char *cpu_model_choose(const char *proc_cpuinfo, const char *hwloc, char *out, s
  * The same rule on a results folder's meta.json, for folders of every age: on its
  * cpu_model_sources ("proc_cpuinfo" and "hwloc", written since the rule was made) where they
  * name a model, else on its cpu_model (older folders: the runner stored /proc/cpuinfo's string
- * there, hwloc's only where /proc had none, which is this rule). A new string the caller frees;
- * "" when meta.json names no model; NULL on out of memory.
+ * there, hwloc's only where /proc had none, which is this rule). A new string the caller frees
+ * (out of memory exits: common/alloc.h); "" when meta.json names no model.
  */
 char *cpu_model_of_meta(const json_t *meta);
 

@@ -57,16 +57,10 @@ ssize_t fileio_read_line(FILE *f, char **line, size_t *cap, size_t max)
 		if (len == max)
 			return FILEIO_LINE_TOO_LONG;
 		if (len + 2 > *cap) { /* room for this byte and the NUL */
-			size_t grown_cap = *cap ? *cap * 2 : 256;
-			if (grown_cap > max + 2)
-				grown_cap = max + 2;
-			char *grown = realloc(*line, grown_cap);
-			if (!grown) {
-				errno = ENOMEM;
-				return -1;
-			}
-			*line = grown;
-			*cap = grown_cap;
+			*cap = *cap ? *cap * 2 : 256;
+			if (*cap > max + 2)
+				*cap = max + 2;
+			*line = xrealloc(*line, *cap);
 		}
 		(*line)[len++] = (char)c;
 		if (c == '\n')
@@ -186,18 +180,13 @@ char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_s
 static int random_bits(uint64_t *out)
 {
 	unsigned flags = GRND_INSECURE;
-	for (;;) {
-		ssize_t n = getrandom(out, sizeof *out, flags);
-		if (n == (ssize_t)sizeof *out)
-			return 0;
-		if (n >= 0 || errno == EINTR)
-			continue;
-		if (errno == EINVAL && flags != 0) {
+	ssize_t n;
+	while ((n = getrandom(out, sizeof *out, flags)) != (ssize_t)sizeof *out)
+		if (n < 0 && errno == EINVAL && flags != 0)
 			flags = 0;
-			continue;
-		}
-		return -1;
-	}
+		else if (n < 0 && errno != EINTR)
+			return -1;
+	return 0;
 }
 
 /* A name for the temporary file beside NAME that no one else uses: ".NAME.tmp.PID.R", R 16 hex
@@ -246,18 +235,23 @@ static int write_temp(int dirfd, const char *dir, const char *name, char *tmp, s
 	return rc;
 }
 
-/* fileio_write_atomic relative to the open folder dirfd (openat/renameat: the folder cannot be
- * swapped under it); dir only names the folder in messages. */
-static int write_atomic_at(int dirfd, const char *dir, const char *name, const void *data,
-                           size_t len, char *err, size_t err_size)
+/* Relative to the open folder (openat/renameat): the folder cannot be swapped under it. */
+int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
+                        char *err, size_t err_size)
 {
-	if (!*name || strchr(name, '/')) {
-		set_error(err, err_size, "cannot write '%s' in %s: not a plain file name", name, dir);
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		set_error(err, err_size, "cannot open folder %s to write %s: %s", dir, name,
+		          strerror(errno));
 		return -1;
 	}
 	size_t tmp_len = strlen(name) + 64;
 	char *tmp = xmalloc(tmp_len);
 	int rc = -1;
+	if (!*name || strchr(name, '/')) {
+		set_error(err, err_size, "cannot write '%s' in %s: not a plain file name", name, dir);
+		goto out;
+	}
 	if (write_temp(dirfd, dir, name, tmp, tmp_len, data, len, err, err_size) != 0)
 		goto out;
 	if (renameat(dirfd, tmp, dirfd, name) != 0) {
@@ -274,19 +268,6 @@ static int write_atomic_at(int dirfd, const char *dir, const char *name, const v
 	rc = 0;
 out:
 	free(tmp);
-	return rc;
-}
-
-int fileio_write_atomic(const char *dir, const char *name, const void *data, size_t len,
-                        char *err, size_t err_size)
-{
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		set_error(err, err_size, "cannot open folder %s to write %s: %s", dir, name,
-		          strerror(errno));
-		return -1;
-	}
-	int rc = write_atomic_at(dirfd, dir, name, data, len, err, err_size);
 	close(dirfd);
 	return rc;
 }
@@ -300,19 +281,15 @@ int fileio_check_parent(const char *path, char *err, size_t err_size)
 	char *slash = strrchr(copy, '/');
 	const char *parent = !slash ? "." : slash == copy ? "/" : (*slash = '\0', copy);
 	struct stat st;
-	int rc = 0;
-	if (stat(parent, &st) != 0 && errno == ENOENT) {
+	bool found = stat(parent, &st) == 0, folder = found && S_ISDIR(st.st_mode);
+	if (!found && errno == ENOENT)
 		set_error(err, err_size, "the folder %s, where %s would go, does not exist; make it "
 		          "first (mkdir -p %s) or choose another", parent, path, parent);
-		rc = -1;
-	} else if (stat(parent, &st) != 0) {
+	else if (!found)
 		set_error(err, err_size, "cannot reach %s, where %s would go: %s", parent, path,
 		          strerror(errno));
-		rc = -1;
-	} else if (!S_ISDIR(st.st_mode)) {
+	else if (!folder)
 		set_error(err, err_size, "%s, where %s would go, is not a folder", parent, path);
-		rc = -1;
-	}
 	free(copy);
-	return rc;
+	return folder ? 0 : -1;
 }

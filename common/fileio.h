@@ -3,7 +3,7 @@
  * EINTR, the first line of a /sys or /proc file, a whole file into memory, and the one atomic
  * file write (nothing written is ever half-made).
  *
- * Nothing here exits or prints; errors follow common/error.h.
+ * Nothing here prints; errors follow common/error.h; out of memory exits (common/alloc.h).
  */
 #ifndef SMTBENCH_COMMON_FILEIO_H
 #define SMTBENCH_COMMON_FILEIO_H
@@ -26,7 +26,7 @@ ssize_t fileio_read_full(int fd, void *buf, size_t len);
  * to free; its length), but bounded: a line of more than max bytes, its newline counted, is not
  * read further and gives FILEIO_LINE_TOO_LONG, so that a file of one endless line (a sparse
  * file of NULs) cannot fill the memory. -1 at the end of the file with errno 0, or on a read
- * error or out of memory with errno set. */
+ * error with errno set. */
 ssize_t fileio_read_line(FILE *f, char **line, size_t *cap, size_t max);
 
 /* Whether the folder that would hold path (its parent) exists and is a folder: 0, else -1 with
@@ -64,8 +64,7 @@ int fileio_open_readable(const char *path, char *err, size_t err_size);
 char *fileio_read_all(const char *path, size_t *len_out, char *err, size_t err_size);
 
 /* The same from fd, which path names in messages, to its end (a pipe's too), at most max bytes:
- * more is refused (errno EFBIG), also when the file grows past max while it is read. Closes fd.
- * Exits on out of memory (common/alloc.h). */
+ * more is refused (errno EFBIG), also when the file grows past max while it is read. Closes fd. */
 char *fileio_read_fd(int fd, const char *path, size_t max, size_t *len_out, char *err,
                      size_t err_size);
 

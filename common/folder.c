@@ -159,41 +159,33 @@ static void name_listed(const char *name, const struct samples_name *names, size
 	*text = joined;
 }
 
-/* The workloads meta.json names in each role: a run's "workloads" a and b; a matrix's kernels
- * or commands, in either role. False when it names none (an older or foreign meta.json). */
-static bool meta_workloads(struct results_folder *f, const struct samples_table *t)
+/* The workloads meta.json names in each role: a run's "workloads" a and b, each in its role; a
+ * matrix's kernels or commands, in either role. None when it names none (an older or foreign
+ * meta.json). */
+static void meta_workloads(struct results_folder *f, const struct samples_table *t)
 {
 	const json_t *matrix = json_object_get(f->meta, "matrix");
 	const json_t *listed = json_object_get(matrix, "commands");
 	if (!listed)
 		listed = json_object_get(matrix, "kernels");
 	const json_t *workloads = json_object_get(f->meta, "workloads");
-	if (!json_is_array(listed) && !json_is_object(workloads))
-		return false;
+	bool in_matrix = json_is_array(listed);
+	if (!in_matrix && !json_is_object(workloads))
+		return;
 	for (int as = 0; as < 2; as++)
 		f->workload_named[as] = xcalloc(t->workload_count + 1, sizeof *f->workload_named[as]);
-	size_t i;
-	const json_t *w;
-	if (json_is_array(listed)) {
-		json_array_foreach(listed, i, w) {
-			/* text, or {"hex": ...} for a name that is not UTF-8 (text_to_json) */
-			char *name = text_from_json(json_object_get(w, "name"));
-			for (int as = 0; name && as < 2; as++)
+	size_t count = in_matrix ? json_array_size(listed) : 2;
+	for (size_t i = 0; i < count; i++) {
+		const json_t *w = in_matrix ? json_array_get(listed, i)
+		                            : json_object_get(workloads, i ? "b" : "a");
+		/* text, or {"hex": ...} for a name that is not UTF-8 (text_to_json) */
+		char *name = text_from_json(json_object_get(w, "name"));
+		for (int as = 0; name && as < 2; as++)
+			if (in_matrix || (size_t)as == i)
 				name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
 				            &f->meta_workloads[as]);
-			free(name);
-		}
-		return true;
-	}
-	for (int as = 0; as < 2; as++) {
-		const json_t *role = json_object_get(workloads, as ? "b" : "a");
-		char *name = text_from_json(json_object_get(role, "name"));
-		if (name)
-			name_listed(name, t->workloads, t->workload_count, f->workload_named[as],
-			            &f->meta_workloads[as]);
 		free(name);
 	}
-	return true;
 }
 
 /* Which of the table's placements and workloads meta.json names (folder_row_disagreement). */
@@ -217,26 +209,21 @@ static void find_agreement(struct results_folder *f, const struct samples_table 
 char *folder_row_disagreement(const struct results_folder *f, const struct samples_record *r)
 {
 	const struct samples_table *t = f->samples;
-	if (!t)
-		return NULL;
-	if (f->placement_named && !f->placement_named[r->placement]) {
-		char *name = xescaped(t->placements[r->placement].name);
-		char *s = xasprintf("placement '%s' is " FOLDER_NOT_NAMED_BY_META " (%s)", name,
-		                    f->meta_placements ? f->meta_placements : "none");
-		free(name);
-		return s;
-	}
 	int as = r->role_a ? 0 : 1;
-	if (f->workload_named[as] && r->workload != SAMPLES_NO_WORKLOAD
-	    && !f->workload_named[as][r->workload]) {
-		char *name = xescaped(t->workloads[r->workload].name);
-		char *s = xasprintf("workload '%s' in role %c is " FOLDER_NOT_NAMED_BY_META " (%s)",
-		                    name, as ? 'b' : 'a',
-		                    f->meta_workloads[as] ? f->meta_workloads[as] : "none in that role");
-		free(name);
-		return s;
-	}
-	return NULL;
+	bool placement = t && f->placement_named && !f->placement_named[r->placement];
+	if (!placement && (!t || !f->workload_named[as] || r->workload == SAMPLES_NO_WORKLOAD
+	                   || f->workload_named[as][r->workload]))
+		return NULL;
+	char *name = xescaped(placement ? t->placements[r->placement].name
+	                                : t->workloads[r->workload].name);
+	char *s = placement
+	          ? xasprintf("placement '%s' is " FOLDER_NOT_NAMED_BY_META " (%s)", name,
+	                      f->meta_placements ? f->meta_placements : "none")
+	          : xasprintf("workload '%s' in role %c is " FOLDER_NOT_NAMED_BY_META " (%s)", name,
+	                      as ? 'b' : 'a',
+	                      f->meta_workloads[as] ? f->meta_workloads[as] : "none in that role");
+	free(name);
+	return s;
 }
 
 const struct samples_table *folder_samples(struct results_folder *f, char *err, size_t err_size)

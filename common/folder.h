@@ -90,7 +90,6 @@ char *folder_row_disagreement(const struct results_folder *f, const struct sampl
 /* Every such reason ends "not named by meta.json (...)" (fleet tells these rows from damage). */
 #define FOLDER_NOT_NAMED_BY_META "not named by meta.json"
 
-
 /* The state's name in every report: "complete", "interrupted", "failed", "running", "killed";
  * NULL for FOLDER_UNRECORDED. */
 const char *folder_state_name(enum folder_state state);

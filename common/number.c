@@ -56,17 +56,15 @@ static enum number_problem word_problem(const char *text)
 
 enum number_problem number_parse_real(const char *text, double *out)
 {
-	*out = NAN;
 	if (!decimal_form(text)) {
 		enum number_problem word = word_problem(text);
 		*out = word == NUMBER_INFINITE ? (*text == '-' ? -INFINITY : INFINITY) : NAN;
 		return word;
 	}
 	errno = 0;
-	double v = strtod(text, NULL);
-	*out = v;
+	*out = strtod(text, NULL);
 	if (errno == ERANGE)
-		return fabs(v) >= 1.0 ? NUMBER_OVERFLOW : NUMBER_UNDERFLOW;
+		return fabs(*out) >= 1.0 ? NUMBER_OVERFLOW : NUMBER_UNDERFLOW;
 	return NUMBER_OK;
 }
 
@@ -74,11 +72,8 @@ enum number_problem number_parse_whole(const char *text, long long *out)
 {
 	*out = 0;
 	const char *p = text + (*text == '-');
-	if (!is_digit(*p))
-		return NUMBER_NOT_A_NUMBER;
-	while (is_digit(*p))
-		p++;
-	if (*p)
+	size_t digits = strspn(p, "0123456789");
+	if (!digits || p[digits])
 		return NUMBER_NOT_A_NUMBER;
 	errno = 0;
 	long long v = strtoll(text, NULL, 10);
@@ -106,21 +101,6 @@ static bool eight_digits_of_word(uint64_t w, uint64_t *value)
 	return true;
 }
 #endif
-
-/* The n (8 or 4) characters at p as digits: one word, four of them after four '0's. */
-static bool digits_of(const char *p, size_t n, uint64_t *value)
-{
-#ifdef DIGIT_WORDS
-	uint64_t w = 0x3030303030303030ULL;
-	memcpy((char *)&w + (8 - n), p, n);
-	return eight_digits_of_word(w, value);
-#else
-	(void)p;
-	(void)n;
-	(void)value;
-	return false;
-#endif
-}
 
 /*
  * Plain decimals ("0.250742", "12", "3.") as strtod reads them, bit for bit, at a fraction of
@@ -154,13 +134,21 @@ bool number_parse_plain(const char *text, size_t len, double *out)
 		mantissa = mantissa * 10 + (uint64_t)(*p - '0');
 	if (p < end && *p == '.') {
 		p++;
-		for (int n = 8; n >= 4; n -= 4) /* eight digits, then four, at once where they fit */
-			if (end - p >= n && digits + n <= 15 && digits_of(p, (size_t)n, &some)) {
-				mantissa = mantissa * (n == 8 ? 100000000 : 10000) + some;
-				digits += n;
-				decimals += n;
-				p += n;
-			}
+#ifdef DIGIT_WORDS
+		/* Eight digits, then four, at once where they fit: four as one word after four '0's. */
+		for (int n = 8; n >= 4; n -= 4) {
+			uint64_t w = 0x3030303030303030ULL;
+			if (end - p < n || digits + n > 15)
+				continue;
+			memcpy((char *)&w + (8 - n), p, (size_t)n);
+			if (!eight_digits_of_word(w, &some))
+				continue;
+			mantissa = mantissa * (n == 8 ? 100000000 : 10000) + some;
+			digits += n;
+			decimals += n;
+			p += n;
+		}
+#endif
 		for (; p < end && *p >= '0' && *p <= '9'; p++, digits++, decimals++)
 			mantissa = mantissa * 10 + (uint64_t)(*p - '0');
 	}

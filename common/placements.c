@@ -36,39 +36,25 @@ size_t placement_info_rank(const char *name)
 	return name ? i : PLACEMENT_COUNT;
 }
 
-/* The baseline every other placement is compared with. */
-static const char *baseline_name(void)
-{
-	for (size_t i = 0; i < PLACEMENT_COUNT; i++)
-		if (placement_table[i].role == PLACEMENT_ROLE_BASELINE)
-			return placement_table[i].name;
-	return NULL;
-}
-
 size_t placement_comparisons(struct placement_comparison *out, size_t max)
 {
+	const char *baseline = NULL; /* the one every other placement is compared with */
+	for (size_t i = 0; i < PLACEMENT_COUNT && !baseline; i++)
+		if (placement_table[i].role == PLACEMENT_ROLE_BASELINE)
+			baseline = placement_table[i].name;
+	/* The headlines, then contention against the baseline, then control, each in table order. */
 	size_t n = 0;
-	for (size_t i = 0; i < PLACEMENT_COUNT; i++)
-		if (placement_table[i].headline_vs) {
-			if (n < max)
-				out[n] = (struct placement_comparison){ placement_table[i].name,
-				                                        placement_table[i].headline_vs,
-				                                        COMPARISON_HEADLINE };
-			n++;
+	for (int kind = COMPARISON_HEADLINE; kind <= COMPARISON_CONTROL; kind++)
+		for (size_t i = 0; i < PLACEMENT_COUNT; i++) {
+			const struct placement_info *p = &placement_table[i];
+			enum placement_role role = kind == COMPARISON_CONTENTION ? PLACEMENT_ROLE_CONTENTION
+			                                                         : PLACEMENT_ROLE_CONTROL;
+			const char *b = kind == COMPARISON_HEADLINE ? p->headline_vs
+			                : p->role == role ? baseline : NULL;
+			if (b && n < max)
+				out[n] = (struct placement_comparison){ p->name, b, (enum comparison_kind)kind };
+			n += b != NULL;
 		}
-	static const struct { enum placement_role role; enum comparison_kind kind; } against_baseline[] = {
-		{ PLACEMENT_ROLE_CONTENTION, COMPARISON_CONTENTION },
-		{ PLACEMENT_ROLE_CONTROL, COMPARISON_CONTROL },
-	};
-	const char *baseline = baseline_name();
-	for (size_t r = 0; baseline && r < sizeof against_baseline / sizeof against_baseline[0]; r++)
-		for (size_t i = 0; i < PLACEMENT_COUNT; i++)
-			if (placement_table[i].role == against_baseline[r].role) {
-				if (n < max)
-					out[n] = (struct placement_comparison){ placement_table[i].name, baseline,
-					                                        against_baseline[r].kind };
-				n++;
-			}
 	return n;
 }
 

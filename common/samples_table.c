@@ -76,7 +76,7 @@ struct part {
 	bool sorted;         /* records in trial, process, line order */
 	struct names placements, workloads;
 	long names_overflow; /* the line with one placement name too many, or 0 */
-	struct { long line_no; const char *why; char *owned; } *skipped;
+	struct { long line_no; char *why; } *skipped;
 	size_t skipped_count, skipped_cap;
 	long lines;          /* lines read, empty ones included */
 	int error;           /* 0, or an errno: E2BIG (names), EMSGSIZE (a line), or the read's */
@@ -138,27 +138,23 @@ static int line_reader_fill(struct line_reader *r)
 static int next_line(struct line_reader *r, char **line, size_t *len)
 {
 	for (;;) {
-		char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-		if ((nl ? (size_t)(nl - (r->buf + r->start)) + 1 : r->end - r->start)
-		    > SAMPLES_CSV_LINE_MAX) {
+		size_t unread = r->end - r->start;
+		char *nl = memchr(r->buf + r->start, '\n', unread);
+		size_t here = nl ? (size_t)(nl - (r->buf + r->start)) + 1 : unread;
+		if (here > SAMPLES_CSV_LINE_MAX) {
 			errno = EMSGSIZE;
 			return -1;
 		}
-		if (nl) {
+		if (nl || (r->eof && here)) {
 			*line = r->buf + r->start;
-			*len = (size_t)(nl - *line) + 1;
-			r->start += *len;
+			*len = here;
+			if (!nl) /* the last line, without a '\n' (cap > end: one byte is never read into) */
+				r->buf[r->end] = '\0';
+			r->start += here;
 			return 1;
 		}
-		if (r->eof) {
-			if (r->start == r->end)
-				return 0;
-			*line = r->buf + r->start;
-			*len = r->end - r->start;
-			r->buf[r->end] = '\0'; /* cap > end always: one byte is never read into */
-			r->start = r->end;
-			return 1;
-		}
+		if (r->eof)
+			return 0;
 		if (line_reader_fill(r) < 0)
 			return -1;
 	}
@@ -197,36 +193,27 @@ static int parse_count_field(const char *text, int32_t *out)
 	return 0;
 }
 
-/* An optional time of len bytes (the field is NUL-terminated at len): empty → NAN; -1 for a
- * text that is not a number by the one rule (1e-320, 0x10, " 1" are refused, as the plain-file
- * loader refuses them) or a negative one. A time too large is the caller's to name. */
-static int parse_optional_seconds(const char *text, size_t len, double *out)
-{
-	if (!len) {
-		*out = NAN;
-		return 0;
-	}
-	if (number_parse_plain(text, len, out))
-		return 0;
-	return number_parse_real(text, out) == NUMBER_OK && *out >= 0 ? 0 : -1;
-}
-
 /* The field of column c, or NULL when the header has no such column. */
 static const char *field_of(const struct part *p, enum samples_column c)
 {
 	return p->hdr->column[c] >= 0 ? p->fields[p->hdr->column[c]] : NULL;
 }
 
-/* Column c's number (NAN when the column is absent or empty); -1 for bad text. */
+/* Column c's time (NAN when the column is absent or empty); -1 for a text that is not a number
+ * by the one rule (1e-320, 0x10, " 1" are refused, as the plain-file loader refuses them) or a
+ * negative one. A time too large is the caller's to name. */
 static int seconds_of(const struct part *p, enum samples_column c, double *out)
 {
 	int at = p->hdr->column[c];
-	if (at < 0) {
-		*out = NAN;
+	*out = NAN;
+	if (at < 0)
 		return 0;
-	}
+	const char *text = p->fields[at];
 	const char *next = (size_t)at + 1 < p->hdr->fields ? p->fields[at + 1] - 1 : p->line_end;
-	return parse_optional_seconds(p->fields[at], (size_t)(next - p->fields[at]), out);
+	size_t len = (size_t)(next - text);
+	if (!len || number_parse_plain(text, len, out))
+		return 0;
+	return number_parse_real(text, out) == NUMBER_OK && *out >= 0 ? 0 : -1;
 }
 
 /* The record's numbers beyond the required ones. NULL, or why the line is skipped. */
@@ -323,12 +310,6 @@ static void free_names(struct samples_name *names, size_t count)
 	free(names);
 }
 
-static void names_release(struct names *n)
-{
-	free_names(n->items, n->count);
-	*n = (struct names){ .last = -1 };
-}
-
 /* The record's names (placement: -1 with names_overflow set when one too many) and what the
  * reports show beside the samples: the workload's first line in each role, and the frequency
  * of each placement's measured lines. */
@@ -354,12 +335,12 @@ static int note_names(struct part *p, struct samples_record *r)
 	return 0;
 }
 
-static void part_skip(struct part *p, long line_no, const char *why, char *owned)
+/* Notes line line_no as skipped for the reason why (taken). */
+static void part_skip(struct part *p, long line_no, char *why)
 {
 	xgrow(&p->skipped, &p->skipped_cap, p->skipped_count + 1, sizeof *p->skipped);
 	p->skipped[p->skipped_count].line_no = line_no;
-	p->skipped[p->skipped_count].why = owned ? owned : why;
-	p->skipped[p->skipped_count++].owned = owned;
+	p->skipped[p->skipped_count++].why = why;
 }
 
 /* One data line (line_no within the part): a record, or a skipped line. -1 with names_overflow
@@ -368,7 +349,7 @@ static int part_line(struct part *p, char *line, size_t len, long line_no)
 {
 	bool has_newline = len > 0 && line[len - 1] == '\n';
 	if (memchr(line, '\0', len)) {
-		part_skip(p, line_no, "a NUL byte in the line", NULL);
+		part_skip(p, line_no, xstrdup("a NUL byte in the line"));
 		return 0;
 	}
 	/* A line ends at its first '\r' or '\n': a '\r' inside one cuts it short. */
@@ -380,18 +361,13 @@ static int part_line(struct part *p, char *line, size_t len, long line_no)
 	size_t n_fields = samples_csv_split_n(line, len, p->fields, p->hdr->fields);
 	p->line_end = line + len;
 	struct samples_record r = { .line_no = line_no };
-	const char *why = NULL;
-	if (!has_newline)
-		why = "the last line has no end of line (cut short by a crash?)";
-	else if (n_fields != p->hdr->fields)
-		part_skip(p, line_no, NULL, xasprintf("%zu fields where the header has %zu",
-		                                      n_fields, p->hdr->fields));
-	else
-		why = check_record(p, &r);
-	if (why)
-		part_skip(p, line_no, why, NULL);
-	if (why || n_fields != p->hdr->fields)
+	const char *why = !has_newline ? "the last line has no end of line (cut short by a crash?)"
+	                  : n_fields == p->hdr->fields ? check_record(p, &r) : NULL;
+	if (why || n_fields != p->hdr->fields) {
+		part_skip(p, line_no, why ? xstrdup(why) : xasprintf("%zu fields where the header "
+		                                                     "has %zu", n_fields, p->hdr->fields));
 		return 0;
+	}
 	if (note_names(p, &r) < 0)
 		return -1;
 	xgrow(&p->records, &p->cap, p->count + 1, sizeof *p->records);
@@ -430,10 +406,10 @@ static void *part_parse(void *arg)
 static void part_release(struct part *p)
 {
 	free(p->records); /* NULL once the table has taken them */
-	names_release(&p->placements);
-	names_release(&p->workloads);
+	free_names(p->placements.items, p->placements.count);
+	free_names(p->workloads.items, p->workloads.count);
 	for (size_t i = 0; i < p->skipped_count; i++)
-		free(p->skipped[i].owned);
+		free(p->skipped[i].why);
 	free(p->skipped);
 	free(p->fields);
 	free(p->placement_map);
@@ -478,10 +454,9 @@ static int read_header(const char *path, struct line_reader *r, struct header_ma
 		return -1;
 	}
 	*data_start = line_reader_offset(r);
-	line[len - (line[len - 1] == '\n')] = '\0';
 	if (!strncmp(line, UTF8_BOM, 3))
 		line += 3;
-	line[strcspn(line, "\r\n")] = '\0';
+	line[strcspn(line, "\r\n")] = '\0'; /* its '\n', or the '\0' after a last line */
 	hdr->fields = 1;
 	for (const char *c = line; *c; c++)
 		hdr->fields += *c == ',';
@@ -512,9 +487,7 @@ static size_t part_count(off_t bytes)
 	size_t by_size = (size_t)(bytes / PART_MIN_BYTES) + 1;
 	if (n > by_size)
 		n = by_size;
-	if (n > SAMPLES_TABLE_PARTS_MAX)
-		n = SAMPLES_TABLE_PARTS_MAX;
-	return n ? n : 1;
+	return n ? n : 1; /* at most SAMPLES_TABLE_PARTS_MAX: parse_parts' to cap */
 }
 
 /* Runs work on every part at once: parts 1.. on threads, part 0 here; a part whose thread
@@ -606,12 +579,6 @@ static void *part_renumber(void *arg)
 	return NULL;
 }
 
-/* Whether b may follow a in file order (records of later parts have later line numbers). */
-static bool in_order(const struct samples_record *a, const struct samples_record *b)
-{
-	return a->trial < b->trial || (a->trial == b->trial && a->proc <= b->proc);
-}
-
 /* The joined records as segments: the parts' arrays when the file is in order, else all of
  * them in one array, sorted. */
 static void make_segments(struct reader *rd)
@@ -624,7 +591,9 @@ static void make_segments(struct reader *rd)
 		struct part *p = &rd->parts[k];
 		if (p->count == 0)
 			continue;
-		sorted = sorted && p->sorted && (!last || in_order(last, &p->records[0]));
+		/* records of later parts have later line numbers: the order of trial and process
+		 * decides */
+		sorted = sorted && p->sorted && (!last || compare_records(last, &p->records[0]) < 0);
 		last = &p->records[p->count - 1];
 		total += p->count;
 		t->segments[t->segment_count++] = (struct samples_segment){ p->records, p->count };
@@ -686,40 +655,32 @@ static int parse_parts(struct reader *rd, int fd, size_t forced_parts, char *err
 	return 0;
 }
 
-/* Every line of the open file into the table: parsed in parts, joined in file order. -1 with
- * err. */
-static int read_table(struct reader *rd, int fd, size_t forced_parts, char *err,
-                      size_t err_size)
-{
-	if (parse_parts(rd, fd, forced_parts, err, err_size) < 0)
-		return -1;
-	long first_line = 2;
-	for (size_t k = 0; k < rd->part_count; k++) {
-		if (join_part(rd, &rd->parts[k], first_line, err, err_size) < 0)
-			return -1;
-		first_line += rd->parts[k].lines;
-	}
-	each_part_at_once(rd->parts, rd->part_count, part_renumber);
-	make_segments(rd);
-	rd->t->placements = rd->placements.items;
-	rd->t->placement_count = rd->placements.count;
-	rd->t->workloads = rd->workloads.items;
-	rd->t->workload_count = rd->workloads.count;
-	rd->placements = rd->workloads = (struct names){ .last = -1 };
-	return 0;
-}
-
+/* Every line of the open file: parsed in parts, joined in file order. */
 struct samples_table *samples_table_read(int fd, const char *path, size_t parts, char *err,
                                          size_t err_size)
 {
 	struct reader rd = { .path = path, .placements = { .last = -1 },
 	                     .workloads = { .last = -1 }, .t = xcalloc(1, sizeof *rd.t) };
-	if (read_table(&rd, fd, parts, err, err_size) < 0)
+	int rc = parse_parts(&rd, fd, parts, err, err_size);
+	long first_line = 2;
+	for (size_t k = 0; rc == 0 && k < rd.part_count; k++) {
+		rc = join_part(&rd, &rd.parts[k], first_line, err, err_size);
+		first_line += rd.parts[k].lines;
+	}
+	if (rc == 0) {
+		each_part_at_once(rd.parts, rd.part_count, part_renumber);
+		make_segments(&rd);
+		rd.t->placements = rd.placements.items;
+		rd.t->placement_count = rd.placements.count;
+		rd.t->workloads = rd.workloads.items;
+		rd.t->workload_count = rd.workloads.count;
+	} else {
 		samples_table_free(&rd.t);
+		free_names(rd.placements.items, rd.placements.count);
+		free_names(rd.workloads.items, rd.workloads.count);
+	}
 	for (size_t k = 0; k < rd.part_count; k++)
 		part_release(&rd.parts[k]);
-	names_release(&rd.placements);
-	names_release(&rd.workloads);
 	return rd.t;
 }
 
@@ -749,13 +710,6 @@ const char *samples_table_first_workload(const struct samples_table *t, int as)
 
 /* ---- trials --------------------------------------------------------------------------------- */
 
-/* Whether the trial continues into the next segment. */
-static bool continues(const struct samples_cursor *c, long trial)
-{
-	const struct samples_table *t = c->table;
-	return c->k + 1 < t->segment_count && t->segments[c->k + 1].records[0].trial == trial;
-}
-
 int samples_next_trial(struct samples_cursor *c, const struct samples_record **records,
                        size_t *n)
 {
@@ -766,28 +720,26 @@ int samples_next_trial(struct samples_cursor *c, const struct samples_record **r
 	}
 	if (c->k == t->segment_count)
 		return 0;
-	const struct samples_segment *seg = &t->segments[c->k];
-	long trial = seg->records[c->at].trial;
-	size_t end = c->at;
-	while (end < seg->count && seg->records[end].trial == trial)
-		end++;
-	if (end < seg->count || !continues(c, trial)) { /* the usual case: no copy */
-		*records = seg->records + c->at;
-		*n = end - c->at;
-		c->at = end;
-		return 1;
-	}
-	/* A trial cut between two parts' segments: its records copied together. */
+	long trial = t->segments[c->k].records[c->at].trial;
 	size_t have = 0;
 	for (;;) {
-		seg = &t->segments[c->k];
-		for (end = c->at; end < seg->count && seg->records[end].trial == trial; end++)
-			;
-		xgrow(&c->scratch, &c->scratch_cap, have + end - c->at, sizeof *c->scratch);
-		memcpy(c->scratch + have, seg->records + c->at, (end - c->at) * sizeof *c->scratch);
-		have += end - c->at;
-		c->at = end;
-		if (end < seg->count || !continues(c, trial))
+		const struct samples_segment *seg = &t->segments[c->k];
+		size_t from = c->at;
+		while (c->at < seg->count && seg->records[c->at].trial == trial)
+			c->at++;
+		/* Whether the trial ends in this segment, not continuing into the next one. */
+		bool ends = c->at < seg->count || c->k + 1 == t->segment_count
+		            || t->segments[c->k + 1].records[0].trial != trial;
+		if (ends && have == 0) { /* the usual case: no copy */
+			*records = seg->records + from;
+			*n = c->at - from;
+			return 1;
+		}
+		/* A trial cut between two parts' segments: its records copied together. */
+		xgrow(&c->scratch, &c->scratch_cap, have + c->at - from, sizeof *c->scratch);
+		memcpy(c->scratch + have, seg->records + from, (c->at - from) * sizeof *c->scratch);
+		have += c->at - from;
+		if (ends)
 			break;
 		c->k++;
 		c->at = 0;

@@ -198,9 +198,7 @@ json_t *text_to_json(const char *text)
 	if (j)
 		return j;
 	size_t len = strlen(text);
-	char *hex = malloc(2 * len + 1);
-	if (!hex)
-		return NULL;
+	char *hex = xmalloc(2 * len + 1);
 	for (size_t i = 0; i < len; i++)
 		sprintf(hex + 2 * i, "%02x", (unsigned char)text[i]);
 	hex[2 * len] = '\0';
@@ -209,33 +207,27 @@ json_t *text_to_json(const char *text)
 	return j;
 }
 
-static int hex_digit(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 char *text_from_json(const json_t *value)
 {
 	if (json_is_string(value)) {
 		const char *s = json_string_value(value);
-		return strlen(s) == json_string_length(value) ? strdup(s) : NULL;
+		return strlen(s) == json_string_length(value) ? xstrdup(s) : NULL;
 	}
 	const char *hex = json_string_value(json_object_get(value, "hex"));
-	if (!json_is_object(value) || json_object_size(value) != 1 || !hex || strlen(hex) % 2)
+	if (!json_is_object(value) || json_object_size(value) != 1 || !hex || strlen(hex) % 2
+	    || hex[strspn(hex, "0123456789abcdefABCDEF")])
 		return NULL;
 	size_t len = strlen(hex) / 2;
-	char *out = malloc(len + 1);
-	for (size_t i = 0; out && i < len; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-		if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+	char *out = xmalloc(len + 1);
+	for (size_t i = 0; i < len; i++) {
+		unsigned byte = 0;
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1 || byte == 0) {
 			free(out);
 			return NULL;
 		}
-		out[i] = (char)(hi << 4 | lo);
+		out[i] = (char)byte;
 	}
-	if (out)
-		out[len] = '\0';
+	out[len] = '\0';
 	return out;
 }
 

@@ -60,8 +60,9 @@ void text_err(int status, const char *fmt, ...) __attribute__((noreturn, format(
 /*
  * Bytes that must come back exactly (a command's arguments, a path) in JSON, which holds only
  * UTF-8: a string when text is valid UTF-8, else {"hex": "2f746d70ff"}, its bytes in hex. NULL
- * on out of memory. text_from_json() reads either form back to the same bytes: a new string, or
- * NULL for any other value (or hex that is not an even count of hex digits, or holds a NUL).
+ * when jansson runs out of memory (ours exits: common/alloc.h). text_from_json() reads either
+ * form back to the same bytes: a new string, or NULL for any other value (or hex that is not an
+ * even count of hex digits, or holds a NUL).
  */
 json_t *text_to_json(const char *text);
 char *text_from_json(const json_t *value);
