@@ -15,6 +15,7 @@
  */
 #include "topology/internal.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +28,6 @@
 
 /* ---------------------------------------------------------------------------------------- */
 /* Relations between PUs.                                                                      */
-
-static hwloc_obj_t common_ancestor(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
-{
-	return a == b ? a : hwloc_get_common_ancestor_obj(t->hw, a, b);
-}
 
 /* The smallest NUMA node whose cpuset holds both PUs, or NULL. */
 static hwloc_obj_t shared_numa_node(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
@@ -52,7 +48,7 @@ static hwloc_obj_t shared_numa_node(const struct topo *t, hwloc_obj_t a, hwloc_o
  * (the rule is in the comment at the top of this file). */
 static bool numa_is_deeper(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
 {
-	hwloc_obj_t anc = common_ancestor(t, a, b);
+	hwloc_obj_t anc = hwloc_get_common_ancestor_obj(t->hw, a, b);
 	hwloc_obj_t node = shared_numa_node(t, a, b);
 	if (!node || !hwloc_bitmap_isincluded(node->cpuset, anc->cpuset))
 		return false;
@@ -63,7 +59,7 @@ static bool numa_is_deeper(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
 
 static void shares_name(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b, char out[TOPO_NAME_LEN])
 {
-	hwloc_obj_t anc = common_ancestor(t, a, b);
+	hwloc_obj_t anc = hwloc_get_common_ancestor_obj(t->hw, a, b);
 	const char *name = numa_is_deeper(t, a, b) ? hwloc_obj_type_string(HWLOC_OBJ_NUMANODE)
 	                                           : hwloc_obj_type_string(anc->type);
 	snprintf(out, TOPO_NAME_LEN, "%s", name);
@@ -75,7 +71,7 @@ static void shares_name(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b, char
  * (the qemu fixture) show one L1 per hardware thread. */
 static bool proven_separate(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
 {
-	hwloc_obj_t anc = common_ancestor(t, a, b);
+	hwloc_obj_t anc = hwloc_get_common_ancestor_obj(t->hw, a, b);
 	hwloc_obj_t ends[2] = { a, b };
 	for (int i = 0; i < 2; i++) {
 		for (hwloc_obj_t o = ends[i]->parent; o && o != anc; o = o->parent) {
@@ -103,30 +99,27 @@ static bool touches_pu0(const struct topo *t, int core)
 	return t->pu0_core && t->cores[core].obj == t->pu0_core;
 }
 
-/* The usable PUs of a core as indexes into pus[], ordered by OS index with PU 0 last (it takes
- * the system's interrupts and housekeeping); returns how many were written, at most max. */
+/* Where PU i (an index into pus[]) comes among its core's: by OS index, PU 0 last (it takes
+ * the system's interrupts and housekeeping). */
+static unsigned pu_rank(const struct topo *t, int i)
+{
+	return t->pus[i].os == 0 ? UINT_MAX : (unsigned)t->pus[i].os;
+}
+
+/* The usable PUs of a core as indexes into pus[], in pu_rank's order; returns how many were
+ * written, at most max. */
 static int core_pus_ordered(const struct topo *t, int core, int *out, int max)
 {
 	const struct topo_core *c = &t->cores[core];
 	int n = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		/* pass 0: every PU but OS 0, ascending; pass 1: OS 0 if present */
-		int last = -1;
-		for (;;) {
-			int next = -1;
-			for (int i = c->first; i < c->first + c->count; i++) {
-				int os = t->pus[i].os;
-				if ((pass == 0) != (os != 0))
-					continue;
-				if (os > last && (next < 0 || os < t->pus[next].os))
-					next = i;
-			}
-			if (next < 0)
-				break;
-			if (n < max)
-				out[n++] = next;
-			last = t->pus[next].os;
-		}
+	for (unsigned last = 0; n < max; last = pu_rank(t, out[n++])) {
+		int next = -1;
+		for (int i = c->first; i < c->first + c->count; i++)
+			if (pu_rank(t, i) > last && (next < 0 || pu_rank(t, i) < pu_rank(t, next)))
+				next = i;
+		if (next < 0)
+			break;
+		out[n] = next;
 	}
 	return n;
 }
@@ -160,15 +153,15 @@ static int core_pu_of_kind(const struct topo *t, int core, int kind)
 	return -1;
 }
 
-/* The best partner core for the anchor PU (an index into pus[]) on core `from`: another core
- * with a PU of the anchor's kind (and, when cross_package, in another package), whose such PU
- * goes to *partner_pu. -1 when there is none. */
+/* The best partner for the anchor PU (an index into pus[]) on core `from`: the PU of the
+ * anchor's kind on the best other core (in another package, when cross_package), as an index
+ * into pus[], its score into *score_out; -1 when there is none. */
 static int best_partner(const struct topo *t, int from, int anchor_pu, bool cross_package,
-                        struct partner_score *score_out, int *partner_pu)
+                        struct partner_score *score_out)
 {
 	const struct topo_core *c = &t->cores[from];
 	hwloc_obj_t anchor = t->pus[anchor_pu].obj;
-	int best = -1, best_pu = -1;
+	int best_pu = -1;
 	struct partner_score best_score = { -1, 0, 0 };
 	for (int d = 0; d < t->ncores; d++) {
 		const struct topo_core *other = &t->cores[d];
@@ -182,21 +175,17 @@ static int best_partner(const struct topo *t, int from, int anchor_pu, bool cros
 			continue;
 		hwloc_obj_t partner = t->pus[pu].obj;
 		struct partner_score s = {
-			.depth = (int)common_ancestor(t, anchor, partner)->depth,
+			.depth = (int)hwloc_get_common_ancestor_obj(t->hw, anchor, partner)->depth,
 			.numa = numa_is_deeper(t, anchor, partner),
 			.avoid_pu0 = !touches_pu0(t, d),
 		};
-		if (best < 0 || score_cmp(&s, &best_score) > 0) {
-			best = d;
+		if (best_pu < 0 || score_cmp(&s, &best_score) > 0) {
 			best_pu = pu;
 			best_score = s;
 		}
 	}
-	if (score_out)
-		*score_out = best_score;
-	if (partner_pu)
-		*partner_pu = best_pu;
-	return best;
+	*score_out = best_score;
+	return best_pu;
 }
 
 /* Whether the PU anchor (an index into pus[]) has a sibling of its own kind on its core. */
@@ -226,7 +215,7 @@ static int choose_anchor(const struct topo *t, bool sibling_mode)
 		int n = core_pus_ordered(t, c, pus, 64);
 		for (int i = 0; i < n; i++) {
 			struct partner_score s;
-			int partner = best_partner(t, c, pus[i], false, &s, NULL);
+			int partner = best_partner(t, c, pus[i], false, &s);
 			bool sibling = !sibling_mode || sibling_of_kind(t, pus[i]);
 			int key[5] = { partner >= 0 && sibling, partner >= 0, sibling, t->pus[pus[i]].kind,
 			               !touches_pu0(t, c) };
@@ -260,58 +249,77 @@ static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* a and b are indexes into pus[]. */
-static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
+/* How two usable PUs are related, into out; -1 when a topology without a Core level cannot
+ * tell whether they share a core. */
+static int relate_pus(const struct topo *t, const struct topo_pu *a, const struct topo_pu *b,
+                      struct topo_relation *out)
 {
-	p->available = true;
-	p->reason[0] = '\0';
-	p->pus[0] = t->pus[a].os;
-	p->pus[1] = t->pus[b].os;
-	p->npus = placement_nprocs(p->placement);
-	if (p->npus == 1)
-		p->shares[0] = '\0';
-	else
-		shares_name(t, t->pus[a].obj, t->pus[b].obj, p->shares);
-	p->mixed_kinds = t->pus[a].kind != t->pus[b].kind;
+	*out = (struct topo_relation){ .pus = { a->os, b->os }, .core = -1,
+	                               .mixed_kinds = a->kind != b->kind };
+	shares_name(t, a->obj, b->obj, out->shares);
 	if (t->info.nkinds >= 2)
-		snprintf(p->kind, sizeof p->kind, "%s", topo_kind_name(t, t->pus[a].kind));
-	else
-		p->kind[0] = '\0';
+		snprintf(out->kind, sizeof out->kind, "%s", topo_kind_name(t, a->kind));
+	if (a == b) {
+		out->relation = PLACEMENT_SAME_PU;
+	} else if (a->core == b->core) {
+		out->relation = PLACEMENT_SIBLING;
+		out->core = (int)t->cores[a->core].obj->logical_index;
+	} else if (distinct_cores(t, a->core, b->core)) {
+		int pa = t->cores[a->core].package, pb = t->cores[b->core].package;
+		out->relation = pa >= 0 && pb >= 0 && pa != pb ? PLACEMENT_CROSS_PACKAGE
+		                                               : PLACEMENT_NON_SIBLING;
+	} else {
+		return -1;
+	}
+	return 0;
 }
 
-/* Why PUs of the topology cannot be used here, counted by cause in the order that decides it
- * (a cgroup's cpuset also narrows the affinity mask, so the cgroup is blamed first), e.g.
- * "2 PUs are outside this process's affinity mask (taskset)". */
-static void describe_unusable(const struct topo *t, char *buf, size_t len)
+/* a and b are indexes into pus[], chosen so that their relation serves p's placement. */
+static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
+{
+	struct topo_relation rel;
+	relate_pus(t, &t->pus[a], &t->pus[b], &rel);
+	topo_pair_from_cpus(&rel, p->placement, p, p->reason, sizeof p->reason);
+}
+
+/* Why a PU of the topology may not be used here, by the first cause in this order (a cgroup's
+ * cpuset also narrows the affinity mask, so the cgroup is blamed before it). */
+enum pu_use { PU_USABLE, PU_ABSENT, PU_OFFLINE, PU_CGROUP, PU_MASKED, PU_USE_COUNT };
+
+static enum pu_use pu_use(const struct topo *t, int os)
 {
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
-	hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(t->hw);
-	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t->hw);
-	int offline = 0, cgroup = 0, mask = 0;
-	int os;
-	hwloc_bitmap_foreach_begin(os, complete) {
-		if (hwloc_bitmap_isset(t->usable, (unsigned)os))
-			;
-		else if (!hwloc_bitmap_isset(online, (unsigned)os))
-			offline++;
-		else if (!hwloc_bitmap_isset(allowed, (unsigned)os))
-			cgroup++;
-		else
-			mask++;
-	} hwloc_bitmap_foreach_end();
-	const struct { int n; const char *what; } causes[] = {
-		{ offline, "offline" },
-		{ cgroup, "outside the allowed cpuset (cgroup)" },
-		{ mask, "outside this process's affinity mask (taskset)" },
+	if (hwloc_bitmap_isset(t->usable, (unsigned)os))
+		return PU_USABLE;
+	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
+		return PU_ABSENT;
+	if (!hwloc_bitmap_isset(hwloc_topology_get_topology_cpuset(t->hw), (unsigned)os))
+		return PU_OFFLINE;
+	if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->hw), (unsigned)os))
+		return PU_CGROUP;
+	return PU_MASKED;
+}
+
+/* Why PUs of the topology cannot be used here, counted by cause, e.g. "2 PUs are outside this
+ * process's affinity mask (taskset)". */
+static void describe_unusable(const struct topo *t, char *buf, size_t len)
+{
+	static const char *const what[PU_USE_COUNT] = {
+		[PU_OFFLINE] = "offline", [PU_CGROUP] = "outside the allowed cpuset (cgroup)",
+		[PU_MASKED] = "outside this process's affinity mask (taskset)",
 	};
+	int count[PU_USE_COUNT] = { 0 };
+	int os;
+	hwloc_bitmap_foreach_begin(os, hwloc_topology_get_complete_cpuset(t->hw)) {
+		count[pu_use(t, os)]++;
+	} hwloc_bitmap_foreach_end();
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof causes / sizeof causes[0] && used < len; i++) {
-		if (causes[i].n == 0)
+	for (int c = PU_OFFLINE; c < PU_USE_COUNT && used < len; c++) {
+		if (count[c] == 0)
 			continue;
-		int w = snprintf(buf + used, len - used, "%s%d PU%s %s %s", used ? "; " : "",
-		                 causes[i].n, causes[i].n == 1 ? "" : "s",
-		                 causes[i].n == 1 ? "is" : "are", causes[i].what);
+		int w = snprintf(buf + used, len - used, "%s%d PU%s %s %s", used ? "; " : "", count[c],
+		                 count[c] == 1 ? "" : "s", count[c] == 1 ? "is" : "are", what[c]);
 		used += w > 0 ? (size_t)w : 0;
 	}
 	if (!buf[0])
@@ -338,7 +346,6 @@ static void choose_sibling(const struct topo *t, struct topo_pair *sib, const st
 	const struct topo_info *info = &t->info;
 	if (a->sibling_mode && a->npus == 2) {
 		set_pair(t, sib, a->pus[0], a->pus[1]);
-		sib->core = (int)t->cores[a->core].obj->logical_index;
 	} else if (info->cores == 0) {
 		set_unavailable(sib, "the topology has no Core level, so SMT siblings cannot be known");
 	} else if (info->smt_cores_present) {
@@ -368,8 +375,9 @@ static void choose_sibling(const struct topo *t, struct topo_pair *sib, const st
 static bool pair_with_partner(const struct topo *t, struct topo_pair *p, const struct anchor *a,
                               bool other_package)
 {
-	int partner_pu;
-	if (best_partner(t, a->core, a->pus[0], other_package, NULL, &partner_pu) < 0)
+	struct partner_score unused;
+	int partner_pu = best_partner(t, a->core, a->pus[0], other_package, &unused);
+	if (partner_pu < 0)
 		return false;
 	set_pair(t, p, a->pus[0], partner_pu);
 	return true;
@@ -463,25 +471,20 @@ int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out)
 /* The PU with this OS index if this process may use it; otherwise NULL and a reason. */
 static const struct topo_pu *usable_pu(const struct topo *t, int os, char *err, size_t err_size)
 {
+	static const char *const why[PU_USE_COUNT] = {
+		[PU_ABSENT] = "does not exist in this topology", [PU_OFFLINE] = "is offline",
+		[PU_CGROUP] = "may not be used here: it is outside the allowed cpuset (cgroup)",
+		[PU_MASKED] = "may not be used here: it is outside this process's affinity mask",
+	};
 	for (int i = 0; i < t->npus; i++)
 		if (t->pus[i].os == os)
 			return &t->pus[i];
 	cpu_set_t set; /* listed as every CPU list is (common/text.h) */
 	hwloc_cpuset_to_glibc_sched_affinity(t->hw, t->usable, &set, sizeof set);
 	char *list = text_cpu_list(&set, true);
-	const char *usable = *list ? list : "none";
-	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
-	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
-		set_error(err, err_size, "CPU %d does not exist in this topology (usable CPUs: %s)",
-		          os, usable);
-	else if (!hwloc_bitmap_isset(hwloc_topology_get_topology_cpuset(t->hw), (unsigned)os))
-		set_error(err, err_size, "CPU %d is offline (usable CPUs: %s)", os, usable);
-	else if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->hw), (unsigned)os))
-		set_error(err, err_size, "CPU %d may not be used here: it is outside the allowed "
-		          "cpuset (cgroup) (usable CPUs: %s)", os, usable);
-	else
-		set_error(err, err_size, "CPU %d may not be used here: it is outside this "
-		          "process's affinity mask (usable CPUs: %s)", os, usable);
+	enum pu_use use = pu_use(t, os);
+	set_error(err, err_size, "CPU %d %s (usable CPUs: %s)", os,
+	          why[use == PU_USABLE ? PU_MASKED : use], *list ? list : "none");
 	free(list);
 	return NULL;
 }
@@ -490,34 +493,14 @@ int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *ou
                 char *err, size_t err_size)
 {
 	const struct topo_pu *a = usable_pu(t, pus[0], err, err_size);
-	if (!a)
-		return -1;
-	const struct topo_pu *b = usable_pu(t, pus[1], err, err_size);
+	const struct topo_pu *b = a ? usable_pu(t, pus[1], err, err_size) : NULL;
 	if (!b)
 		return -1;
-	memset(out, 0, sizeof *out);
-	out->pus[0] = pus[0];
-	out->pus[1] = pus[1];
-	out->core = -1;
-	shares_name(t, a->obj, b->obj, out->shares);
-	out->mixed_kinds = a->kind != b->kind;
-	if (t->info.nkinds >= 2)
-		snprintf(out->kind, sizeof out->kind, "%s", topo_kind_name(t, a->kind));
-	if (a == b) {
-		out->relation = PLACEMENT_SAME_PU;
-	} else if (a->core == b->core) {
-		out->relation = PLACEMENT_SIBLING;
-		out->core = (int)t->cores[a->core].obj->logical_index;
-	} else if (distinct_cores(t, a->core, b->core)) {
-		int pa = t->cores[a->core].package, pb = t->cores[b->core].package;
-		out->relation = pa >= 0 && pb >= 0 && pa != pb ? PLACEMENT_CROSS_PACKAGE
-		                                               : PLACEMENT_NON_SIBLING;
-	} else {
-		set_error(err, err_size, "cannot tell whether CPUs %d and %d share a core: the "
-		          "topology has no Core level", pus[0], pus[1]);
-		return -1;
-	}
-	return 0;
+	if (relate_pus(t, a, b, out) == 0)
+		return 0;
+	set_error(err, err_size, "cannot tell whether CPUs %d and %d share a core: the topology "
+	          "has no Core level", pus[0], pus[1]);
+	return -1;
 }
 
 bool topo_relation_serves(enum placement relation, enum placement placement)
