@@ -57,8 +57,9 @@ struct topo {
  * or a topology without kinds. The string belongs to t (or is static). */
 const char *topo_kind_name(const struct topo *t, int kind);
 
-/* This system's /proc/cpuinfo "model name" (the first CPU's) into out; "" when it has none
- * (arm64 and POWER kernels write other fields) or cannot be read. machine.c. */
-void topo_read_proc_cpu_model(char *out, size_t len);
+/* The value of this system's first /proc/cpuinfo line starting with field ("model name",
+ * "flags"), after its colon and blanks, into out; "" when there is none (arm64 and POWER
+ * kernels write no "model name") or it cannot be read. machine.c. */
+void topo_read_cpuinfo(const char *field, char *out, size_t len);
 
 #endif

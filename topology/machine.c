@@ -16,14 +16,14 @@
 /* The longest line of /proc or a cgroup file read here; a longer one ends the reading. */
 #define LINE_MAX_BYTES (1 << 20)
 
-void topo_read_proc_cpu_model(char *out, size_t len)
+void topo_read_cpuinfo(const char *field, char *out, size_t len)
 {
 	out[0] = '\0';
 	FILE *f = fopen("/proc/cpuinfo", "re");
 	char *line = NULL, *colon = NULL;
 	size_t cap = 0;
 	while (f && !colon && fileio_read_line(f, &line, &cap, LINE_MAX_BYTES) > 0)
-		if (!strncmp(line, "model name", 10) && (colon = strchr(line, ':')))
+		if (!strncmp(line, field, strlen(field)) && (colon = strchr(line, ':')))
 			snprintf(out, len, "%.*s", (int)strcspn(colon + 1 + strspn(colon + 1, " \t"), "\n"),
 			         colon + 1 + strspn(colon + 1, " \t"));
 	free(line);

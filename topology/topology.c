@@ -107,18 +107,12 @@ static bool cpuid_hypervisor(char name[TOPO_NAME_LEN])
 
 static bool cpuinfo_has_hypervisor_flag(void)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char *line = NULL, *save = NULL;
-	size_t cap = 0;
-	bool found = false;
-	while (f && !found && fileio_read_line(f, &line, &cap, 1 << 16) > 0)
-		for (char *word = strncmp(line, "flags", 5) ? NULL : strtok_r(line + 5, " \t\n:", &save);
-		     word && !found; word = strtok_r(NULL, " \t\n:", &save))
-			found = !strcmp(word, "hypervisor");
-	free(line);
-	if (f)
-		fclose(f);
-	return found;
+	char flags[1 << 16], *save = NULL;
+	topo_read_cpuinfo("flags", flags, sizeof flags);
+	for (char *word = strtok_r(flags, " \t", &save); word; word = strtok_r(NULL, " \t", &save))
+		if (!strcmp(word, "hypervisor"))
+			return true;
+	return false;
 }
 
 static void detect_vm_this_system(struct topo_info *info)
@@ -172,8 +166,7 @@ static void detect_vm_loaded(hwloc_topology_t hw, struct topo_info *info)
 					snprintf(info->hypervisor, sizeof info->hypervisor, "%s", name);
 			}
 		}
-		obj = obj == root ? hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, NULL)
-		                  : hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, obj);
+		obj = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, obj == root ? NULL : obj);
 	}
 }
 
@@ -328,13 +321,13 @@ static void load_kinds(struct topo *t)
 	int nk = hwloc_cpukinds_get_nr(t->hw, 0);
 	t->nkinds_hw = nk > 0 ? nk : 0;
 	t->kind_names = xcalloc((size_t)t->nkinds_hw, sizeof *t->kind_names);
-	for (int i = 0; i < t->npus; i++)
-		t->pus[i].kind = t->nkinds_hw ? -1 : 0;
-	hwloc_bitmap_t set = hwloc_bitmap_alloc();
-	for (int k = 0; set && k < t->nkinds_hw; k++) {
+	for (int i = 0; i < t->npus; i++) /* -1: in no kind */
+		t->pus[i].kind = t->nkinds_hw ? hwloc_cpukinds_get_by_cpuset(t->hw, t->pus[i].obj->cpuset,
+		                                                             0) : 0;
+	for (int k = 0; k < t->nkinds_hw; k++) {
 		unsigned ninfos = 0;
 		struct hwloc_info_s *infos = NULL;
-		if (hwloc_cpukinds_get_info(t->hw, (unsigned)k, set, NULL, &ninfos, &infos, 0) < 0)
+		if (hwloc_cpukinds_get_info(t->hw, (unsigned)k, NULL, NULL, &ninfos, &infos, 0) < 0)
 			continue;
 		const char *core_type = NULL, *freq = NULL, *capacity = NULL;
 		for (unsigned i = 0; i < ninfos; i++) {
@@ -355,11 +348,7 @@ static void load_kinds(struct topo *t)
 			snprintf(t->kind_names[k], TOPO_NAME_LEN, "all");
 		else
 			snprintf(t->kind_names[k], TOPO_NAME_LEN, "kind%d", k);
-		for (int i = 0; i < t->npus; i++)
-			if (hwloc_bitmap_isset(set, (unsigned)t->pus[i].os))
-				t->pus[i].kind = k;
 	}
-	hwloc_bitmap_free(set);
 }
 
 const char *topo_kind_name(const struct topo *t, int kind)
@@ -459,7 +448,7 @@ static void read_smt_vm_model(struct topo *t, struct topo_info *info)
 		model = hwloc_obj_get_info_by_name(pack, "CPUModel");
 	copy_trimmed(info->cpu_model_hwloc, sizeof info->cpu_model_hwloc, model ? model : "");
 	if (info->source == TOPO_THIS_SYSTEM)
-		topo_read_proc_cpu_model(info->cpu_model_proc, sizeof info->cpu_model_proc);
+		topo_read_cpuinfo("model name", info->cpu_model_proc, sizeof info->cpu_model_proc);
 	cpu_model_choose(info->cpu_model_proc, info->cpu_model_hwloc, info->cpu_model,
 	                 sizeof info->cpu_model);
 }
@@ -543,23 +532,21 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 static int find_usable(struct topo *t, char *err, size_t err_size)
 {
 	t->usable = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->hw));
-	hwloc_bitmap_t affinity = hwloc_bitmap_alloc();
+	hwloc_bitmap_t affinity = hwloc_bitmap_alloc_full(); /* a loaded topology's: no limit */
 	if (!t->usable || !affinity)
 		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (hwloc's bitmaps)");
 	hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
-	int rc = 0;
-	if (t->info.source != TOPO_THIS_SYSTEM)
-		;
 	/* The calling thread's mask (sched_getaffinity(0), the one children inherit), read from the
 	 * kernel even where hwloc was handed a topology file: hwloc_get_cpubind then answers
 	 * with the whole machine. */
-	else if (hwloc_linux_get_tid_cpubind(t->hw, 0, affinity) < 0)
-		rc = -1, set_error(err, err_size, "cannot read this process's CPU affinity "
-		                   "(sched_getaffinity): %s", strerror(errno));
-	else
-		hwloc_bitmap_and(t->usable, t->usable, affinity);
+	int rc = t->info.source == TOPO_THIS_SYSTEM ? hwloc_linux_get_tid_cpubind(t->hw, 0, affinity)
+	                                            : 0;
+	if (rc < 0)
+		set_error(err, err_size, "cannot read this process's CPU affinity "
+		          "(sched_getaffinity): %s", strerror(errno));
+	hwloc_bitmap_and(t->usable, t->usable, affinity);
 	hwloc_bitmap_free(affinity);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 struct topo *topo_load(const char *spec, char *err, size_t err_size)
