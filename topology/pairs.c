@@ -234,10 +234,8 @@ static int choose_anchor(const struct topo *t, bool sibling_mode)
 	return best;
 }
 
-static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+set_unavailable(struct topo_pair *p, const char *fmt, ...)
 {
 	va_list ap;
 	p->available = false;

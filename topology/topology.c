@@ -215,18 +215,13 @@ static bool xml_format_version(const char *xml, unsigned *major, unsigned *minor
 }
 
 /* The hwloc release that wrote an export (its root's hwlocVersion info, e.g. "3.0.0") into out,
- * printable characters only; "" when the file does not say. */
-static void xml_writer_version(const char *xml, char *out, size_t len)
+ * version characters only; "" when the file does not say. */
+static void xml_writer_version(const char *xml, char out[32])
 {
 	static const char attr[] = "name=\"hwlocVersion\" value=\"";
 	const char *v = strstr(xml, attr);
-	size_t n = 0;
-	for (v = v ? v + sizeof attr - 1 : ""; *v && n + 1 < len && n < 31; v++, n++) {
-		if (!isalnum((unsigned char)*v) && !strchr(".+-_~", *v))
-			break;
-		out[n] = *v;
-	}
-	out[n] = '\0';
+	if (!v || sscanf(v + sizeof attr - 1, "%31[0-9A-Za-z.+_~-]", out) != 1)
+		out[0] = '\0';
 }
 
 /*
@@ -246,7 +241,7 @@ static void xml_refused(const char *path, const char *xml, char *err, size_t err
 		return;
 	}
 	char writer[32], by[64];
-	xml_writer_version(xml, writer, sizeof writer);
+	xml_writer_version(xml, writer);
 	if (writer[0] && strtoul(writer, NULL, 10) >= major) /* else the file contradicts itself */
 		snprintf(by, sizeof by, "hwloc %s", writer);
 	else
@@ -398,23 +393,37 @@ static void build_model(struct topo *t)
 	}
 }
 
+#define TOPO_KIND_ANY (-3)
+
+/* The usable PUs and cores of CPU kind `kind` (TOPO_KIND_ANY: of every kind) into out, PU by
+ * PU: a core whose PUs are of several kinds counts its PUs in each. */
+static void count_kind(const struct topo *t, int kind, struct topo_kind *out)
+{
+	for (int c = 0; c < t->ncores; c++) {
+		const struct topo_core *core = &t->cores[c];
+		int here = 0;
+		for (int i = core->first; i < core->first + core->count; i++)
+			here += kind == TOPO_KIND_ANY || t->pus[i].kind == kind;
+		out->pus += here;
+		if (here == 0 || core->pseudo)
+			continue;
+		out->cores++;
+		if (here > out->max_threads_per_core)
+			out->max_threads_per_core = here;
+	}
+}
+
 /* Cores, packages, threads per core, and what is present but not usable here. */
 static void count_shape(struct topo *t, struct topo_info *info)
 {
-	info->pus = t->npus;
-	hwloc_bitmap_t packages = hwloc_bitmap_alloc();
-	for (int c = 0; c < t->ncores; c++) {
-		const struct topo_core *core = &t->cores[c];
-		if (packages && core->package >= 0)
-			hwloc_bitmap_set(packages, (unsigned)core->package);
-		if (core->pseudo)
-			continue;
-		info->cores++;
-		if (core->count > info->max_threads_per_core)
-			info->max_threads_per_core = core->count;
-	}
-	info->packages = packages ? hwloc_bitmap_weight(packages) : 0;
-	hwloc_bitmap_free(packages);
+	struct topo_kind all = { .cores = 0 };
+	count_kind(t, TOPO_KIND_ANY, &all);
+	info->pus = all.pus;
+	info->cores = all.cores;
+	info->max_threads_per_core = all.max_threads_per_core;
+	for (hwloc_obj_t pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, NULL); pack;
+	     pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, pack))
+		info->packages += hwloc_bitmap_intersects(pack->cpuset, t->usable);
 
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
 	int present = complete ? hwloc_bitmap_weight(complete) : t->npus;
@@ -461,21 +470,7 @@ static void count_kinds(struct topo *t, struct topo_info *info)
 		int kind = t->nkinds_hw ? k : 0;
 		struct topo_kind out = { .cores = 0 };
 		snprintf(out.name, sizeof out.name, "%s", topo_kind_name(t, t->nkinds_hw ? kind : -1));
-		/* PU by PU: a core whose PUs are of several kinds counts its PUs in each. */
-		for (int c = 0; c < t->ncores; c++) {
-			const struct topo_core *core = &t->cores[c];
-			int here = 0;
-			for (int i = core->first; i < core->first + core->count; i++)
-				here += t->pus[i].kind == kind;
-			if (here == 0)
-				continue;
-			out.pus += here;
-			if (core->pseudo)
-				continue;
-			out.cores++;
-			if (here > out.max_threads_per_core)
-				out.max_threads_per_core = here;
-		}
+		count_kind(t, kind, &out);
 		if (out.pus > 0)
 			info->kinds[info->nkinds++] = out;
 	}
