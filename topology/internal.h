@@ -29,12 +29,8 @@ struct topo_core {
 	hwloc_obj_t obj;  /* the Core, or the PU itself for a pseudo core */
 	bool pseudo;      /* no Core ancestor: a PU standing alone, not a known core */
 	int first, count; /* its usable PUs: pus[first .. first+count-1] */
-	int kind;         /* its PUs' kind; TOPO_KIND_MIXED when they differ */
 	int package;      /* logical index of its Package, -1 when there is none */
 };
-
-/* A core whose usable PUs are of different CPU kinds (hwloc's fakecpukinds.xml has them). */
-#define TOPO_KIND_MIXED (-2)
 
 struct topo {
 	hwloc_topology_t hw;

@@ -384,13 +384,6 @@ static void build_model(struct topo *t)
 		t->pu0_core = core ? core : pu0;
 	}
 	load_kinds(t);
-	for (int c = 0; c < t->ncores; c++) {
-		struct topo_core *core = &t->cores[c];
-		core->kind = t->pus[core->first].kind;
-		for (int i = core->first + 1; i < core->first + core->count; i++)
-			if (t->pus[i].kind != core->kind)
-				core->kind = TOPO_KIND_MIXED;
-	}
 }
 
 #define TOPO_KIND_ANY (-3)
@@ -465,17 +458,21 @@ static void read_smt_vm_model(struct topo *t, struct topo_info *info)
 /* CPU kinds, biggest first; a topology without kinds is one kind. */
 static void count_kinds(struct topo *t, struct topo_info *info)
 {
-	int nk = t->nkinds_hw ? t->nkinds_hw : 1;
-	for (int k = nk - 1; k >= 0 && info->nkinds < TOPO_MAX_KINDS; k--) {
-		int kind = t->nkinds_hw ? k : 0;
+	/* Without hwloc kinds every PU is of kind 0, which topo_kind_name calls "all". */
+	for (int k = t->nkinds_hw ? t->nkinds_hw - 1 : 0; k >= 0 && info->nkinds < TOPO_MAX_KINDS; k--) {
 		struct topo_kind out = { .cores = 0 };
-		snprintf(out.name, sizeof out.name, "%s", topo_kind_name(t, t->nkinds_hw ? kind : -1));
-		count_kind(t, kind, &out);
+		snprintf(out.name, sizeof out.name, "%s", topo_kind_name(t, k));
+		count_kind(t, k, &out);
 		if (out.pus > 0)
 			info->kinds[info->nkinds++] = out;
 	}
-	for (int c = 0; c < t->ncores; c++)
-		info->mixed_kind_cores += t->cores[c].kind == TOPO_KIND_MIXED && !t->cores[c].pseudo;
+	for (int c = 0; c < t->ncores; c++) {
+		const struct topo_core *core = &t->cores[c];
+		bool mixed = false;
+		for (int i = core->first + 1; i < core->first + core->count; i++)
+			mixed |= t->pus[i].kind != t->pus[core->first].kind;
+		info->mixed_kind_cores += mixed && !core->pseudo;
+	}
 }
 
 static void fill_info(struct topo *t)
