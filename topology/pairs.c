@@ -124,20 +124,16 @@ static int core_pus_ordered(const struct topo *t, int core, int *out, int max)
 	return n;
 }
 
-/* How good a partner PU is for an anchor PU: deeper shared ancestor first, then a shared NUMA
- * node below it, then staying off PU 0's core. Compared lexicographically. */
-struct partner_score {
-	int depth, numa, avoid_pu0;
-};
+/* How good a partner PU is for an anchor PU: the depth of their shared ancestor, then whether
+ * they share a NUMA node below it, then whether it stays off PU 0's core; { -1, 0, 0 } for no
+ * partner. Scores and keys compare lexicographically (lex_cmp), greater is better. */
+enum { SCORE_LEN = 3 };
 
-static int score_cmp(const struct partner_score *a, const struct partner_score *b)
+static int lex_cmp(const int *a, const int *b, int n)
 {
-	if (a->depth != b->depth)
-		return a->depth < b->depth ? -1 : 1;
-	if (a->numa != b->numa)
-		return a->numa < b->numa ? -1 : 1;
-	if (a->avoid_pu0 != b->avoid_pu0)
-		return a->avoid_pu0 < b->avoid_pu0 ? -1 : 1;
+	for (int i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
 	return 0;
 }
 
@@ -157,12 +153,12 @@ static int core_pu_of_kind(const struct topo *t, int core, int kind)
  * anchor's kind on the best other core (in another package, when cross_package), as an index
  * into pus[], its score into *score_out; -1 when there is none. */
 static int best_partner(const struct topo *t, int from, int anchor_pu, bool cross_package,
-                        struct partner_score *score_out)
+                        int score[SCORE_LEN])
 {
 	const struct topo_core *c = &t->cores[from];
 	hwloc_obj_t anchor = t->pus[anchor_pu].obj;
 	int best_pu = -1;
-	struct partner_score best_score = { -1, 0, 0 };
+	memcpy(score, (int[SCORE_LEN]){ -1, 0, 0 }, SCORE_LEN * sizeof *score);
 	for (int d = 0; d < t->ncores; d++) {
 		const struct topo_core *other = &t->cores[d];
 		if (!distinct_cores(t, from, d))
@@ -174,17 +170,13 @@ static int best_partner(const struct topo *t, int from, int anchor_pu, bool cros
 		if (pu < 0)
 			continue;
 		hwloc_obj_t partner = t->pus[pu].obj;
-		struct partner_score s = {
-			.depth = (int)hwloc_get_common_ancestor_obj(t->hw, anchor, partner)->depth,
-			.numa = numa_is_deeper(t, anchor, partner),
-			.avoid_pu0 = !touches_pu0(t, d),
-		};
-		if (best_pu < 0 || score_cmp(&s, &best_score) > 0) {
+		int s[SCORE_LEN] = { (int)hwloc_get_common_ancestor_obj(t->hw, anchor, partner)->depth,
+		                     numa_is_deeper(t, anchor, partner), !touches_pu0(t, d) };
+		if (best_pu < 0 || lex_cmp(s, score, SCORE_LEN) > 0) {
 			best_pu = pu;
-			best_score = s;
+			memcpy(score, s, sizeof s);
 		}
 	}
-	*score_out = best_score;
 	return best_pu;
 }
 
@@ -204,9 +196,7 @@ static bool sibling_of_kind(const struct topo *t, int anchor)
  * deepest partner. Each core's PUs in core_pus_ordered's order, the first winning ties. */
 static int choose_anchor(const struct topo *t, bool sibling_mode)
 {
-	int best = -1;
-	int best_key[5] = { 0 };
-	struct partner_score best_score = { -1, 0, 0 };
+	int best = -1, best_key[5 + SCORE_LEN];
 	for (int c = 0; c < t->ncores; c++) {
 		const struct topo_core *core = &t->cores[c];
 		if (sibling_mode && (core->pseudo || core->count < 2))
@@ -214,20 +204,14 @@ static int choose_anchor(const struct topo *t, bool sibling_mode)
 		int pus[64];
 		int n = core_pus_ordered(t, c, pus, 64);
 		for (int i = 0; i < n; i++) {
-			struct partner_score s;
-			int partner = best_partner(t, c, pus[i], false, &s);
+			int key[5 + SCORE_LEN]; /* the anchor's own merits, then its partner's score */
+			int partner = best_partner(t, c, pus[i], false, key + 5);
 			bool sibling = !sibling_mode || sibling_of_kind(t, pus[i]);
-			int key[5] = { partner >= 0 && sibling, partner >= 0, sibling, t->pus[pus[i]].kind,
-			               !touches_pu0(t, c) };
-			int cmp = 0;
-			for (int k = 0; k < 5 && !cmp; k++)
-				cmp = key[k] < best_key[k] ? -1 : key[k] > best_key[k];
-			if (!cmp)
-				cmp = score_cmp(&s, &best_score);
-			if (best < 0 || cmp > 0) {
+			memcpy(key, (int[5]){ partner >= 0 && sibling, partner >= 0, sibling,
+			                      t->pus[pus[i]].kind, !touches_pu0(t, c) }, 5 * sizeof *key);
+			if (best < 0 || lex_cmp(key, best_key, 5 + SCORE_LEN) > 0) {
 				best = pus[i];
 				memcpy(best_key, key, sizeof key);
-				best_score = s;
 			}
 		}
 	}
@@ -373,8 +357,8 @@ static void choose_sibling(const struct topo *t, struct topo_pair *sib, const st
 static bool pair_with_partner(const struct topo *t, struct topo_pair *p, const struct anchor *a,
                               bool other_package)
 {
-	struct partner_score unused;
-	int partner_pu = best_partner(t, a->core, a->pus[0], other_package, &unused);
+	int unused[SCORE_LEN];
+	int partner_pu = best_partner(t, a->core, a->pus[0], other_package, unused);
 	if (partner_pu < 0)
 		return false;
 	set_pair(t, p, a->pus[0], partner_pu);
