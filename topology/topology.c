@@ -59,14 +59,14 @@ static const struct { const char *marker, *name; } vm_markers[] = {
 	{ "Hyper-V", "Hyper-V" },     { "Virtual CPU", "" },
 };
 
-/* Names the hypervisor if text carries a marker; returns whether it did. */
+/* Whether text carries a marker; if so, names the hypervisor in name unless it names one
+ * already (the first source to name it wins). */
 static bool match_vm_marker(const char *text, char name[TOPO_NAME_LEN])
 {
-	if (!text)
-		return false;
-	for (size_t i = 0; i < sizeof vm_markers / sizeof vm_markers[0]; i++) {
+	for (size_t i = 0; text && i < sizeof vm_markers / sizeof vm_markers[0]; i++) {
 		if (strcasestr(text, vm_markers[i].marker)) {
-			snprintf(name, TOPO_NAME_LEN, "%s", vm_markers[i].name);
+			if (!name[0])
+				snprintf(name, TOPO_NAME_LEN, "%s", vm_markers[i].name);
 			return true;
 		}
 	}
@@ -123,8 +123,7 @@ static void detect_vm_this_system(struct topo_info *info)
 #ifdef HAVE_X86_CPUID
 	vm = cpuid_hypervisor(name);
 #endif
-	if (cpuinfo_has_hypervisor_flag())
-		vm = true;
+	vm |= cpuinfo_has_hypervisor_flag();
 	if (fileio_read_first_line("/sys/hypervisor/type", text, sizeof text) == 0) {
 		vm = true;
 		if (!name[0] && !strcmp(text, "xen"))
@@ -133,15 +132,9 @@ static void detect_vm_this_system(struct topo_info *info)
 	static const char *const dmi_files[] = {
 		"/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name",
 	};
-	for (size_t i = 0; i < sizeof dmi_files / sizeof dmi_files[0]; i++) {
-		char dmi_name[TOPO_NAME_LEN] = "";
-		if (fileio_read_first_line(dmi_files[i], text, sizeof text) == 0 &&
-		    match_vm_marker(text, dmi_name)) {
-			vm = true;
-			if (!name[0])
-				snprintf(name, sizeof name, "%s", dmi_name);
-		}
-	}
+	for (size_t i = 0; i < sizeof dmi_files / sizeof dmi_files[0]; i++)
+		vm |= fileio_read_first_line(dmi_files[i], text, sizeof text) == 0 &&
+		      match_vm_marker(text, name);
 	info->virtual_machine = vm;
 	snprintf(info->hypervisor, sizeof info->hypervisor, "%s", vm ? name : "");
 }
@@ -157,17 +150,11 @@ static void detect_vm_loaded(hwloc_topology_t hw, struct topo_info *info)
 	hwloc_obj_t root = hwloc_get_root_obj(hw);
 	info->virtual_machine = false;
 	info->hypervisor[0] = '\0';
-	for (hwloc_obj_t obj = root; obj; ) {
-		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-			char name[TOPO_NAME_LEN] = "";
-			if (match_vm_marker(hwloc_obj_get_info_by_name(obj, keys[k]), name)) {
-				info->virtual_machine = true;
-				if (!info->hypervisor[0])
-					snprintf(info->hypervisor, sizeof info->hypervisor, "%s", name);
-			}
-		}
-		obj = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, obj == root ? NULL : obj);
-	}
+	for (hwloc_obj_t obj = root; obj;
+	     obj = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, obj == root ? NULL : obj))
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			info->virtual_machine |= match_vm_marker(hwloc_obj_get_info_by_name(obj, keys[k]),
+			                                         info->hypervisor);
 }
 
 /* ---------------------------------------------------------------------------------------- */
