@@ -244,20 +244,16 @@ static void xml_refused(const char *path, const char *xml, char *err, size_t err
 	          "it with: %s", path, by, major, minor, topo_hwloc_version(), reads, how);
 }
 
-/* In the trial child: hwloc loads the buffer as topo_load would. Exit 0 when it loads, 3 when
- * hwloc refuses it; a crash shows as a signal (or a sanitizer's exit status). */
-_Noreturn static void try_xml_child(const char *xml, size_t len)
+/* In the trial child: hwloc loads the buffer into hw, topo_load's topology set up but not loaded
+ * (the parent's is untouched). Exit 0 when it loads, 3 when hwloc refuses it; a crash shows as
+ * a signal (or a sanitizer's exit status). */
+_Noreturn static void try_xml_child(hwloc_topology_t hw, const char *xml, size_t len)
 {
 	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null_fd >= 0)
 		dup2(null_fd, STDERR_FILENO); /* hwloc's complaints: the parent words the error */
 	struct rlimit cpu = { TOPO_XML_CPU_LIMIT_S, TOPO_XML_CPU_LIMIT_S };
 	setrlimit(RLIMIT_CPU, &cpu);
-	hwloc_topology_t hw;
-	if (hwloc_topology_init(&hw) < 0)
-		_exit(3);
-	hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_NONE);
 	if (hwloc_topology_set_xmlbuffer(hw, xml, (int)len + 1) < 0 || hwloc_topology_load(hw) < 0)
 		_exit(3);
 	_exit(0);
@@ -268,8 +264,8 @@ _Noreturn static void try_xml_child(const char *xml, size_t len)
  * the plain backend on an unterminated <topology>): the file is first loaded in a child
  * process, where a crash cannot take the tool down. 0 when it loaded there; -1 with err.
  */
-static int try_xml_apart(const char *path, const char *xml, size_t len, char *err,
-                         size_t err_size)
+static int try_xml_apart(hwloc_topology_t hw, const char *path, const char *xml, size_t len,
+                         char *err, size_t err_size)
 {
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -278,7 +274,7 @@ static int try_xml_apart(const char *path, const char *xml, size_t len, char *er
 		return -1;
 	}
 	if (pid == 0)
-		try_xml_child(xml, len);
+		try_xml_child(hw, xml, len);
 	int status = 0;
 	pid_t got;
 	while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
@@ -497,7 +493,7 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 	t->info.source = TOPO_XML;
 	size_t len = 0;
 	if (read_xml_file(spec, &t->xml, &len, err, err_size) != 0
-	    || try_xml_apart(spec, t->xml, len, err, err_size) != 0)
+	    || try_xml_apart(t->hw, spec, t->xml, len, err, err_size) != 0)
 		return -1;
 	if (hwloc_topology_set_xmlbuffer(t->hw, t->xml, (int)len + 1) < 0) {
 		xml_refused(spec, t->xml, err, err_size);
