@@ -41,14 +41,6 @@ static void print_threads_per_core(const struct topo_info *info)
 		                                                                          : "their");
 }
 
-static void print_smt(const struct topo_info *info)
-{
-	if (info->source == TOPO_THIS_SYSTEM)
-		printf("SMT:              %s (/sys/devices/system/cpu/smt/control)\n", info->smt);
-	else
-		printf("SMT:              %s (inferred from the topology)\n", info->smt);
-}
-
 static void print_info(const struct topo_info *info, const char *spec)
 {
 	if (info->source == TOPO_THIS_SYSTEM)
@@ -86,7 +78,8 @@ static void print_info(const struct topo_info *info, const char *spec)
 	else
 		printf("PUs:              %d usable\n", info->pus);
 	print_threads_per_core(info);
-	print_smt(info);
+	printf("SMT:              %s (%s)\n", info->smt, info->source == TOPO_THIS_SYSTEM
+	       ? "/sys/devices/system/cpu/smt/control" : "inferred from the topology");
 	if (info->source == TOPO_THIS_SYSTEM) {
 		struct topo_cpu_quota quota;
 		topo_cpu_quota(&quota);
