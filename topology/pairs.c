@@ -314,8 +314,6 @@ struct anchor {
 	int pus[2];    /* the anchor core's PUs (indexes into pus[]), in order */
 	int npus;      /* how many of pus[] are set */
 	bool sibling_mode;
-	bool this_system;
-	const char *what; /* "this machine" or "this topology" */
 };
 
 static void choose_alone(const struct topo *t, struct topo_pair *p, const struct anchor *a)
@@ -326,6 +324,7 @@ static void choose_alone(const struct topo *t, struct topo_pair *p, const struct
 static void choose_sibling(const struct topo *t, struct topo_pair *sib, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
+	bool this_system = info->source == TOPO_THIS_SYSTEM;
 	if (a->sibling_mode && a->npus == 2) {
 		set_pair(t, sib, a->pus[0], a->pus[1]);
 	} else if (info->cores == 0) {
@@ -334,21 +333,21 @@ static void choose_sibling(const struct topo *t, struct topo_pair *sib, const st
 		char why[TOPO_ERR_LEN];
 		describe_unusable(t, why, sizeof why);
 		set_unavailable(sib, "no core has two usable PUs: %s", why);
-	} else if (a->this_system && strcmp(info->smt, "off") == 0) {
+	} else if (this_system && strcmp(info->smt, "off") == 0) {
 		set_unavailable(sib, "SMT is turned off (SMT control: off), so every core has one "
 		                "usable PU; as root, `echo on > /sys/devices/system/cpu/smt/control` "
 		                "turns it back on (and without `nosmt` on the kernel command line it "
 		                "stays on after a reboot)");
-	} else if (a->this_system && strcmp(info->smt, "forceoff") == 0) {
+	} else if (this_system && strcmp(info->smt, "forceoff") == 0) {
 		set_unavailable(sib, "SMT is turned off for good (SMT control: forceoff, from "
 		                "`nosmt=force` on the kernel command line), so every core has one "
 		                "usable PU; remove it from the kernel command line and reboot to turn "
 		                "SMT back on");
-	} else if (a->this_system) {
+	} else if (this_system) {
 		set_unavailable(sib, "this machine has no SMT: every core has one usable PU "
 		                "(SMT control: %s)", info->smt);
 	} else {
-		set_unavailable(sib, "%s has no SMT: every core has one usable PU", a->what);
+		set_unavailable(sib, "this topology has no SMT: every core has one usable PU");
 	}
 }
 
@@ -415,9 +414,7 @@ static void (*const choose_pair[PLACEMENT_COUNT])(const struct topo *, struct to
 /* What every pair starts from, from the model: t has a usable PU. */
 static void find_anchor(const struct topo *t, struct anchor *a)
 {
-	*a = (struct anchor){ .sibling_mode = t->info.max_threads_per_core >= 2,
-	                      .this_system = t->info.source == TOPO_THIS_SYSTEM };
-	a->what = a->this_system ? "this machine" : "this topology";
+	*a = (struct anchor){ .sibling_mode = t->info.max_threads_per_core >= 2 };
 	/* The anchor PU first, then its sibling: one of its own kind where the core has one. */
 	a->pus[0] = choose_anchor(t, a->sibling_mode);
 	a->core = t->pus[a->pus[0]].core;
