@@ -39,7 +39,6 @@ struct topo {
 	int npus;
 	struct topo_core *cores;
 	int ncores;
-	hwloc_obj_t pu0_core;        /* Core (or PU) holding OS PU 0, whether usable or not */
 	int nkinds_hw;               /* hwloc's kind count */
 	char (*kind_names)[TOPO_NAME_LEN];
 	struct topo_info info;

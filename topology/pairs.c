@@ -94,9 +94,10 @@ static bool distinct_cores(const struct topo *t, int ci, int cj)
 	return proven_separate(t, t->pus[a->first].obj, t->pus[b->first].obj);
 }
 
+/* Whether the core holds PU 0, usable or not: an object's cpuset has every PU below it. */
 static bool touches_pu0(const struct topo *t, int core)
 {
-	return t->pu0_core && t->cores[core].obj == t->pu0_core;
+	return hwloc_bitmap_isset(t->cores[core].obj->cpuset, 0);
 }
 
 /* Where PU i (an index into pus[]) comes among its core's: by OS index, PU 0 last (it takes

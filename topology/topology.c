@@ -361,11 +361,6 @@ static void build_model(struct topo *t)
 			.os = (int)pu->os_index, .obj = pu, .core = t->ncores - 1,
 		};
 	}
-	hwloc_obj_t pu0 = hwloc_get_pu_obj_by_os_index(t->hw, 0);
-	if (pu0) {
-		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu0);
-		t->pu0_core = core ? core : pu0;
-	}
 	load_kinds(t);
 }
 
