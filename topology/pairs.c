@@ -152,7 +152,7 @@ static int core_pu_of_kind(const struct topo *t, int core, int kind)
 
 /* The best partner for the anchor PU (an index into pus[]) on core `from`: the PU of the
  * anchor's kind on the best other core (in another package, when cross_package), as an index
- * into pus[], its score into *score_out; -1 when there is none. */
+ * into pus[], its score into score; -1 when there is none. */
 static int best_partner(const struct topo *t, int from, int anchor_pu, bool cross_package,
                         int score[SCORE_LEN])
 {
