@@ -239,9 +239,8 @@ static void json_answer(const struct threads_result *r, json_t *root)
 		json_array_append_new(warnings, json_string(text));
 		free(text);
 	}
-	json_object_set_new(root, "pairs", pairs);
-	json_object_set_new(root, "cpus", cpus);
-	json_object_set_new(root, "warnings", warnings);
+	json_object_update_new(root, json_pack("{s:o, s:o, s:o}", "pairs", pairs, "cpus", cpus,
+	                                       "warnings", warnings));
 }
 
 static json_t *json_result(const struct threads_result *r)
