@@ -199,13 +199,12 @@ static void zsh_command(const struct subcommand *c)
 		const char *action = o->value == CLI_FLAG ? "" : zsh_action(o->value, o->choices, buf,
 		                                                            sizeof buf);
 		const char *colon = o->value == CLI_FLAG ? "" : ":value:";
-		char about[160];
+		char about[160], forms[2][64]; /* --name=VALUE and -LVALUE, where it has a letter */
 		brief(o, about, sizeof about);
-		printf(" \\\n\t\t\t'--%s%s[", o->name, *colon ? "=" : "");
-		zsh_text(about);
-		printf("]%s%s'", colon, action);
-		if (o->letter) {
-			printf(" \\\n\t\t\t'-%c%s[", o->letter, *colon ? "+" : "");
+		snprintf(forms[0], sizeof forms[0], "--%s%s", o->name, *colon ? "=" : "");
+		snprintf(forms[1], sizeof forms[1], "-%c%s", o->letter, *colon ? "+" : "");
+		for (int f = 0; f < (o->letter ? 2 : 1); f++) {
+			printf(" \\\n\t\t\t'%s[", forms[f]);
 			zsh_text(about);
 			printf("]%s%s'", colon, action);
 		}

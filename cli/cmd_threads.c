@@ -134,26 +134,20 @@ static void print_threads(const struct threads_result *r)
 	}
 }
 
-/* Whether the sampler fell behind its interval (more than 10% over it, on average): reading
- * many threads can take longer than the interval, and the missed slots were skipped. */
-static bool fell_behind(const struct threads_result *r)
-{
-	return !isnan(r->achieved_interval_ms) && r->achieved_interval_ms > 1.1 * r->interval_ms;
-}
-
 static void print_text(const struct threads_result *r, const struct topo_info *info)
 {
 	char *names = process_list(r);
 	printf("Sampled %d thread%s of %s", r->nthreads, r->nthreads == 1 ? "" : "s", names);
 	free(names);
-	if (fell_behind(r))
-		printf(": %d samples, every %d ms asked, %.1f ms achieved (reading %d threads took "
-		       "longer than that), over %.2f s%s.\n\n", r->samples, r->interval_ms,
-		       r->achieved_interval_ms, r->nthreads, r->window_s,
-		       r->interrupted ? " (interrupted)" : "");
+	printf(": %d samples", r->samples);
+	/* Whether the sampler fell behind its interval (more than 10% over it, on average): reading
+	 * many threads can take longer than the interval, and the missed slots were skipped. */
+	if (!isnan(r->achieved_interval_ms) && r->achieved_interval_ms > 1.1 * r->interval_ms)
+		printf(", every %d ms asked, %.1f ms achieved (reading %d threads took longer than "
+		       "that),", r->interval_ms, r->achieved_interval_ms, r->nthreads);
 	else
-		printf(": %d samples every %d ms over %.2f s%s.\n\n", r->samples, r->interval_ms,
-		       r->window_s, r->interrupted ? " (interrupted)" : "");
+		printf(" every %d ms", r->interval_ms);
+	printf(" over %.2f s%s.\n\n", r->window_s, r->interrupted ? " (interrupted)" : "");
 	print_pairs(r);
 	bool no_smt = info->cores > 0 && info->max_threads_per_core < 2 && !info->smt_cores_present;
 	bool exited = false;
@@ -245,9 +239,8 @@ static void json_answer(const struct threads_result *r, json_t *root)
 		json_array_append_new(warnings, json_string(text));
 		free(text);
 	}
-	json_object_set_new(root, "pairs", pairs);
-	json_object_set_new(root, "cpus", cpus);
-	json_object_set_new(root, "warnings", warnings);
+	json_object_update_new(root, json_pack("{s:o, s:o, s:o}", "pairs", pairs, "cpus", cpus,
+	                                       "warnings", warnings));
 }
 
 static json_t *json_result(const struct threads_result *r)
@@ -345,18 +338,16 @@ static int sample_until_stopped(const struct topo *t, const int *pids, int npids
                                 const struct threads_args *a, struct threads_result *r,
                                 char *err, size_t err_size)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	static const int signals[] = { SIGINT, SIGTERM };
+	struct sigaction sa = { .sa_handler = on_stop }, old[2];
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, NULL, &old_int);
-	sigaction(SIGTERM, NULL, &old_term);
-	if (old_int.sa_handler != SIG_IGN)
-		sigaction(SIGINT, &sa, NULL);
-	if (old_term.sa_handler != SIG_IGN)
-		sigaction(SIGTERM, &sa, NULL);
+	for (int i = 0; i < 2; i++)
+		if (sigaction(signals[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
+			sigaction(signals[i], &sa, NULL);
 	int rc = threads_sample(t, pids, npids, a->window_s, (int)a->interval_ms, &stop_requested,
 	                        r, err, err_size);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	for (int i = 0; i < 2; i++)
+		sigaction(signals[i], &old[i], NULL);
 	return rc;
 }
 

@@ -16,14 +16,19 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Text output, for a person.                                                                   */
 
+/* A count's line: the count, or "unknown" where the topology has no such level. */
+static void print_count(const char *label, int n, bool known, const char *level)
+{
+	if (known)
+		printf("%-18s%d\n", label, n);
+	else
+		printf("%-18sunknown (the topology has no %s level)\n", label, level);
+}
+
 static void print_threads_per_core(const struct topo_info *info)
 {
-	if (info->cores == 0) {
-		printf("threads per core: unknown (the topology has no Core level)\n");
-		return;
-	}
-	if (info->nkinds < 2) {
-		printf("threads per core: %d\n", info->max_threads_per_core);
+	if (info->cores == 0 || info->nkinds < 2) {
+		print_count("threads per core:", info->max_threads_per_core, info->cores > 0, "Core");
 		return;
 	}
 	printf("threads per core: by CPU kind (biggest first):\n");
@@ -39,14 +44,6 @@ static void print_threads_per_core(const struct topo_info *info)
 		       info->mixed_kind_cores, info->mixed_kind_cores == 1 ? "" : "s",
 		       info->mixed_kind_cores == 1 ? "es" : "", info->mixed_kind_cores == 1 ? "its"
 		                                                                          : "their");
-}
-
-static void print_smt(const struct topo_info *info)
-{
-	if (info->source == TOPO_THIS_SYSTEM)
-		printf("SMT:              %s (/sys/devices/system/cpu/smt/control)\n", info->smt);
-	else
-		printf("SMT:              %s (inferred from the topology)\n", info->smt);
 }
 
 static void print_info(const struct topo_info *info, const char *spec)
@@ -72,21 +69,16 @@ static void print_info(const struct topo_info *info, const char *spec)
 		free(model);
 		free(hwloc_model);
 	}
-	if (info->packages > 0 || info->pus == 0)
-		printf("packages:         %d\n", info->packages);
-	else
-		printf("packages:         unknown (the topology has no Package level)\n");
-	if (info->cores > 0)
-		printf("cores:            %d\n", info->cores);
-	else
-		printf("cores:            unknown (the topology has no Core level)\n");
+	print_count("packages:", info->packages, info->packages > 0 || info->pus == 0, "Package");
+	print_count("cores:", info->cores, info->cores > 0, "Core");
 	if (info->disallowed_pus > 0)
 		printf("PUs:              %d usable (%d more present but offline, disallowed or outside "
 		       "the affinity mask)\n", info->pus, info->disallowed_pus);
 	else
 		printf("PUs:              %d usable\n", info->pus);
 	print_threads_per_core(info);
-	print_smt(info);
+	printf("SMT:              %s (%s)\n", info->smt, info->source == TOPO_THIS_SYSTEM
+	       ? "/sys/devices/system/cpu/smt/control" : "inferred from the topology");
 	if (info->source == TOPO_THIS_SYSTEM) {
 		struct topo_cpu_quota quota;
 		topo_cpu_quota(&quota);

@@ -29,12 +29,8 @@ struct topo_core {
 	hwloc_obj_t obj;  /* the Core, or the PU itself for a pseudo core */
 	bool pseudo;      /* no Core ancestor: a PU standing alone, not a known core */
 	int first, count; /* its usable PUs: pus[first .. first+count-1] */
-	int kind;         /* its PUs' kind; TOPO_KIND_MIXED when they differ */
 	int package;      /* logical index of its Package, -1 when there is none */
 };
-
-/* A core whose usable PUs are of different CPU kinds (hwloc's fakecpukinds.xml has them). */
-#define TOPO_KIND_MIXED (-2)
 
 struct topo {
 	hwloc_topology_t hw;
@@ -43,7 +39,6 @@ struct topo {
 	int npus;
 	struct topo_core *cores;
 	int ncores;
-	hwloc_obj_t pu0_core;        /* Core (or PU) holding OS PU 0, whether usable or not */
 	int nkinds_hw;               /* hwloc's kind count */
 	char (*kind_names)[TOPO_NAME_LEN];
 	struct topo_info info;
@@ -57,8 +52,9 @@ struct topo {
  * or a topology without kinds. The string belongs to t (or is static). */
 const char *topo_kind_name(const struct topo *t, int kind);
 
-/* This system's /proc/cpuinfo "model name" (the first CPU's) into out; "" when it has none
- * (arm64 and POWER kernels write other fields) or cannot be read. machine.c. */
-void topo_read_proc_cpu_model(char *out, size_t len);
+/* The value of this system's first /proc/cpuinfo line starting with field ("model name",
+ * "flags"), after its colon and blanks, into out; "" when there is none (arm64 and POWER
+ * kernels write no "model name") or it cannot be read. machine.c. */
+void topo_read_cpuinfo(const char *field, char *out, size_t len);
 
 #endif

@@ -16,14 +16,14 @@
 /* The longest line of /proc or a cgroup file read here; a longer one ends the reading. */
 #define LINE_MAX_BYTES (1 << 20)
 
-void topo_read_proc_cpu_model(char *out, size_t len)
+void topo_read_cpuinfo(const char *field, char *out, size_t len)
 {
 	out[0] = '\0';
 	FILE *f = fopen("/proc/cpuinfo", "re");
 	char *line = NULL, *colon = NULL;
 	size_t cap = 0;
 	while (f && !colon && fileio_read_line(f, &line, &cap, LINE_MAX_BYTES) > 0)
-		if (!strncmp(line, "model name", 10) && (colon = strchr(line, ':')))
+		if (!strncmp(line, field, strlen(field)) && (colon = strchr(line, ':')))
 			snprintf(out, len, "%.*s", (int)strcspn(colon + 1 + strspn(colon + 1, " \t"), "\n"),
 			         colon + 1 + strspn(colon + 1, " \t"));
 	free(line);
@@ -47,18 +47,16 @@ void topo_machine_read(struct topo_machine *out)
 	                       sizeof out->smt_active);
 }
 
-/* Reads a cgroup limit file: v2 "QUOTA PERIOD" or "max PERIOD"; v1 a lone number (-1: none). */
-static bool read_numbers(const char *path, char *first, size_t len, double *second)
+/* The numbers a cgroup limit file starts with: v2 "QUOTA PERIOD" ("max PERIOD", no limit,
+ * reads none); v1 a lone number (-1: none). How many were read. */
+static int read_numbers(const char *path, double *first, double *second)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return false;
-	char format[32];
-	snprintf(format, sizeof format, "%%%zus %%lf", len - 1);
-	*second = 0;
-	int n = fscanf(f, format, first, second);
+		return 0;
+	int n = fscanf(f, "%lf %lf", first, second);
 	fclose(f);
-	return n >= 1;
+	return n > 0 ? n : 0;
 }
 
 /* Keeps the tightest of the limits seen so far. */
@@ -77,24 +75,19 @@ static void walk_up(const char *mount, const char *cgroup, bool v2, struct topo_
 	snprintf(dir, sizeof dir, "%s%s", mount, strcmp(cgroup, "/") ? cgroup : "");
 	size_t mount_len = strlen(mount);
 	for (;;) {
-		char path[4200], quota[32];
-		double period = 0;
+		char path[4200];
+		double quota = 0, period = 0, unused;
 		if (v2) {
 			snprintf(path, sizeof path, "%s/cpu.max", dir);
-			if (read_numbers(path, quota, sizeof quota, &period) && strcmp(quota, "max") != 0
-			    && period > 0)
-				consider(out, strtod(quota, NULL) / period, path);
+			if (read_numbers(path, &quota, &period) == 2 && period > 0)
+				consider(out, quota / period, path);
 		} else {
-			char period_path[4200], period_text[32];
+			char period_path[4200];
 			snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
 			snprintf(period_path, sizeof period_path, "%s/cpu.cfs_period_us", dir);
-			double unused;
-			if (read_numbers(path, quota, sizeof quota, &unused)
-			    && read_numbers(period_path, period_text, sizeof period_text, &unused)) {
-				double q = strtod(quota, NULL), p = strtod(period_text, NULL);
-				if (q > 0 && p > 0)
-					consider(out, q / p, path);
-			}
+			if (read_numbers(path, &quota, &unused) && read_numbers(period_path, &period, &unused)
+			    && period > 0)
+				consider(out, quota / period, path);
 		}
 		char *slash = strrchr(dir, '/');
 		if (!slash || (size_t)(slash - dir) < mount_len)

@@ -15,6 +15,7 @@
  */
 #include "topology/internal.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +28,6 @@
 
 /* ---------------------------------------------------------------------------------------- */
 /* Relations between PUs.                                                                      */
-
-static hwloc_obj_t common_ancestor(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
-{
-	return a == b ? a : hwloc_get_common_ancestor_obj(t->hw, a, b);
-}
 
 /* The smallest NUMA node whose cpuset holds both PUs, or NULL. */
 static hwloc_obj_t shared_numa_node(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
@@ -52,7 +48,7 @@ static hwloc_obj_t shared_numa_node(const struct topo *t, hwloc_obj_t a, hwloc_o
  * (the rule is in the comment at the top of this file). */
 static bool numa_is_deeper(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
 {
-	hwloc_obj_t anc = common_ancestor(t, a, b);
+	hwloc_obj_t anc = hwloc_get_common_ancestor_obj(t->hw, a, b);
 	hwloc_obj_t node = shared_numa_node(t, a, b);
 	if (!node || !hwloc_bitmap_isincluded(node->cpuset, anc->cpuset))
 		return false;
@@ -63,7 +59,7 @@ static bool numa_is_deeper(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
 
 static void shares_name(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b, char out[TOPO_NAME_LEN])
 {
-	hwloc_obj_t anc = common_ancestor(t, a, b);
+	hwloc_obj_t anc = hwloc_get_common_ancestor_obj(t->hw, a, b);
 	const char *name = numa_is_deeper(t, a, b) ? hwloc_obj_type_string(HWLOC_OBJ_NUMANODE)
 	                                           : hwloc_obj_type_string(anc->type);
 	snprintf(out, TOPO_NAME_LEN, "%s", name);
@@ -75,7 +71,7 @@ static void shares_name(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b, char
  * (the qemu fixture) show one L1 per hardware thread. */
 static bool proven_separate(const struct topo *t, hwloc_obj_t a, hwloc_obj_t b)
 {
-	hwloc_obj_t anc = common_ancestor(t, a, b);
+	hwloc_obj_t anc = hwloc_get_common_ancestor_obj(t->hw, a, b);
 	hwloc_obj_t ends[2] = { a, b };
 	for (int i = 0; i < 2; i++) {
 		for (hwloc_obj_t o = ends[i]->parent; o && o != anc; o = o->parent) {
@@ -98,53 +94,47 @@ static bool distinct_cores(const struct topo *t, int ci, int cj)
 	return proven_separate(t, t->pus[a->first].obj, t->pus[b->first].obj);
 }
 
+/* Whether the core holds PU 0, usable or not: an object's cpuset has every PU below it. */
 static bool touches_pu0(const struct topo *t, int core)
 {
-	return t->pu0_core && t->cores[core].obj == t->pu0_core;
+	return hwloc_bitmap_isset(t->cores[core].obj->cpuset, 0);
 }
 
-/* The usable PUs of a core as indexes into pus[], ordered by OS index with PU 0 last (it takes
- * the system's interrupts and housekeeping); returns how many were written, at most max. */
+/* Where PU i (an index into pus[]) comes among its core's: by OS index, PU 0 last (it takes
+ * the system's interrupts and housekeeping). */
+static unsigned pu_rank(const struct topo *t, int i)
+{
+	return t->pus[i].os == 0 ? UINT_MAX : (unsigned)t->pus[i].os;
+}
+
+/* The usable PUs of a core as indexes into pus[], in pu_rank's order; returns how many were
+ * written, at most max. */
 static int core_pus_ordered(const struct topo *t, int core, int *out, int max)
 {
 	const struct topo_core *c = &t->cores[core];
 	int n = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		/* pass 0: every PU but OS 0, ascending; pass 1: OS 0 if present */
-		int last = -1;
-		for (;;) {
-			int next = -1;
-			for (int i = c->first; i < c->first + c->count; i++) {
-				int os = t->pus[i].os;
-				if ((pass == 0) != (os != 0))
-					continue;
-				if (os > last && (next < 0 || os < t->pus[next].os))
-					next = i;
-			}
-			if (next < 0)
-				break;
-			if (n < max)
-				out[n++] = next;
-			last = t->pus[next].os;
-		}
+	for (unsigned last = 0; n < max; last = pu_rank(t, out[n++])) {
+		int next = -1;
+		for (int i = c->first; i < c->first + c->count; i++)
+			if (pu_rank(t, i) > last && (next < 0 || pu_rank(t, i) < pu_rank(t, next)))
+				next = i;
+		if (next < 0)
+			break;
+		out[n] = next;
 	}
 	return n;
 }
 
-/* How good a partner PU is for an anchor PU: deeper shared ancestor first, then a shared NUMA
- * node below it, then staying off PU 0's core. Compared lexicographically. */
-struct partner_score {
-	int depth, numa, avoid_pu0;
-};
+/* How good a partner PU is for an anchor PU: the depth of their shared ancestor, then whether
+ * they share a NUMA node below it, then whether it stays off PU 0's core; { -1, 0, 0 } for no
+ * partner. Scores and keys compare lexicographically (lex_cmp), greater is better. */
+enum { SCORE_LEN = 3 };
 
-static int score_cmp(const struct partner_score *a, const struct partner_score *b)
+static int lex_cmp(const int *a, const int *b, int n)
 {
-	if (a->depth != b->depth)
-		return a->depth < b->depth ? -1 : 1;
-	if (a->numa != b->numa)
-		return a->numa < b->numa ? -1 : 1;
-	if (a->avoid_pu0 != b->avoid_pu0)
-		return a->avoid_pu0 < b->avoid_pu0 ? -1 : 1;
+	for (int i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
 	return 0;
 }
 
@@ -160,16 +150,16 @@ static int core_pu_of_kind(const struct topo *t, int core, int kind)
 	return -1;
 }
 
-/* The best partner core for the anchor PU (an index into pus[]) on core `from`: another core
- * with a PU of the anchor's kind (and, when cross_package, in another package), whose such PU
- * goes to *partner_pu. -1 when there is none. */
+/* The best partner for the anchor PU (an index into pus[]) on core `from`: the PU of the
+ * anchor's kind on the best other core (in another package, when cross_package), as an index
+ * into pus[], its score into score; -1 when there is none. */
 static int best_partner(const struct topo *t, int from, int anchor_pu, bool cross_package,
-                        struct partner_score *score_out, int *partner_pu)
+                        int score[SCORE_LEN])
 {
 	const struct topo_core *c = &t->cores[from];
 	hwloc_obj_t anchor = t->pus[anchor_pu].obj;
-	int best = -1, best_pu = -1;
-	struct partner_score best_score = { -1, 0, 0 };
+	int best_pu = -1;
+	memcpy(score, (int[SCORE_LEN]){ -1, 0, 0 }, SCORE_LEN * sizeof *score);
 	for (int d = 0; d < t->ncores; d++) {
 		const struct topo_core *other = &t->cores[d];
 		if (!distinct_cores(t, from, d))
@@ -181,22 +171,14 @@ static int best_partner(const struct topo *t, int from, int anchor_pu, bool cros
 		if (pu < 0)
 			continue;
 		hwloc_obj_t partner = t->pus[pu].obj;
-		struct partner_score s = {
-			.depth = (int)common_ancestor(t, anchor, partner)->depth,
-			.numa = numa_is_deeper(t, anchor, partner),
-			.avoid_pu0 = !touches_pu0(t, d),
-		};
-		if (best < 0 || score_cmp(&s, &best_score) > 0) {
-			best = d;
+		int s[SCORE_LEN] = { (int)hwloc_get_common_ancestor_obj(t->hw, anchor, partner)->depth,
+		                     numa_is_deeper(t, anchor, partner), !touches_pu0(t, d) };
+		if (best_pu < 0 || lex_cmp(s, score, SCORE_LEN) > 0) {
 			best_pu = pu;
-			best_score = s;
+			memcpy(score, s, sizeof s);
 		}
 	}
-	if (score_out)
-		*score_out = best_score;
-	if (partner_pu)
-		*partner_pu = best_pu;
-	return best;
+	return best_pu;
 }
 
 /* Whether the PU anchor (an index into pus[]) has a sibling of its own kind on its core. */
@@ -215,9 +197,7 @@ static bool sibling_of_kind(const struct topo *t, int anchor)
  * deepest partner. Each core's PUs in core_pus_ordered's order, the first winning ties. */
 static int choose_anchor(const struct topo *t, bool sibling_mode)
 {
-	int best = -1;
-	int best_key[5] = { 0 };
-	struct partner_score best_score = { -1, 0, 0 };
+	int best = -1, best_key[5 + SCORE_LEN];
 	for (int c = 0; c < t->ncores; c++) {
 		const struct topo_core *core = &t->cores[c];
 		if (sibling_mode && (core->pseudo || core->count < 2))
@@ -225,30 +205,22 @@ static int choose_anchor(const struct topo *t, bool sibling_mode)
 		int pus[64];
 		int n = core_pus_ordered(t, c, pus, 64);
 		for (int i = 0; i < n; i++) {
-			struct partner_score s;
-			int partner = best_partner(t, c, pus[i], false, &s, NULL);
+			int key[5 + SCORE_LEN]; /* the anchor's own merits, then its partner's score */
+			int partner = best_partner(t, c, pus[i], false, key + 5);
 			bool sibling = !sibling_mode || sibling_of_kind(t, pus[i]);
-			int key[5] = { partner >= 0 && sibling, partner >= 0, sibling, t->pus[pus[i]].kind,
-			               !touches_pu0(t, c) };
-			int cmp = 0;
-			for (int k = 0; k < 5 && !cmp; k++)
-				cmp = key[k] < best_key[k] ? -1 : key[k] > best_key[k];
-			if (!cmp)
-				cmp = score_cmp(&s, &best_score);
-			if (best < 0 || cmp > 0) {
+			memcpy(key, (int[5]){ partner >= 0 && sibling, partner >= 0, sibling,
+			                      t->pus[pus[i]].kind, !touches_pu0(t, c) }, 5 * sizeof *key);
+			if (best < 0 || lex_cmp(key, best_key, 5 + SCORE_LEN) > 0) {
 				best = pus[i];
 				memcpy(best_key, key, sizeof key);
-				best_score = s;
 			}
 		}
 	}
 	return best;
 }
 
-static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+set_unavailable(struct topo_pair *p, const char *fmt, ...)
 {
 	va_list ap;
 	p->available = false;
@@ -260,58 +232,77 @@ static void set_unavailable(struct topo_pair *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* a and b are indexes into pus[]. */
-static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
+/* How two usable PUs are related, into out; -1 when a topology without a Core level cannot
+ * tell whether they share a core. */
+static int relate_pus(const struct topo *t, const struct topo_pu *a, const struct topo_pu *b,
+                      struct topo_relation *out)
 {
-	p->available = true;
-	p->reason[0] = '\0';
-	p->pus[0] = t->pus[a].os;
-	p->pus[1] = t->pus[b].os;
-	p->npus = placement_nprocs(p->placement);
-	if (p->npus == 1)
-		p->shares[0] = '\0';
-	else
-		shares_name(t, t->pus[a].obj, t->pus[b].obj, p->shares);
-	p->mixed_kinds = t->pus[a].kind != t->pus[b].kind;
+	*out = (struct topo_relation){ .pus = { a->os, b->os }, .core = -1,
+	                               .mixed_kinds = a->kind != b->kind };
+	shares_name(t, a->obj, b->obj, out->shares);
 	if (t->info.nkinds >= 2)
-		snprintf(p->kind, sizeof p->kind, "%s", topo_kind_name(t, t->pus[a].kind));
-	else
-		p->kind[0] = '\0';
+		snprintf(out->kind, sizeof out->kind, "%s", topo_kind_name(t, a->kind));
+	if (a == b) {
+		out->relation = PLACEMENT_SAME_PU;
+	} else if (a->core == b->core) {
+		out->relation = PLACEMENT_SIBLING;
+		out->core = (int)t->cores[a->core].obj->logical_index;
+	} else if (distinct_cores(t, a->core, b->core)) {
+		int pa = t->cores[a->core].package, pb = t->cores[b->core].package;
+		out->relation = pa >= 0 && pb >= 0 && pa != pb ? PLACEMENT_CROSS_PACKAGE
+		                                               : PLACEMENT_NON_SIBLING;
+	} else {
+		return -1;
+	}
+	return 0;
 }
 
-/* Why PUs of the topology cannot be used here, counted by cause in the order that decides it
- * (a cgroup's cpuset also narrows the affinity mask, so the cgroup is blamed first), e.g.
- * "2 PUs are outside this process's affinity mask (taskset)". */
-static void describe_unusable(const struct topo *t, char *buf, size_t len)
+/* a and b are indexes into pus[], chosen so that their relation serves p's placement. */
+static void set_pair(const struct topo *t, struct topo_pair *p, int a, int b)
+{
+	struct topo_relation rel;
+	relate_pus(t, &t->pus[a], &t->pus[b], &rel);
+	topo_pair_from_cpus(&rel, p->placement, p, p->reason, sizeof p->reason);
+}
+
+/* Why a PU of the topology may not be used here, by the first cause in this order (a cgroup's
+ * cpuset also narrows the affinity mask, so the cgroup is blamed before it). */
+enum pu_use { PU_USABLE, PU_ABSENT, PU_OFFLINE, PU_CGROUP, PU_MASKED, PU_USE_COUNT };
+
+static enum pu_use pu_use(const struct topo *t, int os)
 {
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
-	hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(t->hw);
-	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(t->hw);
-	int offline = 0, cgroup = 0, mask = 0;
-	int os;
-	hwloc_bitmap_foreach_begin(os, complete) {
-		if (hwloc_bitmap_isset(t->usable, (unsigned)os))
-			;
-		else if (!hwloc_bitmap_isset(online, (unsigned)os))
-			offline++;
-		else if (!hwloc_bitmap_isset(allowed, (unsigned)os))
-			cgroup++;
-		else
-			mask++;
-	} hwloc_bitmap_foreach_end();
-	const struct { int n; const char *what; } causes[] = {
-		{ offline, "offline" },
-		{ cgroup, "outside the allowed cpuset (cgroup)" },
-		{ mask, "outside this process's affinity mask (taskset)" },
+	if (hwloc_bitmap_isset(t->usable, (unsigned)os))
+		return PU_USABLE;
+	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
+		return PU_ABSENT;
+	if (!hwloc_bitmap_isset(hwloc_topology_get_topology_cpuset(t->hw), (unsigned)os))
+		return PU_OFFLINE;
+	if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->hw), (unsigned)os))
+		return PU_CGROUP;
+	return PU_MASKED;
+}
+
+/* Why PUs of the topology cannot be used here, counted by cause, e.g. "2 PUs are outside this
+ * process's affinity mask (taskset)". */
+static void describe_unusable(const struct topo *t, char *buf, size_t len)
+{
+	static const char *const what[PU_USE_COUNT] = {
+		[PU_OFFLINE] = "offline", [PU_CGROUP] = "outside the allowed cpuset (cgroup)",
+		[PU_MASKED] = "outside this process's affinity mask (taskset)",
 	};
+	int count[PU_USE_COUNT] = { 0 };
+	int os;
+	hwloc_bitmap_foreach_begin(os, hwloc_topology_get_complete_cpuset(t->hw)) {
+		count[pu_use(t, os)]++;
+	} hwloc_bitmap_foreach_end();
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof causes / sizeof causes[0] && used < len; i++) {
-		if (causes[i].n == 0)
+	for (int c = PU_OFFLINE; c < PU_USE_COUNT && used < len; c++) {
+		if (count[c] == 0)
 			continue;
-		int w = snprintf(buf + used, len - used, "%s%d PU%s %s %s", used ? "; " : "",
-		                 causes[i].n, causes[i].n == 1 ? "" : "s",
-		                 causes[i].n == 1 ? "is" : "are", causes[i].what);
+		int w = snprintf(buf + used, len - used, "%s%d PU%s %s %s", used ? "; " : "", count[c],
+		                 count[c] == 1 ? "" : "s", count[c] == 1 ? "is" : "are", what[c]);
 		used += w > 0 ? (size_t)w : 0;
 	}
 	if (!buf[0])
@@ -324,8 +315,6 @@ struct anchor {
 	int pus[2];    /* the anchor core's PUs (indexes into pus[]), in order */
 	int npus;      /* how many of pus[] are set */
 	bool sibling_mode;
-	bool this_system;
-	const char *what; /* "this machine" or "this topology" */
 };
 
 static void choose_alone(const struct topo *t, struct topo_pair *p, const struct anchor *a)
@@ -336,30 +325,30 @@ static void choose_alone(const struct topo *t, struct topo_pair *p, const struct
 static void choose_sibling(const struct topo *t, struct topo_pair *sib, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
+	bool this_system = info->source == TOPO_THIS_SYSTEM;
 	if (a->sibling_mode && a->npus == 2) {
 		set_pair(t, sib, a->pus[0], a->pus[1]);
-		sib->core = (int)t->cores[a->core].obj->logical_index;
 	} else if (info->cores == 0) {
 		set_unavailable(sib, "the topology has no Core level, so SMT siblings cannot be known");
 	} else if (info->smt_cores_present) {
 		char why[TOPO_ERR_LEN];
 		describe_unusable(t, why, sizeof why);
 		set_unavailable(sib, "no core has two usable PUs: %s", why);
-	} else if (a->this_system && strcmp(info->smt, "off") == 0) {
+	} else if (this_system && strcmp(info->smt, "off") == 0) {
 		set_unavailable(sib, "SMT is turned off (SMT control: off), so every core has one "
 		                "usable PU; as root, `echo on > /sys/devices/system/cpu/smt/control` "
 		                "turns it back on (and without `nosmt` on the kernel command line it "
 		                "stays on after a reboot)");
-	} else if (a->this_system && strcmp(info->smt, "forceoff") == 0) {
+	} else if (this_system && strcmp(info->smt, "forceoff") == 0) {
 		set_unavailable(sib, "SMT is turned off for good (SMT control: forceoff, from "
 		                "`nosmt=force` on the kernel command line), so every core has one "
 		                "usable PU; remove it from the kernel command line and reboot to turn "
 		                "SMT back on");
-	} else if (a->this_system) {
+	} else if (this_system) {
 		set_unavailable(sib, "this machine has no SMT: every core has one usable PU "
 		                "(SMT control: %s)", info->smt);
 	} else {
-		set_unavailable(sib, "%s has no SMT: every core has one usable PU", a->what);
+		set_unavailable(sib, "this topology has no SMT: every core has one usable PU");
 	}
 }
 
@@ -368,8 +357,9 @@ static void choose_sibling(const struct topo *t, struct topo_pair *sib, const st
 static bool pair_with_partner(const struct topo *t, struct topo_pair *p, const struct anchor *a,
                               bool other_package)
 {
-	int partner_pu;
-	if (best_partner(t, a->core, a->pus[0], other_package, NULL, &partner_pu) < 0)
+	int unused[SCORE_LEN];
+	int partner_pu = best_partner(t, a->core, a->pus[0], other_package, unused);
+	if (partner_pu < 0)
 		return false;
 	set_pair(t, p, a->pus[0], partner_pu);
 	return true;
@@ -425,9 +415,7 @@ static void (*const choose_pair[PLACEMENT_COUNT])(const struct topo *, struct to
 /* What every pair starts from, from the model: t has a usable PU. */
 static void find_anchor(const struct topo *t, struct anchor *a)
 {
-	*a = (struct anchor){ .sibling_mode = t->info.max_threads_per_core >= 2,
-	                      .this_system = t->info.source == TOPO_THIS_SYSTEM };
-	a->what = a->this_system ? "this machine" : "this topology";
+	*a = (struct anchor){ .sibling_mode = t->info.max_threads_per_core >= 2 };
 	/* The anchor PU first, then its sibling: one of its own kind where the core has one. */
 	a->pus[0] = choose_anchor(t, a->sibling_mode);
 	a->core = t->pus[a->pus[0]].core;
@@ -463,25 +451,20 @@ int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out)
 /* The PU with this OS index if this process may use it; otherwise NULL and a reason. */
 static const struct topo_pu *usable_pu(const struct topo *t, int os, char *err, size_t err_size)
 {
+	static const char *const why[PU_USE_COUNT] = {
+		[PU_ABSENT] = "does not exist in this topology", [PU_OFFLINE] = "is offline",
+		[PU_CGROUP] = "may not be used here: it is outside the allowed cpuset (cgroup)",
+		[PU_MASKED] = "may not be used here: it is outside this process's affinity mask",
+	};
 	for (int i = 0; i < t->npus; i++)
 		if (t->pus[i].os == os)
 			return &t->pus[i];
 	cpu_set_t set; /* listed as every CPU list is (common/text.h) */
 	hwloc_cpuset_to_glibc_sched_affinity(t->hw, t->usable, &set, sizeof set);
 	char *list = text_cpu_list(&set, true);
-	const char *usable = *list ? list : "none";
-	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
-	if (!complete || !hwloc_bitmap_isset(complete, (unsigned)os))
-		set_error(err, err_size, "CPU %d does not exist in this topology (usable CPUs: %s)",
-		          os, usable);
-	else if (!hwloc_bitmap_isset(hwloc_topology_get_topology_cpuset(t->hw), (unsigned)os))
-		set_error(err, err_size, "CPU %d is offline (usable CPUs: %s)", os, usable);
-	else if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(t->hw), (unsigned)os))
-		set_error(err, err_size, "CPU %d may not be used here: it is outside the allowed "
-		          "cpuset (cgroup) (usable CPUs: %s)", os, usable);
-	else
-		set_error(err, err_size, "CPU %d may not be used here: it is outside this "
-		          "process's affinity mask (usable CPUs: %s)", os, usable);
+	enum pu_use use = pu_use(t, os);
+	set_error(err, err_size, "CPU %d %s (usable CPUs: %s)", os,
+	          why[use == PU_USABLE ? PU_MASKED : use], *list ? list : "none");
 	free(list);
 	return NULL;
 }
@@ -490,34 +473,14 @@ int topo_relate(const struct topo *t, const int pus[2], struct topo_relation *ou
                 char *err, size_t err_size)
 {
 	const struct topo_pu *a = usable_pu(t, pus[0], err, err_size);
-	if (!a)
-		return -1;
-	const struct topo_pu *b = usable_pu(t, pus[1], err, err_size);
+	const struct topo_pu *b = a ? usable_pu(t, pus[1], err, err_size) : NULL;
 	if (!b)
 		return -1;
-	memset(out, 0, sizeof *out);
-	out->pus[0] = pus[0];
-	out->pus[1] = pus[1];
-	out->core = -1;
-	shares_name(t, a->obj, b->obj, out->shares);
-	out->mixed_kinds = a->kind != b->kind;
-	if (t->info.nkinds >= 2)
-		snprintf(out->kind, sizeof out->kind, "%s", topo_kind_name(t, a->kind));
-	if (a == b) {
-		out->relation = PLACEMENT_SAME_PU;
-	} else if (a->core == b->core) {
-		out->relation = PLACEMENT_SIBLING;
-		out->core = (int)t->cores[a->core].obj->logical_index;
-	} else if (distinct_cores(t, a->core, b->core)) {
-		int pa = t->cores[a->core].package, pb = t->cores[b->core].package;
-		out->relation = pa >= 0 && pb >= 0 && pa != pb ? PLACEMENT_CROSS_PACKAGE
-		                                               : PLACEMENT_NON_SIBLING;
-	} else {
-		set_error(err, err_size, "cannot tell whether CPUs %d and %d share a core: the "
-		          "topology has no Core level", pus[0], pus[1]);
-		return -1;
-	}
-	return 0;
+	if (relate_pus(t, a, b, out) == 0)
+		return 0;
+	set_error(err, err_size, "cannot tell whether CPUs %d and %d share a core: the topology "
+	          "has no Core level", pus[0], pus[1]);
+	return -1;
 }
 
 bool topo_relation_serves(enum placement relation, enum placement placement)

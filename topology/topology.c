@@ -59,14 +59,14 @@ static const struct { const char *marker, *name; } vm_markers[] = {
 	{ "Hyper-V", "Hyper-V" },     { "Virtual CPU", "" },
 };
 
-/* Names the hypervisor if text carries a marker; returns whether it did. */
+/* Whether text carries a marker; if so, names the hypervisor in name unless it names one
+ * already (the first source to name it wins). */
 static bool match_vm_marker(const char *text, char name[TOPO_NAME_LEN])
 {
-	if (!text)
-		return false;
-	for (size_t i = 0; i < sizeof vm_markers / sizeof vm_markers[0]; i++) {
+	for (size_t i = 0; text && i < sizeof vm_markers / sizeof vm_markers[0]; i++) {
 		if (strcasestr(text, vm_markers[i].marker)) {
-			snprintf(name, TOPO_NAME_LEN, "%s", vm_markers[i].name);
+			if (!name[0])
+				snprintf(name, TOPO_NAME_LEN, "%s", vm_markers[i].name);
 			return true;
 		}
 	}
@@ -107,18 +107,12 @@ static bool cpuid_hypervisor(char name[TOPO_NAME_LEN])
 
 static bool cpuinfo_has_hypervisor_flag(void)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char *line = NULL, *save = NULL;
-	size_t cap = 0;
-	bool found = false;
-	while (f && !found && fileio_read_line(f, &line, &cap, 1 << 16) > 0)
-		for (char *word = strncmp(line, "flags", 5) ? NULL : strtok_r(line + 5, " \t\n:", &save);
-		     word && !found; word = strtok_r(NULL, " \t\n:", &save))
-			found = !strcmp(word, "hypervisor");
-	free(line);
-	if (f)
-		fclose(f);
-	return found;
+	char flags[1 << 16], *save = NULL;
+	topo_read_cpuinfo("flags", flags, sizeof flags);
+	for (char *word = strtok_r(flags, " \t", &save); word; word = strtok_r(NULL, " \t", &save))
+		if (!strcmp(word, "hypervisor"))
+			return true;
+	return false;
 }
 
 static void detect_vm_this_system(struct topo_info *info)
@@ -129,8 +123,7 @@ static void detect_vm_this_system(struct topo_info *info)
 #ifdef HAVE_X86_CPUID
 	vm = cpuid_hypervisor(name);
 #endif
-	if (cpuinfo_has_hypervisor_flag())
-		vm = true;
+	vm |= cpuinfo_has_hypervisor_flag();
 	if (fileio_read_first_line("/sys/hypervisor/type", text, sizeof text) == 0) {
 		vm = true;
 		if (!name[0] && !strcmp(text, "xen"))
@@ -139,15 +132,9 @@ static void detect_vm_this_system(struct topo_info *info)
 	static const char *const dmi_files[] = {
 		"/sys/class/dmi/id/sys_vendor", "/sys/class/dmi/id/product_name",
 	};
-	for (size_t i = 0; i < sizeof dmi_files / sizeof dmi_files[0]; i++) {
-		char dmi_name[TOPO_NAME_LEN] = "";
-		if (fileio_read_first_line(dmi_files[i], text, sizeof text) == 0 &&
-		    match_vm_marker(text, dmi_name)) {
-			vm = true;
-			if (!name[0])
-				snprintf(name, sizeof name, "%s", dmi_name);
-		}
-	}
+	for (size_t i = 0; i < sizeof dmi_files / sizeof dmi_files[0]; i++)
+		vm |= fileio_read_first_line(dmi_files[i], text, sizeof text) == 0 &&
+		      match_vm_marker(text, name);
 	info->virtual_machine = vm;
 	snprintf(info->hypervisor, sizeof info->hypervisor, "%s", vm ? name : "");
 }
@@ -163,18 +150,11 @@ static void detect_vm_loaded(hwloc_topology_t hw, struct topo_info *info)
 	hwloc_obj_t root = hwloc_get_root_obj(hw);
 	info->virtual_machine = false;
 	info->hypervisor[0] = '\0';
-	for (hwloc_obj_t obj = root; obj; ) {
-		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-			char name[TOPO_NAME_LEN] = "";
-			if (match_vm_marker(hwloc_obj_get_info_by_name(obj, keys[k]), name)) {
-				info->virtual_machine = true;
-				if (!info->hypervisor[0])
-					snprintf(info->hypervisor, sizeof info->hypervisor, "%s", name);
-			}
-		}
-		obj = obj == root ? hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, NULL)
-		                  : hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, obj);
-	}
+	for (hwloc_obj_t obj = root; obj;
+	     obj = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, obj == root ? NULL : obj))
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			info->virtual_machine |= match_vm_marker(hwloc_obj_get_info_by_name(obj, keys[k]),
+			                                         info->hypervisor);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -222,18 +202,13 @@ static bool xml_format_version(const char *xml, unsigned *major, unsigned *minor
 }
 
 /* The hwloc release that wrote an export (its root's hwlocVersion info, e.g. "3.0.0") into out,
- * printable characters only; "" when the file does not say. */
-static void xml_writer_version(const char *xml, char *out, size_t len)
+ * version characters only; "" when the file does not say. */
+static void xml_writer_version(const char *xml, char out[32])
 {
 	static const char attr[] = "name=\"hwlocVersion\" value=\"";
 	const char *v = strstr(xml, attr);
-	size_t n = 0;
-	for (v = v ? v + sizeof attr - 1 : ""; *v && n + 1 < len && n < 31; v++, n++) {
-		if (!isalnum((unsigned char)*v) && !strchr(".+-_~", *v))
-			break;
-		out[n] = *v;
-	}
-	out[n] = '\0';
+	if (!v || sscanf(v + sizeof attr - 1, "%31[0-9A-Za-z.+_~-]", out) != 1)
+		out[0] = '\0';
 }
 
 /*
@@ -253,7 +228,7 @@ static void xml_refused(const char *path, const char *xml, char *err, size_t err
 		return;
 	}
 	char writer[32], by[64];
-	xml_writer_version(xml, writer, sizeof writer);
+	xml_writer_version(xml, writer);
 	if (writer[0] && strtoul(writer, NULL, 10) >= major) /* else the file contradicts itself */
 		snprintf(by, sizeof by, "hwloc %s", writer);
 	else
@@ -269,20 +244,16 @@ static void xml_refused(const char *path, const char *xml, char *err, size_t err
 	          "it with: %s", path, by, major, minor, topo_hwloc_version(), reads, how);
 }
 
-/* In the trial child: hwloc loads the buffer as topo_load would. Exit 0 when it loads, 3 when
- * hwloc refuses it; a crash shows as a signal (or a sanitizer's exit status). */
-_Noreturn static void try_xml_child(const char *xml, size_t len)
+/* In the trial child: hwloc loads the buffer into hw, topo_load's topology set up but not loaded
+ * (the parent's is untouched). Exit 0 when it loads, 3 when hwloc refuses it; a crash shows as
+ * a signal (or a sanitizer's exit status). */
+_Noreturn static void try_xml_child(hwloc_topology_t hw, const char *xml, size_t len)
 {
 	int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null_fd >= 0)
 		dup2(null_fd, STDERR_FILENO); /* hwloc's complaints: the parent words the error */
 	struct rlimit cpu = { TOPO_XML_CPU_LIMIT_S, TOPO_XML_CPU_LIMIT_S };
 	setrlimit(RLIMIT_CPU, &cpu);
-	hwloc_topology_t hw;
-	if (hwloc_topology_init(&hw) < 0)
-		_exit(3);
-	hwloc_topology_set_flags(hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-	hwloc_topology_set_io_types_filter(hw, HWLOC_TYPE_FILTER_KEEP_NONE);
 	if (hwloc_topology_set_xmlbuffer(hw, xml, (int)len + 1) < 0 || hwloc_topology_load(hw) < 0)
 		_exit(3);
 	_exit(0);
@@ -293,8 +264,8 @@ _Noreturn static void try_xml_child(const char *xml, size_t len)
  * the plain backend on an unterminated <topology>): the file is first loaded in a child
  * process, where a crash cannot take the tool down. 0 when it loaded there; -1 with err.
  */
-static int try_xml_apart(const char *path, const char *xml, size_t len, char *err,
-                         size_t err_size)
+static int try_xml_apart(hwloc_topology_t hw, const char *path, const char *xml, size_t len,
+                         char *err, size_t err_size)
 {
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -303,7 +274,7 @@ static int try_xml_apart(const char *path, const char *xml, size_t len, char *er
 		return -1;
 	}
 	if (pid == 0)
-		try_xml_child(xml, len);
+		try_xml_child(hw, xml, len);
 	int status = 0;
 	pid_t got;
 	while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
@@ -328,13 +299,13 @@ static void load_kinds(struct topo *t)
 	int nk = hwloc_cpukinds_get_nr(t->hw, 0);
 	t->nkinds_hw = nk > 0 ? nk : 0;
 	t->kind_names = xcalloc((size_t)t->nkinds_hw, sizeof *t->kind_names);
-	for (int i = 0; i < t->npus; i++)
-		t->pus[i].kind = t->nkinds_hw ? -1 : 0;
-	hwloc_bitmap_t set = hwloc_bitmap_alloc();
-	for (int k = 0; set && k < t->nkinds_hw; k++) {
+	for (int i = 0; i < t->npus; i++) /* -1: in no kind */
+		t->pus[i].kind = t->nkinds_hw ? hwloc_cpukinds_get_by_cpuset(t->hw, t->pus[i].obj->cpuset,
+		                                                             0) : 0;
+	for (int k = 0; k < t->nkinds_hw; k++) {
 		unsigned ninfos = 0;
 		struct hwloc_info_s *infos = NULL;
-		if (hwloc_cpukinds_get_info(t->hw, (unsigned)k, set, NULL, &ninfos, &infos, 0) < 0)
+		if (hwloc_cpukinds_get_info(t->hw, (unsigned)k, NULL, NULL, &ninfos, &infos, 0) < 0)
 			continue;
 		const char *core_type = NULL, *freq = NULL, *capacity = NULL;
 		for (unsigned i = 0; i < ninfos; i++) {
@@ -355,11 +326,7 @@ static void load_kinds(struct topo *t)
 			snprintf(t->kind_names[k], TOPO_NAME_LEN, "all");
 		else
 			snprintf(t->kind_names[k], TOPO_NAME_LEN, "kind%d", k);
-		for (int i = 0; i < t->npus; i++)
-			if (hwloc_bitmap_isset(set, (unsigned)t->pus[i].os))
-				t->pus[i].kind = k;
 	}
-	hwloc_bitmap_free(set);
 }
 
 const char *topo_kind_name(const struct topo *t, int kind)
@@ -394,38 +361,40 @@ static void build_model(struct topo *t)
 			.os = (int)pu->os_index, .obj = pu, .core = t->ncores - 1,
 		};
 	}
-	hwloc_obj_t pu0 = hwloc_get_pu_obj_by_os_index(t->hw, 0);
-	if (pu0) {
-		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu0);
-		t->pu0_core = core ? core : pu0;
-	}
 	load_kinds(t);
+}
+
+#define TOPO_KIND_ANY (-3)
+
+/* The usable PUs and cores of CPU kind `kind` (TOPO_KIND_ANY: of every kind) into out, PU by
+ * PU: a core whose PUs are of several kinds counts its PUs in each. */
+static void count_kind(const struct topo *t, int kind, struct topo_kind *out)
+{
 	for (int c = 0; c < t->ncores; c++) {
-		struct topo_core *core = &t->cores[c];
-		core->kind = t->pus[core->first].kind;
-		for (int i = core->first + 1; i < core->first + core->count; i++)
-			if (t->pus[i].kind != core->kind)
-				core->kind = TOPO_KIND_MIXED;
+		const struct topo_core *core = &t->cores[c];
+		int here = 0;
+		for (int i = core->first; i < core->first + core->count; i++)
+			here += kind == TOPO_KIND_ANY || t->pus[i].kind == kind;
+		out->pus += here;
+		if (here == 0 || core->pseudo)
+			continue;
+		out->cores++;
+		if (here > out->max_threads_per_core)
+			out->max_threads_per_core = here;
 	}
 }
 
 /* Cores, packages, threads per core, and what is present but not usable here. */
 static void count_shape(struct topo *t, struct topo_info *info)
 {
-	info->pus = t->npus;
-	hwloc_bitmap_t packages = hwloc_bitmap_alloc();
-	for (int c = 0; c < t->ncores; c++) {
-		const struct topo_core *core = &t->cores[c];
-		if (packages && core->package >= 0)
-			hwloc_bitmap_set(packages, (unsigned)core->package);
-		if (core->pseudo)
-			continue;
-		info->cores++;
-		if (core->count > info->max_threads_per_core)
-			info->max_threads_per_core = core->count;
-	}
-	info->packages = packages ? hwloc_bitmap_weight(packages) : 0;
-	hwloc_bitmap_free(packages);
+	struct topo_kind all = { .cores = 0 };
+	count_kind(t, TOPO_KIND_ANY, &all);
+	info->pus = all.pus;
+	info->cores = all.cores;
+	info->max_threads_per_core = all.max_threads_per_core;
+	for (hwloc_obj_t pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, NULL); pack;
+	     pack = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PACKAGE, pack))
+		info->packages += hwloc_bitmap_intersects(pack->cpuset, t->usable);
 
 	hwloc_const_cpuset_t complete = hwloc_topology_get_complete_cpuset(t->hw);
 	int present = complete ? hwloc_bitmap_weight(complete) : t->npus;
@@ -459,7 +428,7 @@ static void read_smt_vm_model(struct topo *t, struct topo_info *info)
 		model = hwloc_obj_get_info_by_name(pack, "CPUModel");
 	copy_trimmed(info->cpu_model_hwloc, sizeof info->cpu_model_hwloc, model ? model : "");
 	if (info->source == TOPO_THIS_SYSTEM)
-		topo_read_proc_cpu_model(info->cpu_model_proc, sizeof info->cpu_model_proc);
+		topo_read_cpuinfo("model name", info->cpu_model_proc, sizeof info->cpu_model_proc);
 	cpu_model_choose(info->cpu_model_proc, info->cpu_model_hwloc, info->cpu_model,
 	                 sizeof info->cpu_model);
 }
@@ -467,31 +436,21 @@ static void read_smt_vm_model(struct topo *t, struct topo_info *info)
 /* CPU kinds, biggest first; a topology without kinds is one kind. */
 static void count_kinds(struct topo *t, struct topo_info *info)
 {
-	int nk = t->nkinds_hw ? t->nkinds_hw : 1;
-	for (int k = nk - 1; k >= 0 && info->nkinds < TOPO_MAX_KINDS; k--) {
-		int kind = t->nkinds_hw ? k : 0;
+	/* Without hwloc kinds every PU is of kind 0, which topo_kind_name calls "all". */
+	for (int k = t->nkinds_hw ? t->nkinds_hw - 1 : 0; k >= 0 && info->nkinds < TOPO_MAX_KINDS; k--) {
 		struct topo_kind out = { .cores = 0 };
-		snprintf(out.name, sizeof out.name, "%s", topo_kind_name(t, t->nkinds_hw ? kind : -1));
-		/* PU by PU: a core whose PUs are of several kinds counts its PUs in each. */
-		for (int c = 0; c < t->ncores; c++) {
-			const struct topo_core *core = &t->cores[c];
-			int here = 0;
-			for (int i = core->first; i < core->first + core->count; i++)
-				here += t->pus[i].kind == kind;
-			if (here == 0)
-				continue;
-			out.pus += here;
-			if (core->pseudo)
-				continue;
-			out.cores++;
-			if (here > out.max_threads_per_core)
-				out.max_threads_per_core = here;
-		}
+		snprintf(out.name, sizeof out.name, "%s", topo_kind_name(t, k));
+		count_kind(t, k, &out);
 		if (out.pus > 0)
 			info->kinds[info->nkinds++] = out;
 	}
-	for (int c = 0; c < t->ncores; c++)
-		info->mixed_kind_cores += t->cores[c].kind == TOPO_KIND_MIXED && !t->cores[c].pseudo;
+	for (int c = 0; c < t->ncores; c++) {
+		const struct topo_core *core = &t->cores[c];
+		bool mixed = false;
+		for (int i = core->first + 1; i < core->first + core->count; i++)
+			mixed |= t->pus[i].kind != t->pus[core->first].kind;
+		info->mixed_kind_cores += mixed && !core->pseudo;
+	}
 }
 
 static void fill_info(struct topo *t)
@@ -529,7 +488,7 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 	t->info.source = TOPO_XML;
 	size_t len = 0;
 	if (read_xml_file(spec, &t->xml, &len, err, err_size) != 0
-	    || try_xml_apart(spec, t->xml, len, err, err_size) != 0)
+	    || try_xml_apart(t->hw, spec, t->xml, len, err, err_size) != 0)
 		return -1;
 	if (hwloc_topology_set_xmlbuffer(t->hw, t->xml, (int)len + 1) < 0) {
 		xml_refused(spec, t->xml, err, err_size);
@@ -543,23 +502,21 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 static int find_usable(struct topo *t, char *err, size_t err_size)
 {
 	t->usable = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->hw));
-	hwloc_bitmap_t affinity = hwloc_bitmap_alloc();
+	hwloc_bitmap_t affinity = hwloc_bitmap_alloc_full(); /* a loaded topology's: no limit */
 	if (!t->usable || !affinity)
 		text_errx(EXIT_FAILURE_RUNTIME, "out of memory (hwloc's bitmaps)");
 	hwloc_bitmap_and(t->usable, t->usable, hwloc_topology_get_allowed_cpuset(t->hw));
-	int rc = 0;
-	if (t->info.source != TOPO_THIS_SYSTEM)
-		;
 	/* The calling thread's mask (sched_getaffinity(0), the one children inherit), read from the
 	 * kernel even where hwloc was handed a topology file: hwloc_get_cpubind then answers
 	 * with the whole machine. */
-	else if (hwloc_linux_get_tid_cpubind(t->hw, 0, affinity) < 0)
-		rc = -1, set_error(err, err_size, "cannot read this process's CPU affinity "
-		                   "(sched_getaffinity): %s", strerror(errno));
-	else
-		hwloc_bitmap_and(t->usable, t->usable, affinity);
+	int rc = t->info.source == TOPO_THIS_SYSTEM ? hwloc_linux_get_tid_cpubind(t->hw, 0, affinity)
+	                                            : 0;
+	if (rc < 0)
+		set_error(err, err_size, "cannot read this process's CPU affinity "
+		          "(sched_getaffinity): %s", strerror(errno));
+	hwloc_bitmap_and(t->usable, t->usable, affinity);
 	hwloc_bitmap_free(affinity);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 struct topo *topo_load(const char *spec, char *err, size_t err_size)
