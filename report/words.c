@@ -338,17 +338,10 @@ static char *probability_clause(const struct analysis_comparison *c, double rope
 	char p1[16], p2[16];
 	if (isnan(rope_pct) || isnan(c->p_rope))
 		return xasprintf("P(slower) = %s", prob_text(p1, c->p_a_gt_b));
-	switch (c->verdict) {
-	case ANALYSIS_VERDICT_SLOWER:
-		return xasprintf("P(slower by more than %g%%) = %s", rope_pct,
-		                   prob_text(p1, c->p_rope_above));
-	case ANALYSIS_VERDICT_FASTER:
-		return xasprintf("P(faster by more than %g%%) = %s", rope_pct,
-		                   prob_text(p1, c->p_rope_below));
-	case ANALYSIS_VERDICT_SAME:
-	case ANALYSIS_VERDICT_UNDECIDED:
-		break;
-	}
+	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+	if (slower || c->verdict == ANALYSIS_VERDICT_FASTER)
+		return xasprintf("P(%s by more than %g%%) = %s", slower ? "slower" : "faster", rope_pct,
+		                 prob_text(p1, slower ? c->p_rope_above : c->p_rope_below));
 	char rope[48];
 	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(rope, sizeof rope, rope_pct),
 	                 prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
@@ -518,14 +511,12 @@ static char *poor_overlap_of(const struct analysis_group_diagnostics *d, const c
 	(void)unit;
 	if (!d->poor_overlap_trials)
 		return NULL;
-	if (d->overlap_of_measured)
-		return xasprintf("poor overlap in %s: in %zu of %zu trials the workload beside (role b) "
-		                 "ended before the measured one had run %g%% of its time, leaving it "
-		                 "alone for the rest", d->name, d->poor_overlap_trials,
-		                 d->overlap_known, 100 * ANALYSIS_POOR_OVERLAP);
-	return xasprintf("poor overlap in %s: in %zu of %zu trials the two processes ran together "
-	                 "less than %g%% of the time", d->name, d->poor_overlap_trials,
-	                 d->overlap_known, 100 * ANALYSIS_POOR_OVERLAP);
+	bool measured = d->overlap_of_measured;
+	return xasprintf("poor overlap in %s: in %zu of %zu trials %s %g%% of %s", d->name,
+	                 d->poor_overlap_trials, d->overlap_known, measured
+	                 ? "the workload beside (role b) ended before the measured one had run"
+	                 : "the two processes ran together less than", 100 * ANALYSIS_POOR_OVERLAP,
+	                 measured ? "its time, leaving it alone for the rest" : "the time");
 }
 
 /* Not for a placement whose processes take turns on one PU by design (same-pu). */
@@ -624,18 +615,6 @@ char *machine_sentence(const json_t *meta)
 
 /* ---- why a run stopped ---------------------------------------------------------------------- */
 
-/* The run still being written, or its runner gone (common/folder.h's state); NULL otherwise. */
-static char *state_sentence(const struct results_folder *f)
-{
-	if (f->state == FOLDER_RUNNING && f->runner_pid)
-		return xasprintf("Still running: its runner (pid %ld on %s) is writing more trials; "
-		                 "this is a report of those written so far.", f->runner_pid,
-		                 f->runner_host);
-	if (f->state == FOLDER_KILLED || f->state == FOLDER_RUNNING)
-		return incomplete_sentence(f);
-	return NULL;
-}
-
 char *incomplete_sentence(const struct results_folder *f)
 {
 	if (f->state != FOLDER_KILLED && f->state != FOLDER_INTERRUPTED && f->state != FOLDER_RUNNING)
@@ -651,36 +630,35 @@ char *incomplete_sentence(const struct results_folder *f)
 		snprintf(done, sizeof done, " %ld", written);
 	else if (json_is_integer(trials))
 		snprintf(done, sizeof done, " %lld", (long long)json_integer_value(trials));
-	switch (f->state) {
-	case FOLDER_KILLED:
-		return xasprintf("Incomplete: killed (meta.json says running, but its runner%s is "
-		                 "gone: killed, or the machine restarted); this answer is of the%s "
-		                 "trials written; continue with smtbench %s --resume %s.", runner, done,
+	bool killed = f->state == FOLDER_KILLED;
+	if (f->state != FOLDER_RUNNING)
+		return xasprintf("Incomplete: %s%s%s; this answer is of the%s trials written; continue "
+		                 "with smtbench %s --resume %s.", killed ? "killed (meta.json says "
+		                 "running, but its runner" : "interrupted", killed ? runner : "",
+		                 killed ? " is gone: killed, or the machine restarted)" : "", done,
 		                 command, f->shown_dir);
-	case FOLDER_INTERRUPTED:
-		return xasprintf("Incomplete: interrupted; this answer is of the%s trials written; "
-		                 "continue with smtbench %s --resume %s.", done, command,
-		                 f->shown_dir);
-	case FOLDER_RUNNING:
-		if (f->runner_pid)
-			return xasprintf("Incomplete: still running (its runner%s is writing more "
-			                 "trials); this answer is of those written so far.", runner);
-		return xasprintf("Incomplete: meta.json says running, and whether its runner is alive "
-		                 "cannot be seen (the folder does not record its pid); this answer is of "
-		                 "the trials written so far; if its runner is gone, continue with "
-		                 "smtbench %s --resume %s.", command, f->shown_dir);
-	default:
-		return NULL;
-	}
+	if (f->runner_pid)
+		return xasprintf("Incomplete: still running (its runner%s is writing more trials); "
+		                 "this answer is of those written so far.", runner);
+	return xasprintf("Incomplete: meta.json says running, and whether its runner is alive "
+	                 "cannot be seen (the folder does not record its pid); this answer is of "
+	                 "the trials written so far; if its runner is gone, continue with "
+	                 "smtbench %s --resume %s.", command, f->shown_dir);
 }
 
 char *stop_sentence(const struct results_folder *f)
 {
 	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	char *state = state_sentence(f);
+	/* The run still being written, or its runner gone (common/folder.h's state). */
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		return xasprintf("Still running: its runner (pid %ld on %s) is writing more trials; "
+		                 "this is a report of those written so far.", f->runner_pid,
+		                 f->runner_host);
+	if (f->state == FOLDER_KILLED || f->state == FOLDER_RUNNING)
+		return incomplete_sentence(f);
 	const char *reason = folder_meta_string(f, "stop_reason");
-	if (state || !reason)
-		return state ? state : xstrdup("");
+	if (!reason)
+		return xstrdup("");
 	json_t *settings = json_object_get(f->meta, "settings");
 	double target = json_number_value(json_object_get(settings, "precision_pct"));
 	bool reached = !strcmp(reason, "precision reached");
