@@ -23,12 +23,6 @@ static const char *prob(struct format_ring *ns, double p)
 	       : format_text(ns, "%.4f", p);
 }
 
-/* What a sample is, in the plural: trials of a folder (by default), else samples. */
-static const char *samples_word(const struct analysis_result *r)
-{
-	return r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL ? "trials" : "samples";
-}
-
 /* What one sample is: for a folder the --unit chosen (trial or process); two plain files have no
  * trials, so there every number, one per line, is a sample and --unit does not apply. */
 static const char *unit_words(const struct analysis_result *r)
@@ -47,7 +41,9 @@ static void answer(struct doc *d, const struct analysis_comparison *c,
                    const struct analysis_result *r)
 {
 	struct verdict_words w = { .where = "", .a = c->a.name, .subject = NULL,
-	                           .samples = samples_word(r),
+	                           /* trials of a folder (by default), else samples */
+	                           .samples = r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL
+	                                      ? "trials" : "samples",
 	                           .more = r->from_folder ? "run more trials" : "collect more samples",
 	                           .per = r->from_folder ? "placement"
 	                                  : r->from_hyperfine ? "command" : "file",
