@@ -294,42 +294,37 @@ const char *format_effect(struct format_ring *ring, const struct analysis_compar
 
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
  * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
- * time", "takes 1.02× B's time"). */
-static char *ratio_effect(const struct analysis_comparison *c, const struct verdict_words *w,
-                          bool decided, bool slower)
+ * time", "takes 1.02× B's time"); where no ratio can be given, as a difference in seconds. */
+static char *effect_clause(const struct analysis_comparison *c, const struct verdict_words *w,
+                           bool decided, bool slower)
 {
 	struct format_ring ns = { .next = 0 };
-	double m, lo, hi;
-	effect_factor(c, decided, slower, &m, &lo, &hi);
-	double res = (hi - lo) / 2;
-	const char *ms = format_num(&ns, m, res), *los = format_num(&ns, lo, res),
-	           *his = format_num(&ns, hi, res);
+	const char *amount, *ci, *subject = w->subject ? w->subject : "";
+	bool ratio = has_ratio(c);
+	if (ratio) {
+		double m, lo, hi;
+		effect_factor(c, decided, slower, &m, &lo, &hi);
+		double res = (hi - lo) / 2;
+		amount = format_text(&ns, "%s×", format_num(&ns, m, res));
+		ci = format_text(&ns, "%s–%s", format_num(&ns, lo, res), format_num(&ns, hi, res));
+	} else { /* "to" beside a negative bound: a dash would read as a minus */
+		double res = half_width(c->diff_ci);
+		double flipped[2] = { slower ? c->diff_ci[0] : -c->diff_ci[1],
+		                      slower ? c->diff_ci[1] : -c->diff_ci[0] };
+		amount = format_text(&ns, "%s s", format_num(&ns, decided ? fabs(c->diff_mean)
+		                                                          : c->diff_mean, res));
+		ci = format_text(&ns, "%s s", format_ci(&ns, decided ? flipped : c->diff_ci, res));
+	}
 	if (decided)
-		return xasprintf("%s%s %s× %s than %s (95%% CI %s–%s)", w->subject ? "makes " : "is",
-		                 w->subject ? w->subject : "", ms, slower ? "slower" : "faster",
-		                 c->b.name, los, his);
+		return xasprintf("%s%s %s %s than %s (95%% CI %s)", w->subject ? "makes " : "is",
+		                 subject, amount, slower ? "slower" : "faster", c->b.name, ci);
+	if (!ratio)
+		return xasprintf("differs from %s by %s%s%s (95%% CI %s)", c->b.name, amount,
+		                 w->subject ? " for " : "", subject, ci);
 	if (w->subject)
-		return xasprintf("leaves %s at %s× its %s time (95%% CI %s–%s)", w->subject, ms,
-		                   c->b.name, los, his);
-	return xasprintf("takes %s× the time of %s (95%% CI %s–%s)", ms, c->b.name, los, his);
-}
-
-/* The effect as a difference in seconds, where no ratio can be given. */
-static char *difference_effect(const struct analysis_comparison *c, const struct verdict_words *w,
-                               bool decided, bool slower)
-{
-	struct format_ring ns = { .next = 0 };
-	double res = half_width(c->diff_ci);
-	double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
-	double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
-	if (decided) /* "to" beside a negative bound: a dash would read as a minus */
-		return xasprintf("%s%s %s s %s than %s (95%% CI %s s)", w->subject ? "makes " : "is",
-		                 w->subject ? w->subject : "", format_num(&ns, fabs(c->diff_mean), res),
-		                 slower ? "slower" : "faster", c->b.name,
-		                 format_ci(&ns, (const double[2]){ lo, hi }, res));
-	return xasprintf("differs from %s by %s s%s%s (95%% CI %s s)", c->b.name,
-	                 format_num(&ns, c->diff_mean, res), w->subject ? " for " : "",
-	                 w->subject ? w->subject : "", format_ci(&ns, c->diff_ci, res));
+		return xasprintf("leaves %s at %s its %s time (95%% CI %s)", subject, amount, c->b.name,
+		                 ci);
+	return xasprintf("takes %s the time of %s (95%% CI %s)", amount, c->b.name, ci);
 }
 
 /* The probability the verdict rests on: P(slower), or with a ROPE the ROPE's. */
@@ -416,9 +411,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
 		               || c->verdict == ANALYSIS_VERDICT_FASTER;
 		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		bool ratio = has_ratio(c);
-		char *effect = ratio ? ratio_effect(c, w, decided, slower)
-		                     : difference_effect(c, w, decided, slower);
+		char *effect = effect_clause(c, w, decided, slower);
 		char *p = probability_clause(c, rope_pct);
 		char design[160];
 		format_design(design, sizeof design, c);
