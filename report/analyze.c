@@ -260,14 +260,11 @@ static void diagnostics(struct doc *d, const struct analysis_result *r)
 			         format_num(&ns, g->drift_slope_s, res), r->from_folder ? "trial" : "sample",
 			         format_num(&ns, g->drift_slope_ci[0], res),
 			         format_num(&ns, g->drift_slope_ci[1], res));
-		char overlap[48] = "not recorded", wall[48] = "not recorded";
-		if (g->overlap_known)
-			snprintf(overlap, sizeof overlap, "recorded in %zu", g->overlap_known);
-		if (g->wall_known)
-			snprintf(wall, sizeof wall, "recorded in %zu", g->wall_known);
 		if (r->from_folder)
 			snprintf(folder, sizeof folder, "; failed trials %zu; overlap %s; wall time %s",
-			         g->failed_trials, overlap, wall);
+			         g->failed_trials, g->overlap_known ? format_text(&ns, "recorded in %zu",
+			         g->overlap_known) : "not recorded", g->wall_known
+			         ? format_text(&ns, "recorded in %zu", g->wall_known) : "not recorded");
 		doc_para(d, DOC_ALL, g->name, NULL, NULL, "%zu samples, %zu outlier(s)%s%s", g->n,
 		         g->outlier_count, drift, folder);
 		char **problems = NULL;
