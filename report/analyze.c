@@ -294,7 +294,7 @@ static const char *design_words(const struct analysis_result *r)
 	return paired == r->comparison_count ? "paired by block" : "paired by block where it can";
 }
 
-struct doc *analyze_doc(const struct analysis_result *r)
+static struct doc *analyze_doc(const struct analysis_result *r)
 {
 	const char *unit_note = "";
 	if (r->options.seed_grid && r->from_folder)
