@@ -317,16 +317,15 @@ static int mean_panels(const struct run_model *m, const struct analysis_comparis
 	curve_range(&mu[1], &blo, &bhi);
 	double joint = fmax(ahi, bhi) - fmin(alo, blo);
 	bool shared = joint > 0 && fmin(ahi - alo, bhi - blo) / joint >= 0.12;
-	int np = 0;
 	for (int s = 0; s < (shared ? 1 : 2); s++) {
-		struct panel *p = &panels[np++];
+		struct panel *p = &panels[s];
 		*p = (struct panel){ .curves = shared ? mu : &mu[s], .ncurves = shared ? 2 : 1,
 		                     .ref = NAN };
 		snprintf(p->title, sizeof p->title, "Posterior of the mean %s per %s%s%s",
 		         metric, unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
 		snprintf(p->x_title, sizeof p->x_title, "mean %s per %s (s)", metric, unit);
 	}
-	return np;
+	return shared ? 1 : 2;
 }
 
 static void difference_panel(const struct analysis_comparison *c, const char *metric,
@@ -419,8 +418,7 @@ char *plot_posterior(const struct run_model *m)
 	int np = mean_panels(m, c, grid_note, mu, panels);
 	difference_panel(c, metric_name(m->data->metric), grid_note, &diff, &panels[np++]);
 	double *rv = NULL, *rp = NULL;
-	if (ratio_panel(c, metric_name(m->data->metric), grid_note, &ratio, &panels[np], &rv, &rp))
-		np++;
+	np += ratio_panel(c, metric_name(m->data->metric), grid_note, &ratio, &panels[np], &rv, &rp);
 	char *svg = posterior_svg(c, panels, np);
 	free(rv);
 	free(rp);
