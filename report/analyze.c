@@ -346,7 +346,8 @@ static json_t *group_json(const struct analysis_group_summary *s)
 
 static json_t *grid_json(const struct analysis_grid_report *g)
 {
-	json_t *o = json_pack("{s:b, s:s, s:i, s:[I, I], s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b}",
+	return json_pack("{s:b, s:s, s:i, s:[I, I], s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b, "
+	                 "s:s*}",
 	                 "seed_grid", g->seed_grid,
 	                 "model", g->model == ANALYSIS_MODEL_T ? "t" : "normal", "points", g->points,
 	                 "mu_points", (json_int_t)g->mu_points[0], (json_int_t)g->mu_points[1],
@@ -355,10 +356,7 @@ static json_t *grid_json(const struct analysis_grid_report *g)
 	                 "mu_range", "a", json_interval(g->mu_range[0]), "b", json_interval(g->mu_range[1]),
 	                 "sigma_range", "a", json_interval(g->sigma_range[0]), "b", json_interval(g->sigma_range[1]),
 	                 "widenings", g->widenings, "edge_mass", json_number_or_null(g->edge_mass),
-	                 "at_bound", g->at_bound);
-	if (o && g->warning[0])
-		json_object_set_new(o, "warning", json_string(g->warning));
-	return o;
+	                 "at_bound", g->at_bound, "warning", g->warning[0] ? g->warning : NULL);
 }
 
 /* The paired design's own numbers; null for an unpaired comparison. */
@@ -410,8 +408,9 @@ static json_t *comparison_json(const struct analysis_comparison *c, bool one_pro
 {
 	/* p_rope_above, p_rope_below: the ROPE's other two probabilities, beside p_rope: P(A / B
 	 * above 1 + PCT %) and P(below 1 / (1 + PCT %)); null without a ROPE. */
-	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s, s:o, s:o, s:s, s:I, s:I, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s, s:o, s:o, s:s, s:I, s:I, s:o, s:o, "
+	                      "s:o*}",
 	                      "label", c->label, "a", group_json(&c->a), "b", group_json(&c->b),
 	                      "p_a_gt_b", json_number_or_null(c->p_a_gt_b),
 	                      "p_a_lt_b", json_number_or_null(c->p_a_lt_b),
@@ -429,12 +428,10 @@ static json_t *comparison_json(const struct analysis_comparison *c, bool one_pro
 	                      "design", design_name(c->design),
 	                      "blocks_paired", (json_int_t)c->blocks_paired,
 	                      "blocks_dropped", (json_int_t)c->blocks_dropped,
-	                      "paired", paired_json(c), "conditions", conditions_json(c, one_process));
-	if (o && c->has_default)
-		json_object_set_new(o, "default_method", json_pack("{s:o, s:o}",
-		                    "diff_mean", json_number_or_null(c->default_diff_mean),
-		                    "diff_ci", json_interval(c->default_diff_ci)));
-	return o;
+	                      "paired", paired_json(c), "conditions", conditions_json(c, one_process),
+	                      "default_method", c->has_default ? json_pack("{s:o, s:o}",
+	                      "diff_mean", json_number_or_null(c->default_diff_mean),
+	                      "diff_ci", json_interval(c->default_diff_ci)) : NULL);
 }
 
 /* The outliers by run-order index, and for plain files by line too ("outlier_lines"). */
@@ -448,7 +445,7 @@ static json_t *outliers_json(const long *at, size_t count)
 
 static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
 {
-	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}}",
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}, s:o*}",
 	                 "name", d->name, "n", (json_int_t)d->n,
 	                 "failed_trials", (json_int_t)d->failed_trials,
 	                 "overlap_known", (json_int_t)d->overlap_known,
@@ -459,10 +456,9 @@ static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
 	                 "drift", "slope_s", json_number_or_null(d->drift_slope_s),
 	                 "slope_ci", json_interval(d->drift_slope_ci),
 	                 "first_half_mean", json_number_or_null(d->first_half_mean_s),
-	                 "second_half_mean", json_number_or_null(d->second_half_mean_s));
-	if (o && d->outlier_lines)
-		json_object_set_new(o, "outlier_lines", outliers_json(d->outlier_lines, d->outlier_count));
-	return o;
+	                 "second_half_mean", json_number_or_null(d->second_half_mean_s),
+	                 "outlier_lines", d->outlier_lines
+	                 ? outliers_json(d->outlier_lines, d->outlier_count) : NULL);
 }
 
 /* {"mean", "ci", "baseline", "design", "settled"}, or null when not known. */
