@@ -43,7 +43,7 @@ const char *format_number(char *buf, size_t size, double v, double resolution)
 		snprintf(buf, size, "%.3e", v);
 	else
 		snprintf(buf, size, "%.*f", decimals, v);
-	if (!strcmp(buf, "-0") || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
 		memmove(buf, buf + 1, strlen(buf)); /* "-0.00" reads as a sign that is not there */
 	return buf;
 }
