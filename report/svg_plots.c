@@ -950,13 +950,11 @@ static void samples_column(FILE *out, const struct analysis_dataset *d, size_t g
 	double name_w = 8.2 * (double)strlen(grp->name);
 	svg_marker(out, style, cx - name_w / 2 - 14, bottom + 16, 5, svg_color(style), false);
 	svg_text(out, cx, bottom + 20, "middle", 13, "bold", grp->name);
-	char n_text[96];
+	char n_text[96], drawn[48] = "";
 	size_t every = thinning(grp->n, PLOT_POINTS_MAX);
 	if (every > 1)
-		snprintf(n_text, sizeof n_text, "n = %zu (every %zu%s drawn)", grp->n, every,
-		         ordinal_suffix(every));
-	else
-		snprintf(n_text, sizeof n_text, "n = %zu", grp->n);
+		snprintf(drawn, sizeof drawn, " (every %zu%s drawn)", every, ordinal_suffix(every));
+	snprintf(n_text, sizeof n_text, "n = %zu%s", grp->n, drawn);
 	svg_text(out, cx, bottom + 36, "middle", 12, NULL, n_text);
 	svg_y_axis(out, &y, axis_x, "", true);
 	fputs("</g>\n", out);
