@@ -23,12 +23,6 @@ static const char *prob(struct format_ring *ns, double p)
 	       : format_text(ns, "%.4f", p);
 }
 
-/* What a sample is, in the plural: trials of a folder (by default), else samples. */
-static const char *samples_word(const struct analysis_result *r)
-{
-	return r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL ? "trials" : "samples";
-}
-
 /* What one sample is: for a folder the --unit chosen (trial or process); two plain files have no
  * trials, so there every number, one per line, is a sample and --unit does not apply. */
 static const char *unit_words(const struct analysis_result *r)
@@ -47,7 +41,9 @@ static void answer(struct doc *d, const struct analysis_comparison *c,
                    const struct analysis_result *r)
 {
 	struct verdict_words w = { .where = "", .a = c->a.name, .subject = NULL,
-	                           .samples = samples_word(r),
+	                           /* trials of a folder (by default), else samples */
+	                           .samples = r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL
+	                                      ? "trials" : "samples",
 	                           .more = r->from_folder ? "run more trials" : "collect more samples",
 	                           .per = r->from_folder ? "placement"
 	                                  : r->from_hyperfine ? "command" : "file",
@@ -264,14 +260,11 @@ static void diagnostics(struct doc *d, const struct analysis_result *r)
 			         format_num(&ns, g->drift_slope_s, res), r->from_folder ? "trial" : "sample",
 			         format_num(&ns, g->drift_slope_ci[0], res),
 			         format_num(&ns, g->drift_slope_ci[1], res));
-		char overlap[48] = "not recorded", wall[48] = "not recorded";
-		if (g->overlap_known)
-			snprintf(overlap, sizeof overlap, "recorded in %zu", g->overlap_known);
-		if (g->wall_known)
-			snprintf(wall, sizeof wall, "recorded in %zu", g->wall_known);
 		if (r->from_folder)
 			snprintf(folder, sizeof folder, "; failed trials %zu; overlap %s; wall time %s",
-			         g->failed_trials, overlap, wall);
+			         g->failed_trials, g->overlap_known ? format_text(&ns, "recorded in %zu",
+			         g->overlap_known) : "not recorded", g->wall_known
+			         ? format_text(&ns, "recorded in %zu", g->wall_known) : "not recorded");
 		doc_para(d, DOC_ALL, g->name, NULL, NULL, "%zu samples, %zu outlier(s)%s%s", g->n,
 		         g->outlier_count, drift, folder);
 		char **problems = NULL;
@@ -301,7 +294,7 @@ static const char *design_words(const struct analysis_result *r)
 	return paired == r->comparison_count ? "paired by block" : "paired by block where it can";
 }
 
-struct doc *analyze_doc(const struct analysis_result *r)
+static struct doc *analyze_doc(const struct analysis_result *r)
 {
 	const char *unit_note = "";
 	if (r->options.seed_grid && r->from_folder)
@@ -353,7 +346,8 @@ static json_t *group_json(const struct analysis_group_summary *s)
 
 static json_t *grid_json(const struct analysis_grid_report *g)
 {
-	json_t *o = json_pack("{s:b, s:s, s:i, s:[I, I], s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b}",
+	return json_pack("{s:b, s:s, s:i, s:[I, I], s:I, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:i, s:o, s:b, "
+	                 "s:s*}",
 	                 "seed_grid", g->seed_grid,
 	                 "model", g->model == ANALYSIS_MODEL_T ? "t" : "normal", "points", g->points,
 	                 "mu_points", (json_int_t)g->mu_points[0], (json_int_t)g->mu_points[1],
@@ -362,10 +356,7 @@ static json_t *grid_json(const struct analysis_grid_report *g)
 	                 "mu_range", "a", json_interval(g->mu_range[0]), "b", json_interval(g->mu_range[1]),
 	                 "sigma_range", "a", json_interval(g->sigma_range[0]), "b", json_interval(g->sigma_range[1]),
 	                 "widenings", g->widenings, "edge_mass", json_number_or_null(g->edge_mass),
-	                 "at_bound", g->at_bound);
-	if (o && g->warning[0])
-		json_object_set_new(o, "warning", json_string(g->warning));
-	return o;
+	                 "at_bound", g->at_bound, "warning", g->warning[0] ? g->warning : NULL);
 }
 
 /* The paired design's own numbers; null for an unpaired comparison. */
@@ -417,8 +408,9 @@ static json_t *comparison_json(const struct analysis_comparison *c, bool one_pro
 {
 	/* p_rope_above, p_rope_below: the ROPE's other two probabilities, beside p_rope: P(A / B
 	 * above 1 + PCT %) and P(below 1 / (1 + PCT %)); null without a ROPE. */
-	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s, s:o, s:o, s:s, s:I, s:I, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s, s:o, s:o, s:s, s:I, s:I, s:o, s:o, "
+	                      "s:o*}",
 	                      "label", c->label, "a", group_json(&c->a), "b", group_json(&c->b),
 	                      "p_a_gt_b", json_number_or_null(c->p_a_gt_b),
 	                      "p_a_lt_b", json_number_or_null(c->p_a_lt_b),
@@ -436,12 +428,10 @@ static json_t *comparison_json(const struct analysis_comparison *c, bool one_pro
 	                      "design", design_name(c->design),
 	                      "blocks_paired", (json_int_t)c->blocks_paired,
 	                      "blocks_dropped", (json_int_t)c->blocks_dropped,
-	                      "paired", paired_json(c), "conditions", conditions_json(c, one_process));
-	if (o && c->has_default)
-		json_object_set_new(o, "default_method", json_pack("{s:o, s:o}",
-		                    "diff_mean", json_number_or_null(c->default_diff_mean),
-		                    "diff_ci", json_interval(c->default_diff_ci)));
-	return o;
+	                      "paired", paired_json(c), "conditions", conditions_json(c, one_process),
+	                      "default_method", c->has_default ? json_pack("{s:o, s:o}",
+	                      "diff_mean", json_number_or_null(c->default_diff_mean),
+	                      "diff_ci", json_interval(c->default_diff_ci)) : NULL);
 }
 
 /* The outliers by run-order index, and for plain files by line too ("outlier_lines"). */
@@ -455,7 +445,7 @@ static json_t *outliers_json(const long *at, size_t count)
 
 static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
 {
-	json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}}",
+	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}, s:o*}",
 	                 "name", d->name, "n", (json_int_t)d->n,
 	                 "failed_trials", (json_int_t)d->failed_trials,
 	                 "overlap_known", (json_int_t)d->overlap_known,
@@ -466,10 +456,9 @@ static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
 	                 "drift", "slope_s", json_number_or_null(d->drift_slope_s),
 	                 "slope_ci", json_interval(d->drift_slope_ci),
 	                 "first_half_mean", json_number_or_null(d->first_half_mean_s),
-	                 "second_half_mean", json_number_or_null(d->second_half_mean_s));
-	if (o && d->outlier_lines)
-		json_object_set_new(o, "outlier_lines", outliers_json(d->outlier_lines, d->outlier_count));
-	return o;
+	                 "second_half_mean", json_number_or_null(d->second_half_mean_s),
+	                 "outlier_lines", d->outlier_lines
+	                 ? outliers_json(d->outlier_lines, d->outlier_count) : NULL);
 }
 
 /* {"mean", "ci", "baseline", "design", "settled"}, or null when not known. */

@@ -60,18 +60,6 @@ static bool cell_under_load(const struct analysis_matrix_cell *c)
 	return c->compared && analysis_under_load(&c->vs_baseline);
 }
 
-/* The conditions beside a cell's verdict, as a run's comparison has them (the counts of its and
- * its baseline's trials that shared their CPUs, and whether that is under load); null when the
- * cell was not compared. */
-static json_t *cell_conditions_json(const struct analysis_matrix_cell *c)
-{
-	if (!c->compared)
-		return json_null();
-	return json_pack("{s:I, s:I, s:b}", "shared_trials", (json_int_t)c->vs_baseline.shared_trials,
-	                 "shared_known", (json_int_t)c->vs_baseline.shared_known,
-	                 "under_load", analysis_under_load(&c->vs_baseline));
-}
-
 /* A verdict as one character of the matrix: + slower, - faster, = the same, ? undecided. */
 static const char *verdict_mark(bool compared, enum analysis_verdict v)
 {
@@ -532,16 +520,14 @@ static struct doc *matrix_doc(const struct matrix_model *mm, const char *answer,
 static json_t *comparison_json(const struct analysis_comparison *c, bool compared)
 {
 	bool known = settled(compared, c);
-	return json_pack("{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:b}",
-	                 "ratio_mean", known ? json_number_or_null(c->ratio_mean) : json_null(),
-	                 "ratio_ci", known ? json_interval(c->ratio_ci) : json_null(),
-	                 "p_slower", compared ? json_number_or_null(c->p_a_gt_b) : json_null(),
+	return json_pack("{s:o?, s:o?, s:o?, s:s, s:s?, s:o?, s:o?, s:b}",
+	                 "ratio_mean", known ? json_number_or_null(c->ratio_mean) : NULL,
+	                 "ratio_ci", known ? json_interval(c->ratio_ci) : NULL,
+	                 "p_slower", compared ? json_number_or_null(c->p_a_gt_b) : NULL,
 	                 "verdict", verdict_name(compared ? c->verdict : ANALYSIS_VERDICT_UNDECIDED),
-	                 "design", compared ? json_string(design_name(c->design)) : json_null(),
-	                 "blocks_paired", compared ? json_integer((json_int_t)c->blocks_paired)
-	                                           : json_null(),
-	                 "blocks_dropped", compared ? json_integer((json_int_t)c->blocks_dropped)
-	                                            : json_null(),
+	                 "design", compared ? design_name(c->design) : NULL,
+	                 "blocks_paired", compared ? json_integer((json_int_t)c->blocks_paired) : NULL,
+	                 "blocks_dropped", compared ? json_integer((json_int_t)c->blocks_dropped) : NULL,
 	                 "settled", known);
 }
 
@@ -597,11 +583,16 @@ static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
 			cell_stop(meta, m->kernels[c->victim], m->kernels[c->aggressor])),
 			comparison_json(&c->vs_baseline, c->compared));
 		/* p_safe: P(its slowdown at most the safe bound), where the cell could be listed; else
-		 * null. */
-		json_array_append_new(cells, merged(cell, json_pack("{s:o, s:o}", "p_safe",
-		                                                    json_number_or_null(c->p_safe),
-		                                                    "conditions",
-		                                                    cell_conditions_json(c))));
+		 * null. conditions: as a run's comparison has them (the counts of its and its
+		 * baseline's trials that shared their CPUs, and whether that is under load); null
+		 * when the cell was not compared. */
+		const struct analysis_comparison *k = &c->vs_baseline;
+		json_array_append_new(cells, merged(cell, json_pack(
+			"{s:o, s:o?}", "p_safe", json_number_or_null(c->p_safe), "conditions",
+			c->compared ? json_pack("{s:I, s:I, s:b}", "shared_trials",
+			                        (json_int_t)k->shared_trials, "shared_known",
+			                        (json_int_t)k->shared_known, "under_load",
+			                        analysis_under_load(k)) : NULL)));
 	}
 	return cells;
 }

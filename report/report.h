@@ -128,12 +128,11 @@ int report_print(const struct report *r, FILE *out);
  * or with dir NULL that they were not written and how to write them. */
 int report_print_files(const struct report *r, const char *dir, FILE *out);
 
-/* analyze's answer for a person, as a document (for the terminal), and the --json contract
- * (two files: the comparison object itself, plus "diagnostics"; a folder or a hyperfine export:
- * {"source", "unit", "model", "comparisons": [...], "groups": [...], ...}). */
-struct doc *analyze_doc(const struct analysis_result *r);
+/* analyze's --json contract (two files: the comparison object itself, plus "diagnostics"; a
+ * folder or a hyperfine export: {"source", "unit", "model", "comparisons": [...], "groups":
+ * [...], ...}), and its answer for a person, a document (analyze_doc) printed on out as text:
+ * 0, or -1 when writing failed. */
 json_t *analyze_json(const struct analysis_result *r);
-/* The document on out (text). 0, or -1 when writing failed. */
 int analyze_print(FILE *out, const struct analysis_result *r);
 
 /* Drawing helpers exposed for tests: the slowdown mu_A / mu_B as the posterior plot draws it

@@ -202,17 +202,13 @@ static char *subject(const struct run_model *m)
 	return a ? xasprintf("each copy of `%s`", a) : xstrdup("each copy of the workload");
 }
 
-static const struct run_placement *find_placement(const struct run_model *m, const char *name)
+/* Where placement name ran ("on CPUs 0 and 1, "), or "" when not recorded. */
+static char *where_text(const struct run_model *m, const char *name)
 {
-	for (size_t i = 0; i < m->placement_count; i++)
-		if (!strcmp(m->placements[i].name, name))
-			return &m->placements[i];
-	return NULL;
-}
-
-static char *where_text(const struct run_placement *p)
-{
-	if (!p || p->npus == 0)
+	const struct run_placement *p = m->placements;
+	while (p < m->placements + m->placement_count && strcmp(p->name, name))
+		p++;
+	if (p == m->placements + m->placement_count || p->npus == 0)
 		return xstrdup("");
 	if (p->core >= 0 && !strcmp(p->name, "sibling"))
 		return xasprintf("on core %d, ", p->core);
@@ -224,7 +220,7 @@ static char *where_text(const struct run_placement *p)
 /* A comparison's sentence, with the accounting control's note after it. */
 static char *comparison_sentence(const struct run_model *m, const struct analysis_comparison *c)
 {
-	char *where = where_text(find_placement(m, c->a.name)), *what = subject(m);
+	char *where = where_text(m, c->a.name), *what = subject(m);
 	char *a = xasprintf("%s placement", c->a.name);
 	/* One process on same-pu and solo has the same one CPU: one placement measured twice
 	 * (a folder from before run refused the two together), whose wall time should match. */

@@ -293,13 +293,7 @@ int report_ratio_distribution(const struct analysis_comparison *c, double **valu
 static void fill_curve(struct curve *c, const struct analysis_dist *d, const double ci[2],
                        double mean, int style)
 {
-	c->values = d->values;
-	c->probs = d->probs;
-	c->count = d->count;
-	c->ci[0] = ci[0];
-	c->ci[1] = ci[1];
-	c->mean = mean;
-	c->style = style;
+	*c = (struct curve){ d->values, d->probs, d->count, { ci[0], ci[1] }, mean, "", style };
 }
 
 /* The posterior of each side's mean: one panel with both curves when both stay wide enough
@@ -323,17 +317,15 @@ static int mean_panels(const struct run_model *m, const struct analysis_comparis
 	curve_range(&mu[1], &blo, &bhi);
 	double joint = fmax(ahi, bhi) - fmin(alo, blo);
 	bool shared = joint > 0 && fmin(ahi - alo, bhi - blo) / joint >= 0.12;
-	int np = 0;
 	for (int s = 0; s < (shared ? 1 : 2); s++) {
-		struct panel *p = &panels[np++];
-		p->curves = shared ? mu : &mu[s];
-		p->ncurves = shared ? 2 : 1;
-		p->ref = NAN;
+		struct panel *p = &panels[s];
+		*p = (struct panel){ .curves = shared ? mu : &mu[s], .ncurves = shared ? 2 : 1,
+		                     .ref = NAN };
 		snprintf(p->title, sizeof p->title, "Posterior of the mean %s per %s%s%s",
 		         metric, unit, shared ? "" : ": ", shared ? "" : sides[s]->name);
 		snprintf(p->x_title, sizeof p->x_title, "mean %s per %s (s)", metric, unit);
 	}
-	return np;
+	return shared ? 1 : 2;
 }
 
 static void difference_panel(const struct analysis_comparison *c, const char *metric,
@@ -346,10 +338,8 @@ static void difference_panel(const struct analysis_comparison *c, const char *me
 	snprintf(diff->label, sizeof diff->label, "%s − %s: mean %s s%s, 95%% CI %s s; "
 	         "P(%s slower) = %.2f", c->a.name, c->b.name, format_num(&ns, c->diff_mean, res),
 	         grid_note, format_ci(&ns, c->diff_ci, res), c->a.name, c->p_a_gt_b);
-	p->curves = diff;
-	p->ncurves = 1;
-	p->ref = 0;
-	snprintf(p->ref_label, sizeof p->ref_label, "0 s: no difference");
+	*p = (struct panel){ .curves = diff, .ncurves = 1, .ref = 0,
+	                     .ref_label = "0 s: no difference" };
 	snprintf(p->title, sizeof p->title, "Posterior of the difference of means: %s − %s",
 	         c->a.name, c->b.name);
 	snprintf(p->x_title, sizeof p->x_title, "difference of mean %s (s)", metric);
@@ -375,10 +365,8 @@ static bool ratio_panel(const struct analysis_comparison *c, const char *metric,
 	         c->a.name, c->b.name, format_num(&ns, c->ratio_mean, res), grid_note,
 	         format_ci(&ns, c->ratio_ci, res), framed ? "; the answer: " : "",
 	         framed ? format_effect(&ns, c) : "");
-	p->curves = ratio;
-	p->ncurves = 1;
-	p->ref = 1;
-	snprintf(p->ref_label, sizeof p->ref_label, "1×: no difference");
+	*p = (struct panel){ .curves = ratio, .ncurves = 1, .ref = 1,
+	                     .ref_label = "1×: no difference" };
 	snprintf(p->title, sizeof p->title, "Posterior of the ratio: %s / %s", c->a.name,
 	         c->b.name);
 	snprintf(p->x_title, sizeof p->x_title, "ratio of mean %ss, %s / %s (×)", metric,
@@ -427,12 +415,10 @@ char *plot_posterior(const struct run_model *m)
 	const char *grid_note = analysis_comparison_settled(c) ? "" : " (depends on the grid)";
 	struct curve mu[2], diff, ratio;
 	struct panel panels[4];
-	memset(panels, 0, sizeof panels);
 	int np = mean_panels(m, c, grid_note, mu, panels);
 	difference_panel(c, metric_name(m->data->metric), grid_note, &diff, &panels[np++]);
 	double *rv = NULL, *rp = NULL;
-	if (ratio_panel(c, metric_name(m->data->metric), grid_note, &ratio, &panels[np], &rv, &rp))
-		np++;
+	np += ratio_panel(c, metric_name(m->data->metric), grid_note, &ratio, &panels[np], &rv, &rp);
 	char *svg = posterior_svg(c, panels, np);
 	free(rv);
 	free(rp);
@@ -964,13 +950,11 @@ static void samples_column(FILE *out, const struct analysis_dataset *d, size_t g
 	double name_w = 8.2 * (double)strlen(grp->name);
 	svg_marker(out, style, cx - name_w / 2 - 14, bottom + 16, 5, svg_color(style), false);
 	svg_text(out, cx, bottom + 20, "middle", 13, "bold", grp->name);
-	char n_text[96];
+	char n_text[96], drawn[48] = "";
 	size_t every = thinning(grp->n, PLOT_POINTS_MAX);
 	if (every > 1)
-		snprintf(n_text, sizeof n_text, "n = %zu (every %zu%s drawn)", grp->n, every,
-		         ordinal_suffix(every));
-	else
-		snprintf(n_text, sizeof n_text, "n = %zu", grp->n);
+		snprintf(drawn, sizeof drawn, " (every %zu%s drawn)", every, ordinal_suffix(every));
+	snprintf(n_text, sizeof n_text, "n = %zu%s", grp->n, drawn);
 	svg_text(out, cx, bottom + 36, "middle", 12, NULL, n_text);
 	svg_y_axis(out, &y, axis_x, "", true);
 	fputs("</g>\n", out);

@@ -43,7 +43,7 @@ const char *format_number(char *buf, size_t size, double v, double resolution)
 		snprintf(buf, size, "%.3e", v);
 	else
 		snprintf(buf, size, "%.*f", decimals, v);
-	if (!strcmp(buf, "-0") || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
 		memmove(buf, buf + 1, strlen(buf)); /* "-0.00" reads as a sign that is not there */
 	return buf;
 }
@@ -294,42 +294,37 @@ const char *format_effect(struct format_ring *ring, const struct analysis_compar
 
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
  * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
- * time", "takes 1.02× B's time"). */
-static char *ratio_effect(const struct analysis_comparison *c, const struct verdict_words *w,
-                          bool decided, bool slower)
+ * time", "takes 1.02× B's time"); where no ratio can be given, as a difference in seconds. */
+static char *effect_clause(const struct analysis_comparison *c, const struct verdict_words *w,
+                           bool decided, bool slower)
 {
 	struct format_ring ns = { .next = 0 };
-	double m, lo, hi;
-	effect_factor(c, decided, slower, &m, &lo, &hi);
-	double res = (hi - lo) / 2;
-	const char *ms = format_num(&ns, m, res), *los = format_num(&ns, lo, res),
-	           *his = format_num(&ns, hi, res);
+	const char *amount, *ci, *subject = w->subject ? w->subject : "";
+	bool ratio = has_ratio(c);
+	if (ratio) {
+		double m, lo, hi;
+		effect_factor(c, decided, slower, &m, &lo, &hi);
+		double res = (hi - lo) / 2;
+		amount = format_text(&ns, "%s×", format_num(&ns, m, res));
+		ci = format_text(&ns, "%s–%s", format_num(&ns, lo, res), format_num(&ns, hi, res));
+	} else { /* "to" beside a negative bound: a dash would read as a minus */
+		double res = half_width(c->diff_ci);
+		double flipped[2] = { slower ? c->diff_ci[0] : -c->diff_ci[1],
+		                      slower ? c->diff_ci[1] : -c->diff_ci[0] };
+		amount = format_text(&ns, "%s s", format_num(&ns, decided ? fabs(c->diff_mean)
+		                                                          : c->diff_mean, res));
+		ci = format_text(&ns, "%s s", format_ci(&ns, decided ? flipped : c->diff_ci, res));
+	}
 	if (decided)
-		return xasprintf("%s%s %s× %s than %s (95%% CI %s–%s)", w->subject ? "makes " : "is",
-		                 w->subject ? w->subject : "", ms, slower ? "slower" : "faster",
-		                 c->b.name, los, his);
+		return xasprintf("%s%s %s %s than %s (95%% CI %s)", w->subject ? "makes " : "is",
+		                 subject, amount, slower ? "slower" : "faster", c->b.name, ci);
+	if (!ratio)
+		return xasprintf("differs from %s by %s%s%s (95%% CI %s)", c->b.name, amount,
+		                 w->subject ? " for " : "", subject, ci);
 	if (w->subject)
-		return xasprintf("leaves %s at %s× its %s time (95%% CI %s–%s)", w->subject, ms,
-		                   c->b.name, los, his);
-	return xasprintf("takes %s× the time of %s (95%% CI %s–%s)", ms, c->b.name, los, his);
-}
-
-/* The effect as a difference in seconds, where no ratio can be given. */
-static char *difference_effect(const struct analysis_comparison *c, const struct verdict_words *w,
-                               bool decided, bool slower)
-{
-	struct format_ring ns = { .next = 0 };
-	double res = half_width(c->diff_ci);
-	double lo = slower ? c->diff_ci[0] : -c->diff_ci[1];
-	double hi = slower ? c->diff_ci[1] : -c->diff_ci[0];
-	if (decided) /* "to" beside a negative bound: a dash would read as a minus */
-		return xasprintf("%s%s %s s %s than %s (95%% CI %s s)", w->subject ? "makes " : "is",
-		                 w->subject ? w->subject : "", format_num(&ns, fabs(c->diff_mean), res),
-		                 slower ? "slower" : "faster", c->b.name,
-		                 format_ci(&ns, (const double[2]){ lo, hi }, res));
-	return xasprintf("differs from %s by %s s%s%s (95%% CI %s s)", c->b.name,
-	                 format_num(&ns, c->diff_mean, res), w->subject ? " for " : "",
-	                 w->subject ? w->subject : "", format_ci(&ns, c->diff_ci, res));
+		return xasprintf("leaves %s at %s its %s time (95%% CI %s)", subject, amount, c->b.name,
+		                 ci);
+	return xasprintf("takes %s the time of %s (95%% CI %s)", amount, c->b.name, ci);
 }
 
 /* The probability the verdict rests on: P(slower), or with a ROPE the ROPE's. */
@@ -338,17 +333,10 @@ static char *probability_clause(const struct analysis_comparison *c, double rope
 	char p1[16], p2[16];
 	if (isnan(rope_pct) || isnan(c->p_rope))
 		return xasprintf("P(slower) = %s", prob_text(p1, c->p_a_gt_b));
-	switch (c->verdict) {
-	case ANALYSIS_VERDICT_SLOWER:
-		return xasprintf("P(slower by more than %g%%) = %s", rope_pct,
-		                   prob_text(p1, c->p_rope_above));
-	case ANALYSIS_VERDICT_FASTER:
-		return xasprintf("P(faster by more than %g%%) = %s", rope_pct,
-		                   prob_text(p1, c->p_rope_below));
-	case ANALYSIS_VERDICT_SAME:
-	case ANALYSIS_VERDICT_UNDECIDED:
-		break;
-	}
+	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+	if (slower || c->verdict == ANALYSIS_VERDICT_FASTER)
+		return xasprintf("P(%s by more than %g%%) = %s", slower ? "slower" : "faster", rope_pct,
+		                 prob_text(p1, slower ? c->p_rope_above : c->p_rope_below));
 	char rope[48];
 	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(rope, sizeof rope, rope_pct),
 	                 prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
@@ -423,9 +411,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
 		               || c->verdict == ANALYSIS_VERDICT_FASTER;
 		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		bool ratio = has_ratio(c);
-		char *effect = ratio ? ratio_effect(c, w, decided, slower)
-		                     : difference_effect(c, w, decided, slower);
+		char *effect = effect_clause(c, w, decided, slower);
 		char *p = probability_clause(c, rope_pct);
 		char design[160];
 		format_design(design, sizeof design, c);
@@ -518,14 +504,12 @@ static char *poor_overlap_of(const struct analysis_group_diagnostics *d, const c
 	(void)unit;
 	if (!d->poor_overlap_trials)
 		return NULL;
-	if (d->overlap_of_measured)
-		return xasprintf("poor overlap in %s: in %zu of %zu trials the workload beside (role b) "
-		                 "ended before the measured one had run %g%% of its time, leaving it "
-		                 "alone for the rest", d->name, d->poor_overlap_trials,
-		                 d->overlap_known, 100 * ANALYSIS_POOR_OVERLAP);
-	return xasprintf("poor overlap in %s: in %zu of %zu trials the two processes ran together "
-	                 "less than %g%% of the time", d->name, d->poor_overlap_trials,
-	                 d->overlap_known, 100 * ANALYSIS_POOR_OVERLAP);
+	bool measured = d->overlap_of_measured;
+	return xasprintf("poor overlap in %s: in %zu of %zu trials %s %g%% of %s", d->name,
+	                 d->poor_overlap_trials, d->overlap_known, measured
+	                 ? "the workload beside (role b) ended before the measured one had run"
+	                 : "the two processes ran together less than", 100 * ANALYSIS_POOR_OVERLAP,
+	                 measured ? "its time, leaving it alone for the rest" : "the time");
 }
 
 /* Not for a placement whose processes take turns on one PU by design (same-pu). */
@@ -624,18 +608,6 @@ char *machine_sentence(const json_t *meta)
 
 /* ---- why a run stopped ---------------------------------------------------------------------- */
 
-/* The run still being written, or its runner gone (common/folder.h's state); NULL otherwise. */
-static char *state_sentence(const struct results_folder *f)
-{
-	if (f->state == FOLDER_RUNNING && f->runner_pid)
-		return xasprintf("Still running: its runner (pid %ld on %s) is writing more trials; "
-		                 "this is a report of those written so far.", f->runner_pid,
-		                 f->runner_host);
-	if (f->state == FOLDER_KILLED || f->state == FOLDER_RUNNING)
-		return incomplete_sentence(f);
-	return NULL;
-}
-
 char *incomplete_sentence(const struct results_folder *f)
 {
 	if (f->state != FOLDER_KILLED && f->state != FOLDER_INTERRUPTED && f->state != FOLDER_RUNNING)
@@ -651,36 +623,35 @@ char *incomplete_sentence(const struct results_folder *f)
 		snprintf(done, sizeof done, " %ld", written);
 	else if (json_is_integer(trials))
 		snprintf(done, sizeof done, " %lld", (long long)json_integer_value(trials));
-	switch (f->state) {
-	case FOLDER_KILLED:
-		return xasprintf("Incomplete: killed (meta.json says running, but its runner%s is "
-		                 "gone: killed, or the machine restarted); this answer is of the%s "
-		                 "trials written; continue with smtbench %s --resume %s.", runner, done,
+	bool killed = f->state == FOLDER_KILLED;
+	if (f->state != FOLDER_RUNNING)
+		return xasprintf("Incomplete: %s%s%s; this answer is of the%s trials written; continue "
+		                 "with smtbench %s --resume %s.", killed ? "killed (meta.json says "
+		                 "running, but its runner" : "interrupted", killed ? runner : "",
+		                 killed ? " is gone: killed, or the machine restarted)" : "", done,
 		                 command, f->shown_dir);
-	case FOLDER_INTERRUPTED:
-		return xasprintf("Incomplete: interrupted; this answer is of the%s trials written; "
-		                 "continue with smtbench %s --resume %s.", done, command,
-		                 f->shown_dir);
-	case FOLDER_RUNNING:
-		if (f->runner_pid)
-			return xasprintf("Incomplete: still running (its runner%s is writing more "
-			                 "trials); this answer is of those written so far.", runner);
-		return xasprintf("Incomplete: meta.json says running, and whether its runner is alive "
-		                 "cannot be seen (the folder does not record its pid); this answer is of "
-		                 "the trials written so far; if its runner is gone, continue with "
-		                 "smtbench %s --resume %s.", command, f->shown_dir);
-	default:
-		return NULL;
-	}
+	if (f->runner_pid)
+		return xasprintf("Incomplete: still running (its runner%s is writing more trials); "
+		                 "this answer is of those written so far.", runner);
+	return xasprintf("Incomplete: meta.json says running, and whether its runner is alive "
+	                 "cannot be seen (the folder does not record its pid); this answer is of "
+	                 "the trials written so far; if its runner is gone, continue with "
+	                 "smtbench %s --resume %s.", command, f->shown_dir);
 }
 
 char *stop_sentence(const struct results_folder *f)
 {
 	const char *command = f->kind == FOLDER_MATRIX ? "matrix" : "run";
-	char *state = state_sentence(f);
+	/* The run still being written, or its runner gone (common/folder.h's state). */
+	if (f->state == FOLDER_RUNNING && f->runner_pid)
+		return xasprintf("Still running: its runner (pid %ld on %s) is writing more trials; "
+		                 "this is a report of those written so far.", f->runner_pid,
+		                 f->runner_host);
+	if (f->state == FOLDER_KILLED || f->state == FOLDER_RUNNING)
+		return incomplete_sentence(f);
 	const char *reason = folder_meta_string(f, "stop_reason");
-	if (state || !reason)
-		return state ? state : xstrdup("");
+	if (!reason)
+		return xstrdup("");
 	json_t *settings = json_object_get(f->meta, "settings");
 	double target = json_number_value(json_object_get(settings, "precision_pct"));
 	bool reached = !strcmp(reason, "precision reached");
