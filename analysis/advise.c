@@ -271,6 +271,19 @@ static struct plan_score heuristic(size_t n, const double *slowdown, size_t pmin
 	return score;
 }
 
+/* The DP's pair terms into edge: i and j's throughput together (1/a + 1/b), or for WORST their
+ * larger slowdown; NAN for an unknown pair, or one whose larger slowdown is above bound. */
+static void pair_edges(size_t n, const double *slowdown, bool throughput, double bound,
+                       double *edge)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double a = slowdown[i * n + j], b = slowdown[j * n + i];
+			edge[i * n + j] = i == j || isnan(a) || isnan(b) || fmax(a, b) > bound ? NAN
+			                  : throughput ? 1 / a + 1 / b : fmax(a, b);
+		}
+}
+
 /* The exact optimum: for WORST, the smallest worst slowdown first, then the best throughput
  * among the plans that reach it. */
 static double exact_best(size_t n, const double *slowdown, size_t pmin,
@@ -278,12 +291,7 @@ static double exact_best(size_t n, const double *slowdown, size_t pmin,
 {
 	double *edge = xmalloc(n * n * sizeof *edge);
 	bool throughput = objective == ANALYSIS_OBJECTIVE_THROUGHPUT;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			double a = slowdown[i * n + j], b = slowdown[j * n + i];
-			edge[i * n + j] = i == j || isnan(a) || isnan(b) ? NAN
-			                  : throughput ? 1 / a + 1 / b : fmax(a, b);
-		}
+	pair_edges(n, slowdown, throughput, INFINITY, edge);
 	double v;
 	if (throughput) {
 		v = dp_exact(n, edge, 1, pmin, (struct dp_rule){ true, !worst_case }, partner);
@@ -292,12 +300,7 @@ static double exact_best(size_t n, const double *slowdown, size_t pmin,
 		if (!worst_case && !isnan(v)) {
 			/* Among the plans whose worst is v, the best throughput. */
 			double bound = v + ANALYSIS_ADVISE_TIE * fmax(1, fabs(v));
-			for (size_t i = 0; i < n; i++)
-				for (size_t j = 0; j < n; j++) {
-					double a = slowdown[i * n + j], b = slowdown[j * n + i];
-					edge[i * n + j] = i == j || isnan(a) || isnan(b) || fmax(a, b) > bound
-					                  ? NAN : 1 / a + 1 / b;
-				}
+			pair_edges(n, slowdown, true, bound, edge);
 			int *tied = xmalloc(n * sizeof *tied);
 			if (!isnan(dp_exact(n, edge, 1 <= bound ? 1 : NAN, pmin,
 			                    (struct dp_rule){ true, true }, tied)))
@@ -576,35 +579,20 @@ static void smt_decide(const struct analysis_comparison *c, const struct analysi
 		out->decision = ANALYSIS_SMT_EITHER;
 }
 
-static void smt_unknown(struct analysis_smt_advice *out)
+void analysis_smt_advise(const struct analysis_comparison *self,
+                         const struct analysis_log_mixture *mix, double rope_pct,
+                         struct analysis_smt_advice *out)
 {
 	*out = (struct analysis_smt_advice){ .yield = NAN, .yield_ci = { NAN, NAN }, .p_on = NAN,
 	                                     .p_off = NAN, .p_either = NAN,
 	                                     .decision = ANALYSIS_SMT_UNKNOWN };
-}
-
-void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
-                         struct analysis_smt_advice *out)
-{
-	smt_unknown(out);
-	if (!self)
+	if (!self && (!mix || !mix->count))
 		return;
 	out->measured = true;
-	if (self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self))
+	if (self ? self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self)
+	         : !mixture_usable(mix))
 		return;
-	smt_decide(self, NULL, rope_pct, out);
-}
-
-void analysis_smt_advise_mixture(const struct analysis_log_mixture *self, double rope_pct,
-                                 struct analysis_smt_advice *out)
-{
-	smt_unknown(out);
-	if (!self || !self->count)
-		return;
-	out->measured = true;
-	if (!mixture_usable(self))
-		return;
-	smt_decide(NULL, self, rope_pct, out);
+	smt_decide(self, mix, rope_pct, out);
 }
 
 /* ---- the advice --------------------------------------------------------------------------- */
@@ -618,17 +606,26 @@ static void plan_value_init(struct analysis_plan_value *v, size_t n)
 		v->partner[i] = -1;
 }
 
-/* The plan's point values at the cells' point slowdowns. */
-static void plan_value_point(struct analysis_plan_value *v, size_t n, const double *slowdown)
+/* A plan's items' slowdowns (1 alone) at the slowdowns s into items, its throughput and worst
+ * slowdown; returns its pairs. */
+static size_t plan_eval(size_t n, const double *s, const int *partner, double *items,
+                        double *throughput, double *worst)
 {
 	size_t pairs = 0;
 	for (size_t i = 0; i < n; i++) {
-		pairs += v->partner[i] > (int)i;
-		v->slowdown[i] = v->partner[i] < 0 ? 1 : slowdown[i * n + (size_t)v->partner[i]];
+		pairs += partner[i] > (int)i;
+		items[i] = partner[i] < 0 ? 1 : s[i * n + (size_t)partner[i]];
 	}
-	v->cores_used = n - pairs;
-	v->throughput = analysis_plan_throughput(n, slowdown, v->partner);
-	v->worst = analysis_plan_worst(n, slowdown, v->partner);
+	*throughput = analysis_plan_throughput(n, s, partner);
+	*worst = analysis_plan_worst(n, s, partner);
+	return pairs;
+}
+
+/* The plan's point values at the cells' point slowdowns. */
+static void plan_value_point(struct analysis_plan_value *v, size_t n, const double *slowdown)
+{
+	v->cores_used = n - plan_eval(n, slowdown, v->partner, v->slowdown, &v->throughput,
+	                              &v->worst);
 	v->known = !isnan(v->throughput) && !isnan(v->worst);
 }
 
@@ -683,9 +680,12 @@ struct draw_values {
 	size_t draws, n;
 	bool use[PLAN_COUNT];
 	struct analysis_plan_value *plans[PLAN_COUNT];
-	double *thr[PLAN_COUNT], *worst[PLAN_COUNT];
-	double *item[PLAN_COUNT];  /* each plan's items' slowdowns, draw by draw: [draw * n + i] */
-	double *gain_naive, *gain_worst, *per_core;
+	/* Each plan's values, draw by draw: [draw * (n + 2) + k], its items' slowdowns (k < n),
+	 * then its throughput (k = n) and its worst slowdown (k = n + 1). */
+	double *row[PLAN_COUNT];
+	/* [draw * 3 + k]: the chosen plan's gain over the naive plan, over the worst plan, and the
+	 * packed plan's work per core. */
+	double *extra;
 	size_t best_count, pays;   /* draws where no plan beat the chosen one; where pairing paid */
 };
 
@@ -700,15 +700,10 @@ static void draw_values_init(struct draw_values *dv, struct analysis_advice *a)
 	size_t D = a->draws, n = a->nitems;
 	*dv = (struct draw_values){ .draws = D, .n = n,
 	                            .use = { true, a->naive.known, a->worst.known, a->packed_known },
-	                            .plans = { &a->best, &a->naive, &a->worst, &a->packed } };
-	for (int p = 0; p < PLAN_COUNT; p++) {
-		dv->thr[p] = xmalloc(D * sizeof(double));
-		dv->worst[p] = xmalloc(D * sizeof(double));
-		dv->item[p] = xmalloc(D * n * sizeof(double));
-	}
-	dv->gain_naive = xmalloc(D * sizeof(double));
-	dv->gain_worst = xmalloc(D * sizeof(double));
-	dv->per_core = xmalloc(D * sizeof(double));
+	                            .plans = { &a->best, &a->naive, &a->worst, &a->packed },
+	                            .extra = xmalloc(D * 3 * sizeof(double)) };
+	for (int p = 0; p < PLAN_COUNT; p++)
+		dv->row[p] = xmalloc(D * (n + 2) * sizeof(double));
 }
 
 /* Every plan valued in draw d, whose item slowdowns are s. */
@@ -717,59 +712,53 @@ static void value_draw(struct draw_values *dv, const struct analysis_advice *a, 
 {
 	size_t n = dv->n;
 	for (int p = 0; p < PLAN_COUNT; p++) {
-		if (!dv->use[p])
-			continue;
-		const int *partner = dv->plans[p]->partner;
-		dv->thr[p][d] = analysis_plan_throughput(n, s, partner);
-		dv->worst[p][d] = analysis_plan_worst(n, s, partner);
-		for (size_t i = 0; i < n; i++)
-			dv->item[p][d * n + i] = partner[i] < 0 ? 1 : s[i * n + (size_t)partner[i]];
+		double *v = dv->row[p] + d * (n + 2);
+		if (dv->use[p])
+			plan_eval(n, s, dv->plans[p]->partner, v, &v[n], &v[n + 1]);
 	}
-	dv->gain_naive[d] = dv->use[PLAN_NAIVE]
-	                    ? gain(a->objective, dv->thr[PLAN_BEST][d], dv->thr[PLAN_NAIVE][d],
-	                           dv->worst[PLAN_BEST][d], dv->worst[PLAN_NAIVE][d]) : NAN;
-	dv->gain_worst[d] = dv->use[PLAN_WORST]
-	                    ? gain(a->objective, dv->thr[PLAN_BEST][d], dv->thr[PLAN_WORST][d],
-	                           dv->worst[PLAN_BEST][d], dv->worst[PLAN_WORST][d]) : NAN;
+	const double *best = dv->row[PLAN_BEST] + d * (n + 2);
+	double *x = dv->extra + d * 3;
+	for (int k = 0; k < 2; k++) {
+		int p = k ? PLAN_WORST : PLAN_NAIVE;
+		const double *o = dv->row[p] + d * (n + 2);
+		x[k] = dv->use[p] ? gain(a->objective, best[n], o[n], best[n + 1], o[n + 1]) : NAN;
+	}
 	if (dv->use[PLAN_PACKED]) {
-		dv->per_core[d] = dv->thr[PLAN_PACKED][d] * (double)n / (double)a->packed.cores_used;
-		dv->pays += dv->per_core[d] > 1;
+		x[2] = dv->row[PLAN_PACKED][d * (n + 2) + n] * (double)n / (double)a->packed.cores_used;
+		dv->pays += x[2] > 1;
 	}
+}
+
+/* interval_of the k-th value of each of the draws' rows of `width` values (col: room for one
+ * a draw). */
+static void column_interval(const double *rows, size_t width, size_t k, size_t draws,
+                            double *col, double out[2])
+{
+	for (size_t d = 0; d < draws; d++)
+		col[d] = rows[d * width + k];
+	interval_of(col, draws, out);
 }
 
 /* The intervals from the draws into the advice, and the draws' arrays freed. */
 static void draw_values_summarise(struct draw_values *dv, struct analysis_advice *a)
 {
 	size_t D = dv->draws, n = dv->n;
-	double *col = xmalloc(D * sizeof *col), ci[2];
+	double *col = xmalloc(D * sizeof *col);
 	for (int p = 0; p < PLAN_COUNT; p++) {
 		struct analysis_plan_value *plan = dv->plans[p];
-		for (size_t i = 0; dv->use[p] && i < n; i++) {
-			for (size_t d = 0; d < D; d++)
-				col[d] = dv->item[p][d * n + i];
-			interval_of(col, D, ci);
-			plan->slowdown_ci[2 * i] = ci[0];
-			plan->slowdown_ci[2 * i + 1] = ci[1];
-		}
-		if (dv->use[p]) {
-			interval_of(dv->thr[p], D, plan->throughput_ci);
-			interval_of(dv->worst[p], D, plan->worst_ci);
-		}
-		free(dv->thr[p]);
-		free(dv->worst[p]);
-		free(dv->item[p]);
+		for (size_t k = 0; dv->use[p] && k < n + 2; k++)
+			column_interval(dv->row[p], n + 2, k, D, col, k < n ? &plan->slowdown_ci[2 * k]
+			                : k == n ? plan->throughput_ci : plan->worst_ci);
+		free(dv->row[p]);
 	}
-	free(col);
-	interval_of(dv->gain_naive, D, a->gain_naive_ci);
-	interval_of(dv->gain_worst, D, a->gain_worst_ci);
-	if (dv->use[PLAN_PACKED]) {
-		interval_of(dv->per_core, D, a->packed_per_core_ci);
+	double *extra_ci[3] = { a->gain_naive_ci, a->gain_worst_ci, a->packed_per_core_ci };
+	for (size_t k = 0; k < (dv->use[PLAN_PACKED] ? 3u : 2u); k++)
+		column_interval(dv->extra, 3, k, D, col, extra_ci[k]);
+	if (dv->use[PLAN_PACKED])
 		a->packed_p_pays = (double)dv->pays / (double)D;
-	}
 	a->p_best = a->p_best_draws ? (double)dv->best_count / (double)a->p_best_draws : NAN;
-	free(dv->gain_naive);
-	free(dv->gain_worst);
-	free(dv->per_core);
+	free(col);
+	free(dv->extra);
 }
 
 /* Each draw's optimum costs 2^n n / 2 steps: P(best) is taken over as many draws as about 4e8
@@ -872,13 +861,10 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 		for (size_t g = v; g < nw; g++)
 			a->unknown_pairs += isnan(point[v * nw + g]) || isnan(point[g * nw + v]);
 	a->smt = xcalloc(nw ? nw : 1, sizeof *a->smt);
-	for (size_t v = 0; v < nw; v++) {
-		if (rq->cells)
-			analysis_smt_advise(rq->cells[v * nw + v], rq->rope_pct, &a->smt[v]);
-		else
-			analysis_smt_advise_mixture(rq->mixtures ? &rq->mixtures[v * nw + v] : NULL,
-			                            rq->rope_pct, &a->smt[v]);
-	}
+	for (size_t v = 0; v < nw; v++)
+		analysis_smt_advise(rq->cells ? rq->cells[v * nw + v] : NULL,
+		                    rq->cells || !rq->mixtures ? NULL : &rq->mixtures[v * nw + v],
+		                    rq->rope_pct, &a->smt[v]);
 	double *s = xmalloc((n * n + 1) * sizeof *s);
 	item_slowdowns(n, a->item_workload, nw, point, s);
 	struct analysis_plan_value *plans[] = { &a->best, &a->naive, &a->worst, &a->packed };
