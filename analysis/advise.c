@@ -424,28 +424,6 @@ struct cell_sampler {
 	const struct analysis_log_mixture *mix; /* DRAW_MIXTURE: its components */
 };
 
-static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c)
-{
-	struct cell_sampler s = { .kind = DRAW_NONE, .point = NAN };
-	if (!c || !analysis_comparison_settled(c))
-		return s;
-	if (c->design == ANALYSIS_DESIGN_PAIRED && c->paired_grid.closed_form) {
-		s = (struct cell_sampler){ DRAW_T, c->log_ratio_mean, c->paired_grid.scale,
-		                           c->paired_grid.dof, c, exp(c->log_ratio_mean), NULL };
-	} else if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		s = (struct cell_sampler){ .kind = DRAW_GRID, .c = c,
-		                           .point = exp(analysis_log_ratio_quantile(c, 0.5)) };
-	} else if (c->ratio_ci[0] > 0 && c->ratio_ci[1] >= c->ratio_ci[0]) {
-		/* unpaired: a normal on the log scale through its 95% interval */
-		double lo = log(c->ratio_ci[0]), hi = log(c->ratio_ci[1]);
-		s = (struct cell_sampler){ DRAW_NORMAL, (lo + hi) / 2, (hi - lo) / (2 * 1.959963984540054),
-		                           0, c, exp((lo + hi) / 2), NULL };
-	}
-	if (!isfinite(s.point))
-		s.kind = DRAW_NONE;
-	return s;
-}
-
 /* ---- mixtures of normals (fleet's pooled cells) -------------------------------------------- */
 
 double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x)
@@ -515,13 +493,28 @@ void analysis_log_mixture_draws(const struct analysis_log_mixture *m, uint64_t s
 		out[i] = mixture_usable(m) ? mixture_draw(m, &r) : NAN;
 }
 
-static struct cell_sampler mixture_sampler_of(const struct analysis_log_mixture *m)
+/* A matrix's cell c, else (c NULL) a mixture m; NULL both, or not usable: DRAW_NONE. */
+static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c,
+                                           const struct analysis_log_mixture *m)
 {
 	struct cell_sampler s = { .kind = DRAW_NONE, .point = NAN };
-	if (!mixture_usable(m))
+	if (!c && mixture_usable(m)) {
+		s = (struct cell_sampler){ .kind = DRAW_MIXTURE, .mix = m,
+		                           .point = exp(mixture_quantile(m, 0.5)) };
+	} else if (!c || !analysis_comparison_settled(c)) {
 		return s;
-	s = (struct cell_sampler){ .kind = DRAW_MIXTURE, .mix = m,
-	                           .point = exp(mixture_quantile(m, 0.5)) };
+	} else if (c->design == ANALYSIS_DESIGN_PAIRED && c->paired_grid.closed_form) {
+		s = (struct cell_sampler){ DRAW_T, c->log_ratio_mean, c->paired_grid.scale,
+		                           c->paired_grid.dof, c, exp(c->log_ratio_mean), NULL };
+	} else if (c->design == ANALYSIS_DESIGN_PAIRED) {
+		s = (struct cell_sampler){ .kind = DRAW_GRID, .c = c,
+		                           .point = exp(analysis_log_ratio_quantile(c, 0.5)) };
+	} else if (c->ratio_ci[0] > 0 && c->ratio_ci[1] >= c->ratio_ci[0]) {
+		/* unpaired: a normal on the log scale through its 95% interval */
+		double lo = log(c->ratio_ci[0]), hi = log(c->ratio_ci[1]);
+		s = (struct cell_sampler){ DRAW_NORMAL, (lo + hi) / 2, (hi - lo) / (2 * 1.959963984540054),
+		                           0, c, exp((lo + hi) / 2), NULL };
+	}
 	if (!isfinite(s.point))
 		s.kind = DRAW_NONE;
 	return s;
@@ -853,8 +846,8 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 	struct cell_sampler *samplers = xcalloc(nw * nw + 1, sizeof *samplers);
 	double *point = xmalloc((nw * nw + 1) * sizeof *point);
 	for (size_t k = 0; k < nw * nw; k++) {
-		samplers[k] = rq->cells ? cell_sampler_of(rq->cells[k])
-		              : mixture_sampler_of(rq->mixtures ? &rq->mixtures[k] : NULL);
+		samplers[k] = cell_sampler_of(rq->cells ? rq->cells[k] : NULL,
+		                              rq->cells || !rq->mixtures ? NULL : &rq->mixtures[k]);
 		point[k] = samplers[k].point;
 	}
 	for (size_t v = 0; v < nw; v++)
