@@ -777,8 +777,9 @@ void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 	out->count = count;
 }
 
-double pair_ratio_cdf(const struct pair_posterior *pp, double r)
+double pair_ratio_cdf(const void *ctx, double r)
 {
+	const struct pair_posterior *pp = ctx;
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
 	double *prefix = xmalloc(a->mu_count * sizeof *prefix);
 	double cum = 0;
