@@ -476,31 +476,23 @@ static void diagnose_group(struct analysis_group_diagnostics *d,
 /* The options analysis_run accepts; -1 with err for the first it does not. */
 static int check_options(const struct analysis_options *opt, char *err, size_t err_size)
 {
-	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX) {
+	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX)
 		set_error(err, err_size, "grid of %d points: use %d to %d", opt->grid_points,
-		                   ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
-		return -1;
-	}
-	if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100)) {
+		          ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
+	else if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100))
 		set_error(err, err_size, "ROPE of %g %%: use a percentage above 0 and below 100",
-		                   opt->rope_pct);
-		return -1;
-	}
-	if (opt->seed_grid && opt->design == ANALYSIS_PAIR_ALWAYS) {
+		          opt->rope_pct);
+	else if (opt->seed_grid && opt->design == ANALYSIS_PAIR_ALWAYS)
 		set_error(err, err_size, "the seed grid compares independent groups; drop --paired "
 		          "or --seed-grid");
-		return -1;
-	}
-	if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL) {
+	else if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL)
 		set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
-		                   "or --seed-grid");
-		return -1;
-	}
-	if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0)) {
+		          "or --seed-grid");
+	else if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0))
 		set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
-		return -1;
-	}
-	return 0;
+	else
+		return 0;
+	return -1;
 }
 
 /* The result's copy of the dataset's facts and each group's diagnostics. */
