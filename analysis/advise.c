@@ -173,25 +173,22 @@ static bool try_move(size_t n, const double *slowdown, int *partner, const int *
 
 static void set_pair(int *p, int a, int b)
 {
-	if (a >= 0)
-		p[a] = b;
-	if (b >= 0)
-		p[b] = a;
+	p[a] = b;
+	p[b] = a;
 }
 
-/* partner with the pairs of a, b, c, d (any -1) undone, then x1-y1 and x2-y2 paired (a -1
- * leaves the other alone), into m. */
-static void rearranged(size_t n, const int *partner, int *m, const int undo[4], int x1, int y1,
-                       int x2, int y2)
+/* partner with the pairs of undo's items (any -1) undone, then pair[0]-pair[1] and
+ * pair[2]-pair[3] paired (a -1 leaves the other alone), into m. */
+static void rearranged(size_t n, const int *partner, int *m, const int undo[4],
+                       const int pair[4])
 {
 	memcpy(m, partner, n * sizeof *m);
 	for (int k = 0; k < 4; k++)
 		if (undo[k] >= 0)
 			m[undo[k]] = -1;
-	if (x1 >= 0 && y1 >= 0)
-		set_pair(m, x1, y1);
-	if (x2 >= 0 && y2 >= 0)
-		set_pair(m, x2, y2);
+	for (int k = 0; k < 4; k += 2)
+		if (pair[k] >= 0 && pair[k + 1] >= 0)
+			set_pair(m, pair[k], pair[k + 1]);
 }
 
 /* One pass over every move from partner's plan; whether one improved it. The moves on items a
@@ -214,8 +211,7 @@ static bool improve_once(size_t n, const double *slowdown, int *partner, size_t 
 			 * pairs nothing); both alone, the first is no move at all and is skipped. */
 			int moves[2][4] = { { ia, d, ic, b }, { ia, ic, b, d } };
 			for (int k = b < 0 && d < 0; k < 2; k++) {
-				rearranged(n, partner, m, undo, moves[k][0], moves[k][1], moves[k][2],
-				           moves[k][3]);
+				rearranged(n, partner, m, undo, moves[k]);
 				if (try_move(n, slowdown, partner, m, pmin, objective, worst_case, score)) {
 					improved = true;
 					break; /* partner changed: the next pair of items starts from it */
@@ -224,7 +220,7 @@ static bool improve_once(size_t n, const double *slowdown, int *partner, size_t 
 		}
 		if (partner[a] >= 0) {
 			int undo[4] = { (int)a, partner[a], -1, -1 };
-			rearranged(n, partner, m, undo, -1, -1, -1, -1);
+			rearranged(n, partner, m, undo, (const int[4]){ -1, -1, -1, -1 });
 			improved |= try_move(n, slowdown, partner, m, pmin, objective, worst_case, score);
 		}
 	}
