@@ -841,19 +841,19 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 	a->pairs_needed = n > rq->cores ? n - rq->cores : 0;
 	struct cell_sampler *samplers = xcalloc(nw * nw + 1, sizeof *samplers);
 	double *point = xmalloc((nw * nw + 1) * sizeof *point);
+	a->smt = xcalloc(nw ? nw : 1, sizeof *a->smt);
 	for (size_t k = 0; k < nw * nw; k++) {
-		samplers[k] = cell_sampler_of(rq->cells ? rq->cells[k] : NULL,
-		                              rq->cells || !rq->mixtures ? NULL : &rq->mixtures[k]);
+		const struct analysis_comparison *c = rq->cells ? rq->cells[k] : NULL;
+		const struct analysis_log_mixture *m = rq->cells || !rq->mixtures ? NULL
+		                                       : &rq->mixtures[k];
+		samplers[k] = cell_sampler_of(c, m);
 		point[k] = samplers[k].point;
+		if (k % (nw + 1) == 0) /* a workload beside itself: SMT on or off */
+			analysis_smt_advise(c, m, rq->rope_pct, &a->smt[k / (nw + 1)]);
 	}
 	for (size_t v = 0; v < nw; v++)
 		for (size_t g = v; g < nw; g++)
 			a->unknown_pairs += isnan(point[v * nw + g]) || isnan(point[g * nw + v]);
-	a->smt = xcalloc(nw ? nw : 1, sizeof *a->smt);
-	for (size_t v = 0; v < nw; v++)
-		analysis_smt_advise(rq->cells ? rq->cells[v * nw + v] : NULL,
-		                    rq->cells || !rq->mixtures ? NULL : &rq->mixtures[v * nw + v],
-		                    rq->rope_pct, &a->smt[v]);
 	double *s = xmalloc((n * n + 1) * sizeof *s);
 	item_slowdowns(n, a->item_workload, nw, point, s);
 	struct analysis_plan_value *plans[] = { &a->best, &a->naive, &a->worst, &a->packed };
