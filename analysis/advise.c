@@ -793,23 +793,16 @@ static void run_draws(struct analysis_advice *a, const struct cell_sampler *samp
 	free(opt);
 }
 
-/* The naive plan: items paired in the order given, (0, 1), (2, 3), ..., the last alone when n
- * is odd: two on each core, filled in order. */
-static void naive_plan(size_t n, int *partner)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		set_pair(partner, (int)i, (int)i + 1);
-	if (n & 1)
-		partner[n - 1] = -1;
-}
-
 /* The naive, the worst and (when every item fits alone) the packed plan beside the chosen one,
  * at the point slowdowns s, and the chosen plan's gains over them. */
 static void value_other_plans(struct analysis_advice *a, const double *s)
 {
 	size_t n = a->nitems;
 	bool exact;
-	naive_plan(n, a->naive.partner);
+	/* The naive plan: items paired in the order given, (0, 1), (2, 3), ..., the last alone
+	 * when n is odd (as plan_value_init left it): two on each core, filled in order. */
+	for (size_t i = 0; i + 1 < n; i += 2)
+		set_pair(a->naive.partner, (int)i, (int)i + 1);
 	plan_value_point(&a->naive, n, s);
 	if (analysis_plan_best(n, s, a->cores, a->objective, true, a->worst.partner, &exact, NULL,
 	                       0) == 0)

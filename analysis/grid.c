@@ -115,11 +115,6 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	group_input_set_floor(in, in->floor);
 }
 
-static void group_input_release(struct group_input *in)
-{
-	t_samples_release(&in->samples);
-}
-
 void group_posterior_release(struct group_posterior *gp)
 {
 	free(gp->mu);
@@ -617,8 +612,8 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 		seed_grid_run(pp, in, groups, opt);
 	else
 		rc = lattice_run(pp, in, opt, err, err_size);
-	group_input_release(&in[0]);
-	group_input_release(&in[1]);
+	t_samples_release(&in[0].samples);
+	t_samples_release(&in[1].samples);
 	if (rc < 0)
 		pair_posterior_release(pp);
 	return rc;
@@ -663,10 +658,16 @@ static void lay_out_delta(struct group_posterior *gp, const struct group_input *
  * where an even lattice of the same points would be 11 scales a step. sigma log-spaced; both
  * widened as the pair's are.
  */
-static void log_ratio_grid_run(struct group_posterior *gp, const struct group_input *in,
-                               const struct analysis_options *opt,
-                               struct analysis_paired_grid *rep)
+void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+                                 const double *d, size_t n, double sigma_floor,
+                                 const struct analysis_options *opt)
 {
+	memset(gp, 0, sizeof *gp);
+	memset(rep, 0, sizeof *rep);
+	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
+	struct group_input in[1];
+	group_input_init(in, &sample, opt);
+	group_input_set_floor(in, sigma_floor);
 	size_t points = (size_t)opt->grid_points;
 	size_t delta_points = points > DELTA_POINTS_MIN ? points : DELTA_POINTS_MIN;
 	struct grid_extent x;
@@ -687,20 +688,7 @@ static void log_ratio_grid_run(struct group_posterior *gp, const struct group_in
 	rep->sigma_range[0] = x.sigma_lo[0];
 	rep->sigma_range[1] = x.sigma_hi[0];
 	rep->t_loglik_error = gp->t_loglik_error;
-}
-
-void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
-                                 const double *d, size_t n, double sigma_floor,
-                                 const struct analysis_options *opt)
-{
-	memset(gp, 0, sizeof *gp);
-	memset(rep, 0, sizeof *rep);
-	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
-	struct group_input in;
-	group_input_init(&in, &sample, opt);
-	group_input_set_floor(&in, sigma_floor);
-	log_ratio_grid_run(gp, &in, opt, rep);
-	group_input_release(&in);
+	t_samples_release(&in->samples);
 }
 
 struct keyed_prob {
