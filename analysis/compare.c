@@ -274,9 +274,8 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
                             const struct analysis_group *gb, double rope_pct)
 {
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
-	double p_above = NAN, p_below = NAN;
 	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
-	c->p_rope = NAN;
+	c->p_rope = c->p_rope_above = c->p_rope_below = NAN;
 	double rope = rope_pct / 100.0;
 	if (b->mu[0] > 0) {
 		c->ratio_mean = ratio_mean(&(struct analysis_dist){ a->mu, a->mu_prob, a->mu_count },
@@ -287,20 +286,18 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
 		c->ratio_ci[0] = bisect_quantile(pair_ratio_cdf, pp, 0.025, lo, hi, 100, 0);
 		c->ratio_ci[1] = bisect_quantile(pair_ratio_cdf, pp, 0.975, lo, hi, 100, 0);
 		if (!isnan(rope)) {
-			p_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
-			p_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
-			c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+			c->p_rope_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
+			c->p_rope_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
 		}
 	} else if (!isnan(rope)) {
 		/* No ratio: the same ROPE on the difference, at B's sample mean m: from
 		 * m (1 / (1 + PCT %) - 1) to m PCT %. */
 		double m = fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
-		p_below = dist_cdf(&c->diff, -m * rope / (1.0 + rope));
-		p_above = 1.0 - dist_cdf(&c->diff, m * rope);
-		c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+		c->p_rope_below = dist_cdf(&c->diff, -m * rope / (1.0 + rope));
+		c->p_rope_above = 1.0 - dist_cdf(&c->diff, m * rope);
 	}
-	c->p_rope_above = p_above;
-	c->p_rope_below = p_below;
+	if (!isnan(rope))
+		c->p_rope = fmax(0.0, 1.0 - c->p_rope_above - c->p_rope_below);
 }
 
 /* The samples of g at 0 s or below (below the clock's resolution). */

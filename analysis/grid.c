@@ -509,27 +509,6 @@ static void lay_out_group(struct group_posterior *gp, const struct group_input *
 	free(offset);
 }
 
-/* Both groups on one lattice of this step, its reference near A's center so that offsets
- * from it are small integers. -1 with err. */
-static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2],
-                        const struct grid_extent *x, double step, size_t points,
-                        const struct analysis_options *opt, char *err, size_t err_size)
-{
-	double k_ref_real = nearbyint(in[0].center / step);
-	if (!(fabs(k_ref_real) < 4e18)) {
-		set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
-		                   step, in[0].center);
-		return -1;
-	}
-	for (int k = 0; k < 2; k++) {
-		const double sigma[2] = { x->sigma_lo[k], x->sigma_hi[k] };
-		lay_out_group(&pp->g[k], &in[k], x->half[k], sigma, (int64_t)k_ref_real, step, points,
-		              opt);
-	}
-	pp->step = step;
-	return 0;
-}
-
 /* After pass `widening` over the groups gp: widens each axis whose edge holds mass. mu: twice
  * the half-width. sigma, log-spaced (log_axes): twice its reach in log sigma from the spread
  * (the top at least doubled); linear (the lattice): the top doubled, the bottom halved. Never
@@ -576,9 +555,20 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 	initial_extent(in, 2, false, &x);
 	double base_step = base_step_of(in, points);
 	for (int widening = 0;; widening++) {
-		double step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
-		if (lay_out_pair(pp, in, &x, step, points, opt, err, err_size) < 0)
+		/* Both groups on one lattice of this step, its reference near A's center so that
+		 * offsets from it are small integers. */
+		pp->step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
+		double k_ref_real = nearbyint(in[0].center / pp->step);
+		if (!(fabs(k_ref_real) < 4e18)) {
+			set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
+			          pp->step, in[0].center);
 			return -1;
+		}
+		for (int k = 0; k < 2; k++) {
+			const double sigma[2] = { x.sigma_lo[k], x.sigma_hi[k] };
+			lay_out_group(&pp->g[k], &in[k], x.half[k], sigma, (int64_t)k_ref_real, pp->step,
+			              points, opt);
+		}
 		if (widening_done(&x, pp->g, in, 2, false, widening, &rep->widenings,
 		                  &rep->edge_mass, &rep->at_bound))
 			break;
