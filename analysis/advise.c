@@ -618,13 +618,15 @@ static void plan_value_point(struct analysis_plan_value *v, size_t n, const doub
 	v->known = !isnan(v->throughput) && !isnan(v->worst);
 }
 
-/* The 2.5% and 97.5% quantiles of x[0..n) (sorted in place; NAN values first dropped). */
-static void interval_of(double *x, size_t n, double out[2])
+/* The 2.5% and 97.5% quantiles of the values at `column` of n rows of `width` (the draws'), NAN
+ * values left out; x: room for n, sorted there. */
+static void interval_of(const double *rows, size_t width, size_t column, size_t n, double *x,
+                        double out[2])
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!isnan(x[i]))
-			x[k++] = x[i];
+		if (!isnan(rows[i * width + column]))
+			x[k++] = rows[i * width + column];
 	if (!k) {
 		out[0] = out[1] = NAN;
 		return;
@@ -718,16 +720,6 @@ static void value_draw(struct draw_values *dv, const struct analysis_advice *a, 
 	}
 }
 
-/* interval_of the k-th value of each of the draws' rows of `width` values (col: room for one
- * a draw). */
-static void column_interval(const double *rows, size_t width, size_t k, size_t draws,
-                            double *col, double out[2])
-{
-	for (size_t d = 0; d < draws; d++)
-		col[d] = rows[d * width + k];
-	interval_of(col, draws, out);
-}
-
 /* The intervals from the draws into the advice, and the draws' arrays freed. */
 static void draw_values_summarise(struct draw_values *dv, struct analysis_advice *a)
 {
@@ -736,13 +728,13 @@ static void draw_values_summarise(struct draw_values *dv, struct analysis_advice
 	for (int p = 0; p < PLAN_COUNT; p++) {
 		struct analysis_plan_value *plan = dv->plans[p];
 		for (size_t k = 0; dv->use[p] && k < n + 2; k++)
-			column_interval(dv->row[p], n + 2, k, D, col, k < n ? &plan->slowdown_ci[2 * k]
+			interval_of(dv->row[p], n + 2, k, D, col, k < n ? &plan->slowdown_ci[2 * k]
 			                : k == n ? plan->throughput_ci : plan->worst_ci);
 		free(dv->row[p]);
 	}
 	double *extra_ci[3] = { a->gain_naive_ci, a->gain_worst_ci, a->packed_per_core_ci };
 	for (size_t k = 0; k < (dv->use[PLAN_PACKED] ? 3u : 2u); k++)
-		column_interval(dv->extra, 3, k, D, col, extra_ci[k]);
+		interval_of(dv->extra, 3, k, D, col, extra_ci[k]);
 	if (dv->use[PLAN_PACKED])
 		a->packed_p_pays = (double)dv->pays / (double)D;
 	a->p_best = a->p_best_draws ? (double)dv->best_count / (double)a->p_best_draws : NAN;
