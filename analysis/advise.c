@@ -559,12 +559,11 @@ static void smt_decide(const struct analysis_comparison *c, const struct analysi
 	double r = isnan(rope_pct) || rope_pct <= 0 ? 0 : rope_pct / 100;
 	out->p_on = delta_cdf(c, m, log(2 / (1 + r)));
 	out->p_off = 1 - delta_cdf(c, m, log(2 * (1 + r)));
-	out->p_either = r > 0 ? 1 - out->p_on - out->p_off : NAN;
 	if (out->p_on >= ANALYSIS_DIRECTION_PROBABILITY)
 		out->decision = ANALYSIS_SMT_KEEP_ON;
 	else if (out->p_off >= ANALYSIS_DIRECTION_PROBABILITY)
 		out->decision = ANALYSIS_SMT_TURN_OFF;
-	else if (r > 0 && out->p_either >= ANALYSIS_EQUIVALENCE_PROBABILITY)
+	else if (r > 0 && 1 - out->p_on - out->p_off >= ANALYSIS_EQUIVALENCE_PROBABILITY)
 		out->decision = ANALYSIS_SMT_EITHER;
 }
 
@@ -573,8 +572,7 @@ void analysis_smt_advise(const struct analysis_comparison *self,
                          struct analysis_smt_advice *out)
 {
 	*out = (struct analysis_smt_advice){ .yield = NAN, .yield_ci = { NAN, NAN }, .p_on = NAN,
-	                                     .p_off = NAN, .p_either = NAN,
-	                                     .decision = ANALYSIS_SMT_UNKNOWN };
+	                                     .p_off = NAN, .decision = ANALYSIS_SMT_UNKNOWN };
 	if (!self && (!mix || !mix->count))
 		return;
 	out->measured = true;

@@ -546,7 +546,7 @@ enum analysis_smt_decision {
 struct analysis_smt_advice {
 	bool measured;                /* the workload's cell beside itself was compared */
 	double yield, yield_ci[2];    /* point (2 / the median slowdown) and 95% interval */
-	double p_on, p_off, p_either; /* the probabilities the decision reads; NAN unknown */
+	double p_on, p_off;           /* the probabilities the decision reads; NAN unknown */
 	enum analysis_smt_decision decision;
 };
 
