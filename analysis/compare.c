@@ -32,18 +32,15 @@ void analysis_options_init(struct analysis_options *opt)
 	                                  .design = ANALYSIS_PAIR_AUTO };
 }
 
-static void summary_release(struct analysis_group_summary *s)
-{
-	free(s->name);
-	s->name = NULL;
-	dist_release(&s->mu);
-	dist_release(&s->sigma);
-}
-
 void analysis_comparison_release(struct analysis_comparison *c)
 {
-	summary_release(&c->a);
-	summary_release(&c->b);
+	struct analysis_group_summary *both[2] = { &c->a, &c->b };
+	for (int k = 0; k < 2; k++) {
+		free(both[k]->name);
+		both[k]->name = NULL;
+		dist_release(&both[k]->mu);
+		dist_release(&both[k]->sigma);
+	}
 	dist_release(&c->diff);
 	dist_release(&c->log_ratio);
 }
