@@ -173,25 +173,22 @@ static bool try_move(size_t n, const double *slowdown, int *partner, const int *
 
 static void set_pair(int *p, int a, int b)
 {
-	if (a >= 0)
-		p[a] = b;
-	if (b >= 0)
-		p[b] = a;
+	p[a] = b;
+	p[b] = a;
 }
 
-/* partner with the pairs of a, b, c, d (any -1) undone, then x1-y1 and x2-y2 paired (a -1
- * leaves the other alone), into m. */
-static void rearranged(size_t n, const int *partner, int *m, const int undo[4], int x1, int y1,
-                       int x2, int y2)
+/* partner with the pairs of undo's items (any -1) undone, then pair[0]-pair[1] and
+ * pair[2]-pair[3] paired (a -1 leaves the other alone), into m. */
+static void rearranged(size_t n, const int *partner, int *m, const int undo[4],
+                       const int pair[4])
 {
 	memcpy(m, partner, n * sizeof *m);
 	for (int k = 0; k < 4; k++)
 		if (undo[k] >= 0)
 			m[undo[k]] = -1;
-	if (x1 >= 0 && y1 >= 0)
-		set_pair(m, x1, y1);
-	if (x2 >= 0 && y2 >= 0)
-		set_pair(m, x2, y2);
+	for (int k = 0; k < 4; k += 2)
+		if (pair[k] >= 0 && pair[k + 1] >= 0)
+			set_pair(m, pair[k], pair[k + 1]);
 }
 
 /* One pass over every move from partner's plan; whether one improved it. The moves on items a
@@ -214,8 +211,7 @@ static bool improve_once(size_t n, const double *slowdown, int *partner, size_t 
 			 * pairs nothing); both alone, the first is no move at all and is skipped. */
 			int moves[2][4] = { { ia, d, ic, b }, { ia, ic, b, d } };
 			for (int k = b < 0 && d < 0; k < 2; k++) {
-				rearranged(n, partner, m, undo, moves[k][0], moves[k][1], moves[k][2],
-				           moves[k][3]);
+				rearranged(n, partner, m, undo, moves[k]);
 				if (try_move(n, slowdown, partner, m, pmin, objective, worst_case, score)) {
 					improved = true;
 					break; /* partner changed: the next pair of items starts from it */
@@ -224,7 +220,7 @@ static bool improve_once(size_t n, const double *slowdown, int *partner, size_t 
 		}
 		if (partner[a] >= 0) {
 			int undo[4] = { (int)a, partner[a], -1, -1 };
-			rearranged(n, partner, m, undo, -1, -1, -1, -1);
+			rearranged(n, partner, m, undo, (const int[4]){ -1, -1, -1, -1 });
 			improved |= try_move(n, slowdown, partner, m, pmin, objective, worst_case, score);
 		}
 	}
@@ -271,6 +267,19 @@ static struct plan_score heuristic(size_t n, const double *slowdown, size_t pmin
 	return score;
 }
 
+/* The DP's pair terms into edge: i and j's throughput together (1/a + 1/b), or for WORST their
+ * larger slowdown; NAN for an unknown pair, or one whose larger slowdown is above bound. */
+static void pair_edges(size_t n, const double *slowdown, bool throughput, double bound,
+                       double *edge)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double a = slowdown[i * n + j], b = slowdown[j * n + i];
+			edge[i * n + j] = i == j || isnan(a) || isnan(b) || fmax(a, b) > bound ? NAN
+			                  : throughput ? 1 / a + 1 / b : fmax(a, b);
+		}
+}
+
 /* The exact optimum: for WORST, the smallest worst slowdown first, then the best throughput
  * among the plans that reach it. */
 static double exact_best(size_t n, const double *slowdown, size_t pmin,
@@ -278,12 +287,7 @@ static double exact_best(size_t n, const double *slowdown, size_t pmin,
 {
 	double *edge = xmalloc(n * n * sizeof *edge);
 	bool throughput = objective == ANALYSIS_OBJECTIVE_THROUGHPUT;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			double a = slowdown[i * n + j], b = slowdown[j * n + i];
-			edge[i * n + j] = i == j || isnan(a) || isnan(b) ? NAN
-			                  : throughput ? 1 / a + 1 / b : fmax(a, b);
-		}
+	pair_edges(n, slowdown, throughput, INFINITY, edge);
 	double v;
 	if (throughput) {
 		v = dp_exact(n, edge, 1, pmin, (struct dp_rule){ true, !worst_case }, partner);
@@ -292,12 +296,7 @@ static double exact_best(size_t n, const double *slowdown, size_t pmin,
 		if (!worst_case && !isnan(v)) {
 			/* Among the plans whose worst is v, the best throughput. */
 			double bound = v + ANALYSIS_ADVISE_TIE * fmax(1, fabs(v));
-			for (size_t i = 0; i < n; i++)
-				for (size_t j = 0; j < n; j++) {
-					double a = slowdown[i * n + j], b = slowdown[j * n + i];
-					edge[i * n + j] = i == j || isnan(a) || isnan(b) || fmax(a, b) > bound
-					                  ? NAN : 1 / a + 1 / b;
-				}
+			pair_edges(n, slowdown, true, bound, edge);
 			int *tied = xmalloc(n * sizeof *tied);
 			if (!isnan(dp_exact(n, edge, 1 <= bound ? 1 : NAN, pmin,
 			                    (struct dp_rule){ true, true }, tied)))
@@ -421,28 +420,6 @@ struct cell_sampler {
 	const struct analysis_log_mixture *mix; /* DRAW_MIXTURE: its components */
 };
 
-static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c)
-{
-	struct cell_sampler s = { .kind = DRAW_NONE, .point = NAN };
-	if (!c || !analysis_comparison_settled(c))
-		return s;
-	if (c->design == ANALYSIS_DESIGN_PAIRED && c->paired_grid.closed_form) {
-		s = (struct cell_sampler){ DRAW_T, c->log_ratio_mean, c->paired_grid.scale,
-		                           c->paired_grid.dof, c, exp(c->log_ratio_mean), NULL };
-	} else if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		s = (struct cell_sampler){ .kind = DRAW_GRID, .c = c,
-		                           .point = exp(analysis_log_ratio_quantile(c, 0.5)) };
-	} else if (c->ratio_ci[0] > 0 && c->ratio_ci[1] >= c->ratio_ci[0]) {
-		/* unpaired: a normal on the log scale through its 95% interval */
-		double lo = log(c->ratio_ci[0]), hi = log(c->ratio_ci[1]);
-		s = (struct cell_sampler){ DRAW_NORMAL, (lo + hi) / 2, (hi - lo) / (2 * 1.959963984540054),
-		                           0, c, exp((lo + hi) / 2), NULL };
-	}
-	if (!isfinite(s.point))
-		s.kind = DRAW_NONE;
-	return s;
-}
-
 /* ---- mixtures of normals (fleet's pooled cells) -------------------------------------------- */
 
 double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x)
@@ -512,13 +489,28 @@ void analysis_log_mixture_draws(const struct analysis_log_mixture *m, uint64_t s
 		out[i] = mixture_usable(m) ? mixture_draw(m, &r) : NAN;
 }
 
-static struct cell_sampler mixture_sampler_of(const struct analysis_log_mixture *m)
+/* A matrix's cell c, else (c NULL) a mixture m; NULL both, or not usable: DRAW_NONE. */
+static struct cell_sampler cell_sampler_of(const struct analysis_comparison *c,
+                                           const struct analysis_log_mixture *m)
 {
 	struct cell_sampler s = { .kind = DRAW_NONE, .point = NAN };
-	if (!mixture_usable(m))
+	if (!c && mixture_usable(m)) {
+		s = (struct cell_sampler){ .kind = DRAW_MIXTURE, .mix = m,
+		                           .point = exp(mixture_quantile(m, 0.5)) };
+	} else if (!c || !analysis_comparison_settled(c)) {
 		return s;
-	s = (struct cell_sampler){ .kind = DRAW_MIXTURE, .mix = m,
-	                           .point = exp(mixture_quantile(m, 0.5)) };
+	} else if (c->design == ANALYSIS_DESIGN_PAIRED && c->paired_grid.closed_form) {
+		s = (struct cell_sampler){ DRAW_T, c->log_ratio_mean, c->paired_grid.scale,
+		                           c->paired_grid.dof, c, exp(c->log_ratio_mean), NULL };
+	} else if (c->design == ANALYSIS_DESIGN_PAIRED) {
+		s = (struct cell_sampler){ .kind = DRAW_GRID, .c = c,
+		                           .point = exp(analysis_log_ratio_quantile(c, 0.5)) };
+	} else if (c->ratio_ci[0] > 0 && c->ratio_ci[1] >= c->ratio_ci[0]) {
+		/* unpaired: a normal on the log scale through its 95% interval */
+		double lo = log(c->ratio_ci[0]), hi = log(c->ratio_ci[1]);
+		s = (struct cell_sampler){ DRAW_NORMAL, (lo + hi) / 2, (hi - lo) / (2 * 1.959963984540054),
+		                           0, c, exp((lo + hi) / 2), NULL };
+	}
 	if (!isfinite(s.point))
 		s.kind = DRAW_NONE;
 	return s;
@@ -567,44 +559,27 @@ static void smt_decide(const struct analysis_comparison *c, const struct analysi
 	double r = isnan(rope_pct) || rope_pct <= 0 ? 0 : rope_pct / 100;
 	out->p_on = delta_cdf(c, m, log(2 / (1 + r)));
 	out->p_off = 1 - delta_cdf(c, m, log(2 * (1 + r)));
-	out->p_either = r > 0 ? 1 - out->p_on - out->p_off : NAN;
 	if (out->p_on >= ANALYSIS_DIRECTION_PROBABILITY)
 		out->decision = ANALYSIS_SMT_KEEP_ON;
 	else if (out->p_off >= ANALYSIS_DIRECTION_PROBABILITY)
 		out->decision = ANALYSIS_SMT_TURN_OFF;
-	else if (r > 0 && out->p_either >= ANALYSIS_EQUIVALENCE_PROBABILITY)
+	else if (r > 0 && 1 - out->p_on - out->p_off >= ANALYSIS_EQUIVALENCE_PROBABILITY)
 		out->decision = ANALYSIS_SMT_EITHER;
 }
 
-static void smt_unknown(struct analysis_smt_advice *out)
-{
-	*out = (struct analysis_smt_advice){ .yield = NAN, .yield_ci = { NAN, NAN }, .p_on = NAN,
-	                                     .p_off = NAN, .p_either = NAN,
-	                                     .decision = ANALYSIS_SMT_UNKNOWN };
-}
-
-void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
+void analysis_smt_advise(const struct analysis_comparison *self,
+                         const struct analysis_log_mixture *mix, double rope_pct,
                          struct analysis_smt_advice *out)
 {
-	smt_unknown(out);
-	if (!self)
+	*out = (struct analysis_smt_advice){ .yield = NAN, .yield_ci = { NAN, NAN }, .p_on = NAN,
+	                                     .p_off = NAN, .decision = ANALYSIS_SMT_UNKNOWN };
+	if (!self && (!mix || !mix->count))
 		return;
 	out->measured = true;
-	if (self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self))
+	if (self ? self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self)
+	         : !mixture_usable(mix))
 		return;
-	smt_decide(self, NULL, rope_pct, out);
-}
-
-void analysis_smt_advise_mixture(const struct analysis_log_mixture *self, double rope_pct,
-                                 struct analysis_smt_advice *out)
-{
-	smt_unknown(out);
-	if (!self || !self->count)
-		return;
-	out->measured = true;
-	if (!mixture_usable(self))
-		return;
-	smt_decide(NULL, self, rope_pct, out);
+	smt_decide(self, mix, rope_pct, out);
 }
 
 /* ---- the advice --------------------------------------------------------------------------- */
@@ -618,27 +593,38 @@ static void plan_value_init(struct analysis_plan_value *v, size_t n)
 		v->partner[i] = -1;
 }
 
-/* The plan's point values at the cells' point slowdowns. */
-static void plan_value_point(struct analysis_plan_value *v, size_t n, const double *slowdown)
+/* A plan's items' slowdowns (1 alone) at the slowdowns s into items, its throughput and worst
+ * slowdown; returns its pairs. */
+static size_t plan_eval(size_t n, const double *s, const int *partner, double *items,
+                        double *throughput, double *worst)
 {
 	size_t pairs = 0;
 	for (size_t i = 0; i < n; i++) {
-		pairs += v->partner[i] > (int)i;
-		v->slowdown[i] = v->partner[i] < 0 ? 1 : slowdown[i * n + (size_t)v->partner[i]];
+		pairs += partner[i] > (int)i;
+		items[i] = partner[i] < 0 ? 1 : s[i * n + (size_t)partner[i]];
 	}
-	v->cores_used = n - pairs;
-	v->throughput = analysis_plan_throughput(n, slowdown, v->partner);
-	v->worst = analysis_plan_worst(n, slowdown, v->partner);
+	*throughput = analysis_plan_throughput(n, s, partner);
+	*worst = analysis_plan_worst(n, s, partner);
+	return pairs;
+}
+
+/* The plan's point values at the cells' point slowdowns. */
+static void plan_value_point(struct analysis_plan_value *v, size_t n, const double *slowdown)
+{
+	v->cores_used = n - plan_eval(n, slowdown, v->partner, v->slowdown, &v->throughput,
+	                              &v->worst);
 	v->known = !isnan(v->throughput) && !isnan(v->worst);
 }
 
-/* The 2.5% and 97.5% quantiles of x[0..n) (sorted in place; NAN values first dropped). */
-static void interval_of(double *x, size_t n, double out[2])
+/* The 2.5% and 97.5% quantiles of the values at `column` of n rows of `width` (the draws'), NAN
+ * values left out; x: room for n, sorted there. */
+static void interval_of(const double *rows, size_t width, size_t column, size_t n, double *x,
+                        double out[2])
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!isnan(x[i]))
-			x[k++] = x[i];
+		if (!isnan(rows[i * width + column]))
+			x[k++] = rows[i * width + column];
 	if (!k) {
 		out[0] = out[1] = NAN;
 		return;
@@ -683,9 +669,12 @@ struct draw_values {
 	size_t draws, n;
 	bool use[PLAN_COUNT];
 	struct analysis_plan_value *plans[PLAN_COUNT];
-	double *thr[PLAN_COUNT], *worst[PLAN_COUNT];
-	double *item[PLAN_COUNT];  /* each plan's items' slowdowns, draw by draw: [draw * n + i] */
-	double *gain_naive, *gain_worst, *per_core;
+	/* Each plan's values, draw by draw: [draw * (n + 2) + k], its items' slowdowns (k < n),
+	 * then its throughput (k = n) and its worst slowdown (k = n + 1). */
+	double *row[PLAN_COUNT];
+	/* [draw * 3 + k]: the chosen plan's gain over the naive plan, over the worst plan, and the
+	 * packed plan's work per core. */
+	double *extra;
 	size_t best_count, pays;   /* draws where no plan beat the chosen one; where pairing paid */
 };
 
@@ -700,15 +689,10 @@ static void draw_values_init(struct draw_values *dv, struct analysis_advice *a)
 	size_t D = a->draws, n = a->nitems;
 	*dv = (struct draw_values){ .draws = D, .n = n,
 	                            .use = { true, a->naive.known, a->worst.known, a->packed_known },
-	                            .plans = { &a->best, &a->naive, &a->worst, &a->packed } };
-	for (int p = 0; p < PLAN_COUNT; p++) {
-		dv->thr[p] = xmalloc(D * sizeof(double));
-		dv->worst[p] = xmalloc(D * sizeof(double));
-		dv->item[p] = xmalloc(D * n * sizeof(double));
-	}
-	dv->gain_naive = xmalloc(D * sizeof(double));
-	dv->gain_worst = xmalloc(D * sizeof(double));
-	dv->per_core = xmalloc(D * sizeof(double));
+	                            .plans = { &a->best, &a->naive, &a->worst, &a->packed },
+	                            .extra = xmalloc(D * 3 * sizeof(double)) };
+	for (int p = 0; p < PLAN_COUNT; p++)
+		dv->row[p] = xmalloc(D * (n + 2) * sizeof(double));
 }
 
 /* Every plan valued in draw d, whose item slowdowns are s. */
@@ -717,23 +701,20 @@ static void value_draw(struct draw_values *dv, const struct analysis_advice *a, 
 {
 	size_t n = dv->n;
 	for (int p = 0; p < PLAN_COUNT; p++) {
-		if (!dv->use[p])
-			continue;
-		const int *partner = dv->plans[p]->partner;
-		dv->thr[p][d] = analysis_plan_throughput(n, s, partner);
-		dv->worst[p][d] = analysis_plan_worst(n, s, partner);
-		for (size_t i = 0; i < n; i++)
-			dv->item[p][d * n + i] = partner[i] < 0 ? 1 : s[i * n + (size_t)partner[i]];
+		double *v = dv->row[p] + d * (n + 2);
+		if (dv->use[p])
+			plan_eval(n, s, dv->plans[p]->partner, v, &v[n], &v[n + 1]);
 	}
-	dv->gain_naive[d] = dv->use[PLAN_NAIVE]
-	                    ? gain(a->objective, dv->thr[PLAN_BEST][d], dv->thr[PLAN_NAIVE][d],
-	                           dv->worst[PLAN_BEST][d], dv->worst[PLAN_NAIVE][d]) : NAN;
-	dv->gain_worst[d] = dv->use[PLAN_WORST]
-	                    ? gain(a->objective, dv->thr[PLAN_BEST][d], dv->thr[PLAN_WORST][d],
-	                           dv->worst[PLAN_BEST][d], dv->worst[PLAN_WORST][d]) : NAN;
+	const double *best = dv->row[PLAN_BEST] + d * (n + 2);
+	double *x = dv->extra + d * 3;
+	for (int k = 0; k < 2; k++) {
+		int p = k ? PLAN_WORST : PLAN_NAIVE;
+		const double *o = dv->row[p] + d * (n + 2);
+		x[k] = dv->use[p] ? gain(a->objective, best[n], o[n], best[n + 1], o[n + 1]) : NAN;
+	}
 	if (dv->use[PLAN_PACKED]) {
-		dv->per_core[d] = dv->thr[PLAN_PACKED][d] * (double)n / (double)a->packed.cores_used;
-		dv->pays += dv->per_core[d] > 1;
+		x[2] = dv->row[PLAN_PACKED][d * (n + 2) + n] * (double)n / (double)a->packed.cores_used;
+		dv->pays += x[2] > 1;
 	}
 }
 
@@ -741,35 +722,22 @@ static void value_draw(struct draw_values *dv, const struct analysis_advice *a, 
 static void draw_values_summarise(struct draw_values *dv, struct analysis_advice *a)
 {
 	size_t D = dv->draws, n = dv->n;
-	double *col = xmalloc(D * sizeof *col), ci[2];
+	double *col = xmalloc(D * sizeof *col);
 	for (int p = 0; p < PLAN_COUNT; p++) {
 		struct analysis_plan_value *plan = dv->plans[p];
-		for (size_t i = 0; dv->use[p] && i < n; i++) {
-			for (size_t d = 0; d < D; d++)
-				col[d] = dv->item[p][d * n + i];
-			interval_of(col, D, ci);
-			plan->slowdown_ci[2 * i] = ci[0];
-			plan->slowdown_ci[2 * i + 1] = ci[1];
-		}
-		if (dv->use[p]) {
-			interval_of(dv->thr[p], D, plan->throughput_ci);
-			interval_of(dv->worst[p], D, plan->worst_ci);
-		}
-		free(dv->thr[p]);
-		free(dv->worst[p]);
-		free(dv->item[p]);
+		for (size_t k = 0; dv->use[p] && k < n + 2; k++)
+			interval_of(dv->row[p], n + 2, k, D, col, k < n ? &plan->slowdown_ci[2 * k]
+			                : k == n ? plan->throughput_ci : plan->worst_ci);
+		free(dv->row[p]);
 	}
-	free(col);
-	interval_of(dv->gain_naive, D, a->gain_naive_ci);
-	interval_of(dv->gain_worst, D, a->gain_worst_ci);
-	if (dv->use[PLAN_PACKED]) {
-		interval_of(dv->per_core, D, a->packed_per_core_ci);
+	double *extra_ci[3] = { a->gain_naive_ci, a->gain_worst_ci, a->packed_per_core_ci };
+	for (size_t k = 0; k < (dv->use[PLAN_PACKED] ? 3u : 2u); k++)
+		interval_of(dv->extra, 3, k, D, col, extra_ci[k]);
+	if (dv->use[PLAN_PACKED])
 		a->packed_p_pays = (double)dv->pays / (double)D;
-	}
 	a->p_best = a->p_best_draws ? (double)dv->best_count / (double)a->p_best_draws : NAN;
-	free(dv->gain_naive);
-	free(dv->gain_worst);
-	free(dv->per_core);
+	free(col);
+	free(dv->extra);
 }
 
 /* Each draw's optimum costs 2^n n / 2 steps: P(best) is taken over as many draws as about 4e8
@@ -815,23 +783,16 @@ static void run_draws(struct analysis_advice *a, const struct cell_sampler *samp
 	free(opt);
 }
 
-/* The naive plan: items paired in the order given, (0, 1), (2, 3), ..., the last alone when n
- * is odd: two on each core, filled in order. */
-static void naive_plan(size_t n, int *partner)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		set_pair(partner, (int)i, (int)i + 1);
-	if (n & 1)
-		partner[n - 1] = -1;
-}
-
 /* The naive, the worst and (when every item fits alone) the packed plan beside the chosen one,
  * at the point slowdowns s, and the chosen plan's gains over them. */
 static void value_other_plans(struct analysis_advice *a, const double *s)
 {
 	size_t n = a->nitems;
 	bool exact;
-	naive_plan(n, a->naive.partner);
+	/* The naive plan: items paired in the order given, (0, 1), (2, 3), ..., the last alone
+	 * when n is odd (as plan_value_init left it): two on each core, filled in order. */
+	for (size_t i = 0; i + 1 < n; i += 2)
+		set_pair(a->naive.partner, (int)i, (int)i + 1);
 	plan_value_point(&a->naive, n, s);
 	if (analysis_plan_best(n, s, a->cores, a->objective, true, a->worst.partner, &exact, NULL,
 	                       0) == 0)
@@ -863,22 +824,19 @@ struct analysis_advice *analysis_advise(const struct analysis_advise_request *rq
 	a->pairs_needed = n > rq->cores ? n - rq->cores : 0;
 	struct cell_sampler *samplers = xcalloc(nw * nw + 1, sizeof *samplers);
 	double *point = xmalloc((nw * nw + 1) * sizeof *point);
+	a->smt = xcalloc(nw ? nw : 1, sizeof *a->smt);
 	for (size_t k = 0; k < nw * nw; k++) {
-		samplers[k] = rq->cells ? cell_sampler_of(rq->cells[k])
-		              : mixture_sampler_of(rq->mixtures ? &rq->mixtures[k] : NULL);
+		const struct analysis_comparison *c = rq->cells ? rq->cells[k] : NULL;
+		const struct analysis_log_mixture *m = rq->cells || !rq->mixtures ? NULL
+		                                       : &rq->mixtures[k];
+		samplers[k] = cell_sampler_of(c, m);
 		point[k] = samplers[k].point;
+		if (k % (nw + 1) == 0) /* a workload beside itself: SMT on or off */
+			analysis_smt_advise(c, m, rq->rope_pct, &a->smt[k / (nw + 1)]);
 	}
 	for (size_t v = 0; v < nw; v++)
 		for (size_t g = v; g < nw; g++)
 			a->unknown_pairs += isnan(point[v * nw + g]) || isnan(point[g * nw + v]);
-	a->smt = xcalloc(nw ? nw : 1, sizeof *a->smt);
-	for (size_t v = 0; v < nw; v++) {
-		if (rq->cells)
-			analysis_smt_advise(rq->cells[v * nw + v], rq->rope_pct, &a->smt[v]);
-		else
-			analysis_smt_advise_mixture(rq->mixtures ? &rq->mixtures[v * nw + v] : NULL,
-			                            rq->rope_pct, &a->smt[v]);
-	}
 	double *s = xmalloc((n * n + 1) * sizeof *s);
 	item_slowdowns(n, a->item_workload, nw, point, s);
 	struct analysis_plan_value *plans[] = { &a->best, &a->naive, &a->worst, &a->packed };

@@ -546,13 +546,9 @@ enum analysis_smt_decision {
 struct analysis_smt_advice {
 	bool measured;                /* the workload's cell beside itself was compared */
 	double yield, yield_ci[2];    /* point (2 / the median slowdown) and 95% interval */
-	double p_on, p_off, p_either; /* the probabilities the decision reads; NAN unknown */
+	double p_on, p_off;           /* the probabilities the decision reads; NAN unknown */
 	enum analysis_smt_decision decision;
 };
-/* The decision for one workload from its cell beside itself (NULL: not measured), with a ROPE
- * of rope_pct percent (symmetric in log, as analysis.h's verdicts). */
-void analysis_smt_advise(const struct analysis_comparison *self, double rope_pct,
-                         struct analysis_smt_advice *out);
 
 /*
  * A cell's posterior of its log slowdown as a mixture of normals: weight[t] (summing to 1) of
@@ -569,10 +565,12 @@ double analysis_log_mixture_cdf(const struct analysis_log_mixture *m, double x);
  * then its normal), from the fixed seed. */
 void analysis_log_mixture_draws(const struct analysis_log_mixture *m, uint64_t seed, size_t n,
                                 double *out);
-/* analysis_smt_advise from a workload's cell beside itself given as a mixture (NULL or count
- * 0: not measured). */
-void analysis_smt_advise_mixture(const struct analysis_log_mixture *self, double rope_pct,
-                                 struct analysis_smt_advice *out);
+/* The decision for one workload from its cell beside itself: a comparison (self), else a
+ * mixture (mix; both NULL, or a count of 0: not measured), with a ROPE of rope_pct percent
+ * (symmetric in log, as analysis.h's verdicts). */
+void analysis_smt_advise(const struct analysis_comparison *self,
+                         const struct analysis_log_mixture *mix, double rope_pct,
+                         struct analysis_smt_advice *out);
 
 struct analysis_advise_request {
 	size_t nworkloads;

@@ -32,18 +32,15 @@ void analysis_options_init(struct analysis_options *opt)
 	                                  .design = ANALYSIS_PAIR_AUTO };
 }
 
-static void summary_release(struct analysis_group_summary *s)
-{
-	free(s->name);
-	s->name = NULL;
-	dist_release(&s->mu);
-	dist_release(&s->sigma);
-}
-
 void analysis_comparison_release(struct analysis_comparison *c)
 {
-	summary_release(&c->a);
-	summary_release(&c->b);
+	struct analysis_group_summary *both[2] = { &c->a, &c->b };
+	for (int k = 0; k < 2; k++) {
+		free(both[k]->name);
+		both[k]->name = NULL;
+		dist_release(&both[k]->mu);
+		dist_release(&both[k]->sigma);
+	}
 	dist_release(&c->diff);
 	dist_release(&c->log_ratio);
 }
@@ -199,12 +196,6 @@ static void summarize_group(struct analysis_group_summary *s, struct group_poste
 	s->sigma_floored = gp->sigma_floored;
 }
 
-/* P(mu_A / mu_B <= r), for bisect_quantile. */
-static double ratio_cdf(const void *pp, double r)
-{
-	return pair_ratio_cdf(pp, r);
-}
-
 bool analysis_comparison_settled(const struct analysis_comparison *c)
 {
 	if (c->design == ANALYSIS_DESIGN_PAIRED)
@@ -264,6 +255,15 @@ static void summarize_difference(struct analysis_comparison *c, bool lattice)
 	}
 }
 
+/* E[num] E[1 / den] for independent posteriors: the mean of num / den. */
+static double ratio_mean(const struct analysis_dist *num, const struct analysis_dist *den)
+{
+	double mean_inv = 0;
+	for (size_t i = 0; i < den->count; i++)
+		mean_inv += den->probs[i] / den->values[i];
+	return analysis_dist_mean(num) * mean_inv;
+}
+
 /* The slowdown factor mu_A / mu_B where mu_B's grid stays above zero, and with a ROPE the
  * probabilities below, within and above it (on the difference when there is no ratio). The ROPE
  * is symmetric in log, as the paired design's (paired.c): 1 / (1 + PCT %) to 1 + PCT %. */
@@ -271,37 +271,30 @@ static void summarize_ratio(struct analysis_comparison *c, const struct pair_pos
                             const struct analysis_group *gb, double rope_pct)
 {
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
-	double p_above = NAN, p_below = NAN;
 	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
-	c->p_rope = NAN;
+	c->p_rope = c->p_rope_above = c->p_rope_below = NAN;
 	double rope = rope_pct / 100.0;
 	if (b->mu[0] > 0) {
-		double mean_a = 0, mean_inv_b = 0;
-		for (size_t i = 0; i < a->mu_count; i++)
-			mean_a += a->mu_prob[i] * a->mu[i];
-		for (size_t j = 0; j < b->mu_count; j++)
-			mean_inv_b += b->mu_prob[j] / b->mu[j];
-		c->ratio_mean = mean_a * mean_inv_b; /* independent posteriors: E[A/B] = E[A] E[1/B] */
+		c->ratio_mean = ratio_mean(&(struct analysis_dist){ a->mu, a->mu_prob, a->mu_count },
+		                           &(struct analysis_dist){ b->mu, b->mu_prob, b->mu_count });
 		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
 		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
 		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
-		c->ratio_ci[0] = bisect_quantile(ratio_cdf, pp, 0.025, lo, hi, 100, 0);
-		c->ratio_ci[1] = bisect_quantile(ratio_cdf, pp, 0.975, lo, hi, 100, 0);
+		c->ratio_ci[0] = bisect_quantile(pair_ratio_cdf, pp, 0.025, lo, hi, 100, 0);
+		c->ratio_ci[1] = bisect_quantile(pair_ratio_cdf, pp, 0.975, lo, hi, 100, 0);
 		if (!isnan(rope)) {
-			p_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
-			p_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
-			c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+			c->p_rope_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
+			c->p_rope_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
 		}
 	} else if (!isnan(rope)) {
 		/* No ratio: the same ROPE on the difference, at B's sample mean m: from
 		 * m (1 / (1 + PCT %) - 1) to m PCT %. */
 		double m = fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
-		p_below = dist_cdf(&c->diff, -m * rope / (1.0 + rope));
-		p_above = 1.0 - dist_cdf(&c->diff, m * rope);
-		c->p_rope = fmax(0.0, 1.0 - p_above - p_below);
+		c->p_rope_below = dist_cdf(&c->diff, -m * rope / (1.0 + rope));
+		c->p_rope_above = 1.0 - dist_cdf(&c->diff, m * rope);
 	}
-	c->p_rope_above = p_above;
-	c->p_rope_below = p_below;
+	if (!isnan(rope))
+		c->p_rope = fmax(0.0, 1.0 - c->p_rope_above - c->p_rope_below);
 }
 
 /* The samples of g at 0 s or below (below the clock's resolution). */
@@ -467,12 +460,8 @@ static void diagnose_group(struct analysis_group_diagnostics *d,
 	drift_fit(g->trials, g->values_s, g->n, &d->drift_slope_s, d->drift_slope_ci);
 	size_t half = g->n / 2;
 	double first = 0, second = 0;
-	for (size_t i = 0; i < g->n; i++) {
-		if (i < half)
-			first += g->values_s[i];
-		else
-			second += g->values_s[i];
-	}
+	for (size_t i = 0; i < g->n; i++)
+		*(i < half ? &first : &second) += g->values_s[i];
 	d->first_half_mean_s = half ? first / (double)half : NAN;
 	d->second_half_mean_s = g->n > half ? second / (double)(g->n - half) : NAN;
 }
@@ -481,31 +470,23 @@ static void diagnose_group(struct analysis_group_diagnostics *d,
 /* The options analysis_run accepts; -1 with err for the first it does not. */
 static int check_options(const struct analysis_options *opt, char *err, size_t err_size)
 {
-	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX) {
+	if (opt->grid_points < ANALYSIS_GRID_MIN || opt->grid_points > ANALYSIS_GRID_MAX)
 		set_error(err, err_size, "grid of %d points: use %d to %d", opt->grid_points,
-		                   ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
-		return -1;
-	}
-	if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100)) {
+		          ANALYSIS_GRID_MIN, ANALYSIS_GRID_MAX);
+	else if (!isnan(opt->rope_pct) && !(opt->rope_pct > 0 && opt->rope_pct < 100))
 		set_error(err, err_size, "ROPE of %g %%: use a percentage above 0 and below 100",
-		                   opt->rope_pct);
-		return -1;
-	}
-	if (opt->seed_grid && opt->design == ANALYSIS_PAIR_ALWAYS) {
+		          opt->rope_pct);
+	else if (opt->seed_grid && opt->design == ANALYSIS_PAIR_ALWAYS)
 		set_error(err, err_size, "the seed grid compares independent groups; drop --paired "
 		          "or --seed-grid");
-		return -1;
-	}
-	if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL) {
+	else if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL)
 		set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
-		                   "or --seed-grid");
-		return -1;
-	}
-	if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0)) {
+		          "or --seed-grid");
+	else if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0))
 		set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
-		return -1;
-	}
-	return 0;
+	else
+		return 0;
+	return -1;
 }
 
 /* The result's copy of the dataset's facts and each group's diagnostics. */
@@ -731,15 +712,6 @@ static const struct analysis_comparison *yield_comparison(const struct analysis_
 	return NULL;
 }
 
-/* E[mu_B] E[1 / mu_A] for independent posteriors: the mean of mu_B / mu_A. */
-static double inverse_ratio_mean(const struct analysis_comparison *c)
-{
-	double mean_b = analysis_dist_mean(&c->b.mu), mean_inv_a = 0;
-	for (size_t i = 0; i < c->a.mu.count; i++)
-		mean_inv_a += c->a.mu.probs[i] / c->a.mu.values[i];
-	return mean_b * mean_inv_a;
-}
-
 /* The yield from the comparison of sibling against a baseline. */
 static void yield_from(struct analysis_smt_yield *y, const struct analysis_comparison *c,
                        enum placement baseline)
@@ -753,13 +725,11 @@ static void yield_from(struct analysis_smt_yield *y, const struct analysis_compa
 	y->baseline = placement_name(baseline);
 	y->design = c->design;
 	y->settled = analysis_comparison_settled(c);
-	if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		/* exp(-E[delta]), as the ratio's point estimate is exp(E[delta]) (paired.c: the mean of
-		 * exp(-delta) is the grid's edge's under few blocks' heavy tails). */
-		y->mean = work / c->ratio_mean;
-	} else {
-		y->mean = work * inverse_ratio_mean(c);
-	}
+	/* Paired: exp(-E[delta]), as the ratio's point estimate is exp(E[delta]) (paired.c: the mean
+	 * of exp(-delta) is the grid's edge's under few blocks' heavy tails); unpaired: the mean of
+	 * mu_B / mu_A. */
+	y->mean = c->design == ANALYSIS_DESIGN_PAIRED ? work / c->ratio_mean
+	                                              : work * ratio_mean(&c->b.mu, &c->a.mu);
 	/* work / ratio is decreasing: the ratio's quantiles give the yield's, swapped. */
 	y->ci[0] = work / c->ratio_ci[1];
 	y->ci[1] = work / c->ratio_ci[0];
@@ -809,19 +779,16 @@ static void smt_yield_compute(struct analysis_result *r, const struct analysis_d
 static void no_comparison_error(const struct analysis_result *r,
                                 const struct analysis_dataset *data, char *err, size_t err_size)
 {
-	if (data->warning_count && strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META)) {
-		set_error(err, err_size, "%s: samples.csv's trials are not the ones meta.json "
-		          "describes (%zu line(s) left out; the first: %s), and no two placements "
-		          "have 2 samples to compare", data->source, data->warning_count,
-		          data->warnings[0]);
-		return;
-	}
 	if (data->warning_count) {
-		/* Nothing to compare because the lines did not load: the file is damaged, and that
-		 * is the answer (fleet tells it from "no comparison" by ANALYSIS_DAMAGED). */
-		set_error(err, err_size, "%s: " ANALYSIS_DAMAGED " (%zu line(s) unreadable; the "
-		          "first: %s), and no two placements have 2 samples to compare", data->source,
-		          data->warning_count, data->warnings[0]);
+		/* Nothing to compare because the lines did not load: trials meta.json does not
+		 * name, or else a damaged file, and that is the answer (fleet tells it from "no
+		 * comparison" by ANALYSIS_DAMAGED). */
+		bool unnamed = strstr(data->warnings[0], FOLDER_NOT_NAMED_BY_META) != NULL;
+		set_error(err, err_size, "%s: %s (%zu line(s) %s; the first: %s), and no two "
+		          "placements have 2 samples to compare", data->source, unnamed
+		          ? "samples.csv's trials are not the ones meta.json describes"
+		          : ANALYSIS_DAMAGED, data->warning_count, unnamed ? "left out" : "unreadable",
+		          data->warnings[0]);
 		return;
 	}
 	size_t run = 0, total = 0, excluded = 0;

@@ -115,11 +115,6 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	group_input_set_floor(in, in->floor);
 }
 
-static void group_input_release(struct group_input *in)
-{
-	t_samples_release(&in->samples);
-}
-
 void group_posterior_release(struct group_posterior *gp)
 {
 	free(gp->mu);
@@ -314,6 +309,21 @@ static struct edge_check check_edges(const struct group_posterior *groups, int c
 	return e;
 }
 
+/* mu = ref + offset[i] (each cell width[i] wide; NULL: a lattice's equal cells) beside gp's
+ * sigma axis, the group's centre and floor, and its posterior on them. */
+static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
+                              const double *offset, double ref, const double *width,
+                              const struct analysis_options *opt)
+{
+	for (size_t i = 0; i < gp->mu_count; i++)
+		gp->mu[i] = ref + offset[i];
+	gp->center = in->center;
+	gp->sigma_center = in->spread;
+	gp->sigma_floor = in->floor;
+	gp->sigma_floored = in->floored;
+	group_posterior_fill(gp, in, offset, ref, width, opt);
+}
+
 /* The seed's grid is fixed at 5 to 35 s: data outside it, or a posterior cut off at mu's edges
  * or sigma's top, give numbers that mean nothing. Says so in rep->warning. Mass at sigma's
  * bottom (5 s) is the seed's known bias on low-noise data, which the text explains apart. */
@@ -343,6 +353,21 @@ static void seed_grid_warning(struct analysis_grid_report *rep, const struct pai
 		         ANALYSIS_SEED_GRID_HI_S, worst);
 }
 
+/* What the report says of both groups' final axes: mu's from the grids, sigma's reach. */
+static void report_axes(struct analysis_grid_report *rep, const struct pair_posterior *pp,
+                        const double sigma_lo[2], const double sigma_hi[2], size_t sigma_points)
+{
+	rep->mu_step = pp->step;
+	rep->sigma_points = sigma_points;
+	for (int k = 0; k < 2; k++) {
+		rep->mu_points[k] = pp->g[k].mu_count;
+		rep->mu_range[k][0] = pp->g[k].mu[0];
+		rep->mu_range[k][1] = pp->g[k].mu[pp->g[k].mu_count - 1];
+		rep->sigma_range[k][0] = sigma_lo[k];
+		rep->sigma_range[k][1] = sigma_hi[k];
+	}
+}
+
 /* Seed 003: mu and sigma both on linspace(5, 35, 101), uniform priors, normal likelihood; and
  * what the report says of it. */
 static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
@@ -355,22 +380,14 @@ static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 		group_posterior_alloc(gp, ANALYSIS_SEED_GRID_POINTS, ANALYSIS_SEED_GRID_POINTS);
 		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->mu);
 		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->sigma);
-		gp->sigma_floor = in[k].floor;
-		gp->sigma_floored = in[k].floored;
-		group_posterior_fill(gp, &in[k], gp->mu, 0.0, NULL, opt);
+		posterior_on_axes(gp, &in[k], gp->mu, 0.0, NULL, opt);
 	}
 	pp->step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S) / (ANALYSIS_SEED_GRID_POINTS - 1);
 	pp->lattice = false;
-	struct edge_check e = check_edges(pp->g, 2, (double[2]){ ANALYSIS_SEED_GRID_LO_S,
-	                                                        ANALYSIS_SEED_GRID_LO_S });
-	rep->edge_mass = e.worst;
-	rep->mu_step = pp->step;
-	for (int k = 0; k < 2; k++) {
-		rep->mu_points[k] = pp->g[k].mu_count;
-		rep->mu_range[k][0] = rep->sigma_range[k][0] = ANALYSIS_SEED_GRID_LO_S;
-		rep->mu_range[k][1] = rep->sigma_range[k][1] = ANALYSIS_SEED_GRID_HI_S;
-	}
-	rep->sigma_points = ANALYSIS_SEED_GRID_POINTS;
+	const double lo[2] = { ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S };
+	const double hi[2] = { ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_HI_S };
+	rep->edge_mass = check_edges(pp->g, 2, lo).worst;
+	report_axes(rep, pp, lo, hi, ANALYSIS_SEED_GRID_POINTS);
 	seed_grid_warning(rep, pp, in, groups);
 }
 
@@ -463,21 +480,6 @@ static void log_spaced_sigma(struct group_posterior *gp, const double sigma[2], 
 	gp->sigma_log_spaced = true;
 }
 
-/* mu = ref + offset[i] (each cell width[i] wide; NULL: a lattice's equal cells) beside gp's
- * sigma axis, the group's centre and floor, and its posterior on them. */
-static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
-                              const double *offset, double ref, const double *width,
-                              const struct analysis_options *opt)
-{
-	for (size_t i = 0; i < gp->mu_count; i++)
-		gp->mu[i] = ref + offset[i];
-	gp->center = in->center;
-	gp->sigma_center = in->spread;
-	gp->sigma_floor = in->floor;
-	gp->sigma_floored = in->floored;
-	group_posterior_fill(gp, in, offset, ref, width, opt);
-}
-
 /* One group's mu axis on the lattice ref + i * step (i from its lowest index), its sigma axis,
  * and its posterior on them. */
 static void lay_out_group(struct group_posterior *gp, const struct group_input *in,
@@ -507,49 +509,38 @@ static void lay_out_group(struct group_posterior *gp, const struct group_input *
 	free(offset);
 }
 
-/* Both groups on one lattice of this step, its reference near A's center so that offsets
- * from it are small integers. -1 with err. */
-static int lay_out_pair(struct pair_posterior *pp, const struct group_input in[2],
-                        const struct grid_extent *x, double step, size_t points,
-                        const struct analysis_options *opt, char *err, size_t err_size)
+/* After pass `widening` over the groups gp: widens each axis whose edge holds mass. mu: twice
+ * the half-width. sigma, log-spaced (log_axes): twice its reach in log sigma from the spread
+ * (the top at least doubled); linear (the lattice): the top doubled, the bottom halved. Never
+ * below the floor. True when done: no edge holds mass, or the pass was the last
+ * (MAX_WIDENINGS), with the passes, the edge mass left and whether the bound was reached in
+ * *widenings, *edge_mass and *at_bound. */
+static bool widening_done(struct grid_extent *x, const struct group_posterior *gp,
+                          const struct group_input *in, int count, bool log_axes, int widening,
+                          int *widenings, double *edge_mass, bool *at_bound)
 {
-	double k_ref_real = nearbyint(in[0].center / step);
-	if (!(fabs(k_ref_real) < 4e18)) {
-		set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
-		                   step, in[0].center);
-		return -1;
-	}
-	for (int k = 0; k < 2; k++) {
-		const double sigma[2] = { x->sigma_lo[k], x->sigma_hi[k] };
-		lay_out_group(&pp->g[k], &in[k], x->half[k], sigma, (int64_t)k_ref_real, step, points,
-		              opt);
-	}
-	pp->step = step;
-	return 0;
-}
-
-/* Widens each axis whose edge holds mass; false when none does. mu: twice the half-width.
- * sigma, log-spaced (log_axes): twice its reach in log sigma from the spread (the top at least
- * doubled); linear (the lattice): the top doubled, the bottom halved. Never below the floor. */
-static bool widen_extent(struct grid_extent *x, const struct edge_check *e,
-                         const struct group_input *in, int count, bool log_axes, bool apply)
-{
-	bool widen = false;
+	struct edge_check e = check_edges(gp, count, x->sigma_lo);
+	bool widen = false, apply = widening < MAX_WIDENINGS;
 	for (int k = 0; k < count; k++) {
-		widen = widen || e->mu[k] || e->sigma_hi[k] || e->sigma_lo[k];
+		widen = widen || e.mu[k] || e.sigma_hi[k] || e.sigma_lo[k];
 		if (!apply)
 			continue;
 		double spread = in[k].spread, hi = x->sigma_hi[k], lo = x->sigma_lo[k];
-		if (e->mu[k])
+		if (e.mu[k])
 			x->half[k] *= 2;
-		if (e->sigma_hi[k])
+		if (e.sigma_hi[k])
 			x->sigma_hi[k] = log_axes ? fmax(2 * hi, spread * (hi / spread) * (hi / spread))
 			                          : 2 * hi;
-		if (e->sigma_lo[k])
+		if (e.sigma_lo[k])
 			x->sigma_lo[k] = fmax(log_axes ? fmin(lo / 2, spread * (lo / spread) * (lo / spread))
 			                               : lo / 2, in[k].floor);
 	}
-	return widen;
+	if (widen && apply)
+		return false;
+	*widenings = widening;
+	*edge_mass = e.worst;
+	*at_bound = widen;
+	return true;
 }
 
 /* The default data-driven grid: laid out, then widened until no edge holds mass (or the
@@ -564,30 +555,27 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 	initial_extent(in, 2, false, &x);
 	double base_step = base_step_of(in, points);
 	for (int widening = 0;; widening++) {
-		double step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
-		if (lay_out_pair(pp, in, &x, step, points, opt, err, err_size) < 0)
+		/* Both groups on one lattice of this step, its reference near A's center so that
+		 * offsets from it are small integers. */
+		pp->step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
+		double k_ref_real = nearbyint(in[0].center / pp->step);
+		if (!(fabs(k_ref_real) < 4e18)) {
+			set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
+			          pp->step, in[0].center);
 			return -1;
-		struct edge_check e = check_edges(pp->g, 2, x.sigma_lo);
-		bool last = widening == MAX_WIDENINGS;
-		bool widen = widen_extent(&x, &e, in, 2, false, !last);
-		if (!widen || last) {
-			rep->widenings = widening;
-			rep->edge_mass = e.worst;
-			rep->at_bound = widen;
-			break;
 		}
+		for (int k = 0; k < 2; k++) {
+			const double sigma[2] = { x.sigma_lo[k], x.sigma_hi[k] };
+			lay_out_group(&pp->g[k], &in[k], x.half[k], sigma, (int64_t)k_ref_real, pp->step,
+			              points, opt);
+		}
+		if (widening_done(&x, pp->g, in, 2, false, widening, &rep->widenings,
+		                  &rep->edge_mass, &rep->at_bound))
+			break;
 	}
 	pp->lattice = true;
-	rep->mu_step = pp->step;
 	rep->t_loglik_error = fmax(pp->g[0].t_loglik_error, pp->g[1].t_loglik_error);
-	rep->sigma_points = points;
-	for (int k = 0; k < 2; k++) {
-		rep->mu_points[k] = pp->g[k].mu_count;
-		rep->mu_range[k][0] = pp->g[k].mu[0];
-		rep->mu_range[k][1] = pp->g[k].mu[pp->g[k].mu_count - 1];
-		rep->sigma_range[k][0] = x.sigma_lo[k];
-		rep->sigma_range[k][1] = x.sigma_hi[k];
-	}
+	report_axes(rep, pp, x.sigma_lo, x.sigma_hi, points);
 	return 0;
 }
 
@@ -614,8 +602,8 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 		seed_grid_run(pp, in, groups, opt);
 	else
 		rc = lattice_run(pp, in, opt, err, err_size);
-	group_input_release(&in[0]);
-	group_input_release(&in[1]);
+	t_samples_release(&in[0].samples);
+	t_samples_release(&in[1].samples);
 	if (rc < 0)
 		pair_posterior_release(pp);
 	return rc;
@@ -660,10 +648,16 @@ static void lay_out_delta(struct group_posterior *gp, const struct group_input *
  * where an even lattice of the same points would be 11 scales a step. sigma log-spaced; both
  * widened as the pair's are.
  */
-static void log_ratio_grid_run(struct group_posterior *gp, const struct group_input *in,
-                               const struct analysis_options *opt,
-                               struct analysis_paired_grid *rep)
+void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+                                 const double *d, size_t n, double sigma_floor,
+                                 const struct analysis_options *opt)
 {
+	memset(gp, 0, sizeof *gp);
+	memset(rep, 0, sizeof *rep);
+	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
+	struct group_input in[1];
+	group_input_init(in, &sample, opt);
+	group_input_set_floor(in, sigma_floor);
 	size_t points = (size_t)opt->grid_points;
 	size_t delta_points = points > DELTA_POINTS_MIN ? points : DELTA_POINTS_MIN;
 	struct grid_extent x;
@@ -671,15 +665,9 @@ static void log_ratio_grid_run(struct group_posterior *gp, const struct group_in
 	for (int widening = 0;; widening++) {
 		const double sigma[2] = { x.sigma_lo[0], x.sigma_hi[0] };
 		lay_out_delta(gp, in, x.half[0], sigma, delta_points, points, opt);
-		struct edge_check e = check_edges(gp, 1, x.sigma_lo);
-		bool last = widening == MAX_WIDENINGS;
-		bool widen = widen_extent(&x, &e, in, 1, true, !last);
-		if (!widen || last) {
-			rep->widenings = widening;
-			rep->edge_mass = e.worst;
-			rep->at_bound = widen;
+		if (widening_done(&x, gp, in, 1, true, widening, &rep->widenings, &rep->edge_mass,
+		                  &rep->at_bound))
 			break;
-		}
 	}
 	size_t mid = (delta_points - 1) / 2;
 	rep->delta_step = gp->mu[mid + 1] - gp->mu[mid];
@@ -690,20 +678,7 @@ static void log_ratio_grid_run(struct group_posterior *gp, const struct group_in
 	rep->sigma_range[0] = x.sigma_lo[0];
 	rep->sigma_range[1] = x.sigma_hi[0];
 	rep->t_loglik_error = gp->t_loglik_error;
-}
-
-void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
-                                 const double *d, size_t n, double sigma_floor,
-                                 const struct analysis_options *opt)
-{
-	memset(gp, 0, sizeof *gp);
-	memset(rep, 0, sizeof *rep);
-	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
-	struct group_input in;
-	group_input_init(&in, &sample, opt);
-	group_input_set_floor(&in, sigma_floor);
-	log_ratio_grid_run(gp, &in, opt, rep);
-	group_input_release(&in);
+	t_samples_release(&in->samples);
 }
 
 struct keyed_prob {
@@ -777,8 +752,9 @@ void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 	out->count = count;
 }
 
-double pair_ratio_cdf(const struct pair_posterior *pp, double r)
+double pair_ratio_cdf(const void *ctx, double r)
 {
+	const struct pair_posterior *pp = ctx;
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
 	double *prefix = xmalloc(a->mu_count * sizeof *prefix);
 	double cum = 0;

@@ -185,8 +185,9 @@ void sinh_axis(double scale, double reach, size_t points, double *offset, double
 /* The distribution of mu_A - mu_B: lattice convolution, or the seed's merge of equal floats. */
 void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out);
 
-/* P(mu_A / mu_B <= r) for mu_B > 0 on all its grid. */
-double pair_ratio_cdf(const struct pair_posterior *pp, double r);
+/* P(mu_A / mu_B <= r) for mu_B > 0 on all its grid (pp: a struct pair_posterior; untyped for
+ * bisect_quantile). */
+double pair_ratio_cdf(const void *pp, double r);
 
 /* The piecewise-uniform CDF (see analysis_dist_quantile) at x. */
 double dist_cdf(const struct analysis_dist *d, double x);

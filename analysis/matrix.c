@@ -7,8 +7,6 @@
 #include "analysis/matrix.h"
 
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

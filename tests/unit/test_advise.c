@@ -387,7 +387,7 @@ static void smt_case(double slowdown, size_t blocks, double sigma,
 		return;
 	}
 	struct analysis_smt_advice a;
-	analysis_smt_advise(&c, 5, &a);
+	analysis_smt_advise(&c, NULL, 5, &a);
 	CHECK(a.measured && a.decision == want && (want == ANALYSIS_SMT_UNKNOWN
 	      || (a.yield_ci[0] < 2 / slowdown && a.yield_ci[1] > 2 / slowdown)),
 	      "%s: yield %.3f (%.3f-%.3f), decision %d", what, a.yield, a.yield_ci[0], a.yield_ci[1],
@@ -402,7 +402,7 @@ static void test_smt(void)
 	smt_case(2.0, 150, 0.02, ANALYSIS_SMT_EITHER, "slowdown 2.0 (yield 1), 150 blocks: either");
 	smt_case(1.9, 5, 0.3, ANALYSIS_SMT_UNKNOWN, "5 noisy blocks: not enough data to say");
 	struct analysis_smt_advice a;
-	analysis_smt_advise(NULL, 5, &a);
+	analysis_smt_advise(NULL, NULL, 5, &a);
 	CHECK(!a.measured && a.decision == ANALYSIS_SMT_UNKNOWN, "no cell beside itself: not "
 	      "measured, no decision");
 }

@@ -94,14 +94,14 @@ static void test_smt_mixture(void)
 	double w = 1, m = log(1.6), sd = 0.05;
 	struct analysis_log_mixture one = { 1, &w, &m, &sd };
 	struct analysis_smt_advice a;
-	analysis_smt_advise_mixture(&one, 5, &a);
+	analysis_smt_advise(NULL, &one, 5, &a);
 	double z = 1.959963984540054;
 	CHECK(a.measured && fabs(a.yield - 1.25) < 1e-6, "yield 2 / 1.6 = 1.25 (%.8f)", a.yield);
 	CHECK(fabs(a.yield_ci[0] - 2 / exp(m + z * sd)) < 1e-6
 	      && fabs(a.yield_ci[1] - 2 / exp(m - z * sd)) < 1e-6,
 	      "the yield's interval is 2 / exp(m +- 1.96 sd): %.6f-%.6f", a.yield_ci[0], a.yield_ci[1]);
 	CHECK(a.decision == ANALYSIS_SMT_KEEP_ON, "yield 1.25 (1.13-1.38) above 1.05: keep SMT on");
-	analysis_smt_advise_mixture(NULL, 5, &a);
+	analysis_smt_advise(NULL, NULL, 5, &a);
 	CHECK(!a.measured && a.decision == ANALYSIS_SMT_UNKNOWN, "no mixture: not measured");
 }
 
