@@ -308,6 +308,14 @@ static void line_if_contaminated(struct run_state *st, long t, const struct tria
 	fflush(stderr);
 }
 
+/* The calibrated limit said on stdout; stored: ", as stored" (a resumed run's). */
+static void say_timeout(const struct run_state *st, const char *stored)
+{
+	printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s%s; at least %g s)\n",
+	       st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s, stored, TRIAL_TIMEOUT_MIN_S);
+	fflush(stdout);
+}
+
 /* Trial t (ok or not, taking span_s) seen: with an automatic limit, the slowest ok trial so far
  * is noted until the limit is calibrated, which happens once the trials before calib_end have
  * run and one of them (or, failing that, a later one) ended ok. announce: say so on stdout. */
@@ -327,9 +335,7 @@ static void calibrate_timeout(struct run_state *st, long t, bool ok, double span
 	if (!announce)
 		return;
 	clear_progress(st);
-	printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s; at least %g s)\n",
-	       st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s, TRIAL_TIMEOUT_MIN_S);
-	fflush(stdout);
+	say_timeout(st, "");
 }
 
 /* The limit at the start of this call: given, or automatic (from the trials already stored,
@@ -344,12 +350,8 @@ static void timeout_init(struct run_state *st, const struct stored_trial *previo
 		calibrate_timeout(st, previous[i].trial, previous[i].ok,
 		                  previous[i].end_s - previous[i].start_s, false);
 	/* A resumed run's plan states only the rule: say the limit its stored warm-up set. */
-	if (e->trial_timeout_s < 0 && st->timeout_fixed) {
-		printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s, as stored; at "
-		       "least %g s)\n", st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s,
-		       TRIAL_TIMEOUT_MIN_S);
-		fflush(stdout);
-	}
+	if (e->trial_timeout_s < 0 && st->timeout_fixed)
+		say_timeout(st, ", as stored");
 }
 
 /* The CPUs and environment of each process of each planned placement: with --one-process one
@@ -520,17 +522,9 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 	return true;
 }
 
-/* The first line of workload-stderr.log, cut to STDERR_QUOTE_BYTES with "..." (the message that
- * quotes it escapes it), into buf; "" when it cannot be read or is empty. Reads no more than
- * that: the log may hold one endless line. */
+/* The most of workload-stderr.log's first line that a message quotes, with "..." when it is
+ * longer. No more is read: the log may hold one endless line. */
 #define STDERR_QUOTE_BYTES 200
-static void first_stderr_line(const char *path, char *buf, size_t len)
-{
-	char line[STDERR_QUOTE_BYTES + 2]; /* one byte past the quote tells a longer line */
-	fileio_read_first_line(path, line, sizeof line);
-	snprintf(buf, len, "%.*s%s", STDERR_QUOTE_BYTES, line,
-	         strlen(line) > STDERR_QUOTE_BYTES ? "..." : "");
-}
 
 /* If the first block this call runs fails whole, the workload is broken: stop rather than fill
  * a night with failed trials. That holds for a resumed run as much as a new one. */
@@ -540,12 +534,13 @@ static bool first_block_failed(const struct run_state *st, long t)
 	if (st->early_failures != n || t + 1 - st->first_trial != n)
 		return false;
 	off_t logged = st->log_capped ? 1 : st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
-	char first[STDERR_QUOTE_BYTES + 8];
+	char first[STDERR_QUOTE_BYTES + 2]; /* one byte past the quote tells a longer line */
 	if (logged > 0)
-		first_stderr_line(st->log_path, first, sizeof first);
+		fileio_read_first_line(st->log_path, first, sizeof first);
 	if (logged > 0 && *first)
 		text_warnx("every trial of the first block failed; stopping. The workloads' error "
-		           "output begins \"%s\" (all of it is in %s)", first, st->log_path);
+		           "output begins \"%.*s%s\" (all of it is in %s)", STDERR_QUOTE_BYTES, first,
+		           strlen(first) > STDERR_QUOTE_BYTES ? "..." : "", st->log_path);
 	else if (logged > 0)
 		text_warnx("every trial of the first block failed; stopping (the workloads' error "
 		           "output is in %s)", st->log_path);

@@ -619,7 +619,8 @@ int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, si
 	return 0;
 }
 
-/* A measurement into column col, by fmt; empty when unknown (NAN). */
+/* A measurement (or a number that may be missing, such as the PU) into column col, by fmt;
+ * empty when unknown (NAN). */
 static void set_measured(struct samples_row *row, enum samples_column col, const char *fmt,
                          double v)
 {
@@ -644,17 +645,11 @@ static void fill_row(struct samples_row *row, const struct trial_labels *labels,
 	samples_row_set(row, SAMPLES_COL_PLACEMENT, "%s", placement_name(labels->placement));
 	samples_row_set(row, SAMPLES_COL_PROC, "%d", i);
 	samples_row_set(row, SAMPLES_COL_ROLE, "%s", labels->role[i]);
-	samples_row_set(row, SAMPLES_COL_PU, "%s", "");
-	if (r->pu >= 0)
-		samples_row_set(row, SAMPLES_COL_PU, "%d", r->pu);
+	set_measured(row, SAMPLES_COL_PU, "%.0f", r->pu >= 0 ? r->pu : NAN);
 	samples_row_set(row, SAMPLES_COL_WORKLOAD, "%s", workload);
 	samples_row_set(row, SAMPLES_COL_STATUS, "%s", proc_status_name(r->status));
-	samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%s", "");
-	if (r->exit_code >= 0)
-		samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%d", r->exit_code);
-	samples_row_set(row, SAMPLES_COL_SIGNAL, "%s", "");
-	if (r->signal > 0)
-		samples_row_set(row, SAMPLES_COL_SIGNAL, "%d", r->signal);
+	set_measured(row, SAMPLES_COL_EXIT_CODE, "%.0f", r->exit_code >= 0 ? r->exit_code : NAN);
+	set_measured(row, SAMPLES_COL_SIGNAL, "%.0f", r->signal > 0 ? r->signal : NAN);
 	samples_row_set(row, SAMPLES_COL_UTIME, "%.6f", r->utime_s);
 	samples_row_set(row, SAMPLES_COL_STIME, "%.6f", r->stime_s);
 	samples_row_set(row, SAMPLES_COL_WALL, "%.6f", r->wall_s);

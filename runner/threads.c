@@ -239,15 +239,6 @@ static struct threads_thread *thread_find_or_add(struct sampler *s, int pid, int
 	return &r->threads[r->nthreads++];
 }
 
-static void read_affinity(struct threads_thread *th)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(th->tid, sizeof set, &set) == 0) {
-		th->allowed = set;
-		th->allowed_known = true;
-	}
-}
-
 /* One pass over the threads of process p; false when the process is gone. */
 static bool sample_process(struct sampler *s, struct threads_process *p)
 {
@@ -266,7 +257,9 @@ static bool sample_process(struct sampler *s, struct threads_process *p)
 			continue; /* gone, or exited and not yet reaped */
 		alive = true;
 		struct threads_thread *th = thread_find_or_add(s, p->pid, atoi(d->d_name), &line);
-		read_affinity(th);
+		/* The kernel writes the mask only when the call succeeds. */
+		if (sched_getaffinity(th->tid, sizeof th->allowed, &th->allowed) == 0)
+			th->allowed_known = true;
 		bool running = line.state == 'R';
 		bool cpu_valid = line.cpu >= 0 && line.cpu < s->ncpus;
 		if (cpu_valid && (running || (th->last_sample >= 0 && line.ticks > th->ticks_last)))
