@@ -375,14 +375,13 @@ struct scan_state {
 /* The index of a workload name in the scan's list, added when new; -1 past the limit. */
 static int scan_workload(struct store_scan *out, const char *name)
 {
-	for (int i = 0; i < out->nworkloads; i++)
+	for (size_t i = 0; i < out->nworkloads; i++)
 		if (!strcmp(out->workloads[i], name))
-			return i;
+			return (int)i;
 	if (out->nworkloads >= STORE_SCAN_MAX_WORKLOADS)
 		return -1;
-	out->workloads = xrealloc(out->workloads, (size_t)(out->nworkloads + 1) * sizeof *out->workloads);
-	out->workloads[out->nworkloads] = xstrdup(name);
-	return out->nworkloads++;
+	strings_push(&out->workloads, &out->nworkloads, xstrdup(name));
+	return (int)out->nworkloads - 1;
 }
 
 static void push_trial(struct scan_state *st)
@@ -553,7 +552,6 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, bool one_process,
 	}
 	if (rc == 0)
 		scan_finish(&st, torn_line);
-	out->file_size = offset;
 	free(line);
 	return rc;
 }
@@ -601,9 +599,7 @@ int store_scan(struct store *s, bool one_process, struct store_scan *out, char *
 void store_scan_release(struct store_scan *scan)
 {
 	free(scan->trials);
-	for (int i = 0; i < scan->nworkloads; i++)
-		free(scan->workloads[i]);
-	free(scan->workloads);
+	strings_release(&scan->workloads, &scan->nworkloads);
 	*scan = (struct store_scan){ 0 };
 }
 

@@ -508,20 +508,13 @@ static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 		CPU_SET(proc->cpus[k], mask);
 }
 
-/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails, with nothing left
- * open. */
+/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails; the ends it did
+ * not make are -1, the others the caller's to close. */
 static int prepare_child(const struct trial_proc_spec *proc, struct child_setup *cs)
 {
 	bound_mask(proc, &cs->mask);
-	if (pipe2(cs->ready, O_CLOEXEC) != 0)
-		return -1;
-	if (pipe2(cs->exec_pipe, O_CLOEXEC) != 0) {
-		int saved_errno = errno;
-		close(cs->ready[0]), close(cs->ready[1]);
-		errno = saved_errno;
-		return -1;
-	}
-	return 0;
+	cs->ready[0] = cs->ready[1] = cs->exec_pipe[0] = cs->exec_pipe[1] = -1;
+	return pipe2(cs->ready, O_CLOEXEC) != 0 || pipe2(cs->exec_pipe, O_CLOEXEC) != 0 ? -1 : 0;
 }
 
 _Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
@@ -688,10 +681,9 @@ static enum start_result start_processes(struct trial_state *st)
 			break;
 	if (made <= last) {
 		int saved_errno = errno;
-		for (int i = 0; i < made; i++) {
-			close(cs[i].ready[0]), close(cs[i].ready[1]);
-			close(cs[i].exec_pipe[0]), close(cs[i].exec_pipe[1]);
-		}
+		for (int i = 0; i <= made; i++)
+			for (int k = 0; k < 2; k++)
+				close_fd(&cs[i].ready[k]), close_fd(&cs[i].exec_pipe[k]);
 		errno = saved_errno;
 		return START_FAILED;
 	}
