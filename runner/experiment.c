@@ -129,14 +129,13 @@ static void count_trial(struct running_means *m, long block, enum placement p, b
 	precision_add(&m->precision, block, p, utime_a_s);
 }
 
-static const char *trial_failure(const struct trial_result *r, int *proc)
+/* The first process of the trial that did not end ok; -1 when every one did. */
+static int failed_proc(const struct trial_result *r)
 {
 	for (int i = 0; i < r->nprocs; i++)
-		if (r->procs[i].status != PROC_OK) {
-			*proc = i;
-			return proc_status_name(r->procs[i].status);
-		}
-	return NULL;
+		if (r->procs[i].status != PROC_OK)
+			return i;
+	return -1;
 }
 
 static double mean_role_a_utime(const struct trial_result *r, const struct trial_labels *l)
@@ -502,7 +501,7 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 /* A stored trial in which a process failed: said (the first few) and counted. True when the
  * run must stop: the workload is not supported on this CPU. */
 static bool note_failure(struct run_state *st, long t, const struct trial_result *result,
-                         int failed_proc, const char *failure)
+                         int failed_proc)
 {
 	enum placement p = plan_placement_of(&st->e->plan, t);
 	st->failures++;
@@ -516,7 +515,7 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 		text_warnx("trial %ld (%s) failed: process %d on CPU %d %s", t, placement_name(p),
 		           failed_proc, st->e->pairs[p].pus[failed_proc],
 		           result->procs[failed_proc].error);
-	if (strcmp(failure, "unsupported") != 0)
+	if (result->procs[failed_proc].status != PROC_UNSUPPORTED)
 		return false;
 	text_warnx("the workload is not supported on this CPU; stopping");
 	return true;
@@ -616,16 +615,15 @@ static enum step run_one_trial(struct run_state *st, long t)
 		text_warnx("%s", err);
 		return run_failed(st, STEP_STOP_BEFORE);
 	}
-	int failed_proc = 0;
-	const char *failure = trial_failure(&result, &failed_proc);
-	if ((failure && note_failure(st, t, &result, failed_proc, failure))
-	    || after_trial_checks(st, t, &result, failure == NULL))
+	int failed = failed_proc(&result);
+	if ((failed >= 0 && note_failure(st, t, &result, failed))
+	    || after_trial_checks(st, t, &result, failed < 0))
 		return run_failed(st, STEP_STOP_AFTER);
-	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
+	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failed < 0,
 	            headline_time(st->e, &result, &labels));
 	if (st->e->allocation)
 		allocation_add(st->e->allocation, labels.block, plan_cell_of(&st->e->plan, t),
-		               failure == NULL, mean_role_a_utime(&result, &labels));
+		               failed < 0, mean_role_a_utime(&result, &labels));
 	line_if_contaminated(st, t, &labels, &result, trial_span_s(&result));
 	return first_block_failed(st, t) ? run_failed(st, STEP_STOP_AFTER) : STEP_NEXT;
 }

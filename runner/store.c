@@ -745,23 +745,21 @@ static void discard_unpublished(struct store *s)
 	rmdir(s->dir);
 }
 
-void store_close(struct store **s)
+void store_close(struct store **sp)
 {
-	if (!s || !*s)
+	struct store *s = sp ? *sp : NULL;
+	if (!s)
 		return;
-	if ((*s)->final_dir)
-		discard_unpublished(*s);
-	if ((*s)->csv_fd >= 0) {
-		char err[ERR_LEN];
-		store_sync(*s, err, sizeof err); /* callers that must know have called store_sync */
-		close((*s)->csv_fd);
-	}
-	if ((*s)->dir_fd >= 0)
-		close((*s)->dir_fd);
-	if ((*s)->parent_fd >= 0)
-		close((*s)->parent_fd);
-	free((*s)->final_dir);
-	free((*s)->dir);
-	free(*s);
-	*s = NULL;
+	if (s->final_dir)
+		discard_unpublished(s);
+	char err[ERR_LEN];
+	store_sync(s, err, sizeof err); /* callers that must know have called store_sync */
+	close(s->csv_fd); /* a store has both descriptors from store_new on */
+	close(s->dir_fd);
+	if (s->parent_fd >= 0)
+		close(s->parent_fd);
+	free(s->final_dir);
+	free(s->dir);
+	free(s);
+	*sp = NULL;
 }

@@ -213,10 +213,9 @@ struct sampler {
 	void *thread_of;            /* tid -> index into r->threads (map_put) */
 	void *pair_of;              /* (a << 32 | b) -> index into r->pairs */
 	size_t thread_cap, pair_cap;
-	int *running;               /* threads running in this sample */
-	int *running_cpu;
+	struct { int thread, cpu; } *running; /* threads running in this sample, and where */
 	int nrunning;
-	size_t running_cap, running_cpu_cap;
+	size_t running_cap;
 	int sample;                 /* the current sample's number */
 };
 
@@ -273,10 +272,8 @@ static bool sample_process(struct sampler *s, struct threads_process *p)
 		if (!cpu_valid)
 			continue;
 		xgrow(&s->running, &s->running_cap, (size_t)s->nrunning + 1, sizeof *s->running);
-		xgrow(&s->running_cpu, &s->running_cpu_cap, (size_t)s->nrunning + 1,
-		      sizeof *s->running_cpu);
-		s->running[s->nrunning] = (int)(th - s->r->threads);
-		s->running_cpu[s->nrunning++] = line.cpu;
+		s->running[s->nrunning].thread = (int)(th - s->r->threads);
+		s->running[s->nrunning++].cpu = line.cpu;
 	}
 	closedir(dir);
 	return alive;
@@ -339,7 +336,8 @@ static void take_sample(struct sampler *s, double t0)
 	}
 	for (int i = 0; i < s->nrunning; i++)
 		for (int j = i + 1; j < s->nrunning; j++)
-			count_pair(s, s->running[i], s->running_cpu[i], s->running[j], s->running_cpu[j]);
+			count_pair(s, s->running[i].thread, s->running[i].cpu, s->running[j].thread,
+			           s->running[j].cpu);
 }
 
 /* Every CPU in some sampled thread's allowed set, into set: of every thread, or of the busy
@@ -663,7 +661,6 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 	free(after);
 	free(s.core_of);
 	free(s.running);
-	free(s.running_cpu);
 	map_free(&s.thread_of);
 	map_free(&s.pair_of);
 	if (rc != 0)

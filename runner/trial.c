@@ -337,18 +337,13 @@ static double read_cur_freq_mhz(int pu)
 	return read_leading_number(path) / 1000.0;
 }
 
-/* The mean current frequency of the trial's PUs (NAN when one is unreadable). */
+/* The mean current frequency of the trial's PUs (NAN when one is unreadable: it stays in the
+ * sum). */
 static void sample_frequency(const int *pus, int npus, struct trial_result *out)
 {
 	double sum = 0;
-	for (int i = 0; i < npus; i++) {
-		double mhz = read_cur_freq_mhz(pus[i]);
-		if (isnan(mhz)) {
-			out->freq_mhz = NAN;
-			return;
-		}
-		sum += mhz;
-	}
+	for (int i = 0; i < npus; i++)
+		sum += read_cur_freq_mhz(pus[i]);
 	out->freq_mhz = npus > 0 ? sum / npus : NAN;
 }
 
