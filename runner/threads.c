@@ -442,25 +442,22 @@ static void fill_cpus(struct sampler *s, const unsigned long long *before,
 	}
 }
 
-/* The busiest CPU's share of core `core`; -1 when none of its CPUs could be read. */
-static double core_busy(const struct sampler *s, int core)
+/* The busiest CPU's share of core `core` (-1 when none of its CPUs could be read), and in
+ * *allowed whether a or b may run on one of its CPUs. */
+static double core_busy(const struct sampler *s, int core, const struct threads_thread *a,
+                        const struct threads_thread *b, bool *allowed)
 {
 	double busiest = -1;
-	for (int cpu = 0; cpu < s->ncpus; cpu++)
-		if (s->core_of[cpu] == core && s->r->cpus[cpu].busy > busiest)
+	*allowed = false;
+	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE; cpu++) {
+		if (s->core_of[cpu] != core)
+			continue;
+		if (s->r->cpus[cpu].busy > busiest)
 			busiest = s->r->cpus[cpu].busy;
+		*allowed |= (a->allowed_known && CPU_ISSET(cpu, &a->allowed))
+		            || (b->allowed_known && CPU_ISSET(cpu, &b->allowed));
+	}
 	return busiest;
-}
-
-static bool core_allowed(const struct sampler *s, int core, const struct threads_thread *a,
-                         const struct threads_thread *b)
-{
-	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE; cpu++)
-		if (s->core_of[cpu] == core &&
-		    ((a->allowed_known && CPU_ISSET(cpu, &a->allowed)) ||
-		     (b->allowed_known && CPU_ISSET(cpu, &b->allowed))))
-			return true;
-	return false;
 }
 
 static void warn_pair(struct sampler *s, int pair_index, bool same_pu, int count)
@@ -477,10 +474,10 @@ static void warn_pair(struct sampler *s, int pair_index, bool same_pu, int count
 	double idle_busy = 2;
 	int ncores = topo_core_count(s->t);
 	for (int core = 0; core < ncores; core++) {
-		double busy = core_busy(s, core);
+		bool allowed;
+		double busy = core_busy(s, core, a, b, &allowed);
 		if (core == shared_core || busy < 0 || busy >= THREADS_IDLE_BUSY)
 			continue;
-		bool allowed = core_allowed(s, core, a, b);
 		/* An idle core they may use beats one their affinity keeps them off; then the least busy. */
 		if (idle < 0 || (allowed && !idle_allowed) ||
 		    (allowed == idle_allowed && busy < idle_busy)) {
