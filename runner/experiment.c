@@ -129,14 +129,13 @@ static void count_trial(struct running_means *m, long block, enum placement p, b
 	precision_add(&m->precision, block, p, utime_a_s);
 }
 
-static const char *trial_failure(const struct trial_result *r, int *proc)
+/* The first process of the trial that did not end ok; -1 when every one did. */
+static int failed_proc(const struct trial_result *r)
 {
 	for (int i = 0; i < r->nprocs; i++)
-		if (r->procs[i].status != PROC_OK) {
-			*proc = i;
-			return proc_status_name(r->procs[i].status);
-		}
-	return NULL;
+		if (r->procs[i].status != PROC_OK)
+			return i;
+	return -1;
 }
 
 static double mean_role_a_utime(const struct trial_result *r, const struct trial_labels *l)
@@ -308,6 +307,14 @@ static void line_if_contaminated(struct run_state *st, long t, const struct tria
 	fflush(stderr);
 }
 
+/* The calibrated limit said on stdout; stored: ", as stored" (a resumed run's). */
+static void say_timeout(const struct run_state *st, const char *stored)
+{
+	printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s%s; at least %g s)\n",
+	       st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s, stored, TRIAL_TIMEOUT_MIN_S);
+	fflush(stdout);
+}
+
 /* Trial t (ok or not, taking span_s) seen: with an automatic limit, the slowest ok trial so far
  * is noted until the limit is calibrated, which happens once the trials before calib_end have
  * run and one of them (or, failing that, a later one) ended ok. announce: say so on stdout. */
@@ -327,9 +334,7 @@ static void calibrate_timeout(struct run_state *st, long t, bool ok, double span
 	if (!announce)
 		return;
 	clear_progress(st);
-	printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s; at least %g s)\n",
-	       st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s, TRIAL_TIMEOUT_MIN_S);
-	fflush(stdout);
+	say_timeout(st, "");
 }
 
 /* The limit at the start of this call: given, or automatic (from the trials already stored,
@@ -344,12 +349,8 @@ static void timeout_init(struct run_state *st, const struct stored_trial *previo
 		calibrate_timeout(st, previous[i].trial, previous[i].ok,
 		                  previous[i].end_s - previous[i].start_s, false);
 	/* A resumed run's plan states only the rule: say the limit its stored warm-up set. */
-	if (e->trial_timeout_s < 0 && st->timeout_fixed) {
-		printf("trial time limit: %.3g s (%g x the slowest warm-up trial, %.3g s, as stored; at "
-		       "least %g s)\n", st->timeout_s, TRIAL_TIMEOUT_FACTOR, st->slowest_ok_s,
-		       TRIAL_TIMEOUT_MIN_S);
-		fflush(stdout);
-	}
+	if (e->trial_timeout_s < 0 && st->timeout_fixed)
+		say_timeout(st, ", as stored");
 }
 
 /* The CPUs and environment of each process of each planned placement: with --one-process one
@@ -500,7 +501,7 @@ static void describe_trial(const struct run_state *st, long t, struct trial_spec
 /* A stored trial in which a process failed: said (the first few) and counted. True when the
  * run must stop: the workload is not supported on this CPU. */
 static bool note_failure(struct run_state *st, long t, const struct trial_result *result,
-                         int failed_proc, const char *failure)
+                         int failed_proc)
 {
 	enum placement p = plan_placement_of(&st->e->plan, t);
 	st->failures++;
@@ -514,23 +515,15 @@ static bool note_failure(struct run_state *st, long t, const struct trial_result
 		text_warnx("trial %ld (%s) failed: process %d on CPU %d %s", t, placement_name(p),
 		           failed_proc, st->e->pairs[p].pus[failed_proc],
 		           result->procs[failed_proc].error);
-	if (strcmp(failure, "unsupported") != 0)
+	if (result->procs[failed_proc].status != PROC_UNSUPPORTED)
 		return false;
 	text_warnx("the workload is not supported on this CPU; stopping");
 	return true;
 }
 
-/* The first line of workload-stderr.log, cut to STDERR_QUOTE_BYTES with "..." (the message that
- * quotes it escapes it), into buf; "" when it cannot be read or is empty. Reads no more than
- * that: the log may hold one endless line. */
+/* The most of workload-stderr.log's first line that a message quotes, with "..." when it is
+ * longer. No more is read: the log may hold one endless line. */
 #define STDERR_QUOTE_BYTES 200
-static void first_stderr_line(const char *path, char *buf, size_t len)
-{
-	char line[STDERR_QUOTE_BYTES + 2]; /* one byte past the quote tells a longer line */
-	fileio_read_first_line(path, line, sizeof line);
-	snprintf(buf, len, "%.*s%s", STDERR_QUOTE_BYTES, line,
-	         strlen(line) > STDERR_QUOTE_BYTES ? "..." : "");
-}
 
 /* If the first block this call runs fails whole, the workload is broken: stop rather than fill
  * a night with failed trials. That holds for a resumed run as much as a new one. */
@@ -540,12 +533,13 @@ static bool first_block_failed(const struct run_state *st, long t)
 	if (st->early_failures != n || t + 1 - st->first_trial != n)
 		return false;
 	off_t logged = st->log_capped ? 1 : st->log_fd >= 0 ? lseek(st->log_fd, 0, SEEK_END) : 0;
-	char first[STDERR_QUOTE_BYTES + 8];
+	char first[STDERR_QUOTE_BYTES + 2]; /* one byte past the quote tells a longer line */
 	if (logged > 0)
-		first_stderr_line(st->log_path, first, sizeof first);
+		fileio_read_first_line(st->log_path, first, sizeof first);
 	if (logged > 0 && *first)
 		text_warnx("every trial of the first block failed; stopping. The workloads' error "
-		           "output begins \"%s\" (all of it is in %s)", first, st->log_path);
+		           "output begins \"%.*s%s\" (all of it is in %s)", STDERR_QUOTE_BYTES, first,
+		           strlen(first) > STDERR_QUOTE_BYTES ? "..." : "", st->log_path);
 	else if (logged > 0)
 		text_warnx("every trial of the first block failed; stopping (the workloads' error "
 		           "output is in %s)", st->log_path);
@@ -621,16 +615,15 @@ static enum step run_one_trial(struct run_state *st, long t)
 		text_warnx("%s", err);
 		return run_failed(st, STEP_STOP_BEFORE);
 	}
-	int failed_proc = 0;
-	const char *failure = trial_failure(&result, &failed_proc);
-	if ((failure && note_failure(st, t, &result, failed_proc, failure))
-	    || after_trial_checks(st, t, &result, failure == NULL))
+	int failed = failed_proc(&result);
+	if ((failed >= 0 && note_failure(st, t, &result, failed))
+	    || after_trial_checks(st, t, &result, failed < 0))
 		return run_failed(st, STEP_STOP_AFTER);
-	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failure == NULL,
+	count_trial(&st->means, labels.block, labels.placement, labels.warmup, failed < 0,
 	            headline_time(st->e, &result, &labels));
 	if (st->e->allocation)
 		allocation_add(st->e->allocation, labels.block, plan_cell_of(&st->e->plan, t),
-		               failure == NULL, mean_role_a_utime(&result, &labels));
+		               failed < 0, mean_role_a_utime(&result, &labels));
 	line_if_contaminated(st, t, &labels, &result, trial_span_s(&result));
 	return first_block_failed(st, t) ? run_failed(st, STEP_STOP_AFTER) : STEP_NEXT;
 }

@@ -312,61 +312,6 @@ int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)
 
 /* --- reading it back for --resume --- */
 
-static int load_settings(const char *dir, const json_t *settings, struct experiment *e,
-                         char *err, size_t err_size);
-static int load_workloads(const char *dir, const json_t *workloads, struct experiment *e,
-                          char *err, size_t err_size);
-static int load_placements(const char *dir, const json_t *placements, struct experiment *e,
-                           char *err, size_t err_size);
-
-int meta_load(const struct results_folder *f, struct experiment *e, char *err, size_t err_size)
-{
-	const char *dir = f->dir;
-	if (f->meta_status == FOLDER_META_ABSENT) {
-		set_error(err, err_size, "%s: cannot open: %s", f->meta_path, strerror(ENOENT));
-		return -1;
-	}
-	if (f->meta_status == FOLDER_META_UNREADABLE) {
-		set_error(err, err_size, "%s", f->meta_error);
-		return -1;
-	}
-	if (f->meta_status == FOLDER_META_NOT_JSON) {
-		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir,
-		          f->meta_error_line, f->meta_error);
-		return -1;
-	}
-	/* The runner's own copy: it adds segments and counts as the run goes on. */
-	json_t *meta = f->meta ? json_deep_copy(f->meta) : json_object();
-	if (!meta)
-		text_errx(EXIT_FAILURE_RUNTIME, "out of memory reading %s", f->meta_path);
-	e->meta = meta;
-	json_t *settings = json_object_get(meta, "settings");
-	json_t *seed = json_object_get(meta, "seed");
-	json_t *placements = json_object_get(meta, "placements");
-	if (!json_is_object(settings) || !json_is_integer(seed) || !json_is_array(placements)
-	    || json_array_size(placements) == 0) {
-		set_error(err, err_size,
-		          "%s/meta.json lacks its settings, seed or placements; it cannot be resumed",
-		          dir);
-		return -1;
-	}
-	json_t *matrix = json_object_get(meta, "matrix");
-	if (matrix && matrix_meta_load(dir, matrix, e, err, err_size) != 0)
-		return -1;
-	if (load_settings(dir, settings, e, err, err_size) != 0
-	    || load_workloads(dir, json_object_get(meta, "workloads"), e, err, err_size) != 0)
-		return -1;
-	if (json_integer_value(seed) < 0) {
-		set_error(err, err_size, "%s/meta.json: seed %lld is out of range (0 to 2^63-1)", dir,
-		          (long long)json_integer_value(seed));
-		return -1;
-	}
-	e->plan.seed = (uint64_t)json_integer_value(seed);
-	e->plan.warmup_blocks = e->warmup;
-	e->plan.measured_blocks = e->trials;
-	return load_placements(dir, placements, e, err, err_size);
-}
-
 /* settings[key]: absent or null (*out = 0, unless required), or a whole number in [min, max].
  * -1 with err naming the key and its range. */
 static int load_count(const char *dir, const json_t *settings, const char *key, bool required,
@@ -609,4 +554,52 @@ static int load_placements(const char *dir, const json_t *placements, struct exp
 		e->plan.placements[e->plan.nplacements++] = p;
 	}
 	return 0;
+}
+
+int meta_load(const struct results_folder *f, struct experiment *e, char *err, size_t err_size)
+{
+	const char *dir = f->dir;
+	if (f->meta_status == FOLDER_META_ABSENT) {
+		set_error(err, err_size, "%s: cannot open: %s", f->meta_path, strerror(ENOENT));
+		return -1;
+	}
+	if (f->meta_status == FOLDER_META_UNREADABLE) {
+		set_error(err, err_size, "%s", f->meta_error);
+		return -1;
+	}
+	if (f->meta_status == FOLDER_META_NOT_JSON) {
+		set_error(err, err_size, "%s/meta.json:%d: not valid JSON: %s", dir,
+		          f->meta_error_line, f->meta_error);
+		return -1;
+	}
+	/* The runner's own copy: it adds segments and counts as the run goes on. */
+	json_t *meta = f->meta ? json_deep_copy(f->meta) : json_object();
+	if (!meta)
+		text_errx(EXIT_FAILURE_RUNTIME, "out of memory reading %s", f->meta_path);
+	e->meta = meta;
+	json_t *settings = json_object_get(meta, "settings");
+	json_t *seed = json_object_get(meta, "seed");
+	json_t *placements = json_object_get(meta, "placements");
+	if (!json_is_object(settings) || !json_is_integer(seed) || !json_is_array(placements)
+	    || json_array_size(placements) == 0) {
+		set_error(err, err_size,
+		          "%s/meta.json lacks its settings, seed or placements; it cannot be resumed",
+		          dir);
+		return -1;
+	}
+	json_t *matrix = json_object_get(meta, "matrix");
+	if (matrix && matrix_meta_load(dir, matrix, e, err, err_size) != 0)
+		return -1;
+	if (load_settings(dir, settings, e, err, err_size) != 0
+	    || load_workloads(dir, json_object_get(meta, "workloads"), e, err, err_size) != 0)
+		return -1;
+	if (json_integer_value(seed) < 0) {
+		set_error(err, err_size, "%s/meta.json: seed %lld is out of range (0 to 2^63-1)", dir,
+		          (long long)json_integer_value(seed));
+		return -1;
+	}
+	e->plan.seed = (uint64_t)json_integer_value(seed);
+	e->plan.warmup_blocks = e->warmup;
+	e->plan.measured_blocks = e->trials;
+	return load_placements(dir, placements, e, err, err_size);
 }

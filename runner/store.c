@@ -375,14 +375,13 @@ struct scan_state {
 /* The index of a workload name in the scan's list, added when new; -1 past the limit. */
 static int scan_workload(struct store_scan *out, const char *name)
 {
-	for (int i = 0; i < out->nworkloads; i++)
+	for (size_t i = 0; i < out->nworkloads; i++)
 		if (!strcmp(out->workloads[i], name))
-			return i;
+			return (int)i;
 	if (out->nworkloads >= STORE_SCAN_MAX_WORKLOADS)
 		return -1;
-	out->workloads = xrealloc(out->workloads, (size_t)(out->nworkloads + 1) * sizeof *out->workloads);
-	out->workloads[out->nworkloads] = xstrdup(name);
-	return out->nworkloads++;
+	strings_push(&out->workloads, &out->nworkloads, xstrdup(name));
+	return (int)out->nworkloads - 1;
 }
 
 static void push_trial(struct scan_state *st)
@@ -553,7 +552,6 @@ static int scan_rows(FILE *f, const char *csv, off_t offset, bool one_process,
 	}
 	if (rc == 0)
 		scan_finish(&st, torn_line);
-	out->file_size = offset;
 	free(line);
 	return rc;
 }
@@ -601,9 +599,7 @@ int store_scan(struct store *s, bool one_process, struct store_scan *out, char *
 void store_scan_release(struct store_scan *scan)
 {
 	free(scan->trials);
-	for (int i = 0; i < scan->nworkloads; i++)
-		free(scan->workloads[i]);
-	free(scan->workloads);
+	strings_release(&scan->workloads, &scan->nworkloads);
 	*scan = (struct store_scan){ 0 };
 }
 
@@ -619,7 +615,8 @@ int store_cut_torn(struct store *s, const struct store_scan *scan, char *err, si
 	return 0;
 }
 
-/* A measurement into column col, by fmt; empty when unknown (NAN). */
+/* A measurement (or a number that may be missing, such as the PU) into column col, by fmt;
+ * empty when unknown (NAN). */
 static void set_measured(struct samples_row *row, enum samples_column col, const char *fmt,
                          double v)
 {
@@ -644,17 +641,11 @@ static void fill_row(struct samples_row *row, const struct trial_labels *labels,
 	samples_row_set(row, SAMPLES_COL_PLACEMENT, "%s", placement_name(labels->placement));
 	samples_row_set(row, SAMPLES_COL_PROC, "%d", i);
 	samples_row_set(row, SAMPLES_COL_ROLE, "%s", labels->role[i]);
-	samples_row_set(row, SAMPLES_COL_PU, "%s", "");
-	if (r->pu >= 0)
-		samples_row_set(row, SAMPLES_COL_PU, "%d", r->pu);
+	set_measured(row, SAMPLES_COL_PU, "%.0f", r->pu >= 0 ? r->pu : NAN);
 	samples_row_set(row, SAMPLES_COL_WORKLOAD, "%s", workload);
 	samples_row_set(row, SAMPLES_COL_STATUS, "%s", proc_status_name(r->status));
-	samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%s", "");
-	if (r->exit_code >= 0)
-		samples_row_set(row, SAMPLES_COL_EXIT_CODE, "%d", r->exit_code);
-	samples_row_set(row, SAMPLES_COL_SIGNAL, "%s", "");
-	if (r->signal > 0)
-		samples_row_set(row, SAMPLES_COL_SIGNAL, "%d", r->signal);
+	set_measured(row, SAMPLES_COL_EXIT_CODE, "%.0f", r->exit_code >= 0 ? r->exit_code : NAN);
+	set_measured(row, SAMPLES_COL_SIGNAL, "%.0f", r->signal > 0 ? r->signal : NAN);
 	samples_row_set(row, SAMPLES_COL_UTIME, "%.6f", r->utime_s);
 	samples_row_set(row, SAMPLES_COL_STIME, "%.6f", r->stime_s);
 	samples_row_set(row, SAMPLES_COL_WALL, "%.6f", r->wall_s);
@@ -754,23 +745,21 @@ static void discard_unpublished(struct store *s)
 	rmdir(s->dir);
 }
 
-void store_close(struct store **s)
+void store_close(struct store **sp)
 {
-	if (!s || !*s)
+	struct store *s = sp ? *sp : NULL;
+	if (!s)
 		return;
-	if ((*s)->final_dir)
-		discard_unpublished(*s);
-	if ((*s)->csv_fd >= 0) {
-		char err[ERR_LEN];
-		store_sync(*s, err, sizeof err); /* callers that must know have called store_sync */
-		close((*s)->csv_fd);
-	}
-	if ((*s)->dir_fd >= 0)
-		close((*s)->dir_fd);
-	if ((*s)->parent_fd >= 0)
-		close((*s)->parent_fd);
-	free((*s)->final_dir);
-	free((*s)->dir);
-	free(*s);
-	*s = NULL;
+	if (s->final_dir)
+		discard_unpublished(s);
+	char err[ERR_LEN];
+	store_sync(s, err, sizeof err); /* callers that must know have called store_sync */
+	close(s->csv_fd); /* a store has both descriptors from store_new on */
+	close(s->dir_fd);
+	if (s->parent_fd >= 0)
+		close(s->parent_fd);
+	free(s->final_dir);
+	free(s->dir);
+	free(s);
+	*sp = NULL;
 }

@@ -64,9 +64,8 @@ struct store_scan {
 	long ntrials;
 	long cut_lines;              /* lines of a torn last trial; 0 when nothing is to be cut */
 	long complete_end;           /* file offset just after the last complete trial */
-	long file_size;
 	char **workloads;            /* the workload names seen, first seen first (owned) */
-	int nworkloads;
+	size_t nworkloads;
 };
 #define STORE_SCAN_MAX_WORKLOADS 64
 

@@ -213,10 +213,9 @@ struct sampler {
 	void *thread_of;            /* tid -> index into r->threads (map_put) */
 	void *pair_of;              /* (a << 32 | b) -> index into r->pairs */
 	size_t thread_cap, pair_cap;
-	int *running;               /* threads running in this sample */
-	int *running_cpu;
+	struct { int thread, cpu; } *running; /* threads running in this sample, and where */
 	int nrunning;
-	size_t running_cap, running_cpu_cap;
+	size_t running_cap;
 	int sample;                 /* the current sample's number */
 };
 
@@ -239,15 +238,6 @@ static struct threads_thread *thread_find_or_add(struct sampler *s, int pid, int
 	return &r->threads[r->nthreads++];
 }
 
-static void read_affinity(struct threads_thread *th)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(th->tid, sizeof set, &set) == 0) {
-		th->allowed = set;
-		th->allowed_known = true;
-	}
-}
-
 /* One pass over the threads of process p; false when the process is gone. */
 static bool sample_process(struct sampler *s, struct threads_process *p)
 {
@@ -266,7 +256,9 @@ static bool sample_process(struct sampler *s, struct threads_process *p)
 			continue; /* gone, or exited and not yet reaped */
 		alive = true;
 		struct threads_thread *th = thread_find_or_add(s, p->pid, atoi(d->d_name), &line);
-		read_affinity(th);
+		/* The kernel writes the mask only when the call succeeds. */
+		if (sched_getaffinity(th->tid, sizeof th->allowed, &th->allowed) == 0)
+			th->allowed_known = true;
 		bool running = line.state == 'R';
 		bool cpu_valid = line.cpu >= 0 && line.cpu < s->ncpus;
 		if (cpu_valid && (running || (th->last_sample >= 0 && line.ticks > th->ticks_last)))
@@ -280,10 +272,8 @@ static bool sample_process(struct sampler *s, struct threads_process *p)
 		if (!cpu_valid)
 			continue;
 		xgrow(&s->running, &s->running_cap, (size_t)s->nrunning + 1, sizeof *s->running);
-		xgrow(&s->running_cpu, &s->running_cpu_cap, (size_t)s->nrunning + 1,
-		      sizeof *s->running_cpu);
-		s->running[s->nrunning] = (int)(th - s->r->threads);
-		s->running_cpu[s->nrunning++] = line.cpu;
+		s->running[s->nrunning].thread = (int)(th - s->r->threads);
+		s->running[s->nrunning++].cpu = line.cpu;
 	}
 	closedir(dir);
 	return alive;
@@ -346,7 +336,8 @@ static void take_sample(struct sampler *s, double t0)
 	}
 	for (int i = 0; i < s->nrunning; i++)
 		for (int j = i + 1; j < s->nrunning; j++)
-			count_pair(s, s->running[i], s->running_cpu[i], s->running[j], s->running_cpu[j]);
+			count_pair(s, s->running[i].thread, s->running[i].cpu, s->running[j].thread,
+			           s->running[j].cpu);
 }
 
 /* Every CPU in some sampled thread's allowed set, into set: of every thread, or of the busy
@@ -451,25 +442,22 @@ static void fill_cpus(struct sampler *s, const unsigned long long *before,
 	}
 }
 
-/* The busiest CPU's share of core `core`; -1 when none of its CPUs could be read. */
-static double core_busy(const struct sampler *s, int core)
+/* The busiest CPU's share of core `core` (-1 when none of its CPUs could be read), and in
+ * *allowed whether a or b may run on one of its CPUs. */
+static double core_busy(const struct sampler *s, int core, const struct threads_thread *a,
+                        const struct threads_thread *b, bool *allowed)
 {
 	double busiest = -1;
-	for (int cpu = 0; cpu < s->ncpus; cpu++)
-		if (s->core_of[cpu] == core && s->r->cpus[cpu].busy > busiest)
+	*allowed = false;
+	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE; cpu++) {
+		if (s->core_of[cpu] != core)
+			continue;
+		if (s->r->cpus[cpu].busy > busiest)
 			busiest = s->r->cpus[cpu].busy;
+		*allowed |= (a->allowed_known && CPU_ISSET(cpu, &a->allowed))
+		            || (b->allowed_known && CPU_ISSET(cpu, &b->allowed));
+	}
 	return busiest;
-}
-
-static bool core_allowed(const struct sampler *s, int core, const struct threads_thread *a,
-                         const struct threads_thread *b)
-{
-	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE; cpu++)
-		if (s->core_of[cpu] == core &&
-		    ((a->allowed_known && CPU_ISSET(cpu, &a->allowed)) ||
-		     (b->allowed_known && CPU_ISSET(cpu, &b->allowed))))
-			return true;
-	return false;
 }
 
 static void warn_pair(struct sampler *s, int pair_index, bool same_pu, int count)
@@ -486,10 +474,10 @@ static void warn_pair(struct sampler *s, int pair_index, bool same_pu, int count
 	double idle_busy = 2;
 	int ncores = topo_core_count(s->t);
 	for (int core = 0; core < ncores; core++) {
-		double busy = core_busy(s, core);
+		bool allowed;
+		double busy = core_busy(s, core, a, b, &allowed);
 		if (core == shared_core || busy < 0 || busy >= THREADS_IDLE_BUSY)
 			continue;
-		bool allowed = core_allowed(s, core, a, b);
 		/* An idle core they may use beats one their affinity keeps them off; then the least busy. */
 		if (idle < 0 || (allowed && !idle_allowed) ||
 		    (allowed == idle_allowed && busy < idle_busy)) {
@@ -670,7 +658,6 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 	free(after);
 	free(s.core_of);
 	free(s.running);
-	free(s.running_cpu);
 	map_free(&s.thread_of);
 	map_free(&s.pair_of);
 	if (rc != 0)

@@ -310,21 +310,23 @@ static void reap_child(pid_t pid, int *status, struct rusage *ru)
 		;
 }
 
-/* The number a small /proc or /sys file starts with; NAN when unreadable. open and one read,
- * without stdio's buffer and fstat: this runs in every trial. */
+/* A small /proc or /sys file into buf, NUL-terminated: open and one read, without stdio's
+ * buffer and fstat, as this runs in every trial. Whether it held anything. */
+static bool read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, buf, size - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	buf[got > 0 ? got : 0] = '\0';
+	return got > 0;
+}
+
+/* The number a small /proc or /sys file starts with; NAN when unreadable. */
 static double read_leading_number(const char *path)
 {
-	char buf[64];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NAN;
-	ssize_t got = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (got <= 0)
-		return NAN;
-	buf[got] = '\0';
-	char *end = NULL;
-	double value = strtod(buf, &end);
+	char buf[64], *end = NULL;
+	double value = read_small(path, buf, sizeof buf) ? strtod(buf, &end) : NAN;
 	return end == buf ? NAN : value;
 }
 
@@ -335,18 +337,13 @@ static double read_cur_freq_mhz(int pu)
 	return read_leading_number(path) / 1000.0;
 }
 
-/* The mean current frequency of the trial's PUs (NAN when one is unreadable). */
+/* The mean current frequency of the trial's PUs (NAN when one is unreadable: it stays in the
+ * sum). */
 static void sample_frequency(const int *pus, int npus, struct trial_result *out)
 {
 	double sum = 0;
-	for (int i = 0; i < npus; i++) {
-		double mhz = read_cur_freq_mhz(pus[i]);
-		if (isnan(mhz)) {
-			out->freq_mhz = NAN;
-			return;
-		}
-		sum += mhz;
-	}
+	for (int i = 0; i < npus; i++)
+		sum += read_cur_freq_mhz(pus[i]);
 	out->freq_mhz = npus > 0 ? sum / npus : NAN;
 }
 
@@ -428,6 +425,7 @@ struct trial_state {
 	bool stat_known;
 	struct cpusplit split;      /* one process given several CPUs: its time on each */
 	struct errpipe errlog;      /* the workloads' stderr with a cap (read_fd -1: none) */
+	sigset_t waitset;           /* the signals a trial waits for: the stop signals, SIGCHLD */
 	int signal_fd;              /* with errlog: the signals waited for, beside its pipe */
 	bool frequency_readable;    /* /sys gives the first PU's current frequency */
 };
@@ -505,20 +503,13 @@ static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 		CPU_SET(proc->cpus[k], mask);
 }
 
-/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails, with nothing left
- * open. */
+/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails; the ends it did
+ * not make are -1, the others the caller's to close. */
 static int prepare_child(const struct trial_proc_spec *proc, struct child_setup *cs)
 {
 	bound_mask(proc, &cs->mask);
-	if (pipe2(cs->ready, O_CLOEXEC) != 0)
-		return -1;
-	if (pipe2(cs->exec_pipe, O_CLOEXEC) != 0) {
-		int saved_errno = errno;
-		close(cs->ready[0]), close(cs->ready[1]);
-		errno = saved_errno;
-		return -1;
-	}
-	return 0;
+	cs->ready[0] = cs->ready[1] = cs->exec_pipe[0] = cs->exec_pipe[1] = -1;
+	return pipe2(cs->ready, O_CLOEXEC) != 0 || pipe2(cs->exec_pipe, O_CLOEXEC) != 0 ? -1 : 0;
 }
 
 _Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
@@ -685,10 +676,9 @@ static enum start_result start_processes(struct trial_state *st)
 			break;
 	if (made <= last) {
 		int saved_errno = errno;
-		for (int i = 0; i < made; i++) {
-			close(cs[i].ready[0]), close(cs[i].ready[1]);
-			close(cs[i].exec_pipe[0]), close(cs[i].exec_pipe[1]);
-		}
+		for (int i = 0; i <= made; i++)
+			for (int k = 0; k < 2; k++)
+				close_fd(&cs[i].ready[k]), close_fd(&cs[i].exec_pipe[k]);
 		errno = saved_errno;
 		return START_FAILED;
 	}
@@ -803,15 +793,14 @@ static bool next_wakeup(const struct trial_state *st, bool frequency_due, struct
 	return true;
 }
 
-/* Waits for a signal of waitset until timeout (NULL: none), as sigtimedwait; with a capped
+/* Waits for a signal of st->waitset until timeout (NULL: none), as sigtimedwait; with a capped
  * stderr, draining its pipe meanwhile: -1 with EINTR after a drain, so that the caller looks
  * at the clock again. */
-static int wait_signal(struct trial_state *st, const sigset_t *waitset,
-                       const struct timespec *timeout)
+static int wait_signal(struct trial_state *st, const struct timespec *timeout)
 {
 	siginfo_t info;
 	if (st->errlog.read_fd < 0 || st->signal_fd < 0)
-		return sigtimedwait(waitset, &info, timeout);
+		return sigtimedwait(&st->waitset, &info, timeout);
 	struct pollfd fds[2] = { { .fd = st->signal_fd, .events = POLLIN },
 	                         { .fd = st->errlog.read_fd, .events = POLLIN } };
 	int n = ppoll(fds, 2, timeout, NULL);
@@ -836,16 +825,12 @@ static int wait_signal(struct trial_state *st, const sigset_t *waitset,
 static enum trial_outcome wait_children(struct trial_state *st, int *interrupt_signal)
 {
 	const struct trial_spec *spec = st->spec;
-	sigset_t waitset;
-	stop_signal_set(&waitset);
-	sigaddset(&waitset, SIGCHLD);
 	int remaining = spec->nprocs;
 	bool frequency_sampled = !st->frequency_readable;
 	while (remaining > 0) {
 		struct timespec timeout;
 		bool frequency_due = !frequency_sampled && remaining == spec->nprocs;
-		int sig = wait_signal(st, &waitset,
-		                      next_wakeup(st, frequency_due, &timeout) ? &timeout : NULL);
+		int sig = wait_signal(st, next_wakeup(st, frequency_due, &timeout) ? &timeout : NULL);
 		if (sig < 0 && errno != EAGAIN && errno != EINTR) {
 			int saved_errno = errno;
 			kill_and_reap_all(st, PROC_KILLED);
@@ -931,13 +916,8 @@ static int list_children(pid_t *pids, int max)
 		snprintf(path, sizeof path, "/proc/%.20s/stat", d->d_name);
 		/* Read whole, not by line: comm may hold a newline (PR_SET_NAME), and a leftover
 		 * named so must still be found. */
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t len = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (len <= 0)
+		if (!read_small(path, stat, sizeof stat))
 			continue;
-		stat[len] = '\0';
 		/* "pid (comm) state ppid ...": comm may hold spaces and parentheses. */
 		char *paren = strrchr(stat, ')'), state;
 		long ppid;
@@ -1006,21 +986,20 @@ static bool move_runner_off(const struct trial_state *st, cpu_set_t *before)
 	return CPU_COUNT(&away) > 0 && sched_setaffinity(0, sizeof away, &away) == 0;
 }
 
-/* With a cap on the workloads' stderr: its pipe, whose write end stands in for spec's
- * stderr_fd in *own (a copy of spec the children see), and a signalfd to wait on beside it.
- * Without a cap, or where either cannot be made, the log is given to the workloads as it is
- * (the cap is then only checked between trials, as said in the warning). */
+/* The signals the trial waits for; with a cap on the workloads' stderr, its pipe, whose write
+ * end stands in for spec's stderr_fd in *own (a copy of spec the children see), and a signalfd
+ * of those signals beside it. Without a cap, or where either cannot be made, the log is given to
+ * the workloads as it is (the cap is then only checked between trials, as said in the warning). */
 static const struct trial_spec *open_errlog(struct trial_state *st, const struct trial_spec *spec,
                                             struct trial_spec *own)
 {
 	st->errlog = (struct errpipe){ .read_fd = -1, .write_fd = -1, .null_fd = -1 };
 	st->signal_fd = -1;
+	stop_signal_set(&st->waitset);
+	sigaddset(&st->waitset, SIGCHLD);
 	if (spec->stderr_fd < 0 || !spec->cap_stderr || spec->stderr_cap < 0)
 		return spec;
-	sigset_t waitset;
-	stop_signal_set(&waitset);
-	sigaddset(&waitset, SIGCHLD);
-	st->signal_fd = signalfd(-1, &waitset, SFD_CLOEXEC | SFD_NONBLOCK);
+	st->signal_fd = signalfd(-1, &st->waitset, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (st->signal_fd < 0 || errpipe_open(&st->errlog, spec->stderr_fd, spec->stderr_cap) != 0) {
 		text_warn("cannot make the pipe that bounds the workloads' error output; this trial "
 		          "writes it to the log directly");
