@@ -87,9 +87,12 @@ stop_busy
 "$SMTBENCH" threads --for 60s --json $$ >"$t_tmp/stopped.json" &
 sampler=$!
 # Once it catches SIGTERM (its handler is set just before it samples; the window always takes a
-# first sample), a kill ends the window with what it saw: wait for that, not for a time.
+# first sample), a kill ends the window with what it saw: wait for that, not for a time. Until it
+# executes smtbench the child is a copy of this shell, which catches SIGTERM for its EXIT trap:
+# its name tells the two apart.
 catches_term() {
-	local caught
+	local caught name
+	read -r name 2>/dev/null <"/proc/$sampler/comm" && [[ $name == smtbench ]] || return 1
 	caught=$(awk '/^SigCgt:/ { print $2 }' "/proc/$sampler/status" 2>/dev/null)
 	[[ -n $caught ]] && (((16#$caught >> 14) & 1))
 }
