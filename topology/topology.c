@@ -89,11 +89,8 @@ static bool cpuid_hypervisor(char name[TOPO_NAME_LEN])
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
 		return false;
 	__cpuid(0x40000000, a, b, c, d);
-	char sig[13];
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
+	char sig[13] = "";
+	memcpy(sig, (unsigned[3]){ b, c, d }, 12);
 	name[0] = '\0';
 	for (size_t i = 0; i < sizeof signatures / sizeof signatures[0]; i++) {
 		if (!strncmp(sig, signatures[i].signature, strlen(signatures[i].signature))) {
