@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,15 @@ const char *topo_kind_name(const struct topo *t, int kind)
 	return t->kind_names[kind];
 }
 
+/* PUs by OS index, PU 0 last (it takes the system's interrupts and housekeeping). */
+static int compare_pu_rank(const void *pa, const void *pb)
+{
+	const struct topo_pu *a = pa, *b = pb;
+	unsigned ra = a->os == 0 ? UINT_MAX : (unsigned)a->os;
+	unsigned rb = b->os == 0 ? UINT_MAX : (unsigned)b->os;
+	return (ra > rb) - (ra < rb);
+}
+
 /* Fills pus[] and cores[] from the usable set. */
 static void build_model(struct topo *t)
 {
@@ -358,6 +368,10 @@ static void build_model(struct topo *t)
 			.os = (int)pu->os_index, .obj = pu, .core = t->ncores - 1,
 		};
 	}
+	/* The order in which every choice of pairs tries a core's PUs. */
+	for (int c = 0; c < t->ncores; c++)
+		qsort(t->pus + t->cores[c].first, (size_t)t->cores[c].count, sizeof *t->pus,
+		      compare_pu_rank);
 	load_kinds(t);
 }
 
