@@ -12,33 +12,22 @@
 #include <stdlib.h>
 #include <strings.h>
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Whether text has the decimal form: [+-] digits [. digits] [(e|E) [+-] digits], one digit at
  * least before the exponent. */
 static bool decimal_form(const char *p)
 {
-	int digits = 0;
-	if (*p == '+' || *p == '-')
-		p++;
-	for (; is_digit(*p); p++)
-		digits++;
-	if (*p == '.')
-		for (p++; is_digit(*p); p++)
-			digits++;
-	if (!digits)
+	static const char digits[] = "0123456789";
+	p += *p == '+' || *p == '-';
+	size_t whole = strspn(p, digits);
+	size_t decimals = p[whole] == '.' ? strspn(p + whole + 1, digits) : 0;
+	if (!whole && !decimals)
 		return false;
+	p += whole + (p[whole] == '.') + decimals;
 	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!is_digit(*p))
+		p += 1 + (p[1] == '+' || p[1] == '-');
+		if (!strspn(p, digits))
 			return false;
-		while (is_digit(*p))
-			p++;
+		p += strspn(p, digits);
 	}
 	return *p == '\0';
 }

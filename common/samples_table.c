@@ -714,39 +714,31 @@ int samples_next_trial(struct samples_cursor *c, const struct samples_record **r
                        size_t *n)
 {
 	const struct samples_table *t = c->table;
-	if (c->k < t->segment_count && c->at == t->segments[c->k].count) {
-		c->k++;
-		c->at = 0;
-	}
-	if (c->k == t->segment_count)
-		return 0;
-	long trial = t->segments[c->k].records[c->at].trial;
-	size_t have = 0;
-	for (;;) {
+	long trial = -1; /* the trial being gathered, once its first record is seen */
+	*n = 0;
+	/* A trial runs on into the next segment while the records there are of it too. */
+	for (; c->k < t->segment_count; c->k++, c->at = 0) {
 		const struct samples_segment *seg = &t->segments[c->k];
 		size_t from = c->at;
+		if (trial < 0 && from < seg->count)
+			trial = seg->records[from].trial;
 		while (c->at < seg->count && seg->records[c->at].trial == trial)
 			c->at++;
-		/* Whether the trial ends in this segment, not continuing into the next one. */
-		bool ends = c->at < seg->count || c->k + 1 == t->segment_count
-		            || t->segments[c->k + 1].records[0].trial != trial;
-		if (ends && have == 0) { /* the usual case: no copy */
+		if (*n == 0) { /* the usual case: the trial in one segment, not copied */
 			*records = seg->records + from;
-			*n = c->at - from;
-			return 1;
+		} else if (c->at > from) { /* a trial cut between two parts: copied together */
+			bool gathered = *records == c->scratch;
+			xgrow(&c->scratch, &c->scratch_cap, *n + c->at - from, sizeof *c->scratch);
+			if (!gathered)
+				memcpy(c->scratch, *records, *n * sizeof *c->scratch);
+			memcpy(c->scratch + *n, seg->records + from, (c->at - from) * sizeof *c->scratch);
+			*records = c->scratch;
 		}
-		/* A trial cut between two parts' segments: its records copied together. */
-		xgrow(&c->scratch, &c->scratch_cap, have + c->at - from, sizeof *c->scratch);
-		memcpy(c->scratch + have, seg->records + from, (c->at - from) * sizeof *c->scratch);
-		have += c->at - from;
-		if (ends)
+		*n += c->at - from;
+		if (c->at < seg->count)
 			break;
-		c->k++;
-		c->at = 0;
 	}
-	*records = c->scratch;
-	*n = have;
-	return 1;
+	return *n > 0;
 }
 
 void samples_cursor_release(struct samples_cursor *c)

@@ -3,7 +3,8 @@
  * share. Private to topology/: the module's interface is topology.h.
  *
  * The model built at load time:
- *   pus[]   usable PUs in hwloc's logical (tree) order;
+ *   pus[]   usable PUs, core by core in hwloc's logical (tree) order, each core's by OS index
+ *           with PU 0 last (the order in which pairs.c tries them);
  *   cores[] the cores holding them, each a run of consecutive entries of pus[]. A PU without a
  *           Core ancestor (a topology without a Core level) becomes a "pseudo" core of its own:
  *           it is never counted as a core and never gives a sibling pair, and two pseudo cores

@@ -75,20 +75,15 @@ static void walk_up(const char *mount, const char *cgroup, bool v2, struct topo_
 	snprintf(dir, sizeof dir, "%s%s", mount, strcmp(cgroup, "/") ? cgroup : "");
 	size_t mount_len = strlen(mount);
 	for (;;) {
-		char path[4200];
+		char path[4200], period_path[4200];
 		double quota = 0, period = 0, unused;
-		if (v2) {
-			snprintf(path, sizeof path, "%s/cpu.max", dir);
-			if (read_numbers(path, &quota, &period) == 2 && period > 0)
-				consider(out, quota / period, path);
-		} else {
-			char period_path[4200];
-			snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", dir);
-			snprintf(period_path, sizeof period_path, "%s/cpu.cfs_period_us", dir);
-			if (read_numbers(path, &quota, &unused) && read_numbers(period_path, &period, &unused)
-			    && period > 0)
-				consider(out, quota / period, path);
-		}
+		snprintf(path, sizeof path, "%s/%s", dir, v2 ? "cpu.max" : "cpu.cfs_quota_us");
+		snprintf(period_path, sizeof period_path, "%s/cpu.cfs_period_us", dir);
+		bool limited = v2 ? read_numbers(path, &quota, &period) == 2
+		                  : read_numbers(path, &quota, &unused)
+		                    && read_numbers(period_path, &period, &unused);
+		if (limited && period > 0)
+			consider(out, quota / period, path);
 		char *slash = strrchr(dir, '/');
 		if (!slash || (size_t)(slash - dir) < mount_len)
 			break;

@@ -15,7 +15,6 @@
  */
 #include "topology/internal.h"
 
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,31 +99,6 @@ static bool touches_pu0(const struct topo *t, int core)
 	return hwloc_bitmap_isset(t->cores[core].obj->cpuset, 0);
 }
 
-/* Where PU i (an index into pus[]) comes among its core's: by OS index, PU 0 last (it takes
- * the system's interrupts and housekeeping). */
-static unsigned pu_rank(const struct topo *t, int i)
-{
-	return t->pus[i].os == 0 ? UINT_MAX : (unsigned)t->pus[i].os;
-}
-
-/* The usable PUs of a core as indexes into pus[], in pu_rank's order; returns how many were
- * written, at most max. */
-static int core_pus_ordered(const struct topo *t, int core, int *out, int max)
-{
-	const struct topo_core *c = &t->cores[core];
-	int n = 0;
-	for (unsigned last = 0; n < max; last = pu_rank(t, out[n++])) {
-		int next = -1;
-		for (int i = c->first; i < c->first + c->count; i++)
-			if (pu_rank(t, i) > last && (next < 0 || pu_rank(t, i) < pu_rank(t, next)))
-				next = i;
-		if (next < 0)
-			break;
-		out[n] = next;
-	}
-	return n;
-}
-
 /* How good a partner PU is for an anchor PU: the depth of their shared ancestor, then whether
  * they share a NUMA node below it, then whether it stays off PU 0's core; { -1, 0, 0 } for no
  * partner. Scores and keys compare lexicographically (lex_cmp), greater is better. */
@@ -138,15 +112,14 @@ static int lex_cmp(const int *a, const int *b, int n)
 	return 0;
 }
 
-/* The first usable PU of core `core` (by core_pus_ordered) of CPU kind `kind`, as an index
- * into pus[]; -1 when it has none. */
+/* The first usable PU of core `core` of CPU kind `kind`, as an index into pus[]; -1 when it
+ * has none. */
 static int core_pu_of_kind(const struct topo *t, int core, int kind)
 {
-	int pus[64];
-	int n = core_pus_ordered(t, core, pus, 64);
-	for (int i = 0; i < n; i++)
-		if (t->pus[pus[i]].kind == kind)
-			return pus[i];
+	const struct topo_core *c = &t->cores[core];
+	for (int i = c->first; i < c->first + c->count; i++)
+		if (t->pus[i].kind == kind)
+			return i;
 	return -1;
 }
 
@@ -194,7 +167,7 @@ static bool sibling_of_kind(const struct topo *t, int anchor)
 /* The PU that anchors every placement (an index into pus[]): on a core with SMT when there is
  * one; with a sibling and a non-sibling partner of its own CPU kind (both when one PU has them,
  * else either), of the most performant such kind; off PU 0's core when another will do; the
- * deepest partner. Each core's PUs in core_pus_ordered's order, the first winning ties. */
+ * deepest partner. Each core's PUs in their order (internal.h), the first winning ties. */
 static int choose_anchor(const struct topo *t, bool sibling_mode)
 {
 	int best = -1, best_key[5 + SCORE_LEN];
@@ -202,16 +175,14 @@ static int choose_anchor(const struct topo *t, bool sibling_mode)
 		const struct topo_core *core = &t->cores[c];
 		if (sibling_mode && (core->pseudo || core->count < 2))
 			continue;
-		int pus[64];
-		int n = core_pus_ordered(t, c, pus, 64);
-		for (int i = 0; i < n; i++) {
+		for (int i = core->first; i < core->first + core->count; i++) {
 			int key[5 + SCORE_LEN]; /* the anchor's own merits, then its partner's score */
-			int partner = best_partner(t, c, pus[i], false, key + 5);
-			bool sibling = !sibling_mode || sibling_of_kind(t, pus[i]);
+			int partner = best_partner(t, c, i, false, key + 5);
+			bool sibling = !sibling_mode || sibling_of_kind(t, i);
 			memcpy(key, (int[5]){ partner >= 0 && sibling, partner >= 0, sibling,
-			                      t->pus[pus[i]].kind, !touches_pu0(t, c) }, 5 * sizeof *key);
+			                      t->pus[i].kind, !touches_pu0(t, c) }, 5 * sizeof *key);
 			if (best < 0 || lex_cmp(key, best_key, 5 + SCORE_LEN) > 0) {
-				best = pus[i];
+				best = i;
 				memcpy(best_key, key, sizeof key);
 			}
 		}
@@ -420,13 +391,11 @@ static void find_anchor(const struct topo *t, struct anchor *a)
 	a->pus[0] = choose_anchor(t, a->sibling_mode);
 	a->core = t->pus[a->pus[0]].core;
 	a->npus = 1;
-	int ordered[64];
-	int n = core_pus_ordered(t, a->core, ordered, 64);
+	const struct topo_core *core = &t->cores[a->core];
 	for (int pass = 0; pass < 2 && a->npus < 2; pass++)
-		for (int i = 0; i < n && a->npus < 2; i++)
-			if (ordered[i] != a->pus[0]
-			    && (pass == 1 || t->pus[ordered[i]].kind == t->pus[a->pus[0]].kind))
-				a->pus[a->npus++] = ordered[i];
+		for (int i = core->first; i < core->first + core->count && a->npus < 2; i++)
+			if (i != a->pus[0] && (pass == 1 || t->pus[i].kind == t->pus[a->pus[0]].kind))
+				a->pus[a->npus++] = i;
 }
 
 int topo_choose(const struct topo *t, enum placement p, struct topo_pair *out)

@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,11 +90,8 @@ static bool cpuid_hypervisor(char name[TOPO_NAME_LEN])
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
 		return false;
 	__cpuid(0x40000000, a, b, c, d);
-	char sig[13];
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
+	char sig[13] = "";
+	memcpy(sig, (unsigned[3]){ b, c, d }, 12);
 	name[0] = '\0';
 	for (size_t i = 0; i < sizeof signatures / sizeof signatures[0]; i++) {
 		if (!strncmp(sig, signatures[i].signature, strlen(signatures[i].signature))) {
@@ -336,6 +334,15 @@ const char *topo_kind_name(const struct topo *t, int kind)
 	return t->kind_names[kind];
 }
 
+/* PUs by OS index, PU 0 last (it takes the system's interrupts and housekeeping). */
+static int compare_pu_rank(const void *pa, const void *pb)
+{
+	const struct topo_pu *a = pa, *b = pb;
+	unsigned ra = a->os == 0 ? UINT_MAX : (unsigned)a->os;
+	unsigned rb = b->os == 0 ? UINT_MAX : (unsigned)b->os;
+	return (ra > rb) - (ra < rb);
+}
+
 /* Fills pus[] and cores[] from the usable set. */
 static void build_model(struct topo *t)
 {
@@ -361,6 +368,10 @@ static void build_model(struct topo *t)
 			.os = (int)pu->os_index, .obj = pu, .core = t->ncores - 1,
 		};
 	}
+	/* The order in which every choice of pairs tries a core's PUs. */
+	for (int c = 0; c < t->ncores; c++)
+		qsort(t->pus + t->cores[c].first, (size_t)t->cores[c].count, sizeof *t->pus,
+		      compare_pu_rank);
 	load_kinds(t);
 }
 
