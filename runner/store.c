@@ -111,10 +111,8 @@ static int create_samples(int dir_fd, const char *dir, char *err, size_t err_siz
 		close(fd);
 		return -1;
 	}
-	char *header = xasprintf("%s\n", SAMPLES_CSV_HEADER);
 	const char *step = "write";
-	int rc = fileio_write_all(fd, header, strlen(header));
-	free(header);
+	int rc = dprintf(fd, "%s\n", SAMPLES_CSV_HEADER) < 0 ? -1 : 0;
 	if (rc == 0 && (rc = fsync(fd)) != 0)
 		step = "fsync";
 	if (rc == 0 && (rc = fsync(dir_fd)) != 0)
