@@ -269,7 +269,7 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 	} else {
 		char stamp[32];
 		trial_utc_now(TRIAL_UTC, stamp, sizeof stamp);
-		progressline_whole(&l, text, sizeof text);
+		progressline_fit(&l, PROGRESSLINE_WHOLE, text, sizeof text);
 		fprintf(stderr, "%s  %s\n", stamp, text);
 		st->last_line_s = now;
 	}
