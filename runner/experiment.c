@@ -645,8 +645,8 @@ static void run_state_finish(struct run_state *st, long trials_done)
 		text_warnx("%s", err);
 	meta_end_segment(st->e->meta, trials_done,
 	                 st->outcome == RUN_COMPLETE ? "complete"
-	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
-	meta_set_stop_reason(st->e->meta, st->stop_reason);
+	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed",
+	                 st->stop_reason);
 	meta_set_precision(st->e->meta, &st->means.precision);
 	if (st->e->allocation)
 		matrix_meta_set_stops(st->e, st->outcome == RUN_COMPLETE);

@@ -239,7 +239,8 @@ void meta_begin_segment(json_t *meta, long first_trial)
 	json_object_set_new(meta, "status", json_string("running"));
 }
 
-void meta_end_segment(json_t *meta, long trials_done, const char *status)
+void meta_end_segment(json_t *meta, long trials_done, const char *status,
+                      const char *stop_reason)
 {
 	char now[32];
 	trial_utc_now(TRIAL_UTC, now, sizeof now);
@@ -248,13 +249,9 @@ void meta_end_segment(json_t *meta, long trials_done, const char *status)
 		json_object_update_new(last, json_pack("{s:s, s:I, s:s}", "ended_utc", now,
 		                                       "trials_done", (json_int_t)trials_done,
 		                                       "status", status));
-	json_object_update_new(meta, json_pack("{s:s, s:I}", "status", status, "trials_done",
-	                                       (json_int_t)trials_done));
-}
-
-void meta_set_stop_reason(json_t *meta, const char *reason)
-{
-	json_object_set_new(meta, "stop_reason", reason ? json_string(reason) : json_null());
+	json_object_update_new(meta, json_pack("{s:s, s:I, s:o}", "status", status, "trials_done",
+	                                       (json_int_t)trials_done, "stop_reason",
+	                                       stop_reason ? json_string(stop_reason) : json_null()));
 }
 
 void meta_set_precision(json_t *meta, const struct precision_tracker *t)
