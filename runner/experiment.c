@@ -389,8 +389,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 		count_trial(&st->means, previous[i].block, previous[i].placement, previous[i].warmup,
 		            previous[i].ok, st->e->one_process ? previous[i].wall_a_s
 		                                               : previous[i].utime_a_s);
-		if (previous[i].end_s > time_offset_s)
-			time_offset_s = previous[i].end_s;
+		time_offset_s = fmax(time_offset_s, previous[i].end_s);
 	}
 	/* start_s and end_s continue across a resume: the time spent stopped is left out. */
 	st->origin_s = trial_now_s() - time_offset_s;
@@ -554,8 +553,7 @@ static double trial_span_s(const struct trial_result *r)
 {
 	double span = 0;
 	for (int i = 0; i < r->nprocs; i++)
-		if (r->procs[i].wall_s > span)
-			span = r->procs[i].wall_s;
+		span = fmax(span, r->procs[i].wall_s);
 	return span;
 }
 

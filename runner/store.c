@@ -415,12 +415,8 @@ static const char *add_row(struct scan_state *st, const struct scanned_row *r, c
 	st->end = line_end;
 	if (strcmp(fields[SAMPLES_COL_STATUS], "ok") != 0)
 		st->summary.ok = false;
-	double start_s = strtod(fields[SAMPLES_COL_START], NULL);
-	double end_s = strtod(fields[SAMPLES_COL_END], NULL);
-	if (start_s < st->summary.start_s)
-		st->summary.start_s = start_s;
-	if (end_s > st->summary.end_s)
-		st->summary.end_s = end_s;
+	st->summary.start_s = fmin(st->summary.start_s, strtod(fields[SAMPLES_COL_START], NULL));
+	st->summary.end_s = fmax(st->summary.end_s, strtod(fields[SAMPLES_COL_END], NULL));
 	bool role_a = !strcmp(fields[SAMPLES_COL_ROLE], "a");
 	if (role_a) {
 		st->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);

@@ -446,8 +446,7 @@ static double core_busy(const struct sampler *s, int core, const struct threads_
 	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE; cpu++) {
 		if (s->core_of[cpu] != core)
 			continue;
-		if (s->r->cpus[cpu].busy > busiest)
-			busiest = s->r->cpus[cpu].busy;
+		busiest = fmax(busiest, s->r->cpus[cpu].busy);
 		*allowed |= (a->allowed_known && CPU_ISSET(cpu, &a->allowed))
 		            || (b->allowed_known && CPU_ISSET(cpu, &b->allowed));
 	}

@@ -860,10 +860,8 @@ static double overlap_of(const struct trial_state *st)
 {
 	double first_end = INFINITY, last_end = 0;
 	for (int i = 0; i < st->spec->nprocs; i++) {
-		if (st->children[i].end_s < first_end)
-			first_end = st->children[i].end_s;
-		if (st->children[i].end_s > last_end)
-			last_end = st->children[i].end_s;
+		first_end = fmin(first_end, st->children[i].end_s);
+		last_end = fmax(last_end, st->children[i].end_s);
 	}
 	return last_end > st->release_s ? (first_end - st->release_s) / (last_end - st->release_s)
 	                                : 1.0;
