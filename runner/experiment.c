@@ -327,9 +327,7 @@ static void calibrate_timeout(struct run_state *st, long t, bool ok, double span
 	if (t + 1 < st->calib_end || !(st->slowest_ok_s > 0))
 		return;
 	st->timeout_fixed = true;
-	st->timeout_s = TRIAL_TIMEOUT_FACTOR * st->slowest_ok_s;
-	if (st->timeout_s < TRIAL_TIMEOUT_MIN_S)
-		st->timeout_s = TRIAL_TIMEOUT_MIN_S;
+	st->timeout_s = fmax(TRIAL_TIMEOUT_FACTOR * st->slowest_ok_s, TRIAL_TIMEOUT_MIN_S);
 	meta_set_trial_timeout(st->e->meta, st->timeout_s, st->slowest_ok_s);
 	if (!announce)
 		return;
