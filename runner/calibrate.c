@@ -2,8 +2,10 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "runner/trial.h"
 
@@ -51,12 +53,6 @@ static int run_once(const char *path, const char *name, int pu, unsigned long co
 	return 0;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median CPU time of CALIBRATE_REPEATS runs of count (first: one already measured, or NaN). */
 static int median_of_runs(const char *path, const char *name, int pu, unsigned long count,
                           double first, const sigset_t *mask, double *median, char *err,
@@ -72,8 +68,8 @@ static int median_of_runs(const char *path, const char *name, int pu, unsigned l
 		if (rc != 0)
 			return rc;
 	}
-	qsort(t, CALIBRATE_REPEATS, sizeof t[0], compare_doubles);
-	*median = t[CALIBRATE_REPEATS / 2];
+	gsl_sort(t, 1, CALIBRATE_REPEATS);
+	*median = gsl_stats_median_from_sorted_data(t, 1, CALIBRATE_REPEATS);
 	return 0;
 }
 

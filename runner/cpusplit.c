@@ -58,14 +58,8 @@ void cpusplit_stop(struct cpusplit *s)
 int cpusplit_start(struct cpusplit *s, const int *cpus, int ncpus)
 {
 	memset(s, 0, sizeof *s);
-	if (ncpus <= 0 || ncpus > CPUSPLIT_MAX_CPUS) {
-		errno = EINVAL;
-		return -1;
-	}
-	s->ncpus = ncpus;
-	for (int k = 0; k < ncpus; k++)
-		s->tree_fd[k] = s->self_fd[k] = -1;
 	for (int k = 0; k < ncpus; k++) {
+		s->ncpus = k + 1; /* the CPUs cpusplit_stop closes, should this one fail */
 		s->cpus[k] = cpus[k];
 		s->tree_fd[k] = open_task_clock(cpus[k], true);
 		s->self_fd[k] = s->tree_fd[k] >= 0 ? open_task_clock(cpus[k], false) : -1;

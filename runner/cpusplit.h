@@ -32,9 +32,9 @@ struct cpusplit {
 	unsigned long long tree_base[CPUSPLIT_MAX_CPUS], self_base[CPUSPLIT_MAX_CPUS];
 };
 
-/* Starts counting on each of cpus[0..ncpus) (at most CPUSPLIT_MAX_CPUS): call it just before
- * the process is started. 0; or -1 with errno (the events cannot be opened or read: nothing
- * is left open, and s->ncpus is 0). */
+/* Starts counting on each of cpus[0..ncpus) (1 to CPUSPLIT_MAX_CPUS, as the caller checks): call
+ * it just before the process is started. 0; or -1 with errno (the events cannot be opened or
+ * read: nothing is left open, and s->ncpus is 0). */
 int cpusplit_start(struct cpusplit *s, const int *cpus, int ncpus);
 
 /* After the process has been reaped: the CPU time (seconds) its tree ran on each CPU, in the

@@ -269,7 +269,7 @@ static void show_progress(struct run_state *st, long t, long first_trial)
 	} else {
 		char stamp[32];
 		trial_utc_now(TRIAL_UTC, stamp, sizeof stamp);
-		progressline_whole(&l, text, sizeof text);
+		progressline_fit(&l, PROGRESSLINE_WHOLE, text, sizeof text);
 		fprintf(stderr, "%s  %s\n", stamp, text);
 		st->last_line_s = now;
 	}
@@ -327,9 +327,7 @@ static void calibrate_timeout(struct run_state *st, long t, bool ok, double span
 	if (t + 1 < st->calib_end || !(st->slowest_ok_s > 0))
 		return;
 	st->timeout_fixed = true;
-	st->timeout_s = TRIAL_TIMEOUT_FACTOR * st->slowest_ok_s;
-	if (st->timeout_s < TRIAL_TIMEOUT_MIN_S)
-		st->timeout_s = TRIAL_TIMEOUT_MIN_S;
+	st->timeout_s = fmax(TRIAL_TIMEOUT_FACTOR * st->slowest_ok_s, TRIAL_TIMEOUT_MIN_S);
 	meta_set_trial_timeout(st->e->meta, st->timeout_s, st->slowest_ok_s);
 	if (!announce)
 		return;
@@ -389,8 +387,7 @@ static void run_state_init(struct run_state *st, long first_trial,
 		count_trial(&st->means, previous[i].block, previous[i].placement, previous[i].warmup,
 		            previous[i].ok, st->e->one_process ? previous[i].wall_a_s
 		                                               : previous[i].utime_a_s);
-		if (previous[i].end_s > time_offset_s)
-			time_offset_s = previous[i].end_s;
+		time_offset_s = fmax(time_offset_s, previous[i].end_s);
 	}
 	/* start_s and end_s continue across a resume: the time spent stopped is left out. */
 	st->origin_s = trial_now_s() - time_offset_s;
@@ -554,8 +551,7 @@ static double trial_span_s(const struct trial_result *r)
 {
 	double span = 0;
 	for (int i = 0; i < r->nprocs; i++)
-		if (r->procs[i].wall_s > span)
-			span = r->procs[i].wall_s;
+		span = fmax(span, r->procs[i].wall_s);
 	return span;
 }
 
@@ -645,8 +641,8 @@ static void run_state_finish(struct run_state *st, long trials_done)
 		text_warnx("%s", err);
 	meta_end_segment(st->e->meta, trials_done,
 	                 st->outcome == RUN_COMPLETE ? "complete"
-	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed");
-	meta_set_stop_reason(st->e->meta, st->stop_reason);
+	                 : st->outcome == RUN_INTERRUPTED ? "interrupted" : "failed",
+	                 st->stop_reason);
 	meta_set_precision(st->e->meta, &st->means.precision);
 	if (st->e->allocation)
 		matrix_meta_set_stops(st->e, st->outcome == RUN_COMPLETE);

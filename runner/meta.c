@@ -239,23 +239,19 @@ void meta_begin_segment(json_t *meta, long first_trial)
 	json_object_set_new(meta, "status", json_string("running"));
 }
 
-void meta_end_segment(json_t *meta, long trials_done, const char *status)
+void meta_end_segment(json_t *meta, long trials_done, const char *status,
+                      const char *stop_reason)
 {
 	char now[32];
 	trial_utc_now(TRIAL_UTC, now, sizeof now);
 	json_t *last = last_segment(meta);
-	if (last) {
-		json_object_set_new(last, "ended_utc", json_string(now));
-		json_object_set_new(last, "trials_done", json_integer(trials_done));
-		json_object_set_new(last, "status", json_string(status));
-	}
-	json_object_set_new(meta, "status", json_string(status));
-	json_object_set_new(meta, "trials_done", json_integer(trials_done));
-}
-
-void meta_set_stop_reason(json_t *meta, const char *reason)
-{
-	json_object_set_new(meta, "stop_reason", reason ? json_string(reason) : json_null());
+	if (last)
+		json_object_update_new(last, json_pack("{s:s, s:I, s:s}", "ended_utc", now,
+		                                       "trials_done", (json_int_t)trials_done,
+		                                       "status", status));
+	json_object_update_new(meta, json_pack("{s:s, s:I, s:o}", "status", status, "trials_done",
+	                                       (json_int_t)trials_done, "stop_reason",
+	                                       stop_reason ? json_string(stop_reason) : json_null()));
 }
 
 void meta_set_precision(json_t *meta, const struct precision_tracker *t)
@@ -287,11 +283,10 @@ void meta_set_interrupt(json_t *meta, int signal_number)
 
 void meta_set_trial_timeout(json_t *meta, double limit_s, double slowest_s)
 {
-	json_t *t = json_object_get(meta, "trial_timeout");
-	if (!json_is_object(t))
-		return;
-	json_object_set_new(t, "limit_s", json_real(limit_s));
-	json_object_set_new(t, "slowest_warmup_trial_s", json_real(slowest_s));
+	/* An older folder's meta.json may lack the object: json_object_update_new leaves it so. */
+	json_object_update_new(json_object_get(meta, "trial_timeout"),
+	                       json_pack("{s:f, s:f}", "limit_s", limit_s,
+	                                 "slowest_warmup_trial_s", slowest_s));
 }
 
 int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)

@@ -15,12 +15,12 @@
 /* A new document for experiment e on this machine. The caller owns it (json_decref). */
 json_t *meta_new(const struct experiment *e, const struct topo_info *info);
 
-/* Status bookkeeping: each call of `run` or `run --resume` is one segment. */
+/* Status bookkeeping: each call of `run` or `run --resume` is one segment. At its end,
+ * meta.json's stop_reason: one of experiment.h's STOP_... strings, or NULL (null: failed). */
 void meta_begin_segment(json_t *meta, long first_trial);
-void meta_end_segment(json_t *meta, long trials_done, const char *status);
+void meta_end_segment(json_t *meta, long trials_done, const char *status,
+                      const char *stop_reason);
 void meta_set_interrupt(json_t *meta, int signal_number);
-/* meta.json's stop_reason: one of experiment.h's STOP_... strings, or NULL (null: failed). */
-void meta_set_stop_reason(json_t *meta, const char *reason);
 
 /* "precision": the runner's paired interval of the comparison --precision follows (a / b) when
  * the run ended, as the analysis will find it: {"comparison", "target_pct" (null: none), "blocks",

@@ -38,15 +38,6 @@ void progressline_add_instead(struct progressline *l, int rank, const char *fmt,
 	va_end(ap);
 }
 
-void progressline_whole(const struct progressline *l, char *out, size_t size)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	for (int i = 0; i < l->nparts && used < size; i++)
-		if (!l->instead[i])
-			used += (size_t)snprintf(out + used, size - used, "%s", l->text[i]);
-}
-
 /* Columns of UTF-8 text: its characters (every one the progress line uses is one column). */
 static int columns_of(const char *s)
 {

@@ -11,6 +11,7 @@
 #ifndef SMTBENCH_RUNNER_PROGRESSLINE_H
 #define SMTBENCH_RUNNER_PROGRESSLINE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -33,12 +34,11 @@ void progressline_add(struct progressline *l, int rank, const char *fmt, ...)
 void progressline_add_instead(struct progressline *l, int rank, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The whole line, every part in order, into out (for timestamped lines). */
-void progressline_whole(const struct progressline *l, char *out, size_t size);
-
 /* The parts that fit in width columns (UTF-8 characters, one column each), lowest ranks
- * first and in their order; the first part is cut to the width when even it does not fit. */
+ * first and in their order; the first part is cut to the width when even it does not fit.
+ * PROGRESSLINE_WHOLE: every part fits, so none shown instead (for timestamped lines). */
 void progressline_fit(const struct progressline *l, int width, char *out, size_t size);
+#define PROGRESSLINE_WHOLE INT_MAX
 
 /* Installs the SIGWINCH handler (SA_RESTART) that makes progressline_columns read the width
  * again. */

@@ -111,10 +111,8 @@ static int create_samples(int dir_fd, const char *dir, char *err, size_t err_siz
 		close(fd);
 		return -1;
 	}
-	char *header = xasprintf("%s\n", SAMPLES_CSV_HEADER);
 	const char *step = "write";
-	int rc = fileio_write_all(fd, header, strlen(header));
-	free(header);
+	int rc = dprintf(fd, "%s\n", SAMPLES_CSV_HEADER) < 0 ? -1 : 0;
 	if (rc == 0 && (rc = fsync(fd)) != 0)
 		step = "fsync";
 	if (rc == 0 && (rc = fsync(dir_fd)) != 0)
@@ -417,12 +415,8 @@ static const char *add_row(struct scan_state *st, const struct scanned_row *r, c
 	st->end = line_end;
 	if (strcmp(fields[SAMPLES_COL_STATUS], "ok") != 0)
 		st->summary.ok = false;
-	double start_s = strtod(fields[SAMPLES_COL_START], NULL);
-	double end_s = strtod(fields[SAMPLES_COL_END], NULL);
-	if (start_s < st->summary.start_s)
-		st->summary.start_s = start_s;
-	if (end_s > st->summary.end_s)
-		st->summary.end_s = end_s;
+	st->summary.start_s = fmin(st->summary.start_s, strtod(fields[SAMPLES_COL_START], NULL));
+	st->summary.end_s = fmax(st->summary.end_s, strtod(fields[SAMPLES_COL_END], NULL));
 	bool role_a = !strcmp(fields[SAMPLES_COL_ROLE], "a");
 	if (role_a) {
 		st->utime_sum += strtod(fields[SAMPLES_COL_UTIME], NULL);

@@ -20,6 +20,7 @@
 #include "common/fileio.h"
 #include "common/text.h"
 #include "runner/cpustat.h"
+#include "runner/trial.h"
 #include "common/alloc.h"
 
 /* ---- A map from a 64-bit key to an index: a tsearch(3) tree of entries ---- */
@@ -196,13 +197,6 @@ static int read_proc_stat(unsigned long long *busy, int ncpus)
 	return 0;
 }
 
-static double now_s(clockid_t clock)
-{
-	struct timespec ts;
-	clock_gettime(clock, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ---- The sampler ---- */
 
 struct sampler {
@@ -331,7 +325,7 @@ static void take_sample(struct sampler *s, double t0)
 			continue;
 		if (!sample_process(s, p)) {
 			p->exited = true;
-			p->exited_after_s = now_s(CLOCK_MONOTONIC) - t0;
+			p->exited_after_s = trial_now_s() - t0;
 		}
 	}
 	for (int i = 0; i < s->nrunning; i++)
@@ -452,8 +446,7 @@ static double core_busy(const struct sampler *s, int core, const struct threads_
 	for (int cpu = 0; cpu < s->ncpus && cpu < CPU_SETSIZE; cpu++) {
 		if (s->core_of[cpu] != core)
 			continue;
-		if (s->r->cpus[cpu].busy > busiest)
-			busiest = s->r->cpus[cpu].busy;
+		busiest = fmax(busiest, s->r->cpus[cpu].busy);
 		*allowed |= (a->allowed_known && CPU_ISSET(cpu, &a->allowed))
 		            || (b->allowed_known && CPU_ISSET(cpu, &b->allowed));
 	}
@@ -553,10 +546,10 @@ static void look_then_pin(struct sampler *s, int interval_ms)
 {
 	struct threads_result *out = s->r;
 	s->sample = 0;
-	take_sample(s, now_s(CLOCK_MONOTONIC));
-	sleep_until(now_s(CLOCK_MONOTONIC) + (interval_ms < 50 ? interval_ms : 50) / 1000.0);
+	take_sample(s, trial_now_s());
+	sleep_until(trial_now_s() + (interval_ms < 50 ? interval_ms : 50) / 1000.0);
 	s->sample = 1;
-	take_sample(s, now_s(CLOCK_MONOTONIC));
+	take_sample(s, trial_now_s());
 	pin_sampler(s);
 	free_threads(out);
 	s->thread_cap = s->pair_cap = 0;
@@ -573,10 +566,10 @@ static void sample_window(struct sampler *s, double window_s, int interval_ms,
                           volatile sig_atomic_t *stop)
 {
 	struct threads_result *out = s->r;
-	double t0 = now_s(CLOCK_MONOTONIC), last = t0;
+	double t0 = trial_now_s(), last = t0;
 	double interval_s = interval_ms / 1000.0;
 	for (s->sample = 0;; s->sample++) {
-		last = now_s(CLOCK_MONOTONIC);
+		last = trial_now_s();
 		take_sample(s, t0);
 		out->samples++;
 		/* Threads not seen in this sample, of a process still here or not, are gone. */
@@ -590,7 +583,7 @@ static void sample_window(struct sampler *s, double window_s, int interval_ms,
 			break;
 		/* The next slot on the grid; one missed while sampling is skipped, not caught up. */
 		double next = t0 + (s->sample + 1) * interval_s;
-		double now = now_s(CLOCK_MONOTONIC);
+		double now = trial_now_s();
 		while (next < now)
 			next += interval_s, s->sample++;
 		if (next - t0 > window_s + 1e-9)
@@ -642,9 +635,9 @@ int threads_sample(const struct topo *t, const int *pids, int npids, double wind
 	look_then_pin(&s, interval_ms);
 	int rc = read_proc_stat(before, s.ncpus);
 	if (rc == 0) {
-		double cpu0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
+		clock_t cpu0 = clock(); /* this process's CPU time */
 		sample_window(&s, window_s, interval_ms, stop);
-		out->sampler_cpu_s = now_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+		out->sampler_cpu_s = (double)(clock() - cpu0) / CLOCKS_PER_SEC;
 		rc = read_proc_stat(after, s.ncpus);
 	}
 	if (rc == 0) {

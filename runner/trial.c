@@ -532,9 +532,7 @@ static void start_cpu_split(struct trial_state *st)
 static void measure_cpu_split(struct trial_state *st)
 {
 	struct trial_result *out = st->out;
-	int n = st->split.ncpus;
-	int cpus[CPUSPLIT_MAX_CPUS];
-	memcpy(cpus, st->split.cpus, sizeof cpus);
+	int n = st->split.ncpus; /* cpusplit_finish sets it to 0, and leaves split.cpus as they are */
 	if (n == 0 || cpusplit_finish(&st->split, out->cpu_split_s) != 0)
 		return;
 	double clocked = 0, cpu = out->procs[0].utime_s + out->procs[0].stime_s;
@@ -542,7 +540,7 @@ static void measure_cpu_split(struct trial_state *st)
 		clocked += out->cpu_split_s[k];
 	for (int k = 0; k < n && clocked > 0; k++)
 		out->cpu_split_s[k] *= cpu / clocked;
-	memcpy(out->cpu_split_cpu, cpus, (size_t)n * sizeof *cpus);
+	memcpy(out->cpu_split_cpu, st->split.cpus, (size_t)n * sizeof *out->cpu_split_cpu);
 	out->cpu_split_n = n;
 }
 
@@ -550,19 +548,16 @@ static void measure_cpu_split(struct trial_state *st)
  * returns how many. */
 static int measured_pus(const struct trial_spec *spec, int pus[TRIAL_MAX_PUS])
 {
-	int n = 0;
+	cpu_set_t all, one;
+	CPU_ZERO(&all);
 	for (int i = 0; i < spec->nprocs; i++) {
-		const struct trial_proc_spec *p = &spec->procs[i];
-		int count = p->ncpus > 0 ? p->ncpus : 1;
-		for (int k = 0; k < count; k++) {
-			int cpu = p->ncpus > 0 ? p->cpus[k] : p->pu;
-			bool seen = false;
-			for (int j = 0; j < n; j++)
-				seen = seen || pus[j] == cpu;
-			if (!seen && n < TRIAL_MAX_PUS)
-				pus[n++] = cpu;
-		}
+		bound_mask(&spec->procs[i], &one);
+		CPU_OR(&all, &all, &one);
 	}
+	int n = 0;
+	for (int cpu = 0; cpu < CPU_SETSIZE && n < TRIAL_MAX_PUS; cpu++)
+		if (CPU_ISSET(cpu, &all))
+			pus[n++] = cpu;
 	return n;
 }
 
@@ -865,10 +860,8 @@ static double overlap_of(const struct trial_state *st)
 {
 	double first_end = INFINITY, last_end = 0;
 	for (int i = 0; i < st->spec->nprocs; i++) {
-		if (st->children[i].end_s < first_end)
-			first_end = st->children[i].end_s;
-		if (st->children[i].end_s > last_end)
-			last_end = st->children[i].end_s;
+		first_end = fmin(first_end, st->children[i].end_s);
+		last_end = fmax(last_end, st->children[i].end_s);
 	}
 	return last_end > st->release_s ? (first_end - st->release_s) / (last_end - st->release_s)
 	                                : 1.0;
