@@ -62,16 +62,6 @@ const struct analysis_matrix_cell *analysis_matrix_cell(const struct analysis_ma
 	return &m->cells[cell_index(m, v, g)];
 }
 
-static void group_add(struct analysis_group *g, double value, long trial, long block)
-{
-	g->values_s = xreallocarray(g->values_s, g->n + 1, sizeof *g->values_s);
-	g->trials = xreallocarray(g->trials, g->n + 1, sizeof *g->trials);
-	g->blocks = xreallocarray(g->blocks, g->n + 1, sizeof *g->blocks);
-	g->values_s[g->n] = value;
-	g->trials[g->n] = trial;
-	g->blocks[g->n++] = block;
-}
-
 /* The kernels: those asked for, then the file's others, each escaped for output; map_of[i] is
  * the matrix's index of the table's workload i. */
 static void order_kernels(struct analysis_matrix *m, const struct samples_table *t,
