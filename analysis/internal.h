@@ -5,7 +5,6 @@
 #ifndef SMTBENCH_ANALYSIS_INTERNAL_H
 #define SMTBENCH_ANALYSIS_INTERNAL_H
 
-#include <stdarg.h>
 #include <stdint.h>
 
 #include "analysis/analysis.h"
