@@ -113,7 +113,6 @@ enum { T_ORDER_MAX = 40 };
 /* The log-likelihood over one mu axis, exact or binned + series, chosen by t_loglik_begin. */
 struct t_loglik {
 	const struct t_samples *ts;
-	size_t n;
 	double nu, ref, mu0;
 	const double *mu_offset;  /* the mu axis, offset by ref (borrowed) */
 	size_t mu_count;
