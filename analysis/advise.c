@@ -548,25 +548,6 @@ static double delta_cdf(const struct analysis_comparison *c, const struct analys
 	return c ? analysis_log_ratio_cdf(c, x) : analysis_log_mixture_cdf(m, x);
 }
 
-/* The decision from c's posterior of delta, else m's. */
-static void smt_decide(const struct analysis_comparison *c, const struct analysis_log_mixture *m,
-                       double rope_pct, struct analysis_smt_advice *out)
-{
-	/* yield = 2 / exp(delta): above y exactly when delta below log(2 / y) */
-	out->yield = 2 / exp(delta_quantile(c, m, 0.5));
-	out->yield_ci[0] = 2 / exp(delta_quantile(c, m, 0.975));
-	out->yield_ci[1] = 2 / exp(delta_quantile(c, m, 0.025));
-	double r = isnan(rope_pct) || rope_pct <= 0 ? 0 : rope_pct / 100;
-	out->p_on = delta_cdf(c, m, log(2 / (1 + r)));
-	out->p_off = 1 - delta_cdf(c, m, log(2 * (1 + r)));
-	if (out->p_on >= ANALYSIS_DIRECTION_PROBABILITY)
-		out->decision = ANALYSIS_SMT_KEEP_ON;
-	else if (out->p_off >= ANALYSIS_DIRECTION_PROBABILITY)
-		out->decision = ANALYSIS_SMT_TURN_OFF;
-	else if (r > 0 && 1 - out->p_on - out->p_off >= ANALYSIS_EQUIVALENCE_PROBABILITY)
-		out->decision = ANALYSIS_SMT_EITHER;
-}
-
 void analysis_smt_advise(const struct analysis_comparison *self,
                          const struct analysis_log_mixture *mix, double rope_pct,
                          struct analysis_smt_advice *out)
@@ -579,7 +560,19 @@ void analysis_smt_advise(const struct analysis_comparison *self,
 	if (self ? self->design != ANALYSIS_DESIGN_PAIRED || !analysis_comparison_settled(self)
 	         : !mixture_usable(mix))
 		return;
-	smt_decide(self, mix, rope_pct, out);
+	/* yield = 2 / exp(delta): above y exactly when delta below log(2 / y) */
+	out->yield = 2 / exp(delta_quantile(self, mix, 0.5));
+	out->yield_ci[0] = 2 / exp(delta_quantile(self, mix, 0.975));
+	out->yield_ci[1] = 2 / exp(delta_quantile(self, mix, 0.025));
+	double r = isnan(rope_pct) || rope_pct <= 0 ? 0 : rope_pct / 100;
+	out->p_on = delta_cdf(self, mix, log(2 / (1 + r)));
+	out->p_off = 1 - delta_cdf(self, mix, log(2 * (1 + r)));
+	if (out->p_on >= ANALYSIS_DIRECTION_PROBABILITY)
+		out->decision = ANALYSIS_SMT_KEEP_ON;
+	else if (out->p_off >= ANALYSIS_DIRECTION_PROBABILITY)
+		out->decision = ANALYSIS_SMT_TURN_OFF;
+	else if (r > 0 && 1 - out->p_on - out->p_off >= ANALYSIS_EQUIVALENCE_PROBABILITY)
+		out->decision = ANALYSIS_SMT_EITHER;
 }
 
 /* ---- the advice --------------------------------------------------------------------------- */

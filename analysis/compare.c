@@ -325,25 +325,15 @@ static char *zero_refusal(const struct analysis_group *ga, const struct analysis
 	                 ANALYSIS_ZERO_SHARE_MAX * 100);
 }
 
-/* g's samples above 0 s, as a group borrowing g's name (released by group_release once its
- * name is NULL). */
+/* g's samples above 0 s, as a group borrowing g's name, of what the posteriors read: its name
+ * and values (the caller frees out->values_s). */
 static void nonzero_group(const struct analysis_group *g, struct analysis_group *out)
 {
-	*out = *g;
-	out->values_s = xreallocarray(NULL, g->n ? g->n : 1, sizeof *out->values_s);
-	out->trials = g->trials ? xreallocarray(NULL, g->n ? g->n : 1, sizeof *out->trials) : NULL;
-	out->blocks = g->blocks ? xreallocarray(NULL, g->n ? g->n : 1, sizeof *out->blocks) : NULL;
-	out->n = 0;
-	for (size_t i = 0; i < g->n; i++) {
-		if (!(g->values_s[i] > 0))
-			continue;
-		out->values_s[out->n] = g->values_s[i];
-		if (out->trials)
-			out->trials[out->n] = g->trials[i];
-		if (out->blocks)
-			out->blocks[out->n] = g->blocks[i];
-		out->n++;
-	}
+	*out = (struct analysis_group){ .name = g->name,
+	                                .values_s = xmalloc((g->n ? g->n : 1) * sizeof *out->values_s) };
+	for (size_t i = 0; i < g->n; i++)
+		if (g->values_s[i] > 0)
+			out->values_s[out->n++] = g->values_s[i];
 }
 
 /* One comparison: each group's posterior (the per-placement table), then the answer by the
@@ -386,12 +376,9 @@ static int compare_groups(struct analysis_comparison *c, enum comparison_kind ki
                           const struct paired_blocks *pb, const struct analysis_options *opt,
                           char *err, size_t err_size)
 {
-	size_t za = zero_count(ga), zb = zero_count(gb);
-	struct analysis_group a = *ga, b = *gb;
-	if (za || zb) {
-		nonzero_group(ga, &a);
-		nonzero_group(gb, &b);
-	}
+	struct analysis_group a, b;
+	nonzero_group(ga, &a);
+	nonzero_group(gb, &b);
 	int rc = compare_nonzero(c, kind, &a, &b, pb, opt, err, err_size);
 	struct analysis_options plain = *opt;
 	plain.seed_grid = false;
@@ -406,15 +393,12 @@ static int compare_groups(struct analysis_comparison *c, enum comparison_kind ki
 		c->default_diff_ci[1] = other.diff_ci[1];
 		analysis_comparison_release(&other);
 	}
-	if (za || zb) {
-		a.name = b.name = NULL;
-		group_release(&a);
-		group_release(&b);
-	}
 	if (rc == 0) {
-		c->zero_a = za;
-		c->zero_b = zb;
+		c->zero_a = ga->n - a.n;
+		c->zero_b = gb->n - b.n;
 	}
+	free(a.values_s);
+	free(b.values_s);
 	return rc;
 }
 
@@ -512,20 +496,33 @@ static void describe_dataset(struct analysis_result *r, const struct analysis_da
 		diagnose_group(&r->groups[gi], data, gi);
 }
 
-/* Why ga vs gb falls back to the unpaired design for too few blocks (a new string): the blocks
- * that hold both, and those that hold both but a time of 0 s on one side. */
-static char *too_few_blocks_note(const struct analysis_group *ga, const struct analysis_group *gb,
-                                 const struct paired_blocks *pb)
+/* ga's and gb's samples matched by block into pb, or, when the blocks that hold both are fewer
+ * than the paired design needs, pb released and why they fall back to the unpaired design (a
+ * new string): the blocks that hold both, and those that hold both but a time of 0 s on one
+ * side; or (column_note) that the groups carry no blocks at all. */
+static char *pair_or_note(const struct analysis_group *ga, const struct analysis_group *gb,
+                          size_t measured_blocks, bool column_note, struct paired_blocks *pb)
 {
-	if (pb->zero_blocks)
-		return xasprintf("%s vs %s: compared unpaired: %zu block(s) hold both with times "
+	pair_blocks(ga, gb, measured_blocks, pb);
+	char *note = NULL;
+	if (!pb->blocks_known && column_note)
+		note = xasprintf("%s vs %s: compared unpaired: samples.csv's block column is missing "
+		                 "or empty (a file from an older smtbench, or converted from "
+		                 "elsewhere)", ga->name, gb->name);
+	else if (pb->blocks_known && pb->n >= ANALYSIS_PAIRED_MIN_BLOCKS)
+		return NULL;
+	else if (pb->zero_blocks)
+		note = xasprintf("%s vs %s: compared unpaired: %zu block(s) hold both with times "
 		                 "above 0 s (%zu more hold both but measured 0 s on one side, below "
 		                 "the clock's resolution), fewer than the %d the paired design needs",
 		                 ga->name, gb->name, pb->n, pb->zero_blocks,
 		                 ANALYSIS_PAIRED_MIN_BLOCKS);
-	return xasprintf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer than the %d "
-	                 "the paired design needs", ga->name, gb->name, pb->n,
-	                 ANALYSIS_PAIRED_MIN_BLOCKS);
+	else
+		note = xasprintf("%s vs %s: compared unpaired: %zu block(s) hold both, fewer than the "
+		                 "%d the paired design needs", ga->name, gb->name, pb->n,
+		                 ANALYSIS_PAIRED_MIN_BLOCKS);
+	paired_blocks_release(pb);
+	return note;
 }
 
 /* The blocks that answer ga vs gb when the paired design does: pb->d stays NULL for the
@@ -551,18 +548,9 @@ static int plan_pairing(struct analysis_result *r, const struct analysis_dataset
 		          ga->name, ga->n, gb->name, gb->n);
 		return -1;
 	}
-	pair_blocks(ga, gb, data->measured_blocks, pb);
-	char *note = NULL;
-	if (!pb->blocks_known)
-		note = xasprintf("%s vs %s: compared unpaired: samples.csv's block column is missing "
-		                 "or empty (a file from an older smtbench, or converted from "
-		                 "elsewhere)", ga->name, gb->name);
-	else if (pb->n < ANALYSIS_PAIRED_MIN_BLOCKS)
-		note = too_few_blocks_note(ga, gb, pb);
-	else
-		return 0;
-	paired_blocks_release(pb);
-	strings_push(&r->notes, &r->note_count, note);
+	char *note = pair_or_note(ga, gb, data->measured_blocks, true, pb);
+	if (note)
+		strings_push(&r->notes, &r->note_count, note);
 	return 0;
 }
 
@@ -858,13 +846,12 @@ int analysis_compare_groups(const struct analysis_group *a, const struct analysi
 		return -1;
 	}
 	struct paired_blocks pb = { 0 };
-	bool paired = !opt->seed_grid && opt->design != ANALYSIS_PAIR_NEVER;
-	if (paired)
-		pair_blocks(a, b, measured_blocks, &pb);
-	if (paired && (!pb.blocks_known || pb.n < ANALYSIS_PAIRED_MIN_BLOCKS)) {
+	if (!opt->seed_grid && opt->design != ANALYSIS_PAIR_NEVER) {
+		char *why = pair_or_note(a, b, measured_blocks, false, &pb);
 		if (note)
-			*note = too_few_blocks_note(a, b, &pb);
-		paired_blocks_release(&pb);
+			*note = why;
+		else
+			free(why);
 	}
 	int rc = compare_groups(out, COMPARISON_CONTENTION, a, b, pb.d ? &pb : NULL, opt, err,
 	                        err_size);

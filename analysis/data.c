@@ -65,9 +65,7 @@ int analysis_dataset_find(const struct analysis_dataset *data, const char *name)
 
 void builder_release(struct dataset_builder *b)
 {
-	free(b->group_cap);
 	free(b->point_sample);
-	b->group_cap = NULL;
 	b->point_sample = NULL;
 }
 
@@ -75,11 +73,24 @@ int builder_add_group(struct dataset_builder *b, const char *name)
 {
 	struct analysis_dataset *d = b->data;
 	d->groups = xreallocarray(d->groups, d->group_count + 1, sizeof *d->groups);
-	b->group_cap = xreallocarray(b->group_cap, d->group_count + 1, sizeof *b->group_cap);
 	d->groups[d->group_count] = (struct analysis_group){
 		.name = xescaped(name) /* a placement from samples.csv or a path: shown everywhere */ };
-	b->group_cap[d->group_count] = 0;
 	return (int)d->group_count++;
+}
+
+void group_add(struct analysis_group *g, double value, long trial, long block)
+{
+	/* The arrays' capacity follows from n (16, then each power of two n reaches): no count of
+	 * it beside every group. */
+	if (g->n == 0 || (g->n >= 16 && (g->n & (g->n - 1)) == 0)) {
+		size_t cap = g->n ? 2 * g->n : 16;
+		g->values_s = xreallocarray(g->values_s, cap, sizeof *g->values_s);
+		g->trials = xreallocarray(g->trials, cap, sizeof *g->trials);
+		g->blocks = xreallocarray(g->blocks, cap, sizeof *g->blocks);
+	}
+	g->values_s[g->n] = value;
+	g->trials[g->n] = trial;
+	g->blocks[g->n++] = block;
 }
 
 void builder_add_sample(struct dataset_builder *b, int group, long trial, long block,
@@ -90,21 +101,9 @@ void builder_add_sample(struct dataset_builder *b, int group, long trial, long b
 		builder_reserve_points(b, b->point_cap ? 2 * b->point_cap : 16);
 	d->points[d->point_count] = (struct analysis_point){
 		.trial = trial, .block = block, .group = group, .value_s = value, .warmup = warmup };
-	b->point_sample[d->point_count] = -1;
-	if (!warmup) {
-		struct analysis_group *g = &d->groups[group];
-		if (g->n == b->group_cap[group]) {
-			size_t cap = b->group_cap[group] ? 2 * b->group_cap[group] : 16;
-			g->values_s = xreallocarray(g->values_s, cap, sizeof *g->values_s);
-			g->trials = xreallocarray(g->trials, cap, sizeof *g->trials);
-			g->blocks = xreallocarray(g->blocks, cap, sizeof *g->blocks);
-			b->group_cap[group] = cap;
-		}
-		g->values_s[g->n] = value;
-		g->trials[g->n] = trial;
-		g->blocks[g->n] = block;
-		b->point_sample[d->point_count] = (int)g->n++;
-	}
+	b->point_sample[d->point_count] = warmup ? -1 : (int)d->groups[group].n;
+	if (!warmup)
+		group_add(&d->groups[group], value, trial, block);
 	d->point_count++;
 }
 

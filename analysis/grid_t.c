@@ -163,7 +163,7 @@ static double bins_build(struct t_loglik *tl, const struct t_samples *ts, double
 static double series_bound(const struct t_loglik *tl, double r, int K, double sigma_lo)
 {
 	double rk = pow(r, K + 1), nu = tl->nu;
-	double samples = (double)tl->n * rk / ((K + 1) * (1 - r));
+	double samples = (double)tl->ts->n * rk / ((K + 1) * (1 - r));
 	double curvature = tl->s2_total / (2 * nu * sigma_lo * sigma_lo) * (K + 2) * rk /
 	                   ((1 - r) * (1 - r));
 	return (nu + 1) * (samples + curvature);
@@ -200,7 +200,7 @@ static bool choose_order(struct t_loglik *tl, double r, double sigma_lo)
 		double bound = series_bound(tl, r, K, sigma_lo);
 		if (bound <= budget) {
 			tl->order = K;
-			tl->error_bound = tl->bins_error + bound + LOG_ARG_ROUNDING * (double)tl->n;
+			tl->error_bound = tl->bins_error + bound + LOG_ARG_ROUNDING * (double)tl->ts->n;
 			return true;
 		}
 	}
@@ -213,7 +213,6 @@ void t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const doubl
 {
 	memset(tl, 0, sizeof *tl);
 	tl->ts = ts;
-	tl->n = ts->n;
 	tl->nu = opt->t_dof;
 	tl->ref = ref;
 	tl->mu_offset = mu_offset;

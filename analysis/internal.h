@@ -5,7 +5,6 @@
 #ifndef SMTBENCH_ANALYSIS_INTERNAL_H
 #define SMTBENCH_ANALYSIS_INTERNAL_H
 
-#include <stdarg.h>
 #include <stdint.h>
 
 #include "analysis/analysis.h"
@@ -47,15 +46,16 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 
 #define UTF8_BOM "\xEF\xBB\xBF"
 
-/* A growing dataset: its arrays' capacities beside it. */
+/* A growing dataset: its points' capacity beside it. */
 struct dataset_builder {
 	struct analysis_dataset *data;
 	size_t point_cap;
-	size_t *group_cap;
 	int *point_sample; /* for each point: its index in its group's values, or -1 (warm-up) */
 };
 /* Frees a group's name and arrays (a dataset's, a matrix's cell), and empties it. */
 void group_release(struct analysis_group *g);
+/* Appends a sample to a group built only by this, from empty. */
+void group_add(struct analysis_group *g, double value, long trial, long block);
 /* An empty dataset of source (shown escaped). */
 struct analysis_dataset *dataset_new(const char *source, bool from_folder, enum analysis_unit unit);
 /* Frees the builder's own arrays (not the dataset). */
@@ -113,7 +113,6 @@ enum { T_ORDER_MAX = 40 };
 /* The log-likelihood over one mu axis, exact or binned + series, chosen by t_loglik_begin. */
 struct t_loglik {
 	const struct t_samples *ts;
-	size_t n;
 	double nu, ref, mu0;
 	const double *mu_offset;  /* the mu axis, offset by ref (borrowed) */
 	size_t mu_count;

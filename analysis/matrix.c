@@ -62,16 +62,6 @@ const struct analysis_matrix_cell *analysis_matrix_cell(const struct analysis_ma
 	return &m->cells[cell_index(m, v, g)];
 }
 
-static void group_add(struct analysis_group *g, double value, long trial, long block)
-{
-	g->values_s = xreallocarray(g->values_s, g->n + 1, sizeof *g->values_s);
-	g->trials = xreallocarray(g->trials, g->n + 1, sizeof *g->trials);
-	g->blocks = xreallocarray(g->blocks, g->n + 1, sizeof *g->blocks);
-	g->values_s[g->n] = value;
-	g->trials[g->n] = trial;
-	g->blocks[g->n++] = block;
-}
-
 /* The kernels: those asked for, then the file's others, each escaped for output; map_of[i] is
  * the matrix's index of the table's workload i. */
 static void order_kernels(struct analysis_matrix *m, const struct samples_table *t,
@@ -425,30 +415,26 @@ struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
 	return m;
 }
 
-static void summary_release(struct analysis_matrix_summary *s)
-{
-	if (s->compared)
-		analysis_comparison_release(&s->c);
-	free(s->note);
-}
-
 void analysis_matrix_free(struct analysis_matrix **p)
 {
 	if (!p || !*p)
 		return;
 	struct analysis_matrix *m = *p;
+	/* A comparison not made is empty (analysis_compare_groups): releasing it frees nothing. */
 	for (size_t i = 0; i < m->ncells; i++) {
 		group_release(&m->cells[i].group);
-		if (m->cells[i].compared)
-			analysis_comparison_release(&m->cells[i].vs_baseline);
+		analysis_comparison_release(&m->cells[i].vs_baseline);
 		free(m->cells[i].note);
 	}
 	free(m->cells);
 	free(m->safe_pairs);
-	for (size_t k = 0; m->sensitivity && k < m->nkernels; k++) {
-		summary_release(&m->sensitivity[k]);
-		summary_release(&m->contentiousness[k]);
-	}
+	for (size_t k = 0; m->sensitivity && k < m->nkernels; k++)
+		for (int as_victim = 0; as_victim < 2; as_victim++) {
+			struct analysis_matrix_summary *s = as_victim ? &m->sensitivity[k]
+			                                              : &m->contentiousness[k];
+			analysis_comparison_release(&s->c);
+			free(s->note);
+		}
 	free(m->sensitivity);
 	free(m->contentiousness);
 	strings_free(m->kernels); /* NULL-terminated: room for every name of the file, and one */

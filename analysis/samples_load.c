@@ -17,11 +17,8 @@
 struct trials {
 	const struct results_folder *f;    /* meta.json: the authority on the rows' names */
 	const struct samples_table *t;
-	enum analysis_unit unit;
-	enum analysis_metric metric;
-	bool one_process;                  /* a trial has one row in every placement */
 	bool exclude_contaminated;
-	struct dataset_builder b;
+	struct dataset_builder b;          /* its dataset's unit, metric and one_process rule */
 	int *group_of_name;                /* per placement name: its group */
 	size_t *rows_per_trial;            /* per placement name: the rows its trials should have */
 	bool *known;                       /* per placement name: one of the registry's */
@@ -80,7 +77,7 @@ static void count_rows_per_trial(struct trials *L)
 	for (size_t i = 0; i < t->placement_count; i++) {
 		const struct placement_info *info = placement_info_find(t->placements[i].name);
 		if (info)
-			L->rows_per_trial[i] = L->one_process ? 1 : (size_t)info->nprocs;
+			L->rows_per_trial[i] = L->b.data->one_process ? 1 : (size_t)info->nprocs;
 		L->known[i] = info != NULL;
 		all_known = all_known && info;
 	}
@@ -262,7 +259,7 @@ static bool add_samples(struct trials *L, const struct samples_record *rows, siz
 {
 	const struct samples_record *first = &rows[0];
 	int group = L->group_of_name[first->placement];
-	bool wall = L->metric == ANALYSIS_METRIC_WALL;
+	bool wall = L->b.data->metric == ANALYSIS_METRIC_WALL;
 	double sum = 0;
 	size_t role_a = 0;
 	for (size_t i = 0; i < n; i++)
@@ -278,10 +275,10 @@ static bool add_samples(struct trials *L, const struct samples_record *rows, siz
 		double value = wall ? rows[i].wall : rows[i].utime;
 		sum += value;
 		role_a++;
-		if (L->unit == ANALYSIS_UNIT_PROCESS)
+		if (L->b.data->unit == ANALYSIS_UNIT_PROCESS)
 			builder_add_sample(&L->b, group, first->trial, first->block, value, first->warmup);
 	}
-	if (L->unit == ANALYSIS_UNIT_TRIAL)
+	if (L->b.data->unit == ANALYSIS_UNIT_TRIAL)
 		builder_add_sample(&L->b, group, first->trial, first->block, sum / (double)role_a,
 		                   first->warmup);
 	return true;
@@ -345,13 +342,11 @@ struct analysis_dataset *analysis_load_folder(struct results_folder *f,
 		return NULL;
 	enum analysis_metric folder_metric = f->wall_metric ? ANALYSIS_METRIC_WALL
 	                                                    : ANALYSIS_METRIC_USER;
-	struct trials L = { .f = f, .t = t, .unit = how->unit, .last_block = -1,
-	                    .metric = how->metric_given ? how->metric : folder_metric,
-	                    .one_process = f->kind == FOLDER_ONE_PROCESS,
+	struct trials L = { .f = f, .t = t, .last_block = -1,
 	                    .exclude_contaminated = how->exclude_contaminated,
 	                    .b = { .data = dataset_new(f->dir, true, how->unit) } };
-	L.b.data->metric = L.metric;
-	L.b.data->one_process = L.one_process;
+	L.b.data->metric = how->metric_given ? how->metric : folder_metric;
+	L.b.data->one_process = f->kind == FOLDER_ONE_PROCESS; /* one row a trial, any placement */
 	for (size_t i = 0; i < t->warning_count; i++)
 		builder_warn(&L.b, xstrdup(t->warnings[i]));
 	make_groups(&L);
