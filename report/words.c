@@ -136,13 +136,12 @@ json_t *json_interval(const double ci[2])
 
 const char *verdict_name(enum analysis_verdict v)
 {
-	switch (v) {
-	case ANALYSIS_VERDICT_SLOWER: return "slower";
-	case ANALYSIS_VERDICT_FASTER: return "faster";
-	case ANALYSIS_VERDICT_SAME: return "practically the same";
-	case ANALYSIS_VERDICT_UNDECIDED: break;
-	}
-	return "not enough data to say";
+	static const char *const names[] = {
+		[ANALYSIS_VERDICT_SLOWER] = "slower", [ANALYSIS_VERDICT_FASTER] = "faster",
+		[ANALYSIS_VERDICT_SAME] = "practically the same",
+		[ANALYSIS_VERDICT_UNDECIDED] = "not enough data to say",
+	};
+	return names[v];
 }
 
 const char *design_name(enum analysis_design d)
@@ -273,23 +272,18 @@ bool effect_decided(const struct analysis_comparison *c)
 	       && (c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER);
 }
 
+/* Its bounds are a ratio's, above 0: format_ci writes them as "lo–hi". */
 const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c)
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	if (!analysis_comparison_settled(c) || !has_ratio(c)) {
-		snprintf(b, sizeof ring->buf[0], "n/a");
-		return b;
-	}
+	if (!analysis_comparison_settled(c) || !has_ratio(c))
+		return "n/a";
 	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
 	bool decided = effect_decided(c);
-	double m, lo, hi;
-	effect_factor(c, decided, slower, &m, &lo, &hi);
-	double res = (hi - lo) / 2;
-	char ms[48], los[48], his[48];
-	snprintf(b, sizeof ring->buf[0], "%s×%s (%s–%s)", format_number(ms, sizeof ms, m, res),
-	         !decided ? "" : slower ? " slower" : " faster",
-	         format_number(los, sizeof los, lo, res), format_number(his, sizeof his, hi, res));
-	return b;
+	double m, ci[2];
+	effect_factor(c, decided, slower, &m, &ci[0], &ci[1]);
+	double res = (ci[1] - ci[0]) / 2;
+	return format_text(ring, "%s×%s (%s)", format_num(ring, m, res),
+	                   !decided ? "" : slower ? " slower" : " faster", format_ci(ring, ci, res));
 }
 
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
