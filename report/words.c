@@ -90,15 +90,11 @@ const char *format_ci(struct format_ring *ring, const double ci[2], double res)
 	return b;
 }
 
+/* A ratio's bounds are above 0: format_ci writes them as format_number does. */
 const char *format_ratio(struct format_ring *ring, double mean, const double ci[2])
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	char m[48], lo[48], hi[48];
 	double res = half_width(ci);
-	snprintf(b, sizeof ring->buf[0], "%s× (%s%s%s)", format_number(m, sizeof m, mean, res),
-	         format_number(lo, sizeof lo, ci[0], res), ci[0] < 0 || ci[1] < 0 ? " to " : "–",
-	         format_number(hi, sizeof hi, ci[1], res));
-	return b;
+	return format_text(ring, "%s× (%s)", format_num(ring, mean, res), format_ci(ring, ci, res));
 }
 
 double half_width(const double ci[2])

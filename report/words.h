@@ -21,7 +21,8 @@
  * "inf", "-inf"; never "-0". Returns buf. */
 const char *format_number(char *buf, size_t size, double v, double resolution);
 
-/* A ring of number buffers, so that several formatted numbers fit in one printf. */
+/* A ring of number buffers, so that several formatted numbers fit in one printf. Each call takes
+ * one buffer; format_ratio and format_effect three (their parts, then the whole). */
 enum { FORMAT_RING_SIZE = 16 };
 struct format_ring {
 	char buf[FORMAT_RING_SIZE][160];
