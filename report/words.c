@@ -64,30 +64,19 @@ const char *format_text(struct format_ring *ring, const char *fmt, ...)
 	return b;
 }
 
-/* A bound of an interval that has a negative one: its minus as the minus sign (U+2212), which
- * beside " to " reads as a sign, never as a dash. */
-static const char *signed_bound(char *buf, size_t size, double v, double res)
-{
-	char n[40];
-	format_number(n, sizeof n, v, res);
-	snprintf(buf, size, "%s%s", n[0] == '-' ? "−" : "", n[0] == '-' ? n + 1 : n);
-	return buf;
-}
-
+/* The minus as the minus sign (U+2212), which beside " to " reads as a sign, never as a dash. */
 const char *format_signed(struct format_ring *ring, double v, double resolution)
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	return signed_bound(b, sizeof ring->buf[0], v, resolution);
+	char n[40];
+	format_number(n, sizeof n, v, resolution);
+	return format_text(ring, "%s%s", n[0] == '-' ? "−" : "", n[0] == '-' ? n + 1 : n);
 }
 
-/* Both bounds by signed_bound: with neither negative, that is format_number's text. */
+/* Both bounds by format_signed: with neither negative, that is format_number's text. */
 const char *format_ci(struct format_ring *ring, const double ci[2], double res)
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	char lo[64], hi[64];
-	snprintf(b, sizeof ring->buf[0], "%s%s%s", signed_bound(lo, sizeof lo, ci[0], res),
-	         ci[0] < 0 || ci[1] < 0 ? " to " : "–", signed_bound(hi, sizeof hi, ci[1], res));
-	return b;
+	return format_text(ring, "%s%s%s", format_signed(ring, ci[0], res),
+	                   ci[0] < 0 || ci[1] < 0 ? " to " : "–", format_signed(ring, ci[1], res));
 }
 
 /* A ratio's bounds are above 0: format_ci writes them as format_number does. */
