@@ -230,19 +230,13 @@ static char *unsettled_sentence(const struct analysis_comparison *c, const struc
 	                 prob_text(p, c->p_a_gt_b), w->note);
 }
 
-/* The factor an answer quotes: the ratio as it is, or for a decided speed-up its own factor
- * (1/ratio, the interval reversed). */
-static void effect_factor(const struct analysis_comparison *c, bool decided, bool slower,
-                          double *m, double *lo, double *hi)
+/* The factor an answer quotes, its interval in ci: the ratio as it is, or for a decided
+ * speed-up its own factor (1/ratio, the interval reversed). */
+static double effect_factor(const struct analysis_comparison *c, bool speedup, double ci[2])
 {
-	*m = c->ratio_mean;
-	*lo = c->ratio_ci[0];
-	*hi = c->ratio_ci[1];
-	if (decided && !slower) {
-		*m = 1 / c->ratio_mean;
-		*lo = 1 / c->ratio_ci[1];
-		*hi = 1 / c->ratio_ci[0];
-	}
+	ci[0] = speedup ? 1 / c->ratio_ci[1] : c->ratio_ci[0];
+	ci[1] = speedup ? 1 / c->ratio_ci[0] : c->ratio_ci[1];
+	return speedup ? 1 / c->ratio_mean : c->ratio_mean;
 }
 
 static bool has_ratio(const struct analysis_comparison *c)
@@ -264,9 +258,7 @@ const char *format_effect(struct format_ring *ring, const struct analysis_compar
 		return "n/a";
 	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
 	bool decided = effect_decided(c);
-	double m, ci[2];
-	effect_factor(c, decided, slower, &m, &ci[0], &ci[1]);
-	double res = (ci[1] - ci[0]) / 2;
+	double ci[2], m = effect_factor(c, decided && !slower, ci), res = (ci[1] - ci[0]) / 2;
 	return format_text(ring, "%s×%s (%s)", format_num(ring, m, res),
 	                   !decided ? "" : slower ? " slower" : " faster", format_ci(ring, ci, res));
 }
@@ -281,11 +273,9 @@ static char *effect_clause(const struct analysis_comparison *c, const struct ver
 	const char *amount, *ci, *subject = w->subject ? w->subject : "";
 	bool ratio = has_ratio(c);
 	if (ratio) {
-		double m, lo, hi;
-		effect_factor(c, decided, slower, &m, &lo, &hi);
-		double res = (hi - lo) / 2;
+		double f[2], m = effect_factor(c, decided && !slower, f), res = (f[1] - f[0]) / 2;
 		amount = format_text(&ns, "%s×", format_num(&ns, m, res));
-		ci = format_text(&ns, "%s–%s", format_num(&ns, lo, res), format_num(&ns, hi, res));
+		ci = format_ci(&ns, f, res); /* a ratio's bounds: above 0, "lo–hi" */
 	} else { /* "to" beside a negative bound: a dash would read as a minus */
 		double res = half_width(c->diff_ci);
 		double flipped[2] = { slower ? c->diff_ci[0] : -c->diff_ci[1],
