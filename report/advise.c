@@ -26,17 +26,11 @@ const char *advise_objective_name(enum analysis_objective o)
 
 static const char *decision_name(enum analysis_smt_decision d)
 {
-	switch (d) {
-	case ANALYSIS_SMT_KEEP_ON:
-		return "keep on";
-	case ANALYSIS_SMT_TURN_OFF:
-		return "turn off";
-	case ANALYSIS_SMT_EITHER:
-		return "either";
-	case ANALYSIS_SMT_UNKNOWN:
-		break;
-	}
-	return "not enough data to say";
+	static const char *const names[] = {
+		[ANALYSIS_SMT_KEEP_ON] = "keep on", [ANALYSIS_SMT_TURN_OFF] = "turn off",
+		[ANALYSIS_SMT_EITHER] = "either", [ANALYSIS_SMT_UNKNOWN] = "not enough data to say",
+	};
+	return names[d];
 }
 
 /* Whether the cells ran on siblings: the plan is then about sharing a core. */
@@ -331,20 +325,17 @@ json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advic
 	json_t *best = plan_json(m, a, &a->best);
 	json_object_set_new(best, "p_best", json_number_or_null(a->p_best));
 	json_object_set_new(best, "p_best_draws", json_integer((json_int_t)a->p_best_draws));
-	json_t *pays = json_null();
-	if (a->packed_known)
-		pays = json_pack("{s:o, s:f, s:o, s:f}", "plan", plan_json(m, a, &a->packed),
-		                 "work_per_core", a->packed_per_core,
-		                 "work_per_core_ci", json_interval(a->packed_per_core_ci),
-		                 "p_pays", a->packed_p_pays);
+	json_t *pays = !a->packed_known ? NULL
+	               : json_pack("{s:o, s:f, s:o, s:f}", "plan", plan_json(m, a, &a->packed),
+	                           "work_per_core", a->packed_per_core,
+	                           "work_per_core_ci", json_interval(a->packed_per_core_ci),
+	                           "p_pays", a->packed_p_pays);
 	json_t *o = json_pack(
-		"{s:i, s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:I, s:I, s:I, s:b, s:s, s:I, s:o, s:o,"
-		" s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:s, s:o}",
+		"{s:i, s:s, s:s, s:s?, s:b, s:s?, s:o, s:o, s:I, s:I, s:I, s:b, s:s, s:I, s:o, s:o,"
+		" s:o, s:o, s:o, s:o, s:o, s:o?, s:I, s:o, s:s, s:o}",
 		"advise_version", 1, "objective", advise_objective_name(a->objective),
 		"sharing", sharing_words(m),
-		"placement", m->placement ? json_string(m->placement) : json_null(),
-		"measured_on_siblings", on_siblings(m),
-		"pairing_note", note ? json_string(note) : json_null(),
+		"placement", m->placement, "measured_on_siblings", on_siblings(m), "pairing_note", note,
 		"workloads", json_strings(m->kernels, a->nworkloads), "counts", counts, "items", (json_int_t)a->nitems,
 		"cores", (json_int_t)a->cores, "pairs_needed", (json_int_t)a->pairs_needed,
 		"exact", a->exact, "method", method, "draws", (json_int_t)a->draws,

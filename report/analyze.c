@@ -394,9 +394,9 @@ static json_t *conditions_json(const struct analysis_comparison *c, bool one_pro
 	                             json_interval(c->half_ratio_ci[1]),
 	                             "disagree", c->halves_disagree)
 	                 : json_null();
-	return json_pack("{s:o, s:I, s:I, s:b, s:b, s:o}",
+	return json_pack("{s:s?, s:I, s:I, s:b, s:b, s:o}",
 	                 "unplanned", c->kind == COMPARISON_UNPLANNED
-	                 ? json_string(unplanned_words(words, sizeof words, c)) : json_null(),
+	                 ? unplanned_words(words, sizeof words, c) : NULL,
 	                 "shared_trials", (json_int_t)c->shared_trials,
 	                 "shared_known", (json_int_t)c->shared_known,
 	                 "under_load", analysis_under_load(c),

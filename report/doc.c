@@ -90,27 +90,24 @@ void doc_table(struct doc *d, unsigned outputs, const char *id,
 	b->ncolumns = ncolumns;
 }
 
-/* A row with its cells in an array. */
-static void doc_row_strings(struct doc *d, const char *const *cells)
+/* A new row of the document's last block, a table: its cells, for the caller to fill. */
+static char **new_row(struct doc *d)
 {
 	struct doc_block *b = &d->blocks[d->count - 1];
 	b->cells = xreallocarray(b->cells, (b->nrows + 1) * b->ncolumns, sizeof *b->cells);
-	for (size_t c = 0; c < b->ncolumns; c++)
-		b->cells[b->nrows * b->ncolumns + c] = xstrdup(cells[c] ? cells[c] : "-");
-	b->nrows++;
+	return &b->cells[b->nrows++ * b->ncolumns];
 }
 
 void doc_row(struct doc *d, ...)
 {
-	const struct doc_block *b = &d->blocks[d->count - 1];
-	const char **cells = xcalloc(b->ncolumns, sizeof *cells);
+	char **row = new_row(d);
 	va_list ap;
 	va_start(ap, d);
-	for (size_t c = 0; c < b->ncolumns; c++)
-		cells[c] = va_arg(ap, const char *);
+	for (size_t c = 0; c < d->blocks[d->count - 1].ncolumns; c++) {
+		const char *cell = va_arg(ap, const char *);
+		row[c] = xstrdup(cell ? cell : "-");
+	}
 	va_end(ap);
-	doc_row_strings(d, cells);
-	free(cells);
 }
 
 void doc_matrix_table(struct doc *d, const char *id, char *const *names, size_t n, int width,
@@ -118,24 +115,19 @@ void doc_matrix_table(struct doc *d, const char *id, char *const *names, size_t 
                       const void *ctx)
 {
 	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
-	char **row = xcalloc(n + 1, sizeof *row);
 	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
 	for (size_t g = 0; g < n; g++)
-		columns[g + 1] = (struct doc_column){ row[g] = xasprintf("`%s`", names[g]), width, true,
-		                                      0 };
+		columns[g + 1] = (struct doc_column){ xasprintf("`%s`", names[g]), width, true, 0 };
 	doc_table(d, DOC_ALL, id, columns, n + 1);
 	for (size_t g = 0; g < n; g++)
-		free(row[g]);
+		free((char *)columns[g + 1].title);
 	free(columns);
 	for (size_t v = 0; v < n; v++) {
+		char **row = new_row(d); /* the cells' strings taken as they are */
 		row[0] = xasprintf("`%s`", names[v]);
 		for (size_t g = 0; g < n; g++)
 			row[g + 1] = cell(ctx, v, g);
-		doc_row_strings(d, (const char *const *)row);
-		for (size_t k = 0; k <= n; k++)
-			free(row[k]);
 	}
-	free(row);
 }
 
 void doc_figure(struct doc *d, const char *id, const char *file, const char *title, char *svg)

@@ -66,14 +66,8 @@ static void heatmap_cell(FILE *out, const struct svg_heat_cell *c, const char *u
 	        "fill=\"%s\">%s</text>\n", cx, y + 41, colour, format_ci(&ns, c->ratio_ci, res));
 }
 
-/* The colour caption under the legend. */
-static void colour_caption(char *text, size_t size, const char *unit)
-{
-	snprintf(text, size, "colour: the victim's slowdown against itself alone (log scale; "
-	         "2× and above darkest); grey, ?: too few %s for a number", unit);
-}
-
-static void heatmap_legend(FILE *out, double y, int width, const char *unit)
+/* The colour scale, the hatching's key and caption (the colour's words) under them. */
+static void heatmap_legend(FILE *out, double y, int width, const char *caption)
 {
 	double x0 = HM_LEFT, w = 240;
 	fputs("<defs><linearGradient id=\"slowdown\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">", out);
@@ -97,9 +91,7 @@ static void heatmap_legend(FILE *out, double y, int width, const char *unit)
 	        "stroke=\"#999\"/><rect x=\"%.1f\" y=\"%.1f\" width=\"28\" height=\"14\" "
 	        "fill=\"url(#hatch)\"/>\n", hx, y, hx, y);
 	svg_text(out, hx + 34, y + 12, "start", 11, NULL, "hatched: not enough data to say");
-	char text[200];
-	colour_caption(text, sizeof text, unit);
-	svg_text(out, x0, y + 52, "start", 11, NULL, text);
+	svg_text(out, x0, y + 52, "start", 11, NULL, caption);
 }
 
 char *svg_heatmap(const char *title, const char *description, const char *const *names,
@@ -111,7 +103,8 @@ char *svg_heatmap(const char *title, const char *description, const char *const 
 		width = HM_LEFT + 520;
 	/* Wide enough for the title and the legend's caption: nothing cut off at the right. */
 	char caption[200];
-	colour_caption(caption, sizeof caption, unit);
+	snprintf(caption, sizeof caption, "colour: the victim's slowdown against itself alone (log "
+	         "scale; 2× and above darkest); grey, ?: too few %s for a number", unit);
 	double need = fmax(10 + svg_text_width(title, 14, true), HM_LEFT + svg_text_width(caption, 11, false));
 	for (size_t k = 0; k < count; k++)
 		need = fmax(need, HM_LEFT + ((double)k + 0.5) * HM_CELL_W
@@ -138,7 +131,7 @@ char *svg_heatmap(const char *title, const char *description, const char *const 
 		for (int g = 0; g < n; g++)
 			heatmap_cell(out, &cells[v * n + g], unit, HM_LEFT + g * HM_CELL_W, y);
 	}
-	heatmap_legend(out, HM_TOP + n * HM_CELL_H + 16, width, unit);
+	heatmap_legend(out, HM_TOP + n * HM_CELL_H + 16, width, caption);
 	svg_end(out);
 	return xmemstream_close(out, &buf);
 }

@@ -544,17 +544,16 @@ static json_t *summaries_json(const struct analysis_matrix *m,
 {
 	json_t *a = json_array();
 	for (size_t k = 0; k < m->nkernels; k++)
-		json_array_append_new(a, merged(json_pack("{s:s, s:I, s:o}", "kernel", m->kernels[k],
+		json_array_append_new(a, merged(json_pack("{s:s, s:I, s:s?}", "kernel", m->kernels[k],
 		                                          "blocks", (json_int_t)s[k].blocks, "note",
-		                                          s[k].note ? json_string(s[k].note)
-		                                                    : json_null()),
+		                                          s[k].note),
 		                                comparison_json(&s[k].c, s[k].compared)));
 	return a;
 }
 
 /* meta.json's "stop" of the cell victim beside aggressor (NULL for the baseline), from
- * matrix --precision (runner/matrix.h): a new reference, null without one. */
-static json_t *cell_stop(const json_t *meta, const char *victim, const char *aggressor)
+ * matrix --precision (runner/matrix.h), or NULL without one. */
+static const char *cell_stop(const json_t *meta, const char *victim, const char *aggressor)
 {
 	const json_t *c;
 	size_t i;
@@ -563,9 +562,9 @@ static json_t *cell_stop(const json_t *meta, const char *victim, const char *agg
 		const char *g = json_string_value(json_object_get(c, "aggressor"));
 		const char *stop = json_string_value(json_object_get(c, "stop"));
 		if (v && !strcmp(v, victim) && (aggressor ? g && !strcmp(g, aggressor) : !g))
-			return stop ? json_string(stop) : json_null();
+			return stop;
 	}
-	return json_null();
+	return NULL;
 }
 
 static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
@@ -576,10 +575,9 @@ static json_t *cells_json(const struct analysis_matrix *m, const json_t *meta)
 		if (c->aggressor < 0)
 			continue;
 		json_t *cell = merged(json_pack(
-			"{s:s, s:s, s:I, s:I, s:b, s:o, s:o}", "victim", m->kernels[c->victim], "aggressor",
-			m->kernels[c->aggressor], "n", (json_int_t)c->group.n, "failed_trials",
-			(json_int_t)c->failed_trials, "safe", c->safe, "note",
-			c->note ? json_string(c->note) : json_null(), "stop",
+			"{s:s, s:s, s:I, s:I, s:b, s:s?, s:s?}", "victim", m->kernels[c->victim],
+			"aggressor", m->kernels[c->aggressor], "n", (json_int_t)c->group.n, "failed_trials",
+			(json_int_t)c->failed_trials, "safe", c->safe, "note", c->note, "stop",
 			cell_stop(meta, m->kernels[c->victim], m->kernels[c->aggressor])),
 			comparison_json(&c->vs_baseline, c->compared));
 		/* p_safe: P(its slowdown at most the safe bound), where the cell could be listed; else
@@ -602,7 +600,7 @@ static json_t *baselines_json(const struct analysis_matrix *m, const json_t *met
 	json_t *a = json_array();
 	for (size_t v = 0; v < m->nkernels; v++) {
 		const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, -1);
-		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:I, s:o}", "kernel", m->kernels[v],
+		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:I, s:s?}", "kernel", m->kernels[v],
 		                                   "n", (json_int_t)c->group.n, "mean_s",
 		                                   json_number_or_null(group_mean(&c->group)),
 		                                   "failed_trials", (json_int_t)c->failed_trials,

@@ -882,9 +882,9 @@ static json_t *placements_json(const struct run_model *m)
 		for (int k = 0; k < p->npus; k++)
 			json_array_append_new(pus, json_integer(p->pus[k]));
 		json_array_append_new(all, json_pack(
-			"{s:s, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I}", "name", p->name, "pus", pus,
-			"core", p->core >= 0 ? json_integer(p->core) : json_null(),
-			"shares", p->shares ? json_string(p->shares) : json_null(), "n", (json_int_t)p->n,
+			"{s:s, s:o, s:o?, s:s?, s:I, s:o, s:o, s:o, s:o, s:I}", "name", p->name, "pus", pus,
+			"core", p->core >= 0 ? json_integer(p->core) : NULL, "shares", p->shares,
+			"n", (json_int_t)p->n,
 			"mean_s", json_number_or_null(p->mean_s), "mu_mean_s", json_number_or_null(p->mu_mean),
 			"mu_ci_s", json_interval(p->mu_ci), "freq_mhz", json_number_or_null(p->freq_mhz),
 			"freq_samples", (json_int_t)p->freq_n));

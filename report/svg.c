@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc.h"
+#include "common/placements.h"
 #include "report/report.h"
 #include "report/svg.h"
-#include "common/placements.h"
 
 int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double *step)
 {
@@ -234,20 +235,16 @@ void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *ti
 	int lines = 1;
 	for (const char *p = title; *p; p++)
 		lines += *p == '\n';
-	const char *line = title;
-	for (int i = 0; i < lines; i++) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		char part[200];
-		snprintf(part, sizeof part, "%.*s", (int)(len < sizeof part ? len : sizeof part - 1),
-		         line);
+	char *copy = xstrdup(title), *save = NULL;
+	int i = 0;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
 		        "text-anchor=\"middle\" font-size=\"13\">",
-		        x_px - title_gap - 15.0 * (lines - 1 - i), cy);
-		report_xml_escape(out, part);
+		        x_px - title_gap - 15.0 * (lines - 1 - i++), cy);
+		report_xml_escape(out, line);
 		fputs("</text>\n", out);
-		line = nl ? nl + 1 : line + len;
 	}
+	free(copy);
 }
 
 void svg_begin(FILE *out, int width, int height, const char *title, const char *desc)

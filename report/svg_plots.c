@@ -120,8 +120,8 @@ static double panel_height(const struct panel *p)
 }
 
 /* The panel's x range around its curves; the "no effect" line is brought into view when that
- * does not squash the curves (*ref_shown), else *ref_side says where it lies. */
-static void panel_x_range(const struct panel *p, double *lo_out, double *hi_out, bool *ref_shown,
+ * does not squash the curves, else *ref_side says where it lies (NULL: in view, or none). */
+static void panel_x_range(const struct panel *p, double *lo_out, double *hi_out,
                           const char **ref_side)
 {
 	double lo = INFINITY, hi = -INFINITY;
@@ -134,21 +134,13 @@ static void panel_x_range(const struct panel *p, double *lo_out, double *hi_out,
 	double span = hi > lo ? hi - lo : fmax(fabs(lo) * 1e-3, 1e-9);
 	lo -= span * 0.06;
 	hi += span * 0.06;
-	*ref_shown = false;
 	*ref_side = NULL;
-	if (isfinite(p->ref)) {
-		if (p->ref >= lo && p->ref <= hi) {
-			*ref_shown = true;
-		} else if (p->ref < lo && lo - p->ref <= (hi - lo) * 0.75) {
-			lo = p->ref - (hi - lo) * 0.04;
-			*ref_shown = true;
-		} else if (p->ref > hi && p->ref - hi <= (hi - lo) * 0.75) {
-			hi = p->ref + (hi - lo) * 0.04;
-			*ref_shown = true;
-		} else {
-			*ref_side = p->ref < lo ? "left" : "right";
-		}
-	}
+	if (isfinite(p->ref) && p->ref < lo && lo - p->ref <= (hi - lo) * 0.75)
+		lo = p->ref - (hi - lo) * 0.04;
+	else if (isfinite(p->ref) && p->ref > hi && p->ref - hi <= (hi - lo) * 0.75)
+		hi = p->ref + (hi - lo) * 0.04;
+	else if (isfinite(p->ref) && (p->ref < lo || p->ref > hi))
+		*ref_side = p->ref < lo ? "left" : "right";
 	*lo_out = lo;
 	*hi_out = hi;
 }
@@ -201,10 +193,9 @@ static void draw_curve(FILE *out, const struct curve *c, const struct svg_axis *
 
 /* The "no effect" line, or a note saying on which side it lies off the scale. */
 static void draw_reference(FILE *out, const struct panel *p, const struct svg_axis *x,
-                           bool ref_shown, const char *ref_side, double plot_top,
-                           double plot_bottom)
+                           const char *ref_side, double plot_top, double plot_bottom)
 {
-	if (ref_shown) {
+	if (isfinite(p->ref) && !ref_side) {
 		double rx = svg_map(x, p->ref);
 		svg_line(out, rx, plot_bottom, rx, plot_top, "#000",
 		         " stroke-width=\"1.5\" stroke-dasharray=\"5,4\"");
@@ -227,9 +218,8 @@ static void draw_reference(FILE *out, const struct panel *p, const struct svg_ax
 static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 {
 	double lo, hi;
-	bool ref_shown;
 	const char *ref_side;
-	panel_x_range(p, &lo, &hi, &ref_shown, &ref_side);
+	panel_x_range(p, &lo, &hi, &ref_side);
 	double plot_top = top + PANEL_TITLE_H + LEGEND_LINE_H * p->ncurves + 10;
 	double plot_bottom = plot_top + PLOT_H;
 	struct svg_axis x = { lo, hi, LEFT, WIDTH - RIGHT };
@@ -249,7 +239,7 @@ static void draw_panel(FILE *out, const struct panel *p, double top, int id)
 	for (int k = 0; k < p->ncurves; k++)
 		draw_curve(out, &p->curves[k], &x, &y, top + PANEL_TITLE_H + LEGEND_LINE_H * k + 8,
 		           plot_bottom, id);
-	draw_reference(out, p, &x, ref_shown, ref_side, plot_top, plot_bottom);
+	draw_reference(out, p, &x, ref_side, plot_top, plot_bottom);
 	svg_x_axis(out, &x, plot_bottom, p->x_title);
 	svg_y_axis(out, &y, LEFT, "density", false);
 }

@@ -64,41 +64,26 @@ const char *format_text(struct format_ring *ring, const char *fmt, ...)
 	return b;
 }
 
-/* A bound of an interval that has a negative one: its minus as the minus sign (U+2212), which
- * beside " to " reads as a sign, never as a dash. */
-static const char *signed_bound(char *buf, size_t size, double v, double res)
-{
-	char n[40];
-	format_number(n, sizeof n, v, res);
-	snprintf(buf, size, "%s%s", n[0] == '-' ? "−" : "", n[0] == '-' ? n + 1 : n);
-	return buf;
-}
-
+/* The minus as the minus sign (U+2212), which beside " to " reads as a sign, never as a dash. */
 const char *format_signed(struct format_ring *ring, double v, double resolution)
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	return signed_bound(b, sizeof ring->buf[0], v, resolution);
+	char n[40];
+	format_number(n, sizeof n, v, resolution);
+	return format_text(ring, "%s%s", n[0] == '-' ? "−" : "", n[0] == '-' ? n + 1 : n);
 }
 
-/* Both bounds by signed_bound: with neither negative, that is format_number's text. */
+/* Both bounds by format_signed: with neither negative, that is format_number's text. */
 const char *format_ci(struct format_ring *ring, const double ci[2], double res)
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	char lo[64], hi[64];
-	snprintf(b, sizeof ring->buf[0], "%s%s%s", signed_bound(lo, sizeof lo, ci[0], res),
-	         ci[0] < 0 || ci[1] < 0 ? " to " : "–", signed_bound(hi, sizeof hi, ci[1], res));
-	return b;
+	return format_text(ring, "%s%s%s", format_signed(ring, ci[0], res),
+	                   ci[0] < 0 || ci[1] < 0 ? " to " : "–", format_signed(ring, ci[1], res));
 }
 
+/* A ratio's bounds are above 0: format_ci writes them as format_number does. */
 const char *format_ratio(struct format_ring *ring, double mean, const double ci[2])
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	char m[48], lo[48], hi[48];
 	double res = half_width(ci);
-	snprintf(b, sizeof ring->buf[0], "%s× (%s%s%s)", format_number(m, sizeof m, mean, res),
-	         format_number(lo, sizeof lo, ci[0], res), ci[0] < 0 || ci[1] < 0 ? " to " : "–",
-	         format_number(hi, sizeof hi, ci[1], res));
-	return b;
+	return format_text(ring, "%s× (%s)", format_num(ring, mean, res), format_ci(ring, ci, res));
 }
 
 double half_width(const double ci[2])
@@ -136,13 +121,12 @@ json_t *json_interval(const double ci[2])
 
 const char *verdict_name(enum analysis_verdict v)
 {
-	switch (v) {
-	case ANALYSIS_VERDICT_SLOWER: return "slower";
-	case ANALYSIS_VERDICT_FASTER: return "faster";
-	case ANALYSIS_VERDICT_SAME: return "practically the same";
-	case ANALYSIS_VERDICT_UNDECIDED: break;
-	}
-	return "not enough data to say";
+	static const char *const names[] = {
+		[ANALYSIS_VERDICT_SLOWER] = "slower", [ANALYSIS_VERDICT_FASTER] = "faster",
+		[ANALYSIS_VERDICT_SAME] = "practically the same",
+		[ANALYSIS_VERDICT_UNDECIDED] = "not enough data to say",
+	};
+	return names[v];
 }
 
 const char *design_name(enum analysis_design d)
@@ -246,19 +230,13 @@ static char *unsettled_sentence(const struct analysis_comparison *c, const struc
 	                 prob_text(p, c->p_a_gt_b), w->note);
 }
 
-/* The factor an answer quotes: the ratio as it is, or for a decided speed-up its own factor
- * (1/ratio, the interval reversed). */
-static void effect_factor(const struct analysis_comparison *c, bool decided, bool slower,
-                          double *m, double *lo, double *hi)
+/* The factor an answer quotes, its interval in ci: the ratio as it is, or for a decided
+ * speed-up its own factor (1/ratio, the interval reversed). */
+static double effect_factor(const struct analysis_comparison *c, bool speedup, double ci[2])
 {
-	*m = c->ratio_mean;
-	*lo = c->ratio_ci[0];
-	*hi = c->ratio_ci[1];
-	if (decided && !slower) {
-		*m = 1 / c->ratio_mean;
-		*lo = 1 / c->ratio_ci[1];
-		*hi = 1 / c->ratio_ci[0];
-	}
+	ci[0] = speedup ? 1 / c->ratio_ci[1] : c->ratio_ci[0];
+	ci[1] = speedup ? 1 / c->ratio_ci[0] : c->ratio_ci[1];
+	return speedup ? 1 / c->ratio_mean : c->ratio_mean;
 }
 
 static bool has_ratio(const struct analysis_comparison *c)
@@ -273,23 +251,16 @@ bool effect_decided(const struct analysis_comparison *c)
 	       && (c->verdict == ANALYSIS_VERDICT_SLOWER || c->verdict == ANALYSIS_VERDICT_FASTER);
 }
 
+/* Its bounds are a ratio's, above 0: format_ci writes them as "lo–hi". */
 const char *format_effect(struct format_ring *ring, const struct analysis_comparison *c)
 {
-	char *b = ring->buf[ring->next++ % FORMAT_RING_SIZE];
-	if (!analysis_comparison_settled(c) || !has_ratio(c)) {
-		snprintf(b, sizeof ring->buf[0], "n/a");
-		return b;
-	}
+	if (!analysis_comparison_settled(c) || !has_ratio(c))
+		return "n/a";
 	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
 	bool decided = effect_decided(c);
-	double m, lo, hi;
-	effect_factor(c, decided, slower, &m, &lo, &hi);
-	double res = (hi - lo) / 2;
-	char ms[48], los[48], his[48];
-	snprintf(b, sizeof ring->buf[0], "%s×%s (%s–%s)", format_number(ms, sizeof ms, m, res),
-	         !decided ? "" : slower ? " slower" : " faster",
-	         format_number(los, sizeof los, lo, res), format_number(his, sizeof his, hi, res));
-	return b;
+	double ci[2], m = effect_factor(c, decided && !slower, ci), res = (ci[1] - ci[0]) / 2;
+	return format_text(ring, "%s×%s (%s)", format_num(ring, m, res),
+	                   !decided ? "" : slower ? " slower" : " faster", format_ci(ring, ci, res));
 }
 
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
@@ -302,11 +273,9 @@ static char *effect_clause(const struct analysis_comparison *c, const struct ver
 	const char *amount, *ci, *subject = w->subject ? w->subject : "";
 	bool ratio = has_ratio(c);
 	if (ratio) {
-		double m, lo, hi;
-		effect_factor(c, decided, slower, &m, &lo, &hi);
-		double res = (hi - lo) / 2;
+		double f[2], m = effect_factor(c, decided && !slower, f), res = (f[1] - f[0]) / 2;
 		amount = format_text(&ns, "%s×", format_num(&ns, m, res));
-		ci = format_text(&ns, "%s–%s", format_num(&ns, lo, res), format_num(&ns, hi, res));
+		ci = format_ci(&ns, f, res); /* a ratio's bounds: above 0, "lo–hi" */
 	} else { /* "to" beside a negative bound: a dash would read as a minus */
 		double res = half_width(c->diff_ci);
 		double flipped[2] = { slower ? c->diff_ci[0] : -c->diff_ci[1],

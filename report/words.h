@@ -21,13 +21,14 @@
  * "inf", "-inf"; never "-0". Returns buf. */
 const char *format_number(char *buf, size_t size, double v, double resolution);
 
-/* A ring of number buffers, so that several formatted numbers fit in one printf. */
-enum { FORMAT_RING_SIZE = 16 };
+/* A ring of number buffers, so that several formatted numbers fit in one printf. Each call takes
+ * one buffer; format_ci three (its bounds, then the whole), format_ratio and format_effect five. */
+enum { FORMAT_RING_SIZE = 32 };
 struct format_ring {
 	char buf[FORMAT_RING_SIZE][160];
 	int next;
 };
-/* v by format_number into the ring's next buffer, valid for FORMAT_RING_SIZE - 1 more calls. */
+/* v by format_number into the ring's next buffer, valid for FORMAT_RING_SIZE - 1 more buffers. */
 const char *format_num(struct format_ring *ring, double v, double resolution);
 /* v as format_num writes it, a negative one with the minus sign (U+2212), as format_ci writes
  * its bounds: for a table's column beside such intervals. */
