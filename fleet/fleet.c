@@ -88,18 +88,16 @@ static char *workload_text(const json_t *meta)
 static json_t *run_settings(const json_t *meta)
 {
 	json_t *w = json_object_get(meta, "workloads"), *settings = json_object_get(meta, "settings");
-	json_t *out = json_pack("{s:O?, s:O?, s:O?, s:O?}",
-	                        "iters", json_object_get(settings, "iters"),
-	                        "placements", json_object_get(settings, "placements"),
-	                        "command", json_object_get(json_object_get(w, "a"), "argv"),
-	                        "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
 	json_t *names = json_object_get(settings, "name");
-	if (json_is_array(names))
-		json_object_set(out, "name", names);
 	/* run --one-process: one process's wall time is another measure than copies' user time. */
-	if (json_is_true(json_object_get(settings, "one_process")))
-		json_object_set_new(out, "one_process", json_true());
-	return out;
+	bool one_process = json_is_true(json_object_get(settings, "one_process"));
+	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:O*, s:o*}",
+	                 "iters", json_object_get(settings, "iters"),
+	                 "placements", json_object_get(settings, "placements"),
+	                 "command", json_object_get(json_object_get(w, "a"), "argv"),
+	                 "beside_command", json_object_get(json_object_get(w, "b"), "argv"),
+	                 "name", json_is_array(names) ? names : NULL,
+	                 "one_process", one_process ? json_true() : NULL);
 }
 
 /* What must be equal for nodes to be pooled, as one text. */
@@ -547,9 +545,8 @@ static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h
 			return &f->groups[g];
 	f->groups = xreallocarray(f->groups, f->group_count + 1, sizeof *f->groups);
 	struct fleet_group *g = &f->groups[f->group_count++];
-	*g = (struct fleet_group){ .cpu_model = xstrdup(h->cpu_model), .smt = xstrdup(h->smt),
-	                           .workload = xstrdup(h->workload), .key = xstrdup(h->group_key),
-	                           .comparison = xstrdup(h->comparison),
+	*g = (struct fleet_group){ .cpu_model = h->cpu_model, .smt = h->smt, .workload = h->workload,
+	                           .key = h->group_key, .comparison = h->comparison,
 	                           .smt_question = h->smt_question,
 	                           .settings = json_incref(h->settings),
 	                           .hosts = xcalloc(f->host_count, sizeof *g->hosts) };
@@ -603,9 +600,9 @@ static struct fleet_matrix_group *matrix_group_for(struct fleet *f,
 		                                 sizeof *f->matrix_groups);
 		g = &f->matrix_groups[f->matrix_group_count++];
 		*g = (struct fleet_matrix_group){
-			.cpu_model = xstrdup(n->cpu_model), .smt = xstrdup(n->smt),
-			.placement = xstrdup(n->placement), .workloads = xstrdup(n->workloads),
-			.key = xstrdup(n->group_key), .nodes = xcalloc(f->matrix_node_count, sizeof *g->nodes),
+			.cpu_model = n->cpu_model, .smt = n->smt, .placement = n->placement,
+			.workloads = n->workloads, .key = n->group_key,
+			.nodes = xcalloc(f->matrix_node_count, sizeof *g->nodes),
 			.names = xcalloc(ANALYSIS_MATRIX_MAX_KERNELS * 2, sizeof *g->names) };
 	}
 	for (size_t k = 0; k < n->name_count; k++) /* more than any matrix holds: left out of it */
@@ -751,14 +748,12 @@ void fleet_free(struct fleet **p)
 	free_nodes(f);
 	for (size_t i = 0; i < f->group_count; i++) {
 		struct fleet_group *g = &f->groups[i];
-		free_each((char *[]){ g->cpu_model, g->smt, g->workload, g->comparison, g->key,
-		                      g->settings_text }, 6);
+		free(g->settings_text);
 		json_decref(g->settings);
 		free(g->hosts);
 	}
 	for (size_t i = 0; i < f->matrix_group_count; i++) {
 		struct fleet_matrix_group *g = &f->matrix_groups[i];
-		free_each((char *[]){ g->cpu_model, g->smt, g->placement, g->workloads, g->key }, 5);
 		for (size_t c = 0; c < g->name_count * g->name_count && g->cells; c++)
 			fleet_mixture_release(&g->cells[c].mixture);
 		strings_release(&g->names, &g->name_count);
