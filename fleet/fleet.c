@@ -214,33 +214,31 @@ static char *meta_problem(struct results_folder *f)
 	return why;
 }
 
+/* The mean of a distribution's values, or (logs) of their logarithms; their variance in *var. */
+static double moments(const struct analysis_dist *d, bool logs, double *var)
+{
+	double mean = 0;
+	*var = 0;
+	for (size_t i = 0; i < d->count; i++)
+		mean += d->probs[i] * (logs ? log(d->values[i]) : d->values[i]);
+	for (size_t i = 0; i < d->count; i++) {
+		double e = (logs ? log(d->values[i]) : d->values[i]) - mean;
+		*var += d->probs[i] * e * e;
+	}
+	return mean;
+}
+
 /* The normal summary of the node's log ratio. Paired: the moments of delta's posterior (the
  * mean per-block log ratio), the node's own answer. Unpaired: the two posteriors are
  * independent (separate samples), so the mean and variance of log(mu_A) and log(mu_B) add. */
 static void log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
 {
-	if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		double m = analysis_dist_mean(&c->log_ratio), v = 0;
-		for (size_t i = 0; i < c->log_ratio.count; i++) {
-			double e = c->log_ratio.values[i] - m;
-			v += c->log_ratio.probs[i] * e * e;
-		}
-		*mean = m;
-		*sd = sqrt(v);
-		return;
-	}
-	const struct analysis_dist *d[2] = { &c->a.mu, &c->b.mu };
-	double m[2] = { 0, 0 }, v[2] = { 0, 0 };
-	for (int k = 0; k < 2; k++) {
-		for (size_t i = 0; i < d[k]->count; i++)
-			m[k] += d[k]->probs[i] * log(d[k]->values[i]);
-		for (size_t i = 0; i < d[k]->count; i++) {
-			double e = log(d[k]->values[i]) - m[k];
-			v[k] += d[k]->probs[i] * e * e;
-		}
-	}
-	*mean = m[0] - m[1];
-	*sd = sqrt(v[0] + v[1]);
+	double va, vb = 0;
+	if (c->design == ANALYSIS_DESIGN_PAIRED)
+		*mean = moments(&c->log_ratio, false, &va);
+	else
+		*mean = moments(&c->a.mu, true, &va) - moments(&c->b.mu, true, &vb);
+	*sd = sqrt(va + vb);
 }
 
 /* A node's answer to comparison c (pooling fills the rest). */
