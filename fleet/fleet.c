@@ -336,14 +336,6 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 	analysis_dataset_free(&d);
 }
 
-/* The cores meta.json says the node's machine has (topology.cores), or 0. */
-static size_t topology_cores(const json_t *meta)
-{
-	json_int_t c = json_integer_value(json_object_get(json_object_get(meta, "topology"),
-	                                                  "cores"));
-	return c > 0 ? (size_t)c : 0;
-}
-
 /* A matrix's folder into a matrix node: each cell's answer, as its report compares them. */
 static void examine_matrix(struct outcome *o, struct results_folder *f)
 {
@@ -361,11 +353,13 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 	}
 	const json_t *meta = f->shown_meta;
 	struct fleet_matrix_node *n = &o->node;
+	json_int_t cores = 0; /* what meta.json says the node's machine has, where it says it */
+	json_unpack(f->meta, "{s:{s:I}}", "topology", "cores", &cores);
 	o->usable = o->matrix = true;
 	*n = (struct fleet_matrix_node){
 		.dir = xstrdup(o->dir), .placement = xstrdup(m->placement ? m->placement : "none"),
 		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
-		.safe_slowdown = m->safe_slowdown, .cores = topology_cores(f->meta),
+		.safe_slowdown = m->safe_slowdown, .cores = cores > 0 ? (size_t)cores : 0,
 		.names = xcalloc(m->nkernels, sizeof *n->names),
 		.cells = xcalloc(m->nkernels * m->nkernels, sizeof *n->cells) };
 	node_facts(meta, &n->host, &n->cpu_model, &n->smt, &n->os_kernel);
