@@ -269,11 +269,10 @@ static const char *without_dir(const char *err, const char *dir)
 
 /* ---- one folder --------------------------------------------------------------------------- */
 
-/* One folder's outcome: a host (or a matrix node), or the reason it is skipped. */
+/* One folder's outcome: a host (or a matrix node), or the reason it is skipped (reason set). */
 struct outcome {
 	const char *dir;           /* opened */
 	const char *shown;         /* reported */
-	bool usable;
 	bool matrix;               /* usable as a matrix node (node), not a host */
 	struct fleet_host host;
 	struct fleet_matrix_node node;
@@ -320,7 +319,6 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 		const struct analysis_comparison *c = report_headline(r, d);
 		const json_t *meta = f->shown_meta;
 		struct fleet_host *h = &o->host;
-		o->usable = true;
 		h->dir = xstrdup(o->dir);
 		node_facts(meta, &h->host, &h->cpu_model, &h->smt, &h->os_kernel);
 		h->workload = workload_text(meta);
@@ -355,7 +353,7 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 	struct fleet_matrix_node *n = &o->node;
 	json_int_t cores = 0; /* what meta.json says the node's machine has, where it says it */
 	json_unpack(f->meta, "{s:{s:I}}", "topology", "cores", &cores);
-	o->usable = o->matrix = true;
+	o->matrix = true;
 	*n = (struct fleet_matrix_node){
 		.dir = xstrdup(o->dir), .placement = xstrdup(m->placement ? m->placement : "none"),
 		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
@@ -670,12 +668,12 @@ static void collect(struct fleet *f, struct outcome *outcomes, size_t count)
 	f->skipped = xcalloc(count, sizeof *f->skipped);
 	for (size_t i = 0; i < count; i++) {
 		struct outcome *o = &outcomes[i];
-		if (o->usable && o->matrix)
-			f->matrix_nodes[f->matrix_node_count++] = o->node;
-		else if (o->usable)
-			f->hosts[f->host_count++] = o->host;
-		else
+		if (o->reason)
 			f->skipped[f->skipped_count++] = (struct fleet_skip){ xstrdup(o->shown), o->reason };
+		else if (o->matrix)
+			f->matrix_nodes[f->matrix_node_count++] = o->node;
+		else
+			f->hosts[f->host_count++] = o->host;
 	}
 }
 
