@@ -117,7 +117,7 @@ struct fleet_host {
 };
 
 struct fleet_group {
-	/* Its first host's (fleet.hosts owns them): every host of the group has the same. */
+	/* Its first host's, borrowed (fleet.hosts owns them). */
 	const char *cpu_model, *smt, *workload, *comparison, *key;
 	bool smt_question;         /* its comparison is sibling vs non-sibling (fleet_host's) */
 	json_t *settings;          /* {"iters", "placements", "command", "beside_command"}, and
@@ -162,8 +162,8 @@ struct fleet_matrix_cell {
 };
 
 struct fleet_matrix_group {
-	/* Its first node's (fleet.matrix_nodes owns them): every node of the group has the same.
-	 * Not const: report.h's advise_names takes the placement as it is. */
+	/* Its first node's, borrowed (fleet.matrix_nodes owns them); not const, as report.h's
+	 * advise_names takes the placement. */
 	char *cpu_model, *smt, *placement, *workloads, *key;
 	char **names;              /* every workload of its nodes, in order of first appearance */
 	size_t name_count;
