@@ -14,7 +14,6 @@
 
 #include "common/error.h"
 #include "common/folder.h"
-#include "analysis/analysis.h"
 #include "common/fileio.h"
 #include "common/text.h"
 #include "report/report.h"

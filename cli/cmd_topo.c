@@ -233,18 +233,10 @@ static json_t *json_pair(const struct topo_pair *pair)
 
 static json_t *json_info(const struct topo_info *info, const struct topo_pair pairs[PLACEMENT_COUNT])
 {
-	json_t *root = json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:b}", "source", info->source_name,
-	                         "pus", info->pus, "cores", info->cores, "packages", info->packages,
-	                         "max_threads_per_core", info->max_threads_per_core, "smt", info->smt,
-	                         "virtual_machine", info->virtual_machine);
-	struct topo_cpu_quota quota;
-	if (info->source == TOPO_THIS_SYSTEM) {
+	struct topo_cpu_quota quota = { .cpus = 0 };
+	bool here = info->source == TOPO_THIS_SYSTEM; /* only this system has a quota to read */
+	if (here)
 		topo_cpu_quota(&quota);
-		json_object_set_new(root, "cpu_quota", quota.cpus > 0 ? json_real(quota.cpus)
-		                                                      : json_null());
-	}
-	if (info->hypervisor[0])
-		json_object_set_new(root, "hypervisor", json_string(info->hypervisor));
 	json_t *kinds = json_array(), *list = json_array();
 	for (int k = 0; k < info->nkinds; k++)
 		json_array_append_new(kinds, json_pack("{s:o, s:i, s:i, s:i}", "name",
@@ -254,13 +246,20 @@ static json_t *json_info(const struct topo_info *info, const struct topo_pair pa
 		                                       info->kinds[k].max_threads_per_core));
 	for (int p = 0; p < PLACEMENT_COUNT; p++)
 		json_array_append_new(list, json_pair(&pairs[p]));
-	json_object_update_new(root, json_pack(
-		"{s:o, s:{s:o, s:o}, s:i, s:o, s:o}", "cpu_model", json_text(info->cpu_model),
-		"cpu_model_sources",
-		"hwloc", json_model(info->cpu_model_hwloc), "proc_cpuinfo",
-		json_model(info->cpu_model_proc), "disallowed_pus", info->disallowed_pus, "cpu_kinds",
-		kinds, "placements", list));
-	return root;
+	/* A hypervisor's name that is not UTF-8 leaves its key out, as no name does. */
+	return json_pack("{s:s, s:i, s:i, s:i, s:i, s:s, s:b, s:o*, s:o*, s:o, s:{s:o, s:o}, s:i, "
+	                 "s:o, s:o}", "source", info->source_name, "pus", info->pus,
+	                 "cores", info->cores, "packages", info->packages,
+	                 "max_threads_per_core", info->max_threads_per_core, "smt", info->smt,
+	                 "virtual_machine", info->virtual_machine,
+	                 "cpu_quota", !here ? NULL
+	                              : quota.cpus > 0 ? json_real(quota.cpus) : json_null(),
+	                 "hypervisor", info->hypervisor[0] ? json_string(info->hypervisor) : NULL,
+	                 "cpu_model", json_text(info->cpu_model),
+	                 "cpu_model_sources", "hwloc", json_model(info->cpu_model_hwloc),
+	                 "proc_cpuinfo", json_model(info->cpu_model_proc),
+	                 "disallowed_pus", info->disallowed_pus, "cpu_kinds", kinds,
+	                 "placements", list);
 }
 
 static json_t *json_relation(const struct topo_relation *rel)

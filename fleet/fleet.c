@@ -88,18 +88,16 @@ static char *workload_text(const json_t *meta)
 static json_t *run_settings(const json_t *meta)
 {
 	json_t *w = json_object_get(meta, "workloads"), *settings = json_object_get(meta, "settings");
-	json_t *out = json_pack("{s:O?, s:O?, s:O?, s:O?}",
-	                        "iters", json_object_get(settings, "iters"),
-	                        "placements", json_object_get(settings, "placements"),
-	                        "command", json_object_get(json_object_get(w, "a"), "argv"),
-	                        "beside_command", json_object_get(json_object_get(w, "b"), "argv"));
 	json_t *names = json_object_get(settings, "name");
-	if (json_is_array(names))
-		json_object_set(out, "name", names);
 	/* run --one-process: one process's wall time is another measure than copies' user time. */
-	if (json_is_true(json_object_get(settings, "one_process")))
-		json_object_set_new(out, "one_process", json_true());
-	return out;
+	bool one_process = json_is_true(json_object_get(settings, "one_process"));
+	return json_pack("{s:O?, s:O?, s:O?, s:O?, s:O*, s:o*}",
+	                 "iters", json_object_get(settings, "iters"),
+	                 "placements", json_object_get(settings, "placements"),
+	                 "command", json_object_get(json_object_get(w, "a"), "argv"),
+	                 "beside_command", json_object_get(json_object_get(w, "b"), "argv"),
+	                 "name", json_is_array(names) ? names : NULL,
+	                 "one_process", one_process ? json_true() : NULL);
 }
 
 /* What must be equal for nodes to be pooled, as one text. */
@@ -216,33 +214,31 @@ static char *meta_problem(struct results_folder *f)
 	return why;
 }
 
+/* The mean of a distribution's values, or (logs) of their logarithms; their variance in *var. */
+static double moments(const struct analysis_dist *d, bool logs, double *var)
+{
+	double mean = 0;
+	*var = 0;
+	for (size_t i = 0; i < d->count; i++)
+		mean += d->probs[i] * (logs ? log(d->values[i]) : d->values[i]);
+	for (size_t i = 0; i < d->count; i++) {
+		double e = (logs ? log(d->values[i]) : d->values[i]) - mean;
+		*var += d->probs[i] * e * e;
+	}
+	return mean;
+}
+
 /* The normal summary of the node's log ratio. Paired: the moments of delta's posterior (the
  * mean per-block log ratio), the node's own answer. Unpaired: the two posteriors are
  * independent (separate samples), so the mean and variance of log(mu_A) and log(mu_B) add. */
 static void log_ratio_summary(const struct analysis_comparison *c, double *mean, double *sd)
 {
-	if (c->design == ANALYSIS_DESIGN_PAIRED) {
-		double m = analysis_dist_mean(&c->log_ratio), v = 0;
-		for (size_t i = 0; i < c->log_ratio.count; i++) {
-			double e = c->log_ratio.values[i] - m;
-			v += c->log_ratio.probs[i] * e * e;
-		}
-		*mean = m;
-		*sd = sqrt(v);
-		return;
-	}
-	const struct analysis_dist *d[2] = { &c->a.mu, &c->b.mu };
-	double m[2] = { 0, 0 }, v[2] = { 0, 0 };
-	for (int k = 0; k < 2; k++) {
-		for (size_t i = 0; i < d[k]->count; i++)
-			m[k] += d[k]->probs[i] * log(d[k]->values[i]);
-		for (size_t i = 0; i < d[k]->count; i++) {
-			double e = log(d[k]->values[i]) - m[k];
-			v[k] += d[k]->probs[i] * e * e;
-		}
-	}
-	*mean = m[0] - m[1];
-	*sd = sqrt(v[0] + v[1]);
+	double va, vb = 0;
+	if (c->design == ANALYSIS_DESIGN_PAIRED)
+		*mean = moments(&c->log_ratio, false, &va);
+	else
+		*mean = moments(&c->a.mu, true, &va) - moments(&c->b.mu, true, &vb);
+	*sd = sqrt(va + vb);
 }
 
 /* A node's answer to comparison c (pooling fills the rest). */
@@ -273,11 +269,10 @@ static const char *without_dir(const char *err, const char *dir)
 
 /* ---- one folder --------------------------------------------------------------------------- */
 
-/* One folder's outcome: a host (or a matrix node), or the reason it is skipped. */
+/* One folder's outcome: a host (or a matrix node), or the reason it is skipped (reason set). */
 struct outcome {
 	const char *dir;           /* opened */
 	const char *shown;         /* reported */
-	bool usable;
 	bool matrix;               /* usable as a matrix node (node), not a host */
 	struct fleet_host host;
 	struct fleet_matrix_node node;
@@ -324,7 +319,6 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 		const struct analysis_comparison *c = report_headline(r, d);
 		const json_t *meta = f->shown_meta;
 		struct fleet_host *h = &o->host;
-		o->usable = true;
 		h->dir = xstrdup(o->dir);
 		node_facts(meta, &h->host, &h->cpu_model, &h->smt, &h->os_kernel);
 		h->workload = workload_text(meta);
@@ -338,14 +332,6 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 	}
 	analysis_result_free(&r);
 	analysis_dataset_free(&d);
-}
-
-/* The cores meta.json says the node's machine has (topology.cores), or 0. */
-static size_t topology_cores(const json_t *meta)
-{
-	json_int_t c = json_integer_value(json_object_get(json_object_get(meta, "topology"),
-	                                                  "cores"));
-	return c > 0 ? (size_t)c : 0;
 }
 
 /* A matrix's folder into a matrix node: each cell's answer, as its report compares them. */
@@ -365,11 +351,13 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 	}
 	const json_t *meta = f->shown_meta;
 	struct fleet_matrix_node *n = &o->node;
-	o->usable = o->matrix = true;
+	json_int_t cores = 0; /* what meta.json says the node's machine has, where it says it */
+	json_unpack(f->meta, "{s:{s:I}}", "topology", "cores", &cores);
+	o->matrix = true;
 	*n = (struct fleet_matrix_node){
 		.dir = xstrdup(o->dir), .placement = xstrdup(m->placement ? m->placement : "none"),
 		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
-		.safe_slowdown = m->safe_slowdown, .cores = topology_cores(f->meta),
+		.safe_slowdown = m->safe_slowdown, .cores = cores > 0 ? (size_t)cores : 0,
 		.names = xcalloc(m->nkernels, sizeof *n->names),
 		.cells = xcalloc(m->nkernels * m->nkernels, sizeof *n->cells) };
 	node_facts(meta, &n->host, &n->cpu_model, &n->smt, &n->os_kernel);
@@ -547,9 +535,8 @@ static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h
 			return &f->groups[g];
 	f->groups = xreallocarray(f->groups, f->group_count + 1, sizeof *f->groups);
 	struct fleet_group *g = &f->groups[f->group_count++];
-	*g = (struct fleet_group){ .cpu_model = xstrdup(h->cpu_model), .smt = xstrdup(h->smt),
-	                           .workload = xstrdup(h->workload), .key = xstrdup(h->group_key),
-	                           .comparison = xstrdup(h->comparison),
+	*g = (struct fleet_group){ .cpu_model = h->cpu_model, .smt = h->smt, .workload = h->workload,
+	                           .key = h->group_key, .comparison = h->comparison,
 	                           .smt_question = h->smt_question,
 	                           .settings = json_incref(h->settings),
 	                           .hosts = xcalloc(f->host_count, sizeof *g->hosts) };
@@ -603,9 +590,9 @@ static struct fleet_matrix_group *matrix_group_for(struct fleet *f,
 		                                 sizeof *f->matrix_groups);
 		g = &f->matrix_groups[f->matrix_group_count++];
 		*g = (struct fleet_matrix_group){
-			.cpu_model = xstrdup(n->cpu_model), .smt = xstrdup(n->smt),
-			.placement = xstrdup(n->placement), .workloads = xstrdup(n->workloads),
-			.key = xstrdup(n->group_key), .nodes = xcalloc(f->matrix_node_count, sizeof *g->nodes),
+			.cpu_model = n->cpu_model, .smt = n->smt, .placement = n->placement,
+			.workloads = n->workloads, .key = n->group_key,
+			.nodes = xcalloc(f->matrix_node_count, sizeof *g->nodes),
 			.names = xcalloc(ANALYSIS_MATRIX_MAX_KERNELS * 2, sizeof *g->names) };
 	}
 	for (size_t k = 0; k < n->name_count; k++) /* more than any matrix holds: left out of it */
@@ -681,12 +668,12 @@ static void collect(struct fleet *f, struct outcome *outcomes, size_t count)
 	f->skipped = xcalloc(count, sizeof *f->skipped);
 	for (size_t i = 0; i < count; i++) {
 		struct outcome *o = &outcomes[i];
-		if (o->usable && o->matrix)
-			f->matrix_nodes[f->matrix_node_count++] = o->node;
-		else if (o->usable)
-			f->hosts[f->host_count++] = o->host;
-		else
+		if (o->reason)
 			f->skipped[f->skipped_count++] = (struct fleet_skip){ xstrdup(o->shown), o->reason };
+		else if (o->matrix)
+			f->matrix_nodes[f->matrix_node_count++] = o->node;
+		else
+			f->hosts[f->host_count++] = o->host;
 	}
 }
 
@@ -751,14 +738,12 @@ void fleet_free(struct fleet **p)
 	free_nodes(f);
 	for (size_t i = 0; i < f->group_count; i++) {
 		struct fleet_group *g = &f->groups[i];
-		free_each((char *[]){ g->cpu_model, g->smt, g->workload, g->comparison, g->key,
-		                      g->settings_text }, 6);
+		free(g->settings_text);
 		json_decref(g->settings);
 		free(g->hosts);
 	}
 	for (size_t i = 0; i < f->matrix_group_count; i++) {
 		struct fleet_matrix_group *g = &f->matrix_groups[i];
-		free_each((char *[]){ g->cpu_model, g->smt, g->placement, g->workloads, g->key }, 5);
 		for (size_t c = 0; c < g->name_count * g->name_count && g->cells; c++)
 			fleet_mixture_release(&g->cells[c].mixture);
 		strings_release(&g->names, &g->name_count);

@@ -117,7 +117,8 @@ struct fleet_host {
 };
 
 struct fleet_group {
-	char *cpu_model, *smt, *workload, *comparison, *key;
+	/* Its first host's, borrowed (fleet.hosts owns them). */
+	const char *cpu_model, *smt, *workload, *comparison, *key;
 	bool smt_question;         /* its comparison is sibling vs non-sibling (fleet_host's) */
 	json_t *settings;          /* {"iters", "placements", "command", "beside_command"}, and
 	                            * "name" for folders run with --name */
@@ -161,6 +162,8 @@ struct fleet_matrix_cell {
 };
 
 struct fleet_matrix_group {
+	/* Its first node's, borrowed (fleet.matrix_nodes owns them); not const, as report.h's
+	 * advise_names takes the placement. */
 	char *cpu_model, *smt, *placement, *workloads, *key;
 	char **names;              /* every workload of its nodes, in order of first appearance */
 	size_t name_count;

@@ -4,9 +4,7 @@
  * from the group's pooled cells (fleet.h): each cell's posterior is the mixture over the spread
  * tau of normals for mu, drawn as such by analysis/advise.c (report/advise.c words the plan).
  */
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/alloc.h"
 #include "common/error.h"

@@ -384,17 +384,19 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 
 /* ---- fleet.json ------------------------------------------------------------------------------ */
 
-static json_t *host_json(const struct fleet_host *h)
+/* A node's answer as fleet.json gives it: a host's headline, with its machine and workload (h),
+ * or a matrix node's in one cell (h NULL), whose unsettled mean is the grid's artefact (null). */
+static json_t *answer_json(const char *dir, const char *host, const struct fleet_answer *a,
+                           const struct fleet_host *h)
 {
-	const struct fleet_answer *a = &h->answer;
-	return json_pack("{s:s, s:s, s:I, s:o, s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, "
-	                 "s:b, s:o}",
-	                 "dir", h->dir, "host", h->host, "n", (json_int_t)a->n,
-	                 "ratio_mean", json_number_or_null(a->ratio_mean),
-	                 "ratio_ci", json_interval(a->ratio_ci),
-	                 "verdict", a->verdict, "cpu_model", h->cpu_model, "smt", h->smt,
-	                 "os_kernel", h->os_kernel, "workload", h->workload,
-	                 "comparison", h->comparison, "pooled", a->pooled,
+	return json_pack("{s:s, s:s, s:I, s:o, s:o, s:s, s:s*, s:s*, s:s*, s:s*, s:s*, s:b, s:o, "
+	                 "s:o, s:b, s:o}",
+	                 "dir", dir, "host", host, "n", (json_int_t)a->n,
+	                 "ratio_mean", json_number_or_null(h || a->settled ? a->ratio_mean : NAN),
+	                 "ratio_ci", json_interval(a->ratio_ci), "verdict", a->verdict,
+	                 "cpu_model", h ? h->cpu_model : NULL, "smt", h ? h->smt : NULL,
+	                 "os_kernel", h ? h->os_kernel : NULL, "workload", h ? h->workload : NULL,
+	                 "comparison", h ? h->comparison : NULL, "pooled", a->pooled,
 	                 "log_ratio_mean", json_number_or_null(a->log_mean),
 	                 "log_ratio_sd", json_number_or_null(a->log_sd), "outlier", a->outlier,
 	                 "others_predict_ci", a->loo_known ? json_interval(a->loo_ci) : json_null());
@@ -438,7 +440,7 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 	bool ok = true;
 	for (size_t k = 0; ok && k < g->host_count; k++) {
 		const struct fleet_host *h = &f->hosts[g->hosts[k]];
-		ok = append(hosts, host_json(h))
+		ok = append(hosts, answer_json(h->dir, h->host, &h->answer, h))
 		     && (!h->answer.outlier || append(outliers, json_string(h->dir)));
 	}
 	return made(ok, json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
@@ -456,19 +458,10 @@ static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group 
 	bool ok = true;
 	for (size_t k = 0; ok && k < g->node_count; k++) {
 		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
-		const struct fleet_answer *c = fleet_matrix_node_cell(n, g->names[v],
-		                                                                g->names[a]);
+		const struct fleet_answer *c = fleet_matrix_node_cell(n, g->names[v], g->names[a]);
 		if (!c)
 			continue;
-		ok = append(nodes, json_pack(
-			     "{s:s, s:s, s:I, s:o, s:o, s:s, s:b, s:o, s:o, s:b, s:o}", "dir", n->dir,
-			     "host", n->host, "n", (json_int_t)c->n, "ratio_mean",
-			     json_number_or_null(c->settled ? c->ratio_mean : NAN), "ratio_ci",
-			     json_interval(c->ratio_ci),
-			     "verdict", c->verdict, "pooled", c->pooled,
-			     "log_ratio_mean", json_number_or_null(c->log_mean), "log_ratio_sd",
-			     json_number_or_null(c->log_sd), "outlier", c->outlier, "others_predict_ci",
-			     c->loo_known ? json_interval(c->loo_ci) : json_null()))
+		ok = append(nodes, answer_json(n->dir, n->host, c, NULL))
 		     && (!c->outlier || append(outliers, json_string(n->dir)));
 	}
 	/* safe: its pair is on the group's joint list; p_safe: P(pooled slowdown at most the
