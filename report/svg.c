@@ -235,12 +235,13 @@ void svg_y_axis(FILE *out, const struct svg_axis *y, double x_px, const char *ti
 	int lines = 1;
 	for (const char *p = title; *p; p++)
 		lines += *p == '\n';
-	char *copy = xstrdup(title), *save = NULL;
-	int i = 0;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	/* strsep, not strtok_r: an empty line keeps its place, as `lines` counts it. */
+	char *copy = xstrdup(title), *rest = copy;
+	for (int i = 0; rest; i++) {
+		char *line = strsep(&rest, "\n");
 		fprintf(out, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
 		        "text-anchor=\"middle\" font-size=\"13\">",
-		        x_px - title_gap - 15.0 * (lines - 1 - i++), cy);
+		        x_px - title_gap - 15.0 * (lines - 1 - i), cy);
 		report_xml_escape(out, line);
 		fputs("</text>\n", out);
 	}

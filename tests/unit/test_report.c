@@ -163,6 +163,47 @@ static void test_escape(void)
 	free(text);
 }
 
+/* The y axis's title: each '\n' starts a line nearer the axis, and an empty line keeps its
+ * place, so a title's last line always sits at the same distance from the axis. */
+static void test_y_title_lines(void)
+{
+	static const struct { const char *title, *shown; int lines; const char *last; } cases[] = {
+		{ "ratio A / B\nper block", "ratio A / B\\nper block", 2, "per block" },
+		{ "\nb", "\\nb", 2, "b" },
+		{ "a\n", "a\\n", 2, "" },
+		{ "a\n\nb", "a\\n\\nb", 3, "b" },
+	};
+	struct svg_axis y = { .lo = 0, .hi = 1, .p0 = 200, .p1 = 0 };
+	double nearest = -1;
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		svg_y_axis(out, &y, 60, cases[c].title, false);
+		fclose(out);
+		int n = 0;
+		const char *last = NULL;
+		for (const char *p = text; (p = strstr(p, "rotate(-90)")); p++, n++)
+			last = p;
+		CHECK(n == cases[c].lines, "title \"%s\": %d lines drawn, want %d", cases[c].shown, n,
+		      cases[c].lines);
+		double x = -1;
+		char want[64];
+		snprintf(want, sizeof want, ">%s</text>", cases[c].last);
+		const char *t = last ? last : text;
+		while (t > text && strncmp(t, "translate(", 10) != 0)
+			t--;
+		CHECK(sscanf(t, "translate(%lf", &x) == 1 && strstr(t, want) != NULL,
+		      "title \"%s\": its last line \"%s\" is the one nearest the axis",
+		      cases[c].shown, cases[c].last);
+		if (nearest < 0)
+			nearest = x;
+		CHECK(x == nearest, "title \"%s\": its last line at x %.1f, as every title's (%.1f)",
+		      cases[c].shown, x, nearest);
+		free(text);
+	}
+}
+
 /* A machine without SMT: solo, same-pu and non-sibling in blocks of three, one warm-up block.
  * non-sibling runs 4% slower, at a lower clock; the workload's name needs escaping. */
 static int write_folder(const char *dir, double same_pu_base, double non_sibling_base)
@@ -622,6 +663,7 @@ int main(void)
 	test_ticks();
 	test_format();
 	test_escape();
+	test_y_title_lines();
 	test_folder();
 	test_control_failed();
 	test_legend_negative();
