@@ -102,7 +102,7 @@ bool number_parse_plain(const char *text, size_t len, double *out)
 {
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	                                1e11, 1e12, 1e13, 1e14, 1e15 };
-	uint64_t mantissa = 0, some;
+	uint64_t mantissa = 0;
 	int digits = 0, decimals = 0;
 	const char *p = text, *end = text + len;
 #ifdef DIGIT_WORDS
@@ -110,7 +110,7 @@ bool number_parse_plain(const char *text, size_t len, double *out)
 	 * replaced by the digit before it and a '0' put first, it reads as the eight digits of
 	 * d * 10^6 + dddddd. */
 	if (len == 8 && text[1] == '.') {
-		uint64_t w;
+		uint64_t w, some;
 		memcpy(&w, text, sizeof w);
 		w = (w & ~0xFFFFULL) | (w & 0xFF) << 8 | '0';
 		if (eight_digits_of_word(w, &some)) {
@@ -126,7 +126,7 @@ bool number_parse_plain(const char *text, size_t len, double *out)
 #ifdef DIGIT_WORDS
 		/* Eight digits, then four, at once where they fit: four as one word after four '0's. */
 		for (int n = 8; n >= 4; n -= 4) {
-			uint64_t w = 0x3030303030303030ULL;
+			uint64_t w = 0x3030303030303030ULL, some;
 			if (end - p < n || digits + n > 15)
 				continue;
 			memcpy((char *)&w + (8 - n), p, (size_t)n);
