@@ -206,9 +206,14 @@ check "…(name: command args, quotes, not calibrated)" eval \
 
 # One name rule with run --name: a '+' is allowed (g++).
 printf 'g++: true\nb: true\n' >"$t_tmp/plus.txt"
-check_status 0 "a command named g++ (the rule run --name follows)" "$SMTBENCH" matrix \
-	--commands "$t_tmp/plus.txt" --placement non-sibling --blocks 2 --warmup-blocks 0 \
-	--progress none --out "$t_tmp/plus"
+# `true` runs in about a millisecond: on a loaded machine one of its 2 blocks may measure 0 s of
+# user time, and the documented answer is then exit 1 with no ratio, saying why. Either outcome is
+# a run that took the name.
+"$SMTBENCH" matrix --commands "$t_tmp/plus.txt" --placement non-sibling --blocks 2 \
+	--warmup-blocks 0 --progress none --out "$t_tmp/plus" >"$t_tmp/out" 2>"$t_tmp/err"
+rc=$?
+check "a command named g++ (the rule run --name follows): exit 0, or 1 for times below the clock's resolution (exit $rc)" \
+	eval '((rc == 0)) || { ((rc == 1)) && grep -q "below the clock.s resolution" "$t_tmp/err"; }'
 check "…named so in samples.csv" grep -q ",g++," "$t_tmp/plus/samples.csv"
 
 done_testing

@@ -4,7 +4,7 @@
 # stops when every pair is within it or at the budget, each cell's stop in meta.json and
 # report.json; SIGTERM and --resume continue the same allocation (replayed from samples.csv)
 # with no trial lost or run twice. Structure only: which cells reach a target on a noisy shared
-# VM is not asserted, except a ±50% target that 20 blocks of 0.02 s trials always meet.
+# VM is not asserted, except a ±50% target that 20 to 30 blocks of 0.02 s trials meet.
 source "$(dirname "$0")/lib.sh"
 
 common=(--kernels nop,mul-latency --trial-time 0.02 --warmup-blocks 1 --placement non-sibling
@@ -81,11 +81,12 @@ check_status 0 "matrix --precision 50 runs" "$SMTBENCH" matrix "${common[@]}" --
 	--blocks 30 --out "$t_tmp/wide"
 check "the plan says the rule, the 6 cells and the budget" eval \
 	'contains "$t_out" "--precision 50: every cell in the first 20 measured blocks; then each block runs only the pairs whose 95% interval is wider than ±50%" && contains "$t_out" "within ±50%, or at the budget: 30 measured blocks (at most 180 trials"'
-check "meta.json: stopped with precision reached after the 20 first blocks, every cell's stop recorded" \
+# 20 blocks meet ±50% on a quiet machine; a loaded one may need a block or two more for a cell.
+check "meta.json: stopped with precision reached after the 20 first blocks or a few more, every cell's stop recorded" \
 	python3 -c '
 import json, sys; m = json.load(open(sys.argv[1]))
 assert m["stop_reason"] == "precision reached", m["stop_reason"]
-assert all(c["stop"] == "precision reached" and c["blocks"] == 20 for c in m["matrix"]["cells"]), m["matrix"]["cells"]' \
+assert all(c["stop"] == "precision reached" and 20 <= c["blocks"] <= 30 for c in m["matrix"]["cells"]), m["matrix"]["cells"]' \
 	"$t_tmp/wide/meta.json"
 check "samples.csv follows the rule" alloc_check "$t_tmp/wide" 50 1
 check "report.json: each cell's and baseline's stop" python3 -c '
@@ -144,11 +145,25 @@ import json, sys; r = json.load(open(sys.argv[1]))
 assert all(c["stop"] in ("precision reached", "budget") for c in r["cells"]), r["cells"]' "$t_tmp/int/report.json"
 
 # --- bad input -------------------------------------------------------------------------------------
-check "report.json: a cell's blocks_dropped never counts blocks the rule gave to others" python3 -c '
+# A block is dropped from a cell's pairing only where its victim's pair trial or baseline failed or
+# measured 0 s (below the clock's resolution, which a loaded machine reaches with 0.02 s trials).
+check "report.json: a cell's blocks_dropped counts only its own failed or 0 s blocks, never blocks the rule gave to others" python3 -c '
 import csv, json, sys
-r = json.load(open(sys.argv[1] + "/report.json"))
-failed = sum(1 for row in csv.DictReader(open(sys.argv[1] + "/samples.csv")) if row["status"] != "ok")
-assert failed > 0 or all(c["blocks_dropped"] == 0 for c in r["cells"]), r["cells"]' "$t_tmp/int"
+d = sys.argv[1]
+r = json.load(open(d + "/report.json"))
+bad = {}  # (victim, aggressor) -> blocks where the victim failed or measured 0 s
+rows = [x for x in csv.DictReader(open(d + "/samples.csv")) if x["warmup"] == "0"]
+trials = {}
+for x in rows:
+    trials.setdefault(x["trial"], []).append(x)
+for rs in trials.values():
+    a = [x for x in rs if x["role"] == "a"][0]
+    b = ([x["workload"] for x in rs if x["role"] == "b"] or [None])[0]
+    if a["status"] != "ok" or float(a["utime_s"] or 0) <= 0:
+        bad.setdefault((a["workload"], b), set()).add(a["block"])
+for c in r["cells"]:
+    own = bad.get((c["victim"], c["aggressor"]), set()) | bad.get((c["victim"], None), set())
+    assert c["blocks_dropped"] <= len(own), (c, sorted(own))' "$t_tmp/int"
 check_status 2 "--precision 0 is refused" "$SMTBENCH" matrix "${common[@]}" --precision 0 --out "$t_tmp/bad"
 check_status 2 "--precision 51 is refused" "$SMTBENCH" matrix "${common[@]}" --precision 51 --out "$t_tmp/bad"
 check "…naming the range, nothing written" eval 'contains "$t_err" "above 0 and at most 50" && test ! -e "$t_tmp/bad"'
