@@ -96,8 +96,6 @@ const struct subcommand *subcommand_find(const char *name);
 /* Writes each line of synopsis after prefix; later lines get as many spaces instead. */
 void synopsis_print(FILE *out, const char *prefix, const char *synopsis);
 
-/* `smtbench COMMAND --help` from c's rows: usage, summary, options, examples, exit status. */
-void cli_help(FILE *out, const struct subcommand *c);
 /* The exit statuses, as one paragraph (the top help's and each command's). */
 extern const char cli_exit_status[];
 

@@ -59,7 +59,8 @@ static void help_option(FILE *out, const struct cli_option *o)
 	wrap(out, o->help, HELP_COLUMN, HELP_COLUMN);
 }
 
-void cli_help(FILE *out, const struct subcommand *c)
+/* `smtbench COMMAND --help` from c's rows: usage, summary, options, examples, exit status. */
+static void cli_help(FILE *out, const struct subcommand *c)
 {
 	synopsis_print(out, "usage: ", c->synopsis);
 	fprintf(out, "\n%c%s.\n\nOptions:\n", toupper((unsigned char)c->summary[0]), c->summary + 1);
