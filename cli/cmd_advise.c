@@ -428,8 +428,7 @@ int cmd_advise(int argc, char **argv)
 		status = args.script || args.slurm ? apply_plan(&args, f, o) : EXIT_OK;
 		if (status == EXIT_OK && !args.slurm)
 			status = summary_print(r, args.json);
-		if (status == EXIT_OK && args.script && !args.json)
-		{
+		if (status == EXIT_OK && args.script && !args.json) {
 			char *shown = xescaped(args.script);
 			printf("Script: %s (run it with sh %s)\n", shown, shown);
 			free(shown);

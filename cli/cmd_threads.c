@@ -254,14 +254,14 @@ static json_t *json_result(const struct threads_result *r)
 		                                           ? json_real(p->exited_after_s)
 		                                           : json_null()));
 	}
-	json_t *root = json_pack("{s:o, s:f, s:i, s:i, s:b, s:f, s:o, s:s, s:o, s:o}", "pids", pids,
-	                         "window_s", r->window_s, "interval_ms", r->interval_ms, "samples",
-	                         r->samples, "interrupted", r->interrupted, "sampler_cpu_s",
-	                         r->sampler_cpu_s, "sampler_cpu", r->sampler_cpu >= 0
+	json_t *root = json_pack("{s:o, s:f, s:i, s:i, s:b, s:f, s:o, s:s, s:o, s:o, s:o}", "pids",
+	                         pids, "window_s", r->window_s, "interval_ms", r->interval_ms,
+	                         "samples", r->samples, "interrupted", r->interrupted,
+	                         "sampler_cpu_s", r->sampler_cpu_s, "sampler_cpu", r->sampler_cpu >= 0
 	                         ? json_integer(r->sampler_cpu) : json_null(), "sampler_note",
-	                         r->sampler_note, "processes", processes, "threads", json_threads(r));
-	json_object_set_new(root, "interval_achieved_ms", isnan(r->achieved_interval_ms)
-	                    ? json_null() : json_real(r->achieved_interval_ms));
+	                         r->sampler_note, "processes", processes, "threads", json_threads(r),
+	                         "interval_achieved_ms", isnan(r->achieved_interval_ms)
+	                         ? json_null() : json_real(r->achieved_interval_ms));
 	json_answer(r, root);
 	return root;
 }
