@@ -34,16 +34,14 @@ static const char *const value_kind[] = {
 /* The words offered for a value of this kind, blank-separated, into out ("" for none). */
 static const char *value_words(enum cli_value v, const char *choices, char *out, size_t size)
 {
-	size_t used = 0;
-	out[0] = '\0';
-	for (size_t i = 0; v == CLI_KERNEL && i < kernel_count() && used < size; i++)
+	size_t used = 0, n = v == CLI_KERNEL ? kernel_count() : 0;
+	if (v == CLI_PLACEMENTS)
+		n = PLACEMENT_COUNT;
+	snprintf(out, size, "%s", v == CLI_CHOICE ? choices : "");
+	for (size_t i = 0; i < n && used < size; i++)
 		used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "",
-		                         kernel_at(i)->name);
-	for (int p = 0; v == CLI_PLACEMENTS && p < PLACEMENT_COUNT && used < size; p++)
-		used += (size_t)snprintf(out + used, size - used, "%s%s", p ? " " : "",
-		                         placement_name((enum placement)p));
-	if (v == CLI_CHOICE)
-		snprintf(out, size, "%s", choices);
+		                         v == CLI_KERNEL ? kernel_at(i)->name
+		                                         : placement_name((enum placement)i));
 	return out;
 }
 
