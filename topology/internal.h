@@ -43,7 +43,6 @@ struct topo {
 	int nkinds_hw;               /* hwloc's kind count */
 	char (*kind_names)[TOPO_NAME_LEN];
 	struct topo_info info;
-	char *xml;                   /* an XML file's content while hwloc loads it, else NULL */
 };
 
 /* Where Linux says whether SMT is on, off, forced off or not supported. */

@@ -476,8 +476,9 @@ static void fill_info(struct topo *t)
 	count_kinds(t, info);
 }
 
-/* Points hwloc at the topology spec names (this system, an XML file or a synthetic string). */
-static int set_source(struct topo *t, const char *spec, char *err, size_t err_size)
+/* Points hwloc at the topology spec names (this system, an XML file or a synthetic string);
+ * an XML file's content into *xml, which must outlive hwloc's load (the caller frees it). */
+static int set_source(struct topo *t, const char *spec, char **xml, char *err, size_t err_size)
 {
 	if (!spec) {
 		t->info.source = TOPO_THIS_SYSTEM;
@@ -498,11 +499,11 @@ static int set_source(struct topo *t, const char *spec, char *err, size_t err_si
 	}
 	t->info.source = TOPO_XML;
 	size_t len = 0;
-	if (read_xml_file(spec, &t->xml, &len, err, err_size) != 0
-	    || try_xml_apart(t->hw, spec, t->xml, len, err, err_size) != 0)
+	if (read_xml_file(spec, xml, &len, err, err_size) != 0
+	    || try_xml_apart(t->hw, spec, *xml, len, err, err_size) != 0)
 		return -1;
-	if (hwloc_topology_set_xmlbuffer(t->hw, t->xml, (int)len + 1) < 0) {
-		xml_refused(spec, t->xml, err, err_size);
+	if (hwloc_topology_set_xmlbuffer(t->hw, *xml, (int)len + 1) < 0) {
+		xml_refused(spec, *xml, err, err_size);
 		return -1;
 	}
 	return 0;
@@ -542,9 +543,9 @@ struct topo *topo_load(const char *spec, char *err, size_t err_size)
 	 * usable ones are chosen below from the allowed set. */
 	hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE);
-	int loaded = set_source(t, spec, err, err_size) == 0 ? hwloc_topology_load(t->hw) : -2;
-	free(t->xml); /* hwloc keeps no reference to it once loaded */
-	t->xml = NULL;
+	char *xml = NULL;
+	int loaded = set_source(t, spec, &xml, err, err_size) == 0 ? hwloc_topology_load(t->hw) : -2;
+	free(xml); /* hwloc keeps no reference to it once loaded */
 	if (loaded == -1 && t->info.source == TOPO_XML)
 		set_error(err, err_size, "'%s' is not a valid hwloc XML topology file", spec);
 	else if (loaded == -1)
@@ -567,7 +568,6 @@ void topo_free(struct topo **tp)
 	free(t->pus);
 	free(t->cores);
 	free(t->kind_names);
-	free(t->xml);
 	hwloc_bitmap_free(t->usable);
 	if (t->hw)
 		hwloc_topology_destroy(t->hw);
