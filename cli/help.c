@@ -143,10 +143,9 @@ static void option_failure(const char *command, int c, const struct option *opti
 		           "smtbench %s [OPTION ...] %s%s%s%s", given, command, form,
 		           *suggestion ? " (an option instead: " : "", suggestion,
 		           *suggestion ? ")" : "");
-	if (!*suggestion)
-		usage_exit(command, "unknown option '%s'", given);
-	usage_exit(command, "%s option '%s'; did you mean %s?", begun > 1 ? "ambiguous" : "unknown",
-	           given, suggestion);
+	usage_exit(command, "%s option '%s'%s%s%s", *suggestion && begun > 1 ? "ambiguous"
+	           : "unknown", given, *suggestion ? "; did you mean " : "", suggestion,
+	           *suggestion ? "?" : "");
 }
 
 /* getopt_long's view of a command's rows and the common ones: the options (each row's val 128

@@ -41,11 +41,8 @@ static int unknown_command(const char *name)
 		names[count++] = subcommands[i].name;
 	char suggestion[256];
 	text_suggest(name, names, count, "", suggestion, sizeof suggestion);
-	if (*suggestion)
-		text_warnx("unknown command '%s'; did you mean %s? (see 'smtbench --help')", name,
-		           suggestion);
-	else
-		text_warnx("unknown command '%s' (see 'smtbench --help')", name);
+	text_warnx("unknown command '%s'%s%s%s (see 'smtbench --help')", name,
+	           *suggestion ? "; did you mean " : "", suggestion, *suggestion ? "?" : "");
 	return EXIT_USAGE;
 }
 
