@@ -61,11 +61,9 @@ static void print_info(const struct topo_info *info, const char *spec)
 		char hwloc[CPU_MODEL_LEN];
 		cpu_model_choose(NULL, info->cpu_model_hwloc, hwloc, sizeof hwloc);
 		char *model = xescaped(info->cpu_model), *hwloc_model = xescaped(hwloc);
-		if (hwloc[0] && strcmp(hwloc, info->cpu_model))
-			printf("CPU model:        %s (from /proc/cpuinfo; hwloc names it \"%s\")\n",
-			       model, hwloc_model);
-		else
-			printf("CPU model:        %s\n", model);
+		bool differ = hwloc[0] && strcmp(hwloc, info->cpu_model);
+		printf("CPU model:        %s%s%s%s\n", model, differ ? " (from /proc/cpuinfo; hwloc "
+		       "names it \"" : "", differ ? hwloc_model : "", differ ? "\")" : "");
 		free(model);
 		free(hwloc_model);
 	}
@@ -126,17 +124,15 @@ static void print_pairs(const struct topo_pair pairs[PLACEMENT_COUNT])
 			printf("%-15s %-11s unavailable: %s\n", name, "-", pair->reason);
 			continue;
 		}
-		char cpus[32];
+		char cpus[32], core[32] = "";
 		if (pair->npus == 1)
 			snprintf(cpus, sizeof cpus, "%d", pair->pus[0]);
 		else
 			snprintf(cpus, sizeof cpus, "%d,%d", pair->pus[0], pair->pus[1]);
-		if (pair->placement == PLACEMENT_SOLO)
-			printf("%-15s %-11s (alone)\n", name, cpus);
-		else if (pair->core >= 0)
-			printf("%-15s %-11s %s (core L#%d)\n", name, cpus, pair->shares, pair->core);
-		else
-			printf("%-15s %-11s %s\n", name, cpus, pair->shares);
+		if (pair->core >= 0)
+			snprintf(core, sizeof core, " (core L#%d)", pair->core);
+		printf("%-15s %-11s %s%s\n", name, cpus, pair->placement == PLACEMENT_SOLO ? "(alone)"
+		       : pair->shares, core);
 	}
 }
 
@@ -173,12 +169,9 @@ static void print_relation(const struct topo_relation *rel)
 	case PLACEMENT_CROSS_PACKAGE: {
 		const char *where = rel->relation == PLACEMENT_CROSS_PACKAGE ? "in different packages"
 		                                                             : "in the same package";
-		if (!strcmp(rel->shares, "Machine"))
-			printf("CPUs %d and %d are on different cores %s: they share nothing below the "
-			       "Machine.\n", a, b, where);
-		else
-			printf("CPUs %d and %d are on different cores %s: the deepest level they share "
-			       "is %s.\n", a, b, where, rel->shares);
+		printf("CPUs %d and %d are on different cores %s: %s %s.\n", a, b, where,
+		       strcmp(rel->shares, "Machine") ? "the deepest level they share is"
+		                                      : "they share nothing below the", rel->shares);
 		break;
 	}
 	default:
