@@ -365,12 +365,10 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 		n->names[v] = xstrdup(m->kernels[v]);
 		for (size_t g = 0; g < m->nkernels; g++) {
 			const struct analysis_matrix_cell *c = analysis_matrix_cell(m, (int)v, (int)g);
-			struct fleet_answer *a = &n->cells[v * m->nkernels + g];
-			*a = (struct fleet_answer){ .ratio_mean = NAN, .ratio_ci = { NAN, NAN },
-			                            .log_mean = NAN, .log_sd = NAN, .loo_ci = { NAN, NAN },
-			                            .verdict = verdict_name(ANALYSIS_VERDICT_UNDECIDED) };
-			if (c->compared)
-				*a = answer_of(&c->vs_baseline);
+			n->cells[v * m->nkernels + g] = c->compared ? answer_of(&c->vs_baseline)
+			        : (struct fleet_answer){ .ratio_mean = NAN, .ratio_ci = { NAN, NAN },
+			                                 .log_mean = NAN, .log_sd = NAN, .loo_ci = { NAN, NAN },
+			                                 .verdict = verdict_name(ANALYSIS_VERDICT_UNDECIDED) };
 		}
 	}
 	/* Comparable nodes: the machine, and what the cells ran on and ran. */
