@@ -126,24 +126,6 @@ void text_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-void text_errx(int status, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	say(false, fmt, ap);
-	va_end(ap);
-	exit(status);
-}
-
-void text_err(int status, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	say(true, fmt, ap);
-	va_end(ap);
-	exit(status);
-}
-
 /* An object's keys that are not printable, renamed to their escapes (a key is shown too: a
  * report lists meta.json's members by name). Collected first, then renamed: the walk must not
  * change the object it walks. */

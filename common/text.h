@@ -19,6 +19,7 @@
 
 #include <sched.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include <jansson.h>
 
@@ -54,8 +55,8 @@ void text_escape_json(json_t *value);
  */
 void text_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void text_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void text_errx(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-void text_err(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+#define text_errx(status, ...) (text_warnx(__VA_ARGS__), exit(status))
+#define text_err(status, ...) (text_warn(__VA_ARGS__), exit(status))
 
 /*
  * Bytes that must come back exactly (a command's arguments, a path) in JSON, which holds only

@@ -7,12 +7,8 @@
 
 int topo_cpu_core(const struct topo *t, int cpu)
 {
-	if (cpu < 0)
-		return -1;
-	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu);
-	if (!pu)
-		return -1;
-	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu);
+	hwloc_obj_t pu = cpu < 0 ? NULL : hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu);
+	hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu) : NULL;
 	return core ? (int)core->logical_index : -1;
 }
 
