@@ -349,23 +349,17 @@ static int apply_plan(const struct advise_args *args, const struct results_folde
 	int *cpu = xcalloc(o->advice->nitems + 1, sizeof *cpu);
 	bool siblings;
 	int status = EXIT_OK;
-	if (plan_cpus(args->dir, o->advice, cpu, &siblings, err, sizeof err) != 0) {
+	char *text = NULL;
+	if (plan_cpus(args->dir, o->advice, cpu, &siblings, err, sizeof err) != 0
+	    || (args->script && !(text = script_text(f, o, cpu, siblings, err, sizeof err)))) {
 		text_warnx("advise: %s", err);
-		free(cpu);
-		return EXIT_USAGE;
-	}
-	if (args->script) {
-		char *text = script_text(f, o, cpu, siblings, err, sizeof err);
-		if (!text) {
-			text_warnx("advise: %s", err);
-			status = EXIT_USAGE;
-		} else {
-			status = write_script(args->script, text);
-			free(text);
-		}
+		status = EXIT_USAGE;
+	} else if (text) {
+		status = write_script(args->script, text);
 	}
 	if (status == EXIT_OK && args->slurm)
 		status = print_slurm(f, o, cpu);
+	free(text);
 	free(cpu);
 	return status;
 }
