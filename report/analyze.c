@@ -477,11 +477,9 @@ json_t *analyze_json(const struct analysis_result *r)
 	for (size_t i = 0; i < r->group_count; i++)
 		json_array_append_new(groups, diagnostics_json(&r->groups[i]));
 	if (!r->from_folder && !r->from_hyperfine && r->comparison_count == 1) {
+		/* o is NULL only out of memory: then json_object_set_new releases the groups. */
 		json_t *o = comparison_json(&r->comparisons[0], r->one_process);
-		if (o)
-			json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
-		else
-			json_decref(groups);
+		json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
 		return o;
 	}
 	json_t *comparisons = json_array();

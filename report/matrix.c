@@ -317,8 +317,7 @@ static void matrix_opening(struct doc *d, const struct matrix_model *mm, const c
 	char *rule = rope_rule(mm), *note = pairing_note(mm), *machine = machine_sentence(mm->meta);
 	char *stop = stop_sentence(mm->folder), *alloc = allocation_sentence(mm);
 	doc_para(d, DOC_ALL, "Answer", "answer", "verdict", "%s", answer);
-	if (rule)
-		doc_para(d, DOC_ALL, NULL, "rope", NULL, "%s", rule);
+	doc_para(d, DOC_ALL, NULL, "rope", NULL, "%s", rule);
 	if (note)
 		doc_para(d, DOC_ALL, NULL, NULL, "nosmt", "%s", note);
 	doc_para(d, DOC_ALL, "Machine", NULL, "muted", "%s", machine);

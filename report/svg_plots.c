@@ -422,12 +422,12 @@ enum { RUN_LEFT = 104 };
 
 /* Legend entries in a row, wrapped to a new row when the text would run off the plot: a
  * marker and its words; returns the x after it (and moves *y down when it wrapped). */
-static double legend_entry(FILE *out, double left, double x, double *yp, int style,
-                           const char *color, bool filled, bool ring, const char *text)
+static double legend_entry(FILE *out, double x, double *yp, int style, const char *color,
+                           bool filled, bool ring, const char *text)
 {
 	double needed = 18 + 6.6 * (double)strlen(text);
-	if (x > left && x + needed > WIDTH - RIGHT) {
-		x = left;
+	if (x > RUN_LEFT && x + needed > WIDTH - RIGHT) {
+		x = RUN_LEFT;
 		*yp += 20;
 	}
 	double y = *yp;
@@ -624,8 +624,7 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 {
 	const struct analysis_dataset *d = m->data;
 	const struct analysis_group *grp = &d->groups[group];
-	const struct run_placement *pl = (size_t)group < m->placement_count
-	                                    ? &m->placements[group] : NULL;
+	const struct run_placement *pl = &m->placements[group]; /* one per group (run.c) */
 	int style = svg_placement_style(grp->name);
 	const char *color = svg_color(style);
 	double lo, hi;
@@ -640,7 +639,7 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	report_xml_escape(out, grp->name);
 	fputs("\">\n", out);
 	char mean[48] = "";
-	if (grp->n && pl && isfinite(pl->mean_s)) {
+	if (grp->n && isfinite(pl->mean_s)) {
 		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (hi - lo) / 20;
 		format_number(mean, sizeof mean, pl->mean_s, res);
 	}
@@ -757,11 +756,11 @@ static double run_order_legend(FILE *out, const struct analysis_dataset *d, cons
 		int style = svg_placement_style(d->groups[g].name);
 		char text[120];
 		snprintf(text, sizeof text, "%s (n = %zu)", d->groups[g].name, d->groups[g].n);
-		lx = legend_entry(out, RUN_LEFT, lx, &ly, style, svg_color(style), true, false, text);
+		lx = legend_entry(out, lx, &ly, style, svg_color(style), true, false, text);
 	}
 	if (d->warmup_trials)
-		lx = legend_entry(out, RUN_LEFT, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
-	legend_entry(out, RUN_LEFT, lx, &ly, 0, "#000", false, true, "outlier (kept)");
+		lx = legend_entry(out, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
+	legend_entry(out, lx, &ly, 0, "#000", false, true, "outlier (kept)");
 	svg_text(out, RUN_LEFT, ly + 20, "start", 12, NULL,
 	         panels > 1 ? "One panel per placement, each with its own y scale; dashed line: "
 	                      "the placement's mean."

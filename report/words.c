@@ -346,11 +346,11 @@ static char *conditions_clause(const struct analysis_comparison *c, const struct
 }
 
 /* The comparison's times of 0 s, left out, as a clause ("; 3 of 40 times of sibling were 0 s
- * ..."), or "" (a new string either way). */
-static char *zero_clause(const struct analysis_comparison *c)
+ * ..."), then note: a new string. */
+static char *zero_clause(const struct analysis_comparison *c, const char *note)
 {
 	if (!c->zero_a && !c->zero_b)
-		return xstrdup("");
+		return xstrdup(note);
 	char a[160] = "", b[160] = "";
 	if (c->zero_a)
 		snprintf(a, sizeof a, "%zu of %zu times of %s", c->zero_a, c->a.n + c->zero_a,
@@ -359,17 +359,15 @@ static char *zero_clause(const struct analysis_comparison *c)
 		snprintf(b, sizeof b, "%s%zu of %zu times of %s", c->zero_a ? " and " : "", c->zero_b,
 		         c->b.n + c->zero_b, c->b.name);
 	return xasprintf("; %s%s measured 0 s, below the clock's resolution (user time is counted "
-	                 "in clock ticks), and %s left out", a, b,
-	                 c->zero_a + c->zero_b == 1 ? "is" : "are");
+	                 "in clock ticks), and %s left out%s", a, b,
+	                 c->zero_a + c->zero_b == 1 ? "is" : "are", note);
 }
 
 char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
                        const struct verdict_words *w)
 {
-	char *s;
-	char *zeros = zero_clause(c);
+	char *s, *note = zero_clause(c, w->note);
 	struct verdict_words qualified = *w;
-	char *note = xasprintf("%s%s", zeros, w->note);
 	qualified.note = note;
 	w = &qualified;
 	if (!analysis_comparison_settled(c)) {
@@ -396,7 +394,6 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 	free(conditions);
 	if (w->capitalise && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
-	free(zeros);
 	free(note);
 	return s;
 }
