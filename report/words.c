@@ -266,9 +266,12 @@ const char *format_effect(struct format_ring *ring, const struct analysis_compar
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
  * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
  * time", "takes 1.02× B's time"); where no ratio can be given, as a difference in seconds. */
-static char *effect_clause(const struct analysis_comparison *c, const struct verdict_words *w,
-                           bool decided, bool slower)
+static char *effect_clause(const struct analysis_comparison *c, const struct verdict_words *w)
 {
+	/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as it is,
+	 * so that an undecided answer never reads as a claim. */
+	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+	bool decided = slower || c->verdict == ANALYSIS_VERDICT_FASTER;
 	struct format_ring ns = { .next = 0 };
 	const char *amount, *ci, *subject = w->subject ? w->subject : "";
 	bool ratio = has_ratio(c);
@@ -373,12 +376,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 	if (!analysis_comparison_settled(c)) {
 		s = unsettled_sentence(c, w);
 	} else {
-		/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as
-		 * it is, so that an undecided answer never reads as a claim. */
-		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
-		               || c->verdict == ANALYSIS_VERDICT_FASTER;
-		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		char *effect = effect_clause(c, w, decided, slower);
+		char *effect = effect_clause(c, w);
 		char *p = probability_clause(c, rope_pct);
 		char design[160];
 		format_design(design, sizeof design, c);
