@@ -436,41 +436,6 @@ static double legend_entry(FILE *out, double x, double *yp, int style, const cha
 	return x + needed + 18;
 }
 
-/* A placement's y range in the run-order plot: its analysed samples, widened to take in each
- * warm-up that lies within one span of them. A warm-up further off (a cold first trial) would
- * squash the analysed samples into a line, so it is pinned to the panel's edge instead and
- * labelled with its value. Returns false when the placement has no points at all. */
-static bool run_order_range(const struct analysis_dataset *d, int group, double *lo, double *hi)
-{
-	double alo = INFINITY, ahi = -INFINITY, wlo = INFINITY, whi = -INFINITY;
-	for (size_t i = 0; i < d->point_count; i++) {
-		const struct analysis_point *pt = &d->points[i];
-		if (pt->group != group)
-			continue;
-		if (pt->warmup) {
-			wlo = fmin(wlo, pt->value_s);
-			whi = fmax(whi, pt->value_s);
-		} else {
-			alo = fmin(alo, pt->value_s);
-			ahi = fmax(ahi, pt->value_s);
-		}
-	}
-	if (!isfinite(alo) && !isfinite(wlo))
-		return false;
-	if (!isfinite(alo)) { /* warm-ups only: they are all there is to show */
-		alo = wlo;
-		ahi = whi;
-	}
-	double reach = fmax(ahi - alo, fmax(fabs(ahi) * 0.01, 1e-9));
-	if (isfinite(wlo) && wlo < alo && alo - wlo <= reach)
-		alo = wlo;
-	if (isfinite(whi) && whi > ahi && whi - ahi <= reach)
-		ahi = whi;
-	double pad = ahi > alo ? (ahi - alo) * 0.08 : fmax(fabs(ahi) * 0.01, 1e-6);
-	*lo = alo - pad;
-	*hi = ahi + pad;
-	return true;
-}
 
 /* Faint vertical lines at the x ticks, so that the stacked panels read against one x axis. */
 static void x_grid(FILE *out, const struct svg_axis *x, double top, double bottom)
@@ -484,25 +449,51 @@ static void x_grid(FILE *out, const struct svg_axis *x, double top, double botto
 }
 
 /* How a placement's run-order panel is drawn: every point, or (past PLOT_POINTS_MAX analysed
- * samples) a summary by bins; and how many of its outliers are ringed. */
+ * samples) a summary by bins; how many of its outliers are ringed; its y range. */
 struct run_order_drawing {
+	bool shown;             /* false: the placement has no points at all (no panel) */
+	double lo, hi;
 	bool binned;
 	size_t outliers, ring_every;
 	size_t warmups, warmup_every;
 };
 
+/* The y range is of the analysed samples, widened to take in each warm-up that lies within one
+ * span of them. A warm-up further off (a cold first trial) would squash the analysed samples
+ * into a line, so it is pinned to the panel's edge instead and labelled with its value. */
 static struct run_order_drawing run_order_drawing_of(const struct analysis_dataset *d, int group)
 {
 	struct run_order_drawing w = { .binned = d->groups[group].n > PLOT_POINTS_MAX };
+	double alo = INFINITY, ahi = -INFINITY, wlo = INFINITY, whi = -INFINITY;
 	for (size_t i = 0; i < d->point_count; i++) {
 		const struct analysis_point *pt = &d->points[i];
-		if (pt->group == group) {
-			w.outliers += pt->outlier;
-			w.warmups += pt->warmup;
+		if (pt->group != group)
+			continue;
+		w.outliers += pt->outlier;
+		w.warmups += pt->warmup;
+		if (pt->warmup) {
+			wlo = fmin(wlo, pt->value_s);
+			whi = fmax(whi, pt->value_s);
+		} else {
+			alo = fmin(alo, pt->value_s);
+			ahi = fmax(ahi, pt->value_s);
 		}
 	}
 	w.ring_every = w.binned ? thinning(w.outliers, PLOT_RINGS_MAX) : 1;
 	w.warmup_every = w.binned ? thinning(w.warmups, PLOT_POINTS_MAX) : 1;
+	w.shown = isfinite(alo) || isfinite(wlo);
+	if (!isfinite(alo)) { /* warm-ups only: they are all there is to show */
+		alo = wlo;
+		ahi = whi;
+	}
+	double reach = fmax(ahi - alo, fmax(fabs(ahi) * 0.01, 1e-9));
+	if (isfinite(wlo) && wlo < alo && alo - wlo <= reach)
+		alo = wlo;
+	if (isfinite(whi) && whi > ahi && whi - ahi <= reach)
+		ahi = whi;
+	double pad = ahi > alo ? (ahi - alo) * 0.08 : fmax(fabs(ahi) * 0.01, 1e-6);
+	w.lo = alo - pad;
+	w.hi = ahi + pad;
 	return w;
 }
 
@@ -623,20 +614,18 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	const struct run_placement *pl = &m->placements[group]; /* one per group (run.c) */
 	int style = svg_placement_style(grp->name);
 	const char *color = svg_color(style);
-	double lo, hi;
-	run_order_range(d, group, &lo, &hi);
 	struct run_order_drawing w = run_order_drawing_of(d, group);
 	/* A summary's note gets a line of its own under the title. */
 	double header = w.binned ? RUN_NOTE_HEADER : RUN_HEADER;
 	double plot_top = top + header, plot_bottom = plot_top + plot_h;
-	struct svg_axis y = { lo, hi, plot_bottom, plot_top };
+	struct svg_axis y = { w.lo, w.hi, plot_bottom, plot_top };
 
 	fputs("<g class=\"panel\" data-placement=\"", out);
 	report_xml_escape(out, grp->name);
 	fputs("\">\n", out);
 	char mean[48] = "";
 	if (grp->n && isfinite(pl->mean_s)) {
-		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (hi - lo) / 20;
+		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (w.hi - w.lo) / 20;
 		format_number(mean, sizeof mean, pl->mean_s, res);
 	}
 	run_order_title(out, grp, &w, mean, style, top, need);
@@ -774,10 +763,8 @@ static char *run_order_body(const struct run_model *m, const char *title, double
 	const struct analysis_dataset *d = m->data;
 	struct svg_axis x = run_order_x(d);
 	int panels = 0;
-	for (size_t g = 0; g < d->group_count; g++) {
-		double lo, hi;
-		panels += run_order_range(d, (int)g, &lo, &hi);
-	}
+	for (size_t g = 0; g < d->group_count; g++)
+		panels += run_order_drawing_of(d, (int)g).shown;
 	long block_count = 0;
 	struct analysis_block_ratio *blocks = block_ratio_points(m, &block_count);
 	panels += blocks != NULL;
@@ -788,8 +775,7 @@ static char *run_order_body(const struct run_model *m, const char *title, double
 	FILE *out = xmemstream(&body, &body_len);
 	double top = run_order_legend(out, d, title, panels);
 	for (size_t g = 0; g < d->group_count; g++) {
-		double lo, hi;
-		if (!run_order_range(d, (int)g, &lo, &hi))
+		if (!run_order_drawing_of(d, (int)g).shown)
 			continue;
 		top += run_order_panel(out, m, (int)g, &x, top, plot_h,
 		                       d->point_count > 400 ? 2.5 : 4, width) + plot_h + RUN_PANEL_GAP;
