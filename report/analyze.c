@@ -110,13 +110,12 @@ static void seed_lines(struct doc *d, const struct analysis_comparison *c)
 /* Which design answered, and for the paired one its classic cross-check on the same blocks. */
 static void design_lines(struct doc *d, const struct analysis_comparison *c)
 {
-	char design[160];
-	format_design(design, sizeof design, c);
+	struct format_ring ns = { .next = 0 };
+	const char *design = format_design(&ns, c);
 	if (c->design != ANALYSIS_DESIGN_PAIRED) {
 		doc_para(d, DOC_ALL, "design", NULL, NULL, "%s", design);
 		return;
 	}
-	struct format_ring ns = { .next = 0 };
 	double res = half_width(c->paired_t_ratio_ci);
 	doc_para(d, DOC_ALL, "design", NULL, NULL, "%s: d = log A - log B in each block where both "
 	         "have a usable trial, so drift shared by a block cancels; A / B = exp(delta)%s",

@@ -177,20 +177,18 @@ const char *format_rope(char *buf, size_t size, double rope_pct)
 	return buf;
 }
 
-const char *format_design(char *buf, size_t size, const struct analysis_comparison *c)
+const char *format_design(struct format_ring *ring, const struct analysis_comparison *c)
 {
 	char dropped[96] = "";
+	if (c->design != ANALYSIS_DESIGN_PAIRED)
+		return "unpaired (independent groups)";
 	if (c->blocks_zero)
 		snprintf(dropped, sizeof dropped, "; %zu dropped, %zu of them for a time of 0 s",
 		         c->blocks_dropped, c->blocks_zero);
 	else if (c->blocks_dropped)
 		snprintf(dropped, sizeof dropped, "; %zu dropped", c->blocks_dropped);
-	if (c->design != ANALYSIS_DESIGN_PAIRED)
-		snprintf(buf, size, "unpaired (independent groups)");
-	else
-		snprintf(buf, size, "paired by block (%zu block%s%s)", c->blocks_paired,
-		         c->blocks_paired == 1 ? "" : "s", dropped);
-	return buf;
+	return format_text(ring, "paired by block (%zu block%s%s)", c->blocks_paired,
+	                   c->blocks_paired == 1 ? "" : "s", dropped);
 }
 
 /* ---- the verdict sentence ------------------------------------------------------------------ */
@@ -378,12 +376,11 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 	} else {
 		char *effect = effect_clause(c, w);
 		char *p = probability_clause(c, rope_pct);
-		char design[160];
-		format_design(design, sizeof design, c);
+		struct format_ring ns = { .next = 0 };
 		const char *tail = c->verdict == ANALYSIS_VERDICT_UNDECIDED ? " — not enough data to say"
 		                   : c->verdict == ANALYSIS_VERDICT_SAME ? " — practically the same" : "";
-		s = xasprintf("%s%s %s; %s, %s%s%s", w->where, w->a, effect, p, design, tail,
-		              w->note);
+		s = xasprintf("%s%s %s; %s, %s%s%s", w->where, w->a, effect, p, format_design(&ns, c),
+		              tail, w->note);
 		free(effect);
 		free(p);
 	}
