@@ -436,7 +436,6 @@ static double legend_entry(FILE *out, double x, double *yp, int style, const cha
 	return x + needed + 18;
 }
 
-
 /* Faint vertical lines at the x ticks, so that the stacked panels read against one x axis. */
 static void x_grid(FILE *out, const struct svg_axis *x, double top, double bottom)
 {
