@@ -49,7 +49,7 @@ static const char *sharing_words(const struct analysis_matrix *m)
 
 /* "keep SMT on for gzip: a core does 1.18× (1.12–1.24) the work with both threads busy". */
 static char *smt_sentence(const struct analysis_matrix *m, size_t w,
-                          const struct analysis_smt_advice *s, double rope_pct)
+                          const struct analysis_smt_advice *s)
 {
 	struct format_ring ns = { .next = 0 };
 	const char *name = m->kernels[w];
@@ -72,7 +72,7 @@ static char *smt_sentence(const struct analysis_matrix *m, size_t w,
 		                 name, y, busy);
 	case ANALYSIS_SMT_EITHER:
 		return xasprintf("SMT on or off makes no practical difference for %s (within ±%g%%): "
-		                 "a core does %s %s", name, rope_pct, y, busy);
+		                 "a core does %s %s", name, m->rope_pct, y, busy);
 	case ANALYSIS_SMT_UNKNOWN:
 		break;
 	}
@@ -257,7 +257,7 @@ void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix
 		            : "Two copies side by side, per workload");
 		smt_table(d, outputs, m, a);
 		for (size_t w = 0; w < a->nworkloads; w++) {
-			char *s = smt_sentence(m, w, &a->smt[w], m->rope_pct);
+			char *s = smt_sentence(m, w, &a->smt[w]);
 			doc_item(d, outputs, NULL, NULL, "%s", s);
 			free(s);
 		}
@@ -310,7 +310,7 @@ json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advic
 			c += a->item_workload[i] == (int)w;
 		json_object_set_new(counts, m->kernels[w], json_integer((json_int_t)c));
 		const struct analysis_smt_advice *s = &a->smt[w];
-		char *sentence = smt_sentence(m, w, s, m->rope_pct);
+		char *sentence = smt_sentence(m, w, s);
 		json_array_append_new(smt, json_pack("{s:s, s:b, s:o, s:o, s:s, s:o, s:o, s:s}",
 		                                     "workload", m->kernels[w], "measured", s->measured,
 		                                     "yield", json_number_or_null(s->yield),

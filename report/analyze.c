@@ -110,13 +110,12 @@ static void seed_lines(struct doc *d, const struct analysis_comparison *c)
 /* Which design answered, and for the paired one its classic cross-check on the same blocks. */
 static void design_lines(struct doc *d, const struct analysis_comparison *c)
 {
-	char design[160];
-	format_design(design, sizeof design, c);
+	struct format_ring ns = { .next = 0 };
+	const char *design = format_design(&ns, c);
 	if (c->design != ANALYSIS_DESIGN_PAIRED) {
 		doc_para(d, DOC_ALL, "design", NULL, NULL, "%s", design);
 		return;
 	}
-	struct format_ring ns = { .next = 0 };
 	double res = half_width(c->paired_t_ratio_ci);
 	doc_para(d, DOC_ALL, "design", NULL, NULL, "%s: d = log A - log B in each block where both "
 	         "have a usable trial, so drift shared by a block cancels; A / B = exp(delta)%s",
@@ -477,11 +476,9 @@ json_t *analyze_json(const struct analysis_result *r)
 	for (size_t i = 0; i < r->group_count; i++)
 		json_array_append_new(groups, diagnostics_json(&r->groups[i]));
 	if (!r->from_folder && !r->from_hyperfine && r->comparison_count == 1) {
+		/* o is NULL only out of memory: then json_object_set_new releases the groups. */
 		json_t *o = comparison_json(&r->comparisons[0], r->one_process);
-		if (o)
-			json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
-		else
-			json_decref(groups);
+		json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
 		return o;
 	}
 	json_t *comparisons = json_array();

@@ -114,14 +114,13 @@ void doc_matrix_table(struct doc *d, const char *id, char *const *names, size_t 
                       char *(*cell)(const void *ctx, size_t victim, size_t aggressor),
                       const void *ctx)
 {
-	struct doc_column *columns = xcalloc(n + 1, sizeof *columns);
-	columns[0] = (struct doc_column){ "victim \\ aggressor", 16, false, 0 };
+	struct doc_block *b = append(d, DOC_TABLE, DOC_ALL); /* its titles made here, taken */
+	b->id = id;
+	b->ncolumns = n + 1;
+	b->columns = xcalloc(n + 1, sizeof *b->columns);
+	b->columns[0] = (struct doc_column){ xstrdup("victim \\ aggressor"), 16, false, 0 };
 	for (size_t g = 0; g < n; g++)
-		columns[g + 1] = (struct doc_column){ xasprintf("`%s`", names[g]), width, true, 0 };
-	doc_table(d, DOC_ALL, id, columns, n + 1);
-	for (size_t g = 0; g < n; g++)
-		free((char *)columns[g + 1].title);
-	free(columns);
+		b->columns[g + 1] = (struct doc_column){ xasprintf("`%s`", names[g]), width, true, 0 };
 	for (size_t v = 0; v < n; v++) {
 		char **row = new_row(d); /* the cells' strings taken as they are */
 		row[0] = xasprintf("`%s`", names[v]);

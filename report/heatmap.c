@@ -39,18 +39,16 @@ static void heatmap_cell(FILE *out, const struct svg_heat_cell *c, const char *u
 {
 	char fill[8] = "#dddddd";
 	bool dark = false;
-	bool settled = c->settled;
-	if (settled)
+	if (c->settled)
 		ratio_colour(c->ratio_mean, fill, &dark);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\" "
 	        "stroke=\"#fff\" stroke-width=\"2\"/>\n", x, y, HM_CELL_W, HM_CELL_H, fill);
-	bool undecided = !settled || !c->decided;
-	if (undecided)
+	if (!c->settled || !c->decided)
 		fprintf(out, "<rect class=\"undecided\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
 		        "fill=\"url(#hatch)\"/>\n", x, y, HM_CELL_W, HM_CELL_H);
 	const char *colour = dark ? "#fff" : "#111";
 	double cx = x + HM_CELL_W / 2.0;
-	if (!settled) { /* the grid's mean, not the data's: no number, no colour */
+	if (!c->settled) { /* the grid's mean, not the data's: no number, no colour */
 		fprintf(out, "<text class=\"ratio\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 		        "font-size=\"15\" font-weight=\"bold\">?</text>\n<text x=\"%.1f\" y=\"%.1f\" "
 		        "text-anchor=\"middle\" font-size=\"11\">%zu %s: too few</text>\n", cx, y + 23,

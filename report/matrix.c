@@ -317,8 +317,7 @@ static void matrix_opening(struct doc *d, const struct matrix_model *mm, const c
 	char *rule = rope_rule(mm), *note = pairing_note(mm), *machine = machine_sentence(mm->meta);
 	char *stop = stop_sentence(mm->folder), *alloc = allocation_sentence(mm);
 	doc_para(d, DOC_ALL, "Answer", "answer", "verdict", "%s", answer);
-	if (rule)
-		doc_para(d, DOC_ALL, NULL, "rope", NULL, "%s", rule);
+	doc_para(d, DOC_ALL, NULL, "rope", NULL, "%s", rule);
 	if (note)
 		doc_para(d, DOC_ALL, NULL, NULL, "nosmt", "%s", note);
 	doc_para(d, DOC_ALL, "Machine", NULL, "muted", "%s", machine);
@@ -385,13 +384,11 @@ static void cells_table(struct doc *d, const struct analysis_matrix *m)
 			continue;
 		struct format_ring ns = { .next = 0 };
 		bool known = settled(c->compared, k);
-		char design[160];
 		char *victim = code(m->kernels[c->victim]), *aggressor = code(m->kernels[c->aggressor]);
 		doc_row(d, victim, aggressor, format_text(&ns, "%zu", c->group.n), cell_text(&ns, c),
 		        known ? format_text(&ns, "%.2f", k->p_a_gt_b) : "n/a",
 		        verdict_name(known ? k->verdict : ANALYSIS_VERDICT_UNDECIDED),
-		        c->compared ? format_design(design, sizeof design, k) : "-",
-		        c->safe ? "yes" : "no");
+		        c->compared ? format_design(&ns, k) : "-", c->safe ? "yes" : "no");
 		free(victim);
 		free(aggressor);
 	}

@@ -55,19 +55,13 @@ static void html_open(FILE *out, const char *tag, const char *id, const char *cs
 static void html_table(const struct doc_block *b, FILE *out)
 {
 	html_open(out, "table", b->id, NULL);
-	fputs("\n<tr>", out);
-	for (size_t c = 0; c < b->ncolumns; c++) {
-		fputs("<th>", out);
-		html_text(out, b->columns[c].title);
-		fputs("</th>", out);
-	}
-	fputs("</tr>\n", out);
-	for (size_t r = 0; r < b->nrows; r++) {
+	fputc('\n', out);
+	for (size_t r = 0; r <= b->nrows; r++) { /* the titles, then each row's cells */
 		fputs("<tr>", out);
 		for (size_t c = 0; c < b->ncolumns; c++) {
-			fputs(b->columns[c].numeric ? "<td class=\"num\">" : "<td>", out);
-			html_text(out, doc_cell(b, r, c));
-			fputs("</td>", out);
+			fputs(!r ? "<th>" : b->columns[c].numeric ? "<td class=\"num\">" : "<td>", out);
+			html_text(out, r ? doc_cell(b, r - 1, c) : b->columns[c].title);
+			fputs(!r ? "</th>" : "</td>", out);
 		}
 		fputs("</tr>\n", out);
 	}

@@ -10,26 +10,23 @@
 
 #include "report/doc.h"
 
-/* The columns text takes on a terminal: a character, not a byte, per column (× and – are two
- * and three bytes in UTF-8). */
+/* A cell is shown without the backticks of its `code` spans: they mark names for the files, and
+ * on a terminal would only push the columns apart. */
+static void put_plain(FILE *out, const char *text)
+{
+	for (; *text; text++)
+		if (*text != '`')
+			fputc(*text, out);
+}
+
+/* The columns that put_plain's text takes on a terminal: a character, not a byte, per column (×
+ * and – are two and three bytes in UTF-8). */
 static size_t columns_of(const char *text)
 {
 	size_t n = 0;
 	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		n += (*p & 0xc0) != 0x80;
+		n += (*p & 0xc0) != 0x80 && *p != '`';
 	return n;
-}
-
-/* A cell without the backticks of its `code` spans: they mark names for the files, and on a
- * terminal would only push the columns apart. A new string. */
-static char *plain(const char *text)
-{
-	char *copy = xstrdup(text), *to = copy;
-	for (const char *p = text; *p; p++)
-		if (*p != '`')
-			*to++ = *p;
-	*to = '\0';
-	return copy;
 }
 
 /* One row: the titles (row SIZE_MAX) or cells, each in its column's width, without the blanks
@@ -42,15 +39,13 @@ static void text_row(const struct doc_block *b, size_t row, const size_t *width,
 	fputs("  ", out);
 	for (size_t c = 0; c < b->ncolumns; c++) {
 		const struct doc_column *col = &b->columns[c];
-		char *text = plain(row == (size_t)-1 ? col->title : doc_cell(b, row, c));
-		size_t pad = width[c] - columns_of(text);
+		const char *text = row == (size_t)-1 ? col->title : doc_cell(b, row, c);
+		int pad = (int)(width[c] - columns_of(text));
 		if (c > 0)
 			fprintf(out, "%*s", col->gap ? col->gap : 1, "");
-		if (col->numeric)
-			fprintf(out, "%*s%s", (int)pad, "", text);
-		else
-			fprintf(out, "%s%*s", text, (int)pad, "");
-		free(text);
+		fprintf(out, "%*s", col->numeric ? pad : 0, "");
+		put_plain(out, text);
+		fprintf(out, "%*s", col->numeric ? 0 : pad, "");
 	}
 	xmemstream_close(out, &line);
 	len = strlen(line);
@@ -66,10 +61,8 @@ static void text_table(const struct doc_block *b, FILE *out)
 	for (size_t c = 0; c < b->ncolumns; c++) {
 		width[c] = (size_t)(b->columns[c].width > 0 ? b->columns[c].width : 0);
 		for (size_t r = 0; r <= b->nrows; r++) { /* the title, then each row's cell */
-			char *text = plain(r ? doc_cell(b, r - 1, c) : b->columns[c].title);
-			if (columns_of(text) > width[c])
-				width[c] = columns_of(text);
-			free(text);
+			size_t n = columns_of(r ? doc_cell(b, r - 1, c) : b->columns[c].title);
+			width[c] = n > width[c] ? n : width[c];
 		}
 	}
 	text_row(b, (size_t)-1, width, out);

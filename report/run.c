@@ -296,13 +296,12 @@ static void warn_control(const struct run_model *m, struct warnings *w)
 		if (c->kind != COMPARISON_CONTROL || !control_failed(c, rope))
 			continue;
 		struct format_ring ns = { .next = 0 };
-		char by[200];
 		bool lower = c->verdict == ANALYSIS_VERDICT_FASTER;
 		/* By the ratio, or where there is none by the difference. */
 		bool ratio = isfinite(c->ratio_mean);
 		const double *ci = ratio ? c->ratio_ci : c->diff_ci;
-		snprintf(by, sizeof by, ratio ? "%s× solo's (95%% CI %s to %s)"
-		                              : "%s s from solo's (95%% CI %s to %s s)",
+		const char *by = format_text(&ns, ratio ? "%s× solo's (95%% CI %s to %s)"
+		                                        : "%s s from solo's (95%% CI %s to %s s)",
 		         format_num(&ns, ratio ? c->ratio_mean : c->diff_mean, half_width(ci)),
 		         format_num(&ns, ci[0], half_width(ci)), format_num(&ns, ci[1], half_width(ci)));
 		warn(w, xasprintf("the accounting control failed: %s user time is %s, P(%s) = %.2f, "

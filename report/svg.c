@@ -34,18 +34,15 @@ int report_nice_ticks(double lo, double hi, int max_ticks, double *first, double
 		return 0;
 	double power = pow(10, floor(log10(raw)));
 	static const double mantissas[] = { 1, 2, 5, 10 };
-	double s = power * 10;
+	double s = 0, count = 0;
 	for (size_t i = 0; i < sizeof mantissas / sizeof mantissas[0]; i++) {
-		double cand = mantissas[i] * power;
-		/* The count of multiples of cand inside [lo, hi]. */
-		double count = floor(hi / cand + 1e-9) - ceil(lo / cand - 1e-9) + 1;
-		if (count <= max_ticks) {
-			s = cand;
+		s = mantissas[i] * power;
+		/* The count of multiples of s inside [lo, hi]: the first step with few enough, or 10. */
+		count = floor(hi / s + 1e-9) - ceil(lo / s - 1e-9) + 1;
+		if (count <= max_ticks)
 			break;
-		}
 	}
 	double f = ceil(lo / s - 1e-9) * s;
-	double count = floor(hi / s + 1e-9) - ceil(lo / s - 1e-9) + 1;
 	int n = count >= 1 && count <= 1000 ? (int)count : count > 1000 ? 1000 : 0;
 	if (n < 1) {
 		n = 1;

@@ -202,16 +202,12 @@ static void draw_reference(FILE *out, const struct panel *p, const struct svg_ax
 		bool right_half = rx > (LEFT + WIDTH - RIGHT) / 2.0;
 		svg_text(out, rx + (right_half ? -5 : 5), plot_top + 12, right_half ? "end" : "start",
 		         12, NULL, p->ref_label);
-	} else if (ref_side) {
-		char note[200];
-		snprintf(note, sizeof note, "%s is far off this scale to the %s", p->ref_label,
-		         ref_side);
+	} else if (ref_side) { /* the labels and the sides are this file's: nothing to escape */
 		bool left = !strcmp(ref_side, "left");
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">%s",
-		        left ? LEFT + 6.0 : WIDTH - RIGHT - 6.0, plot_top + 12, left ? "start" : "end",
-		        left ? "&#8592; " : "");
-		report_xml_escape(out, note);
-		fprintf(out, "%s</text>\n", left ? "" : " &#8594;");
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"12\">%s%s is far "
+		        "off this scale to the %s%s</text>\n", left ? LEFT + 6.0 : WIDTH - RIGHT - 6.0,
+		        plot_top + 12, left ? "start" : "end", left ? "&#8592; " : "", p->ref_label,
+		        ref_side, left ? "" : " &#8594;");
 	}
 }
 
@@ -422,12 +418,12 @@ enum { RUN_LEFT = 104 };
 
 /* Legend entries in a row, wrapped to a new row when the text would run off the plot: a
  * marker and its words; returns the x after it (and moves *y down when it wrapped). */
-static double legend_entry(FILE *out, double left, double x, double *yp, int style,
-                           const char *color, bool filled, bool ring, const char *text)
+static double legend_entry(FILE *out, double x, double *yp, int style, const char *color,
+                           bool filled, bool ring, const char *text)
 {
 	double needed = 18 + 6.6 * (double)strlen(text);
-	if (x > left && x + needed > WIDTH - RIGHT) {
-		x = left;
+	if (x > RUN_LEFT && x + needed > WIDTH - RIGHT) {
+		x = RUN_LEFT;
 		*yp += 20;
 	}
 	double y = *yp;
@@ -438,42 +434,6 @@ static double legend_entry(FILE *out, double left, double x, double *yp, int sty
 		svg_marker(out, style, x + 6, y - 4, 5, color, filled);
 	svg_text(out, x + 18, y, "start", 12, NULL, text);
 	return x + needed + 18;
-}
-
-/* A placement's y range in the run-order plot: its analysed samples, widened to take in each
- * warm-up that lies within one span of them. A warm-up further off (a cold first trial) would
- * squash the analysed samples into a line, so it is pinned to the panel's edge instead and
- * labelled with its value. Returns false when the placement has no points at all. */
-static bool run_order_range(const struct analysis_dataset *d, int group, double *lo, double *hi)
-{
-	double alo = INFINITY, ahi = -INFINITY, wlo = INFINITY, whi = -INFINITY;
-	for (size_t i = 0; i < d->point_count; i++) {
-		const struct analysis_point *pt = &d->points[i];
-		if (pt->group != group)
-			continue;
-		if (pt->warmup) {
-			wlo = fmin(wlo, pt->value_s);
-			whi = fmax(whi, pt->value_s);
-		} else {
-			alo = fmin(alo, pt->value_s);
-			ahi = fmax(ahi, pt->value_s);
-		}
-	}
-	if (!isfinite(alo) && !isfinite(wlo))
-		return false;
-	if (!isfinite(alo)) { /* warm-ups only: they are all there is to show */
-		alo = wlo;
-		ahi = whi;
-	}
-	double reach = fmax(ahi - alo, fmax(fabs(ahi) * 0.01, 1e-9));
-	if (isfinite(wlo) && wlo < alo && alo - wlo <= reach)
-		alo = wlo;
-	if (isfinite(whi) && whi > ahi && whi - ahi <= reach)
-		ahi = whi;
-	double pad = ahi > alo ? (ahi - alo) * 0.08 : fmax(fabs(ahi) * 0.01, 1e-6);
-	*lo = alo - pad;
-	*hi = ahi + pad;
-	return true;
 }
 
 /* Faint vertical lines at the x ticks, so that the stacked panels read against one x axis. */
@@ -488,25 +448,51 @@ static void x_grid(FILE *out, const struct svg_axis *x, double top, double botto
 }
 
 /* How a placement's run-order panel is drawn: every point, or (past PLOT_POINTS_MAX analysed
- * samples) a summary by bins; and how many of its outliers are ringed. */
+ * samples) a summary by bins; how many of its outliers are ringed; its y range. */
 struct run_order_drawing {
+	bool shown;             /* false: the placement has no points at all (no panel) */
+	double lo, hi;
 	bool binned;
 	size_t outliers, ring_every;
 	size_t warmups, warmup_every;
 };
 
+/* The y range is of the analysed samples, widened to take in each warm-up that lies within one
+ * span of them. A warm-up further off (a cold first trial) would squash the analysed samples
+ * into a line, so it is pinned to the panel's edge instead and labelled with its value. */
 static struct run_order_drawing run_order_drawing_of(const struct analysis_dataset *d, int group)
 {
 	struct run_order_drawing w = { .binned = d->groups[group].n > PLOT_POINTS_MAX };
+	double alo = INFINITY, ahi = -INFINITY, wlo = INFINITY, whi = -INFINITY;
 	for (size_t i = 0; i < d->point_count; i++) {
 		const struct analysis_point *pt = &d->points[i];
-		if (pt->group == group) {
-			w.outliers += pt->outlier;
-			w.warmups += pt->warmup;
+		if (pt->group != group)
+			continue;
+		w.outliers += pt->outlier;
+		w.warmups += pt->warmup;
+		if (pt->warmup) {
+			wlo = fmin(wlo, pt->value_s);
+			whi = fmax(whi, pt->value_s);
+		} else {
+			alo = fmin(alo, pt->value_s);
+			ahi = fmax(ahi, pt->value_s);
 		}
 	}
 	w.ring_every = w.binned ? thinning(w.outliers, PLOT_RINGS_MAX) : 1;
 	w.warmup_every = w.binned ? thinning(w.warmups, PLOT_POINTS_MAX) : 1;
+	w.shown = isfinite(alo) || isfinite(wlo);
+	if (!isfinite(alo)) { /* warm-ups only: they are all there is to show */
+		alo = wlo;
+		ahi = whi;
+	}
+	double reach = fmax(ahi - alo, fmax(fabs(ahi) * 0.01, 1e-9));
+	if (isfinite(wlo) && wlo < alo && alo - wlo <= reach)
+		alo = wlo;
+	if (isfinite(whi) && whi > ahi && whi - ahi <= reach)
+		ahi = whi;
+	double pad = ahi > alo ? (ahi - alo) * 0.08 : fmax(fabs(ahi) * 0.01, 1e-6);
+	w.lo = alo - pad;
+	w.hi = ahi + pad;
 	return w;
 }
 
@@ -624,24 +610,21 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 {
 	const struct analysis_dataset *d = m->data;
 	const struct analysis_group *grp = &d->groups[group];
-	const struct run_placement *pl = (size_t)group < m->placement_count
-	                                    ? &m->placements[group] : NULL;
+	const struct run_placement *pl = &m->placements[group]; /* one per group (run.c) */
 	int style = svg_placement_style(grp->name);
 	const char *color = svg_color(style);
-	double lo, hi;
-	run_order_range(d, group, &lo, &hi);
 	struct run_order_drawing w = run_order_drawing_of(d, group);
 	/* A summary's note gets a line of its own under the title. */
 	double header = w.binned ? RUN_NOTE_HEADER : RUN_HEADER;
 	double plot_top = top + header, plot_bottom = plot_top + plot_h;
-	struct svg_axis y = { lo, hi, plot_bottom, plot_top };
+	struct svg_axis y = { w.lo, w.hi, plot_bottom, plot_top };
 
 	fputs("<g class=\"panel\" data-placement=\"", out);
 	report_xml_escape(out, grp->name);
 	fputs("\">\n", out);
 	char mean[48] = "";
-	if (grp->n && pl && isfinite(pl->mean_s)) {
-		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (hi - lo) / 20;
+	if (grp->n && isfinite(pl->mean_s)) {
+		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (w.hi - w.lo) / 20;
 		format_number(mean, sizeof mean, pl->mean_s, res);
 	}
 	run_order_title(out, grp, &w, mean, style, top, need);
@@ -757,11 +740,11 @@ static double run_order_legend(FILE *out, const struct analysis_dataset *d, cons
 		int style = svg_placement_style(d->groups[g].name);
 		char text[120];
 		snprintf(text, sizeof text, "%s (n = %zu)", d->groups[g].name, d->groups[g].n);
-		lx = legend_entry(out, RUN_LEFT, lx, &ly, style, svg_color(style), true, false, text);
+		lx = legend_entry(out, lx, &ly, style, svg_color(style), true, false, text);
 	}
 	if (d->warmup_trials)
-		lx = legend_entry(out, RUN_LEFT, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
-	legend_entry(out, RUN_LEFT, lx, &ly, 0, "#000", false, true, "outlier (kept)");
+		lx = legend_entry(out, lx, &ly, 0, "#888", false, false, "warm-up (not analysed)");
+	legend_entry(out, lx, &ly, 0, "#000", false, true, "outlier (kept)");
 	svg_text(out, RUN_LEFT, ly + 20, "start", 12, NULL,
 	         panels > 1 ? "One panel per placement, each with its own y scale; dashed line: "
 	                      "the placement's mean."
@@ -779,10 +762,8 @@ static char *run_order_body(const struct run_model *m, const char *title, double
 	const struct analysis_dataset *d = m->data;
 	struct svg_axis x = run_order_x(d);
 	int panels = 0;
-	for (size_t g = 0; g < d->group_count; g++) {
-		double lo, hi;
-		panels += run_order_range(d, (int)g, &lo, &hi);
-	}
+	for (size_t g = 0; g < d->group_count; g++)
+		panels += run_order_drawing_of(d, (int)g).shown;
 	long block_count = 0;
 	struct analysis_block_ratio *blocks = block_ratio_points(m, &block_count);
 	panels += blocks != NULL;
@@ -793,8 +774,7 @@ static char *run_order_body(const struct run_model *m, const char *title, double
 	FILE *out = xmemstream(&body, &body_len);
 	double top = run_order_legend(out, d, title, panels);
 	for (size_t g = 0; g < d->group_count; g++) {
-		double lo, hi;
-		if (!run_order_range(d, (int)g, &lo, &hi))
+		if (!run_order_drawing_of(d, (int)g).shown)
 			continue;
 		top += run_order_panel(out, m, (int)g, &x, top, plot_h,
 		                       d->point_count > 400 ? 2.5 : 4, width) + plot_h + RUN_PANEL_GAP;
@@ -993,12 +973,10 @@ char *plot_samples(const struct run_model *m)
 	}
 	if (!shown)
 		svg_text(out, WIDTH / 2.0, HEIGHT / 2.0, "middle", 13, NULL, "no analysed samples");
-	char ytitle[80];
-	snprintf(ytitle, sizeof ytitle, "%s per %s (s)", metric_name(m->data->metric), unit);
+	/* The metric's and the unit's names are words.c's: nothing to escape. */
 	fprintf(out, "<text transform=\"translate(16 %.1f) rotate(-90)\" text-anchor=\"middle\" "
-	        "font-size=\"13\">", (TOP + HEIGHT - BOTTOM) / 2.0);
-	report_xml_escape(out, ytitle);
-	fputs("</text>\n", out);
+	        "font-size=\"13\">%s per %s (s)</text>\n", (TOP + HEIGHT - BOTTOM) / 2.0,
+	        metric_name(m->data->metric), unit);
 	svg_end(out);
 	return xmemstream_close(out, &buf);
 }

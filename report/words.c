@@ -177,20 +177,18 @@ const char *format_rope(char *buf, size_t size, double rope_pct)
 	return buf;
 }
 
-const char *format_design(char *buf, size_t size, const struct analysis_comparison *c)
+const char *format_design(struct format_ring *ring, const struct analysis_comparison *c)
 {
 	char dropped[96] = "";
+	if (c->design != ANALYSIS_DESIGN_PAIRED)
+		return "unpaired (independent groups)";
 	if (c->blocks_zero)
 		snprintf(dropped, sizeof dropped, "; %zu dropped, %zu of them for a time of 0 s",
 		         c->blocks_dropped, c->blocks_zero);
 	else if (c->blocks_dropped)
 		snprintf(dropped, sizeof dropped, "; %zu dropped", c->blocks_dropped);
-	if (c->design != ANALYSIS_DESIGN_PAIRED)
-		snprintf(buf, size, "unpaired (independent groups)");
-	else
-		snprintf(buf, size, "paired by block (%zu block%s%s)", c->blocks_paired,
-		         c->blocks_paired == 1 ? "" : "s", dropped);
-	return buf;
+	return format_text(ring, "paired by block (%zu block%s%s)", c->blocks_paired,
+	                   c->blocks_paired == 1 ? "" : "s", dropped);
 }
 
 /* ---- the verdict sentence ------------------------------------------------------------------ */
@@ -266,9 +264,12 @@ const char *format_effect(struct format_ring *ring, const struct analysis_compar
 /* The effect as a factor: "makes X 2.69× slower than B (95% CI ...)" ("is 2.69× slower" of A
  * itself), a speed-up as its own factor, an undecided one as it is ("leaves X at 1.02× its B
  * time", "takes 1.02× B's time"); where no ratio can be given, as a difference in seconds. */
-static char *effect_clause(const struct analysis_comparison *c, const struct verdict_words *w,
-                           bool decided, bool slower)
+static char *effect_clause(const struct analysis_comparison *c, const struct verdict_words *w)
 {
+	/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as it is,
+	 * so that an undecided answer never reads as a claim. */
+	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
+	bool decided = slower || c->verdict == ANALYSIS_VERDICT_FASTER;
 	struct format_ring ns = { .next = 0 };
 	const char *amount, *ci, *subject = w->subject ? w->subject : "";
 	bool ratio = has_ratio(c);
@@ -346,11 +347,11 @@ static char *conditions_clause(const struct analysis_comparison *c, const struct
 }
 
 /* The comparison's times of 0 s, left out, as a clause ("; 3 of 40 times of sibling were 0 s
- * ..."), or "" (a new string either way). */
-static char *zero_clause(const struct analysis_comparison *c)
+ * ..."), then note: a new string. */
+static char *zero_clause(const struct analysis_comparison *c, const char *note)
 {
 	if (!c->zero_a && !c->zero_b)
-		return xstrdup("");
+		return xstrdup(note);
 	char a[160] = "", b[160] = "";
 	if (c->zero_a)
 		snprintf(a, sizeof a, "%zu of %zu times of %s", c->zero_a, c->a.n + c->zero_a,
@@ -359,35 +360,27 @@ static char *zero_clause(const struct analysis_comparison *c)
 		snprintf(b, sizeof b, "%s%zu of %zu times of %s", c->zero_a ? " and " : "", c->zero_b,
 		         c->b.n + c->zero_b, c->b.name);
 	return xasprintf("; %s%s measured 0 s, below the clock's resolution (user time is counted "
-	                 "in clock ticks), and %s left out", a, b,
-	                 c->zero_a + c->zero_b == 1 ? "is" : "are");
+	                 "in clock ticks), and %s left out%s", a, b,
+	                 c->zero_a + c->zero_b == 1 ? "is" : "are", note);
 }
 
 char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
                        const struct verdict_words *w)
 {
-	char *s;
-	char *zeros = zero_clause(c);
+	char *s, *note = zero_clause(c, w->note);
 	struct verdict_words qualified = *w;
-	char *note = xasprintf("%s%s", zeros, w->note);
 	qualified.note = note;
 	w = &qualified;
 	if (!analysis_comparison_settled(c)) {
 		s = unsettled_sentence(c, w);
 	} else {
-		/* "slower"/"faster" only when the analysis says so; otherwise the factor is given as
-		 * it is, so that an undecided answer never reads as a claim. */
-		bool decided = c->verdict == ANALYSIS_VERDICT_SLOWER
-		               || c->verdict == ANALYSIS_VERDICT_FASTER;
-		bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
-		char *effect = effect_clause(c, w, decided, slower);
+		char *effect = effect_clause(c, w);
 		char *p = probability_clause(c, rope_pct);
-		char design[160];
-		format_design(design, sizeof design, c);
+		struct format_ring ns = { .next = 0 };
 		const char *tail = c->verdict == ANALYSIS_VERDICT_UNDECIDED ? " — not enough data to say"
 		                   : c->verdict == ANALYSIS_VERDICT_SAME ? " — practically the same" : "";
-		s = xasprintf("%s%s %s; %s, %s%s%s", w->where, w->a, effect, p, design, tail,
-		              w->note);
+		s = xasprintf("%s%s %s; %s, %s%s%s", w->where, w->a, effect, p, format_design(&ns, c),
+		              tail, w->note);
 		free(effect);
 		free(p);
 	}
@@ -396,7 +389,6 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
 	free(conditions);
 	if (w->capitalise && s[0] >= 'a' && s[0] <= 'z')
 		s[0] = (char)(s[0] - 'a' + 'A');
-	free(zeros);
 	free(note);
 	return s;
 }

@@ -73,8 +73,8 @@ const char *unit_name(enum analysis_unit u);
 /* The time a sample is, by the metric: "user CPU time" or "wall time". */
 const char *metric_name(enum analysis_metric m);
 /* Which design answered, in the words every output uses: "paired by block (42 blocks)",
- * "paired by block (40 blocks; 2 dropped)", "unpaired (independent groups)". Into buf. */
-const char *format_design(char *buf, size_t size, const struct analysis_comparison *c);
+ * "paired by block (40 blocks; 2 dropped)", "unpaired (independent groups)"; in the ring. */
+const char *format_design(struct format_ring *ring, const struct analysis_comparison *c);
 
 /* An unplanned comparison (COMPARISON_UNPLANNED) in words: "two cores against one CPU". Into
  * buf; returns buf. */
