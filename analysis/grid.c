@@ -115,7 +115,7 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	group_input_set_floor(in, in->floor);
 }
 
-void group_posterior_release(struct group_posterior *gp)
+static void group_posterior_release(struct group_posterior *gp)
 {
 	free(gp->mu);
 	free(gp->mu_prob);
@@ -648,11 +648,11 @@ static void lay_out_delta(struct group_posterior *gp, const struct group_input *
  * where an even lattice of the same points would be 11 scales a step. sigma log-spaced; both
  * widened as the pair's are.
  */
-void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_paired_grid *rep,
                                  const double *d, size_t n, double sigma_floor,
                                  const struct analysis_options *opt)
 {
-	memset(gp, 0, sizeof *gp);
+	struct group_posterior gp = { 0 };
 	memset(rep, 0, sizeof *rep);
 	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
 	struct group_input in[1];
@@ -664,21 +664,24 @@ void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_pai
 	initial_extent(in, 1, true, &x);
 	for (int widening = 0;; widening++) {
 		const double sigma[2] = { x.sigma_lo[0], x.sigma_hi[0] };
-		lay_out_delta(gp, in, x.half[0], sigma, delta_points, points, opt);
-		if (widening_done(&x, gp, in, 1, true, widening, &rep->widenings, &rep->edge_mass,
+		lay_out_delta(&gp, in, x.half[0], sigma, delta_points, points, opt);
+		if (widening_done(&x, &gp, in, 1, true, widening, &rep->widenings, &rep->edge_mass,
 		                  &rep->at_bound))
 			break;
 	}
 	size_t mid = (delta_points - 1) / 2;
-	rep->delta_step = gp->mu[mid + 1] - gp->mu[mid];
-	rep->delta_points = gp->mu_count;
+	rep->delta_step = gp.mu[mid + 1] - gp.mu[mid];
+	rep->delta_points = gp.mu_count;
 	rep->sigma_points = points;
-	rep->delta_range[0] = gp->mu[0];
-	rep->delta_range[1] = gp->mu[gp->mu_count - 1];
+	rep->delta_range[0] = gp.mu[0];
+	rep->delta_range[1] = gp.mu[gp.mu_count - 1];
 	rep->sigma_range[0] = x.sigma_lo[0];
 	rep->sigma_range[1] = x.sigma_hi[0];
-	rep->t_loglik_error = gp->t_loglik_error;
+	rep->t_loglik_error = gp.t_loglik_error;
 	t_samples_release(&in->samples);
+	*delta = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
+	gp.mu = gp.mu_prob = NULL;
+	group_posterior_release(&gp);
 }
 
 struct keyed_prob {

@@ -308,12 +308,8 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 		closed_form_posterior(c, &w, opt);
 		delta_mean = w.mean;
 	} else {
-		struct group_posterior gp;
-		log_ratio_posterior_compute(&gp, &c->paired_grid, pb->d, pb->n, floor, opt);
 		dist_release(&c->log_ratio);
-		c->log_ratio = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
-		gp.mu = gp.mu_prob = NULL;
-		group_posterior_release(&gp);
+		log_ratio_posterior_compute(&c->log_ratio, &c->paired_grid, pb->d, pb->n, floor, opt);
 		delta_mean = analysis_dist_mean(&c->log_ratio);
 	}
 	c->design = ANALYSIS_DESIGN_PAIRED;
