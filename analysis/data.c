@@ -166,6 +166,8 @@ struct group_flags {
 	const struct analysis_group *g;
 	double resolution;
 	bool *flags;
+	pthread_t thread;
+	bool started;      /* flag_group runs on thread */
 };
 
 static void *flag_group(void *arg)
@@ -185,11 +187,9 @@ void builder_flag_outliers(struct dataset_builder *b, double resolution)
 	struct analysis_dataset *d = b->data;
 	size_t count = d->group_count, total = 0;
 	struct group_flags *gf = xcalloc(count, sizeof *gf);
-	pthread_t *threads = xcalloc(count, sizeof *threads);
-	bool *started = xcalloc(count, sizeof *started);
 	for (size_t gi = 0; gi < count; gi++) {
-		gf[gi] = (struct group_flags){ &d->groups[gi], resolution,
-		                               xmalloc(d->groups[gi].n * sizeof *gf[gi].flags) };
+		gf[gi] = (struct group_flags){ .g = &d->groups[gi], .resolution = resolution,
+		                               .flags = xmalloc(d->groups[gi].n * sizeof *gf[gi].flags) };
 		total += d->groups[gi].n;
 	}
 	/* The largest groups on threads, no more of them than there are CPUs; the rest here. */
@@ -198,22 +198,20 @@ void builder_flag_outliers(struct dataset_builder *b, double resolution)
 	for (size_t gi = 0; gi < count; gi++)
 		if (total >= OUTLIER_THREADS_MIN_SAMPLES && d->groups[gi].n >= total / (2 * count)
 		    && (long)threaded + 1 < cpus
-		    && (started[gi] = pthread_create(&threads[gi], NULL, flag_group, &gf[gi]) == 0))
+		    && (gf[gi].started = pthread_create(&gf[gi].thread, NULL, flag_group, &gf[gi]) == 0))
 			threaded++;
 	for (size_t gi = 0; gi < count; gi++)
-		if (!started[gi])
+		if (!gf[gi].started)
 			flag_group(&gf[gi]);
 	for (size_t gi = 0; gi < count; gi++)
-		if (started[gi])
-			pthread_join(threads[gi], NULL);
+		if (gf[gi].started)
+			pthread_join(gf[gi].thread, NULL);
 	for (size_t i = 0; i < d->point_count; i++)
 		if (b->point_sample[i] >= 0)
 			d->points[i].outlier = gf[d->points[i].group].flags[b->point_sample[i]];
 	for (size_t gi = 0; gi < count; gi++)
 		free(gf[gi].flags);
 	free(gf);
-	free(threads);
-	free(started);
 }
 
 /* ---- plain files ---------------------------------------------------------------------- */
