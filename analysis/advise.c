@@ -387,11 +387,10 @@ static double rng_normal(struct rng *r)
 	}
 }
 
-/* Gamma(shape, 1) (Marsaglia and Tsang 2000; shape < 1 by Gamma(shape + 1) U^(1/shape)) */
+/* Gamma(shape, 1) for shape >= 1 (Marsaglia and Tsang 2000): a t cell is settled, so it has 4
+ * blocks or more and its dof / 2 is at least 1. */
 static double rng_gamma(struct rng *r, double shape)
 {
-	if (shape < 1)
-		return rng_gamma(r, shape + 1) * pow(rng_uniform(r), 1 / shape);
 	double d = shape - 1.0 / 3, c = 1 / sqrt(9 * d);
 	for (;;) {
 		double x = rng_normal(r), v = 1 + c * x;
