@@ -438,11 +438,9 @@ static double mixture_cdf(const void *m, double x)
 	return analysis_log_mixture_cdf(m, x);
 }
 
-/* The mixture's q quantile (bisection on its CDF; NAN when count is 0). */
+/* A usable mixture's q quantile (bisection on its CDF). */
 static double mixture_quantile(const struct analysis_log_mixture *m, double q)
 {
-	if (!m || !m->count)
-		return NAN;
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t t = 0; t < m->count; t++) {
 		lo = fmin(lo, m->mean[t] - 12 * m->sd[t]);

@@ -219,12 +219,12 @@ void builder_flag_outliers(struct dataset_builder *b, double resolution)
 /* Whether check_time would pass v (without formatting where for it). */
 static bool time_ok(double v)
 {
-	return v >= 0 && v <= ANALYSIS_TIME_MAX_S;
+	return v >= 0 && v <= SAMPLES_TIME_MAX_S;
 }
 
 /* What is wrong with a time (a line of a file of numbers, an array's value): the one number
  * rule of common/number.h (problem: number_parse_real's for text, NUMBER_OK for a double), then
- * finite, >= 0 and at most ANALYSIS_TIME_MAX_S. 0, or -1 with the message at where ("FILE:LINE",
+ * finite, >= 0 and at most SAMPLES_TIME_MAX_S. 0, or -1 with the message at where ("FILE:LINE",
  * "NAME[i]"). */
 static int check_time(enum number_problem problem, double v, const char *where, const char *text,
                       char *err, size_t err_size)
@@ -253,9 +253,9 @@ static int check_time(enum number_problem problem, double v, const char *where, 
 	}
 	if (v < 0)
 		set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds", where, v);
-	else if (v > ANALYSIS_TIME_MAX_S)
+	else if (v > SAMPLES_TIME_MAX_S)
 		set_error(err, err_size, "%s: time %g s is too large; times are at most %g seconds",
-		          where, v, ANALYSIS_TIME_MAX_S);
+		          where, v, SAMPLES_TIME_MAX_S);
 	return time_ok(v) ? 0 : -1;
 }
 
