@@ -26,11 +26,6 @@ struct dp_rule {
 	bool maximise;
 };
 
-static double rule_combine(struct dp_rule r, double a, double b)
-{
-	return r.sum ? a + b : fmax(a, b);
-}
-
 /* a strictly better than b (b NAN: anything is) */
 static bool rule_better(struct dp_rule r, double a, double b)
 {
@@ -65,7 +60,7 @@ static double dp_exact(size_t n, const double *edge, double single, size_t pmin,
 			double e = edge[low * n + j], sub = f[rest & ~((size_t)1 << j)];
 			if (isnan(e) || isnan(sub))
 				continue;
-			double v = rule_combine(r, sub, e);
+			double v = r.sum ? sub + e : fmax(sub, e);
 			if (rule_better(r, v, f[s])) {
 				f[s] = v;
 				pick[s] = (unsigned char)j;
