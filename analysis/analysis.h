@@ -343,11 +343,9 @@ struct analysis_comparison {
 	bool halves_disagree;
 };
 
-/* More than this share of a comparison's trials shared their CPUs: the answer was measured
- * under load, and says so. */
+/* Whether c was measured under load (and its answer says so): more than
+ * ANALYSIS_UNDER_LOAD_SHARE of the trials whose contamination is known shared their CPUs. */
 #define ANALYSIS_UNDER_LOAD_SHARE 0.25
-/* Whether c was measured under load: more than ANALYSIS_UNDER_LOAD_SHARE of the trials whose
- * contamination is known shared their CPUs. */
 bool analysis_under_load(const struct analysis_comparison *c);
 
 struct analysis_group_diagnostics {
