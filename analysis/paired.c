@@ -121,9 +121,7 @@ void paired_blocks_release(struct paired_blocks *p)
 	free(p->d);
 	free(p->block);
 	free(p->trial);
-	p->d = NULL;
-	p->block = p->trial = NULL;
-	p->n = 0;
+	*p = (struct paired_blocks){ 0 };
 }
 
 /* The classic cross-check on the same blocks: the t interval of mean d, n - 1 degrees of

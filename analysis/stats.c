@@ -231,8 +231,7 @@ void dist_release(struct analysis_dist *d)
 {
 	free(d->values);
 	free(d->probs);
-	d->values = d->probs = NULL;
-	d->count = 0;
+	*d = (struct analysis_dist){ 0 };
 }
 
 void analysis_format_shortest(double x, char *buf, size_t size)
