@@ -285,8 +285,7 @@ static void edge_bands(const struct group_posterior *gp, const double *v, const 
 static struct edge_check check_edges(const struct group_posterior *groups, int count,
                                      const double *sigma_lo)
 {
-	struct edge_check e;
-	memset(&e, 0, sizeof e);
+	struct edge_check e = { 0 };
 	for (int k = 0; k < count; k++) {
 		const struct group_posterior *gp = &groups[k];
 		double mu_low, mu_high, bottom, top;

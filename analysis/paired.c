@@ -230,10 +230,8 @@ static void closed_form_posterior(struct analysis_comparison *c, const struct we
 {
 	double n = (double)w->n;
 	struct analysis_paired_grid *g = &c->paired_grid;
-	memset(g, 0, sizeof *g);
-	g->closed_form = true;
-	g->dof = n - 2;
-	g->scale = sqrt(w->ss / (n * (n - 2)));
+	*g = (struct analysis_paired_grid){ .closed_form = true, .dof = n - 2,
+	                                    .scale = sqrt(w->ss / (n * (n - 2))) };
 	c->log_ratio_mean = w->mean;
 	size_t points = opt->grid_points > CLOSED_FORM_TABLE_POINTS ? (size_t)opt->grid_points
 	                                                              : CLOSED_FORM_TABLE_POINTS;
