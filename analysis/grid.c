@@ -582,7 +582,8 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
                            const struct analysis_group *b, const struct analysis_options *opt,
                            char *err, size_t err_size)
 {
-	memset(pp, 0, sizeof *pp);
+	*pp = (struct pair_posterior){ .report = { .seed_grid = opt->seed_grid, .model = opt->model,
+	                                           .points = opt->grid_points } };
 	const struct analysis_group *const groups[2] = { a, b };
 	for (int k = 0; k < 2; k++)
 		if (groups[k]->n < 2) {
@@ -593,9 +594,6 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 	struct group_input in[2];
 	group_input_init(&in[0], a, opt);
 	group_input_init(&in[1], b, opt);
-	pp->report.seed_grid = opt->seed_grid;
-	pp->report.model = opt->model;
-	pp->report.points = opt->grid_points;
 	int rc = 0;
 	if (opt->seed_grid)
 		seed_grid_run(pp, in, groups, opt);
