@@ -26,11 +26,6 @@ struct dp_rule {
 	bool maximise;
 };
 
-static double rule_combine(struct dp_rule r, double a, double b)
-{
-	return r.sum ? a + b : fmax(a, b);
-}
-
 /* a strictly better than b (b NAN: anything is) */
 static bool rule_better(struct dp_rule r, double a, double b)
 {
@@ -65,7 +60,7 @@ static double dp_exact(size_t n, const double *edge, double single, size_t pmin,
 			double e = edge[low * n + j], sub = f[rest & ~((size_t)1 << j)];
 			if (isnan(e) || isnan(sub))
 				continue;
-			double v = rule_combine(r, sub, e);
+			double v = r.sum ? sub + e : fmax(sub, e);
 			if (rule_better(r, v, f[s])) {
 				f[s] = v;
 				pick[s] = (unsigned char)j;
@@ -387,11 +382,10 @@ static double rng_normal(struct rng *r)
 	}
 }
 
-/* Gamma(shape, 1) (Marsaglia and Tsang 2000; shape < 1 by Gamma(shape + 1) U^(1/shape)) */
+/* Gamma(shape, 1) for shape >= 1 (Marsaglia and Tsang 2000): a t cell is settled, so it has 4
+ * blocks or more and its dof / 2 is at least 1. */
 static double rng_gamma(struct rng *r, double shape)
 {
-	if (shape < 1)
-		return rng_gamma(r, shape + 1) * pow(rng_uniform(r), 1 / shape);
 	double d = shape - 1.0 / 3, c = 1 / sqrt(9 * d);
 	for (;;) {
 		double x = rng_normal(r), v = 1 + c * x;
@@ -439,11 +433,9 @@ static double mixture_cdf(const void *m, double x)
 	return analysis_log_mixture_cdf(m, x);
 }
 
-/* The mixture's q quantile (bisection on its CDF; NAN when count is 0). */
+/* A usable mixture's q quantile (bisection on its CDF). */
 static double mixture_quantile(const struct analysis_log_mixture *m, double q)
 {
-	if (!m || !m->count)
-		return NAN;
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t t = 0; t < m->count; t++) {
 		lo = fmin(lo, m->mean[t] - 12 * m->sd[t]);

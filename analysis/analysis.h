@@ -27,9 +27,6 @@
 #define ANALYSIS_GRID_MIN 11
 #define ANALYSIS_GRID_MAX 4001
 
-/* The largest time (seconds) a dataset may hold (common/samples_csv.h says why). */
-#define ANALYSIS_TIME_MAX_S SAMPLES_TIME_MAX_S
-
 /* wait4's rusage counts CPU time in microseconds: the default floor of sigma. */
 #define ANALYSIS_TIMER_RESOLUTION_S 1e-6
 
@@ -190,7 +187,7 @@ struct analysis_dataset *analysis_load_folder(struct results_folder *f,
 
 /* Two plain files of numbers (seconds), one per line, '#' starting a comment; A is the first.
  * NULL with "FILE:LINE: what is wrong" for a line that is not a time (common/number.h's rule,
- * 0 to ANALYSIS_TIME_MAX_S), or "FILE: ..." for a file unreadable or of fewer than 2 samples. */
+ * 0 to SAMPLES_TIME_MAX_S), or "FILE: ..." for a file unreadable or of fewer than 2 samples. */
 struct analysis_dataset *analysis_load_files(const char *path_a, const char *path_b,
                                              char *err, size_t err_size);
 
@@ -210,7 +207,7 @@ bool analysis_is_hyperfine_json(const char *path);
 
 /* Two groups from arrays (copied), as if read from files named name_a and name_b; for tests and
  * benchmarks. Returns NULL with a message for a non-finite or negative value, one above
- * ANALYSIS_TIME_MAX_S, or n < 2. */
+ * SAMPLES_TIME_MAX_S, or n < 2. */
 struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const double *a,
                                                       size_t na, const char *name_b,
                                                       const double *b, size_t nb,
@@ -346,11 +343,9 @@ struct analysis_comparison {
 	bool halves_disagree;
 };
 
-/* More than this share of a comparison's trials shared their CPUs: the answer was measured
- * under load, and says so. */
+/* Whether c was measured under load (and its answer says so): more than
+ * ANALYSIS_UNDER_LOAD_SHARE of the trials whose contamination is known shared their CPUs. */
 #define ANALYSIS_UNDER_LOAD_SHARE 0.25
-/* Whether c was measured under load: more than ANALYSIS_UNDER_LOAD_SHARE of the trials whose
- * contamination is known shared their CPUs. */
 bool analysis_under_load(const struct analysis_comparison *c);
 
 struct analysis_group_diagnostics {

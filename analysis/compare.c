@@ -417,11 +417,10 @@ static void diagnose_group(struct analysis_group_diagnostics *d,
 	/* Plain files hold seconds of any clock: only a folder's or an export's metric is known. */
 	d->user_time = data->metric == ANALYSIS_METRIC_USER && (data->from_folder
 	                                                        || data->from_hyperfine);
-	for (size_t i = 0; i < g->n; i++) {
-		d->zero_samples += !(g->values_s[i] > 0);
+	d->zero_samples = zero_count(g);
+	for (size_t i = 0; i < g->n; i++)
 		d->below_tick_samples += d->user_time && g->values_s[i] > 0
 		                         && g->values_s[i] < ANALYSIS_USER_TICK_S;
-	}
 	/* Plain files' lines are known for every point (from 1), a folder's for none (0): the
 	 * lines are kept only when every outlier has one, so that each is read beside its trial. */
 	bool lines_known = true;

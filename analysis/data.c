@@ -166,6 +166,8 @@ struct group_flags {
 	const struct analysis_group *g;
 	double resolution;
 	bool *flags;
+	pthread_t thread;
+	bool started;      /* flag_group runs on thread */
 };
 
 static void *flag_group(void *arg)
@@ -185,11 +187,9 @@ void builder_flag_outliers(struct dataset_builder *b, double resolution)
 	struct analysis_dataset *d = b->data;
 	size_t count = d->group_count, total = 0;
 	struct group_flags *gf = xcalloc(count, sizeof *gf);
-	pthread_t *threads = xcalloc(count, sizeof *threads);
-	bool *started = xcalloc(count, sizeof *started);
 	for (size_t gi = 0; gi < count; gi++) {
-		gf[gi] = (struct group_flags){ &d->groups[gi], resolution,
-		                               xmalloc(d->groups[gi].n * sizeof *gf[gi].flags) };
+		gf[gi] = (struct group_flags){ .g = &d->groups[gi], .resolution = resolution,
+		                               .flags = xmalloc(d->groups[gi].n * sizeof *gf[gi].flags) };
 		total += d->groups[gi].n;
 	}
 	/* The largest groups on threads, no more of them than there are CPUs; the rest here. */
@@ -198,22 +198,20 @@ void builder_flag_outliers(struct dataset_builder *b, double resolution)
 	for (size_t gi = 0; gi < count; gi++)
 		if (total >= OUTLIER_THREADS_MIN_SAMPLES && d->groups[gi].n >= total / (2 * count)
 		    && (long)threaded + 1 < cpus
-		    && (started[gi] = pthread_create(&threads[gi], NULL, flag_group, &gf[gi]) == 0))
+		    && (gf[gi].started = pthread_create(&gf[gi].thread, NULL, flag_group, &gf[gi]) == 0))
 			threaded++;
 	for (size_t gi = 0; gi < count; gi++)
-		if (!started[gi])
+		if (!gf[gi].started)
 			flag_group(&gf[gi]);
 	for (size_t gi = 0; gi < count; gi++)
-		if (started[gi])
-			pthread_join(threads[gi], NULL);
+		if (gf[gi].started)
+			pthread_join(gf[gi].thread, NULL);
 	for (size_t i = 0; i < d->point_count; i++)
 		if (b->point_sample[i] >= 0)
 			d->points[i].outlier = gf[d->points[i].group].flags[b->point_sample[i]];
 	for (size_t gi = 0; gi < count; gi++)
 		free(gf[gi].flags);
 	free(gf);
-	free(threads);
-	free(started);
 }
 
 /* ---- plain files ---------------------------------------------------------------------- */
@@ -221,12 +219,12 @@ void builder_flag_outliers(struct dataset_builder *b, double resolution)
 /* Whether check_time would pass v (without formatting where for it). */
 static bool time_ok(double v)
 {
-	return v >= 0 && v <= ANALYSIS_TIME_MAX_S;
+	return v >= 0 && v <= SAMPLES_TIME_MAX_S;
 }
 
 /* What is wrong with a time (a line of a file of numbers, an array's value): the one number
  * rule of common/number.h (problem: number_parse_real's for text, NUMBER_OK for a double), then
- * finite, >= 0 and at most ANALYSIS_TIME_MAX_S. 0, or -1 with the message at where ("FILE:LINE",
+ * finite, >= 0 and at most SAMPLES_TIME_MAX_S. 0, or -1 with the message at where ("FILE:LINE",
  * "NAME[i]"). */
 static int check_time(enum number_problem problem, double v, const char *where, const char *text,
                       char *err, size_t err_size)
@@ -255,9 +253,9 @@ static int check_time(enum number_problem problem, double v, const char *where, 
 	}
 	if (v < 0)
 		set_error(err, err_size, "%s: negative time %g; times are >= 0 seconds", where, v);
-	else if (v > ANALYSIS_TIME_MAX_S)
+	else if (v > SAMPLES_TIME_MAX_S)
 		set_error(err, err_size, "%s: time %g s is too large; times are at most %g seconds",
-		          where, v, ANALYSIS_TIME_MAX_S);
+		          where, v, SAMPLES_TIME_MAX_S);
 	return time_ok(v) ? 0 : -1;
 }
 

@@ -115,7 +115,7 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	group_input_set_floor(in, in->floor);
 }
 
-void group_posterior_release(struct group_posterior *gp)
+static void group_posterior_release(struct group_posterior *gp)
 {
 	free(gp->mu);
 	free(gp->mu_prob);
@@ -285,8 +285,7 @@ static void edge_bands(const struct group_posterior *gp, const double *v, const 
 static struct edge_check check_edges(const struct group_posterior *groups, int count,
                                      const double *sigma_lo)
 {
-	struct edge_check e;
-	memset(&e, 0, sizeof e);
+	struct edge_check e = { 0 };
 	for (int k = 0; k < count; k++) {
 		const struct group_posterior *gp = &groups[k];
 		double mu_low, mu_high, bottom, top;
@@ -583,7 +582,8 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
                            const struct analysis_group *b, const struct analysis_options *opt,
                            char *err, size_t err_size)
 {
-	memset(pp, 0, sizeof *pp);
+	*pp = (struct pair_posterior){ .report = { .seed_grid = opt->seed_grid, .model = opt->model,
+	                                           .points = opt->grid_points } };
 	const struct analysis_group *const groups[2] = { a, b };
 	for (int k = 0; k < 2; k++)
 		if (groups[k]->n < 2) {
@@ -594,9 +594,6 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 	struct group_input in[2];
 	group_input_init(&in[0], a, opt);
 	group_input_init(&in[1], b, opt);
-	pp->report.seed_grid = opt->seed_grid;
-	pp->report.model = opt->model;
-	pp->report.points = opt->grid_points;
 	int rc = 0;
 	if (opt->seed_grid)
 		seed_grid_run(pp, in, groups, opt);
@@ -648,11 +645,11 @@ static void lay_out_delta(struct group_posterior *gp, const struct group_input *
  * where an even lattice of the same points would be 11 scales a step. sigma log-spaced; both
  * widened as the pair's are.
  */
-void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_paired_grid *rep,
                                  const double *d, size_t n, double sigma_floor,
                                  const struct analysis_options *opt)
 {
-	memset(gp, 0, sizeof *gp);
+	struct group_posterior gp = { 0 };
 	memset(rep, 0, sizeof *rep);
 	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
 	struct group_input in[1];
@@ -664,21 +661,24 @@ void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_pai
 	initial_extent(in, 1, true, &x);
 	for (int widening = 0;; widening++) {
 		const double sigma[2] = { x.sigma_lo[0], x.sigma_hi[0] };
-		lay_out_delta(gp, in, x.half[0], sigma, delta_points, points, opt);
-		if (widening_done(&x, gp, in, 1, true, widening, &rep->widenings, &rep->edge_mass,
+		lay_out_delta(&gp, in, x.half[0], sigma, delta_points, points, opt);
+		if (widening_done(&x, &gp, in, 1, true, widening, &rep->widenings, &rep->edge_mass,
 		                  &rep->at_bound))
 			break;
 	}
 	size_t mid = (delta_points - 1) / 2;
-	rep->delta_step = gp->mu[mid + 1] - gp->mu[mid];
-	rep->delta_points = gp->mu_count;
+	rep->delta_step = gp.mu[mid + 1] - gp.mu[mid];
+	rep->delta_points = gp.mu_count;
 	rep->sigma_points = points;
-	rep->delta_range[0] = gp->mu[0];
-	rep->delta_range[1] = gp->mu[gp->mu_count - 1];
+	rep->delta_range[0] = gp.mu[0];
+	rep->delta_range[1] = gp.mu[gp.mu_count - 1];
 	rep->sigma_range[0] = x.sigma_lo[0];
 	rep->sigma_range[1] = x.sigma_hi[0];
-	rep->t_loglik_error = gp->t_loglik_error;
+	rep->t_loglik_error = gp.t_loglik_error;
 	t_samples_release(&in->samples);
+	*delta = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
+	gp.mu = gp.mu_prob = NULL;
+	group_posterior_release(&gp);
 }
 
 struct keyed_prob {

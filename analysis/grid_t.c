@@ -101,11 +101,9 @@ static void sort_doubles(double *x, size_t n)
 
 void t_samples_init(struct t_samples *ts, const double *values, size_t n)
 {
-	memset(ts, 0, sizeof *ts);
-	ts->n = n;
-	ts->sorted = xmalloc(n * sizeof *ts->sorted);
-	ts->unique = xmalloc(n * sizeof *ts->unique);
-	ts->counts = xmalloc(n * sizeof *ts->counts);
+	*ts = (struct t_samples){ .n = n, .sorted = xmalloc(n * sizeof *ts->sorted),
+	                          .unique = xmalloc(n * sizeof *ts->unique),
+	                          .counts = xmalloc(n * sizeof *ts->counts) };
 	memcpy(ts->sorted, values, n * sizeof *ts->sorted);
 	sort_doubles(ts->sorted, n);
 	for (size_t i = 0; i < n; i++) {
@@ -211,13 +209,8 @@ void t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const doubl
                     size_t mu_count, double ref, double sigma_lo,
                     const struct analysis_options *opt)
 {
-	memset(tl, 0, sizeof *tl);
-	tl->ts = ts;
-	tl->nu = opt->t_dof;
-	tl->ref = ref;
-	tl->mu_offset = mu_offset;
-	tl->mu_count = mu_count;
-	tl->mu0 = mu_offset[mu_count / 2];
+	*tl = (struct t_loglik){ .ts = ts, .nu = opt->t_dof, .ref = ref, .mu_offset = mu_offset,
+	                         .mu_count = mu_count, .mu0 = mu_offset[mu_count / 2] };
 	double reach = fmax(fabs(mu_offset[0] - tl->mu0), fabs(mu_offset[mu_count - 1] - tl->mu0));
 	double r = reach / (sigma_lo * sqrt(tl->nu));
 	bool small = (double)ts->unique_count * (double)mu_count <= T_EXACT_ROW_WORK;

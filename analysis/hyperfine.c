@@ -73,7 +73,7 @@ static int add_command(struct dataset_builder *b, const char *path, size_t k, js
 	json_t *v;
 	json_array_foreach(values, i, v) {
 		double s = json_number_value(v);
-		if (!json_is_number(v) || !isfinite(s) || s < 0 || s > ANALYSIS_TIME_MAX_S) {
+		if (!json_is_number(v) || !isfinite(s) || s < 0 || s > SAMPLES_TIME_MAX_S) {
 			set_error(err, err_size, "%s: results[%zu] (%s): run %zu is not a time in seconds "
 			          "(a number from 0 to 1e100)", path, k, b->data->groups[group].name, i);
 			return -1;

@@ -167,12 +167,10 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
                            char *err, size_t err_size);
 void pair_posterior_release(struct pair_posterior *pp);
 
-void group_posterior_release(struct group_posterior *gp);
-
 /* The paired design: the posterior of (delta, sigma) for d ~ Normal(delta, sigma) (or the t
  * model) from the n >= 2 per-block log ratios d, flat priors, delta of any sign; sigma's grid
- * held at sigma_floor or above. gp's mu axis is delta's. */
-void log_ratio_posterior_compute(struct group_posterior *gp, struct analysis_paired_grid *rep,
+ * held at sigma_floor or above. *delta: delta's marginal (the caller's). */
+void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_paired_grid *rep,
                                  const double *d, size_t n, double sigma_floor,
                                  const struct analysis_options *opt);
 

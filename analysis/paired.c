@@ -121,9 +121,7 @@ void paired_blocks_release(struct paired_blocks *p)
 	free(p->d);
 	free(p->block);
 	free(p->trial);
-	p->d = NULL;
-	p->block = p->trial = NULL;
-	p->n = 0;
+	*p = (struct paired_blocks){ 0 };
 }
 
 /* The classic cross-check on the same blocks: the t interval of mean d, n - 1 degrees of
@@ -232,10 +230,8 @@ static void closed_form_posterior(struct analysis_comparison *c, const struct we
 {
 	double n = (double)w->n;
 	struct analysis_paired_grid *g = &c->paired_grid;
-	memset(g, 0, sizeof *g);
-	g->closed_form = true;
-	g->dof = n - 2;
-	g->scale = sqrt(w->ss / (n * (n - 2)));
+	*g = (struct analysis_paired_grid){ .closed_form = true, .dof = n - 2,
+	                                    .scale = sqrt(w->ss / (n * (n - 2))) };
 	c->log_ratio_mean = w->mean;
 	size_t points = opt->grid_points > CLOSED_FORM_TABLE_POINTS ? (size_t)opt->grid_points
 	                                                              : CLOSED_FORM_TABLE_POINTS;
@@ -308,12 +304,8 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 		closed_form_posterior(c, &w, opt);
 		delta_mean = w.mean;
 	} else {
-		struct group_posterior gp;
-		log_ratio_posterior_compute(&gp, &c->paired_grid, pb->d, pb->n, floor, opt);
 		dist_release(&c->log_ratio);
-		c->log_ratio = (struct analysis_dist){ gp.mu, gp.mu_prob, gp.mu_count };
-		gp.mu = gp.mu_prob = NULL;
-		group_posterior_release(&gp);
+		log_ratio_posterior_compute(&c->log_ratio, &c->paired_grid, pb->d, pb->n, floor, opt);
 		delta_mean = analysis_dist_mean(&c->log_ratio);
 	}
 	c->design = ANALYSIS_DESIGN_PAIRED;

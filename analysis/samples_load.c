@@ -242,17 +242,6 @@ static void count_trial_spread(struct analysis_group *g, const struct samples_re
 	}
 }
 
-/* The measured blocks, failed and excluded trials' included: what a paired comparison's dropped
- * blocks are counted against. Trials come in run order and a block's trials are consecutive, so
- * a new block is a change of block number (a hostile file's shuffled blocks only miscount). */
-static void count_measured_block(struct trials *L, long block)
-{
-	if (block < 0 || block == L->last_block)
-		return;
-	L->last_block = block;
-	L->b.data->measured_blocks++;
-}
-
 /* The trial's sample(s): each role-a row's time, or their mean. False (said) when the metric's
  * time is missing. */
 static bool add_samples(struct trials *L, const struct samples_record *rows, size_t n)
@@ -293,10 +282,16 @@ static void add_trial(struct trials *L, const struct samples_record *rows, size_
 	bool all_ok = true;
 	for (size_t i = 0; i < n; i++)
 		all_ok = all_ok && rows[i].ok;
-	if (first->warmup)
+	/* The measured blocks, failed and excluded trials' included: what a paired comparison's
+	 * dropped blocks are counted against. Trials come in run order and a block's trials are
+	 * consecutive, so a new block is a change of block number (a hostile file's shuffled
+	 * blocks only miscount). */
+	if (first->warmup) {
 		d->warmup_trials++;
-	else
-		count_measured_block(L, first->block);
+	} else if (first->block >= 0 && first->block != L->last_block) {
+		L->last_block = first->block;
+		d->measured_blocks++;
+	}
 	if (count_trial_health(L, rows, n, all_ok))
 		return;
 	if (!all_ok) {

@@ -14,14 +14,6 @@
 
 #include "analysis/internal.h"
 
-static void welford_add(struct welford *w, double x)
-{
-	w->n++;
-	double delta = x - w->mean;
-	w->mean += delta / (double)w->n;
-	w->ss += delta * (x - w->mean);
-}
-
 double welford_sd(const struct welford *w)
 {
 	return w->n > 1 ? sqrt(w->ss / (double)(w->n - 1)) : 0.0;
@@ -30,8 +22,12 @@ double welford_sd(const struct welford *w)
 struct welford welford_of(const double *x, size_t n)
 {
 	struct welford w = { 0, 0.0, 0.0 };
-	for (size_t i = 0; i < n; i++)
-		welford_add(&w, x[i]);
+	for (size_t i = 0; i < n; i++) {
+		w.n++;
+		double delta = x[i] - w.mean;
+		w.mean += delta / (double)w.n;
+		w.ss += delta * (x[i] - w.mean);
+	}
 	return w;
 }
 
@@ -235,8 +231,7 @@ void dist_release(struct analysis_dist *d)
 {
 	free(d->values);
 	free(d->probs);
-	d->values = d->probs = NULL;
-	d->count = 0;
+	*d = (struct analysis_dist){ 0 };
 }
 
 void analysis_format_shortest(double x, char *buf, size_t size)
