@@ -1064,23 +1064,12 @@ enum trial_outcome trial_run(const struct trial_spec *given, struct trial_result
 /* The variable every workload inherits: its value names the folder the trial belongs to. */
 #define TRIAL_MARK_NAME "SMTBENCH_FOLDER"
 
-/* "SMTBENCH_FOLDER=/abs/dir" for dir (a new string), or NULL when dir cannot be resolved. */
-static char *mark_of(const char *dir)
-{
-	char *abs = realpath(dir, NULL);
-	if (!abs)
-		return NULL;
-	char *mark = xasprintf(TRIAL_MARK_NAME "=%s", abs);
-	free(abs);
-	return mark;
-}
-
 void trial_mark_workloads(const char *dir)
 {
-	char *mark = mark_of(dir);
-	if (mark)
-		setenv(TRIAL_MARK_NAME, mark + strlen(TRIAL_MARK_NAME "="), 1);
-	free(mark);
+	char *abs = realpath(dir, NULL);
+	if (abs)
+		setenv(TRIAL_MARK_NAME, abs, 1);
+	free(abs);
 }
 
 /* Whether /proc/PID/environ holds the entry mark (len bytes with its NUL). */
@@ -1109,7 +1098,10 @@ static bool environ_holds(const char *pid, const char *mark, size_t len)
 
 int trial_kill_marked(const char *dir)
 {
-	char *mark = mark_of(dir);
+	/* The entry trial_mark_workloads gave them: "SMTBENCH_FOLDER=/abs/dir". */
+	char *abs = realpath(dir, NULL);
+	char *mark = abs ? xasprintf(TRIAL_MARK_NAME "=%s", abs) : NULL;
+	free(abs);
 	DIR *proc = mark ? opendir("/proc") : NULL;
 	int killed = 0;
 	struct dirent *de;
