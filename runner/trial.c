@@ -149,10 +149,11 @@ struct child_fds {
 	int bound; /* a pair's partner: write end of the pipe its "bound" goes to the last process on */
 };
 
-/* What a pair's last process needs to start its partner. In the runner's memory, which the
- * partner shares until it execs. */
-struct partner_start {
+/* What a child needs until it execs, to run process index of spec. In the runner's memory,
+ * which the child shares until then (a pair's partner reads it from its last process's frame). */
+struct child_start {
 	const struct trial_spec *spec;
+	int index;
 	cpu_set_t mask;
 	pid_t parent;
 	struct child_fds fds;
@@ -214,10 +215,10 @@ static void ON_PARTNER_STACK child_bind(const cpu_set_t *mask, pid_t parent, int
  * (the runner, suspended in vfork, would hold a copy of one it made): a partner that exits
  * without the byte gives end of file. The partner reads its start from this frame, which lives
  * until clone returns (CLONE_VFORK: once the partner has exec'd or exited). */
-static pid_t ON_PARTNER_STACK child_start_partner(const struct partner_start *partner,
+static pid_t ON_PARTNER_STACK child_start_partner(const struct child_start *partner,
                                                   int ready_fd)
 {
-	struct partner_start start = *partner;
+	struct child_start start = *partner;
 	int bound_pipe[2];
 	pid_t pid = -1;
 	if (pipe2(bound_pipe, O_CLOEXEC) == 0) {
@@ -280,14 +281,13 @@ static int ON_PARTNER_STACK child_descriptors(const struct trial_spec *spec, int
 
 /* partner: for a pair's last process, the partner it starts once it is bound (else NULL). */
 static void __attribute__((noreturn)) ON_PARTNER_STACK
-run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t parent,
-          struct child_fds fds, long max_fd, const struct partner_start *partner)
+run_child(const struct child_start *c, const struct child_start *partner)
 {
-	child_bind(mask, parent, fds.ready);
-	child_ready(fds, partner ? child_start_partner(partner, fds.ready) : 0);
-	int exec_fd = child_descriptors(spec, fds.exec, max_fd);
-	sigprocmask(SIG_SETMASK, spec->child_sigmask, NULL);
-	const struct trial_proc_spec *proc = &spec->procs[index];
+	child_bind(&c->mask, c->parent, c->fds.ready);
+	child_ready(c->fds, partner ? child_start_partner(partner, c->fds.ready) : 0);
+	int exec_fd = child_descriptors(c->spec, c->fds.exec, c->max_fd);
+	sigprocmask(SIG_SETMASK, c->spec->child_sigmask, NULL);
+	const struct trial_proc_spec *proc = &c->spec->procs[c->index];
 	execve(proc->path, proc->argv, proc->envp ? proc->envp : environ);
 	int err = errno;
 	fileio_write_all(exec_fd, &err, sizeof err);
@@ -574,8 +574,7 @@ static char *cpus_text(const struct trial_proc_spec *proc)
 
 static int ON_PARTNER_STACK partner_main(void *arg)
 {
-	const struct partner_start *p = arg;
-	run_child(p->spec, 0, &p->mask, p->parent, p->fds, p->max_fd, NULL);
+	run_child(arg, NULL);
 }
 
 enum start_result { STARTED, NOT_BOUND, START_FAILED };
@@ -678,20 +677,20 @@ static enum start_result start_processes(struct trial_state *st)
 		return START_FAILED;
 	}
 	pid_t parent = getpid();
-	struct partner_start partner = {
-		.spec = spec, .mask = cs[0].mask, .parent = parent, .max_fd = st->max_fd,
-		.fds = { .ready = cs[0].ready[1], .exec = cs[0].exec_pipe[1], .bound = -1 },
-	};
-	struct child_fds fds = { .ready = cs[last].ready[1], .exec = cs[last].exec_pipe[1],
-	                         .bound = -1 };
+	struct child_start start[TRIAL_MAX_PROCS];
+	for (int i = 0; i <= last; i++)
+		start[i] = (struct child_start){
+			.spec = spec, .index = i, .mask = cs[i].mask, .parent = parent,
+			.fds = { .ready = cs[i].ready[1], .exec = cs[i].exec_pipe[1], .bound = -1 },
+			.max_fd = st->max_fd,
+		};
 	/* The measured PUs' /proc/stat counters just before the processes start. */
 	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
 	start_cpu_split(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
 	if (pid == 0)
-		run_child(spec, last, &cs[last].mask, parent, fds, st->max_fd,
-		          last > 0 ? &partner : NULL);
+		run_child(&start[last], last > 0 ? &start[0] : NULL);
 	int saved_errno = errno;
 	for (int i = 0; i <= last; i++) {
 		close(cs[i].ready[1]);
