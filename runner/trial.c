@@ -485,14 +485,6 @@ static void undo_start(struct trial_state *st)
 	errno = saved_errno;
 }
 
-/* What one child needs before it is started: the mask that binds it to its PU, the pipe it reports
- * ready (or why not) through, and the pipe an exec failure comes back on. */
-struct child_setup {
-	cpu_set_t mask;
-	int ready[2];
-	int exec_pipe[2];
-};
-
 /* The mask proc is bound to: its CPUs, or its PU alone. */
 static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 {
@@ -503,13 +495,31 @@ static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 		CPU_SET(proc->cpus[k], mask);
 }
 
-/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails; the ends it did
- * not make are -1, the others the caller's to close. */
-static int prepare_child(const struct trial_proc_spec *proc, struct child_setup *cs)
+/* Child i's start, bound to its process's CPUs, with the pipe it reports ready (or why not)
+ * through and the pipe an exec failure comes back on: their read ends in st->children[i]
+ * (undo_start closes them), their write ends in c->fds (-1 for a pipe not made). -1 (errno)
+ * when a pipe fails. */
+static int prepare_child(struct trial_state *st, int i, pid_t parent, struct child_start *c)
 {
-	bound_mask(proc, &cs->mask);
-	cs->ready[0] = cs->ready[1] = cs->exec_pipe[0] = cs->exec_pipe[1] = -1;
-	return pipe2(cs->ready, O_CLOEXEC) != 0 || pipe2(cs->exec_pipe, O_CLOEXEC) != 0 ? -1 : 0;
+	int ready[2] = { -1, -1 }, exec_pipe[2] = { -1, -1 };
+	int rc = pipe2(ready, O_CLOEXEC) != 0 || pipe2(exec_pipe, O_CLOEXEC) != 0 ? -1 : 0;
+	*c = (struct child_start){
+		.spec = st->spec, .index = i, .parent = parent, .max_fd = st->max_fd,
+		.fds = { .ready = ready[1], .exec = exec_pipe[1], .bound = -1 },
+	};
+	bound_mask(&st->spec->procs[i], &c->mask);
+	st->children[i].ready_fd = ready[0];
+	st->children[i].exec_fd = exec_pipe[0];
+	return rc;
+}
+
+/* The runner's copies of the first n children's write ends closed: each child holds its own. */
+static void close_write_ends(struct child_start *start, int n)
+{
+	for (int i = 0; i < n; i++) {
+		close_fd(&start[i].fds.ready);
+		close_fd(&start[i].fds.exec);
+	}
 }
 
 _Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
@@ -662,28 +672,17 @@ static void abandon_unbound(struct trial_state *st)
 static enum start_result start_processes(struct trial_state *st)
 {
 	const struct trial_spec *spec = st->spec;
-	int last = spec->nprocs - 1;
-	struct child_setup cs[TRIAL_MAX_PROCS];
-	int made = 0;
-	for (; made <= last; made++)
-		if (prepare_child(&spec->procs[made], &cs[made]) != 0)
-			break;
+	int last = spec->nprocs - 1, made = 0;
+	pid_t parent = getpid();
+	struct child_start start[TRIAL_MAX_PROCS];
+	while (made <= last && prepare_child(st, made, parent, &start[made]) == 0)
+		made++;
 	if (made <= last) {
 		int saved_errno = errno;
-		for (int i = 0; i <= made; i++)
-			for (int k = 0; k < 2; k++)
-				close_fd(&cs[i].ready[k]), close_fd(&cs[i].exec_pipe[k]);
+		close_write_ends(start, made + 1);
 		errno = saved_errno;
 		return START_FAILED;
 	}
-	pid_t parent = getpid();
-	struct child_start start[TRIAL_MAX_PROCS];
-	for (int i = 0; i <= last; i++)
-		start[i] = (struct child_start){
-			.spec = spec, .index = i, .mask = cs[i].mask, .parent = parent,
-			.fds = { .ready = cs[i].ready[1], .exec = cs[i].exec_pipe[1], .bound = -1 },
-			.max_fd = st->max_fd,
-		};
 	/* The measured PUs' /proc/stat counters just before the processes start. */
 	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
 	start_cpu_split(st);
@@ -692,12 +691,7 @@ static enum start_result start_processes(struct trial_state *st)
 	if (pid == 0)
 		run_child(&start[last], last > 0 ? &start[0] : NULL);
 	int saved_errno = errno;
-	for (int i = 0; i <= last; i++) {
-		close(cs[i].ready[1]);
-		close(cs[i].exec_pipe[1]);
-		st->children[i].ready_fd = cs[i].ready[0];
-		st->children[i].exec_fd = cs[i].exec_pipe[0];
-	}
+	close_write_ends(start, last + 1);
 	if (pid < 0) {
 		errno = saved_errno;
 		return START_FAILED;
