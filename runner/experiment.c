@@ -75,10 +75,10 @@ static void show_precision(struct progressline *l, const struct experiment *e, l
 		format_hms(blocks_left * per_trial_s * plan_block_size(&e->plan), eta, sizeof eta);
 		snprintf(target, sizeof target, " → ±%g%% ETA %s", e->precision_pct, eta);
 	}
-	progressline_add(l, 1, "  %s/%s %.4f [%.4f, %.4f] ±%.2f%% (paired, %ld blocks)%s",
+	progressline_add(l, 1, false, "  %s/%s %.4f [%.4f, %.4f] ±%.2f%% (paired, %ld blocks)%s",
 	                 placement_name(m->precision.a), placement_name(m->precision.b), iv.ratio,
 	                 iv.low, iv.high, iv.half_pct, iv.blocks, target);
-	progressline_add_instead(l, 2, "  ±%.2f%%%s", iv.half_pct, target);
+	progressline_add(l, 2, true, "  ±%.2f%%%s", iv.half_pct, target);
 }
 
 /* The progress text's parts: blocks, elapsed, ETA, each placement's mean so far, and the
@@ -96,19 +96,19 @@ static void write_progress(struct progressline *l, const struct experiment *e, l
 	format_hms(remaining, eta, sizeof eta);
 	long blocks_done = plan_block_of(&e->plan, done);
 	if (blocks_done < e->plan.warmup_blocks)
-		progressline_add(l, 0, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
+		progressline_add(l, 0, false, "warm-up %ld/%ld", blocks_done, e->plan.warmup_blocks);
 	else if (total >= 0 || (e->allocation && e->plan.measured_blocks >= 0))
-		progressline_add(l, 0, "%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
+		progressline_add(l, 0, false, "%ld/%ld blocks", blocks_done - e->plan.warmup_blocks,
 		                 e->plan.measured_blocks);
 	else
-		progressline_add(l, 0, "%ld blocks", blocks_done - e->plan.warmup_blocks);
-	progressline_add(l, 3, "  %s elapsed,", elapsed);
-	progressline_add(l, 0, " %s %s", total >= 0 ? "ETA" : "left", eta);
+		progressline_add(l, 0, false, "%ld blocks", blocks_done - e->plan.warmup_blocks);
+	progressline_add(l, 3, false, "  %s elapsed,", elapsed);
+	progressline_add(l, 0, false, " %s %s", total >= 0 ? "ETA" : "left", eta);
 	/* A matrix's placements hold every kernel: their means say nothing. */
 	for (int i = 0; i < e->plan.nplacements && e->plan.ncells == 0; i++) {
 		enum placement p = e->plan.placements[i];
 		if (m->n[p] > 0)
-			progressline_add(l, 5, "  %s %.4g s", placement_name(p),
+			progressline_add(l, 5, false, "  %s %.4g s", placement_name(p),
 			                 m->sum[p] / (double)m->n[p]);
 	}
 	show_precision(l, e, blocks_done - e->plan.warmup_blocks, per_trial, m);

@@ -121,10 +121,7 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
 		w->is_kernel = false;
 		return 0;
 	}
-	strings_free(w->argv);
-	free(w->path);
-	w->argv = NULL;
-	w->path = NULL;
+	workload_release(w);
 	if (*why)
 		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] is too long to execute: "
 		          "%s", dir, i, why);

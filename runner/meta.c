@@ -296,12 +296,10 @@ int meta_save(const json_t *meta, const char *dir, char *err, size_t err_size)
 		set_error(err, err_size, "cannot serialise meta.json");
 		return -1;
 	}
-	size_t len = strlen(text);
-	text = xrealloc(text, len + 2);
-	text[len++] = '\n';
-	text[len] = '\0';
-	int rc = fileio_write_atomic(dir, "meta.json", text, len, err, err_size);
+	char *file = xasprintf("%s\n", text);
 	free(text);
+	int rc = fileio_write_atomic(dir, "meta.json", file, strlen(file), err, err_size);
+	free(file);
 	return rc;
 }
 

@@ -13,29 +13,17 @@
  * handler may share with the loop. */
 static volatile sig_atomic_t resized = 1;
 
-static void add(struct progressline *l, int rank, bool instead, const char *fmt, va_list ap)
+void progressline_add(struct progressline *l, int rank, bool instead, const char *fmt, ...)
 {
 	if (l->nparts >= PROGRESSLINE_MAX_PARTS)
 		return;
+	va_list ap;
+	va_start(ap, fmt);
 	vsnprintf(l->text[l->nparts], PROGRESSLINE_PART_LEN, fmt, ap);
+	va_end(ap);
 	l->rank[l->nparts] = rank;
-	l->instead[l->nparts++] = instead;
-}
-
-void progressline_add(struct progressline *l, int rank, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	add(l, rank, false, fmt, ap);
-	va_end(ap);
-}
-
-void progressline_add_instead(struct progressline *l, int rank, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	add(l, rank, l->nparts > 0, fmt, ap);
-	va_end(ap);
+	l->instead[l->nparts] = instead && l->nparts > 0;
+	l->nparts++;
 }
 
 /* Columns of UTF-8 text: its characters (every one the progress line uses is one column). */

@@ -25,14 +25,11 @@ struct progressline {
 	bool instead[PROGRESSLINE_MAX_PARTS]; /* shown only when the part before it is not */
 };
 
-/* Appends a part (printf-style; cut at PROGRESSLINE_PART_LEN; ignored past the last part). */
-void progressline_add(struct progressline *l, int rank, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* A shorter form of the part just added, shown in its place when that one does not fit (rank
- * above that part's); never in the whole line. */
-void progressline_add_instead(struct progressline *l, int rank, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Appends a part (printf-style; cut at PROGRESSLINE_PART_LEN; ignored past the last part).
+ * instead: a shorter form of the part just added, shown in its place when that one does not
+ * fit (rank above that part's); never in the whole line. */
+void progressline_add(struct progressline *l, int rank, bool instead, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* The parts that fit in width columns (UTF-8 characters, one column each), lowest ranks
  * first and in their order; the first part is cut to the width when even it does not fit.

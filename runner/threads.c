@@ -87,11 +87,8 @@ static int read_stat(int pid, int tid, struct stat_line *out)
 	char *open_paren = strchr(buf, '('), *close_paren = strrchr(buf, ')');
 	if (!open_paren || !close_paren || close_paren < open_paren)
 		return -1;
-	size_t len = (size_t)(close_paren - open_paren - 1);
-	if (len >= sizeof out->comm)
-		len = sizeof out->comm - 1;
-	memcpy(out->comm, open_paren + 1, len);
-	out->comm[len] = '\0';
+	snprintf(out->comm, sizeof out->comm, "%.*s", (int)(close_paren - open_paren - 1),
+	         open_paren + 1);
 	/* Fields 3 (state), 14 and 15 (utime, stime) and 39 (processor), the others skipped. */
 #define SKIP10_ "%*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
 	unsigned long long utime, stime;

@@ -149,10 +149,11 @@ struct child_fds {
 	int bound; /* a pair's partner: write end of the pipe its "bound" goes to the last process on */
 };
 
-/* What a pair's last process needs to start its partner. In the runner's memory, which the
- * partner shares until it execs. */
-struct partner_start {
+/* What a child needs until it execs, to run process index of spec. In the runner's memory,
+ * which the child shares until then (a pair's partner reads it from its last process's frame). */
+struct child_start {
 	const struct trial_spec *spec;
+	int index;
 	cpu_set_t mask;
 	pid_t parent;
 	struct child_fds fds;
@@ -214,10 +215,10 @@ static void ON_PARTNER_STACK child_bind(const cpu_set_t *mask, pid_t parent, int
  * (the runner, suspended in vfork, would hold a copy of one it made): a partner that exits
  * without the byte gives end of file. The partner reads its start from this frame, which lives
  * until clone returns (CLONE_VFORK: once the partner has exec'd or exited). */
-static pid_t ON_PARTNER_STACK child_start_partner(const struct partner_start *partner,
+static pid_t ON_PARTNER_STACK child_start_partner(const struct child_start *partner,
                                                   int ready_fd)
 {
-	struct partner_start start = *partner;
+	struct child_start start = *partner;
 	int bound_pipe[2];
 	pid_t pid = -1;
 	if (pipe2(bound_pipe, O_CLOEXEC) == 0) {
@@ -280,14 +281,13 @@ static int ON_PARTNER_STACK child_descriptors(const struct trial_spec *spec, int
 
 /* partner: for a pair's last process, the partner it starts once it is bound (else NULL). */
 static void __attribute__((noreturn)) ON_PARTNER_STACK
-run_child(const struct trial_spec *spec, int index, const cpu_set_t *mask, pid_t parent,
-          struct child_fds fds, long max_fd, const struct partner_start *partner)
+run_child(const struct child_start *c, const struct child_start *partner)
 {
-	child_bind(mask, parent, fds.ready);
-	child_ready(fds, partner ? child_start_partner(partner, fds.ready) : 0);
-	int exec_fd = child_descriptors(spec, fds.exec, max_fd);
-	sigprocmask(SIG_SETMASK, spec->child_sigmask, NULL);
-	const struct trial_proc_spec *proc = &spec->procs[index];
+	child_bind(&c->mask, c->parent, c->fds.ready);
+	child_ready(c->fds, partner ? child_start_partner(partner, c->fds.ready) : 0);
+	int exec_fd = child_descriptors(c->spec, c->fds.exec, c->max_fd);
+	sigprocmask(SIG_SETMASK, c->spec->child_sigmask, NULL);
+	const struct trial_proc_spec *proc = &c->spec->procs[c->index];
 	execve(proc->path, proc->argv, proc->envp ? proc->envp : environ);
 	int err = errno;
 	fileio_write_all(exec_fd, &err, sizeof err);
@@ -485,14 +485,6 @@ static void undo_start(struct trial_state *st)
 	errno = saved_errno;
 }
 
-/* What one child needs before it is started: the mask that binds it to its PU, the pipe it reports
- * ready (or why not) through, and the pipe an exec failure comes back on. */
-struct child_setup {
-	cpu_set_t mask;
-	int ready[2];
-	int exec_pipe[2];
-};
-
 /* The mask proc is bound to: its CPUs, or its PU alone. */
 static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 {
@@ -503,13 +495,31 @@ static void bound_mask(const struct trial_proc_spec *proc, cpu_set_t *mask)
 		CPU_SET(proc->cpus[k], mask);
 }
 
-/* Fills cs for a child bound to proc's CPUs. -1 (errno) when a pipe fails; the ends it did
- * not make are -1, the others the caller's to close. */
-static int prepare_child(const struct trial_proc_spec *proc, struct child_setup *cs)
+/* Child i's start, bound to its process's CPUs, with the pipe it reports ready (or why not)
+ * through and the pipe an exec failure comes back on: their read ends in st->children[i]
+ * (undo_start closes them), their write ends in c->fds (-1 for a pipe not made). -1 (errno)
+ * when a pipe fails. */
+static int prepare_child(struct trial_state *st, int i, pid_t parent, struct child_start *c)
 {
-	bound_mask(proc, &cs->mask);
-	cs->ready[0] = cs->ready[1] = cs->exec_pipe[0] = cs->exec_pipe[1] = -1;
-	return pipe2(cs->ready, O_CLOEXEC) != 0 || pipe2(cs->exec_pipe, O_CLOEXEC) != 0 ? -1 : 0;
+	int ready[2] = { -1, -1 }, exec_pipe[2] = { -1, -1 };
+	int rc = pipe2(ready, O_CLOEXEC) != 0 || pipe2(exec_pipe, O_CLOEXEC) != 0 ? -1 : 0;
+	*c = (struct child_start){
+		.spec = st->spec, .index = i, .parent = parent, .max_fd = st->max_fd,
+		.fds = { .ready = ready[1], .exec = exec_pipe[1], .bound = -1 },
+	};
+	bound_mask(&st->spec->procs[i], &c->mask);
+	st->children[i].ready_fd = ready[0];
+	st->children[i].exec_fd = exec_pipe[0];
+	return rc;
+}
+
+/* The runner's copies of the first n children's write ends closed: each child holds its own. */
+static void close_write_ends(struct child_start *start, int n)
+{
+	for (int i = 0; i < n; i++) {
+		close_fd(&start[i].fds.ready);
+		close_fd(&start[i].fds.exec);
+	}
 }
 
 _Static_assert(CPUSPLIT_MAX_CPUS == TRIAL_MAX_PUS, "a split follows a trial's CPUs");
@@ -574,8 +584,7 @@ static char *cpus_text(const struct trial_proc_spec *proc)
 
 static int ON_PARTNER_STACK partner_main(void *arg)
 {
-	const struct partner_start *p = arg;
-	run_child(p->spec, 0, &p->mask, p->parent, p->fds, p->max_fd, NULL);
+	run_child(arg, NULL);
 }
 
 enum start_result { STARTED, NOT_BOUND, START_FAILED };
@@ -663,42 +672,26 @@ static void abandon_unbound(struct trial_state *st)
 static enum start_result start_processes(struct trial_state *st)
 {
 	const struct trial_spec *spec = st->spec;
-	int last = spec->nprocs - 1;
-	struct child_setup cs[TRIAL_MAX_PROCS];
-	int made = 0;
-	for (; made <= last; made++)
-		if (prepare_child(&spec->procs[made], &cs[made]) != 0)
-			break;
+	int last = spec->nprocs - 1, made = 0;
+	pid_t parent = getpid();
+	struct child_start start[TRIAL_MAX_PROCS];
+	while (made <= last && prepare_child(st, made, parent, &start[made]) == 0)
+		made++;
 	if (made <= last) {
 		int saved_errno = errno;
-		for (int i = 0; i <= made; i++)
-			for (int k = 0; k < 2; k++)
-				close_fd(&cs[i].ready[k]), close_fd(&cs[i].exec_pipe[k]);
+		close_write_ends(start, made + 1);
 		errno = saved_errno;
 		return START_FAILED;
 	}
-	pid_t parent = getpid();
-	struct partner_start partner = {
-		.spec = spec, .mask = cs[0].mask, .parent = parent, .max_fd = st->max_fd,
-		.fds = { .ready = cs[0].ready[1], .exec = cs[0].exec_pipe[1], .bound = -1 },
-	};
-	struct child_fds fds = { .ready = cs[last].ready[1], .exec = cs[last].exec_pipe[1],
-	                         .bound = -1 };
 	/* The measured PUs' /proc/stat counters just before the processes start. */
 	st->stat_known = cpustat_read("/proc/stat", st->pus, st->npus, &st->stat_before) == 0;
 	start_cpu_split(st);
 	st->release_s = trial_now_s();
 	pid_t pid = vfork();
 	if (pid == 0)
-		run_child(spec, last, &cs[last].mask, parent, fds, st->max_fd,
-		          last > 0 ? &partner : NULL);
+		run_child(&start[last], last > 0 ? &start[0] : NULL);
 	int saved_errno = errno;
-	for (int i = 0; i <= last; i++) {
-		close(cs[i].ready[1]);
-		close(cs[i].exec_pipe[1]);
-		st->children[i].ready_fd = cs[i].ready[0];
-		st->children[i].exec_fd = cs[i].exec_pipe[0];
-	}
+	close_write_ends(start, last + 1);
 	if (pid < 0) {
 		errno = saved_errno;
 		return START_FAILED;
@@ -1064,23 +1057,12 @@ enum trial_outcome trial_run(const struct trial_spec *given, struct trial_result
 /* The variable every workload inherits: its value names the folder the trial belongs to. */
 #define TRIAL_MARK_NAME "SMTBENCH_FOLDER"
 
-/* "SMTBENCH_FOLDER=/abs/dir" for dir (a new string), or NULL when dir cannot be resolved. */
-static char *mark_of(const char *dir)
-{
-	char *abs = realpath(dir, NULL);
-	if (!abs)
-		return NULL;
-	char *mark = xasprintf(TRIAL_MARK_NAME "=%s", abs);
-	free(abs);
-	return mark;
-}
-
 void trial_mark_workloads(const char *dir)
 {
-	char *mark = mark_of(dir);
-	if (mark)
-		setenv(TRIAL_MARK_NAME, mark + strlen(TRIAL_MARK_NAME "="), 1);
-	free(mark);
+	char *abs = realpath(dir, NULL);
+	if (abs)
+		setenv(TRIAL_MARK_NAME, abs, 1);
+	free(abs);
 }
 
 /* Whether /proc/PID/environ holds the entry mark (len bytes with its NUL). */
@@ -1109,7 +1091,10 @@ static bool environ_holds(const char *pid, const char *mark, size_t len)
 
 int trial_kill_marked(const char *dir)
 {
-	char *mark = mark_of(dir);
+	/* The entry trial_mark_workloads gave them: "SMTBENCH_FOLDER=/abs/dir". */
+	char *abs = realpath(dir, NULL);
+	char *mark = abs ? xasprintf(TRIAL_MARK_NAME "=%s", abs) : NULL;
+	free(abs);
 	DIR *proc = mark ? opendir("/proc") : NULL;
 	int killed = 0;
 	struct dirent *de;
