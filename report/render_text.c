@@ -14,9 +14,10 @@
  * on a terminal would only push the columns apart. */
 static void put_plain(FILE *out, const char *text)
 {
-	for (; *text; text++)
-		if (*text != '`')
-			fputc(*text, out);
+	for (size_t n; *text; text += n + (text[n] == '`')) {
+		n = strcspn(text, "`");
+		fwrite(text, 1, n, out);
+	}
 }
 
 /* The columns that put_plain's text takes on a terminal: a character, not a byte, per column (×
