@@ -226,12 +226,13 @@ static void parse_wanted(const struct experiment *e, const char *list,
 	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		enum placement p;
 		char near[128];
-		if (placement_parse(name, &p) != 0) {
-			placement_suggest(name, near, sizeof near);
-			usage_exit("run", "--placements: unknown placement '%s'; %s%s%sthe placements are "
-			           "%s%s", name, *near ? "did you mean " : "", near, *near ? "? (" : "",
-			           placement_names_list(known, sizeof known), *near ? ")" : "");
-		}
+		if (placement_parse(name, &p) != 0 && *placement_suggest(name, near, sizeof near))
+			usage_exit("run", "--placements: unknown placement '%s'; did you mean %s? (the "
+			           "placements are %s)", name, near, placement_names_list(known,
+			                                                                  sizeof known));
+		if (placement_parse(name, &p) != 0)
+			usage_exit("run", "--placements: unknown placement '%s'; the placements are %s",
+			           name, placement_names_list(known, sizeof known));
 		wanted[p] = true;
 		two_cpus |= placement_nprocs(p) == 2 && p != PLACEMENT_SAME_PU;
 	}

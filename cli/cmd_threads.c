@@ -317,8 +317,10 @@ static int *checked_pids(int argc, char **argv, int *npids)
 	char err[ERR_LEN];
 	for (int i = 0; i < *npids; i++) {
 		unsigned long pid;
-		if (parse_ulong(argv[optind + i], 1, INT_MAX, &pid) != 0)
+		if (parse_ulong(argv[optind + i], 1, INT_MAX, &pid) != 0) {
+			free(pids);
 			usage_exit("threads", "'%s' is not a process ID", argv[optind + i]);
+		}
 		pids[i] = (int)pid;
 		if (threads_check_pid(pids[i], err, sizeof err) != 0) {
 			free(pids);

@@ -61,9 +61,11 @@ static void print_info(const struct topo_info *info, const char *spec)
 		char hwloc[CPU_MODEL_LEN];
 		cpu_model_choose(NULL, info->cpu_model_hwloc, hwloc, sizeof hwloc);
 		char *model = xescaped(info->cpu_model), *hwloc_model = xescaped(hwloc);
-		bool differ = hwloc[0] && strcmp(hwloc, info->cpu_model);
-		printf("CPU model:        %s%s%s%s\n", model, differ ? " (from /proc/cpuinfo; hwloc "
-		       "names it \"" : "", differ ? hwloc_model : "", differ ? "\")" : "");
+		if (hwloc[0] && strcmp(hwloc, info->cpu_model))
+			printf("CPU model:        %s (from /proc/cpuinfo; hwloc names it \"%s\")\n",
+			       model, hwloc_model);
+		else
+			printf("CPU model:        %s\n", model);
 		free(model);
 		free(hwloc_model);
 	}
@@ -169,9 +171,12 @@ static void print_relation(const struct topo_relation *rel)
 	case PLACEMENT_CROSS_PACKAGE: {
 		const char *where = rel->relation == PLACEMENT_CROSS_PACKAGE ? "in different packages"
 		                                                             : "in the same package";
-		printf("CPUs %d and %d are on different cores %s: %s %s.\n", a, b, where,
-		       strcmp(rel->shares, "Machine") ? "the deepest level they share is"
-		                                      : "they share nothing below the", rel->shares);
+		if (!strcmp(rel->shares, "Machine"))
+			printf("CPUs %d and %d are on different cores %s: they share nothing below the "
+			       "Machine.\n", a, b, where);
+		else
+			printf("CPUs %d and %d are on different cores %s: the deepest level they share "
+			       "is %s.\n", a, b, where, rel->shares);
 		break;
 	}
 	default:
