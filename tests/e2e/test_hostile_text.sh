@@ -174,7 +174,7 @@ check_status 0 "a command whose path is not UTF-8 runs (it said 'internal error:
 	"$SMTBENCH" run --placements solo,same-pu --trials 3 --warmup 0 --out "$t_tmp/cafe" -- "$t_tmp/caf"$'\xe9'
 check "... no half-made folder is left behind" bash -c '! ls -a "$1" | grep -q smtbench-partial' _ "$t_tmp"
 check_status 0 "an --out whose name is not UTF-8" \
-	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 20000 --trials 4 --warmup 0 --out "$t_tmp/o"$'\xe9'
+	"$SMTBENCH" run --placements solo,same-pu --kernel nop --iters 400000 --trials 4 --warmup 0 --out "$t_tmp/o"$'\xe9'
 check "... writes every report (report.json failed as 'out of memory' before)" \
 	test -s "$t_tmp/o"$'\xe9'/report.json -a -s "$t_tmp/o"$'\xe9'/report.html -a -s "$t_tmp/o"$'\xe9'/posterior.svg
 check "... and names it escaped" contains "$t_out" 'o\xe9/report.html'

@@ -267,7 +267,7 @@ run=$t_tmp/fresh
 placements=solo,same-pu
 (($(nproc) >= 2)) && placements=solo,same-pu,non-sibling
 check_status 0 "run $placements, 3 blocks" "$SMTBENCH" run --placements "$placements" \
-	--trials 3 --warmup 1 --iters 20000 --seed 11 --out "$run"
+	--trials 3 --warmup 1 --iters 400000 --seed 11 --out "$run"
 printf '%s\n' "$t_out" >"$t_tmp/run-summary.txt"
 check "the run's summary gives the answer and the report's path" \
 	contains "$t_out" "Report: $run/report.html"
