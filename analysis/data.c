@@ -63,12 +63,6 @@ int analysis_dataset_find(const struct analysis_dataset *data, const char *name)
 	return -1;
 }
 
-void builder_release(struct dataset_builder *b)
-{
-	free(b->point_sample);
-	b->point_sample = NULL;
-}
-
 int builder_add_group(struct dataset_builder *b, const char *name)
 {
 	struct analysis_dataset *d = b->data;
@@ -101,7 +95,6 @@ void builder_add_sample(struct dataset_builder *b, int group, long trial, long b
 		builder_reserve_points(b, b->point_cap ? 2 * b->point_cap : 16);
 	d->points[d->point_count] = (struct analysis_point){
 		.trial = trial, .block = block, .group = group, .value_s = value, .warmup = warmup };
-	b->point_sample[d->point_count] = warmup ? -1 : (int)d->groups[group].n;
 	if (!warmup)
 		group_add(&d->groups[group], value, trial, block);
 	d->point_count++;
@@ -122,7 +115,6 @@ void builder_reserve_points(struct dataset_builder *b, size_t points)
 	if (points <= b->point_cap)
 		return;
 	b->data->points = xreallocarray(b->data->points, points, sizeof *b->data->points);
-	b->point_sample = xreallocarray(b->point_sample, points, sizeof *b->point_sample);
 	b->point_cap = points;
 }
 
@@ -166,6 +158,7 @@ struct group_flags {
 	const struct analysis_group *g;
 	double resolution;
 	bool *flags;
+	size_t next;       /* the flag of the group's next measured point */
 	pthread_t thread;
 	bool started;      /* flag_group runs on thread */
 };
@@ -206,9 +199,10 @@ void builder_flag_outliers(struct dataset_builder *b, double resolution)
 	for (size_t gi = 0; gi < count; gi++)
 		if (gf[gi].started)
 			pthread_join(gf[gi].thread, NULL);
+	/* A group's values are its measured points' in run order (builder_add_sample). */
 	for (size_t i = 0; i < d->point_count; i++)
-		if (b->point_sample[i] >= 0)
-			d->points[i].outlier = gf[d->points[i].group].flags[b->point_sample[i]];
+		if (!d->points[i].warmup)
+			d->points[i].outlier = gf[d->points[i].group].flags[gf[d->points[i].group].next++];
 	for (size_t gi = 0; gi < count; gi++)
 		free(gf[gi].flags);
 	free(gf);
@@ -424,12 +418,10 @@ struct analysis_dataset *analysis_load_files(const char *path_a, const char *pat
 	const char *paths[2] = { path_a, path_b };
 	for (int k = 0; k < 2; k++)
 		if (load_numbers(&b, builder_add_group(&b, paths[k]), paths[k], err, err_size) < 0) {
-			builder_release(&b);
 			analysis_dataset_free(&b.data);
 			return NULL;
 		}
 	builder_flag_outliers(&b, 0.0);
-	builder_release(&b);
 	return b.data;
 }
 
@@ -463,6 +455,5 @@ struct analysis_dataset *analysis_dataset_from_arrays(const char *name_a, const 
 			builder_add_sample(&b, group, (long)i, (long)i, values[k][i], false);
 	}
 	builder_flag_outliers(&b, 0.0);
-	builder_release(&b);
 	return b.data;
 }

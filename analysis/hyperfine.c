@@ -150,7 +150,6 @@ struct analysis_dataset *analysis_load_hyperfine(const char *path, enum analysis
 	if (ok)
 		builder_flag_outliers(&b, 0.0);
 	json_decref(root);
-	builder_release(&b);
 	if (!ok)
 		analysis_dataset_free(&b.data);
 	return b.data;

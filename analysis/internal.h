@@ -50,7 +50,6 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 struct dataset_builder {
 	struct analysis_dataset *data;
 	size_t point_cap;
-	int *point_sample; /* for each point: its index in its group's values, or -1 (warm-up) */
 };
 /* Frees a group's name and arrays (a dataset's, a matrix's cell), and empties it. */
 void group_release(struct analysis_group *g);
@@ -58,8 +57,6 @@ void group_release(struct analysis_group *g);
 void group_add(struct analysis_group *g, double value, long trial, long block);
 /* An empty dataset of source (shown escaped). */
 struct analysis_dataset *dataset_new(const char *source, bool from_folder, enum analysis_unit unit);
-/* Frees the builder's own arrays (not the dataset). */
-void builder_release(struct dataset_builder *b);
 /* A new group (its name shown escaped); its index. */
 int builder_add_group(struct dataset_builder *b, const char *name);
 /* Room for this many points in all, so that adding them does not reallocate. */

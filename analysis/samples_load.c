@@ -346,7 +346,6 @@ struct analysis_dataset *analysis_load_folder(struct results_folder *f,
 		builder_warn(&L.b, xstrdup(t->warnings[i]));
 	make_groups(&L);
 	add_trials(&L);
-	builder_release(&L.b);
 	free(L.group_of_name);
 	free(L.rows_per_trial);
 	free(L.known);
