@@ -299,26 +299,6 @@ static FILE *open_numbers(const char *path, char *err, size_t err_size)
 	return f;
 }
 
-/* The next line of f into line (without its newline; NUL bytes kept, *len counts them).
- * 1: a line; 0: end of file; -1: a read error (errno) or a line over cap bytes (*too_long). */
-static int next_line(FILE *f, char *line, size_t cap, size_t *len, bool *too_long)
-{
-	*len = 0;
-	*too_long = false;
-	int c;
-	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
-		if (*len == cap) {
-			*too_long = true;
-			return -1;
-		}
-		line[(*len)++] = (char)c;
-	}
-	line[*len] = '\0';
-	if (c == EOF && ferror(f))
-		return -1;
-	return c == EOF && *len == 0 ? 0 : 1;
-}
-
 /* Line line_no of a file of numbers (len bytes): 1 with its time in *v, 0 for a blank or
  * comment line, -1 with err naming the file and line. */
 static int number_of_line(const char *path, long line_no, char *line, size_t len, double *v,
@@ -358,13 +338,20 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 	FILE *f = open_numbers(path, err, err_size);
 	if (!f)
 		return -1;
-	char line[NUMBER_LINE_MAX + 1];
-	size_t len;
-	bool too_long;
+	char *line = NULL;
+	size_t cap = 0;
 	long line_no = 0, index = 0;
 	long long bytes = 0;
-	int rc = 0, got;
-	while ((got = next_line(f, line, NUMBER_LINE_MAX, &len, &too_long)) > 0) {
+	int rc = 0;
+	ssize_t got;
+	/* A read error ends the file even where it cut a line short: that part is not read. */
+	while ((got = fileio_read_line(f, &line, &cap, NUMBER_LINE_MAX + 1)) > 0 && !ferror(f)) {
+		size_t len = (size_t)got - (line[got - 1] == '\n');
+		line[len] = '\0';
+		if (len > NUMBER_LINE_MAX) { /* the last line, without its newline */
+			got = FILEIO_LINE_TOO_LONG;
+			break;
+		}
 		line_no++;
 		bytes += (long long)len + 1;
 		if (bytes > NUMBERS_FILE_MAX_BYTES) {
@@ -386,18 +373,19 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 		b->data->points[b->data->point_count - 1].line = line_no;
 		index++;
 	}
-	if (rc == 0 && got < 0 && too_long)
+	if (rc == 0 && got == FILEIO_LINE_TOO_LONG)
 		set_error(err, err_size, "%s:%ld: a line of more than %d bytes: this is not a file of "
 		          "numbers (one time in seconds per line)", path, line_no + 1, NUMBER_LINE_MAX);
-	else if (rc == 0 && got < 0)
+	else if (rc == 0 && ferror(f))
 		set_error(err, err_size, "%s: read error: %s", path, strerror(errno));
-	if (got < 0)
+	if (got == FILEIO_LINE_TOO_LONG || ferror(f))
 		rc = -1;
 	if (rc == 0 && b->data->groups[group].n < 2) {
 		set_error(err, err_size, "%s: %zu sample(s); at least 2 are needed",
 		                   path, b->data->groups[group].n);
 		rc = -1;
 	}
+	free(line);
 	fclose(f);
 	return rc;
 }
