@@ -77,21 +77,9 @@ static void check_against_plan(struct experiment *e, const struct store_scan *sc
  * folder from before paths and hashes were recorded looks its command up again. */
 static void resolve_recorded_workloads(struct experiment *e, const char *dir)
 {
-	for (int i = 0; i < e->nworkloads; i++) { /* a matrix's kernels or commands */
-		struct workload *w = &e->workloads[i];
-		if (!w->is_kernel) { /* the recorded words and file; the name its --commands line's */
-			char *name = w->name;
-			w->name = NULL;
-			xworkload_recorded(w, NULL, 0, dir);
-			free(w->name);
-			w->name = name;
-			continue;
-		}
-		char *name = xstrdup(w->argv[0]);
-		unsigned long iters = strtoul(w->argv[1], NULL, 10);
-		xworkload_recorded(w, name, iters, dir);
-		free(name);
-	}
+	/* A matrix's kernels and commands: their recorded words, names and files, as loaded. */
+	for (int i = 0; i < e->nworkloads; i++)
+		xworkload_recorded(&e->workloads[i], NULL, 0, dir);
 	if (e->nworkloads > 0) {
 		/* a matrix has no a and b of its own: its cells name the kernels above */
 	} else if (e->a.path)

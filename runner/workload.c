@@ -229,9 +229,8 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 	if (kernel) {
 		strings_free(w->argv);
 		set_kernel(w, kernel, iters);
-	} else {
+	} else if (!w->name) {
 		w->name = base_name(w->argv[0]);
-		w->is_kernel = false;
 	}
 }
 

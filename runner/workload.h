@@ -66,7 +66,8 @@ void xworkload_resolve(struct workload *w);
  * For --resume: w->path and w->sha256 came from meta.json (and w->argv too for a command). The
  * run continues with exactly that file: exits 2, naming it and the folder `dir`, when it is
  * gone, cannot be executed, or its content is no longer what was recorded. With `kernel` set,
- * w becomes that kernel with `iters` iterations.
+ * w becomes that kernel with `iters` iterations; else w keeps its name (a matrix's, loaded with
+ * it), or a command is named by its file.
  */
 void xworkload_recorded(struct workload *w, const char *kernel, unsigned long iters,
                         const char *dir);
