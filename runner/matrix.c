@@ -132,16 +132,11 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
 	return -1;
 }
 
-const char *matrix_workload_name(const struct workload *w)
-{
-	return w->is_kernel || !w->name ? w->argv[0] : w->name;
-}
-
 /* The workload named name among the first n, or -1. */
 static int kernel_index(const struct experiment *e, int n, const char *name)
 {
 	for (int i = 0; name && i < n; i++)
-		if (!strcmp(matrix_workload_name(&e->workloads[i]), name))
+		if (!strcmp(e->workloads[i].name, name))
 			return i;
 	return -1;
 }

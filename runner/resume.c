@@ -57,8 +57,8 @@ static void check_against_plan(struct experiment *e, const struct store_scan *sc
 			continue;
 		/* A matrix: the cell's victim (role a) and aggressor (role b), as meta.json has them. */
 		const struct plan_cell *c = &e->plan.cells[cell];
-		const char *victim = matrix_workload_name(&e->workloads[c->a]);
-		const char *aggressor = c->b >= 0 ? matrix_workload_name(&e->workloads[c->b]) : NULL;
+		const char *victim = e->workloads[c->a].name;
+		const char *aggressor = c->b >= 0 ? e->workloads[c->b].name : NULL;
 		const char *a = t->workload_a >= 0 ? scan->workloads[t->workload_a] : "?";
 		const char *b = t->workload_b >= 0 ? scan->workloads[t->workload_b] : NULL;
 		if (strcmp(a, victim) != 0 || (aggressor ? !b || strcmp(b, aggressor) != 0 : b != NULL))
