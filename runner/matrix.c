@@ -96,12 +96,8 @@ static int load_kernel(const char *dir, const json_t *k, size_t i, struct experi
 		          "least 1), an absolute path and a sha256", dir, i);
 		return -1;
 	}
-	/* As xworkload_kernel makes them; resume checks the file (xworkload_recorded). */
-	w->name = xstrdup(name);
-	w->argv = xcalloc(3, sizeof *w->argv);
-	w->argv[0] = xstrdup(name);
-	w->argv[1] = xasprintf("%lld", (long long)json_integer_value(iters));
-	w->is_kernel = true;
+	/* resume checks the file (xworkload_recorded) */
+	workload_set_kernel(w, name, (unsigned long)json_integer_value(iters));
 	return 0;
 }
 

@@ -36,6 +36,9 @@ bool workload_name_valid(const char *name);
 /* Gives w the name (copied) in place of its kernel's or argv[0]'s, marked as given. */
 void workload_set_name(struct workload *w, const char *name);
 
+/* w's name and argv for kernel `name` with `iters` iterations (its file is the caller's). */
+void workload_set_kernel(struct workload *w, const char *name, unsigned long iters);
+
 /* Fills w to run kernel `name` with `iters` iterations. Exits 2 on an unknown kernel, 1 when
  * its executable is missing (a build problem, not the user's). */
 void xworkload_kernel(struct workload *w, const char *name, unsigned long iters);
