@@ -43,13 +43,12 @@ void allocation_add(struct allocation *a, long block, int cell, bool ok, double 
 	/* As samples.csv has it (%.6f), so that a replay from the file decides the same. */
 	char text[64];
 	snprintf(text, sizeof text, "%.6f", utime_s);
-	if (!ok)
-		return;
+	double stored = strtod(text, NULL);
 	/* A pair's time goes to its own comparison; a baseline's to each of its victim's pairs'.
 	 * Each pairs the two by block (precision_add). */
-	for (int c = 0; c < a->ncells; c++)
+	for (int c = 0; ok && c < a->ncells; c++)
 		if (c == cell || a->baseline[c] == cell)
-			precision_add(&a->stat[c], block, a->cells[cell].placement, strtod(text, NULL));
+			precision_add(&a->stat[c], block, a->cells[cell].placement, stored);
 }
 
 bool allocation_reached(const struct allocation *a, int cell)
