@@ -3,7 +3,6 @@
  */
 #include "runner/allocate.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,9 +15,10 @@ struct allocation *allocation_new(const struct plan *p, double target_pct)
 	a->warmup_blocks = p->warmup_blocks;
 	a->ncells = p->ncells;
 	for (int c = 0; c < p->ncells; c++) {
+		/* A pair cell against its victim's baseline (placement/solo); a baseline has none. */
+		enum placement compared[] = { p->cells[c].placement, PLACEMENT_SOLO };
 		a->cells[c] = p->cells[c];
-		a->seen_block[c] = -1;
-		precision_init(&a->stat[c], target_pct, NULL, 0);
+		precision_init(&a->stat[c], target_pct, compared, 2);
 	}
 	for (int c = 0; c < p->ncells; c++) {
 		a->baseline[c] = c;
@@ -35,15 +35,6 @@ void allocation_free(struct allocation **a)
 	*a = NULL;
 }
 
-/* The pair of cell c and its baseline in block, when both have an ok trial there. */
-static void pair_up(struct allocation *a, int c, long block)
-{
-	int b = a->baseline[c];
-	if (b == c || a->seen_block[c] != block || a->seen_block[b] != block)
-		return;
-	precision_add_log_ratio(&a->stat[c], a->seen_log[c] - a->seen_log[b]);
-}
-
 void allocation_add(struct allocation *a, long block, int cell, bool ok, double utime_s)
 {
 	if (block < a->warmup_blocks || cell < 0 || cell >= a->ncells)
@@ -53,17 +44,11 @@ void allocation_add(struct allocation *a, long block, int cell, bool ok, double 
 	char text[64];
 	snprintf(text, sizeof text, "%.6f", utime_s);
 	double stored = strtod(text, NULL);
-	if (!ok || !(stored > 0) || !isfinite(stored))
-		return;
-	a->seen_block[cell] = block;
-	a->seen_log[cell] = log(stored);
-	if (a->baseline[cell] != cell) {
-		pair_up(a, cell, block);
-		return;
-	}
-	for (int c = 0; c < a->ncells; c++) /* a baseline: the pairs that ran before it */
-		if (c != cell && a->baseline[c] == cell)
-			pair_up(a, c, block);
+	/* A pair's time goes to its own comparison; a baseline's to each of its victim's pairs'.
+	 * Each pairs the two by block (precision_add). */
+	for (int c = 0; ok && c < a->ncells; c++)
+		if (c == cell || a->baseline[c] == cell)
+			precision_add(&a->stat[c], block, a->cells[cell].placement, stored);
 }
 
 bool allocation_reached(const struct allocation *a, int cell)

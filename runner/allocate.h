@@ -30,8 +30,6 @@ struct allocation {
 	int ncells;
 	struct plan_cell cells[PLAN_MAX_CELLS];
 	int baseline[PLAN_MAX_CELLS];  /* each cell's victim's baseline cell (itself for one) */
-	long seen_block[PLAN_MAX_CELLS]; /* the block of each cell's last ok measured trial */
-	double seen_log[PLAN_MAX_CELLS]; /* its log user time */
 	long blocks[PLAN_MAX_CELLS];   /* measured trials each cell ran (ok or not) */
 	struct precision_tracker stat[PLAN_MAX_CELLS]; /* pair cells: their per-block log ratios */
 };

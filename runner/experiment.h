@@ -89,8 +89,9 @@ struct experiment {
 	/* Derived. */
 	struct workload a, b;    /* b.argv is NULL when both processes run a */
 	/* A matrix (smtbench matrix): the kernels its cells (plan.cells) index, each with its
-	 * calibration (.iters 0: given or not calibrated); nworkloads 0 for a run, whose a and b
-	 * are its workloads. */
+	 * calibration (.iters 0: given or not calibrated), and named (samples.csv's workload
+	 * column, meta.json's cells) by the kernel or by the command's --commands line; nworkloads
+	 * 0 for a run, whose a and b are its workloads. */
 	int nworkloads;
 	struct workload workloads[PLAN_MAX_WORKLOADS];
 	struct calibration cal_workloads[PLAN_MAX_WORKLOADS];

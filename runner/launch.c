@@ -69,12 +69,11 @@ static void exit_interrupted_before_folder(int sig, const char *doing, const cha
 bool launch_preflight(const struct experiment *e, const struct workload *w, bool required)
 {
 	int pu = e->pairs[e->plan.placements[0]].pus[0];
-	sigset_t mask, old;
-	sigprocmask(SIG_SETMASK, NULL, &mask);
+	sigset_t old; /* the mask before the block, which the kernel's process restores */
 	trial_block_signals(&old);
 	struct trial_result r;
 	int sig = 0;
-	enum trial_outcome o = calibrate_run(w->path, w->argv[0], pu, 1, &mask, &r, &sig);
+	enum trial_outcome o = calibrate_run(w->path, w->argv[0], pu, 1, &old, &r, &sig);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (o == TRIAL_INTERRUPTED)
 		exit_interrupted_before_folder(sig, "trying", w->name, pu);

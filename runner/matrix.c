@@ -52,17 +52,16 @@ json_t *matrix_meta_json(const struct experiment *e)
 			"aggressor", c->b >= 0 ? json_string(e->workloads[c->b].name) : json_null(),
 			"placement", placement_name(c->placement)));
 	}
-	json_t *m = json_pack("{s:s, s:o, s:o}", "placement",
-	                      placement_name(matrix_placement(&e->plan)),
-	                      commands ? "commands" : "kernels", kernels,
-	                      "cells", cells);
+	json_t *m = json_pack(
+		"{s:s, s:o, s:o, s:o, s:o}", "placement", placement_name(matrix_placement(&e->plan)),
+		commands ? "commands" : "kernels", kernels, "cells", cells,
+		"allocation", e->allocation ? json_pack(
+			"{s:f, s:I, s:s}", "target_pct", e->allocation->target_pct,
+			"from_block", (json_int_t)e->plan.adaptive_from, "rule", MATRIX_ALLOCATION_RULE)
+			: json_null(),
+		"rope_pct", e->rope_pct > 0 ? json_real(e->rope_pct) : json_null());
 	if (!m)
 		text_errx(EXIT_FAILURE_RUNTIME, "internal error: cannot build meta.json's matrix");
-	json_object_set_new(m, "allocation", e->allocation ? json_pack(
-		"{s:f, s:I, s:s}", "target_pct", e->allocation->target_pct,
-		"from_block", (json_int_t)e->plan.adaptive_from, "rule", MATRIX_ALLOCATION_RULE)
-		: json_null());
-	json_object_set_new(m, "rope_pct", e->rope_pct > 0 ? json_real(e->rope_pct) : json_null());
 	return m;
 }
 
@@ -97,11 +96,8 @@ static int load_kernel(const char *dir, const json_t *k, size_t i, struct experi
 		          "least 1), an absolute path and a sha256", dir, i);
 		return -1;
 	}
-	/* The name and argv are made by xworkload_recorded, once the file is checked. */
-	w->argv = xcalloc(3, sizeof *w->argv);
-	w->argv[0] = xstrdup(name);
-	w->argv[1] = xasprintf("%lld", (long long)json_integer_value(iters));
-	w->is_kernel = true;
+	/* resume checks the file (xworkload_recorded) */
+	workload_set_kernel(w, name, (unsigned long)json_integer_value(iters));
 	return 0;
 }
 
@@ -132,16 +128,11 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
 	return -1;
 }
 
-const char *matrix_workload_name(const struct workload *w)
-{
-	return w->is_kernel || !w->name ? w->argv[0] : w->name;
-}
-
 /* The workload named name among the first n, or -1. */
 static int kernel_index(const struct experiment *e, int n, const char *name)
 {
 	for (int i = 0; name && i < n; i++)
-		if (!strcmp(matrix_workload_name(&e->workloads[i]), name))
+		if (!strcmp(e->workloads[i].name, name))
 			return i;
 	return -1;
 }

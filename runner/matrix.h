@@ -54,10 +54,6 @@ void matrix_meta_set_stops(struct experiment *e, bool complete);
  */
 int matrix_commands_read(const char *file, struct experiment *e, char *err, size_t err_size);
 
-/* The name a matrix knows workload w by (samples.csv's workload column, meta.json's cells): a
- * kernel's name, or a command's name from its --commands line. */
-const char *matrix_workload_name(const struct workload *w);
-
 /*
  * Reads meta.json's "matrix" object back into e (its workloads' recorded files and counts, and
  * the plan's cells; the files are checked by resume). -1 with a one-line err naming the key.

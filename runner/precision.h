@@ -66,8 +66,9 @@ void precision_init(struct precision_tracker *t, double target_pct,
 /* One measured ok trial's time (seconds, > 0; others are ignored) in its block: user time, or
  * wall time for one process (run --one-process). */
 void precision_add(struct precision_tracker *t, long block, enum placement p, double utime_s);
-/* One paired block's log ratio d given directly (a matrix cell's, allocate.h): the tracker
- * then follows d alone, whatever its placements. */
+/* One paired block's log ratio d given directly (precision_add's step, and the stopping rule's
+ * simulation, tests/unit/test_oracle_stopping.c): the tracker then follows d alone, whatever
+ * its placements. */
 void precision_add_log_ratio(struct precision_tracker *t, double d);
 /* The headline ratio's interval (known false until there is one). */
 void precision_interval(const struct precision_tracker *t, struct precision_interval *out);

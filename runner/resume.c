@@ -57,8 +57,8 @@ static void check_against_plan(struct experiment *e, const struct store_scan *sc
 			continue;
 		/* A matrix: the cell's victim (role a) and aggressor (role b), as meta.json has them. */
 		const struct plan_cell *c = &e->plan.cells[cell];
-		const char *victim = matrix_workload_name(&e->workloads[c->a]);
-		const char *aggressor = c->b >= 0 ? matrix_workload_name(&e->workloads[c->b]) : NULL;
+		const char *victim = e->workloads[c->a].name;
+		const char *aggressor = c->b >= 0 ? e->workloads[c->b].name : NULL;
 		const char *a = t->workload_a >= 0 ? scan->workloads[t->workload_a] : "?";
 		const char *b = t->workload_b >= 0 ? scan->workloads[t->workload_b] : NULL;
 		if (strcmp(a, victim) != 0 || (aggressor ? !b || strcmp(b, aggressor) != 0 : b != NULL))
@@ -77,21 +77,9 @@ static void check_against_plan(struct experiment *e, const struct store_scan *sc
  * folder from before paths and hashes were recorded looks its command up again. */
 static void resolve_recorded_workloads(struct experiment *e, const char *dir)
 {
-	for (int i = 0; i < e->nworkloads; i++) { /* a matrix's kernels or commands */
-		struct workload *w = &e->workloads[i];
-		if (!w->is_kernel) { /* the recorded words and file; the name its --commands line's */
-			char *name = w->name;
-			w->name = NULL;
-			xworkload_recorded(w, NULL, 0, dir);
-			free(w->name);
-			w->name = name;
-			continue;
-		}
-		char *name = xstrdup(w->argv[0]);
-		unsigned long iters = strtoul(w->argv[1], NULL, 10);
-		xworkload_recorded(w, name, iters, dir);
-		free(name);
-	}
+	/* A matrix's kernels and commands: their recorded words, names and files, as loaded. */
+	for (int i = 0; i < e->nworkloads; i++)
+		xworkload_recorded(&e->workloads[i], NULL, 0, dir);
 	if (e->nworkloads > 0) {
 		/* a matrix has no a and b of its own: its cells name the kernels above */
 	} else if (e->a.path)

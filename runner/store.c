@@ -148,56 +148,44 @@ struct store *store_create(const char *dir_given, char *err, size_t err_size)
 		return NULL;
 	}
 	char *parent = NULL, *base = NULL, *tmp = NULL;
-	struct store *s = NULL;
-	int parent_fd = -1, dir_fd = -1, csv_fd = -1;
+	int parent_fd = -1;
 	if (split_dir(dir_given, &parent, &base, err, err_size) != 0)
 		return NULL;
 	char *dir = !strcmp(parent, ".") ? xstrdup(base) : !strcmp(parent, "/")
 	            ? xasprintf("/%s", base) : xasprintf("%s/%s", parent, base);
 	struct stat st;
-	if (make_parents(dir, err, err_size) != 0)
-		goto fail;
-	if (lstat(dir, &st) == 0) {
+	if (make_parents(dir, err, err_size) != 0) {
+		/* err names the parent that could not be made */
+	} else if (lstat(dir, &st) == 0) {
 		/* Whether it is a run --resume can continue is for the caller to judge (meta.json). */
 		set_error(err, err_size, "results folder %s already exists; choose another --out",
 		          dir);
-		goto fail;
-	}
-	parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (parent_fd < 0) {
+	} else if ((parent_fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		set_error(err, err_size, "cannot create results folder %s: its parent %s: %s", dir,
 		          parent, strerror(errno));
-		goto fail;
+	} else {
+		tmp = make_temp_folder(dir, parent, base, err, err_size);
 	}
-	if (!(tmp = make_temp_folder(dir, parent, base, err, err_size)))
-		goto fail;
-	dir_fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dir_fd < 0) {
-		set_error(err, err_size, "cannot open %s: %s", tmp, strerror(errno));
-		rmdir(tmp);
-		goto fail;
+	free(parent);
+	free(base);
+	if (!tmp) {
+		if (parent_fd >= 0)
+			close(parent_fd);
+		free(dir);
+		return NULL;
 	}
-	if ((csv_fd = create_samples(dir_fd, tmp, err, err_size)) < 0) {
-		unlinkat(dir_fd, "samples.csv", 0);
-		rmdir(tmp);
-		goto fail;
-	}
-	s = store_new(tmp, dir_fd, csv_fd);
+	/* The store owns the temporary folder from here: closed unpublished, it removes it. */
+	struct store *s = store_new(tmp, open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC),
+	                            -1);
 	s->final_dir = dir;
 	s->parent_fd = parent_fd;
-	free(parent);
-	free(base);
+	if (s->dir_fd < 0)
+		set_error(err, err_size, "cannot open %s: %s", tmp, strerror(errno));
+	else
+		s->csv_fd = create_samples(s->dir_fd, tmp, err, err_size);
+	if (s->csv_fd < 0)
+		store_close(&s);
 	return s;
-fail:
-	if (dir_fd >= 0)
-		close(dir_fd);
-	if (parent_fd >= 0)
-		close(parent_fd);
-	free(tmp);
-	free(dir);
-	free(parent);
-	free(base);
-	return NULL;
 }
 
 static const char *base_of(const char *path)
@@ -748,7 +736,8 @@ void store_close(struct store **sp)
 		discard_unpublished(s);
 	char err[ERR_LEN];
 	store_sync(s, err, sizeof err); /* callers that must know have called store_sync */
-	close(s->csv_fd); /* a store has both descriptors from store_new on */
+	/* -1 where store_create could not make one: its close fails, harmlessly */
+	close(s->csv_fd);
 	close(s->dir_fd);
 	if (s->parent_fd >= 0)
 		close(s->parent_fd);

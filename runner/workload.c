@@ -132,8 +132,7 @@ static char *base_name(const char *path)
 	return xstrdup(slash ? slash + 1 : path);
 }
 
-/* w's name and argv for kernel `name` with `iters` iterations. */
-static void set_kernel(struct workload *w, const char *name, unsigned long iters)
+void workload_set_kernel(struct workload *w, const char *name, unsigned long iters)
 {
 	w->name = xstrdup(name);
 	w->argv = xcalloc(3, sizeof *w->argv);
@@ -152,7 +151,7 @@ void xworkload_kernel(struct workload *w, const char *name, unsigned long iters)
 	if (!path)
 		text_errx(EXIT_FAILURE_RUNTIME, "%s", err);
 	settle_file(w, path);
-	set_kernel(w, name, iters);
+	workload_set_kernel(w, name, iters);
 }
 
 /* name found as execvp would find it, and something execve runs: a new string, or NULL with
@@ -228,10 +227,9 @@ void xworkload_recorded(struct workload *w, const char *kernel, unsigned long it
 		          "that file, or start a new run", dir, w->path, w->sha256, now);
 	if (kernel) {
 		strings_free(w->argv);
-		set_kernel(w, kernel, iters);
-	} else {
+		workload_set_kernel(w, kernel, iters);
+	} else if (!w->name) {
 		w->name = base_name(w->argv[0]);
-		w->is_kernel = false;
 	}
 }
 

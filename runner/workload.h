@@ -36,6 +36,9 @@ bool workload_name_valid(const char *name);
 /* Gives w the name (copied) in place of its kernel's or argv[0]'s, marked as given. */
 void workload_set_name(struct workload *w, const char *name);
 
+/* w's name and argv for kernel `name` with `iters` iterations (its file is the caller's). */
+void workload_set_kernel(struct workload *w, const char *name, unsigned long iters);
+
 /* Fills w to run kernel `name` with `iters` iterations. Exits 2 on an unknown kernel, 1 when
  * its executable is missing (a build problem, not the user's). */
 void xworkload_kernel(struct workload *w, const char *name, unsigned long iters);
@@ -66,7 +69,8 @@ void xworkload_resolve(struct workload *w);
  * For --resume: w->path and w->sha256 came from meta.json (and w->argv too for a command). The
  * run continues with exactly that file: exits 2, naming it and the folder `dir`, when it is
  * gone, cannot be executed, or its content is no longer what was recorded. With `kernel` set,
- * w becomes that kernel with `iters` iterations.
+ * w becomes that kernel with `iters` iterations; else w keeps its name (a matrix's, loaded with
+ * it), or a command is named by its file.
  */
 void xworkload_recorded(struct workload *w, const char *kernel, unsigned long iters,
                         const char *dir);
