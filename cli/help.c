@@ -279,25 +279,23 @@ static void man_synopsis(FILE *out)
 /* One option's heading: -L, --NAME VALUE. */
 static void man_heading(FILE *out, const struct cli_option *o)
 {
-	char value[96];
-	value_name(o, value, sizeof value);
 	if (o->letter)
 		fprintf(out, "\\fB\\-%c\\fR, ", o->letter);
-	fprintf(out, "\\fB");
-	roff_text(out, "--", 2, false);
+	fprintf(out, "\\fB\\-\\-");
 	roff_text(out, o->name, strlen(o->name), false);
 	fprintf(out, "\\fR");
 	if (o->arg) {
 		fprintf(out, " \\fI");
-		roff_text(out, value, strlen(value), false);
+		roff_text(out, o->arg, strlen(o->arg), false);
 		fprintf(out, "\\fR");
 	}
-	for (const char *v = o->arg ? "" : value; *v;) { /* choices: each word bold */
-		size_t len = strcspn(v, "|");
-		fprintf(out, "%s\\fB", v == value ? " " : "|");
+	const char *choices = o->value == CLI_CHOICE ? o->choices : "";
+	for (const char *v = choices; *v;) { /* each word bold, as a|b|c */
+		size_t len = strcspn(v, " ");
+		fprintf(out, "%s\\fB", v == choices ? " " : "|");
 		roff_text(out, v, len, false);
 		fprintf(out, "\\fR");
-		v += len + (v[len] == '|');
+		v += len + (v[len] == ' ');
 	}
 	fputc('\n', out);
 }
