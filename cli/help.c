@@ -35,19 +35,14 @@ static void wrap(FILE *out, const char *text, int at, int indent)
 	fputc('\n', out);
 }
 
-/* An option's value as help and the man page name it: its arg, or its choices as a|b|c. */
-static void value_name(const struct cli_option *o, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s", o->value == CLI_FLAG ? "" : o->arg ? o->arg : o->choices);
-	for (char *p = buf; *p; p++)
-		if (*p == ' ' && !o->arg)
-			*p = '|';
-}
-
 static void help_option(FILE *out, const struct cli_option *o)
 {
+	/* The value as help names it: its arg, or its choices as a|b|c. */
 	char value[96], left[128];
-	value_name(o, value, sizeof value);
+	snprintf(value, sizeof value, "%s", o->value == CLI_FLAG ? "" : o->arg ? o->arg : o->choices);
+	for (char *p = value; *p; p++)
+		if (*p == ' ' && !o->arg)
+			*p = '|';
 	snprintf(left, sizeof left, "%c%c%c --%s%s%s", o->letter ? '-' : ' ', o->letter ? o->letter
 	         : ' ', o->letter ? ',' : ' ', o->name, *value ? " " : "", value);
 	int at = fprintf(out, "  %s", left);
