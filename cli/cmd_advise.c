@@ -22,7 +22,6 @@
 #include "report/report.h"
 #include "topology/topology.h"
 #include "cli/commands.h"
-#include "cli/summary.h"
 
 enum { OPT_OBJECTIVE = 1, OPT_CORES, OPT_COUNT, OPT_JSON, OPT_SCRIPT, OPT_SLURM, OPT_DRAWS,
        OPT_SEED };

@@ -11,6 +11,7 @@
 
 #include "common/number.h"
 #include "common/text.h"
+#include "report/report.h"
 
 /* A row's name, its entry point, option table and examples (commands.h's CLI_TABLES). */
 #define COMMAND(cmd) \
@@ -120,6 +121,13 @@ int cli_print_json(json_t *root, size_t flags)
 		status = EXIT_OK;
 	json_decref(root);
 	return status;
+}
+
+int summary_print(const struct report *r, bool json)
+{
+	if (!json)
+		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+	return cli_print_json(json_incref(r->json), JSON_PRESERVE_ORDER);
 }
 
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)

@@ -122,6 +122,10 @@ extern const struct cli_option *cli_option;
  * made). */
 int cli_print_json(json_t *root, size_t flags);
 
+struct report;
+/* A report of advise or fleet on stdout: its text, or with json its JSON; the exit status. */
+int summary_print(const struct report *r, bool json);
+
 /* A bad command line: prints one line, "smtbench: MESSAGE (see 'smtbench COMMAND --help')",
  * and exits with EXIT_USAGE. */
 void usage_exit(const char *command, const char *fmt, ...)
