@@ -16,6 +16,45 @@
 #define HELP_WIDTH 79
 #define HELP_COLUMN 28
 
+/* The synopsis of `smtbench help`, after the commands'. */
+static const char help_synopsis[] = "smtbench help [COMMAND] | --help | --version";
+/* The exit statuses, as one paragraph (the top help's and each command's). */
+static const char exit_status[] =
+	"Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written); 3 not "
+	"possible on this machine (e.g. no placement it can give, a kernel this CPU cannot run); "
+	"128+signal when interrupted (130 for ^C: the results folder is valid; continue it with "
+	"--resume).";
+
+/* Writes each line of synopsis after prefix; later lines get as many spaces instead. */
+static void synopsis_print(FILE *out, const char *prefix, const char *synopsis)
+{
+	int indent = (int)strlen(prefix);
+	for (const char *line = synopsis; *line;) {
+		size_t len = strcspn(line, "\n");
+		fprintf(out, "%*s%.*s\n", indent, line == synopsis ? prefix : "", (int)len, line);
+		line += len + (line[len] == '\n');
+	}
+}
+
+void cli_top_help(FILE *out, bool full)
+{
+	if (full)
+		fprintf(out, "smtbench %s — do these two threads share a core (SMT), and does it "
+		        "hurt?\n\n", SMTBENCH_VERSION);
+	fprintf(out, "usage:\n");
+	for (size_t i = 0; i < subcommand_count; i++)
+		synopsis_print(out, "  ", subcommands[i].synopsis);
+	synopsis_print(out, "  ", help_synopsis);
+	if (!full)
+		return;
+	fprintf(out, "\n");
+	for (size_t i = 0; i < subcommand_count; i++)
+		fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(out, "\n`smtbench COMMAND --help` (or `smtbench help COMMAND`) describes each "
+	        "command's\noptions; every command takes -h/--help and -V/--version.\n\n%s\n",
+	        exit_status);
+}
+
 /* text from column `at`, words wrapped before HELP_WIDTH, continuation lines indented by
  * `indent`; ends the line. */
 static void wrap(FILE *out, const char *text, int at, int indent)
@@ -72,7 +111,7 @@ static void cli_help(FILE *out, const struct subcommand *c)
 		free(what);
 	}
 	fputc('\n', out);
-	wrap(out, cli_exit_status, 0, 0);
+	wrap(out, exit_status, 0, 0);
 	fprintf(out, "The manual: man smtbench.\n");
 }
 
@@ -261,7 +300,7 @@ static void man_synopsis(FILE *out)
 {
 	fprintf(out, ".nf\n");
 	for (size_t i = 0; i <= subcommand_count; i++) {
-		const char *s = i < subcommand_count ? subcommands[i].synopsis : cli_help_synopsis;
+		const char *s = i < subcommand_count ? subcommands[i].synopsis : help_synopsis;
 		for (const char *line = s; *line;) {
 			size_t len = strcspn(line, "\n");
 			roff_synopsis(out, line, len);
