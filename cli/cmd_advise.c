@@ -22,7 +22,6 @@
 #include "report/report.h"
 #include "topology/topology.h"
 #include "cli/commands.h"
-#include "cli/summary.h"
 
 enum { OPT_OBJECTIVE = 1, OPT_CORES, OPT_COUNT, OPT_JSON, OPT_SCRIPT, OPT_SLURM, OPT_DRAWS,
        OPT_SEED };
@@ -204,7 +203,8 @@ static void shell_word(FILE *out, const char *s)
 }
 
 /* Workload w's command line as shell words, from meta.json: a command's recorded words, or a
- * kernel's path and its calibrated iteration count. -1 with err when it is not recorded. */
+ * kernel's path (its one word) and its calibrated iteration count. -1 with err when it is not
+ * recorded. */
 static int command_words(const struct results_folder *f, size_t w, FILE *out, char *err,
                          size_t err_size)
 {
@@ -212,37 +212,26 @@ static int command_words(const struct results_folder *f, size_t w, FILE *out, ch
 	const json_t *commands = json_object_get(matrix, "commands");
 	const json_t *entry = json_array_get(commands ? commands : json_object_get(matrix, "kernels"),
 	                                     w);
-	if (commands) {
-		const json_t *argv = json_object_get(entry, "command");
-		size_t i;
-		const json_t *word;
-		if (!json_array_size(argv))
-			goto missing;
-		json_array_foreach(argv, i, word) {
-			char *s = text_from_json(word);
-			if (!s)
-				goto missing;
-			if (i)
-				fputc(' ', out);
-			shell_word(out, s);
-			free(s);
-		}
-		return 0;
-	}
-	char *path = text_from_json(json_object_get(entry, "path"));
+	const json_t *argv = json_object_get(entry, "command");
 	json_int_t iters = json_integer_value(json_object_get(entry, "iters"));
-	if (!path || iters <= 0) {
-		free(path);
-		goto missing;
+	size_t count = commands ? json_array_size(argv) : 1;
+	bool recorded = count > 0 && (commands || iters > 0);
+	for (size_t i = 0; recorded && i < count; i++) {
+		char *word = text_from_json(commands ? json_array_get(argv, i)
+		                                     : json_object_get(entry, "path"));
+		recorded = word != NULL;
+		if (recorded && i)
+			fputc(' ', out);
+		if (recorded)
+			shell_word(out, word);
+		free(word);
 	}
-	shell_word(out, path);
-	fprintf(out, " %lld", (long long)iters);
-	free(path);
-	return 0;
-missing:
-	set_error(err, err_size, "%s/meta.json: matrix workload %zu's command is not recorded",
-	          f->shown_dir, w);
-	return -1;
+	if (recorded && !commands)
+		fprintf(out, " %lld", (long long)iters);
+	if (!recorded)
+		set_error(err, err_size, "%s/meta.json: matrix workload %zu's command is not recorded",
+		          f->shown_dir, w);
+	return recorded ? 0 : -1;
 }
 
 /* The script: every workload of the plan started at once on its CPU, then waited for. */

@@ -69,15 +69,29 @@ static void print_options(void)
 			       o->letter ? o->letter : '-', value_kind[o->value]);
 }
 
-/* bash: what to offer for a value of this kind: its _smtbench_reply arguments. */
-static void bash_reply(enum cli_value v, const char *choices)
+enum shell { BASH, ZSH, FISH };
+
+/* What each shell offers for a value or an operand of each kind, as a printf format whose %s
+ * is the words offered (value_words); nothing (NULL) for a flag, and in bash for a value to
+ * type or a PID. bash's are _smtbench_reply's arguments, zsh's an _arguments action, fish's
+ * complete's flags. */
+static const char *const offers[][CLI_PID + 1] = {
+	[BASH] = { [CLI_CHOICE] = "words '%s'", [CLI_KERNEL] = "words '%s'",
+	           [CLI_PLACEMENTS] = "words '%s'", [CLI_FILE] = "file", [CLI_DIR] = "dir" },
+	[ZSH] = { [CLI_WORD] = " ", [CLI_CHOICE] = "(%s)", [CLI_KERNEL] = "(%s)",
+	          [CLI_PLACEMENTS] = "(%s)", [CLI_FILE] = "_files", [CLI_DIR] = "_files -/",
+	          [CLI_PID] = "_pids" },
+	[FISH] = { [CLI_WORD] = " -x", [CLI_CHOICE] = " -x -a '%s'", [CLI_KERNEL] = " -x -a '%s'",
+	           [CLI_PLACEMENTS] = " -x -a '%s'", [CLI_FILE] = " -r -F",
+	           [CLI_DIR] = " -x -a '(__fish_complete_directories (commandline -ct))'",
+	           [CLI_PID] = " -x -a '(__fish_complete_pids)'" },
+};
+
+static void offer(enum shell shell, enum cli_value v, const char *choices)
 {
 	char words[512];
-	value_words(v, choices, words, sizeof words);
-	if (v == CLI_FILE || v == CLI_DIR)
-		printf("%s", value_kind[v]);
-	else
-		printf("words '%s'", words);
+	if (offers[shell][v])
+		printf(offers[shell][v], value_words(v, choices, words, sizeof words));
 }
 
 static void bash_command(const struct subcommand *c)
@@ -100,14 +114,13 @@ static void bash_command(const struct subcommand *c)
 		printf("--%s) ", o->name);
 		if (o->value != CLI_WORD) {
 			printf("_smtbench_reply ");
-			bash_reply(o->value, o->choices);
+			offer(BASH, o->value, o->choices);
 			printf("; ");
 		}
 		printf("return ;;\n");
 	}
 	printf("\t\tesac\n\t\toperand=(");
-	if (c->operands == CLI_FILE || c->operands == CLI_DIR || c->operands == CLI_CHOICE)
-		bash_reply(c->operands, c->operand_choices);
+	offer(BASH, c->operands, c->operand_choices);
 	printf(") ;;\n");
 }
 
@@ -179,23 +192,10 @@ static void zsh_text(const char *text)
 		printf("%s%c", *p == '\'' ? "'\\'" : strchr(":[]", *p) ? "\\" : "", *p);
 }
 
-/* zsh's action for a value or an operand of this kind. */
-static const char *zsh_action(enum cli_value v, const char *choices, char *buf, size_t size)
-{
-	char words[512];
-	if (v == CLI_FILE || v == CLI_DIR)
-		return v == CLI_FILE ? "_files" : "_files -/";
-	snprintf(buf, size, "(%s)", value_words(v, choices, words, sizeof words));
-	return v == CLI_WORD ? " " : buf;
-}
-
 static void zsh_command(const struct subcommand *c)
 {
-	char buf[600];
 	printf("\t%s)\n\t\t_arguments", c->name);
 	EACH_OPTION(c, o) {
-		const char *action = o->value == CLI_FLAG ? "" : zsh_action(o->value, o->choices, buf,
-		                                                            sizeof buf);
 		const char *colon = o->value == CLI_FLAG ? "" : ":value:";
 		char about[160], forms[2][64]; /* --name=VALUE and -LVALUE, where it has a letter */
 		brief(o, about, sizeof about);
@@ -204,12 +204,16 @@ static void zsh_command(const struct subcommand *c)
 		for (int f = 0; f < (o->letter ? 2 : 1); f++) {
 			printf(" \\\n\t\t\t'%s[", forms[f]);
 			zsh_text(about);
-			printf("]%s%s'", colon, action);
+			printf("]%s", colon);
+			offer(ZSH, o->value, o->choices);
+			printf("'");
 		}
 	}
-	if (c->operands != CLI_FLAG)
-		printf(" \\\n\t\t\t'*:%s:%s'", value_kind[c->operands], c->operands == CLI_PID
-		       ? "_pids" : zsh_action(c->operands, c->operand_choices, buf, sizeof buf));
+	if (c->operands != CLI_FLAG) {
+		printf(" \\\n\t\t\t'*:%s:", value_kind[c->operands]);
+		offer(ZSH, c->operands, c->operand_choices);
+		printf("'");
+	}
 	printf("\n\t\t;;\n");
 }
 
@@ -257,20 +261,6 @@ static void fish_text(const char *text)
 		printf("%s%c", *p == '\'' || *p == '\\' ? "\\" : "", *p);
 }
 
-/* fish's flags for a value or an operand of this kind. */
-static void fish_value(enum cli_value v, const char *choices)
-{
-	char words[512];
-	if (v == CLI_FILE)
-		printf(" -r -F");
-	else if (v == CLI_DIR)
-		printf(" -x -a '(__fish_complete_directories (commandline -ct))'");
-	else if (v != CLI_FLAG && *value_words(v, choices, words, sizeof words))
-		printf(" -x -a '%s'", words);
-	else if (v != CLI_FLAG)
-		printf(" -x");
-}
-
 static void fish_command(const struct subcommand *c)
 {
 	const char *n = "-n '__fish_seen_subcommand_from";
@@ -280,18 +270,17 @@ static void fish_command(const struct subcommand *c)
 		       o->name);
 		if (o->letter)
 			printf(" -s %c", o->letter);
-		fish_value(o->value, o->choices);
+		offer(FISH, o->value, o->choices);
 		printf(" -d '");
 		fish_text(brief(o, about, sizeof about));
 		printf("'\n");
 	}
 	printf("complete -c smtbench %s %s; and not __smtbench_after_dashes'", n, c->name);
-	if (c->operands == CLI_PID)
-		printf(" -x -a '(__fish_complete_pids)'\n");
-	else if (c->operands == CLI_FLAG || c->operands == CLI_WORD)
-		printf(" -f\n");
+	if (c->operands == CLI_FLAG || c->operands == CLI_WORD)
+		printf(" -f");
 	else
-		fish_value(c->operands, c->operand_choices), printf("\n");
+		offer(FISH, c->operands, c->operand_choices);
+	printf("\n");
 }
 
 static void print_fish(void)

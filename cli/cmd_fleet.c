@@ -16,7 +16,6 @@
 #include "fleet/fleet.h"
 #include "report/report.h"
 #include "cli/commands.h"
-#include "cli/summary.h"
 
 struct fleet_options {
 	bool json;

@@ -192,14 +192,6 @@ static void print_relation(const struct topo_relation *rel)
 /* ------------------------------------------------------------------------------------------ */
 /* JSON output: a contract; keys as issue 2 writes them.                                         */
 
-static json_t *json_pus(const int *pus, int n)
-{
-	json_t *arr = json_array();
-	for (int i = 0; i < n; i++)
-		json_array_append_new(arr, json_integer(pus[i]));
-	return arr;
-}
-
 /* A name from the topology (a CPU model, a kind), or null when it is not UTF-8, which JSON
  * cannot hold. */
 static json_t *json_text(const char *name)
@@ -222,7 +214,8 @@ static json_t *json_pair(const struct topo_pair *pair)
 		                 pair->reason);
 	/* The CPU kind of its PUs (null on a machine of one kind), and whether they mix kinds. */
 	return json_pack("{s:s, s:b, s:o, s:s*, s:o*, s:o, s:b}", "name", name, "available", true,
-	                 "pus", json_pus(pair->pus, pair->npus), "shares",
+	                 "pus", json_pack(pair->npus == 1 ? "[i]" : "[i, i]", pair->pus[0], pair->pus[1]),
+	                 "shares",
 	                 pair->placement != PLACEMENT_SOLO ? pair->shares : NULL,
 	                 "core", pair->core >= 0 ? json_integer(pair->core) : NULL,
 	                 "cpu_kind", pair->kind[0] ? json_text(pair->kind) : json_null(),
@@ -263,8 +256,8 @@ static json_t *json_info(const struct topo_info *info, const struct topo_pair pa
 static json_t *json_relation(const struct topo_relation *rel)
 {
 	/* mixed_kinds: whether the two CPUs are of different CPU kinds (topology.h). */
-	return json_pack("{s:o, s:s, s:s, s:o*, s:b}", "pus", json_pus(rel->pus, 2), "relation",
-	                 placement_name(rel->relation), "shares", rel->shares,
+	return json_pack("{s:[i, i], s:s, s:s, s:o*, s:b}", "pus", rel->pus[0], rel->pus[1],
+	                 "relation", placement_name(rel->relation), "shares", rel->shares,
 	                 "core", rel->core >= 0 ? json_integer(rel->core) : NULL,
 	                 "mixed_kinds", rel->mixed_kinds);
 }

@@ -11,6 +11,7 @@
 
 #include "common/number.h"
 #include "common/text.h"
+#include "report/report.h"
 
 /* A row's name, its entry point, option table and examples (commands.h's CLI_TABLES). */
 #define COMMAND(cmd) \
@@ -65,12 +66,6 @@ const struct subcommand subcommands[] = {
 	  .operands = CLI_CHOICE, .operand_choices = "bash zsh fish options" },
 };
 const size_t subcommand_count = sizeof subcommands / sizeof subcommands[0];
-const char cli_help_synopsis[] = "smtbench help [COMMAND] | --help | --version";
-const char cli_exit_status[] =
-	"Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written); 3 not "
-	"possible on this machine (e.g. no placement it can give, a kernel this CPU cannot run); "
-	"128+signal when interrupted (130 for ^C: the results folder is valid; continue it with "
-	"--resume).";
 
 const struct cli_option cli_common_options[] = {
 	{ "help", 'h', CLI_OPT_HELP, CLI_FLAG, NULL, NULL, "show this help" },
@@ -84,16 +79,6 @@ const struct subcommand *subcommand_find(const char *name)
 		if (!strcmp(subcommands[i].name, name))
 			return &subcommands[i];
 	return NULL;
-}
-
-void synopsis_print(FILE *out, const char *prefix, const char *synopsis)
-{
-	int indent = (int)strlen(prefix);
-	for (const char *line = synopsis; *line;) {
-		size_t len = strcspn(line, "\n");
-		fprintf(out, "%*s%.*s\n", indent, line == synopsis ? prefix : "", (int)len, line);
-		line += len + (line[len] == '\n');
-	}
 }
 
 const struct cli_option *cli_option;
@@ -120,6 +105,13 @@ int cli_print_json(json_t *root, size_t flags)
 		status = EXIT_OK;
 	json_decref(root);
 	return status;
+}
+
+int summary_print(const struct report *r, bool json)
+{
+	if (!json)
+		return report_print(r, stdout) == 0 ? EXIT_OK : EXIT_FAILURE_RUNTIME;
+	return cli_print_json(json_incref(r->json), JSON_PRESERVE_ORDER);
 }
 
 int parse_ulong(const char *text, unsigned long min, unsigned long max, unsigned long *out)

@@ -83,9 +83,6 @@ extern const struct cli_option cli_common_options[];
 /* The ids cli_getopt gives them: no table uses them. */
 enum { CLI_OPT_HELP = INT_MAX - 2, CLI_OPT_VERSION };
 
-/* The synopsis of `smtbench help`, after the commands'. */
-extern const char cli_help_synopsis[];
-
 /* A number's macro as a string, for the option tables' sentences ("default " STR(30)). */
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -93,11 +90,9 @@ extern const char cli_help_synopsis[];
 /* The row named name, or NULL. */
 const struct subcommand *subcommand_find(const char *name);
 
-/* Writes each line of synopsis after prefix; later lines get as many spaces instead. */
-void synopsis_print(FILE *out, const char *prefix, const char *synopsis);
-
-/* The exit statuses, as one paragraph (the top help's and each command's). */
-extern const char cli_exit_status[];
+/* smtbench's own help on out: its usage lines, and with full (--help) its commands and exit
+ * statuses too. */
+void cli_top_help(FILE *out, bool full);
 
 /* The man page in, with every generated part (between `.\" generated: NAME` and `.\" end of
  * generated: NAME` lines: the SYNOPSIS, each command's OPTIONS, the EXAMPLES) written anew from
@@ -121,6 +116,10 @@ extern const struct cli_option *cli_option;
  * stdout, flushed: EXIT_OK, or EXIT_FAILURE_RUNTIME after saying so (root NULL: it could not be
  * made). */
 int cli_print_json(json_t *root, size_t flags);
+
+struct report;
+/* A report of advise or fleet on stdout: its text, or with json its JSON; the exit status. */
+int summary_print(const struct report *r, bool json);
 
 /* A bad command line: prints one line, "smtbench: MESSAGE (see 'smtbench COMMAND --help')",
  * and exits with EXIT_USAGE. */

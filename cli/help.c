@@ -16,6 +16,45 @@
 #define HELP_WIDTH 79
 #define HELP_COLUMN 28
 
+/* The synopsis of `smtbench help`, after the commands'. */
+static const char help_synopsis[] = "smtbench help [COMMAND] | --help | --version";
+/* The exit statuses, as one paragraph (the top help's and each command's). */
+static const char exit_status[] =
+	"Exit status: 0 success; 1 a failure while running; 2 bad input (nothing written); 3 not "
+	"possible on this machine (e.g. no placement it can give, a kernel this CPU cannot run); "
+	"128+signal when interrupted (130 for ^C: the results folder is valid; continue it with "
+	"--resume).";
+
+/* Writes each line of synopsis after prefix; later lines get as many spaces instead. */
+static void synopsis_print(FILE *out, const char *prefix, const char *synopsis)
+{
+	int indent = (int)strlen(prefix);
+	for (const char *line = synopsis; *line;) {
+		size_t len = strcspn(line, "\n");
+		fprintf(out, "%*s%.*s\n", indent, line == synopsis ? prefix : "", (int)len, line);
+		line += len + (line[len] == '\n');
+	}
+}
+
+void cli_top_help(FILE *out, bool full)
+{
+	if (full)
+		fprintf(out, "smtbench %s — do these two threads share a core (SMT), and does it "
+		        "hurt?\n\n", SMTBENCH_VERSION);
+	fprintf(out, "usage:\n");
+	for (size_t i = 0; i < subcommand_count; i++)
+		synopsis_print(out, "  ", subcommands[i].synopsis);
+	synopsis_print(out, "  ", help_synopsis);
+	if (!full)
+		return;
+	fprintf(out, "\n");
+	for (size_t i = 0; i < subcommand_count; i++)
+		fprintf(out, "  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(out, "\n`smtbench COMMAND --help` (or `smtbench help COMMAND`) describes each "
+	        "command's\noptions; every command takes -h/--help and -V/--version.\n\n%s\n",
+	        exit_status);
+}
+
 /* text from column `at`, words wrapped before HELP_WIDTH, continuation lines indented by
  * `indent`; ends the line. */
 static void wrap(FILE *out, const char *text, int at, int indent)
@@ -35,19 +74,14 @@ static void wrap(FILE *out, const char *text, int at, int indent)
 	fputc('\n', out);
 }
 
-/* An option's value as help and the man page name it: its arg, or its choices as a|b|c. */
-static void value_name(const struct cli_option *o, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s", o->value == CLI_FLAG ? "" : o->arg ? o->arg : o->choices);
-	for (char *p = buf; *p; p++)
-		if (*p == ' ' && !o->arg)
-			*p = '|';
-}
-
 static void help_option(FILE *out, const struct cli_option *o)
 {
+	/* The value as help names it: its arg, or its choices as a|b|c. */
 	char value[96], left[128];
-	value_name(o, value, sizeof value);
+	snprintf(value, sizeof value, "%s", o->value == CLI_FLAG ? "" : o->arg ? o->arg : o->choices);
+	for (char *p = value; *p; p++)
+		if (*p == ' ' && !o->arg)
+			*p = '|';
 	snprintf(left, sizeof left, "%c%c%c --%s%s%s", o->letter ? '-' : ' ', o->letter ? o->letter
 	         : ' ', o->letter ? ',' : ' ', o->name, *value ? " " : "", value);
 	int at = fprintf(out, "  %s", left);
@@ -77,7 +111,7 @@ static void cli_help(FILE *out, const struct subcommand *c)
 		free(what);
 	}
 	fputc('\n', out);
-	wrap(out, cli_exit_status, 0, 0);
+	wrap(out, exit_status, 0, 0);
 	fprintf(out, "The manual: man smtbench.\n");
 }
 
@@ -266,7 +300,7 @@ static void man_synopsis(FILE *out)
 {
 	fprintf(out, ".nf\n");
 	for (size_t i = 0; i <= subcommand_count; i++) {
-		const char *s = i < subcommand_count ? subcommands[i].synopsis : cli_help_synopsis;
+		const char *s = i < subcommand_count ? subcommands[i].synopsis : help_synopsis;
 		for (const char *line = s; *line;) {
 			size_t len = strcspn(line, "\n");
 			roff_synopsis(out, line, len);
@@ -279,25 +313,23 @@ static void man_synopsis(FILE *out)
 /* One option's heading: -L, --NAME VALUE. */
 static void man_heading(FILE *out, const struct cli_option *o)
 {
-	char value[96];
-	value_name(o, value, sizeof value);
 	if (o->letter)
 		fprintf(out, "\\fB\\-%c\\fR, ", o->letter);
-	fprintf(out, "\\fB");
-	roff_text(out, "--", 2, false);
+	fprintf(out, "\\fB\\-\\-");
 	roff_text(out, o->name, strlen(o->name), false);
 	fprintf(out, "\\fR");
 	if (o->arg) {
 		fprintf(out, " \\fI");
-		roff_text(out, value, strlen(value), false);
+		roff_text(out, o->arg, strlen(o->arg), false);
 		fprintf(out, "\\fR");
 	}
-	for (const char *v = o->arg ? "" : value; *v;) { /* choices: each word bold */
-		size_t len = strcspn(v, "|");
-		fprintf(out, "%s\\fB", v == value ? " " : "|");
+	const char *choices = o->value == CLI_CHOICE ? o->choices : "";
+	for (const char *v = choices; *v;) { /* each word bold, as a|b|c */
+		size_t len = strcspn(v, " ");
+		fprintf(out, "%s\\fB", v == choices ? " " : "|");
 		roff_text(out, v, len, false);
 		fprintf(out, "\\fR");
-		v += len + (v[len] == '|');
+		v += len + (v[len] == ' ');
 	}
 	fputc('\n', out);
 }

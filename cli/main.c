@@ -11,27 +11,6 @@
 #include "cli/commands.h"
 #include "common/text.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage:\n");
-	for (size_t i = 0; i < subcommand_count; i++)
-		synopsis_print(out, "  ", subcommands[i].synopsis);
-	synopsis_print(out, "  ", cli_help_synopsis);
-}
-
-static void help(void)
-{
-	printf("smtbench %s — do these two threads share a core (SMT), and does it hurt?\n\n",
-	       SMTBENCH_VERSION);
-	usage(stdout);
-	printf("\n");
-	for (size_t i = 0; i < subcommand_count; i++)
-		printf("  %-9s %s\n", subcommands[i].name, subcommands[i].summary);
-	printf("\n"
-	       "`smtbench COMMAND --help` (or `smtbench help COMMAND`) describes each command's\n"
-	       "options; every command takes -h/--help and -V/--version.\n\n%s\n", cli_exit_status);
-}
-
 /* One line for a command that is not in the table, with the closest names; exits 2. */
 static int unknown_command(const char *name)
 {
@@ -49,12 +28,12 @@ static int unknown_command(const char *name)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		cli_top_help(stderr, false);
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || (!strcmp(name, "help") && argc == 2)) {
-		help();
+		cli_top_help(stdout, true);
 		return EXIT_OK;
 	}
 	if (!strcmp(name, "--refresh-man-page")) /* `make man`: cli/smtbench.1 on stdin */

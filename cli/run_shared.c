@@ -1,17 +1,21 @@
 /*
- * run_shared.c — the command line that `run` and `matrix` share (see run_shared.h).
+ * run_shared.c — the command line that `run` and `matrix` share (see run_shared.h), and what
+ * both print when they end: the folder's report (report/report.h: a run's or a matrix's, by
+ * its kind), written into it.
  */
 #include "cli/run_shared.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/summary.h"
 #include "common/fileio.h"
+#include "common/folder.h"
 #include "common/text.h"
+#include "report/report.h"
 #include "runner/launch.h"
 #include "runner/precision.h"
 #include "runner/resume.h"
@@ -84,6 +88,66 @@ static char **copy_command_line(int argc, char **argv)
 	return command_line;
 }
 
+/* How the summary ended. */
+enum summary_outcome {
+	SUMMARY_WRITTEN,     /* the reports written and the answer printed */
+	SUMMARY_NOT_WRITTEN, /* the reports could not be written (said on stderr; the summary then
+	                      * points to none): the run failed to give what it promised, though its
+	                      * samples are safe */
+	SUMMARY_NO_ANSWER,   /* nothing to analyse, or (a matrix) reports written but no cell
+	                      * compared: the true reason printed */
+};
+
+/* What a folder with no answer means after this run. */
+enum summary_missing {
+	MISSING_NOT_YET,  /* a short or interrupted run: "no analysis yet: WHY" */
+	MISSING_NO_NEED,  /* a run of one placement: nothing to compare, "no comparison: WHY" */
+	MISSING_FAILED,   /* a run of two placements or more, or a matrix, that ran as planned:
+	                   * "no answer: WHY" on stderr, the run failed to answer */
+};
+
+/* Analyses dir, writes its reports and prints the summary on stdout; when there is no answer,
+ * its true reason in the words `missing` chooses. */
+static enum summary_outcome summary_after_run(const char *dir, enum summary_missing missing)
+{
+	char err[ERR_LEN];
+	struct results_folder *f = folder_open(dir);
+	struct report_options o = { .rope_pct = NAN };
+	struct report *r = report_folder(f, &o, err, sizeof err);
+	enum summary_outcome outcome = SUMMARY_WRITTEN;
+	if (!r) {
+		char *why = xescaped(err);
+		if (missing == MISSING_FAILED)
+			text_warnx("no answer: %s", why);
+		else
+			printf("%s: %s\n", missing == MISSING_NO_NEED ? "no comparison" : "no analysis yet",
+			       why);
+		printf("results: %s\n", f->shown_dir);
+		free(why);
+		outcome = SUMMARY_NO_ANSWER;
+	} else {
+		printf("\n");
+		if (report_write(r, dir, err, sizeof err) != 0) {
+			text_warnx("cannot write the reports: %s", err);
+			outcome = SUMMARY_NOT_WRITTEN;
+		}
+		report_print(r, stdout);
+		report_print_files(r, outcome == SUMMARY_WRITTEN ? dir : NULL, stdout);
+		/* A matrix none of whose cells could be compared: its page is written (every cell
+		 * says why), and a complete run of it failed to answer, as a run's does. */
+		if (r->no_answer && missing == MISSING_FAILED) {
+			char *why = xescaped(r->no_answer);
+			text_warnx("no answer: %s", why);
+			free(why);
+			if (outcome == SUMMARY_WRITTEN)
+				outcome = SUMMARY_NO_ANSWER;
+		}
+	}
+	report_free(&r);
+	folder_free(&f);
+	return outcome;
+}
+
 /* After experiment_run: the interrupt said, the summary (the reports written); the exit status.
  * Reports that could not be written are a failure too (exit 1), and so is a complete run of two
  * placements or more with no answer, unless a signal or a failure set the status already: the
@@ -107,7 +171,7 @@ static int run_finish(struct experiment *e, struct store *s, enum run_outcome ou
 	bool comparable = e->nworkloads > 0 || e->plan.nplacements > 1;
 	enum summary_missing missing = outcome != RUN_COMPLETE ? MISSING_NOT_YET
 	                               : comparable ? MISSING_FAILED : MISSING_NO_NEED;
-	enum summary_outcome said = summary_after_run(dir, missing, stdout);
+	enum summary_outcome said = summary_after_run(dir, missing);
 	if (status == EXIT_OK && (said == SUMMARY_NOT_WRITTEN
 	                          || (said == SUMMARY_NO_ANSWER && comparable
 	                              && outcome == RUN_COMPLETE)))

@@ -51,11 +51,9 @@ void topo_machine_read(struct topo_machine *out)
  * reads none); v1 a lone number (-1: none). How many were read. */
 static int read_numbers(const char *path, double *first, double *second)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	int n = fscanf(f, "%lf %lf", first, second);
-	fclose(f);
+	char line[128];
+	int n = fileio_read_first_line(path, line, sizeof line) == 0
+	        ? sscanf(line, "%lf %lf", first, second) : 0;
 	return n > 0 ? n : 0;
 }
 
