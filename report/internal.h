@@ -62,16 +62,10 @@ char *plot_posterior(const struct run_model *m);
 char *plot_run_order(const struct run_model *m);
 char *plot_samples(const struct run_model *m);
 
-/* The advice's blocks (the plan, its value, whether pairing pays; full: also SMT on or off per
- * workload and the method) and its JSON (report/advise.c), for advise's report and the
- * matrix's. advise_matrix: the advice from a matrix's cells, cores from rq or else the folder's
- * meta.json (topology.cores; neither: an error). */
+/* The advice from a matrix's cells (report/advise.c), for advise's report and the matrix's:
+ * cores from rq or else the folder's meta.json (topology.cores; neither: an error). */
 struct analysis_matrix;
-struct analysis_advice;
 struct advise_request;
-void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
-                   const struct analysis_advice *a, bool full);
-json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a);
 struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
                                       const struct advise_request *rq,
                                       const struct results_folder *f, char *err,
