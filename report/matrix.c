@@ -208,19 +208,18 @@ static char *pairing_note(const struct matrix_model *mm)
  * list's (analysis/matrix.h). */
 static char *rope_rule(const struct matrix_model *mm)
 {
-	char rope[48], given[64];
-	if (mm->rope_default)
-		snprintf(given, sizeof given, "With the default ROPE of %g%% (no --rope given)",
-		         mm->rope_pct);
-	else
-		snprintf(given, sizeof given, "With --rope %g", mm->rope_pct);
+	struct format_ring ns = { .next = 0 };
+	const char *given = mm->rope_default
+	                    ? format_text(&ns, "With the default ROPE of %g%% (no --rope given)",
+	                                  mm->rope_pct)
+	                    : format_text(&ns, "With --rope %g", mm->rope_pct);
 	return xasprintf("%s: a cell is practically the same when P(within %s) >= %g, slower when "
 	                 "P(slower by more than %g%%) >= %g, faster when P(faster by more than %g%%) "
 	                 ">= %g; the safe pairs are listed so that, with probability %g or more, "
 	                 "every listed pair at once slows neither kernel by more than %g%% (pairs "
 	                 "taken by their probability, each only while its chance of a larger slowdown "
 	                 "is at most %g over the pairs not yet listed; cells practically the same or "
-	                 "faster).", given, format_rope(rope, sizeof rope, mm->rope_pct),
+	                 "faster).", given, format_rope(&ns, mm->rope_pct),
 	                 ANALYSIS_EQUIVALENCE_PROBABILITY, mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY,
 	                 mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_MATRIX_SAFE_PROBABILITY,
 	                 mm->rope_pct, 1 - ANALYSIS_MATRIX_SAFE_PROBABILITY);

@@ -170,11 +170,10 @@ bool comparison_neighbour_speedup(const struct analysis_comparison *c, bool one_
 	       && c->verdict == ANALYSIS_VERDICT_FASTER;
 }
 
-const char *format_rope(char *buf, size_t size, double rope_pct)
+const char *format_rope(struct format_ring *ring, double rope_pct)
 {
 	double hi = 1 + rope_pct / 100;
-	snprintf(buf, size, "%.3g–%.3g×", 1 / hi, hi);
-	return buf;
+	return format_text(ring, "%.3g–%.3g×", 1 / hi, hi);
 }
 
 const char *format_design(struct format_ring *ring, const struct analysis_comparison *c)
@@ -195,37 +194,33 @@ const char *format_design(struct format_ring *ring, const struct analysis_compar
 
 /* A probability as the sentence prints it: "n/a" where the grid could give none (data at the
  * edge of what a double holds). */
-static const char *prob_text(char buf[16], double p)
+static const char *prob_text(struct format_ring *ring, double p)
 {
-	snprintf(buf, 16, isnan(p) ? "n/a" : "%.2f", p);
-	return buf;
+	return isnan(p) ? "n/a" : format_text(ring, "%.2f", p);
 }
 
 /* Too few samples (or a grid at its bound): the posterior's means are the grid's artefacts, so
  * no ratio or difference is quoted as the answer. */
 static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
 {
-	char p[16], what[160], more[200];
+	struct format_ring ns = { .next = 0 };
 	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
 	/* The paired answer rests on the blocks both sides ran in, not on each side's count:
 	 * 30 trials a side can still be 4 usable pairs. */
 	bool few = paired ? c->blocks_paired < ANALYSIS_SETTLED_MIN_N
 	                  : c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
-	if (paired) {
-		snprintf(what, sizeof what, "paired blocks (%zu paired, %zu dropped)", c->blocks_paired,
-		         c->blocks_dropped);
-		snprintf(more, sizeof more, "run more blocks (10 or more paired)");
-	} else {
-		snprintf(what, sizeof what, "%s (n = %zu and %zu)", w->samples, c->a.n, c->b.n);
-		snprintf(more, sizeof more, "%s (10 or more per %s)", w->more, w->per);
-	}
+	const char *what = paired ? format_text(&ns, "paired blocks (%zu paired, %zu dropped)",
+	                                        c->blocks_paired, c->blocks_dropped)
+	                          : format_text(&ns, "%s (n = %zu and %zu)", w->samples, c->a.n, c->b.n);
+	const char *more = paired ? "run more blocks (10 or more paired)"
+	                          : format_text(&ns, "%s (10 or more per %s)", w->more, w->per);
 	return xasprintf("Not enough data to say: %s%s cannot be told apart from %s with %s %s: %s; "
 	                 "%s; P(slower) = %s%s", w->where, w->a, c->b.name, few ? "so few" : "these",
 	                 what, !few ? "the posterior still reaches the edge of the widest grid "
 	                              "allowed, so the interval is unbounded here"
 	                 : paired ? "the interval is unbounded at this number of blocks"
 	                 : "the interval is unbounded at this sample size", more,
-	                 prob_text(p, c->p_a_gt_b), w->note);
+	                 prob_text(&ns, c->p_a_gt_b), w->note);
 }
 
 /* The factor an answer quotes, its interval in ci: the ratio as it is, or for a decided
@@ -300,16 +295,15 @@ static char *effect_clause(const struct analysis_comparison *c, const struct ver
 /* The probability the verdict rests on: P(slower), or with a ROPE the ROPE's. */
 static char *probability_clause(const struct analysis_comparison *c, double rope_pct)
 {
-	char p1[16], p2[16];
+	struct format_ring ns = { .next = 0 };
 	if (isnan(rope_pct) || isnan(c->p_rope))
-		return xasprintf("P(slower) = %s", prob_text(p1, c->p_a_gt_b));
+		return xasprintf("P(slower) = %s", prob_text(&ns, c->p_a_gt_b));
 	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
 	if (slower || c->verdict == ANALYSIS_VERDICT_FASTER)
 		return xasprintf("P(%s by more than %g%%) = %s", slower ? "slower" : "faster", rope_pct,
-		                 prob_text(p1, slower ? c->p_rope_above : c->p_rope_below));
-	char rope[48];
-	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(rope, sizeof rope, rope_pct),
-	                 prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
+		                 prob_text(&ns, slower ? c->p_rope_above : c->p_rope_below));
+	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(&ns, rope_pct),
+	                 prob_text(&ns, c->p_rope), prob_text(&ns, c->p_a_gt_b));
 }
 
 /* The conditions beside a settled verdict (words.h), each a clause starting "; ", or "". */
