@@ -24,15 +24,6 @@ const char *advise_objective_name(enum analysis_objective o)
 	return o == ANALYSIS_OBJECTIVE_WORST ? "worst" : "throughput";
 }
 
-static const char *decision_name(enum analysis_smt_decision d)
-{
-	static const char *const names[] = {
-		[ANALYSIS_SMT_KEEP_ON] = "keep on", [ANALYSIS_SMT_TURN_OFF] = "turn off",
-		[ANALYSIS_SMT_EITHER] = "either", [ANALYSIS_SMT_UNKNOWN] = "not enough data to say",
-	};
-	return names[d];
-}
-
 /* Whether the cells ran on siblings: the plan is then about sharing a core. */
 static bool on_siblings(const struct advise_names *wl)
 {
@@ -83,7 +74,11 @@ static char *smt_sentence(const struct advise_names *wl, size_t w,
 /* The decision's words; a matrix not on siblings gives none. */
 static const char *decision_of(const struct advise_names *wl, const struct analysis_smt_advice *s)
 {
-	return on_siblings(wl) || !s->measured || isnan(s->yield) ? decision_name(s->decision)
+	static const char *const names[] = {
+		[ANALYSIS_SMT_KEEP_ON] = "keep on", [ANALYSIS_SMT_TURN_OFF] = "turn off",
+		[ANALYSIS_SMT_EITHER] = "either", [ANALYSIS_SMT_UNKNOWN] = "not enough data to say",
+	};
+	return on_siblings(wl) || !s->measured || isnan(s->yield) ? names[s->decision]
 	       : "not on siblings";
 }
 
@@ -112,25 +107,18 @@ static char *plan_line(const struct advise_names *wl, const struct analysis_advi
 	return s;
 }
 
-static const char *p_best_text(struct format_ring *ns, const struct analysis_advice *a)
-{
-	return isnan(a->p_best) ? "P(best) not computed (a heuristic's plan)"
-	       : format_text(ns, "P(best) %.2f over %zu draws", a->p_best, a->p_best_draws);
-}
-
 /* The answer: the plan, its value, P(best) and the gains. */
 static char *advise_answer(const struct advise_names *wl, const struct analysis_advice *a)
 {
 	struct format_ring ns = { .next = 0 };
 	char *plan = plan_line(wl, a, &a->best);
 	const struct analysis_plan_value *b = &a->best;
-	char value[400], gains[400] = "";
-	if (a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT)
-		snprintf(value, sizeof value, "throughput %s of every workload alone on its own core",
-		         format_ratio(&ns, b->throughput, b->throughput_ci));
-	else
-		snprintf(value, sizeof value, "worst slowdown %s",
-		         format_ratio(&ns, b->worst, b->worst_ci));
+	const char *value = a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT
+	                    ? format_text(&ns, "throughput %s of every workload alone on its own core",
+	                                  format_ratio(&ns, b->throughput, b->throughput_ci))
+	                    : format_text(&ns, "worst slowdown %s",
+	                                  format_ratio(&ns, b->worst, b->worst_ci));
+	char gains[400] = "";
 	if (!isnan(a->gain_naive))
 		snprintf(gains, sizeof gains, "; %s the naive plan's %s (workloads paired in the order "
 		         "given)", format_ratio(&ns, a->gain_naive, a->gain_naive_ci),
@@ -143,7 +131,10 @@ static char *advise_answer(const struct advise_names *wl, const struct analysis_
 	char *s = xasprintf("Plan on %zu core%s (%s): %s; %s, %s%s", a->cores,
 	                    a->cores == 1 ? "" : "s",
 	                    a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT ? "most throughput"
-	                    : "smallest worst slowdown", plan, value, p_best_text(&ns, a), gains);
+	                    : "smallest worst slowdown", plan, value, isnan(a->p_best)
+	                    ? "P(best) not computed (a heuristic's plan)"
+	                    : format_text(&ns, "P(best) %.2f over %zu draws", a->p_best, a->p_best_draws),
+	                    gains);
 	free(plan);
 	return s;
 }
