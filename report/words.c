@@ -454,9 +454,8 @@ static char *outliers_of(const struct analysis_group_diagnostics *d, const char 
 	                 list, d->outlier_count > 8 ? ", ..." : "");
 }
 
-static char *poor_overlap_of(const struct analysis_group_diagnostics *d, const char *unit)
+static char *poor_overlap_of(const struct analysis_group_diagnostics *d)
 {
-	(void)unit;
 	if (!d->poor_overlap_trials)
 		return NULL;
 	bool measured = d->overlap_of_measured;
@@ -468,9 +467,8 @@ static char *poor_overlap_of(const struct analysis_group_diagnostics *d, const c
 }
 
 /* Not for a placement whose processes take turns on one PU by design (same-pu). */
-static char *wall_above_cpu_of(const struct analysis_group_diagnostics *d, const char *unit)
+static char *wall_above_cpu_of(const struct analysis_group_diagnostics *d)
 {
-	(void)unit;
 	if (!d->wall_above_cpu_trials || placement_info_time_shared(d->name))
 		return NULL;
 	return xasprintf("wall time above %gx CPU time in %zu of %zu %s trials: the processes "
@@ -498,19 +496,16 @@ static char *short_times_of(const struct analysis_group_diagnostics *d, const ch
 	                 SAMPLES_USER_TICKS_WANTED * ANALYSIS_USER_TICK_S);
 }
 
-/* Each problem a group can have, in the order shown. A new one is one line more here. */
-static char *(*const problems[])(const struct analysis_group_diagnostics *, const char *) = {
-	short_times_of, drift_of, outliers_of, poor_overlap_of, wall_above_cpu_of,
-};
-
 void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,
                     size_t *count)
 {
-	for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++) {
-		char *s = problems[k](d, unit);
-		if (s)
-			strings_push(list, count, s);
-	}
+	/* Each problem a group can have, in the order shown (NULL: it has not); a new one is one
+	 * entry more here. */
+	char *found[] = { short_times_of(d, unit), drift_of(d, unit), outliers_of(d, unit),
+	                  poor_overlap_of(d), wall_above_cpu_of(d) };
+	for (size_t k = 0; k < sizeof found / sizeof found[0]; k++)
+		if (found[k])
+			strings_push(list, count, found[k]);
 }
 
 /* ---- the machine ----------------------------------------------------------------------------- */
