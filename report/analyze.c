@@ -231,13 +231,12 @@ static void comparison_section(struct doc *d, const struct analysis_comparison *
 	design_lines(d, c);
 	effect_lines(d, c, r->options.rope_pct);
 	group_table(d, c);
-	char welch[120] = "undefined (both groups have zero spread)", cohen[48] = ": undefined";
-	if (!isnan(c->welch_t))
-		snprintf(welch, sizeof welch, "t = %.4g, df = %.4g, p = %.3g", c->welch_t, c->welch_df,
-		         c->welch_p);
-	if (!isnan(c->cohens_d))
-		snprintf(cohen, sizeof cohen, " = %.4g", c->cohens_d);
-	doc_para(d, DOC_ALL, "Welch's t-test", NULL, NULL, "%s;  Cohen's d%s", welch, cohen);
+	struct format_ring ns = { .next = 0 };
+	const char *welch = isnan(c->welch_t) ? "undefined (both groups have zero spread)"
+	                    : format_text(&ns, "t = %.4g, df = %.4g, p = %.3g", c->welch_t,
+	                                  c->welch_df, c->welch_p);
+	doc_para(d, DOC_ALL, "Welch's t-test", NULL, NULL, "%s;  Cohen's d%s", welch,
+	         isnan(c->cohens_d) ? ": undefined" : format_text(&ns, " = %.4g", c->cohens_d));
 	grid_lines(d, c);
 }
 
