@@ -118,6 +118,9 @@ static char *advise_answer(const struct advise_names *wl, const struct analysis_
 	                                  format_ratio(&ns, b->throughput, b->throughput_ci))
 	                    : format_text(&ns, "worst slowdown %s",
 	                                  format_ratio(&ns, b->worst, b->worst_ci));
+	const char *p_best = isnan(a->p_best) ? "P(best) not computed (a heuristic's plan)"
+	                     : format_text(&ns, "P(best) %.2f over %zu draws", a->p_best,
+	                                   a->p_best_draws);
 	char gains[400] = "";
 	if (!isnan(a->gain_naive))
 		snprintf(gains, sizeof gains, "; %s the naive plan's %s (workloads paired in the order "
@@ -131,10 +134,7 @@ static char *advise_answer(const struct advise_names *wl, const struct analysis_
 	char *s = xasprintf("Plan on %zu core%s (%s): %s; %s, %s%s", a->cores,
 	                    a->cores == 1 ? "" : "s",
 	                    a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT ? "most throughput"
-	                    : "smallest worst slowdown", plan, value, isnan(a->p_best)
-	                    ? "P(best) not computed (a heuristic's plan)"
-	                    : format_text(&ns, "P(best) %.2f over %zu draws", a->p_best, a->p_best_draws),
-	                    gains);
+	                    : "smallest worst slowdown", plan, value, p_best, gains);
 	free(plan);
 	return s;
 }

@@ -211,7 +211,8 @@ static char *unsettled_sentence(const struct analysis_comparison *c, const struc
 	                  : c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
 	const char *what = paired ? format_text(&ns, "paired blocks (%zu paired, %zu dropped)",
 	                                        c->blocks_paired, c->blocks_dropped)
-	                          : format_text(&ns, "%s (n = %zu and %zu)", w->samples, c->a.n, c->b.n);
+	                          : format_text(&ns, "%s (n = %zu and %zu)", w->samples, c->a.n,
+	                                        c->b.n);
 	const char *more = paired ? "run more blocks (10 or more paired)"
 	                          : format_text(&ns, "%s (10 or more per %s)", w->more, w->per);
 	return xasprintf("Not enough data to say: %s%s cannot be told apart from %s with %s %s: %s; "
