@@ -103,7 +103,7 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 	                              100 * g->safe_slowdown };
 	struct analysis_advice *a = group_plan(f, g, &names, cores, rq, err, sizeof err);
 	if (a)
-		advise_names_blocks(d, &names, a);
+		advise_blocks(d, DOC_ALL, &names, a, true);
 	else
 		doc_para(d, DOC_ALL, NULL, NULL, "warn", "No plan for this group: %s.", err);
 	json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:b, s:o, s:o}",
@@ -112,7 +112,7 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 	                          "node_cores", node_cores,
 	                          "cores", cores ? json_integer((json_int_t)cores) : json_null(),
 	                          "cores_from", from, "cores_differ", differ,
-	                          "advice", a ? advise_names_json(&names, a) : json_null(),
+	                          "advice", a ? advise_json(&names, a) : json_null(),
 	                          "error", a ? json_null() : json_string(err));
 	json_array_append_new(groups, entry);
 	free(each);

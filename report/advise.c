@@ -24,42 +24,33 @@ const char *advise_objective_name(enum analysis_objective o)
 	return o == ANALYSIS_OBJECTIVE_WORST ? "worst" : "throughput";
 }
 
-static const char *decision_name(enum analysis_smt_decision d)
-{
-	static const char *const names[] = {
-		[ANALYSIS_SMT_KEEP_ON] = "keep on", [ANALYSIS_SMT_TURN_OFF] = "turn off",
-		[ANALYSIS_SMT_EITHER] = "either", [ANALYSIS_SMT_UNKNOWN] = "not enough data to say",
-	};
-	return names[d];
-}
-
 /* Whether the cells ran on siblings: the plan is then about sharing a core. */
-static bool on_siblings(const struct analysis_matrix *m)
+static bool on_siblings(const struct advise_names *wl)
 {
-	return m->placement && !strcmp(m->placement, "sibling");
+	return wl->placement && !strcmp(wl->placement, "sibling");
 }
 
 /* What a pair sharing means on this matrix's placement. */
-static const char *sharing_words(const struct analysis_matrix *m)
+static const char *sharing_words(const struct advise_names *wl)
 {
-	return on_siblings(m) ? "a core (its two sibling PUs)"
-	       : m->placement && !strcmp(m->placement, "same-pu") ? "one CPU, time-shared"
+	return on_siblings(wl) ? "a core (its two sibling PUs)"
+	       : wl->placement && !strcmp(wl->placement, "same-pu") ? "one CPU, time-shared"
 	       : "the machine side by side (separate cores)";
 }
 
 /* "keep SMT on for gzip: a core does 1.18× (1.12–1.24) the work with both threads busy". */
-static char *smt_sentence(const struct analysis_matrix *m, size_t w,
+static char *smt_sentence(const struct advise_names *wl, size_t w,
                           const struct analysis_smt_advice *s)
 {
 	struct format_ring ns = { .next = 0 };
-	const char *name = m->kernels[w];
+	const char *name = wl->names[w];
 	if (!s->measured)
 		return xasprintf("%s: not measured beside itself: no SMT advice", name);
 	if (isnan(s->yield))
 		return xasprintf("not enough data to say for %s: its cell beside itself is not settled "
 		                 "and paired (measure more blocks)", name);
 	const char *y = format_ratio(&ns, s->yield, s->yield_ci);
-	if (!on_siblings(m))
+	if (!on_siblings(wl))
 		return xasprintf("%s: two copies on separate cores did %s the work of one alone: not "
 		                 "measured on SMT siblings, so no SMT advice (that needs --placement "
 		                 "sibling on an SMT machine)", name, y);
@@ -72,7 +63,7 @@ static char *smt_sentence(const struct analysis_matrix *m, size_t w,
 		                 name, y, busy);
 	case ANALYSIS_SMT_EITHER:
 		return xasprintf("SMT on or off makes no practical difference for %s (within ±%g%%): "
-		                 "a core does %s %s", name, m->rope_pct, y, busy);
+		                 "a core does %s %s", name, wl->rope_pct, y, busy);
 	case ANALYSIS_SMT_UNKNOWN:
 		break;
 	}
@@ -81,56 +72,56 @@ static char *smt_sentence(const struct analysis_matrix *m, size_t w,
 }
 
 /* The decision's words; a matrix not on siblings gives none. */
-static const char *decision_of(const struct analysis_matrix *m, const struct analysis_smt_advice *s)
+static const char *decision_of(const struct advise_names *wl, const struct analysis_smt_advice *s)
 {
-	return on_siblings(m) || !s->measured || isnan(s->yield) ? decision_name(s->decision)
+	static const char *const names[] = {
+		[ANALYSIS_SMT_KEEP_ON] = "keep on", [ANALYSIS_SMT_TURN_OFF] = "turn off",
+		[ANALYSIS_SMT_EITHER] = "either", [ANALYSIS_SMT_UNKNOWN] = "not enough data to say",
+	};
+	return on_siblings(wl) || !s->measured || isnan(s->yield) ? names[s->decision]
 	       : "not on siblings";
 }
 
 /* The workloads of one core of the plan: item i and its partner. */
-static char *core_names(const struct analysis_matrix *m, const struct analysis_advice *a,
+static char *core_names(const struct advise_names *wl, const struct analysis_advice *a,
                         const struct analysis_plan_value *p, size_t i)
 {
-	const char *first = m->kernels[a->item_workload[i]];
+	const char *first = wl->names[a->item_workload[i]];
 	if (p->partner[i] < 0)
 		return xasprintf("%s alone", first);
-	return xasprintf("%s + %s", first, m->kernels[a->item_workload[p->partner[i]]]);
+	return xasprintf("%s + %s", first, wl->names[a->item_workload[p->partner[i]]]);
 }
 
 /* The plan in one line: "a + b, c alone". */
-static char *plan_line(const struct analysis_matrix *m, const struct analysis_advice *a,
+static char *plan_line(const struct advise_names *wl, const struct analysis_advice *a,
                        const struct analysis_plan_value *p)
 {
 	char *s = xstrdup("");
 	for (size_t i = 0; i < a->nitems; i++) {
 		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
 			continue;
-		char *core = core_names(m, a, p, i);
+		char *core = core_names(wl, a, p, i);
 		append_words(&s, "%s%s", *s ? ", " : "", core);
 		free(core);
 	}
 	return s;
 }
 
-static const char *p_best_text(struct format_ring *ns, const struct analysis_advice *a)
-{
-	return isnan(a->p_best) ? "P(best) not computed (a heuristic's plan)"
-	       : format_text(ns, "P(best) %.2f over %zu draws", a->p_best, a->p_best_draws);
-}
-
 /* The answer: the plan, its value, P(best) and the gains. */
-static char *advise_answer(const struct analysis_matrix *m, const struct analysis_advice *a)
+static char *advise_answer(const struct advise_names *wl, const struct analysis_advice *a)
 {
 	struct format_ring ns = { .next = 0 };
-	char *plan = plan_line(m, a, &a->best);
+	char *plan = plan_line(wl, a, &a->best);
 	const struct analysis_plan_value *b = &a->best;
-	char value[400], gains[400] = "";
-	if (a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT)
-		snprintf(value, sizeof value, "throughput %s of every workload alone on its own core",
-		         format_ratio(&ns, b->throughput, b->throughput_ci));
-	else
-		snprintf(value, sizeof value, "worst slowdown %s",
-		         format_ratio(&ns, b->worst, b->worst_ci));
+	const char *value = a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT
+	                    ? format_text(&ns, "throughput %s of every workload alone on its own core",
+	                                  format_ratio(&ns, b->throughput, b->throughput_ci))
+	                    : format_text(&ns, "worst slowdown %s",
+	                                  format_ratio(&ns, b->worst, b->worst_ci));
+	const char *p_best = isnan(a->p_best) ? "P(best) not computed (a heuristic's plan)"
+	                     : format_text(&ns, "P(best) %.2f over %zu draws", a->p_best,
+	                                   a->p_best_draws);
+	char gains[400] = "";
 	if (!isnan(a->gain_naive))
 		snprintf(gains, sizeof gains, "; %s the naive plan's %s (workloads paired in the order "
 		         "given)", format_ratio(&ns, a->gain_naive, a->gain_naive_ci),
@@ -143,22 +134,22 @@ static char *advise_answer(const struct analysis_matrix *m, const struct analysi
 	char *s = xasprintf("Plan on %zu core%s (%s): %s; %s, %s%s", a->cores,
 	                    a->cores == 1 ? "" : "s",
 	                    a->objective == ANALYSIS_OBJECTIVE_THROUGHPUT ? "most throughput"
-	                    : "smallest worst slowdown", plan, value, p_best_text(&ns, a), gains);
+	                    : "smallest worst slowdown", plan, value, p_best, gains);
 	free(plan);
 	return s;
 }
 
 /* Whether pairing still pays when the cores hold every workload alone. */
-static char *pays_sentence(const struct analysis_matrix *m, const struct analysis_advice *a)
+static char *pays_sentence(const struct advise_names *wl, const struct analysis_advice *a)
 {
 	if (!a->packed_known)
 		return NULL;
-	if (!on_siblings(m))
+	if (!on_siblings(wl))
 		return xasprintf("The %zu cores hold every workload alone. Whether two workloads on "
 		                 "one core's siblings do more than one alone needs a matrix measured on "
 		                 "siblings (these pairs each had a core of their own)", a->cores);
 	struct format_ring ns = { .next = 0 };
-	char *plan = plan_line(m, a, &a->packed);
+	char *plan = plan_line(wl, a, &a->packed);
 	bool pays = a->packed_per_core_ci[0] > 1, costs = a->packed_per_core_ci[1] < 1;
 	char *s = xasprintf("The %zu cores hold every workload alone. Pairing %s: on %zu core(s) "
 	                    "(%s) a core does %s the work of one workload alone (P(above 1) = %.2f)%s",
@@ -171,14 +162,14 @@ static char *pays_sentence(const struct analysis_matrix *m, const struct analysi
 	return s;
 }
 
-static char *pairing_note_of(const struct analysis_matrix *m)
+static char *pairing_note_of(const struct advise_names *wl)
 {
-	if (on_siblings(m))
+	if (on_siblings(wl))
 		return NULL;
 	return xasprintf("These pairs were measured on separate cores (%s), not siblings: the plan "
 	                 "says which workloads may share %s, not a core's SMT siblings.",
-	                 m->placement ? m->placement : "no pair placement",
-	                 sharing_words(m));
+	                 wl->placement ? wl->placement : "no pair placement",
+	                 sharing_words(wl));
 }
 
 static char *advise_method(const struct analysis_advice *a)
@@ -195,7 +186,7 @@ static char *advise_method(const struct analysis_advice *a)
 
 /* ---- the blocks ---------------------------------------------------------------------------- */
 
-static void plan_table(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
+static void plan_table(struct doc *d, unsigned outputs, const struct advise_names *wl,
                        const struct analysis_advice *a)
 {
 	static const struct doc_column cols[] = {
@@ -210,7 +201,7 @@ static void plan_table(struct doc *d, unsigned outputs, const struct analysis_ma
 		if (p->partner[i] >= 0 && p->partner[i] < (int)i)
 			continue;
 		struct format_ring ns = { .next = 0 };
-		char *names = core_names(m, a, p, i);
+		char *names = core_names(wl, a, p, i);
 		size_t j = (size_t)p->partner[i];
 		bool alone = p->partner[i] < 0;
 		doc_row(d, format_text(&ns, "%zu", core++), names, alone ? "1 (alone)"
@@ -222,7 +213,7 @@ static void plan_table(struct doc *d, unsigned outputs, const struct analysis_ma
 	}
 }
 
-static void smt_table(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
+static void smt_table(struct doc *d, unsigned outputs, const struct advise_names *wl,
                       const struct analysis_advice *a)
 {
 	static const struct doc_column cols[] = {
@@ -233,38 +224,38 @@ static void smt_table(struct doc *d, unsigned outputs, const struct analysis_mat
 	for (size_t w = 0; w < a->nworkloads; w++) {
 		struct format_ring ns = { .next = 0 };
 		const struct analysis_smt_advice *s = &a->smt[w];
-		doc_row(d, m->kernels[w], isnan(s->yield) ? "n/a"
-		        : format_ratio(&ns, s->yield, s->yield_ci), decision_of(m, s));
+		doc_row(d, wl->names[w], isnan(s->yield) ? "n/a"
+		        : format_ratio(&ns, s->yield, s->yield_ci), decision_of(wl, s));
 	}
 }
 
-void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
+void advise_blocks(struct doc *d, unsigned outputs, const struct advise_names *wl,
                    const struct analysis_advice *a, bool full)
 {
-	char *answer = advise_answer(m, a), *note = pairing_note_of(m);
+	char *answer = advise_answer(wl, a), *note = pairing_note_of(wl);
 	doc_para(d, outputs, NULL, "advice", "answer", "%s.", answer);
 	if (note)
 		doc_para(d, outputs, NULL, NULL, NULL, "%s", note);
-	plan_table(d, outputs, m, a);
-	char *pays = pays_sentence(m, a);
+	plan_table(d, outputs, wl, a);
+	char *pays = pays_sentence(wl, a);
 	if (pays)
 		doc_para(d, outputs, NULL, NULL, NULL, "%s.", pays);
 	if (a->unknown_pairs)
 		doc_para(d, outputs, NULL, NULL, "warn", "%zu pair(s) of workloads have no settled cell "
 		         "(both ways): the plan never puts them together.", a->unknown_pairs);
 	if (full) {
-		doc_heading(d, outputs, 2, NULL, on_siblings(m) ? "SMT on or off, per workload"
+		doc_heading(d, outputs, 2, NULL, on_siblings(wl) ? "SMT on or off, per workload"
 		            : "Two copies side by side, per workload");
-		smt_table(d, outputs, m, a);
+		smt_table(d, outputs, wl, a);
 		for (size_t w = 0; w < a->nworkloads; w++) {
-			char *s = smt_sentence(m, w, &a->smt[w]);
+			char *s = smt_sentence(wl, w, &a->smt[w]);
 			doc_item(d, outputs, NULL, NULL, "%s", s);
 			free(s);
 		}
 		char *method = advise_method(a);
 		doc_para(d, outputs, "Method", NULL, NULL, "%s; each value's 95%% interval and P(best) "
 		         "from %zu joint draws of the cells' posteriors (fixed seed); the SMT decisions "
-		         "with the matrix's ROPE of %g%%.", method, a->draws, m->rope_pct);
+		         "with the matrix's ROPE of %g%%.", method, a->draws, wl->rope_pct);
 		free(method);
 	}
 	free(pays);
@@ -274,7 +265,7 @@ void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static json_t *plan_json(const struct analysis_matrix *m, const struct analysis_advice *a,
+static json_t *plan_json(const struct advise_names *wl, const struct analysis_advice *a,
                          const struct analysis_plan_value *p)
 {
 	if (!p->known)
@@ -286,7 +277,7 @@ static json_t *plan_json(const struct analysis_matrix *m, const struct analysis_
 		json_t *names = json_array(), *slow = json_array(), *ci = json_array();
 		size_t members[2] = { i, p->partner[i] < 0 ? i : (size_t)p->partner[i] };
 		for (int k = 0; k < (p->partner[i] < 0 ? 1 : 2); k++) {
-			json_array_append_new(names, json_string(m->kernels[a->item_workload[members[k]]]));
+			json_array_append_new(names, json_string(wl->names[a->item_workload[members[k]]]));
 			json_array_append_new(slow, json_number_or_null(p->slowdown[members[k]]));
 			json_array_append_new(ci, json_interval(&p->slowdown_ci[2 * members[k]]));
 		}
@@ -301,32 +292,32 @@ static json_t *plan_json(const struct analysis_matrix *m, const struct analysis_
 	                 "worst_slowdown_ci", json_interval(p->worst_ci));
 }
 
-json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a)
+json_t *advise_json(const struct advise_names *wl, const struct analysis_advice *a)
 {
 	json_t *smt = json_array(), *counts = json_object();
 	for (size_t w = 0; w < a->nworkloads; w++) {
 		size_t c = 0;
 		for (size_t i = 0; i < a->nitems; i++)
 			c += a->item_workload[i] == (int)w;
-		json_object_set_new(counts, m->kernels[w], json_integer((json_int_t)c));
+		json_object_set_new(counts, wl->names[w], json_integer((json_int_t)c));
 		const struct analysis_smt_advice *s = &a->smt[w];
-		char *sentence = smt_sentence(m, w, s);
+		char *sentence = smt_sentence(wl, w, s);
 		json_array_append_new(smt, json_pack("{s:s, s:b, s:o, s:o, s:s, s:o, s:o, s:s}",
-		                                     "workload", m->kernels[w], "measured", s->measured,
+		                                     "workload", wl->names[w], "measured", s->measured,
 		                                     "yield", json_number_or_null(s->yield),
 		                                     "yield_ci", json_interval(s->yield_ci),
-		                                     "decision", decision_of(m, s),
+		                                     "decision", decision_of(wl, s),
 		                                     "p_keep_on", json_number_or_null(s->p_on),
 		                                     "p_turn_off", json_number_or_null(s->p_off),
 		                                     "sentence", sentence));
 		free(sentence);
 	}
-	char *answer = advise_answer(m, a), *method = advise_method(a), *note = pairing_note_of(m);
-	json_t *best = plan_json(m, a, &a->best);
+	char *answer = advise_answer(wl, a), *method = advise_method(a), *note = pairing_note_of(wl);
+	json_t *best = plan_json(wl, a, &a->best);
 	json_object_set_new(best, "p_best", json_number_or_null(a->p_best));
 	json_object_set_new(best, "p_best_draws", json_integer((json_int_t)a->p_best_draws));
 	json_t *pays = !a->packed_known ? NULL
-	               : json_pack("{s:o, s:f, s:o, s:f}", "plan", plan_json(m, a, &a->packed),
+	               : json_pack("{s:o, s:f, s:o, s:f}", "plan", plan_json(wl, a, &a->packed),
 	                           "work_per_core", a->packed_per_core,
 	                           "work_per_core_ci", json_interval(a->packed_per_core_ci),
 	                           "p_pays", a->packed_p_pays);
@@ -334,19 +325,19 @@ json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advic
 		"{s:i, s:s, s:s, s:s?, s:b, s:s?, s:o, s:o, s:I, s:I, s:I, s:b, s:s, s:I, s:o, s:o,"
 		" s:o, s:o, s:o, s:o, s:o, s:o?, s:I, s:o, s:s, s:o}",
 		"advise_version", 1, "objective", advise_objective_name(a->objective),
-		"sharing", sharing_words(m),
-		"placement", m->placement, "measured_on_siblings", on_siblings(m), "pairing_note", note,
-		"workloads", json_strings(m->kernels, a->nworkloads), "counts", counts, "items", (json_int_t)a->nitems,
+		"sharing", sharing_words(wl),
+		"placement", wl->placement, "measured_on_siblings", on_siblings(wl), "pairing_note", note,
+		"workloads", json_strings(wl->names, a->nworkloads), "counts", counts, "items", (json_int_t)a->nitems,
 		"cores", (json_int_t)a->cores, "pairs_needed", (json_int_t)a->pairs_needed,
 		"exact", a->exact, "method", method, "draws", (json_int_t)a->draws,
-		"plan", best, "naive_plan", plan_json(m, a, &a->naive),
-		"worst_plan", plan_json(m, a, &a->worst),
+		"plan", best, "naive_plan", plan_json(wl, a, &a->naive),
+		"worst_plan", plan_json(wl, a, &a->worst),
 		"gain_over_naive", json_number_or_null(a->gain_naive),
 		"gain_over_naive_ci", json_interval(a->gain_naive_ci),
 		"gain_over_worst", json_number_or_null(a->gain_worst),
 		"gain_over_worst_ci", json_interval(a->gain_worst_ci),
 		"pairing_pays", pays, "unknown_pairs", (json_int_t)a->unknown_pairs,
-		"smt", smt, "answer", answer, "rope_pct", json_number_or_null(m->rope_pct));
+		"smt", smt, "answer", answer, "rope_pct", json_number_or_null(wl->rope_pct));
 	free(answer);
 	free(method);
 	free(note);
@@ -440,25 +431,4 @@ struct analysis_advice *advise_mixtures(const struct advise_names *names,
 	struct analysis_advise_request req = { .nworkloads = names->count, .mixtures = mixtures,
 	                                       .cores = cores, .rope_pct = names->rope_pct };
 	return advise_of(&req, names->names, rq, err, err_size);
-}
-
-/* The blocks and JSON read only a matrix's names, placement and ROPE: a matrix of just those. */
-static struct analysis_matrix matrix_of_names(const struct advise_names *names)
-{
-	return (struct analysis_matrix){ .kernels = names->names, .nkernels = names->count,
-	                                 .placement = names->placement,
-	                                 .rope_pct = names->rope_pct };
-}
-
-void advise_names_blocks(struct doc *d, const struct advise_names *names,
-                         const struct analysis_advice *a)
-{
-	struct analysis_matrix m = matrix_of_names(names);
-	advise_blocks(d, DOC_ALL, &m, a, true);
-}
-
-json_t *advise_names_json(const struct advise_names *names, const struct analysis_advice *a)
-{
-	struct analysis_matrix m = matrix_of_names(names);
-	return advise_json(&m, a);
 }

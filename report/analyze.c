@@ -53,14 +53,14 @@ static void answer(struct doc *d, const struct analysis_comparison *c,
 	free(sentence);
 	bool settled = analysis_comparison_settled(c), up = !(c->p_rope_below > c->p_rope_above);
 	double rope = r->options.rope_pct;
-	char within[48];
+	struct format_ring ns = { .next = 0 };
 	if (settled && c->verdict == ANALYSIS_VERDICT_UNDECIDED && !isnan(c->p_rope))
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "With --rope %g %%, '%s' needs P(%s more than "
 		         "%g %% %s) >= %g; here it is %.2f, and P(within %s) = %.2f ('practically "
 		         "the same' needs >= %g).", rope, up ? "slower" : "faster", c->a.name, rope,
 		         up ? "slower" : "faster", ANALYSIS_DIRECTION_PROBABILITY,
 		         up ? c->p_rope_above : c->p_rope_below,
-		         format_rope(within, sizeof within, rope), c->p_rope,
+		         format_rope(&ns, rope), c->p_rope,
 		         ANALYSIS_EQUIVALENCE_PROBABILITY);
 	else if (settled && c->verdict == ANALYSIS_VERDICT_UNDECIDED)
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "A verdict needs a probability of at least %g "
@@ -135,10 +135,10 @@ static void effect_lines(struct doc *d, const struct analysis_comparison *c, dou
 	struct format_ring ns = { .next = 0 };
 	double res = half_width(c->diff_ci), rres = half_width(c->ratio_ci);
 	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
-	char within[200] = "", span[48];
+	char within[200] = "";
 	if (!isnan(c->p_rope))
 		snprintf(within, sizeof within, "   P(ratio within %s) %s   P(slower by > %g%%) %s   "
-		         "P(faster by > %g%%) %s", format_rope(span, sizeof span, rope),
+		         "P(faster by > %g%%) %s", format_rope(&ns, rope),
 		         prob(&ns, c->p_rope), rope, prob(&ns, c->p_rope_above), rope,
 		         prob(&ns, c->p_rope_below));
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "P(A > B) %s   P(A < B) %s%s", prob(&ns, c->p_a_gt_b),
@@ -231,13 +231,12 @@ static void comparison_section(struct doc *d, const struct analysis_comparison *
 	design_lines(d, c);
 	effect_lines(d, c, r->options.rope_pct);
 	group_table(d, c);
-	char welch[120] = "undefined (both groups have zero spread)", cohen[48] = ": undefined";
-	if (!isnan(c->welch_t))
-		snprintf(welch, sizeof welch, "t = %.4g, df = %.4g, p = %.3g", c->welch_t, c->welch_df,
-		         c->welch_p);
-	if (!isnan(c->cohens_d))
-		snprintf(cohen, sizeof cohen, " = %.4g", c->cohens_d);
-	doc_para(d, DOC_ALL, "Welch's t-test", NULL, NULL, "%s;  Cohen's d%s", welch, cohen);
+	struct format_ring ns = { .next = 0 };
+	const char *welch = isnan(c->welch_t) ? "undefined (both groups have zero spread)"
+	                    : format_text(&ns, "t = %.4g, df = %.4g, p = %.3g", c->welch_t,
+	                                  c->welch_df, c->welch_p);
+	doc_para(d, DOC_ALL, "Welch's t-test", NULL, NULL, "%s;  Cohen's d%s", welch,
+	         isnan(c->cohens_d) ? ": undefined" : format_text(&ns, " = %.4g", c->cohens_d));
 	grid_lines(d, c);
 }
 

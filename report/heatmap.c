@@ -18,8 +18,8 @@
 #define HM_LEGEND_H 78
 
 /* The slowdown's colour: white at 1×, red towards 2× and above, blue towards 0.5× and below
- * (log scale); *dark: the text on it should be white. */
-static void ratio_colour(double ratio, char buf[8], bool *dark)
+ * (log scale); true when the text on it should be white. */
+static bool ratio_colour(double ratio, char buf[8])
 {
 	double t = isfinite(ratio) && ratio > 0 ? log(ratio) / log(2.0) : 0;
 	t = t > 1 ? 1 : t < -1 ? -1 : t;
@@ -31,16 +31,14 @@ static void ratio_colour(double ratio, char buf[8], bool *dark)
 	for (int i = 0; i < 3; i++)
 		rgb[i] = (int)lround(white[i] + (to[i] - white[i]) * a);
 	snprintf(buf, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-	*dark = a > 0.55;
+	return a > 0.55;
 }
 
 static void heatmap_cell(FILE *out, const struct svg_heat_cell *c, const char *unit, double x,
                          double y)
 {
 	char fill[8] = "#dddddd";
-	bool dark = false;
-	if (c->settled)
-		ratio_colour(c->ratio_mean, fill, &dark);
+	bool dark = c->settled && ratio_colour(c->ratio_mean, fill);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"%s\" "
 	        "stroke=\"#fff\" stroke-width=\"2\"/>\n", x, y, HM_CELL_W, HM_CELL_H, fill);
 	if (!c->settled || !c->decided)
@@ -71,8 +69,7 @@ static void heatmap_legend(FILE *out, double y, int width, const char *caption)
 	fputs("<defs><linearGradient id=\"slowdown\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">", out);
 	for (int i = 0; i <= 8; i++) {
 		char c[8];
-		bool dark;
-		ratio_colour(pow(2.0, -1 + i / 4.0), c, &dark);
+		ratio_colour(pow(2.0, -1 + i / 4.0), c);
 		fprintf(out, "<stop offset=\"%.3f\" stop-color=\"%s\"/>", i / 8.0, c);
 	}
 	fputs("</linearGradient></defs>\n", out);

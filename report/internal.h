@@ -13,19 +13,17 @@
 
 #include "analysis/analysis.h"
 
-/* One placement as the report shows it: the pair it ran on (meta.json) and its numbers. */
+/* One placement as the report shows it: its dataset group, the pair it ran on (meta.json) and
+ * the posterior of its mean. */
 struct run_placement {
-	const char *name;          /* the dataset group's */
+	const struct analysis_group *group;
 	int pus[2];
 	int npus;                  /* 0: not recorded */
 	int core;                  /* -1: not recorded */
 	const char *shares;        /* deepest object the pair shares (meta.json's), or NULL */
-	size_t n;                  /* analysed samples */
 	double mean_s;             /* sample mean; NAN for n == 0 */
-	bool has_mu;               /* a comparison gave its posterior */
-	double mu_mean, mu_ci[2];
-	double freq_mhz;           /* mean freq_mhz of its measured rows; NAN when not recorded */
-	size_t freq_n;
+	const struct analysis_group_summary *mu; /* its side of the first comparison that holds it
+	                                          * (the headline first), or NULL */
 };
 
 /* A results folder of a run, analysed: what every part of its report is made of. */
@@ -37,7 +35,6 @@ struct run_model {
 	struct analysis_result *result;
 	const struct analysis_comparison *headline;
 	struct run_placement *placements;  /* one per dataset group, same order */
-	size_t placement_count;
 	bool no_sibling;                   /* no sibling placement was measured */
 	const char *no_sibling_reason;     /* why, from meta.json's skipped placements, or NULL */
 	/* A folder judged by wall time (run --one-process): the headline comparison again by user
@@ -65,16 +62,10 @@ char *plot_posterior(const struct run_model *m);
 char *plot_run_order(const struct run_model *m);
 char *plot_samples(const struct run_model *m);
 
-/* The advice's blocks (the plan, its value, whether pairing pays; full: also SMT on or off per
- * workload and the method) and its JSON (report/advise.c), for advise's report and the
- * matrix's. advise_matrix: the advice from a matrix's cells, cores from rq or else the folder's
- * meta.json (topology.cores; neither: an error). */
+/* The advice from a matrix's cells (report/advise.c), for advise's report and the matrix's:
+ * cores from rq or else the folder's meta.json (topology.cores; neither: an error). */
 struct analysis_matrix;
-struct analysis_advice;
 struct advise_request;
-void advise_blocks(struct doc *d, unsigned outputs, const struct analysis_matrix *m,
-                   const struct analysis_advice *a, bool full);
-json_t *advise_json(const struct analysis_matrix *m, const struct analysis_advice *a);
 struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
                                       const struct advise_request *rq,
                                       const struct results_folder *f, char *err,

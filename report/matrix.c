@@ -29,6 +29,7 @@ struct matrix_model {
 	bool rope_ignored;                 /* meta.json's recorded one was not a percentage */
 	bool commands;                     /* named commands (matrix --commands), not kernels */
 	struct analysis_matrix *m;
+	struct advise_names names;         /* m's, as the advice names them */
 	int pus[2];                        /* the victim's CPU and the aggressor's; -1 unknown */
 	const char *shares;                /* what that pair shares, or NULL */
 	struct analysis_advice *advice;    /* the plan on the machine's cores (advise's default), or
@@ -144,6 +145,8 @@ static int matrix_model_load(struct matrix_model *mm, struct results_folder *f,
 		return -1;
 	mm->rope_default = isnan(mm->rope_pct);
 	mm->rope_pct = mm->m->rope_pct;
+	mm->names = (struct advise_names){ mm->m->kernels, mm->m->nkernels, mm->m->placement,
+	                                   mm->m->rope_pct };
 	read_pair(mm);
 	return 0;
 }
@@ -205,19 +208,18 @@ static char *pairing_note(const struct matrix_model *mm)
  * list's (analysis/matrix.h). */
 static char *rope_rule(const struct matrix_model *mm)
 {
-	char rope[48], given[64];
-	if (mm->rope_default)
-		snprintf(given, sizeof given, "With the default ROPE of %g%% (no --rope given)",
-		         mm->rope_pct);
-	else
-		snprintf(given, sizeof given, "With --rope %g", mm->rope_pct);
+	struct format_ring ns = { .next = 0 };
+	const char *given = mm->rope_default
+	                    ? format_text(&ns, "With the default ROPE of %g%% (no --rope given)",
+	                                  mm->rope_pct)
+	                    : format_text(&ns, "With --rope %g", mm->rope_pct);
 	return xasprintf("%s: a cell is practically the same when P(within %s) >= %g, slower when "
 	                 "P(slower by more than %g%%) >= %g, faster when P(faster by more than %g%%) "
 	                 ">= %g; the safe pairs are listed so that, with probability %g or more, "
 	                 "every listed pair at once slows neither kernel by more than %g%% (pairs "
 	                 "taken by their probability, each only while its chance of a larger slowdown "
 	                 "is at most %g over the pairs not yet listed; cells practically the same or "
-	                 "faster).", given, format_rope(rope, sizeof rope, mm->rope_pct),
+	                 "faster).", given, format_rope(&ns, mm->rope_pct),
 	                 ANALYSIS_EQUIVALENCE_PROBABILITY, mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY,
 	                 mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_MATRIX_SAFE_PROBABILITY,
 	                 mm->rope_pct, 1 - ANALYSIS_MATRIX_SAFE_PROBABILITY);
@@ -473,7 +475,7 @@ static struct doc *matrix_doc(const struct matrix_model *mm, const char *answer,
 	matrix_opening(d, mm, answer);
 	doc_heading(d, DOC_FILES, 2, "plan-section", "Plan: which workloads share a core");
 	if (mm->advice)
-		advise_blocks(d, DOC_FILES, m, mm->advice, false);
+		advise_blocks(d, DOC_FILES, &mm->names, mm->advice, false);
 	else
 		doc_para(d, DOC_FILES, NULL, NULL, NULL, "No plan with smtbench advise's defaults (one "
 		         "copy of each workload on the machine's cores): %s.", mm->advice_error);
@@ -651,7 +653,7 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 		"safe_list", safe_list_json(&safe, "slowdown"),
 		/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null
 		 * with advice_note saying why there is none. */
-		"advice", mm->advice ? advise_json(m, mm->advice) : NULL,
+		"advice", mm->advice ? advise_json(&mm->names, mm->advice) : NULL,
 		"advice_note", mm->advice ? NULL : mm->advice_error,
 		/* The CPU kind the pair was chosen within (several kinds), else null (meta.json's). */
 		"cpu_kind", mm->cpu_kind,
@@ -722,26 +724,26 @@ struct report *advise_report(struct results_folder *f, const struct advise_reque
 		          f->shown_dir);
 		return NULL;
 	}
-	bool commands;
-	struct analysis_matrix *m = report_matrix_cells(f, &commands, err, err_size);
-	if (!m)
+	struct matrix_model mm;
+	const struct report_options plain = { .rope_pct = NAN };
+	if (matrix_model_load(&mm, f, &plain, err, err_size) < 0)
 		return NULL;
-	struct analysis_advice *a = advise_matrix(m, rq, f, err, err_size);
+	struct analysis_advice *a = advise_matrix(mm.m, rq, f, err, err_size);
 	if (!a) {
-		analysis_matrix_free(&m);
+		analysis_matrix_free(&mm.m);
 		return NULL;
 	}
 	struct doc *d = doc_new("smtbench advise: %s (%zu %s, %zu on %zu core%s%s)", f->shown_dir,
-	                        m->nkernels, commands ? "commands" : "kernels", a->nitems, a->cores,
-	                        a->cores == 1 ? "" : "s", rq->cores ? ", --cores" : " of the machine");
-	advise_blocks(d, DOC_ALL, m, a, true);
-	json_t *json = merged(advise_json(m, a), json_pack("{s:s, s:s, s:s}", "dir", f->shown_dir,
-	                                                   "cores_from", rq->cores ? "--cores"
-	                                                                           : "meta.json",
-	                                                   "workload_kind", commands ? "commands"
-	                                                                             : "kernels"));
+	                        mm.names.count, mm.commands ? "commands" : "kernels", a->nitems,
+	                        a->cores, a->cores == 1 ? "" : "s",
+	                        rq->cores ? ", --cores" : " of the machine");
+	advise_blocks(d, DOC_ALL, &mm.names, a, true);
+	json_t *json = merged(advise_json(&mm.names, a),
+	                      json_pack("{s:s, s:s, s:s}", "dir", f->shown_dir, "cores_from",
+	                                rq->cores ? "--cores" : "meta.json", "workload_kind",
+	                                mm.commands ? "commands" : "kernels"));
 	*out = xcalloc(1, sizeof **out);
-	**out = (struct advise_outcome){ .matrix = m, .advice = a, .commands = commands };
+	**out = (struct advise_outcome){ .matrix = mm.m, .advice = a, .commands = mm.commands };
 	return report_new(d, json, "advise", "Advice", NULL);
 }
 

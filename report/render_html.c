@@ -110,21 +110,21 @@ void doc_render_html(const struct doc *d, FILE *out)
 	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style_sheet);
 	report_xml_escape(out, d->title);
 	fputs("</h1>\n", out);
-	const struct doc_block *list = NULL; /* the first item of the list being written */
+	bool in_list = false; /* a list's items are one <ul>, with the first item's id and class */
 	for (size_t i = 0; i < d->count; i++) {
 		const struct doc_block *b = &d->blocks[i];
 		if (!(b->outputs & DOC_HTML) || b->kind == DOC_BREAK)
 			continue;
-		if (list && b->kind != DOC_ITEM)
+		if (in_list && b->kind != DOC_ITEM)
 			fputs("</ul>\n", out);
-		if (!list && b->kind == DOC_ITEM) {
+		if (!in_list && b->kind == DOC_ITEM) {
 			html_open(out, "ul", b->id, b->css);
 			fputc('\n', out);
 		}
-		list = b->kind == DOC_ITEM ? (list ? list : b) : NULL;
+		in_list = b->kind == DOC_ITEM;
 		html_block(b, out);
 	}
-	if (list)
+	if (in_list)
 		fputs("</ul>\n", out);
 	fputs("</body>\n</html>\n", out);
 }

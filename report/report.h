@@ -98,24 +98,27 @@ struct advise_outcome {
 struct report *advise_report(struct results_folder *f, const struct advise_request *rq,
                              struct advise_outcome **out, char *err, size_t err_size);
 void advise_outcome_free(struct advise_outcome **p);
-/* Advice from cells given as mixtures of normals (fleet's pooled matrix groups,
- * fleet/fleet_advise.c): the workloads' names (escaped), the placement their pairs ran on and
- * the ROPE of the SMT decisions; mixtures[v * count + g] as analysis_advise_request's; on
- * `cores` cores (the caller's choice), --count and the draws from rq. NULL with err as
- * advise_report. The blocks and the JSON are a matrix's advice's (advise --json's keys). */
+/* What an advice's words and JSON name: the workloads (escaped), the placement their pairs ran
+ * on and the ROPE of the SMT decisions (a matrix's, or fleet's pooled group's). */
 struct advise_names {
 	char **names;
 	size_t count;
 	char *placement;
 	double rope_pct;
 };
+/* Advice from cells given as mixtures of normals (fleet's pooled matrix groups,
+ * fleet/fleet_advise.c): mixtures[v * count + g] as analysis_advise_request's; on `cores` cores
+ * (the caller's choice), --count and the draws from rq. NULL with err as advise_report. */
 struct analysis_advice *advise_mixtures(const struct advise_names *names,
                                         const struct analysis_log_mixture *mixtures, size_t cores,
                                         const struct advise_request *rq, char *err,
                                         size_t err_size);
-void advise_names_blocks(struct doc *d, const struct advise_names *names,
-                         const struct analysis_advice *a);
-json_t *advise_names_json(const struct advise_names *names, const struct analysis_advice *a);
+/* The advice's blocks (the plan, its value, whether pairing pays; full: also SMT on or off per
+ * workload and the method) and its JSON (advise --json's keys) (report/advise.c), for advise's
+ * report, the matrix's and fleet's. */
+void advise_blocks(struct doc *d, unsigned outputs, const struct advise_names *names,
+                   const struct analysis_advice *a, bool full);
+json_t *advise_json(const struct advise_names *names, const struct analysis_advice *a);
 /* "throughput" or "worst": --objective's words and the JSON's. */
 const char *advise_objective_name(enum analysis_objective o);
 

@@ -51,7 +51,7 @@ static const char *meta_cpu_kind(const json_t *meta)
  * or an object keyed by placement name with {pus} (the seed example). */
 static void read_pair(const json_t *meta, struct run_placement *p)
 {
-	const json_t *entry = meta_placement(meta, p->name);
+	const json_t *entry = meta_placement(meta, p->group->name);
 	json_t *pus = json_object_get(entry, "pus");
 	size_t k;
 	for (k = 0; k < json_array_size(pus) && k < 2; k++)
@@ -63,19 +63,14 @@ static void read_pair(const json_t *meta, struct run_placement *p)
 	p->shares = shares && *shares ? shares : NULL;
 }
 
-/* One placement per dataset group: its pair, sample mean and frequency. */
+/* One placement per dataset group: its pair and sample mean. */
 static void make_placements(struct run_model *m)
 {
-	m->placement_count = m->data->group_count;
-	m->placements = xcalloc(m->placement_count, sizeof *m->placements);
-	for (size_t i = 0; i < m->placement_count; i++) {
+	m->placements = xcalloc(m->data->group_count, sizeof *m->placements);
+	for (size_t i = 0; i < m->data->group_count; i++) {
 		struct run_placement *p = &m->placements[i];
 		const struct analysis_group *g = &m->data->groups[i];
-		*p = (struct run_placement){ .name = g->name, .core = -1, .n = g->n,
-		                             .mean_s = group_mean(g), .mu_mean = NAN,
-		                             .mu_ci = { NAN, NAN },
-		                             .freq_mhz = g->freq_n ? g->freq_mhz : NAN,
-		                             .freq_n = g->freq_n };
+		*p = (struct run_placement){ .group = g, .core = -1, .mean_s = group_mean(g) };
 		read_pair(m->meta, p);
 	}
 }
@@ -85,22 +80,16 @@ static void make_placements(struct run_model *m)
 static void attach_posteriors(struct run_model *m)
 {
 	const struct analysis_result *r = m->result;
-	for (size_t pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < r->comparison_count; i++) {
-			const struct analysis_comparison *c = &r->comparisons[i];
-			if ((pass == 0) != (c == m->headline))
-				continue;
-			const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
-			for (int s = 0; s < 2; s++)
-				for (size_t k = 0; k < m->placement_count; k++) {
-					struct run_placement *p = &m->placements[k];
-					if (p->has_mu || strcmp(p->name, sides[s]->name))
-						continue;
-					p->has_mu = true;
-					p->mu_mean = sides[s]->mu_mean;
-					memcpy(p->mu_ci, sides[s]->mu_ci, sizeof p->mu_ci);
-				}
+	for (size_t i = 0; i <= r->comparison_count; i++) {
+		/* The headline, then every comparison in order (the headline again changes nothing). */
+		const struct analysis_comparison *c = i ? &r->comparisons[i - 1] : m->headline;
+		const struct analysis_group_summary *sides[2] = { &c->a, &c->b };
+		for (int s = 0; s < 2; s++) {
+			int g = analysis_dataset_find(m->data, sides[s]->name);
+			if (g >= 0 && !m->placements[g].mu)
+				m->placements[g].mu = sides[s];
 		}
+	}
 }
 
 const struct analysis_comparison *report_headline(const struct analysis_result *r,
@@ -205,12 +194,11 @@ static char *subject(const struct run_model *m)
 /* Where placement name ran ("on CPUs 0 and 1, "), or "" when not recorded. */
 static char *where_text(const struct run_model *m, const char *name)
 {
-	const struct run_placement *p = m->placements;
-	while (p < m->placements + m->placement_count && strcmp(p->name, name))
-		p++;
-	if (p == m->placements + m->placement_count || p->npus == 0)
+	int g = analysis_dataset_find(m->data, name);
+	const struct run_placement *p = g < 0 ? NULL : &m->placements[g];
+	if (!p || p->npus == 0)
 		return xstrdup("");
-	if (p->core >= 0 && !strcmp(p->name, "sibling"))
+	if (p->core >= 0 && !strcmp(name, "sibling"))
 		return xasprintf("on core %d, ", p->core);
 	if (p->npus == 2 && p->pus[0] != p->pus[1])
 		return xasprintf("on CPUs %d and %d, ", p->pus[0], p->pus[1]);
@@ -439,9 +427,9 @@ static void warn_groups(const struct run_model *m, struct warnings *w)
  * than leave the MHz column to say it. */
 static void warn_frequency(const struct run_model *m, struct warnings *w)
 {
-	const struct run_placement *lo = NULL, *hi = NULL;
-	for (size_t i = 0; i < m->placement_count; i++) {
-		const struct run_placement *p = &m->placements[i];
+	const struct analysis_group *lo = NULL, *hi = NULL;
+	for (size_t i = 0; i < m->data->group_count; i++) {
+		const struct analysis_group *p = &m->data->groups[i];
 		if (p->freq_n && (!lo || p->freq_mhz < lo->freq_mhz))
 			lo = p;
 		if (p->freq_n && (!hi || p->freq_mhz > hi->freq_mhz))
@@ -598,17 +586,18 @@ static void placements_table(struct doc *d, const struct run_model *m)
 		{ "MHz", 0, true, 2 },
 	};
 	doc_table(d, DOC_ALL, "placements", columns, sizeof columns / sizeof columns[0]);
-	for (size_t i = 0; i < m->placement_count; i++) {
+	for (size_t i = 0; i < m->data->group_count; i++) {
 		const struct run_placement *p = &m->placements[i];
+		const struct analysis_group *g = p->group;
 		struct format_ring ns = { .next = 0 };
-		double res = p->has_mu ? half_width(p->mu_ci) : NAN;
+		double res = p->mu ? half_width(p->mu->mu_ci) : NAN;
 		const char *pus = !p->npus ? "?" : p->npus == 1 || p->pus[0] == p->pus[1]
 		                  ? format_text(&ns, "%d", p->pus[0])
 		                  : format_text(&ns, "%d,%d", p->pus[0], p->pus[1]);
-		doc_row(d, p->name, pus, p->shares, format_text(&ns, "%zu", p->n),
+		doc_row(d, g->name, pus, p->shares, format_text(&ns, "%zu", g->n),
 		        format_num(&ns, p->mean_s, res),
-		        p->has_mu ? format_ci(&ns, p->mu_ci, res) : "n/a",
-		        p->freq_n ? format_text(&ns, "%.0f", p->freq_mhz) : "-");
+		        p->mu ? format_ci(&ns, p->mu->mu_ci, res) : "n/a",
+		        g->freq_n ? format_text(&ns, "%.0f", g->freq_mhz) : "-");
 	}
 	size_t k;
 	json_t *e;
@@ -875,18 +864,20 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 static json_t *placements_json(const struct run_model *m)
 {
 	json_t *all = json_array();
-	for (size_t i = 0; i < m->placement_count; i++) {
+	for (size_t i = 0; i < m->data->group_count; i++) {
 		const struct run_placement *p = &m->placements[i];
+		const struct analysis_group *g = p->group;
 		json_t *pus = json_array();
 		for (int k = 0; k < p->npus; k++)
 			json_array_append_new(pus, json_integer(p->pus[k]));
 		json_array_append_new(all, json_pack(
-			"{s:s, s:o, s:o?, s:s?, s:I, s:o, s:o, s:o, s:o, s:I}", "name", p->name, "pus", pus,
+			"{s:s, s:o, s:o?, s:s?, s:I, s:o, s:o, s:o, s:o, s:I}", "name", g->name, "pus", pus,
 			"core", p->core >= 0 ? json_integer(p->core) : NULL, "shares", p->shares,
-			"n", (json_int_t)p->n,
-			"mean_s", json_number_or_null(p->mean_s), "mu_mean_s", json_number_or_null(p->mu_mean),
-			"mu_ci_s", json_interval(p->mu_ci), "freq_mhz", json_number_or_null(p->freq_mhz),
-			"freq_samples", (json_int_t)p->freq_n));
+			"n", (json_int_t)g->n, "mean_s", json_number_or_null(p->mean_s),
+			"mu_mean_s", json_number_or_null(p->mu ? p->mu->mu_mean : NAN),
+			"mu_ci_s", json_interval(p->mu ? p->mu->mu_ci : (const double[2]){ NAN, NAN }),
+			"freq_mhz", json_number_or_null(g->freq_n ? g->freq_mhz : NAN),
+			"freq_samples", (json_int_t)g->freq_n));
 	}
 	return all;
 }

@@ -624,7 +624,7 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	fputs("\">\n", out);
 	char mean[48] = "";
 	if (grp->n && isfinite(pl->mean_s)) {
-		double res = pl->has_mu ? (pl->mu_ci[1] - pl->mu_ci[0]) / 2 : (w.hi - w.lo) / 20;
+		double res = pl->mu ? (pl->mu->mu_ci[1] - pl->mu->mu_ci[0]) / 2 : (w.hi - w.lo) / 20;
 		format_number(mean, sizeof mean, pl->mean_s, res);
 	}
 	run_order_title(out, grp, &w, mean, style, top, need);

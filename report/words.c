@@ -170,11 +170,10 @@ bool comparison_neighbour_speedup(const struct analysis_comparison *c, bool one_
 	       && c->verdict == ANALYSIS_VERDICT_FASTER;
 }
 
-const char *format_rope(char *buf, size_t size, double rope_pct)
+const char *format_rope(struct format_ring *ring, double rope_pct)
 {
 	double hi = 1 + rope_pct / 100;
-	snprintf(buf, size, "%.3g–%.3g×", 1 / hi, hi);
-	return buf;
+	return format_text(ring, "%.3g–%.3g×", 1 / hi, hi);
 }
 
 const char *format_design(struct format_ring *ring, const struct analysis_comparison *c)
@@ -195,37 +194,34 @@ const char *format_design(struct format_ring *ring, const struct analysis_compar
 
 /* A probability as the sentence prints it: "n/a" where the grid could give none (data at the
  * edge of what a double holds). */
-static const char *prob_text(char buf[16], double p)
+static const char *prob_text(struct format_ring *ring, double p)
 {
-	snprintf(buf, 16, isnan(p) ? "n/a" : "%.2f", p);
-	return buf;
+	return isnan(p) ? "n/a" : format_text(ring, "%.2f", p);
 }
 
 /* Too few samples (or a grid at its bound): the posterior's means are the grid's artefacts, so
  * no ratio or difference is quoted as the answer. */
 static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
 {
-	char p[16], what[160], more[200];
+	struct format_ring ns = { .next = 0 };
 	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
 	/* The paired answer rests on the blocks both sides ran in, not on each side's count:
 	 * 30 trials a side can still be 4 usable pairs. */
 	bool few = paired ? c->blocks_paired < ANALYSIS_SETTLED_MIN_N
 	                  : c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
-	if (paired) {
-		snprintf(what, sizeof what, "paired blocks (%zu paired, %zu dropped)", c->blocks_paired,
-		         c->blocks_dropped);
-		snprintf(more, sizeof more, "run more blocks (10 or more paired)");
-	} else {
-		snprintf(what, sizeof what, "%s (n = %zu and %zu)", w->samples, c->a.n, c->b.n);
-		snprintf(more, sizeof more, "%s (10 or more per %s)", w->more, w->per);
-	}
+	const char *what = paired ? format_text(&ns, "paired blocks (%zu paired, %zu dropped)",
+	                                        c->blocks_paired, c->blocks_dropped)
+	                          : format_text(&ns, "%s (n = %zu and %zu)", w->samples, c->a.n,
+	                                        c->b.n);
+	const char *more = paired ? "run more blocks (10 or more paired)"
+	                          : format_text(&ns, "%s (10 or more per %s)", w->more, w->per);
 	return xasprintf("Not enough data to say: %s%s cannot be told apart from %s with %s %s: %s; "
 	                 "%s; P(slower) = %s%s", w->where, w->a, c->b.name, few ? "so few" : "these",
 	                 what, !few ? "the posterior still reaches the edge of the widest grid "
 	                              "allowed, so the interval is unbounded here"
 	                 : paired ? "the interval is unbounded at this number of blocks"
 	                 : "the interval is unbounded at this sample size", more,
-	                 prob_text(p, c->p_a_gt_b), w->note);
+	                 prob_text(&ns, c->p_a_gt_b), w->note);
 }
 
 /* The factor an answer quotes, its interval in ci: the ratio as it is, or for a decided
@@ -300,16 +296,15 @@ static char *effect_clause(const struct analysis_comparison *c, const struct ver
 /* The probability the verdict rests on: P(slower), or with a ROPE the ROPE's. */
 static char *probability_clause(const struct analysis_comparison *c, double rope_pct)
 {
-	char p1[16], p2[16];
+	struct format_ring ns = { .next = 0 };
 	if (isnan(rope_pct) || isnan(c->p_rope))
-		return xasprintf("P(slower) = %s", prob_text(p1, c->p_a_gt_b));
+		return xasprintf("P(slower) = %s", prob_text(&ns, c->p_a_gt_b));
 	bool slower = c->verdict == ANALYSIS_VERDICT_SLOWER;
 	if (slower || c->verdict == ANALYSIS_VERDICT_FASTER)
 		return xasprintf("P(%s by more than %g%%) = %s", slower ? "slower" : "faster", rope_pct,
-		                 prob_text(p1, slower ? c->p_rope_above : c->p_rope_below));
-	char rope[48];
-	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(rope, sizeof rope, rope_pct),
-	                 prob_text(p1, c->p_rope), prob_text(p2, c->p_a_gt_b));
+		                 prob_text(&ns, slower ? c->p_rope_above : c->p_rope_below));
+	return xasprintf("P(within %s) = %s, P(slower) = %s", format_rope(&ns, rope_pct),
+	                 prob_text(&ns, c->p_rope), prob_text(&ns, c->p_a_gt_b));
 }
 
 /* The conditions beside a settled verdict (words.h), each a clause starting "; ", or "". */
@@ -460,9 +455,8 @@ static char *outliers_of(const struct analysis_group_diagnostics *d, const char 
 	                 list, d->outlier_count > 8 ? ", ..." : "");
 }
 
-static char *poor_overlap_of(const struct analysis_group_diagnostics *d, const char *unit)
+static char *poor_overlap_of(const struct analysis_group_diagnostics *d)
 {
-	(void)unit;
 	if (!d->poor_overlap_trials)
 		return NULL;
 	bool measured = d->overlap_of_measured;
@@ -474,9 +468,8 @@ static char *poor_overlap_of(const struct analysis_group_diagnostics *d, const c
 }
 
 /* Not for a placement whose processes take turns on one PU by design (same-pu). */
-static char *wall_above_cpu_of(const struct analysis_group_diagnostics *d, const char *unit)
+static char *wall_above_cpu_of(const struct analysis_group_diagnostics *d)
 {
-	(void)unit;
 	if (!d->wall_above_cpu_trials || placement_info_time_shared(d->name))
 		return NULL;
 	return xasprintf("wall time above %gx CPU time in %zu of %zu %s trials: the processes "
@@ -504,19 +497,16 @@ static char *short_times_of(const struct analysis_group_diagnostics *d, const ch
 	                 SAMPLES_USER_TICKS_WANTED * ANALYSIS_USER_TICK_S);
 }
 
-/* Each problem a group can have, in the order shown. A new one is one line more here. */
-static char *(*const problems[])(const struct analysis_group_diagnostics *, const char *) = {
-	short_times_of, drift_of, outliers_of, poor_overlap_of, wall_above_cpu_of,
-};
-
 void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,
                     size_t *count)
 {
-	for (size_t k = 0; k < sizeof problems / sizeof problems[0]; k++) {
-		char *s = problems[k](d, unit);
-		if (s)
-			strings_push(list, count, s);
-	}
+	/* Each problem a group can have, in the order shown (NULL: it has not); a new one is one
+	 * entry more here. */
+	char *found[] = { short_times_of(d, unit), drift_of(d, unit), outliers_of(d, unit),
+	                  poor_overlap_of(d), wall_above_cpu_of(d) };
+	for (size_t k = 0; k < sizeof found / sizeof found[0]; k++)
+		if (found[k])
+			strings_push(list, count, found[k]);
 }
 
 /* ---- the machine ----------------------------------------------------------------------------- */

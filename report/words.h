@@ -48,8 +48,8 @@ const char *format_text(struct format_ring *ring, const char *fmt, ...)
 /* "mean× (lo–hi)", every number at half the interval's width. */
 const char *format_ratio(struct format_ring *ring, double mean, const double ci[2]);
 /* The region of practical equivalence of --rope PCT as the ratios it spans, "0.599–1.67×": from
- * 1 / (1 + PCT/100) to 1 + PCT/100, symmetric in log (analysis.h). Returns buf. */
-const char *format_rope(char *buf, size_t size, double rope_pct);
+ * 1 / (1 + PCT/100) to 1 + PCT/100, symmetric in log (analysis.h); in the ring. */
+const char *format_rope(struct format_ring *ring, double rope_pct);
 
 /* Half the width of an interval: the resolution its numbers are shown with. */
 double half_width(const double ci[2]);
