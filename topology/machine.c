@@ -51,9 +51,11 @@ void topo_machine_read(struct topo_machine *out)
  * reads none); v1 a lone number (-1: none). How many were read. */
 static int read_numbers(const char *path, double *first, double *second)
 {
-	char line[128];
-	int n = fileio_read_first_line(path, line, sizeof line) == 0
-	        ? sscanf(line, "%lf %lf", first, second) : 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	int n = fscanf(f, "%lf %lf", first, second);
+	fclose(f);
 	return n > 0 ? n : 0;
 }
 
