@@ -344,14 +344,15 @@ static int load_numbers(struct dataset_builder *b, int group, const char *path, 
 	long long bytes = 0;
 	int rc = 0;
 	ssize_t got;
-	/* A read error ends the file even where it cut a line short: that part is not read. */
-	while ((got = fileio_read_line(f, &line, &cap, NUMBER_LINE_MAX + 1)) > 0 && !ferror(f)) {
+	while ((got = fileio_read_line(f, &line, &cap, NUMBER_LINE_MAX + 1)) > 0) {
 		size_t len = (size_t)got - (line[got - 1] == '\n');
 		line[len] = '\0';
 		if (len > NUMBER_LINE_MAX) { /* the last line, without its newline */
 			got = FILEIO_LINE_TOO_LONG;
 			break;
 		}
+		if (ferror(f)) /* a read error cut this line short: that part is not read */
+			break;
 		line_no++;
 		bytes += (long long)len + 1;
 		if (bytes > NUMBERS_FILE_MAX_BYTES) {

@@ -98,6 +98,26 @@ check "... naming the file and the line" contains "$t_err" "long.txt:6: a line o
 check_status 0 "a FIFO with a writer (analyze <(cmd) <(cmd)) still works for plain files" \
 	"${limit[@]}" "$SMTBENCH" analyze <(printf '0.31\n0.32\n0.33\n') "$t_tmp/b.txt"
 
+# A read error that cuts a last line longer than the bound: the line is named as too long, as
+# on a file (its 4,097th byte came before the error). A socket whose peer closed with unread data
+# gives the reader its data, then ECONNRESET.
+reset_after() { # reset_after BYTES: analyze's stdin is a socket that ends "1 2 <BYTES ones>", then a reset
+	python3 - "$1" "$SMTBENCH" <<'PY'
+import socket, subprocess, sys
+a, b = socket.socketpair()
+b.sendall(b"unread")       # a's queue holds data, so closing a resets b after a's payload
+a.sendall(b"1\n2\n" + b"1" * int(sys.argv[1]))
+a.close()
+p = subprocess.run([sys.argv[2], "analyze", "-", "/dev/null"], stdin=b, capture_output=True, timeout=30)
+sys.stderr.buffer.write(p.stderr)
+sys.exit(p.returncode)
+PY
+}
+check_status 2 "a last line of 4,097 bytes cut by a read error is refused" reset_after 4097
+check "... as a line of more than 4096 bytes" contains "$t_err" "-:3: a line of more than 4096 bytes"
+check_status 2 "a last line of 4,096 bytes cut by a read error is refused" reset_after 4096
+check "... as a read error" contains "$t_err" "-: read error: Connection reset by peer"
+
 # --- fleet's reasons (item 11) ----------------------------------------------------------------
 root=$t_tmp/reasons
 make_run "$root/good"
