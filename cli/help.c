@@ -1,6 +1,7 @@
 /*
  * help.c — what the option tables tell a person: cli_getopt's answers (--help, a refused option
- * and the one meant), `smtbench COMMAND --help`, the man page's generated parts. See commands.h.
+ * and the one meant), `smtbench --help` and `smtbench COMMAND --help`, the man page's generated
+ * parts. See commands.h.
  */
 #include "cli/commands.h"
 

@@ -123,7 +123,7 @@ char *verdict_sentence(const struct analysis_comparison *c, double rope_pct,
  * interval includes 1. workload may be NULL. NULL when the yield is not known. */
 char *smt_yield_sentence(const struct analysis_smt_yield *y, const char *workload);
 
-/* Every problem of group d, in the order shown: drift (its slope's interval excludes 0),
+/* Every problem of group d, in the order shown: short times (below the clock's resolution), drift (its slope's interval excludes 0),
  * outliers (kept), poor overlap, wall time above CPU time (not for a placement that time-shares
  * one PU by design). unit: what one sample is ("trial", "sample"). Appended to *list. */
 void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,

@@ -38,7 +38,9 @@ struct allocation {
 struct allocation *allocation_new(const struct plan *p, double target_pct);
 void allocation_free(struct allocation **a);
 
-/* One trial of cell in block (warm-up blocks are ignored), its victim's user time when ok. */
+/* One trial of cell in block (warm-up blocks are ignored), its victim's user time when ok.
+ * Trials come block by block, each cell at most once a block (the plan's order, which --resume
+ * checks): a pair is made once, from the cell's and its baseline's trials of one block. */
 void allocation_add(struct allocation *a, long block, int cell, bool ok, double utime_s);
 
 /* Whether cell is within the target: a pair cell by its interval; a baseline when every pair
