@@ -276,6 +276,14 @@ static void test_cpu_quota(void)
 	topo_cpu_quota_from(mountinfo, cgroup, root, &q);
 	CHECK_NEAR(q.cpus, 0.5, 1e-12, "v2: the tighter limit of the two (0.5 CPUs)");
 
+	/* A limit's two numbers are read wherever the whitespace between them ends, not from a
+	 * line cut at a buffer's size (which read this period as 10: 5000 CPUs). */
+	char spaced[160];
+	snprintf(spaced, sizeof spaced, "50000%120s100000\n", "");
+	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", spaced);
+	topo_cpu_quota_from(mountinfo, cgroup, root, &q);
+	CHECK_NEAR(q.cpus, 0.5, 1e-12, "v2: a limit with 120 spaces between its numbers (0.5 CPUs)");
+
 	/* No limit anywhere. */
 	put(root, "sys/fs/cgroup/jobs/bench/cpu.max", "max 100000\n");
 	put(root, "sys/fs/cgroup/jobs/cpu.max", "max 100000\n");
