@@ -321,10 +321,10 @@ static void warn_machine(const struct run_model *m, struct warnings *w)
 
 static void warn_failed_trials(const struct run_model *m, struct warnings *w)
 {
-	if (m->result->failed_trials)
+	if (m->data->failed_trials)
 		warn(w, xasprintf("%zu failed trial(s) (a process did not end ok): counted, never "
 		                  "analysed; see the status column of samples.csv",
-		                  m->result->failed_trials));
+		                  m->data->failed_trials));
 	json_t *log = json_object_get(m->meta, "workload_stderr_log");
 	if (json_is_true(json_object_get(log, "cut"))) /* the run cut workload-stderr.log */
 		warn(w, xasprintf("workload-stderr.log passed its cap of %lld MiB and was cut there: "
@@ -457,9 +457,9 @@ static void warn_analysis(const struct run_model *m, struct warnings *w)
 			                  r->comparisons[i].b.name));
 	for (size_t i = 0; i < r->note_count; i++)
 		warn(w, xstrdup(r->notes[i]));
-	if (r->warning_count)
+	if (m->data->warning_count)
 		warn(w, xasprintf("%zu damaged line(s) of samples.csv skipped; the first: %s",
-		                  r->warning_count, r->warnings[0]));
+		                  m->data->warning_count, m->data->warnings[0]));
 }
 
 /* A pair whose CPUs are of different kinds: the machine allowed no pair of its placement
@@ -661,18 +661,19 @@ static void diagnostics_table(struct doc *d, const struct run_model *m)
 	doc_table(d, DOC_FILES, "diagnostics", columns, sizeof columns / sizeof columns[0]);
 	for (size_t i = 0; i < m->result->group_count; i++) {
 		const struct analysis_group_diagnostics *g = &m->result->groups[i];
+		const struct analysis_group *grp = g->group;
 		struct format_ring ns = { .next = 0 };
 		double res = half_width(g->drift_slope_ci);
 		double hres = fabs(g->second_half_mean_s - g->first_half_mean_s) / 4;
-		doc_row(d, g->name, format_text(&ns, "%zu", g->n),
+		doc_row(d, grp->name, format_text(&ns, "%zu", grp->n),
 		        format_text(&ns, "%zu", g->outlier_count),
 		        format_signed(&ns, g->drift_slope_s, res),
 		        format_ci(&ns, g->drift_slope_ci, res),
 		        format_num(&ns, g->first_half_mean_s, hres),
 		        format_num(&ns, g->second_half_mean_s, hres),
-		        format_text(&ns, "%zu", g->failed_trials),
-		        g->overlap_known ? format_text(&ns, "%zu of %zu", g->poor_overlap_trials,
-		                                       g->overlap_known) : "not recorded");
+		        format_text(&ns, "%zu", grp->failed_trials),
+		        grp->overlap_known ? format_text(&ns, "%zu of %zu", grp->poor_overlap_trials,
+		                                         grp->overlap_known) : "not recorded");
 	}
 }
 
