@@ -225,7 +225,7 @@ static void comparison_section(struct doc *d, const struct analysis_comparison *
 	if (c->kind == COMPARISON_UNPLANNED)
 		snprintf(unplanned, sizeof unplanned, ": %s", unplanned_words(words, sizeof words, c));
 	char *title = xasprintf("%s vs %s (%s%s)", c->a.name, c->b.name, c->label, unplanned);
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	answer(d, c, r);
 	if (c->grid.seed_grid)
@@ -249,7 +249,7 @@ static void diagnostics(struct doc *d, const struct analysis_result *r)
 	const struct analysis_dataset *data = r->data;
 	char *title = xasprintf("Diagnostics (unit: %s%s)", unit_words(r),
 	                        data->from_folder ? "" : ", in file order");
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	for (size_t i = 0; i < r->group_count; i++) {
 		const struct analysis_group_diagnostics *dg = &r->groups[i];
@@ -322,7 +322,7 @@ static struct doc *analyze_doc(const struct analysis_result *r)
 		comparison_section(d, &r->comparisons[i], r);
 	char *yield = smt_yield_sentence(&r->smt_yield, NULL);
 	if (yield) {
-		doc_heading(d, DOC_ALL, 2, NULL, "SMT yield");
+		doc_heading(d, DOC_ALL, NULL, "SMT yield");
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "%s.", yield);
 	}
 	free(yield);

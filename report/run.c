@@ -620,7 +620,7 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 	};
 	const struct analysis_result *r = m->result;
 	bool unsettled = false;
-	doc_heading(d, DOC_FILES, 2, NULL, "Comparisons");
+	doc_heading(d, DOC_FILES, NULL, "Comparisons");
 	for (size_t i = 0; i < r->comparison_count; i++)
 		doc_item(d, DOC_FILES, NULL, NULL, "%s", sentences[i]);
 	doc_table(d, DOC_FILES, "comparisons", columns, sizeof columns / sizeof columns[0]);
@@ -657,7 +657,7 @@ static void diagnostics_table(struct doc *d, const struct run_model *m)
 		{ "first half s", 0, true, 0 }, { "second half s", 0, true, 0 },
 		{ "failed", 0, true, 0 }, { "poor overlap", 0, true, 0 },
 	};
-	doc_heading(d, DOC_FILES, 2, NULL, "Diagnostics per placement");
+	doc_heading(d, DOC_FILES, NULL, "Diagnostics per placement");
 	doc_table(d, DOC_FILES, "diagnostics", columns, sizeof columns / sizeof columns[0]);
 	for (size_t i = 0; i < m->result->group_count; i++) {
 		const struct analysis_group_diagnostics *g = &m->result->groups[i];
@@ -750,7 +750,7 @@ static void machine_section(struct doc *d, const struct run_model *m)
 	static const struct doc_column setting[] = { { "setting", 0, false, 0 },
 	                                              { "value", 0, false, 0 } };
 	char *machine = machine_sentence(m->meta);
-	doc_heading(d, DOC_FILES, 2, NULL, "Machine");
+	doc_heading(d, DOC_FILES, NULL, "Machine");
 	doc_para(d, DOC_FILES, NULL, NULL, NULL, "%s", machine);
 	free(machine);
 	if (!m->meta)
@@ -767,7 +767,7 @@ static void machine_section(struct doc *d, const struct run_model *m)
 	const char *key;
 	if (!json_is_object(settings))
 		return;
-	doc_heading(d, DOC_FILES, 2, NULL, "Settings");
+	doc_heading(d, DOC_FILES, NULL, "Settings");
 	doc_table(d, DOC_FILES, "settings", setting, 2);
 	json_object_foreach(settings, key, v) {
 		char *cell = meta_cell(NULL, "", v);
@@ -786,7 +786,7 @@ static void how_to_read(struct doc *d, const struct run_model *m)
 		paired = paired || r->comparisons[i].design == ANALYSIS_DESIGN_PAIRED;
 		unpaired = unpaired || r->comparisons[i].design != ANALYSIS_DESIGN_PAIRED;
 	}
-	doc_heading(d, DOC_FILES, 2, NULL, "How to read this");
+	doc_heading(d, DOC_FILES, NULL, "How to read this");
 	if (paired)
 		doc_para(d, DOC_FILES, NULL, NULL, NULL, "Paired by block%s: each block ran every "
 		         "placement once, in a random order, so a comparison A vs B takes, in each block "
@@ -827,7 +827,7 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 	doc_break(d);
 	doc_para(d, DOC_TEXT, "Machine", NULL, NULL, "%s", machine);
 	free(machine);
-	doc_heading(d, DOC_FILES, 2, NULL, "Placements");
+	doc_heading(d, DOC_FILES, NULL, "Placements");
 	if (meta_cpu_kind(m->meta))
 		doc_para(d, DOC_ALL, "CPU kind", NULL, NULL, "%s: the machine has several kinds of "
 		         "core; the baseline and the pairs were chosen within this one",
@@ -835,21 +835,20 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 	sample_words(d, m);
 	placements_table(d, m);
 	if (r->comparison_count > 1) {
-		doc_break(d);
-		doc_heading(d, DOC_TEXT, 3, NULL, "Also");
+		doc_heading(d, DOC_TEXT, NULL, "Also");
 	}
 	for (size_t i = 0; i < r->comparison_count; i++)
 		if (&r->comparisons[i] != m->headline)
 			doc_item(d, DOC_TEXT, NULL, NULL, "%s", sentences[i]);
 	comparisons_table(d, m, sentences);
-	doc_heading(d, DOC_ALL, 2, "warnings", "Warnings");
+	doc_heading(d, DOC_ALL, "warnings", "Warnings");
 	for (size_t i = 0; i < w->warnings.count; i++)
 		doc_item(d, DOC_ALL, NULL, "warn", "%s", w->warnings.items[i]);
 	if (!w->warnings.count)
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "None: no drift, outliers, failed trials or "
 		         "frequency differences found.");
 	diagnostics_table(d, m);
-	doc_heading(d, DOC_FILES, 2, NULL, "Plots");
+	doc_heading(d, DOC_FILES, NULL, "Plots");
 	doc_figure(d, "plot-posterior", "posterior.svg",
 	           "Posterior of each placement's mean and of the difference", plot_posterior(m));
 	doc_figure(d, "plot-run-order", "run-order.svg", "Every sample in run order",
