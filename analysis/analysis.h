@@ -403,7 +403,7 @@ struct analysis_result {
  * each contended placement (same-pu, sibling, non-sibling, cross-package) vs solo; same-pu vs
  * solo as the accounting control; only those whose groups both hold two samples or more (the
  * others are named in notes). Returns NULL with a message for bad options or a dataset with no
- * comparison to make. The result borrows data (r->data): free the result first.
+ * comparison to make. The result borrows data (r->data), which must outlive it.
  */
 struct analysis_result *analysis_run(const struct analysis_dataset *data,
                                      const struct analysis_options *opt,
