@@ -348,11 +348,9 @@ struct analysis_comparison {
 #define ANALYSIS_UNDER_LOAD_SHARE 0.25
 bool analysis_under_load(const struct analysis_comparison *c);
 
+/* What the analysis finds in one group beyond its counts, which it reads from the group. */
 struct analysis_group_diagnostics {
-	char *name;
-	size_t n;
-	size_t failed_trials, overlap_known, poor_overlap_trials, wall_known, wall_above_cpu_trials;
-	bool overlap_of_measured;    /* as in struct analysis_group */
+	const struct analysis_group *group; /* borrowed from the result's dataset */
 	/* Samples of 0 s (below any clock's resolution), and, of user CPU time, samples above 0
 	 * but under one clock tick (ANALYSIS_USER_TICK_S): the kernel splits a process's time
 	 * between user and system by the ticks that found it in each, so a time this short is a
@@ -387,14 +385,9 @@ struct analysis_smt_yield {
 };
 
 struct analysis_result {
-	char *source;
-	char *workload;              /* folders: the dataset's workload names (samples.csv's, as */
-	char *beside_workload;       /* run --name gave them or the kernel's); NULL when none */
-	bool from_folder;
-	bool from_hyperfine;
-	enum analysis_metric metric;
-	bool one_process;            /* folders: one process per trial (run --one-process) */
-	enum analysis_unit unit;
+	/* The dataset analysed, borrowed: its source, totals, warnings and groups are the
+	 * result's, so it must outlive the result's readers. */
+	const struct analysis_dataset *data;
 	struct analysis_options options;
 	struct analysis_comparison *comparisons;
 	size_t comparison_count;
@@ -402,9 +395,6 @@ struct analysis_result {
 	size_t group_count;
 	char **notes;                /* comparisons skipped, and why */
 	size_t note_count;
-	char **warnings;             /* the dataset's warnings (lines skipped) */
-	size_t warning_count;
-	size_t warmup_trials, failed_trials;
 	struct analysis_smt_yield smt_yield;
 };
 
@@ -413,7 +403,7 @@ struct analysis_result {
  * each contended placement (same-pu, sibling, non-sibling, cross-package) vs solo; same-pu vs
  * solo as the accounting control; only those whose groups both hold two samples or more (the
  * others are named in notes). Returns NULL with a message for bad options or a dataset with no
- * comparison to make.
+ * comparison to make. The result borrows data (r->data), which must outlive it.
  */
 struct analysis_result *analysis_run(const struct analysis_dataset *data,
                                      const struct analysis_options *opt,

@@ -54,16 +54,11 @@ void analysis_result_free(struct analysis_result **p)
 		analysis_comparison_release(&r->comparisons[i]);
 	free(r->comparisons);
 	for (size_t i = 0; i < r->group_count; i++) {
-		free(r->groups[i].name);
 		free(r->groups[i].outlier_trials);
 		free(r->groups[i].outlier_lines);
 	}
 	free(r->groups);
-	free(r->workload);
-	free(r->beside_workload);
 	strings_release(&r->notes, &r->note_count);
-	strings_release(&r->warnings, &r->warning_count);
-	free(r->source);
 	free(r);
 	*p = NULL;
 }
@@ -406,14 +401,7 @@ static void diagnose_group(struct analysis_group_diagnostics *d,
                            const struct analysis_dataset *data, size_t gi)
 {
 	const struct analysis_group *g = &data->groups[gi];
-	d->name = xstrdup(g->name);
-	d->n = g->n;
-	d->failed_trials = g->failed_trials;
-	d->overlap_known = g->overlap_known;
-	d->poor_overlap_trials = g->poor_overlap_trials;
-	d->overlap_of_measured = g->overlap_of_measured;
-	d->wall_known = g->wall_known;
-	d->wall_above_cpu_trials = g->wall_above_cpu_trials;
+	d->group = g;
 	/* Plain files hold seconds of any clock: only a folder's or an export's metric is known. */
 	d->user_time = data->metric == ANALYSIS_METRIC_USER && (data->from_folder
 	                                                        || data->from_hyperfine);
@@ -472,23 +460,12 @@ static int check_options(const struct analysis_options *opt, char *err, size_t e
 	return -1;
 }
 
-/* The result's copy of the dataset's facts and each group's diagnostics. */
+/* The result's dataset, options and each group's diagnostics. */
 static void describe_dataset(struct analysis_result *r, const struct analysis_dataset *data,
                              const struct analysis_options *opt)
 {
-	r->source = xstrdup(data->source);
-	r->workload = data->workload ? xstrdup(data->workload) : NULL;
-	r->beside_workload = data->beside_workload ? xstrdup(data->beside_workload) : NULL;
-	r->from_folder = data->from_folder;
-	r->from_hyperfine = data->from_hyperfine;
-	r->metric = data->metric;
-	r->one_process = data->one_process;
-	r->unit = data->unit;
+	r->data = data;
 	r->options = *opt;
-	r->warmup_trials = data->warmup_trials;
-	r->failed_trials = data->failed_trials;
-	for (size_t i = 0; i < data->warning_count; i++)
-		strings_push(&r->warnings, &r->warning_count, xstrdup(data->warnings[i]));
 	r->groups = xcalloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
 	r->group_count = data->group_count;
 	for (size_t gi = 0; gi < data->group_count; gi++)

@@ -229,7 +229,7 @@ static int print_result(const struct analysis_result *result, bool json, const c
 	if (json) {
 		json_t *root = analyze_json(result);
 		/* A folder whose run did not end says so, as report.json's "incomplete" does. */
-		if (root && result->from_folder)
+		if (root && result->data->from_folder)
 			json_object_set_new(root, "incomplete", incomplete ? json_string(incomplete)
 			                                                   : json_null());
 		return cli_print_json(root, JSON_PRESERVE_ORDER);
@@ -256,13 +256,13 @@ int cmd_analyze(int argc, char **argv)
 	}
 	char err[ERR_LEN] = "";
 	struct analysis_result *result = analysis_run(data, &a.opt, err, sizeof err);
-	analysis_dataset_free(&data);
 	int status = EXIT_USAGE;
 	if (!result)
 		text_warnx("%s", err);
 	else
 		status = print_result(result, a.json, a.incomplete);
 	analysis_result_free(&result);
+	analysis_dataset_free(&data);
 	free(a.incomplete);
 	return status;
 }

@@ -78,7 +78,7 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 	char *each = xstrdup(""), *title; /* "8 (node-a), 16 (node-b)": each node's cores */
 	title = xasprintf("%s (SMT %s; pairs on %s; %s), %zu node%s", g->cpu_model, g->smt,
 	                  g->placement, g->workloads, g->node_count, g->node_count == 1 ? "" : "s");
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	json_t *nodes = json_array(), *node_cores = json_array();
 	for (size_t k = 0; k < g->node_count; k++) {

@@ -367,7 +367,7 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
 		append_words(&nodes, "%s %s (%s)", k ? "," : "", n->host, n->dir);
 	}
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_heading(d, DOC_ALL, NULL, title);
 	doc_para(d, DOC_ALL, "Nodes", NULL, NULL, "%s", nodes + 1);
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "Pooled slowdown of the victim (row) beside the "
 	         "aggressor (column), against the victim alone; 95%% interval; + slower, - faster, = "
@@ -520,7 +520,7 @@ static void group_section(struct doc *d, const struct fleet *f, size_t index)
 {
 	const struct fleet_group *g = &f->groups[index];
 	char *title = group_title(g, index);
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	if (!g->smt_question)
 		doc_para(d, DOC_ALL, NULL, NULL, "nosmt", "(no sibling placement was measured on these "
@@ -549,13 +549,13 @@ struct report *fleet_report(const struct fleet *f)
 	for (size_t g = 0; g < f->group_count; g++)
 		group_section(d, f, g);
 	if (f->host_count) { /* runs' folders; matrix folders have their heat maps */
-		doc_heading(d, DOC_FILES, 2, NULL, "Forest plot");
+		doc_heading(d, DOC_FILES, NULL, "Forest plot");
 		doc_figure(d, "forest", NULL, "Forest plot", forest_plot(f));
 	}
 	for (size_t g = 0; g < f->matrix_group_count; g++)
 		matrix_section(d, f, g);
 	if (f->skipped_count)
-		doc_heading(d, DOC_ALL, 2, "skipped", "Skipped (not used)");
+		doc_heading(d, DOC_ALL, "skipped", "Skipped (not used)");
 	for (size_t i = 0; i < f->skipped_count; i++)
 		doc_item(d, DOC_ALL, NULL, NULL, "%s: %s", f->skipped[i].dir, f->skipped[i].reason);
 	doc_para(d, DOC_FILES, NULL, NULL, "muted", "Every number is in fleet.json.");

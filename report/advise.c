@@ -244,7 +244,7 @@ void advise_blocks(struct doc *d, unsigned outputs, const struct advise_names *w
 		doc_para(d, outputs, NULL, NULL, "warn", "%zu pair(s) of workloads have no settled cell "
 		         "(both ways): the plan never puts them together.", a->unknown_pairs);
 	if (full) {
-		doc_heading(d, outputs, 2, NULL, on_siblings(wl) ? "SMT on or off, per workload"
+		doc_heading(d, outputs, NULL, on_siblings(wl) ? "SMT on or off, per workload"
 		            : "Two copies side by side, per workload");
 		smt_table(d, outputs, wl, a);
 		for (size_t w = 0; w < a->nworkloads; w++) {

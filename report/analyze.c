@@ -27,12 +27,13 @@ static const char *prob(struct format_ring *ns, double p)
  * trials, so there every number, one per line, is a sample and --unit does not apply. */
 static const char *unit_words(const struct analysis_result *r)
 {
-	if (r->from_hyperfine)
-		return r->metric == ANALYSIS_METRIC_USER ? "one run of each command (its user time)"
-		                                         : "one run of each command (its wall time)";
-	if (!r->from_folder)
+	const struct analysis_dataset *data = r->data;
+	if (data->from_hyperfine)
+		return data->metric == ANALYSIS_METRIC_USER ? "one run of each command (its user time)"
+		                                            : "one run of each command (its wall time)";
+	if (!data->from_folder)
 		return "one number per line of each file";
-	return unit_name(r->unit);
+	return unit_name(data->unit);
 }
 
 /* The answer: the one verdict sentence (words.h), then what an undecided verdict would have
@@ -40,14 +41,15 @@ static const char *unit_words(const struct analysis_result *r)
 static void answer(struct doc *d, const struct analysis_comparison *c,
                    const struct analysis_result *r)
 {
+	const struct analysis_dataset *data = r->data;
 	struct verdict_words w = { .where = "", .a = c->a.name, .subject = NULL,
 	                           /* trials of a folder (by default), else samples */
-	                           .samples = r->from_folder && r->unit == ANALYSIS_UNIT_TRIAL
+	                           .samples = data->from_folder && data->unit == ANALYSIS_UNIT_TRIAL
 	                                      ? "trials" : "samples",
-	                           .more = r->from_folder ? "run more trials" : "collect more samples",
-	                           .per = r->from_folder ? "placement"
-	                                  : r->from_hyperfine ? "command" : "file",
-	                           .note = "", .one_process = r->one_process };
+	                           .more = data->from_folder ? "run more trials" : "collect more samples",
+	                           .per = data->from_folder ? "placement"
+	                                  : data->from_hyperfine ? "command" : "file",
+	                           .note = "", .one_process = data->one_process };
 	char *sentence = verdict_sentence(c, r->options.rope_pct, &w);
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "%s.", sentence);
 	free(sentence);
@@ -223,7 +225,7 @@ static void comparison_section(struct doc *d, const struct analysis_comparison *
 	if (c->kind == COMPARISON_UNPLANNED)
 		snprintf(unplanned, sizeof unplanned, ": %s", unplanned_words(words, sizeof words, c));
 	char *title = xasprintf("%s vs %s (%s%s)", c->a.name, c->b.name, c->label, unplanned);
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	answer(d, c, r);
 	if (c->grid.seed_grid)
@@ -244,41 +246,44 @@ static void comparison_section(struct doc *d, const struct analysis_comparison *
  * the words the report's warnings use; the run's notes and the lines skipped. */
 static void diagnostics(struct doc *d, const struct analysis_result *r)
 {
+	const struct analysis_dataset *data = r->data;
 	char *title = xasprintf("Diagnostics (unit: %s%s)", unit_words(r),
-	                        r->from_folder ? "" : ", in file order");
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	                        data->from_folder ? "" : ", in file order");
+	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	for (size_t i = 0; i < r->group_count; i++) {
-		const struct analysis_group_diagnostics *g = &r->groups[i];
+		const struct analysis_group_diagnostics *dg = &r->groups[i];
+		const struct analysis_group *g = dg->group;
 		struct format_ring ns = { .next = 0 };
 		char drift[200] = "", folder[200] = "";
-		double res = half_width(g->drift_slope_ci);
-		if (!isnan(g->drift_slope_ci[0]))
+		double res = half_width(dg->drift_slope_ci);
+		if (!isnan(dg->drift_slope_ci[0]))
 			snprintf(drift, sizeof drift, "; drift %s s per %s (95%% %s to %s)",
-			         format_num(&ns, g->drift_slope_s, res), r->from_folder ? "trial" : "sample",
-			         format_num(&ns, g->drift_slope_ci[0], res),
-			         format_num(&ns, g->drift_slope_ci[1], res));
-		if (r->from_folder)
+			         format_num(&ns, dg->drift_slope_s, res),
+			         data->from_folder ? "trial" : "sample",
+			         format_num(&ns, dg->drift_slope_ci[0], res),
+			         format_num(&ns, dg->drift_slope_ci[1], res));
+		if (data->from_folder)
 			snprintf(folder, sizeof folder, "; failed trials %zu; overlap %s; wall time %s",
 			         g->failed_trials, g->overlap_known ? format_text(&ns, "recorded in %zu",
 			         g->overlap_known) : "not recorded", g->wall_known
 			         ? format_text(&ns, "recorded in %zu", g->wall_known) : "not recorded");
 		doc_para(d, DOC_ALL, g->name, NULL, NULL, "%zu samples, %zu outlier(s)%s%s", g->n,
-		         g->outlier_count, drift, folder);
+		         dg->outlier_count, drift, folder);
 		char **problems = NULL;
 		size_t count = 0;
-		group_problems(g, r->from_folder ? "trial" : "sample", &problems, &count);
+		group_problems(dg, data->from_folder ? "trial" : "sample", &problems, &count);
 		for (size_t k = 0; k < count; k++)
 			doc_item(d, DOC_ALL, NULL, NULL, "%s", problems[k]);
 		strings_release(&problems, &count);
 	}
-	if (r->from_folder)
+	if (data->from_folder)
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "warm-up trials (not analysed) %zu; failed "
-		         "trials %zu", r->warmup_trials, r->failed_trials);
+		         "trials %zu", data->warmup_trials, data->failed_trials);
 	for (size_t i = 0; i < r->note_count; i++)
 		doc_para(d, DOC_ALL, "note", NULL, NULL, "%s", r->notes[i]);
-	for (size_t i = 0; i < r->warning_count; i++)
-		doc_para(d, DOC_ALL, "skipped", NULL, NULL, "%s", r->warnings[i]);
+	for (size_t i = 0; i < data->warning_count; i++)
+		doc_para(d, DOC_ALL, "skipped", NULL, NULL, "%s", data->warnings[i]);
 }
 
 /* The design of the run as a whole, for the title (each comparison says its own). */
@@ -294,28 +299,30 @@ static const char *design_words(const struct analysis_result *r)
 
 static struct doc *analyze_doc(const struct analysis_result *r)
 {
+	const struct analysis_dataset *data = r->data;
 	const char *unit_note = "";
-	if (r->options.seed_grid && r->from_folder)
-		unit_note = r->unit == ANALYSIS_UNIT_PROCESS
+	if (r->options.seed_grid && data->from_folder)
+		unit_note = data->unit == ANALYSIS_UNIT_PROCESS
 		            ? " (--seed-grid implies it: the seed used every process time)"
 		            : " (not the seed's: it used every process time; see --unit process)";
 	/* A folder's wall time is said; hyperfine's unit words name its metric already. */
-	const char *metric = r->from_folder && r->metric == ANALYSIS_METRIC_WALL
+	const char *metric = data->from_folder && data->metric == ANALYSIS_METRIC_WALL
 	                     ? "metric wall time (wall_s), " : "";
 	char workload[600] = "";
-	if (r->workload) /* samples.csv's names: run --name's, or the kernel's or command's */
-		snprintf(workload, sizeof workload, " (%s%s%s)", r->workload,
-		         r->beside_workload ? " beside " : "", r->beside_workload ? r->beside_workload : "");
-	struct doc *d = doc_new("smtbench analyze %s%s: %s model, %s, %sunit%s %s%s", r->source,
+	if (data->workload) /* samples.csv's names: run --name's, or the kernel's or command's */
+		snprintf(workload, sizeof workload, " (%s%s%s)", data->workload,
+		         data->beside_workload ? " beside " : "",
+		         data->beside_workload ? data->beside_workload : "");
+	struct doc *d = doc_new("smtbench analyze %s%s: %s model, %s, %sunit%s %s%s", data->source,
 	                        workload, r->options.seed_grid ? "the seed's normal"
 	                        : r->options.model == ANALYSIS_MODEL_T ? "Student-t" : "normal",
-	                        design_words(r), metric, r->from_folder ? "" : ":", unit_words(r),
+	                        design_words(r), metric, data->from_folder ? "" : ":", unit_words(r),
 	                        unit_note);
 	for (size_t i = 0; i < r->comparison_count; i++)
 		comparison_section(d, &r->comparisons[i], r);
 	char *yield = smt_yield_sentence(&r->smt_yield, NULL);
 	if (yield) {
-		doc_heading(d, DOC_ALL, 2, NULL, "SMT yield");
+		doc_heading(d, DOC_ALL, NULL, "SMT yield");
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "%s.", yield);
 	}
 	free(yield);
@@ -443,13 +450,14 @@ static json_t *outliers_json(const long *at, size_t count)
 
 static json_t *diagnostics_json(const struct analysis_group_diagnostics *d)
 {
+	const struct analysis_group *g = d->group;
 	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:o, s:o, s:o, s:o}, s:o*}",
-	                 "name", d->name, "n", (json_int_t)d->n,
-	                 "failed_trials", (json_int_t)d->failed_trials,
-	                 "overlap_known", (json_int_t)d->overlap_known,
-	                 "poor_overlap_trials", (json_int_t)d->poor_overlap_trials,
-	                 "wall_known", (json_int_t)d->wall_known,
-	                 "wall_above_cpu_trials", (json_int_t)d->wall_above_cpu_trials,
+	                 "name", g->name, "n", (json_int_t)g->n,
+	                 "failed_trials", (json_int_t)g->failed_trials,
+	                 "overlap_known", (json_int_t)g->overlap_known,
+	                 "poor_overlap_trials", (json_int_t)g->poor_overlap_trials,
+	                 "wall_known", (json_int_t)g->wall_known,
+	                 "wall_above_cpu_trials", (json_int_t)g->wall_above_cpu_trials,
 	                 "outlier_trials", outliers_json(d->outlier_trials, d->outlier_count),
 	                 "drift", "slope_s", json_number_or_null(d->drift_slope_s),
 	                 "slope_ci", json_interval(d->drift_slope_ci),
@@ -471,32 +479,34 @@ static json_t *smt_yield_json(const struct analysis_smt_yield *y)
 
 json_t *analyze_json(const struct analysis_result *r)
 {
+	const struct analysis_dataset *data = r->data;
 	json_t *groups = json_array();
 	for (size_t i = 0; i < r->group_count; i++)
 		json_array_append_new(groups, diagnostics_json(&r->groups[i]));
-	if (!r->from_folder && !r->from_hyperfine && r->comparison_count == 1) {
+	if (!data->from_folder && !data->from_hyperfine && r->comparison_count == 1) {
 		/* o is NULL only out of memory: then json_object_set_new releases the groups. */
-		json_t *o = comparison_json(&r->comparisons[0], r->one_process);
+		json_t *o = comparison_json(&r->comparisons[0], data->one_process);
 		json_object_set_new(o, "diagnostics", json_pack("{s:o}", "groups", groups));
 		return o;
 	}
 	json_t *comparisons = json_array();
 	for (size_t i = 0; i < r->comparison_count; i++)
-		json_array_append_new(comparisons, comparison_json(&r->comparisons[i], r->one_process));
+		json_array_append_new(comparisons,
+		                      comparison_json(&r->comparisons[i], data->one_process));
 	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o, s:s, s:b, "
-	                 "s:b, s:s?, s:s?}", "source", r->source,
-	                 "unit", unit_name(r->unit),
+	                 "s:b, s:s?, s:s?}", "source", data->source,
+	                 "unit", unit_name(data->unit),
 	                 "model", r->options.model == ANALYSIS_MODEL_T ? "t" : "normal",
 	                 "seed_grid", r->options.seed_grid,
 	                 "rope_pct", json_number_or_null(r->options.rope_pct),
 	                 "comparisons", comparisons, "groups", groups,
-	                 "warmup_trials", (json_int_t)r->warmup_trials,
-	                 "failed_trials", (json_int_t)r->failed_trials,
-	                 "warnings", json_strings(r->warnings, r->warning_count),
+	                 "warmup_trials", (json_int_t)data->warmup_trials,
+	                 "failed_trials", (json_int_t)data->failed_trials,
+	                 "warnings", json_strings(data->warnings, data->warning_count),
 	                 "notes", json_strings(r->notes, r->note_count),
 	                 "smt_yield", smt_yield_json(&r->smt_yield),
-	                 "metric", r->metric == ANALYSIS_METRIC_WALL ? SAMPLES_METRIC_WALL
-	                                                             : SAMPLES_METRIC_USER,
-	                 "one_process", r->one_process, "hyperfine", r->from_hyperfine,
-	                 "workload", r->workload, "beside_workload", r->beside_workload);
+	                 "metric", data->metric == ANALYSIS_METRIC_WALL ? SAMPLES_METRIC_WALL
+	                                                                : SAMPLES_METRIC_USER,
+	                 "one_process", data->one_process, "hyperfine", data->from_hyperfine,
+	                 "workload", data->workload, "beside_workload", data->beside_workload);
 }

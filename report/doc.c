@@ -34,10 +34,9 @@ static struct doc_block *append(struct doc *d, enum doc_kind kind, unsigned outp
 	return b;
 }
 
-void doc_heading(struct doc *d, unsigned outputs, int level, const char *id, const char *text)
+void doc_heading(struct doc *d, unsigned outputs, const char *id, const char *text)
 {
 	struct doc_block *b = append(d, DOC_HEADING, outputs);
-	b->level = level;
 	b->id = id;
 	b->text = xstrdup(text);
 }

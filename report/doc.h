@@ -26,7 +26,7 @@ enum doc_output { DOC_TEXT = 1 << 0, DOC_MARKDOWN = 1 << 1, DOC_HTML = 1 << 2 };
 enum { DOC_FILES = DOC_MARKDOWN | DOC_HTML, DOC_ALL = DOC_TEXT | DOC_FILES };
 
 enum doc_kind {
-	DOC_HEADING,    /* level 2 (a section) or 3 */
+	DOC_HEADING,    /* a section's title (HTML h2, Markdown ##) */
 	DOC_PARAGRAPH,  /* "Lead: text" */
 	DOC_ITEM,       /* one item of a list: consecutive items are one list */
 	DOC_TABLE,
@@ -48,7 +48,6 @@ struct doc_block {
 	char *text;              /* heading, paragraph, item; a figure's title */
 	char *lead;              /* paragraph: shown before the text as "Lead: " (NULL: none) */
 	const char *id, *css;    /* HTML id and class of the element (NULL: none) */
-	int level;               /* heading: 2 or 3 */
 	struct doc_column *columns;
 	size_t ncolumns, nrows;
 	char **cells;            /* nrows × ncolumns, row by row */
@@ -66,7 +65,7 @@ struct doc *doc_new(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void doc_free(struct doc **d);
 
 /* Appending blocks. */
-void doc_heading(struct doc *d, unsigned outputs, int level, const char *id, const char *text);
+void doc_heading(struct doc *d, unsigned outputs, const char *id, const char *text);
 void doc_para(struct doc *d, unsigned outputs, const char *lead, const char *id,
               const char *css, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void doc_item(struct doc *d, unsigned outputs, const char *id, const char *css,

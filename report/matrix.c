@@ -356,7 +356,7 @@ static char *grid_cell(const void *matrix, size_t victim, size_t aggressor)
 /* The matrix itself: each victim (a row) beside each aggressor (a column). */
 static void matrix_grid(struct doc *d, const struct analysis_matrix *m)
 {
-	doc_heading(d, DOC_ALL, 2, NULL, "Matrix (victim's slowdown; rows victims, columns "
+	doc_heading(d, DOC_ALL, NULL, "Matrix (victim's slowdown; rows victims, columns "
 	            "aggressors)");
 	bool any_under_load = false;
 	for (size_t i = 0; i < m->ncells; i++)
@@ -377,7 +377,7 @@ static void cells_table(struct doc *d, const struct analysis_matrix *m)
 		{ "slowdown (95% CI)", 0, true, 0 }, { "P(slower)", 0, true, 0 },
 		{ "verdict", 0, false, 0 }, { "design", 0, false, 0 }, { "safe", 0, false, 0 },
 	};
-	doc_heading(d, DOC_FILES, 2, NULL, "Cells");
+	doc_heading(d, DOC_FILES, NULL, "Cells");
 	doc_table(d, DOC_FILES, "cells", columns, sizeof columns / sizeof columns[0]);
 	for (size_t i = 0; i < m->ncells; i++) {
 		const struct analysis_matrix_cell *c = &m->cells[i];
@@ -405,7 +405,7 @@ static void summaries_table(struct doc *d, const struct analysis_matrix *m,
 		{ what, 16, false, 0 }, { "blocks", 0, true, 0 }, { "slowdown (95% CI)", 0, true, 0 },
 		{ "P(slower)", 0, true, 0 }, { "verdict", 0, false, 0 },
 	};
-	doc_heading(d, DOC_ALL, 2, NULL, title);
+	doc_heading(d, DOC_ALL, NULL, title);
 	doc_para(d, DOC_FILES, NULL, NULL, NULL, "%s", explained);
 	doc_table(d, DOC_ALL, id, columns, sizeof columns / sizeof columns[0]);
 	for (size_t k = 0; k < m->nkernels; k++) {
@@ -426,7 +426,7 @@ static void baselines_table(struct doc *d, const struct analysis_matrix *m)
 	static const struct doc_column columns[] = {
 		{ "kernel", 0, false, 0 }, { "n", 0, true, 0 }, { "mean user s", 0, true, 0 },
 	};
-	doc_heading(d, DOC_FILES, 2, NULL, "Baselines (each victim alone)");
+	doc_heading(d, DOC_FILES, NULL, "Baselines (each victim alone)");
 	doc_table(d, DOC_FILES, "baselines", columns, sizeof columns / sizeof columns[0]);
 	for (size_t v = 0; v < m->nkernels; v++) {
 		const struct analysis_group *g = &analysis_matrix_cell(m, (int)v, -1)->group;
@@ -473,13 +473,13 @@ static struct doc *matrix_doc(const struct matrix_model *mm, const char *answer,
 	                        mm->commands ? "commands" : "kernels",
 	                        m->placement ? m->placement : "no pairs yet");
 	matrix_opening(d, mm, answer);
-	doc_heading(d, DOC_FILES, 2, "plan-section", "Plan: which workloads share a core");
+	doc_heading(d, DOC_FILES, "plan-section", "Plan: which workloads share a core");
 	if (mm->advice)
 		advise_blocks(d, DOC_FILES, &mm->names, mm->advice, false);
 	else
 		doc_para(d, DOC_FILES, NULL, NULL, NULL, "No plan with smtbench advise's defaults (one "
 		         "copy of each workload on the machine's cores): %s.", mm->advice_error);
-	doc_heading(d, DOC_FILES, 2, NULL, "Heat map");
+	doc_heading(d, DOC_FILES, NULL, "Heat map");
 	doc_figure(d, "heatmap", "heatmap.svg", "The matrix as a heat map", heatmap(m));
 	matrix_grid(d, m);
 	cells_table(d, m);
@@ -492,12 +492,12 @@ static struct doc *matrix_doc(const struct matrix_model *mm, const char *answer,
 	                "How much each aggressor makes the others suffer: the geometric mean of the "
 	                "victims' slowdowns beside it, block by block.");
 	baselines_table(d, m);
-	doc_heading(d, DOC_ALL, 2, "warnings", "Warnings");
+	doc_heading(d, DOC_ALL, "warnings", "Warnings");
 	for (size_t i = 0; i < warning_count; i++)
 		doc_item(d, DOC_ALL, NULL, "warn", "%s", warnings[i]);
 	if (!warning_count)
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "None.");
-	doc_heading(d, DOC_FILES, 2, NULL, "How to read this");
+	doc_heading(d, DOC_FILES, NULL, "How to read this");
 	doc_para(d, DOC_FILES, NULL, NULL, NULL, "Every block ran every cell once in a random order: "
 	         "each victim beside each aggressor, and each victim alone. A cell's slowdown is "
 	         "exp(delta), delta the mean over blocks of log(victim's user time beside the "

@@ -72,9 +72,9 @@ static void html_block(const struct doc_block *b, FILE *out)
 {
 	switch (b->kind) {
 	case DOC_HEADING:
-		html_open(out, b->level == 2 ? "h2" : "h3", b->id, NULL);
+		html_open(out, "h2", b->id, NULL);
 		report_xml_escape(out, b->text);
-		fputs(b->level == 2 ? "</h2>\n" : "</h3>\n", out);
+		fputs("</h2>\n", out);
 		break;
 	case DOC_PARAGRAPH: {
 		char *text = doc_lead_text(b);

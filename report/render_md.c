@@ -138,7 +138,7 @@ void doc_render_markdown(const struct doc *d, FILE *out)
 		in_list = b->kind == DOC_ITEM;
 		switch (b->kind) {
 		case DOC_HEADING:
-			fputs(b->level == 2 ? "## " : "### ", out);
+			fputs("## ", out);
 			md_text(out, b->text, MD_INLINE);
 			break;
 		case DOC_PARAGRAPH:

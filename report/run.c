@@ -321,10 +321,10 @@ static void warn_machine(const struct run_model *m, struct warnings *w)
 
 static void warn_failed_trials(const struct run_model *m, struct warnings *w)
 {
-	if (m->result->failed_trials)
+	if (m->data->failed_trials)
 		warn(w, xasprintf("%zu failed trial(s) (a process did not end ok): counted, never "
 		                  "analysed; see the status column of samples.csv",
-		                  m->result->failed_trials));
+		                  m->data->failed_trials));
 	json_t *log = json_object_get(m->meta, "workload_stderr_log");
 	if (json_is_true(json_object_get(log, "cut"))) /* the run cut workload-stderr.log */
 		warn(w, xasprintf("workload-stderr.log passed its cap of %lld MiB and was cut there: "
@@ -457,9 +457,9 @@ static void warn_analysis(const struct run_model *m, struct warnings *w)
 			                  r->comparisons[i].b.name));
 	for (size_t i = 0; i < r->note_count; i++)
 		warn(w, xstrdup(r->notes[i]));
-	if (r->warning_count)
+	if (m->data->warning_count)
 		warn(w, xasprintf("%zu damaged line(s) of samples.csv skipped; the first: %s",
-		                  r->warning_count, r->warnings[0]));
+		                  m->data->warning_count, m->data->warnings[0]));
 }
 
 /* A pair whose CPUs are of different kinds: the machine allowed no pair of its placement
@@ -620,7 +620,7 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 	};
 	const struct analysis_result *r = m->result;
 	bool unsettled = false;
-	doc_heading(d, DOC_FILES, 2, NULL, "Comparisons");
+	doc_heading(d, DOC_FILES, NULL, "Comparisons");
 	for (size_t i = 0; i < r->comparison_count; i++)
 		doc_item(d, DOC_FILES, NULL, NULL, "%s", sentences[i]);
 	doc_table(d, DOC_FILES, "comparisons", columns, sizeof columns / sizeof columns[0]);
@@ -657,22 +657,23 @@ static void diagnostics_table(struct doc *d, const struct run_model *m)
 		{ "first half s", 0, true, 0 }, { "second half s", 0, true, 0 },
 		{ "failed", 0, true, 0 }, { "poor overlap", 0, true, 0 },
 	};
-	doc_heading(d, DOC_FILES, 2, NULL, "Diagnostics per placement");
+	doc_heading(d, DOC_FILES, NULL, "Diagnostics per placement");
 	doc_table(d, DOC_FILES, "diagnostics", columns, sizeof columns / sizeof columns[0]);
 	for (size_t i = 0; i < m->result->group_count; i++) {
 		const struct analysis_group_diagnostics *g = &m->result->groups[i];
+		const struct analysis_group *grp = g->group;
 		struct format_ring ns = { .next = 0 };
 		double res = half_width(g->drift_slope_ci);
 		double hres = fabs(g->second_half_mean_s - g->first_half_mean_s) / 4;
-		doc_row(d, g->name, format_text(&ns, "%zu", g->n),
+		doc_row(d, grp->name, format_text(&ns, "%zu", grp->n),
 		        format_text(&ns, "%zu", g->outlier_count),
 		        format_signed(&ns, g->drift_slope_s, res),
 		        format_ci(&ns, g->drift_slope_ci, res),
 		        format_num(&ns, g->first_half_mean_s, hres),
 		        format_num(&ns, g->second_half_mean_s, hres),
-		        format_text(&ns, "%zu", g->failed_trials),
-		        g->overlap_known ? format_text(&ns, "%zu of %zu", g->poor_overlap_trials,
-		                                       g->overlap_known) : "not recorded");
+		        format_text(&ns, "%zu", grp->failed_trials),
+		        grp->overlap_known ? format_text(&ns, "%zu of %zu", grp->poor_overlap_trials,
+		                                         grp->overlap_known) : "not recorded");
 	}
 }
 
@@ -749,7 +750,7 @@ static void machine_section(struct doc *d, const struct run_model *m)
 	static const struct doc_column setting[] = { { "setting", 0, false, 0 },
 	                                              { "value", 0, false, 0 } };
 	char *machine = machine_sentence(m->meta);
-	doc_heading(d, DOC_FILES, 2, NULL, "Machine");
+	doc_heading(d, DOC_FILES, NULL, "Machine");
 	doc_para(d, DOC_FILES, NULL, NULL, NULL, "%s", machine);
 	free(machine);
 	if (!m->meta)
@@ -766,7 +767,7 @@ static void machine_section(struct doc *d, const struct run_model *m)
 	const char *key;
 	if (!json_is_object(settings))
 		return;
-	doc_heading(d, DOC_FILES, 2, NULL, "Settings");
+	doc_heading(d, DOC_FILES, NULL, "Settings");
 	doc_table(d, DOC_FILES, "settings", setting, 2);
 	json_object_foreach(settings, key, v) {
 		char *cell = meta_cell(NULL, "", v);
@@ -785,7 +786,7 @@ static void how_to_read(struct doc *d, const struct run_model *m)
 		paired = paired || r->comparisons[i].design == ANALYSIS_DESIGN_PAIRED;
 		unpaired = unpaired || r->comparisons[i].design != ANALYSIS_DESIGN_PAIRED;
 	}
-	doc_heading(d, DOC_FILES, 2, NULL, "How to read this");
+	doc_heading(d, DOC_FILES, NULL, "How to read this");
 	if (paired)
 		doc_para(d, DOC_FILES, NULL, NULL, NULL, "Paired by block%s: each block ran every "
 		         "placement once, in a random order, so a comparison A vs B takes, in each block "
@@ -826,7 +827,7 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 	doc_break(d);
 	doc_para(d, DOC_TEXT, "Machine", NULL, NULL, "%s", machine);
 	free(machine);
-	doc_heading(d, DOC_FILES, 2, NULL, "Placements");
+	doc_heading(d, DOC_FILES, NULL, "Placements");
 	if (meta_cpu_kind(m->meta))
 		doc_para(d, DOC_ALL, "CPU kind", NULL, NULL, "%s: the machine has several kinds of "
 		         "core; the baseline and the pairs were chosen within this one",
@@ -834,21 +835,20 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 	sample_words(d, m);
 	placements_table(d, m);
 	if (r->comparison_count > 1) {
-		doc_break(d);
-		doc_heading(d, DOC_TEXT, 3, NULL, "Also");
+		doc_heading(d, DOC_TEXT, NULL, "Also");
 	}
 	for (size_t i = 0; i < r->comparison_count; i++)
 		if (&r->comparisons[i] != m->headline)
 			doc_item(d, DOC_TEXT, NULL, NULL, "%s", sentences[i]);
 	comparisons_table(d, m, sentences);
-	doc_heading(d, DOC_ALL, 2, "warnings", "Warnings");
+	doc_heading(d, DOC_ALL, "warnings", "Warnings");
 	for (size_t i = 0; i < w->warnings.count; i++)
 		doc_item(d, DOC_ALL, NULL, "warn", "%s", w->warnings.items[i]);
 	if (!w->warnings.count)
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "None: no drift, outliers, failed trials or "
 		         "frequency differences found.");
 	diagnostics_table(d, m);
-	doc_heading(d, DOC_FILES, 2, NULL, "Plots");
+	doc_heading(d, DOC_FILES, NULL, "Plots");
 	doc_figure(d, "plot-posterior", "posterior.svg",
 	           "Posterior of each placement's mean and of the difference", plot_posterior(m));
 	doc_figure(d, "plot-run-order", "run-order.svg", "Every sample in run order",

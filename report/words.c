@@ -432,7 +432,7 @@ static char *drift_of(const struct analysis_group_diagnostics *d, const char *un
 	double res = half_width(d->drift_slope_ci);
 	double hres = fabs(d->second_half_mean_s - d->first_half_mean_s) / 4;
 	return xasprintf("drift in %s: %s s per %s (95%% CI %s to %s); first half %s s, second half "
-	                 "%s s", d->name, format_num(&ns, d->drift_slope_s, res), unit,
+	                 "%s s", d->group->name, format_num(&ns, d->drift_slope_s, res), unit,
 	                 format_num(&ns, d->drift_slope_ci[0], res),
 	                 format_num(&ns, d->drift_slope_ci[1], res),
 	                 format_num(&ns, d->first_half_mean_s, hres),
@@ -450,18 +450,19 @@ static char *outliers_of(const struct analysis_group_diagnostics *d, const char 
 	for (size_t k = 0; k < d->outlier_count && k < 8 && used < sizeof list; k++)
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", k ? ", " : "", at[k]);
 	return xasprintf("%zu outlier(s) in %s (robust |z| > %g; kept, not dropped): %s %s%s",
-	                 d->outlier_count, d->name, ANALYSIS_OUTLIER_Z,
+	                 d->outlier_count, d->group->name, ANALYSIS_OUTLIER_Z,
 	                 d->outlier_lines ? "line" : strcmp(unit, "sample") ? "trial" : "sample",
 	                 list, d->outlier_count > 8 ? ", ..." : "");
 }
 
 static char *poor_overlap_of(const struct analysis_group_diagnostics *d)
 {
-	if (!d->poor_overlap_trials)
+	const struct analysis_group *g = d->group;
+	if (!g->poor_overlap_trials)
 		return NULL;
-	bool measured = d->overlap_of_measured;
-	return xasprintf("poor overlap in %s: in %zu of %zu trials %s %g%% of %s", d->name,
-	                 d->poor_overlap_trials, d->overlap_known, measured
+	bool measured = g->overlap_of_measured;
+	return xasprintf("poor overlap in %s: in %zu of %zu trials %s %g%% of %s", g->name,
+	                 g->poor_overlap_trials, g->overlap_known, measured
 	                 ? "the workload beside (role b) ended before the measured one had run"
 	                 : "the two processes ran together less than", 100 * ANALYSIS_POOR_OVERLAP,
 	                 measured ? "its time, leaving it alone for the rest" : "the time");
@@ -470,11 +471,12 @@ static char *poor_overlap_of(const struct analysis_group_diagnostics *d)
 /* Not for a placement whose processes take turns on one PU by design (same-pu). */
 static char *wall_above_cpu_of(const struct analysis_group_diagnostics *d)
 {
-	if (!d->wall_above_cpu_trials || placement_info_time_shared(d->name))
+	const struct analysis_group *g = d->group;
+	if (!g->wall_above_cpu_trials || placement_info_time_shared(g->name))
 		return NULL;
 	return xasprintf("wall time above %gx CPU time in %zu of %zu %s trials: the processes "
 	                 "waited (other load on the machine?)", ANALYSIS_WALL_ABOVE_CPU,
-	                 d->wall_above_cpu_trials, d->wall_known, d->name);
+	                 g->wall_above_cpu_trials, g->wall_known, g->name);
 }
 
 /* Times of 0 s, and user times under one clock tick: what the clock cannot resolve. */
@@ -493,8 +495,8 @@ static char *short_times_of(const struct analysis_group_diagnostics *d, const ch
 		         d->zero_samples ? "; " : "", d->below_tick_samples,
 		         d->below_tick_samples == 1 ? "is" : "are", ANALYSIS_USER_TICK_S);
 	return xasprintf("times below the clock's resolution in %s: of its %zu %ss, %s%s; give each "
-	                 "%s more work (%g s or more)", d->name, d->n, unit, zero, below, unit,
-	                 SAMPLES_USER_TICKS_WANTED * ANALYSIS_USER_TICK_S);
+	                 "%s more work (%g s or more)", d->group->name, d->group->n, unit, zero, below,
+	                 unit, SAMPLES_USER_TICKS_WANTED * ANALYSIS_USER_TICK_S);
 }
 
 void group_problems(const struct analysis_group_diagnostics *d, const char *unit, char ***list,

@@ -45,7 +45,8 @@ static inline double rng_normal(struct rng *r, double mean, double sd)
 	return mean + sd * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-/* Runs the analysis of a against b; NULL (with the message printed) on failure. */
+/* Runs the analysis of a against b; NULL (with the message printed) on failure. The result
+ * borrows the dataset made for it: release both with compared_free. */
 static inline struct analysis_result *compare_arrays(const double *a, size_t na, const double *b,
                                                      size_t nb, const struct analysis_options *opt)
 {
@@ -57,10 +58,19 @@ static inline struct analysis_result *compare_arrays(const double *a, size_t na,
 		return NULL;
 	}
 	struct analysis_result *r = analysis_run(d, opt, err, sizeof err);
-	if (!r)
+	if (!r) {
 		printf("# analysis: %s\n", err);
-	analysis_dataset_free(&d);
+		analysis_dataset_free(&d);
+	}
 	return r;
+}
+
+/* Releases a result of compare_arrays (or any whose dataset only it uses) and its dataset. */
+static inline void compared_free(struct analysis_result **r)
+{
+	struct analysis_dataset *d = *r ? (struct analysis_dataset *)(*r)->data : NULL;
+	analysis_result_free(r);
+	analysis_dataset_free(&d);
 }
 
 /* DIR's samples as analysis_load_folder takes them (how), in parts parts (0: automatic): the

@@ -78,7 +78,7 @@ int main(void)
 		if (CHECK(r != NULL, "the rest is analysed: %s", r ? "ok" : err)) {
 			CHECK(r->comparison_count == 1 && !strcmp(r->comparisons[0].label, "headline"),
 			      "only the comparison with data: the headline");
-			CHECK_INT(r->warning_count, 4, "the result carries the warnings");
+			CHECK_INT(r->data->warning_count, 4, "the result carries the warnings");
 			json_t *j = analyze_json(r);
 			CHECK(json_array_size(json_object_get(j, "comparisons")) == 1 &&
 			      json_array_size(json_object_get(j, "warnings")) == 4 &&

@@ -67,7 +67,7 @@ static void tiny_samples(size_t n)
 	CHECK_STR(json_string_value(json_object_get(j, "verdict")), "not enough data to say",
 	          "JSON verdict");
 	json_decref(j);
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 /* Small runs near 0: the prior mu > 0 keeps B's grid above zero however far the heavy-tailed
@@ -102,7 +102,7 @@ static void near_zero(size_t n)
 	      json_is_real(json_array_get(json_object_get(j, "ratio_ci"), 0)),
 	      "near 0, n = %zu: JSON ratio_mean and ratio_ci are numbers", n);
 	json_decref(j);
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 static void identical(void)
@@ -128,7 +128,7 @@ static void identical(void)
 		CHECK(isnan(c->welch_t), "Welch's t undefined with zero spread, reported as such");
 		CHECK(!c->grid.at_bound, "identical samples: the grid settled");
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 	/* Both groups the same constant: no difference, no NaN. */
 	r = compare_arrays(a, 10, a, 10, &opt);
 	if (CHECK(r != NULL, "equal constants: analysis runs")) {
@@ -137,7 +137,7 @@ static void identical(void)
 		CHECK_NEAR(c->p_a_gt_b, 0.5, 1e-9, "equal constants: P(A > B) = 0.5");
 		CHECK_NEAR(c->diff_mean, 0.0, 1e-12, "equal constants: mean difference 0");
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 static void scaled(double unit, double noise, const char *what)
@@ -162,7 +162,7 @@ static void scaled(double unit, double noise, const char *what)
 	CHECK(c->diff_ci[1] - c->diff_ci[0] < 8 * se, "%s: interval about 4 standard errors wide", what);
 	CHECK_NEAR(c->ratio_mean, 1 / 1.2, 0.01, "slowdown ratio");
 	CHECK(c->verdict == ANALYSIS_VERDICT_FASTER && !c->grid.at_bound, "%s: A is faster", what);
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 static void huge_values(void)
@@ -184,7 +184,7 @@ static void huge_values(void)
 		      c->diff_ci[1]);
 		CHECK_NEAR(c->a.mu_mean, 1e6, 1e-3, "1e6 s: mu of A");
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 static void different_n(void)
@@ -209,7 +209,7 @@ static void different_n(void)
 		CHECK(c->b.mu_ci[1] - c->b.mu_ci[0] < 0.01 && c->a.mu_ci[1] - c->a.mu_ci[0] > 0.1,
 		      "each group's own interval width reflects its n");
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 	free(b);
 }
 
@@ -234,7 +234,7 @@ static void million(void)
 		      "a million: interval width about 3.9 standard errors");
 		CHECK(c->verdict == ANALYSIS_VERDICT_FASTER, "a million: A is faster");
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 	free(a);
 	free(b);
 }
@@ -279,7 +279,7 @@ static void options(void)
 		CHECK(r->comparisons[0].p_rope > 0.99, "P(within ±5%%) = %g", r->comparisons[0].p_rope);
 		CHECK(r->comparisons[0].verdict == ANALYSIS_VERDICT_SAME, "verdict: practically the same");
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 	analysis_options_init(&opt);
 	r = compare_arrays(x, 40, y, 40, &opt);
 	if (CHECK(r != NULL, "no ROPE run")) {
@@ -288,7 +288,7 @@ static void options(void)
 		CHECK(json_is_null(json_object_get(j, "p_rope")), "JSON p_rope is null without --rope");
 		json_decref(j);
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 /* Two 3-sample groups far apart (the walkthrough's case, as files): the posterior of mu is a
@@ -322,7 +322,7 @@ static void three_samples_text(void)
 	CHECK(json_is_real(json_object_get(j, "diff_mean")) && json_is_real(json_object_get(j, "ratio_mean")),
 	      "3 + 3 samples: the JSON keeps diff_mean and ratio_mean (the grid's numbers)");
 	json_decref(j);
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 /* With --rope the verdict follows P(beyond the ROPE), and the text states that rule with the
@@ -378,10 +378,10 @@ static void rope_rule(void)
 	CHECK(l->verdict == ANALYSIS_VERDICT_SAME && l->p_rope >= 0.95,
 	      "±10 %%: practically the same (P(within) = %g)", l->p_rope);
 out:
-	analysis_result_free(&plain);
-	analysis_result_free(&wide);
-	analysis_result_free(&narrow);
-	analysis_result_free(&loose);
+	compared_free(&plain);
+	compared_free(&wide);
+	compared_free(&narrow);
+	compared_free(&loose);
 }
 
 /* P(A > B) and P(A < B) beside each other read alike at the extremes: never "0.0000" next to
@@ -398,7 +398,7 @@ static void extreme_probabilities(void)
 	      "extreme probabilities print as >0.9999 and <0.0001");
 	CHECK(!strstr(text, "0.0000") && !strstr(text, "1.0000"), "no 0.0000 or 1.0000 printed");
 	free(text);
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 static void recording_handler(const char *reason, const char *file, int line, int gsl_errno)

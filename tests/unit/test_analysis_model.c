@@ -59,7 +59,7 @@ static void closed_form(size_t n, uint64_t seed)
 	      "(%.2g vs %.2g)", n, worst_other, worst);
 	/* The mean of mu and the sigma posterior's location make sense too. */
 	CHECK_NEAR(r->comparisons[0].a.mu_mean, m, 0.01 * scale, "posterior mean of mu = sample mean");
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 static void calibration(void)
@@ -97,8 +97,8 @@ static void calibration(void)
 			null_decided += decided;
 			decided_with_zero_inside += decided && c0->diff_ci[0] < 0 && c0->diff_ci[1] > 0;
 		}
-		analysis_result_free(&r);
-		analysis_result_free(&r0);
+		compared_free(&r);
+		compared_free(&r0);
 	}
 	CHECK_INT(failures, 0, "every simulated data set analysed");
 	double tolerance = 3 * sqrt(0.95 * 0.05 / DATASETS); /* three binomial standard errors */
@@ -141,7 +141,7 @@ static void student_t(void)
 		/* Cohen's d: pooled sd = sqrt((4*2.5 + 5*14)/9). */
 		CHECK_NEAR(c->cohens_d, -4.0 / sqrt((4 * 2.5 + 5 * 14.0) / 9), 1e-12, "Cohen's d");
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 static void robust_model(void)
@@ -164,8 +164,8 @@ static void robust_model(void)
 		CHECK(r->groups[0].outlier_count == 1 && r->groups[0].outlier_trials[0] == 11,
 		      "the outlier is flagged (sample 11), and kept: n = %zu", r->comparisons[0].a.n);
 	}
-	analysis_result_free(&r);
-	analysis_result_free(&rn);
+	compared_free(&r);
+	compared_free(&rn);
 }
 
 int main(void)

@@ -59,7 +59,7 @@ int main(void)
 		CHECK(strstr(text, "sigma grid starts at 5 s"), "text: explains why the default differs");
 		free(text);
 	}
-	analysis_result_free(&r);
+	compared_free(&r);
 	CHECK(r == NULL, "analysis_result_free sets the pointer to NULL");
 
 	const char *root = getenv("SMTBENCH_ROOT") ? getenv("SMTBENCH_ROOT") : ".";

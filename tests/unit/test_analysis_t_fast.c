@@ -95,8 +95,8 @@ static void fast_matches_exact(const char *what, size_t n, double quantum, uint6
 		      "of the interval's width (%.3g)", what, gap);
 		CHECK(pgap <= 1e-6, "%s: probabilities match within 1e-6 (%.3g)", what, pgap);
 	}
-	analysis_result_free(&fast);
-	analysis_result_free(&exact);
+	compared_free(&fast);
+	compared_free(&exact);
 	free(a);
 	free(b);
 }
@@ -172,8 +172,8 @@ static void small_stays_exact(void)
 		      x->diff_mean == y->diff_mean && x->p_a_gt_b == y->p_a_gt_b,
 		      "small data: the same numbers to the bit");
 	}
-	analysis_result_free(&autom);
-	analysis_result_free(&exact);
+	compared_free(&autom);
+	compared_free(&exact);
 	free(a);
 	free(b);
 }
@@ -202,8 +202,8 @@ static void robust_at_scale(void)
 		      "normal model: mu of A pulled by the outliers (%g)",
 		      normal->comparisons[0].a.mu_mean);
 	}
-	analysis_result_free(&normal);
-	analysis_result_free(&t);
+	compared_free(&normal);
+	compared_free(&t);
 	free(a);
 	free(b);
 }

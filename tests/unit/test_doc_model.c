@@ -30,7 +30,7 @@ static void render_asciidoc(const struct doc *d, FILE *out)
 			continue; /* shown where the files are: the terminal's own blocks stay there */
 		char *text = b->kind == DOC_PARAGRAPH ? doc_lead_text(b) : NULL;
 		switch (b->kind) {
-		case DOC_HEADING: fprintf(out, "\n%.*s %s\n", b->level + 1, "====", b->text); break;
+		case DOC_HEADING: fprintf(out, "\n=== %s\n", b->text); break;
 		case DOC_PARAGRAPH: fprintf(out, "\n%s\n", text); break;
 		case DOC_ITEM: fprintf(out, "* %s\n", b->text); break;
 		case DOC_FIGURE: fprintf(out, "\nimage::%s[%s]\n", b->file ? b->file : "", b->text); break;

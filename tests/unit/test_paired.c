@@ -101,9 +101,10 @@ static struct analysis_result *analyze_dir(const char *dir, enum analysis_design
 	analysis_options_init(&opt);
 	opt.design = design;
 	struct analysis_result *res = analysis_run(d, &opt, err, sizeof err);
-	if (!res)
+	if (!res) {
 		printf("# analyze %s: %s\n", dir, err);
-	analysis_dataset_free(&d);
+		analysis_dataset_free(&d);
+	}
 	return res;
 }
 
@@ -160,8 +161,8 @@ static void test_coverage_with_drift(void)
 			vs_unpaired[runs] = w / (u->ratio_ci[1] - u->ratio_ci[0]);
 			runs++;
 		}
-		analysis_result_free(&paired);
-		analysis_result_free(&unpaired);
+		compared_free(&paired);
+		compared_free(&unpaired);
 	}
 	CHECK_INT(runs, COVERAGE_FOLDERS, "every generated folder analyses, paired and unpaired");
 	CHECK(paired_all, "a folder with a block column is paired by default (20 blocks), and "
@@ -193,8 +194,8 @@ static void test_no_drift_no_wider(void)
 		const struct analysis_comparison *c = headline(paired), *u = headline(unpaired);
 		if (c && u)
 			widths[runs++] = (c->ratio_ci[1] - c->ratio_ci[0]) / (u->ratio_ci[1] - u->ratio_ci[0]);
-		analysis_result_free(&paired);
-		analysis_result_free(&unpaired);
+		compared_free(&paired);
+		compared_free(&unpaired);
 	}
 	double m = runs ? median(widths, (size_t)runs) : NAN;
 	CHECK(runs == NO_DRIFT_FOLDERS && m <= 1.1, "without any drift the paired interval is "
@@ -218,7 +219,7 @@ static void test_a_a(void)
 			verdicts += c->verdict == ANALYSIS_VERDICT_SLOWER
 			            || c->verdict == ANALYSIS_VERDICT_FASTER;
 		}
-		analysis_result_free(&res);
+		compared_free(&res);
 	}
 	CHECK(runs == AA_FOLDERS && verdicts * 20 <= runs, "A/A with drift: 'slower' or 'faster' "
 	      "in %d of %d folders (at most 5%%)", verdicts, runs);
@@ -247,7 +248,7 @@ static void test_point_inside_interval(void)
 			if (!in && c->ratio_mean / c->ratio_ci[1] > worst)
 				worst = c->ratio_mean / c->ratio_ci[1];
 		}
-		analysis_result_free(&res);
+		compared_free(&res);
 	}
 	CHECK(runs == 100 && inside == runs, "4 noisy blocks: the ratio's point estimate lies inside "
 	      "its 95%% interval in %d of %d paired folders (the worst %.3gx its upper end)", inside,
@@ -277,7 +278,7 @@ static void test_dropped_and_fallback(void)
 	      && c->blocks_dropped == 4, "4 blocks whose sibling trial failed are dropped and "
 	      "counted: %zu paired, %zu dropped", c ? c->blocks_paired : 0,
 	      c ? c->blocks_dropped : 0);
-	analysis_result_free(&res);
+	compared_free(&res);
 
 	sc = (struct scenario){ .blocks = 3, .ratio = 1.2, .noise_sd = 0.03,
 	                        .with_block_column = true };
@@ -288,7 +289,7 @@ static void test_dropped_and_fallback(void)
 	CHECK(c && c->design == ANALYSIS_DESIGN_UNPAIRED
 	      && has_note(res, "3 block(s) hold both, fewer than the 4"),
 	      "3 blocks: compared unpaired, and a note says why");
-	analysis_result_free(&res);
+	compared_free(&res);
 
 	sc = (struct scenario){ .blocks = 12, .ratio = 1.2, .noise_sd = 0.03 };
 	snprintf(dir, sizeof dir, "%s/old", tmp_root);
@@ -297,7 +298,7 @@ static void test_dropped_and_fallback(void)
 	c = headline(res);
 	CHECK(c && c->design == ANALYSIS_DESIGN_UNPAIRED && has_note(res, "block column is missing or empty"),
 	      "a samples.csv without a block column: unpaired, said in a note");
-	analysis_result_free(&res);
+	compared_free(&res);
 }
 
 static void test_files_and_seed(void)
@@ -314,7 +315,7 @@ static void test_files_and_seed(void)
 	struct analysis_result *res = compare_arrays(a, 12, b, 12, &opt);
 	CHECK(res && res->comparisons[0].design == ANALYSIS_DESIGN_UNPAIRED,
 	      "two plain files stay unpaired by default");
-	analysis_result_free(&res);
+	compared_free(&res);
 	opt.design = ANALYSIS_PAIR_ALWAYS;
 	res = compare_arrays(a, 12, b, 12, &opt);
 	const struct analysis_comparison *c = res ? &res->comparisons[0] : NULL;
@@ -322,7 +323,7 @@ static void test_files_and_seed(void)
 	      && c->ratio_ci[0] < 1.1 && 1.1 < c->ratio_ci[1] && c->ratio_ci[1] - c->ratio_ci[0] < 0.02,
 	      "--paired pairs them value by value: the 1.1 ratio under a 4x drift, to ±1%% "
 	      "([%.4f, %.4f])", c ? c->ratio_ci[0] : NAN, c ? c->ratio_ci[1] : NAN);
-	analysis_result_free(&res);
+	compared_free(&res);
 	char err[512] = "";
 	struct analysis_dataset *d = analysis_dataset_from_arrays("A", a, 12, "B", b, 11, err,
 	                                                          sizeof err);
@@ -336,11 +337,11 @@ static void test_files_and_seed(void)
 	res = compare_arrays(seed_ht, 18, seed_noht, 20, &opt);
 	CHECK(res && res->comparisons[0].design == ANALYSIS_DESIGN_UNPAIRED,
 	      "--seed-grid is the seed's unpaired computation");
-	analysis_result_free(&res);
+	compared_free(&res);
 	opt.design = ANALYSIS_PAIR_ALWAYS;
 	res = compare_arrays(seed_ht, 18, seed_noht, 20, &opt);
 	CHECK(!res, "--seed-grid with --paired is refused");
-	analysis_result_free(&res);
+	compared_free(&res);
 }
 
 static void test_smt_yield(void)
@@ -357,13 +358,13 @@ static void test_smt_yield(void)
 	      && y->settled && y->ci[0] < 1.25 && 1.25 < y->ci[1] && fabs(y->mean - 1.25) < 0.01,
 	      "sibling copies at 1.6x solo's time: SMT yield 2 / 1.6 = 1.25 (got %.4f, %.4f-%.4f)",
 	      y ? y->mean : NAN, y ? y->ci[0] : NAN, y ? y->ci[1] : NAN);
-	analysis_result_free(&res);
+	compared_free(&res);
 	res = analyze_dir(dir, ANALYSIS_PAIR_NEVER);
 	y = res ? &res->smt_yield : NULL;
 	CHECK(y && y->known && y->design == ANALYSIS_DESIGN_UNPAIRED && y->ci[0] < 1.25
 	      && 1.25 < y->ci[1], "…and unpaired too (%.4f-%.4f)", y ? y->ci[0] : NAN,
 	      y ? y->ci[1] : NAN);
-	analysis_result_free(&res);
+	compared_free(&res);
 	/* Without solo, same-pu is the one-PU baseline (each copy's user time is its time alone),
 	 * before non-sibling. */
 	sc.baseline = "same-pu";
@@ -376,12 +377,12 @@ static void test_smt_yield(void)
 	      && y->ci[0] < 1.25 && 1.25 < y->ci[1], "no solo (sibling, same-pu, non-sibling): the yield against "
 	      "same-pu, 1.25 (got %.4f, %.4f-%.4f)", y ? y->mean : NAN, y ? y->ci[0] : NAN,
 	      y ? y->ci[1] : NAN);
-	analysis_result_free(&res);
+	compared_free(&res);
 	struct analysis_options opt;
 	analysis_options_init(&opt);
 	res = compare_arrays(seed_ht, 18, seed_noht, 20, &opt);
 	CHECK(res && !res->smt_yield.known, "two plain files: no placements, so no yield");
-	analysis_result_free(&res);
+	compared_free(&res);
 }
 
 /* Two placements that no planned comparison joins (sibling and same-pu: neither the headline's
@@ -402,7 +403,7 @@ static void test_unplanned(void)
 	      && c->design == ANALYSIS_DESIGN_PAIRED && c->ratio_ci[0] < 1.3 && 1.3 < c->ratio_ci[1],
 	      "sibling and same-pu alone: one comparison, unplanned, sibling vs same-pu, paired, "
 	      "its interval holding 1.3 (got %s)", res ? "a result" : "no result");
-	analysis_result_free(&res);
+	compared_free(&res);
 	/* With non-sibling too, the headline joins sibling and non-sibling; same-pu is joined to
 	 * them by one unplanned comparison, not one per placement. */
 	sc.extra = "non-sibling";
@@ -418,7 +419,7 @@ static void test_unplanned(void)
 	      && !strcmp(res->comparisons[1].a.name, "sibling")
 	      && !strcmp(res->comparisons[1].b.name, "same-pu"), "sibling, non-sibling and same-pu: "
 	      "the headline, and one unplanned comparison joining same-pu (sibling vs same-pu)");
-	analysis_result_free(&res);
+	compared_free(&res);
 }
 
 /* Each half's interval is the closed form's n - 2 Student-t of its blocks: checked against the

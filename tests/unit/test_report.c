@@ -481,7 +481,7 @@ static void test_ratio_density(void)
 	}
 	free(v);
 	free(p);
-	analysis_result_free(&r);
+	compared_free(&r);
 }
 
 /* A folder of solo and non-sibling trials, `trials` of each, interleaved: the role-a workload
