@@ -436,17 +436,6 @@ static double legend_entry(FILE *out, double x, double *yp, int style, const cha
 	return x + needed + 18;
 }
 
-/* Faint vertical lines at the x ticks, so that the stacked panels read against one x axis. */
-static void x_grid(FILE *out, const struct svg_axis *x, double top, double bottom)
-{
-	double first, step;
-	int n = report_nice_ticks(x->lo, x->hi, 7, &first, &step);
-	for (int i = 0; i < n; i++) {
-		double px = svg_map(x, first + i * step);
-		svg_line(out, px, top, px, bottom, "#e4e4e4", "");
-	}
-}
-
 /* How a placement's run-order panel is drawn: every point, or (past PLOT_POINTS_MAX analysed
  * samples) a summary by bins; how many of its outliers are ringed; its y range. */
 struct run_order_drawing {
@@ -575,35 +564,58 @@ static void run_order_markers(FILE *out, const struct analysis_dataset *d, int g
 	}
 }
 
-/* A run-order panel's title: the placement's marker, its name, n, and its mean (mean: its text,
- * empty when unknown); a summary's note on a line of its own under it. */
-static void run_order_title(FILE *out, const struct analysis_group *grp,
-                            const struct run_order_drawing *w, const char *mean, int style,
-                            double top, double *need)
+/* A run-order panel's head and frame, inside the <g> its caller opened: its title at title_x (a
+ * placement's marker drawn before it by the caller) and a summary's note on a line of its own
+ * under it, both counted into *need; faint vertical lines at the x ticks (the stacked panels read
+ * against one x axis), a band, the frame and a dashed line, in colour. */
+struct run_frame {
+	double top, plot_h, lo, hi;  /* where the panel begins, its plot's height, its y range */
+	double title_x;
+	const char *title, *note;    /* note: NULL for none */
+	const double *band, *mean;   /* the band from band[0] to band[1], the dashed line at *mean:
+	                              * NULL for none */
+	const char *color;
+};
+
+/* Its y axis; *header gets the height of the head above the plot. */
+static struct svg_axis run_frame(FILE *out, const struct run_frame *f, const struct svg_axis *x,
+                                 double *header, double *need)
 {
-	char title[600], extra[64] = "";
-	if (w->warmups)
-		snprintf(extra, sizeof extra, ", %zu warm-up%s", w->warmups, w->warmups == 1 ? "" : "s");
-	snprintf(title, sizeof title, "%s (n = %zu%s)%s%s%s", grp->name, grp->n, extra,
-	         mean[0] ? ": mean " : "", mean, mean[0] ? " s (dashed line)" : "");
-	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, svg_color(style), true);
-	svg_text(out, RUN_LEFT + 18, top + 16, "start", 13, "bold", title);
-	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(title, 13, true));
-	if (!w->binned)
-		return;
-	char note[300], rings[120] = "";
-	if (w->ring_every > 1)
-		snprintf(rings, sizeof rings, "; every %zu%s of its %zu outliers ringed",
-		         w->ring_every, ordinal_suffix(w->ring_every), w->outliers);
-	/* outliers are thinned only in a summary */
-	snprintf(note, sizeof note, "A summary: each bin of run order shows its samples' "
-	         "range (line) and mean (marker)%s", rings);
-	svg_text(out, RUN_LEFT + 18, top + 32, "start", 11, NULL, note);
-	*need = fmax(*need, RUN_LEFT + 18 + svg_text_width(note, 11, false));
+	*header = f->note ? RUN_NOTE_HEADER : RUN_HEADER;
+	double plot_top = f->top + *header, plot_bottom = plot_top + f->plot_h;
+	struct svg_axis y = { f->lo, f->hi, plot_bottom, plot_top };
+	svg_text(out, f->title_x, f->top + 16, "start", 13, "bold", f->title);
+	*need = fmax(*need, f->title_x + svg_text_width(f->title, 13, true));
+	if (f->note) {
+		svg_text(out, f->title_x, f->top + 32, "start", 11, NULL, f->note);
+		*need = fmax(*need, f->title_x + svg_text_width(f->note, 11, false));
+	}
+	double first, step;
+	int ticks = report_nice_ticks(x->lo, x->hi, 7, &first, &step);
+	for (int i = 0; i < ticks; i++) {
+		double px = svg_map(x, first + i * step);
+		svg_line(out, px, plot_top, px, plot_bottom, "#e4e4e4", "");
+	}
+	if (f->band) {
+		double band_top = svg_map(&y, f->band[1]), band_bottom = svg_map(&y, f->band[0]);
+		fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\" "
+		        "fill-opacity=\"0.15\"/>\n", RUN_LEFT, band_top, WIDTH - RIGHT - RUN_LEFT,
+		        fmax(band_bottom - band_top, 0.5), f->color);
+	}
+	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
+	        "stroke=\"#ccc\"/>\n", RUN_LEFT, plot_top, WIDTH - RIGHT - RUN_LEFT, f->plot_h);
+	if (f->mean) {
+		double py = svg_map(&y, *f->mean);
+		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+		        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, py, WIDTH - RIGHT,
+		        py, f->color);
+	}
+	return y;
 }
 
-/* One placement's panel: frame, grid, mean, markers (warm-ups grey and hollow, outliers
- * ringed, far-off warm-ups pinned to the edge with their value), its own y axis, its title. */
+/* One placement's panel: its title (the placement's marker, its name, n and its mean; a
+ * summary's note under it), frame, grid, mean, markers (warm-ups grey and hollow, outliers
+ * ringed, far-off warm-ups pinned to the edge with their value), its own y axis. */
 static double run_order_panel(FILE *out, const struct run_model *m, int group,
                               const struct svg_axis *x, double top, double plot_h, double r,
                               double *need)
@@ -612,32 +624,31 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	const struct analysis_group *grp = &d->groups[group];
 	const struct run_placement *pl = &m->placements[group]; /* one per group (run.c) */
 	int style = svg_placement_style(grp->name);
-	const char *color = svg_color(style);
 	struct run_order_drawing w = run_order_drawing_of(d, group);
-	/* A summary's note gets a line of its own under the title. */
-	double header = w.binned ? RUN_NOTE_HEADER : RUN_HEADER;
-	double plot_top = top + header, plot_bottom = plot_top + plot_h;
-	struct svg_axis y = { w.lo, w.hi, plot_bottom, plot_top };
-
-	fputs("<g class=\"panel\" data-placement=\"", out);
-	report_xml_escape(out, grp->name);
-	fputs("\">\n", out);
-	char mean[48] = "";
+	char mean[48] = "", title[600], extra[64] = "", note[300], rings[120] = "";
 	if (grp->n && isfinite(pl->mean_s)) {
 		double res = pl->mu ? (pl->mu->mu_ci[1] - pl->mu->mu_ci[0]) / 2 : (w.hi - w.lo) / 20;
 		format_number(mean, sizeof mean, pl->mean_s, res);
 	}
-	run_order_title(out, grp, &w, mean, style, top, need);
+	if (w.warmups)
+		snprintf(extra, sizeof extra, ", %zu warm-up%s", w.warmups, w.warmups == 1 ? "" : "s");
+	snprintf(title, sizeof title, "%s (n = %zu%s)%s%s%s", grp->name, grp->n, extra,
+	         mean[0] ? ": mean " : "", mean, mean[0] ? " s (dashed line)" : "");
+	if (w.ring_every > 1) /* outliers are thinned only in a summary */
+		snprintf(rings, sizeof rings, "; every %zu%s of its %zu outliers ringed",
+		         w.ring_every, ordinal_suffix(w.ring_every), w.outliers);
+	snprintf(note, sizeof note, "A summary: each bin of run order shows its samples' "
+	         "range (line) and mean (marker)%s", rings);
 
-	x_grid(out, x, plot_top, plot_bottom);
-	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
-	        "stroke=\"#ccc\"/>\n", RUN_LEFT, plot_top, WIDTH - RIGHT - RUN_LEFT, plot_h);
-	if (mean[0]) {
-		double py = svg_map(&y, pl->mean_s);
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
-		        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, py, WIDTH - RIGHT,
-		        py, color);
-	}
+	fputs("<g class=\"panel\" data-placement=\"", out);
+	report_xml_escape(out, grp->name);
+	fputs("\">\n", out);
+	svg_marker(out, style, RUN_LEFT + 6, top + 11, 5, svg_color(style), true);
+	double header;
+	struct svg_axis y = run_frame(out, &(struct run_frame){
+		.top = top, .plot_h = plot_h, .lo = w.lo, .hi = w.hi, .title_x = RUN_LEFT + 18,
+		.title = title, .note = w.binned ? note : NULL, .mean = mean[0] ? &pl->mean_s : NULL,
+		.color = svg_color(style) }, x, &header, need);
 	run_order_markers(out, d, group, x, &y, r, &w);
 	char ytitle[80];
 	snprintf(ytitle, sizeof ytitle, "%s\nper %s (s)", metric_name(m->data->metric),
@@ -680,32 +691,17 @@ static double block_ratio_panel(FILE *out, const struct run_model *m,
 	}
 	double pad = (hi - lo) * 0.08 + 1e-9;
 	size_t every = thinning((size_t)n, PLOT_POINTS_MAX);
-	double header = every > 1 ? RUN_NOTE_HEADER : RUN_HEADER;
-	double plot_top = top + header, plot_bottom = plot_top + plot_h;
-	struct svg_axis y = { lo - pad, hi + pad, plot_bottom, plot_top };
-	char title[300];
+	char title[300], note[80];
 	snprintf(title, sizeof title, "%s / %s per block (%zu paired): band, its 95%% interval; "
 	         "dashed, its mean", c->a.name, c->b.name, c->blocks_paired);
+	snprintf(note, sizeof note, "Every %zu%s block drawn", every, ordinal_suffix(every));
 	fputs("<g class=\"panel\" data-panel=\"block-ratio\">\n", out);
-	svg_text(out, RUN_LEFT, top + 16, "start", 13, "bold", title);
-	*need = fmax(*need, RUN_LEFT + svg_text_width(title, 13, true));
-	if (every > 1) {
-		char note[80];
-		snprintf(note, sizeof note, "Every %zu%s block drawn", every, ordinal_suffix(every));
-		svg_text(out, RUN_LEFT, top + 32, "start", 11, NULL, note);
-		*need = fmax(*need, RUN_LEFT + svg_text_width(note, 11, false));
-	}
-	x_grid(out, x, plot_top, plot_bottom);
-	double band_top = svg_map(&y, c->ratio_ci[1]), band_bottom = svg_map(&y, c->ratio_ci[0]);
-	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#1f77b4\" "
-	        "fill-opacity=\"0.15\"/>\n", RUN_LEFT, band_top, WIDTH - RIGHT - RUN_LEFT,
-	        fmax(band_bottom - band_top, 0.5));
-	fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"none\" "
-	        "stroke=\"#ccc\"/>\n", RUN_LEFT, plot_top, WIDTH - RIGHT - RUN_LEFT, plot_h);
-	double mean_y = svg_map(&y, c->ratio_mean), one_y = svg_map(&y, 1.0);
-	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#1f77b4\" "
-	        "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n", RUN_LEFT, mean_y,
-	        WIDTH - RIGHT, mean_y);
+	double header;
+	struct svg_axis y = run_frame(out, &(struct run_frame){
+		.top = top, .plot_h = plot_h, .lo = lo - pad, .hi = hi + pad, .title_x = RUN_LEFT,
+		.title = title, .note = every > 1 ? note : NULL, .band = c->ratio_ci,
+		.mean = &c->ratio_mean, .color = "#1f77b4" }, x, &header, need);
+	double one_y = svg_map(&y, 1.0);
 	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#888\"/>\n",
 	        RUN_LEFT, one_y, WIDTH - RIGHT, one_y);
 	for (long i = 0; i < n; i += (long)every)
