@@ -72,11 +72,6 @@ void doc_item(struct doc *d, unsigned outputs, const char *id, const char *css,
 	va_end(ap);
 }
 
-void doc_break(struct doc *d)
-{
-	append(d, DOC_BREAK, DOC_TEXT);
-}
-
 void doc_table(struct doc *d, unsigned outputs, const char *id,
                const struct doc_column *columns, size_t ncolumns)
 {

@@ -31,7 +31,6 @@ enum doc_kind {
 	DOC_ITEM,       /* one item of a list: consecutive items are one list */
 	DOC_TABLE,
 	DOC_FIGURE,     /* an SVG: inline in HTML, an image (its file) in Markdown */
-	DOC_BREAK,      /* a blank line on a terminal (the files space their blocks themselves) */
 };
 
 struct doc_column {
@@ -70,7 +69,6 @@ void doc_para(struct doc *d, unsigned outputs, const char *lead, const char *id,
               const char *css, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void doc_item(struct doc *d, unsigned outputs, const char *id, const char *css,
               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-void doc_break(struct doc *d);
 /* A table of ncolumns columns (copied), its rows added with doc_row. */
 void doc_table(struct doc *d, unsigned outputs, const char *id,
                const struct doc_column *columns, size_t ncolumns);

@@ -96,8 +96,6 @@ static void html_block(const struct doc_block *b, FILE *out)
 		html_open(out, "figure", b->id, NULL);
 		fprintf(out, "%s</figure>\n", b->svg);
 		break;
-	case DOC_BREAK:
-		break;
 	}
 }
 
@@ -113,7 +111,7 @@ void doc_render_html(const struct doc *d, FILE *out)
 	bool in_list = false; /* a list's items are one <ul>, with the first item's id and class */
 	for (size_t i = 0; i < d->count; i++) {
 		const struct doc_block *b = &d->blocks[i];
-		if (!(b->outputs & DOC_HTML) || b->kind == DOC_BREAK)
+		if (!(b->outputs & DOC_HTML))
 			continue;
 		if (in_list && b->kind != DOC_ITEM)
 			fputs("</ul>\n", out);

@@ -130,8 +130,7 @@ void doc_render_markdown(const struct doc *d, FILE *out)
 	bool in_list = false;
 	for (size_t i = 0; i < d->count; i++) {
 		const struct doc_block *b = &d->blocks[i];
-		if (!(b->outputs & DOC_MARKDOWN) || b->kind == DOC_BREAK
-		    || (b->kind == DOC_FIGURE && !b->file))
+		if (!(b->outputs & DOC_MARKDOWN) || (b->kind == DOC_FIGURE && !b->file))
 			continue;
 		if (!(in_list && b->kind == DOC_ITEM)) /* blocks apart, a list's items together */
 			fputc('\n', out);
@@ -160,8 +159,6 @@ void doc_render_markdown(const struct doc *d, FILE *out)
 			fputs("![", out);
 			md_text(out, b->text, MD_INLINE);
 			fprintf(out, "](%s)", b->file); /* the builder's own file name */
-			break;
-		case DOC_BREAK:
 			break;
 		}
 		fputc('\n', out);

@@ -79,7 +79,7 @@ void doc_render_text(const struct doc *d, FILE *out)
 		const struct doc_block *b = &d->blocks[i];
 		if (!(b->outputs & DOC_TEXT))
 			continue;
-		bool before = b->kind == DOC_BREAK || b->kind == DOC_TABLE || b->kind == DOC_HEADING;
+		bool before = b->kind == DOC_TABLE || b->kind == DOC_HEADING;
 		if (before && !blank)
 			fputc('\n', out);
 		blank = before;
@@ -101,7 +101,6 @@ void doc_render_text(const struct doc *d, FILE *out)
 			fputc('\n', out);
 			break;
 		case DOC_FIGURE:
-		case DOC_BREAK:
 			break;
 		}
 	}

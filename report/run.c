@@ -824,7 +824,8 @@ static struct doc *run_doc(const struct run_model *m, const struct run_words *w)
 	struct doc *d = doc_new("smtbench report: %s", m->folder->shown_dir);
 	opening(d, m, w);
 	char *machine = machine_sentence(m->meta);
-	doc_break(d);
+	/* On the terminal a blank line before it: an empty paragraph that only the text shows. */
+	doc_para(d, DOC_TEXT, NULL, NULL, NULL, "%s", "");
 	doc_para(d, DOC_TEXT, "Machine", NULL, NULL, "%s", machine);
 	free(machine);
 	doc_heading(d, DOC_FILES, NULL, "Placements");

@@ -34,7 +34,6 @@ static void render_asciidoc(const struct doc *d, FILE *out)
 		case DOC_PARAGRAPH: fprintf(out, "\n%s\n", text); break;
 		case DOC_ITEM: fprintf(out, "* %s\n", b->text); break;
 		case DOC_FIGURE: fprintf(out, "\nimage::%s[%s]\n", b->file ? b->file : "", b->text); break;
-		case DOC_BREAK: break;
 		case DOC_TABLE:
 			fputs("\n|===\n", out);
 			for (size_t c = 0; c < b->ncolumns; c++)
