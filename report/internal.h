@@ -13,15 +13,13 @@
 
 #include "analysis/analysis.h"
 
-/* One placement as the report shows it: its dataset group, the pair it ran on (meta.json) and
- * the posterior of its mean. */
+/* One placement as the report shows it, beside its dataset group (of the same index): the pair
+ * it ran on (meta.json) and the posterior of its mean. */
 struct run_placement {
-	const struct analysis_group *group; /* borrowed from the model's data */
 	int pus[2];
 	int npus;                  /* 0: not recorded */
 	int core;                  /* -1: not recorded */
 	const char *shares;        /* deepest object the pair shares (meta.json's), or NULL */
-	double mean_s;             /* sample mean; NAN for n == 0 */
 	const struct analysis_group_summary *mu; /* its side of the first comparison that holds it
 	                                          * (the headline first), or NULL;
 	                                          * borrowed from the model's result */

@@ -47,31 +47,23 @@ static const char *meta_cpu_kind(const json_t *meta)
 
 /* ---- the model ------------------------------------------------------------------------------ */
 
-/* The pair of a placement as meta.json records it: an array of {name, pus, shares, core} (runs),
- * or an object keyed by placement name with {pus} (the seed example). */
-static void read_pair(const json_t *meta, struct run_placement *p)
-{
-	const json_t *entry = meta_placement(meta, p->group->name);
-	json_t *pus = json_object_get(entry, "pus");
-	size_t k;
-	for (k = 0; k < json_array_size(pus) && k < 2; k++)
-		if (json_is_integer(json_array_get(pus, k)))
-			p->pus[p->npus++] = (int)json_integer_value(json_array_get(pus, k));
-	if (json_is_integer(json_object_get(entry, "core")))
-		p->core = (int)json_integer_value(json_object_get(entry, "core"));
-	const char *shares = meta_string(entry, "shares");
-	p->shares = shares && *shares ? shares : NULL;
-}
-
-/* One placement per dataset group: its pair and sample mean. */
+/* One placement per dataset group, in its order: the pair meta.json records for it, an array of
+ * {name, pus, shares, core} (runs) or an object keyed by placement name with {pus} (the seed
+ * example). */
 static void make_placements(struct run_model *m)
 {
 	m->placements = xcalloc(m->data->group_count, sizeof *m->placements);
 	for (size_t i = 0; i < m->data->group_count; i++) {
 		struct run_placement *p = &m->placements[i];
-		const struct analysis_group *g = &m->data->groups[i];
-		*p = (struct run_placement){ .group = g, .core = -1, .mean_s = group_mean(g) };
-		read_pair(m->meta, p);
+		const json_t *entry = meta_placement(m->meta, m->data->groups[i].name);
+		json_t *pus = json_object_get(entry, "pus");
+		for (size_t k = 0; k < json_array_size(pus) && k < 2; k++)
+			if (json_is_integer(json_array_get(pus, k)))
+				p->pus[p->npus++] = (int)json_integer_value(json_array_get(pus, k));
+		p->core = json_is_integer(json_object_get(entry, "core"))
+		          ? (int)json_integer_value(json_object_get(entry, "core")) : -1;
+		const char *shares = meta_string(entry, "shares");
+		p->shares = shares && *shares ? shares : NULL;
 	}
 }
 
@@ -588,14 +580,14 @@ static void placements_table(struct doc *d, const struct run_model *m)
 	doc_table(d, DOC_ALL, "placements", columns, sizeof columns / sizeof columns[0]);
 	for (size_t i = 0; i < m->data->group_count; i++) {
 		const struct run_placement *p = &m->placements[i];
-		const struct analysis_group *g = p->group;
+		const struct analysis_group *g = &m->data->groups[i];
 		struct format_ring ns = { .next = 0 };
 		double res = p->mu ? half_width(p->mu->mu_ci) : NAN;
 		const char *pus = !p->npus ? "?" : p->npus == 1 || p->pus[0] == p->pus[1]
 		                  ? format_text(&ns, "%d", p->pus[0])
 		                  : format_text(&ns, "%d,%d", p->pus[0], p->pus[1]);
 		doc_row(d, g->name, pus, p->shares, format_text(&ns, "%zu", g->n),
-		        format_num(&ns, p->mean_s, res),
+		        format_num(&ns, group_mean(g), res),
 		        p->mu ? format_ci(&ns, p->mu->mu_ci, res) : "n/a",
 		        g->freq_n ? format_text(&ns, "%.0f", g->freq_mhz) : "-");
 	}
@@ -867,14 +859,14 @@ static json_t *placements_json(const struct run_model *m)
 	json_t *all = json_array();
 	for (size_t i = 0; i < m->data->group_count; i++) {
 		const struct run_placement *p = &m->placements[i];
-		const struct analysis_group *g = p->group;
+		const struct analysis_group *g = &m->data->groups[i];
 		json_t *pus = json_array();
 		for (int k = 0; k < p->npus; k++)
 			json_array_append_new(pus, json_integer(p->pus[k]));
 		json_array_append_new(all, json_pack(
 			"{s:s, s:o, s:o?, s:s?, s:I, s:o, s:o, s:o, s:o, s:I}", "name", g->name, "pus", pus,
 			"core", p->core >= 0 ? json_integer(p->core) : NULL, "shares", p->shares,
-			"n", (json_int_t)g->n, "mean_s", json_number_or_null(p->mean_s),
+			"n", (json_int_t)g->n, "mean_s", json_number_or_null(group_mean(g)),
 			"mu_mean_s", json_number_or_null(p->mu ? p->mu->mu_mean : NAN),
 			"mu_ci_s", json_interval(p->mu ? p->mu->mu_ci : (const double[2]){ NAN, NAN }),
 			"freq_mhz", json_number_or_null(g->freq_n ? g->freq_mhz : NAN),

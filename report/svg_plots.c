@@ -626,9 +626,10 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	int style = svg_placement_style(grp->name);
 	struct run_order_drawing w = run_order_drawing_of(d, group);
 	char mean[48] = "", title[600], extra[64] = "", note[300], rings[120] = "";
-	if (grp->n && isfinite(pl->mean_s)) {
+	double mean_s = group_mean(grp);
+	if (grp->n && isfinite(mean_s)) {
 		double res = pl->mu ? (pl->mu->mu_ci[1] - pl->mu->mu_ci[0]) / 2 : (w.hi - w.lo) / 20;
-		format_number(mean, sizeof mean, pl->mean_s, res);
+		format_number(mean, sizeof mean, mean_s, res);
 	}
 	if (w.warmups)
 		snprintf(extra, sizeof extra, ", %zu warm-up%s", w.warmups, w.warmups == 1 ? "" : "s");
@@ -647,7 +648,7 @@ static double run_order_panel(FILE *out, const struct run_model *m, int group,
 	double header;
 	struct svg_axis y = run_frame(out, &(struct run_frame){
 		.top = top, .plot_h = plot_h, .lo = w.lo, .hi = w.hi, .title_x = RUN_LEFT + 18,
-		.title = title, .note = w.binned ? note : NULL, .mean = mean[0] ? &pl->mean_s : NULL,
+		.title = title, .note = w.binned ? note : NULL, .mean = mean[0] ? &mean_s : NULL,
 		.color = svg_color(style) }, x, &header, need);
 	run_order_markers(out, d, group, x, &y, r, &w);
 	char ytitle[80];
