@@ -41,15 +41,8 @@ static const char *unit_words(const struct analysis_result *r)
 static void answer(struct doc *d, const struct analysis_comparison *c,
                    const struct analysis_result *r)
 {
-	const struct analysis_dataset *data = r->data;
-	struct verdict_words w = { .where = "", .a = c->a.name, .subject = NULL,
-	                           /* trials of a folder (by default), else samples */
-	                           .samples = data->from_folder && data->unit == ANALYSIS_UNIT_TRIAL
-	                                      ? "trials" : "samples",
-	                           .more = data->from_folder ? "run more trials" : "collect more samples",
-	                           .per = data->from_folder ? "placement"
-	                                  : data->from_hyperfine ? "command" : "file",
-	                           .note = "", .one_process = data->one_process };
+	struct verdict_words w = { .where = "", .a = c->a.name, .subject = NULL, .note = "",
+	                           .data = r->data };
 	char *sentence = verdict_sentence(c, r->options.rope_pct, &w);
 	doc_para(d, DOC_ALL, NULL, NULL, NULL, "%s.", sentence);
 	free(sentence);

@@ -211,11 +211,8 @@ static char *comparison_sentence(const struct run_model *m, const struct analysi
 	                   : m->data->metric == ANALYSIS_METRIC_WALL
 	                   ? " (the control: wall time should match solo, 1×)"
 	                   : " (the accounting control: user time should match solo, 1×)";
-	struct verdict_words w = { .where = where, .a = a, .subject = what,
-	                           .samples = m->data->unit == ANALYSIS_UNIT_TRIAL ? "trials"
-	                                                                          : "samples",
-	                           .more = "run more trials", .per = "placement", .note = note,
-	                           .capitalise = true, .one_process = m->data->one_process };
+	struct verdict_words w = { .where = where, .a = a, .subject = what, .note = note,
+	                           .capitalise = true, .data = m->data };
 	char *s = verdict_sentence(c, m->result->options.rope_pct, &w);
 	free(where);
 	free(what);

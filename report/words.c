@@ -204,6 +204,7 @@ static const char *prob_text(struct format_ring *ring, double p)
 static char *unsettled_sentence(const struct analysis_comparison *c, const struct verdict_words *w)
 {
 	struct format_ring ns = { .next = 0 };
+	const struct analysis_dataset *data = w->data;
 	bool paired = c->design == ANALYSIS_DESIGN_PAIRED;
 	/* The paired answer rests on the blocks both sides ran in, not on each side's count:
 	 * 30 trials a side can still be 4 usable pairs. */
@@ -211,10 +212,14 @@ static char *unsettled_sentence(const struct analysis_comparison *c, const struc
 	                  : c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
 	const char *what = paired ? format_text(&ns, "paired blocks (%zu paired, %zu dropped)",
 	                                        c->blocks_paired, c->blocks_dropped)
-	                          : format_text(&ns, "%s (n = %zu and %zu)", w->samples, c->a.n,
-	                                        c->b.n);
+	                          : format_text(&ns, "%s (n = %zu and %zu)", data->from_folder
+	                                        && data->unit == ANALYSIS_UNIT_TRIAL ? "trials"
+	                                        : "samples", c->a.n, c->b.n);
 	const char *more = paired ? "run more blocks (10 or more paired)"
-	                          : format_text(&ns, "%s (10 or more per %s)", w->more, w->per);
+	                          : format_text(&ns, "%s (10 or more per %s)", data->from_folder
+	                                        ? "run more trials" : "collect more samples",
+	                                        data->from_folder ? "placement"
+	                                        : data->from_hyperfine ? "command" : "file");
 	return xasprintf("Not enough data to say: %s%s cannot be told apart from %s with %s %s: %s; "
 	                 "%s; P(slower) = %s%s", w->where, w->a, c->b.name, few ? "so few" : "these",
 	                 what, !few ? "the posterior still reaches the edge of the widest grid "
@@ -322,7 +327,7 @@ static char *conditions_clause(const struct analysis_comparison *c, const struct
 		fprintf(out, "; measured under load: %zu of %zu trials shared their CPUs, so the %s "
 		        "may be the other work's as much as the placement's", c->shared_trials,
 		        c->shared_known, decided ? "verdict" : "ratio");
-	if (comparison_neighbour_speedup(c, w->one_process))
+	if (comparison_neighbour_speedup(c, w->data->one_process))
 		fprintf(out, "; a placement that adds a busy neighbour cannot honestly make the "
 		        "workload faster than %s alone: a sign of interference from outside the "
 		        "experiment; leave out the trials that shared their CPUs (--exclude-contaminated), "

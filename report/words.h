@@ -97,12 +97,12 @@ struct verdict_words {
 	const char *a;        /* "sibling placement", or a file's or command's name */
 	const char *subject;  /* "each copy of `nop`": "A makes SUBJECT 2.7× slower than B"; NULL:
 	                       * A itself, "A is 2.7× slower than B" */
-	const char *samples;  /* what a sample is, in the plural: "trials", "samples" */
-	const char *more;     /* what to do for more: "run more trials", "collect more samples" */
-	const char *per;      /* per what 10 or more are wanted: "placement", "file" */
 	const char *note;     /* appended as it is (the control's note), or "" */
 	bool capitalise;      /* the sentence starts with prose, not a name (a file keeps its case) */
-	bool one_process;     /* one process per trial (comparison_neighbour_speedup) */
+	/* What was measured: a folder's trials (or samples, --unit process), hyperfine's runs of a
+	 * command or a file's numbers, as too few of them are named and more asked for; one process
+	 * per trial or not (comparison_neighbour_speedup). */
+	const struct analysis_dataset *data;
 };
 
 /* "Sibling placement makes each copy of `nop` 2.695× slower than non-sibling (95% CI

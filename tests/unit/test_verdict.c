@@ -29,9 +29,9 @@ static struct analysis_comparison unsettled(enum analysis_design design)
 	return c;
 }
 
+static const struct analysis_dataset folder = { .from_folder = true, .unit = ANALYSIS_UNIT_TRIAL };
 static const struct verdict_words words = {
-	.where = "", .a = "sibling", .subject = NULL, .samples = "trials",
-	.more = "run more trials", .per = "placement", .note = "", .capitalise = true,
+	.where = "", .a = "sibling", .subject = NULL, .note = "", .capitalise = true, .data = &folder,
 };
 
 int main(void)

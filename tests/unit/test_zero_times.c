@@ -77,9 +77,10 @@ static void test_few_zeros_left_out(void)
 	CHECK(rc == 0 && c.ratio_ci[0] < 2 && 2 < c.ratio_ci[1], "the ratio of the times above 0 "
 	      "is 2 ([%g, %g])", rc == 0 ? c.ratio_ci[0] : NAN, rc == 0 ? c.ratio_ci[1] : NAN);
 	if (rc == 0) {
+		const struct analysis_dataset folder = { .from_folder = true,
+		                                         .unit = ANALYSIS_UNIT_TRIAL };
 		struct verdict_words w = { .where = "", .a = "sibling placement", .subject = "`x`",
-		                           .samples = "trials", .more = "run more trials",
-		                           .per = "placement", .note = "" };
+		                           .note = "", .data = &folder };
 		char *s = verdict_sentence(&c, NAN, &w);
 		CHECK(strstr(s, "2 of 12 times of sibling measured 0 s") != NULL,
 		      "the answer's sentence says how many times of 0 s it left out: %s", s);
