@@ -117,11 +117,9 @@ struct fleet_host {
 };
 
 struct fleet_group {
-	/* Its first host's, borrowed (fleet.hosts owns them). */
-	const char *cpu_model, *smt, *workload, *comparison, *key;
-	bool smt_question;         /* its comparison is sibling vs non-sibling (fleet_host's) */
-	json_t *settings;          /* {"iters", "placements", "command", "beside_command"}, and
-	                            * "name" for folders run with --name */
+	/* Its first host (fleet.hosts owns it), whose CPU model, SMT state, workload, comparison,
+	 * settings and key are the group's. */
+	const struct fleet_host *first;
 	char *settings_text;       /* the settings in words when another group's title would be
 	                            * the same (they differ only in them), else NULL */
 	size_t *hosts;             /* indexes into fleet.hosts */
@@ -162,9 +160,9 @@ struct fleet_matrix_cell {
 };
 
 struct fleet_matrix_group {
-	/* Its first node's, borrowed (fleet.matrix_nodes owns them); not const, as report.h's
-	 * advise_names takes the placement. */
-	char *cpu_model, *smt, *placement, *workloads, *key;
+	/* Its first node (fleet.matrix_nodes owns it), whose CPU model, SMT state, placement,
+	 * workloads and key are the group's. */
+	const struct fleet_matrix_node *first;
 	char **names;              /* every workload of its nodes, in order of first appearance */
 	size_t name_count;
 	size_t *nodes;             /* indexes into fleet.matrix_nodes */
