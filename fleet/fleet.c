@@ -494,7 +494,7 @@ static void name_settings(struct fleet *f)
  * against the others (fleet.h's model and rule); mix (or NULL): the pooled mu's mixture. The
  * pooled answers are moved to the front of answers; returns how many of them deviate. */
 static size_t pool_answers(struct fleet_answer **answers, size_t count, double bound,
-                           struct fleet_pooled *out, struct fleet_mixture *mix)
+                           struct fleet_pooled *out, struct analysis_log_mixture *mix)
 {
 	size_t cap = count ? count : 1, n = 0, deviating = 0;
 	double *m = xmalloc(6 * cap * sizeof *m), *s = m + cap, *lo = s + cap, *hi = lo + cap;

@@ -84,14 +84,6 @@ struct fleet_pooled {
 	double p_rope_below, p_rope, p_rope_above, p_at_most_bound;
 };
 
-/* The pooled mu's posterior as the mixture over the grid's tau cells of mu's conditional
- * normals: weight[t] (summing to 1) of Normal(mean[t], sd[t]^2), the cells without mass left
- * out; count 0 where nothing is pooled. Owned by its holder (fleet_mixture_release). */
-struct fleet_mixture {
-	size_t count;
-	double *weight, *mean, *sd;
-};
-
 /* A node's answer to one comparison (its headline, or one matrix cell), and what pooling
  * found of it. */
 struct fleet_answer {
@@ -156,7 +148,9 @@ struct fleet_matrix_cell {
 	bool safe;                 /* its pair is on the group's joint safe list */
 	size_t nodes;              /* nodes that measured it, settled or not */
 	size_t deviating;          /* of them, those whose answer deviates (outlier) */
-	struct fleet_mixture mixture; /* the pooled mu's posterior (count 0: not pooled) */
+	/* The pooled mu's posterior: the mixture over the grid's tau cells (those with mass) of mu's
+	 * conditional normals; count 0: not pooled. Owned by the cell (fleet_mixture_release). */
+	struct analysis_log_mixture mixture;
 };
 
 struct fleet_matrix_group {
@@ -209,9 +203,9 @@ void fleet_free(struct fleet **p);
  * NULL), the pooled mu's mixture into *mix. -1 for a summary that is not finite or an sd not
  * above 0. */
 int fleet_pool(const double *m, const double *s, size_t n, double bound,
-               struct fleet_pooled *out, struct fleet_mixture *mix);
+               struct fleet_pooled *out, struct analysis_log_mixture *mix);
 
-void fleet_mixture_release(struct fleet_mixture *mix);
+void fleet_mixture_release(struct analysis_log_mixture *mix);
 
 /* A pooled matrix cell's verdict (the rule above; an analysis.h enum analysis_verdict), and its
  * P(slowdown at most the bound) where it may be listed as safe, else NAN. */

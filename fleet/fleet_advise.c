@@ -37,10 +37,8 @@ static struct analysis_log_mixture *group_mixtures(const struct fleet_matrix_gro
 {
 	size_t n = g->name_count;
 	struct analysis_log_mixture *mix = xcalloc(n * n + 1, sizeof *mix);
-	for (size_t k = 0; k < n * n; k++) {
-		const struct fleet_mixture *m = &g->cells[k].mixture;
-		mix[k] = (struct analysis_log_mixture){ m->count, m->weight, m->mean, m->sd };
-	}
+	for (size_t k = 0; k < n * n; k++)
+		mix[k] = g->cells[k].mixture;
 	return mix;
 }
 
