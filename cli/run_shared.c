@@ -22,7 +22,7 @@
 
 bool run_take_option(const char *command, int id, struct experiment *e, struct run_cli *o)
 {
-	bool setting = id != OPT_RESUME && id != OPT_PROGRESS && id != OPT_PROGRESS_INTERVAL;
+	o->settings_given += id != OPT_RESUME && id != OPT_PROGRESS && id != OPT_PROGRESS_INTERVAL;
 	switch (id) {
 	case OPT_BLOCKS: e->trials = (long)cli_whole(command, 1, RUN_MAX_TRIALS); break;
 	case OPT_WARMUP: e->warmup = (long)cli_whole(command, 0, RUN_MAX_WARMUP); break;
@@ -59,7 +59,6 @@ bool run_take_option(const char *command, int id, struct experiment *e, struct r
 		break;
 	default: return false;
 	}
-	o->settings_given += setting;
 	return true;
 }
 
