@@ -77,7 +77,6 @@ static void take_option(int opt, struct experiment *e, struct matrix_options *o)
 {
 	if (run_take_option("matrix", opt, e, &o->run))
 		return;
-	o->run.settings_given++;
 	switch (opt) {
 	case OPT_KERNELS: o->kernels = optarg; break;
 	case OPT_COMMANDS: o->commands = optarg; break;

@@ -91,7 +91,6 @@ static void take_option(int opt, struct experiment *e, struct run_options *o)
 {
 	if (run_take_option("run", opt, e, &o->run))
 		return;
-	o->run.settings_given++;
 	switch (opt) {
 	case OPT_PLACEMENTS: o->placements = optarg; break;
 	case OPT_KERNEL: free(e->kernel); e->kernel = xstrdup(optarg); break;

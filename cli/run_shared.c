@@ -22,7 +22,7 @@
 
 bool run_take_option(const char *command, int id, struct experiment *e, struct run_cli *o)
 {
-	bool setting = id != OPT_RESUME && id != OPT_PROGRESS && id != OPT_PROGRESS_INTERVAL;
+	o->settings_given += id != OPT_RESUME && id != OPT_PROGRESS && id != OPT_PROGRESS_INTERVAL;
 	switch (id) {
 	case OPT_BLOCKS: e->trials = (long)cli_whole(command, 1, RUN_MAX_TRIALS); break;
 	case OPT_WARMUP: e->warmup = (long)cli_whole(command, 0, RUN_MAX_WARMUP); break;
@@ -59,7 +59,6 @@ bool run_take_option(const char *command, int id, struct experiment *e, struct r
 		break;
 	default: return false;
 	}
-	o->settings_given += setting;
 	return true;
 }
 
@@ -88,64 +87,45 @@ static char **copy_command_line(int argc, char **argv)
 	return command_line;
 }
 
-/* How the summary ended. */
-enum summary_outcome {
-	SUMMARY_WRITTEN,     /* the reports written and the answer printed */
-	SUMMARY_NOT_WRITTEN, /* the reports could not be written (said on stderr; the summary then
-	                      * points to none): the run failed to give what it promised, though its
-	                      * samples are safe */
-	SUMMARY_NO_ANSWER,   /* nothing to analyse, or (a matrix) reports written but no cell
-	                      * compared: the true reason printed */
-};
-
-/* What a folder with no answer means after this run. */
-enum summary_missing {
-	MISSING_NOT_YET,  /* a short or interrupted run: "no analysis yet: WHY" */
-	MISSING_NO_NEED,  /* a run of one placement: nothing to compare, "no comparison: WHY" */
-	MISSING_FAILED,   /* a run of two placements or more, or a matrix, that ran as planned:
-	                   * "no answer: WHY" on stderr, the run failed to answer */
-};
-
-/* Analyses dir, writes its reports and prints the summary on stdout; when there is no answer,
- * its true reason in the words `missing` chooses. */
-static enum summary_outcome summary_after_run(const char *dir, enum summary_missing missing)
+/* Analyses dir, writes its reports and prints the summary on stdout; without an answer, its true
+ * reason after missing ("no analysis yet", "no comparison"), or with missing NULL (a run that
+ * had to answer) as "no answer: WHY" on stderr. Whether it failed: the reports not written
+ * (said; the summary then points to none), or with missing NULL no answer (a matrix: no cell
+ * compared). */
+static bool summary_failed(const char *dir, const char *missing)
 {
 	char err[ERR_LEN];
 	struct results_folder *f = folder_open(dir);
 	struct report_options o = { .rope_pct = NAN };
 	struct report *r = report_folder(f, &o, err, sizeof err);
-	enum summary_outcome outcome = SUMMARY_WRITTEN;
+	bool failed = !r && !missing;
 	if (!r) {
 		char *why = xescaped(err);
-		if (missing == MISSING_FAILED)
+		if (!missing)
 			text_warnx("no answer: %s", why);
 		else
-			printf("%s: %s\n", missing == MISSING_NO_NEED ? "no comparison" : "no analysis yet",
-			       why);
+			printf("%s: %s\n", missing, why);
 		printf("results: %s\n", f->shown_dir);
 		free(why);
-		outcome = SUMMARY_NO_ANSWER;
 	} else {
 		printf("\n");
-		if (report_write(r, dir, err, sizeof err) != 0) {
+		bool written = report_write(r, dir, err, sizeof err) == 0;
+		if (!written)
 			text_warnx("cannot write the reports: %s", err);
-			outcome = SUMMARY_NOT_WRITTEN;
-		}
 		report_print(r, stdout);
-		report_print_files(r, outcome == SUMMARY_WRITTEN ? dir : NULL, stdout);
+		report_print_files(r, written ? dir : NULL, stdout);
 		/* A matrix none of whose cells could be compared: its page is written (every cell
 		 * says why), and a complete run of it failed to answer, as a run's does. */
-		if (r->no_answer && missing == MISSING_FAILED) {
+		if (r->no_answer && !missing) {
 			char *why = xescaped(r->no_answer);
 			text_warnx("no answer: %s", why);
 			free(why);
-			if (outcome == SUMMARY_WRITTEN)
-				outcome = SUMMARY_NO_ANSWER;
 		}
+		failed = !written || (r->no_answer && !missing);
 	}
 	report_free(&r);
 	folder_free(&f);
-	return outcome;
+	return failed;
 }
 
 /* After experiment_run: the interrupt said, the summary (the reports written); the exit status.
@@ -169,12 +149,9 @@ static int run_finish(struct experiment *e, struct store *s, enum run_outcome ou
 	 * a run of one placement has nothing to compare by design, and an interrupted one may get
 	 * its answer after --resume. */
 	bool comparable = e->nworkloads > 0 || e->plan.nplacements > 1;
-	enum summary_missing missing = outcome != RUN_COMPLETE ? MISSING_NOT_YET
-	                               : comparable ? MISSING_FAILED : MISSING_NO_NEED;
-	enum summary_outcome said = summary_after_run(dir, missing);
-	if (status == EXIT_OK && (said == SUMMARY_NOT_WRITTEN
-	                          || (said == SUMMARY_NO_ANSWER && comparable
-	                              && outcome == RUN_COMPLETE)))
+	const char *missing = outcome != RUN_COMPLETE ? "no analysis yet"
+	                      : comparable ? NULL : "no comparison";
+	if (summary_failed(dir, missing) && status == EXIT_OK)
 		status = EXIT_FAILURE_RUNTIME;
 	return status;
 }

@@ -46,7 +46,8 @@ struct run_cli {
 };
 
 /* Option id (cli_getopt's, of a row above or of --blocks, --duration, --warmup-blocks,
- * --trial-time or --precision) into e or o; bad values exit 2. false when id is none of them. */
+ * --trial-time or --precision) into e or o; bad values exit 2. false when id is none of them
+ * (the command's own). Every id but --resume's and --progress*'s counts in settings_given. */
 bool run_take_option(const char *command, int id, struct experiment *e, struct run_cli *o);
 
 /* --blocks or --duration, and the warm-up, settled: the given ones, else the defaults (with

@@ -478,12 +478,12 @@ static void name_settings(struct fleet *f)
 	for (size_t a = 0; a < f->group_count; a++)
 		for (size_t b = 0; b < f->group_count; b++) {
 			struct fleet_group *g = &f->groups[a];
-			const struct fleet_group *o = &f->groups[b];
-			if (a == b || g->settings_text || strcmp(g->cpu_model, o->cpu_model)
-			    || strcmp(g->smt, o->smt) || strcmp(g->workload, o->workload)
-			    || strcmp(g->comparison, o->comparison))
+			const struct fleet_host *h = g->first, *o = f->groups[b].first;
+			if (a == b || g->settings_text || strcmp(h->cpu_model, o->cpu_model)
+			    || strcmp(h->smt, o->smt) || strcmp(h->workload, o->workload)
+			    || strcmp(h->comparison, o->comparison))
 				continue;
-			g->settings_text = settings_words(g->settings);
+			g->settings_text = settings_words(h->settings);
 		}
 }
 
@@ -494,7 +494,7 @@ static void name_settings(struct fleet *f)
  * against the others (fleet.h's model and rule); mix (or NULL): the pooled mu's mixture. The
  * pooled answers are moved to the front of answers; returns how many of them deviate. */
 static size_t pool_answers(struct fleet_answer **answers, size_t count, double bound,
-                           struct fleet_pooled *out, struct fleet_mixture *mix)
+                           struct fleet_pooled *out, struct analysis_log_mixture *mix)
 {
 	size_t cap = count ? count : 1, n = 0, deviating = 0;
 	double *m = xmalloc(6 * cap * sizeof *m), *s = m + cap, *lo = s + cap, *hi = lo + cap;
@@ -529,15 +529,11 @@ static size_t pool_answers(struct fleet_answer **answers, size_t count, double b
 static struct fleet_group *group_for(struct fleet *f, const struct fleet_host *h)
 {
 	for (size_t g = 0; g < f->group_count; g++)
-		if (!strcmp(f->groups[g].key, h->group_key))
+		if (!strcmp(f->groups[g].first->group_key, h->group_key))
 			return &f->groups[g];
 	f->groups = xreallocarray(f->groups, f->group_count + 1, sizeof *f->groups);
 	struct fleet_group *g = &f->groups[f->group_count++];
-	*g = (struct fleet_group){ .cpu_model = h->cpu_model, .smt = h->smt, .workload = h->workload,
-	                           .key = h->group_key, .comparison = h->comparison,
-	                           .smt_question = h->smt_question,
-	                           .settings = json_incref(h->settings),
-	                           .hosts = xcalloc(f->host_count, sizeof *g->hosts) };
+	*g = (struct fleet_group){ .first = h, .hosts = xcalloc(f->host_count, sizeof *g->hosts) };
 	return g;
 }
 
@@ -581,16 +577,14 @@ static struct fleet_matrix_group *matrix_group_for(struct fleet *f,
 {
 	struct fleet_matrix_group *g = NULL;
 	for (size_t i = 0; i < f->matrix_group_count && !g; i++)
-		if (!strcmp(f->matrix_groups[i].key, n->group_key))
+		if (!strcmp(f->matrix_groups[i].first->group_key, n->group_key))
 			g = &f->matrix_groups[i];
 	if (!g) {
 		f->matrix_groups = xreallocarray(f->matrix_groups, f->matrix_group_count + 1,
 		                                 sizeof *f->matrix_groups);
 		g = &f->matrix_groups[f->matrix_group_count++];
 		*g = (struct fleet_matrix_group){
-			.cpu_model = n->cpu_model, .smt = n->smt, .placement = n->placement,
-			.workloads = n->workloads, .key = n->group_key,
-			.nodes = xcalloc(f->matrix_node_count, sizeof *g->nodes),
+			.first = n, .nodes = xcalloc(f->matrix_node_count, sizeof *g->nodes),
 			.names = xcalloc(ANALYSIS_MATRIX_MAX_KERNELS * 2, sizeof *g->names) };
 	}
 	for (size_t k = 0; k < n->name_count; k++) /* more than any matrix holds: left out of it */
@@ -737,7 +731,6 @@ void fleet_free(struct fleet **p)
 	for (size_t i = 0; i < f->group_count; i++) {
 		struct fleet_group *g = &f->groups[i];
 		free(g->settings_text);
-		json_decref(g->settings);
 		free(g->hosts);
 	}
 	for (size_t i = 0; i < f->matrix_group_count; i++) {

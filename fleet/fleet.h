@@ -84,14 +84,6 @@ struct fleet_pooled {
 	double p_rope_below, p_rope, p_rope_above, p_at_most_bound;
 };
 
-/* The pooled mu's posterior as the mixture over the grid's tau cells of mu's conditional
- * normals: weight[t] (summing to 1) of Normal(mean[t], sd[t]^2), the cells without mass left
- * out; count 0 where nothing is pooled. Owned by its holder (fleet_mixture_release). */
-struct fleet_mixture {
-	size_t count;
-	double *weight, *mean, *sd;
-};
-
 /* A node's answer to one comparison (its headline, or one matrix cell), and what pooling
  * found of it. */
 struct fleet_answer {
@@ -117,11 +109,9 @@ struct fleet_host {
 };
 
 struct fleet_group {
-	/* Its first host's, borrowed (fleet.hosts owns them). */
-	const char *cpu_model, *smt, *workload, *comparison, *key;
-	bool smt_question;         /* its comparison is sibling vs non-sibling (fleet_host's) */
-	json_t *settings;          /* {"iters", "placements", "command", "beside_command"}, and
-	                            * "name" for folders run with --name */
+	/* Its first host (fleet.hosts owns it), whose CPU model, SMT state, workload, comparison,
+	 * settings and key are the group's. */
+	const struct fleet_host *first;
 	char *settings_text;       /* the settings in words when another group's title would be
 	                            * the same (they differ only in them), else NULL */
 	size_t *hosts;             /* indexes into fleet.hosts */
@@ -158,13 +148,15 @@ struct fleet_matrix_cell {
 	bool safe;                 /* its pair is on the group's joint safe list */
 	size_t nodes;              /* nodes that measured it, settled or not */
 	size_t deviating;          /* of them, those whose answer deviates (outlier) */
-	struct fleet_mixture mixture; /* the pooled mu's posterior (count 0: not pooled) */
+	/* The pooled mu's posterior: the mixture over the grid's tau cells (those with mass) of mu's
+	 * conditional normals; count 0: not pooled. Owned by the cell (fleet_mixture_release). */
+	struct analysis_log_mixture mixture;
 };
 
 struct fleet_matrix_group {
-	/* Its first node's, borrowed (fleet.matrix_nodes owns them); not const, as report.h's
-	 * advise_names takes the placement. */
-	char *cpu_model, *smt, *placement, *workloads, *key;
+	/* Its first node (fleet.matrix_nodes owns it), whose CPU model, SMT state, placement,
+	 * workloads and key are the group's. */
+	const struct fleet_matrix_node *first;
 	char **names;              /* every workload of its nodes, in order of first appearance */
 	size_t name_count;
 	size_t *nodes;             /* indexes into fleet.matrix_nodes */
@@ -211,9 +203,9 @@ void fleet_free(struct fleet **p);
  * NULL), the pooled mu's mixture into *mix. -1 for a summary that is not finite or an sd not
  * above 0. */
 int fleet_pool(const double *m, const double *s, size_t n, double bound,
-               struct fleet_pooled *out, struct fleet_mixture *mix);
+               struct fleet_pooled *out, struct analysis_log_mixture *mix);
 
-void fleet_mixture_release(struct fleet_mixture *mix);
+void fleet_mixture_release(struct analysis_log_mixture *mix);
 
 /* A pooled matrix cell's verdict (the rule above; an analysis.h enum analysis_verdict), and its
  * P(slowdown at most the bound) where it may be listed as safe, else NAN. */

@@ -37,10 +37,8 @@ static struct analysis_log_mixture *group_mixtures(const struct fleet_matrix_gro
 {
 	size_t n = g->name_count;
 	struct analysis_log_mixture *mix = xcalloc(n * n + 1, sizeof *mix);
-	for (size_t k = 0; k < n * n; k++) {
-		const struct fleet_mixture *m = &g->cells[k].mixture;
-		mix[k] = (struct analysis_log_mixture){ m->count, m->weight, m->mean, m->sd };
-	}
+	for (size_t k = 0; k < n * n; k++)
+		mix[k] = g->cells[k].mixture;
 	return mix;
 }
 
@@ -76,8 +74,10 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 	const char *from;
 	size_t cores = group_cores(f, g, rq->cores, &differ, &from);
 	char *each = xstrdup(""), *title; /* "8 (node-a), 16 (node-b)": each node's cores */
-	title = xasprintf("%s (SMT %s; pairs on %s; %s), %zu node%s", g->cpu_model, g->smt,
-	                  g->placement, g->workloads, g->node_count, g->node_count == 1 ? "" : "s");
+	const struct fleet_matrix_node *first = g->first;
+	title = xasprintf("%s (SMT %s; pairs on %s; %s), %zu node%s", first->cpu_model, first->smt,
+	                  first->placement, first->workloads, g->node_count,
+	                  g->node_count == 1 ? "" : "s");
 	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	json_t *nodes = json_array(), *node_cores = json_array();
@@ -99,7 +99,7 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 		doc_para(d, DOC_ALL, NULL, NULL, NULL, "On %zu core%s (%s).", cores, cores == 1 ? "" : "s",
 		         rq->cores ? "--cores" : "each node's topology");
 	char err[ERR_LEN] = "";
-	struct advise_names names = { g->names, g->name_count, g->placement,
+	struct advise_names names = { g->names, g->name_count, first->placement,
 	                              100 * g->safe_slowdown };
 	struct analysis_advice *a = group_plan(f, g, &names, cores, rq, err, sizeof err);
 	if (a)
@@ -107,9 +107,9 @@ static bool group_advice(const struct fleet *f, const struct fleet_matrix_group 
 	else
 		doc_para(d, DOC_ALL, NULL, NULL, "warn", "No plan for this group: %s.", err);
 	json_t *entry = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s, s:b, s:o, s:o}",
-	                          "cpu_model", g->cpu_model, "smt", g->smt, "placement", g->placement,
-	                          "workload_kind", g->workloads, "nodes", nodes,
-	                          "node_cores", node_cores,
+	                          "cpu_model", first->cpu_model, "smt", first->smt,
+	                          "placement", first->placement, "workload_kind", first->workloads,
+	                          "nodes", nodes, "node_cores", node_cores,
 	                          "cores", cores ? json_integer((json_int_t)cores) : json_null(),
 	                          "cores_from", from, "cores_differ", differ,
 	                          "advice", a ? advise_json(&names, a) : json_null(),

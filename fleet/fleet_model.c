@@ -214,31 +214,31 @@ static void judge(const struct model *md, double bound, struct fleet_pooled *out
 
 /* mu's posterior as the mixture over tau cells of Normal(mhat, 1 / prec), the empty cells left
  * out; its three arrays in one allocation, held by weight. */
-static void keep_mixture(const struct model *md, struct fleet_mixture *mix)
+static void keep_mixture(const struct model *md, struct analysis_log_mixture *mix)
 {
 	size_t count = 0;
 	for (size_t t = 0; t < T; t++)
 		count += md->prob[t] > 0;
-	mix->weight = xmalloc(3 * (count + 1) * sizeof *mix->weight);
-	mix->mean = mix->weight + count + 1;
-	mix->sd = mix->mean + count + 1;
+	double *weight = xmalloc(3 * (count + 1) * sizeof *weight), *mean = weight + count + 1;
+	double *sd = mean + count + 1;
+	*mix = (struct analysis_log_mixture){ 0, weight, mean, sd };
 	for (size_t t = 0; t < T; t++) {
 		if (!(md->prob[t] > 0))
 			continue;
-		mix->weight[mix->count] = md->prob[t];
-		mix->mean[mix->count] = md->mhat[t];
-		mix->sd[mix->count++] = 1 / sqrt(md->prec[t]);
+		weight[mix->count] = md->prob[t];
+		mean[mix->count] = md->mhat[t];
+		sd[mix->count++] = 1 / sqrt(md->prec[t]);
 	}
 }
 
-void fleet_mixture_release(struct fleet_mixture *mix)
+void fleet_mixture_release(struct analysis_log_mixture *mix)
 {
-	free(mix->weight);
+	free((void *)mix->weight); /* the one allocation (keep_mixture) */
 	memset(mix, 0, sizeof *mix);
 }
 
 int fleet_pool(const double *m, const double *s, size_t n, double bound,
-               struct fleet_pooled *out, struct fleet_mixture *mix)
+               struct fleet_pooled *out, struct analysis_log_mixture *mix)
 {
 	if (mix)
 		memset(mix, 0, sizeof *mix);

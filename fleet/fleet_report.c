@@ -26,10 +26,11 @@ static const char *plural(size_t n)
 
 static char *group_title(const struct fleet_group *g, size_t index)
 {
+	const struct fleet_host *h = g->first;
 	return xasprintf("Group %zu: %s, SMT %s, workload %s%s%s%s, %s (%zu node%s)", index + 1,
-	                 g->cpu_model, g->smt, g->workload, g->settings_text ? " (" : "",
+	                 h->cpu_model, h->smt, h->workload, g->settings_text ? " (" : "",
 	                 g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "",
-	                 g->comparison, g->host_count, plural(g->host_count));
+	                 h->comparison, g->host_count, plural(g->host_count));
 }
 
 /* The pooled answer of a group in words: the slowdown, the spread, a new node's interval. */
@@ -51,7 +52,7 @@ static void pooled_items(struct doc *d, const struct fleet_group *g)
 	double res = half_width(p->ratio_ci), pres = half_width(p->predictive_ci);
 	double tres = half_width(p->tau_ci);
 	doc_item(d, DOC_ALL, NULL, NULL, "Pooled slowdown (%s): %s× (95%% CI %s–%s), from %zu "
-	         "node%s", g->comparison, format_num(&ns, p->ratio_mean, res),
+	         "node%s", g->first->comparison, format_num(&ns, p->ratio_mean, res),
 	         format_num(&ns, p->ratio_ci[0], res), format_num(&ns, p->ratio_ci[1], res), p->nodes,
 	         plural(p->nodes));
 	doc_item(d, DOC_ALL, NULL, NULL, "Node-to-node spread: %s (sd of the log ratio, about %s %%; "
@@ -202,10 +203,11 @@ static void node_row(FILE *out, const struct svg_axis *x, const struct fleet_hos
 static void group_rows(FILE *out, const struct svg_axis *x, const struct fleet *f,
                        const struct fleet_group *g, size_t index, double *y)
 {
+	const struct fleet_host *h = g->first;
 	char title[600];
-	snprintf(title, sizeof title, "Group %zu: %s, SMT %s, %s%s%s%s, %s", index + 1, g->cpu_model,
-	         g->smt, g->workload, g->settings_text ? " (" : "",
-	         g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "", g->comparison);
+	snprintf(title, sizeof title, "Group %zu: %s, SMT %s, %s%s%s%s, %s", index + 1, h->cpu_model,
+	         h->smt, h->workload, g->settings_text ? " (" : "",
+	         g->settings_text ? g->settings_text : "", g->settings_text ? ")" : "", h->comparison);
 	utf8_whole(title);
 	svg_text(out, 10, *y + 4, "start", 13, "bold", title);
 	*y += ROW_PX;
@@ -345,8 +347,8 @@ static char *matrix_heatmap(const struct fleet_matrix_group *g, size_t index)
 	}
 	char title[300];
 	snprintf(title, sizeof title, "Matrix group %zu: %s, %s on %s, pooled over %zu node%s",
-	         index + 1, g->cpu_model, g->workloads, g->placement, g->node_count,
-	         plural(g->node_count));
+	         index + 1, g->first->cpu_model, g->first->workloads, g->first->placement,
+	         g->node_count, plural(g->node_count));
 	char *svg = svg_heatmap(title, "Rows: victims; columns: aggressors; each cell the victim's "
 	                        "slowdown beside the aggressor against it alone, pooled across the "
 	                        "nodes (hierarchical model), with the 95% interval of the pooled "
@@ -360,8 +362,8 @@ static void matrix_section(struct doc *d, const struct fleet *f, size_t index)
 {
 	const struct fleet_matrix_group *g = &f->matrix_groups[index];
 	char *title = xasprintf("Matrix group %zu: %s, SMT %s, %zu %s on %s (%zu node%s)", index + 1,
-	                        g->cpu_model, g->smt, g->name_count, g->workloads, g->placement,
-	                        g->node_count, plural(g->node_count));
+	                        g->first->cpu_model, g->first->smt, g->name_count, g->first->workloads,
+	                        g->first->placement, g->node_count, plural(g->node_count));
 	char *nodes = xstrdup("");
 	for (size_t k = 0; k < g->node_count; k++) {
 		const struct fleet_matrix_node *n = &f->matrix_nodes[g->nodes[k]];
@@ -444,8 +446,9 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 		     && (!h->answer.outlier || append(outliers, json_string(h->dir)));
 	}
 	return made(ok, json_pack("{s:s, s:s, s:s, s:s, s:O, s:o, s:o, s:o, s:b}",
-	                          "cpu_model", g->cpu_model, "smt", g->smt, "workload", g->workload,
-	                          "comparison", g->comparison, "settings", g->settings, "hosts", hosts,
+	                          "cpu_model", g->first->cpu_model, "smt", g->first->smt,
+	                          "workload", g->first->workload, "comparison", g->first->comparison,
+	                          "settings", g->first->settings, "hosts", hosts,
 	                          "pooled", pooled_json(&g->pooled), "outliers", outliers,
 	                          "outliers_judged", g->pooled.nodes >= FLEET_OUTLIER_MIN_NODES));
 }
@@ -490,8 +493,9 @@ static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matri
 		for (size_t a = 0; ok && a < g->name_count; a++)
 			ok = append(cells, cell_json(f, g, v, a));
 	return made(ok, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}",
-	                          "cpu_model", g->cpu_model, "smt", g->smt, "placement", g->placement,
-	                          "workloads", g->workloads, "kernels", names, "nodes", nodes,
+	                          "cpu_model", g->first->cpu_model, "smt", g->first->smt,
+	                          "placement", g->first->placement, "workloads", g->first->workloads,
+	                          "kernels", names, "nodes", nodes,
 	                          "cells", cells, "safe_pairs", safe_pairs_json(&safe),
 	                          "safe_list", safe_list_json(&safe, "pooled slowdown"),
 	                          "safe_slowdown_pct", 100 * g->safe_slowdown));
@@ -522,7 +526,7 @@ static void group_section(struct doc *d, const struct fleet *f, size_t index)
 	char *title = group_title(g, index);
 	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
-	if (!g->smt_question)
+	if (!g->first->smt_question)
 		doc_para(d, DOC_ALL, NULL, NULL, "nosmt", "(no sibling placement was measured on these "
 		         "nodes: this is the best comparison they allow, not the SMT question)");
 	hosts_table(d, f, g);

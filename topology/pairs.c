@@ -323,54 +323,32 @@ static void choose_sibling(const struct topo *t, struct topo_pair *sib, const st
 	}
 }
 
-/* The anchor PU with the first PU of its best partner core (in another package when
- * other_package); false when there is none. */
-static bool pair_with_partner(const struct topo *t, struct topo_pair *p, const struct anchor *a,
-                              bool other_package)
-{
-	int unused[SCORE_LEN];
-	int partner_pu = best_partner(t, a->core, a->pus[0], other_package, unused);
-	if (partner_pu < 0)
-		return false;
-	set_pair(t, p, a->pus[0], partner_pu);
-	return true;
-}
-
-static void choose_non_sibling(const struct topo *t, struct topo_pair *non, const struct anchor *a)
+/* non-sibling and cross-package: the anchor PU with the first PU of its best partner core (in
+ * another package for cross-package), or why there is none. */
+static void choose_apart(const struct topo *t, struct topo_pair *p, const struct anchor *a)
 {
 	const struct topo_info *info = &t->info;
-	if (pair_with_partner(t, non, a, false))
-		return;
-	if (info->cores == 0) {
-		set_unavailable(non, "the topology has no Core level and no two usable PUs are known "
+	bool cross = p->placement == PLACEMENT_CROSS_PACKAGE;
+	int unused[SCORE_LEN], packages = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
+	int partner_pu = best_partner(t, a->core, a->pus[0], cross, unused);
+	const char *kind = topo_kind_name(t, t->pus[a->pus[0]].kind);
+	if (partner_pu >= 0)
+		set_pair(t, p, a->pus[0], partner_pu);
+	else if (!cross && info->cores == 0)
+		set_unavailable(p, "the topology has no Core level and no two usable PUs are known "
 		                "to be on different cores");
-	} else if (info->cores == 1) {
-		set_unavailable(non, "only one usable core");
-	} else {
-		set_unavailable(non, "no other usable core with a PU of the same CPU kind (%s)",
-		                topo_kind_name(t, t->pus[a->pus[0]].kind));
-	}
-}
-
-static void choose_cross_package(const struct topo *t, struct topo_pair *cross,
-                                 const struct anchor *a)
-{
-	const struct topo_info *info = &t->info;
-	if (pair_with_partner(t, cross, a, true))
-		return;
-	if (hwloc_get_type_depth(t->hw, HWLOC_OBJ_PACKAGE) == HWLOC_TYPE_DEPTH_UNKNOWN) {
-		set_unavailable(cross, "the topology has no Package level");
-	} else if (info->packages <= 1) {
-		int all = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
-		if (all > 1)
-			set_unavailable(cross, "only one package has usable PUs (%d packages present)",
-			                all);
-		else
-			set_unavailable(cross, "only one package");
-	} else {
-		set_unavailable(cross, "no usable core of the same CPU kind (%s) in another package",
-		                topo_kind_name(t, t->pus[a->pus[0]].kind));
-	}
+	else if (!cross && info->cores == 1)
+		set_unavailable(p, "only one usable core");
+	else if (!cross)
+		set_unavailable(p, "no other usable core with a PU of the same CPU kind (%s)", kind);
+	else if (hwloc_get_type_depth(t->hw, HWLOC_OBJ_PACKAGE) == HWLOC_TYPE_DEPTH_UNKNOWN)
+		set_unavailable(p, "the topology has no Package level");
+	else if (info->packages <= 1 && packages > 1)
+		set_unavailable(p, "only one package has usable PUs (%d packages present)", packages);
+	else if (info->packages <= 1)
+		set_unavailable(p, "only one package");
+	else
+		set_unavailable(p, "no usable core of the same CPU kind (%s) in another package", kind);
 }
 
 /* Each placement's pair-choice function: a row in placements.h needs one here. */
@@ -379,8 +357,8 @@ static void (*const choose_pair[PLACEMENT_COUNT])(const struct topo *, struct to
 	[PLACEMENT_SOLO] = choose_alone,
 	[PLACEMENT_SAME_PU] = choose_alone,
 	[PLACEMENT_SIBLING] = choose_sibling,
-	[PLACEMENT_NON_SIBLING] = choose_non_sibling,
-	[PLACEMENT_CROSS_PACKAGE] = choose_cross_package,
+	[PLACEMENT_NON_SIBLING] = choose_apart,
+	[PLACEMENT_CROSS_PACKAGE] = choose_apart,
 };
 
 /* What every pair starts from, from the model: t has a usable PU. */

@@ -23,15 +23,10 @@
 
 enum { DRAWS = 200000 };
 
-static struct analysis_log_mixture view(const struct fleet_mixture *m)
-{
-	return (struct analysis_log_mixture){ m->count, m->weight, m->mean, m->sd };
-}
-
 static void pooled_cell_case(const double *m, const double *s, size_t n, const char *what)
 {
 	struct fleet_pooled p;
-	struct fleet_mixture mix;
+	struct analysis_log_mixture mix;
 	CHECK(fleet_pool(m, s, n, 0.05, &p, &mix) == 0 && p.ok && mix.count > 0,
 	      "%s: pooled, with a mixture", what);
 	double total = 0, mean = 0, second = 0;
@@ -44,12 +39,11 @@ static void pooled_cell_case(const double *m, const double *s, size_t n, const c
 	CHECK(fabs(total - 1) < 1e-9, "%s: the weights sum to 1 (%.12f)", what, total);
 	CHECK(fabs(mean - p.mu_mean) < 1e-9, "%s: the mixture's mean %.6f is the pooled mu's %.6f",
 	      what, mean, p.mu_mean);
-	struct analysis_log_mixture v = view(&mix);
-	double at_bound = analysis_log_mixture_cdf(&v, log1p(0.05));
+	double at_bound = analysis_log_mixture_cdf(&mix, log1p(0.05));
 	CHECK(fabs(at_bound - p.p_at_most_bound) < 1e-9, "%s: the mixture's P(mu <= log 1.05) %.6f "
 	      "is fleet's %.6f", what, at_bound, p.p_at_most_bound);
 	double *x = malloc(DRAWS * sizeof *x);
-	analysis_log_mixture_draws(&v, 7, DRAWS, x);
+	analysis_log_mixture_draws(&mix, 7, DRAWS, x);
 	double dm = 0, dv = 0, d4 = 0;
 	for (size_t i = 0; i < DRAWS; i++)
 		dm += x[i];
@@ -84,7 +78,7 @@ static void test_pooled_draws(void)
 	static const double spread_s[] = { 0.03, 0.04, 0.02, 0.05, 0.03 };
 	pooled_cell_case(spread_m, spread_s, 5, "5 spread nodes");
 	struct fleet_pooled p;
-	struct fleet_mixture mix;
+	struct analysis_log_mixture mix;
 	fleet_pool(close_m, close_s, 1, 0.05, &p, &mix);
 	CHECK(!p.ok && mix.count == 0, "one node: nothing pooled, no mixture");
 }
