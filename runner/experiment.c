@@ -335,22 +335,6 @@ static void calibrate_timeout(struct run_state *st, long t, bool ok, double span
 	say_timeout(st, "");
 }
 
-/* The limit at the start of this call: given, or automatic (from the trials already stored,
- * by the same rule as while running, so a resumed run gets the limit it had). */
-static void timeout_init(struct run_state *st, const struct stored_trial *previous, long nprevious)
-{
-	const struct experiment *e = st->e;
-	st->calib_end = st->warmup_trials > 0 ? st->warmup_trials : plan_block_size(&e->plan);
-	st->timeout_fixed = e->trial_timeout_s >= 0;
-	st->timeout_s = st->timeout_fixed ? e->trial_timeout_s : TRIAL_TIMEOUT_UNCALIBRATED_S;
-	for (long i = 0; i < nprevious; i++)
-		calibrate_timeout(st, previous[i].trial, previous[i].ok,
-		                  previous[i].end_s - previous[i].start_s, false);
-	/* A resumed run's plan states only the rule: say the limit its stored warm-up set. */
-	if (e->trial_timeout_s < 0 && st->timeout_fixed)
-		say_timeout(st, ", as stored");
-}
-
 /* The CPUs and environment of each process of each planned placement: with --one-process one
  * process on all of the placement's CPUs, else one process per CPU of the pair. */
 static void make_environments(struct run_state *st)
@@ -378,6 +362,11 @@ static void run_state_init(struct run_state *st, long first_trial,
 	st->first_trial = first_trial;
 	st->warmup_trials = st->e->plan.warmup_blocks * plan_block_size(&st->e->plan);
 	st->measured_origin_s = NAN;
+	/* The time limit at the start of this call: given, or automatic (from the trials already
+	 * stored, by the same rule as while running, so a resumed run gets the limit it had). */
+	st->calib_end = st->warmup_trials > 0 ? st->warmup_trials : plan_block_size(&st->e->plan);
+	st->timeout_fixed = st->e->trial_timeout_s >= 0;
+	st->timeout_s = st->timeout_fixed ? st->e->trial_timeout_s : TRIAL_TIMEOUT_UNCALIBRATED_S;
 	/* A matrix has no one headline to follow: its cells are compared by the report. */
 	precision_init(&st->means.precision, st->e->precision_pct, st->e->plan.placements,
 	               st->e->plan.ncells ? 0 : st->e->plan.nplacements);
@@ -388,6 +377,8 @@ static void run_state_init(struct run_state *st, long first_trial,
 		            previous[i].ok, st->e->one_process ? previous[i].wall_a_s
 		                                               : previous[i].utime_a_s);
 		time_offset_s = fmax(time_offset_s, previous[i].end_s);
+		calibrate_timeout(st, previous[i].trial, previous[i].ok,
+		                  previous[i].end_s - previous[i].start_s, false);
 	}
 	/* start_s and end_s continue across a resume: the time spent stopped is left out. */
 	st->origin_s = trial_now_s() - time_offset_s;
@@ -399,7 +390,9 @@ static void run_state_init(struct run_state *st, long first_trial,
 	if (st->progress)
 		progressline_watch_resize();
 	st->lines = mode == PROGRESS_LINES;
-	timeout_init(st, previous, nprevious);
+	/* A resumed run's plan states only the rule: say the limit its stored warm-up set. */
+	if (st->e->trial_timeout_s < 0 && st->timeout_fixed)
+		say_timeout(st, ", as stored");
 	make_environments(st);
 	st->log_path = xasprintf("%s/workload-stderr.log", store_dir(st->s));
 	st->log_fd = store_open_file(st->s, "workload-stderr.log", O_WRONLY | O_CREAT | O_APPEND,

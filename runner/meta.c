@@ -485,24 +485,21 @@ static int load_settings(const char *dir, const json_t *settings, struct experim
 	       || load_pair(dir, settings, e, err, err_size) ? -1 : 0;
 }
 
-/* One workload's recorded file, which --resume checks (xworkload_recorded). Folders from before
+/* Each workload's recorded file, which --resume checks (xworkload_recorded). Folders from before
  * it was recorded have no sha256. */
-static int load_workload(const char *dir, const json_t *w, const char *role,
-                         struct workload *out, char *err, size_t err_size)
-{
-	if (!json_is_string(json_object_get(w, "sha256")) || workload_file_from_json(w, out))
-		return 0;
-	set_error(err, err_size, "%s/meta.json: workloads.%s has no absolute path or no valid "
-	          "sha256", dir, role);
-	return -1;
-}
-
 static int load_workloads(const char *dir, const json_t *workloads, struct experiment *e,
                           char *err, size_t err_size)
 {
-	if (load_workload(dir, json_object_get(workloads, "a"), "a", &e->a, err, err_size) != 0
-	    || load_workload(dir, json_object_get(workloads, "b"), "b", &e->b, err, err_size) != 0)
-		return -1;
+	static const char *const roles[] = { "a", "b" };
+	struct workload *out[] = { &e->a, &e->b };
+	for (int i = 0; i < 2; i++) {
+		const json_t *w = json_object_get(workloads, roles[i]);
+		if (json_is_string(json_object_get(w, "sha256")) && !workload_file_from_json(w, out[i])) {
+			set_error(err, err_size, "%s/meta.json: workloads.%s has no absolute path or no "
+			          "valid sha256", dir, roles[i]);
+			return -1;
+		}
+	}
 	if (e->b.path && !e->beside_kernel && !e->b.argv) {
 		set_error(err, err_size, "%s/meta.json: workloads.b is recorded but settings have no "
 		          "beside_kernel or beside_command", dir);
