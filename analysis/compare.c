@@ -14,15 +14,6 @@
 #include "common/folder.h"
 #include "common/placements.h"
 
-/* A verdict of slower or faster needs one-sided P >= ANALYSIS_DIRECTION_PROBABILITY (0.975):
- * the same evidence as the two-sided 95% equal-tailed interval excluding 0 (or 1), so a verdict
- * never contradicts the interval. With no real difference the paired design gives one in
- * 2 (1 - F_{n-1}(t_{n-2, 0.975} sqrt((n-1)/(n-2)))) of comparisons (n blocks; F the Student-t
- * CDF): 1.3% at 4 blocks, 3.9% at 12, 4.8% at 50, below the nominal 5% because flat priors make
- * the interval conservative at few blocks (tests/unit/test_oracle_paired.c measures it).
- * Practically the same needs P(within the ROPE) >= ANALYSIS_EQUIVALENCE_PROBABILITY (0.95),
- * the interval's mass; the ROPE of PCT % is a ratio from 1 / (1 + PCT %) to 1 + PCT %. */
-
 void analysis_options_init(struct analysis_options *opt)
 {
 	*opt = (struct analysis_options){ .model = ANALYSIS_MODEL_NORMAL, .rope_pct = NAN,
@@ -200,7 +191,11 @@ bool analysis_comparison_settled(const struct analysis_comparison *c)
 }
 
 /* The rule of enum analysis_verdict. With a ROPE the three events (above, within, below) are
- * disjoint, so at most one of the three thresholds can be met. */
+ * disjoint, so at most one of the three thresholds can be met. With no real difference the
+ * paired design gives a verdict in 2 (1 - F_{n-1}(t_{n-2, 0.975} sqrt((n-1)/(n-2)))) of
+ * comparisons (n blocks; F the Student-t CDF): 1.3% at 4 blocks, 3.9% at 12, 4.8% at 50, below
+ * the nominal 5% because flat priors make the interval conservative at few blocks
+ * (tests/unit/test_oracle_paired.c measures it). */
 static enum analysis_verdict decide(const struct analysis_comparison *c)
 {
 	if (!analysis_comparison_settled(c))
@@ -260,8 +255,7 @@ static double ratio_mean(const struct analysis_dist *num, const struct analysis_
 }
 
 /* The slowdown factor mu_A / mu_B where mu_B's grid stays above zero, and with a ROPE the
- * probabilities below, within and above it (on the difference when there is no ratio). The ROPE
- * is symmetric in log, as the paired design's (paired.c): 1 / (1 + PCT %) to 1 + PCT %. */
+ * probabilities below, within and above it (on the difference when there is no ratio). */
 static void summarize_ratio(struct analysis_comparison *c, const struct pair_posterior *pp,
                             const struct analysis_group *gb, double rope_pct)
 {

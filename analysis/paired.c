@@ -178,9 +178,7 @@ double analysis_log_ratio_quantile(const struct analysis_comparison *c, double q
 }
 
 /* P(slower), the ratio, and with a ROPE the probabilities below, within and above it, all from
- * delta's posterior (in closed form where it is one). The ROPE of PCT % is symmetric in log: a
- * ratio between 1 / (1 + PCT/100) and 1 + PCT/100, so that A / B = r and B / A = r get mirrored
- * answers. */
+ * delta's posterior (in closed form where it is one). */
 static void summarize_log_ratio(struct analysis_comparison *c, double rope_pct, double delta_mean)
 {
 	c->p_a_lt_b = analysis_log_ratio_cdf(c, 0.0);
