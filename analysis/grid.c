@@ -637,14 +637,8 @@ static void lay_out_delta(struct group_posterior *gp, const struct group_input *
 	free(width);
 }
 
-/*
- * The log ratios' grid: delta on a sinh-spaced axis, x = centre + a sinh(u) with u evenly
- * spaced and a delta's posterior scale, so that its points are a tenth of a scale apart at the
- * centre and a fixed fraction of |x| apart in the tails: the first axis reaches delta's Student-t
- * quantile at 1 - TAIL_OUTSIDE (22,000 scales at 4 blocks, whose tails fall only as 1 / x^2),
- * where an even lattice of the same points would be 11 scales a step. sigma log-spaced; both
- * widened as the pair's are.
- */
+/* The log ratios' grid (the top of the file): its first delta axis reaches 22,000 scales at 4
+ * blocks, where an even lattice of as many points would be 11 scales a step. */
 void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_paired_grid *rep,
                                  const double *d, size_t n, double sigma_floor,
                                  const struct analysis_options *opt)
