@@ -683,9 +683,6 @@ static void yield_from(struct analysis_smt_yield *y, const struct analysis_compa
 	y->baseline = placement_name(baseline);
 	y->design = c->design;
 	y->settled = analysis_comparison_settled(c);
-	/* Paired: exp(-E[delta]), as the ratio's point estimate is exp(E[delta]) (paired.c: the mean
-	 * of exp(-delta) is the grid's edge's under few blocks' heavy tails); unpaired: the mean of
-	 * mu_B / mu_A. */
 	y->mean = c->design == ANALYSIS_DESIGN_PAIRED ? work / c->ratio_mean
 	                                              : work * ratio_mean(&c->b.mu, &c->a.mu);
 	/* work / ratio is decreasing: the ratio's quantiles give the yield's, swapped. */
