@@ -282,16 +282,17 @@ static void edge_bands(const struct group_posterior *gp, const double *v, const 
 		*high += p[i];
 }
 
-static struct edge_check check_edges(const struct group_posterior *groups, int count,
+static struct edge_check check_edges(const struct group_posterior *groups,
+                                     const struct group_input *in, int count,
                                      const double *sigma_lo)
 {
 	struct edge_check e = { 0 };
 	for (int k = 0; k < count; k++) {
 		const struct group_posterior *gp = &groups[k];
 		double mu_low, mu_high, bottom, top;
-		edge_bands(gp, gp->mu, gp->mu_prob, gp->mu_count, gp->center, false, &mu_low,
+		edge_bands(gp, gp->mu, gp->mu_prob, gp->mu_count, in[k].center, false, &mu_low,
 		           &mu_high);
-		edge_bands(gp, gp->sigma, gp->sigma_prob, gp->sigma_count, gp->sigma_center, true,
+		edge_bands(gp, gp->sigma, gp->sigma_prob, gp->sigma_count, in[k].spread, true,
 		           &bottom, &top);
 		/* The prior's bound mu > 0 is not an edge either. */
 		if (gp->mu_clamped)
@@ -309,15 +310,13 @@ static struct edge_check check_edges(const struct group_posterior *groups, int c
 }
 
 /* mu = ref + offset[i] (each cell width[i] wide; NULL: a lattice's equal cells) beside gp's
- * sigma axis, the group's centre and floor, and its posterior on them. */
+ * sigma axis, the group's floor, and its posterior on them. */
 static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
                               const double *offset, double ref, const double *width,
                               const struct analysis_options *opt)
 {
 	for (size_t i = 0; i < gp->mu_count; i++)
 		gp->mu[i] = ref + offset[i];
-	gp->center = in->center;
-	gp->sigma_center = in->spread;
 	gp->sigma_floor = in->floor;
 	gp->sigma_floored = in->floored;
 	group_posterior_fill(gp, in, offset, ref, width, opt);
@@ -385,7 +384,7 @@ static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 	pp->lattice = false;
 	const double lo[2] = { ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S };
 	const double hi[2] = { ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_HI_S };
-	rep->edge_mass = check_edges(pp->g, 2, lo).worst;
+	rep->edge_mass = check_edges(pp->g, in, 2, lo).worst;
 	report_axes(rep, pp, lo, hi, ANALYSIS_SEED_GRID_POINTS);
 	seed_grid_warning(rep, pp, in, groups);
 }
@@ -518,7 +517,7 @@ static bool widening_done(struct grid_extent *x, const struct group_posterior *g
                           const struct group_input *in, int count, bool log_axes, int widening,
                           int *widenings, double *edge_mass, bool *at_bound)
 {
-	struct edge_check e = check_edges(gp, count, x->sigma_lo);
+	struct edge_check e = check_edges(gp, in, count, x->sigma_lo);
 	bool widen = false, apply = widening < MAX_WIDENINGS;
 	for (int k = 0; k < count; k++) {
 		widen = widen || e.mu[k] || e.sigma_hi[k] || e.sigma_lo[k];
