@@ -18,8 +18,7 @@ void analysis_options_init(struct analysis_options *opt)
 {
 	*opt = (struct analysis_options){ .model = ANALYSIS_MODEL_NORMAL, .rope_pct = NAN,
 	                                  .grid_points = ANALYSIS_GRID_DEFAULT,
-	                                  .timer_resolution_s = ANALYSIS_TIMER_RESOLUTION_S,
-	                                  .t_dof = 4.0, .t_method = ANALYSIS_T_AUTO,
+	                                  .t_method = ANALYSIS_T_AUTO,
 	                                  .design = ANALYSIS_PAIR_AUTO };
 }
 
@@ -447,8 +446,6 @@ static int check_options(const struct analysis_options *opt, char *err, size_t e
 	else if (opt->seed_grid && opt->model != ANALYSIS_MODEL_NORMAL)
 		set_error(err, err_size, "the seed grid uses the normal model; drop --model t "
 		          "or --seed-grid");
-	else if (!(opt->t_dof > 0) || !(opt->timer_resolution_s > 0))
-		set_error(err, err_size, "bad options: t_dof and timer_resolution_s must be > 0");
 	else
 		return 0;
 	return -1;

@@ -35,7 +35,7 @@
  * lattice's rules gave 0.949 of the exact half-width at 201 points and 0.990 at 801.
  *
  * The floor of sigma: wait4's rusage counts microseconds, so samples may be identical. Sigma's
- * grid never goes below the timer's resolution (1 µs by default) or 0.1 % of |mean|, whichever
+ * grid never goes below the timer's resolution (1 µs) or 0.1 % of |mean|, whichever
  * is smaller (the cap keeps nanosecond data from other sources from being swamped).
  */
 #include <float.h>
@@ -100,7 +100,7 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	in->ss = w.ss;
 	in->center = w.mean;
 	double spread = welford_sd(&w);
-	in->floor = opt->timer_resolution_s;
+	in->floor = ANALYSIS_TIMER_RESOLUTION_S;
 	if (fabs(w.mean) > 0)
 		in->floor = fmin(in->floor, 1e-3 * fabs(w.mean));
 	if (opt->model == ANALYSIS_MODEL_T) {

@@ -295,7 +295,7 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 {
 	/* sigma's floor in log units: the timer's resolution relative to B's typical value (two
 	 * values identical to the microsecond give d = 0 exactly). */
-	double floor = pb->b_median_s > 0 ? opt->timer_resolution_s / pb->b_median_s : 1e-9;
+	double floor = pb->b_median_s > 0 ? ANALYSIS_TIMER_RESOLUTION_S / pb->b_median_s : 1e-9;
 	struct welford w = welford_of(pb->d, pb->n);
 	double delta_mean;
 	if (closed_form_applies(&w, floor, opt)) {
