@@ -29,7 +29,6 @@ void analysis_comparison_release(struct analysis_comparison *c)
 		free(both[k]->name);
 		both[k]->name = NULL;
 		dist_release(&both[k]->mu);
-		dist_release(&both[k]->sigma);
 	}
 	dist_release(&c->diff);
 	dist_release(&c->log_ratio);
@@ -159,7 +158,7 @@ static void dist_hdi_points(const struct analysis_dist *d, double mass, double o
 	}
 }
 
-/* Moves a group's marginals out of the posterior into the summary. */
+/* Moves a group's marginal of mu out of the posterior into the summary; sigma's is summed up. */
 static void summarize_group(struct analysis_group_summary *s, struct group_posterior *gp,
                             const struct analysis_group *g)
 {
@@ -169,14 +168,14 @@ static void summarize_group(struct analysis_group_summary *s, struct group_poste
 	s->mean_s = w.mean;
 	s->sd_s = welford_sd(&w);
 	s->mu = (struct analysis_dist){ gp->mu, gp->mu_prob, gp->mu_count };
-	s->sigma = (struct analysis_dist){ gp->sigma, gp->sigma_prob, gp->sigma_count };
-	gp->mu = gp->mu_prob = gp->sigma = gp->sigma_prob = NULL;
+	gp->mu = gp->mu_prob = NULL;
+	struct analysis_dist sigma = { gp->sigma, gp->sigma_prob, gp->sigma_count };
 	s->mu_mean = analysis_dist_mean(&s->mu);
 	s->mu_ci[0] = analysis_dist_quantile(&s->mu, 0.025);
 	s->mu_ci[1] = analysis_dist_quantile(&s->mu, 0.975);
-	s->sigma_mean = analysis_dist_mean(&s->sigma);
-	s->sigma_ci[0] = analysis_dist_quantile(&s->sigma, 0.025);
-	s->sigma_ci[1] = analysis_dist_quantile(&s->sigma, 0.975);
+	s->sigma_mean = analysis_dist_mean(&sigma);
+	s->sigma_ci[0] = analysis_dist_quantile(&sigma, 0.025);
+	s->sigma_ci[1] = analysis_dist_quantile(&sigma, 0.975);
 	s->sigma_floor_s = gp->sigma_floor;
 	s->sigma_floored = gp->sigma_floored;
 }
