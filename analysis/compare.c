@@ -252,36 +252,27 @@ static double ratio_mean(const struct analysis_dist *num, const struct analysis_
 	return analysis_dist_mean(num) * mean_inv;
 }
 
-/* The slowdown factor mu_A / mu_B where mu_B's grid stays above zero, and with a ROPE the
- * probabilities below, within and above it (on the difference when there is no ratio). */
+/* The slowdown factor mu_A / mu_B, and with a ROPE the probabilities below, within and above
+ * it. mu_B > 0 on every grid (the lattice's prior mu > 0, the seed's 5 to 35 s: grid.c), so the
+ * ratio is always defined. */
 static void summarize_ratio(struct analysis_comparison *c, const struct pair_posterior *pp,
-                            const struct analysis_group *gb, double rope_pct)
+                            double rope_pct)
 {
 	const struct group_posterior *a = &pp->g[0], *b = &pp->g[1];
-	c->ratio_mean = c->ratio_ci[0] = c->ratio_ci[1] = NAN;
+	c->ratio_mean = ratio_mean(&(struct analysis_dist){ a->mu, a->mu_prob, a->mu_count },
+	                           &(struct analysis_dist){ b->mu, b->mu_prob, b->mu_count });
+	double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
+	double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
+	double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
+	c->ratio_ci[0] = bisect_quantile(pair_ratio_cdf, pp, 0.025, lo, hi, 100, 0);
+	c->ratio_ci[1] = bisect_quantile(pair_ratio_cdf, pp, 0.975, lo, hi, 100, 0);
 	c->p_rope = c->p_rope_above = c->p_rope_below = NAN;
 	double rope = rope_pct / 100.0;
-	if (b->mu[0] > 0) {
-		c->ratio_mean = ratio_mean(&(struct analysis_dist){ a->mu, a->mu_prob, a->mu_count },
-		                           &(struct analysis_dist){ b->mu, b->mu_prob, b->mu_count });
-		double a_lo = a->mu[0], a_hi = a->mu[a->mu_count - 1];
-		double b_lo = b->mu[0], b_hi = b->mu[b->mu_count - 1];
-		double lo = fmin(a_lo / b_hi, a_lo / b_lo), hi = fmax(a_hi / b_lo, a_hi / b_hi);
-		c->ratio_ci[0] = bisect_quantile(pair_ratio_cdf, pp, 0.025, lo, hi, 100, 0);
-		c->ratio_ci[1] = bisect_quantile(pair_ratio_cdf, pp, 0.975, lo, hi, 100, 0);
-		if (!isnan(rope)) {
-			c->p_rope_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
-			c->p_rope_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
-		}
-	} else if (!isnan(rope)) {
-		/* No ratio: the same ROPE on the difference, at B's sample mean m: from
-		 * m (1 / (1 + PCT %) - 1) to m PCT %. */
-		double m = fabs(gb->n ? welford_of(gb->values_s, gb->n).mean : 0.0);
-		c->p_rope_below = dist_cdf(&c->diff, -m * rope / (1.0 + rope));
-		c->p_rope_above = 1.0 - dist_cdf(&c->diff, m * rope);
-	}
-	if (!isnan(rope))
+	if (!isnan(rope)) {
+		c->p_rope_below = pair_ratio_cdf(pp, 1.0 / (1.0 + rope));
+		c->p_rope_above = 1.0 - pair_ratio_cdf(pp, 1.0 + rope);
 		c->p_rope = fmax(0.0, 1.0 - c->p_rope_above - c->p_rope_below);
+	}
 }
 
 /* The samples of g at 0 s or below (below the clock's resolution). */
@@ -339,7 +330,7 @@ static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind k
 	c->grid = pp.report;
 	pair_difference(&pp, &c->diff);
 	summarize_difference(c, pp.lattice);
-	summarize_ratio(c, &pp, gb, opt->rope_pct);
+	summarize_ratio(c, &pp, opt->rope_pct);
 	struct welford wa = welford_of(ga->values_s, ga->n), wb = welford_of(gb->values_s, gb->n);
 	welch_test(&wa, &wb, &c->welch_t, &c->welch_df, &c->welch_p);
 	c->cohens_d = cohens_d(&wa, &wb);
