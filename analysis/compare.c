@@ -337,10 +337,8 @@ static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind k
 	summarize_group(&c->a, &pp.g[0], ga);
 	summarize_group(&c->b, &pp.g[1], gb);
 	c->design = ANALYSIS_DESIGN_UNPAIRED;
-	if (pb) {
+	if (pb)
 		compare_paired(c, pb, c->b.mu_mean, opt);
-		c->blocks_zero = pb->zero_blocks;
-	}
 	c->verdict = decide(c);
 	pair_posterior_release(&pp);
 	return 0;

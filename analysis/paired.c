@@ -230,7 +230,6 @@ static void closed_form_posterior(struct analysis_comparison *c, const struct we
 	struct analysis_paired_grid *g = &c->paired_grid;
 	*g = (struct analysis_paired_grid){ .closed_form = true, .dof = n - 2,
 	                                    .scale = sqrt(w->ss / (n * (n - 2))) };
-	c->log_ratio_mean = w->mean;
 	size_t points = opt->grid_points > CLOSED_FORM_TABLE_POINTS ? (size_t)opt->grid_points
 	                                                              : CLOSED_FORM_TABLE_POINTS;
 	double reach = g->scale * analysis_student_t_quantile(1 - CLOSED_FORM_TABLE_TAIL, g->dof);
@@ -309,6 +308,7 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 	c->design = ANALYSIS_DESIGN_PAIRED;
 	c->blocks_paired = pb->n;
 	c->blocks_dropped = pb->dropped;
+	c->blocks_zero = pb->zero_blocks;
 	c->log_ratio_mean = w.mean;
 	c->log_ratio_sd = welford_sd(&w);
 	paired_t_interval(c, &w);
