@@ -651,7 +651,6 @@ enum { PLAN_BEST, PLAN_NAIVE, PLAN_WORST, PLAN_PACKED, PLAN_COUNT };
 
 /* Per-draw values of the plans, gathered for their intervals. */
 struct draw_values {
-	size_t draws, n;
 	bool use[PLAN_COUNT];
 	struct analysis_plan_value *plans[PLAN_COUNT];
 	/* Each plan's values, draw by draw: [draw * (n + 2) + k], its items' slowdowns (k < n),
@@ -672,8 +671,7 @@ static double gain(enum analysis_objective o, double bt, double ot, double bw, d
 static void draw_values_init(struct draw_values *dv, struct analysis_advice *a)
 {
 	size_t D = a->draws, n = a->nitems;
-	*dv = (struct draw_values){ .draws = D, .n = n,
-	                            .use = { true, a->naive.known, a->worst.known, a->packed_known },
+	*dv = (struct draw_values){ .use = { true, a->naive.known, a->worst.known, a->packed_known },
 	                            .plans = { &a->best, &a->naive, &a->worst, &a->packed },
 	                            .extra = xmalloc(D * 3 * sizeof(double)) };
 	for (int p = 0; p < PLAN_COUNT; p++)
@@ -684,7 +682,7 @@ static void draw_values_init(struct draw_values *dv, struct analysis_advice *a)
 static void value_draw(struct draw_values *dv, const struct analysis_advice *a, size_t d,
                        const double *s)
 {
-	size_t n = dv->n;
+	size_t n = a->nitems;
 	for (int p = 0; p < PLAN_COUNT; p++) {
 		double *v = dv->row[p] + d * (n + 2);
 		if (dv->use[p])
@@ -706,7 +704,7 @@ static void value_draw(struct draw_values *dv, const struct analysis_advice *a, 
 /* The intervals from the draws into the advice, and the draws' arrays freed. */
 static void draw_values_summarise(struct draw_values *dv, struct analysis_advice *a)
 {
-	size_t D = dv->draws, n = dv->n;
+	size_t D = a->draws, n = a->nitems;
 	double *col = xmalloc(D * sizeof *col);
 	for (int p = 0; p < PLAN_COUNT; p++) {
 		struct analysis_plan_value *plan = dv->plans[p];

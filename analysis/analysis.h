@@ -27,7 +27,8 @@
 #define ANALYSIS_GRID_MIN 11
 #define ANALYSIS_GRID_MAX 4001
 
-/* wait4's rusage counts CPU time in microseconds: the default floor of sigma. */
+/* wait4's rusage counts CPU time in microseconds: sigma's floor, capped at 0.1 % of |mean|
+ * (see grid.c). */
 #define ANALYSIS_TIMER_RESOLUTION_S 1e-6
 
 /* The thresholds the analysis applies, defined once: every message that states one prints it
@@ -42,6 +43,7 @@
                                                 * wall_s): the trial shared its CPUs */
 
 enum analysis_model { ANALYSIS_MODEL_NORMAL, ANALYSIS_MODEL_T };
+#define ANALYSIS_T_DOF 4.0 /* the Student-t likelihood's degrees of freedom */
 /* How the Student-t log-likelihood is summed (grid_t.c states the fast form's bound): AUTO
  * exact on small data, binned + series elsewhere; EXACT the reference; BINNED the fast form
  * wherever its series converges (tests compare it with EXACT). */
@@ -226,15 +228,13 @@ struct analysis_options {
 	double rope_pct;             /* region of practical equivalence: mu_A / mu_B from
 	                              * 1 / (1 + PCT/100) to 1 + PCT/100; NAN: none */
 	int grid_points;             /* points per axis (the narrower group's mu axis, and sigma) */
-	double timer_resolution_s;   /* sigma's floor, capped at 0.1 % of |mean| (see grid.c) */
-	double t_dof;                /* degrees of freedom of the Student-t likelihood (default 4) */
 	enum analysis_t_method t_method; /* default AUTO */
 	enum analysis_design_request design; /* default ANALYSIS_PAIR_AUTO */
 	bool paired_grid;            /* the paired design under the normal model on the grid rather
 	                              * than in closed form (a cross-check; false by default) */
 };
 
-/* Fills *opt with the defaults: normal model, no seed grid, no ROPE, 201 points, 1 µs. */
+/* Fills *opt with the defaults: normal model, no seed grid, no ROPE, 201 points. */
 void analysis_options_init(struct analysis_options *opt);
 
 /* A discrete distribution: values ascending, probabilities summing to 1. */
@@ -251,7 +251,6 @@ struct analysis_group_summary {
 	double mu_mean, mu_ci[2];    /* posterior mean and 95% equal-tailed interval of mu */
 	double sigma_mean, sigma_ci[2];
 	struct analysis_dist mu;     /* the marginal posterior of mu on its grid (plots) */
-	struct analysis_dist sigma;  /* the marginal posterior of sigma */
 	double sigma_floor_s;        /* the floor applied to sigma's grid */
 	bool sigma_floored;          /* the sample spread was below the floor */
 };

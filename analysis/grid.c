@@ -35,7 +35,7 @@
  * lattice's rules gave 0.949 of the exact half-width at 201 points and 0.990 at 801.
  *
  * The floor of sigma: wait4's rusage counts microseconds, so samples may be identical. Sigma's
- * grid never goes below the timer's resolution (1 µs by default) or 0.1 % of |mean|, whichever
+ * grid never goes below the timer's resolution (1 µs) or 0.1 % of |mean|, whichever
  * is smaller (the cap keeps nanosecond data from other sources from being swamped).
  */
 #include <float.h>
@@ -100,7 +100,7 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	in->ss = w.ss;
 	in->center = w.mean;
 	double spread = welford_sd(&w);
-	in->floor = opt->timer_resolution_s;
+	in->floor = ANALYSIS_TIMER_RESOLUTION_S;
 	if (fabs(w.mean) > 0)
 		in->floor = fmin(in->floor, 1e-3 * fabs(w.mean));
 	if (opt->model == ANALYSIS_MODEL_T) {
@@ -282,16 +282,17 @@ static void edge_bands(const struct group_posterior *gp, const double *v, const 
 		*high += p[i];
 }
 
-static struct edge_check check_edges(const struct group_posterior *groups, int count,
+static struct edge_check check_edges(const struct group_posterior *groups,
+                                     const struct group_input *in, int count,
                                      const double *sigma_lo)
 {
 	struct edge_check e = { 0 };
 	for (int k = 0; k < count; k++) {
 		const struct group_posterior *gp = &groups[k];
 		double mu_low, mu_high, bottom, top;
-		edge_bands(gp, gp->mu, gp->mu_prob, gp->mu_count, gp->center, false, &mu_low,
+		edge_bands(gp, gp->mu, gp->mu_prob, gp->mu_count, in[k].center, false, &mu_low,
 		           &mu_high);
-		edge_bands(gp, gp->sigma, gp->sigma_prob, gp->sigma_count, gp->sigma_center, true,
+		edge_bands(gp, gp->sigma, gp->sigma_prob, gp->sigma_count, in[k].spread, true,
 		           &bottom, &top);
 		/* The prior's bound mu > 0 is not an edge either. */
 		if (gp->mu_clamped)
@@ -309,15 +310,13 @@ static struct edge_check check_edges(const struct group_posterior *groups, int c
 }
 
 /* mu = ref + offset[i] (each cell width[i] wide; NULL: a lattice's equal cells) beside gp's
- * sigma axis, the group's centre and floor, and its posterior on them. */
+ * sigma axis, the group's floor, and its posterior on them. */
 static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
                               const double *offset, double ref, const double *width,
                               const struct analysis_options *opt)
 {
 	for (size_t i = 0; i < gp->mu_count; i++)
 		gp->mu[i] = ref + offset[i];
-	gp->center = in->center;
-	gp->sigma_center = in->spread;
 	gp->sigma_floor = in->floor;
 	gp->sigma_floored = in->floored;
 	group_posterior_fill(gp, in, offset, ref, width, opt);
@@ -385,7 +384,7 @@ static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 	pp->lattice = false;
 	const double lo[2] = { ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S };
 	const double hi[2] = { ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_HI_S };
-	rep->edge_mass = check_edges(pp->g, 2, lo).worst;
+	rep->edge_mass = check_edges(pp->g, in, 2, lo).worst;
 	report_axes(rep, pp, lo, hi, ANALYSIS_SEED_GRID_POINTS);
 	seed_grid_warning(rep, pp, in, groups);
 }
@@ -518,7 +517,7 @@ static bool widening_done(struct grid_extent *x, const struct group_posterior *g
                           const struct group_input *in, int count, bool log_axes, int widening,
                           int *widenings, double *edge_mass, bool *at_bound)
 {
-	struct edge_check e = check_edges(gp, count, x->sigma_lo);
+	struct edge_check e = check_edges(gp, in, count, x->sigma_lo);
 	bool widen = false, apply = widening < MAX_WIDENINGS;
 	for (int k = 0; k < count; k++) {
 		widen = widen || e.mu[k] || e.sigma_hi[k] || e.sigma_lo[k];
@@ -637,14 +636,8 @@ static void lay_out_delta(struct group_posterior *gp, const struct group_input *
 	free(width);
 }
 
-/*
- * The log ratios' grid: delta on a sinh-spaced axis, x = centre + a sinh(u) with u evenly
- * spaced and a delta's posterior scale, so that its points are a tenth of a scale apart at the
- * centre and a fixed fraction of |x| apart in the tails: the first axis reaches delta's Student-t
- * quantile at 1 - TAIL_OUTSIDE (22,000 scales at 4 blocks, whose tails fall only as 1 / x^2),
- * where an even lattice of the same points would be 11 scales a step. sigma log-spaced; both
- * widened as the pair's are.
- */
+/* The log ratios' grid (the top of the file): its first delta axis reaches 22,000 scales at 4
+ * blocks, where an even lattice of as many points would be 11 scales a step. */
 void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_paired_grid *rep,
                                  const double *d, size_t n, double sigma_floor,
                                  const struct analysis_options *opt)

@@ -209,7 +209,7 @@ void t_loglik_begin(struct t_loglik *tl, const struct t_samples *ts, const doubl
                     size_t mu_count, double ref, double sigma_lo,
                     const struct analysis_options *opt)
 {
-	*tl = (struct t_loglik){ .ts = ts, .nu = opt->t_dof, .ref = ref, .mu_offset = mu_offset,
+	*tl = (struct t_loglik){ .ts = ts, .nu = ANALYSIS_T_DOF, .ref = ref, .mu_offset = mu_offset,
 	                         .mu_count = mu_count, .mu0 = mu_offset[mu_count / 2] };
 	double reach = fmax(fabs(mu_offset[0] - tl->mu0), fabs(mu_offset[mu_count - 1] - tl->mu0));
 	double r = reach / (sigma_lo * sqrt(tl->nu));

@@ -144,8 +144,6 @@ struct group_posterior {
 	double sigma_floor;
 	bool sigma_floored;
 	bool mu_clamped;      /* the lowest mu is held just above 0 (the prior mu > 0), not an edge */
-	double center;        /* where mu's axis was centred (the data's mean, or median for t) */
-	double sigma_center;  /* and sigma's (the spread it was laid out from) */
 	bool sigma_log_spaced; /* the data-driven grids (edges tested on bands); false: the seed's */
 	double t_loglik_error; /* t model: the fast form's error bound on this grid (0: exact) */
 };

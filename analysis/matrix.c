@@ -14,39 +14,6 @@
 #include "common/folder.h"
 #include "common/samples_table.h"
 
-/* What a trial ran, from its records: workload indexes (the table's; -1 none) and whether a
- * row failed. */
-struct trial_kernels {
-	long trial;
-	int victim, aggressor;
-	bool failed, warmup;
-	int shared; /* it shared its CPUs: 1, 0, or -1 unknown (analysis_trial_shared) */
-};
-
-/* Each trial's workloads, in run order (the dataset's points follow the same order). */
-static struct trial_kernels *trial_kernels_of(const struct samples_table *t, size_t *count)
-{
-	struct trial_kernels *trials = NULL;
-	size_t cap = 0;
-	*count = 0;
-	struct samples_cursor c = { .table = t };
-	const struct samples_record *r;
-	size_t n;
-	while (samples_next_trial(&c, &r, &n)) {
-		struct trial_kernels k = { r[0].trial, -1, -1, false, r[0].warmup, -1 };
-		for (size_t i = 0; i < n; i++) {
-			k.failed = k.failed || !r[i].ok;
-			if (r[i].workload != SAMPLES_NO_WORKLOAD)
-				*(r[i].role_a ? &k.victim : &k.aggressor) = r[i].workload;
-		}
-		k.shared = analysis_trial_shared(r, n);
-		xgrow(&trials, &cap, *count + 1, sizeof *trials);
-		trials[(*count)++] = k;
-	}
-	samples_cursor_release(&c);
-	return trials;
-}
-
 /* ---- cells ---- */
 
 static size_t cell_index(const struct analysis_matrix *m, int v, int g)
@@ -99,45 +66,62 @@ static void make_cells(struct analysis_matrix *m)
 		}
 }
 
-/* The dataset's measured samples into their cells (the trials, in the same run order, say
- * which), and each cell's failed trials. */
-static void fill_cells(struct analysis_matrix *m, const struct analysis_dataset *d,
-                      const struct trial_kernels *trials, size_t ntrials, const int *map_of)
+/* The dataset's points of one trial (the trial's records say its victim and aggressor, the
+ * table's workload indexes; -1 none) into their cell. *next: the dataset's next point, which
+ * follows the trials' run order. */
+static void add_points(struct analysis_matrix *m, const struct analysis_dataset *d, size_t *next,
+                       long trial, int victim, int aggressor, const int *map_of)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < d->point_count; i++) {
-		const struct analysis_point *p = &d->points[i];
-		while (k < ntrials && trials[k].trial < p->trial)
-			k++;
-		if (p->warmup || k == ntrials || trials[k].trial != p->trial)
+	for (; *next < d->point_count && d->points[*next].trial <= trial; ++*next) {
+		const struct analysis_point *p = &d->points[*next];
+		if (p->warmup || p->trial != trial)
 			continue;
-		const struct trial_kernels *t = &trials[k];
 		const char *placement = d->groups[p->group].name;
 		bool alone = !strcmp(placement, "solo");
-		if (t->victim < 0 || (!alone && t->aggressor < 0) || map_of[t->victim] < 0
-		    || (!alone && map_of[t->aggressor] < 0))
+		if (victim < 0 || (!alone && aggressor < 0) || map_of[victim] < 0
+		    || (!alone && map_of[aggressor] < 0))
 			continue;
 		if (!alone && !m->placement)
 			m->placement = xstrdup(placement);
 		if (!alone && strcmp(placement, m->placement) != 0)
 			continue; /* a second pairing placement: not a matrix smtbench wrote */
-		int v = map_of[t->victim], g = alone ? -1 : map_of[t->aggressor];
+		int v = map_of[victim], g = alone ? -1 : map_of[aggressor];
 		group_add(&m->cells[cell_index(m, v, g)].group, p->value_s, p->trial, p->block);
 	}
-	for (size_t i = 0; i < ntrials; i++) {
-		const struct trial_kernels *t = &trials[i];
-		if (t->warmup || t->victim < 0 || map_of[t->victim] < 0
-		    || (t->aggressor >= 0 && map_of[t->aggressor] < 0))
+}
+
+/* One walk of the folder's trials in run order: each trial's samples into their cell, and each
+ * measured trial counted in its cell: failed (a row not ok), else whether it shared its CPUs,
+ * as a group's. */
+static void fill_cells(struct analysis_matrix *m, const struct analysis_dataset *d,
+                       const struct samples_table *t, const int *map_of)
+{
+	size_t next = 0;
+	struct samples_cursor c = { .table = t };
+	const struct samples_record *r;
+	size_t n;
+	while (samples_next_trial(&c, &r, &n)) {
+		int victim = -1, aggressor = -1;
+		bool failed = false;
+		for (size_t i = 0; i < n; i++) {
+			failed = failed || !r[i].ok;
+			if (r[i].workload != SAMPLES_NO_WORKLOAD)
+				*(r[i].role_a ? &victim : &aggressor) = r[i].workload;
+		}
+		add_points(m, d, &next, r[0].trial, victim, aggressor, map_of);
+		if (r[0].warmup || victim < 0 || map_of[victim] < 0
+		    || (aggressor >= 0 && map_of[aggressor] < 0))
 			continue;
-		int g = t->aggressor < 0 ? -1 : map_of[t->aggressor];
-		struct analysis_matrix_cell *c = &m->cells[cell_index(m, map_of[t->victim], g)];
-		if (t->failed) {
-			c->failed_trials++;
-		} else if (t->shared >= 0) { /* an ok measured trial: whether it shared, as a group's */
-			c->group.contamination_known++;
-			c->group.contaminated_trials += (size_t)t->shared;
+		int g = aggressor < 0 ? -1 : map_of[aggressor], shared = analysis_trial_shared(r, n);
+		struct analysis_matrix_cell *cell = &m->cells[cell_index(m, map_of[victim], g)];
+		if (failed) {
+			cell->failed_trials++;
+		} else if (shared >= 0) {
+			cell->group.contamination_known++;
+			cell->group.contaminated_trials += (size_t)shared;
 		}
 	}
+	samples_cursor_release(&c);
 }
 
 double analysis_matrix_cell_p_safe(const struct analysis_comparison *c, double bound)
@@ -389,8 +373,6 @@ struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
 	const struct samples_table *t = f->samples;
 	struct analysis_matrix *m = xcalloc(1, sizeof *m);
 	int *map_of = xcalloc(t->workload_count, sizeof *map_of);
-	size_t ntrials;
-	struct trial_kernels *trials = trial_kernels_of(t, &ntrials);
 	int rc = -1;
 	if (t->workload_count > ANALYSIS_MATRIX_MAX_KERNELS) {
 		set_error(err, err_size, "%s/samples.csv: more than %d kernel names: not a matrix "
@@ -402,13 +384,12 @@ struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
 		take_totals(m, d);
 		order_kernels(m, t, kernels, nkernels, map_of);
 		make_cells(m);
-		fill_cells(m, d, trials, ntrials, map_of);
+		fill_cells(m, d, t, map_of);
 		compare_cells(m, opt);
 		summarize_all(m, opt);
 		rc = 0;
 	}
 	free(map_of);
-	free(trials);
 	analysis_dataset_free(&d);
 	if (rc < 0)
 		analysis_matrix_free(&m);

@@ -178,9 +178,7 @@ double analysis_log_ratio_quantile(const struct analysis_comparison *c, double q
 }
 
 /* P(slower), the ratio, and with a ROPE the probabilities below, within and above it, all from
- * delta's posterior (in closed form where it is one). The ROPE of PCT % is symmetric in log: a
- * ratio between 1 / (1 + PCT/100) and 1 + PCT/100, so that A / B = r and B / A = r get mirrored
- * answers. */
+ * delta's posterior (in closed form where it is one). */
 static void summarize_log_ratio(struct analysis_comparison *c, double rope_pct, double delta_mean)
 {
 	c->p_a_lt_b = analysis_log_ratio_cdf(c, 0.0);
@@ -232,7 +230,6 @@ static void closed_form_posterior(struct analysis_comparison *c, const struct we
 	struct analysis_paired_grid *g = &c->paired_grid;
 	*g = (struct analysis_paired_grid){ .closed_form = true, .dof = n - 2,
 	                                    .scale = sqrt(w->ss / (n * (n - 2))) };
-	c->log_ratio_mean = w->mean;
 	size_t points = opt->grid_points > CLOSED_FORM_TABLE_POINTS ? (size_t)opt->grid_points
 	                                                              : CLOSED_FORM_TABLE_POINTS;
 	double reach = g->scale * analysis_student_t_quantile(1 - CLOSED_FORM_TABLE_TAIL, g->dof);
@@ -297,7 +294,7 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 {
 	/* sigma's floor in log units: the timer's resolution relative to B's typical value (two
 	 * values identical to the microsecond give d = 0 exactly). */
-	double floor = pb->b_median_s > 0 ? opt->timer_resolution_s / pb->b_median_s : 1e-9;
+	double floor = pb->b_median_s > 0 ? ANALYSIS_TIMER_RESOLUTION_S / pb->b_median_s : 1e-9;
 	struct welford w = welford_of(pb->d, pb->n);
 	double delta_mean;
 	if (closed_form_applies(&w, floor, opt)) {
@@ -311,6 +308,7 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 	c->design = ANALYSIS_DESIGN_PAIRED;
 	c->blocks_paired = pb->n;
 	c->blocks_dropped = pb->dropped;
+	c->blocks_zero = pb->zero_blocks;
 	c->log_ratio_mean = w.mean;
 	c->log_ratio_sd = welford_sd(&w);
 	paired_t_interval(c, &w);

@@ -117,9 +117,8 @@ struct results_folder *folder_open(const char *dir)
 	return f;
 }
 
-/* Why a present meta.json rules out reading the folder's samples (a new string), or NULL: it
- * says what the folder holds (copies, one process, a matrix) and how its rows are to be read,
- * so without it the rows would be analysed as another kind, and its reports overwritten. */
+/* Why a present meta.json rules out reading the folder's samples (folder_samples says why): a
+ * new string, or NULL. */
 static char *meta_damage(const struct results_folder *f)
 {
 	const char *after = "; it says what the folder holds (a run of copies, one process per "

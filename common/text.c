@@ -10,11 +10,8 @@
 #include "common/alloc.h"
 #include "common/error.h"
 
-/* The invisible characters that reorder or break what is shown around them: the bidirectional
- * controls (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), with which a name can make a
- * line read in another order than its bytes (the "Trojan Source" trick), and the line and
- * paragraph separators (U+2028, U+2029), newlines in disguise. Escaped as the C0 and C1
- * controls are. */
+/* The bidirectional controls and the line and paragraph separators that text.h names (the
+ * "Trojan Source" trick; newlines in disguise): escaped as the C0 and C1 controls are. */
 static bool is_format_control(unsigned cp)
 {
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e)
