@@ -99,9 +99,9 @@ struct verdict_words {
 	                       * A itself, "A is 2.7× slower than B" */
 	const char *note;     /* appended as it is (the control's note), or "" */
 	bool capitalise;      /* the sentence starts with prose, not a name (a file keeps its case) */
-	/* What was measured: a folder's trials (or samples, --unit process), hyperfine's runs of a
-	 * command or a file's numbers, as too few of them are named and more asked for; one process
-	 * per trial or not (comparison_neighbour_speedup). */
+	/* What was measured (borrowed): a folder's trials (or samples, --unit process), hyperfine's
+	 * runs of a command or a file's numbers, as too few of them are named and more asked for;
+	 * one process per trial or not (comparison_neighbour_speedup). */
 	const struct analysis_dataset *data;
 };
 

@@ -353,8 +353,8 @@ static void make_environments(struct run_state *st)
 	}
 }
 
-/* The trials already stored, the time origin, the workloads' error log, and meta.json's new
- * segment. */
+/* The trials already stored (and the time limit they set, when it is not fixed), the time
+ * origin, the workloads' error log, and meta.json's new segment. */
 static void run_state_init(struct run_state *st, long first_trial,
                            const struct stored_trial *previous, long nprevious)
 {
