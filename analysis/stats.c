@@ -185,6 +185,10 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 	out[0] = out[1] = NAN;
 	if (d->count == 0)
 		return;
+	if (d->count == 1) {
+		out[0] = out[1] = d->values[0];
+		return;
+	}
 	struct density_index *order = xmalloc(d->count * sizeof *order);
 	for (size_t i = 0; i < d->count; i++) {
 		double lo, hi;
