@@ -653,8 +653,8 @@ enum { PLAN_BEST, PLAN_NAIVE, PLAN_WORST, PLAN_PACKED, PLAN_COUNT };
 struct draw_values {
 	bool use[PLAN_COUNT];
 	struct analysis_plan_value *plans[PLAN_COUNT];
-	/* Each plan's values, draw by draw: [draw * (n + 2) + k], its items' slowdowns (k < n),
-	 * then its throughput (k = n) and its worst slowdown (k = n + 1). */
+	/* Each plan's values, draw by draw: [draw * (n + 2) + k] with n the advice's nitems, its
+	 * items' slowdowns (k < n), then its throughput (k = n) and its worst slowdown (k = n + 1). */
 	double *row[PLAN_COUNT];
 	/* [draw * 3 + k]: the chosen plan's gain over the naive plan, over the worst plan, and the
 	 * packed plan's work per core. */

@@ -254,7 +254,7 @@ static double ratio_mean(const struct analysis_dist *num, const struct analysis_
 
 /* The slowdown factor mu_A / mu_B, and with a ROPE the probabilities below, within and above
  * it. mu_B > 0 on every grid (the lattice's prior mu > 0, the seed's 5 to 35 s: grid.c), so the
- * ratio is always defined. */
+ * ratio is always defined, though it may overflow (times 1e267 apart): then it is not finite. */
 static void summarize_ratio(struct analysis_comparison *c, const struct pair_posterior *pp,
                             double rope_pct)
 {
