@@ -510,8 +510,7 @@ static size_t pool_answers(struct fleet_answer **answers, size_t count, double b
 		hi[n] = log(a->ratio_ci[1]);
 		answers[n++] = a;
 	}
-	fleet_pool(m, s, n, bound, out, mix);
-	fleet_outliers(m, s, lo, hi, n, outlier, loo);
+	fleet_pool(m, s, n, bound, out, mix, &(struct fleet_outlier_check){ lo, hi, outlier, loo });
 	for (size_t k = 0; k < n; k++) {
 		answers[k]->pooled = true;
 		answers[k]->outlier = outlier[k];

@@ -196,14 +196,25 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 
 void fleet_free(struct fleet **p);
 
+/* The leave-one-out outlier check of fleet_pool (nothing is judged below FLEET_OUTLIER_MIN_NODES
+ * nodes): node k's log-scale 95% interval [lo[k], hi[k]] against the interval the other n - 1
+ * predict, written to loo_log_ci[2k], loo_log_ci[2k+1] (NAN when not judged). */
+struct fleet_outlier_check {
+	const double *lo, *hi;
+	bool *outlier;
+	double *loo_log_ci;
+};
+
 /* The hierarchical model of n nodes' normal summaries m[i] ± s[i] into out: with fewer than
  * FLEET_POOL_MIN_NODES nodes nothing is pooled (out->ok false). With a bound (0.05: 5 %; NAN:
  * none) the pooled mu is judged against the ROPE +-log(1 + bound): out's p_rope_below, p_rope,
  * p_rope_above and p_at_most_bound (see above), NAN where nothing is judged; with mix (not
- * NULL), the pooled mu's mixture into *mix. -1 for a summary that is not finite or an sd not
- * above 0. */
+ * NULL), the pooled mu's mixture into *mix; with check (not NULL), each node's outlier check
+ * on the same model. -1 for a summary that is not finite or an sd not above 0 (nothing pooled
+ * or judged). */
 int fleet_pool(const double *m, const double *s, size_t n, double bound,
-               struct fleet_pooled *out, struct analysis_log_mixture *mix);
+               struct fleet_pooled *out, struct analysis_log_mixture *mix,
+               const struct fleet_outlier_check *check);
 
 void fleet_mixture_release(struct analysis_log_mixture *mix);
 
@@ -211,13 +222,6 @@ void fleet_mixture_release(struct analysis_log_mixture *mix);
  * P(slowdown at most the bound) where it may be listed as safe, else NAN. */
 enum analysis_verdict fleet_pooled_verdict(const struct fleet_pooled *p);
 double fleet_pooled_p_safe(const struct fleet_pooled *p);
-
-/* The outlier check of each of the n nodes against the other n - 1 (nothing is judged below
- * FLEET_OUTLIER_MIN_NODES nodes): node k's log-scale 95% interval [lo[k], hi[k]] against the
- * interval they predict, written to loo_log_ci[2k], loo_log_ci[2k+1] (NAN when not judged).
- * Returns 0 (out of memory exits: common/alloc.h). */
-int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
-                   size_t n, bool *outlier, double *loo_log_ci);
 
 /* A matrix node's answer in the cell victim beside aggressor (by name), or NULL. */
 const struct fleet_answer *fleet_matrix_node_cell(const struct fleet_matrix_node *n,

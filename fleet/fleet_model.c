@@ -33,6 +33,7 @@ struct model {
 };
 
 enum { T = FLEET_TAU_POINTS }; /* the grid's tau cells */
+_Static_assert(FLEET_OUTLIER_MIN_NODES >= FLEET_POOL_MIN_NODES, "outliers are judged in a pool");
 
 static void model_fill(struct model *md, const double *m, const double *s, size_t n,
                        double tau_hi, double centre)
@@ -238,13 +239,18 @@ void fleet_mixture_release(struct analysis_log_mixture *mix)
 }
 
 int fleet_pool(const double *m, const double *s, size_t n, double bound,
-               struct fleet_pooled *out, struct analysis_log_mixture *mix)
+               struct fleet_pooled *out, struct analysis_log_mixture *mix,
+               const struct fleet_outlier_check *check)
 {
 	if (mix)
 		memset(mix, 0, sizeof *mix);
 	memset(out, 0, sizeof *out);
 	out->nodes = n;
 	out->p_rope_below = out->p_rope = out->p_rope_above = out->p_at_most_bound = NAN;
+	for (size_t k = 0; check && k < n; k++) {
+		check->outlier[k] = false;
+		check->loo_log_ci[2 * k] = check->loo_log_ci[2 * k + 1] = NAN;
+	}
 	if (n < FLEET_POOL_MIN_NODES)
 		return 0; /* one node's "pooled" answer would be its own, widened by tau's prior */
 	for (size_t i = 0; i < n; i++)
@@ -257,6 +263,15 @@ int fleet_pool(const double *m, const double *s, size_t n, double bound,
 	out->ok = true;
 	if (mix)
 		keep_mixture(&md, mix);
+	/* The outlier check reuses the filled sums (after the pool's posterior is read: each node
+	 * left out overwrites it). */
+	for (size_t k = 0; check && n >= FLEET_OUTLIER_MIN_NODES && k < n; k++) {
+		tau_posterior(&md, m, s, k, n);
+		double *ci = &check->loo_log_ci[2 * k];
+		ci[0] = predictive_quantile(&md, 0.025);
+		ci[1] = predictive_quantile(&md, 0.975);
+		check->outlier[k] = check->hi[k] < ci[0] || check->lo[k] > ci[1];
+	}
 	free(md.tau);
 	return 0;
 }
@@ -278,26 +293,4 @@ double fleet_pooled_p_safe(const struct fleet_pooled *p)
 {
 	enum analysis_verdict v = fleet_pooled_verdict(p);
 	return v == ANALYSIS_VERDICT_SAME || v == ANALYSIS_VERDICT_FASTER ? p->p_at_most_bound : NAN;
-}
-
-int fleet_outliers(const double *m, const double *s, const double *lo, const double *hi,
-                   size_t n, bool *outlier, double *loo_log_ci)
-{
-	for (size_t k = 0; k < n; k++) {
-		outlier[k] = false;
-		loo_log_ci[2 * k] = loo_log_ci[2 * k + 1] = NAN;
-	}
-	if (n < FLEET_OUTLIER_MIN_NODES)
-		return 0;
-	struct model md;
-	model_build(&md, m, s, n);
-	for (size_t k = 0; k < n; k++) {
-		tau_posterior(&md, m, s, k, n);
-		double *ci = &loo_log_ci[2 * k];
-		ci[0] = predictive_quantile(&md, 0.025);
-		ci[1] = predictive_quantile(&md, 0.975);
-		outlier[k] = hi[k] < ci[0] || lo[k] > ci[1];
-	}
-	free(md.tau);
-	return 0;
 }

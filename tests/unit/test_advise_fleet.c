@@ -27,7 +27,7 @@ static void pooled_cell_case(const double *m, const double *s, size_t n, const c
 {
 	struct fleet_pooled p;
 	struct analysis_log_mixture mix;
-	CHECK(fleet_pool(m, s, n, 0.05, &p, &mix) == 0 && p.ok && mix.count > 0,
+	CHECK(fleet_pool(m, s, n, 0.05, &p, &mix, NULL) == 0 && p.ok && mix.count > 0,
 	      "%s: pooled, with a mixture", what);
 	double total = 0, mean = 0, second = 0;
 	for (size_t t = 0; t < mix.count; t++) {
@@ -79,7 +79,7 @@ static void test_pooled_draws(void)
 	pooled_cell_case(spread_m, spread_s, 5, "5 spread nodes");
 	struct fleet_pooled p;
 	struct analysis_log_mixture mix;
-	fleet_pool(close_m, close_s, 1, 0.05, &p, &mix);
+	fleet_pool(close_m, close_s, 1, 0.05, &p, &mix, NULL);
 	CHECK(!p.ok && mix.count == 0, "one node: nothing pooled, no mixture");
 }
 

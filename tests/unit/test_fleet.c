@@ -137,7 +137,7 @@ static void against_direct(const char *what, const double *m, const double *s, s
 {
 	struct fleet_pooled p;
 	struct direct d;
-	if (!CHECK(fleet_pool(m, s, n, NAN, &p, NULL) == 0 && p.ok, "%s: pooled", what))
+	if (!CHECK(fleet_pool(m, s, n, NAN, &p, NULL, NULL) == 0 && p.ok, "%s: pooled", what))
 		return;
 	direct_posterior(m, s, n, &d);
 	double rw = p.ratio_ci[1] - p.ratio_ci[0], tw = p.tau_ci[1] - p.tau_ci[0];
@@ -179,13 +179,15 @@ static void outlier_rates(size_t fleets, double deviant_shift, size_t *named_fle
 	for (size_t f = 0; f < fleets; f++) {
 		double m[N], s[N], lo[N], hi[N], loo[2 * N];
 		bool out[N];
+		struct fleet_pooled p;
+		struct fleet_outlier_check check = { lo, hi, out, loo };
 		simulate(&r, N, log(1.15), 0.02, m, s);
 		m[3] += deviant_shift;
 		for (size_t i = 0; i < N; i++) {
 			lo[i] = m[i] - 1.96 * s[i];
 			hi[i] = m[i] + 1.96 * s[i];
 		}
-		if (fleet_outliers(m, s, lo, hi, N, out, loo) != 0)
+		if (fleet_pool(m, s, N, NAN, &p, NULL, &check) != 0)
 			continue;
 		bool any = false;
 		for (size_t i = 0; i < N; i++)
@@ -213,9 +215,11 @@ static void test_outliers(void)
 		lo[i] = m[i] - 0.02;
 		hi[i] = m[i] + 0.02;
 	}
-	CHECK(fleet_outliers(m, s, lo, hi, 2, out, loo) == 0 && !out[0] && !out[1] && isnan(loo[0]),
+	struct fleet_outlier_check check = { lo, hi, out, loo };
+	struct fleet_pooled p;
+	CHECK(fleet_pool(m, s, 2, NAN, &p, NULL, &check) == 0 && !out[0] && !out[1] && isnan(loo[0]),
 	      "two nodes: nothing judged");
-	CHECK(fleet_outliers(m, s, lo, hi, 3, out, loo) == 0 && out[2] && !out[0] && !out[1],
+	CHECK(fleet_pool(m, s, 3, NAN, &p, NULL, &check) == 0 && out[2] && !out[0] && !out[1],
 	      "three nodes, one far off: that one is named, the others are not");
 }
 
@@ -223,10 +227,10 @@ static void test_bad_input(void)
 {
 	struct fleet_pooled p;
 	double m[2] = { 0.1, NAN }, s[2] = { 0.01, 0.01 }, z[2] = { 0.01, 0 };
-	CHECK(fleet_pool(m, s, 2, NAN, &p, NULL) < 0, "a NaN log ratio is refused");
-	CHECK(fleet_pool(m, z, 2, NAN, &p, NULL) < 0, "a zero sd is refused");
-	CHECK(fleet_pool(m, s, 0, NAN, &p, NULL) == 0 && !p.ok, "no node: nothing pooled");
-	CHECK(fleet_pool(m, s, 1, NAN, &p, NULL) == 0 && !p.ok && p.nodes == 1,
+	CHECK(fleet_pool(m, s, 2, NAN, &p, NULL, NULL) < 0, "a NaN log ratio is refused");
+	CHECK(fleet_pool(m, z, 2, NAN, &p, NULL, NULL) < 0, "a zero sd is refused");
+	CHECK(fleet_pool(m, s, 0, NAN, &p, NULL, NULL) == 0 && !p.ok, "no node: nothing pooled");
+	CHECK(fleet_pool(m, s, 1, NAN, &p, NULL, NULL) == 0 && !p.ok && p.nodes == 1,
 	      "one node: nothing pooled (its own answer is the answer)");
 }
 
@@ -245,7 +249,7 @@ static void test_mean_inside_interval(void)
 				m[i] = log(1.2) + rng_normal(&r, 0, k % 4 == 0 ? 0.5 : 0.05);
 			}
 			struct fleet_pooled p;
-			if (fleet_pool(m, s, n, NAN, &p, NULL) != 0 || !p.ok)
+			if (fleet_pool(m, s, n, NAN, &p, NULL, NULL) != 0 || !p.ok)
 				continue;
 			tried++;
 			double lo = p.ratio_ci[0], hi = p.ratio_ci[1];

@@ -49,7 +49,8 @@ static void one_matrix(struct rng *r, size_t k, double slowdown, double spread, 
 	enum analysis_verdict verdict[MAX_KERNELS * MAX_KERNELS];
 	for (size_t c = 0; c < k * k; c++) {
 		struct fleet_pooled p;
-		if (fleet_pool(m[c], s, NODES, ANALYSIS_MATRIX_SAFE_SLOWDOWN, &p, NULL) != 0 || !p.ok) {
+		if (fleet_pool(m[c], s, NODES, ANALYSIS_MATRIX_SAFE_SLOWDOWN, &p, NULL, NULL) != 0
+		    || !p.ok) {
 			printf("# pooling failed\n");
 			p_safe[c] = NAN;
 			per_cell[c] = false;
@@ -121,7 +122,7 @@ static void test_judged_closed_form(void)
 		s[i] = 0.05;
 	}
 	struct fleet_pooled p;
-	CHECK(fleet_pool(m, s, 40, 0.05, &p, NULL) == 0 && p.ok, "40 identical nodes pool");
+	CHECK(fleet_pool(m, s, 40, 0.05, &p, NULL, NULL) == 0 && p.ok, "40 identical nodes pool");
 	double sd = 0.05 / sqrt(40.0), edge = log1p(0.05);
 	double want = 0.5 * erfc(-(edge - 0.03) / sd / sqrt(2.0));
 	/* tau's posterior keeps some mass above 0, which widens mu a little: within 0.02. */
@@ -132,10 +133,11 @@ static void test_judged_closed_form(void)
 	struct fleet_pooled q;
 	for (int i = 0; i < 40; i++)
 		m[i] = 0.0;
-	CHECK(fleet_pool(m, s, 40, NAN, &q, NULL) == 0 && isnan(q.p_rope) && isnan(fleet_pooled_p_safe(&q))
+	CHECK(fleet_pool(m, s, 40, NAN, &q, NULL, NULL) == 0 && isnan(q.p_rope)
+	      && isnan(fleet_pooled_p_safe(&q))
 	      && fleet_pooled_verdict(&q) == ANALYSIS_VERDICT_UNDECIDED,
 	      "pooled without a ROPE: no 'practically the same', never safe");
-	int rc = fleet_pool(m, s, 40, 0.05, &q, NULL);
+	int rc = fleet_pool(m, s, 40, 0.05, &q, NULL, NULL);
 	CHECK(rc == 0 && fleet_pooled_verdict(&q) == ANALYSIS_VERDICT_SAME
 	      && fleet_pooled_p_safe(&q) > 0.95,
 	      "the same nodes judged against 5%%: practically the same, safe with P %.4f",
