@@ -346,14 +346,6 @@ json_t *advise_json(const struct advise_names *wl, const struct analysis_advice 
 
 /* ---- from a matrix's cells or pooled ones ------------------------------------------------- */
 
-/* The cores the folder's machine had (meta.json's topology.cores), or 0. */
-static size_t folder_cores(const struct results_folder *f)
-{
-	json_int_t c = json_integer_value(json_object_get(json_object_get(f->meta, "topology"),
-	                                                  "cores"));
-	return c > 0 ? (size_t)c : 0;
-}
-
 /* Each workload's copies: --count's, else 1. NULL with err for a name not among names. */
 static size_t *counts_of(char *const *names, size_t nw, const struct advise_request *rq,
                          char *err, size_t err_size)
@@ -409,7 +401,10 @@ struct analysis_advice *advise_matrix(const struct analysis_matrix *m,
                                       const struct advise_request *rq,
                                       const struct results_folder *f, char *err, size_t err_size)
 {
-	size_t nw = m->nkernels, cores = rq->cores ? rq->cores : folder_cores(f);
+	/* --cores, else the cores the folder's machine had (meta.json's topology.cores), or 0. */
+	json_int_t had = json_integer_value(json_object_get(json_object_get(f->meta, "topology"),
+	                                                    "cores"));
+	size_t nw = m->nkernels, cores = rq->cores ? rq->cores : had > 0 ? (size_t)had : 0;
 	const struct analysis_comparison **cells = xcalloc(nw * nw + 1, sizeof *cells);
 	for (size_t v = 0; v < nw; v++)
 		for (size_t g = 0; g < nw; g++) {

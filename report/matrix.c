@@ -23,8 +23,6 @@ struct matrix_model {
 	struct results_folder *folder;     /* borrowed */
 	const json_t *meta;                /* shown (escaped) */
 	bool exclude_contaminated;
-	double rope_pct;                   /* --rope, else meta.json's matrix.rope_pct, else the
-	                                    * matrix's default (the safe bound's, analysis/matrix.h) */
 	bool rope_default;                 /* no ROPE was given: the default one judged the cells */
 	bool rope_ignored;                 /* meta.json's recorded one was not a percentage */
 	bool commands;                     /* named commands (matrix --commands), not kernels */
@@ -91,18 +89,18 @@ static struct safe_list safe_list_of(const struct analysis_matrix *m)
 /* ---- the model ------------------------------------------------------------------------------ */
 
 /* The ROPE: as given (report --rope), else meta.json's matrix.rope_pct (matrix --rope), else
- * none (NAN). A recorded value that is not a percentage above 0 and below 100 is not used. */
-static void choose_rope(struct matrix_model *mm, double given)
+ * none (NAN; the matrix's then takes its default, the safe bound's: analysis/matrix.h). A
+ * recorded value that is not a percentage above 0 and below 100 is not used. */
+static double choose_rope(struct matrix_model *mm, double given)
 {
-	mm->rope_pct = given;
 	const json_t *recorded = json_object_get(json_object_get(mm->meta, "matrix"), "rope_pct");
 	if (!isnan(given) || !recorded || json_is_null(recorded))
-		return;
+		return given;
 	double v = json_number_value(recorded);
 	if (json_is_number(recorded) && v > 0 && v < 100)
-		mm->rope_pct = v;
-	else
-		mm->rope_ignored = true;
+		return v;
+	mm->rope_ignored = true;
+	return given;
 }
 
 /* The pair the cells ran on, from meta.json's placements. */
@@ -126,7 +124,6 @@ static int matrix_model_load(struct matrix_model *mm, struct results_folder *f,
 {
 	*mm = (struct matrix_model){ .folder = f, .meta = f->shown_meta,
 	                             .exclude_contaminated = o->exclude_contaminated };
-	choose_rope(mm, o->rope_pct);
 	/* The workloads' names as run, to order the rows (meta.json keeps their bytes). */
 	const json_t *matrix = json_object_get(f->meta, "matrix");
 	mm->commands = json_is_array(json_object_get(matrix, "commands"));
@@ -138,13 +135,12 @@ static int matrix_model_load(struct matrix_model *mm, struct results_folder *f,
 			n = i; /* a damaged list: the file's order for the rest */
 	struct analysis_options opt;
 	analysis_options_init(&opt);
-	opt.rope_pct = mm->rope_pct;
+	opt.rope_pct = choose_rope(mm, o->rope_pct);
 	mm->m = analysis_matrix_load(f, names, n, o->exclude_contaminated, &opt, err, err_size);
 	free(names);
 	if (!mm->m)
 		return -1;
-	mm->rope_default = isnan(mm->rope_pct);
-	mm->rope_pct = mm->m->rope_pct;
+	mm->rope_default = isnan(opt.rope_pct);
 	mm->names = (struct advise_names){ mm->m->kernels, mm->m->nkernels, mm->m->placement,
 	                                   mm->m->rope_pct };
 	read_pair(mm);
@@ -209,20 +205,21 @@ static char *pairing_note(const struct matrix_model *mm)
 static char *rope_rule(const struct matrix_model *mm)
 {
 	struct format_ring ns = { .next = 0 };
+	double rope = mm->m->rope_pct;
 	const char *given = mm->rope_default
 	                    ? format_text(&ns, "With the default ROPE of %g%% (no --rope given)",
-	                                  mm->rope_pct)
-	                    : format_text(&ns, "With --rope %g", mm->rope_pct);
+	                                  rope)
+	                    : format_text(&ns, "With --rope %g", rope);
 	return xasprintf("%s: a cell is practically the same when P(within %s) >= %g, slower when "
 	                 "P(slower by more than %g%%) >= %g, faster when P(faster by more than %g%%) "
 	                 ">= %g; the safe pairs are listed so that, with probability %g or more, "
 	                 "every listed pair at once slows neither kernel by more than %g%% (pairs "
 	                 "taken by their probability, each only while its chance of a larger slowdown "
 	                 "is at most %g over the pairs not yet listed; cells practically the same or "
-	                 "faster).", given, format_rope(&ns, mm->rope_pct),
-	                 ANALYSIS_EQUIVALENCE_PROBABILITY, mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY,
-	                 mm->rope_pct, ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_MATRIX_SAFE_PROBABILITY,
-	                 mm->rope_pct, 1 - ANALYSIS_MATRIX_SAFE_PROBABILITY);
+	                 "faster).", given, format_rope(&ns, rope),
+	                 ANALYSIS_EQUIVALENCE_PROBABILITY, rope, ANALYSIS_DIRECTION_PROBABILITY,
+	                 rope, ANALYSIS_DIRECTION_PROBABILITY, ANALYSIS_MATRIX_SAFE_PROBABILITY,
+	                 rope, 1 - ANALYSIS_MATRIX_SAFE_PROBABILITY);
 }
 
 static void matrix_warnings(const struct matrix_model *mm, char ***list, size_t *count)
@@ -648,7 +645,7 @@ static json_t *matrix_json(const struct matrix_model *mm, const char *answer, ch
 		"workloads", mm->commands ? "commands" : "kernels",
 		/* The ROPE the verdicts and safe_pairs used (the default's when none was given:
 		 * rope_default), and a safe cell's bound. */
-		"rope_pct", json_number_or_null(mm->rope_pct), "rope_default", mm->rope_default,
+		"rope_pct", json_number_or_null(m->rope_pct), "rope_default", mm->rope_default,
 		"safe_slowdown_pct", 100 * m->safe_slowdown,
 		"safe_list", safe_list_json(&safe, "slowdown"),
 		/* The plan of smtbench advise's defaults (results/README.md, "advise --json"), or null
