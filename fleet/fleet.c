@@ -515,7 +515,6 @@ static size_t pool_answers(struct fleet_answer **answers, size_t count, double b
 		answers[k]->pooled = true;
 		answers[k]->outlier = outlier[k];
 		deviating += outlier[k];
-		answers[k]->loo_known = !isnan(loo[2 * k]);
 		answers[k]->loo_ci[0] = exp(loo[2 * k]);
 		answers[k]->loo_ci[1] = exp(loo[2 * k + 1]);
 	}

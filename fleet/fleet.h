@@ -94,8 +94,7 @@ struct fleet_answer {
 	double log_mean, log_sd;   /* the normal summary of the log ratio's posterior */
 	bool pooled;               /* in its pool (settled, with a usable summary) */
 	bool outlier;              /* deviates from what the pool's other nodes predict */
-	bool loo_known;            /* loo_ci computed (a pool of FLEET_OUTLIER_MIN_NODES or more) */
-	double loo_ci[2];          /* ratio interval the other nodes predict for it */
+	double loo_ci[2];          /* ratio interval the other nodes predict for it; NAN: not judged */
 };
 
 struct fleet_host {
