@@ -606,8 +606,6 @@ static void pool_cell(struct fleet *f, struct fleet_matrix_group *gr, size_t v, 
 	cell->deviating = pool_answers(answers, cell->nodes, gr->safe_slowdown, &cell->pooled,
 	                               &cell->mixture);
 	free(answers);
-	cell->verdict = verdict_name(fleet_pooled_verdict(&cell->pooled));
-	cell->p_safe = fleet_pooled_p_safe(&cell->pooled);
 }
 
 /* The group's joint safe list (analysis/matrix.h's rule, on the pooled cells). */
@@ -616,7 +614,7 @@ static void choose_safe_pairs(struct fleet_matrix_group *gr)
 	size_t n = gr->name_count;
 	double *p = xcalloc(n * n + 1, sizeof *p);
 	for (size_t i = 0; i < n * n; i++)
-		p[i] = gr->cells[i].p_safe;
+		p[i] = fleet_pooled_p_safe(&gr->cells[i].pooled);
 	gr->safe_pairs = xcalloc(n * (n + 1) / 2 + 1, sizeof *gr->safe_pairs);
 	gr->safe_pair_count = analysis_safe_pairs(n, p, ANALYSIS_MATRIX_SAFE_PROBABILITY,
 	                                          gr->safe_pairs, &gr->safe_joint_probability,
