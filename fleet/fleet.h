@@ -53,7 +53,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include <jansson.h>
 
