@@ -271,8 +271,7 @@ static const char *without_dir(const char *err, const char *dir)
 
 /* One folder's outcome: a host (or a matrix node), or the reason it is skipped (reason set). */
 struct outcome {
-	const char *dir;           /* opened */
-	const char *shown;         /* reported */
+	const struct found *in;    /* opened by its path, reported by its shown name */
 	bool matrix;               /* usable as a matrix node (node), not a host */
 	struct fleet_host host;
 	struct fleet_matrix_node node;
@@ -312,14 +311,14 @@ static void examine_run(struct outcome *o, struct results_folder *f)
 	struct analysis_dataset *d = analysis_load_folder(f, NULL, err, sizeof err);
 	struct analysis_result *r = d ? analysis_run(d, &opt, err, sizeof err) : NULL;
 	if (!r) {
-		o->reason = analysis_problem(err, o->dir, "run");
+		o->reason = analysis_problem(err, o->in->path, "run");
 	} else if (d->warning_count) {
 		o->reason = damaged(d->warning_count, d->warnings, "run");
 	} else {
 		const struct analysis_comparison *c = report_headline(r, d);
 		const json_t *meta = f->shown_meta;
 		struct fleet_host *h = &o->host;
-		h->dir = xstrdup(o->dir);
+		h->dir = xstrdup(o->in->path);
 		node_facts(meta, &h->host, &h->cpu_model, &h->smt, &h->os_kernel);
 		h->workload = workload_text(meta);
 		h->comparison = xasprintf("%s vs %s", c->a.name, c->b.name);
@@ -341,7 +340,7 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 	bool commands;
 	struct analysis_matrix *m = report_matrix_cells(f, &commands, err, sizeof err);
 	if (!m) {
-		o->reason = analysis_problem(err, o->dir, "matrix");
+		o->reason = analysis_problem(err, o->in->path, "matrix");
 		return;
 	}
 	if (m->warning_count) {
@@ -355,7 +354,7 @@ static void examine_matrix(struct outcome *o, struct results_folder *f)
 	json_unpack(f->meta, "{s:{s:I}}", "topology", "cores", &cores);
 	o->matrix = true;
 	*n = (struct fleet_matrix_node){
-		.dir = xstrdup(o->dir), .placement = xstrdup(m->placement ? m->placement : "none"),
+		.dir = xstrdup(o->in->path), .placement = xstrdup(m->placement ? m->placement : "none"),
 		.workloads = xstrdup(commands ? "commands" : "kernels"), .name_count = m->nkernels,
 		.safe_slowdown = m->safe_slowdown, .cores = cores > 0 ? (size_t)cores : 0,
 		.names = xcalloc(m->nkernels, sizeof *n->names),
@@ -383,7 +382,7 @@ static void examine(struct outcome *o)
 {
 	if (o->reason) /* skipped before reading it */
 		return;
-	struct results_folder *f = folder_open(o->dir);
+	struct results_folder *f = folder_open(o->in->path);
 	o->reason = meta_problem(f);
 	if (!o->reason && f->kind == FOLDER_MATRIX)
 		examine_matrix(o, f);
@@ -515,7 +514,6 @@ static size_t pool_answers(struct fleet_answer **answers, size_t count, double b
 		answers[k]->pooled = true;
 		answers[k]->outlier = outlier[k];
 		deviating += outlier[k];
-		answers[k]->loo_known = !isnan(loo[2 * k]);
 		answers[k]->loo_ci[0] = exp(loo[2 * k]);
 		answers[k]->loo_ci[1] = exp(loo[2 * k + 1]);
 	}
@@ -608,8 +606,6 @@ static void pool_cell(struct fleet *f, struct fleet_matrix_group *gr, size_t v, 
 	cell->deviating = pool_answers(answers, cell->nodes, gr->safe_slowdown, &cell->pooled,
 	                               &cell->mixture);
 	free(answers);
-	cell->verdict = verdict_name(fleet_pooled_verdict(&cell->pooled));
-	cell->p_safe = fleet_pooled_p_safe(&cell->pooled);
 }
 
 /* The group's joint safe list (analysis/matrix.h's rule, on the pooled cells). */
@@ -618,7 +614,7 @@ static void choose_safe_pairs(struct fleet_matrix_group *gr)
 	size_t n = gr->name_count;
 	double *p = xcalloc(n * n + 1, sizeof *p);
 	for (size_t i = 0; i < n * n; i++)
-		p[i] = gr->cells[i].p_safe;
+		p[i] = fleet_pooled_p_safe(&gr->cells[i].pooled);
 	gr->safe_pairs = xcalloc(n * (n + 1) / 2 + 1, sizeof *gr->safe_pairs);
 	gr->safe_pair_count = analysis_safe_pairs(n, p, ANALYSIS_MATRIX_SAFE_PROBABILITY,
 	                                          gr->safe_pairs, &gr->safe_joint_probability,
@@ -660,7 +656,8 @@ static void collect(struct fleet *f, struct outcome *outcomes, size_t count)
 	for (size_t i = 0; i < count; i++) {
 		struct outcome *o = &outcomes[i];
 		if (o->reason)
-			f->skipped[f->skipped_count++] = (struct fleet_skip){ xstrdup(o->shown), o->reason };
+			f->skipped[f->skipped_count++] = (struct fleet_skip){ xstrdup(o->in->shown),
+			                                                      o->reason };
 		else if (o->matrix)
 			f->matrix_nodes[f->matrix_node_count++] = o->node;
 		else
@@ -677,8 +674,7 @@ struct fleet *fleet_load(char *const *dirs, size_t count, char *err, size_t err_
 	struct outcome *outcomes = xcalloc(found.count, sizeof *outcomes);
 	for (size_t i = 0; i < found.count; i++) {
 		struct found *it = &found.items[i];
-		outcomes[i] = (struct outcome){ .dir = it->path, .shown = it->shown,
-		                                .reason = it->reason };
+		outcomes[i] = (struct outcome){ .in = it, .reason = it->reason };
 		it->reason = NULL; /* the outcome's now */
 	}
 	examine_all(outcomes, found.count);

@@ -53,7 +53,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include <jansson.h>
 
@@ -94,8 +93,7 @@ struct fleet_answer {
 	double log_mean, log_sd;   /* the normal summary of the log ratio's posterior */
 	bool pooled;               /* in its pool (settled, with a usable summary) */
 	bool outlier;              /* deviates from what the pool's other nodes predict */
-	bool loo_known;            /* loo_ci computed (a pool of FLEET_OUTLIER_MIN_NODES or more) */
-	double loo_ci[2];          /* ratio interval the other nodes predict for it */
+	double loo_ci[2];          /* ratio interval the other nodes predict for it; NAN: not judged */
 };
 
 struct fleet_host {
@@ -137,14 +135,10 @@ struct fleet_matrix_node {
 	struct fleet_answer *cells; /* name_count²: victim v beside g at v * name_count + g */
 };
 
-/* A pooled cell of a matrix group. */
+/* A pooled cell of a matrix group: its verdict and P(safe) are fleet_pooled_verdict and
+ * fleet_pooled_p_safe of pooled. */
 struct fleet_matrix_cell {
 	struct fleet_pooled pooled;
-	const char *verdict;       /* "slower", "faster", "practically the same" or "not enough
-	                            * data to say" (see above) */
-	double p_safe;             /* P(pooled slowdown at most the group's bound) where the cell
-	                            * may be listed as safe ("practically the same" or "faster");
-	                            * NAN otherwise */
 	bool safe;                 /* its pair is on the group's joint safe list */
 	size_t nodes;              /* nodes that measured it, settled or not */
 	size_t deviating;          /* of them, those whose answer deviates (outlier) */

@@ -267,12 +267,13 @@ static char *pooled_cell(const void *group, size_t victim, size_t aggressor)
 	const struct fleet_matrix_cell *c = &g->cells[victim * g->name_count + aggressor];
 	struct format_ring ns = { .next = 0 };
 	const struct fleet_pooled *p = &c->pooled;
+	enum analysis_verdict v = fleet_pooled_verdict(p);
 	if (!p->ok)
 		return xasprintf("n/a (%zu of %zu node%s settled; pooling needs %d) ?", p->nodes,
 		                 c->nodes, plural(c->nodes), FLEET_POOL_MIN_NODES);
 	return xasprintf("%s %s%s", format_ratio(&ns, p->ratio_mean, p->ratio_ci),
-	                 !strcmp(c->verdict, "slower") ? "+" : !strcmp(c->verdict, "faster") ? "-"
-	                 : !strcmp(c->verdict, "practically the same") ? "=" : "?",
+	                 v == ANALYSIS_VERDICT_SLOWER ? "+" : v == ANALYSIS_VERDICT_FASTER ? "-"
+	                 : v == ANALYSIS_VERDICT_SAME ? "=" : "?",
 	                 c->safe ? " safe" : "");
 }
 
@@ -341,7 +342,7 @@ static char *matrix_heatmap(const struct fleet_matrix_group *g, size_t index)
 	for (size_t i = 0; i < n * n; i++) {
 		const struct fleet_pooled *p = &g->cells[i].pooled;
 		cells[i] = (struct svg_heat_cell){
-			.settled = p->ok, .decided = strcmp(g->cells[i].verdict, "not enough data to say"),
+			.settled = p->ok, .decided = fleet_pooled_verdict(p) != ANALYSIS_VERDICT_UNDECIDED,
 			.ratio_mean = p->ratio_mean, .ratio_ci = { p->ratio_ci[0], p->ratio_ci[1] },
 			.n = p->nodes };
 	}
@@ -401,7 +402,7 @@ static json_t *answer_json(const char *dir, const char *host, const struct fleet
 	                 "comparison", h ? h->comparison : NULL, "pooled", a->pooled,
 	                 "log_ratio_mean", json_number_or_null(a->log_mean),
 	                 "log_ratio_sd", json_number_or_null(a->log_sd), "outlier", a->outlier,
-	                 "others_predict_ci", a->loo_known ? json_interval(a->loo_ci) : json_null());
+	                 "others_predict_ci", !isnan(a->loo_ci[0]) ? json_interval(a->loo_ci) : json_null());
 }
 
 static json_t *pooled_json(const struct fleet_pooled *p)
@@ -471,10 +472,12 @@ static json_t *cell_json(const struct fleet *f, const struct fleet_matrix_group 
 	 * bound) where it may be listed, else null (fleet.h). */
 	return made(ok, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:b, s:o}",
 	                          "victim", g->names[v], "aggressor", g->names[a],
-	                          "verdict", cell->verdict, "pooled", pooled_json(&cell->pooled),
-	                          "nodes", nodes, "outliers", outliers,
+	                          "verdict", verdict_name(fleet_pooled_verdict(&cell->pooled)),
+	                          "pooled", pooled_json(&cell->pooled), "nodes", nodes,
+	                          "outliers", outliers,
 	                          "outliers_judged", cell->pooled.nodes >= FLEET_OUTLIER_MIN_NODES,
-	                          "safe", cell->safe, "p_safe", json_number_or_null(cell->p_safe)));
+	                          "safe", cell->safe,
+	                          "p_safe", json_number_or_null(fleet_pooled_p_safe(&cell->pooled))));
 }
 
 static json_t *matrix_group_json(const struct fleet *f, const struct fleet_matrix_group *g)

@@ -280,12 +280,10 @@ static void describe_unusable(const struct topo *t, char *buf, size_t len)
 		snprintf(buf, len, "every core has one PU here");
 }
 
-/* What every placement's pair starts from: the anchor core and its first PU. */
+/* What every placement's pair starts from: the anchor PU and its core's other one. */
 struct anchor {
-	int core;      /* index into cores[] */
 	int pus[2];    /* the anchor core's PUs (indexes into pus[]), in order */
 	int npus;      /* how many of pus[] are set */
-	bool sibling_mode;
 };
 
 static void choose_alone(const struct topo *t, struct topo_pair *p, const struct anchor *a)
@@ -297,7 +295,7 @@ static void choose_sibling(const struct topo *t, struct topo_pair *sib, const st
 {
 	const struct topo_info *info = &t->info;
 	bool this_system = info->source == TOPO_THIS_SYSTEM;
-	if (a->sibling_mode && a->npus == 2) {
+	if (info->max_threads_per_core >= 2 && a->npus == 2) {
 		set_pair(t, sib, a->pus[0], a->pus[1]);
 	} else if (info->cores == 0) {
 		set_unavailable(sib, "the topology has no Core level, so SMT siblings cannot be known");
@@ -330,7 +328,7 @@ static void choose_apart(const struct topo *t, struct topo_pair *p, const struct
 	const struct topo_info *info = &t->info;
 	bool cross = p->placement == PLACEMENT_CROSS_PACKAGE;
 	int unused[SCORE_LEN], packages = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE);
-	int partner_pu = best_partner(t, a->core, a->pus[0], cross, unused);
+	int partner_pu = best_partner(t, t->pus[a->pus[0]].core, a->pus[0], cross, unused);
 	const char *kind = topo_kind_name(t, t->pus[a->pus[0]].kind);
 	if (partner_pu >= 0)
 		set_pair(t, p, a->pus[0], partner_pu);
@@ -364,12 +362,10 @@ static void (*const choose_pair[PLACEMENT_COUNT])(const struct topo *, struct to
 /* What every pair starts from, from the model: t has a usable PU. */
 static void find_anchor(const struct topo *t, struct anchor *a)
 {
-	*a = (struct anchor){ .sibling_mode = t->info.max_threads_per_core >= 2 };
 	/* The anchor PU first, then its sibling: one of its own kind where the core has one. */
-	a->pus[0] = choose_anchor(t, a->sibling_mode);
-	a->core = t->pus[a->pus[0]].core;
-	a->npus = 1;
-	const struct topo_core *core = &t->cores[a->core];
+	*a = (struct anchor){ .pus = { choose_anchor(t, t->info.max_threads_per_core >= 2) },
+	                      .npus = 1 };
+	const struct topo_core *core = &t->cores[t->pus[a->pus[0]].core];
 	for (int pass = 0; pass < 2 && a->npus < 2; pass++)
 		for (int i = core->first; i < core->first + core->count && a->npus < 2; i++)
 			if (i != a->pus[0] && (pass == 1 || t->pus[i].kind == t->pus[a->pus[0]].kind))
