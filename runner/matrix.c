@@ -83,6 +83,15 @@ void matrix_meta_set_stops(struct experiment *e, bool complete)
 	}
 }
 
+/* The workload named name among the first n, or -1. */
+static int kernel_index(const struct experiment *e, int n, const char *name)
+{
+	for (int i = 0; name && i < n; i++)
+		if (!strcmp(e->workloads[i].name, name))
+			return i;
+	return -1;
+}
+
 /* kernels[i] into e->workloads[i]: its name (a kernel of this build), count and file. */
 static int load_kernel(const char *dir, const json_t *k, size_t i, struct experiment *e,
                        char *err, size_t err_size)
@@ -106,12 +115,10 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
                         char *err, size_t err_size)
 {
 	const char *name = json_string_value(json_object_get(c, "name"));
-	bool ok = name && *name;
-	for (size_t k = 0; ok && k < i; k++)
-		ok = strcmp(e->workloads[k].name, name) != 0;
 	struct workload *w = &e->workloads[i];
 	char why[ERR_LEN] = "";
-	if (ok && (w->argv = workload_argv_from_json(json_object_get(c, "command")))
+	if (name && *name && kernel_index(e, (int)i, name) < 0
+	    && (w->argv = workload_argv_from_json(json_object_get(c, "command")))
 	    && workload_file_from_json(c, w) && workload_argv_fits(w->argv, why, sizeof why) == 0) {
 		w->name = xstrdup(name);
 		w->is_kernel = false;
@@ -125,15 +132,6 @@ static int load_command(const char *dir, const json_t *c, size_t i, struct exper
 		set_error(err, err_size, "%s/meta.json: matrix.commands[%zu] needs a name (not used "
 		          "before), a command (its words as strings or {\"hex\": ...}), an absolute "
 		          "path and a sha256", dir, i);
-	return -1;
-}
-
-/* The workload named name among the first n, or -1. */
-static int kernel_index(const struct experiment *e, int n, const char *name)
-{
-	for (int i = 0; name && i < n; i++)
-		if (!strcmp(e->workloads[i].name, name))
-			return i;
 	return -1;
 }
 
@@ -257,10 +255,10 @@ static int check_name(const char *file, long number, char *name, const struct ex
 	if (len > MATRIX_NAME_MAX)
 		return line_error(err, err_size, file, number, "the name '%.20s...' is longer than %d "
 		                  "characters", name, MATRIX_NAME_MAX);
-	for (int i = 0; i < e->nworkloads; i++)
-		if (!strcmp(e->workloads[i].name, name))
-			return line_error(err, err_size, file, number, "the name '%s' is used already, on "
-			                  "line %ld", name, lines[i]);
+	int used = kernel_index(e, e->nworkloads, name);
+	if (used >= 0)
+		return line_error(err, err_size, file, number, "the name '%s' is used already, on "
+		                  "line %ld", name, lines[used]);
 	return 0;
 }
 

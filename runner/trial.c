@@ -44,10 +44,8 @@ struct child_report {
 	double released_s;
 };
 
-/* While the trial runs, the runner wakes without a signal only when it has something to do:
- * once this long after the start to read the CPU frequency (the processes are busy by then),
- * where /sys has it, and at the trial's time limit. Each wake-up runs on a CPU, often one the
- * workload was given: it used to wake every 50 ms (6-7 times in a 0.3 s trial). */
+/* The wake-up that reads the CPU frequency (trial.h) comes this long after the start: the
+ * processes are busy by then. */
 #define FREQUENCY_DELAY_S 0.05
 /* The wake-up for the time limit comes this much after it, so that the limit has passed. */
 #define TIMEOUT_MARGIN_S 0.001
@@ -927,12 +925,9 @@ static int reap_dead(bool *alive)
 }
 
 
-/*
- * After the trial: its process groups killed (they outlive their leaders), then every child of
- * the runner killed and reaped, one generation per round (a killed process's own children come
- * back to us, the subreaper). Returns how many processes had to be killed. Costs one waitpid
- * when nothing was left.
- */
+/* After the trial (trial.h): its process groups, which outlive their leaders, then one
+ * generation of the runner's children per round. How many were killed; one waitpid when
+ * nothing was left. */
 static int sweep_leftovers(const struct trial_state *st)
 {
 	for (int i = 0; i < st->spec->nprocs; i++)
