@@ -75,23 +75,16 @@ struct group_input {
 	double center;          /* mean (normal) or median (t) */
 	double mean, ss;        /* Welford's */
 	double spread;          /* sd (normal) or 1.4826 MAD (t), floored */
-	double raw_spread;      /* the same before the floor */
 	double floor;
 	bool floored;
 	struct t_samples samples; /* t model only */
 	bool t_model;
 };
 
-/* sigma's grid never goes below floor: the spread used for the grid is held at it. */
-static void group_input_set_floor(struct group_input *in, double floor)
-{
-	in->floor = floor;
-	in->floored = !(in->raw_spread >= floor);
-	in->spread = in->floored ? floor : in->raw_spread;
-}
-
+/* floor: sigma's (0: the timer's resolution, capped at 0.1% of |mean|); the spread used for
+ * the grid is held at it. */
 static void group_input_init(struct group_input *in, const struct analysis_group *g,
-                             const struct analysis_options *opt)
+                             double floor, const struct analysis_options *opt)
 {
 	memset(in, 0, sizeof *in);
 	struct welford w = welford_of(g->values_s, g->n);
@@ -100,8 +93,8 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	in->ss = w.ss;
 	in->center = w.mean;
 	double spread = welford_sd(&w);
-	in->floor = ANALYSIS_TIMER_RESOLUTION_S;
-	if (fabs(w.mean) > 0)
+	in->floor = floor > 0 ? floor : ANALYSIS_TIMER_RESOLUTION_S;
+	if (!(floor > 0) && fabs(w.mean) > 0)
 		in->floor = fmin(in->floor, 1e-3 * fabs(w.mean));
 	if (opt->model == ANALYSIS_MODEL_T) {
 		in->t_model = true;
@@ -111,8 +104,8 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 			spread = 1.4826 * mad;
 		t_samples_init(&in->samples, g->values_s, g->n);
 	}
-	in->raw_spread = spread;
-	group_input_set_floor(in, in->floor);
+	in->floored = !(spread >= in->floor);
+	in->spread = in->floored ? in->floor : spread;
 }
 
 static void group_posterior_release(struct group_posterior *gp)
@@ -591,8 +584,8 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 			return -1;
 		}
 	struct group_input in[2];
-	group_input_init(&in[0], a, opt);
-	group_input_init(&in[1], b, opt);
+	group_input_init(&in[0], a, 0, opt);
+	group_input_init(&in[1], b, 0, opt);
 	int rc = 0;
 	if (opt->seed_grid)
 		seed_grid_run(pp, in, groups, opt);
@@ -646,8 +639,7 @@ void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_pa
 	memset(rep, 0, sizeof *rep);
 	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
 	struct group_input in[1];
-	group_input_init(in, &sample, opt);
-	group_input_set_floor(in, sigma_floor);
+	group_input_init(in, &sample, sigma_floor, opt);
 	size_t points = (size_t)opt->grid_points;
 	size_t delta_points = points > DELTA_POINTS_MIN ? points : DELTA_POINTS_MIN;
 	struct grid_extent x;
