@@ -215,8 +215,9 @@ static enum analysis_verdict decide(const struct analysis_comparison *c)
 }
 
 /* The difference mu_A - mu_B: P(A > B), its mean, interval and HDI. */
-static void summarize_difference(struct analysis_comparison *c, bool lattice)
+static void summarize_difference(struct analysis_comparison *c)
 {
+	bool lattice = !c->grid.seed_grid;
 	/* P(A > B): the lattice cell at 0 straddles zero, so half of it counts on each side. The
 	 * seed counts strictly greater pairs. */
 	double p_gt = 0, p_lt = 0, p_eq = 0;
@@ -329,7 +330,7 @@ static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind k
 	c->label = comparison_kind_name(kind);
 	c->grid = pp.report;
 	pair_difference(&pp, &c->diff);
-	summarize_difference(c, pp.lattice);
+	summarize_difference(c);
 	summarize_ratio(c, &pp, opt->rope_pct);
 	struct welford wa = welford_of(ga->values_s, ga->n), wb = welford_of(gb->values_s, gb->n);
 	welch_test(&wa, &wb, &c->welch_t, &c->welch_df, &c->welch_p);

@@ -374,7 +374,6 @@ static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 		posterior_on_axes(gp, &in[k], gp->mu, 0.0, NULL, opt);
 	}
 	pp->step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S) / (ANALYSIS_SEED_GRID_POINTS - 1);
-	pp->lattice = false;
 	const double lo[2] = { ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S };
 	const double hi[2] = { ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_HI_S };
 	rep->edge_mass = check_edges(pp->g, in, 2, lo).worst;
@@ -564,7 +563,6 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 		                  &rep->edge_mass, &rep->at_bound))
 			break;
 	}
-	pp->lattice = true;
 	rep->t_loglik_error = fmax(pp->g[0].t_loglik_error, pp->g[1].t_loglik_error);
 	report_axes(rep, pp, x.sigma_lo, x.sigma_hi, points);
 	return 0;
@@ -713,7 +711,7 @@ static void seed_difference(const struct pair_posterior *pp, struct analysis_dis
 void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!pp->lattice) {
+	if (pp->report.seed_grid) {
 		seed_difference(pp, out);
 		return;
 	}
