@@ -1,8 +1,7 @@
 /*
- * samples_load.c — a results folder's samples.csv (its records, read once by the folder:
- * common/folder.h, common/samples_table.h) into a dataset: records → trials → samples. A trial
- * that cannot be used (a row missing, duplicated or disagreeing) becomes a warning and never
- * affects another; failed, contaminated and leftover trials are counted per placement.
+ * samples_load.c — a results folder's samples.csv into a dataset (analysis_load_folder):
+ * records → trials → samples. A trial that cannot be used becomes a warning and never affects
+ * another.
  */
 #include <math.h>
 #include <stdlib.h>
