@@ -24,21 +24,6 @@ struct trials {
 	long last_block;                   /* the last measured trial's block (-1: none yet) */
 };
 
-/* A placement name the registry does not know is kept (its trials are analysed, a trial
- * having as many rows as the most any of its trials has) but never silently: one warning per
- * name, on the line it first appears. */
-static void warn_unknown_placements(struct trials *L)
-{
-	char known[256];
-	placement_names_list(known, sizeof known);
-	for (size_t i = 0; i < L->t->placement_count; i++)
-		if (!placement_info_find(L->t->placements[i].name))
-			builder_warn(&L->b, xasprintf(
-				"samples.csv:%ld: placement '%s' is not one this smtbench knows (%s): not "
-				"written by this version, or edited; its trials are analysed as they are",
-				L->t->placements[i].first_line, L->t->placements[i].name, known));
-}
-
 /* Groups in the stable placement order, whether or not they hold samples, with each one's
  * frequency; the workloads' names. */
 static void make_groups(struct trials *L)
@@ -61,15 +46,17 @@ static void make_groups(struct trials *L)
 	const char *a = samples_table_first_workload(t, 0), *b = samples_table_first_workload(t, 1);
 	d->workload = a ? xescaped(a) : NULL;
 	d->beside_workload = b ? xescaped(b) : NULL;
-	warn_unknown_placements(L);
 }
 
 /* The rows a trial of each placement must have: one per process of the placement, from the
  * placement registry; for a name the registry does not know, the most rows seen in one of its
- * trials. */
+ * trials. Such a name is kept (its trials are analysed) but never silently: one warning per
+ * name, on the line it first appears. */
 static void count_rows_per_trial(struct trials *L)
 {
 	const struct samples_table *t = L->t;
+	char names[256];
+	placement_names_list(names, sizeof names);
 	L->rows_per_trial = xcalloc(t->placement_count, sizeof *L->rows_per_trial);
 	L->known = xcalloc(t->placement_count, sizeof *L->known);
 	bool all_known = true;
@@ -77,6 +64,11 @@ static void count_rows_per_trial(struct trials *L)
 		const struct placement_info *info = placement_info_find(t->placements[i].name);
 		if (info)
 			L->rows_per_trial[i] = L->b.data->one_process ? 1 : (size_t)info->nprocs;
+		else
+			builder_warn(&L->b, xasprintf(
+				"samples.csv:%ld: placement '%s' is not one this smtbench knows (%s): not "
+				"written by this version, or edited; its trials are analysed as they are",
+				t->placements[i].first_line, t->placements[i].name, names));
 		L->known[i] = info != NULL;
 		all_known = all_known && info;
 	}
