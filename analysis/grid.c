@@ -173,24 +173,28 @@ static void normalise_marginals(struct group_posterior *gp, const double *sigma_
 }
 
 /*
- * Fills gp->mu_prob and gp->sigma_prob from the log-likelihood at every (mu, sigma) of the
- * grid. mu_offset[i] = gp->mu[i] - ref exactly (the data are shifted by ref too), so that data
- * of 1e6 s with a spread of 1e-6 s keep their digits. Each point stands for its cell: mu_width[i]
- * wide on mu's axis (NULL: equal cells, a lattice), and on sigma's the row's share of a flat
- * prior's measure (a log-spaced axis: sigma_j times the log step, so each row is weighted by
- * sigma_j; a linear axis, the lattice's and the seed's: equal). One pass, memory O(mu axis): each sigma row is
- * exponentiated against a running maximum, rescaling the accumulated marginal when a larger
- * maximum appears.
+ * mu = ref + mu_offset[i] beside gp's sigma axis, the group's floor, and the posterior on them:
+ * gp->mu_prob and gp->sigma_prob from the log-likelihood at every (mu, sigma) of the grid. The
+ * data are shifted by ref too, so that data of 1e6 s with a spread of 1e-6 s keep their digits.
+ * Each point stands for its cell: mu_width[i] wide on mu's axis (NULL: equal cells, a lattice),
+ * and on sigma's the row's share of a flat prior's measure (a log-spaced axis: sigma_j times the
+ * log step, so each row is weighted by sigma_j; a linear axis, the lattice's and the seed's:
+ * equal). One pass, memory O(mu axis): each sigma row is exponentiated against a running
+ * maximum, rescaling the accumulated marginal when a larger maximum appears.
  */
-static void group_posterior_fill(struct group_posterior *gp, const struct group_input *in,
-                                 const double *mu_offset, double ref, const double *mu_width,
-                                 const struct analysis_options *opt)
+static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
+                              const double *mu_offset, double ref, const double *mu_width,
+                              const struct analysis_options *opt)
 {
 	size_t nm = gp->mu_count, ns = gp->sigma_count;
+	for (size_t i = 0; i < nm; i++) {
+		gp->mu[i] = ref + mu_offset[i];
+		gp->mu_prob[i] = 0;
+	}
+	gp->sigma_floor = in->floor;
+	gp->sigma_floored = in->floored;
 	double *row = xmalloc(nm * sizeof *row);
 	double *sigma_log = xmalloc(ns * sizeof *sigma_log);
-	for (size_t i = 0; i < nm; i++)
-		gp->mu_prob[i] = 0;
 	double scale_log = -INFINITY; /* mu_prob holds sum exp(l - scale_log) */
 	double mean_offset = in->mean - ref;
 	struct t_loglik tl = { 0 };
@@ -300,19 +304,6 @@ static struct edge_check check_edges(const struct group_posterior *groups,
 		e.worst = fmax(e.worst, fmax(mu_edge, fmax(top, bottom)));
 	}
 	return e;
-}
-
-/* mu = ref + offset[i] (each cell width[i] wide; NULL: a lattice's equal cells) beside gp's
- * sigma axis, the group's floor, and its posterior on them. */
-static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
-                              const double *offset, double ref, const double *width,
-                              const struct analysis_options *opt)
-{
-	for (size_t i = 0; i < gp->mu_count; i++)
-		gp->mu[i] = ref + offset[i];
-	gp->sigma_floor = in->floor;
-	gp->sigma_floored = in->floored;
-	group_posterior_fill(gp, in, offset, ref, width, opt);
 }
 
 /* The seed's grid is fixed at 5 to 35 s: data outside it, or a posterior cut off at mu's edges
