@@ -602,22 +602,6 @@ void sinh_axis(double scale, double reach, size_t points, double *offset, double
 	}
 }
 
-/* The paired design's delta axis (sinh-spaced around the centre, reaching `reach` either way)
- * and sigma's, and the posterior on them. */
-static void lay_out_delta(struct group_posterior *gp, const struct group_input *in, double reach,
-                          const double sigma[2], size_t delta_points, size_t sigma_points,
-                          const struct analysis_options *opt)
-{
-	group_posterior_alloc(gp, delta_points, sigma_points);
-	double *offset = xmalloc(delta_points * sizeof *offset);
-	double *width = xmalloc(delta_points * sizeof *width);
-	sinh_axis(mu_scale_of(in), reach, delta_points, offset, width);
-	log_spaced_sigma(gp, sigma, sigma_points);
-	posterior_on_axes(gp, in, offset, in->center, width, opt);
-	free(offset);
-	free(width);
-}
-
 /* The log ratios' grid (the top of the file): its first delta axis reaches 22,000 scales at 4
  * blocks, where an even lattice of as many points would be 11 scales a step. */
 void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_paired_grid *rep,
@@ -633,13 +617,21 @@ void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_pa
 	size_t delta_points = points > DELTA_POINTS_MIN ? points : DELTA_POINTS_MIN;
 	struct grid_extent x;
 	initial_extent(in, 1, true, &x);
+	double *offset = xmalloc(delta_points * sizeof *offset);
+	double *width = xmalloc(delta_points * sizeof *width);
+	/* delta's axis sinh-spaced around the centre, reaching x.half either way, beside sigma's */
 	for (int widening = 0;; widening++) {
 		const double sigma[2] = { x.sigma_lo[0], x.sigma_hi[0] };
-		lay_out_delta(&gp, in, x.half[0], sigma, delta_points, points, opt);
+		group_posterior_alloc(&gp, delta_points, points);
+		sinh_axis(mu_scale_of(in), x.half[0], delta_points, offset, width);
+		log_spaced_sigma(&gp, sigma, points);
+		posterior_on_axes(&gp, in, offset, in->center, width, opt);
 		if (widening_done(&x, &gp, in, 1, true, widening, &rep->widenings, &rep->edge_mass,
 		                  &rep->at_bound))
 			break;
 	}
+	free(offset);
+	free(width);
 	size_t mid = (delta_points - 1) / 2;
 	rep->delta_step = gp.mu[mid + 1] - gp.mu[mid];
 	rep->delta_points = gp.mu_count;
