@@ -440,18 +440,6 @@ static int check_options(const struct analysis_options *opt, char *err, size_t e
 	return -1;
 }
 
-/* The result's dataset, options and each group's diagnostics. */
-static void describe_dataset(struct analysis_result *r, const struct analysis_dataset *data,
-                             const struct analysis_options *opt)
-{
-	r->data = data;
-	r->options = *opt;
-	r->groups = xcalloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
-	r->group_count = data->group_count;
-	for (size_t gi = 0; gi < data->group_count; gi++)
-		diagnose_group(&r->groups[gi], data, gi);
-}
-
 /* ga's and gb's samples matched by block into pb, or, when the blocks that hold both are fewer
  * than the paired design needs, pb released and why they fall back to the unpaired design (a
  * new string): the blocks that hold both, and those that hold both but a time of 0 s on one
@@ -769,7 +757,12 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 	if (check_options(opt, err, err_size) < 0)
 		return NULL;
 	struct analysis_result *r = xcalloc(1, sizeof *r);
-	describe_dataset(r, data, opt);
+	r->data = data;
+	r->options = *opt;
+	r->groups = xcalloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
+	r->group_count = data->group_count;
+	for (size_t gi = 0; gi < data->group_count; gi++)
+		diagnose_group(&r->groups[gi], data, gi);
 	if (compare_planned(r, data, opt, err, err_size) < 0) {
 		analysis_result_free(&r);
 		return NULL;
