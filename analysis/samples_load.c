@@ -298,24 +298,6 @@ static void add_trial(struct trials *L, const struct samples_record *rows, size_
 	}
 }
 
-/* Every trial, in run order, into samples; then each group's outliers. */
-static void add_trials(struct trials *L)
-{
-	size_t total = 0;
-	for (size_t k = 0; k < L->t->segment_count; k++)
-		total += L->t->segments[k].count;
-	count_rows_per_trial(L);
-	builder_reserve_points(&L->b, total);
-	struct samples_cursor c = { .table = L->t };
-	const struct samples_record *rows;
-	size_t n;
-	while (samples_next_trial(&c, &rows, &n))
-		if (trial_usable(L, rows, n))
-			add_trial(L, rows, n);
-	samples_cursor_release(&c);
-	builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
-}
-
 struct analysis_dataset *analysis_load_folder(struct results_folder *f,
                                               const struct analysis_take *how, char *err,
                                               size_t err_size)
@@ -336,7 +318,20 @@ struct analysis_dataset *analysis_load_folder(struct results_folder *f,
 	for (size_t i = 0; i < t->warning_count; i++)
 		builder_warn(&L.b, xstrdup(t->warnings[i]));
 	make_groups(&L);
-	add_trials(&L);
+	count_rows_per_trial(&L);
+	/* Every trial, in run order, into samples; then each group's outliers. */
+	size_t total = 0;
+	for (size_t k = 0; k < t->segment_count; k++)
+		total += t->segments[k].count;
+	builder_reserve_points(&L.b, total);
+	struct samples_cursor c = { .table = t };
+	const struct samples_record *rows;
+	size_t n;
+	while (samples_next_trial(&c, &rows, &n))
+		if (trial_usable(&L, rows, n))
+			add_trial(&L, rows, n);
+	samples_cursor_release(&c);
+	builder_flag_outliers(&L.b, ANALYSIS_TIMER_RESOLUTION_S);
 	free(L.group_of_name);
 	free(L.rows_per_trial);
 	free(L.known);
