@@ -81,7 +81,7 @@ struct group_input {
 	bool t_model;
 };
 
-/* floor: sigma's (0: the timer's resolution, capped at 0.1% of |mean|); the spread used for
+/* floor: sigma's (NAN: the timer's resolution, capped at 0.1% of |mean|); the spread used for
  * the grid is held at it. */
 static void group_input_init(struct group_input *in, const struct analysis_group *g,
                              double floor, const struct analysis_options *opt)
@@ -93,8 +93,8 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	in->ss = w.ss;
 	in->center = w.mean;
 	double spread = welford_sd(&w);
-	in->floor = floor > 0 ? floor : ANALYSIS_TIMER_RESOLUTION_S;
-	if (!(floor > 0) && fabs(w.mean) > 0)
+	in->floor = isnan(floor) ? ANALYSIS_TIMER_RESOLUTION_S : floor;
+	if (isnan(floor) && fabs(w.mean) > 0)
 		in->floor = fmin(in->floor, 1e-3 * fabs(w.mean));
 	if (opt->model == ANALYSIS_MODEL_T) {
 		in->t_model = true;
@@ -573,8 +573,8 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 			return -1;
 		}
 	struct group_input in[2];
-	group_input_init(&in[0], a, 0, opt);
-	group_input_init(&in[1], b, 0, opt);
+	group_input_init(&in[0], a, NAN, opt);
+	group_input_init(&in[1], b, NAN, opt);
 	int rc = 0;
 	if (opt->seed_grid)
 		seed_grid_run(pp, in, groups, opt);
