@@ -303,8 +303,8 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 	c->log_ratio_sd = welford_sd(&w);
 	/* The classic cross-check on the same blocks: the t interval of mean d, n - 1 degrees of
 	 * freedom, as a ratio. */
-	double n = (double)w.n, half = analysis_student_t_quantile(0.975, n - 1) * c->log_ratio_sd
-	                               / sqrt(n);
+	double n = (double)w.n;
+	double half = analysis_student_t_quantile(0.975, n - 1) * c->log_ratio_sd / sqrt(n);
 	c->paired_t_ratio_ci[0] = exp(w.mean - half);
 	c->paired_t_ratio_ci[1] = exp(w.mean + half);
 	compare_halves(c, pb);
