@@ -339,7 +339,6 @@ static void seed_grid_warning(struct analysis_grid_report *rep, const struct pai
 static void report_axes(struct analysis_grid_report *rep, const struct pair_posterior *pp,
                         const double sigma_lo[2], const double sigma_hi[2], size_t sigma_points)
 {
-	rep->mu_step = pp->step;
 	rep->sigma_points = sigma_points;
 	for (int k = 0; k < 2; k++) {
 		rep->mu_points[k] = pp->g[k].mu_count;
@@ -364,7 +363,8 @@ static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->sigma);
 		posterior_on_axes(gp, &in[k], gp->mu, 0.0, NULL, opt);
 	}
-	pp->step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S) / (ANALYSIS_SEED_GRID_POINTS - 1);
+	rep->mu_step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S)
+	               / (ANALYSIS_SEED_GRID_POINTS - 1);
 	const double lo[2] = { ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S };
 	const double hi[2] = { ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_HI_S };
 	rep->edge_mass = check_edges(pp->g, in, 2, lo).worst;
@@ -538,17 +538,17 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 	for (int widening = 0;; widening++) {
 		/* Both groups on one lattice of this step, its reference near A's center so that
 		 * offsets from it are small integers. */
-		pp->step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
-		double k_ref_real = nearbyint(in[0].center / pp->step);
+		rep->mu_step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
+		double k_ref_real = nearbyint(in[0].center / rep->mu_step);
 		if (!(fabs(k_ref_real) < 4e18)) {
 			set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
-			          pp->step, in[0].center);
+			          rep->mu_step, in[0].center);
 			return -1;
 		}
 		for (int k = 0; k < 2; k++) {
 			const double sigma[2] = { x.sigma_lo[k], x.sigma_hi[k] };
-			lay_out_group(&pp->g[k], &in[k], x.half[k], sigma, (int64_t)k_ref_real, pp->step,
-			              points, opt);
+			lay_out_group(&pp->g[k], &in[k], x.half[k], sigma, (int64_t)k_ref_real,
+			              rep->mu_step, points, opt);
 		}
 		if (widening_done(&x, pp->g, in, 2, false, widening, &rep->widenings,
 		                  &rep->edge_mass, &rep->at_bound))
@@ -714,7 +714,7 @@ void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 	}
 	int64_t d0 = a->k_lo - b->k_lo - (int64_t)(nb - 1);
 	for (size_t m = 0; m < count; m++)
-		out->values[m] = (double)(d0 + (int64_t)m) * pp->step;
+		out->values[m] = (double)(d0 + (int64_t)m) * pp->report.mu_step;
 	out->count = count;
 }
 

@@ -150,7 +150,6 @@ struct group_posterior {
 
 struct pair_posterior {
 	struct group_posterior g[2];
-	double step;          /* common mu spacing */
 	struct analysis_grid_report report;
 };
 
