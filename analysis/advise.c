@@ -1,13 +1,9 @@
 /*
  * advise.c — from a measured matrix to a decision: which workloads share a core (the plan), what
- * it is worth with its uncertainty, and SMT on or off per workload (analysis.h, "Advice").
- *
- * The optimiser works on known slowdowns: exact by bitmask dynamic programming up to
- * ANALYSIS_ADVISE_EXACT_MAX items, a stated heuristic above. The uncertainty comes from joint
- * draws: in each draw every cell's log slowdown is drawn from its own posterior (a matrix's
- * comparison, or a mixture of normals for fleet's pooled cells; the cells'
- * posteriors are independent, as the matrix's safe list takes them), and the plans chosen from
- * the point estimates are valued in it; the interval is the draws' 2.5% and 97.5% quantiles.
+ * it is worth with its uncertainty, and SMT on or off per workload (analysis.h, "Advice", states
+ * the method). The cells' posteriors are drawn independently, as the matrix's safe list takes
+ * them; the plans chosen from the point estimates are valued in each draw, and an interval is
+ * the draws' 2.5% and 97.5% quantiles.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -215,8 +215,9 @@ static enum analysis_verdict decide(const struct analysis_comparison *c)
 }
 
 /* The difference mu_A - mu_B: P(A > B), its mean, interval and HDI. */
-static void summarize_difference(struct analysis_comparison *c, bool lattice)
+static void summarize_difference(struct analysis_comparison *c)
 {
+	bool lattice = !c->grid.seed_grid;
 	/* P(A > B): the lattice cell at 0 straddles zero, so half of it counts on each side. The
 	 * seed counts strictly greater pairs. */
 	double p_gt = 0, p_lt = 0, p_eq = 0;
@@ -329,7 +330,7 @@ static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind k
 	c->label = comparison_kind_name(kind);
 	c->grid = pp.report;
 	pair_difference(&pp, &c->diff);
-	summarize_difference(c, pp.lattice);
+	summarize_difference(c);
 	summarize_ratio(c, &pp, opt->rope_pct);
 	struct welford wa = welford_of(ga->values_s, ga->n), wb = welford_of(gb->values_s, gb->n);
 	welch_test(&wa, &wb, &c->welch_t, &c->welch_df, &c->welch_p);
@@ -437,18 +438,6 @@ static int check_options(const struct analysis_options *opt, char *err, size_t e
 	else
 		return 0;
 	return -1;
-}
-
-/* The result's dataset, options and each group's diagnostics. */
-static void describe_dataset(struct analysis_result *r, const struct analysis_dataset *data,
-                             const struct analysis_options *opt)
-{
-	r->data = data;
-	r->options = *opt;
-	r->groups = xcalloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
-	r->group_count = data->group_count;
-	for (size_t gi = 0; gi < data->group_count; gi++)
-		diagnose_group(&r->groups[gi], data, gi);
 }
 
 /* ga's and gb's samples matched by block into pb, or, when the blocks that hold both are fewer
@@ -768,7 +757,12 @@ struct analysis_result *analysis_run(const struct analysis_dataset *data,
 	if (check_options(opt, err, err_size) < 0)
 		return NULL;
 	struct analysis_result *r = xcalloc(1, sizeof *r);
-	describe_dataset(r, data, opt);
+	r->data = data;
+	r->options = *opt;
+	r->groups = xcalloc(data->group_count ? data->group_count : 1, sizeof *r->groups);
+	r->group_count = data->group_count;
+	for (size_t gi = 0; gi < data->group_count; gi++)
+		diagnose_group(&r->groups[gi], data, gi);
 	if (compare_planned(r, data, opt, err, err_size) < 0) {
 		analysis_result_free(&r);
 		return NULL;

@@ -75,23 +75,16 @@ struct group_input {
 	double center;          /* mean (normal) or median (t) */
 	double mean, ss;        /* Welford's */
 	double spread;          /* sd (normal) or 1.4826 MAD (t), floored */
-	double raw_spread;      /* the same before the floor */
 	double floor;
 	bool floored;
 	struct t_samples samples; /* t model only */
 	bool t_model;
 };
 
-/* sigma's grid never goes below floor: the spread used for the grid is held at it. */
-static void group_input_set_floor(struct group_input *in, double floor)
-{
-	in->floor = floor;
-	in->floored = !(in->raw_spread >= floor);
-	in->spread = in->floored ? floor : in->raw_spread;
-}
-
+/* floor: sigma's (NAN: the timer's resolution, capped at 0.1% of |mean|); the spread used for
+ * the grid is held at it. */
 static void group_input_init(struct group_input *in, const struct analysis_group *g,
-                             const struct analysis_options *opt)
+                             double floor, const struct analysis_options *opt)
 {
 	memset(in, 0, sizeof *in);
 	struct welford w = welford_of(g->values_s, g->n);
@@ -100,8 +93,8 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 	in->ss = w.ss;
 	in->center = w.mean;
 	double spread = welford_sd(&w);
-	in->floor = ANALYSIS_TIMER_RESOLUTION_S;
-	if (fabs(w.mean) > 0)
+	in->floor = isnan(floor) ? ANALYSIS_TIMER_RESOLUTION_S : floor;
+	if (isnan(floor) && fabs(w.mean) > 0)
 		in->floor = fmin(in->floor, 1e-3 * fabs(w.mean));
 	if (opt->model == ANALYSIS_MODEL_T) {
 		in->t_model = true;
@@ -111,8 +104,8 @@ static void group_input_init(struct group_input *in, const struct analysis_group
 			spread = 1.4826 * mad;
 		t_samples_init(&in->samples, g->values_s, g->n);
 	}
-	in->raw_spread = spread;
-	group_input_set_floor(in, in->floor);
+	in->floored = !(spread >= in->floor);
+	in->spread = in->floored ? in->floor : spread;
 }
 
 static void group_posterior_release(struct group_posterior *gp)
@@ -180,24 +173,28 @@ static void normalise_marginals(struct group_posterior *gp, const double *sigma_
 }
 
 /*
- * Fills gp->mu_prob and gp->sigma_prob from the log-likelihood at every (mu, sigma) of the
- * grid. mu_offset[i] = gp->mu[i] - ref exactly (the data are shifted by ref too), so that data
- * of 1e6 s with a spread of 1e-6 s keep their digits. Each point stands for its cell: mu_width[i]
- * wide on mu's axis (NULL: equal cells, a lattice), and on sigma's the row's share of a flat
- * prior's measure (a log-spaced axis: sigma_j times the log step, so each row is weighted by
- * sigma_j; a linear axis, the lattice's and the seed's: equal). One pass, memory O(mu axis): each sigma row is
- * exponentiated against a running maximum, rescaling the accumulated marginal when a larger
- * maximum appears.
+ * mu = ref + mu_offset[i] beside gp's sigma axis, the group's floor, and the posterior on them:
+ * gp->mu_prob and gp->sigma_prob from the log-likelihood at every (mu, sigma) of the grid. The
+ * data are shifted by ref too, so that data of 1e6 s with a spread of 1e-6 s keep their digits.
+ * Each point stands for its cell: mu_width[i] wide on mu's axis (NULL: equal cells, a lattice),
+ * and on sigma's the row's share of a flat prior's measure (a log-spaced axis: sigma_j times the
+ * log step, so each row is weighted by sigma_j; a linear axis, the lattice's and the seed's:
+ * equal). One pass, memory O(mu axis): each sigma row is exponentiated against a running
+ * maximum, rescaling the accumulated marginal when a larger maximum appears.
  */
-static void group_posterior_fill(struct group_posterior *gp, const struct group_input *in,
-                                 const double *mu_offset, double ref, const double *mu_width,
-                                 const struct analysis_options *opt)
+static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
+                              const double *mu_offset, double ref, const double *mu_width,
+                              const struct analysis_options *opt)
 {
 	size_t nm = gp->mu_count, ns = gp->sigma_count;
+	for (size_t i = 0; i < nm; i++) {
+		gp->mu[i] = ref + mu_offset[i];
+		gp->mu_prob[i] = 0;
+	}
+	gp->sigma_floor = in->floor;
+	gp->sigma_floored = in->floored;
 	double *row = xmalloc(nm * sizeof *row);
 	double *sigma_log = xmalloc(ns * sizeof *sigma_log);
-	for (size_t i = 0; i < nm; i++)
-		gp->mu_prob[i] = 0;
 	double scale_log = -INFINITY; /* mu_prob holds sum exp(l - scale_log) */
 	double mean_offset = in->mean - ref;
 	struct t_loglik tl = { 0 };
@@ -309,19 +306,6 @@ static struct edge_check check_edges(const struct group_posterior *groups,
 	return e;
 }
 
-/* mu = ref + offset[i] (each cell width[i] wide; NULL: a lattice's equal cells) beside gp's
- * sigma axis, the group's floor, and its posterior on them. */
-static void posterior_on_axes(struct group_posterior *gp, const struct group_input *in,
-                              const double *offset, double ref, const double *width,
-                              const struct analysis_options *opt)
-{
-	for (size_t i = 0; i < gp->mu_count; i++)
-		gp->mu[i] = ref + offset[i];
-	gp->sigma_floor = in->floor;
-	gp->sigma_floored = in->floored;
-	group_posterior_fill(gp, in, offset, ref, width, opt);
-}
-
 /* The seed's grid is fixed at 5 to 35 s: data outside it, or a posterior cut off at mu's edges
  * or sigma's top, give numbers that mean nothing. Says so in rep->warning. Mass at sigma's
  * bottom (5 s) is the seed's known bias on low-noise data, which the text explains apart. */
@@ -355,7 +339,6 @@ static void seed_grid_warning(struct analysis_grid_report *rep, const struct pai
 static void report_axes(struct analysis_grid_report *rep, const struct pair_posterior *pp,
                         const double sigma_lo[2], const double sigma_hi[2], size_t sigma_points)
 {
-	rep->mu_step = pp->step;
 	rep->sigma_points = sigma_points;
 	for (int k = 0; k < 2; k++) {
 		rep->mu_points[k] = pp->g[k].mu_count;
@@ -380,8 +363,8 @@ static void seed_grid_run(struct pair_posterior *pp, struct group_input in[2],
 		numpy_linspace(ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_POINTS, gp->sigma);
 		posterior_on_axes(gp, &in[k], gp->mu, 0.0, NULL, opt);
 	}
-	pp->step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S) / (ANALYSIS_SEED_GRID_POINTS - 1);
-	pp->lattice = false;
+	rep->mu_step = (ANALYSIS_SEED_GRID_HI_S - ANALYSIS_SEED_GRID_LO_S)
+	               / (ANALYSIS_SEED_GRID_POINTS - 1);
 	const double lo[2] = { ANALYSIS_SEED_GRID_LO_S, ANALYSIS_SEED_GRID_LO_S };
 	const double hi[2] = { ANALYSIS_SEED_GRID_HI_S, ANALYSIS_SEED_GRID_HI_S };
 	rep->edge_mass = check_edges(pp->g, in, 2, lo).worst;
@@ -555,23 +538,22 @@ static int lattice_run(struct pair_posterior *pp, const struct group_input in[2]
 	for (int widening = 0;; widening++) {
 		/* Both groups on one lattice of this step, its reference near A's center so that
 		 * offsets from it are small integers. */
-		pp->step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
-		double k_ref_real = nearbyint(in[0].center / pp->step);
+		rep->mu_step = fmax(base_step, 2 * fmax(x.half[0], x.half[1]) / (double)(cap - 1));
+		double k_ref_real = nearbyint(in[0].center / rep->mu_step);
 		if (!(fabs(k_ref_real) < 4e18)) {
 			set_error(err, err_size, "the grid step %g s is too fine for values near %g s",
-			          pp->step, in[0].center);
+			          rep->mu_step, in[0].center);
 			return -1;
 		}
 		for (int k = 0; k < 2; k++) {
 			const double sigma[2] = { x.sigma_lo[k], x.sigma_hi[k] };
-			lay_out_group(&pp->g[k], &in[k], x.half[k], sigma, (int64_t)k_ref_real, pp->step,
-			              points, opt);
+			lay_out_group(&pp->g[k], &in[k], x.half[k], sigma, (int64_t)k_ref_real,
+			              rep->mu_step, points, opt);
 		}
 		if (widening_done(&x, pp->g, in, 2, false, widening, &rep->widenings,
 		                  &rep->edge_mass, &rep->at_bound))
 			break;
 	}
-	pp->lattice = true;
 	rep->t_loglik_error = fmax(pp->g[0].t_loglik_error, pp->g[1].t_loglik_error);
 	report_axes(rep, pp, x.sigma_lo, x.sigma_hi, points);
 	return 0;
@@ -591,8 +573,8 @@ int pair_posterior_compute(struct pair_posterior *pp, const struct analysis_grou
 			return -1;
 		}
 	struct group_input in[2];
-	group_input_init(&in[0], a, opt);
-	group_input_init(&in[1], b, opt);
+	group_input_init(&in[0], a, NAN, opt);
+	group_input_init(&in[1], b, NAN, opt);
 	int rc = 0;
 	if (opt->seed_grid)
 		seed_grid_run(pp, in, groups, opt);
@@ -620,22 +602,6 @@ void sinh_axis(double scale, double reach, size_t points, double *offset, double
 	}
 }
 
-/* The paired design's delta axis (sinh-spaced around the centre, reaching `reach` either way)
- * and sigma's, and the posterior on them. */
-static void lay_out_delta(struct group_posterior *gp, const struct group_input *in, double reach,
-                          const double sigma[2], size_t delta_points, size_t sigma_points,
-                          const struct analysis_options *opt)
-{
-	group_posterior_alloc(gp, delta_points, sigma_points);
-	double *offset = xmalloc(delta_points * sizeof *offset);
-	double *width = xmalloc(delta_points * sizeof *width);
-	sinh_axis(mu_scale_of(in), reach, delta_points, offset, width);
-	log_spaced_sigma(gp, sigma, sigma_points);
-	posterior_on_axes(gp, in, offset, in->center, width, opt);
-	free(offset);
-	free(width);
-}
-
 /* The log ratios' grid (the top of the file): its first delta axis reaches 22,000 scales at 4
  * blocks, where an even lattice of as many points would be 11 scales a step. */
 void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_paired_grid *rep,
@@ -646,19 +612,26 @@ void log_ratio_posterior_compute(struct analysis_dist *delta, struct analysis_pa
 	memset(rep, 0, sizeof *rep);
 	struct analysis_group sample = { .name = "log ratio", .values_s = (double *)d, .n = n };
 	struct group_input in[1];
-	group_input_init(in, &sample, opt);
-	group_input_set_floor(in, sigma_floor);
+	group_input_init(in, &sample, sigma_floor, opt);
 	size_t points = (size_t)opt->grid_points;
 	size_t delta_points = points > DELTA_POINTS_MIN ? points : DELTA_POINTS_MIN;
 	struct grid_extent x;
 	initial_extent(in, 1, true, &x);
+	double *offset = xmalloc(delta_points * sizeof *offset);
+	double *width = xmalloc(delta_points * sizeof *width);
+	/* delta's axis sinh-spaced around the centre, reaching x.half either way, beside sigma's */
 	for (int widening = 0;; widening++) {
 		const double sigma[2] = { x.sigma_lo[0], x.sigma_hi[0] };
-		lay_out_delta(&gp, in, x.half[0], sigma, delta_points, points, opt);
+		group_posterior_alloc(&gp, delta_points, points);
+		sinh_axis(mu_scale_of(in), x.half[0], delta_points, offset, width);
+		log_spaced_sigma(&gp, sigma, points);
+		posterior_on_axes(&gp, in, offset, in->center, width, opt);
 		if (widening_done(&x, &gp, in, 1, true, widening, &rep->widenings, &rep->edge_mass,
 		                  &rep->at_bound))
 			break;
 	}
+	free(offset);
+	free(width);
 	size_t mid = (delta_points - 1) / 2;
 	rep->delta_step = gp.mu[mid + 1] - gp.mu[mid];
 	rep->delta_points = gp.mu_count;
@@ -721,7 +694,7 @@ static void seed_difference(const struct pair_posterior *pp, struct analysis_dis
 void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!pp->lattice) {
+	if (pp->report.seed_grid) {
 		seed_difference(pp, out);
 		return;
 	}
@@ -741,7 +714,7 @@ void pair_difference(const struct pair_posterior *pp, struct analysis_dist *out)
 	}
 	int64_t d0 = a->k_lo - b->k_lo - (int64_t)(nb - 1);
 	for (size_t m = 0; m < count; m++)
-		out->values[m] = (double)(d0 + (int64_t)m) * pp->step;
+		out->values[m] = (double)(d0 + (int64_t)m) * pp->report.mu_step;
 	out->count = count;
 }
 

@@ -1,11 +1,6 @@
 /*
- * hyperfine.c — a `hyperfine --export-json` file as a dataset: one group per command, its
- * per-run times (hyperfine's "times", wall-clock seconds) as the samples, in run order.
- *
- * hyperfine runs each command's runs one after another, never interleaved, so there are no
- * blocks to pair: the comparisons are unpaired, and the output says so. It records the user
- * and system time only as each command's mean (1.15 writes "user" and "system" as numbers), so
- * --metric user is refused with that reason unless a file holds one user time per run.
+ * hyperfine.c — a `hyperfine --export-json` file as a dataset (analysis_load_hyperfine: what it
+ * takes, what it refuses and why, in analysis.h).
  */
 #include <errno.h>
 #include <math.h>

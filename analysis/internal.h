@@ -150,8 +150,6 @@ struct group_posterior {
 
 struct pair_posterior {
 	struct group_posterior g[2];
-	double step;          /* common mu spacing */
-	bool lattice;         /* false for the seed grid: differences are merged as the seed does */
 	struct analysis_grid_report report;
 };
 

@@ -124,16 +124,6 @@ void paired_blocks_release(struct paired_blocks *p)
 	*p = (struct paired_blocks){ 0 };
 }
 
-/* The classic cross-check on the same blocks: the t interval of mean d, n - 1 degrees of
- * freedom, as a ratio. */
-static void paired_t_interval(struct analysis_comparison *c, const struct welford *w)
-{
-	double n = (double)w->n;
-	double half = analysis_student_t_quantile(0.975, n - 1) * welford_sd(w) / sqrt(n);
-	c->paired_t_ratio_ci[0] = exp(w->mean - half);
-	c->paired_t_ratio_ci[1] = exp(w->mean + half);
-}
-
 /* The difference in seconds at B's mean, mu_B_mean * (exp(delta) - 1): its table cell by cell
  * from delta's (monotone, so its quantiles are the transformed quantiles of delta), its point
  * estimate at delta's posterior mean (as the ratio's), its interval from delta's quantiles. */
@@ -311,7 +301,12 @@ void compare_paired(struct analysis_comparison *c, const struct paired_blocks *p
 	c->blocks_zero = pb->zero_blocks;
 	c->log_ratio_mean = w.mean;
 	c->log_ratio_sd = welford_sd(&w);
-	paired_t_interval(c, &w);
+	/* The classic cross-check on the same blocks: the t interval of mean d, n - 1 degrees of
+	 * freedom, as a ratio. */
+	double n = (double)w.n;
+	double half = analysis_student_t_quantile(0.975, n - 1) * c->log_ratio_sd / sqrt(n);
+	c->paired_t_ratio_ci[0] = exp(w.mean - half);
+	c->paired_t_ratio_ci[1] = exp(w.mean + half);
 	compare_halves(c, pb);
 	summarize_log_ratio(c, opt->rope_pct, delta_mean);
 	difference_at_b(c, b_mean, delta_mean);

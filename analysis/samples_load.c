@@ -1,8 +1,7 @@
 /*
- * samples_load.c — a results folder's samples.csv (its records, read once by the folder:
- * common/folder.h, common/samples_table.h) into a dataset: records → trials → samples. A trial
- * that cannot be used (a row missing, duplicated or disagreeing) becomes a warning and never
- * affects another; failed, contaminated and leftover trials are counted per placement.
+ * samples_load.c — a results folder's samples.csv into a dataset (analysis_load_folder):
+ * records → trials → samples. A trial that cannot be used becomes a warning and never affects
+ * another.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,21 +23,6 @@ struct trials {
 	bool *known;                       /* per placement name: one of the registry's */
 	long last_block;                   /* the last measured trial's block (-1: none yet) */
 };
-
-/* A placement name the registry does not know is kept (its trials are analysed, a trial
- * having as many rows as the most any of its trials has) but never silently: one warning per
- * name, on the line it first appears. */
-static void warn_unknown_placements(struct trials *L)
-{
-	char known[256];
-	placement_names_list(known, sizeof known);
-	for (size_t i = 0; i < L->t->placement_count; i++)
-		if (!placement_info_find(L->t->placements[i].name))
-			builder_warn(&L->b, xasprintf(
-				"samples.csv:%ld: placement '%s' is not one this smtbench knows (%s): not "
-				"written by this version, or edited; its trials are analysed as they are",
-				L->t->placements[i].first_line, L->t->placements[i].name, known));
-}
 
 /* Groups in the stable placement order, whether or not they hold samples, with each one's
  * frequency; the workloads' names. */
@@ -62,15 +46,17 @@ static void make_groups(struct trials *L)
 	const char *a = samples_table_first_workload(t, 0), *b = samples_table_first_workload(t, 1);
 	d->workload = a ? xescaped(a) : NULL;
 	d->beside_workload = b ? xescaped(b) : NULL;
-	warn_unknown_placements(L);
 }
 
 /* The rows a trial of each placement must have: one per process of the placement, from the
  * placement registry; for a name the registry does not know, the most rows seen in one of its
- * trials. */
+ * trials. Such a name is kept (its trials are analysed) but never silently: one warning per
+ * name, on the line it first appears. */
 static void count_rows_per_trial(struct trials *L)
 {
 	const struct samples_table *t = L->t;
+	char names[256];
+	placement_names_list(names, sizeof names);
 	L->rows_per_trial = xcalloc(t->placement_count, sizeof *L->rows_per_trial);
 	L->known = xcalloc(t->placement_count, sizeof *L->known);
 	bool all_known = true;
@@ -78,6 +64,11 @@ static void count_rows_per_trial(struct trials *L)
 		const struct placement_info *info = placement_info_find(t->placements[i].name);
 		if (info)
 			L->rows_per_trial[i] = L->b.data->one_process ? 1 : (size_t)info->nprocs;
+		else
+			builder_warn(&L->b, xasprintf(
+				"samples.csv:%ld: placement '%s' is not one this smtbench knows (%s): not "
+				"written by this version, or edited; its trials are analysed as they are",
+				t->placements[i].first_line, t->placements[i].name, names));
 		L->known[i] = info != NULL;
 		all_known = all_known && info;
 	}
@@ -307,24 +298,6 @@ static void add_trial(struct trials *L, const struct samples_record *rows, size_
 	}
 }
 
-/* Every trial, in run order, into samples; then each group's outliers. */
-static void add_trials(struct trials *L)
-{
-	size_t total = 0;
-	for (size_t k = 0; k < L->t->segment_count; k++)
-		total += L->t->segments[k].count;
-	count_rows_per_trial(L);
-	builder_reserve_points(&L->b, total);
-	struct samples_cursor c = { .table = L->t };
-	const struct samples_record *rows;
-	size_t n;
-	while (samples_next_trial(&c, &rows, &n))
-		if (trial_usable(L, rows, n))
-			add_trial(L, rows, n);
-	samples_cursor_release(&c);
-	builder_flag_outliers(&L->b, ANALYSIS_TIMER_RESOLUTION_S);
-}
-
 struct analysis_dataset *analysis_load_folder(struct results_folder *f,
                                               const struct analysis_take *how, char *err,
                                               size_t err_size)
@@ -345,7 +318,20 @@ struct analysis_dataset *analysis_load_folder(struct results_folder *f,
 	for (size_t i = 0; i < t->warning_count; i++)
 		builder_warn(&L.b, xstrdup(t->warnings[i]));
 	make_groups(&L);
-	add_trials(&L);
+	count_rows_per_trial(&L);
+	/* Every trial, in run order, into samples; then each group's outliers. */
+	size_t total = 0;
+	for (size_t k = 0; k < t->segment_count; k++)
+		total += t->segments[k].count;
+	builder_reserve_points(&L.b, total);
+	struct samples_cursor c = { .table = t };
+	const struct samples_record *rows;
+	size_t n;
+	while (samples_next_trial(&c, &rows, &n))
+		if (trial_usable(&L, rows, n))
+			add_trial(&L, rows, n);
+	samples_cursor_release(&c);
+	builder_flag_outliers(&L.b, ANALYSIS_TIMER_RESOLUTION_S);
 	free(L.group_of_name);
 	free(L.rows_per_trial);
 	free(L.known);

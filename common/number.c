@@ -91,13 +91,9 @@ static bool eight_digits_of_word(uint64_t w, uint64_t *value)
 }
 #endif
 
-/*
- * Plain decimals ("0.250742", "12", "3.") as strtod reads them, bit for bit, at a fraction of
- * its cost: up to 15 digits make an integer exact in a double and a power of ten up to 10^22
- * is exact too, so one correctly rounded division gives the correctly rounded value (Clinger's
- * fast path). Anything else (a sign, an exponent, more digits, inf, nan, hex) is left to
- * strtod. Returns whether the whole text (len bytes) was such a decimal.
- */
+/* Why it is strtod's value: up to 15 digits make an integer exact in a double and a power of
+ * ten up to 10^22 is exact too, so one correctly rounded division gives the correctly rounded
+ * value (Clinger's fast path). */
 bool number_parse_plain(const char *text, size_t len, double *out)
 {
 	static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,

@@ -155,7 +155,6 @@ int samples_per_cpu_unspread(const double *seconds, int n)
 	return total - most < SAMPLES_UNSPREAD_SHARE * total;
 }
 
-/* (samples_csv.h) Escaped as every outside text is shown, then one token, cut whole. */
 void samples_csv_token(const char *in, char *out, size_t outlen)
 {
 	char *shown = in ? xescaped(in) : NULL;
