@@ -295,7 +295,6 @@ struct analysis_paired_grid {
 
 struct analysis_comparison {
 	enum comparison_kind kind;   /* what it is for (common/placements.h) */
-	const char *label;           /* comparison_kind_name(kind): "headline", "contention", ... */
 	struct analysis_group_summary a, b;
 	/* Which design gave the numbers below (a and b's per-placement summaries are always the
 	 * unpaired groups'). Paired: the blocks used, and those with a measured trial where one

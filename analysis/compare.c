@@ -327,7 +327,6 @@ static int compare_nonzero(struct analysis_comparison *c, enum comparison_kind k
 	if (pair_posterior_compute(&pp, ga, gb, opt, err, err_size) < 0)
 		return -1;
 	c->kind = kind;
-	c->label = comparison_kind_name(kind);
 	c->grid = pp.report;
 	pair_difference(&pp, &c->diff);
 	summarize_difference(c);
@@ -823,7 +822,6 @@ int analysis_compare_log_ratios(const double *d, size_t n, double b_mean_s,
 			return -1;
 		}
 	out->kind = COMPARISON_FILES;
-	out->label = comparison_kind_name(out->kind);
 	out->a.name = xstrdup("A");
 	out->b.name = xstrdup("B");
 	struct paired_blocks pb = { .d = (double *)d, .n = n, .blocks_known = true,

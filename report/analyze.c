@@ -217,7 +217,8 @@ static void comparison_section(struct doc *d, const struct analysis_comparison *
 	char unplanned[160] = "", words[150];
 	if (c->kind == COMPARISON_UNPLANNED)
 		snprintf(unplanned, sizeof unplanned, ": %s", unplanned_words(words, sizeof words, c));
-	char *title = xasprintf("%s vs %s (%s%s)", c->a.name, c->b.name, c->label, unplanned);
+	char *title = xasprintf("%s vs %s (%s%s)", c->a.name, c->b.name,
+	                        comparison_kind_name(c->kind), unplanned);
 	doc_heading(d, DOC_ALL, NULL, title);
 	free(title);
 	answer(d, c, r);
@@ -409,7 +410,8 @@ static json_t *comparison_json(const struct analysis_comparison *c, bool one_pro
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
 	                      "s:{s:o, s:o, s:o}, s:o, s:o, s:s, s:o, s:o, s:s, s:I, s:I, s:o, s:o, "
 	                      "s:o*}",
-	                      "label", c->label, "a", group_json(&c->a), "b", group_json(&c->b),
+	                      "label", comparison_kind_name(c->kind), "a", group_json(&c->a),
+	                      "b", group_json(&c->b),
 	                      "p_a_gt_b", json_number_or_null(c->p_a_gt_b),
 	                      "p_a_lt_b", json_number_or_null(c->p_a_lt_b),
 	                      "p_rope", json_number_or_null(c->p_rope),

@@ -627,8 +627,8 @@ static void comparisons_table(struct doc *d, const struct run_model *m, char **s
 		                                  analysis_under_load(c) ? ", under load" : "",
 		                                  c->halves_disagree ? ", doubtful" : "");
 		/* The answer's framing ("1.19× faster") beside the raw A/B, so both read alike. */
-		doc_row(d, c->a.name, c->b.name, c->label, format_effect(&ns, c), ratio,
-		        format_ci(&ns, c->ratio_ci, rres), diff, format_ci(&ns, c->diff_ci, dres),
+		doc_row(d, c->a.name, c->b.name, comparison_kind_name(c->kind), format_effect(&ns, c),
+		        ratio, format_ci(&ns, c->ratio_ci, rres), diff, format_ci(&ns, c->diff_ci, dres),
 		        format_text(&ns, "%.2f", c->p_a_gt_b), verdict);
 	}
 	if (unsettled)
@@ -876,7 +876,8 @@ static json_t *headline_json(const struct run_model *m, const char *sentence)
 {
 	const struct analysis_comparison *h = m->headline;
 	return json_pack("{s:I, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:s}",
-	                 "comparison", (json_int_t)(h - m->result->comparisons), "label", h->label,
+	                 "comparison", (json_int_t)(h - m->result->comparisons), "label",
+	                 comparison_kind_name(h->kind),
 	                 "a", h->a.name, "b", h->b.name, "sentence", sentence,
 	                 "ratio_mean", json_number_or_null(h->ratio_mean),
 	                 "ratio_ci", json_interval(h->ratio_ci),

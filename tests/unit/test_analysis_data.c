@@ -76,7 +76,7 @@ int main(void)
 		analysis_options_init(&opt);
 		struct analysis_result *r = analysis_run(d, &opt, err, sizeof err);
 		if (CHECK(r != NULL, "the rest is analysed: %s", r ? "ok" : err)) {
-			CHECK(r->comparison_count == 1 && !strcmp(r->comparisons[0].label, "headline"),
+			CHECK(r->comparison_count == 1 && !strcmp(comparison_kind_name(r->comparisons[0].kind), "headline"),
 			      "only the comparison with data: the headline");
 			CHECK_INT(r->data->warning_count, 4, "the result carries the warnings");
 			json_t *j = analyze_json(r);

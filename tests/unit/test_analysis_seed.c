@@ -87,7 +87,7 @@ int main(void)
 		r = analysis_run(d, &opt, err, sizeof err);
 		check_seed_numbers(r, "folder");
 		if (r)
-			CHECK_STR(r->comparisons[0].label, "headline", "sibling vs non-sibling is the headline");
+			CHECK_STR(comparison_kind_name(r->comparisons[0].kind), "headline", "sibling vs non-sibling is the headline");
 		analysis_result_free(&r);
 	}
 	analysis_dataset_free(&d);

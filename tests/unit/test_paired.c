@@ -398,7 +398,7 @@ static void test_unplanned(void)
 	struct analysis_result *res = analyze_dir(dir, ANALYSIS_PAIR_AUTO);
 	const struct analysis_comparison *c = res && res->comparison_count == 1
 	                                      ? &res->comparisons[0] : NULL;
-	CHECK(c && c->kind == COMPARISON_UNPLANNED && !strcmp(c->label, "unplanned")
+	CHECK(c && c->kind == COMPARISON_UNPLANNED && !strcmp(comparison_kind_name(c->kind), "unplanned")
 	      && !strcmp(c->a.name, "sibling") && !strcmp(c->b.name, "same-pu")
 	      && c->design == ANALYSIS_DESIGN_PAIRED && c->ratio_ci[0] < 1.3 && 1.3 < c->ratio_ci[1],
 	      "sibling and same-pu alone: one comparison, unplanned, sibling vs same-pu, paired, "
