@@ -44,8 +44,6 @@ void analysis_dist_hdi(const struct analysis_dist *d, double mass, double out[2]
 
 /* ---- datasets under construction (data.c), for the loaders; out of memory exits ---- */
 
-#define UTF8_BOM "\xEF\xBB\xBF"
-
 /* A growing dataset: its points' capacity beside it. */
 struct dataset_builder {
 	struct analysis_dataset *data;

@@ -24,12 +24,12 @@
 #include "common/error.h"
 #include "common/number.h"
 #include "common/samples_csv.h"
+#include "common/text.h"
 
 /* A part is not cut smaller than this: a thread costs more than parsing a few thousand lines. */
 #define PART_MIN_BYTES (4 << 20)
 /* A frequency above this is not a CPU's (and would overflow the kHz sum): it is left out. */
 #define FREQ_MAX_MHZ 1e6
-#define UTF8_BOM "\xEF\xBB\xBF"
 
 /* A million-trial file holds millions of records at once: the record stays small. */
 _Static_assert(sizeof(long) != 8 || sizeof(struct samples_record) == 64,

@@ -23,6 +23,9 @@
 
 #include <jansson.h>
 
+/* The UTF-8 byte-order mark some editors write at a file's start: the readers skip it. */
+#define UTF8_BOM "\xEF\xBB\xBF"
+
 /* Whether text is printable UTF-8 throughout: no control character (C0, DEL, C1), no
  * bidirectional control (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: they make a line
  * read in another order than its bytes) nor line or paragraph separator (U+2028, U+2029), no

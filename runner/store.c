@@ -481,7 +481,7 @@ static void scan_finish(struct scan_state *st, bool torn_line)
 /* The header line, after an optional UTF-8 byte-order mark: its length with the newline, or -1. */
 static long header_length(const char *line, ssize_t len)
 {
-	size_t skip = len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0;
+	size_t skip = len >= 3 && !memcmp(line, UTF8_BOM, 3) ? 3 : 0;
 	size_t hlen = strlen(SAMPLES_CSV_HEADER);
 	if ((size_t)len < skip + hlen + 1 || memcmp(line + skip, SAMPLES_CSV_HEADER, hlen) != 0)
 		return -1;
