@@ -251,7 +251,6 @@ struct analysis_group_summary {
 	double mu_mean, mu_ci[2];    /* posterior mean and 95% equal-tailed interval of mu */
 	double sigma_mean, sigma_ci[2];
 	struct analysis_dist mu;     /* the marginal posterior of mu on its grid (plots) */
-	double sigma_floor_s;        /* the floor applied to sigma's grid */
 	bool sigma_floored;          /* the sample spread was below the floor */
 };
 

@@ -176,7 +176,6 @@ static void summarize_group(struct analysis_group_summary *s, struct group_poste
 	s->sigma_mean = analysis_dist_mean(&sigma);
 	s->sigma_ci[0] = analysis_dist_quantile(&sigma, 0.025);
 	s->sigma_ci[1] = analysis_dist_quantile(&sigma, 0.975);
-	s->sigma_floor_s = gp->sigma_floor;
 	s->sigma_floored = gp->sigma_floored;
 }
 

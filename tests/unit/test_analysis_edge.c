@@ -119,7 +119,8 @@ static void identical(void)
 		const struct analysis_comparison *c = &r->comparisons[0];
 		CHECK(finite_comparison(c), "identical samples: every number finite");
 		CHECK(c->a.sigma_floored && c->b.sigma_floored, "identical samples: sigma floored");
-		CHECK_NEAR(c->a.sigma_floor_s, 1e-6, 1e-18, "the floor is the timer's 1 µs");
+		CHECK_NEAR(c->grid.sigma_range[0][0], 1e-6, 1e-18,
+		           "sigma's grid starts at the floor, the timer's 1 µs");
 		CHECK(c->diff_ci[0] < -0.01 + 1e-5 && c->diff_ci[1] > -0.01 - 1e-5 &&
 		      c->diff_ci[1] - c->diff_ci[0] < 1e-5,
 		      "identical samples: the difference is -0.01 s to within the timer's resolution "
