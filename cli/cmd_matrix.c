@@ -136,7 +136,8 @@ static void choose_kernels(struct experiment *e, const struct matrix_options *o)
 static void print_blocks(const struct experiment *e)
 {
 	unsigned long long seed = (unsigned long long)e->plan.seed;
-	const char *s = e->warmup == 1 ? "" : "s";
+	long blocks = e->plan.measured_blocks, warmup = e->plan.warmup_blocks;
+	const char *s = warmup == 1 ? "" : "s";
 	long total = plan_total_trials(&e->plan);
 	if (e->precision_pct > 0)
 		printf("  --precision %g: every cell in the first %d measured blocks; then each block "
@@ -144,18 +145,18 @@ static void print_blocks(const struct experiment *e)
 		       "baselines; it stops when every pair of the %d cells is within ±%g%%, or at the "
 		       "budget: ", e->precision_pct, PRECISION_MIN_BLOCKS, e->precision_pct,
 		       e->plan.ncells, e->precision_pct);
-	if (e->precision_pct > 0 && e->trials > 0)
+	if (e->precision_pct > 0 && blocks > 0)
 		printf("%ld measured blocks (at most %ld trials after %ld warm-up block%s), seed %llu\n",
-		       e->trials, e->trials * e->plan.ncells, e->warmup, s, seed);
+		       blocks, blocks * e->plan.ncells, warmup, s, seed);
 	else if (e->precision_pct > 0)
 		printf("whole blocks for %.0f s (after %ld warm-up block%s), seed %llu\n",
-		       e->duration_s, e->warmup, s, seed);
+		       e->duration_s, warmup, s, seed);
 	else if (total >= 0)
 		printf("  %ld trials: %ld warm-up + %ld measured block%s of %d, seed %llu\n", total,
-		       e->warmup, e->trials, e->trials == 1 ? "" : "s", e->plan.ncells, seed);
+		       warmup, blocks, blocks == 1 ? "" : "s", e->plan.ncells, seed);
 	else
 		printf("  whole blocks of %d for %.0f s (%ld warm-up block%s first), seed %llu\n",
-		       e->plan.ncells, e->duration_s, e->warmup, s, seed);
+		       e->plan.ncells, e->duration_s, warmup, s, seed);
 }
 
 /* A command's words as its line in the file would give them: quoted when they hold a blank or
@@ -218,7 +219,7 @@ static void settle_matrix_settings(struct experiment *e, const struct matrix_opt
 		usage_exit("matrix", "--commands: %s", err);
 	run_settle_budget("matrix", &o->run, e, MATRIX_DEFAULT_BLOCKS, MATRIX_DEFAULT_WARMUP);
 	/* Every cell is a comparison with its baseline: one block could answer nothing (as run). */
-	if (e->trials == 1)
+	if (e->plan.measured_blocks == 1)
 		usage_exit("matrix", "--blocks 1 gives each cell one sample, and a comparison needs at "
 		           "least 2 (the paired design %d): give --blocks 2 or more",
 		           ANALYSIS_PAIRED_MIN_BLOCKS);
@@ -247,7 +248,7 @@ static void plan_matrix(struct experiment *e, const struct matrix_options *o, st
 		text_errx(EXIT_UNAVAILABLE, "matrix: this CPU runs none of the kernels");
 	matrix_plan_cells(&e->plan, e->nworkloads, o->placement);
 	if (e->precision_pct > 0) { /* blocks chosen by need after the first ones (allocate.h) */
-		e->plan.adaptive_from = e->warmup + PRECISION_MIN_BLOCKS;
+		e->plan.adaptive_from = e->plan.warmup_blocks + PRECISION_MIN_BLOCKS;
 		e->allocation = allocation_new(&e->plan, e->precision_pct);
 	}
 	for (int i = 0; i < e->nworkloads && !o->commands; i++) {
@@ -275,7 +276,8 @@ static void refuse_resume_of_a_run(const char *dir)
 
 int cmd_matrix(int argc, char **argv)
 {
-	struct experiment e = { .trials = -2, .warmup = -1, .trial_timeout_s = -1 };
+	struct experiment e = { .plan.measured_blocks = -2, .plan.warmup_blocks = -1,
+	                        .trial_timeout_s = -1 };
 	struct matrix_options o = { .placement = PLACEMENT_SIBLING };
 	/* run's --one-process has no meaning here: said as such, not as an unknown option. */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)

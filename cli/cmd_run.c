@@ -326,15 +326,16 @@ static void print_plan(const struct experiment *e)
 	}
 	launch_print_kinds(e);
 	long total = plan_total_trials(&e->plan);
+	long blocks = e->plan.measured_blocks, warmup = e->plan.warmup_blocks;
 	if (total >= 0)
 		printf("  %ld trial%s%s: %ld warm-up + %ld measured block%s of %d (each block runs every "
 		       "placement once), seed %llu\n", total, total == 1 ? "" : "s",
-		       e->precision_pct > 0 ? " at most" : "", e->warmup, e->trials,
-		       e->trials == 1 ? "" : "s", e->plan.nplacements, (unsigned long long)e->plan.seed);
+		       e->precision_pct > 0 ? " at most" : "", warmup, blocks,
+		       blocks == 1 ? "" : "s", e->plan.nplacements, (unsigned long long)e->plan.seed);
 	else
 		printf("  whole blocks of %d (each block runs every placement once) for %.0f s (%ld "
 		       "warm-up block%s first), seed %llu\n", e->plan.nplacements, e->duration_s,
-		       e->warmup, e->warmup == 1 ? "" : "s", (unsigned long long)e->plan.seed);
+		       warmup, warmup == 1 ? "" : "s", (unsigned long long)e->plan.seed);
 	print_workload_sizes(e);
 	launch_print_duration(e);
 	launch_print_precision(e);
@@ -361,7 +362,7 @@ static int new_run(struct experiment *e, const struct run_options *o)
 	topo_get_info(topo, &info);
 	refuse_same_cpus(e, o, wanted);
 	launch_choose_pairs(e, topo, wanted);
-	if (e->plan.nplacements > 1 && e->trials == 1)
+	if (e->plan.nplacements > 1 && e->plan.measured_blocks == 1)
 		usage_exit("run", "--blocks 1 gives each placement one sample, and a comparison needs "
 		           "at least 2 (the paired design %d): give --blocks 2 or more, or one placement "
 		           "in --placements", ANALYSIS_PAIRED_MIN_BLOCKS);
@@ -379,7 +380,8 @@ static int new_run(struct experiment *e, const struct run_options *o)
 
 int cmd_run(int argc, char **argv)
 {
-	struct experiment e = { .trials = -2, .warmup = -1, .trial_timeout_s = -1 };
+	struct experiment e = { .plan.measured_blocks = -2, .plan.warmup_blocks = -1,
+	                        .trial_timeout_s = -1 };
 	struct run_options o = { .placements = NULL };
 	optind = 1;
 	for (int opt; (opt = cli_getopt(argc, argv, "run")) != -1;)

@@ -24,8 +24,8 @@ bool run_take_option(const char *command, int id, struct experiment *e, struct r
 {
 	o->settings_given += id != OPT_RESUME && id != OPT_PROGRESS && id != OPT_PROGRESS_INTERVAL;
 	switch (id) {
-	case OPT_BLOCKS: e->trials = (long)cli_whole(command, 1, RUN_MAX_TRIALS); break;
-	case OPT_WARMUP: e->warmup = (long)cli_whole(command, 0, RUN_MAX_WARMUP); break;
+	case OPT_BLOCKS: e->plan.measured_blocks = (long)cli_whole(command, 1, RUN_MAX_TRIALS); break;
+	case OPT_WARMUP: e->plan.warmup_blocks = (long)cli_whole(command, 0, RUN_MAX_WARMUP); break;
 	case OPT_DURATION: e->duration_s = cli_duration(command, RUN_MAX_DURATION_S); break;
 	case OPT_TRIAL_TIME:
 		e->trial_time_s = cli_real(command, RUN_TRIAL_TIME_MIN_S, RUN_TRIAL_TIME_MAX_S,
@@ -65,16 +65,15 @@ bool run_take_option(const char *command, int id, struct experiment *e, struct r
 void run_settle_budget(const char *command, const struct run_cli *o, struct experiment *e,
                        long blocks, long warmup)
 {
-	if (e->trials != -2 && e->duration_s > 0)
+	long *measured = &e->plan.measured_blocks;
+	if (*measured != -2 && e->duration_s > 0)
 		usage_exit(command, "--blocks (--trials) and --duration exclude each other; give one");
-	e->trials = e->duration_s > 0 ? -1 : e->trials != -2 ? e->trials
+	*measured = e->duration_s > 0 ? -1 : *measured != -2 ? *measured
 	            : e->precision_pct > 0 ? PRECISION_DEFAULT_MAX_BLOCKS : blocks;
-	if (e->warmup < 0)
-		e->warmup = warmup;
+	if (e->plan.warmup_blocks < 0)
+		e->plan.warmup_blocks = warmup;
 	if (!o->have_seed)
 		e->plan.seed = plan_fresh_seed();
-	e->plan.warmup_blocks = e->warmup;
-	e->plan.measured_blocks = e->trials;
 }
 
 /* The smtbench command line, for meta.json: "smtbench" and then argv, NULL-terminated. */

@@ -73,9 +73,7 @@ struct experiment {
 	char *beside_kernel;     /* NULL unless --beside-kernel */
 	unsigned long iters;     /* kernel iterations; 0 with a command */
 	unsigned long beside_iters; /* the beside kernel's iterations; 0 without one */
-	long trials;             /* measured blocks; -1 with a duration */
 	double duration_s;       /* 0 unless --duration */
-	long warmup;             /* warm-up blocks */
 	double trial_timeout_s;  /* --trial-timeout: seconds; 0 none; -1 automatic (the default) */
 	bool have_pair;
 	int pair[2];

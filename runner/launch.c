@@ -185,8 +185,8 @@ void launch_print_duration(const struct experiment *e)
 	}
 	double trial_s = block_s / per_block;
 	char when[64];
-	if (total < 0 && e->trials > 0) /* --precision with a budget of blocks */
-		total = (e->plan.warmup_blocks + e->trials) * per_block;
+	if (total < 0 && e->plan.measured_blocks > 0) /* --precision with a budget of blocks */
+		total = (e->plan.warmup_blocks + e->plan.measured_blocks) * per_block;
 	if (total >= 0) {
 		bool at_most = e->precision_pct > 0;
 		format_duration((double)total * trial_s, when, sizeof when);

@@ -115,9 +115,9 @@ static json_t *settings_json(const struct experiment *e, json_t *names)
 		"beside_iters", e->beside_iters ? json_integer((json_int_t)e->beside_iters) : json_null(),
 		"command", e->kernel ? json_null() : workload_argv_json(e->a.argv),
 		"beside_command", e->beside_kernel ? json_null() : workload_argv_json(e->b.argv),
-		"trials", e->trials >= 0 ? json_integer(e->trials) : json_null(),
+		"trials", e->plan.measured_blocks >= 0 ? json_integer(e->plan.measured_blocks) : json_null(),
 		"duration_s", positive_or_null(e->duration_s),
-		"warmup", (json_int_t)e->warmup,
+		"warmup", (json_int_t)e->plan.warmup_blocks,
 		"placements", names,
 		"pair", e->have_pair ? json_pack("[i, i]", e->pair[0], e->pair[1]) : json_null(),
 		/* as given: null for automatic, 0 for none */
@@ -344,13 +344,13 @@ static int load_counts(const char *dir, const json_t *settings, struct experimen
 	e->beside_iters = (unsigned long)beside_iters;
 	if (e->beside_kernel && e->beside_iters == 0)
 		e->beside_iters = e->iters;
-	e->trials = trials ? (long)trials : -1;
-	e->warmup = (long)warmup;
+	e->plan.measured_blocks = trials ? (long)trials : -1;
+	e->plan.warmup_blocks = (long)warmup;
 	const json_t *duration = json_object_get(settings, "duration_s");
 	e->duration_s = json_number_value(duration);
 	if ((duration && !json_is_null(duration) && !json_is_number(duration))
 	    || !isfinite(e->duration_s) || e->duration_s < 0 || e->duration_s > RUN_MAX_DURATION_S
-	    || (e->trials < 1 && e->duration_s <= 0) || (e->trials >= 1 && e->duration_s > 0)) {
+	    || (trials < 1 && e->duration_s <= 0) || (trials >= 1 && e->duration_s > 0)) {
 		set_error(err, err_size, "%s/meta.json: settings need either trials or duration_s "
 		          "(from 1 s to %.0f s)", dir, RUN_MAX_DURATION_S);
 		return -1;
@@ -589,7 +589,5 @@ int meta_load(const struct results_folder *f, struct experiment *e, char *err, s
 		return -1;
 	}
 	e->plan.seed = (uint64_t)json_integer_value(seed);
-	e->plan.warmup_blocks = e->warmup;
-	e->plan.measured_blocks = e->trials;
 	return load_placements(dir, placements, e, err, err_size);
 }

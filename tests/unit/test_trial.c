@@ -215,7 +215,7 @@ static void test_trial_interrupted(const char *base)
 
 static struct experiment small_experiment(const char *dir, const char *command, long trials)
 {
-	struct experiment e = { .trials = trials, .warmup = 1 };
+	struct experiment e = { 0 };
 	int cpu = first_usable_cpu();
 	char *argv[] = { (char *)command, NULL };
 	xworkload_command(&e.a, argv, 1);
@@ -282,8 +282,9 @@ static void test_experiment(const char *base)
 	/* meta.json back: the settings --resume needs. */
 	struct experiment back = { .command_line = NULL };
 	CHECK(meta_load_dir(dir, &back, err, sizeof err) == 0, "meta_load (%s)", err);
-	CHECK(back.trials == 2 && back.warmup == 1 && back.plan.seed == 42 && back.kernel == NULL,
-	      "round trip: trials %ld, warmup %ld, seed %llu, no kernel", back.trials, back.warmup,
+	CHECK(back.plan.measured_blocks == 2 && back.plan.warmup_blocks == 1 && back.plan.seed == 42
+	      && back.kernel == NULL, "round trip: trials %ld, warmup %ld, seed %llu, no kernel",
+	      back.plan.measured_blocks, back.plan.warmup_blocks,
 	      (unsigned long long)back.plan.seed);
 	CHECK(back.plan.nplacements == 2 && back.plan.placements[0] == PLACEMENT_SOLO &&
 	      back.plan.placements[1] == PLACEMENT_SAME_PU &&
