@@ -350,7 +350,6 @@ static void take_totals(struct analysis_matrix *m, struct analysis_dataset *d)
 	m->warning_count = d->warning_count;
 	d->warnings = NULL;
 	d->warning_count = 0;
-	m->source = xstrdup(d->source);
 }
 
 struct analysis_matrix *analysis_matrix_load(struct results_folder *f,
@@ -421,7 +420,6 @@ void analysis_matrix_free(struct analysis_matrix **p)
 	strings_free(m->kernels); /* NULL-terminated: room for every name of the file, and one */
 	strings_release(&m->warnings, &m->warning_count);
 	free(m->placement);
-	free(m->source);
 	free(m);
 	*p = NULL;
 }

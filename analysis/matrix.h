@@ -62,7 +62,6 @@ struct analysis_matrix_summary {
 };
 
 struct analysis_matrix {
-	char *source;                   /* the folder (escaped) */
 	char **kernels;                 /* escaped names, in the order asked for, then as found */
 	size_t nkernels;
 	char *placement;                /* the placement the pairs ran on, or NULL if none ran */
