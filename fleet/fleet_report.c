@@ -402,7 +402,8 @@ static json_t *answer_json(const char *dir, const char *host, const struct fleet
 	                 "comparison", h ? h->comparison : NULL, "pooled", a->pooled,
 	                 "log_ratio_mean", json_number_or_null(a->log_mean),
 	                 "log_ratio_sd", json_number_or_null(a->log_sd), "outlier", a->outlier,
-	                 "others_predict_ci", !isnan(a->loo_ci[0]) ? json_interval(a->loo_ci) : json_null());
+	                 "others_predict_ci",
+	                 !isnan(a->loo_ci[0]) ? json_interval(a->loo_ci) : json_null());
 }
 
 static json_t *pooled_json(const struct fleet_pooled *p)

@@ -210,16 +210,17 @@ static char *unsettled_sentence(const struct analysis_comparison *c, const struc
 	 * 30 trials a side can still be 4 usable pairs. */
 	bool few = paired ? c->blocks_paired < ANALYSIS_SETTLED_MIN_N
 	                  : c->a.n < ANALYSIS_SETTLED_MIN_N || c->b.n < ANALYSIS_SETTLED_MIN_N;
+	/* What was measured, by the dataset's source: a folder's trials (samples with --unit
+	 * process), hyperfine's runs of a command, a file's numbers. */
+	const char *samples = data->from_folder && data->unit == ANALYSIS_UNIT_TRIAL ? "trials"
+	                                                                               : "samples";
+	const char *collect = data->from_folder ? "run more trials" : "collect more samples";
+	const char *per = data->from_folder ? "placement" : data->from_hyperfine ? "command" : "file";
 	const char *what = paired ? format_text(&ns, "paired blocks (%zu paired, %zu dropped)",
 	                                        c->blocks_paired, c->blocks_dropped)
-	                          : format_text(&ns, "%s (n = %zu and %zu)", data->from_folder
-	                                        && data->unit == ANALYSIS_UNIT_TRIAL ? "trials"
-	                                        : "samples", c->a.n, c->b.n);
+	                          : format_text(&ns, "%s (n = %zu and %zu)", samples, c->a.n, c->b.n);
 	const char *more = paired ? "run more blocks (10 or more paired)"
-	                          : format_text(&ns, "%s (10 or more per %s)", data->from_folder
-	                                        ? "run more trials" : "collect more samples",
-	                                        data->from_folder ? "placement"
-	                                        : data->from_hyperfine ? "command" : "file");
+	                          : format_text(&ns, "%s (10 or more per %s)", collect, per);
 	return xasprintf("Not enough data to say: %s%s cannot be told apart from %s with %s %s: %s; "
 	                 "%s; P(slower) = %s%s", w->where, w->a, c->b.name, few ? "so few" : "these",
 	                 what, !few ? "the posterior still reaches the edge of the widest grid "

@@ -115,7 +115,8 @@ static json_t *settings_json(const struct experiment *e, json_t *names)
 		"beside_iters", e->beside_iters ? json_integer((json_int_t)e->beside_iters) : json_null(),
 		"command", e->kernel ? json_null() : workload_argv_json(e->a.argv),
 		"beside_command", e->beside_kernel ? json_null() : workload_argv_json(e->b.argv),
-		"trials", e->plan.measured_blocks >= 0 ? json_integer(e->plan.measured_blocks) : json_null(),
+		"trials", e->plan.measured_blocks >= 0 ? json_integer(e->plan.measured_blocks)
+		                                       : json_null(),
 		"duration_s", positive_or_null(e->duration_s),
 		"warmup", (json_int_t)e->plan.warmup_blocks,
 		"placements", names,
